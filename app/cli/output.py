@@ -1,0 +1,20 @@
+"""Shared helpers for CLI output: JSON lines, readable errors on stderr, exit codes."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+
+def emit_json(obj: Any) -> None:
+    """One JSON object per line, flushed at once so pipes see events as they happen."""
+    sys.stdout.write(json.dumps(obj, ensure_ascii=False, default=str) + "\n")
+    sys.stdout.flush()
+
+
+def fail(message: str, code: int = 1) -> int:
+    """A one-line message on stderr (never a traceback) and a non-zero exit code."""
+    sys.stderr.write(f"hearth: {message}\n")
+    sys.stderr.flush()
+    return code

@@ -1,0 +1,28 @@
+"""The explicit list of CLI command modules; each adds its subcommand with `register(sub)`."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+
+# Each module defines register(subparsers) and sets `func(args, hearth) -> int` as default.
+MODULES = (
+    "app.cli.ask",  # ask, chat
+    "app.cli.history",
+    "app.cli.docs",
+    "app.cli.files",
+    "app.cli.calendar",
+    "app.cli.models",
+    "app.cli.selftest",
+)
+
+
+def register_all(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    for name in MODULES:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name != name:
+                raise
+            continue  # a command not built yet
+        module.register(sub)

@@ -1,0 +1,1 @@
+"""The GUI-free assistant core: turn loop, model runner, history, settings and paths."""

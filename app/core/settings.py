@@ -1,0 +1,92 @@
+"""Typed, versioned user settings stored as JSON; unknown or bad values fall back to defaults."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+SETTINGS_VERSION = 1
+
+
+@dataclass
+class McpServer:
+    """An external MCP server the user listed: a stdio command or a streamable HTTP URL."""
+
+    name: str
+    command: list[str] = field(default_factory=list)
+    url: str = ""
+    trusted: bool = False
+
+
+@dataclass
+class Settings:
+    """Everything the user can choose. Field defaults are what a new user gets."""
+
+    version: int = SETTINGS_VERSION
+    model_path: str = ""
+    engine: str = "auto"  # auto | llama | mlx | remote
+    remote_url: str = ""
+    remote_model: str = ""
+    context_length: int = 0  # 0: choose from free memory
+    kv_type: str = "f16"  # f16 | q8_0
+    thinking_default: bool = False
+    max_tokens: int = 4096
+    watched_folders: list[str] = field(default_factory=list)
+    file_roots: list[str] = field(default_factory=list)
+    file_ignore_patterns: list[str] = field(default_factory=list)
+    hotkey: str = ""  # "": the platform default
+    theme: str = "system"  # system | light | dark
+    language: str = "system"  # system | en | zh_CN
+    mcp_servers: list[McpServer] = field(default_factory=list)
+    enabled_skills: list[str] = field(default_factory=list)  # empty: all
+    step_limit: int = 8
+
+    @classmethod
+    def from_dict(cls, raw: dict[str, Any]) -> Settings:
+        defaults = cls()
+        values: dict[str, Any] = {}
+        for f in fields(cls):
+            if f.name not in raw:
+                continue
+            value = raw[f.name]
+            default = getattr(defaults, f.name)
+            if f.name == "mcp_servers" and isinstance(value, list):
+                values[f.name] = [McpServer(**v) for v in value if isinstance(v, dict)]
+            elif isinstance(default, bool) or type(value) is type(default):
+                if isinstance(value, type(default)):
+                    values[f.name] = value
+        return cls(**values)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def load_settings(path: Path) -> Settings:
+    """Read settings; a missing or damaged file gives defaults (the damaged one is kept aside)."""
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return Settings()
+    except (OSError, ValueError):
+        path.replace(path.with_suffix(".damaged.json"))
+        return Settings()
+    return Settings.from_dict(raw) if isinstance(raw, dict) else Settings()
+
+
+def save_settings(settings: Settings, path: Path) -> None:
+    """Write atomically so a crash or a full disk never leaves half a file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".settings-", suffix=".json")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            json.dump(settings.to_dict(), handle, indent=2, ensure_ascii=False)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

@@ -1,0 +1,160 @@
+"""The composition root: builds settings, stores, backend, skills and assistant; runs app or CLI."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
+
+from app.core.paths import Paths
+from app.core.settings import Settings, load_settings, save_settings
+
+if TYPE_CHECKING:
+    from app.core.assistant import Assistant
+    from app.core.history import HistoryStore
+    from app.core.runner import ModelRunner
+    from backends.base import Backend
+    from skills.base import Skill
+    from skills.calendar import CalendarStore
+    from skills.documents import DocumentIndex
+    from skills.files import FileIndex
+
+
+class Hearth:
+    """Owns every long-lived part. Built once per process; nothing here is a global.
+
+    Parts are built on first use so `hearth calendar list` never loads a model and the window
+    appears before any engine is touched. `overrides` lets the CLI and tests swap settings."""
+
+    def __init__(self, paths: Paths | None = None, settings: Settings | None = None) -> None:
+        self.paths = (paths or Paths.from_env()).ensure()
+        self.settings = settings or load_settings(self.paths.settings_file)
+        self._closers: list[Any] = []
+
+    def save_settings(self) -> None:
+        save_settings(self.settings, self.paths.settings_file)
+
+    @cached_property
+    def history(self) -> HistoryStore:
+        from app.core.history import HistoryStore
+
+        store = HistoryStore(self.paths.history_db)
+        self._closers.append(store)
+        return store
+
+    @cached_property
+    def calendar(self) -> CalendarStore:
+        from skills.calendar import CalendarStore
+
+        store = CalendarStore(self.paths.history_db)
+        self._closers.append(store)
+        return store
+
+    @cached_property
+    def documents(self) -> DocumentIndex:
+        from skills.documents import DocumentIndex
+
+        index = DocumentIndex(self.paths.index_db, watched=self.settings.watched_folders)
+        self._closers.append(index)
+        return index
+
+    @cached_property
+    def files(self) -> FileIndex:
+        from skills.files import FileIndex
+
+        index = FileIndex(
+            self.paths.index_db,
+            roots=self.settings.file_roots,
+            ignore_patterns=self.settings.file_ignore_patterns,
+        )
+        self._closers.append(index)
+        return index
+
+    def make_backend(self, model_path: str | None = None, engine: str | None = None,
+                     url: str | None = None) -> Backend:
+        from backends.select import create_backend
+
+        return create_backend(
+            model_path=model_path if model_path is not None else self.settings.model_path,
+            engine=engine or self.settings.engine,
+            url=url if url is not None else self.settings.remote_url,
+            remote_model=self.settings.remote_model,
+            context_length=self.settings.context_length,
+            kv_type=self.settings.kv_type,
+            cache_dir=self.paths.kv_cache_dir,
+        )
+
+    @cached_property
+    def runner(self) -> ModelRunner:
+        from app.core.runner import ModelRunner
+
+        runner = ModelRunner()
+        self._closers.append(runner)
+        return runner
+
+    def skills(self) -> list[Skill]:
+        """The explicit registry: every skill the assistant may offer the model."""
+        from skills.builtin import builtin_skills
+        from skills.calendar import calendar_skills
+        from skills.documents import document_skills
+        from skills.files import file_skills
+
+        found: list[Skill] = [*builtin_skills()]
+        found += document_skills(self.documents)
+        found += file_skills(self.files)
+        found += calendar_skills(self.calendar)
+        enabled = set(self.settings.enabled_skills)
+        return [s for s in found if not enabled or s.name in enabled]
+
+    @cached_property
+    def assistant(self) -> Assistant:
+        from app.core.assistant import Assistant
+
+        return Assistant(
+            runner=self.runner,
+            history=self.history,
+            skills=self.skills(),
+            settings=self.settings,
+            mcp_servers=self.settings.mcp_servers,
+        )
+
+    def close(self) -> None:
+        for part in reversed(self._closers):
+            close = getattr(part, "close", None)
+            if close is not None:
+                close()
+        self._closers.clear()
+
+
+COMMANDS = ("ask", "chat", "history", "docs", "files", "calendar", "models", "selftest")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from app.cli import registry
+
+    parser = argparse.ArgumentParser(prog="hearth", description="Hearth, your local assistant.")
+    sub = parser.add_subparsers(dest="command")
+    registry.register_all(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args_list = sys.argv[1:] if argv is None else argv
+    if not args_list or (args_list[0] not in COMMANDS and args_list[0] not in ("-h", "--help")):
+        from app.ui.application import run_app
+
+        return run_app(args_list, Hearth)
+    args = build_parser().parse_args(args_list)
+    hearth = Hearth()
+    try:
+        result: int = args.func(args, hearth)
+        return result
+    except KeyboardInterrupt:
+        return 130
+    finally:
+        hearth.close()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Everything PySide6: windows, tray, hotkey, dialogs and the bridge from core events to Qt."""

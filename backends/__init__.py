@@ -1,0 +1,1 @@
+"""Model engines behind one interface: llama.cpp, MLX, OpenAI-compatible remote, scripted."""

@@ -1,0 +1,82 @@
+"""The one interface every engine implements, and the options a generation takes."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from backends.events import Event
+
+Message = dict[str, Any]
+"""An OpenAI-style chat message: role, content, optional reasoning_content and tool_calls.
+
+In history, `tool_calls[].function.arguments` is a dict (the Nanbeige template needs that)."""
+
+
+@dataclass
+class GenerateOptions:
+    """What one generation asks for. Sampling defaults are the model's own (MODEL.md)."""
+
+    enable_thinking: bool = True
+    preserve_thinking: bool = False
+    tools: list[dict[str, Any]] = field(default_factory=list)  # OpenAI {"type":"function",...}
+    tool_call_format: str = "xml"
+    max_tokens: int = 2048
+    temperature: float | None = None  # None: 0.6, or 1.0 when tools are offered
+    top_p: float = 0.95
+    top_k: int = 20
+    min_p: float = 0.0
+    seed: int | None = None
+    cache_key: str | None = None  # conversation id, for per-conversation KV caches
+
+    def effective_temperature(self) -> float:
+        if self.temperature is not None:
+            return self.temperature
+        return 1.0 if self.tools else 0.6
+
+
+@dataclass
+class BackendInfo:
+    """What is loaded, for status bars, settings and `hearth ask --json`."""
+
+    engine: str
+    model_path: str = ""
+    model_name: str = ""
+    context_length: int = 0
+    num_loops: int = 1
+    quantization: str = ""
+    device: str = "cpu"
+    kv_type: str = "f16"
+    reason: str = ""  # why this engine was chosen
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+ShouldStop = Callable[[], bool]
+
+
+class Backend(Protocol):
+    """A model engine. Not thread-safe: one ModelRunner thread owns it."""
+
+    @property
+    def info(self) -> BackendInfo: ...
+
+    @property
+    def loaded(self) -> bool: ...
+
+    def load(self) -> None:
+        """Load the model; raises a BackendError subclass with a readable message."""
+
+    def unload(self) -> None:
+        """Free the model and its caches."""
+
+    def render_prompt(self, messages: list[Message], options: GenerateOptions) -> str:
+        """The exact prompt text the engine would be sent (for --print-prompt)."""
+
+    def stream(
+        self, messages: list[Message], options: GenerateOptions, should_stop: ShouldStop
+    ) -> Iterator[Event]:
+        """Generate; yields deltas and tool calls, always ending with exactly one Done.
+
+        should_stop is polled between tokens; when it returns True the stream ends with
+        Done(finish_reason="cancelled")."""

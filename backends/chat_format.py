@@ -1,0 +1,70 @@
+"""Render the model's own chat template the way Hugging Face does (sandboxed jinja2)."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Any
+
+from jinja2 import TemplateError
+from jinja2.ext import loopcontrols
+from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+from backends.base import GenerateOptions, Message
+from backends.errors import UnsupportedModel
+
+
+class TemplateRaised(Exception):
+    """The template itself called raise_exception()."""
+
+
+def _raise_exception(message: str) -> None:
+    raise TemplateRaised(message)
+
+
+def _tojson(value: Any, ensure_ascii: bool = False, indent: int | None = None,
+            separators: tuple[str, str] | None = None, sort_keys: bool = False) -> str:
+    # Hugging Face's tojson keeps non-ASCII text as is, unlike jinja2's default filter.
+    return json.dumps(value, ensure_ascii=ensure_ascii, indent=indent,
+                      separators=separators, sort_keys=sort_keys)
+
+
+def _strftime_now(fmt: str) -> str:
+    return datetime.now().strftime(fmt)
+
+
+class ChatTemplate:
+    """A compiled chat template; `render` produces the exact prompt text for the engine."""
+
+    def __init__(self, source: str, bos_token: str = "", eos_token: str = "") -> None:
+        env = ImmutableSandboxedEnvironment(
+            trim_blocks=True, lstrip_blocks=True, extensions=[loopcontrols]
+        )
+        env.filters["tojson"] = _tojson
+        env.globals["raise_exception"] = _raise_exception
+        env.globals["strftime_now"] = _strftime_now
+        try:
+            self._template = env.from_string(source)
+        except TemplateError as exc:
+            raise UnsupportedModel(f"The model's chat template does not compile: {exc}") from exc
+        self.source = source
+        self.bos_token = bos_token
+        self.eos_token = eos_token
+
+    def render(self, messages: list[Message], options: GenerateOptions,
+               add_generation_prompt: bool = True) -> str:
+        variables: dict[str, Any] = {
+            "messages": messages,
+            "add_generation_prompt": add_generation_prompt,
+            "enable_thinking": options.enable_thinking,
+            "preserve_thinking": options.preserve_thinking,
+            "tool_call_format": options.tool_call_format,
+            "bos_token": self.bos_token,
+            "eos_token": self.eos_token,
+        }
+        if options.tools:
+            variables["tools"] = options.tools
+        try:
+            return self._template.render(**variables)
+        except TemplateRaised as exc:
+            raise ValueError(f"The chat template refused these messages: {exc}") from exc

@@ -1,0 +1,72 @@
+"""Typed events every engine streams: reasoning, text, tool calls, errors and the final tally."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class ReasoningDelta:
+    """A piece of the model's thinking (inside <think>...</think>)."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class TextDelta:
+    """A piece of the visible answer."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    """A complete tool call the model asked for."""
+
+    name: str
+    arguments: dict[str, Any]
+    raw: str = ""
+
+
+@dataclass(frozen=True)
+class StreamError:
+    """Something went wrong in the output (e.g. a tool call cut off); the stream goes on or ends."""
+
+    message: str
+
+
+@dataclass(frozen=True)
+class Done:
+    """The last event of every stream."""
+
+    finish_reason: str  # "stop", "length", "cancelled", "tool_calls", "error"
+    prompt_tokens: int = 0
+    cached_prompt_tokens: int = 0
+    completion_tokens: int = 0
+    timings: dict[str, float] = field(default_factory=dict)
+
+
+Event = ReasoningDelta | TextDelta | ToolCall | StreamError | Done
+
+
+def event_to_json(event: Event) -> dict[str, Any]:
+    """The JSON-lines shape used by `hearth ask --json`."""
+    if isinstance(event, ReasoningDelta):
+        return {"type": "reasoning", "text": event.text}
+    if isinstance(event, TextDelta):
+        return {"type": "text", "text": event.text}
+    if isinstance(event, ToolCall):
+        return {"type": "tool_call", "name": event.name, "arguments": event.arguments}
+    if isinstance(event, StreamError):
+        return {"type": "error", "message": event.message}
+    return {
+        "type": "done",
+        "finish_reason": event.finish_reason,
+        "usage": {
+            "prompt_tokens": event.prompt_tokens,
+            "cached_prompt_tokens": event.cached_prompt_tokens,
+            "completion_tokens": event.completion_tokens,
+        },
+        "timings": dict(event.timings),
+    }

@@ -1,0 +1,1 @@
+"""Icons, styles, prompts and translations, loaded with importlib.resources."""

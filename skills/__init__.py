@@ -1,0 +1,1 @@
+"""Tools the assistant can call: files, calendar, documents (and a small built-in one)."""

@@ -1,0 +1,72 @@
+"""The skill interface: what a tool tells the model, and what running it gives back."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+
+@dataclass(frozen=True)
+class Source:
+    """A citable passage: the UI numbers them [n] and opens the file at its location."""
+
+    citation: int  # the n in [n], unique within a turn
+    document: str  # absolute path
+    title: str = ""  # display name
+    location: str = ""  # "page 3", "sheet Budget", "slide 2", "Introduction > Scope"
+    page: int | None = None  # 1-based page for PDFs (to open at)
+    text: str = ""  # the passage
+
+
+@dataclass
+class SkillResult:
+    """text goes back to the model; data is for the UI's tool card; sources for citations."""
+
+    text: str
+    data: Any = None
+    sources: list[Source] = field(default_factory=list)
+    ok: bool = True
+
+
+class SkillError(Exception):
+    """A readable failure; the loop sends str(error) back to the model as the tool result."""
+
+
+@dataclass
+class SkillContext:
+    """What a skill may know about the turn it runs in."""
+
+    conversation_id: str = ""
+    allowed_roots: list[Path] = field(default_factory=list)  # folders the user chose
+    timezone: str = "UTC"
+    should_stop: Callable[[], bool] = lambda: False
+    next_citation: Callable[[], int] | None = None  # hands out [n] numbers within a turn
+
+
+class Skill(Protocol):
+    """A tool the model can call. Registration is an explicit list in the composition root."""
+
+    name: str
+    description: str
+    parameters: dict[str, Any]  # JSON schema (type: object) of the arguments
+    changes_things: bool  # True: the user must approve each call
+
+    def run(self, arguments: dict[str, Any], context: SkillContext) -> SkillResult: ...
+
+    def describe_change(self, arguments: dict[str, Any]) -> str:
+        """For skills that change things: exactly what will change, in words, for the user."""
+        ...
+
+
+def tool_spec(skill: Skill) -> dict[str, Any]:
+    """The OpenAI-style tool object the chat template renders."""
+    return {
+        "type": "function",
+        "function": {
+            "name": skill.name,
+            "description": skill.description,
+            "parameters": skill.parameters,
+        },
+    }

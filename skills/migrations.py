@@ -1,0 +1,66 @@
+"""Append-only, named SQLite migrations (after simonw/llm): each runs once, in order, ever."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import sqlite_utils
+
+MigrationFn = Callable[[sqlite_utils.Database], None]
+
+
+@dataclass(frozen=True)
+class Migration:
+    name: str
+    apply: MigrationFn
+
+
+class Migrations:
+    """An ordered list of named migrations for one component (e.g. "history", "calendar").
+
+    Never edit or reorder a released migration: append a new one. Applied names are recorded in
+    `_migrations` so every earlier schema upgrades to the current one."""
+
+    def __init__(self, component: str) -> None:
+        self.component = component
+        self._items: list[Migration] = []
+
+    def __call__(self, fn: MigrationFn) -> MigrationFn:
+        self._items.append(Migration(fn.__name__, fn))
+        return fn
+
+    @property
+    def names(self) -> list[str]:
+        return [m.name for m in self._items]
+
+    def applied(self, db: sqlite_utils.Database) -> list[str]:
+        if "_migrations" not in db.table_names():
+            return []
+        rows = db.execute(
+            "select name from _migrations where component = ? order by rowid", [self.component]
+        ).fetchall()
+        return [r[0] for r in rows]
+
+    def apply(self, db: sqlite_utils.Database, upto: str | None = None) -> list[str]:
+        """Apply what is missing (optionally stopping after `upto`, for tests); returns names."""
+        db.execute(
+            "create table if not exists _migrations (component text not null, name text not null,"
+            " applied_at text not null default (datetime('now')), primary key (component, name))"
+        )
+        done = set(self.applied(db))
+        ran: list[str] = []
+        for migration in self._items:
+            if migration.name not in done:
+                conn: sqlite3.Connection = db.conn
+                with conn:  # each migration commits whole or not at all
+                    migration.apply(db)
+                    conn.execute(
+                        "insert into _migrations (component, name) values (?, ?)",
+                        [self.component, migration.name],
+                    )
+                ran.append(migration.name)
+            if migration.name == upto:
+                break
+        return ran
