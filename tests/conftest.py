@@ -1,0 +1,30 @@
+"""Shared test setup: every test gets its own HEARTH_HOME; Qt runs offscreen; tiny models."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+
+CACHE = Path(__file__).parent / ".cache"
+
+
+@pytest.fixture(autouse=True)
+def hearth_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Point every location Hearth writes to at a fresh folder."""
+    home = tmp_path / "hearth-home"
+    monkeypatch.setenv("HEARTH_HOME", str(home))
+    return home
+
+
+@pytest.fixture(scope="session")
+def tiny_model():  # type: ignore[no-untyped-def]
+    """A tiny random-weight Nanbeige model as GGUF and MLX folder (built once, then cached)."""
+    from tests.support.tiny_model import build_tiny_model
+
+    return build_tiny_model(CACHE / "tiny-model")
