@@ -1,0 +1,60 @@
+; Inno Setup script: a per-user install (no admin rights, so drag-and-drop from Explorer works),
+; Start menu entry, optional start at login, and a clean uninstall that asks before removing data.
+#ifndef Version
+  #define Version "0.1.0"
+#endif
+#ifndef Variant
+  #define Variant "cpu"
+#endif
+
+[Setup]
+AppId={{6C0E5D3A-3F0B-4C55-9E8E-5E3A1D7B9A21}
+AppName=Hearth
+AppVersion={#Version}
+AppPublisher=Hearth
+DefaultDirName={autopf}\Hearth
+DefaultGroupName=Hearth
+PrivilegesRequired=lowest
+OutputDir=..\dist
+OutputBaseFilename=Hearth-{#Version}-{#Variant}-setup
+SetupIconFile=..\build\icons\hearth.ico
+UninstallDisplayIcon={app}\Hearth.exe
+Compression=lzma2/max
+SolidCompression=yes
+ArchitecturesAllowed=x64compatible
+ArchitecturesInstallIn64BitMode=x64compatible
+WizardStyle=modern
+
+[Files]
+Source: "..\dist\Hearth\*"; DestDir: "{app}"; Flags: recursesubdirs ignoreversion
+
+[Icons]
+Name: "{group}\Hearth"; Filename: "{app}\Hearth.exe"
+Name: "{autodesktop}\Hearth"; Filename: "{app}\Hearth.exe"; Tasks: desktopicon
+
+[Tasks]
+Name: "desktopicon"; Description: "Create a desktop shortcut"; Flags: unchecked
+Name: "autostart"; Description: "Start Hearth when I sign in (tray only)"; Flags: unchecked
+
+[Registry]
+Root: HKCU; Subkey: "Software\Microsoft\Windows\CurrentVersion\Run"; ValueType: string; \
+    ValueName: "Hearth"; ValueData: """{app}\Hearth.exe"" --tray"; Tasks: autostart; \
+    Flags: uninsdeletevalue
+
+[Run]
+Filename: "{app}\Hearth.exe"; Description: "Start Hearth"; Flags: nowait postinstall skipifsilent
+
+[Code]
+// User data (history, calendar) and downloaded models live in %LOCALAPPDATA%\Hearth.
+// They are the user's: remove them only when the user says so.
+procedure CurUninstallStepChanged(CurUninstallStep: TUninstallStep);
+var DataDir: String;
+begin
+  if CurUninstallStep = usPostUninstall then begin
+    DataDir := ExpandConstant('{localappdata}\Hearth');
+    if DirExists(DataDir) then
+      if MsgBox('Also delete your Hearth conversations, calendar and downloaded models?',
+                mbConfirmation, MB_YESNO or MB_DEFBUTTON2) = IDYES then
+        DelTree(DataDir, True, True, True);
+  end;
+end;
