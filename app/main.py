@@ -119,6 +119,12 @@ class Hearth:
             mcp_servers=self.settings.mcp_servers,
         )
 
+    def ui_selftest(self) -> None:
+        """Open the main window offscreen and close it (for `hearth selftest` in a bundle)."""
+        from app.ui.selftest import window_selftest
+
+        window_selftest(self)
+
     def close(self) -> None:
         for part in reversed(self._closers):
             close = getattr(part, "close", None)

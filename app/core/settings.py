@@ -56,9 +56,8 @@ class Settings:
             default = getattr(defaults, f.name)
             if f.name == "mcp_servers" and isinstance(value, list):
                 values[f.name] = [McpServer(**v) for v in value if isinstance(v, dict)]
-            elif isinstance(default, bool) or type(value) is type(default):
-                if isinstance(value, type(default)):
-                    values[f.name] = value
+            elif type(value) is type(default):  # a wrong type keeps the default
+                values[f.name] = value
         return cls(**values)
 
     def to_dict(self) -> dict[str, Any]:
