@@ -154,8 +154,7 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(args_list)
     hearth = Hearth()
     try:
-        result: int = args.func(args, hearth)
-        return result
+        return int(args.func(args, hearth))
     except KeyboardInterrupt:
         return 130
     finally:

@@ -1,0 +1,128 @@
+"""`hearth calendar list|add|import|export|delete`: the local calendar from the terminal."""
+
+from __future__ import annotations
+
+import argparse
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from app.cli.output import emit_json, fail
+from skills.base import SkillContext, SkillError
+
+if TYPE_CHECKING:
+    from app.main import Hearth
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    parser = sub.add_parser("calendar", help="your local calendar")
+    actions = parser.add_subparsers(dest="action", required=True)
+    listing = actions.add_parser("list", help="events in a range (default: the next 7 days)")
+    listing.add_argument("--from", dest="start", help="ISO date or time (default: today)")
+    listing.add_argument("--to", dest="end", help="ISO date or time (default: 7 days later)")
+    listing.add_argument("--query", default="")
+    add = actions.add_parser("add", help="add an event")
+    add.add_argument("--title", required=True)
+    add.add_argument("--start", required=True)
+    add.add_argument("--end")
+    add.add_argument("--all-day", action="store_true")
+    add.add_argument("--location")
+    add.add_argument("--notes")
+    add.add_argument("--rrule", help="e.g. FREQ=WEEKLY;BYDAY=MO")
+    add.add_argument("--tz", help="IANA time zone (default: this machine's)")
+    add.add_argument("--alarm", type=int, help="minutes before start")
+    imp = actions.add_parser("import", help="import an .ics file (again: no duplicates)")
+    imp.add_argument("file", type=Path)
+    exp = actions.add_parser("export", help="export every event to an .ics file")
+    exp.add_argument("file", type=Path)
+    delete = actions.add_parser("delete", help="delete an event (a whole series) by UID")
+    delete.add_argument("uid")
+    for p in (listing, add, imp, exp, delete):
+        p.add_argument("--json", action="store_true", help="machine-readable output")
+        p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace, hearth: Hearth) -> int:
+    from skills.calendar.timeutil import local_timezone_name
+
+    tz = getattr(args, "tz", None) or local_timezone_name()
+    try:
+        return ACTIONS[args.action](args, hearth, tz)
+    except SkillError as exc:
+        return fail(str(exc))
+    except OSError as exc:
+        return fail(f"{exc.strerror or exc}: {exc.filename or ''}".strip(": "))
+
+
+def _list(args: argparse.Namespace, hearth: Hearth, tz: str) -> int:
+    from skills.calendar.tools import ListEvents
+
+    today = datetime.now().astimezone().date()
+    arguments = {"start": args.start or today.isoformat(),
+                 "end": args.end or (today + timedelta(days=7)).isoformat(),
+                 "query": args.query}
+    result = ListEvents(hearth.calendar).run(arguments, SkillContext(timezone=tz))
+    if args.json:
+        for event in result.data["events"]:
+            emit_json(event)
+    else:
+        print(result.text)
+    return 0
+
+
+def _add(args: argparse.Namespace, hearth: Hearth, tz: str) -> int:
+    from skills.calendar.tools import build_event, summary
+
+    arguments: dict[str, Any] = {"title": args.title, "start": args.start,
+                                 "all_day": args.all_day}
+    for name, value in (("end", args.end), ("location", args.location), ("notes", args.notes),
+                        ("recurrence", args.rrule), ("alarm_minutes", args.alarm)):
+        if value is not None:
+            arguments[name] = value
+    event = hearth.calendar.add(build_event(arguments, tz))
+    if args.json:
+        emit_json({"uid": event.uid, "title": event.title, "start": event.start.isoformat(),
+                   "end": event.end.isoformat(), "all_day": event.all_day,
+                   "location": event.location})
+    else:
+        print(f"Added {summary(event)} (uid {event.uid})")
+    return 0
+
+
+def _import(args: argparse.Namespace, hearth: Hearth, tz: str) -> int:
+    from skills.calendar.ical import parse_ics
+
+    events = parse_ics(args.file.read_bytes(), default_tz=tz)
+    report = hearth.calendar.import_events(events)
+    if args.json:
+        emit_json({"file": str(args.file), "added": report.added, "updated": report.updated})
+    else:
+        print(f"Imported {args.file}: {report.added} new, {report.updated} updated")
+    return 0
+
+
+def _export(args: argparse.Namespace, hearth: Hearth, tz: str) -> int:
+    from skills.calendar.ical import export_ics
+
+    events = hearth.calendar.all_events()
+    data = export_ics(events)
+    tmp = args.file.with_name(args.file.name + ".part")
+    tmp.write_bytes(data)  # written whole, then moved into place: never half a file
+    tmp.replace(args.file)
+    if args.json:
+        emit_json({"file": str(args.file), "events": len(events)})
+    else:
+        print(f"Exported {len(events)} event(s) to {args.file}")
+    return 0
+
+
+def _delete(args: argparse.Namespace, hearth: Hearth, tz: str) -> int:
+    event = hearth.calendar.delete(args.uid)
+    if args.json:
+        emit_json({"uid": event.uid, "deleted": True})
+    else:
+        print(f"Deleted '{event.title}' ({event.uid})")
+    return 0
+
+
+ACTIONS = {"list": _list, "add": _add, "import": _import, "export": _export, "delete": _delete}

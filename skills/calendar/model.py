@@ -1,0 +1,77 @@
+"""Calendar records: events (with recurrence and alarms) and their expanded occurrences."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+from typing import Any
+
+When = datetime | date  # timezone-aware datetime, or a date for all-day events
+
+
+@dataclass
+class Event:
+    """One VEVENT: a single event, a recurring series (rrule/rdates), or an override of one
+    instance of a series (recurrence_id set)."""
+
+    uid: str
+    title: str
+    start: When
+    end: When
+    all_day: bool = False
+    timezone: str = "UTC"  # IANA name the wall-clock times belong to ("" for all-day)
+    location: str = ""
+    notes: str = ""
+    calendar: str = "Personal"
+    rrule: str = ""  # e.g. "FREQ=WEEKLY;BYDAY=MO,WE"
+    rdates: list[When] = field(default_factory=list)
+    exdates: list[When] = field(default_factory=list)
+    alarms: list[int] = field(default_factory=list)  # minutes before start
+    recurrence_id: When | None = None  # set on an override row: the original start it replaces
+    cancelled: bool = False  # an override that cancels its instance
+
+    @property
+    def duration(self) -> timedelta:
+        return span(self.start, self.end)
+
+    @property
+    def recurring(self) -> bool:
+        return bool(self.rrule or self.rdates)
+
+
+def span(start: When, end: When) -> timedelta:
+    """end - start for two datetimes or two dates (mixing them is refused when saving)."""
+    if isinstance(start, datetime) and isinstance(end, datetime):
+        return end - start
+    if not isinstance(start, datetime) and not isinstance(end, datetime):
+        return end - start
+    raise ValueError("start and end must both be dates or both be times")
+
+
+@dataclass(frozen=True)
+class Occurrence:
+    """One concrete instance in a range; for a series, start is this occurrence's own start."""
+
+    event: Event
+    start: When
+    end: When
+    recurrence_id: When | None = None  # the series' original start for this instance
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "uid": self.event.uid,
+            "title": self.event.title,
+            "start": self.start.isoformat(),
+            "end": self.end.isoformat(),
+            "all_day": self.event.all_day,
+            "location": self.event.location,
+            "notes": self.event.notes,
+            "calendar": self.event.calendar,
+            "timezone": self.event.timezone,
+            "recurring": self.event.recurring or self.recurrence_id is not None,
+        }
+        if self.recurrence_id is not None:
+            data["recurrence_id"] = self.recurrence_id.isoformat()
+        if self.event.rrule:
+            data["rrule"] = self.event.rrule
+        return data

@@ -1,0 +1,86 @@
+"""Time helpers: the local IANA zone, strict ISO 8601 parsing, and sane-range checks."""
+
+from __future__ import annotations
+
+import os
+from datetime import date, datetime, time, timedelta
+from pathlib import Path
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from skills.base import SkillError
+from skills.calendar.model import When, span
+
+MIN_YEAR, MAX_YEAR = 1900, 2200
+
+
+def local_timezone_name() -> str:
+    """The machine's IANA zone (TZ, /etc/localtime, /etc/timezone), "UTC" when unknown."""
+    candidates = [os.environ.get("TZ", "").lstrip(":")]
+    localtime = Path("/etc/localtime")
+    if localtime.is_symlink():
+        target = str(localtime.resolve())
+        if "zoneinfo/" in target:
+            candidates.append(target.split("zoneinfo/", 1)[1])
+    try:
+        candidates.append(Path("/etc/timezone").read_text(encoding="utf-8").strip())
+    except OSError:
+        pass
+    for name in candidates:
+        if name and valid_zone(name):
+            return "UTC" if name in ("Etc/UTC", "Etc/Universal", "Universal", "Zulu") else name
+    return "UTC"
+
+
+def valid_zone(name: str) -> bool:
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return False
+    return True
+
+
+def zone(name: str) -> ZoneInfo:
+    if not name or not valid_zone(name):
+        raise SkillError(f"Unknown time zone {name!r}: use an IANA name like 'Europe/Berlin'.")
+    return ZoneInfo(name)
+
+
+def parse_when(text: str, tz: str, *, all_day: bool = False) -> When:
+    """ISO 8601 date or datetime. A time without offset is wall-clock time in `tz`."""
+    text = text.strip()
+    try:
+        if all_day or (len(text) == 10 and "T" not in text):
+            value: When = date.fromisoformat(text[:10])
+        else:
+            parsed = datetime.fromisoformat(text.replace("Z", "+00:00"))
+            value = parsed if parsed.tzinfo else parsed.replace(tzinfo=zone(tz))
+    except ValueError:
+        raise SkillError(
+            f"Could not read {text!r} as a date or time: use ISO 8601, e.g. "
+            "'2026-12-03T14:00' or '2026-12-03'."
+        ) from None
+    check_year(value)
+    return value
+
+
+def check_year(value: When) -> None:
+    if not MIN_YEAR <= value.year <= MAX_YEAR:
+        raise SkillError(f"{value.isoformat()} is outside {MIN_YEAR}-{MAX_YEAR}; check the year.")
+
+
+def check_span(start: When, end: When, *, limit: timedelta = timedelta(days=366)) -> None:
+    if span(start, end) <= timedelta(0):
+        raise SkillError(f"The end ({end.isoformat()}) must be after the start ({start.isoformat()}).")
+    if span(start, end) > limit:
+        raise SkillError("That event would last more than a year; check the dates.")
+
+
+def as_aware(value: When, tz: str) -> datetime:
+    """A date becomes midnight in tz; a datetime is returned as is."""
+    if isinstance(value, datetime):
+        return value
+    return datetime.combine(value, time(0), tzinfo=zone(tz or "UTC"))
+
+
+def to_utc_iso(value: When, tz: str) -> str:
+    return as_aware(value, tz).astimezone(ZoneInfo("UTC")).isoformat()

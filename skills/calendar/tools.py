@@ -1,0 +1,257 @@
+"""The calendar tools the model can call; the three that change things are confirmed first."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import datetime, timedelta
+from typing import Any
+
+from skills.base import Skill, SkillContext, SkillError, SkillResult
+from skills.calendar.freetime import free_slots, parse_working_hours
+from skills.calendar.model import Event, Occurrence, When
+from skills.calendar.store import CalendarStore
+from skills.calendar.timeutil import as_aware, check_span, parse_when, zone
+
+ISO = "ISO 8601 date-time, e.g. 2026-12-03T14:00 (the user's time zone unless an offset is given)"
+MAX_RANGE = timedelta(days=400)
+
+
+def _range(args: dict[str, Any], tz: str) -> tuple[datetime, datetime]:
+    lo = as_aware(parse_when(str(args["start"]), tz), tz)
+    hi = as_aware(parse_when(str(args["end"]), tz), tz)
+    if hi <= lo:
+        raise SkillError("The end of the range must be after its start.")
+    if hi - lo > MAX_RANGE:
+        raise SkillError("Ask for at most about a year at a time.")
+    return lo, hi
+
+
+def describe(when: When) -> str:
+    if isinstance(when, datetime):
+        return when.strftime("%a %d %b %Y %H:%M %Z").strip()
+    return when.strftime("%a %d %b %Y")
+
+
+def line(occ: Occurrence) -> str:
+    e = occ.event
+    span = "all day" if e.all_day else f"{describe(occ.start)} - {occ.end:%H:%M}"
+    if e.all_day:
+        span = f"{describe(occ.start)} (all day)"
+    where = f" @ {e.location}" if e.location else ""
+    repeat = " (repeats)" if occ.recurrence_id is not None else ""
+    return f"- {e.title}: {span}{where}{repeat} [uid {e.uid}]"
+
+
+class ListEvents:
+    name = "list_events"
+    description = "List calendar events between two times, optionally matching words."
+    parameters: dict[str, Any] = {
+        "type": "object",
+        "properties": {
+            "start": {"type": "string", "description": ISO},
+            "end": {"type": "string", "description": ISO},
+            "query": {"type": "string", "description": "words in title, place or notes"},
+        },
+        "required": ["start", "end"],
+    }
+    changes_things = False
+
+    def __init__(self, store: CalendarStore) -> None:
+        self.store = store
+
+    def run(self, arguments: dict[str, Any], context: SkillContext) -> SkillResult:
+        lo, hi = _range(arguments, context.timezone)
+        found = self.store.occurrences(lo, hi, str(arguments.get("query", "")))
+        head = f"{len(found)} event(s) from {describe(lo)} to {describe(hi)}:"
+        text = "\n".join([head, *(line(o) for o in found)]) if found else "No events in that range."
+        return SkillResult(text=text, data={"kind": "agenda", "events": [o.to_json() for o in found]})
+
+    def describe_change(self, arguments: dict[str, Any]) -> str:
+        return ""
+
+
+class FindFreeTime:
+    name = "find_free_time"
+    description = ("Find free slots of at least `duration` minutes between two times, "
+                   "optionally within working hours like '09:00-17:00'.")
+    parameters: dict[str, Any] = {
+        "type": "object",
+        "properties": {
+            "start": {"type": "string", "description": ISO},
+            "end": {"type": "string", "description": ISO},
+            "duration": {"type": "integer", "minimum": 5, "maximum": 1440,
+                         "description": "minutes"},
+            "working_hours": {"type": "string", "description": "e.g. 09:00-17:00"},
+        },
+        "required": ["start", "end", "duration"],
+    }
+    changes_things = False
+
+    def __init__(self, store: CalendarStore) -> None:
+        self.store = store
+
+    def run(self, arguments: dict[str, Any], context: SkillContext) -> SkillResult:
+        lo, hi = _range(arguments, context.timezone)
+        duration = timedelta(minutes=int(arguments["duration"]))
+        hours = parse_working_hours(arguments.get("working_hours"))
+        zone(context.timezone)
+        slots = free_slots(self.store.occurrences(lo, hi), lo, hi, duration, hours,
+                           context.timezone)
+        if not slots:
+            return SkillResult(text="No free slot that long in that range.", data={"slots": []})
+        lines = [f"- {describe(a)} to {b:%H:%M}" for a, b in slots[:20]]
+        return SkillResult(text="Free slots:\n" + "\n".join(lines),
+                           data={"kind": "slots", "slots": [[a.isoformat(), b.isoformat()]
+                                                            for a, b in slots]})
+
+    def describe_change(self, arguments: dict[str, Any]) -> str:
+        return ""
+
+
+EVENT_FIELDS: dict[str, Any] = {
+    "title": {"type": "string"},
+    "start": {"type": "string", "description": ISO + "; a date alone for all-day events"},
+    "end": {"type": "string", "description": "end time (default: one hour after start)"},
+    "all_day": {"type": "boolean"},
+    "location": {"type": "string"},
+    "notes": {"type": "string"},
+    "recurrence": {"type": "string", "description": "RRULE, e.g. FREQ=WEEKLY;BYDAY=MO"},
+    "timezone": {"type": "string", "description": "IANA zone, default the user's"},
+    "alarm_minutes": {"type": "integer", "minimum": 0, "maximum": 10080,
+                      "description": "remind this many minutes before"},
+}
+
+
+def build_event(args: dict[str, Any], tz: str, base: Event | None = None) -> Event:
+    """An Event from tool arguments (over `base` for updates), validated."""
+    tz = str(args.get("timezone") or (base.timezone if base and base.timezone else tz))
+    zone(tz)
+    all_day = bool(args.get("all_day", base.all_day if base else False))
+    if "start" in args:
+        start = parse_when(str(args["start"]), tz, all_day=all_day)
+    elif base is not None:
+        start = base.start
+    else:
+        raise SkillError("A new event needs a start.")
+    all_day = all_day or not isinstance(start, datetime)
+    if "end" in args:
+        end = parse_when(str(args["end"]), tz, all_day=all_day)
+    elif base is not None and "start" in args:
+        end = start + base.duration  # moving an event keeps its length
+    elif base is not None:
+        end = base.end
+    else:
+        end = start + (timedelta(days=1) if all_day else timedelta(hours=1))
+    check_span(start, end)
+    alarms = [int(args["alarm_minutes"])] if "alarm_minutes" in args else (
+        base.alarms if base else [])
+    fields: dict[str, Any] = dict(
+        title=str(args.get("title", base.title if base else "")).strip(),
+        start=start, end=end, all_day=all_day, timezone="" if all_day else tz,
+        location=str(args.get("location", base.location if base else "")),
+        notes=str(args.get("notes", base.notes if base else "")),
+        rrule=str(args.get("recurrence", base.rrule if base else "")), alarms=alarms,
+    )
+    if base is not None:
+        return replace(base, **fields)
+    return Event(uid="", **fields)
+
+
+def summary(event: Event) -> str:
+    when = describe(event.start) if not event.all_day else f"{describe(event.start)} (all day)"
+    parts = [f"'{event.title}' on {when}"]
+    if not event.all_day:
+        parts.append(f"until {event.end:%H:%M}")
+    if event.location:
+        parts.append(f"at {event.location}")
+    if event.rrule:
+        parts.append(f"repeating {event.rrule}")
+    return " ".join(parts)
+
+
+class AddEvent:
+    name = "add_event"
+    description = "Add an event to the user's calendar (the user is asked to confirm)."
+    parameters: dict[str, Any] = {"type": "object", "properties": EVENT_FIELDS,
+                                  "required": ["title", "start"]}
+    changes_things = True
+
+    def __init__(self, store: CalendarStore, timezone: str = "UTC") -> None:
+        self.store, self.timezone = store, timezone
+
+    def run(self, arguments: dict[str, Any], context: SkillContext) -> SkillResult:
+        event = self.store.add(build_event(arguments, context.timezone))
+        return SkillResult(text=f"Added {summary(event)} [uid {event.uid}].",
+                           data={"kind": "event", "uid": event.uid})
+
+    def describe_change(self, arguments: dict[str, Any]) -> str:
+        try:
+            return "Add " + summary(build_event(arguments, self.timezone))
+        except SkillError as exc:
+            return f"Add an event (the details are invalid: {exc})"
+
+
+class UpdateEvent:
+    name = "update_event"
+    description = ("Change an event by its uid: give only the fields to change. Moving the "
+                   "start keeps the length unless an end is given. (The user confirms.)")
+    parameters: dict[str, Any] = {
+        "type": "object",
+        "properties": {"uid": {"type": "string"}, **EVENT_FIELDS},
+        "required": ["uid"],
+    }
+    changes_things = True
+
+    def __init__(self, store: CalendarStore, timezone: str = "UTC") -> None:
+        self.store, self.timezone = store, timezone
+
+    def _changes(self, arguments: dict[str, Any], tz: str) -> tuple[Event, Event]:
+        base = self.store.get(str(arguments["uid"]))
+        if base is None:
+            raise SkillError(f"No event with uid {arguments['uid']!r}; list events to find it.")
+        rest = {k: v for k, v in arguments.items() if k != "uid"}
+        return base, build_event(rest, tz, base=base)
+
+    def run(self, arguments: dict[str, Any], context: SkillContext) -> SkillResult:
+        _, after = self._changes(arguments, context.timezone)
+        before, after = self.store.update(
+            after.uid, title=after.title, start=after.start, end=after.end,
+            all_day=after.all_day, timezone=after.timezone, location=after.location,
+            notes=after.notes, rrule=after.rrule, alarms=after.alarms)
+        return SkillResult(text=f"Changed {summary(before)} -> {summary(after)}.",
+                           data={"kind": "event", "uid": after.uid})
+
+    def describe_change(self, arguments: dict[str, Any]) -> str:
+        try:
+            before, after = self._changes(arguments, self.timezone)
+        except SkillError as exc:
+            return f"Change event {arguments.get('uid')!r} (it cannot be changed: {exc})"
+        return f"Change {summary(before)}\n    to {summary(after)}"
+
+
+class DeleteEvent:
+    name = "delete_event"
+    description = "Delete an event (a whole series if it repeats) by its uid. (The user confirms.)"
+    parameters: dict[str, Any] = {"type": "object", "properties": {"uid": {"type": "string"}},
+                                  "required": ["uid"]}
+    changes_things = True
+
+    def __init__(self, store: CalendarStore) -> None:
+        self.store = store
+
+    def run(self, arguments: dict[str, Any], context: SkillContext) -> SkillResult:
+        event = self.store.delete(str(arguments["uid"]))
+        return SkillResult(text=f"Deleted {summary(event)}.", data={"kind": "event",
+                                                                    "uid": event.uid})
+
+    def describe_change(self, arguments: dict[str, Any]) -> str:
+        event = self.store.get(str(arguments.get("uid", "")))
+        if event is None:
+            return f"Delete event {arguments.get('uid')!r} (no such event)"
+        series = " and every repetition of it" if event.recurring else ""
+        return f"Delete {summary(event)}{series}"
+
+
+def calendar_skills(store: CalendarStore, timezone: str = "UTC") -> list[Skill]:
+    return [ListEvents(store), FindFreeTime(store), AddEvent(store, timezone),
+            UpdateEvent(store, timezone), DeleteEvent(store)]

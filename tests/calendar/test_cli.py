@@ -1,0 +1,47 @@
+"""`hearth calendar ...` from the terminal, with --json objects as the issue specifies."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from app.main import main
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, list[dict[str, object]]]:
+    code = main(["calendar", *args, "--json"])
+    out = capsys.readouterr().out
+    return code, [json.loads(line) for line in out.splitlines() if line.strip()]
+
+
+def test_add_list_export_import(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, (added,) = run(capsys, "add", "--title", "Dentist", "--start", "2026-12-03T10:00",
+                         "--tz", "America/New_York", "--location", "Main St")
+    assert code == 0 and added["start"] == "2026-12-03T10:00:00-05:00"
+    run(capsys, "add", "--title", "Standup", "--start", "2026-12-01T09:00", "--tz", "UTC",
+        "--rrule", "FREQ=DAILY;COUNT=5")
+    code, events = run(capsys, "list", "--from", "2026-12-01", "--to", "2026-12-08")
+    assert code == 0
+    assert [e["title"] for e in events].count("Standup") == 5
+    dentist = next(e for e in events if e["title"] == "Dentist")
+    assert set(dentist) >= {"uid", "title", "start", "end", "all_day", "location"}
+    standups = [e for e in events if e["title"] == "Standup"]
+    assert standups[1]["start"] == "2026-12-02T09:00:00+00:00"  # the occurrence's own start
+    ics = tmp_path / "out.ics"
+    assert run(capsys, "export", str(ics))[1][0]["events"] == 2
+    assert run(capsys, "import", str(ics))[1][0] == {"file": str(ics), "added": 0, "updated": 2}
+
+
+def test_errors_are_one_line_without_traceback(tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.ics"
+    bad.write_text("BEGIN:VCALENDAR\nnonsense\nEND:VCALENDAR\n")
+    assert main(["calendar", "import", str(bad)]) != 0
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Line 2" in err and "Traceback" not in err
+    assert main(["calendar", "import", str(tmp_path / "missing.ics")]) != 0
+    assert "missing.ics" in capsys.readouterr().err
+    assert main(["calendar", "add", "--title", "x", "--start", "soon"]) != 0
+    assert "ISO 8601" in capsys.readouterr().err

@@ -1,0 +1,98 @@
+"""iCalendar import/export: lossless round trip, no duplicates, clear errors, all or nothing."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from datetime import date, datetime, timedelta
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from skills.calendar import CalendarStore, Event, IcsError, export_ics, parse_ics
+
+TOKYO = ZoneInfo("Asia/Tokyo")
+
+
+def sample_events() -> list[Event]:
+    start = datetime(2026, 12, 3, 9, 30, tzinfo=TOKYO)
+    return [
+        Event(uid="a@x", title="Dentist", start=start, end=start + timedelta(hours=1),
+              timezone="Asia/Tokyo", location="Shibuya 2-1", notes="Bring the card\nfloor 3",
+              calendar="Health", alarms=[15, 60]),
+        Event(uid="b@x", title="Yoga", start=start, end=start + timedelta(minutes=50),
+              timezone="Asia/Tokyo", rrule="FREQ=WEEKLY;BYDAY=TH",
+              exdates=[start + timedelta(days=7)], rdates=[start + timedelta(days=2)]),
+        Event(uid="b@x", title="Yoga (late)", start=start + timedelta(days=14, hours=3),
+              end=start + timedelta(days=14, hours=4), timezone="Asia/Tokyo",
+              recurrence_id=start + timedelta(days=14)),
+        Event(uid="c@x", title="Holiday", start=date(2026, 12, 24), end=date(2026, 12, 27),
+              all_day=True, timezone="", calendar="Family"),
+    ]
+
+
+def test_export_then_import_is_lossless(tmp_path: Path, store: CalendarStore) -> None:
+    store.import_events(sample_events())
+    data = export_ics(store.all_events())
+    other = CalendarStore(tmp_path / "other.db")
+    other.import_events(parse_ics(data))
+    assert [asdict(e) for e in other.all_events()] == [asdict(e) for e in store.all_events()]
+    other.close()
+
+
+def test_importing_twice_does_not_duplicate(store: CalendarStore) -> None:
+    data = export_ics(sample_events())
+    first = store.import_events(parse_ics(data))
+    second = store.import_events(parse_ics(data))
+    assert (first.added, first.updated) == (4, 0)
+    assert (second.added, second.updated) == (0, 4)
+    assert len(store.all_events()) == 4
+
+
+def test_events_without_uid_still_import_once(store: CalendarStore) -> None:
+    ics = ("BEGIN:VCALENDAR\nVERSION:2.0\nBEGIN:VEVENT\nSUMMARY:No uid\n"
+           "DTSTART:20261201T100000Z\nDTEND:20261201T110000Z\nEND:VEVENT\nEND:VCALENDAR\n")
+    store.import_events(parse_ics(ics))
+    store.import_events(parse_ics(ics))
+    assert len(store.all_events()) == 1
+
+
+GOOD = ("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:1\r\nSUMMARY:Fine\r\n"
+        "DTSTART:20261201T100000Z\r\nDTEND:20261201T110000Z\r\nEND:VEVENT\r\n")
+
+
+@pytest.mark.parametrize(("tail", "line"), [
+    ("BEGIN:VEVENT\r\nUID:2\r\nthis line is broken\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n", 11),
+    ("BEGIN:VEVENT\r\nUID:2\r\nSUMMARY:x\r\nEND:VTODO\r\nEND:VCALENDAR\r\n", 12),
+    ("BEGIN:VEVENT\r\nUID:2\r\nSUMMARY:x\r\nDTSTART:notadate\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n", 12),
+    ("BEGIN:VEVENT\r\nUID:2\r\nDTSTART:20261201T100000Z\r\nRRULE:FREQ=SOMETIMES\r\n"
+     "END:VEVENT\r\nEND:VCALENDAR\r\n", 12),
+])
+def test_malformed_file_names_its_line_and_imports_nothing(
+        store: CalendarStore, tail: str, line: int) -> None:
+    with pytest.raises(IcsError, match=f"[Ll]ine {line}"):
+        store.import_events(parse_ics(GOOD + tail))
+    assert store.all_events() == []
+
+
+def test_cut_off_file_is_rejected(store: CalendarStore) -> None:
+    with pytest.raises(IcsError, match="cut off"):
+        parse_ics(GOOD)
+
+
+def test_import_is_all_or_nothing_when_an_event_is_invalid(store: CalendarStore) -> None:
+    bad = ("BEGIN:VEVENT\r\nUID:2\r\nSUMMARY:Backwards\r\nDTSTART:20261201T100000Z\r\n"
+           "DTEND:20261201T090000Z\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n")
+    with pytest.raises(Exception, match="must be after"):
+        store.import_events(parse_ics(GOOD + bad))
+    assert store.all_events() == []
+
+
+def test_outlook_style_file_with_floating_times_and_duration(store: CalendarStore) -> None:
+    ics = ("BEGIN:VCALENDAR\nVERSION:2.0\nX-WR-CALNAME:Work\nBEGIN:VEVENT\nUID:o1\n"
+           "SUMMARY:Review\nDTSTART:20261201T140000\nDURATION:PT30M\n"
+           "BEGIN:VALARM\nACTION:DISPLAY\nTRIGGER:-PT10M\nEND:VALARM\nEND:VEVENT\nEND:VCALENDAR\n")
+    (event,) = parse_ics(ics, default_tz="Europe/Paris")
+    assert event.start == datetime(2026, 12, 1, 14, 0, tzinfo=ZoneInfo("Europe/Paris"))
+    assert event.end - event.start == timedelta(minutes=30)
+    assert (event.alarms, event.calendar) == ([10], "Work")
