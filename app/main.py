@@ -97,13 +97,14 @@ class Hearth:
         """The explicit registry: every skill the assistant may offer the model."""
         from skills.builtin import builtin_skills
         from skills.calendar import calendar_skills
+        from skills.calendar.timeutil import local_timezone_name
         from skills.documents import document_skills
         from skills.files import file_skills
 
         found: list[Skill] = [*builtin_skills()]
         found += document_skills(self.documents)
         found += file_skills(self.files)
-        found += calendar_skills(self.calendar)
+        found += calendar_skills(self.calendar, timezone=local_timezone_name())
         enabled = set(self.settings.enabled_skills)
         return [s for s in found if not enabled or s.name in enabled]
 

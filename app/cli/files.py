@@ -1,0 +1,159 @@
+"""`hearth files add-root|remove-root|status|scan|search`: local file search from the shell."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TYPE_CHECKING, Any
+
+from app.cli.output import emit_json, fail
+
+if TYPE_CHECKING:
+    from app.main import Hearth
+    from skills.files import FileHit, ScanReport
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    parser = sub.add_parser("files", help="find files in the folders you chose")
+    parser.set_defaults(func=run)
+    actions = parser.add_subparsers(dest="action")
+
+    adding = actions.add_parser("add-root", help="search this folder too (and index it now)")
+    adding.add_argument("dir")
+    adding.add_argument("--no-scan", action="store_true", help="do not index it now")
+    adding.set_defaults(handler=run_add_root)
+
+    removing = actions.add_parser("remove-root", help="stop searching this folder")
+    removing.add_argument("dir")
+    removing.set_defaults(handler=run_remove_root)
+
+    status = actions.add_parser("status", help="folders, file counts, last scan")
+    status.set_defaults(handler=run_status)
+
+    scanning = actions.add_parser("scan", help="catch up with changes since the last scan")
+    scanning.set_defaults(handler=run_scan)
+
+    finding = actions.add_parser("search", help="files by words in name or content, and filters")
+    finding.add_argument("query", nargs="?", default="", help="words (prefixes work: 'lea agr')")
+    finding.add_argument("--kind", help="document, spreadsheet, presentation, image, audio, "
+                         "video, archive, code or other")
+    finding.add_argument("--ext", nargs="+", default=[], metavar="E", help="extensions: pdf docx")
+    finding.add_argument("--folder", help="only inside this folder")
+    finding.add_argument("--after", help="modified on or after (ISO date, e.g. 2026-03-01)")
+    finding.add_argument("--before", help="modified before (ISO date)")
+    finding.add_argument("--larger-than", help="size, e.g. 10MB")
+    finding.add_argument("--smaller-than", help="size, e.g. 500k")
+    finding.add_argument("--limit", type=int, default=20)
+    finding.set_defaults(handler=run_search)
+
+    for command in (adding, removing, status, scanning, finding):
+        command.add_argument("--json", action="store_true", help="machine-readable output")
+
+
+def run(args: argparse.Namespace, hearth: Hearth) -> int:
+    handler = getattr(args, "handler", None)
+    if handler is None:
+        return fail("choose one of: files add-root, remove-root, status, scan, search")
+    try:
+        result: int = handler(args, hearth)
+    except (ValueError, OSError) as exc:  # bad input or an unreadable folder: one clear line
+        return fail(str(exc))
+    return result
+
+
+def run_add_root(args: argparse.Namespace, hearth: Hearth) -> int:
+    resolved = hearth.files.add_root(args.dir)
+    try:
+        resolved.encode("utf-8")
+    except UnicodeEncodeError:
+        hearth.files.remove_root(resolved)
+        return fail("a folder whose name is not valid UTF-8 cannot be saved as a search folder")
+    if resolved not in hearth.settings.file_roots:
+        hearth.settings.file_roots.append(resolved)
+        hearth.save_settings()
+    report = None if args.no_scan else hearth.files.scan()
+    if args.json:
+        emit_json({"root": resolved, "scan": report.to_dict() if report else None})
+    else:
+        print(f"Added {resolved}")
+        if report:
+            _print_report(report)
+    return 0
+
+
+def run_remove_root(args: argparse.Namespace, hearth: Hearth) -> int:
+    removed = hearth.files.remove_root(args.dir)
+    hearth.settings.file_roots = [r for r in hearth.settings.file_roots
+                                  if r not in (removed, args.dir)]
+    hearth.save_settings()
+    if args.json:
+        emit_json({"removed": removed})
+    else:
+        print(f"Removed {removed}; its files no longer appear in searches.")
+    return 0
+
+
+def run_status(args: argparse.Namespace, hearth: Hearth) -> int:
+    status = hearth.files.status()
+    if args.json:
+        emit_json(status.to_dict())
+        return 0
+    if not status.roots:
+        print("No folders chosen yet: hearth files add-root DIR")
+        return 0
+    print("Folders:\n" + "\n".join(f"  {r}" for r in status.roots))
+    print(f"{status.files} files, {status.total_bytes / 1024**2:.1f} MB")
+    kinds = ", ".join(f"{k} {n}" for k, n in sorted(status.by_kind.items()))
+    print(f"By kind: {kinds or 'none'}")
+    print(f"Last scan: {status.last_scan.isoformat(timespec='seconds') if status.last_scan else 'never'}")
+    return 0
+
+
+def run_scan(args: argparse.Namespace, hearth: Hearth) -> int:
+    if not hearth.files.roots:
+        return fail("no folders chosen yet: hearth files add-root DIR")
+    report = hearth.files.scan()
+    if args.json:
+        emit_json(report.to_dict())
+    else:
+        _print_report(report)
+    return 0
+
+
+def run_search(args: argparse.Namespace, hearth: Hearth) -> int:
+    from skills.files.parse import parse_size, parse_when
+
+    if args.limit < 1:
+        return fail("--limit must be at least 1")
+    filters: dict[str, Any] = {
+        "kind": args.kind,
+        "extensions": args.ext,
+        "folder": args.folder,
+        "modified_after": parse_when(args.after) if args.after else None,
+        "modified_before": parse_when(args.before) if args.before else None,
+        "larger_than": parse_size(args.larger_than) if args.larger_than else None,
+        "smaller_than": parse_size(args.smaller_than) if args.smaller_than else None,
+    }
+    hits = hearth.files.search(args.query or None, limit=args.limit, **filters)
+    if args.json:
+        emit_json([h.to_dict() for h in hits])
+    else:
+        _print_hits(hits)
+    return 0
+
+
+def _print_hits(hits: list[FileHit]) -> None:
+    if not hits:
+        print("No files matched.", file=sys.stderr)
+    for hit in hits:
+        when = hit.modified.strftime("%Y-%m-%d %H:%M")
+        print(f"{hit.path}\n    {hit.kind}, {hit.size} bytes, modified {when}")
+        if hit.snippet:
+            print(f"    …{hit.snippet}…")
+
+
+def _print_report(report: ScanReport) -> None:
+    print(f"Scanned {report.seen} files in {report.seconds:.1f}s: {report.added} new, "
+          f"{report.updated} changed, {report.removed} gone, {report.unchanged} unchanged.")
+    for path, reason in report.errors[:10]:
+        print(f"  could not read {path}: {reason}", file=sys.stderr)

@@ -1,0 +1,139 @@
+"""`hearth history list|search|export|delete`: the saved conversations from the command line."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from app.cli.output import emit_json, fail
+from app.core.history import Conversation, HistoryError, HistoryStore
+
+if TYPE_CHECKING:
+    from app.main import Hearth
+
+UNTITLED = "(untitled)"
+SHORT_ID = 8  # enough to tell conversations apart; any unique prefix is accepted back
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    parser = sub.add_parser("history", help="list, search, export or delete saved conversations")
+    parser.set_defaults(func=run)
+    actions = parser.add_subparsers(dest="action")
+
+    listing = actions.add_parser("list", help="conversations, pinned first, newest first")
+    listing.add_argument("--all", action="store_true", help="include archived conversations")
+    listing.set_defaults(handler=run_list)
+
+    finding = actions.add_parser("search", help="messages containing all these words")
+    finding.add_argument("words", help="words to find (quote several)")
+    finding.add_argument("--limit", type=int, default=50)
+    finding.set_defaults(handler=run_search)
+
+    exporting = actions.add_parser("export", help="one conversation or all, as Markdown or JSON")
+    exporting.add_argument("--format", choices=("md", "json"), default="md")
+    exporting.add_argument("--conversation", metavar="ID", help="only this one (id or prefix)")
+    exporting.add_argument("--output", metavar="FILE", help="write here instead of stdout")
+    exporting.set_defaults(handler=run_export)
+
+    deleting = actions.add_parser("delete", help="delete a conversation for good")
+    deleting.add_argument("id", help="conversation id (or a unique prefix)")
+    deleting.set_defaults(handler=run_delete)
+
+    for command in (listing, finding, exporting, deleting):
+        command.add_argument("--json", action="store_true", help="machine-readable output")
+
+
+def run(args: argparse.Namespace, hearth: Hearth) -> int:
+    handler = getattr(args, "handler", None)
+    if handler is None:
+        return fail("choose one of: history list, search, export, delete")
+    result: int = handler(args, hearth)
+    return result
+
+
+def _store(hearth: Hearth) -> HistoryStore:
+    return hearth.history
+
+
+def run_list(args: argparse.Namespace, hearth: Hearth) -> int:
+    try:
+        conversations = _store(hearth).list_conversations(include_archived=args.all)
+    except HistoryError as exc:
+        return fail(str(exc))
+    for conversation in conversations:
+        if args.json:
+            emit_json(conversation.__dict__)
+        else:
+            print(_list_line(conversation))
+    if not conversations and not args.json:
+        print("No conversations yet.")
+    return 0
+
+
+def _list_line(conversation: Conversation) -> str:
+    marks = ("*" if conversation.pinned else " ") + ("a" if conversation.archived else " ")
+    when = conversation.updated[:16].replace("T", " ")
+    return f"{conversation.id[:SHORT_ID]} {marks} {when}  {conversation.title or UNTITLED}"
+
+
+def run_search(args: argparse.Namespace, hearth: Hearth) -> int:
+    try:
+        hits = _store(hearth).search(args.words, limit=args.limit)
+    except HistoryError as exc:
+        return fail(str(exc))
+    highlight = sys.stdout.isatty() and not args.json
+    for hit in hits:
+        if args.json:
+            emit_json(hit.__dict__)
+            continue
+        snippet = " ".join(hit.snippet.split())
+        if highlight:
+            snippet = snippet.replace("[[", "\033[1m").replace("]]", "\033[0m")
+        title = hit.conversation_title or UNTITLED
+        print(f"{hit.conversation_id[:SHORT_ID]}  {title}  [{hit.role}] {snippet}")
+    if not hits and not args.json:
+        print("No messages match.")
+    return 0
+
+
+def run_export(args: argparse.Namespace, hearth: Hearth) -> int:
+    store = _store(hearth)
+    try:
+        chosen = store.resolve_id(args.conversation) if args.conversation else None
+        if args.format == "json":
+            text = json.dumps(store.export_json(chosen), ensure_ascii=False, indent=2) + "\n"
+        else:
+            text = store.export_markdown(chosen)
+    except HistoryError as exc:
+        return fail(str(exc))
+    if not args.output:
+        sys.stdout.write(text)
+        return 0
+    try:
+        Path(args.output).expanduser().write_text(text, encoding="utf-8")
+    except OSError as exc:
+        return fail(f"cannot write {args.output}: {exc.strerror or exc}")
+    if args.json:
+        emit_json({"written": str(args.output), "format": args.format, "conversation": chosen})
+    else:
+        print(f"Exported to {args.output}")
+    return 0
+
+
+def run_delete(args: argparse.Namespace, hearth: Hearth) -> int:
+    store = _store(hearth)
+    try:
+        conversation_id = store.resolve_id(args.id)
+        conversation = store.get_conversation(conversation_id)
+        store.delete_conversation(conversation_id)
+    except HistoryError as exc:
+        return fail(str(exc))
+    title = conversation.title if conversation and conversation.title else UNTITLED
+    if args.json:
+        emit_json({"deleted": conversation_id, "title": title})
+    else:
+        print(f"Deleted {conversation_id[:SHORT_ID]} {title}")
+    return 0

@@ -1,0 +1,146 @@
+"""Assistant: the public entry point; starts each turn on its own worker thread."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from app.core.assistant.mode import ConfirmPolicy, OnEvent, TurnHandle, TurnMode, _ignore
+from app.core.assistant.store import HistoryLike, conversation_id_of
+from app.core.assistant.turn import OnPrompt, Turn, TurnSetup
+from app.core.events import TurnFailed
+from app.core.mcp import McpManager
+from app.core.runner import ModelRunner
+from app.core.settings import McpServer, Settings
+from skills.base import Skill
+
+__all__ = ["Assistant", "ConfirmPolicy", "TurnHandle", "TurnMode"]
+
+BUSY = "An answer in this conversation is still being written: stop it or wait for it first."
+
+
+class Assistant:
+    """send / regenerate / edit_and_resend each return a TurnHandle at once; the turn runs on a
+    worker thread, the model part on the runner thread, tools on the turn thread."""
+
+    def __init__(self, runner: ModelRunner, history: HistoryLike, skills: Sequence[Skill],
+                 settings: Settings, mcp_servers: Sequence[McpServer] = ()) -> None:
+        self.runner = runner
+        self.history = history
+        self.settings = settings
+        self._skills = list(skills)
+        self.mcp = McpManager(list(mcp_servers))
+        self._active: dict[str, TurnHandle] = {}
+        self._lock = threading.Lock()
+
+    # -- skills ---------------------------------------------------------------------------
+    def skills(self) -> list[Skill]:
+        """Built-in and registered skills plus the tools of the MCP servers (started on demand)."""
+        return [*self._skills, *self.mcp.skills()]
+
+    # -- turns ----------------------------------------------------------------------------
+    def send(self, conversation_id: str | None, text: str, attachments: list[str] | None = None,
+             mode: TurnMode | None = None, on_event: OnEvent = _ignore,
+             confirm: ConfirmPolicy | None = None, on_prompt: OnPrompt | None = None
+             ) -> TurnHandle:
+        """Add the user's message (a new conversation when conversation_id is None) and answer."""
+        conv = self._conversation(conversation_id)
+        files = list(attachments or [])
+
+        def prepare() -> str | None:
+            stored = self.history.add_message(conv, "user", text, attachments=files)
+            return str(stored.id)
+
+        return self._start(conv, prepare, mode, on_event, confirm, on_prompt)
+
+    def regenerate(self, conversation_id: str, mode: TurnMode | None = None,
+                   on_event: OnEvent = _ignore, confirm: ConfirmPolicy | None = None
+                   ) -> TurnHandle:
+        """Drop everything after the last user message and answer it again."""
+
+        def prepare() -> str | None:
+            last = self._last_user(conversation_id)
+            self.history.delete_messages_after(conversation_id, last.seq)
+            return str(last.id)
+
+        return self._start(conversation_id, prepare, mode, on_event, confirm, None)
+
+    def edit_and_resend(self, conversation_id: str, message_id: str, new_text: str,
+                        mode: TurnMode | None = None, on_event: OnEvent = _ignore,
+                        confirm: ConfirmPolicy | None = None) -> TurnHandle:
+        """Replace a user message's text, drop what came after it, and answer again."""
+
+        def prepare() -> str | None:
+            stored = self._find(conversation_id, message_id)
+            if stored.role != "user":
+                raise ValueError("Only your own messages can be edited.")
+            self.history.delete_messages_after(conversation_id, stored.seq)
+            self.history.update_message(message_id, content=new_text)
+            return message_id
+
+        return self._start(conversation_id, prepare, mode, on_event, confirm, None)
+
+    def active(self, conversation_id: str) -> TurnHandle | None:
+        with self._lock:
+            return self._active.get(conversation_id)
+
+    def close(self) -> None:
+        """Cancel running turns and stop MCP servers (the runner is closed by its owner)."""
+        with self._lock:
+            handles = list(self._active.values())
+        for handle in handles:
+            handle.cancel()
+        for handle in handles:
+            handle.wait(5)
+        self.mcp.close()
+
+    # -- internals ------------------------------------------------------------------------
+    def _start(self, conv: str, prepare: Callable[[], str | None], mode: TurnMode | None,
+               on_event: OnEvent, confirm: ConfirmPolicy | None,
+               on_prompt: OnPrompt | None) -> TurnHandle:
+        handle = TurnHandle(conv)
+        with self._lock:
+            busy = conv in self._active
+            if not busy:
+                self._active[conv] = handle
+        if busy:
+            handle.finish_reason = "error"
+            on_event(TurnFailed(conv, BUSY))
+            handle._done.set()
+            return handle
+        turn_mode = mode or TurnMode()
+        setup = TurnSetup(
+            runner=self.runner, history=self.history, settings=self.settings, handle=handle,
+            mode=turn_mode, policy=confirm or "ask", on_event=on_event, prepare=prepare,
+            skills=self.skills, notes=self.mcp.notes, on_prompt=on_prompt,
+            on_finished=lambda: self._finished(conv, handle))
+        thread = threading.Thread(target=Turn(setup).run, name=f"hearth-turn-{conv[:8]}",
+                                  daemon=True)
+        thread.start()
+        return handle
+
+    def _finished(self, conv: str, handle: TurnHandle) -> None:
+        with self._lock:
+            if self._active.get(conv) is handle:
+                del self._active[conv]
+
+    def _conversation(self, conversation_id: str | None) -> str:
+        if conversation_id is None:
+            return conversation_id_of(self.history.create_conversation())
+        if self.history.get_conversation(conversation_id) is None:
+            raise ValueError(f"There is no conversation with id {conversation_id}.")
+        return conversation_id
+
+    def _last_user(self, conversation_id: str) -> Any:
+        users = [m for m in self.history.messages(conversation_id) if m.role == "user"]
+        if not users:
+            raise ValueError("This conversation has no message to answer again.")
+        return users[-1]
+
+    def _find(self, conversation_id: str, message_id: str) -> Any:
+        for message in self.history.messages(conversation_id):
+            if str(message.id) == str(message_id):
+                return message
+        raise ValueError(f"No message {message_id} in this conversation.")
+

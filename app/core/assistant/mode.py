@@ -1,0 +1,81 @@
+"""Per-turn choices: thinking, token budget, which skills, step limit, confirmation policy."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Collection
+from dataclasses import dataclass, field
+from typing import Literal
+
+from app.core.events import AssistantEvent, MessageId
+
+ConfirmPolicy = Literal["ask", "approve", "deny"]
+"""ask: emit ConfirmationNeeded and wait for approve()/deny(); approve (--yes) and deny
+(non-interactive runs) answer at once but still emit the event so the caller can show it."""
+
+OnEvent = Callable[[AssistantEvent], None]
+
+DOC_SKILL_PREFIXES = ("search_documents", "read_document", "list_documents")
+DOCS_ONLY_INSTRUCTIONS = (
+    "Answer from the user's documents only: search them and read them with your tools, cite "
+    "every fact as [n], and say plainly when the documents do not contain the answer."
+)
+
+
+def _ignore(_event: AssistantEvent) -> None:
+    return None
+
+
+@dataclass
+class TurnMode:
+    """How one turn runs; None fields fall back to the user's settings."""
+
+    thinking: bool | None = None
+    max_tokens: int | None = None
+    skills: Collection[str] | None = None  # skill names or name prefixes; None: all enabled
+    step_limit: int | None = None
+    instructions: str = ""  # extra system-prompt text for this turn
+    temperature: float | None = None
+    seed: int | None = None
+
+    @classmethod
+    def docs_only(cls, **kwargs: object) -> TurnMode:
+        """Restrict the turn to the document skills and tell the model to answer from them."""
+        mode = cls(**kwargs)  # type: ignore[arg-type]
+        mode.skills = DOC_SKILL_PREFIXES
+        mode.instructions = (mode.instructions + "\n" + DOCS_ONLY_INSTRUCTIONS).strip()
+        return mode
+
+    def allows(self, skill_name: str) -> bool:
+        if self.skills is None:
+            return True
+        return any(skill_name == s or skill_name.startswith(s) for s in self.skills)
+
+
+@dataclass
+class TurnHandle:
+    """The caller's grip on a running turn. cancel() works from any thread, at any moment."""
+
+    conversation_id: str
+    assistant_message_id: MessageId | None = None
+    finish_reason: str | None = None
+    _cancel: threading.Event = field(default_factory=threading.Event, repr=False)
+    _done: threading.Event = field(default_factory=threading.Event, repr=False)
+    _on_cancel: list[Callable[[], None]] = field(default_factory=list, repr=False)
+
+    def cancel(self) -> None:
+        self._cancel.set()
+        for hook in list(self._on_cancel):
+            hook()
+
+    @property
+    def cancelled(self) -> bool:
+        return self._cancel.is_set()
+
+    @property
+    def done(self) -> bool:
+        return self._done.is_set()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """True once the turn (title included) has finished."""
+        return self._done.wait(timeout)

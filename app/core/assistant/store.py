@@ -1,0 +1,103 @@
+"""What the turn loop needs from the history store, and stored messages -> engine messages."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Protocol
+
+from backends.base import Message
+
+
+class StoredMessageLike(Protocol):
+    """The fields of app.core.history.StoredMessage the loop reads."""
+
+    id: str
+    seq: int
+    role: str
+    content: str
+    reasoning: str
+    tool_calls: list[dict[str, Any]]
+    tool_call_id: str
+    tool_name: str
+    attachments: list[str]
+    status: str
+    created: str
+
+
+class HistoryLike(Protocol):
+    """The subset of app.core.history.HistoryStore the assistant uses (tests may fake it)."""
+
+    def create_conversation(self, title: str = "") -> Any: ...
+
+    def get_conversation(self, conversation_id: str) -> Any: ...
+
+    def add_message(self, conversation_id: str, role: str, content: str = "",
+                    **fields: Any) -> Any: ...
+
+    def update_message(self, message_id: str, **fields: Any) -> Any: ...
+
+    def messages(self, conversation_id: str) -> list[Any]: ...
+
+    def rename(self, conversation_id: str, title: str) -> Any: ...
+
+    def needs_title(self, conversation_id: str) -> bool: ...
+
+    def delete_messages_after(self, conversation_id: str, seq: int) -> Any: ...
+
+
+def conversation_id_of(created: Any) -> str:
+    """create_conversation may hand back the id or a Conversation record."""
+    return created if isinstance(created, str) else str(created.id)
+
+
+def sent_note(created: str) -> str:
+    """When the user sent a message, in local time.
+
+    Why not put the clock in the system prompt: the system prompt starts every prompt, so a
+    changing time there would invalidate the whole per-conversation KV cache on each turn.
+    A note tied to each stored message never changes once written."""
+    try:
+        moment = datetime.fromisoformat(created).astimezone()
+    except ValueError:
+        return ""
+    return f"\n\n[sent {moment.strftime('%a %Y-%m-%d %H:%M')}]"
+
+
+def to_engine_messages(stored: list[Any]) -> list[Message]:
+    """Stored history -> OpenAI-style messages (tool call arguments stay dicts)."""
+    out: list[Message] = []
+    for message in stored:
+        converted = _convert(message)
+        if converted is not None:
+            out.append(converted)
+    return out
+
+
+def _convert(message: Any) -> Message | None:
+    if message.role == "user":
+        text = message.content + _attachments_note(message.attachments)
+        return {"role": "user", "content": text + sent_note(message.created)}
+    if message.role == "tool":
+        return {"role": "tool", "content": message.content,
+                "tool_call_id": message.tool_call_id, "name": message.tool_name}
+    if message.role != "assistant":
+        return None  # system prompts are rebuilt for every turn, never replayed
+    if not message.content and not message.tool_calls and message.status != "complete":
+        return None  # an empty reply that was cancelled or failed says nothing to the model
+    out: Message = {"role": "assistant", "content": message.content}
+    if message.reasoning:
+        out["reasoning_content"] = message.reasoning
+    if message.tool_calls:
+        out["tool_calls"] = [
+            {"id": call.get("id", ""), "type": "function",
+             "function": {"name": call.get("name", ""), "arguments": call.get("arguments", {})}}
+            for call in message.tool_calls
+        ]
+    return out
+
+
+def _attachments_note(files: list[str]) -> str:
+    """Attached files are named in the prompt so the model can read them with its tools."""
+    if not files:
+        return ""
+    return "\n\nAttached files:\n" + "\n".join(f"- {path}" for path in files)

@@ -1,0 +1,158 @@
+"""One tool call: look the skill up, validate, ask the user if needed, run it off the model thread."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import jsonschema
+
+from app.core.assistant.mode import ConfirmPolicy
+from app.core.events import AssistantEvent, ConfirmationNeeded, ConfirmationRequest
+from skills.base import Skill, SkillContext, SkillError, SkillResult, Source
+
+POLL_S = 0.05  # how often a waiting turn looks at its cancel flag
+DECLINED = ("The user declined this action, so it was not carried out. Do not try it again "
+            "unless the user asks; tell them it was not done.")
+CANCELLED = "Cancelled by the user before it finished."
+
+
+@dataclass
+class ToolOutcome:
+    """What a call produced: text for the model, data for the UI card, numbered sources."""
+
+    ok: bool
+    text: str
+    data: Any = None
+    sources: list[Source] = field(default_factory=list)
+    cancelled: bool = False
+
+
+class ToolCaller:
+    """Runs the tool calls of one turn; `cancelled` is the turn's cancel flag."""
+
+    def __init__(self, skills: list[Skill], policy: ConfirmPolicy,
+                 emit: Callable[[AssistantEvent], None], cancelled: threading.Event,
+                 context: SkillContext) -> None:
+        self.skills = {skill.name: skill for skill in skills}
+        self.policy = policy
+        self.emit = emit
+        self.cancelled = cancelled
+        self.context = context
+        self._citations = 0
+        self._cited: set[int] = set()
+        context.next_citation = self.next_citation
+
+    def next_citation(self) -> int:
+        self._citations += 1
+        return self._citations
+
+    def call(self, call_id: str, name: str, arguments: dict[str, Any]) -> ToolOutcome:
+        skill = self.skills.get(name)
+        if skill is None:
+            known = ", ".join(sorted(self.skills)) or "none"
+            return ToolOutcome(False, f"There is no tool named '{name}'. "
+                                      f"The tools you can use are: {known}.")
+        problem = validate_arguments(skill, arguments)
+        if problem:
+            return ToolOutcome(False, problem)
+        if skill.changes_things and not self._confirmed(call_id, skill, arguments):
+            if self.cancelled.is_set():
+                return ToolOutcome(False, CANCELLED, cancelled=True)
+            return ToolOutcome(False, DECLINED)
+        return self._run(skill, arguments)
+
+    # -- confirmation ---------------------------------------------------------------------
+    def _confirmed(self, call_id: str, skill: Skill, arguments: dict[str, Any]) -> bool:
+        request = ConfirmationRequest(call_id, skill.name, arguments,
+                                      _describe(skill, arguments))
+        if self.policy == "approve":
+            request.approve()
+        elif self.policy == "deny":
+            request.deny()
+        self.emit(ConfirmationNeeded(request))
+        while not request.wait(POLL_S):
+            if self.cancelled.is_set():
+                request.deny()  # releases the wait; the turn then ends as cancelled
+        return request.approved and not self.cancelled.is_set()
+
+    # -- running --------------------------------------------------------------------------
+    def _run(self, skill: Skill, arguments: dict[str, Any]) -> ToolOutcome:
+        box: dict[str, Any] = {}
+        finished = threading.Event()
+
+        def work() -> None:
+            try:
+                box["result"] = skill.run(arguments, self.context)
+            except BaseException as exc:  # noqa: BLE001 - reported to the model as text
+                box["error"] = exc
+            finally:
+                finished.set()
+
+        # A skill may block (a hung MCP server, a slow disk): the turn must still stop at once.
+        worker = threading.Thread(target=work, name=f"hearth-skill-{skill.name}", daemon=True)
+        worker.start()
+        while not finished.wait(POLL_S):
+            if self.cancelled.is_set():
+                return ToolOutcome(False, CANCELLED, cancelled=True)
+        if "error" in box:
+            return ToolOutcome(False, _error_text(skill.name, box["error"]))
+        return self._outcome(box.get("result"), skill.name)
+
+    def _outcome(self, result: Any, name: str) -> ToolOutcome:
+        if not isinstance(result, SkillResult):
+            return ToolOutcome(False, f"The tool '{name}' returned nothing usable.")
+        sources = [self._numbered(source) for source in result.sources]
+        return ToolOutcome(result.ok, result.text, result.data, sources)
+
+    def _numbered(self, source: Source) -> Source:
+        """Keep numbers the skill took from next_citation; renumber clashes and zeros."""
+        number = source.citation
+        if number <= 0 or number in self._cited or number > self._citations:
+            number = self.next_citation()
+        self._cited.add(number)
+        return source if number == source.citation else replace(source, citation=number)
+
+
+def validate_arguments(skill: Skill, arguments: Any) -> str:
+    """An explanation the model can act on, or "" when the arguments fit the schema."""
+    if not isinstance(arguments, dict):
+        return f"The arguments for '{skill.name}' must be an object with named parameters."
+    schema = skill.parameters or {"type": "object"}
+    try:
+        validator_cls = jsonschema.validators.validator_for(schema)
+        validator_cls.check_schema(schema)
+        errors = sorted(validator_cls(schema).iter_errors(arguments), key=lambda e: e.path)
+    except jsonschema.SchemaError as exc:
+        return f"The tool '{skill.name}' has a broken parameter schema ({exc.message}); do not use it."
+    if not errors:
+        return ""
+    details = "; ".join(_error_line(error) for error in errors[:5])
+    expected = json.dumps(schema.get("properties", {}), ensure_ascii=False)
+    return (f"The arguments for '{skill.name}' are not valid: {details}. "
+            f"Call it again with arguments that match its parameters: {expected}")
+
+
+def _error_line(error: jsonschema.ValidationError) -> str:
+    where = "/".join(str(part) for part in error.path)
+    return f"{where}: {error.message}" if where else error.message
+
+
+def _describe(skill: Skill, arguments: dict[str, Any]) -> str:
+    try:
+        text = skill.describe_change(arguments)
+    except Exception:  # noqa: BLE001 - the user still gets the raw call to judge
+        text = ""
+    if text:
+        return str(text)
+    return f"Run {skill.name} with {json.dumps(arguments, ensure_ascii=False)}"
+
+
+def _error_text(name: str, exc: BaseException) -> str:
+    if isinstance(exc, SkillError):
+        return f"Error from '{name}': {exc}"
+    detail = str(exc) or type(exc).__name__
+    return f"The tool '{name}' failed: {type(exc).__name__}: {detail}"

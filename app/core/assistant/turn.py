@@ -1,0 +1,254 @@
+"""The turn loop: stream, run the tools the model asks for, feed results back, up to a step limit."""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from app.core.assistant.mode import ConfirmPolicy, OnEvent, TurnHandle, TurnMode
+from app.core.assistant.store import HistoryLike, to_engine_messages
+from app.core.assistant.stream import StepResult, stream_step
+from app.core.assistant.tools import CANCELLED, ToolCaller
+from app.core.events import (
+    AssistantEvent,
+    SourcesFound,
+    TextDelta,
+    TitleChanged,
+    ToolFinished,
+    ToolStarted,
+    TurnDone,
+    TurnFailed,
+    TurnStarted,
+)
+from app.core.prompts import build_system_prompt, local_timezone_name, user_locale
+from app.core.runner import ModelRunner
+from app.core.settings import Settings
+from app.core.titles import generate_title
+from backends.base import GenerateOptions, Message
+from skills.base import Skill, SkillContext, Source, tool_spec
+
+log = logging.getLogger(__name__)
+
+OnPrompt = Callable[[list[Message], GenerateOptions], None]
+UNREADABLE_CALL = ("Your tool call could not be read: {error} Write the call again in the "
+                   "documented XML format, or answer without the tool.")
+STEP_LIMIT_TEXT = ("I stopped after {limit} steps: this task needed more tool calls than I may "
+                   "make in one turn, so it is not finished. Tell me to continue if you want me "
+                   "to go on.")
+
+
+@dataclass
+class TurnSetup:
+    """Everything one turn needs; built by Assistant, run on the turn's own thread."""
+
+    runner: ModelRunner
+    history: HistoryLike
+    settings: Settings
+    handle: TurnHandle
+    mode: TurnMode
+    policy: ConfirmPolicy
+    on_event: OnEvent
+    prepare: Callable[[], str | None]  # stores/edits the user message; returns its id
+    skills: Callable[[], list[Skill]]  # resolved on the turn thread (MCP servers may start)
+    notes: Callable[[], list[str]] = list  # extra system-prompt lines (e.g. a server is down)
+    on_prompt: OnPrompt | None = None
+    on_finished: Callable[[], None] = lambda: None
+
+
+@dataclass
+class _Totals:
+    prompt_tokens: int = 0
+    cached_prompt_tokens: int = 0
+    completion_tokens: int = 0
+    timings: dict[str, float] = field(default_factory=dict)
+
+    def usage(self) -> dict[str, int]:
+        return {"prompt_tokens": self.prompt_tokens,
+                "cached_prompt_tokens": self.cached_prompt_tokens,
+                "completion_tokens": self.completion_tokens}
+
+
+class Turn:
+    """One user turn. Only cancellation ends it early; every other problem becomes text."""
+
+    def __init__(self, setup: TurnSetup) -> None:
+        self.s = setup
+        self.conv = setup.handle.conversation_id
+        self.totals = _Totals()
+        self.sources: list[Source] = []
+
+    def emit(self, event: AssistantEvent) -> None:
+        try:
+            self.s.on_event(event)
+        except Exception:  # a broken listener must not break the turn or lose history
+            log.exception("assistant event listener failed on %r", event)
+
+    def run(self) -> None:
+        handle = self.s.handle
+        try:
+            self._run()
+        except Exception as exc:  # a bug: say so, keep the process up, keep history honest
+            log.exception("turn failed")
+            self._fail(handle.assistant_message_id, f"The turn failed: {exc}")
+        finally:
+            handle._done.set()
+            self.s.on_finished()
+
+    # -- the loop -------------------------------------------------------------------------
+    def _run(self) -> None:
+        handle, mode = self.s.handle, self.s.mode
+        user_id = self.s.prepare()
+        skills = [skill for skill in self.s.skills() if mode.allows(skill.name)]
+        context = SkillContext(conversation_id=self.conv, timezone=local_timezone_name(),
+                               should_stop=handle._cancel.is_set)
+        caller = ToolCaller(skills, self.s.policy, self.emit, handle._cancel, context)
+        message_id = self._new_assistant_message()
+        handle.assistant_message_id = message_id
+        self.emit(TurnStarted(self.conv, user_id, message_id))
+        limit = max(1, mode.step_limit or self.s.settings.step_limit)
+        for step in range(limit):
+            handle.assistant_message_id = message_id
+            result = self._step(skills, used_tools=step > 0, message_id=message_id)
+            if result.done.finish_reason == "error":
+                self._engine_failed(message_id, result)
+                return
+            if handle.cancelled or result.done.finish_reason == "cancelled":
+                self._save_final(message_id, result, "cancelled")
+                self._done(message_id, "cancelled")
+                return
+            if not result.calls and not result.errors:
+                self._save_final(message_id, result, "complete")
+                self._done(message_id, result.done.finish_reason)
+                self._title(result.content)
+                return
+            if self._act(message_id, result, caller):
+                self._done(message_id, "cancelled")
+                return
+            message_id = self._new_assistant_message()
+        self._step_limit(message_id, limit)
+
+    def _step(self, skills: list[Skill], used_tools: bool, message_id: str) -> StepResult:
+        mode, settings = self.s.mode, self.s.settings
+        system = build_system_prompt(skills, locale_name=user_locale(settings.language),
+                                     instructions=mode.instructions, notes=self.s.notes())
+        messages: list[Message] = [{"role": "system", "content": system}]
+        messages += to_engine_messages(self.s.history.messages(self.conv))
+        options = GenerateOptions(
+            enable_thinking=settings.thinking_default if mode.thinking is None else mode.thinking,
+            # The template keeps this turn's reasoning anyway; True also keeps earlier turns'
+            # reasoning, which MODEL.md recommends once the model works through tool steps.
+            preserve_thinking=used_tools,
+            tools=[tool_spec(skill) for skill in skills],
+            max_tokens=mode.max_tokens or settings.max_tokens,
+            temperature=mode.temperature,
+            seed=mode.seed,
+            cache_key=self.conv,
+        )
+        if self.s.on_prompt is not None:
+            self.s.on_prompt(messages, options)
+        result = stream_step(self.s.runner, self.s.history, message_id, messages, options,
+                             self.emit, self.s.handle._cancel, self.s.handle._on_cancel)
+        self._count(result)
+        return result
+
+    def _act(self, message_id: str, result: StepResult, caller: ToolCaller) -> bool:
+        """Store the call message, run each call, store each result. True when cancelled."""
+        calls: list[dict[str, Any]] = [{"id": f"call_{uuid.uuid4().hex[:12]}", "name": c.name, "arguments": c.arguments}
+                 for c in result.calls]
+        self._save(message_id, result, "complete", tool_calls=calls)
+        for error in result.errors:
+            text = UNREADABLE_CALL.format(error=error)
+            self.s.history.add_message(self.conv, "tool", text, tool_ok=False)
+            self.emit(ToolFinished("", "", False, text))
+        for index, call in enumerate(calls):
+            if self.s.handle.cancelled:
+                self._store_cancelled(calls[index:])
+                return True
+            self.emit(ToolStarted(call["id"], call["name"], call["arguments"]))
+            outcome = caller.call(call["id"], call["name"], call["arguments"])
+            self.s.history.add_message(self.conv, "tool", outcome.text, tool_call_id=call["id"],
+                                       tool_name=call["name"], tool_ok=outcome.ok)
+            self.emit(ToolFinished(call["id"], call["name"], outcome.ok, outcome.text,
+                                   outcome.data))
+            if outcome.sources:
+                self.sources += outcome.sources
+                self.emit(SourcesFound(list(outcome.sources)))
+            if outcome.cancelled:
+                self._store_cancelled(calls[index + 1:])
+                return True
+        return False
+
+    def _store_cancelled(self, calls: list[dict[str, Any]]) -> None:
+        # Every stored call gets a result, so the history replays cleanly into the template.
+        for call in calls:
+            self.s.history.add_message(self.conv, "tool", CANCELLED, tool_call_id=call["id"],
+                                       tool_name=call["name"], tool_ok=False)
+
+    # -- endings --------------------------------------------------------------------------
+    def _step_limit(self, message_id: str, limit: int) -> None:
+        text = STEP_LIMIT_TEXT.format(limit=limit)
+        self.emit(TextDelta(text))
+        self._save_final(message_id, StepResult(content=text), "complete")
+        self._done(message_id, "step_limit")
+
+    def _engine_failed(self, message_id: str, result: StepResult) -> None:
+        self._save(message_id, result, "error")
+        self._fail(message_id, " ".join(result.errors) or "The model stopped with an error.")
+
+    def _fail(self, message_id: str | None, text: str) -> None:
+        self.s.handle.finish_reason = "error"
+        if message_id is not None:
+            try:
+                self.s.history.update_message(message_id, status="error")
+            except Exception:  # the history itself may be the problem; the event still goes out
+                log.exception("could not mark message %s as failed", message_id)
+        self.emit(TurnFailed(self.conv, text))
+
+    def _done(self, message_id: str, reason: str) -> None:
+        self.s.handle.finish_reason = reason
+        self.emit(TurnDone(self.conv, message_id, reason, self.totals.usage(),
+                           dict(self.totals.timings)))
+
+    def _title(self, answer: str) -> None:
+        history, handle = self.s.history, self.s.handle
+        if handle.cancelled or not history.needs_title(self.conv):
+            return
+        first_user = next((m.content for m in history.messages(self.conv) if m.role == "user"), "")
+        title = generate_title(self.s.runner, first_user, answer, handle._cancel)
+        history.rename(self.conv, title)
+        self.emit(TitleChanged(self.conv, title))
+
+    # -- history --------------------------------------------------------------------------
+    def _new_assistant_message(self) -> str:
+        info = self.s.runner.info
+        stored = self.s.history.add_message(
+            self.conv, "assistant", "", status="streaming",
+            model=(info.model_name or info.model_path) if info else "",
+            engine=info.engine if info else "")
+        return str(stored.id)
+
+    def _save_final(self, message_id: str, result: StepResult, status: str) -> None:
+        self._save(message_id, result, status,
+                   sources=[asdict(source) for source in self.sources])
+
+    def _save(self, message_id: str, result: StepResult, status: str, **extra: Any) -> None:
+        done = result.done
+        self.s.history.update_message(
+            message_id, content=result.content, reasoning=result.reasoning, status=status,
+            prompt_tokens=done.prompt_tokens, cached_prompt_tokens=done.cached_prompt_tokens,
+            completion_tokens=done.completion_tokens, timings=dict(done.timings), **extra)
+
+    def _count(self, result: StepResult) -> None:
+        done = result.done
+        self.totals.prompt_tokens += done.prompt_tokens
+        self.totals.cached_prompt_tokens += done.cached_prompt_tokens
+        self.totals.completion_tokens += done.completion_tokens
+        first = dict(self.totals.timings)
+        # The last step's figures, but time to first token is when the user saw the first one.
+        self.totals.timings = dict(done.timings)
+        for key, value in first.items():
+            if "first" in key or key.startswith("ttft"):
+                self.totals.timings[key] = value

@@ -1,0 +1,141 @@
+"""Typed events the Assistant delivers to its caller (UI bridge, CLI) while a turn runs."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+
+from skills.base import Source
+
+MessageId = str
+"""The history store's message id (opaque to the assistant)."""
+
+
+class ConfirmationRequest:
+    """A skill that changes things asks the user first; approve()/deny() work from any thread.
+
+    The turn thread blocks in `wait()`; cancelling the turn releases it (as a denial)."""
+
+    def __init__(self, call_id: str, name: str, arguments: dict[str, Any],
+                 description: str) -> None:
+        self.call_id = call_id
+        self.name = name
+        self.arguments = arguments
+        self.description = description
+        self._answered = threading.Event()
+        self._approved = False
+
+    def approve(self) -> None:
+        self._answer(True)
+
+    def deny(self) -> None:
+        self._answer(False)
+
+    def _answer(self, approved: bool) -> None:
+        # First answer wins: a late click after a cancel must not flip the decision.
+        if not self._answered.is_set():
+            self._approved = approved
+            self._answered.set()
+
+    @property
+    def answered(self) -> bool:
+        return self._answered.is_set()
+
+    @property
+    def approved(self) -> bool:
+        return self._answered.is_set() and self._approved
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """True once answered (approved or denied); False on timeout."""
+        return self._answered.wait(timeout)
+
+    def __repr__(self) -> str:
+        return f"ConfirmationRequest({self.name!r}, {self.arguments!r})"
+
+
+@dataclass(frozen=True)
+class TurnStarted:
+    """The user message is stored and the assistant message exists (status streaming)."""
+
+    conversation_id: str
+    user_message_id: MessageId | None
+    assistant_message_id: MessageId
+
+
+@dataclass(frozen=True)
+class Queued:
+    """The turn waits behind `position` other requests on the model runner."""
+
+    position: int
+
+
+@dataclass(frozen=True)
+class ReasoningDelta:
+    text: str
+
+
+@dataclass(frozen=True)
+class TextDelta:
+    text: str
+
+
+@dataclass(frozen=True)
+class ToolStarted:
+    call_id: str
+    name: str
+    arguments: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class ConfirmationNeeded:
+    """Show request.description and call request.approve() or request.deny()."""
+
+    request: ConfirmationRequest
+
+
+@dataclass(frozen=True)
+class ToolFinished:
+    call_id: str
+    name: str
+    ok: bool
+    text: str
+    data: Any = None
+
+
+@dataclass(frozen=True)
+class SourcesFound:
+    """Citable passages found by a tool, numbered [n] uniquely within the turn."""
+
+    sources: list[Source]
+
+
+@dataclass(frozen=True)
+class TurnDone:
+    """The turn ended (finish_reason "stop", "length", "cancelled", "step_limit")."""
+
+    conversation_id: str
+    assistant_message_id: MessageId
+    finish_reason: str
+    usage: dict[str, int] = field(default_factory=dict)
+    timings: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class TurnFailed:
+    """The turn could not run (no model loaded, engine error); message is readable as is."""
+
+    conversation_id: str
+    message: str
+
+
+@dataclass(frozen=True)
+class TitleChanged:
+    conversation_id: str
+    title: str
+
+
+AssistantEvent = (
+    TurnStarted | Queued | ReasoningDelta | TextDelta | ToolStarted | ConfirmationNeeded
+    | ToolFinished | SourcesFound | TurnDone | TurnFailed | TitleChanged
+)

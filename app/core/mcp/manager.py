@@ -1,0 +1,189 @@
+"""McpManager starts the configured servers on first use and offers their tools as skills."""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import json
+import re
+import threading
+import time
+from typing import Any
+
+from mcp_types import CallToolResult, TextContent, Tool
+from pydantic import ValidationError
+
+from app.core.mcp.connection import Connection, McpUnavailable
+from app.core.settings import McpServer
+from skills.base import SkillContext, SkillError, SkillResult
+
+START_TIMEOUT_S = 30.0
+CALL_TIMEOUT_S = 120.0
+RETRY_AFTER_S = 60.0  # a server that failed to start is tried again after this long
+_UNSAFE = re.compile(r"[^A-Za-z0-9_-]+")
+
+
+def skill_name(server: str, tool: str) -> str:
+    """server__tool, with characters the model's tool format dislikes replaced."""
+    return f"{_UNSAFE.sub('_', server).strip('_')}__{_UNSAFE.sub('_', tool).strip('_')}"
+
+
+class McpSkill:
+    """One MCP tool as a Hearth skill; asks for confirmation unless the server is trusted."""
+
+    def __init__(self, manager: McpManager, server: McpServer, tool: Tool) -> None:
+        self._manager = manager
+        self.server = server.name
+        self.tool = tool.name
+        self.name = skill_name(server.name, tool.name)
+        self.description = (tool.description or f"The '{tool.name}' tool.").strip() + (
+            f" (From the external tool server '{server.name}'.)")
+        schema = tool.input_schema if isinstance(tool.input_schema, dict) else {}
+        self.parameters: dict[str, Any] = schema or {"type": "object", "properties": {}}
+        self.changes_things = not server.trusted
+
+    def describe_change(self, arguments: dict[str, Any]) -> str:
+        shown = json.dumps(arguments, ensure_ascii=False)
+        return (f"Let the external tool server '{self.server}' run its tool '{self.tool}' with "
+                f"{shown}. Hearth cannot see what that tool changes.")
+
+    def run(self, arguments: dict[str, Any], context: SkillContext) -> SkillResult:
+        try:
+            result = self._manager.call(self.server, self.tool, arguments)
+        except McpUnavailable as exc:
+            raise SkillError(str(exc)) from exc
+        except ValidationError as exc:
+            raise SkillError(f"The tool server '{self.server}' answered with something that is "
+                             f"not a valid MCP result ({exc.error_count()} problems).") from exc
+        except Exception as exc:  # MCPError and transport failures: readable, never a crash
+            raise SkillError(f"The tool server '{self.server}' failed: {exc}") from exc
+        return _to_result(result)
+
+
+def _to_result(result: CallToolResult) -> SkillResult:
+    parts: list[str] = []
+    for block in result.content:
+        if isinstance(block, TextContent):
+            parts.append(block.text)
+        else:
+            parts.append(f"[{getattr(block, 'type', 'content')} not shown]")
+    text = "\n".join(parts).strip()
+    if not text and result.structured_content is not None:
+        text = json.dumps(result.structured_content, ensure_ascii=False, default=str)
+    data = {"structured": result.structured_content, "is_error": result.is_error}
+    return SkillResult(text=text or "(no output)", data=data, ok=not result.is_error)
+
+
+class McpManager:
+    """Owns an asyncio loop thread (only once a server is needed) and one connection per server."""
+
+    def __init__(self, servers: list[McpServer], start_timeout: float = START_TIMEOUT_S,
+                 call_timeout: float = CALL_TIMEOUT_S) -> None:
+        self.servers = {server.name: server for server in servers}
+        self.start_timeout = start_timeout
+        self.call_timeout = call_timeout
+        self._connections: dict[str, Connection] = {}
+        self._failed: dict[str, tuple[str, float]] = {}  # name -> (reason, when)
+        self._lock = threading.Lock()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+
+    def skills(self) -> list[McpSkill]:
+        """Tools of every server that starts; failures are remembered for notes()."""
+        found: list[McpSkill] = []
+        for name, connection in self._start_all().items():
+            try:
+                tools = connection.ready.result(timeout=0)
+            except Exception:  # noqa: BLE001 - recorded in _start_all
+                continue
+            found += [McpSkill(self, self.servers[name], tool) for tool in tools]
+        return found
+
+    def notes(self) -> list[str]:
+        """System-prompt lines about servers that are down, so the model can tell the user."""
+        return [f"The external tool server '{name}' is unavailable ({reason}); its tools cannot "
+                f"be used right now." for name, (reason, _) in sorted(self._failed.items())]
+
+    def status(self) -> dict[str, str]:
+        """name -> "running", "not started" or the reason it failed (for settings)."""
+        out = {}
+        for name in self.servers:
+            if name in self._failed:
+                out[name] = self._failed[name][0]
+            else:
+                connection = self._connections.get(name)
+                out[name] = "running" if connection and connection.alive else "not started"
+        return out
+
+    def call(self, server: str, tool: str, arguments: dict[str, Any]) -> CallToolResult:
+        connection = self._connection(server)
+        self._wait_ready(server, connection, self.start_timeout)
+        return connection.call(tool, arguments)
+
+    def close(self) -> None:
+        with self._lock:
+            connections = list(self._connections.values())
+            self._connections.clear()
+            loop, thread = self._loop, self._thread
+            self._loop = self._thread = None
+        for connection in connections:
+            connection.stop()
+        if loop is not None and thread is not None:
+            # Give the tasks a moment to leave their transports (kills the subprocesses).
+            deadline = time.monotonic() + 5
+            while any(c.alive for c in connections) and time.monotonic() < deadline:
+                time.sleep(0.02)
+            loop.call_soon_threadsafe(loop.stop)
+            thread.join(5)
+
+    # -- internals ------------------------------------------------------------------------
+    def _start_all(self) -> dict[str, Connection]:
+        now = time.monotonic()
+        wanted = [name for name in self.servers
+                  if name not in self._failed or now - self._failed[name][1] > RETRY_AFTER_S]
+        started = {name: self._connection(name) for name in wanted}
+        deadline = time.monotonic() + self.start_timeout
+        for name, connection in started.items():  # they start in parallel; wait for all
+            self._wait_ready(name, connection, max(0.0, deadline - time.monotonic()),
+                             raise_error=False)
+        return started
+
+    def _wait_ready(self, name: str, connection: Connection, timeout: float,
+                    raise_error: bool = True) -> None:
+        try:
+            connection.ready.result(timeout=timeout)
+            self._failed.pop(name, None)
+            return
+        except concurrent.futures.TimeoutError:
+            connection.stop()
+            reason = f"it did not start within {self.start_timeout:.0f} s"
+        except McpUnavailable as exc:
+            reason = str(exc)
+        tail = connection.stderr_tail()
+        if tail:
+            reason += f"; it said: {tail}"
+        self._failed[name] = (reason, time.monotonic())
+        with self._lock:
+            if self._connections.get(name) is connection:
+                del self._connections[name]
+        if raise_error:
+            raise McpUnavailable(f"The tool server '{name}' is unavailable: {reason}")
+
+    def _connection(self, name: str) -> Connection:
+        with self._lock:
+            connection = self._connections.get(name)
+            if connection is not None and connection.alive:
+                return connection
+            if name not in self.servers:
+                raise McpUnavailable(f"There is no tool server named '{name}' in settings.")
+            connection = Connection(self.servers[name], self._ensure_loop(), self.call_timeout)
+            self._connections[name] = connection
+            return connection
+
+    def _ensure_loop(self) -> asyncio.AbstractEventLoop:
+        if self._loop is None:
+            loop = asyncio.new_event_loop()
+            thread = threading.Thread(target=loop.run_forever, name="hearth-mcp", daemon=True)
+            thread.start()
+            self._loop, self._thread = loop, thread
+        return self._loop

@@ -1,0 +1,73 @@
+"""Builds Hearth's system prompt from resources/prompts/*.md: identity, date, zone, skills."""
+
+from __future__ import annotations
+
+import locale
+import os
+from collections.abc import Sequence
+from datetime import datetime
+from functools import cache
+from importlib import resources
+from string import Template
+
+from skills.base import Skill
+
+
+@cache
+def prompt_text(name: str) -> str:
+    """The text of resources/prompts/<name>.md (packaged with the app)."""
+    return resources.files("resources").joinpath("prompts", f"{name}.md").read_text("utf-8")
+
+
+def local_timezone_name() -> str:
+    """The IANA name of the local zone (e.g. Europe/Paris) when it can be found."""
+    try:
+        import tzlocal
+
+        return str(tzlocal.get_localzone_name() or "")
+    except Exception:  # noqa: BLE001 - an odd system setup falls back to the abbreviation
+        return datetime.now().astimezone().tzname() or "UTC"
+
+
+def user_locale(language_setting: str = "system") -> str:
+    """The user's locale, e.g. en_US; the app's language setting wins over the system's."""
+    if language_setting and language_setting != "system":
+        return language_setting
+    for variable in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(variable, "")
+        if value and value not in ("C", "POSIX") and not value.startswith("C."):
+            return value.split(".")[0]
+    found = locale.getlocale()[0]
+    return found or "en_US"
+
+
+def _utc_offset(now: datetime) -> str:
+    offset = now.strftime("%z")  # +0100
+    return f"{offset[:3]}:{offset[3:]}" if offset else "+00:00"
+
+
+def tools_section(skills: Sequence[Skill]) -> str:
+    if not skills:
+        return prompt_text("no_tools").strip()
+    lines = []
+    for skill in skills:
+        asks = " (asks the user first)" if skill.changes_things else ""
+        lines.append(f"- {skill.name}{asks}: {skill.description.strip()}")
+    return Template(prompt_text("tools")).substitute(tool_list="\n".join(lines)).strip()
+
+
+def build_system_prompt(skills: Sequence[Skill], *, now: datetime | None = None,
+                        timezone: str | None = None, locale_name: str | None = None,
+                        instructions: str = "", notes: Sequence[str] = ()) -> str:
+    """The system message for one turn. Only the date changes during a day (cache friendly)."""
+    moment = (now or datetime.now()).astimezone()
+    text = Template(prompt_text("system")).substitute(
+        weekday=moment.strftime("%A"),
+        date=moment.strftime("%d %B %Y").lstrip("0"),
+        timezone=timezone or local_timezone_name(),
+        utc_offset=_utc_offset(moment),
+        locale=locale_name or user_locale(),
+        tools_section=tools_section(skills),
+    ).strip()
+    extra = [part.strip() for part in (*notes, instructions) if part.strip()]
+    return "\n\n".join([text, *extra])

@@ -1,0 +1,255 @@
+"""ModelRunner: one daemon thread owns the backend; generation requests queue up FIFO."""
+
+from __future__ import annotations
+
+import threading
+from collections import deque
+from collections.abc import Callable
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from backends.base import Backend, BackendInfo, GenerateOptions, Message
+from backends.errors import BackendError, NotLoaded
+from backends.events import Done, Event, StreamError
+
+T = TypeVar("T")
+OnEvent = Callable[[Event], None]
+OnPosition = Callable[[int], None]
+
+
+class RequestHandle:
+    """One queued or running generation. cancel() is immediate while queued, else between tokens."""
+
+    def __init__(self, on_event: OnEvent, on_position: OnPosition | None) -> None:
+        self._on_event = on_event
+        self._on_position = on_position
+        self._cancel = threading.Event()
+        self._finished = threading.Event()
+        self._position = 0
+        self._runner: ModelRunner | None = None
+
+    @property
+    def position(self) -> int:
+        """How many requests run or wait ahead of this one (0: running or finished)."""
+        return self._position
+
+    @property
+    def cancelled(self) -> bool:
+        return self._cancel.is_set()
+
+    @property
+    def done(self) -> bool:
+        return self._finished.is_set()
+
+    def cancel(self) -> None:
+        self._cancel.set()
+        if self._runner is not None:
+            self._runner._drop_if_queued(self)
+
+    def wait(self, timeout: float | None = None) -> bool:
+        return self._finished.wait(timeout)
+
+    def _set_position(self, position: int) -> None:
+        changed = position != self._position
+        self._position = position
+        if changed and position > 0 and self._on_position is not None:
+            self._on_position(position)
+
+    def _deliver(self, event: Event) -> None:
+        if self._finished.is_set():
+            return  # exactly one Done, nothing after it
+        self._on_event(event)
+        if isinstance(event, Done):
+            self._finished.set()
+
+
+@dataclass
+class _Job:
+    """A unit of work for the runner thread: a generation, a model load or a plain call."""
+
+    handle: RequestHandle | None = None
+    messages: list[Message] = field(default_factory=list)
+    options: GenerateOptions | None = None
+    call: Callable[[], Any] | None = None
+    future: Future[Any] | None = None
+
+
+class ModelRunner:
+    """Owns the loaded backend on one thread (engines are not thread-safe; MLX state is per thread).
+
+    Every engine call (load, unload, stream, render_prompt) happens on that thread, in order."""
+
+    def __init__(self) -> None:
+        self._jobs: deque[_Job] = deque()
+        self._cond = threading.Condition()
+        self._backend: Backend | None = None
+        self._running: _Job | None = None
+        self._closed = False
+        self._thread = threading.Thread(target=self._loop, name="hearth-model-runner", daemon=True)
+        self._thread.start()
+
+    # -- public API -------------------------------------------------------------------------
+    @property
+    def info(self) -> BackendInfo | None:
+        """What is loaded now, or None."""
+        backend = self._backend
+        return backend.info if backend is not None and backend.loaded else None
+
+    @property
+    def backend(self) -> Backend | None:
+        return self._backend
+
+    def load(self, backend: Backend) -> Future[BackendInfo]:
+        """Load `backend` on the runner thread after unloading the previous one."""
+        return self.call(lambda: self._switch(backend))
+
+    def unload(self) -> Future[None]:
+        return self.call(self._unload_current)
+
+    def call(self, fn: Callable[[], T]) -> Future[T]:
+        """Run fn on the runner thread, queued like a request (e.g. backend.render_prompt)."""
+        future: Future[T] = Future()
+        self._enqueue(_Job(call=fn, future=future))
+        return future
+
+    def submit(self, messages: list[Message], options: GenerateOptions, on_event: OnEvent,
+               on_position: OnPosition | None = None) -> RequestHandle:
+        """Queue a generation; on_event gets backend events on the runner thread, ending in Done.
+
+        on_position(n) is called while the request waits behind n others."""
+        handle = RequestHandle(on_event, on_position)
+        handle._runner = self
+        self._enqueue(_Job(handle=handle, messages=list(messages), options=options))
+        return handle
+
+    @property
+    def pending(self) -> int:
+        """Requests running or waiting."""
+        with self._cond:
+            return len(self._jobs) + (1 if self._running is not None else 0)
+
+    def close(self, timeout: float = 10.0) -> None:
+        """Cancel everything, unload the model on its thread and join the thread."""
+        with self._cond:
+            if self._closed:
+                return
+            self._closed = True
+            dropped = list(self._jobs)
+            self._jobs.clear()
+            if self._running is not None and self._running.handle is not None:
+                self._running.handle._cancel.set()
+            self._cond.notify_all()
+        for job in dropped:
+            self._abandon(job, "The model runner was closed.")
+        self._thread.join(timeout)
+
+    # -- queue --------------------------------------------------------------------------------
+    def _enqueue(self, job: _Job) -> None:
+        with self._cond:
+            if self._closed:
+                closed = True
+            else:
+                closed = False
+                self._jobs.append(job)
+                ahead = len(self._jobs) - 1 + (1 if self._running is not None else 0)
+                self._cond.notify_all()
+        if closed:
+            self._abandon(job, "The model runner was closed.")
+        elif job.handle is not None:
+            job.handle._set_position(ahead)
+
+    def _drop_if_queued(self, handle: RequestHandle) -> None:
+        with self._cond:
+            job = next((j for j in self._jobs if j.handle is handle), None)
+            if job is not None:
+                self._jobs.remove(job)
+        if job is not None:
+            handle._position = 0
+            handle._deliver(Done("cancelled"))
+            self._renumber()
+
+    def _renumber(self) -> None:
+        with self._cond:
+            waiting = [j.handle for j in self._jobs if j.handle is not None]
+            busy = 1 if self._running is not None else 0
+        for index, handle in enumerate(waiting):
+            handle._set_position(index + busy)
+
+    @staticmethod
+    def _abandon(job: _Job, message: str) -> None:
+        if job.handle is not None:
+            job.handle._deliver(Done("cancelled"))
+        if job.future is not None and not job.future.done():
+            job.future.set_exception(BackendError(message))
+
+    # -- runner thread ------------------------------------------------------------------------
+    def _loop(self) -> None:
+        while True:
+            with self._cond:
+                while not self._jobs and not self._closed:
+                    self._cond.wait()
+                if self._closed:
+                    break
+                job = self._jobs.popleft()
+                self._running = job
+            self._renumber()
+            try:
+                self._run(job)
+            finally:
+                with self._cond:
+                    self._running = None
+            self._renumber()
+        self._unload_current()
+
+    def _run(self, job: _Job) -> None:
+        if job.call is not None and job.future is not None:
+            if not job.future.set_running_or_notify_cancel():
+                return
+            try:
+                job.future.set_result(job.call())
+            except BaseException as exc:  # noqa: BLE001 - handed to the caller via the future
+                job.future.set_exception(_as_backend_error(exc))
+        elif job.handle is not None and job.options is not None:
+            self._generate(job.handle, job.messages, job.options)
+
+    def _generate(self, handle: RequestHandle, messages: list[Message],
+                  options: GenerateOptions) -> None:
+        handle._position = 0
+        if handle.cancelled:
+            handle._deliver(Done("cancelled"))
+            return
+        backend = self._backend
+        try:
+            if backend is None or not backend.loaded:
+                raise NotLoaded("No model is loaded. Choose a model in Settings or pass --model.")
+            for event in backend.stream(messages, options, handle._cancel.is_set):
+                handle._deliver(event)
+        except Exception as exc:  # noqa: BLE001 - any engine failure becomes a readable event
+            handle._deliver(StreamError(str(_as_backend_error(exc))))
+            handle._deliver(Done("error"))
+        # A backend that forgot its Done must not leave the caller waiting forever.
+        handle._deliver(Done("cancelled" if handle.cancelled else "error"))
+
+    def _switch(self, backend: Backend) -> BackendInfo:
+        if self._backend is not backend:
+            self._unload_current()
+        self._backend = backend
+        if not backend.loaded:
+            backend.load()
+        return backend.info
+
+    def _unload_current(self) -> None:
+        backend, self._backend = self._backend, None
+        if backend is not None and backend.loaded:
+            try:
+                backend.unload()
+            except Exception:  # noqa: BLE001, S110 - a failing unload must not kill the runner
+                pass
+
+
+def _as_backend_error(exc: BaseException) -> BackendError:
+    if isinstance(exc, BackendError):
+        return exc
+    text = str(exc) or type(exc).__name__
+    return BackendError(f"The model engine failed: {text}")

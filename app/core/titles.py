@@ -1,0 +1,67 @@
+"""Conversation titles: a few words from the model after the first exchange, else the user's."""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+
+from app.core.prompts import prompt_text
+from app.core.runner import ModelRunner
+from backends import events as be
+from backends.base import GenerateOptions
+
+MAX_WORDS = 6
+MAX_CHARS = 60
+TITLE_TOKENS = 24
+_JUNK = re.compile(r"<[^>]*>|[\"'`*#_\[\]]")
+
+
+def fallback_title(user_text: str) -> str:
+    """The first words of the user's message (used when the model gives nothing usable)."""
+    words = user_text.split()
+    title = " ".join(words[:MAX_WORDS])
+    if len(title) > MAX_CHARS:
+        title = title[: MAX_CHARS - 1].rstrip() + "…"
+    return title or "New conversation"
+
+
+def clean_title(raw: str) -> str:
+    """Model output -> a title, or "" when it is empty or garbage (tags, one long token...)."""
+    line = next((ln for ln in raw.strip().splitlines() if ln.strip()), "")
+    line = _JUNK.sub("", line).strip().rstrip(".:;,!?。").strip()
+    line = re.sub(r"^(title|标题)\s*[:：]\s*", "", line, flags=re.IGNORECASE)
+    if not line or len(line) > MAX_CHARS * 2 or not any(ch.isalnum() for ch in line):
+        return ""
+    words = line.split()
+    if len(words) > MAX_WORDS * 2:
+        return ""  # the model rambled instead of titling
+    title = " ".join(words[:MAX_WORDS])
+    return title if len(title) <= MAX_CHARS else title[: MAX_CHARS - 1].rstrip() + "…"
+
+
+def generate_title(runner: ModelRunner, user_text: str, answer: str,
+                   cancel: threading.Event, timeout: float = 60.0) -> str:
+    """Ask the model (no thinking, few tokens); fall back to the user's first words."""
+    messages = [
+        {"role": "system", "content": prompt_text("title").strip()},
+        {"role": "user", "content": f"User: {user_text[:1000]}\n\nAssistant: {answer[:1000]}"},
+    ]
+    options = GenerateOptions(enable_thinking=False, max_tokens=TITLE_TOKENS, temperature=0.3)
+    parts: list[str] = []
+    finished = threading.Event()
+
+    def on_event(event: be.Event) -> None:
+        if isinstance(event, be.TextDelta):
+            parts.append(event.text)
+        elif isinstance(event, be.Done):
+            finished.set()
+
+    request = runner.submit(messages, options, on_event)
+    deadline = time.monotonic() + timeout
+    while not finished.wait(0.05) and time.monotonic() < deadline:
+        if cancel.is_set():
+            request.cancel()
+    if not finished.is_set():
+        request.cancel()
+    return clean_title("".join(parts)) or fallback_title(user_text)

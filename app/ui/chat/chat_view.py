@@ -1,0 +1,423 @@
+"""The chat page: messages of one conversation, the live turn, and the composer."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.ui import turns
+from app.ui.bridge import TurnBridge
+from app.ui.chat.composer import Composer
+from app.ui.chat.history_view import build_messages
+from app.ui.chat.message import AssistantMessage, UserMessage
+from app.ui.context import UiContext
+from app.ui.open_source import open_source
+
+
+@dataclass
+class Turn:
+    """One answer being produced; `message` is None once the view moved to another chat."""
+
+    bridge: TurnBridge
+    message: AssistantMessage | None
+    conversation_id: str | None
+    thinking: bool
+    handle: Any = None
+    stop_asked: bool = False
+    started: float = field(default_factory=time.perf_counter)
+    first_token: float = 0.0
+    deltas: int = 0
+
+
+def _stats(turn: Turn, done: Any) -> tuple[str, dict[str, float]]:
+    """'12.3 tok/s · 256 tokens' from the engine's figures, else from what the UI counted."""
+    usage = dict(getattr(done, "usage", {}) or {})
+    timings = dict(getattr(done, "timings", {}) or {})
+    tokens = int(usage.get("completion_tokens", 0)) or turn.deltas
+    tps = float(timings.get("tokens_per_second", 0) or timings.get("decode_tps", 0) or 0)
+    if not tps and turn.first_token:
+        elapsed = time.perf_counter() - turn.first_token
+        tps = tokens / elapsed if elapsed > 0 else 0.0
+    figures = {"tps": tps, "tokens": float(tokens),
+               "prompt_tokens": float(usage.get("prompt_tokens", 0))}
+    return (f"{tps:.1f} tok/s · {tokens} tokens" if tokens else ""), figures
+
+
+class ChatView(QWidget):
+    """Shows a conversation and runs turns through the assistant via one bridge per turn."""
+
+    conversation_started = Signal(str)
+    title_changed = Signal(str, str)
+    turn_finished = Signal(dict)
+    files_dropped = Signal(list)
+    open_models = Signal()
+    streaming_changed = Signal(bool)
+
+    def __init__(self, ctx: UiContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("chatPage")
+        self.ctx = ctx
+        self.conversation_id: str | None = None
+        self.turn: Turn | None = None
+        self._editing: Any = None
+        self._load_token = 0
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        layout.addWidget(self._build_scroll(), 1)
+        layout.addWidget(self._build_bottom())
+        self.setAcceptDrops(True)
+        self._show_empty(True)
+
+    # -- layout -------------------------------------------------------------------------------
+    def _build_scroll(self) -> QScrollArea:
+        self.scroll = QScrollArea()
+        self.scroll.setObjectName("chatScroll")
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        column = QWidget()
+        column.setObjectName("chatColumn")
+        outer = QHBoxLayout(column)
+        outer.setContentsMargins(24, 16, 24, 16)
+        self.messages = QVBoxLayout()
+        self.messages.setSpacing(10)
+        inner = QWidget()
+        inner.setMaximumWidth(860)  # long lines are hard to read; keep a calm column
+        box = QVBoxLayout(inner)
+        box.setContentsMargins(0, 0, 0, 0)
+        box.addWidget(self._build_empty())
+        box.addLayout(self.messages)
+        box.addStretch(1)
+        outer.addStretch(1)
+        outer.addWidget(inner, 100)
+        outer.addStretch(1)
+        self.scroll.setWidget(column)
+        self._stick = True
+        bar = self.scroll.verticalScrollBar()
+        bar.rangeChanged.connect(self._follow)
+        bar.valueChanged.connect(lambda v: setattr(self, "_stick", v >= bar.maximum() - 40))
+        return self.scroll
+
+    def _build_empty(self) -> QWidget:
+        self.empty = QWidget()
+        box = QVBoxLayout(self.empty)
+        box.setContentsMargins(0, 80, 0, 0)
+        title = QLabel(self.tr("What can I help with?"))
+        font = title.font()
+        font.setPointSizeF(font.pointSizeF() * 1.6)
+        title.setFont(font)
+        title.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        hint = QLabel(self.tr("Ask a question, drop a PDF or a folder here to ask about it, or "
+                              "ask about your files and calendar. Everything stays on this "
+                              "computer."))
+        hint.setObjectName("empty")
+        hint.setWordWrap(True)
+        hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        box.addWidget(title)
+        box.addWidget(hint)
+        chips = QHBoxLayout()
+        chips.addStretch(1)
+        for text in (self.tr("What's on my calendar this week?"),
+                     self.tr("Find my most recent invoice"),
+                     self.tr("Summarise the PDF I dropped")):
+            chip = QPushButton(text)
+            chip.clicked.connect(lambda _=False, t=text: self._chip(t))
+            chips.addWidget(chip)
+        chips.addStretch(1)
+        box.addSpacing(12)
+        box.addLayout(chips)
+        return self.empty
+
+    def _build_bottom(self) -> QWidget:
+        bottom = QWidget()
+        box = QVBoxLayout(bottom)
+        box.setContentsMargins(24, 4, 24, 14)
+        box.setSpacing(6)
+        self.banner = QFrame()
+        self.banner.setObjectName("banner")
+        row = QHBoxLayout(self.banner)
+        row.setContentsMargins(12, 8, 12, 8)
+        self.banner_text = QLabel()
+        self.banner_text.setWordWrap(True)
+        self.banner_progress = QProgressBar()
+        self.banner_progress.setMaximumWidth(160)
+        self.banner_progress.hide()
+        self.banner_button = QPushButton(self.tr("Choose a model…"))
+        self.banner_button.clicked.connect(self.open_models)
+        row.addWidget(self.banner_text, 1)
+        row.addWidget(self.banner_progress)
+        row.addWidget(self.banner_button)
+        self.banner.hide()
+        box.addWidget(self.banner)
+        self.composer = Composer()
+        self.composer.submitted.connect(self.send)
+        self.composer.stop_requested.connect(self.stop)
+        self.composer.files_dropped.connect(self.files_dropped)
+        self.composer.edit_cancelled.connect(lambda: setattr(self, "_editing", None))
+        box.addWidget(self.composer)
+        return bottom
+
+    def show_banner(self, text: str, button: bool = False, progress: int | None = None) -> None:
+        """A quiet line above the composer (no model yet, indexing progress, errors)."""
+        self.banner_text.setText(text)
+        self.banner_button.setVisible(button)
+        self.banner_progress.setVisible(progress is not None)
+        if progress is not None:
+            self.banner_progress.setValue(progress)
+        self.banner.setVisible(bool(text))
+
+    def _show_empty(self, empty: bool) -> None:
+        self.empty.setVisible(empty)
+
+    def _chip(self, text: str) -> None:
+        self.composer.input.setPlainText(text)
+        self.composer.input.setFocus()
+
+    def _follow(self, _min: int, maximum: int) -> None:
+        # Keep the newest text in view while streaming, unless the user scrolled up to read.
+        if self._stick:
+            self.scroll.verticalScrollBar().setValue(maximum)
+
+    def _add(self, widget: QWidget) -> None:
+        self._show_empty(False)
+        self.messages.addWidget(widget)
+        self._stick = True
+
+    # -- conversations ------------------------------------------------------------------------
+    def clear(self) -> None:
+        if self.turn is not None:
+            self.turn.message = None  # the turn goes on in the background, unseen
+        while self.messages.count():
+            item = self.messages.takeAt(0)
+            if item.widget() is not None:
+                item.widget().deleteLater()
+        self._show_empty(True)
+
+    def new_conversation(self) -> None:
+        self.clear()
+        self.conversation_id = None
+        self.composer.input.setFocus()
+
+    def load_conversation(self, conversation_id: str) -> None:
+        """Read the messages on a worker, then build the widgets (one render per message)."""
+        self.clear()
+        self.conversation_id = conversation_id
+        self._load_token += 1
+        token = self._load_token
+        history = self.ctx.hearth.history
+        self.ctx.ops.run(lambda: history.messages(conversation_id),
+                         lambda msgs: self._show_history(token, msgs),
+                         title=self.tr("Could not open this conversation"))
+
+    def _show_history(self, token: int, stored: list[Any]) -> None:
+        if token != self._load_token:
+            return  # the user already clicked another conversation
+        for widget in build_messages(stored, self.ctx.dark):
+            self._wire(widget)
+            self._add(widget)
+        self._show_empty(not stored)
+
+    def _wire(self, widget: QWidget) -> None:
+        if isinstance(widget, UserMessage):
+            widget.edit_requested.connect(self.begin_edit)
+        elif isinstance(widget, AssistantMessage):
+            widget.regenerate_requested.connect(self.regenerate)
+            widget.cite_clicked.connect(lambda n, w=widget: self.open_citation(w, n))
+
+    # -- turns --------------------------------------------------------------------------------
+    @property
+    def streaming(self) -> bool:
+        return self.turn is not None
+
+    def send(self, text: str, thinking: bool | None = None) -> None:
+        if self.turn is not None:
+            return
+        think = self.composer.think.isChecked() if thinking is None else thinking
+        if self._editing is not None:
+            self._resend_edit(text, think)
+            return
+        self._add(_wired(self, UserMessage(text, dark=self.ctx.dark)))
+        cid, assistant = self.conversation_id, self.ctx.hearth.assistant
+        self._start(think, lambda post: turns.send(assistant, cid, text, think, post))
+
+    def regenerate(self) -> None:
+        if self.turn is not None or self.conversation_id is None:
+            return
+        last = self._last(AssistantMessage)
+        if last is not None:
+            last.deleteLater()
+            self.messages.removeWidget(last)
+        cid, assistant = self.conversation_id, self.ctx.hearth.assistant
+        think = self.composer.think.isChecked()
+        self._start(think, lambda post: turns.regenerate(assistant, cid, think, post))
+
+    def begin_edit(self, message_id: Any, text: str) -> None:
+        if self.turn is not None:
+            return
+        self._editing = message_id
+        self.composer.set_editing(text)
+
+    def _resend_edit(self, text: str, think: bool) -> None:
+        message_id, self._editing = self._editing, None
+        self.composer.set_editing(None)
+        self._drop_from(message_id)
+        self._add(_wired(self, UserMessage(text, dark=self.ctx.dark)))
+        cid, assistant = self.conversation_id, self.ctx.hearth.assistant
+        self._start(think, lambda post: turns.edit_and_resend(
+            assistant, str(cid), message_id, text, think, post))
+
+    def _drop_from(self, message_id: Any) -> None:
+        """Remove the edited message and everything after it from the view."""
+        found = False
+        for i in range(self.messages.count()):
+            widget = self.messages.itemAt(i).widget()
+            found = found or (isinstance(widget, UserMessage) and widget.message_id == message_id)
+            if found and widget is not None:
+                widget.hide()
+                widget.deleteLater()
+
+    def _last(self, kind: type) -> Any:
+        for i in reversed(range(self.messages.count())):
+            widget = self.messages.itemAt(i).widget()
+            if isinstance(widget, kind):
+                return widget
+        return None
+
+    def _start(self, thinking: bool, starter: Any) -> None:
+        message = _wired(self, AssistantMessage(dark=self.ctx.dark))
+        self._add(message)
+        bridge = TurnBridge(self)
+        turn = Turn(bridge, message, self.conversation_id, thinking)
+        self.turn = turn
+        self._connect(turn)
+        self.composer.set_streaming(True)
+        self.streaming_changed.emit(True)
+        self.ctx.ops.run(lambda: starter(bridge.post), lambda h: self._got_handle(turn, h),
+                         lambda e: self._on_failed(turn, str(e)))
+
+    def _got_handle(self, turn: Turn, handle: Any) -> None:
+        turn.handle = handle
+        if turn.stop_asked:
+            handle.cancel()
+
+    def _connect(self, turn: Turn) -> None:
+        b = turn.bridge
+        b.started.connect(lambda e: self._on_started(turn, e))
+        b.queued.connect(lambda n: self._on_queued(turn, n))
+        b.reasoning.connect(lambda t: self._on_delta(turn, t, True))
+        b.text.connect(lambda t: self._on_delta(turn, t, False))
+        b.tool_started.connect(lambda e: turn.message and turn.message.add_tool(
+            e.call_id, e.name, e.arguments))
+        b.confirmation.connect(lambda e: self._on_confirm(turn, e))
+        b.tool_finished.connect(lambda e: turn.message and turn.message.finish_tool(
+            e.call_id, e.name, e.ok, e.text, e.data))
+        b.sources.connect(lambda s: turn.message and turn.message.set_sources(
+            (turn.message.sources or []) + list(s)))
+        b.done.connect(lambda e: self._on_done(turn, e))
+        b.failed.connect(lambda e: self._on_failed(turn, str(getattr(e, "message", e))))
+        b.title_changed.connect(self.title_changed)
+
+    def _on_started(self, turn: Turn, event: Any) -> None:
+        cid = str(event.conversation_id)
+        if turn.message is not None:
+            turn.message.message_id = event.assistant_message_id
+            user = self._last(UserMessage)
+            if user is not None and user.message_id is None:
+                user.message_id = getattr(event, "user_message_id", None)
+        if turn.conversation_id is None:
+            turn.conversation_id = cid
+            if self.conversation_id is None and turn.message is not None:
+                self.conversation_id = cid
+            self.conversation_started.emit(cid)
+
+    def _on_queued(self, turn: Turn, position: int) -> None:
+        if turn.message is not None:
+            turn.message._stats.setText(self.tr("Waiting for the model (%n ahead)…", "",
+                                                position))
+            turn.message._footer.show()
+
+    def _on_delta(self, turn: Turn, text: str, reasoning: bool) -> None:
+        if not turn.first_token:
+            turn.first_token = time.perf_counter()
+        turn.deltas += 1
+        if turn.message is None:
+            return
+        if reasoning:
+            turn.message.add_reasoning(text)
+        else:
+            turn.message.add_text(text)
+
+    def _on_confirm(self, turn: Turn, event: Any) -> None:
+        request = getattr(event, "request", event)
+        if turn.message is None:
+            request.deny()  # nobody can see the question: never approve unseen changes
+            return
+        card = turn.message.card_for(getattr(request, "call_id", ""), request.name)
+        card.ask(request)
+
+    def stop(self) -> None:
+        turn = self.turn
+        if turn is None:
+            return
+        turn.stop_asked = True
+        if turn.handle is not None:
+            turn.handle.cancel()
+
+    def _on_done(self, turn: Turn, event: Any) -> None:
+        stats, figures = _stats(turn, event)
+        reason = str(getattr(event, "finish_reason", "stop"))
+        notes = {"cancelled": self.tr("Stopped."),
+                 "length": self.tr("The answer reached the length limit."),
+                 "step_limit": self.tr("Stopped after too many tool steps.")}
+        if turn.message is not None:
+            turn.message.finish(stats, notes.get(reason, ""))
+        figures["finish_reason"] = reason  # type: ignore[assignment]
+        self._end(turn)
+        self.turn_finished.emit(figures)
+
+    def _on_failed(self, turn: Turn, message: str) -> None:
+        if turn.message is not None:
+            turn.message.finish("", "⚠ " + message)
+        self._end(turn)
+        if "model" in message.lower():
+            self.show_banner(message, button=True)
+
+    def _end(self, turn: Turn) -> None:
+        if self.turn is turn:
+            self.turn = None
+            self.composer.set_streaming(False)
+            self.streaming_changed.emit(False)
+        turn.bridge.deleteLater()
+
+    # -- sources and drops --------------------------------------------------------------------
+    def open_citation(self, message: AssistantMessage, number: int) -> QWidget | None:
+        source = next((s for s in message.sources if s.citation == number), None)
+        return open_source(source, self) if source is not None else None
+
+    def dragEnterEvent(self, event: Any) -> None:  # noqa: N802
+        self.composer.dragEnterEvent(event)
+
+    def dragLeaveEvent(self, event: Any) -> None:  # noqa: N802
+        self.composer.dragLeaveEvent(event)
+
+    def dropEvent(self, event: Any) -> None:  # noqa: N802
+        self.composer.dropEvent(event)
+
+
+def _wired(view: ChatView, widget: Any) -> Any:
+    view._wire(widget)
+    return widget

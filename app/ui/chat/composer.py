@@ -1,0 +1,162 @@
+"""The message box: Enter sends, Shift+Enter breaks the line; Think switch; Send/Stop; drops."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtGui import QDragEnterEvent, QDropEvent, QKeyEvent, QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+
+def dropped_paths(event: QDropEvent | QDragEnterEvent) -> list[str]:
+    mime = event.mimeData()
+    if not mime.hasUrls():
+        return []
+    return [u.toLocalFile() for u in mime.urls() if u.isLocalFile() and u.toLocalFile()]
+
+
+class Composer(QFrame):
+    """Emits `submitted(text, think)`; while an answer streams the button becomes Stop."""
+
+    submitted = Signal(str, bool)
+    stop_requested = Signal()
+    files_dropped = Signal(list)
+    edit_cancelled = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("composer")
+        self.setAcceptDrops(True)
+        self._streaming = False
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(10, 8, 10, 8)
+        layout.setSpacing(4)
+        self.edit_label = QLabel()
+        self.edit_label.setObjectName("dim")
+        self.edit_label.hide()
+        layout.addWidget(self.edit_label)
+        self.input = QPlainTextEdit()
+        self.input.setObjectName("prompt")
+        self.input.setPlaceholderText(self.tr("Ask anything, or drop files here…"))
+        self.input.setAccessibleName(self.tr("Message"))
+        self.input.setTabChangesFocus(True)  # Tab must leave the prompt (screen-reader users)
+        self.input.setFixedHeight(self.input.fontMetrics().lineSpacing() * 3 + 16)
+        self.input.installEventFilter(self)
+        self.input.setAcceptDrops(False)  # drops land on the frame, which indexes them
+        layout.addWidget(self.input)
+        layout.addLayout(self._build_bar())
+        QShortcut(QKeySequence("Ctrl+T"), self, self.think.toggle)
+
+    def _build_bar(self) -> QHBoxLayout:
+        bar = QHBoxLayout()
+        bar.setSpacing(6)
+        self.attach = QToolButton()
+        self.attach.setText("＋ " + self.tr("Files"))
+        self.attach.setAccessibleName(self.tr("Add files"))
+        self.attach.setToolTip(self.tr("Add files to this chat so you can ask about them"))
+        self.attach.clicked.connect(self._pick_files)
+        self.think = QToolButton()
+        self.think.setCheckable(True)
+        self.think.setText(self.tr("Think"))
+        self.think.setAccessibleName(self.tr("Think before answering"))
+        self.think.setToolTip(self.tr("Think step by step before answering (slower, better for "
+                                      "hard questions)  Ctrl+T"))
+        self.think.toggled.connect(self._update_think)
+        self.send_button = QPushButton(self.tr("Send"))
+        self.send_button.setObjectName("primary")
+        self.send_button.setAccessibleName(self.tr("Send"))
+        self.send_button.clicked.connect(self._on_button)
+        self.hint = QLabel(self.tr("Enter to send · Shift+Enter for a new line"))
+        self.hint.setObjectName("hint")
+        bar.addWidget(self.attach)
+        bar.addWidget(self.think)
+        bar.addStretch(1)
+        bar.addWidget(self.hint)
+        bar.addWidget(self.send_button)
+        return bar
+
+    # -- state --------------------------------------------------------------------------------
+    def set_streaming(self, streaming: bool) -> None:
+        self._streaming = streaming
+        self.send_button.setText(self.tr("Stop") if streaming else self.tr("Send"))
+        self.send_button.setAccessibleName(self.send_button.text())
+        self.send_button.setObjectName("danger" if streaming else "primary")
+        self.send_button.style().polish(self.send_button)
+
+    def set_editing(self, text: str | None) -> None:
+        """Edit-and-resend mode: the old text is in the box until sent or Esc."""
+        editing = text is not None
+        self.edit_label.setText(self.tr("Editing your message — Enter resends, Esc cancels"))
+        self.edit_label.setVisible(editing)
+        if editing:
+            self.input.setPlainText(text or "")
+            self.input.setFocus()
+
+    @property
+    def editing(self) -> bool:
+        return self.edit_label.isVisible()
+
+    def _update_think(self, on: bool) -> None:
+        self.think.setText(("✓ " if on else "") + self.tr("Think"))
+
+    # -- input --------------------------------------------------------------------------------
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
+        if watched is self.input and isinstance(event, QKeyEvent):
+            key = event
+            if event.type() != QEvent.Type.KeyPress:
+                return False
+            if key.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and not (
+                key.modifiers() & Qt.KeyboardModifier.ShiftModifier
+            ):
+                if not self._streaming:  # Enter never stops an answer by accident
+                    self._on_button()
+                return True
+            if key.key() == Qt.Key.Key_Escape and self.editing:
+                self.set_editing(None)
+                self.input.clear()
+                self.edit_cancelled.emit()
+                return True
+        return super().eventFilter(watched, event)
+
+    def _on_button(self) -> None:
+        if self._streaming:
+            self.stop_requested.emit()
+            return
+        text = self.input.toPlainText().strip()
+        if not text:
+            return
+        self.input.clear()
+        self.submitted.emit(text, self.think.isChecked())
+
+    def _pick_files(self) -> None:
+        paths, _ = QFileDialog.getOpenFileNames(self, self.tr("Add files"))
+        if paths:
+            self.files_dropped.emit(paths)
+
+    # -- drag and drop ------------------------------------------------------------------------
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802
+        if dropped_paths(event):
+            self.setProperty("dragging", True)
+            self.style().polish(self)
+            event.acceptProposedAction()
+
+    def dragLeaveEvent(self, event: object) -> None:  # noqa: N802
+        self.setProperty("dragging", False)
+        self.style().polish(self)
+
+    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802
+        self.setProperty("dragging", False)
+        self.style().polish(self)
+        paths = dropped_paths(event)
+        if paths:
+            event.acceptProposedAction()
+            self.files_dropped.emit(paths)

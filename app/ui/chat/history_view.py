@@ -1,0 +1,70 @@
+"""Stored messages -> widgets: a user bubble per user message, one assistant widget per turn."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
+from PySide6.QtWidgets import QWidget
+
+from app.ui.chat.message import AssistantMessage, UserMessage
+
+_NOTES = {
+    "interrupted": QT_TRANSLATE_NOOP("History", "The app closed before this answer finished."),
+    "cancelled": QT_TRANSLATE_NOOP("History", "Stopped."),
+    "error": QT_TRANSLATE_NOOP("History", "This answer failed."),
+}
+
+
+def _note(status: str) -> str:
+    text = _NOTES.get(status, "")
+    return QCoreApplication.translate("History", text) if text else ""
+
+
+def _source(raw: Any) -> Any:
+    """Sources come back from the store as dicts; the widgets read attributes."""
+    if not isinstance(raw, dict):
+        return raw
+    return SimpleNamespace(citation=int(raw.get("citation", 0)), document=raw.get("document", ""),
+                           title=raw.get("title", ""), location=raw.get("location", ""),
+                           page=raw.get("page"), text=raw.get("text", ""))
+
+
+def _add_assistant(widget: AssistantMessage, message: Any) -> None:
+    if message.reasoning:
+        widget.add_reasoning(message.reasoning)
+    if message.content:
+        widget.add_text(message.content)
+    for call in message.tool_calls or []:
+        widget.add_tool(str(call.get("id", "")), str(call.get("name", "")),
+                        dict(call.get("arguments") or {}))
+    if message.sources:
+        widget.set_sources(widget.sources + [_source(s) for s in message.sources])
+    widget.message_id = message.id
+
+
+def build_messages(stored: list[Any], dark: bool) -> list[QWidget]:
+    """Consecutive assistant and tool messages (one tool-using turn) share one widget."""
+    widgets: list[QWidget] = []
+    current: AssistantMessage | None = None
+    for message in stored:
+        if message.role == "user":
+            if current is not None:
+                current.finish(note=_note(getattr(current, "_status", "")))
+                current = None
+            widgets.append(UserMessage(message.content, message.id, dark=dark))
+        elif message.role in ("assistant", "tool"):
+            if current is None:
+                current = AssistantMessage(dark=dark)
+                widgets.append(current)
+            if message.role == "assistant":
+                _add_assistant(current, message)
+                current._status = message.status  # type: ignore[attr-defined]
+            else:
+                ok = message.tool_ok if message.tool_ok is not None else True
+                current.finish_tool(message.tool_call_id, message.tool_name, ok,
+                                    message.content, None)
+    if current is not None:
+        current.finish(note=_note(getattr(current, "_status", "")))
+    return widgets

@@ -1,0 +1,298 @@
+"""One widget per message: the user's bubble, and the assistant's turn (thinking, tools, answer)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QSizePolicy,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.ui.chat.text_view import COALESCE_MS, MessageText
+from app.ui.chat.tool_card import ToolCard
+
+
+class UserMessage(QFrame):
+    """The user's words, right-aligned in a soft bubble, with Edit to change and resend."""
+
+    edit_requested = Signal(object, str)  # (message id, text)
+
+    def __init__(self, text: str, message_id: Any = None, parent: QWidget | None = None,
+                 dark: bool = False) -> None:
+        super().__init__(parent)
+        self.message_id = message_id
+        self.text = text
+        outer = QHBoxLayout(self)
+        outer.setContentsMargins(80, 6, 0, 6)
+        outer.addStretch(1)
+        column = QVBoxLayout()
+        column.setSpacing(2)
+        bubble = QFrame()
+        bubble.setObjectName("userBubble")
+        inner = QVBoxLayout(bubble)
+        inner.setContentsMargins(14, 8, 14, 8)
+        self.body = MessageText(bubble, dark)
+        self.body.setAccessibleName(self.tr("Your message"))
+        self.body.set_markdown(text, now=True)
+        inner.addWidget(self.body)
+        column.addWidget(bubble)
+        actions = QHBoxLayout()
+        actions.addStretch(1)
+        self.edit_button = _action(self.tr("Edit"), self.tr("Edit this message and resend"))
+        self.edit_button.clicked.connect(lambda: self.edit_requested.emit(self.message_id, text))
+        actions.addWidget(self.edit_button)
+        column.addLayout(actions)
+        outer.addLayout(column, 4)
+        # A short message keeps a short bubble; a long one wraps at about 80 % of the width.
+        self.body.setMinimumWidth(min(520, self.body.fontMetrics().horizontalAdvance(text) + 24))
+
+
+def _action(text: str, description: str) -> QToolButton:
+    button = QToolButton()
+    button.setText(text)
+    button.setAccessibleName(text)
+    button.setAccessibleDescription(description)
+    button.setToolTip(description)
+    button.setObjectName("dim")
+    button.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+    return button
+
+
+class ThinkingSection(QFrame):
+    """The model's reasoning, collapsed by default behind a "Thinking" toggle."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(2)
+        self.toggle = QToolButton()
+        self.toggle.setCheckable(True)
+        self.toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.toggle.setArrowType(Qt.ArrowType.RightArrow)
+        self.toggle.setAccessibleName(self.tr("Show thinking"))
+        self.toggle.toggled.connect(self._toggled)
+        layout.addWidget(self.toggle, 0, Qt.AlignmentFlag.AlignLeft)
+        self.frame = QFrame()
+        self.frame.setObjectName("thinking")
+        inner = QVBoxLayout(self.frame)
+        inner.setContentsMargins(12, 2, 4, 4)
+        self.body = QLabel()
+        self.body.setObjectName("thinkingText")
+        self.body.setWordWrap(True)
+        self.body.setTextFormat(Qt.TextFormat.PlainText)
+        self.body.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse
+                                          | Qt.TextInteractionFlag.TextSelectableByKeyboard)
+        self.body.setAccessibleName(self.tr("Thinking"))
+        inner.addWidget(self.body)
+        self.frame.hide()
+        layout.addWidget(self.frame)
+        self.text = ""
+        self.finished = False
+        self._update_label()
+
+    def append(self, text: str) -> None:
+        self.text += text
+
+    def render(self) -> None:
+        if self.frame.isVisible():
+            self.body.setText(self.text.strip())
+        self._update_label()
+
+    def finish(self) -> None:
+        self.finished = True
+        self.render()
+
+    def _toggled(self, open_: bool) -> None:
+        self.toggle.setArrowType(Qt.ArrowType.DownArrow if open_ else Qt.ArrowType.RightArrow)
+        self.frame.setVisible(open_)
+        self.render()
+
+    def _update_label(self) -> None:
+        words = len(self.text.split())
+        label = self.tr("Thought") if self.finished else self.tr("Thinking…")
+        self.toggle.setText(f"{label}  ·  {words} " + self.tr("words") if words else label)
+
+
+class AssistantMessage(QFrame):
+    """A whole assistant turn, streamed: thinking, tool cards and answer segments in order.
+
+    Deltas only touch Python strings; a single-shot timer renders them ~16 times a second."""
+
+    regenerate_requested = Signal()
+    cite_clicked = Signal(int)
+
+    def __init__(self, parent: QWidget | None = None, dark: bool = False) -> None:
+        super().__init__(parent)
+        self.setObjectName("assistantMessage")
+        self.message_id: Any = None
+        self.dark = dark
+        self._layout = QVBoxLayout(self)
+        self._layout.setContentsMargins(0, 6, 40, 6)
+        self._layout.setSpacing(6)
+        self.thinking: ThinkingSection | None = None
+        self.segment: MessageText | None = None
+        self.segments: list[MessageText] = []
+        self.cards: dict[str, ToolCard] = {}
+        self.sources: list[Any] = []
+        self._answer = ""
+        self._footer = self._build_footer()
+        self._layout.addWidget(self._footer)
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.timeout.connect(self._render_thinking)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Minimum)
+
+    # -- streaming ----------------------------------------------------------------------------
+    def add_reasoning(self, text: str) -> None:
+        if self.thinking is None:
+            self.thinking = ThinkingSection()
+            self._insert(self.thinking)
+            self.segment = None
+        self.thinking.append(text)
+        if not self._timer.isActive():
+            self._timer.start(COALESCE_MS)
+
+    def add_text(self, text: str) -> None:
+        if self.thinking is not None and not self.thinking.finished:
+            self.thinking.finish()
+        if self.segment is None:
+            if not text.strip():
+                return  # the blank line after </think> must not open an empty segment
+            self.segment = MessageText(self, self.dark)
+            self.segment.setAccessibleName(self.tr("Answer"))
+            self.segment.cite_clicked.connect(self.cite_clicked)
+            self.segments.append(self.segment)
+            self._insert(self.segment)
+            self._segment_text = ""
+        self._segment_text += text
+        self._answer += text
+        self.segment.set_markdown(self._segment_text.lstrip("\n"))
+
+    def add_tool(self, call_id: str, name: str, arguments: dict[str, Any]) -> ToolCard:
+        self._close_open_parts()
+        card = ToolCard(call_id, name, arguments)
+        self.cards[call_id or name] = card
+        self._insert(card)
+        return card
+
+    def card_for(self, call_id: str, name: str) -> ToolCard:
+        card = self.cards.get(call_id or name) or next(
+            (c for c in reversed(list(self.cards.values())) if c.name == name), None)
+        return card if card is not None else self.add_tool(call_id, name, {})
+
+    def finish_tool(self, call_id: str, name: str, ok: bool, text: str, data: Any) -> None:
+        self.card_for(call_id, name).finish(ok, text, data)
+
+    def set_sources(self, sources: list[Any]) -> None:
+        self.sources = sorted(sources, key=lambda s: getattr(s, "citation", 0))
+        self._sources_label.setText(_sources_html(self.sources))
+        self._sources_label.setVisible(bool(self.sources))
+
+    def finish(self, stats: str = "", note: str = "") -> None:
+        """End of turn: render everything now and show the footer."""
+        self._close_open_parts()
+        for segment in self.segments:
+            segment.flush()
+        self._stats.setText(stats)
+        if note:
+            self._note.setText(note)
+            self._note.show()
+        self._footer.show()
+
+    # -- history ------------------------------------------------------------------------------
+    def set_complete(self, text: str, reasoning: str = "") -> None:
+        """A stored message: one render, no timers."""
+        if reasoning:
+            self.add_reasoning(reasoning)
+        self.add_text(text)
+        self.finish()
+
+    @property
+    def answer(self) -> str:
+        return self._answer
+
+    @property
+    def busy(self) -> bool:
+        return any(s.pending for s in self.segments) or self._timer.isActive()
+
+    # -- parts --------------------------------------------------------------------------------
+    def _close_open_parts(self) -> None:
+        if self.thinking is not None and not self.thinking.finished:
+            self.thinking.finish()
+        self._timer.stop()
+        if self.segment is not None:
+            self.segment.flush()
+        self.thinking = None if self.thinking is None or self.thinking.finished else self.thinking
+        self.segment = None
+
+    def _render_thinking(self) -> None:
+        if self.thinking is not None:
+            self.thinking.render()
+
+    def _insert(self, widget: QWidget) -> None:
+        # Parts go above the footer (sources, stats and actions always stay last).
+        self._layout.insertWidget(self._layout.count() - 1, widget)
+
+    def _build_footer(self) -> QWidget:
+        footer = QWidget()
+        column = QVBoxLayout(footer)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(4)
+        self._note = QLabel()
+        self._note.setObjectName("dim")
+        self._note.setWordWrap(True)
+        self._note.hide()
+        column.addWidget(self._note)
+        self._sources_label = QLabel()
+        self._sources_label.setObjectName("sources")
+        self._sources_label.setWordWrap(True)
+        self._sources_label.setTextFormat(Qt.TextFormat.RichText)
+        self._sources_label.setTextInteractionFlags(
+            Qt.TextInteractionFlag.LinksAccessibleByMouse
+            | Qt.TextInteractionFlag.LinksAccessibleByKeyboard)
+        self._sources_label.setAccessibleName(self.tr("Sources"))
+        self._sources_label.linkActivated.connect(
+            lambda link: self.cite_clicked.emit(int(link.split(":", 1)[1])))
+        self._sources_label.hide()
+        column.addWidget(self._sources_label)
+        row = QHBoxLayout()
+        row.setSpacing(2)
+        self.copy_button = _action(self.tr("Copy"), self.tr("Copy the answer"))
+        self.copy_button.clicked.connect(
+            lambda: QGuiApplication.clipboard().setText(self._answer.strip()))
+        self.regenerate_button = _action(self.tr("Regenerate"), self.tr("Answer this again"))
+        self.regenerate_button.clicked.connect(self.regenerate_requested)
+        self._stats = QLabel()
+        self._stats.setObjectName("dim")
+        row.addWidget(self.copy_button)
+        row.addWidget(self.regenerate_button)
+        row.addSpacing(8)
+        row.addWidget(self._stats)
+        row.addStretch(1)
+        column.addLayout(row)
+        footer.hide()
+        return footer
+
+
+def _sources_html(sources: list[Any]) -> str:
+    import html
+
+    items = []
+    for s in sources:
+        title = getattr(s, "title", "") or Path(str(getattr(s, "document", ""))).name
+        location = getattr(s, "location", "") or (
+            f"page {s.page}" if getattr(s, "page", None) else "")
+        suffix = f" — {html.escape(location)}" if location else ""
+        items.append(f'<a href="cite:{s.citation}">[{s.citation}] {html.escape(title)}</a>'
+                     f"{suffix}")
+    return "<br/>".join(items)

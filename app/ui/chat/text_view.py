@@ -1,0 +1,119 @@
+"""A read-only rich-text view that grows to fit its text and streams Markdown cheaply.
+
+Updates are coalesced: `set_markdown` only marks the text dirty and a single-shot ~60 ms timer
+renders it, so a model producing hundreds of tokens per second costs at most ~16 renders a
+second. When a render gets slow (very long answers) the interval stretches to keep the GUI
+thread mostly idle."""
+
+from __future__ import annotations
+
+import time
+
+from PySide6.QtCore import QSize, Qt, QTimer, QUrl, Signal
+from PySide6.QtGui import QGuiApplication, QTextOption
+from PySide6.QtWidgets import QFrame, QSizePolicy, QTextBrowser, QWidget
+
+from app.ui import markdown
+
+COALESCE_MS = 60
+
+
+class MessageText(QTextBrowser):
+    """One message's text: selectable by mouse and keyboard, links for copy:N and cite:N."""
+
+    cite_clicked = Signal(int)
+    link_clicked = Signal(QUrl)
+
+    def __init__(self, parent: QWidget | None = None, dark: bool = False) -> None:
+        super().__init__(parent)
+        self.setObjectName("messageText")
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setOpenLinks(False)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
+        self.setTextInteractionFlags(
+            Qt.TextInteractionFlag.TextSelectableByMouse
+            | Qt.TextInteractionFlag.TextSelectableByKeyboard
+            | Qt.TextInteractionFlag.LinksAccessibleByKeyboard
+            | Qt.TextInteractionFlag.LinksAccessibleByMouse
+        )
+        self.setTabChangesFocus(True)
+        self.document().setDocumentMargin(2)
+        self.document().contentsChanged.connect(self._fit)
+        self.anchorClicked.connect(self._on_anchor)
+        self._dark = dark
+        self._source = ""
+        self._code: list[str] = []
+        self._dirty = False
+        self._interval = COALESCE_MS
+        self.last_render_ms = 0.0
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.timeout.connect(self.flush)
+        self.document().setDefaultStyleSheet(markdown.table_css(dark))
+
+    # -- content ------------------------------------------------------------------------------
+    def set_markdown(self, text: str, now: bool = False) -> None:
+        """Show `text` as Markdown; rendered on the next coalescing tick unless now=True."""
+        self._source = text
+        self._dirty = True
+        if now:
+            self.flush()
+        elif not self._timer.isActive():
+            self._timer.start(self._interval)
+
+    def markdown_source(self) -> str:
+        return self._source
+
+    def set_dark(self, dark: bool) -> None:
+        if dark != self._dark:
+            self._dark = dark
+            self.document().setDefaultStyleSheet(markdown.table_css(dark))
+            self._dirty = True
+            self.flush()
+
+    def flush(self) -> None:
+        """Render pending text now (end of a stream, theme change)."""
+        self._timer.stop()
+        if not self._dirty:
+            return
+        self._dirty = False
+        started = time.perf_counter()
+        rendered = markdown.render(self._source, self._dark, self.tr("Copy"))
+        self._code = rendered.code_blocks
+        self.setHtml(rendered.html)
+        self.last_render_ms = (time.perf_counter() - started) * 1000
+        # Keep rendering at most ~1/4 of the time: slow renders stretch the interval.
+        self._interval = max(COALESCE_MS, int(self.last_render_ms * 4))
+
+    @property
+    def pending(self) -> bool:
+        return self._dirty
+
+    # -- size ---------------------------------------------------------------------------------
+    def _fit(self) -> None:
+        self.document().setTextWidth(self.viewport().width())
+        height = int(self.document().size().height()) + 4
+        if height != self.height():
+            self.setFixedHeight(height)
+
+    def resizeEvent(self, event: object) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)  # type: ignore[arg-type]
+        self._fit()
+
+    def sizeHint(self) -> QSize:  # noqa: N802 - Qt override
+        return QSize(400, self.height())
+
+    # -- links --------------------------------------------------------------------------------
+    def _on_anchor(self, url: QUrl) -> None:
+        scheme = url.scheme()
+        if scheme == "copy":
+            index = int(url.path() or 0)
+            if 0 <= index < len(self._code):
+                QGuiApplication.clipboard().setText(self._code[index])
+        elif scheme == "cite":
+            self.cite_clicked.emit(int(url.path() or 0))
+        else:
+            self.link_clicked.emit(url)

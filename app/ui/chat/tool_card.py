@@ -1,0 +1,183 @@
+"""A card for one tool call: which skill ran, with what arguments, its result; Approve / Deny."""
+
+from __future__ import annotations
+
+import html
+import json
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, Signal
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+
+MAX_ROWS = 8
+
+# Skill names the model sees are snake_case; people read words (translated in ToolCard).
+
+_NICE: dict[str, str] = {
+    "search_documents": QT_TRANSLATE_NOOP("ToolCard", "Searched documents"), "read_document": QT_TRANSLATE_NOOP("ToolCard", "Read a document"),
+    "search_files": QT_TRANSLATE_NOOP("ToolCard", "Searched files"), "open_file": QT_TRANSLATE_NOOP("ToolCard", "Open a file"), "reveal_file": QT_TRANSLATE_NOOP("ToolCard", "Show a file"),
+    "list_events": QT_TRANSLATE_NOOP("ToolCard", "Looked at the calendar"), "find_free_time": QT_TRANSLATE_NOOP("ToolCard", "Found free time"),
+    "add_event": QT_TRANSLATE_NOOP("ToolCard", "Add an event"), "update_event": QT_TRANSLATE_NOOP("ToolCard", "Change an event"),
+    "delete_event": QT_TRANSLATE_NOOP("ToolCard", "Delete an event"),
+}
+
+
+def nice_name(name: str) -> str:
+    return _NICE.get(name, name.replace("_", " ").capitalize())
+
+
+def format_arguments(arguments: dict[str, Any]) -> str:
+    parts = []
+    for key, value in arguments.items():
+        shown = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+        if len(shown) > 80:
+            shown = shown[:77] + "…"
+        parts.append(f"{key}: {shown}")
+    return "  ·  ".join(parts)
+
+
+def _rows(data: Any) -> list[dict[str, Any]]:
+    if isinstance(data, dict):
+        for key in ("items", "results", "files", "events", "passages", "documents"):
+            if isinstance(data.get(key), list):
+                return [r for r in data[key] if isinstance(r, dict)]
+        return []
+    if isinstance(data, list):
+        return [r for r in data if isinstance(r, dict)]
+    return []
+
+
+def _row_html(row: dict[str, Any]) -> str:
+    """One line of a result: an event, a file or a passage, whichever the row looks like."""
+    esc = html.escape
+    if "start" in row:  # calendar event
+        when = str(row.get("start", ""))[:16].replace("T", " ")
+        end = str(row.get("end", ""))[11:16]
+        title = row.get("title") or row.get("summary") or ""
+        where = f" — {esc(str(row['location']))}" if row.get("location") else ""
+        return f"<b>{esc(when)}{('–' + esc(end)) if end else ''}</b>&nbsp; {esc(str(title))}{where}"
+    if "text" in row and ("document" in row or "title" in row):  # passage
+        title = row.get("title") or Path(str(row.get("document", ""))).name
+        loc = f", {esc(str(row['location']))}" if row.get("location") else ""
+        cite = f"[{row['citation']}] " if row.get("citation") else ""
+        snippet = str(row.get("text", "")).replace("\n", " ")[:160]
+        return f"<b>{esc(cite)}{esc(str(title))}</b>{loc}<br/><i>{esc(snippet)}</i>"
+    if "path" in row:  # file
+        path = Path(str(row["path"]))
+        size = row.get("size")
+        extra = f" · {_size(size)}" if isinstance(size, int) else ""
+        return f"<b>{esc(path.name)}</b>&nbsp; <span>{esc(str(path.parent))}{extra}</span>"
+    return esc(", ".join(f"{k}: {v}" for k, v in list(row.items())[:4]))
+
+
+def _size(n: int) -> str:
+    for unit in ("B", "KB", "MB", "GB"):
+        if n < 1024 or unit == "GB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n = n / 1024  # type: ignore[assignment]
+    return str(n)
+
+
+def result_html(text: str, data: Any) -> str:
+    rows = _rows(data)
+    if not rows:
+        short = text if len(text) < 600 else text[:597] + "…"
+        return html.escape(short).replace("\n", "<br/>")
+    lines = [_row_html(r) for r in rows[:MAX_ROWS]]
+    more = len(rows) - MAX_ROWS
+    if more > 0:
+        lines.append(f"<i>+{more}</i>")
+    return "<br/>".join(lines)
+
+
+class ToolCard(QFrame):
+    """Shows a running tool; an action waits for Approve / Deny in the card itself."""
+
+    decided = Signal(bool)
+
+    def __init__(self, call_id: str, name: str, arguments: dict[str, Any],
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("toolCard")
+        self.call_id = call_id
+        self.name = name
+        self._request: Any = None
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(12, 9, 12, 10)
+        layout.setSpacing(4)
+        head = QHBoxLayout()
+        self.title = QLabel("⚙  " + self.tr(nice_name(name)))
+        self.title.setObjectName("toolTitle")
+        self.status = QLabel(self.tr("Running…"))
+        self.status.setObjectName("dim")
+        head.addWidget(self.title)
+        head.addStretch(1)
+        head.addWidget(self.status)
+        layout.addLayout(head)
+        self.args = QLabel(format_arguments(arguments))
+        self.args.setObjectName("toolArgs")
+        self.args.setWordWrap(True)
+        self.args.setVisible(bool(arguments))
+        layout.addWidget(self.args)
+        self.result = QLabel()
+        self.result.setWordWrap(True)
+        self.result.setTextFormat(Qt.TextFormat.RichText)
+        self.result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.result.hide()
+        layout.addWidget(self.result)
+        self._confirm_row = self._build_confirm_row()
+        layout.addWidget(self._confirm_row)
+        self.setAccessibleName(self.tr("Tool: %s") % nice_name(name))
+
+    def _build_confirm_row(self) -> QWidget:
+        row = QWidget()
+        box = QVBoxLayout(row)
+        box.setContentsMargins(0, 4, 0, 0)
+        self.description = QLabel()
+        self.description.setWordWrap(True)
+        box.addWidget(self.description)
+        buttons = QHBoxLayout()
+        self.approve_button = QPushButton(self.tr("Approve"))
+        self.approve_button.setObjectName("primary")
+        self.deny_button = QPushButton(self.tr("Deny"))
+        self.approve_button.clicked.connect(lambda: self._decide(True))
+        self.deny_button.clicked.connect(lambda: self._decide(False))
+        buttons.addWidget(self.approve_button)
+        buttons.addWidget(self.deny_button)
+        buttons.addStretch(1)
+        box.addLayout(buttons)
+        row.hide()
+        return row
+
+    def ask(self, request: Any) -> None:
+        """Wait for the user's decision on a change (the turn thread blocks until then)."""
+        self._request = request
+        self.description.setText(str(getattr(request, "description", "")) or
+                                 format_arguments(getattr(request, "arguments", {})))
+        self.status.setText(self.tr("Waiting for you"))
+        self._confirm_row.show()
+        self.approve_button.setFocus()
+
+    def _decide(self, approved: bool) -> None:
+        request, self._request = self._request, None
+        if request is None:
+            return
+        (request.approve if approved else request.deny)()
+        self._confirm_row.hide()
+        self.status.setText(self.tr("Approved") if approved else self.tr("Denied"))
+        self.decided.emit(approved)
+
+    @property
+    def waiting(self) -> bool:
+        return self._request is not None
+
+    def finish(self, ok: bool, text: str, data: Any) -> None:
+        if self._request is not None:  # the turn ended without an answer: treat as denied
+            self._request = None
+            self._confirm_row.hide()
+        self.status.setText("✓ " + self.tr("Done") if ok else "✕ " + self.tr("Failed"))
+        self.status.setObjectName("toolStatusOk" if ok else "toolStatusFail")
+        self.status.style().polish(self.status)
+        self.result.setText(result_html(text, data))
+        self.result.setVisible(bool(text or data))

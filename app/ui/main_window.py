@@ -1,0 +1,272 @@
+"""The main window: sidebar, chat/library/calendar pages, menus, status bar, drops, model load."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QSplitter,
+    QStackedWidget,
+    QWidget,
+)
+
+from app.ui.chat.chat_view import ChatView
+from app.ui.context import UiContext
+from app.ui.indexing import DropIndexer
+from app.ui.pages import make_calendar_page, make_library_page
+
+
+class MainWindow(QMainWindow):
+    """Hearth's window. Closing it hides to the tray when there is one (see application.py)."""
+
+    model_loaded = Signal(object)
+    shown = Signal()
+
+    def __init__(self, ctx: UiContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.keep_in_tray = False
+        self.setWindowTitle("Hearth")
+        self.setObjectName("mainWindow")
+        self.resize(1180, 780)
+        self.setAcceptDrops(True)
+        from app.ui.sidebar import Sidebar
+
+        self.sidebar = Sidebar(ctx)
+        self.chat = ChatView(ctx)
+        self.pages = QStackedWidget()
+        self.pages.addWidget(self.chat)
+        self._lazy_pages: dict[str, QWidget] = {}
+        splitter = QSplitter()
+        splitter.addWidget(self.sidebar)
+        splitter.addWidget(self.pages)
+        splitter.setStretchFactor(1, 1)
+        splitter.setSizes([260, 920])
+        splitter.setChildrenCollapsible(False)
+        self.setCentralWidget(splitter)
+        self.indexer = DropIndexer(ctx, self.chat)
+        self._build_status()
+        self._build_menus()
+        self._connect()
+        self._dialogs: dict[str, QWidget] = {}
+
+    # -- setup --------------------------------------------------------------------------------
+    def _build_status(self) -> None:
+        bar = self.statusBar()
+        bar.setSizeGripEnabled(False)
+        self.engine_label = QLabel(self.tr("No model loaded"))
+        self.context_label = QLabel()
+        self.speed_label = QLabel()
+        for label, name in ((self.engine_label, self.tr("Model")),
+                            (self.context_label, self.tr("Context used")),
+                            (self.speed_label, self.tr("Speed of the last answer"))):
+            label.setAccessibleName(name)
+            bar.addWidget(label)
+        bar.addPermanentWidget(QLabel(""))
+
+    def _build_menus(self) -> None:
+        menus = self.menuBar()
+        file = menus.addMenu(self.tr("&File"))
+        self._action(file, self.tr("&New chat"), QKeySequence.StandardKey.New, self.new_chat)
+        self._action(file, self.tr("&Add files to this chat…"), "Ctrl+O", self._add_files)
+        self._action(file, self.tr("&Export this chat…"), "Ctrl+Shift+E", self._export)
+        file.addSeparator()
+        self._action(file, self.tr("&Quit Hearth"), QKeySequence.StandardKey.Quit, self.quit_app)
+        view = menus.addMenu(self.tr("&View"))
+        self._action(view, self.tr("&Chat"), "Ctrl+1", lambda: self.show_page("chat"))
+        self._action(view, self.tr("&Library"), "Ctrl+2", lambda: self.show_page("library"))
+        self._action(view, self.tr("C&alendar"), "Ctrl+3", lambda: self.show_page("calendar"))
+        view.addSeparator()
+        self._action(view, self.tr("&Search chats"), "Ctrl+Shift+F",
+                     self.sidebar._focus_search)
+        model = menus.addMenu(self.tr("&Model"))
+        self._action(model, self.tr("&Models…"), "Ctrl+M", self.open_models)
+        self._action(model, self.tr("&Settings…"), QKeySequence.StandardKey.Preferences,
+                     self.open_settings)
+        self._action(model, self.tr("Settings…"), "Ctrl+,", self.open_settings)
+        self._action(model, self.tr("S&top answer"), "Ctrl+.", self.chat.stop)
+
+    def _action(self, menu: Any, text: str, key: Any, slot: Any) -> QAction:
+        action = QAction(text, self)
+        if key:
+            action.setShortcut(QKeySequence(key))
+        action.triggered.connect(slot)
+        menu.addAction(action)
+        return action
+
+    def _connect(self) -> None:
+        s, c = self.sidebar, self.chat
+        s.new_requested.connect(self.new_chat)
+        s.conversation_selected.connect(self.open_conversation)
+        s.hit_selected.connect(lambda cid, _mid: self.open_conversation(cid))
+        s.page_requested.connect(self._page_requested)
+        s.deleted.connect(lambda cid: self.new_chat() if c.conversation_id == cid else None)
+        c.conversation_started.connect(self._conversation_started)
+        c.title_changed.connect(lambda _cid, _t: s.reload())
+        c.turn_finished.connect(self._turn_finished)
+        c.files_dropped.connect(self.indexer.index)
+        c.open_models.connect(self.open_models)
+        self.ctx.ops.failed.connect(self._show_failure)
+
+    # -- navigation ---------------------------------------------------------------------------
+    def new_chat(self) -> None:
+        self.show_page("chat")
+        self.chat.new_conversation()
+        self.sidebar.select(None)
+
+    def open_conversation(self, cid: str) -> None:
+        self.show_page("chat")
+        self.sidebar.select(cid)
+        self.chat.load_conversation(cid)
+
+    def _conversation_started(self, cid: str) -> None:
+        self.sidebar.current_id = cid
+        self.sidebar.reload()
+
+    def _page_requested(self, key: str) -> None:
+        if key == "models":
+            self.open_models()
+        elif key == "settings":
+            self.open_settings()
+        else:
+            self.show_page(key)
+
+    def show_page(self, key: str) -> None:
+        if key == "chat":
+            self.pages.setCurrentWidget(self.chat)
+            return
+        page = self._lazy_pages.get(key)
+        if page is None:
+            maker = make_library_page if key == "library" else make_calendar_page
+            page = maker(self.ctx, self)
+            self._lazy_pages[key] = page
+            self.pages.addWidget(page)
+        self.pages.setCurrentWidget(page)
+
+    # -- dialogs ------------------------------------------------------------------------------
+    def open_models(self, first_run: bool = False) -> QWidget:
+        from app.ui.models.manager import ModelManager
+
+        dialog = self._dialogs.get("models")
+        if dialog is None:
+            manager = ModelManager(self.ctx, first_run=first_run, parent=self)
+            manager.model_chosen.connect(self.use_model)
+            self._dialogs["models"] = dialog = manager
+        dialog.show()
+        dialog.raise_()
+        dialog.activateWindow()
+        return dialog
+
+    def open_settings(self) -> QWidget:
+        from app.ui.settings_dialog import SettingsDialog
+
+        dialog = SettingsDialog(self.ctx, parent=self)
+        dialog.saved.connect(self._settings_saved)
+        dialog.open_models.connect(self.open_models)
+        dialog.open()
+        self._dialogs["settings"] = dialog
+        return dialog
+
+    def _settings_saved(self, changed: set[str]) -> None:
+        if changed & {"model_path", "engine", "remote_url", "context_length", "kv_type"}:
+            self.load_model()
+
+    def _show_failure(self, title: str, message: str) -> None:
+        box = QMessageBox(QMessageBox.Icon.Warning, title, message, parent=self)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.open()
+
+    # -- model --------------------------------------------------------------------------------
+    def use_model(self, path: str) -> None:
+        settings = self.ctx.hearth.settings
+        settings.model_path = path
+        hearth = self.ctx.hearth
+        self.ctx.ops.run(hearth.save_settings, lambda _r: self.load_model(),
+                         title=self.tr("Could not save settings"))
+
+    def load_model(self) -> None:
+        """Build and load the backend on the model runner's thread; the window stays live."""
+        hearth = self.ctx.hearth
+        if not hearth.settings.model_path and not hearth.settings.remote_url:
+            self.chat.show_banner(self.tr("No model yet. Hearth needs a model to answer: "
+                                          "download one or open a file you have."), button=True)
+            return
+        self.engine_label.setText(self.tr("Loading the model…"))
+        self.chat.show_banner("")
+
+        def work() -> Any:
+            return hearth.runner.load(hearth.make_backend()).result()
+
+        self.ctx.ops.run(work, self._model_ready, self._model_failed)
+
+    def _model_ready(self, info: Any) -> None:
+        name = getattr(info, "model_name", "") or Path(getattr(info, "model_path", "")).name
+        engine = {"llama": "llama.cpp", "mlx": "MLX", "remote": self.tr("remote")}.get(
+            getattr(info, "engine", ""), getattr(info, "engine", ""))
+        self.engine_label.setText(f"{engine} · {name}")
+        self._context_length = int(getattr(info, "context_length", 0) or 0)
+        self.model_loaded.emit(info)
+
+    def _model_failed(self, error: Exception) -> None:
+        self.engine_label.setText(self.tr("No model loaded"))
+        self.chat.show_banner(str(error), button=True)
+
+    def _turn_finished(self, figures: dict[str, Any]) -> None:
+        tps = float(figures.get("tps", 0))
+        self.speed_label.setText(self.tr("%1 tok/s").replace("%1", f"{tps:.1f}") if tps else "")
+        used = int(figures.get("prompt_tokens", 0) + figures.get("tokens", 0))
+        total = getattr(self, "_context_length", 0)
+        if used and total:
+            self.context_label.setText(self.tr("Context %1 / %2").replace("%1", f"{used:,}")
+                                       .replace("%2", f"{total:,}"))
+        self.sidebar.reload()
+
+    # -- files --------------------------------------------------------------------------------
+    def _add_files(self) -> None:
+        paths, _ = QFileDialog.getOpenFileNames(self, self.tr("Add files to this chat"))
+        if paths:
+            self.indexer.index(paths)
+
+    def _export(self) -> None:
+        cid = self.chat.conversation_id
+        if cid is None:
+            return
+        path, _ = QFileDialog.getSaveFileName(self, self.tr("Export this chat"), "chat.md",
+                                              self.tr("Markdown (*.md)"))
+        if not path:
+            return
+        history = self.ctx.hearth.history
+        self.ctx.ops.run(lambda: Path(path).write_text(history.export_markdown(cid),
+                                                       encoding="utf-8"),
+                         title=self.tr("Could not export the chat"))
+
+    def dragEnterEvent(self, event: Any) -> None:  # noqa: N802
+        self.chat.dragEnterEvent(event)
+
+    def dropEvent(self, event: Any) -> None:  # noqa: N802
+        self.chat.dropEvent(event)
+
+    # -- life ---------------------------------------------------------------------------------
+    def showEvent(self, event: Any) -> None:  # noqa: N802
+        super().showEvent(event)
+        QTimer.singleShot(0, self.shown.emit)
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
+        if self.keep_in_tray:
+            event.ignore()
+            self.hide()  # Hearth stays in the tray; Quit is in the tray menu and File menu
+            return
+        super().closeEvent(event)
+
+    def quit_app(self) -> None:
+        self.keep_in_tray = False
+        from PySide6.QtWidgets import QApplication
+
+        QApplication.quit()

@@ -1,0 +1,101 @@
+"""Markdown -> the HTML subset QTextDocument understands, with Pygments-highlighted code.
+
+markdown-it-py parses (GitHub tables, strikethrough; raw HTML from the model is escaped, never
+rendered). Code blocks become a tinted table with a "Copy" link (`copy:N`) and citations [n]
+become `cite:n` links, so the chat view can copy code and open sources."""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from markdown_it import MarkdownIt
+from pygments import highlight
+from pygments.formatters import HtmlFormatter
+from pygments.lexers import TextLexer, get_lexer_by_name
+from pygments.util import ClassNotFound
+
+_CITE = re.compile(r"\[(\d{1,3})\]")
+_PRE_SPLIT = re.compile(r"(<pre.*?</pre>)", re.DOTALL)
+
+
+@dataclass
+class Rendered:
+    """The HTML, plus the raw text of each code block (index = N in `copy:N`)."""
+
+    html: str
+    code_blocks: list[str] = field(default_factory=list)
+
+
+@lru_cache(maxsize=1)
+def _parser() -> MarkdownIt:
+    return MarkdownIt("commonmark", {"html": False, "breaks": False}).enable(
+        ["table", "strikethrough"]
+    )
+
+
+@lru_cache(maxsize=2)
+def _formatter(dark: bool) -> HtmlFormatter:  # type: ignore[type-arg]
+    style = "github-dark" if dark else "friendly"
+    return HtmlFormatter(noclasses=True, nowrap=True, style=style)
+
+
+def _highlight(code: str, lang: str, dark: bool) -> str:
+    try:
+        lexer = get_lexer_by_name(lang) if lang else TextLexer()
+    except ClassNotFound:
+        lexer = TextLexer()
+    return highlight(code, lexer, _formatter(dark)).rstrip("\n")
+
+
+def _code_table(code: str, lang: str, index: int, dark: bool, copy_label: str) -> str:
+    # A one-cell table is the only way to give a block padding and a background in Qt's subset.
+    bg, fg = ("#1f2328", "#8b949e") if dark else ("#f3f4f6", "#6b7280")
+    label = html.escape(lang or "text")
+    body = _highlight(code, lang, dark)
+    return (
+        f'<table width="100%" cellspacing="0" cellpadding="8" style="background-color:{bg};'
+        f' margin-top:6px; margin-bottom:6px;"><tr><td>'
+        f'<p style="margin:0; color:{fg}; font-size:small;">{label}&nbsp;&nbsp;·&nbsp;&nbsp;'
+        f'<a href="copy:{index}" style="color:{fg};">{html.escape(copy_label)}</a></p>'
+        f'<pre style="margin:0;">{body}</pre></td></tr></table>'
+    )
+
+
+def _link_citations(body: str) -> str:
+    parts = _PRE_SPLIT.split(body)
+    for i, part in enumerate(parts):
+        if not part.startswith("<pre"):
+            parts[i] = _CITE.sub(r'<a href="cite:\1">[\1]</a>', part)
+    return "".join(parts)
+
+
+def render(text: str, dark: bool = False, copy_label: str = "Copy") -> Rendered:
+    """Render Markdown (complete or still streaming: an open fence renders as code so far)."""
+    tokens = _parser().parse(text)
+    blocks: list[str] = []
+    for token in tokens:
+        if token.type in ("fence", "code_block"):
+            lang = token.info.strip().split(" ")[0] if token.info else ""
+            blocks.append(token.content)
+            # Swap the token for an html_block so the renderer emits our table verbatim.
+            token.type = "html_block"
+            token.content = _code_table(token.content, lang, len(blocks) - 1, dark, copy_label)
+    # The parser escapes model-written HTML; only our own html_block tokens pass through.
+    body = _parser().renderer.render(tokens, _parser().options, {})
+    return Rendered(_link_citations(body), blocks)
+
+
+def table_css(dark: bool) -> str:
+    """Default stylesheet for message documents (tables with borders, quiet block quotes)."""
+    line = "#3d434b" if dark else "#d0d4da"
+    head = "#2a2f36" if dark else "#eef0f3"
+    return (
+        f"table {{ border-collapse: collapse; }}"
+        f"th {{ background-color: {head}; border: 1px solid {line}; padding: 4px 8px; }}"
+        f"td {{ border: 1px solid {line}; padding: 4px 8px; }}"
+        f"blockquote {{ margin-left: 12px; color: gray; }}"
+        f"h1, h2, h3 {{ margin-top: 10px; margin-bottom: 4px; }}"
+    )

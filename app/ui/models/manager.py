@@ -1,0 +1,338 @@
+"""The model manager: known builds with size and fit, download/pause/resume/retry, or open a file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtWidgets import (
+    QDialog,
+    QFileDialog,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.ui.context import UiContext
+from app.ui.models.catalog import BUILDS, Build, endpoint, human_size, kv_bytes_per_token
+from app.ui.models.download import Downloader, Paused, Progress, resolve
+
+_VERDICT_COLOURS = {"fits": "#3a8a5c", "tight": "#b7791f", "won't fit": "#c8553d"}
+
+
+class _ProgressRelay(QObject):
+    """Download progress crosses from the worker thread to the GUI through this signal."""
+
+    progress = Signal(object)
+
+
+def _eta(p: Progress) -> str:
+    if p.bytes_per_second <= 0 or p.total <= p.done:
+        return ""
+    seconds = int((p.total - p.done) / p.bytes_per_second)
+    return f"{seconds // 60} min left" if seconds >= 60 else f"{seconds} s left"
+
+
+class BuildRow(QFrame):
+    """One build: what it is, whether it fits, and its download controls."""
+
+    use_requested = Signal(str)
+
+    def __init__(self, build: Build, ctx: UiContext, models_dir: Path, in_use: str,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("card")
+        self.build, self.ctx, self.models_dir = build, ctx, models_dir
+        self.downloader: Downloader | None = None
+        self.state = "idle"
+        self._relay = _ProgressRelay(self)
+        self._relay.progress.connect(self._on_progress)
+        self._build_ui()
+        self.refresh(in_use)
+
+    def _build_ui(self) -> None:
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(14, 12, 14, 12)
+        layout.setSpacing(4)
+        head = QHBoxLayout()
+        title = QLabel(self.build.title)
+        font = title.font()
+        font.setBold(True)
+        title.setFont(font)
+        head.addWidget(title)
+        if self.build.recommended:
+            badge = QLabel(self.tr("Recommended"))
+            badge.setObjectName("dim")
+            head.addWidget(badge)
+        head.addStretch(1)
+        self.size_label = QLabel(human_size(self.build.size))
+        self.size_label.setObjectName("dim")
+        head.addWidget(self.size_label)
+        layout.addLayout(head)
+        note = QLabel(self.tr(self.build.note))
+        note.setObjectName("dim")
+        note.setWordWrap(True)
+        layout.addWidget(note)
+        self.verdict = QLabel(self.tr("Checking free memory…"))
+        self.verdict.setWordWrap(True)
+        layout.addWidget(self.verdict)
+        self.bar = QProgressBar()
+        self.bar.setTextVisible(False)
+        self.bar.setMaximumHeight(8)
+        self.bar.setAccessibleName(self.tr("Download progress"))
+        self.status = QLabel()
+        self.status.setObjectName("dim")
+        layout.addWidget(self.bar)
+        layout.addWidget(self.status)
+        layout.addLayout(self._buttons())
+
+    def _buttons(self) -> QHBoxLayout:
+        row = QHBoxLayout()
+        row.addStretch(1)
+        self.download_button = QPushButton(self.tr("Download"))
+        self.download_button.clicked.connect(self.start)
+        self.pause_button = QPushButton(self.tr("Pause"))
+        self.pause_button.clicked.connect(self.pause)
+        self.use_button = QPushButton(self.tr("Use this model"))
+        self.use_button.setObjectName("primary")
+        self.use_button.clicked.connect(
+            lambda: self.use_requested.emit(str(self.build.target(self.models_dir))))
+        for button in (self.download_button, self.pause_button, self.use_button):
+            button.setAccessibleDescription(self.build.title)
+            row.addWidget(button)
+        return row
+
+    # -- state --------------------------------------------------------------------------------
+    def _part_bytes(self) -> int:
+        folder = self.models_dir / self.build.id
+        return sum(p.stat().st_size for p in folder.rglob("*.part")) if folder.exists() else 0
+
+    def refresh(self, in_use: str = "") -> None:
+        """Work out the state from disk: finished, part-downloaded (resumable), or nothing."""
+        target = self.build.target(self.models_dir)
+        if self.state in ("resolving", "downloading"):
+            pass
+        elif target.exists() and not self._part_bytes() and (
+                target.is_file() or any(target.iterdir())):
+            self.state = "done"
+        elif self._part_bytes():
+            self.state = "paused"
+            self.status.setText(self.tr("Paused at %1 — resume to continue").replace(
+                "%1", human_size(self._part_bytes())))
+        self._in_use = bool(in_use) and Path(in_use) == target
+        self._sync()
+
+    def _sync(self) -> None:
+        s = self.state
+        self.bar.setVisible(s in ("resolving", "downloading", "paused"))
+        self.status.setVisible(s != "idle" or bool(self.status.text()))
+        self.download_button.setVisible(s in ("idle", "paused", "failed"))
+        self.download_button.setText({"paused": self.tr("Resume"), "failed": self.tr("Retry")}
+                                     .get(s, self.tr("Download")))
+        self.pause_button.setVisible(s in ("resolving", "downloading"))
+        self.use_button.setVisible(s == "done")
+        self.use_button.setEnabled(not self._in_use)
+        self.use_button.setText(self.tr("In use") if self._in_use else self.tr("Use this model"))
+        if s == "done":
+            self.status.setText(self.tr("Downloaded and verified."))
+        if s == "paused" and not self.bar.maximum():
+            self.bar.setRange(0, 1000)
+
+    def set_verdict(self, verdict: str, message: str) -> None:
+        colour = _VERDICT_COLOURS.get(verdict, "")
+        label = {"fits": self.tr("Fits"), "tight": self.tr("Tight"),
+                 "won't fit": self.tr("Won't fit")}.get(verdict, verdict)
+        self.verdict.setText(f'<span style="color:{colour}; font-weight:600;">● {label}</span>'
+                             f"&nbsp; {message.split(': ', 1)[-1]}")
+
+    # -- download -----------------------------------------------------------------------------
+    def start(self) -> None:
+        if self.state in ("resolving", "downloading"):
+            return
+        self.state = "resolving"
+        self.status.setText(self.tr("Contacting the server…"))
+        self.bar.setRange(0, 0)
+        self._sync()
+        self.downloader = Downloader(self.models_dir / self.build.id, self._throttled())
+        downloader, build, where = self.downloader, self.build, endpoint()
+
+        def work() -> Path:
+            files = resolve(build, where)
+            if downloader.paused:
+                raise Paused()
+            return downloader.run(files)
+
+        self.ctx.ops.run(work, self._finished, self._failed)
+        self.state = "downloading"
+
+    def _throttled(self) -> Any:
+        import time
+
+        last = [0.0]
+
+        def report(p: Progress) -> None:
+            # At most ~10 updates a second reach the GUI, however fast the network is.
+            now = time.monotonic()
+            if now - last[0] >= 0.1 or p.done >= p.total:
+                last[0] = now
+                self._relay.progress.emit(p)
+
+        return report
+
+    def pause(self) -> None:
+        if self.downloader is not None:
+            self.downloader.pause()
+
+    def _on_progress(self, p: Progress) -> None:
+        if p.total:
+            self.bar.setRange(0, 1000)
+            self.bar.setValue(int(p.done * 1000 / p.total))
+        speed = human_size(p.bytes_per_second) + "/s"
+        self.status.setText(f"{human_size(p.done)} / {human_size(p.total)} · {speed} · {_eta(p)}")
+
+    def _finished(self, _path: Any) -> None:
+        self.state = "done"
+        self.downloader = None
+        self._sync()
+
+    def _failed(self, error: Exception) -> None:
+        self.downloader = None
+        if isinstance(error, Paused):
+            self.state = "paused"
+            self.status.setText(self.tr("Paused at %1 — resume to continue").replace(
+                "%1", human_size(self._part_bytes())))
+        else:
+            self.state = "failed"
+            self.status.setText("⚠ " + str(error))
+        self._sync()
+
+
+class ModelManager(QDialog):
+    """Pick, download or open a model. `model_chosen(path)` when the user decides."""
+
+    model_chosen = Signal(str)
+
+    def __init__(self, ctx: UiContext, first_run: bool = False,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.setWindowTitle(self.tr("Models — Hearth"))
+        self.setObjectName("modelManager")
+        self.resize(640, 720)
+        self.models_dir = Path(ctx.hearth.paths.models)
+        in_use = str(ctx.hearth.settings.model_path or "")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(20, 18, 20, 16)
+        layout.setSpacing(10)
+        layout.addWidget(self._header(first_run))
+        self.rows = [BuildRow(b, ctx, self.models_dir, in_use) for b in BUILDS]
+        layout.addWidget(self._list(), 1)
+        layout.addLayout(self._footer())
+        for row in self.rows:
+            row.use_requested.connect(self._choose)
+        self._plan()
+
+    def _header(self, first_run: bool) -> QWidget:
+        box = QWidget()
+        column = QVBoxLayout(box)
+        column.setContentsMargins(0, 0, 0, 0)
+        title = QLabel(self.tr("Welcome to Hearth") if first_run else self.tr("Models"))
+        font = title.font()
+        font.setPointSizeF(font.pointSizeF() * 1.5)
+        title.setFont(font)
+        column.addWidget(title)
+        text = (self.tr("Hearth answers with Nanbeige4.2-3B, running entirely on this computer; "
+                        "nothing you ask leaves it. There is no model here yet: download one "
+                        "below (Q4_K_M is a good start) or open one you already have.")
+                if first_run else
+                self.tr("Download a build of Nanbeige4.2-3B or open one you already have. "
+                        "Downloads resume where they stopped and are checked before use."))
+        explain = QLabel(text)
+        explain.setWordWrap(True)
+        explain.setObjectName("dim")
+        column.addWidget(explain)
+        return box
+
+    def _list(self) -> QScrollArea:
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        inner = QWidget()
+        column = QVBoxLayout(inner)
+        column.setContentsMargins(0, 0, 4, 0)
+        column.setSpacing(10)
+        for row in self.rows:
+            column.addWidget(row)
+        column.addStretch(1)
+        scroll.setWidget(inner)
+        return scroll
+
+    def _footer(self) -> QHBoxLayout:
+        row = QHBoxLayout()
+        gguf = QPushButton(self.tr("Open a GGUF file…"))
+        gguf.clicked.connect(self._open_gguf)
+        mlx = QPushButton(self.tr("Open an MLX folder…"))
+        mlx.clicked.connect(self._open_mlx)
+        close = QPushButton(self.tr("Close"))
+        close.clicked.connect(self.close)
+        row.addWidget(gguf)
+        row.addWidget(mlx)
+        row.addStretch(1)
+        row.addWidget(close)
+        return row
+
+    def _plan(self) -> None:
+        from backends.memory import free_memory_bytes, plan_context
+
+        settings = self.ctx.hearth.settings
+        per_token = kv_bytes_per_token(settings.kv_type if settings.kv_type in ("f16", "q8_0")
+                                       else "f16")
+
+        def work() -> list[Any]:
+            free = free_memory_bytes()
+            return [plan_context(b.size, free, per_token, requested=settings.context_length)
+                    for b in BUILDS]
+
+        self.ctx.ops.run(work, self._show_plans, lambda e: None)
+
+    def _show_plans(self, plans: list[Any]) -> None:
+        for row, plan in zip(self.rows, plans, strict=True):
+            row.set_verdict(plan.verdict, plan.message)
+
+    def _open_gguf(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, self.tr("Open a GGUF model"), "",
+                                              self.tr("GGUF models (*.gguf)"))
+        if path:
+            self._choose(path)
+
+    def _open_mlx(self) -> None:
+        path = QFileDialog.getExistingDirectory(self, self.tr("Open an MLX model folder"))
+        if path:
+            if not (Path(path) / "config.json").is_file():
+                self._warn(self.tr("That folder has no config.json, so it is not an MLX model."))
+                return
+            self._choose(path)
+
+    def _warn(self, text: str) -> None:
+        from PySide6.QtWidgets import QMessageBox
+
+        box = QMessageBox(QMessageBox.Icon.Warning, self.windowTitle(), text, parent=self)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.open()
+
+    def _choose(self, path: str) -> None:
+        self.model_chosen.emit(path)
+        for row in self.rows:
+            row.refresh(path)
+
+    def closeEvent(self, event: Any) -> None:  # noqa: N802
+        # Closing the window pauses downloads (they resume next time) rather than orphan them.
+        for row in self.rows:
+            row.pause()
+        super().closeEvent(event)

@@ -1,0 +1,82 @@
+"""Background operations: run slow work off the GUI thread, then call back on the GUI thread.
+
+Anki-style: `ops.run(fn, on_success, on_failure)`. Every history, index, calendar or download
+call goes through here so the event loop never waits on the disk, the model or the network."""
+
+from __future__ import annotations
+
+import traceback
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal, Slot
+
+
+class _Relay(QObject):
+    """Lives on the GUI thread; the worker emits, Qt queues the call back to the GUI thread."""
+
+    finished = Signal(object, object)  # (result, error)
+
+
+class _Job(QRunnable):
+    def __init__(self, fn: Callable[[], Any], relay: _Relay) -> None:
+        super().__init__()
+        self._fn = fn
+        self._relay = relay
+        self.setAutoDelete(True)
+
+    def run(self) -> None:
+        try:
+            result = self._fn()
+        except Exception as exc:  # noqa: BLE001 - every failure must reach a readable message
+            exc.__traceback_text__ = traceback.format_exc()  # type: ignore[attr-defined]
+            self._relay.finished.emit(None, exc)
+        else:
+            self._relay.finished.emit(result, None)
+
+
+class Ops(QObject):
+    """A small pool for background work with success and failure callbacks on the GUI thread."""
+
+    failed = Signal(str, str)  # (title, message): unhandled failures end in a dialog
+
+    def __init__(self, parent: QObject | None = None, max_threads: int = 4) -> None:
+        super().__init__(parent)
+        self._pool = QThreadPool(self)
+        self._pool.setMaxThreadCount(max_threads)
+        self._relays: set[_Relay] = set()
+
+    def run(
+        self,
+        fn: Callable[[], Any],
+        on_success: Callable[[Any], None] | None = None,
+        on_failure: Callable[[Exception], None] | None = None,
+        title: str = "",
+    ) -> None:
+        """Run fn on a worker; exactly one of the callbacks runs later on the GUI thread."""
+        relay = _Relay()
+        self._relays.add(relay)
+
+        @Slot(object, object)
+        def done(result: Any, error: Exception | None) -> None:
+            self._relays.discard(relay)
+            relay.deleteLater()
+            if error is None:
+                if on_success is not None:
+                    on_success(result)
+            elif on_failure is not None:
+                on_failure(error)
+            else:
+                self.failed.emit(title or self.tr("Something went wrong"), str(error) or
+                                 type(error).__name__)
+
+        relay.finished.connect(done)
+        self._pool.start(_Job(fn, relay))
+
+    @property
+    def busy(self) -> bool:
+        return bool(self._relays)
+
+    def wait(self, msecs: int = 5000) -> bool:
+        """Wait for running jobs (shutdown and tests only; never while the app is interactive)."""
+        return self._pool.waitForDone(msecs)

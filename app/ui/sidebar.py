@@ -1,0 +1,255 @@
+"""The sidebar: new chat, search across every message, the conversation list, and navigation."""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+from PySide6.QtCore import QPoint, Qt, QTimer, Signal
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QInputDialog,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QMenu,
+    QMessageBox,
+    QPushButton,
+    QStackedWidget,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.ui.context import UiContext
+
+ID_ROLE = Qt.ItemDataRole.UserRole
+SEARCH_DELAY_MS = 200
+
+
+def highlight_snippet(snippet: str) -> str:
+    """Search hits come wrapped in [[ ]]; show them bold and everything else escaped."""
+    out = html.escape(snippet)
+    return out.replace("[[", "<b>").replace("]]", "</b>")
+
+
+class Sidebar(QWidget):
+    """Emits conversation_selected(id) / new_requested(); keeps itself fresh through ops."""
+
+    conversation_selected = Signal(str)
+    hit_selected = Signal(str, str)  # (conversation id, message id)
+    new_requested = Signal()
+    page_requested = Signal(str)  # "library" | "calendar" | "models" | "settings"
+    deleted = Signal(str)
+
+    def __init__(self, ctx: UiContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("sidebar")
+        self.ctx = ctx
+        self.conversations: list[Any] = []
+        self.current_id: str | None = None
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(10, 12, 10, 10)
+        layout.setSpacing(8)
+        self.new_button = QPushButton("＋  " + self.tr("New chat"))
+        self.new_button.setToolTip(self.tr("Start a new conversation (Ctrl+N)"))
+        self.new_button.clicked.connect(self.new_requested)
+        layout.addWidget(self.new_button)
+        self.search = QLineEdit()
+        self.search.setPlaceholderText(self.tr("Search all chats"))
+        self.search.setAccessibleName(self.tr("Search all chats"))
+        self.search.setClearButtonEnabled(True)
+        self.search.textChanged.connect(lambda _t: self._search_timer.start())
+        layout.addWidget(self.search)
+        self.stack = QStackedWidget()
+        self.stack.addWidget(self._build_list())
+        self.stack.addWidget(self._build_results())
+        layout.addWidget(self.stack, 1)
+        layout.addWidget(self._build_nav())
+        self._search_timer = QTimer(self)
+        self._search_timer.setSingleShot(True)
+        self._search_timer.setInterval(SEARCH_DELAY_MS)
+        self._search_timer.timeout.connect(self._run_search)
+        QShortcut(QKeySequence("Ctrl+K"), self, self._focus_search)
+        QShortcut(QKeySequence.StandardKey.Find, self, self._focus_search)
+
+    def _build_list(self) -> QListWidget:
+        self.list = QListWidget()
+        self.list.setObjectName("conversationList")
+        self.list.setAccessibleName(self.tr("Conversations"))
+        self.list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.list.customContextMenuRequested.connect(self._menu)
+        self.list.itemActivated.connect(self._activated)
+        self.list.itemClicked.connect(self._activated)
+        QShortcut(QKeySequence(Qt.Key.Key_F2), self.list, self.rename_current,
+                  context=Qt.ShortcutContext.WidgetShortcut)
+        QShortcut(QKeySequence.StandardKey.Delete, self.list, self.delete_current,
+                  context=Qt.ShortcutContext.WidgetShortcut)
+        return self.list
+
+    def _build_results(self) -> QWidget:
+        box = QWidget()
+        column = QVBoxLayout(box)
+        column.setContentsMargins(0, 0, 0, 0)
+        self.results_label = QLabel()
+        self.results_label.setObjectName("dim")
+        column.addWidget(self.results_label)
+        self.results = QListWidget()
+        self.results.setObjectName("searchResults")
+        self.results.setAccessibleName(self.tr("Search results"))
+        self.results.itemActivated.connect(self._hit_activated)
+        self.results.itemClicked.connect(self._hit_activated)
+        column.addWidget(self.results, 1)
+        return box
+
+    def _build_nav(self) -> QWidget:
+        nav = QWidget()
+        column = QVBoxLayout(nav)
+        column.setContentsMargins(0, 4, 0, 0)
+        column.setSpacing(0)
+        for key, text in (("library", self.tr("Library")), ("calendar", self.tr("Calendar")),
+                          ("models", self.tr("Models")), ("settings", self.tr("Settings"))):
+            button = QToolButton()
+            button.setText(text)
+            button.setAccessibleName(text)
+            button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+            button.setSizePolicy(button.sizePolicy().horizontalPolicy().Expanding,
+                                 button.sizePolicy().verticalPolicy())
+            button.clicked.connect(lambda _=False, k=key: self.page_requested.emit(k))
+            column.addWidget(button)
+        return nav
+
+    # -- list ---------------------------------------------------------------------------------
+    def reload(self) -> None:
+        history = self.ctx.hearth.history
+        self.ctx.ops.run(history.list_conversations, self._show,
+                         title=self.tr("Could not read your conversations"))
+
+    def _show(self, conversations: list[Any]) -> None:
+        self.conversations = sorted(conversations, key=lambda c: (not c.pinned,), reverse=False)
+        self.list.clear()
+        for conv in self.conversations:
+            title = conv.title or self.tr("New conversation")
+            item = QListWidgetItem(("📌 " if conv.pinned else "") + title)
+            item.setData(ID_ROLE, conv.id)
+            item.setToolTip(title)
+            self.list.addItem(item)
+            if conv.id == self.current_id:
+                self.list.setCurrentItem(item)
+
+    def select(self, conversation_id: str | None) -> None:
+        self.current_id = conversation_id
+        for i in range(self.list.count()):
+            item = self.list.item(i)
+            if item.data(ID_ROLE) == conversation_id:
+                self.list.setCurrentItem(item)
+                return
+        self.list.clearSelection()
+
+    def _activated(self, item: QListWidgetItem) -> None:
+        cid = str(item.data(ID_ROLE))
+        if cid != self.current_id:
+            self.current_id = cid
+            self.conversation_selected.emit(cid)
+
+    def _conv(self, cid: str) -> Any:
+        return next((c for c in self.conversations if c.id == cid), None)
+
+    def _menu(self, pos: QPoint) -> None:
+        item = self.list.itemAt(pos)
+        if item is None:
+            return
+        cid = str(item.data(ID_ROLE))
+        conv = self._conv(cid)
+        menu = QMenu(self)
+        menu.addAction(self.tr("Rename…"), lambda: self.rename(cid))
+        pinned = bool(conv and conv.pinned)
+        menu.addAction(self.tr("Unpin") if pinned else self.tr("Pin"),
+                       lambda: self.set_pinned(cid, not pinned))
+        menu.addSeparator()
+        menu.addAction(self.tr("Delete…"), lambda: self.delete(cid))
+        menu.popup(self.list.viewport().mapToGlobal(pos))
+
+    def _current(self) -> str | None:
+        item = self.list.currentItem()
+        return str(item.data(ID_ROLE)) if item is not None else None
+
+    def rename_current(self) -> None:
+        cid = self._current()
+        if cid:
+            self.rename(cid)
+
+    def delete_current(self) -> None:
+        cid = self._current()
+        if cid:
+            self.delete(cid)
+
+    def rename(self, cid: str, title: str | None = None) -> None:
+        if title is None:
+            conv = self._conv(cid)
+            title, ok = QInputDialog.getText(self, self.tr("Rename conversation"),
+                                             self.tr("Title:"), text=conv.title if conv else "")
+            if not ok or not title.strip():
+                return
+        history = self.ctx.hearth.history
+        self.ctx.ops.run(lambda: history.rename(cid, title.strip()), lambda _r: self.reload())
+
+    def set_pinned(self, cid: str, pinned: bool) -> None:
+        history = self.ctx.hearth.history
+        self.ctx.ops.run(lambda: history.set_pinned(cid, pinned), lambda _r: self.reload())
+
+    def delete(self, cid: str, confirm: bool = True) -> None:
+        if confirm:
+            answer = QMessageBox.question(
+                self, self.tr("Delete conversation"),
+                self.tr("Delete this conversation? This cannot be undone."))
+            if answer != QMessageBox.StandardButton.Yes:
+                return
+        history = self.ctx.hearth.history
+
+        def done(_r: Any) -> None:
+            self.deleted.emit(cid)
+            self.reload()
+
+        self.ctx.ops.run(lambda: history.delete_conversation(cid), done)
+
+    # -- search -------------------------------------------------------------------------------
+    def _focus_search(self) -> None:
+        self.search.setFocus()
+        self.search.selectAll()
+
+    def _run_search(self) -> None:
+        query = self.search.text().strip()
+        if not query:
+            self.stack.setCurrentIndex(0)
+            return
+        history = self.ctx.hearth.history
+        self.ctx.ops.run(lambda: history.search(query),
+                         lambda hits: self._show_hits(query, hits),
+                         title=self.tr("Search failed"))
+
+    def _show_hits(self, query: str, hits: list[Any]) -> None:
+        if query != self.search.text().strip():
+            return  # an older search finished after a newer one started
+        self.stack.setCurrentIndex(1)
+        self.results.clear()
+        self.results_label.setText(self.tr("%n result(s)", "", len(hits)) if hits
+                                   else self.tr("Nothing found"))
+        for hit in hits:
+            item = QListWidgetItem()
+            item.setData(ID_ROLE, (hit.conversation_id, hit.message_id))
+            label = QLabel(f"<b>{html.escape(hit.conversation_title or self.tr('Untitled'))}"
+                           f"</b><br/>{highlight_snippet(hit.snippet)}")
+            label.setWordWrap(True)
+            label.setContentsMargins(8, 4, 8, 4)
+            item.setSizeHint(label.sizeHint())
+            item.setText(hit.snippet.replace("[[", "").replace("]]", ""))  # for screen readers
+            item.setForeground(Qt.GlobalColor.transparent)
+            self.results.addItem(item)
+            self.results.setItemWidget(item, label)
+
+    def _hit_activated(self, item: QListWidgetItem) -> None:
+        cid, mid = item.data(ID_ROLE)
+        self.current_id = cid
+        self.hit_selected.emit(cid, mid)

@@ -1,0 +1,122 @@
+"""Per-conversation KV caches: a small in-memory LRU that spills to a size-bounded folder on disk."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Generic, TypeVar
+
+S = TypeVar("S")
+GIB = 1024**3
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class StateCodec(Generic[S]):
+    """How one engine measures, writes and reads its saved state (llama.cpp bytes, MLX caches)."""
+
+    suffix: str  # file name ending, e.g. ".llkv" or ".safetensors"
+    size: Callable[[S], int]
+    dump: Callable[[S, Path], None]
+    load: Callable[[Path], S]
+
+
+def model_fingerprint(model_path: str | Path, *parts: object) -> str:
+    """A short id for a model file plus the settings its state depends on (context, KV type).
+
+    Saved states live in a folder per fingerprint, so a state is never restored into a
+    different model or a differently shaped cache."""
+    path = Path(model_path).expanduser().resolve()
+    stat = path.stat()
+    text = "|".join([str(path), str(stat.st_size), str(stat.st_mtime_ns), *map(str, parts)])
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+class ConversationCaches(Generic[S]):
+    """Saved engine states by conversation key.
+
+    The most recent `memory_entries` states (and at most `memory_bytes`) stay in memory; older
+    ones are written to `folder` (when given), whose total size is kept under `disk_bytes` by
+    deleting the least recently written files. Reading a bad file is not an error: the state is
+    simply recomputed, so the cache can never break a conversation."""
+
+    def __init__(self, codec: StateCodec[S], folder: Path | None = None, memory_entries: int = 3,
+                 memory_bytes: int = 2 * GIB, disk_bytes: int = 8 * GIB) -> None:
+        self.codec = codec
+        self.folder = folder
+        self.memory_entries = memory_entries
+        self.memory_bytes = memory_bytes
+        self.disk_bytes = disk_bytes
+        self._memory: OrderedDict[str, tuple[S, int]] = OrderedDict()
+
+    def put(self, key: str, state: S) -> None:
+        """Keep `state` as the newest entry for `key` (replacing an older one)."""
+        self._memory.pop(key, None)
+        self._memory[key] = (state, self.codec.size(state))
+        while self._memory and (len(self._memory) > self.memory_entries
+                                or self._memory_used() > self.memory_bytes):
+            old_key, (old_state, _) = self._memory.popitem(last=False)
+            self._spill(old_key, old_state)
+
+    def take(self, key: str) -> S | None:
+        """The saved state for `key`, from memory or disk, or None when there is none."""
+        if key in self._memory:
+            return self._memory.pop(key)[0]
+        path = self.path_for(key)
+        if path is None or not path.is_file():
+            return None
+        try:
+            return self.codec.load(path)
+        except Exception as exc:  # a damaged or foreign file: drop it and recompute
+            log.warning("Ignoring unreadable conversation cache %s: %s", path, exc)
+            path.unlink(missing_ok=True)
+            return None
+
+    def flush(self) -> None:
+        """Write every in-memory state to disk (before unloading the model)."""
+        while self._memory:
+            key, (state, _) = self._memory.popitem(last=False)
+            self._spill(key, state)
+
+    def keys_in_memory(self) -> list[str]:
+        return list(self._memory)
+
+    def path_for(self, key: str) -> Path | None:
+        if self.folder is None:
+            return None
+        # Hashed names: conversation ids may hold characters a file system refuses.
+        return self.folder / (hashlib.sha256(key.encode()).hexdigest()[:40] + self.codec.suffix)
+
+    def _memory_used(self) -> int:
+        return sum(size for _, size in self._memory.values())
+
+    def _spill(self, key: str, state: S) -> None:
+        path = self.path_for(key)
+        if path is None:
+            return
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_name(path.name + ".tmp")
+            self.codec.dump(state, tmp)
+            os.replace(tmp, path)  # atomic: a crash never leaves half a file under the real name
+        except OSError as exc:  # a full disk loses a cache, not the conversation
+            log.warning("Could not save conversation cache %s: %s", path, exc)
+            return
+        self._trim_disk()
+
+    def _trim_disk(self) -> None:
+        assert self.folder is not None
+        files = [p for p in self.folder.glob("*" + self.codec.suffix) if p.is_file()]
+        files.sort(key=lambda p: p.stat().st_mtime_ns)
+        total = sum(p.stat().st_size for p in files)
+        for old in files:
+            if total <= self.disk_bytes:
+                break
+            total -= old.stat().st_size
+            old.unlink(missing_ok=True)

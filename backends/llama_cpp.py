@@ -1,0 +1,330 @@
+"""llama.cpp engine: renders the GGUF's own chat template, samples in C, streams parsed events."""
+
+from __future__ import annotations
+
+import codecs
+import random
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from backends.base import BackendInfo, GenerateOptions, Message, ShouldStop
+from backends.chat_format import ChatTemplate
+from backends.errors import (
+    BackendError,
+    EngineUnavailable,
+    ModelCorrupt,
+    NotLoaded,
+    UnsupportedModel,
+)
+from backends.events import Done, Event, StreamError, ToolCall
+from backends.kv_cache import ConversationCaches, model_fingerprint
+from backends.llama_gguf import GgufSummary, inspect_gguf
+from backends.llama_log import TAP
+from backends.llama_state import SeqState, restore_sequence, save_sequence, seq_state_codec
+from backends.parser import OutputParser
+
+# ggml_type values for llama.cpp's KV cache (quantized V needs flash attention).
+KV_GGML_TYPES = {"f32": 0, "f16": 1, "q4_0": 2, "q4_1": 3, "q5_0": 6, "q5_1": 7, "q8_0": 8}
+STOP_TEXTS = ("<|im_end|>", "<|endoftext|>")
+N_BATCH = 512
+
+
+class LlamaCppBackend:
+    """One GGUF model in llama-cpp-python. Not thread-safe: one ModelRunner thread owns it."""
+
+    def __init__(self, model_path: str, context_length: int = 0, kv_type: str = "f16",
+                 cache_dir: Path | None = None, n_threads: int | None = None) -> None:
+        if kv_type not in KV_GGML_TYPES:
+            raise BackendError(f"Unknown KV cache type {kv_type!r}: choose one of "
+                               f"{', '.join(KV_GGML_TYPES)}")
+        self.model_path = model_path
+        self.context_length = context_length
+        self.kv_type = kv_type
+        self.cache_dir = cache_dir
+        self.n_threads = n_threads
+        self._llm: Any = None
+        self._summary: GgufSummary | None = None
+        self._template: ChatTemplate | None = None
+        self._stop_ids: frozenset[int] = frozenset()
+        self._caches: ConversationCaches[SeqState] | None = None
+        self._active_key: str | None = None
+        self._device = "cpu"
+        self._plan_message = ""
+
+    # -- Backend interface ----------------------------------------------------------------
+
+    @property
+    def info(self) -> BackendInfo:
+        summary = self._summary
+        return BackendInfo(
+            engine="llama.cpp", model_path=self.model_path, model_name=Path(self.model_path).name,
+            context_length=self._llm.n_ctx() if self._llm is not None else 0,
+            num_loops=summary.num_loops if summary else 1,
+            quantization=summary.file_type if summary else "", device=self._device,
+            kv_type=self.kv_type,
+            extra={"architecture": summary.architecture if summary else "",
+                   "memory_plan": self._plan_message},
+        )
+
+    @property
+    def loaded(self) -> bool:
+        return self._llm is not None
+
+    def load(self) -> None:
+        if self._llm is not None:
+            return
+        summary = inspect_gguf(self.model_path)
+        context = self._plan_context()
+        llama_cpp = _import_engine()
+        self._llm = self._open(llama_cpp, summary, context)
+        self._summary = summary
+        self._template = self._make_template(summary)
+        self._stop_ids = self._find_stop_ids(llama_cpp)
+        self._caches = self._make_caches(context)
+
+    def unload(self) -> None:
+        if self._llm is None:
+            return
+        if self._caches is not None:
+            self._park_active()  # keep the live conversation too, so it reopens warm
+            self._caches.flush()
+        self._llm.close()
+        self._llm = None
+        self._template = None
+        self._active_key = None
+
+    def render_prompt(self, messages: list[Message], options: GenerateOptions) -> str:
+        if self._template is None:
+            raise NotLoaded("Load the model before rendering a prompt")
+        return self._template.render(messages, options)
+
+    def stream(self, messages: list[Message], options: GenerateOptions,
+               should_stop: ShouldStop) -> Iterator[Event]:
+        llm = self._require()
+        started = time.perf_counter()
+        try:
+            prompt = self.render_prompt(messages, options)
+        except ValueError as exc:
+            yield StreamError(str(exc))
+            yield Done("error")
+            return
+        tokens = llm.tokenize(prompt.encode("utf-8"), add_bos=False, special=True)
+        if len(tokens) >= llm.n_ctx():
+            yield StreamError(f"The conversation is {len(tokens):,} tokens long, more than the "
+                              f"model's {llm.n_ctx():,}-token context: start a new chat or raise "
+                              "the context length")
+            yield Done("error", prompt_tokens=len(tokens))
+            return
+        self._switch_conversation(options.cache_key)
+        yield from self._generate(tokens, prompt, options, should_stop, started)
+
+    # -- loading ----------------------------------------------------------------------------
+
+    def _plan_context(self) -> int:
+        from backends.memory import plan_for_model, require_fit
+
+        _, plan = plan_for_model(self.model_path, kv_type=self.kv_type,
+                                 requested=self.context_length)
+        require_fit(plan)  # InsufficientMemory, before llama.cpp allocates anything
+        self._plan_message = plan.message
+        return plan.context_length
+
+    def _open(self, llama_cpp: Any, summary: GgufSummary, context: int) -> Any:
+        gpu = bool(llama_cpp.llama_supports_gpu_offload())
+        self._device = _device_name(llama_cpp) if gpu else "cpu"
+        ggml_type = KV_GGML_TYPES[self.kv_type]
+        TAP.install(llama_cpp)
+        TAP.clear()
+        try:
+            return llama_cpp.Llama(
+                model_path=str(summary.path), n_ctx=context, n_batch=N_BATCH, n_ubatch=N_BATCH,
+                n_gpu_layers=-1 if gpu else 0, n_threads=self.n_threads,
+                n_threads_batch=self.n_threads, type_k=ggml_type, type_v=ggml_type,
+                flash_attn=self.kv_type not in ("f16", "f32"), verbose=False,
+            )
+        except (ValueError, RuntimeError, OSError) as exc:
+            raise _load_error(summary, TAP.explain() or str(exc)) from exc
+
+    def _make_template(self, summary: GgufSummary) -> ChatTemplate:
+        source = summary.chat_template or str(self._llm.metadata.get("tokenizer.chat_template", ""))
+        if not source:
+            raise UnsupportedModel(f"{summary.path.name} carries no chat template, so Hearth "
+                                   "cannot format a conversation for it")
+        return ChatTemplate(source, bos_token=self._token_text(self._llm.token_bos()),
+                            eos_token=self._token_text(self._llm.token_eos()))
+
+    def _token_text(self, token: int) -> str:
+        if token < 0:
+            return ""
+        return bytes(self._llm.detokenize([token], special=True)).decode("utf-8", "replace")
+
+    def _find_stop_ids(self, llama_cpp: Any) -> frozenset[int]:
+        # Every end-of-generation token llama.cpp knows (Gemma's <end_of_turn> too), plus ours.
+        vocab = llama_cpp.llama_model_get_vocab(self._llm.model)
+        ids = {t for t in range(self._llm.n_vocab()) if llama_cpp.llama_vocab_is_eog(vocab, t)}
+        ids.add(self._llm.token_eos())
+        for text in STOP_TEXTS:
+            found = self._llm.tokenize(text.encode(), add_bos=False, special=True)
+            if len(found) == 1:  # a model without this special token would split it into pieces
+                ids.add(found[0])
+        return frozenset(ids)
+
+    def _make_caches(self, context: int) -> ConversationCaches[SeqState] | None:
+        folder = None
+        if self.cache_dir is not None:
+            stamp = model_fingerprint(self.model_path, context, self.kv_type)
+            folder = Path(self.cache_dir) / "kv-llama" / stamp
+        return ConversationCaches(seq_state_codec(), folder)
+
+    def _require(self) -> Any:
+        if self._llm is None:
+            raise NotLoaded("The model is not loaded yet")
+        return self._llm
+
+    # -- conversation caches ----------------------------------------------------------------
+
+    def _switch_conversation(self, key: str | None) -> None:
+        """Park the live conversation's KV and bring back the next one's, if it was kept."""
+        if key == self._active_key or self._caches is None:
+            return
+        self._park_active()
+        self._active_key = key
+        state = self._caches.take(key) if key is not None else None
+        # Without a saved state the live KV stays: its common prefix (the system prompt) is
+        # still reused by llama-cpp-python's longest-prefix match.
+        if state is not None and not restore_sequence(self._llm, state):
+            self._llm.reset()
+
+    def _park_active(self) -> None:
+        if self._caches is not None and self._active_key is not None and self._llm.n_tokens > 0:
+            self._caches.put(self._active_key, save_sequence(self._llm))
+
+    # -- generation -------------------------------------------------------------------------
+
+    def _generate(self, tokens: list[int], prompt: str, options: GenerateOptions,
+                  should_stop: ShouldStop, started: float) -> Iterator[Event]:
+        llm = self._llm
+        cached = _reusable_prefix(llm, tokens)
+        llm.set_seed(options.seed if options.seed is not None else random.getrandbits(31))
+        parser = OutputParser(options.tool_call_format, starts_in_reasoning=_opens_reasoning(prompt),
+                              tools=options.tools)
+        decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        run = _Run(started)
+        finish = "stop"
+        try:
+            for token in llm.generate(
+                tokens, top_k=options.top_k, top_p=options.top_p, min_p=options.min_p,
+                typical_p=1.0, temp=options.effective_temperature(), repeat_penalty=1.0,
+                frequency_penalty=0.0, presence_penalty=0.0, tfs_z=1.0, mirostat_mode=0,
+                reset=True,
+            ):
+                run.token()
+                if token in self._stop_ids:
+                    break
+                run.completion += 1
+                # Incremental UTF-8: a character split over tokens waits for its last byte.
+                for event in parser.feed(decoder.decode(llm.detokenize([token]))):
+                    run.saw(event)
+                    yield event
+                reason = self._should_end(run, len(tokens), options, should_stop)
+                if reason:
+                    finish = reason
+                    break
+        except (RuntimeError, ValueError, OSError) as exc:  # llama_decode failed mid-stream
+            yield StreamError(f"llama.cpp stopped with an error: {exc}")
+            finish = "error"
+        for event in parser.feed(decoder.decode(b"", final=True)) + parser.finish():
+            run.saw(event)
+            yield event
+        yield run.done(finish, len(tokens), cached)
+
+    def _should_end(self, run: _Run, n_prompt: int, options: GenerateOptions,
+                    should_stop: ShouldStop) -> str:
+        if should_stop():
+            return "cancelled"
+        if run.completion >= options.max_tokens:
+            return "length"
+        if n_prompt + run.completion >= self._llm.n_ctx() - 1:
+            return "length"  # the next token would not fit in the context
+        return ""
+
+
+class _Run:
+    """Counters and clocks of one generation, turned into the final Done."""
+
+    def __init__(self, started: float) -> None:
+        self.started = started
+        self.first: float | None = None
+        self.last = started
+        self.completion = 0
+        self.tool_calls = 0
+
+    def token(self) -> None:
+        self.last = time.perf_counter()
+        if self.first is None:
+            self.first = self.last
+
+    def saw(self, event: Event) -> None:
+        if isinstance(event, ToolCall):
+            self.tool_calls += 1
+
+    def done(self, finish: str, prompt_tokens: int, cached: int) -> Done:
+        end = time.perf_counter()
+        first = self.first if self.first is not None else end
+        decode_s = max(end - first, 1e-9)
+        prefill_s = max(first - self.started, 1e-9)
+        if finish == "stop" and self.tool_calls:
+            finish = "tool_calls"
+        timings = {
+            "ttft_ms": prefill_s * 1000.0,
+            "prefill_ms": prefill_s * 1000.0,
+            "decode_ms": (end - first) * 1000.0,
+            "prefill_tokens_per_second": (prompt_tokens - cached) / prefill_s,
+            # The first token comes out of the prefill; decode speed counts the ones after it.
+            "tokens_per_second": max(self.completion - 1, 0) / decode_s,
+            "total_ms": (end - self.started) * 1000.0,
+        }
+        return Done(finish, prompt_tokens=prompt_tokens, cached_prompt_tokens=cached,
+                    completion_tokens=self.completion, timings=timings)
+
+
+def _reusable_prefix(llm: Any, tokens: list[int]) -> int:
+    """Prompt tokens whose KV llama-cpp-python's generate() will reuse (its own rule)."""
+    common = 0
+    for old, new in zip(llm.input_ids[: llm.n_tokens].tolist(), tokens, strict=False):
+        if old != new:
+            break
+        common += 1
+    # generate() re-evaluates the last prompt token when everything matched, to get its logits.
+    return min(common, len(tokens) - 1)
+
+
+def _opens_reasoning(prompt: str) -> bool:
+    """Nanbeige's thinking prompt ends inside an open <think>: the output starts as reasoning."""
+    return prompt.rstrip().endswith("<think>")
+
+
+def _device_name(llama_cpp: Any) -> str:
+    info = bytes(llama_cpp.llama_print_system_info() or b"").decode("utf-8", "replace").upper()
+    for name in ("CUDA", "METAL", "VULKAN", "HIP", "SYCL"):
+        if f"{name} = 1" in info or f"{name} :" in info:
+            return name.lower()
+    return "gpu"
+
+
+def _import_engine() -> Any:
+    try:
+        import llama_cpp
+    except ImportError as exc:
+        raise EngineUnavailable("llama.cpp is not installed: pip install llama-cpp-python") from exc
+    return llama_cpp
+
+
+def _load_error(summary: GgufSummary, detail: str) -> BackendError:
+    if "unknown model architecture" in detail:
+        return UnsupportedModel(f"{summary.path.name} is a '{summary.architecture}' model, which "
+                                "this llama.cpp build cannot run; update llama-cpp-python")
+    return ModelCorrupt(f"llama.cpp could not load {summary.path.name}: "
+                        f"{detail or 'the file is damaged or incomplete'}")

@@ -1,0 +1,354 @@
+"""The MLX engine: mlx_lm's stream_generate over the model's looped cache, reused across turns."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from time import perf_counter
+from typing import Any
+
+from backends.base import BackendInfo, GenerateOptions, Message, ShouldStop
+from backends.chat_format import ChatTemplate
+from backends.errors import (
+    BackendError,
+    EngineUnavailable,
+    ModelCorrupt,
+    NotLoaded,
+    UnsupportedModel,
+)
+from backends.events import Done, Event, StreamError, ToolCall
+from backends.kv_cache import ConversationCaches
+from backends.memory import plan_for_model, require_fit
+from backends.mlx_cache import DEFAULT_KEY, CacheEntry, common_prefix, conversation_caches
+from backends.mlx_folder import MlxFolder, inspect_folder
+from backends.parser import OutputParser
+
+KV_BITS: dict[str, int | None] = {"f16": None, "q8_0": 8, "q4_0": 4}
+STOP_TOKENS = ("<|im_end|>", "<|endoftext|>")
+PREFILL_STEP = 512  # tokens per prefill chunk; cancel is checked between chunks
+
+
+class _PrefillCancelled(Exception):
+    """Raised from mlx_lm's progress callback to abandon a long prefill the user cancelled."""
+
+
+@dataclass(frozen=True)
+class _Engine:
+    """The few mlx / mlx_lm entry points we use, imported only when a model loads."""
+
+    mx: Any
+    load: Any
+    stream_generate: Any
+    make_sampler: Any
+    make_prompt_cache: Any
+    can_trim_prompt_cache: Any
+    trim_prompt_cache: Any
+
+
+def _import_engine() -> _Engine:
+    try:
+        mx = importlib.import_module("mlx.core")
+        generate = importlib.import_module("mlx_lm.generate")
+        cache = importlib.import_module("mlx_lm.models.cache")
+        sample = importlib.import_module("mlx_lm.sample_utils")
+        utils = importlib.import_module("mlx_lm.utils")
+    except (ImportError, OSError) as exc:
+        raise EngineUnavailable(
+            "MLX is not installed: pip install mlx-lm (Apple Silicon) or \"mlx-lm[cpu]\" "
+            f"(Linux) ({exc})") from exc
+    return _Engine(mx, utils.load, generate.stream_generate, sample.make_sampler,
+                   cache.make_prompt_cache, cache.can_trim_prompt_cache, cache.trim_prompt_cache)
+
+
+@dataclass
+class _Turn:
+    """Book-keeping for one generation: tokens, timings and how it ended."""
+
+    prompt: str
+    tokens: list[int]
+    reused: int
+    started: float
+    generated: list[int] = field(default_factory=list)
+    first_token_at: float = 0.0
+    prefill_started: float = 0.0
+    finish: str = "length"
+    saw_tool_call: bool = False
+
+    def done(self) -> Done:
+        end = perf_counter()
+        first = self.first_token_at or end
+        new_tokens = len(self.tokens) - self.reused
+        prefill_s, decode_s = first - self.prefill_started, end - first
+        stop_token = 1 if self.finish in ("stop", "tool_calls") and self.generated else 0
+        timings = {
+            "ttft_ms": (first - self.started) * 1000,
+            "prefill_ms": prefill_s * 1000,
+            "decode_ms": decode_s * 1000,
+            "prefill_tokens_per_second": new_tokens / prefill_s if prefill_s > 0 else 0.0,
+            # The first token comes out of the prefill; decode speed counts the ones after it.
+            "tokens_per_second": (len(self.generated) - 1) / decode_s
+            if decode_s > 0 and len(self.generated) > 1 else 0.0,
+        }
+        return Done(self.finish, prompt_tokens=len(self.tokens), cached_prompt_tokens=self.reused,
+                    completion_tokens=len(self.generated) - stop_token, timings=timings)
+
+
+class MlxBackend:
+    """Nanbeige (or any mlx_lm model) on MLX: Metal on a Mac, the CPU build on Linux."""
+
+    def __init__(self, model_path: str, context_length: int = 0, kv_type: str = "f16",
+                 cache_dir: Path | None = None) -> None:
+        if kv_type not in KV_BITS:
+            raise BackendError(f"Unknown KV cache type {kv_type!r} for MLX: choose "
+                               f"{', '.join(KV_BITS)}")
+        self._path = model_path
+        self._requested_context = context_length
+        self._kv_type = kv_type
+        self._cache_dir = cache_dir
+        self._info = BackendInfo(engine="mlx", model_path=model_path,
+                                 model_name=Path(model_path).name, kv_type=kv_type)
+        self._engine: _Engine | None = None
+        self._model: Any = None
+        self._tokenizer: Any = None
+        self._template: ChatTemplate | None = None
+        self._store: ConversationCaches[CacheEntry] | None = None
+        self._kv_group = 64
+
+    @property
+    def info(self) -> BackendInfo:
+        return self._info
+
+    @property
+    def loaded(self) -> bool:
+        return self._model is not None
+
+    def load(self) -> None:
+        """Check the folder and memory first, then load weights and tokenizer with mlx_lm."""
+        if self.loaded:
+            return
+        folder = inspect_folder(self._path)
+        shape, plan = plan_for_model(folder.path, self._kv_type, self._requested_context)
+        require_fit(plan)
+        self._template = ChatTemplate(folder.chat_template, folder.bos_token, folder.eos_token)
+        self._kv_group = _kv_group_size(shape.head_dim, self._kv_type)
+        engine = _import_engine()
+        _check_model_type(folder)
+        self._model, self._tokenizer = _load_weights(engine, folder.path)
+        self._tokenizer.eos_token_ids = _stop_ids(self._tokenizer)
+        self._engine = engine
+        self._store = conversation_caches(self._cache_dir, folder.fingerprint(self._kv_type))
+        self._info.context_length = plan.context_length
+        self._info.num_loops = shape.num_loops
+        self._info.quantization = folder.quantization
+        self._info.device = _device_name(engine.mx)
+        self._info.extra.update(memory_verdict=plan.verdict, memory_message=plan.message)
+
+    def unload(self) -> None:
+        """Keep conversation caches on disk, then free the model."""
+        if self._store is not None:
+            self._store.flush()
+        self._store = None
+        self._model = self._tokenizer = None
+        if self._engine is not None:
+            self._engine.mx.clear_cache()
+        self._engine = None
+
+    def render_prompt(self, messages: list[Message], options: GenerateOptions) -> str:
+        if self._template is None:  # --print-prompt may come before the weights load
+            folder = inspect_folder(self._path)
+            self._template = ChatTemplate(folder.chat_template, folder.bos_token,
+                                          folder.eos_token)
+        return self._template.render(messages, options)
+
+    def stream(self, messages: list[Message], options: GenerateOptions,
+               should_stop: ShouldStop) -> Iterator[Event]:
+        started = perf_counter()
+        if not self.loaded:
+            raise NotLoaded("The MLX model is not loaded yet")
+        try:
+            prompt = self.render_prompt(messages, options)
+        except ValueError as exc:
+            yield StreamError(str(exc))
+            yield Done("error")
+            return
+        tokens = [int(t) for t in self._tokenizer.encode(prompt, add_special_tokens=False)]
+        room = self._info.context_length - len(tokens)
+        if room < 1:
+            yield StreamError(f"The conversation ({len(tokens):,} tokens) does not fit the "
+                              f"{self._info.context_length:,}-token context: start a new chat "
+                              "or raise the context length in settings")
+            yield Done("error", prompt_tokens=len(tokens))
+            return
+        if should_stop():
+            yield Done("cancelled", prompt_tokens=len(tokens))
+            return
+        yield from self._run(_Turn(prompt, tokens, 0, started), options, should_stop, room)
+
+    def _run(self, turn: _Turn, options: GenerateOptions, should_stop: ShouldStop,
+             room: int) -> Iterator[Event]:
+        assert self._store is not None
+        key = options.cache_key or DEFAULT_KEY
+        entry = self._reusable_entry(key, turn)
+        keep = True
+        try:
+            yield from self._generate(turn, entry, options, should_stop, room)
+        except Exception as exc:  # an MLX runtime failure must end this turn, not the app
+            keep = False  # the cache may be half-updated: never put it back
+            yield StreamError(f"MLX failed while generating: {exc}")
+            turn.finish = "error"
+            yield turn.done()
+        finally:
+            if keep:
+                self._keep(key, entry, turn)
+
+    def _reusable_entry(self, key: str, turn: _Turn) -> CacheEntry:
+        """This conversation's cache, trimmed back to the prefix the new prompt shares."""
+        assert self._store is not None and self._engine is not None
+        entry = self._store.take(key)
+        if entry is None or not self._engine.can_trim_prompt_cache(entry.cache):
+            entry = CacheEntry([], self._engine.make_prompt_cache(self._model))
+        held = min(_offset(entry.cache), len(entry.tokens))
+        # At least one prompt token must be fed so the model produces logits for this turn.
+        reuse = min(common_prefix(entry.tokens[:held], turn.tokens), len(turn.tokens) - 1)
+        self._engine.trim_prompt_cache(entry.cache, _offset(entry.cache) - reuse)
+        entry.tokens = turn.tokens[:reuse]
+        turn.reused = reuse
+        return entry
+
+    def _generate(self, turn: _Turn, entry: CacheEntry, options: GenerateOptions,
+                  should_stop: ShouldStop, room: int) -> Iterator[Event]:
+        assert self._engine is not None
+        engine = self._engine
+        if options.seed is not None:
+            engine.mx.random.seed(options.seed)
+        parser = OutputParser(options.tool_call_format, starts_in_reasoning=_opens_reasoning(
+            turn.prompt), tools=options.tools)
+        responses = engine.stream_generate(
+            self._model, self._tokenizer, engine.mx.array(turn.tokens[turn.reused:]),
+            max_tokens=max(1, min(options.max_tokens, room)), prompt_cache=entry.cache,
+            sampler=self._sampler(options), prefill_step_size=PREFILL_STEP,
+            prompt_progress_callback=_progress_check(should_stop), **self._kv_options())
+        turn.prefill_started = perf_counter()
+        try:
+            yield from self._decode(turn, responses, parser, should_stop)
+        except _PrefillCancelled:
+            turn.finish = "cancelled"
+        finally:
+            responses.close()
+        yield from _final_events(parser, turn)
+        yield turn.done()
+
+    def _decode(self, turn: _Turn, responses: Any, parser: OutputParser,
+                should_stop: ShouldStop) -> Iterator[Event]:
+        for response in responses:
+            turn.first_token_at = turn.first_token_at or perf_counter()
+            turn.generated.append(int(response.token))
+            for event in parser.feed(response.text):
+                turn.saw_tool_call = turn.saw_tool_call or isinstance(event, ToolCall)
+                yield event
+            if response.finish_reason:
+                turn.finish = response.finish_reason
+            elif should_stop():
+                turn.finish = "cancelled"
+                return
+
+    def _sampler(self, options: GenerateOptions) -> Any:
+        assert self._engine is not None
+        return self._engine.make_sampler(temp=options.effective_temperature(),
+                                         top_p=options.top_p, min_p=options.min_p,
+                                         top_k=options.top_k)
+
+    def _kv_options(self) -> dict[str, Any]:
+        bits = KV_BITS[self._kv_type]
+        if bits is None:
+            return {}
+        # Quantize from the first token, as llama.cpp's q8_0 cache does (and as planned).
+        return {"kv_bits": bits, "kv_group_size": self._kv_group, "quantized_kv_start": 0}
+
+    def _keep(self, key: str, entry: CacheEntry, turn: _Turn) -> None:
+        """Put the cache back, recording exactly the tokens its positions hold."""
+        assert self._store is not None and self._engine is not None
+        held = turn.tokens + turn.generated
+        offset = _offset(entry.cache)
+        if offset > len(held):  # never expected; keep the cache and its token list in step
+            self._engine.trim_prompt_cache(entry.cache, offset - len(held))
+        entry.tokens = held[:offset]
+        self._store.put(key, entry)
+
+
+def _final_events(parser: OutputParser, turn: _Turn) -> Iterator[Event]:
+    for event in parser.finish():
+        if turn.finish == "cancelled" and isinstance(event, StreamError):
+            continue  # a call cut off by the user's own cancel is not an error to report
+        turn.saw_tool_call = turn.saw_tool_call or isinstance(event, ToolCall)
+        yield event
+    if turn.finish == "stop" and turn.saw_tool_call:
+        turn.finish = "tool_calls"
+
+
+def _progress_check(should_stop: ShouldStop) -> Any:
+    def check(processed: int, total: int) -> None:
+        if processed < total and should_stop():
+            raise _PrefillCancelled
+    return check
+
+
+def _offset(cache: list[Any]) -> int:
+    return int(getattr(cache[0], "offset", 0)) if cache else 0
+
+
+def _opens_reasoning(prompt: str) -> bool:
+    # The template decides: Think mode leaves "<think>\n" open; Non-Think closes it at once.
+    return prompt.rfind("<think>") > prompt.rfind("</think>")
+
+
+def _kv_group_size(head_dim: int, kv_type: str) -> int:
+    if KV_BITS[kv_type] is None:
+        return 64
+    for group in (64, 32):
+        if head_dim % group == 0:
+            return group
+    raise UnsupportedModel(f"Quantized KV ({kv_type}) needs a head size divisible by 32; this "
+                           f"model's is {head_dim}: use f16")
+
+
+def _check_model_type(folder: MlxFolder) -> None:
+    try:
+        remap = importlib.import_module("mlx_lm.utils").MODEL_REMAPPING
+    except (ImportError, AttributeError):
+        remap = {}
+    name = remap.get(folder.model_type, folder.model_type)
+    if importlib.util.find_spec(f"mlx_lm.models.{name}") is None:
+        raise UnsupportedModel(f"This MLX installation cannot run model_type "
+                               f"{folder.model_type!r}; update mlx-lm or choose another model")
+
+
+def _load_weights(engine: _Engine, path: Path) -> tuple[Any, Any]:
+    try:
+        model, tokenizer = engine.load(str(path))
+    except NotImplementedError as exc:
+        raise UnsupportedModel(f"{path.name} uses model options MLX does not support: "
+                               f"{exc}") from exc
+    except ValueError as exc:
+        if "not supported" in str(exc):
+            raise UnsupportedModel(f"{path.name}: {exc}") from exc
+        raise ModelCorrupt(f"{path.name}: the weights do not match config.json ({exc})") from exc
+    except Exception as exc:  # mlx, safetensors and transformers raise many types on bad files
+        raise ModelCorrupt(f"{path.name} could not be loaded: {exc}") from exc
+    return model, tokenizer
+
+
+def _stop_ids(tokenizer: Any) -> set[int]:
+    vocab = tokenizer.get_vocab()
+    ids = {int(i) for i in tokenizer.eos_token_ids}
+    return ids | {int(vocab[t]) for t in STOP_TOKENS if t in vocab}
+
+
+def _device_name(mx: Any) -> str:
+    if mx.default_device().type == mx.gpu:
+        return "metal" if sys.platform == "darwin" else "gpu"
+    return "cpu"

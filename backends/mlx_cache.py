@@ -1,0 +1,63 @@
+"""MLX prompt caches per conversation: the tokens they hold and how they are saved to disk."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from backends.kv_cache import ConversationCaches, StateCodec
+
+DEFAULT_KEY = "__default__"
+
+
+@dataclass
+class CacheEntry:
+    """The KV of one conversation and the exact tokens it holds, one per cached position."""
+
+    tokens: list[int]
+    cache: list[Any]  # mlx_lm per-slot caches (44 for Nanbeige: one per loop and layer)
+
+    @property
+    def nbytes(self) -> int:
+        return sum(int(getattr(c, "nbytes", 0)) for c in self.cache)
+
+
+def common_prefix(a: list[int], b: list[int]) -> int:
+    """Length of the longest common prefix of two token lists."""
+    n = min(len(a), len(b))
+    for i in range(n):
+        if a[i] != b[i]:
+            return i
+    return n
+
+
+def _dump(entry: CacheEntry, path: Path) -> None:
+    from mlx_lm.models.cache import save_prompt_cache
+
+    # MLX appends ".safetensors" to names lacking it, so write beside the target, then rename.
+    staged = path.with_name(path.name + ".safetensors")
+    save_prompt_cache(str(staged), entry.cache, {"tokens": json.dumps(entry.tokens)})
+    os.replace(staged, path)
+
+
+def _load(path: Path) -> CacheEntry:
+    from mlx_lm.models.cache import load_prompt_cache
+
+    cache, meta = load_prompt_cache(str(path), return_metadata=True)  # type: ignore[no-untyped-call]
+    tokens = json.loads(meta["tokens"])
+    if not isinstance(tokens, list) or not cache:
+        raise ValueError("not a Hearth MLX prompt cache")
+    return CacheEntry([int(t) for t in tokens], list(cache))
+
+
+MLX_CODEC: StateCodec[CacheEntry] = StateCodec(
+    suffix=".safetensors", size=lambda entry: entry.nbytes, dump=_dump, load=_load)
+
+
+def conversation_caches(cache_dir: Path | None, fingerprint: str) -> ConversationCaches[CacheEntry]:
+    """The store for one model + KV type: a folder per fingerprint, so nothing stale is reused."""
+    folder = None if cache_dir is None else cache_dir / "mlx" / fingerprint
+    return ConversationCaches(MLX_CODEC, folder)

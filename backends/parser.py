@@ -1,0 +1,274 @@
+"""One incremental parser turning raw Nanbeige output into reasoning, text and tool-call events.
+
+The model's output starts inside `<think>` (the generation prompt opened it), reasoning ends at
+`</think>`, and tool calls arrive as `<tool_call>...</tool_call>` blocks in the XML format of
+MODEL.md or the JSON variant. Rules, chosen to be lenient with untidy output:
+
+- Whitespace at the edges of a reasoning or text segment is dropped (the template renders
+  `<think>\\n{reasoning}\\n</think>\\n\\n{content}\\n\\n<tool_call>`); blank lines before a segment
+  go but the indentation of its first line stays.
+- A stray `<think>` at the very start of the output is skipped (and, when output was expected
+  to start in the answer, it opens reasoning).
+- A text that could still become a tag (`<tool_`) is held back until it is decided, nothing more.
+- Inside `<tool_call>`: every `<function=NAME>` block becomes one ToolCall. A parameter ends at
+  `</parameter>`, the next `<parameter=` or the end of its function. A string value loses exactly
+  one leading and one trailing newline; a value that parses as JSON to a non-string (number,
+  bool, null, object, array) becomes that value, unless the tool's schema says it is a string.
+- A call whose `</tool_call>` is missing (end of output, or a new `<tool_call>` begins) still
+  counts when its `</function>` arrived (the model was stopped right after it) or its JSON body
+  is complete; otherwise it is reported as cut off with a StreamError, never an exception.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from backends.events import Event, ReasoningDelta, StreamError, TextDelta, ToolCall
+
+THINK_OPEN = "<think>"
+THINK_CLOSE = "</think>"
+CALL_OPEN = "<tool_call>"
+CALL_CLOSE = "</tool_call>"
+_FUNCTION_CLOSE = "</function>"
+
+_REASONING, _TEXT, _TOOL = "reasoning", "text", "tool"
+_WHITESPACE = " \t\r\n"
+_FUNCTION_RE = re.compile(r"<function=([^>\n]*)>")
+_PARAMETER_RE = re.compile(
+    r"<parameter=([^>\n]*)>(.*?)(?:</parameter>|(?=<parameter=)|\Z)", re.DOTALL
+)
+_LEADING_NEWLINE_RE = re.compile(r"\A[ \t]*\n")
+_TRAILING_NEWLINE_RE = re.compile(r"\n[ \t]*\Z")
+_SNIPPET = 80
+
+
+class OutputParser:
+    """Feed raw model text in any chunks; get the same events whatever the chunking.
+
+    One parser per generation. `tools` (OpenAI function specs) is optional: with it, parameters
+    the schema types as strings stay strings even when they look like JSON ("123")."""
+
+    def __init__(self, tool_call_format: str = "xml", starts_in_reasoning: bool = True,
+                 tools: Iterable[dict[str, Any]] | None = None) -> None:
+        if tool_call_format not in ("xml", "json"):
+            raise ValueError(f"tool_call_format must be 'xml' or 'json', not {tool_call_format!r}")
+        # Both formats are always accepted; the setting only records what the prompt asked for.
+        self.tool_call_format = tool_call_format
+        self._mode = _REASONING if starts_in_reasoning else _TEXT
+        self._string_params = _string_parameters(tools or [])
+        self._buf = ""
+        self._scanned = 0  # how far _buf was searched for a closing tag in tool mode
+        self._at_output_start = True  # nothing but whitespace seen yet
+        self._at_segment_start = True  # strip whitespace until the segment's first character
+        self._held_ws = ""  # trailing whitespace, emitted only if the segment goes on
+
+    def feed(self, text: str) -> list[Event]:
+        """Parse the next piece of output; returns the events it completes."""
+        self._buf += text
+        events: list[Event] = []
+        while self._step(events):
+            pass
+        return events
+
+    def finish(self) -> list[Event]:
+        """The output ended: flush what is held back, report a cut-off tool call."""
+        events: list[Event] = []
+        while self._step(events):
+            pass
+        if self._mode == _TOOL:
+            events += self._tool_events(self._buf, closed=False)
+        else:
+            self._emit(self._buf, events, segment_ends=True)
+        self._buf, self._scanned = "", 0
+        return events
+
+    # -- the state machine -------------------------------------------------------------
+
+    def _step(self, events: list[Event]) -> bool:
+        """Consume what can be decided now; True when something changed and it is worth going on."""
+        if self._at_output_start and self._skip_stray_think():
+            return True
+        if self._mode == _TOOL:
+            return self._step_tool(events)
+        closing = THINK_CLOSE if self._mode == _REASONING else CALL_OPEN
+        index = self._buf.find(closing)
+        if index < 0:
+            keep = _held_prefix(self._buf, self._watched_tags(closing))
+            self._emit(self._buf[: len(self._buf) - keep], events, segment_ends=False)
+            self._buf = self._buf[len(self._buf) - keep:]
+            return False
+        self._emit(self._buf[:index], events, segment_ends=True)
+        self._buf = self._buf[index + len(closing):]
+        self._mode = _TEXT if self._mode == _REASONING else _TOOL
+        self._start_segment()
+        return True
+
+    def _skip_stray_think(self) -> bool:
+        """At the very start, drop a `<think>` the model repeated (or opened when not expected)."""
+        stripped = self._buf.lstrip(_WHITESPACE)
+        if stripped.startswith(THINK_OPEN):
+            self._buf = stripped[len(THINK_OPEN):]
+            self._mode = _REASONING
+            self._at_output_start = False
+            self._start_segment()
+            return True
+        if stripped and not THINK_OPEN.startswith(stripped):
+            self._at_output_start = False
+        return False
+
+    def _watched_tags(self, closing: str) -> tuple[str, ...]:
+        return (closing, THINK_OPEN) if self._at_output_start else (closing,)
+
+    def _step_tool(self, events: list[Event]) -> bool:
+        start = max(0, self._scanned - len(CALL_CLOSE))
+        close = self._buf.find(CALL_CLOSE, start)
+        reopen = self._buf.find(CALL_OPEN, start)
+        if close < 0 and reopen < 0:
+            self._scanned = len(self._buf)
+            return False
+        if close >= 0 and (reopen < 0 or close < reopen):
+            events += self._tool_events(self._buf[:close], closed=True)
+            self._buf = self._buf[close + len(CALL_CLOSE):]
+            self._mode = _TEXT
+            self._start_segment()
+        else:  # a new call began before this one was closed
+            events += self._tool_events(self._buf[:reopen], closed=False)
+            self._buf = self._buf[reopen + len(CALL_OPEN):]
+        self._scanned = 0
+        return True
+
+    def _start_segment(self) -> None:
+        self._at_segment_start = True
+        self._held_ws = ""
+
+    def _emit(self, text: str, events: list[Event], segment_ends: bool) -> None:
+        """Emit segment text, trimming its edges without ever emitting whitespace too early."""
+        text = self._held_ws + text
+        self._held_ws = ""
+        if self._at_segment_start:
+            body = text.lstrip(_WHITESPACE)
+            if not body:
+                self._held_ws = "" if segment_ends else text
+                return
+            lead = text[: len(text) - len(body)]
+            text = lead[lead.rfind("\n") + 1:] + body if "\n" in lead else body
+            self._at_segment_start = False
+        body = text.rstrip(_WHITESPACE)
+        if not segment_ends:
+            self._held_ws = text[len(body):]
+        if body:
+            events.append(ReasoningDelta(body) if self._mode == _REASONING else TextDelta(body))
+
+    # -- tool calls ----------------------------------------------------------------------
+
+    def _tool_events(self, body: str, closed: bool) -> list[Event]:
+        raw = CALL_OPEN + body + (CALL_CLOSE if closed else "")
+        stripped = body.strip()
+        if stripped.startswith("{"):
+            return [_json_call(stripped, raw, closed)]
+        if _FUNCTION_RE.search(body):
+            return self._xml_calls(body, raw, closed)
+        if not closed:
+            return [StreamError(f"The model's tool call was cut off before it named a function: "
+                                f"{_snippet(raw)}")]
+        return [StreamError(f"The model wrote a tool call Hearth cannot read (no function name): "
+                            f"{_snippet(raw)}")]
+
+    def _xml_calls(self, body: str, raw: str, closed: bool) -> list[Event]:
+        starts = list(_FUNCTION_RE.finditer(body))
+        events: list[Event] = []
+        for number, match in enumerate(starts):
+            is_last = number == len(starts) - 1
+            end = len(body) if is_last else starts[number + 1].start()
+            chunk = body[match.end():end]
+            close = chunk.find(_FUNCTION_CLOSE)
+            name = match.group(1).strip()
+            if close < 0 and is_last and not closed:
+                events.append(StreamError(f"The model's call to tool '{name}' was cut off before "
+                                          f"it was complete: {_snippet(body[match.start():])}"))
+                continue
+            if close >= 0:
+                chunk = chunk[:close]
+            if not name:
+                events.append(StreamError(f"The model wrote a tool call with an empty function "
+                                          f"name: {_snippet(body[match.start():end])}"))
+                continue
+            events.append(ToolCall(name, self._xml_arguments(name, chunk), raw=raw))
+        return events
+
+    def _xml_arguments(self, name: str, chunk: str) -> dict[str, Any]:
+        arguments: dict[str, Any] = {}
+        for match in _PARAMETER_RE.finditer(chunk):
+            key = match.group(1).strip()
+            value = _LEADING_NEWLINE_RE.sub("", match.group(2), count=1)
+            value = _TRAILING_NEWLINE_RE.sub("", value, count=1)
+            arguments[key] = value if (name, key) in self._string_params else _typed(value)
+        return arguments
+
+
+def _held_prefix(buf: str, tags: tuple[str, ...]) -> int:
+    """How many characters at the end of buf could still be the start of one of tags."""
+    start = buf.rfind("<")
+    if start < 0:
+        return 0
+    tail = buf[start:]
+    return len(tail) if any(tag.startswith(tail) and tag != tail for tag in tags) else 0
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(name)  # NaN / Infinity are strings to us, not floats
+
+
+def _typed(value: str) -> Any:
+    """JSON numbers, booleans, null, objects and arrays become values; everything else a string."""
+    try:
+        parsed = json.loads(value, parse_constant=_reject_constant)
+    except (ValueError, RecursionError):
+        return value
+    return value if isinstance(parsed, str) else parsed
+
+
+def _json_call(body: str, raw: str, closed: bool) -> Event:
+    """The JSON variant: {"name": ..., "arguments": {...}} (arguments may be a JSON string)."""
+    try:
+        obj, _ = json.JSONDecoder().raw_decode(body)
+    except (ValueError, RecursionError):
+        if not closed:
+            return StreamError(f"The model's tool call was cut off before it was complete: "
+                               f"{_snippet(raw)}")
+        return StreamError(f"The model wrote a tool call that is not valid JSON: {_snippet(raw)}")
+    name = obj.get("name") if isinstance(obj, dict) else None
+    if not isinstance(name, str) or not name.strip():
+        return StreamError(f"The model wrote a tool call without a function name: {_snippet(raw)}")
+    arguments = obj.get("arguments", obj.get("parameters", {}))
+    if isinstance(arguments, str):
+        arguments = _typed(arguments) if arguments.strip() else {}
+    if not isinstance(arguments, dict):
+        return StreamError(f"The model's call to tool '{name}' has arguments that are not an "
+                           f"object: {_snippet(raw)}")
+    return ToolCall(name.strip(), arguments, raw=raw)
+
+
+def _string_parameters(tools: Iterable[dict[str, Any]]) -> set[tuple[str, str]]:
+    """(function, parameter) pairs whose schema type is exactly "string"."""
+    found: set[tuple[str, str]] = set()
+    for tool in tools:
+        function = _mapping(tool.get("function", tool))
+        properties = _mapping(_mapping(function.get("parameters")).get("properties"))
+        for key, schema in properties.items():
+            if _mapping(schema).get("type") == "string":
+                found.add((str(function.get("name", "")), str(key)))
+    return found
+
+
+def _mapping(value: Any) -> dict[str, Any]:
+    # Tool specs come from skills and MCP servers: tolerate odd shapes instead of crashing.
+    return value if isinstance(value, dict) else {}
+
+
+def _snippet(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= _SNIPPET else text[: _SNIPPET - 1] + "…"

@@ -1,0 +1,150 @@
+"""A fake engine that replays queued raw model outputs, for deterministic tests of the loop above."""
+
+from __future__ import annotations
+
+import copy
+import re
+import time
+from collections import deque
+from collections.abc import Iterator
+from typing import NamedTuple
+
+from backends.base import BackendInfo, GenerateOptions, Message, ShouldStop
+from backends.chat_format import ChatTemplate
+from backends.errors import BackendError, NotLoaded
+from backends.events import Done, Event, StreamError, ToolCall
+from backends.parser import OutputParser
+
+# ChatML with the Nanbeige generation prompt, enough for tests to see what the "model" was sent.
+MINIMAL_TEMPLATE = (
+    "{%- for m in messages -%}"
+    "{{- '<|im_start|>' ~ m.role ~ '\\n' ~ (m.content if m.content is string else '') -}}"
+    "{%- for c in m.tool_calls or [] -%}{{- '\\n<tool_call>' ~ (c | tojson) ~ '</tool_call>' -}}"
+    "{%- endfor -%}"
+    "{{- '<|im_end|>\\n' -}}"
+    "{%- endfor -%}"
+    "{%- if add_generation_prompt -%}{{- '<|im_start|>assistant\\n<think>\\n' -}}"
+    "{%- if enable_thinking is false -%}{{- '\\n</think>\\n\\n' -}}{%- endif -%}"
+    "{%- endif -%}"
+)
+
+# Nanbeige's added tokens are single tokens; words and whitespace runs stand in for the rest.
+_TOKEN_RE = re.compile(r"<\|im_end\|>|<\|endoftext\|>|</?think>|</?tool_call>|\s+|[^\s<]+|<")
+_STOP_TOKENS = ("<|im_end|>", "<|endoftext|>")
+
+Script = str | list[str] | BackendError
+
+
+class ScriptedCall(NamedTuple):
+    """What one stream() call was given (deep copies, safe from later changes)."""
+
+    messages: list[Message]
+    options: GenerateOptions
+
+
+class ScriptedBackend:
+    """Replays outputs in order, one per stream() call, through the real OutputParser.
+
+    An output is raw model text as it would follow the generation prompt (so it starts inside
+    the reasoning when thinking is on), or a list of chunks to stream exactly as given, or a
+    BackendError to raise as the engine would. `<|im_end|>` ends an output early, like EOS."""
+
+    def __init__(self, outputs: list[Script] | None = None, template: str | None = None,
+                 delay: float = 0.0) -> None:
+        self._queue: deque[Script] = deque(outputs or [])
+        self._template = ChatTemplate(template or MINIMAL_TEMPLATE)
+        self._delay = delay  # seconds between chunks, for demos of streaming; tests leave it 0
+        self._loaded = False
+        self._last_tokens: list[str] = []  # the previous prompt + output, for fake cache hits
+        self.calls: list[ScriptedCall] = []
+
+    def queue(self, *outputs: Script) -> None:
+        """Add outputs for the next generations."""
+        self._queue.extend(outputs)
+
+    @property
+    def pending(self) -> int:
+        """How many queued outputs are still to be replayed."""
+        return len(self._queue)
+
+    @property
+    def info(self) -> BackendInfo:
+        return BackendInfo(engine="scripted", model_name="scripted", context_length=32768,
+                           reason="scripted outputs (tests)")
+
+    @property
+    def loaded(self) -> bool:
+        return self._loaded
+
+    def load(self) -> None:
+        self._loaded = True
+
+    def unload(self) -> None:
+        self._loaded = False
+        self._last_tokens = []
+
+    def render_prompt(self, messages: list[Message], options: GenerateOptions) -> str:
+        return self._template.render(messages, options)
+
+    def stream(self, messages: list[Message], options: GenerateOptions,
+               should_stop: ShouldStop) -> Iterator[Event]:
+        if not self._loaded:
+            raise NotLoaded("No model is loaded: call load() first.")
+        self.calls.append(ScriptedCall(copy.deepcopy(messages), copy.deepcopy(options)))
+        prompt = self.render_prompt(messages, options)
+        if not self._queue:
+            yield StreamError("The scripted backend has no output queued for this turn.")
+            yield Done("error", prompt_tokens=len(prompt.split()))
+            return
+        script = self._queue.popleft()
+        if isinstance(script, BackendError):
+            raise script
+        yield from self._replay(prompt, script, options, should_stop)
+
+    def _replay(self, prompt: str, script: str | list[str], options: GenerateOptions,
+                should_stop: ShouldStop) -> Iterator[Event]:
+        started = time.perf_counter()
+        parser = OutputParser(options.tool_call_format, tools=options.tools,
+                              starts_in_reasoning=prompt.rfind("<think>") > prompt.rfind("</think>"))
+        chunks = _TOKEN_RE.findall(script) if isinstance(script, str) else list(script)
+        finish, saw_call, first = "stop", False, 0.0
+        sent: list[str] = []
+        for chunk in chunks:
+            if should_stop():
+                finish = "cancelled"
+                break
+            if chunk in _STOP_TOKENS:
+                break
+            if len(sent) >= options.max_tokens:
+                finish = "length"
+                break
+            if self._delay:
+                time.sleep(self._delay)
+            first = first or time.perf_counter()
+            sent.append(chunk)
+            for event in parser.feed(chunk):
+                saw_call = saw_call or isinstance(event, ToolCall)
+                yield event
+        for event in parser.finish():
+            if finish == "cancelled" and isinstance(event, StreamError):
+                continue  # a call cut off by the user's own cancel is not an error
+            saw_call = saw_call or isinstance(event, ToolCall)
+            yield event
+        yield self._done(prompt, sent, "tool_calls" if finish == "stop" and saw_call else finish,
+                         started, first)
+
+    def _done(self, prompt: str, sent: list[str], finish: str, started: float,
+              first: float) -> Done:
+        tokens = prompt.split()
+        cached = 0
+        for ours, before in zip(tokens, self._last_tokens, strict=False):
+            if ours != before:
+                break
+            cached += 1
+        self._last_tokens = tokens + "".join(sent).split()
+        end = time.perf_counter()
+        first = first or end
+        return Done(finish, prompt_tokens=len(tokens), cached_prompt_tokens=cached,
+                    completion_tokens=len(sent), timings={
+                        "ttft_ms": (first - started) * 1000, "decode_ms": (end - first) * 1000,
+                        "total_ms": (end - started) * 1000})

@@ -1,0 +1,228 @@
+"""Engine choice (per platform and model format, overridable, with a reason) and construction."""
+
+from __future__ import annotations
+
+import importlib.util
+import platform
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from backends.errors import EngineUnavailable, ModelNotFound, UnsupportedModel
+
+if TYPE_CHECKING:
+    from backends.base import Backend, BackendInfo, GenerateOptions, Message, ShouldStop
+    from backends.events import Event
+
+ENGINES = ("auto", "llama", "mlx", "remote", "scripted")
+
+
+@dataclass(frozen=True)
+class PlatformInfo:
+    """What the choice depends on; tests pass their own instead of probing this machine."""
+
+    system: str  # platform.system(): "Darwin", "Linux", "Windows"
+    machine: str  # platform.machine(): "arm64", "x86_64", "AMD64"
+    mlx_available: bool
+    llama_available: bool
+
+    @property
+    def apple_silicon(self) -> bool:
+        return self.system == "Darwin" and self.machine in ("arm64", "aarch64")
+
+    @classmethod
+    def detect(cls) -> PlatformInfo:
+        return cls(platform.system(), platform.machine(),
+                   mlx_available=_importable("mlx") and _importable("mlx_lm"),
+                   llama_available=_importable("llama_cpp"))
+
+
+def _importable(name: str) -> bool:
+    # find_spec on a top-level name looks the package up without importing it (engines are heavy).
+    try:
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+@dataclass(frozen=True)
+class EngineChoice:
+    """The engine to use and a sentence saying why (shown in settings)."""
+
+    engine: str  # "llama" | "mlx" | "remote" | "scripted"
+    reason: str
+
+
+def model_format(model_path: str) -> str:
+    """'gguf' for a GGUF file, 'mlx' for a model folder with config.json; errors otherwise."""
+    if not model_path:
+        raise ModelNotFound("No model chosen: pick one in settings or pass --model PATH")
+    path = Path(model_path).expanduser()
+    if not path.exists():
+        raise ModelNotFound(f"No model at {path}")
+    if path.is_dir():
+        if (path / "config.json").is_file():
+            return "mlx"
+        raise UnsupportedModel(f"{path} is a folder without config.json, so not an MLX model; "
+                               "choose a .gguf file or an MLX model folder")
+    if path.suffix.lower() == ".gguf" or _has_gguf_magic(path):
+        return "gguf"
+    raise UnsupportedModel(f"{path.name} is neither a .gguf file nor an MLX model folder")
+
+
+def _has_gguf_magic(path: Path) -> bool:
+    try:
+        with path.open("rb") as handle:
+            return handle.read(4) == b"GGUF"
+    except OSError:
+        return False
+
+
+def choose_engine(model_path: str, engine: str = "auto", url: str = "",
+                  platform_info: PlatformInfo | None = None) -> EngineChoice:
+    """Pick the engine for this model on this machine, honouring a user override."""
+    if engine not in ENGINES:
+        raise EngineUnavailable(f"Unknown engine {engine!r}: choose one of {', '.join(ENGINES)}")
+    if engine == "scripted":
+        return EngineChoice("scripted", "The scripted engine replays queued answers (for tests).")
+    if engine == "remote" or (engine == "auto" and url):
+        return _remote(engine, url)
+    info = platform_info or PlatformInfo.detect()
+    fmt = model_format(model_path)
+    if engine == "llama":
+        return _forced_llama(fmt, info)
+    if engine == "mlx":
+        return _forced_mlx(fmt, info)
+    return _llama_auto(info) if fmt == "gguf" else _mlx_auto(info)
+
+
+def _remote(engine: str, url: str) -> EngineChoice:
+    if not url:
+        raise EngineUnavailable("The remote engine needs a server URL (settings or --url)")
+    if engine == "remote":
+        return EngineChoice("remote", f"You chose the remote engine: Hearth talks to {url}.")
+    return EngineChoice("remote", f"A server URL is set, so Hearth talks to {url} "
+                                  "instead of running the model on this machine.")
+
+
+def _forced_llama(fmt: str, info: PlatformInfo) -> EngineChoice:
+    if fmt != "gguf":
+        raise UnsupportedModel("llama.cpp runs .gguf files, and this is an MLX model folder: "
+                               "choose the MLX engine or a GGUF build of the model")
+    _need_llama(info)
+    return EngineChoice("llama", "You chose llama.cpp in settings.")
+
+
+def _forced_mlx(fmt: str, info: PlatformInfo) -> EngineChoice:
+    if fmt != "mlx":
+        raise UnsupportedModel("MLX runs MLX model folders, and this is a GGUF file: "
+                               "choose llama.cpp or an MLX build of the model")
+    _need_mlx(info)
+    return EngineChoice("mlx", "You chose MLX in settings.")
+
+
+def _llama_auto(info: PlatformInfo) -> EngineChoice:
+    _need_llama(info)
+    where = "with Metal on this Mac" if info.system == "Darwin" else "on this machine"
+    return EngineChoice("llama", f"The model is a GGUF file, so Hearth runs it with llama.cpp "
+                                 f"{where}.")
+
+
+def _mlx_auto(info: PlatformInfo) -> EngineChoice:
+    _need_mlx(info)
+    if info.apple_silicon:
+        return EngineChoice("mlx", "Apple Silicon with MLX installed and an MLX model folder: "
+                                   "MLX is the fastest engine here.")
+    return EngineChoice("mlx", "The model is an MLX folder and MLX's CPU build is installed, so "
+                               "Hearth runs it with MLX; a GGUF build with llama.cpp would be "
+                               "faster on this machine.")
+
+
+def _need_mlx(info: PlatformInfo) -> None:
+    if info.mlx_available:
+        return
+    if info.apple_silicon:
+        raise EngineUnavailable("This is an MLX model folder but MLX is not installed: "
+                                "pip install mlx-lm")
+    raise EngineUnavailable("This is an MLX model folder, and MLX is not installed on this "
+                            "machine (it runs on Apple Silicon, or on Linux with mlx-lm[cpu]); "
+                            "download the GGUF build of the model instead")
+
+
+def _need_llama(info: PlatformInfo) -> None:
+    if not info.llama_available:
+        raise EngineUnavailable("llama.cpp is not installed: pip install llama-cpp-python")
+
+
+def create_backend(model_path: str, engine: str = "auto", url: str = "", remote_model: str = "",
+                   context_length: int = 0, kv_type: str = "f16",
+                   cache_dir: Path | None = None,
+                   platform_info: PlatformInfo | None = None) -> Backend:
+    """Choose the engine and build its backend (unloaded); info.reason says why."""
+    choice = choose_engine(model_path, engine, url, platform_info)
+    backend = _construct(choice.engine, model_path, url, remote_model, context_length, kv_type,
+                         cache_dir)
+    return _with_reason(backend, choice.reason)
+
+
+def _construct(engine: str, model_path: str, url: str, remote_model: str, context_length: int,
+               kv_type: str, cache_dir: Path | None) -> Backend:
+    # Engine modules are imported only for the engine chosen, keeping `import backends` cheap.
+    backend: Backend
+    if engine == "remote":
+        from backends.remote import RemoteBackend
+
+        backend = RemoteBackend(url, model=remote_model)
+    elif engine == "scripted":
+        from backends.scripted import ScriptedBackend
+
+        backend = ScriptedBackend()
+    elif engine == "mlx":
+        from backends.mlx_backend import MlxBackend
+
+        backend = MlxBackend(model_path, context_length=context_length, kv_type=kv_type,
+                             cache_dir=cache_dir)
+    else:
+        from backends.llama_cpp import LlamaCppBackend
+
+        backend = LlamaCppBackend(model_path, context_length=context_length, kv_type=kv_type,
+                                  cache_dir=cache_dir)
+    return backend
+
+
+def _with_reason(backend: Backend, reason: str) -> Backend:
+    info = backend.info
+    info.reason = reason
+    if backend.info.reason == reason:
+        return backend
+    return _Reasoned(backend, reason)  # the backend builds a fresh info each time: wrap it
+
+
+class _Reasoned:
+    """Delegates to a backend whose info is rebuilt on each read, adding the selection reason."""
+
+    def __init__(self, backend: Backend, reason: str) -> None:
+        self._backend = backend
+        self._reason = reason
+
+    @property
+    def info(self) -> BackendInfo:
+        return replace(self._backend.info, reason=self._reason)
+
+    @property
+    def loaded(self) -> bool:
+        return self._backend.loaded
+
+    def load(self) -> None:
+        self._backend.load()
+
+    def unload(self) -> None:
+        self._backend.unload()
+
+    def render_prompt(self, messages: list[Message], options: GenerateOptions) -> str:
+        return self._backend.render_prompt(messages, options)
+
+    def stream(self, messages: list[Message], options: GenerateOptions,
+               should_stop: ShouldStop) -> Iterator[Event]:
+        return self._backend.stream(messages, options, should_stop)

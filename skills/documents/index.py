@@ -1,0 +1,553 @@
+"""DocumentIndex: add, watch, search and read documents; safe to call from a worker thread."""
+
+from __future__ import annotations
+
+import errno
+import hashlib
+import os
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from skills.documents import store
+from skills.documents.chunking import chunk_sections
+from skills.documents.models import (
+    DocumentInfo,
+    Failure,
+    IndexReport,
+    IndexStatus,
+    Passage,
+    Progress,
+)
+from skills.documents.parsers import Parsed, kind_of
+from skills.documents.worker import Limits, ParserPool
+
+ProgressFn = Callable[[Progress], None]
+READ_MAX_CHARS = 12_000  # about 3,000 tokens: a piece the model's context can hold
+
+
+class DocumentIndex:
+    """The documents part of index.db plus the parsing worker and the folder watcher.
+
+    Every public method may be called from any thread; database access is serialised by one
+    lock, and parsing happens outside it in the worker process."""
+
+    def __init__(
+        self,
+        db_path: Path | str,
+        watched: Iterable[str] = (),
+        limits: Limits | None = None,
+        pool: ParserPool | None = None,
+    ) -> None:
+        self.db = store.connect(Path(db_path))
+        self.limits = limits or (pool.limits if pool is not None else Limits())
+        self._owns_pool = pool is None  # a shared pool (tests, benchmarks) outlives us
+        self.pool = pool or ParserPool(self.limits)
+        self._lock = threading.RLock()
+        self._running = threading.Event()
+        self._running.set()  # cleared while paused
+        self._closed = False
+        self._progress: Progress | None = None
+        self._watched: list[str] = [_abs(f) for f in watched]
+        self._watcher: Any = None
+
+    # --- indexing -------------------------------------------------------------------------
+
+    def add_paths(
+        self,
+        paths: Iterable[str | Path],
+        scope: str | None = None,
+        progress: ProgressFn | None = None,
+    ) -> IndexReport:
+        """Index files and folders (recursively). With a scope (a conversation id) the files
+        are visible only in that chat; without one they join the library."""
+        report = IndexReport()
+        files: list[tuple[str, str]] = []  # (path, root it was found under)
+        for raw in paths:
+            files.extend(self._expand(_abs(raw), report))
+        self._index_files(files, scope, progress, report)
+        return report
+
+    def sync(self, progress: ProgressFn | None = None) -> IndexReport:
+        """Bring every watched folder up to date: new, changed and deleted files. Cheap when
+        nothing changed (size and times are compared before any hashing), so it is how
+        indexing resumes after a restart."""
+        report = IndexReport()
+        files: list[tuple[str, str]] = []
+        for folder in list(self._watched):
+            found = self._expand(folder, report)
+            files.extend(found)
+            report.removed += self._forget_missing(folder, {p for p, _ in found})
+        self._index_files(files, None, progress, report)
+        return report
+
+    def reindex(self, path: str | Path) -> IndexReport:
+        """Parse a file again even if it looks unchanged."""
+        report = IndexReport()
+        for file, root in self._expand(_abs(path), report):
+            self._index_one(file, root, None, report, force=True)
+        return report
+
+    def remove(self, path: str | Path) -> int:
+        """Drop a file (or every file under a folder) from the index; returns how many."""
+        target = _abs(path)
+        with self._lock, self.db.conn:
+            rows = self.db.execute(
+                "select id from doc_documents where path = ? or path like ? escape '\\'",
+                [target, _like_prefix(target)],
+            ).fetchall()
+            for (document_id,) in rows:
+                store.delete_document(self.db.conn, document_id)
+        return len(rows)
+
+    def _index_files(
+        self,
+        files: list[tuple[str, str]],
+        scope: str | None,
+        progress: ProgressFn | None,
+        report: IndexReport,
+    ) -> None:
+        total = len(files)
+        for done, (file, root) in enumerate(files):
+            if not self._wait_running():
+                break
+            self._report(Progress(done, total, file), progress)
+            self._index_one(file, root, scope, report)
+        self._report(Progress(total, total, ""), progress)
+        self._progress = None
+
+    def _report(self, value: Progress, progress: ProgressFn | None) -> None:
+        self._progress = value
+        if progress is not None:
+            progress(value)
+
+    def _wait_running(self) -> bool:
+        while not self._running.wait(timeout=0.5):
+            if self._closed:
+                return False
+        return not self._closed
+
+    def _expand(self, path: str, report: IndexReport) -> list[tuple[str, str]]:
+        """Files to index under a path, each with the root it was found under."""
+        if os.path.isdir(path) and not os.path.islink(path):
+            return list(_walk(path, report))
+        return [(path, os.path.dirname(path))]
+
+    def _index_one(
+        self, path: str, root: str, scope: str | None, report: IndexReport, force: bool = False
+    ) -> None:
+        reason, stat = _check_file(path, root, self.limits.max_bytes)
+        if reason:
+            self._record_failure(path, reason, stat, scope, report)
+            return
+        assert stat is not None
+        existing = self._row(path)
+        if existing is not None and not force and _same_stat(existing, stat):
+            self._mark_unchanged(existing, stat, scope, report)
+            return
+        try:
+            digest = _hash_file(path)
+        except OSError as exc:
+            self._record_failure(path, _os_reason(exc), stat, scope, report)
+            return
+        if existing is not None and not force and existing["sha256"] == digest:
+            self._mark_unchanged(existing, stat, scope, report)  # touched, not changed
+            return
+        if existing is None and self._adopt_moved(path, digest, stat, scope):
+            report.unchanged += 1
+            return
+        self._parse_and_store(path, digest, stat, scope, report, existing is not None)
+
+    def _parse_and_store(
+        self, path: str, digest: str, stat: store.Stat, scope: str | None,
+        report: IndexReport, existed: bool,
+    ) -> None:
+        started = time.perf_counter()
+        outcome = self.pool.parse(path)
+        seconds = time.perf_counter() - started
+        if not outcome.ok:
+            self._record_failure(path, outcome.error, stat, scope, report, digest)
+            return
+        parsed: Parsed = outcome.value
+        chunks = chunk_sections(parsed.sections)
+        with self._lock, self.db.conn:
+            document_id = self._upsert(path, stat, scope, {
+                "title": parsed.title, "kind": parsed.kind, "sha256": digest, "status": "ok",
+                "error": "", "pages": parsed.pages, "chunks": len(chunks),
+                "parse_seconds": seconds,
+            })
+            store.delete_chunks(self.db.conn, document_id)
+            store.insert_chunks(self.db.conn, document_id, parsed.title, chunks)
+        if existed:
+            report.updated += 1
+        else:
+            report.added += 1
+
+    def _record_failure(
+        self, path: str, reason: str, stat: store.Stat | None, scope: str | None,
+        report: IndexReport, digest: str = "",
+    ) -> None:
+        report.failures.append(Failure(path, reason))
+        with self._lock, self.db.conn:
+            document_id = self._upsert(path, stat or store.Stat(0, 0, 0), scope, {
+                "title": os.path.basename(path), "kind": _kind_name(path), "sha256": digest,
+                "status": "failed", "error": reason, "pages": 0, "chunks": 0,
+                "parse_seconds": 0,
+            })
+            store.delete_chunks(self.db.conn, document_id)
+
+    def _upsert(
+        self, path: str, stat: store.Stat, scope: str | None, values: dict[str, Any]
+    ) -> int:
+        row = {**values, "path": path, "size": stat.size, "mtime_ns": stat.mtime_ns,
+               "ctime_ns": stat.ctime_ns}
+        existing = self._row(path)
+        in_library = 1 if scope is None else (existing["in_library"] if existing else 0)
+        row["in_library"] = in_library
+        cols = ", ".join(row)
+        marks = ", ".join("?" for _ in row)
+        updates = ", ".join(f"{c} = excluded.{c}" for c in row if c != "path")
+        self.db.execute(
+            f"insert into doc_documents ({cols}) values ({marks}) on conflict(path) do update"
+            f" set {updates}, indexed_at = datetime('now')",
+            list(row.values()),
+        )
+        document_id: int = self.db.execute(
+            "select id from doc_documents where path = ?", [path]
+        ).fetchone()[0]
+        if scope is not None:
+            self.db.execute(
+                "insert or ignore into doc_scopes (document_id, scope) values (?, ?)",
+                [document_id, scope],
+            )
+        return document_id
+
+    def _mark_unchanged(
+        self, row: dict[str, Any], stat: store.Stat, scope: str | None, report: IndexReport
+    ) -> None:
+        with self._lock, self.db.conn:
+            self.db.execute(
+                "update doc_documents set size = ?, mtime_ns = ?, ctime_ns = ?,"
+                " in_library = max(in_library, ?) where id = ?",
+                [stat.size, stat.mtime_ns, stat.ctime_ns, int(scope is None), row["id"]],
+            )
+            if scope is not None:
+                self.db.execute(
+                    "insert or ignore into doc_scopes (document_id, scope) values (?, ?)",
+                    [row["id"], scope],
+                )
+        if row["status"] == "failed":
+            report.failures.append(Failure(row["path"], row["error"]))
+        else:
+            report.unchanged += 1
+
+    def _adopt_moved(self, path: str, digest: str, stat: store.Stat, scope: str | None) -> bool:
+        """A new path whose content we already indexed at a path that is gone: a move.
+        Keep the chunks and just rename, so moving a folder never re-parses it."""
+        with self._lock:
+            rows = self.db.execute(
+                "select id, path from doc_documents where sha256 = ? and status = 'ok'", [digest]
+            ).fetchall()
+            for document_id, old_path in rows:
+                if os.path.lexists(old_path):
+                    continue
+                with self.db.conn:
+                    self.db.execute(
+                        "update doc_documents set path = ?, title = ?, size = ?, mtime_ns = ?,"
+                        " ctime_ns = ?, in_library = max(in_library, ?) where id = ?",
+                        [path, os.path.basename(path), stat.size, stat.mtime_ns,
+                         stat.ctime_ns, int(scope is None), document_id],
+                    )
+                return True
+        return False
+
+    def _forget_missing(self, folder: str, present: set[str]) -> int:
+        """Remove library documents under `folder` that are no longer there."""
+        with self._lock:
+            rows = self.db.execute(
+                "select id, path from doc_documents where path like ? escape '\\'",
+                [_like_prefix(folder)],
+            ).fetchall()
+            gone = [i for i, p in rows if p not in present and not os.path.lexists(p)]
+            with self.db.conn:
+                for document_id in gone:
+                    store.delete_document(self.db.conn, document_id)
+        return len(gone)
+
+    def _row(self, path: str) -> dict[str, Any] | None:
+        with self._lock:
+            cursor = self.db.execute("select * from doc_documents where path = ?", [path])
+            names = [d[0] for d in cursor.description]
+            found = cursor.fetchone()
+        return dict(zip(names, found, strict=True)) if found else None
+
+    # --- watching -------------------------------------------------------------------------
+
+    @property
+    def watched(self) -> list[str]:
+        return list(self._watched)
+
+    def watch(self, folder: str | Path) -> None:
+        """Add a folder to watch (live updates once start_watching() has run)."""
+        path = _abs(folder)
+        if not os.path.isdir(path):
+            raise ValueError(f"not a folder: {path}")
+        if path not in self._watched:
+            self._watched.append(path)
+        if self._watcher is not None:
+            self._watcher.schedule(path)
+
+    def unwatch(self, folder: str | Path) -> None:
+        """Stop watching a folder and drop its documents (unless a chat holds them)."""
+        path = _abs(folder)
+        if path in self._watched:
+            self._watched.remove(path)
+        if self._watcher is not None:
+            self._watcher.unschedule(path)
+        with self._lock, self.db.conn:
+            rows = self.db.execute(
+                "select id from doc_documents d where path like ? escape '\\' and not exists"
+                " (select 1 from doc_scopes s where s.document_id = d.id)",
+                [_like_prefix(path)],
+            ).fetchall()
+            for (document_id,) in rows:
+                store.delete_document(self.db.conn, document_id)
+
+    def start_watching(self) -> None:
+        """Start the watchdog observer and catch up with changes made while Hearth was off."""
+        from skills.documents.watcher import FolderWatcher
+
+        if self._watcher is None:
+            self._watcher = FolderWatcher(self)
+            for folder in self._watched:
+                self._watcher.schedule(folder)
+            self._watcher.start()
+
+    def stop(self) -> None:
+        """Stop watching (the index stays as it is)."""
+        if self._watcher is not None:
+            self._watcher.stop()
+            self._watcher = None
+
+    def handle_change(self, path: str) -> None:
+        """A watched path changed: index, re-index or remove it (called by the watcher)."""
+        root = next((f for f in self._watched if _is_under(path, f)), None)
+        if root is None:
+            return
+        if os.path.isdir(path) and not os.path.islink(path):
+            report = IndexReport()
+            self._index_files(list(_walk(path, report)), None, None, report)
+            self._forget_missing(path, set())
+        elif os.path.lexists(path):
+            if kind_of(Path(path)) is not None:
+                self._index_files([(path, root)], None, None, IndexReport())
+        else:
+            self.remove(path)
+
+    def pause(self) -> None:
+        self._running.clear()
+
+    def resume(self) -> None:
+        self._running.set()
+
+    # --- reading --------------------------------------------------------------------------
+
+    def status(self) -> IndexStatus:
+        with self._lock:
+            documents, chunks = self.db.execute(
+                "select count(*), coalesce(sum(chunks), 0) from doc_documents where status = 'ok'"
+            ).fetchone()
+        return IndexStatus(
+            documents=documents, chunks=chunks, failures=self.failures(),
+            in_progress=self._progress, paused=not self._running.is_set(),
+            watching=list(self._watched),
+        )
+
+    def failures(self) -> list[Failure]:
+        with self._lock:
+            rows = self.db.execute(
+                "select path, error from doc_documents where status = 'failed' order by path"
+            ).fetchall()
+        return [Failure(p, e) for p, e in rows]
+
+    def documents(self, filter: str | None = None, scope: str | None = None) -> list[DocumentInfo]:
+        """Indexed documents (library plus the chat's own), optionally filtered by name."""
+        sql = (
+            "select path, title, kind, pages, chunks, size, status, error, indexed_at"
+            " from doc_documents d where status = 'ok' and (in_library = 1 or exists"
+            " (select 1 from doc_scopes s where s.document_id = d.id and s.scope = ?))"
+        )
+        args: list[Any] = [scope]
+        if filter:
+            sql += " and (title like ? or path like ?)"
+            args += [f"%{filter}%", f"%{filter}%"]
+        with self._lock:
+            rows = self.db.execute(sql + " order by title, path", args).fetchall()
+        return [DocumentInfo(*row) for row in rows]
+
+    def search(self, query: str, scope: str | None = None, limit: int = 8) -> list[Passage]:
+        """Best passages for a free-text query (BM25), library plus the chat's own files."""
+        expression = store.match_expression(query)
+        if not expression:
+            return []
+        with self._lock:
+            rows = self.db.execute(store.SEARCH_SQL, [expression, scope, limit]).fetchall()
+        return [_passage(row[:-1], -row[-1]) for row in rows]
+
+    def find(self, document: str, scope: str | None = None) -> DocumentInfo | None:
+        """An indexed document by path or by name; None for anything not in the index."""
+        wanted = document.strip()
+        candidates = self.documents(scope=scope)
+        absolute = _abs(wanted) if os.path.isabs(os.path.expanduser(wanted)) else ""
+        for info in candidates:
+            if info.path == absolute:
+                return info
+        by_name = [i for i in candidates if i.title.casefold() == wanted.casefold()]
+        if len(by_name) == 1:
+            return by_name[0]
+        partial = [i for i in candidates if wanted.casefold() in i.title.casefold()]
+        return partial[0] if len(partial) == 1 else None
+
+    def read(
+        self,
+        document: str,
+        pages: Sequence[int] | None = None,
+        section: str | None = None,
+        max_chars: int = READ_MAX_CHARS,
+        start: int = 0,
+        scope: str | None = None,
+    ) -> list[Passage]:
+        """A document's chunks in order from chunk `start`, up to about max_chars; filtered to
+        pages or to sections whose heading path contains `section`. Raises KeyError for a
+        document that is not in the index (never reads arbitrary paths)."""
+        info = self.find(document, scope)
+        if info is None:
+            raise KeyError(document)
+        with self._lock:
+            rows = self.db.execute(
+                "select c.id, d.path, d.title, c.location, c.page, c.text, c.ordinal,"
+                " c.char_start, c.char_end from doc_chunks c join doc_documents d"
+                " on d.id = c.document_id where d.path = ? and c.ordinal >= ? order by c.ordinal",
+                [info.path, start],
+            ).fetchall()
+        out: list[Passage] = []
+        used = 0
+        for row in rows:
+            passage = _passage(row, 0.0)
+            if pages and passage.page not in pages:
+                continue
+            if section and section.casefold() not in passage.location.casefold():
+                continue
+            if out and used + len(passage.text) > max_chars:
+                break
+            out.append(passage)
+            used += len(passage.text)
+        return out
+
+    def chunk_count(self, document: str, scope: str | None = None) -> int:
+        info = self.find(document, scope)
+        return info.chunks if info else 0
+
+    def close(self) -> None:
+        self._closed = True
+        self._running.set()
+        self.stop()
+        if self._owns_pool:
+            self.pool.close()
+        with self._lock:
+            self.db.conn.close()
+
+
+# --- helpers ---------------------------------------------------------------------------------
+
+
+def _abs(path: str | Path) -> str:
+    return os.path.abspath(os.path.expanduser(str(path)))
+
+
+def _is_under(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
+
+
+def _like_prefix(folder: str) -> str:
+    escaped = folder.rstrip(os.sep).replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return escaped + os.sep.replace("\\", "\\\\") + "%"
+
+
+def _kind_name(path: str) -> str:
+    return kind_of(Path(path)) or ""
+
+
+def _walk(folder: str, report: IndexReport) -> Iterator[tuple[str, str]]:
+    """Supported files under a folder; links to folders are not followed (no loops)."""
+    def on_error(exc: OSError) -> None:
+        report.failures.append(Failure(str(exc.filename or folder), _os_reason(exc)))
+
+    for base, dirs, names in os.walk(folder, followlinks=False, onerror=on_error):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for name in sorted(names):
+            if name.startswith((".", "~$")):  # hidden files, Office lock files
+                continue
+            path = os.path.join(base, name)
+            if kind_of(Path(path)) is not None:
+                yield path, folder
+
+
+def _check_file(path: str, root: str, max_bytes: int) -> tuple[str, store.Stat | None]:
+    """A readable reason not to parse this path (or ""), and its stat."""
+    if kind_of(Path(path)) is None:
+        return f"unsupported file type {Path(path).suffix or '(none)'}", None
+    try:
+        st = os.stat(path)
+    except OSError as exc:
+        return _os_reason(exc), None
+    stat = store.Stat(st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+    if os.path.islink(path):
+        real = os.path.realpath(path)
+        if not _is_under(real, os.path.realpath(root)):
+            return "link leads outside the chosen folder; not followed", stat
+    if not os.path.isfile(path):
+        return "not a regular file", stat
+    if st.st_size > max_bytes:
+        return f"too large ({_size(st.st_size)}; the limit is {_size(max_bytes)})", stat
+    if not os.access(path, os.R_OK):
+        return "cannot read file: permission denied", stat
+    return "", stat
+
+
+def _os_reason(exc: OSError) -> str:
+    if exc.errno == errno.ELOOP:
+        return "symbolic link loop"
+    if exc.errno == errno.ENOENT:
+        return "file not found (or a broken link)"
+    if exc.errno in (errno.EACCES, errno.EPERM):
+        return "cannot read file: permission denied"
+    return f"cannot read file: {exc.strerror or exc}"
+
+
+def _size(n: int) -> str:
+    return f"{n / 1e9:.1f} GB" if n >= 1e9 else f"{n / 1e6:.0f} MB"
+
+
+def _same_stat(row: dict[str, Any], stat: store.Stat) -> bool:
+    # ctime cannot be set by tools that restore mtime after an edit, so an in-place edit
+    # that keeps size and mtime is still noticed (then the hash decides).
+    return bool(
+        row["size"] == stat.size and row["mtime_ns"] == stat.mtime_ns
+        and row["ctime_ns"] == stat.ctime_ns and (row["sha256"] or row["status"] == "failed")
+    )
+
+
+def _hash_file(path: str) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _passage(row: Sequence[Any], score: float) -> Passage:
+    chunk_id, path, title, location, page, text, ordinal, start, end = row
+    return Passage(path, title, location, page, text, score, chunk_id, ordinal, start, end)

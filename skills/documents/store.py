@@ -1,0 +1,166 @@
+"""The documents tables in index.db: schema (named migrations) and the SQL the index runs."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+
+import sqlite_utils
+
+from skills.documents.chunking import CJK_RUN, Chunk, cjk_bigrams
+from skills.migrations import Migrations
+
+migrations = Migrations("documents")
+
+
+@migrations
+def m001_documents(db: sqlite_utils.Database) -> None:
+    db.executescript(
+        """
+        create table doc_documents (
+            id integer primary key,
+            path text not null unique,
+            title text not null default '',
+            kind text not null default '',
+            size integer not null default 0,
+            mtime_ns integer not null default 0,
+            ctime_ns integer not null default 0,
+            sha256 text not null default '',
+            status text not null default 'ok',      -- ok | failed
+            error text not null default '',
+            pages integer not null default 0,
+            chunks integer not null default 0,
+            in_library integer not null default 1,  -- 0: only visible in the chats in doc_scopes
+            parse_seconds real not null default 0,
+            indexed_at text not null default (datetime('now'))
+        );
+        create index doc_documents_sha on doc_documents(sha256);
+        create table doc_scopes (
+            document_id integer not null references doc_documents(id) on delete cascade,
+            scope text not null,
+            primary key (document_id, scope)
+        );
+        create table doc_chunks (
+            id integer primary key,
+            document_id integer not null references doc_documents(id) on delete cascade,
+            ordinal integer not null,
+            location text not null default '',
+            page integer,
+            char_start integer not null default 0,
+            char_end integer not null default 0,
+            text text not null
+        );
+        create index doc_chunks_document on doc_chunks(document_id, ordinal);
+        create virtual table doc_fts using fts5(
+            text, cjk, title, tokenize = 'porter unicode61 remove_diacritics 2'
+        );
+        """
+    )
+
+
+def connect(path: Path) -> sqlite_utils.Database:
+    """Open index.db shared with the file index: WAL so readers never block the writer."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    conn = sqlite3.connect(str(path), check_same_thread=False, timeout=30)
+    conn.execute("pragma busy_timeout = 30000")
+    conn.execute("pragma journal_mode = wal")
+    conn.execute("pragma foreign_keys = on")
+    conn.execute("pragma synchronous = normal")  # WAL + normal: durable enough for a cache
+    db = sqlite_utils.Database(conn)
+    migrations.apply(db)
+    return db
+
+
+@dataclass(frozen=True)
+class Stat:
+    size: int
+    mtime_ns: int
+    ctime_ns: int
+
+
+def delete_chunks(conn: sqlite3.Connection, document_id: int) -> None:
+    conn.execute(
+        "delete from doc_fts where rowid in (select id from doc_chunks where document_id = ?)",
+        [document_id],
+    )
+    conn.execute("delete from doc_chunks where document_id = ?", [document_id])
+
+
+def insert_chunks(
+    conn: sqlite3.Connection, document_id: int, title: str, chunks: list[Chunk]
+) -> None:
+    title_words = re.sub(r"[_\-.]+", " ", title)
+    for chunk in chunks:
+        cursor = conn.execute(
+            "insert into doc_chunks (document_id, ordinal, location, page, char_start, char_end,"
+            " text) values (?, ?, ?, ?, ?, ?, ?)",
+            [document_id, chunk.ordinal, chunk.location, chunk.page, chunk.char_start,
+             chunk.char_end, chunk.text],
+        )
+        conn.execute(
+            "insert into doc_fts (rowid, text, cjk, title) values (?, ?, ?, ?)",
+            [cursor.lastrowid, chunk.text, cjk_bigrams(chunk.text), title_words],
+        )
+
+
+def delete_document(conn: sqlite3.Connection, document_id: int) -> None:
+    delete_chunks(conn, document_id)
+    conn.execute("delete from doc_scopes where document_id = ?", [document_id])
+    conn.execute("delete from doc_documents where id = ?", [document_id])
+
+
+_STOPWORD_TEXT = (
+    "a an and are as at be by can could did do does for from had has have how i in is it its"
+    " me my of on or our so than that the their them then there these they this those to was"
+    " we were what when where which who whom why will with would you your about into please"
+    " tell show give find list any all"
+)
+STOPWORDS = frozenset(_STOPWORD_TEXT.split())
+
+
+def match_expression(query: str) -> str:
+    """An FTS5 query for free text: words OR'ed (BM25 ranks), CJK as bigrams, all quoted so
+    user text can never be read as FTS syntax."""
+    words: list[str] = []
+    grams: list[str] = []
+    for token in re.findall(r"\w+", query):
+        for piece in re.split(f"({CJK_RUN.pattern})", token):
+            if not piece:
+                continue
+            if CJK_RUN.fullmatch(piece):
+                grams.extend(cjk_bigrams(piece).split())
+            else:
+                words.append(piece.lower())
+    kept = [w for w in words if w not in STOPWORDS] or words
+    parts = []
+    if kept:
+        # adjacent query words also count as a phrase: names like "Granite Orchard" then
+        # outrank passages that merely mention "granite" and "orchard" apart
+        pairs = [f"{a} {b}" for a, b in zip(kept, kept[1:], strict=False)]
+        terms = [_quote(w) for w in dict.fromkeys(kept + pairs)]
+        parts.append("text : (" + " OR ".join(terms) + ")")
+        parts.append("title : (" + " OR ".join(_quote(w) for w in dict.fromkeys(kept)) + ")")
+    if grams:
+        terms = [_quote(g) + ("*" if len(g) == 1 else "") for g in dict.fromkeys(grams)]
+        parts.append("cjk : (" + " OR ".join(terms) + ")")
+    return " OR ".join(parts)
+
+
+def _quote(term: str) -> str:
+    return '"' + term.replace('"', '""') + '"'
+
+
+SEARCH_SQL = """
+select c.id, d.path, d.title, c.location, c.page, c.text, c.ordinal, c.char_start,
+       c.char_end, bm25(doc_fts, 1.0, 1.0, 0.3) as rank
+from doc_fts
+join doc_chunks c on c.id = doc_fts.rowid
+join doc_documents d on d.id = c.document_id
+where doc_fts match ?
+  and (d.in_library = 1
+       or exists (select 1 from doc_scopes s where s.document_id = d.id and s.scope = ?))
+order by rank
+limit ?
+"""

@@ -1,0 +1,142 @@
+"""Parse files in a reused child process with limits on time and memory per file.
+
+A hostile or broken file can make a parser spin, allocate without end or crash the
+interpreter; in a child process that costs one restart, never the app."""
+
+from __future__ import annotations
+
+import importlib
+import multiprocessing
+import sys
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from typing import Any
+
+DEFAULT_TARGET = "skills.documents.parsers:parse_file"
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Per-file limits. Size is checked before parsing; time and memory while parsing."""
+
+    max_bytes: int = 200 * 1024 * 1024
+    seconds: float = 60.0
+    memory_bytes: int = 2 * 1024 * 1024 * 1024  # address space of the worker process
+
+
+@dataclass
+class Outcome:
+    """What parsing one file gave: a value, or a readable reason it failed."""
+
+    value: Any = None
+    error: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return not self.error
+
+
+def _resolve(target: str) -> Callable[[str], Any]:
+    module, _, name = target.partition(":")
+    fn: Callable[[str], Any] = getattr(importlib.import_module(module), name)
+    return fn
+
+
+def _serve(conn: Connection, target: str, memory_bytes: int) -> None:
+    """The worker's loop: receive a path, send back ("ok", value) or ("error", reason)."""
+    if sys.platform.startswith("linux") and memory_bytes > 0:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
+    fn = _resolve(target)
+    while True:
+        try:
+            path = conn.recv()
+        except (EOFError, OSError):
+            return
+        if path is None:
+            return
+        try:
+            reply: tuple[str, Any] = ("ok", fn(path))
+        except MemoryError:
+            reply = ("error", "needed more memory than the parsing limit allows")
+        except Exception as exc:  # the reason goes back to the index as text
+            reply = ("error", str(exc) or type(exc).__name__)
+        try:
+            conn.send(reply)
+        except Exception as exc:  # e.g. a result that cannot be pickled
+            conn.send(("error", f"could not return the parsed text: {exc}"))
+
+
+class ParserPool:
+    """One reused worker process (started on first use, restarted after a crash or timeout).
+
+    Calls are serialised by a lock: the app parses one file at a time off the UI thread,
+    and a single warm worker keeps indexing from being dominated by process start."""
+
+    def __init__(self, limits: Limits | None = None, target: str = DEFAULT_TARGET) -> None:
+        self.limits = limits or Limits()
+        self.target = target
+        self._ctx = multiprocessing.get_context("spawn")  # fork would copy threads and sqlite
+        self._lock = threading.Lock()
+        self._process: Any = None
+        self._conn: Connection | None = None
+
+    def parse(self, path: str, seconds: float | None = None) -> Outcome:
+        timeout = self.limits.seconds if seconds is None else seconds
+        with self._lock:
+            conn = self._ensure()
+            try:
+                conn.send(path)
+                if not conn.poll(timeout):
+                    self._kill()
+                    return Outcome(error=f"parsing took longer than {timeout:g} s; skipped")
+                status, value = conn.recv()
+            except (EOFError, OSError, BrokenPipeError):
+                code = self._process.exitcode if self._process is not None else None
+                self._kill()
+                return Outcome(error=_crash_reason(code))
+            return Outcome(value=value) if status == "ok" else Outcome(error=str(value))
+
+    def _ensure(self) -> Connection:
+        if self._process is not None and self._process.is_alive() and self._conn is not None:
+            return self._conn
+        self._kill()
+        parent, child = self._ctx.Pipe()
+        process = self._ctx.Process(
+            target=_serve,
+            args=(child, self.target, self.limits.memory_bytes),
+            name="hearth-doc-parser",
+            daemon=True,
+        )
+        process.start()
+        child.close()
+        self._process, self._conn = process, parent
+        return parent
+
+    def _kill(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+        if self._process is not None:
+            if self._process.is_alive():
+                self._process.kill()
+            self._process.join(timeout=5)
+        self._process, self._conn = None, None
+
+    def close(self) -> None:
+        with self._lock:
+            if self._conn is not None and self._process is not None and self._process.is_alive():
+                try:
+                    self._conn.send(None)
+                    self._process.join(timeout=2)
+                except (OSError, BrokenPipeError):
+                    pass
+            self._kill()
+
+
+def _crash_reason(code: int | None) -> str:
+    if code is not None and code < 0:
+        return f"the parser crashed on this file (signal {-code}); skipped"
+    return "the parser stopped unexpectedly on this file; skipped"

@@ -1,0 +1,131 @@
+"""Plain records the file index hands out: search hits, file details, scan and status reports."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+
+def local_time(seconds: float) -> datetime:
+    """An aware datetime in the machine's time zone (what a user reads as 'modified')."""
+    return datetime.fromtimestamp(seconds, tz=UTC).astimezone()
+
+
+@dataclass(frozen=True)
+class FileHit:
+    """One search result. `path` is display text; `os_path` is what opens the file (it differs
+    only for names that are not valid UTF-8)."""
+
+    path: str
+    name: str
+    kind: str
+    size: int
+    modified: datetime
+    snippet: str = ""
+    os_path: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "path": self.path,
+            "name": self.name,
+            "kind": self.kind,
+            "size": self.size,
+            "modified": self.modified.isoformat(timespec="seconds"),
+            "snippet": self.snippet,
+        }
+
+
+@dataclass(frozen=True)
+class FileInfo:
+    """Everything the index knows about one file (or what a fresh stat says, if not indexed)."""
+
+    path: str
+    name: str
+    folder: str
+    extension: str
+    kind: str
+    size: int
+    modified: datetime
+    created: datetime
+    indexed: bool
+    has_content: bool
+    os_path: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "path": self.path,
+            "name": self.name,
+            "folder": self.folder,
+            "extension": self.extension,
+            "kind": self.kind,
+            "size": self.size,
+            "modified": self.modified.isoformat(timespec="seconds"),
+            "created": self.created.isoformat(timespec="seconds"),
+            "indexed": self.indexed,
+            "has_content": self.has_content,
+        }
+
+
+@dataclass(frozen=True)
+class ScanProgress:
+    """Sent to a scan's progress callback every few hundred files (and at the end)."""
+
+    root: str
+    seen: int
+    changed: int
+    current: str = ""
+
+
+@dataclass
+class ScanReport:
+    """What a catch-up scan found: counts per outcome, unreadable places, time taken."""
+
+    roots: list[str] = field(default_factory=list)
+    seen: int = 0
+    added: int = 0
+    updated: int = 0
+    removed: int = 0
+    unchanged: int = 0
+    errors: list[tuple[str, str]] = field(default_factory=list)
+    seconds: float = 0.0
+    stopped: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "roots": self.roots,
+            "seen": self.seen,
+            "added": self.added,
+            "updated": self.updated,
+            "removed": self.removed,
+            "unchanged": self.unchanged,
+            "errors": [{"path": p, "reason": r} for p, r in self.errors],
+            "seconds": round(self.seconds, 3),
+            "stopped": self.stopped,
+        }
+
+
+@dataclass(frozen=True)
+class IndexStatus:
+    """The index at a glance, for `hearth files status` and the settings page."""
+
+    roots: list[str]
+    files: int
+    total_bytes: int
+    by_kind: dict[str, int]
+    last_scan: datetime | None
+    scanning: bool
+    watching: bool
+    watch_error: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "roots": self.roots,
+            "files": self.files,
+            "total_bytes": self.total_bytes,
+            "by_kind": self.by_kind,
+            "last_scan": self.last_scan.isoformat(timespec="seconds") if self.last_scan else None,
+            "scanning": self.scanning,
+            "watching": self.watching,
+            "watch_error": self.watch_error,
+        }

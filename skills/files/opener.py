@@ -1,0 +1,63 @@
+"""Opening a file, or showing it in its folder, with the platform's own programs. Injectable:
+tests pass a recording fake; nothing here runs unless the user approved the action."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from typing import Protocol
+
+
+class Opener(Protocol):
+    def open(self, path: str) -> None: ...
+
+    def reveal(self, path: str) -> None: ...
+
+
+def file_manager_name(platform: str = sys.platform) -> str:
+    if platform == "darwin":
+        return "Finder"
+    return "File Explorer" if platform == "win32" else "the file manager"
+
+
+def open_command(path: str, platform: str = sys.platform) -> list[str] | None:
+    """The command that opens `path` in its default app; None on Windows (os.startfile)."""
+    if platform == "win32":
+        return None
+    return ["open", path] if platform == "darwin" else ["xdg-open", path]
+
+
+def reveal_command(path: str, platform: str = sys.platform) -> list[str]:
+    """The command that shows `path` selected in its folder (Linux: opens the folder)."""
+    if platform == "darwin":
+        return ["open", "-R", path]
+    if platform == "win32":
+        return ["explorer", f"/select,{path}"]
+    return ["xdg-open", os.path.dirname(path) or path]
+
+
+class SystemOpener:
+    """Launches the platform's programs detached, so closing Hearth leaves the app open."""
+
+    def __init__(self, platform: str = sys.platform) -> None:
+        self.platform = platform
+
+    def open(self, path: str) -> None:
+        command = open_command(path, self.platform)
+        if command is None:
+            os.startfile(path)  # type: ignore[attr-defined]  # Windows only
+        else:
+            self._launch(command)
+
+    def reveal(self, path: str) -> None:
+        self._launch(reveal_command(path, self.platform))
+
+    def _launch(self, command: list[str]) -> None:
+        try:
+            subprocess.Popen(  # noqa: S603  # fixed program, path passed as one argument
+                command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL, start_new_session=True,
+            )
+        except FileNotFoundError as exc:
+            raise OSError(f"cannot open files here: {command[0]} is not installed") from exc

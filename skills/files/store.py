@@ -1,0 +1,154 @@
+"""index.db tables for files (migrations component "files") and the writes that keep them."""
+
+from __future__ import annotations
+
+import os
+import re
+import sqlite3
+import threading
+from collections.abc import Iterable
+from pathlib import Path
+
+import sqlite_utils
+
+from skills.files.kinds import extension, kind_of
+from skills.files.paths import bytes_range, display
+from skills.files.scanner import FoundFile
+from skills.migrations import Migrations
+
+migrations = Migrations("files")
+
+
+@migrations
+def files_001_index(db: sqlite_utils.Database) -> None:
+    # raw: the exact OS bytes of the path (opens names that are not UTF-8); path: display text.
+    db.execute(
+        "create table file_index (id integer primary key, raw blob not null unique,"
+        " path text not null, folder text not null, name text not null, ext text not null,"
+        " kind text not null, size integer not null, mtime_ns integer not null,"
+        " created real not null, has_content integer not null default 0)"
+    )
+    db.execute("create index file_index_path on file_index(path)")
+    db.execute("create index file_index_mtime on file_index(mtime_ns)")
+    db.execute("create index file_index_kind on file_index(kind, mtime_ns)")
+    # Prefix indexes make "lea*" as cheap as "lease"; unicode61 folds case and accents.
+    db.execute(
+        "create virtual table file_index_fts using fts5(name, content, prefix='1 2 3',"
+        " tokenize='unicode61 remove_diacritics 2')"
+    )
+    db.execute(
+        "create trigger file_index_gone after delete on file_index"
+        " begin delete from file_index_fts where rowid = old.id; end"
+    )
+    db.execute("create table file_index_roots (root text primary key, last_scan real)")
+
+
+_CAMEL = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
+
+
+def name_terms(name: str) -> str:
+    """The name plus its camelCase and letter/digit parts, so 'LeaseAgreement2024.pdf' is
+    found by 'agreement' and '2024' as well as by its full words."""
+    parts = _CAMEL.findall(name)
+    return name + " " + " ".join(parts) if len(parts) > 1 else name
+
+
+def connect(path: Path) -> sqlite_utils.Database:
+    """WAL and a busy timeout: the documents index writes to the same file from its own thread."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    conn = sqlite3.connect(str(path), check_same_thread=False, timeout=30)
+    conn.execute("pragma journal_mode=wal")
+    conn.execute("pragma busy_timeout=30000")
+    conn.execute("pragma synchronous=normal")
+    db = sqlite_utils.Database(conn)
+    migrations.apply(db)
+    return db
+
+
+class FileStore:
+    """All SQL writes for the file index, serialised by one lock (callers may be the UI's
+    worker thread, the watcher thread and the CLI)."""
+
+    def __init__(self, path: Path) -> None:
+        self.db = connect(path)
+        self.conn: sqlite3.Connection = self.db.conn
+        self.lock = threading.RLock()
+
+    def known(self, root: str) -> dict[bytes, tuple[int, int]]:
+        """raw path -> (size, mtime_ns) for every indexed file under `root`."""
+        lo, hi = bytes_range(os.fsencode(root))
+        with self.lock:
+            rows = self.conn.execute(
+                "select raw, size, mtime_ns from file_index where raw > ? and raw < ?", [lo, hi]
+            ).fetchall()
+        return {bytes(r[0]): (r[1], r[2]) for r in rows}
+
+    def signature(self, raw: bytes) -> tuple[int, int] | None:
+        with self.lock:
+            row = self.conn.execute(
+                "select size, mtime_ns from file_index where raw = ?", [raw]
+            ).fetchone()
+        return (row[0], row[1]) if row else None
+
+    def upsert(self, batch: Iterable[tuple[FoundFile, str]]) -> None:
+        """Insert or refresh files with their content, in one transaction."""
+        with self.lock, self.conn:
+            for found, content in batch:
+                self._upsert_one(found, content)
+
+    def _upsert_one(self, found: FoundFile, content: str) -> None:
+        path = display(found.path)
+        ext = extension(found.name)
+        row = self.conn.execute(
+            "insert into file_index (raw, path, folder, name, ext, kind, size, mtime_ns,"
+            " created, has_content) values (?,?,?,?,?,?,?,?,?,?) on conflict(raw) do update set"
+            " path=excluded.path, folder=excluded.folder, name=excluded.name, ext=excluded.ext,"
+            " kind=excluded.kind, size=excluded.size, mtime_ns=excluded.mtime_ns,"
+            " created=excluded.created, has_content=excluded.has_content returning id",
+            [os.fsencode(found.path), path, os.path.dirname(path), display(found.name), ext,
+             kind_of(ext), found.size, found.mtime_ns, found.created, bool(content)],
+        ).fetchone()
+        self.conn.execute(
+            "insert or replace into file_index_fts (rowid, name, content) values (?,?,?)",
+            [row[0], name_terms(display(found.name)), content],
+        )
+
+    def remove(self, raws: Iterable[bytes]) -> int:
+        with self.lock, self.conn:
+            cur = self.conn.executemany(
+                "delete from file_index where raw = ?", [[r] for r in raws]
+            )
+            return cur.rowcount
+
+    def remove_under(self, folder: str) -> int:
+        """Forget a file or everything inside a folder (a delete or move the watcher saw)."""
+        raw = os.fsencode(folder)
+        lo, hi = bytes_range(raw)
+        with self.lock, self.conn:
+            cur = self.conn.execute(
+                "delete from file_index where raw = ? or (raw > ? and raw < ?)", [raw, lo, hi]
+            )
+            return cur.rowcount
+
+    def keep_only(self, roots: list[str]) -> int:
+        """Drop every row outside `roots` (a root was removed, perhaps while Hearth was shut)."""
+        clauses = " or ".join("(raw > ? and raw < ?)" for _ in roots) or "0"
+        params = [b for r in roots for b in bytes_range(os.fsencode(r))]
+        with self.lock, self.conn:
+            cur = self.conn.execute(f"delete from file_index where not ({clauses})", params)
+            self.conn.execute(
+                "delete from file_index_roots where root not in"
+                f" ({','.join('?' for _ in roots)})", [display(r) for r in roots],
+            )
+            return cur.rowcount
+
+    def mark_scanned(self, root: str, when: float) -> None:
+        with self.lock, self.conn:
+            self.conn.execute(
+                "insert or replace into file_index_roots (root, last_scan) values (?, ?)",
+                [display(root), when],
+            )
+
+    def close(self) -> None:
+        with self.lock:
+            self.conn.close()

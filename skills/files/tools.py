@@ -1,0 +1,170 @@
+"""The assistant's file tools: search_files and file_info read the index; open_file and
+reveal_file act on the desktop and so need the user's approval (changes_things=True)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from skills.base import Skill, SkillContext, SkillError, SkillResult
+from skills.files.kinds import KINDS
+from skills.files.models import FileHit
+from skills.files.opener import Opener, SystemOpener, file_manager_name
+from skills.files.parse import parse_size, parse_when
+
+if TYPE_CHECKING:
+    from skills.files.index import FileIndex
+
+_PATH = {"type": "object", "required": ["path"], "additionalProperties": False,
+         "properties": {"path": {"type": "string", "description": "Full path of the file."}}}
+
+
+def _human_size(size: int) -> str:
+    value = float(size)
+    for unit in ("B", "KB", "MB", "GB"):
+        if value < 1024 or unit == "GB":
+            return f"{value:.0f} {unit}" if unit == "B" else f"{value:.1f} {unit}"
+        value /= 1024
+    return f"{size} B"
+
+
+def _line(number: int, hit: FileHit) -> str:
+    when = hit.modified.strftime("%Y-%m-%d %H:%M")
+    text = f"{number}. {hit.name} ({hit.kind}, {_human_size(hit.size)}, modified {when})\n"
+    text += f"   {hit.path}"
+    return text + (f"\n   …{hit.snippet}…" if hit.snippet else "")
+
+
+class _FileSkill:
+    changes_things = False
+
+    def __init__(self, index: FileIndex, opener: Opener | None = None) -> None:
+        self.index = index
+        self.opener = opener or SystemOpener()
+
+    def describe_change(self, arguments: dict[str, Any]) -> str:
+        return ""
+
+    def _resolve(self, arguments: dict[str, Any]) -> str:
+        path = arguments.get("path")
+        if not isinstance(path, str) or not path.strip():
+            raise SkillError("path is required: the full path of a file from search_files")
+        try:
+            return self.index.resolve(path.strip())
+        except ValueError as exc:
+            raise SkillError(str(exc)) from None
+
+
+class SearchFiles(_FileSkill):
+    name = "search_files"
+    description = (
+        "Find files in the folders the user chose, by words in the file name or content "
+        "(prefix matching), kind, extension, folder, modification date and size. Resolve "
+        "relative dates ('last week') to ISO dates yourself. Returns path, name, kind, size, "
+        "modified time and a content snippet for each file."
+    )
+    parameters: dict[str, Any] = {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {
+            "query": {"type": "string", "description": "Words in the name or content."},
+            "kind": {"type": "string", "enum": list(KINDS)},
+            "extensions": {"type": "array", "items": {"type": "string"},
+                           "description": "e.g. [\"pdf\", \"docx\"]"},
+            "folder": {"type": "string", "description": "Only inside this folder."},
+            "modified_after": {"type": "string", "description": "ISO date, e.g. 2026-03-01"},
+            "modified_before": {"type": "string", "description": "ISO date, e.g. 2026-04-01"},
+            "larger_than": {"type": ["integer", "string"],
+                            "description": "Bytes, or text like '10MB'."},
+            "limit": {"type": "integer", "minimum": 1, "maximum": 100, "default": 20},
+        },
+    }
+
+    def run(self, arguments: dict[str, Any], context: SkillContext) -> SkillResult:
+        try:
+            hits = self.index.search(**_search_args(arguments))
+        except (ValueError, TypeError) as exc:
+            raise SkillError(str(exc)) from None
+        if not hits:
+            return SkillResult(text="No files matched.", data=[])
+        lines = [_line(n, h) for n, h in enumerate(hits, 1)]
+        text = f"Found {len(hits)} file(s):\n" + "\n".join(lines)
+        return SkillResult(text=text, data=[h.to_dict() for h in hits])
+
+
+def _search_args(arguments: dict[str, Any]) -> dict[str, Any]:
+    """Tool arguments -> FileIndex.search keyword arguments, with readable errors."""
+    args: dict[str, Any] = {}
+    for key in ("query", "kind", "folder"):
+        if arguments.get(key):
+            args[key] = str(arguments[key])
+    if arguments.get("extensions"):
+        exts = arguments["extensions"]
+        args["extensions"] = [exts] if isinstance(exts, str) else [str(e) for e in exts]
+    for key in ("modified_after", "modified_before"):
+        if arguments.get(key):
+            args[key] = parse_when(str(arguments[key]))
+    if arguments.get("larger_than") not in (None, ""):
+        args["larger_than"] = parse_size(arguments["larger_than"])
+    if arguments.get("limit") is not None:
+        args["limit"] = max(1, min(int(arguments["limit"]), 100))
+    return args
+
+
+class FileDetails(_FileSkill):
+    name = "file_info"
+    description = "Details of one file in the user's chosen folders: size, kind, dates."
+    parameters: dict[str, Any] = _PATH
+
+    def run(self, arguments: dict[str, Any], context: SkillContext) -> SkillResult:
+        real = self._resolve(arguments)
+        try:
+            info = self.index.info(real)
+        except (OSError, ValueError) as exc:
+            raise SkillError(str(exc)) from None
+        data = info.to_dict()
+        text = "\n".join(f"{key}: {value}" for key, value in data.items())
+        return SkillResult(text=text, data=data)
+
+
+class OpenFile(_FileSkill):
+    name = "open_file"
+    description = "Open a file from the user's chosen folders in its default application."
+    parameters: dict[str, Any] = _PATH
+    changes_things = True
+
+    def describe_change(self, arguments: dict[str, Any]) -> str:
+        return f"Open {arguments.get('path', '')} in its default application."
+
+    def run(self, arguments: dict[str, Any], context: SkillContext) -> SkillResult:
+        real = self._resolve(arguments)
+        try:
+            self.opener.open(real)
+        except OSError as exc:
+            raise SkillError(f"could not open the file: {exc}") from None
+        return SkillResult(text=f"Opened {arguments['path']}.", data={"path": arguments["path"]})
+
+
+class RevealFile(_FileSkill):
+    name = "reveal_file"
+    description = "Show a file from the user's chosen folders in the system file manager."
+    parameters: dict[str, Any] = _PATH
+    changes_things = True
+
+    def describe_change(self, arguments: dict[str, Any]) -> str:
+        return f"Show {arguments.get('path', '')} in {file_manager_name()}."
+
+    def run(self, arguments: dict[str, Any], context: SkillContext) -> SkillResult:
+        real = self._resolve(arguments)
+        try:
+            self.opener.reveal(real)
+        except OSError as exc:
+            raise SkillError(f"could not show the file: {exc}") from None
+        return SkillResult(text=f"Showed {arguments['path']} in {file_manager_name()}.",
+                           data={"path": arguments["path"]})
+
+
+def file_skills(index: FileIndex, opener: Opener | None = None) -> list[Skill]:
+    """The file tools, sharing one index (and one opener; tests pass a recording fake)."""
+    chosen = opener or SystemOpener()
+    return [SearchFiles(index, chosen), FileDetails(index, chosen), OpenFile(index, chosen),
+            RevealFile(index, chosen)]

@@ -1,0 +1,54 @@
+"""A small stdio MCP server for the tests: `python mcp_server_fixture.py [normal|hang|crash|garbage]`."""
+
+from __future__ import annotations
+
+import sys
+import time
+
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+
+
+def build(mode: str) -> MCPServer:
+    server = MCPServer("fixture")
+
+    @server.tool()
+    def add(a: int, b: int) -> str:
+        """Add two whole numbers."""
+        return str(a + b)
+
+    @server.tool()
+    def shout(text: str) -> str:
+        """Repeat the text in capitals."""
+        return text.upper()
+
+    @server.tool()
+    def fail(reason: str) -> str:
+        """Always fails with the given reason."""
+        raise ToolError(reason)
+
+    @server.tool()
+    def sleep(seconds: float) -> str:
+        """Wait a while before answering (to test timeouts)."""
+        time.sleep(seconds)
+        return "awake"
+
+    return server
+
+
+def main() -> None:
+    mode = sys.argv[1] if len(sys.argv) > 1 else "normal"
+    if mode == "crash":
+        sys.stderr.write("fixture: cannot start, the configuration is missing\n")
+        sys.exit(3)
+    if mode == "hang":
+        time.sleep(3600)  # never speaks the protocol
+    if mode == "garbage":
+        sys.stdout.write("this is not json-rpc\n{broken\n")
+        sys.stdout.flush()
+        time.sleep(3600)
+    build(mode).run()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,107 @@
+"""Searching history: words found with highlights, any typed text is safe, CJK text works."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from app.core.history import HistoryStore
+
+
+@pytest.fixture
+def store(tmp_path: Path):  # type: ignore[no-untyped-def]
+    opened = HistoryStore(tmp_path / "hearth.db")
+    trip = opened.create_conversation("Trip to Kyoto")
+    opened.add_message(trip.id, "user", "Plan a meeting with Anna in Kyoto next Tuesday")
+    opened.add_message(trip.id, "assistant", "Booked the ryokan.", reasoning="Check trains first")
+    recipes = opened.create_conversation("Recipes")
+    opened.add_message(recipes.id, "user", "A café recipe for crème brûlée")
+    opened.add_message(recipes.id, "assistant", "今天天气很好，我们做甜点吧。")
+    yield opened
+    opened.close()
+
+
+def test_hits_are_highlighted_and_name_their_conversation(store: HistoryStore) -> None:
+    [hit] = store.search("anna kyoto")
+    assert hit.conversation_title == "Trip to Kyoto" and hit.role == "user"
+    assert "[[Anna]]" in hit.snippet and "[[Kyoto]]" in hit.snippet
+
+
+def test_every_word_must_appear_and_words_match_as_prefixes(store: HistoryStore) -> None:
+    assert [h.snippet for h in store.search("meet tues")] == [
+        "Plan a [[meeting]] with Anna in Kyoto next [[Tuesday]]"
+    ]
+    assert store.search("meeting recipe") == []
+
+
+def test_reasoning_is_searchable(store: HistoryStore) -> None:
+    [hit] = store.search("trains")
+    assert hit.role == "assistant" and "[[trains]]" in hit.snippet
+
+
+def test_accents_do_not_matter(store: HistoryStore) -> None:
+    assert [h.conversation_title for h in store.search("creme brulee cafe")] == ["Recipes"]
+
+
+def test_chinese_words_inside_a_sentence_are_found(store: HistoryStore) -> None:
+    [hit] = store.search("天气")
+    assert hit.conversation_title == "Recipes"
+    assert "[[天气]]" in hit.snippet
+
+
+@pytest.mark.parametrize(
+    ("query", "titles"),
+    [
+        ('"kyoto', ["Trip to Kyoto"]),
+        ("kyoto)", ["Trip to Kyoto"]),
+        ("NEAR(kyoto anna)", []),  # NEAR is a word here, and no message has it
+        ("title:kyoto", []),  # not a column filter: "title" must appear too
+        ("ryokan*", ["Trip to Kyoto"]),
+        ("^booked", ["Trip to Kyoto"]),
+        ("-anna", ["Trip to Kyoto"]),
+        ("'; drop table messages; --", []),
+        ("OR NOT", []),
+        ("*", []),
+        ("", []),
+        ("   ", []),
+        ("\x00", []),
+        ("kyoto " * 1000, ["Trip to Kyoto"]),
+    ],
+)
+def test_fts_syntax_in_queries_is_plain_text(
+    store: HistoryStore, query: str, titles: list[str]
+) -> None:
+    assert [hit.conversation_title for hit in store.search(query)] == titles
+    assert store.search("kyoto")  # and the store is still fine
+
+
+def test_operators_are_searched_as_words(store: HistoryStore) -> None:
+    chat = store.create_conversation("Logic")
+    store.add_message(chat.id, "user", "cats AND dogs")
+    assert [h.conversation_title for h in store.search("AND")] == ["Logic"]
+
+
+def test_limit_caps_the_results(store: HistoryStore) -> None:
+    chat = store.create_conversation("Many")
+    for n in range(10):
+        store.add_message(chat.id, "user", f"repeated note {n}")
+    assert len(store.search("repeated", limit=3)) == 3
+    assert store.search("repeated", limit=0) == []
+
+
+def test_streamed_text_is_searchable_as_it_is_now(store: HistoryStore) -> None:
+    chat = store.create_conversation("Stream")
+    answer = store.add_message(chat.id, "assistant", "draft wording", status="streaming")
+    store.update_message(answer.id, content="final phrasing", status="complete")
+    assert store.search("draft") == []
+    assert [h.message_id for h in store.search("phrasing")] == [answer.id]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(query=st.text(max_size=40))
+def test_any_typed_text_searches_without_error(store: HistoryStore, query: str) -> None:
+    for hit in store.search(query):
+        assert hit.message_id

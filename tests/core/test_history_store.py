@@ -1,0 +1,249 @@
+"""HistoryStore: conversations and messages saved, listed, updated and deleted as a user expects."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from pathlib import Path
+
+import pytest
+
+from app.core.history import HistoryError, HistoryStore, NotFound
+
+
+@pytest.fixture
+def store(tmp_path: Path):  # type: ignore[no-untyped-def]
+    opened = HistoryStore(tmp_path / "hearth.db")
+    yield opened
+    opened.close()
+
+
+def test_every_message_field_round_trips(store: HistoryStore) -> None:
+    chat = store.create_conversation("Units")
+    call = {"id": "c1", "name": "convert_units", "arguments": {"value": 3, "from": "mi"}}
+    source = {"citation": 1, "document": "/docs/a.pdf", "page": 2, "title": "A"}
+    answer = store.add_message(
+        chat.id, "assistant", "3 miles is 4.83 km", reasoning="miles to km", tool_calls=[call],
+        sources=[source], attachments=["/tmp/x.txt"], model="nanbeige-3b", engine="llama_cpp",
+        prompt_tokens=120, cached_prompt_tokens=100, completion_tokens=9,
+        timings={"ttft_ms": 80.5}, status="complete",
+    )
+    tool = store.add_message(chat.id, "tool", "4.83", tool_call_id="c1",
+                             tool_name="convert_units", tool_ok=False)
+    saved = store.messages(chat.id)
+    assert saved == [answer, tool]
+    assert saved[0].tool_calls == [call] and saved[0].sources == [source]
+    assert saved[0].timings == {"ttft_ms": 80.5} and saved[0].cached_prompt_tokens == 100
+    assert (saved[1].tool_ok, saved[1].tool_name, saved[1].seq) == (False, "convert_units", 2)
+    assert store.add_message(chat.id, "user", "hi").tool_ok is None
+
+
+def test_streamed_answer_is_saved_as_it_grows(store: HistoryStore) -> None:
+    chat = store.create_conversation()
+    answer = store.add_message(chat.id, "assistant", status="streaming")
+    store.update_message(answer.id, content="Hel", reasoning="think")
+    assert store.messages(chat.id)[0].content == "Hel"
+    store.update_message(answer.id, content="Hello", status="complete", completion_tokens=2)
+    final = store.messages(chat.id)[0]
+    assert (final.content, final.reasoning, final.status, final.completion_tokens) == (
+        "Hello", "think", "complete", 2,
+    )
+
+
+def test_reopening_marks_answers_left_streaming_as_interrupted(tmp_path: Path) -> None:
+    first = HistoryStore(tmp_path / "hearth.db")
+    chat = first.create_conversation()
+    done = first.add_message(chat.id, "assistant", "finished")
+    cut = first.add_message(chat.id, "assistant", "half an ans", status="streaming")
+    first.close()
+    again = HistoryStore(tmp_path / "hearth.db")
+    statuses = {m.id: (m.status, m.content) for m in again.messages(chat.id)}
+    again.close()
+    assert statuses == {done.id: ("complete", "finished"), cut.id: ("interrupted", "half an ans")}
+
+
+def test_list_puts_pinned_first_then_recent_and_hides_archived(store: HistoryStore) -> None:
+    old, middle, new = (store.create_conversation(t) for t in ("old", "middle", "new"))
+    store.add_message(middle.id, "user", "bump")  # activity makes it the most recent
+    store.set_pinned(old.id, True)
+    store.set_archived(new.id, True)
+    assert [c.title for c in store.list_conversations()] == ["old", "middle"]
+    listed = store.list_conversations(include_archived=True)
+    assert [c.title for c in listed] == ["old", "middle", "new"]
+    assert listed[0].pinned and listed[2].archived
+    store.set_pinned(old.id, False)
+    store.set_archived(new.id, False)
+    assert [c.title for c in store.list_conversations()] == ["middle", "new", "old"]
+
+
+def test_rename_keeps_one_clean_line(store: HistoryStore) -> None:
+    chat = store.create_conversation()
+    store.rename(chat.id, '  Trip\nplanning   for May \n')
+    found = store.get_conversation(chat.id)
+    assert found is not None and found.title == "Trip planning for May"
+
+
+def test_answer_model_becomes_the_conversations_model(store: HistoryStore) -> None:
+    chat = store.create_conversation()
+    store.add_message(chat.id, "user", "hi", model="ignored-for-users")
+    store.add_message(chat.id, "assistant", "hello", model="nanbeige-mlx")
+    found = store.get_conversation(chat.id)
+    assert found is not None and found.model == "nanbeige-mlx"
+
+
+def test_bad_input_is_refused_clearly_and_writes_nothing(store: HistoryStore) -> None:
+    chat = store.create_conversation()
+    with pytest.raises(HistoryError, match="role must be one of"):
+        store.add_message(chat.id, "robot", "x")
+    with pytest.raises(HistoryError, match="unknown message field.*colour"):
+        store.add_message(chat.id, "user", "x", colour="red")
+    with pytest.raises(HistoryError, match="status must be one of"):
+        store.add_message(chat.id, "assistant", "x", status="done")
+    with pytest.raises(HistoryError, match="JSON"):
+        store.add_message(chat.id, "assistant", "x", timings={"t": object()})
+    with pytest.raises(HistoryError, match="unknown message field.*seq"):
+        store.add_message(chat.id, "user", "x", seq=7)
+    with pytest.raises(NotFound, match="no conversation"):
+        store.add_message("nope", "user", "x")
+    with pytest.raises(NotFound, match="no message"):
+        store.update_message("nope", content="x")
+    with pytest.raises(NotFound):
+        store.rename("nope", "title")
+    with pytest.raises(NotFound):
+        store.delete_conversation("nope")
+    assert store.messages(chat.id) == []
+    assert store.get_conversation("nope") is None
+
+
+def test_delete_messages_after_supports_regenerate(store: HistoryStore) -> None:
+    chat = store.create_conversation()
+    question = store.add_message(chat.id, "user", "first question")
+    store.add_message(chat.id, "assistant", "first answer zebra")
+    store.add_message(chat.id, "user", "second")
+    store.delete_messages_after(chat.id, question.seq)
+    assert [m.content for m in store.messages(chat.id)] == ["first question"]
+    assert store.search("zebra") == []
+    retry = store.add_message(chat.id, "assistant", "better answer")
+    assert retry.seq == question.seq + 1
+
+
+@pytest.mark.parametrize("checkpointed", [False, True], ids=["in-wal", "in-main-file"])
+def test_delete_removes_conversation_messages_and_the_text_on_disk(
+    tmp_path: Path, checkpointed: bool
+) -> None:
+    path = tmp_path / "hearth.db"
+    store = HistoryStore(path)
+    keep = store.create_conversation("keep")
+    store.add_message(keep.id, "user", "ordinary words")
+    secret = store.create_conversation("private")
+    store.add_message(secret.id, "user", "my password is xylophonequartz")
+    answer = store.add_message(secret.id, "assistant", status="streaming")
+    for n in range(1, 20):  # streamed versions leave old copies in freed pages and the WAL
+        store.update_message(answer.id, content="noted xylophonequartz " * n)
+    if checkpointed:  # into the main file, as SQLite's auto-checkpoint does as the WAL grows
+        store._conn.execute("pragma wal_checkpoint(truncate)")
+    store.delete_conversation(secret.id)
+    assert store.get_conversation(secret.id) is None
+    assert store.messages(secret.id) == []
+    assert store.search("xylophonequartz") == []
+    assert [c.title for c in store.list_conversations()] == ["keep"]
+    while_open = _bytes_on_disk(path)  # the app keeps running after a delete
+    store.close()
+    assert b"xylophonequartz" not in while_open
+    assert b"xylophonequartz" not in _bytes_on_disk(path)
+    assert b"ordinary words" in _bytes_on_disk(path)
+
+
+def _bytes_on_disk(path: Path) -> bytes:
+    """The database with its WAL and shared-memory files."""
+    return b"".join(p.read_bytes() for p in path.parent.glob(path.name + "*"))
+
+
+def test_needs_title_after_the_first_exchange_only(store: HistoryStore) -> None:
+    chat = store.create_conversation()
+    assert not store.needs_title(chat.id)
+    store.add_message(chat.id, "user", "How far is the moon?")
+    answer = store.add_message(chat.id, "assistant", "", status="streaming")
+    assert not store.needs_title(chat.id)
+    store.update_message(answer.id, content="About 384,000 km.", status="complete")
+    assert store.needs_title(chat.id)
+    store.rename(chat.id, "Distance to the moon")
+    assert not store.needs_title(chat.id)
+    assert not store.needs_title("nope")
+
+
+def test_resolve_id_accepts_a_unique_prefix(store: HistoryStore) -> None:
+    chat = store.create_conversation()
+    assert store.resolve_id(chat.id[:6]) == chat.id
+    assert store.resolve_id(chat.id) == chat.id
+    with pytest.raises(NotFound):
+        store.resolve_id("%")  # LIKE wildcards are plain characters here
+    with pytest.raises(NotFound):
+        store.resolve_id("zz")
+
+
+def test_database_is_wal_with_foreign_keys_and_shares_the_file(tmp_path: Path) -> None:
+    from skills.migrations import Migrations
+
+    path = tmp_path / "hearth.db"
+    calendar = Migrations("calendar")  # another component keeps its tables in the same file
+
+    @calendar
+    def m001_events(db):  # type: ignore[no-untyped-def]
+        db.execute("create table events (id integer primary key, title text)")
+
+    store = HistoryStore(path)
+    import sqlite_utils
+
+    other = sqlite_utils.Database(path)
+    calendar.apply(other)
+    other.execute("insert into events (title) values ('dentist')")
+    other.conn.commit()
+    store.create_conversation("still works")
+    assert store._conn.execute("pragma journal_mode").fetchone()[0] == "wal"
+    assert store._conn.execute("pragma foreign_keys").fetchone()[0] == 1
+    other.close()
+    store.close()
+    reopened = HistoryStore(path)
+    assert [c.title for c in reopened.list_conversations()] == ["still works"]
+    reopened.close()
+
+
+def test_corrupt_file_gives_a_readable_error(tmp_path: Path) -> None:
+    path = tmp_path / "hearth.db"
+    path.write_bytes(b"this is not a database" * 100)
+    with pytest.raises(HistoryError, match="cannot open history database"):
+        HistoryStore(path)
+
+
+def test_ui_thread_reads_while_worker_streams(store: HistoryStore) -> None:
+    chat = store.create_conversation()
+    answer = store.add_message(chat.id, "assistant", status="streaming")
+    errors: list[BaseException] = []
+
+    def stream() -> None:
+        try:
+            for n in range(1, 301):
+                store.update_message(answer.id, content="x" * n)
+            store.update_message(answer.id, status="complete")
+        except BaseException as exc:  # surfaced below; a thread would swallow it
+            errors.append(exc)
+
+    writer = threading.Thread(target=stream)
+    writer.start()
+    lengths = []
+    while writer.is_alive():
+        lengths.append(len(store.messages(chat.id)[0].content))
+        store.list_conversations()
+    writer.join()
+    assert errors == []
+    assert lengths == sorted(lengths)  # readers never see the text go backwards
+    final = store.messages(chat.id)[0]
+    assert (final.content, final.status) == ("x" * 300, "complete")
+
+
+def test_closed_store_refuses_further_use(tmp_path: Path) -> None:
+    store = HistoryStore(tmp_path / "hearth.db")
+    store.close()
+    with pytest.raises(sqlite3.ProgrammingError):
+        store.list_conversations()
