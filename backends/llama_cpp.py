@@ -9,6 +9,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from jinja2 import TemplateError
+
 from backends.base import BackendInfo, GenerateOptions, Message, ShouldStop
 from backends.chat_format import ChatTemplate
 from backends.errors import (
@@ -20,7 +22,7 @@ from backends.errors import (
 )
 from backends.events import Done, Event, StreamError, ToolCall
 from backends.kv_cache import ConversationCaches, model_fingerprint
-from backends.llama_gguf import GgufSummary, inspect_gguf
+from backends.llama_gguf import GgufSummary, inspect_gguf, model_shape
 from backends.llama_log import TAP
 from backends.llama_state import SeqState, restore_sequence, save_sequence, seq_state_codec
 from backends.parser import OutputParser
@@ -35,7 +37,9 @@ class LlamaCppBackend:
     """One GGUF model in llama-cpp-python. Not thread-safe: one ModelRunner thread owns it."""
 
     def __init__(self, model_path: str, context_length: int = 0, kv_type: str = "f16",
-                 cache_dir: Path | None = None, n_threads: int | None = None) -> None:
+                 cache_dir: Path | None = None, n_threads: int | None = None,
+                 chat_template: str | None = None) -> None:
+        """chat_template overrides the GGUF's own (for files that carry none, like base models)."""
         if kv_type not in KV_GGML_TYPES:
             raise BackendError(f"Unknown KV cache type {kv_type!r}: choose one of "
                                f"{', '.join(KV_GGML_TYPES)}")
@@ -44,6 +48,7 @@ class LlamaCppBackend:
         self.kv_type = kv_type
         self.cache_dir = cache_dir
         self.n_threads = n_threads
+        self.chat_template = chat_template
         self._llm: Any = None
         self._summary: GgufSummary | None = None
         self._template: ChatTemplate | None = None
@@ -76,13 +81,18 @@ class LlamaCppBackend:
         if self._llm is not None:
             return
         summary = inspect_gguf(self.model_path)
-        context = self._plan_context()
+        context = self._plan_context(summary)
         llama_cpp = _import_engine()
         self._llm = self._open(llama_cpp, summary, context)
-        self._summary = summary
-        self._template = self._make_template(summary)
-        self._stop_ids = self._find_stop_ids(llama_cpp)
-        self._caches = self._make_caches(context)
+        try:
+            self._summary = summary
+            self._template = self._make_template(summary)
+            self._stop_ids = self._find_stop_ids(llama_cpp)
+            self._caches = self._make_caches(context)
+        except BaseException:
+            self._llm.close()  # never half-loaded: free the weights again
+            self._llm = None
+            raise
 
     def unload(self) -> None:
         if self._llm is None:
@@ -106,8 +116,8 @@ class LlamaCppBackend:
         started = time.perf_counter()
         try:
             prompt = self.render_prompt(messages, options)
-        except ValueError as exc:
-            yield StreamError(str(exc))
+        except (ValueError, TemplateError) as exc:  # bad messages for this template
+            yield StreamError(f"The chat template could not format this conversation: {exc}")
             yield Done("error")
             return
         tokens = llm.tokenize(prompt.encode("utf-8"), add_bos=False, special=True)
@@ -122,12 +132,20 @@ class LlamaCppBackend:
 
     # -- loading ----------------------------------------------------------------------------
 
-    def _plan_context(self) -> int:
-        from backends.memory import plan_for_model, require_fit
+    def _plan_context(self, summary: GgufSummary) -> int:
+        from backends import memory
 
-        _, plan = plan_for_model(self.model_path, kv_type=self.kv_type,
-                                 requested=self.context_length)
-        require_fit(plan)  # InsufficientMemory, before llama.cpp allocates anything
+        shape = model_shape(summary, summary.path.stat().st_size)
+        limit = shape.max_context or memory.DEFAULT_MAX_CONTEXT
+        plan = memory.plan_context(
+            shape.weights_bytes, memory.free_memory_bytes(), shape.kv_bytes_per_token(self.kv_type),
+            requested=self.context_length, minimum=min(memory.DEFAULT_MIN_CONTEXT, limit),
+            maximum=min(memory.DEFAULT_MAX_CONTEXT, limit))
+        if self.kv_type not in ("f16", "f32") and shape.head_dim % 32:
+            # llama.cpp stores quantized KV in blocks of 32 values along each head.
+            raise UnsupportedModel(f"A {self.kv_type} KV cache needs a head size divisible by 32; "
+                                   f"this model's is {shape.head_dim}: use f16")
+        memory.require_fit(plan)  # InsufficientMemory, before llama.cpp allocates anything
         self._plan_message = plan.message
         return plan.context_length
 
@@ -145,10 +163,10 @@ class LlamaCppBackend:
                 flash_attn=self.kv_type not in ("f16", "f32"), verbose=False,
             )
         except (ValueError, RuntimeError, OSError) as exc:
-            raise _load_error(summary, TAP.explain() or str(exc)) from exc
+            raise _load_error(summary, str(exc), TAP.text(), TAP.explain()) from exc
 
     def _make_template(self, summary: GgufSummary) -> ChatTemplate:
-        source = summary.chat_template or str(self._llm.metadata.get("tokenizer.chat_template", ""))
+        source = self.chat_template or summary.chat_template or str(self._llm.metadata.get("tokenizer.chat_template", ""))
         if not source:
             raise UnsupportedModel(f"{summary.path.name} carries no chat template, so Hearth "
                                    "cannot format a conversation for it")
@@ -210,7 +228,7 @@ class LlamaCppBackend:
         llm.set_seed(options.seed if options.seed is not None else random.getrandbits(31))
         parser = OutputParser(options.tool_call_format, starts_in_reasoning=_opens_reasoning(prompt),
                               tools=options.tools)
-        decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        decoder = TokenText(llm)
         run = _Run(started)
         finish = "stop"
         try:
@@ -224,8 +242,7 @@ class LlamaCppBackend:
                 if token in self._stop_ids:
                     break
                 run.completion += 1
-                # Incremental UTF-8: a character split over tokens waits for its last byte.
-                for event in parser.feed(decoder.decode(llm.detokenize([token]))):
+                for event in parser.feed(decoder.push(token)):
                     run.saw(event)
                     yield event
                 reason = self._should_end(run, len(tokens), options, should_stop)
@@ -235,7 +252,7 @@ class LlamaCppBackend:
         except (RuntimeError, ValueError, OSError) as exc:  # llama_decode failed mid-stream
             yield StreamError(f"llama.cpp stopped with an error: {exc}")
             finish = "error"
-        for event in parser.feed(decoder.decode(b"", final=True)) + parser.finish():
+        for event in parser.feed(decoder.flush()) + parser.finish():
             run.saw(event)
             yield event
         yield run.done(finish, len(tokens), cached)
@@ -249,6 +266,23 @@ class LlamaCppBackend:
         if n_prompt + run.completion >= self._llm.n_ctx() - 1:
             return "length"  # the next token would not fit in the context
         return ""
+
+
+class TokenText:
+    """Turns generated tokens into text one at a time without ever splitting a character.
+
+    Byte-level vocabularies spread one UTF-8 character over several tokens; the incremental
+    decoder holds the leading bytes back until the character is complete."""
+
+    def __init__(self, llm: Any) -> None:
+        self._llm = llm
+        self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+
+    def push(self, token: int) -> str:
+        return str(self._decoder.decode(bytes(self._llm.detokenize([token]))))
+
+    def flush(self) -> str:
+        return str(self._decoder.decode(b"", final=True))
 
 
 class _Run:
@@ -322,9 +356,13 @@ def _import_engine() -> Any:
     return llama_cpp
 
 
-def _load_error(summary: GgufSummary, detail: str) -> BackendError:
-    if "unknown model architecture" in detail:
-        return UnsupportedModel(f"{summary.path.name} is a '{summary.architecture}' model, which "
-                                "this llama.cpp build cannot run; update llama-cpp-python")
-    return ModelCorrupt(f"llama.cpp could not load {summary.path.name}: "
-                        f"{detail or 'the file is damaged or incomplete'}")
+def _load_error(summary: GgufSummary, error: str, log: str, reason: str) -> BackendError:
+    name = summary.path.name
+    if "unknown model architecture" in log:
+        return UnsupportedModel(f"{name} is a '{summary.architecture}' model, which this "
+                                "llama.cpp build cannot run; update llama-cpp-python")
+    if "llama_context" in error:  # the weights loaded; the cache or compute buffers did not
+        return BackendError(f"llama.cpp loaded {name} but could not set up its context: "
+                            f"{reason or error}")
+    return ModelCorrupt(f"llama.cpp could not load {name}: "
+                        f"{reason or 'the file is damaged or incomplete'}")

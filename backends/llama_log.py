@@ -6,7 +6,7 @@ import ctypes
 from collections import deque
 from typing import Any
 
-_WARN, _ERROR = 2, 3
+_WARN, _ERROR = 3, 4  # ggml_log_level: NONE, DEBUG, INFO, WARN, ERROR, CONT
 
 
 class LlamaLogTap:
@@ -35,11 +35,14 @@ class LlamaLogTap:
         self.lines.clear()
 
     def explain(self) -> str:
-        """The most telling recent line (an error about the architecture or a tensor)."""
-        for line in reversed(self.lines):
-            if "architecture" in line or "tensor" in line or "error" in line.lower():
-                return line
+        """Why a load failed, in llama.cpp's words (its "error loading model" line), or ""."""
+        for line in self.lines:
+            if "error loading model" in line:
+                return line.split("error loading model", 1)[1].lstrip(": ")
         return self.lines[-1] if self.lines else ""
+
+    def text(self) -> str:
+        return "\n".join(self.lines)
 
 
 TAP = LlamaLogTap()

@@ -41,7 +41,8 @@ class _Engine:
     """The few mlx / mlx_lm entry points we use, imported only when a model loads."""
 
     mx: Any
-    load: Any
+    load_model: Any
+    load_tokenizer: Any
     stream_generate: Any
     make_sampler: Any
     make_prompt_cache: Any
@@ -59,9 +60,10 @@ def _import_engine() -> _Engine:
     except (ImportError, OSError) as exc:
         raise EngineUnavailable(
             "MLX is not installed: pip install mlx-lm (Apple Silicon) or \"mlx-lm[cpu]\" "
-            f"(Linux) ({exc})") from exc
-    return _Engine(mx, utils.load, generate.stream_generate, sample.make_sampler,
-                   cache.make_prompt_cache, cache.can_trim_prompt_cache, cache.trim_prompt_cache)
+            f"(Linux) ({_one_line(exc)})") from exc
+    return _Engine(mx, utils.load_model, utils.load_tokenizer, generate.stream_generate,
+                   sample.make_sampler, cache.make_prompt_cache, cache.can_trim_prompt_cache,
+                   cache.trim_prompt_cache)
 
 
 @dataclass
@@ -131,7 +133,8 @@ class MlxBackend:
         if self.loaded:
             return
         folder = inspect_folder(self._path)
-        shape, plan = plan_for_model(folder.path, self._kv_type, self._requested_context)
+        kv_storage = folder.kv_storage(self._kv_type)
+        shape, plan = plan_for_model(folder.path, kv_storage, self._requested_context)
         require_fit(plan)
         self._template = ChatTemplate(folder.chat_template, folder.bos_token, folder.eos_token)
         self._kv_group = _kv_group_size(shape.head_dim, self._kv_type)
@@ -145,6 +148,7 @@ class MlxBackend:
         self._info.num_loops = shape.num_loops
         self._info.quantization = folder.quantization
         self._info.device = _device_name(engine.mx)
+        self._info.kv_type = kv_storage
         self._info.extra.update(memory_verdict=plan.verdict, memory_message=plan.message)
 
     def unload(self) -> None:
@@ -328,18 +332,31 @@ def _check_model_type(folder: MlxFolder) -> None:
 
 
 def _load_weights(engine: _Engine, path: Path) -> tuple[Any, Any]:
+    """mlx_lm's load, in its two steps, so a failure names the part that is broken."""
     try:
-        model, tokenizer = engine.load(str(path))
+        model, config = engine.load_model(path)
     except NotImplementedError as exc:
         raise UnsupportedModel(f"{path.name} uses model options MLX does not support: "
-                               f"{exc}") from exc
+                               f"{_one_line(exc)}") from exc
     except ValueError as exc:
         if "not supported" in str(exc):
-            raise UnsupportedModel(f"{path.name}: {exc}") from exc
-        raise ModelCorrupt(f"{path.name}: the weights do not match config.json ({exc})") from exc
-    except Exception as exc:  # mlx, safetensors and transformers raise many types on bad files
-        raise ModelCorrupt(f"{path.name} could not be loaded: {exc}") from exc
+            raise UnsupportedModel(f"{path.name}: {_one_line(exc)}") from exc
+        raise ModelCorrupt(f"{path.name}: the weights do not match config.json "
+                           f"({_one_line(exc)})") from exc
+    except Exception as exc:  # mlx and safetensors raise many types on damaged files
+        raise ModelCorrupt(f"{path.name}: the weights could not be read ({_one_line(exc)})") from exc
+    try:
+        tokenizer = engine.load_tokenizer(path, eos_token_ids=config.get("eos_token_id"))
+    except Exception as exc:  # transformers raises OSError, ValueError, KeyError, ...
+        raise ModelCorrupt(f"{path.name}: the tokenizer files are missing or damaged "
+                           f"({_one_line(exc)})") from exc
     return model, tokenizer
+
+
+def _one_line(exc: BaseException, limit: int = 300) -> str:
+    # Library messages can span lines; the user sees one readable line.
+    text = " ".join(str(exc).split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _stop_ids(tokenizer: Any) -> set[int]:

@@ -37,6 +37,11 @@ class MlxFolder:
             return f"{quant['bits']}-bit"
         return str(self.config.get("torch_dtype") or self.config.get("dtype") or "")
 
+    def kv_storage(self, kv_type: str) -> str:
+        """The KV type memory is planned with: MLX keeps unquantized K/V in the model's dtype."""
+        dtype = str(self.config.get("torch_dtype") or self.config.get("dtype") or "")
+        return "f32" if kv_type == "f16" and dtype == "float32" else kv_type
+
     def fingerprint(self, kv_type: str) -> str:
         """Changes whenever the weights, config or KV type change (invalidates disk caches)."""
         digest = hashlib.sha256(json.dumps(self.config, sort_keys=True).encode())

@@ -41,7 +41,7 @@ _PARAMETER_RE = re.compile(
     r"<parameter=([^>\n]*)>(.*?)(?:</parameter>|(?=<parameter=)|\Z)", re.DOTALL
 )
 _LEADING_NEWLINE_RE = re.compile(r"\A[ \t]*\n")
-_TRAILING_NEWLINE_RE = re.compile(r"\n[ \t]*\Z")
+_TRAILING_NEWLINE_RE = re.compile(r"\s*\Z")
 _SNIPPET = 80
 
 
@@ -197,6 +197,9 @@ class OutputParser:
                                           f"name: {_snippet(body[match.start():end])}"))
                 continue
             events.append(ToolCall(name, self._xml_arguments(name, chunk), raw=raw))
+        tail = body[body.rfind(_FUNCTION_CLOSE) + len(_FUNCTION_CLOSE):].strip(_WHITESPACE)
+        if not closed and _FUNCTION_CLOSE in body and tail:
+            events.append(TextDelta(tail))  # `</tool_call>` never came: what follows is answer
         return events
 
     def _xml_arguments(self, name: str, chunk: str) -> dict[str, Any]:

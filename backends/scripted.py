@@ -55,6 +55,9 @@ class ScriptedBackend:
         self._template = ChatTemplate(template or MINIMAL_TEMPLATE)
         self._delay = delay  # seconds between chunks, for demos of streaming; tests leave it 0
         self._loaded = False
+        # One info object for the backend's life, so what others write on it (reason) stays.
+        self._info = BackendInfo(engine="scripted", model_name="scripted", context_length=32768,
+                                 reason="scripted outputs (tests)")
         self._last_tokens: list[str] = []  # the previous prompt + output, for fake cache hits
         self.calls: list[ScriptedCall] = []
 
@@ -69,8 +72,7 @@ class ScriptedBackend:
 
     @property
     def info(self) -> BackendInfo:
-        return BackendInfo(engine="scripted", model_name="scripted", context_length=32768,
-                           reason="scripted outputs (tests)")
+        return self._info
 
     @property
     def loaded(self) -> bool:
@@ -81,6 +83,9 @@ class ScriptedBackend:
 
     def unload(self) -> None:
         self._loaded = False
+        # One info object for the backend's life, so what others write on it (reason) stays.
+        self._info = BackendInfo(engine="scripted", model_name="scripted", context_length=32768,
+                                 reason="scripted outputs (tests)")
         self._last_tokens = []
 
     def render_prompt(self, messages: list[Message], options: GenerateOptions) -> str:

@@ -33,7 +33,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     finding.set_defaults(handler=run_search)
 
     exporting = actions.add_parser("export", help="one conversation or all, as Markdown or JSON")
-    exporting.add_argument("--format", choices=("md", "json"), default="md")
+    exporting.add_argument(
+        "--format", choices=("md", "json"), help="md by default; json with --json"
+    )
     exporting.add_argument("--conversation", metavar="ID", help="only this one (id or prefix)")
     exporting.add_argument("--output", metavar="FILE", help="write here instead of stdout")
     exporting.set_defaults(handler=run_export)
@@ -101,9 +103,10 @@ def run_search(args: argparse.Namespace, hearth: Hearth) -> int:
 
 def run_export(args: argparse.Namespace, hearth: Hearth) -> int:
     store = _store(hearth)
+    form = args.format or ("json" if args.json else "md")
     try:
         chosen = store.resolve_id(args.conversation) if args.conversation else None
-        if args.format == "json":
+        if form == "json":
             text = json.dumps(store.export_json(chosen), ensure_ascii=False, indent=2) + "\n"
         else:
             text = store.export_markdown(chosen)
@@ -117,7 +120,7 @@ def run_export(args: argparse.Namespace, hearth: Hearth) -> int:
     except OSError as exc:
         return fail(f"cannot write {args.output}: {exc.strerror or exc}")
     if args.json:
-        emit_json({"written": str(args.output), "format": args.format, "conversation": chosen})
+        emit_json({"written": str(args.output), "format": form, "conversation": chosen})
     else:
         print(f"Exported to {args.output}")
     return 0
@@ -131,9 +134,9 @@ def run_delete(args: argparse.Namespace, hearth: Hearth) -> int:
         store.delete_conversation(conversation_id)
     except HistoryError as exc:
         return fail(str(exc))
-    title = conversation.title if conversation and conversation.title else UNTITLED
+    title = conversation.title if conversation else ""
     if args.json:
         emit_json({"deleted": conversation_id, "title": title})
     else:
-        print(f"Deleted {conversation_id[:SHORT_ID]} {title}")
+        print(f"Deleted {conversation_id[:SHORT_ID]} {title or UNTITLED}")
     return 0

@@ -49,10 +49,11 @@ def _utc_offset(now: datetime) -> str:
 def tools_section(skills: Sequence[Skill]) -> str:
     if not skills:
         return prompt_text("no_tools").strip()
+    # Names only: the chat template already renders every tool's description and schema.
     lines = []
     for skill in skills:
         asks = " (asks the user first)" if skill.changes_things else ""
-        lines.append(f"- {skill.name}{asks}: {skill.description.strip()}")
+        lines.append(f"- {skill.name}{asks}")
     return Template(prompt_text("tools")).substitute(tool_list="\n".join(lines)).strip()
 
 

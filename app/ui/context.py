@@ -18,6 +18,8 @@ class UiContext:
     hearth: Any  # app.main.Hearth (typed loosely: app.ui may not import app.main)
     ops: Ops
     theme: ThemeManager | None = None
+    hotkey: Any = None  # app.ui.hotkey.GlobalHotkey, when the app registered one
+    translations: Any = None  # app.ui.i18n.Translations
 
     @property
     def dark(self) -> bool:

@@ -50,6 +50,7 @@ class MainWindow(QMainWindow):
         splitter.setStretchFactor(1, 1)
         splitter.setSizes([260, 920])
         splitter.setChildrenCollapsible(False)
+        splitter.setHandleWidth(1)
         self.setCentralWidget(splitter)
         self.indexer = DropIndexer(ctx, self.chat)
         self._build_status()
@@ -88,8 +89,6 @@ class MainWindow(QMainWindow):
                      self.sidebar._focus_search)
         model = menus.addMenu(self.tr("&Model"))
         self._action(model, self.tr("&Models…"), "Ctrl+M", self.open_models)
-        self._action(model, self.tr("&Settings…"), QKeySequence.StandardKey.Preferences,
-                     self.open_settings)
         self._action(model, self.tr("Settings…"), "Ctrl+,", self.open_settings)
         self._action(model, self.tr("S&top answer"), "Ctrl+.", self.chat.stop)
 

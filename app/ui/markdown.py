@@ -56,8 +56,8 @@ def _code_table(code: str, lang: str, index: int, dark: bool, copy_label: str) -
     label = html.escape(lang or "text")
     body = _highlight(code, lang, dark)
     return (
-        f'<table width="100%" cellspacing="0" cellpadding="8" style="background-color:{bg};'
-        f' margin-top:6px; margin-bottom:6px;"><tr><td>'
+        f'<table width="100%" cellspacing="0" cellpadding="8" border="0" bgcolor="{bg}" '
+        f'style="margin-top:6px; margin-bottom:6px;"><tr><td bgcolor="{bg}">'
         f'<p style="margin:0; color:{fg}; font-size:small;">{label}&nbsp;&nbsp;·&nbsp;&nbsp;'
         f'<a href="copy:{index}" style="color:{fg};">{html.escape(copy_label)}</a></p>'
         f'<pre style="margin:0;">{body}</pre></td></tr></table>'
@@ -85,17 +85,19 @@ def render(text: str, dark: bool = False, copy_label: str = "Copy") -> Rendered:
             token.content = _code_table(token.content, lang, len(blocks) - 1, dark, copy_label)
     # The parser escapes model-written HTML; only our own html_block tokens pass through.
     body = _parser().renderer.render(tokens, _parser().options, {})
+    # Markdown tables get their borders as attributes, so our code tables stay borderless.
+    line = "#3d434b" if dark else "#d0d4da"
+    body = body.replace("<table>", f'<table border="1" cellspacing="0" cellpadding="5" '
+                                   f'style="border-collapse: collapse; border-color: {line};">')
     return Rendered(_link_citations(body), blocks)
 
 
 def table_css(dark: bool) -> str:
     """Default stylesheet for message documents (tables with borders, quiet block quotes)."""
-    line = "#3d434b" if dark else "#d0d4da"
     head = "#2a2f36" if dark else "#eef0f3"
     return (
         f"table {{ border-collapse: collapse; }}"
-        f"th {{ background-color: {head}; border: 1px solid {line}; padding: 4px 8px; }}"
-        f"td {{ border: 1px solid {line}; padding: 4px 8px; }}"
+        f"th {{ background-color: {head}; padding: 4px 8px; }}"
         f"blockquote {{ margin-left: 12px; color: gray; }}"
         f"h1, h2, h3 {{ margin-top: 10px; margin-bottom: 4px; }}"
     )

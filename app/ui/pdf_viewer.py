@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QPointF, QUrl
+from typing import Any
+
+from PySide6.QtCore import QPointF, QTimer, QUrl
 from PySide6.QtGui import QDesktopServices, QKeySequence, QShortcut
 from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
@@ -50,7 +52,15 @@ class PdfViewer(QDialog):
         bar.addWidget(external)
         layout.addLayout(bar)
         QShortcut(QKeySequence.StandardKey.Close, self, self.close)
+        self._first_page = page
         self.jump(page)
+
+    def showEvent(self, event: Any) -> None:  # noqa: N802
+        super().showEvent(event)
+        # The view ignores jumps until it has a size: jump again once it is on screen.
+        if self._first_page:
+            page, self._first_page = self._first_page, 0
+            QTimer.singleShot(0, lambda: self.jump(page))
 
     def jump(self, page: int) -> None:
         count = max(self.document.pageCount(), 1)

@@ -17,12 +17,12 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QPushButton,
     QStackedWidget,
-    QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
 from app.ui.context import UiContext
+from app.ui.i18n import plural
 
 ID_ROLE = Qt.ItemDataRole.UserRole
 SEARCH_DELAY_MS = 200
@@ -110,12 +110,9 @@ class Sidebar(QWidget):
         column.setSpacing(0)
         for key, text in (("library", self.tr("Library")), ("calendar", self.tr("Calendar")),
                           ("models", self.tr("Models")), ("settings", self.tr("Settings"))):
-            button = QToolButton()
-            button.setText(text)
+            button = QPushButton(text)
+            button.setObjectName("nav")
             button.setAccessibleName(text)
-            button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
-            button.setSizePolicy(button.sizePolicy().horizontalPolicy().Expanding,
-                                 button.sizePolicy().verticalPolicy())
             button.clicked.connect(lambda _=False, k=key: self.page_requested.emit(k))
             column.addWidget(button)
         return nav
@@ -127,11 +124,29 @@ class Sidebar(QWidget):
                          title=self.tr("Could not read your conversations"))
 
     def _show(self, conversations: list[Any]) -> None:
-        self.conversations = sorted(conversations, key=lambda c: (not c.pinned,), reverse=False)
+        pinned = [c for c in conversations if c.pinned]
+        recent = [c for c in conversations if not c.pinned]
+        self.conversations = pinned + recent
         self.list.clear()
-        for conv in self.conversations:
+        if pinned:
+            self._header(self.tr("Pinned"))
+            self._items(pinned)
+            self._header(self.tr("Recent"))
+        self._items(recent)
+
+    def _header(self, text: str) -> None:
+        item = QListWidgetItem(text.upper())
+        item.setFlags(Qt.ItemFlag.NoItemFlags)  # a label: not selectable, skipped by arrows
+        font = item.font()
+        font.setPointSizeF(font.pointSizeF() * 0.8)
+        font.setBold(True)
+        item.setFont(font)
+        self.list.addItem(item)
+
+    def _items(self, conversations: list[Any]) -> None:
+        for conv in conversations:
             title = conv.title or self.tr("New conversation")
-            item = QListWidgetItem(("📌 " if conv.pinned else "") + title)
+            item = QListWidgetItem(title)
             item.setData(ID_ROLE, conv.id)
             item.setToolTip(title)
             self.list.addItem(item)
@@ -234,7 +249,7 @@ class Sidebar(QWidget):
             return  # an older search finished after a newer one started
         self.stack.setCurrentIndex(1)
         self.results.clear()
-        self.results_label.setText(self.tr("%n result(s)", "", len(hits)) if hits
+        self.results_label.setText(plural(len(hits), self.tr("1 result"), self.tr("%1 results")) if hits
                                    else self.tr("Nothing found"))
         for hit in hits:
             item = QListWidgetItem()

@@ -111,9 +111,9 @@ class DocumentIndex:
     ) -> None:
         total = len(files)
         for done, (file, root) in enumerate(files):
-            if not self._wait_running():
-                break
             self._report(Progress(done, total, file), progress)
+            if not self._wait_running():  # paused: hold here; closed: give up
+                break
             self._index_one(file, root, scope, report)
         self._report(Progress(total, total, ""), progress)
         self._progress = None
@@ -451,6 +451,8 @@ class DocumentIndex:
         return info.chunks if info else 0
 
     def close(self) -> None:
+        if self._closed:
+            return
         self._closed = True
         self._running.set()
         self.stop()

@@ -150,6 +150,8 @@ def _parse_docx(path: Path) -> tuple[list[Section], int]:
 
     check_zip(path)
     document = docx.Document(str(path))
+    # Style ids -> names once: python-docx's paragraph.style scans every style on each call.
+    names = {style.style_id: style.name or "" for style in document.styles}
     heads: list[str] = []
     sections = [Section("", [])]
     for block in document.iter_inner_content():  # body order: paragraphs and tables interleaved
@@ -157,12 +159,18 @@ def _parse_docx(path: Path) -> tuple[list[Section], int]:
             sections[-1].lines.extend(_table_lines(block))
             continue
         text = block.text.strip()
-        level = _heading_level(block.style.name if block.style is not None else "")
-        if level and text:
+        if not text:
+            continue
+        ppr = block._p.pPr
+        style = names.get(ppr.style or "", "") if ppr is not None else ""
+        level = _heading_level(style)
+        if level:
             heads = [*heads[: level - 1], text]
             sections.append(Section(" > ".join(heads), [text]))
-        elif text:
-            sections[-1].lines.append(("- " + text) if _is_list(block) else text)
+        elif style.startswith("List") or (ppr is not None and ppr.numPr is not None):
+            sections[-1].lines.append("- " + text)
+        else:
+            sections[-1].lines.append(text)
     return sections, 0
 
 
@@ -171,14 +179,6 @@ def _heading_level(style: str) -> int:
         return 1
     match = _HEADING.match(style)
     return int(match.group(1)) if match else 0
-
-
-def _is_list(paragraph: Any) -> bool:
-    style = paragraph.style.name if paragraph.style is not None else ""
-    if style.startswith("List"):
-        return True
-    ppr = paragraph._p.pPr
-    return ppr is not None and ppr.numPr is not None
 
 
 def _table_lines(table: Any) -> list[str]:

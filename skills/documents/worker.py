@@ -5,11 +5,13 @@ interpreter; in a child process that costs one restart, never the app."""
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import multiprocessing
+import os
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any
@@ -95,7 +97,10 @@ class ParserPool:
                     return Outcome(error=f"parsing took longer than {timeout:g} s; skipped")
                 status, value = conn.recv()
             except (EOFError, OSError, BrokenPipeError):
-                code = self._process.exitcode if self._process is not None else None
+                code = None
+                if self._process is not None:
+                    self._process.join(timeout=5)  # the pipe closes a moment before exit
+                    code = self._process.exitcode
                 self._kill()
                 return Outcome(error=_crash_reason(code))
             return Outcome(value=value) if status == "ok" else Outcome(error=str(value))
@@ -111,7 +116,8 @@ class ParserPool:
             name="hearth-doc-parser",
             daemon=True,
         )
-        process.start()
+        with _unimportable_main_hidden():
+            process.start()
         child.close()
         self._process, self._conn = process, parent
         return parent
@@ -134,6 +140,22 @@ class ParserPool:
                 except (OSError, BrokenPipeError):
                     pass
             self._kill()
+
+
+@contextlib.contextmanager
+def _unimportable_main_hidden() -> Iterator[None]:
+    """spawn re-runs the parent's main script in the child; when that "script" is not a file
+    (code piped to python, an embedded interpreter) the child would die before parsing."""
+    main = sys.modules.get("__main__")
+    path = getattr(main, "__file__", None)
+    if main is None or path is None or os.path.isfile(path):
+        yield
+        return
+    del main.__file__
+    try:
+        yield
+    finally:
+        main.__file__ = path
 
 
 def _crash_reason(code: int | None) -> str:

@@ -69,7 +69,10 @@ class IgnoreRules:
             chain.append(folder)
         rules = DirRules(in_repo=True)
         for ancestor in reversed(chain[1:]):
-            rules = self._with_gitignore(rules, ancestor)
+            spec = _read_gitignore(ancestor)
+            # A .gitignore that excludes the root itself is overruled: the user chose it.
+            if spec and not spec.match_file(_relative(ancestor, root) + "/"):
+                rules = DirRules(True, (*rules.specs, (ancestor, spec)))
         return self.enter(rules, root)
 
     def enter(self, parent: DirRules, folder: str) -> DirRules:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from skills.files import content
 from skills.files.ignore import IgnoreRules
-from skills.files.kinds import extension, kind_of, normalize_kind
+from skills.files.kinds import extension, has_text, kind_of, normalize_kind
 from skills.files.models import FileHit, FileInfo, IndexStatus, ScanProgress, ScanReport, local_time
 from skills.files.paths import (
     check_inside,
@@ -98,20 +98,25 @@ class FileIndex:
 
     def _scan_root(self, root: str, report: ScanReport,
                    progress: Callable[[ScanProgress], None] | None) -> None:
+        """Two passes: names and metadata of everything first (so a new root is searchable by
+        name within seconds), then the text of new files. Changed files are read at once so
+        their old text never disappears from searches."""
         if not os.path.isdir(root):  # unmounted or deleted: keep what we knew, say why
             report.errors.append((display(root), "folder not found"))
             return
         known = self.store.known(root)
         walker = Walker(self.rules, self._stop.is_set)
-        batch: list[tuple[FoundFile, str]] = []
+        batch: list[tuple[FoundFile, str | None]] = []
         for found in walker.walk(root):
             report.seen += 1
             before = known.pop(os.fsencode(found.path), None)
             if before == (found.size, found.mtime_ns):
                 report.unchanged += 1
+            elif before is None:
+                report.added += 1
+                batch.append((found, None if has_text(extension(found.name)) else ""))
             else:
-                report.added += before is None
-                report.updated += before is not None
+                report.updated += 1
                 batch.append((found, _content(found)))
             if len(batch) >= BATCH:
                 self.store.upsert(batch)
@@ -124,9 +129,30 @@ class FileIndex:
         report.errors += [(display(p), r) for p, r in walker.errors[: max(room, 0)]]
         if not self._stop.is_set():  # a stopped walk did not see everything: delete nothing
             report.removed += self.store.remove(known)
+        self._read_pending(root, report, progress)
+        if not self._stop.is_set():
             self.store.mark_scanned(root, time.time())
+
+    def _read_pending(self, root: str, report: ScanReport,
+                      progress: Callable[[ScanProgress], None] | None) -> None:
+        """The content pass; what a stopped scan leaves pending, the next one picks up."""
+        pending = self.store.pending(root)
+        done: list[tuple[int, str]] = []
+        for number, (file_id, raw, ext, size) in enumerate(pending, 1):
+            if self._stop.is_set():
+                break
+            path = os.fsdecode(raw)
+            done.append((file_id, content.extract(path, ext, size)))
+            if len(done) >= BATCH // 4:
+                self.store.set_content(done)
+                done.clear()
+            if progress and number % PROGRESS_EVERY == 0:
+                progress(ScanProgress(root, report.seen, report.added + report.updated,
+                                      display(path), phase="content"))
+        self.store.set_content(done)
         if progress:
-            progress(ScanProgress(root, report.seen, report.added + report.updated))
+            progress(ScanProgress(root, report.seen, report.added + report.updated,
+                                  phase="content"))
 
     # -- live updates ---------------------------------------------------------------------
 
@@ -229,7 +255,7 @@ class FileIndex:
             extension=extension(name), kind="folder" if stat.S_ISDIR(st.st_mode)
             else kind_of(extension(name)), size=st.st_size,
             modified=local_time(st.st_mtime), created=local_time(found.created),
-            indexed=row is not None, has_content=bool(row and row[0]), os_path=real,
+            indexed=row is not None, has_content=bool(row and row[0] == 1), os_path=real,
         )
 
     def status(self) -> IndexStatus:

@@ -69,12 +69,14 @@ class FileInfo:
 
 @dataclass(frozen=True)
 class ScanProgress:
-    """Sent to a scan's progress callback every few hundred files (and at the end)."""
+    """Sent to a scan's progress callback every few hundred files and at the end of each pass.
+    phase "names": walking and recording files; "content": reading the text of new files."""
 
     root: str
     seen: int
     changed: int
     current: str = ""
+    phase: str = "names"
 
 
 @dataclass

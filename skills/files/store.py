@@ -22,6 +22,7 @@ migrations = Migrations("files")
 @migrations
 def files_001_index(db: sqlite_utils.Database) -> None:
     # raw: the exact OS bytes of the path (opens names that are not UTF-8); path: display text.
+    # has_content: 1 text indexed, 0 none, -1 text still to read (scans resume this).
     db.execute(
         "create table file_index (id integer primary key, raw blob not null unique,"
         " path text not null, folder text not null, name text not null, ext text not null,"
@@ -43,6 +44,7 @@ def files_001_index(db: sqlite_utils.Database) -> None:
     db.execute("create table file_index_roots (root text primary key, last_scan real)")
 
 
+PENDING = -1  # has_content while a file's text waits for the content pass of a scan
 _CAMEL = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 
 
@@ -90,13 +92,15 @@ class FileStore:
             ).fetchone()
         return (row[0], row[1]) if row else None
 
-    def upsert(self, batch: Iterable[tuple[FoundFile, str]]) -> None:
-        """Insert or refresh files with their content, in one transaction."""
+    def upsert(self, batch: Iterable[tuple[FoundFile, str | None]]) -> None:
+        """Insert or refresh files with their content, in one transaction. Content None means
+        "read it later" (PENDING): the name is searchable now, the text follows."""
         with self.lock, self.conn:
             for found, content in batch:
                 self._upsert_one(found, content)
 
-    def _upsert_one(self, found: FoundFile, content: str) -> None:
+    def _upsert_one(self, found: FoundFile, content: str | None) -> None:
+        state = PENDING if content is None else int(bool(content))
         path = display(found.path)
         ext = extension(found.name)
         row = self.conn.execute(
@@ -106,12 +110,33 @@ class FileStore:
             " kind=excluded.kind, size=excluded.size, mtime_ns=excluded.mtime_ns,"
             " created=excluded.created, has_content=excluded.has_content returning id",
             [os.fsencode(found.path), path, os.path.dirname(path), display(found.name), ext,
-             kind_of(ext), found.size, found.mtime_ns, found.created, bool(content)],
+             kind_of(ext), found.size, found.mtime_ns, found.created, state],
         ).fetchone()
         self.conn.execute(
             "insert or replace into file_index_fts (rowid, name, content) values (?,?,?)",
-            [row[0], name_terms(display(found.name)), content],
+            [row[0], name_terms(display(found.name)), content or ""],
         )
+
+    def pending(self, root: str) -> list[tuple[int, bytes, str, int]]:
+        """(id, raw path, extension, size) of files under `root` whose text is still to read."""
+        lo, hi = bytes_range(os.fsencode(root))
+        with self.lock:
+            rows = self.conn.execute(
+                "select id, raw, ext, size from file_index where has_content = ?"
+                " and raw > ? and raw < ?", [PENDING, lo, hi],
+            ).fetchall()
+        return [(r[0], bytes(r[1]), r[2], r[3]) for r in rows]
+
+    def set_content(self, items: Iterable[tuple[int, str]]) -> None:
+        with self.lock, self.conn:
+            for file_id, content in items:
+                self.conn.execute(
+                    "update file_index_fts set content = ? where rowid = ?", [content, file_id]
+                )
+                self.conn.execute(
+                    "update file_index set has_content = ? where id = ?",
+                    [int(bool(content)), file_id],
+                )
 
     def remove(self, raws: Iterable[bytes]) -> int:
         with self.lock, self.conn:

@@ -248,3 +248,10 @@ def test_odd_tool_specs_do_not_break_the_parser() -> None:
     tools = [{"function": "nope"}, {"function": {"parameters": [1]}}, {}]
     assert calls(parse("</think>" + XML_CALL, tools=tools)) == [
         ("get_weather", {"city": "Paris", "days": 3})]
+
+
+def test_text_after_a_call_missing_its_close_is_answer() -> None:
+    text = "</think>" + XML_CALL.removesuffix("</tool_call>") + "\nI asked for the weather."
+    out = parse(text)
+    assert calls(out) == [("get_weather", {"city": "Paris", "days": 3})]
+    assert out[-1] == TextDelta("I asked for the weather.")

@@ -91,7 +91,9 @@ def test_tags_never_leak_into_deltas(text: str, starts_in_reasoning: bool) -> No
         if isinstance(event, ReasoningDelta):
             assert "</think>" not in event.text
         if isinstance(event, (TextDelta, ReasoningDelta)):
-            assert event.text and event.text == event.text.strip(" \t\r\n")
+            # Edges are trimmed; only the indentation of a segment's first line may stay.
+            assert event.text and event.text == event.text.rstrip(" \t\r\n")
+            assert not event.text.startswith("\n")
 
 
 @RELAXED
@@ -115,7 +117,7 @@ def _templates() -> list[Any]:
 def test_tool_calls_rendered_by_the_template_parse_back(source: Path | None, fmt: str) -> None:
     template = ChatTemplate(source.read_text() if source else TINY_TEMPLATE)
 
-    @RELAXED
+    @settings(RELAXED, max_examples=80)  # each example renders the template: keep it modest
     @given(reasoning=free_text, content=free_text, calls=tool_calls,
            cuts=st.lists(st.integers(0, 600), max_size=8))
     def round_trip(reasoning: str, content: str, calls: list[tuple[str, dict[str, Any]]],
@@ -138,7 +140,7 @@ def _render_assistant_output(template: ChatTemplate, reasoning: str, content: st
     message = {"role": "assistant", "content": content, "reasoning_content": reasoning,
                "tool_calls": [{"type": "function", "function": {"name": n, "arguments": a}}
                               for n, a in calls]}
-    messages = [{"role": "system", "content": "sys"}, {"role": "user", "content": "q"}, message]
+    messages: list[dict[str, Any]] = [{"role": "system", "content": "sys"}, {"role": "user", "content": "q"}, message]
     rendered = template.render(messages, GenerateOptions(tool_call_format=fmt),
                                add_generation_prompt=False)
     opening = "<|im_start|>assistant\n<think>\n"

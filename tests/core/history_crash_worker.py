@@ -6,6 +6,7 @@ each, flushed only after the write it reports has committed:
   S <message id> <k>         answer k was added with status "streaming"
   U <message id> <n>         answer's content now holds the first n pieces of answer_text(k)
   C <json>                   a message is complete: {"id", "role", "content", "reasoning"}
+  held                       (with --hold) paused mid-answer until stdin closes
 """
 
 from __future__ import annotations
@@ -16,10 +17,14 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+# sqlite-utils imports numpy and pandas when present, only for their types; this worker starts
+# 50 times per test run, so skip them (an entry of None makes their import fail fast).
+sys.modules.update({"numpy": None, "pandas": None})  # type: ignore[dict-item]
 
 from app.core.history import HistoryStore  # noqa: E402
 
 PIECES = 12  # updates per streamed answer
+HOLD = "--hold" in sys.argv  # stop mid-answer: a live process with an answer streaming
 
 
 def answer_text(k: int, n: int = PIECES) -> str:
@@ -39,8 +44,17 @@ def say(*parts: object) -> None:
 def report(store: HistoryStore, message_id: str) -> None:
     message = store.get_message(message_id)
     assert message is not None
-    say("C", json.dumps({"id": message.id, "role": message.role, "content": message.content,
-                         "reasoning": message.reasoning}))
+    say(
+        "C",
+        json.dumps(
+            {
+                "id": message.id,
+                "role": message.role,
+                "content": message.content,
+                "reasoning": message.reasoning,
+            }
+        ),
+    )
 
 
 def stream_answer(store: HistoryStore, conversation_id: str, k: int, **final: object) -> str:
@@ -49,6 +63,10 @@ def stream_answer(store: HistoryStore, conversation_id: str, k: int, **final: ob
     for n in range(1, PIECES + 1):
         store.update_message(answer.id, content=answer_text(k, n), reasoning=reasoning_text(k, n))
         say("U", answer.id, n)
+        if HOLD:
+            say("held")
+            sys.stdin.read()  # until the test closes our stdin or kills us
+            sys.exit(0)
     store.update_message(answer.id, status="complete", completion_tokens=PIECES, **final)
     report(store, answer.id)
     return answer.id
@@ -60,8 +78,14 @@ def one_turn(store: HistoryStore, conversation_id: str, k: int, rng: random.Rand
     if rng.random() < 0.5:  # a tool-using turn: call, the skill runs, its result, the answer
         call = {"id": f"call{k}", "name": "convert_units", "arguments": {"value": k}}
         stream_answer(store, conversation_id, k, tool_calls=[call])
-        result = store.add_message(conversation_id, "tool", f"result {k}", tool_call_id=f"call{k}",
-                                   tool_name="convert_units", tool_ok=True)
+        result = store.add_message(
+            conversation_id,
+            "tool",
+            f"result {k}",
+            tool_call_id=f"call{k}",
+            tool_name="convert_units",
+            tool_ok=True,
+        )
         report(store, result.id)
         k += 1_000_000  # the follow-up answer has its own text
     stream_answer(store, conversation_id, k)

@@ -70,8 +70,13 @@ def check_after_restart(db: Path, seen: Seen) -> int:
     store = HistoryStore(db)
     try:
         assert store._conn.execute("pragma integrity_check").fetchone()[0] == "ok"
+        saved = {
+            m.id: m
+            for chat in store.list_conversations(include_archived=True)
+            for m in store.messages(chat.id)
+        }
         for message_id, expected in seen.complete.items():
-            message = store.get_message(message_id)
+            message = saved.get(message_id)
             assert message is not None, f"completed message {message_id} lost"
             assert message.status == "complete"
             assert (message.role, message.content, message.reasoning) == (
@@ -112,6 +117,36 @@ def test_sigkill_while_streaming_never_loses_committed_messages(tmp_path: Path) 
         cut_short += check_after_restart(db, seen)
     assert len(seen.complete) > KILLS  # the worker really wrote between kills
     assert cut_short >= KILLS // 2  # most kills landed mid-answer, as intended
+    assert list((tmp_path / "hearth.db-writers").iterdir()) == []  # dead owners cleaned up
+
+
+def test_an_answer_streaming_in_a_live_process_is_left_alone(tmp_path: Path) -> None:
+    """`hearth history list` while the window streams must not call that answer interrupted."""
+    db = tmp_path / "hearth.db"
+    worker = subprocess.Popen(
+        [sys.executable, str(WORKER), str(db), "1", "--hold"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert worker.stdin is not None and worker.stdout is not None
+    seen = Seen()
+    try:
+        for line in iter(worker.stdout.readline, "held\n"):
+            seen.take(line)
+        [(answer_id, _)] = seen.streaming.items()
+        beside = HistoryStore(db)
+        status = beside.get_message(answer_id).status  # type: ignore[union-attr]
+        beside.close()
+        assert status == "streaming"
+    finally:
+        worker.send_signal(signal.SIGKILL)
+        worker.wait()
+        worker.stdin.close()
+        worker.stdout.close()
+    after = HistoryStore(db)
+    assert after.get_message(answer_id).status == "interrupted"  # type: ignore[union-attr]
+    after.close()
 
 
 def test_search_index_matches_messages_after_crashes(tmp_path: Path) -> None:

@@ -19,14 +19,25 @@ def store(tmp_path: Path):  # type: ignore[no-untyped-def]
 
 def _tool_chat(store: HistoryStore) -> str:
     chat = store.create_conversation("Convert units")
-    store.add_message(chat.id, "user", "How many km is 3 miles?")
+    store.add_message(chat.id, "user", "How many km is 3 miles?", attachments=["/d/u.pdf"])
     call = {"id": "c1", "name": "convert_units", "arguments": {"value": 3, "unit": "mi"}}
-    store.add_message(chat.id, "assistant", "", reasoning="Use the tool.\nThen answer.",
-                      tool_calls=[call], model="nanbeige")
-    store.add_message(chat.id, "tool", "```4.83 km```", tool_call_id="c1",
-                      tool_name="convert_units", tool_ok=True)
-    store.add_message(chat.id, "assistant", "3 miles is about 4.83 km [1].",
-                      sources=[{"citation": 1, "title": "Units.pdf", "location": "page 2"}])
+    store.add_message(
+        chat.id,
+        "assistant",
+        "",
+        reasoning="Use the tool.\nThen answer.",
+        tool_calls=[call],
+        model="nanbeige",
+    )
+    store.add_message(
+        chat.id, "tool", "```4.83 km```", tool_call_id="c1", tool_name="convert_units", tool_ok=True
+    )
+    store.add_message(
+        chat.id,
+        "assistant",
+        "3 miles is about 4.83 km [1].",
+        sources=[{"citation": 1, "title": "Units.pdf", "location": "page 2"}],
+    )
     store.add_message(chat.id, "assistant", "And in metres", status="interrupted")
     return chat.id
 
@@ -34,11 +45,20 @@ def _tool_chat(store: HistoryStore) -> str:
 def test_markdown_reads_like_the_conversation(store: HistoryStore) -> None:
     text = store.export_markdown(_tool_chat(store))
     assert text.startswith("# Convert units\n")
-    order = ["## You", "How many km is 3 miles?", "> Thinking: Use the tool.", "> Then answer.",
-             'Called `convert_units` with `{"value": 3, "unit": "mi"}`',
-             "## Tool result: convert_units (ok)", "````\n```4.83 km```\n````",
-             "3 miles is about 4.83 km [1].", "1. Units.pdf, page 2",
-             "## Hearth [interrupted]", "And in metres"]
+    order = [
+        "## You",
+        "How many km is 3 miles?",
+        "Attached: `/d/u.pdf`",
+        "> Thinking: Use the tool.",
+        "> Then answer.",
+        'Called `convert_units` with `{"value": 3, "unit": "mi"}`',
+        "## Tool result: convert_units (ok)",
+        "````\n```4.83 km```\n````",
+        "3 miles is about 4.83 km [1].",
+        "1. Units.pdf, page 2",
+        "## Hearth [interrupted]",
+        "And in metres",
+    ]
     positions = [text.index(part) for part in order]
     assert positions == sorted(positions)
 

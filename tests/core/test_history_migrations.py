@@ -13,15 +13,26 @@ from app.core.history.schema import MIGRATIONS
 
 # Rows as an early user would have had them; each schema gets the columns it has.
 CONVERSATION = {
-    "id": "c0ffee", "title": "Old chat", "created": "2026-01-01T10:00:00.000+00:00",
-    "updated": "2026-01-01T10:05:00.000+00:00", "pinned": 1, "archived": 0, "model": "nb",
+    "id": "c0ffee",
+    "title": "Old chat",
+    "created": "2026-01-01T10:00:00.000+00:00",
+    "updated": "2026-01-01T10:05:00.000+00:00",
+    "pinned": 1,
+    "archived": 0,
+    "model": "nb",
     "activity": 1,
 }
 MESSAGES = [
     {"id": "m1", "seq": 1, "role": "user", "content": "Which glacier is longest?"},
-    {"id": "m2", "seq": 2, "role": "assistant", "content": "The Lambert glacier.",
-     "reasoning": "Antarctica", "tool_calls": '[{"id": "t", "name": "x", "arguments": {}}]',
-     "status": "streaming"},
+    {
+        "id": "m2",
+        "seq": 2,
+        "role": "assistant",
+        "content": "The Lambert glacier.",
+        "reasoning": "Antarctica",
+        "tool_calls": '[{"id": "t", "name": "x", "arguments": {}}]',
+        "status": "streaming",
+    },
 ]
 
 
@@ -29,8 +40,10 @@ def _insert(db: sqlite_utils.Database, table: str, row: dict[str, Any]) -> None:
     columns = {c.name for c in db[table].columns}  # type: ignore[union-attr]
     kept = {k: v for k, v in row.items() if k in columns}
     names = ", ".join(kept)
-    db.execute(f"insert into {table} ({names}) values ({', '.join('?' for _ in kept)})",
-               list(kept.values()))
+    db.execute(
+        f"insert into {table} ({names}) values ({', '.join('?' for _ in kept)})",
+        list(kept.values()),
+    )
 
 
 def _schema_at(path: Path, upto: str) -> set[str]:
@@ -70,7 +83,7 @@ def test_upgrade_from_each_earlier_schema_keeps_data(tmp_path: Path, upto: str) 
     tables = _schema_at(path, upto)
     store = HistoryStore(path)
     try:
-        assert MIGRATIONS.applied(store._db) == MIGRATIONS.names
+        assert MIGRATIONS.applied(store._db.db) == MIGRATIONS.names
         found = store.get_conversation(CONVERSATION["id"])
         assert found is not None and (found.title, found.pinned) == ("Old chat", True)
         if "messages" not in tables:
@@ -80,9 +93,26 @@ def test_upgrade_from_each_earlier_schema_keeps_data(tmp_path: Path, upto: str) 
         assert saved[1].status == "interrupted"  # left streaming by the old version
         assert saved[1].tool_calls[0]["name"] == "x"
         # Search covers messages written before search existed.
-        assert [hit.message_id for hit in store.search("glacier")] == ["m1", "m2"] or [
-            hit.message_id for hit in store.search("glacier")
-        ] == ["m2", "m1"]
+        assert sorted(hit.message_id for hit in store.search("glacier")) == ["m1", "m2"]
         assert [hit.message_id for hit in store.search("antarctica")] == ["m2"]
     finally:
         store.close()
+
+
+def test_a_failing_migration_leaves_no_half_schema(tmp_path: Path) -> None:
+    from app.core.history.schema import _atomic
+    from skills.migrations import Migrations
+
+    steps = Migrations("test")
+
+    @steps
+    @_atomic
+    def m001_broken(db: sqlite_utils.Database) -> None:
+        db.execute("create table half (id integer)")
+        raise RuntimeError("power cut")
+
+    db = sqlite_utils.Database(tmp_path / "t.db")
+    with pytest.raises(RuntimeError):
+        steps.apply(db)
+    assert "half" not in db.table_names() and steps.applied(db) == []
+    db.close()

@@ -23,13 +23,24 @@ def test_every_message_field_round_trips(store: HistoryStore) -> None:
     call = {"id": "c1", "name": "convert_units", "arguments": {"value": 3, "from": "mi"}}
     source = {"citation": 1, "document": "/docs/a.pdf", "page": 2, "title": "A"}
     answer = store.add_message(
-        chat.id, "assistant", "3 miles is 4.83 km", reasoning="miles to km", tool_calls=[call],
-        sources=[source], attachments=["/tmp/x.txt"], model="nanbeige-3b", engine="llama_cpp",
-        prompt_tokens=120, cached_prompt_tokens=100, completion_tokens=9,
-        timings={"ttft_ms": 80.5}, status="complete",
+        chat.id,
+        "assistant",
+        "3 miles is 4.83 km",
+        reasoning="miles to km",
+        tool_calls=[call],
+        sources=[source],
+        attachments=["/tmp/x.txt"],
+        model="nanbeige-3b",
+        engine="llama_cpp",
+        prompt_tokens=120,
+        cached_prompt_tokens=100,
+        completion_tokens=9,
+        timings={"ttft_ms": 80.5},
+        status="complete",
     )
-    tool = store.add_message(chat.id, "tool", "4.83", tool_call_id="c1",
-                             tool_name="convert_units", tool_ok=False)
+    tool = store.add_message(
+        chat.id, "tool", "4.83", tool_call_id="c1", tool_name="convert_units", tool_ok=False
+    )
     saved = store.messages(chat.id)
     assert saved == [answer, tool]
     assert saved[0].tool_calls == [call] and saved[0].sources == [source]
@@ -46,7 +57,10 @@ def test_streamed_answer_is_saved_as_it_grows(store: HistoryStore) -> None:
     store.update_message(answer.id, content="Hello", status="complete", completion_tokens=2)
     final = store.messages(chat.id)[0]
     assert (final.content, final.reasoning, final.status, final.completion_tokens) == (
-        "Hello", "think", "complete", 2,
+        "Hello",
+        "think",
+        "complete",
+        2,
     )
 
 
@@ -78,7 +92,7 @@ def test_list_puts_pinned_first_then_recent_and_hides_archived(store: HistorySto
 
 def test_rename_keeps_one_clean_line(store: HistoryStore) -> None:
     chat = store.create_conversation()
-    store.rename(chat.id, '  Trip\nplanning   for May \n')
+    store.rename(chat.id, "  Trip\nplanning   for May \n")
     found = store.get_conversation(chat.id)
     assert found is not None and found.title == "Trip planning for May"
 
@@ -156,7 +170,7 @@ def test_delete_removes_conversation_messages_and_the_text_on_disk(
 
 def _bytes_on_disk(path: Path) -> bytes:
     """The database with its WAL and shared-memory files."""
-    return b"".join(p.read_bytes() for p in path.parent.glob(path.name + "*"))
+    return b"".join(p.read_bytes() for p in path.parent.glob(path.name + "*") if p.is_file())
 
 
 def test_needs_title_after_the_first_exchange_only(store: HistoryStore) -> None:
@@ -180,6 +194,13 @@ def test_resolve_id_accepts_a_unique_prefix(store: HistoryStore) -> None:
         store.resolve_id("%")  # LIKE wildcards are plain characters here
     with pytest.raises(NotFound):
         store.resolve_id("zz")
+
+
+def test_resolve_id_refuses_an_ambiguous_prefix(store: HistoryStore) -> None:
+    ids = [store.create_conversation().id for _ in range(17)]  # 17 ids, 16 hex digits: a clash
+    first = next(i[0] for i in ids if sum(j[0] == i[0] for j in ids) > 1)
+    with pytest.raises(HistoryError, match="matches several conversations"):
+        store.resolve_id(first)
 
 
 def test_database_is_wal_with_foreign_keys_and_shares_the_file(tmp_path: Path) -> None:
@@ -247,3 +268,32 @@ def test_closed_store_refuses_further_use(tmp_path: Path) -> None:
     store.close()
     with pytest.raises(sqlite3.ProgrammingError):
         store.list_conversations()
+
+
+def test_a_database_locked_too_long_is_a_readable_error(tmp_path: Path) -> None:
+    store = HistoryStore(tmp_path / "hearth.db", busy_timeout=0.05)
+    chat = store.create_conversation("before")
+    other = sqlite3.connect(tmp_path / "hearth.db", isolation_level=None)
+    other.execute("begin immediate")  # another process in the middle of a long write
+    try:
+        with pytest.raises(HistoryError, match="database is locked"):
+            store.rename(chat.id, "during")
+        assert [c.title for c in store.list_conversations()] == ["before"]  # reads still work
+    finally:
+        other.execute("rollback")
+        other.close()
+    store.rename(chat.id, "after")
+    assert [c.title for c in store.list_conversations()] == ["after"]
+    store.close()
+
+
+def test_without_a_lock_folder_the_store_still_works(tmp_path: Path) -> None:
+    path = tmp_path / "hearth.db"
+    (tmp_path / "hearth.db-writers").write_text("a file where the lock folder would go")
+    first = HistoryStore(path)
+    chat = first.create_conversation()
+    cut = first.add_message(chat.id, "assistant", "partial", status="streaming")
+    first.close()
+    again = HistoryStore(path)
+    assert again.get_message(cut.id).status == "interrupted"  # type: ignore[union-attr]
+    again.close()

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import os
 import random
+import zipfile
 from dataclasses import dataclass
 from pathlib import Path
+
+from pypdf import PdfReader, PdfWriter
 
 
 def _pdf_escape(text: str) -> str:
@@ -216,9 +220,10 @@ def _pdf_doc(folder: Path, f: _Facts, attrs: list[str], i: int) -> None:
     p = f.project()
     r = f.r
     pages = []
+    order = r.sample(attrs, len(attrs))  # each attribute once per document: one true answer
     for number in range(1, 5):
         lines = [f"{p} status report, page {number}", _filler(r, 14)]
-        lines += f.facts(p, r.sample(attrs, 2), name, page=number)
+        lines += f.facts(p, order[2 * number - 2 : 2 * number], name, page=number)
         lines += [_filler(r, 14), f"Notes on {p}: {_filler(r, 8)}"]
         pages.append(lines)
     write_pdf(folder / name, pages)
@@ -229,9 +234,10 @@ def _docx_doc(folder: Path, f: _Facts, attrs: list[str], i: int) -> None:
     p = f.project()
     r = f.r
     blocks: list[tuple[str, object]] = [("h1", f"Plan for {p}"), ("p", _filler(r))]
-    for heading in ("Scope", "Schedule", "Resources"):
+    order = r.sample(attrs, len(attrs))
+    for number, heading in enumerate(("Scope", "Schedule", "Resources")):
         blocks.append(("h2", heading))
-        blocks.append(("p", " ".join(f.facts(p, r.sample(attrs, 1), name,
+        blocks.append(("p", " ".join(f.facts(p, order[number : number + 1], name,
                                              location=f"Plan for {p} > {heading}"))))
         blocks.append(("li", _filler(r, 10)))
         blocks.append(("table", [["Item", "Owner"], [_filler(r, 3), r.choice(FIRST)]]))
@@ -261,8 +267,9 @@ def _pptx_doc(folder: Path, f: _Facts, attrs: list[str], i: int) -> None:
     p = f.project()
     r = f.r
     slides = []
+    order = r.sample(attrs, len(attrs))
     for number in range(1, 4):
-        facts = f.facts(p, r.sample(attrs, 2), name, page=number)
+        facts = f.facts(p, order[2 * number - 2 : 2 * number], name, page=number)
         slides.append((f"{p} review {number}", [facts[0], _filler(r, 8)], facts[1]))
     write_pptx(folder / name, slides)
 
@@ -272,16 +279,17 @@ def _text_doc(folder: Path, f: _Facts, attrs: list[str], i: int) -> None:
     name = f"memo-{i:02d}.{kind}"
     p = f.project()
     r = f.r
+    order = r.sample(attrs, len(attrs))
     if kind == "md":
         text = f"# Memo on {p}\n\n{_filler(r)}\n"
-        for heading in ("Costs", "People"):
+        for number, heading in enumerate(("Costs", "People")):
             text += f"\n## {heading}\n\n" + " ".join(
-                f.facts(p, r.sample(attrs, 1), name, location=f"Memo on {p} > {heading}")
+                f.facts(p, order[number : number + 1], name, location=f"Memo on {p} > {heading}")
             ) + f"\n\n{_filler(r)}\n"
     elif kind == "html":
         text = f"<html><head><title>x</title><style>p {{}}</style></head><body><h1>{p}</h1>"
-        for heading in ("Budget", "Team"):
-            facts = f.facts(p, r.sample(attrs, 1), name, location=f"{p} > {heading}")
+        for number, heading in enumerate(("Budget", "Team")):
+            facts = f.facts(p, order[number : number + 1], name, location=f"{p} > {heading}")
             text += f"<h2>{heading}</h2><p>{facts[0]}</p><p>{_filler(r)}</p>"
         text += "<script>var hidden = 'ignore me';</script></body></html>"
     elif kind == "txt":
@@ -303,3 +311,43 @@ def _chinese_docs(folder: Path, f: _Facts) -> None:
             f.questions.append(Question(question.format(p=project), name, None,
                                         f"{project}简报 > {attr}", value))
         (folder / name).write_text(text, encoding="utf-8")
+
+
+# --- bad input ----------------------------------------------------------------------------------
+
+
+def _bomb(path: Path, member: str) -> Path:
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("[Content_Types].xml", "<Types/>")
+        archive.writestr(member, b"\0" * (30 * 1024 * 1024))  # ~30 KB compressed, 1000x
+    return path
+
+
+def bad_folder(folder: Path) -> dict[str, str]:
+    """Bad files -> a word the recorded reason must contain."""
+    folder.mkdir()
+    good = write_pdf(folder / "good.pdf", [["the heron nests by the weir"]])
+    writer = PdfWriter(clone_from=PdfReader(str(good)))
+    writer.encrypt("secret", algorithm="AES-256")
+    writer.write(str(folder / "locked.pdf"))
+    (folder / "truncated.pdf").write_bytes(good.read_bytes()[:180])
+    (folder / "garbage.pdf").write_bytes(b"%PDF-1.7\n" + os.urandom(4000))
+    _bomb(folder / "bomb.docx", "word/document.xml")
+    _bomb(folder / "bomb.xlsx", "xl/worksheets/sheet1.xml")
+    (folder / "fake.docx").write_bytes(b"this is not a zip archive at all")
+    with open(folder / "huge.txt", "wb") as handle:
+        handle.truncate(2 * 1024**3)  # sparse: 2 GB on paper, no disk used
+    (folder / "junk.txt").write_bytes(bytes(range(256)) * 64)
+    (folder / "loop-a.md").symlink_to(folder / "loop-b.md")
+    (folder / "loop-b.md").symlink_to(folder / "loop-a.md")
+    os.mkfifo(folder / "pipe.txt")  # opening it would block forever
+    outside = folder.parent / "outside.txt"
+    outside.write_text("private notes outside the chosen folder")
+    (folder / "escape.txt").symlink_to(outside)
+    return {
+        "locked.pdf": "encrypted", "truncated.pdf": "damaged", "garbage.pdf": "damaged",
+        "bomb.docx": "zip bomb", "bomb.xlsx": "zip bomb", "fake.docx": "not a zip",
+        "huge.txt": "too large", "junk.txt": "binary", "loop-a.md": "link loop",
+        "loop-b.md": "link loop", "pipe.txt": "not a regular file",
+        "escape.txt": "outside the chosen folder",
+    }

@@ -8,9 +8,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import write
+from files_helpers import write
 
 from skills.files import content, scanner
+from skills.files import index as index_module
 
 
 def names(index) -> set[str]:  # type: ignore[no-untyped-def]
@@ -80,6 +81,22 @@ def test_gitignore_is_respected_inside_repositories_only(root: Path, make_index)
     index = make_index(root)
     index.scan()
     assert names(index) == {"main.py", "kept.txt"}
+
+
+def test_a_root_inside_a_repository_follows_its_gitignore_unless_it_is_the_root(
+        tmp_path: Path, make_index) -> None:
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    write(repo / ".gitignore", "*.log\nscratch/\n")
+    write(repo / "src" / "app.py")
+    write(repo / "src" / "trace.log")
+    write(repo / "scratch" / "idea.txt")
+    src = make_index(repo / "src")
+    src.scan()
+    assert names(src) == {"app.py"}
+    scratch = make_index(repo / "scratch")  # chosen explicitly, so not hidden by its repo
+    scratch.scan()
+    assert names(scratch) == {"idea.txt"}
 
 
 def test_symlinks_are_never_followed(root: Path, tmp_path: Path, make_index) -> None:
@@ -166,19 +183,62 @@ def test_add_root_rejects_what_is_not_a_folder(root: Path, make_index) -> None:
         index.remove_root(str(root))
 
 
-def test_scan_reports_progress_and_stops_early(root: Path, make_index) -> None:
-    for n in range(1200):
-        write(root / f"f{n // 100}" / f"file{n}.txt")
+def test_scan_reports_progress_and_stops_early(root: Path, make_index, monkeypatch) -> None:
+    monkeypatch.setattr(index_module, "PROGRESS_EVERY", 50)
+    for n in range(120):
+        write(root / f"f{n // 10}" / f"file{n}.txt")
     index = make_index(root)
     seen: list[int] = []
 
     def progress(p) -> None:  # type: ignore[no-untyped-def]
         seen.append(p.seen)
-        if p.seen >= 500:
+        if p.seen >= 50:
             index.stop()
 
     report = index.scan(progress)
-    assert report.stopped and 500 <= report.seen < 1200
-    assert seen[0] == 500
+    assert report.stopped and 50 <= report.seen < 120
+    assert seen[0] == 50
     assert report.removed == 0
-    assert index.scan().seen == 1200  # the next scan finishes the job
+    assert index.scan().seen == 120  # the next scan finishes the job
+
+
+def test_names_come_first_and_a_stopped_content_pass_resumes(
+        root: Path, make_index, monkeypatch) -> None:
+    for n in range(100):
+        write(root / f"memo{n}.txt", f"walrus sighting {n}")
+    index = make_index(root)
+    names_at_first_read: list[int] = []
+    real = content.extract
+
+    def reading(path: str, ext: str, size: int) -> str:
+        if not names_at_first_read:
+            names_at_first_read.append(len(index.search("memo", limit=1000)))
+        if len(names_at_first_read) == 1 and len(read) == 10:
+            index.stop()
+        read.append(path)
+        return real(path, ext, size)
+
+    read: list[str] = []
+    monkeypatch.setattr(content, "extract", reading)
+    report = index.scan()
+    assert names_at_first_read == [100]  # every name searchable before any text is read
+    assert report.stopped and 0 < len(index.search("walrus", limit=1000)) < 100
+    report = index.scan()
+    assert report.added == 0 and len(index.search("walrus", limit=1000)) == 100
+    assert len(read) == 100  # nothing read twice
+
+
+def test_search_works_from_another_thread_while_a_scan_runs(root: Path, make_index) -> None:
+    import threading
+
+    for n in range(300):
+        write(root / f"d{n // 50}" / f"report{n}.txt", "annual figures")
+    index = make_index(root)
+    scanning = threading.Thread(target=index.scan)
+    scanning.start()
+    counts = []
+    while scanning.is_alive():
+        counts.append(len(index.search("report", limit=1000)))
+    scanning.join()
+    assert counts == sorted(counts)  # results only grow while the scan adds files
+    assert len(index.search("annual", limit=1000)) == 300

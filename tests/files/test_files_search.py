@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from conftest import write
+from files_helpers import write
 
 DAY = 86_400
-NOW = datetime.now(timezone.utc).timestamp()
+NOW = datetime.now(UTC).timestamp()
 
 
 @pytest.fixture
@@ -59,7 +59,7 @@ def test_filters_kind_extension_folder_size_and_dates(index, root: Path) -> None
     assert set(names(index.search(folder=str(root / "Trip")))) == {
         "TripBudget2025.xlsx", "beach.jpg"}
     assert names(index.search(larger_than=4000)) == ["beach.jpg"]
-    week_ago = datetime.now(timezone.utc) - timedelta(days=7)
+    week_ago = datetime.now(UTC) - timedelta(days=7)
     assert set(names(index.search(modified_after=week_ago))) == {
         "landlord.txt", "résumé_builder.py"}
     assert names(index.search("lease", modified_before=week_ago)) == [

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -177,16 +178,29 @@ def build_model(out_dir: Path, *, hidden: int, intermediate: int, layers: int, h
     stamp_path = out_dir / STAMP_FILE
     if stamp_path.exists() and json.loads(stamp_path.read_text()) == stamp:
         return model
-    if out_dir.exists():
-        shutil.rmtree(out_dir)
-    out_dir.mkdir(parents=True)
+    # Build beside the target and swap it in, so test processes running in parallel never
+    # see a half-written model (the stamp is written last, inside the new folder).
+    work = out_dir.parent / f".{out_dir.name}.building-{os.getpid()}"
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir(parents=True)
     tokenizer = _make_tokenizer(vocab)
-    _write_gguf(model.gguf_path, dims, tokenizer, seed, gguf_type)
+    _write_gguf(work / "model.gguf", dims, tokenizer, seed, gguf_type)
     if write_mlx:
-        _write_mlx(model.mlx_dir, dims, tokenizer, seed)
-    # The stamp goes last so an interrupted build is never mistaken for a finished one.
-    stamp_path.write_text(json.dumps(stamp))
+        _write_mlx(work / "mlx", dims, tokenizer, seed)
+    (work / STAMP_FILE).write_text(json.dumps(stamp))
+    _swap_in(work, out_dir)
     return model
+
+
+def _swap_in(work: Path, out_dir: Path) -> None:
+    old = out_dir.parent / f".{out_dir.name}.old-{os.getpid()}"
+    if out_dir.exists():
+        out_dir.rename(old)
+    try:
+        work.rename(out_dir)
+    except OSError:  # another process swapped in the same build first: keep theirs
+        shutil.rmtree(work, ignore_errors=True)
+    shutil.rmtree(old, ignore_errors=True)
 
 
 # ----------------------------------------------------------------------------- tokenizer
@@ -329,7 +343,9 @@ def _encode(w: np.ndarray, gguf_type: str) -> tuple[np.ndarray, Any]:
     if gguf_type == "f16":
         return w.astype(np.float16), T.F16
     if gguf_type == "q8_0":
-        return quants.quantize(w, T.Q8_0), T.Q8_0
+        # Row chunks keep the temporaries small when a full-size (2 GB) embedding is quantized.
+        rows = [quants.quantize(w[i:i + 4096], T.Q8_0) for i in range(0, w.shape[0], 4096)]
+        return np.concatenate(rows), T.Q8_0
     raise ValueError(f"unsupported gguf_type {gguf_type!r} (use f32, f16 or q8_0)")
 
 

@@ -21,8 +21,9 @@ BUSY = "An answer in this conversation is still being written: stop it or wait f
 
 
 class Assistant:
-    """send / regenerate / edit_and_resend each return a TurnHandle at once; the turn runs on a
-    worker thread, the model part on the runner thread, tools on the turn thread."""
+    """send / regenerate / edit_and_resend store the user's message, then return a TurnHandle;
+    the turn runs on its own worker thread, the model part on the runner thread, tools on the
+    turn thread. Bad input (unknown conversation or message) raises ValueError at once."""
 
     def __init__(self, runner: ModelRunner, history: HistoryLike, skills: Sequence[Skill],
                  settings: Settings, mcp_servers: Sequence[McpServer] = ()) -> None:
@@ -109,10 +110,17 @@ class Assistant:
             on_event(TurnFailed(conv, BUSY))
             handle._done.set()
             return handle
+        try:
+            # Stored before send() returns, so a caller that reloads the conversation sees it.
+            user_id = prepare()
+        except BaseException:
+            self._finished(conv, handle)
+            raise
         turn_mode = mode or TurnMode()
         setup = TurnSetup(
             runner=self.runner, history=self.history, settings=self.settings, handle=handle,
-            mode=turn_mode, policy=confirm or "ask", on_event=on_event, prepare=prepare,
+            mode=turn_mode, policy=confirm or "ask", on_event=on_event,
+            prepare=lambda: user_id,
             skills=self.skills, notes=self.mcp.notes, on_prompt=on_prompt,
             on_finished=lambda: self._finished(conv, handle))
         thread = threading.Thread(target=Turn(setup).run, name=f"hearth-turn-{conv[:8]}",

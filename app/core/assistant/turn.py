@@ -51,7 +51,7 @@ class TurnSetup:
     mode: TurnMode
     policy: ConfirmPolicy
     on_event: OnEvent
-    prepare: Callable[[], str | None]  # stores/edits the user message; returns its id
+    prepare: Callable[[], str | None]  # the stored user message's id
     skills: Callable[[], list[Skill]]  # resolved on the turn thread (MCP servers may start)
     notes: Callable[[], list[str]] = list  # extra system-prompt lines (e.g. a server is down)
     on_prompt: OnPrompt | None = None
@@ -193,6 +193,7 @@ class Turn:
         self.emit(TextDelta(text))
         self._save_final(message_id, StepResult(content=text), "complete")
         self._done(message_id, "step_limit")
+        self._title(text)
 
     def _engine_failed(self, message_id: str, result: StepResult) -> None:
         self._save(message_id, result, "error")

@@ -42,6 +42,8 @@ def _message_markdown(message: StoredMessage) -> list[str]:
         lines += [_fence(message.content), ""]
     elif message.content:
         lines += [message.content, ""]
+    if message.attachments:
+        lines += ["Attached: " + ", ".join(f"`{path}`" for path in message.attachments), ""]
     for call in message.tool_calls:
         arguments = json.dumps(call.get("arguments", {}), ensure_ascii=False)
         lines += [f"Called `{call.get('name', '?')}` with `{arguments}`", ""]

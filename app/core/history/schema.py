@@ -117,3 +117,11 @@ def m003_message_search(db: sqlite_utils.Database) -> None:
         end"""
     )
     db.execute("insert into messages_fts (messages_fts) values ('rebuild')")  # existing messages
+
+
+@MIGRATIONS
+@_atomic
+def m004_message_writer(db: sqlite_utils.Database) -> None:
+    # Which open store streams a message, so a store opening beside a live one (the CLI next
+    # to the window) does not mark that one's answer as interrupted. See lease.py.
+    db.execute("alter table messages add column writer text not null default ''")

@@ -2,26 +2,24 @@
 
 Write policy for streaming: an answer is added with status "streaming" and updated with the
 text so far (`update_message(id, content=..., reasoning=...)`), then marked "complete" (or
-"cancelled"/"error"). Each call is one small committed transaction (WAL, synchronous=NORMAL:
-no fsync per commit, yet a committed write survives a crash of the process). Callers should
-throttle updates (the assistant writes at most every ~250 ms); each text update rewrites the
-message and re-indexes it for search. A message still "streaming" when a store opens was left by
-a crash and is marked "interrupted".
+"cancelled"/"error"). Each call is one small committed transaction (see database.py), so a
+committed write survives a crash of the process. Callers should throttle updates (the assistant
+writes at most every ~250 ms); each text update rewrites the message and re-indexes it for
+search (well under a millisecond for a 2,000-token answer, see bench/results/history.md). A message still "streaming" when a store opens, whose
+writer is no longer open (lease.py), was left by a crash and is marked "interrupted".
 """
 
 from __future__ import annotations
 
 import sqlite3
-import threading
 import uuid
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
-import sqlite_utils
-
 from app.core.history import export, search
+from app.core.history.database import Database
+from app.core.history.lease import WriterLease
 from app.core.history.records import (
     Conversation,
     HistoryError,
@@ -34,71 +32,47 @@ from app.core.history.records import (
     now,
     to_columns,
 )
-from app.core.history.schema import MIGRATIONS
 
 TITLE_MAX = 200
 _NEXT_ACTIVITY = "(select coalesce(max(activity), 0) + 1 from conversations)"
 
 
 class HistoryStore:
-    """Every conversation on this machine. One connection guarded by a lock: the model thread
-    writes while the UI thread reads, and no call holds the lock for more than a statement or
-    two, so readers wait milliseconds at most."""
+    """Every conversation on this machine; safe to share between threads."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, busy_timeout: float = 10.0) -> None:
+        """`busy_timeout`: seconds to wait for another writer (the calendar, another process)."""
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._lock = threading.RLock()
-        conn = sqlite3.connect(
-            str(self.path), timeout=10, isolation_level=None, check_same_thread=False
-        )
-        self._conn = conn
-        self._db = sqlite_utils.Database(conn, execute_plugins=False)
+        self._lease = WriterLease(self.path.parent / (self.path.name + "-writers"))
         try:
-            self._prepare()
-        except sqlite3.DatabaseError as exc:
-            conn.close()
-            raise HistoryError(f"cannot open history database {self.path}: {exc}") from exc
+            self._db = Database(self.path, busy_timeout)
+            self._recover()
+        except BaseException:
+            self._lease.release()
+            raise
+        self._conn = self._db.conn  # for tests and the crash checks (integrity_check)
 
-    def _prepare(self) -> None:
-        self._conn.execute("pragma busy_timeout = 10000")  # the calendar shares this file
-        self._db.enable_wal()
-        self._conn.execute("pragma synchronous = normal")
-        self._conn.execute("pragma foreign_keys = on")
-        self._conn.execute("pragma secure_delete = on")  # deleted text is overwritten on disk
-        self._migrate()
-        with self._write():
-            self._conn.execute(
+    def _recover(self) -> None:
+        """Answers left "streaming" by a store that is no longer open were cut short."""
+        alive = sorted(self._lease.alive_tokens())  # a handful: one per open store
+        marks = ", ".join("?" for _ in alive)
+        with self._write() as conn:
+            conn.execute(
                 "update messages set status = 'interrupted' where status = 'streaming'"
+                f" and writer not in ({marks})",
+                alive,
             )
 
-    def _migrate(self) -> None:
-        try:
-            MIGRATIONS.apply(self._db)
-        except sqlite3.OperationalError:
-            # Two processes opening a new file at once: the loser's migration failed (and was
-            # rolled back) because the winner had just made the table; rerun skips what is done.
-            MIGRATIONS.apply(self._db)
-
     def close(self) -> None:
-        with self._lock:
-            self._conn.close()
+        self._db.close()
+        self._lease.release()
 
-    @contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
-        """One immediate transaction: taken up front so two writers never deadlock upgrading."""
-        with self._lock:
-            self._conn.execute("begin immediate")
-            try:
-                yield self._conn
-            except BaseException:
-                self._conn.execute("rollback")
-                raise
-            self._conn.execute("commit")
+    def _write(self) -> AbstractContextManager[sqlite3.Connection]:
+        return self._db.write()
 
     def _query(self, sql: str, params: list[Any] | None = None) -> list[dict[str, Any]]:
-        with self._lock:
-            return list(self._db.query(sql, params or []))
+        return self._db.query(sql, params)
 
     # Conversations
 
@@ -172,12 +146,11 @@ class HistoryStore:
             cursor = conn.execute("delete from conversations where id = ?", [conversation_id])
             if cursor.rowcount == 0:
                 raise NotFound(f"no conversation with id {conversation_id!r}")
-        with self._lock:
-            # FTS5 records a delete as a tombstone beside the old entries; merging all segments
-            # drops both, so the words no longer exist anywhere in the index.
-            self._conn.execute("insert into messages_fts (messages_fts) values ('optimize')")
-            # Best effort: a reader in another process may hold old pages until it finishes.
-            self._conn.execute("pragma wal_checkpoint(truncate)")
+        # FTS5 records a delete as a tombstone beside the old entries; merging all segments
+        # drops both, so the words no longer exist anywhere in the index.
+        self._db.execute("insert into messages_fts (messages_fts) values ('optimize')")
+        # Best effort: a reader in another process may hold old pages until it finishes.
+        self._db.execute("pragma wal_checkpoint(truncate)")
 
     # Messages
 
@@ -189,6 +162,7 @@ class HistoryStore:
         check_fields(values)
         columns = to_columns(values)
         columns.update(id=uuid.uuid4().hex, conversation_id=conversation_id, created=now())
+        columns["writer"] = self._lease.token
         names = ", ".join(columns)
         marks = ", ".join("?" for _ in columns)
         with self._write() as conn:
@@ -215,6 +189,8 @@ class HistoryStore:
             return
         check_fields(fields)
         columns = to_columns(fields)
+        if fields.get("status") == "streaming":
+            columns["writer"] = self._lease.token
         assignments = ", ".join(f"{name} = ?" for name in columns)  # names checked above
         with self._write() as conn:
             cursor = conn.execute(
@@ -251,8 +227,8 @@ class HistoryStore:
 
     def search(self, query: str, limit: int = 50) -> list[SearchHit]:
         """Messages containing every word of `query` (as prefixes), best first."""
-        with self._lock:
-            return search.search(self._conn, query, limit)
+        with self._db.lock, self._db.readable_errors():
+            return search.search(self._db.conn, query, limit)
 
     def export_markdown(self, conversation_id: str | None = None) -> str:
         parts = [

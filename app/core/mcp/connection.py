@@ -8,11 +8,13 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import tempfile
+import threading
 from typing import Any, TextIO, cast
 
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
-from mcp_types import CallToolResult, Tool
+from mcp.shared.exceptions import MCPError
+from mcp_types import REQUEST_TIMEOUT, CallToolResult, Tool
 
 from app.core.settings import McpServer
 
@@ -35,6 +37,8 @@ class Connection:
         self.ready: concurrent.futures.Future[list[Tool]] = concurrent.futures.Future()
         self._queue: asyncio.Queue[_Call | None] | None = None
         self._task: asyncio.Task[None] | None = None
+        self._closing = False
+        self.ended = threading.Event()  # set once its task has left the transport
         # The server's stderr goes here, not onto the user's terminal; its tail explains a
         # failed start. Closed with this object (the file has no name to leak).
         self._errlog = cast(TextIO, tempfile.TemporaryFile(  # noqa: SIM115
@@ -43,8 +47,10 @@ class Connection:
 
     @property
     def alive(self) -> bool:
-        return not (self.ready.done() and self.ready.exception() is not None) and not (
-            self._task is not None and self._task.done())
+        """False once it failed, stopped or decided to leave (a new call then restarts it)."""
+        if self._closing or (self._task is not None and self._task.done()):
+            return False
+        return not (self.ready.done() and self.ready.exception() is not None)
 
     def call(self, tool: str, arguments: dict[str, Any]) -> CallToolResult:
         """Call a tool from any thread; raises McpUnavailable on timeout or a dead server."""
@@ -54,10 +60,10 @@ class Connection:
             return future.result(timeout=self.call_timeout + 5)
         except concurrent.futures.TimeoutError:
             self.stop()  # it may be stuck for good: the next call starts it afresh
-            raise McpUnavailable(f"The tool server '{self.config.name}' did not answer within "
-                                 f"{self.call_timeout:.0f} s.") from None
+            raise self._timed_out() from None
 
     def stop(self) -> None:
+        self._closing = True
         self.loop.call_soon_threadsafe(self._stop)
 
     def stderr_tail(self, limit: int = 300) -> str:
@@ -106,6 +112,7 @@ class Connection:
                 raise
         finally:
             self._fail(McpUnavailable(f"The tool server '{self.config.name}' has stopped."))
+            self.ended.set()
 
     async def _answer(self, client: Client) -> None:
         assert self._queue is not None
@@ -116,8 +123,19 @@ class Connection:
             tool, arguments, future = item
             try:
                 future.set_result(await client.call_tool(tool, arguments))
+            except MCPError as exc:
+                if exc.code != REQUEST_TIMEOUT:
+                    future.set_exception(exc)
+                    continue
+                future.set_exception(self._timed_out())
+                self._closing = True
+                return  # it may be stuck for good: leaving restarts it on the next call
             except Exception as exc:  # noqa: BLE001 - handed to the caller
                 future.set_exception(exc)
+
+    def _timed_out(self) -> McpUnavailable:
+        return McpUnavailable(f"The tool server '{self.config.name}' did not answer within "
+                              f"{self.call_timeout:.0f} s.")
 
     def _fail(self, exc: BaseException) -> None:
         if not self.ready.done():

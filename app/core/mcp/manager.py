@@ -131,10 +131,12 @@ class McpManager:
         if loop is not None and thread is not None:
             # Give the tasks a moment to leave their transports (kills the subprocesses).
             deadline = time.monotonic() + 5
-            while any(c.alive for c in connections) and time.monotonic() < deadline:
-                time.sleep(0.02)
+            for connection in connections:
+                connection.ended.wait(max(0.0, deadline - time.monotonic()))
             loop.call_soon_threadsafe(loop.stop)
             thread.join(5)
+            if not thread.is_alive():
+                loop.close()
 
     # -- internals ------------------------------------------------------------------------
     def _start_all(self) -> dict[str, Connection]:

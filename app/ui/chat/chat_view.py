@@ -47,7 +47,8 @@ def _stats(turn: Turn, done: Any) -> tuple[str, dict[str, float]]:
     usage = dict(getattr(done, "usage", {}) or {})
     timings = dict(getattr(done, "timings", {}) or {})
     tokens = int(usage.get("completion_tokens", 0)) or turn.deltas
-    tps = float(timings.get("tokens_per_second", 0) or timings.get("decode_tps", 0) or 0)
+    decode_ms = float(timings.get("decode_ms", 0) or 0)
+    tps = tokens * 1000 / decode_ms if decode_ms > 0 and tokens > 1 else 0.0
     if not tps and turn.first_token:
         elapsed = time.perf_counter() - turn.first_token
         tps = tokens / elapsed if elapsed > 0 else 0.0
@@ -74,6 +75,8 @@ class ChatView(QWidget):
         self.turn: Turn | None = None
         self._editing: Any = None
         self._load_token = 0
+        self.attachments: list[str] = []
+        self._finished: list[Turn] = []
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
@@ -164,6 +167,7 @@ class ChatView(QWidget):
         self.banner.hide()
         box.addWidget(self.banner)
         self.composer = Composer()
+        self.composer.think.setChecked(bool(self.ctx.hearth.settings.thinking_default))
         self.composer.submitted.connect(self.send)
         self.composer.stop_requested.connect(self.stop)
         self.composer.files_dropped.connect(self.files_dropped)
@@ -209,6 +213,8 @@ class ChatView(QWidget):
 
     def new_conversation(self) -> None:
         self.clear()
+        self.attachments = []
+        self.composer.set_attachments([])
         self.conversation_id = None
         self.composer.input.setFocus()
 
@@ -252,7 +258,14 @@ class ChatView(QWidget):
             return
         self._add(_wired(self, UserMessage(text, dark=self.ctx.dark)))
         cid, assistant = self.conversation_id, self.ctx.hearth.assistant
-        self._start(think, lambda post: turns.send(assistant, cid, text, think, post))
+        files, self.attachments = self.attachments, []
+        self.composer.set_attachments([])
+        self._start(think, lambda post: turns.send(assistant, cid, text, think, post, files))
+
+    def add_attachments(self, paths: list[str]) -> None:
+        """Files just indexed for this chat; the next message tells the assistant about them."""
+        self.attachments += [p for p in paths if p not in self.attachments]
+        self.composer.set_attachments(self.attachments)
 
     def regenerate(self) -> None:
         if self.turn is not None or self.conversation_id is None:
@@ -282,13 +295,12 @@ class ChatView(QWidget):
 
     def _drop_from(self, message_id: Any) -> None:
         """Remove the edited message and everything after it from the view."""
-        found = False
-        for i in range(self.messages.count()):
-            widget = self.messages.itemAt(i).widget()
-            found = found or (isinstance(widget, UserMessage) and widget.message_id == message_id)
-            if found and widget is not None:
-                widget.hide()
-                widget.deleteLater()
+        widgets = [self.messages.itemAt(i).widget() for i in range(self.messages.count())]
+        start = next((i for i, w in enumerate(widgets)
+                      if isinstance(w, UserMessage) and w.message_id == message_id), None)
+        for widget in widgets[start:] if start is not None else []:
+            self.messages.removeWidget(widget)
+            widget.deleteLater()
 
     def _last(self, kind: type) -> Any:
         for i in reversed(range(self.messages.count())):
@@ -298,6 +310,7 @@ class ChatView(QWidget):
         return None
 
     def _start(self, thinking: bool, starter: Any) -> None:
+        self._prune_finished()
         message = _wired(self, AssistantMessage(dark=self.ctx.dark))
         self._add(message)
         bridge = TurnBridge(self)
@@ -346,8 +359,8 @@ class ChatView(QWidget):
 
     def _on_queued(self, turn: Turn, position: int) -> None:
         if turn.message is not None:
-            turn.message._stats.setText(self.tr("Waiting for the model (%n ahead)…", "",
-                                                position))
+            turn.message._stats.setText(self.tr("Waiting for the model (%1 ahead)…")
+                                        .replace("%1", str(position)))
             turn.message._footer.show()
 
     def _on_delta(self, turn: Turn, text: str, reasoning: bool) -> None:
@@ -401,7 +414,13 @@ class ChatView(QWidget):
             self.turn = None
             self.composer.set_streaming(False)
             self.streaming_changed.emit(False)
-        turn.bridge.deleteLater()
+        # The bridge stays until the turn's thread is done: the title arrives after TurnDone.
+        self._finished.append(turn)
+
+    def _prune_finished(self) -> None:
+        for turn in [t for t in self._finished if t.handle is None or t.handle.done]:
+            self._finished.remove(turn)
+            turn.bridge.deleteLater()
 
     # -- sources and drops --------------------------------------------------------------------
     def open_citation(self, message: AssistantMessage, number: int) -> QWidget | None:

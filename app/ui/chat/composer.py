@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QDragEnterEvent, QDropEvent, QKeyEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
@@ -44,6 +46,11 @@ class Composer(QFrame):
         self.edit_label.setObjectName("dim")
         self.edit_label.hide()
         layout.addWidget(self.edit_label)
+        self.files_label = QLabel()
+        self.files_label.setObjectName("dim")
+        self.files_label.setWordWrap(True)
+        self.files_label.hide()
+        layout.addWidget(self.files_label)
         self.input = QPlainTextEdit()
         self.input.setObjectName("prompt")
         self.input.setPlaceholderText(self.tr("Ask anything, or drop files here…"))
@@ -100,6 +107,11 @@ class Composer(QFrame):
         if editing:
             self.input.setPlainText(text or "")
             self.input.setFocus()
+
+    def set_attachments(self, paths: list[str]) -> None:
+        names = [Path(p).name for p in paths]
+        self.files_label.setText("📎 " + ", ".join(names) if names else "")
+        self.files_label.setVisible(bool(names))
 
     @property
     def editing(self) -> bool:

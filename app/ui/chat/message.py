@@ -104,7 +104,7 @@ class ThinkingSection(QFrame):
         self.text += text
 
     def render(self) -> None:
-        if self.frame.isVisible():
+        if not self.frame.isHidden():  # collapsed reasoning costs nothing to stream
             self.body.setText(self.text.strip())
         self._update_label()
 

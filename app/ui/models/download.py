@@ -140,6 +140,7 @@ class Downloader:
     def _copy(self, response: object, part: Path, have: int, hasher: hashlib._Hash, name: str,
               before: int, total: int) -> int:
         mode = "ab" if have else "wb"
+        self._window = [(time.monotonic(), before + have)]  # speed counts from here
         with part.open(mode) as out:
             while True:
                 if self._stop.is_set():

@@ -193,8 +193,12 @@ class BuildRow(QFrame):
         if p.total:
             self.bar.setRange(0, 1000)
             self.bar.setValue(int(p.done * 1000 / p.total))
-        speed = human_size(p.bytes_per_second) + "/s"
-        self.status.setText(f"{human_size(p.done)} / {human_size(p.total)} · {speed} · {_eta(p)}")
+        parts = [f"{human_size(p.done)} / {human_size(p.total)}"]
+        if p.bytes_per_second > 0:
+            parts.append(human_size(p.bytes_per_second) + "/s")
+        if _eta(p):
+            parts.append(_eta(p))
+        self.status.setText(" · ".join(parts))
 
     def _finished(self, _path: Any) -> None:
         self.state = "done"

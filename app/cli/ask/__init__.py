@@ -1,0 +1,41 @@
+"""`hearth ask` (one question, streamed) and `hearth chat` (interactive), over the same Assistant.
+
+Tests and demos can replace the model with `--engine scripted --script FILE` (hidden): FILE is a
+JSON list of raw model outputs (as ScriptedBackend replays them), or plain text for one output."""
+
+from __future__ import annotations
+
+import argparse
+
+from app.cli.ask.commands import run_ask, run_chat
+
+ENGINE_CHOICES = ("auto", "llama", "mlx", "remote", "scripted")
+
+
+def _model_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--model", metavar="PATH", help="a .gguf file or an MLX model folder")
+    parser.add_argument("--engine", choices=ENGINE_CHOICES, help="auto, llama, mlx or remote")
+    parser.add_argument("--url", help="server URL for --engine remote")
+    parser.add_argument("--script", help=argparse.SUPPRESS)  # with --engine scripted (tests)
+    parser.add_argument("--no-think", action="store_true", help="answer without reasoning")
+    parser.add_argument("--max-tokens", type=int, metavar="N", help="limit each answer step")
+    parser.add_argument("--docs", action="store_true",
+                        help="answer from your indexed documents only")
+    parser.add_argument("--yes", action="store_true",
+                        help="approve every action a skill asks permission for")
+    parser.add_argument("--json", action="store_true", help="one JSON object per line")
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    ask = sub.add_parser("ask", help="ask one question and stream the answer")
+    ask.add_argument("question", help="what to ask")
+    _model_options(ask)
+    ask.add_argument("--conversation", metavar="ID", help="continue a saved conversation")
+    ask.add_argument("--print-prompt", action="store_true",
+                     help="show the exact prompt text the engine is sent")
+    ask.set_defaults(func=run_ask)
+
+    chat = sub.add_parser("chat", help="chat in the terminal (/new, /quit; Ctrl+C stops)")
+    _model_options(chat)
+    chat.add_argument("--conversation", metavar="ID", help="continue a saved conversation")
+    chat.set_defaults(func=run_chat)

@@ -1,0 +1,150 @@
+"""What `hearth ask` and `hearth chat` do: load the model, run turns, wait, report."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from app.cli.ask.render import Renderer
+from app.cli.output import emit_json, fail
+from app.core.assistant import ConfirmPolicy, TurnHandle, TurnMode
+from app.core.events import ConfirmationRequest
+from backends.base import Backend, GenerateOptions, Message
+from backends.errors import BackendError
+
+if TYPE_CHECKING:
+    from app.main import Hearth
+
+POLL_S = 0.1
+
+
+class CliError(Exception):
+    """A readable problem with the command line or its inputs."""
+
+
+def run_ask(args: argparse.Namespace, hearth: Hearth) -> int:
+    try:
+        backend = _load_model(args, hearth)
+        conversation = _conversation(args, hearth)
+        if args.max_tokens is not None and args.max_tokens < 1:
+            raise CliError("--max-tokens must be at least 1")
+    except (CliError, BackendError) as exc:
+        return fail(str(exc))
+    policy: ConfirmPolicy = "approve" if args.yes else "deny"
+    if not args.yes and not args.json and sys.stdin.isatty():
+        policy = "ask"
+    renderer = Renderer(args.json, policy)
+    on_prompt = _prompt_printer(hearth, backend, args.json) if args.print_prompt else None
+    try:
+        handle = hearth.assistant.send(conversation, args.question, mode=_mode(args),
+                                       on_event=renderer, confirm=policy, on_prompt=on_prompt)
+    except ValueError as exc:
+        return fail(str(exc))
+    try:
+        finished = wait_for_turn(handle, renderer)
+    finally:
+        hearth.assistant.close()
+    if not finished:
+        return 130
+    if renderer.failed is not None:
+        return 1
+    return 0
+
+
+def run_chat(args: argparse.Namespace, hearth: Hearth) -> int:
+    from app.cli.ask.chat import chat_loop
+
+    try:
+        _load_model(args, hearth)
+        conversation = _conversation(args, hearth)
+    except (CliError, BackendError) as exc:
+        return fail(str(exc))
+    try:
+        return chat_loop(hearth.assistant, conversation, _mode(args),
+                         "approve" if args.yes else "ask", args.json)
+    finally:
+        hearth.assistant.close()
+
+
+def wait_for_turn(handle: TurnHandle, renderer: Renderer) -> bool:
+    """Wait on the main thread (so Ctrl+C lands here); ask pending confirmations. False: cancelled."""
+    try:
+        while not handle.wait(POLL_S):
+            while not renderer.pending.empty():
+                _ask_person(renderer.pending.get(), renderer)
+    except KeyboardInterrupt:
+        handle.cancel()
+        handle.wait(30)
+        return False
+    return handle.finish_reason != "cancelled"
+
+
+def _ask_person(request: ConfirmationRequest, renderer: Renderer) -> None:
+    renderer.err.write(f"Allow this? {request.description} [y/N] ")
+    renderer.err.flush()
+    line = sys.stdin.readline()
+    if line.strip().lower() in ("y", "yes"):
+        request.approve()
+    else:
+        request.deny()
+
+
+def _mode(args: argparse.Namespace) -> TurnMode:
+    fields: dict[str, Any] = {"thinking": not args.no_think, "max_tokens": args.max_tokens}
+    return TurnMode.docs_only(**fields) if args.docs else TurnMode(**fields)
+
+
+def _conversation(args: argparse.Namespace, hearth: Hearth) -> str | None:
+    if not args.conversation:
+        return None
+    try:
+        return str(hearth.history.resolve_id(args.conversation))
+    except Exception as exc:  # NotFound / ambiguous prefix: the store's message is readable
+        raise CliError(str(exc).strip("'\"")) from exc
+
+
+def _load_model(args: argparse.Namespace, hearth: Hearth) -> Backend:
+    backend = _scripted(args) if args.engine == "scripted" else hearth.make_backend(
+        model_path=args.model, engine=args.engine, url=args.url)
+    try:
+        hearth.runner.load(backend).result()
+    except BackendError:
+        raise
+    except Exception as exc:  # a surprise from an engine is still one readable line
+        raise BackendError(f"Could not load the model: {exc}") from exc
+    return backend
+
+
+def _scripted(args: argparse.Namespace) -> Backend:
+    from backends.scripted import ScriptedBackend
+
+    if not args.script:
+        raise CliError("--engine scripted needs --script FILE")
+    try:
+        text = Path(args.script).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise CliError(f"cannot read the script {args.script}: {exc.strerror}") from exc
+    try:
+        outputs = json.loads(text)
+    except ValueError:
+        outputs = [text]
+    if not isinstance(outputs, list) or not all(isinstance(o, str) for o in outputs):
+        raise CliError("the script must be a JSON list of model outputs (strings)")
+    return ScriptedBackend(outputs)
+
+
+def _prompt_printer(hearth: Hearth, backend: Backend, json_mode: bool) -> Any:
+    """Shows each prompt exactly as the engine renders it (on the runner thread, in order)."""
+
+    def show(messages: list[Message], options: GenerateOptions) -> None:
+        text = hearth.runner.call(lambda: backend.render_prompt(messages, options)).result()
+        if json_mode:
+            emit_json({"type": "prompt", "text": text})
+        else:
+            sys.stdout.write(f"----- prompt -----\n{text}\n----- answer -----\n")
+            sys.stdout.flush()
+
+    return show

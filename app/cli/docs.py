@@ -1,0 +1,204 @@
+"""`hearth docs add|watch|status|search|list|remove`: the document index from the command line."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+import threading
+from typing import TYPE_CHECKING, Any
+
+from app.cli.output import emit_json, fail
+
+if TYPE_CHECKING:
+    from app.main import Hearth
+    from skills.documents import IndexReport, Passage, Progress
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    parser = sub.add_parser("docs", help="index, watch and search your documents")
+    parser.set_defaults(func=run)
+    actions = parser.add_subparsers(dest="action")
+
+    adding = actions.add_parser("add", help="index files or folders now")
+    adding.add_argument("paths", nargs="+", metavar="PATH")
+    adding.set_defaults(handler=run_add)
+
+    watching = actions.add_parser("watch", help="watch a folder: index it now and on changes")
+    watching.add_argument("folder", metavar="DIR")
+    watching.add_argument("--foreground", action="store_true",
+                          help="keep watching until Ctrl+C")
+    watching.set_defaults(handler=run_watch)
+
+    unwatching = actions.add_parser("unwatch", help="stop watching a folder")
+    unwatching.add_argument("folder", metavar="DIR")
+    unwatching.set_defaults(handler=run_unwatch)
+
+    status = actions.add_parser("status", help="documents, passages and files skipped")
+    status.set_defaults(handler=run_status)
+
+    searching = actions.add_parser("search", help="passages that match a query")
+    searching.add_argument("query")
+    searching.add_argument("--limit", type=int, default=8)
+    searching.set_defaults(handler=run_search)
+
+    listing = actions.add_parser("list", help="indexed documents")
+    listing.add_argument("filter", nargs="?", help="only names containing this")
+    listing.set_defaults(handler=run_list)
+
+    removing = actions.add_parser("remove", help="drop files or folders from the index")
+    removing.add_argument("paths", nargs="+", metavar="PATH")
+    removing.set_defaults(handler=run_remove)
+
+    for command in (adding, watching, unwatching, status, searching, listing, removing):
+        command.add_argument("--json", action="store_true", help="machine-readable output")
+
+
+def run(args: argparse.Namespace, hearth: Hearth) -> int:
+    handler = getattr(args, "handler", None)
+    if handler is None:
+        return fail("choose one of: docs add, watch, unwatch, status, search, list, remove")
+    result: int = handler(args, hearth)
+    return result
+
+
+def run_add(args: argparse.Namespace, hearth: Hearth) -> int:
+    missing = [p for p in args.paths if not os.path.lexists(p)]
+    if missing:
+        return fail(f"no such file or folder: {missing[0]}")
+    report = hearth.documents.add_paths(args.paths, progress=_progress_printer(args))
+    _print_report(report, args.json)
+    return 0
+
+
+def run_watch(args: argparse.Namespace, hearth: Hearth) -> int:
+    folder = os.path.abspath(os.path.expanduser(args.folder))
+    if not os.path.isdir(folder):
+        return fail(f"not a folder: {args.folder}")
+    index = hearth.documents
+    index.watch(folder)
+    if folder not in hearth.settings.watched_folders:
+        hearth.settings.watched_folders.append(folder)
+        hearth.save_settings()
+    report = index.add_paths([folder], progress=_progress_printer(args))
+    _print_report(report, args.json)
+    if args.foreground:
+        index.start_watching()
+        if not args.json:
+            print(f"Watching {folder}; press Ctrl+C to stop.", flush=True)
+        try:
+            threading.Event().wait()
+        except KeyboardInterrupt:
+            index.stop()
+    return 0
+
+
+def run_unwatch(args: argparse.Namespace, hearth: Hearth) -> int:
+    folder = os.path.abspath(os.path.expanduser(args.folder))
+    if folder not in hearth.settings.watched_folders:
+        return fail(f"not a watched folder: {args.folder}")
+    hearth.settings.watched_folders.remove(folder)
+    hearth.save_settings()
+    hearth.documents.unwatch(folder)
+    if args.json:
+        emit_json({"unwatched": folder})
+    else:
+        print(f"No longer watching {folder}.")
+    return 0
+
+
+def run_status(args: argparse.Namespace, hearth: Hearth) -> int:
+    status = hearth.documents.status()
+    if args.json:
+        emit_json(status.to_dict())
+        return 0
+    print(f"{status.documents} documents, {status.chunks} passages indexed.")
+    for folder in status.watching:
+        print(f"Watching {folder}")
+    if status.failures:
+        print(f"{len(status.failures)} files skipped:")
+        for failure in status.failures:
+            print(f"  {failure.path}: {failure.reason}")
+    return 0
+
+
+def run_search(args: argparse.Namespace, hearth: Hearth) -> int:
+    if not args.query.strip():
+        return fail("give some words to search for")
+    passages = hearth.documents.search(args.query, limit=max(1, args.limit))
+    for number, passage in enumerate(passages, start=1):
+        if args.json:
+            emit_json(search_result(number, passage))
+        else:
+            text = " ".join(passage.text.split())
+            print(f"[{number}] {passage.title}, {passage.location}  ({passage.score:.2f})")
+            print(f"    {text[:300]}{'...' if len(text) > 300 else ''}")
+    if not passages and not args.json:
+        print("No matching passages.")
+    return 0
+
+
+def run_list(args: argparse.Namespace, hearth: Hearth) -> int:
+    documents = hearth.documents.documents(args.filter)
+    for info in documents:
+        if args.json:
+            emit_json(info.__dict__)
+        else:
+            size = f"{info.pages} pages" if info.pages else f"{info.chunks} passages"
+            print(f"{info.title}  ({info.kind}, {size})  {info.path}")
+    if not documents and not args.json:
+        print("No documents indexed. Add some with: hearth docs add PATH")
+    return 0
+
+
+def run_remove(args: argparse.Namespace, hearth: Hearth) -> int:
+    removed = sum(hearth.documents.remove(path) for path in args.paths)
+    if args.json:
+        emit_json({"removed": removed})
+    else:
+        print(f"Removed {removed} documents from the index.")
+    return 0
+
+
+def search_result(citation: int, passage: Passage) -> dict[str, Any]:
+    """A search hit as the CLI prints it: where it is (page, sheet, slide or section)."""
+    place: dict[str, Any] = {"page": None, "sheet": None, "slide": None, "section": None}
+    location = passage.location
+    if match := re.fullmatch(r"page (\d+)", location):
+        place["page"] = int(match.group(1))
+    elif match := re.fullmatch(r"slide (\d+)", location):
+        place["slide"] = int(match.group(1))
+        place["page"] = passage.page
+    elif match := re.match(r"sheet (.+?)(?:, rows \d+-\d+)?$", location):
+        place["sheet"] = match.group(1)
+    elif location:
+        place["section"] = location
+    return {"citation": citation, "document": passage.document, "title": passage.title,
+            **place, "location": location, "text": passage.text, "score": round(passage.score, 4)}
+
+
+def _progress_printer(args: argparse.Namespace) -> Any:
+    if args.json or not sys.stderr.isatty():
+        return None
+
+    def show(progress: Progress) -> None:
+        name = os.path.basename(progress.current)
+        sys.stderr.write(f"\r\x1b[K{progress.done}/{progress.total} {name}")
+        if progress.done == progress.total:
+            sys.stderr.write("\r\x1b[K")
+        sys.stderr.flush()
+
+    return show
+
+
+def _print_report(report: IndexReport, as_json: bool) -> None:
+    if as_json:
+        emit_json(report.to_dict())
+        return
+    print(f"Indexed {report.added} new and {report.updated} changed documents;"
+          f" {report.unchanged} unchanged, {report.removed} removed.")
+    if report.failures:
+        print(f"Skipped {report.failed} files:")
+        for failure in report.failures:
+            print(f"  {failure.path}: {failure.reason}")

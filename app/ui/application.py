@@ -1,0 +1,78 @@
+"""`hearth` with no subcommand: one instance, the window, the tray, the hotkey, quick ask.
+
+The window is shown before anything slow happens: the model loads, conversations are read
+and the hotkey is registered after the first paint, all off the GUI thread where it counts."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+STARTED = time.perf_counter()  # as early as this module is imported (bench_startup.py)
+PROBE_ENV = "HEARTH_STARTUP_PROBE"  # set: print seconds-to-window when exposed, then quit
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="hearth", description="Hearth, your local assistant.")
+    parser.add_argument("--toggle", action="store_true",
+                        help="show or hide Quick ask in the running Hearth (bind it to a key)")
+    parser.add_argument("--show", action="store_true", help="bring the main window forward")
+    parser.add_argument("--hidden", action="store_true", help="start in the tray")
+    args, _qt_args = parser.parse_known_args(argv)
+    return args
+
+
+def run_app(argv: list[str], hearth_factory: Callable[[], Any]) -> int:
+    """Entry point used by app.main when `hearth` runs without a subcommand."""
+    args = parse_args(argv)
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance() or QApplication([sys.argv[0], *argv])
+    assert isinstance(app, QApplication)
+    app.setApplicationName("Hearth")
+    app.setOrganizationName("Hearth")
+    app.setDesktopFileName("hearth")
+    from app.core.paths import Paths
+    from app.ui.single_instance import SingleInstance, instance_key
+
+    single = SingleInstance(instance_key(str(Paths.from_env().data)))
+    if not single.acquire():
+        forwarded = single.send(["--toggle"] if args.toggle else ["--show"])
+        if not forwarded:
+            sys.stderr.write("hearth: another Hearth is starting or stuck; try again.\n")
+        return 0 if forwarded else 1
+    try:
+        return _run(app, args, hearth_factory, single)
+    finally:
+        single.release()
+
+
+def _run(app: Any, args: argparse.Namespace, hearth_factory: Callable[[], Any],
+         single: Any) -> int:
+    from app.ui.desktop import Desktop
+
+    desktop = Desktop(app, hearth_factory())
+    single.message.connect(desktop.handle_message)
+    desktop.start(hidden=args.hidden and desktop.tray is not None,
+                  toggle=args.toggle)
+    if os.environ.get(PROBE_ENV):
+        desktop.window.shown.connect(lambda: _probe(app))
+    try:
+        return int(app.exec())
+    finally:
+        desktop.shutdown()
+
+
+def _probe(app: Any) -> None:
+    """bench_startup.py: the window is exposed; report the time since import and quit."""
+    from PySide6.QtCore import QTimer
+
+    # Wall-clock time too: the benchmark compares it with when it spawned the process.
+    sys.stdout.write(f"HEARTH_WINDOW_SHOWN {time.time():.4f} "
+                     f"{time.perf_counter() - STARTED:.4f}\n")
+    sys.stdout.flush()
+    QTimer.singleShot(0, app.quit)

@@ -1,0 +1,162 @@
+"""The calendar: a day or week agenda, with .ics import and export."""
+
+from __future__ import annotations
+
+import html
+from datetime import date, datetime, time, timedelta
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.ui.context import UiContext
+from app.ui.i18n import plural
+
+
+def _local(value: Any) -> datetime:
+    if isinstance(value, datetime):
+        return value.astimezone()
+    return datetime.combine(value, time()).astimezone()
+
+
+def agenda_html(occurrences: list[Any], first: date, days: int, all_day_label: str,
+                empty_label: str) -> str:
+    """Days as headings, events as lines; empty days say so (a week must not look broken)."""
+    by_day: dict[date, list[Any]] = {}
+    for occ in occurrences:
+        by_day.setdefault(_local(occ.start).date(), []).append(occ)
+    parts = []
+    for offset in range(days):
+        day = first + timedelta(days=offset)
+        parts.append(f"<h3>{day.strftime('%A %d %B')}</h3>")
+        items = by_day.get(day, [])
+        if not items:
+            parts.append(f'<p style="color:gray;">{html.escape(empty_label)}</p>')
+        for occ in items:
+            event = occ.event
+            when = all_day_label if event.all_day else (
+                f"{_local(occ.start):%H:%M}–{_local(occ.end):%H:%M}")
+            where = f" · {html.escape(event.location)}" if event.location else ""
+            parts.append(f"<p><b>{html.escape(when)}</b>&nbsp;&nbsp;{html.escape(event.title)}"
+                         f"<span style='color:gray;'>{where}</span></p>")
+    return "".join(parts)
+
+
+class CalendarView(QWidget):
+    def __init__(self, ctx: UiContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("calendarPage")
+        self.ctx = ctx
+        self.first = date.today()
+        self.days = 7
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(24, 18, 24, 16)
+        layout.setSpacing(10)
+        layout.addLayout(self._header())
+        self.status = QLabel()
+        self.status.setObjectName("dim")
+        layout.addWidget(self.status)
+        self.agenda = QTextBrowser()
+        self.agenda.setAccessibleName(self.tr("Agenda"))
+        layout.addWidget(self.agenda, 1)
+        self.refresh()
+
+    def _header(self) -> QHBoxLayout:
+        row = QHBoxLayout()
+        self.title = QLabel()
+        font = self.title.font()
+        font.setPointSizeF(font.pointSizeF() * 1.5)
+        self.title.setFont(font)
+        row.addWidget(self.title)
+        row.addStretch(1)
+        group = QButtonGroup(self)
+        for label, days in ((self.tr("Day"), 1), (self.tr("Week"), 7)):
+            button = QPushButton(label)
+            button.setCheckable(True)
+            button.setChecked(days == self.days)
+            button.clicked.connect(lambda _=False, d=days: self.set_days(d))
+            group.addButton(button)
+            row.addWidget(button)
+        for label, step in (("‹", -1), (self.tr("Today"), 0), ("›", 1)):
+            button = QPushButton(label)
+            button.setAccessibleName({-1: self.tr("Previous"), 0: self.tr("Today"),
+                                      1: self.tr("Next")}[step])
+            button.clicked.connect(lambda _=False, s=step: self.move(s))
+            row.addWidget(button)
+        imp = QPushButton(self.tr("Import .ics…"))
+        imp.clicked.connect(self._import)
+        exp = QPushButton(self.tr("Export .ics…"))
+        exp.clicked.connect(self._export)
+        row.addWidget(imp)
+        row.addWidget(exp)
+        return row
+
+    def set_days(self, days: int) -> None:
+        self.days = days
+        self.refresh()
+
+    def move(self, step: int) -> None:
+        self.first = date.today() if step == 0 else self.first + timedelta(days=step * self.days)
+        self.refresh()
+
+    def refresh(self) -> None:
+        first, days, store = self.first, self.days, self.ctx.hearth.calendar
+        lo = _local(first)
+        hi = lo + timedelta(days=days)
+        self.title.setText(first.strftime("%d %B %Y") if days == 1 else
+                           self.tr("Week of %1").replace("%1", first.strftime("%d %B %Y")))
+        self.ctx.ops.run(lambda: store.occurrences(lo, hi), self._show, self._failed)
+
+    def _show(self, occurrences: list[Any]) -> None:
+        self.status.setText(plural(len(occurrences), self.tr("1 event"),
+                                      self.tr("%1 events")))
+        self.agenda.setHtml(agenda_html(occurrences, self.first, self.days, self.tr("All day"),
+                                        self.tr("Nothing planned")))
+
+    def _failed(self, error: Exception) -> None:
+        self.status.setText(self.tr("The calendar could not be read: %1").replace(
+            "%1", str(error)))
+
+    def _import(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, self.tr("Import a calendar"), "",
+                                              self.tr("Calendars (*.ics)"))
+        if path:
+            self.import_file(path)
+
+    def import_file(self, path: str) -> None:
+        from skills.calendar import parse_ics
+
+        store = self.ctx.hearth.calendar
+
+        def work() -> Any:
+            return store.import_events(parse_ics(Path(path).read_bytes()))
+
+        def done(report: Any) -> None:
+            self.status.setText(self.tr("Imported: %1 new, %2 updated").replace(
+                "%1", str(report.added)).replace("%2", str(report.updated)))
+            self.refresh()
+
+        self.ctx.ops.run(work, done, self._failed)
+
+    def _export(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, self.tr("Export the calendar"),
+                                              "hearth.ics", self.tr("Calendars (*.ics)"))
+        if path:
+            self.export_file(path)
+
+    def export_file(self, path: str) -> None:
+        from skills.calendar import export_ics
+
+        store = self.ctx.hearth.calendar
+        self.ctx.ops.run(lambda: Path(path).write_bytes(export_ics(store.all_events())),
+                         lambda _r: self.status.setText(self.tr("Exported to %1").replace(
+                             "%1", path)), self._failed)

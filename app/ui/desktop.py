@@ -1,0 +1,94 @@
+"""Everything the running app holds together: theme, language, window, tray, hotkey, quick ask."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QObject, QTimer
+from PySide6.QtWidgets import QApplication
+
+from app.ui.context import UiContext
+from app.ui.hotkey import create_hotkey, default_hotkey
+from app.ui.i18n import Translations
+from app.ui.icons import app_icon
+from app.ui.main_window import MainWindow
+from app.ui.ops import Ops
+from app.ui.quick_ask import QuickAsk
+from app.ui.theme import ThemeManager
+from app.ui.tray import Tray, tray_available
+
+
+class Desktop(QObject):
+    def __init__(self, app: QApplication, hearth: Any) -> None:
+        super().__init__(app)
+        self.app = app
+        self.hearth = hearth
+        app.setWindowIcon(app_icon())
+        self.translations = Translations(app)
+        self.translations.apply(hearth.settings.language)
+        self.theme = ThemeManager(app, hearth.settings.theme)
+        self.theme.apply()
+        self.ctx = UiContext(hearth, Ops(self), self.theme, translations=self.translations)
+        self.window = MainWindow(self.ctx)
+        self.quick = QuickAsk(self.ctx)
+        self.quick.open_in_main.connect(self.open_conversation)
+        self.tray: Tray | None = None
+        if tray_available():
+            self.tray = Tray(self)
+            self.tray.ask.connect(self.quick.summon)
+            self.tray.open_main.connect(self.show_window)
+            self.tray.quit.connect(self.window.quit_app)
+            self.tray.pause_indexing.connect(self._pause_indexing)
+        # With a tray, closing the window keeps Hearth running; without one it quits.
+        app.setQuitOnLastWindowClosed(self.tray is None)
+        self.window.keep_in_tray = self.tray is not None
+
+    def start(self, hidden: bool = False, toggle: bool = False) -> None:
+        if self.tray is not None:
+            self.tray.show()
+        if not hidden:
+            self.window.show()
+        if toggle:
+            self.quick.summon()
+        # After the first paint: nothing slow may delay the window.
+        QTimer.singleShot(0, self._after_shown)
+
+    def _after_shown(self) -> None:
+        self.window.sidebar.reload()
+        self.ctx.hotkey = create_hotkey(self)
+        self.ctx.hotkey.activated.connect(self.quick.toggle)
+        self.ctx.hotkey.register(self.hearth.settings.hotkey or default_hotkey())
+        if self.hearth.settings.model_path or self.hearth.settings.remote_url:
+            self.window.load_model()
+        else:
+            self.window.load_model()  # shows the "no model yet" banner
+            self.window.open_models(first_run=True)
+
+    def handle_message(self, args: list[str]) -> None:
+        """A second `hearth` launch: --toggle flips Quick ask, anything else shows the window."""
+        if "--toggle" in args:
+            self.quick.toggle()
+        else:
+            self.show_window()
+
+    def show_window(self) -> None:
+        self.window.showNormal()
+        self.window.raise_()
+        self.window.activateWindow()
+
+    def open_conversation(self, cid: str) -> None:
+        self.show_window()
+        self.window.open_conversation(cid)
+
+    def _pause_indexing(self, paused: bool) -> None:
+        documents = self.hearth.documents
+        self.ctx.ops.run(documents.pause if paused else documents.resume)
+
+    def shutdown(self) -> None:
+        """Stop answers, release the hotkey, wait for background work, close the stores."""
+        if self.ctx.hotkey is not None:
+            self.ctx.hotkey.unregister()
+        if self.tray is not None:
+            self.tray.hide()
+        self.ctx.ops.wait(5000)
+        self.hearth.close()

@@ -1,0 +1,96 @@
+"""Dropped files and folders -> the document index (scoped to the chat), with progress."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal
+
+from app.ui.context import UiContext
+from app.ui.i18n import plural
+
+
+class DropIndexer(QObject):
+    """Indexes dropped paths on a worker; progress shows above the composer as it goes."""
+
+    progress = Signal(object)
+    finished = Signal(object)
+
+    def __init__(self, ctx: UiContext, chat: Any) -> None:
+        super().__init__(chat)
+        self.ctx = ctx
+        self.chat = chat
+        self.progress.connect(self._show_progress)
+        self.running = 0
+
+    def index(self, paths: list[str]) -> None:
+        if not paths:
+            return
+        cid = self.chat.conversation_id
+        if cid is None:
+            # Dropped files belong to this chat, so the chat must exist before indexing.
+            history = self.ctx.hearth.history
+            self.ctx.ops.run(lambda: _new_id(history.create_conversation()),
+                             lambda new_id: self._start(paths, new_id),
+                             title=self.tr("Could not start a chat for these files"))
+        else:
+            self._start(paths, cid)
+
+    def _start(self, paths: list[str], cid: str) -> None:
+        if self.chat.conversation_id is None:
+            self.chat.conversation_id = cid
+            self.chat.conversation_started.emit(cid)
+        names = ", ".join(Path(p).name for p in paths[:3]) + ("…" if len(paths) > 3 else "")
+        self.chat.show_banner(self.tr("Adding %1…").replace("%1", names), progress=0)
+        self.running += 1
+        relay, last = self.progress, [0.0]
+
+        def report(p: Any) -> None:
+            now = time.monotonic()
+            if now - last[0] >= 0.1:  # ~10 GUI updates a second, whatever the file count
+                last[0] = now
+                relay.emit(p)
+
+        def work() -> Any:
+            return self.ctx.hearth.documents.add_paths(paths, scope=cid, progress=report)
+
+        self.ctx.ops.run(work, lambda r: self._done(paths, r), self._failed)
+
+    def _show_progress(self, p: Any) -> None:
+        total = max(int(getattr(p, "total", 0)), 1)
+        done = int(getattr(p, "done", 0))
+        current = Path(str(getattr(p, "current", "") or "")).name
+        self.chat.show_banner(self.tr("Reading %1 (%2 of %3)…").replace("%1", current)
+                              .replace("%2", str(done)).replace("%3", str(total)),
+                              progress=int(done * 100 / total))
+
+    def _done(self, paths: list[str], report: Any) -> None:
+        self.running -= 1
+        added = int(getattr(report, "added", 0)) + int(getattr(report, "updated", 0)) + int(
+            getattr(report, "unchanged", 0))
+        failures = list(getattr(report, "failures", []))
+        text = plural(added, self.tr("1 file ready: ask about it in this chat."),
+                      self.tr("%1 files ready: ask about them in this chat."))
+        if failures:
+            first = failures[0]
+            text += " " + plural(len(failures), self.tr("1 could not be read"),
+                                 self.tr("%1 could not be read")) + (
+                f" ({Path(first.path).name}: {first.reason})")
+        self.chat.show_banner(text)
+        self.chat.add_attachments(paths)
+        self.finished.emit(report)
+
+    def _failed(self, error: Exception) -> None:
+        self.running -= 1
+        if isinstance(error, ImportError):
+            message = self.tr("Reading documents is not available in this build yet.")
+        else:
+            message = self.tr("Could not add these files: %1").replace("%1", str(error))
+        self.chat.show_banner(message)
+        self.finished.emit(error)
+
+
+def _new_id(created: Any) -> str:
+    return created if isinstance(created, str) else str(created.id)

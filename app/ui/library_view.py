@@ -1,0 +1,170 @@
+"""The library: watched folders, indexed documents, failures with reasons, re-index."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QListWidget,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.ui.context import UiContext
+
+
+class _Relay(QObject):
+    progress = Signal(object)
+
+
+class LibraryView(QWidget):
+    """Everything here reads and writes the index through background ops."""
+
+    def __init__(self, ctx: UiContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("libraryPage")
+        self.ctx = ctx
+        self._relay = _Relay(self)
+        self._relay.progress.connect(self._on_progress)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(24, 18, 24, 16)
+        layout.setSpacing(10)
+        layout.addLayout(self._header())
+        self.status = QLabel(self.tr("Reading the library…"))
+        self.status.setObjectName("dim")
+        layout.addWidget(self.status)
+        tabs = QTabWidget()
+        tabs.addTab(self._documents_tab(), self.tr("Documents"))
+        tabs.addTab(self._folders_tab(), self.tr("Watched folders"))
+        tabs.addTab(self._failures_tab(), self.tr("Problems"))
+        layout.addWidget(tabs, 1)
+        self.refresh()
+
+    def _header(self) -> QHBoxLayout:
+        row = QHBoxLayout()
+        title = QLabel(self.tr("Library"))
+        font = title.font()
+        font.setPointSizeF(font.pointSizeF() * 1.5)
+        title.setFont(font)
+        row.addWidget(title)
+        row.addStretch(1)
+        self.reindex_button = QPushButton(self.tr("Re-index now"))
+        self.reindex_button.clicked.connect(self.reindex)
+        row.addWidget(self.reindex_button)
+        return row
+
+    def _documents_tab(self) -> QWidget:
+        self.table = QTableWidget(0, 4)
+        self.table.setHorizontalHeaderLabels([self.tr("Title"), self.tr("Kind"),
+                                              self.tr("Pages"), self.tr("Folder")])
+        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.table.verticalHeader().hide()
+        self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
+        self.table.setAccessibleName(self.tr("Indexed documents"))
+        return self.table
+
+    def _folders_tab(self) -> QWidget:
+        box = QWidget()
+        column = QVBoxLayout(box)
+        self.folders = QListWidget()
+        self.folders.setAccessibleName(self.tr("Watched folders"))
+        column.addWidget(self.folders, 1)
+        row = QHBoxLayout()
+        add = QPushButton(self.tr("Add folder…"))
+        add.clicked.connect(self._add_folder)
+        remove = QPushButton(self.tr("Stop watching"))
+        remove.clicked.connect(self._remove_folder)
+        row.addWidget(add)
+        row.addWidget(remove)
+        row.addStretch(1)
+        column.addLayout(row)
+        return box
+
+    def _failures_tab(self) -> QWidget:
+        self.failures = QListWidget()
+        self.failures.setAccessibleName(self.tr("Files that could not be read"))
+        self.failures.setWordWrap(True)
+        return self.failures
+
+    # -- data ---------------------------------------------------------------------------------
+    def refresh(self) -> None:
+        documents = self.ctx.hearth.documents
+        self.ctx.ops.run(lambda: (documents.status(), documents.documents()), self._show,
+                         self._failed)
+
+    def _show(self, result: tuple[Any, list[Any]]) -> None:
+        status, docs = result
+        self.status.setText(self.tr("%1 documents · %2 passages").replace(
+            "%1", str(status.documents)).replace("%2", str(status.chunks))
+            + ("  ·  " + self.tr("paused") if status.paused else ""))
+        self.table.setRowCount(len(docs))
+        for row, doc in enumerate(docs):
+            values = [doc.title or Path(doc.path).name, doc.kind, str(doc.pages or ""),
+                      str(Path(doc.path).parent)]
+            for col, value in enumerate(values):
+                item = QTableWidgetItem(value)
+                item.setToolTip(doc.path)
+                self.table.setItem(row, col, item)
+        self.folders.clear()
+        self.folders.addItems(list(status.watching))
+        self.failures.clear()
+        self.failures.addItems([f"{Path(f.path).name} — {f.reason}" for f in status.failures])
+
+    def _failed(self, error: Exception) -> None:
+        self.status.setText(self.tr("The library could not be read: %1").replace(
+            "%1", str(error)))
+
+    def reindex(self) -> None:
+        documents, relay = self.ctx.hearth.documents, self._relay
+        self.reindex_button.setEnabled(False)
+        self.ctx.ops.run(lambda: documents.sync(progress=relay.progress.emit),
+                         self._reindexed, self._reindex_failed)
+
+    def _on_progress(self, p: Any) -> None:
+        self.status.setText(self.tr("Indexing %1 of %2: %3").replace("%1", str(p.done))
+                            .replace("%2", str(p.total)).replace("%3", Path(p.current).name))
+
+    def _reindexed(self, _report: Any) -> None:
+        self.reindex_button.setEnabled(True)
+        self.refresh()
+
+    def _reindex_failed(self, error: Exception) -> None:
+        self.reindex_button.setEnabled(True)
+        self._failed(error)
+
+    def _add_folder(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self, self.tr("Watch a folder"))
+        if folder:
+            self._change_watch(folder, add=True)
+
+    def _remove_folder(self) -> None:
+        item = self.folders.currentItem()
+        if item is not None:
+            self._change_watch(item.text(), add=False)
+
+    def _change_watch(self, folder: str, add: bool) -> None:
+        hearth = self.ctx.hearth
+        watched = hearth.settings.watched_folders
+        if add and folder not in watched:
+            watched.append(folder)
+        elif not add and folder in watched:
+            watched.remove(folder)
+
+        def work() -> None:
+            (hearth.documents.watch if add else hearth.documents.unwatch)(folder)
+            hearth.save_settings()
+            if add:
+                hearth.documents.sync()
+
+        self.ctx.ops.run(work, lambda _r: self.refresh(), self._failed)

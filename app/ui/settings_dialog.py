@@ -1,0 +1,280 @@
+"""Settings: model and engine (with why), context and KV, thinking, folders, hotkey, look."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Signal
+from PySide6.QtGui import QKeySequence
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QKeySequenceEdit,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QPushButton,
+    QSpinBox,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.ui.context import UiContext
+from app.ui.hotkey import default_hotkey
+from app.ui.i18n import LANGUAGES
+
+ENGINES = ("auto", "llama", "mlx", "remote")
+
+
+def _hint(text: str = "") -> QLabel:
+    label = QLabel(text)
+    label.setObjectName("dim")
+    label.setWordWrap(True)
+    return label
+
+
+class FolderList(QWidget):
+    """A list of folders with Add and Remove."""
+
+    def __init__(self, folders: list[str], title: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._title = title
+        column = QVBoxLayout(self)
+        column.setContentsMargins(0, 0, 0, 0)
+        self.list = QListWidget()
+        self.list.setAccessibleName(title)
+        self.list.addItems(folders)
+        self.list.setMaximumHeight(110)
+        column.addWidget(self.list)
+        row = QHBoxLayout()
+        add = QPushButton(self.tr("Add…"))
+        add.setAccessibleName(self.tr("Add a folder to %1").replace("%1", title))
+        add.clicked.connect(self._add)
+        remove = QPushButton(self.tr("Remove"))
+        remove.setAccessibleName(self.tr("Remove the selected folder from %1").replace("%1",
+                                                                                      title))
+        remove.clicked.connect(self._remove)
+        row.addWidget(add)
+        row.addWidget(remove)
+        row.addStretch(1)
+        column.addLayout(row)
+
+    def folders(self) -> list[str]:
+        return [self.list.item(i).text() for i in range(self.list.count())]
+
+    def add(self, folder: str) -> None:
+        if folder and folder not in self.folders():
+            self.list.addItem(folder)
+
+    def _add(self) -> None:
+        self.add(QFileDialog.getExistingDirectory(self, self._title))
+
+    def _remove(self) -> None:
+        for item in self.list.selectedItems():
+            self.list.takeItem(self.list.row(item))
+
+
+class SettingsDialog(QDialog):
+    """Edits a copy of the settings; Save writes them (off the GUI thread) and applies them."""
+
+    saved = Signal(set)  # names of the fields that changed
+    open_models = Signal()
+
+    def __init__(self, ctx: UiContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.settings = ctx.hearth.settings
+        self.setWindowTitle(self.tr("Settings — Hearth"))
+        self.setObjectName("settingsDialog")
+        self.resize(620, 560)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(18, 16, 18, 14)
+        self.tabs = QTabWidget()
+        self.tabs.addTab(self._model_tab(), self.tr("Model"))
+        self.tabs.addTab(self._folders_tab(), self.tr("Folders"))
+        self.tabs.addTab(self._general_tab(), self.tr("General"))
+        layout.addWidget(self.tabs, 1)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save
+                                   | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.save)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+        self._explain_engine()
+
+    # -- tabs ---------------------------------------------------------------------------------
+    def _model_tab(self) -> QWidget:
+        page = QWidget()
+        form = QFormLayout(page)
+        form.setContentsMargins(12, 14, 12, 8)
+        form.setVerticalSpacing(10)
+        row = QHBoxLayout()
+        self.model_path = QLineEdit(self.settings.model_path)
+        self.model_path.setPlaceholderText(self.tr("No model chosen"))
+        self.model_path.setAccessibleName(self.tr("Model file or folder"))
+        self.model_path.editingFinished.connect(self._explain_engine)
+        manage = QPushButton(self.tr("Models…"))
+        manage.clicked.connect(self.open_models)
+        row.addWidget(self.model_path, 1)
+        row.addWidget(manage)
+        form.addRow(self.tr("Model"), row)
+        self.engine = QComboBox()
+        self.engine.setAccessibleName(self.tr("Engine"))
+        names = {"auto": self.tr("Automatic"), "llama": "llama.cpp", "mlx": "MLX",
+                 "remote": self.tr("Remote server")}
+        for key in ENGINES:
+            self.engine.addItem(names[key], key)
+        self.engine.setCurrentIndex(max(0, self.engine.findData(self.settings.engine)))
+        self.engine.currentIndexChanged.connect(lambda _i: self._explain_engine())
+        form.addRow(self.tr("Engine"), self.engine)
+        self.remote_url = QLineEdit(self.settings.remote_url)
+        self.remote_url.setPlaceholderText("http://127.0.0.1:8080/v1")
+        self.remote_url.setAccessibleName(self.tr("Remote server address"))
+        self.remote_url.editingFinished.connect(self._explain_engine)
+        form.addRow(self.tr("Server"), self.remote_url)
+        self.engine_reason = _hint()
+        form.addRow("", self.engine_reason)
+        self.context = QSpinBox()
+        self.context.setRange(0, 262144)
+        self.context.setSingleStep(1024)
+        self.context.setSpecialValueText(self.tr("Automatic (from free memory)"))
+        self.context.setValue(self.settings.context_length)
+        self.context.setAccessibleName(self.tr("Context length in tokens"))
+        form.addRow(self.tr("Context length"), self.context)
+        self.kv = QComboBox()
+        self.kv.addItem(self.tr("f16 (best quality)"), "f16")
+        self.kv.addItem(self.tr("q8_0 (half the memory)"), "q8_0")
+        self.kv.setCurrentIndex(max(0, self.kv.findData(self.settings.kv_type)))
+        self.kv.setAccessibleName(self.tr("KV cache precision"))
+        form.addRow(self.tr("KV cache"), self.kv)
+        form.addRow("", _hint(self.tr("Each token of context takes 176 KiB at f16 (94 KiB at "
+                                      "q8_0): 8K tokens need about 1.4 GiB.")))
+        self.thinking = QCheckBox(self.tr("Think before answering by default"))
+        self.thinking.setChecked(self.settings.thinking_default)
+        form.addRow(self.tr("Thinking"), self.thinking)
+        return page
+
+    def _folders_tab(self) -> QWidget:
+        page = QWidget()
+        column = QVBoxLayout(page)
+        column.setContentsMargins(12, 14, 12, 8)
+        column.addWidget(QLabel(self.tr("Watched folders (documents Hearth can read and cite)")))
+        self.watched = FolderList(list(self.settings.watched_folders), self.tr("Watched folders"))
+        column.addWidget(self.watched)
+        column.addSpacing(8)
+        column.addWidget(QLabel(self.tr("File search folders (Hearth finds files only here)")))
+        self.roots = FolderList(list(self.settings.file_roots), self.tr("File search folders"))
+        column.addWidget(self.roots)
+        column.addStretch(1)
+        return page
+
+    def _general_tab(self) -> QWidget:
+        page = QWidget()
+        form = QFormLayout(page)
+        form.setContentsMargins(12, 14, 12, 8)
+        form.setVerticalSpacing(10)
+        self.hotkey = QKeySequenceEdit(QKeySequence(self.settings.hotkey or default_hotkey()))
+        self.hotkey.setMaximumSequenceLength(1)
+        self.hotkey.setAccessibleName(self.tr("Quick ask shortcut"))
+        form.addRow(self.tr("Quick ask shortcut"), self.hotkey)
+        self.hotkey_status = _hint()
+        self._show_hotkey_status(getattr(self.ctx.hotkey, "status", None))
+        self.hotkey.editingFinished.connect(self._try_hotkey)
+        form.addRow("", self.hotkey_status)
+        self.theme = QComboBox()
+        for key, label in (("system", self.tr("Follow the system")), ("light", self.tr("Light")),
+                           ("dark", self.tr("Dark"))):
+            self.theme.addItem(label, key)
+        self.theme.setCurrentIndex(max(0, self.theme.findData(self.settings.theme)))
+        self.theme.setAccessibleName(self.tr("Theme"))
+        form.addRow(self.tr("Theme"), self.theme)
+        self.language = QComboBox()
+        self.language.addItem(self.tr("Follow the system"), "system")
+        for key, label in LANGUAGES.items():
+            self.language.addItem(label, key)
+        self.language.setCurrentIndex(max(0, self.language.findData(self.settings.language)))
+        self.language.setAccessibleName(self.tr("Language"))
+        form.addRow(self.tr("Language"), self.language)
+        form.addRow("", _hint(self.tr("A new language applies to windows opened from now on; "
+                                      "restart Hearth to change everything.")))
+        return page
+
+    def _show_hotkey_status(self, status: Any) -> None:
+        if status is None:
+            self.hotkey_status.setText(self.tr("The shortcut is registered while Hearth runs."))
+        else:
+            self.hotkey_status.setText(("✓ " if status.ok else "⚠ ") + status.message)
+
+    def _try_hotkey(self) -> None:
+        """Register the new combination at once, so the user sees whether it is free."""
+        if self.ctx.hotkey is None:
+            return
+        text = self.hotkey.keySequence().toString(QKeySequence.SequenceFormat.PortableText)
+        if text:
+            self._show_hotkey_status(self.ctx.hotkey.register(text))
+
+    def reject(self) -> None:
+        if self.ctx.hotkey is not None:  # put the saved combination back
+            self.ctx.hotkey.register(self.settings.hotkey or default_hotkey())
+        super().reject()
+
+    # -- engine reason ------------------------------------------------------------------------
+    def _explain_engine(self) -> None:
+        """Why this engine: computed off the GUI thread (it looks at the model file)."""
+        from backends.select import choose_engine
+
+        path, engine = self.model_path.text().strip(), str(self.engine.currentData())
+        url = self.remote_url.text().strip()
+        self.remote_url.setEnabled(engine in ("remote", "auto"))
+        if not path and not url:
+            self.engine_reason.setText(self.tr("Choose a model to see which engine runs it."))
+            return
+
+        def done(choice: Any) -> None:
+            self.engine_reason.setText(choice.reason)
+
+        def failed(error: Exception) -> None:
+            self.engine_reason.setText("⚠ " + str(error))
+
+        self.ctx.ops.run(lambda: choose_engine(path, engine, url), done, failed)
+
+    # -- save ---------------------------------------------------------------------------------
+    def values(self) -> dict[str, Any]:
+        sequence = self.hotkey.keySequence().toString(QKeySequence.SequenceFormat.PortableText)
+        return {
+            "model_path": self.model_path.text().strip(),
+            "engine": str(self.engine.currentData()),
+            "remote_url": self.remote_url.text().strip(),
+            "context_length": int(self.context.value()),
+            "kv_type": str(self.kv.currentData()),
+            "thinking_default": self.thinking.isChecked(),
+            "watched_folders": self.watched.folders(),
+            "file_roots": self.roots.folders(),
+            "hotkey": "" if sequence == default_hotkey() else sequence,
+            "theme": str(self.theme.currentData()),
+            "language": str(self.language.currentData()),
+        }
+
+    def save(self) -> None:
+        changed = {k for k, v in self.values().items() if getattr(self.settings, k) != v}
+        for key in changed:
+            setattr(self.settings, key, self.values()[key])
+        self._apply_now(changed)
+        hearth = self.ctx.hearth
+        self.ctx.ops.run(hearth.save_settings, lambda _r: self.saved.emit(changed),
+                         title=self.tr("Could not save settings"))
+        self.accept()
+
+    def _apply_now(self, changed: set[str]) -> None:
+        """Theme, language and hotkey take effect at once; the model reloads after saving."""
+        if "theme" in changed and self.ctx.theme is not None:
+            self.ctx.theme.set_choice(self.settings.theme)
+        if "language" in changed and self.ctx.translations is not None:
+            self.ctx.translations.apply(self.settings.language)
+        if "hotkey" in changed and self.ctx.hotkey is not None:
+            self.ctx.hotkey.register(self.settings.hotkey or default_hotkey())

@@ -1,0 +1,83 @@
+"""One Hearth per user: a second launch hands its arguments (e.g. --toggle) to the first.
+
+QLocalServer/QLocalSocket carry the message; a QLockFile decides who is first, because on
+Windows two servers can listen on one pipe name, and a crash can leave a stale socket behind."""
+
+from __future__ import annotations
+
+import getpass
+import hashlib
+import json
+import tempfile
+from pathlib import Path
+
+from PySide6.QtCore import QLockFile, QObject, Signal
+from PySide6.QtNetwork import QLocalServer, QLocalSocket
+
+TIMEOUT_MS = 1000
+
+
+def instance_key(data_dir: str) -> str:
+    """Per user and per data folder (tests with their own HEARTH_HOME never collide)."""
+    try:
+        user = getpass.getuser()
+    except (KeyError, OSError):
+        user = "user"
+    digest = hashlib.sha256(f"{user}:{data_dir}".encode()).hexdigest()[:16]
+    return f"hearth-{digest}"
+
+
+class SingleInstance(QObject):
+    """`acquire()` True: we are the first (listen for others). False: `send(args)` and exit."""
+
+    message = Signal(list)
+
+    def __init__(self, key: str, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.key = key
+        self._lock = QLockFile(str(Path(tempfile.gettempdir()) / f"{key}.lock"))
+        self._lock.setStaleLockTime(0)  # a lock left by a crashed process is detected by PID
+        self._server: QLocalServer | None = None
+
+    def acquire(self) -> bool:
+        if not self._lock.tryLock(100):
+            return False
+        QLocalServer.removeServer(self.key)  # a socket file left by a crash
+        self._server = QLocalServer(self)
+        self._server.setSocketOptions(QLocalServer.SocketOption.UserAccessOption)
+        self._server.newConnection.connect(self._accept)
+        return self._server.listen(self.key)
+
+    def send(self, args: list[str]) -> bool:
+        """From a second process: deliver args to the first one. False if nobody answered."""
+        socket = QLocalSocket()
+        socket.connectToServer(self.key)
+        if not socket.waitForConnected(TIMEOUT_MS):
+            return False
+        socket.write(json.dumps(args).encode() + b"\n")
+        ok = socket.waitForBytesWritten(TIMEOUT_MS)
+        socket.disconnectFromServer()
+        return ok
+
+    def _accept(self) -> None:
+        assert self._server is not None
+        while self._server.hasPendingConnections():
+            socket = self._server.nextPendingConnection()
+            socket.readyRead.connect(lambda s=socket: self._read(s))
+            socket.disconnected.connect(socket.deleteLater)
+
+    def _read(self, socket: QLocalSocket) -> None:
+        while socket.canReadLine():
+            line = bytes(socket.readLine().data()).strip()
+            try:
+                args = json.loads(line)
+            except ValueError:
+                continue  # not one of ours: ignore rather than crash the first instance
+            if isinstance(args, list):
+                self.message.emit([str(a) for a in args])
+
+    def release(self) -> None:
+        if self._server is not None:
+            self._server.close()
+            self._server = None
+        self._lock.unlock()

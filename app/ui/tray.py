@@ -1,0 +1,58 @@
+"""The tray icon: Ask, Open Hearth, Pause indexing, Quit. Absent tray -> a normal window app."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QMenu, QSystemTrayIcon
+
+from app.ui.icons import app_icon, tray_icon
+
+
+def tray_available() -> bool:
+    return QSystemTrayIcon.isSystemTrayAvailable()
+
+
+class Tray(QObject):
+    ask = Signal()
+    open_main = Signal()
+    quit = Signal()
+    pause_indexing = Signal(bool)
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.icon = QSystemTrayIcon(tray_icon(), self)
+        self.icon.setToolTip("Hearth")
+        self.menu = QMenu()
+        self.ask_action = self._add(self.tr("Ask…"), self.ask.emit)
+        self.open_action = self._add(self.tr("Open Hearth"), self.open_main.emit)
+        self.menu.addSeparator()
+        self.pause_action = self._add(self.tr("Pause indexing"), None)
+        self.pause_action.setCheckable(True)
+        self.pause_action.toggled.connect(self.pause_indexing)
+        self.menu.addSeparator()
+        self._add(self.tr("Quit Hearth"), self.quit.emit)
+        self.icon.setContextMenu(self.menu)
+        self.icon.activated.connect(self._activated)
+
+    def _add(self, text: str, slot: Any) -> QAction:
+        action = self.menu.addAction(text)
+        if slot is not None:
+            action.triggered.connect(lambda _=False: slot())
+        return action
+
+    def _activated(self, reason: QSystemTrayIcon.ActivationReason) -> None:
+        if reason == QSystemTrayIcon.ActivationReason.Trigger:
+            self.ask.emit()  # a plain click asks; the menu has the rest
+
+    def show(self) -> None:
+        self.icon.show()
+
+    def notify(self, title: str, text: str) -> None:
+        """Best effort (Qt: 'messages may not appear at all'); reminders also log in the app."""
+        self.icon.showMessage(title, text, app_icon(), 8000)
+
+    def hide(self) -> None:
+        self.icon.hide()

@@ -1,0 +1,176 @@
+"""Hearth's llama.cpp backend vs raw llama-cpp-python: speed, prefix reuse, chat reopen, memory.
+
+    .venv/bin/python bench/bench_llama.py            # tiny random model, seconds
+    .venv/bin/python bench/bench_llama.py --full     # full-size random Nanbeige4.2 (Q8_0), slow
+
+Every figure is a ratio against a reference measured in the same run on the same model."""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from backends.base import GenerateOptions  # noqa: E402
+from backends.events import Done  # noqa: E402
+from backends.llama_cpp import LlamaCppBackend  # noqa: E402
+
+FILLER = ("The quarterly report covers revenue, costs, hiring plans and the office move to "
+          "Lyon; each section lists owners, dates and open questions for the next review. ")
+
+
+def never() -> bool:
+    return False
+
+
+def conversation(n_tokens: int, backend: LlamaCppBackend, tag: str) -> list[dict[str, Any]]:
+    """A system + user conversation whose prompt is about n_tokens long."""
+    piece = len(backend._llm.tokenize(FILLER.encode(), add_bos=False, special=False))
+    text = f"[{tag}] " + FILLER * max(1, n_tokens // piece)
+    return [{"role": "system", "content": "You are Hearth, a private desktop assistant."},
+            {"role": "user", "content": text + "\nSummarise this."}]
+
+
+def hearth_turn(backend: LlamaCppBackend, messages: list[dict[str, Any]], decode: int,
+                key: str | None = None, seed: int = 7) -> Done:
+    options = GenerateOptions(max_tokens=decode, seed=seed, enable_thinking=False, cache_key=key)
+    done = list(backend.stream(messages, options, never))[-1]
+    assert isinstance(done, Done)
+    return done
+
+
+def raw_turn(llm: Any, tokens: list[int], decode: int, seed: int = 7) -> dict[str, float]:
+    """The same generation straight through llama_cpp.Llama.generate, timed the same way."""
+    llm.set_seed(seed)
+    started = time.perf_counter()
+    first = last = 0.0
+    count = 0
+    for token in llm.generate(tokens, top_k=20, top_p=0.95, min_p=0.0, typical_p=1.0, temp=0.6,
+                              repeat_penalty=1.0, reset=True):
+        last = time.perf_counter()
+        first = first or last
+        if token == llm.token_eos() or count == decode:
+            break
+        count += 1
+    prefill = first - started
+    return {"prefill_tps": len(tokens) / prefill, "ttft_ms": prefill * 1000,
+            "decode_tps": max(count - 1, 0) / max(last - first, 1e-9), "tokens": count}
+
+
+def speed(backend: LlamaCppBackend, prefill: int, decode: int, repeats: int) -> dict[str, float]:
+    """Prefill and decode tokens/s, Hearth vs raw, alternating runs on one llama.cpp context."""
+    llm = backend._llm
+    messages = conversation(prefill, backend, "speed")
+    tokens = llm.tokenize(backend.render_prompt(
+        messages, GenerateOptions(enable_thinking=False)).encode(), add_bos=False, special=True)
+    hearth_p, hearth_d, raw_p, raw_d = [], [], [], []
+    for _ in range(repeats):
+        llm.reset()  # both start cold: no prefix to reuse
+        raw = raw_turn(llm, tokens, decode)
+        raw_p.append(raw["prefill_tps"])
+        raw_d.append(raw["decode_tps"])
+        llm.reset()
+        done = hearth_turn(backend, messages, decode)
+        hearth_p.append(done.timings["prefill_tokens_per_second"])
+        hearth_d.append(done.timings["tokens_per_second"])
+    return {"prompt_tokens": len(tokens), "decoded": raw["tokens"],
+            "raw_prefill_tps": statistics.median(raw_p),
+            "hearth_prefill_tps": statistics.median(hearth_p),
+            "raw_decode_tps": statistics.median(raw_d),
+            "hearth_decode_tps": statistics.median(hearth_d)}
+
+
+def second_turn(backend: LlamaCppBackend, history: int) -> dict[str, float]:
+    """TTFT of turn 2 (history reused) vs turn 1 (cold) of a conversation."""
+    backend._llm.reset()
+    first_turn = conversation(history, backend, "history")
+    cold = hearth_turn(backend, first_turn, 4)
+    follow = [*first_turn, {"role": "assistant", "content": "Here is the summary."},
+              {"role": "user", "content": "And the open questions?"}]
+    warm = hearth_turn(backend, follow, 4)
+    return {"history_tokens": cold.prompt_tokens, "cold_ttft_ms": cold.timings["ttft_ms"],
+            "warm_ttft_ms": warm.timings["ttft_ms"], "warm_cached": warm.cached_prompt_tokens}
+
+
+def reopen(backend: LlamaCppBackend, history: int) -> dict[str, float]:
+    """Reopening chat A after chat B: TTFT from the saved KV vs computing A from scratch."""
+    backend._llm.reset()
+    a1 = conversation(history, backend, "chat A")
+    hearth_turn(backend, a1, 2, key="A")
+    hearth_turn(backend, conversation(64, backend, "chat B"), 2, key="B")
+    a2 = [*a1, {"role": "assistant", "content": "Done."}, {"role": "user", "content": "More?"}]
+    reopened = hearth_turn(backend, a2, 4, key="A")
+    backend._llm.reset()
+    cold = hearth_turn(backend, a2, 4, key="A-cold")
+    return {"reopen_ttft_ms": reopened.timings["ttft_ms"], "cold_ttft_ms": cold.timings["ttft_ms"],
+            "reopen_cached": reopened.cached_prompt_tokens, "prompt_tokens": cold.prompt_tokens}
+
+
+def tiny_model_path() -> Path:
+    from tests.support.tiny_model import build_tiny_model
+
+    return build_tiny_model(ROOT / "bench" / ".cache" / "tiny-model").gguf_path
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--model", help="a GGUF (default: the tiny random model)")
+    parser.add_argument("--full", action="store_true", help="full-size random Nanbeige4.2 Q8_0")
+    parser.add_argument("--prefill", type=int, default=512)
+    parser.add_argument("--decode", type=int, default=16)
+    parser.add_argument("--history", type=int, default=2000)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--threads", type=int, default=None)
+    args = parser.parse_args()
+    if args.full:
+        from bench.make_full_model import make_full_model
+
+        path = make_full_model("q8_0").gguf_path
+    else:
+        path = Path(args.model) if args.model else tiny_model_path()
+    run(path, args)
+
+
+def run(path: Path, args: argparse.Namespace) -> None:
+    from backends.memory import model_shape
+
+    cache_dir = ROOT / "bench" / ".cache" / "kv"
+    backend = LlamaCppBackend(str(path), context_length=max(4096, args.history + 512),
+                              cache_dir=cache_dir, n_threads=args.threads)
+    started = time.perf_counter()
+    backend.load()
+    print(f"model {path.name}: {path.stat().st_size / 2**30:.2f} GiB, loaded in "
+          f"{time.perf_counter() - started:.1f} s, context {backend.info.context_length}, "
+          f"threads {backend._llm.n_threads if hasattr(backend._llm, 'n_threads') else '?'}")
+    s = speed(backend, args.prefill, args.decode, args.repeats)
+    print(f"prefill {s['prompt_tokens']} tok: hearth {s['hearth_prefill_tps']:.1f} tok/s, raw "
+          f"{s['raw_prefill_tps']:.1f} tok/s, ratio {s['hearth_prefill_tps'] / s['raw_prefill_tps']:.3f}")
+    print(f"decode {s['decoded']} tok: hearth {s['hearth_decode_tps']:.2f} tok/s, raw "
+          f"{s['raw_decode_tps']:.2f} tok/s, ratio {s['hearth_decode_tps'] / s['raw_decode_tps']:.3f}")
+    t = second_turn(backend, args.history)
+    print(f"second turn with {t['history_tokens']}-token history: TTFT {t['warm_ttft_ms']:.1f} ms "
+          f"vs first turn {t['cold_ttft_ms']:.1f} ms -> {t['cold_ttft_ms'] / t['warm_ttft_ms']:.1f}x "
+          f"shorter ({t['warm_cached']} tokens from cache)")
+    r = reopen(backend, args.history)
+    print(f"reopen chat ({r['prompt_tokens']} tok): TTFT {r['reopen_ttft_ms']:.1f} ms vs cold "
+          f"{r['cold_ttft_ms']:.1f} ms -> {r['reopen_ttft_ms'] / r['cold_ttft_ms']:.3f} of cold "
+          f"({r['reopen_cached']} tokens restored)")
+    shape = model_shape(path)
+    planned_kv = backend.info.context_length * shape.kv_bytes_per_token(backend.kv_type)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # Linux reports KiB
+    expected = path.stat().st_size + planned_kv
+    print(f"peak RSS {peak / 2**30:.2f} GiB vs weights + planned KV {expected / 2**30:.2f} GiB "
+          f"-> {peak / expected:.2f}x")
+    backend.unload()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,162 @@
+"""MLX engine benchmark: Hearth's MlxBackend vs raw mlx_lm.stream_generate in the same run.
+
+Prints prefill and decode tokens/s for both (and their ratio), time to first token of a
+second turn after a ~2,000-token history vs the first turn (prefix reuse), and MLX's peak
+memory vs weights + planned KV. Greedy sampling, so both paths generate the same tokens.
+
+    .venv/bin/python bench/bench_mlx.py [--size tiny|small] [--repeats 5] [--decode-tokens 128]
+
+"tiny" is the test model (2 layers x 2 loops, hidden 64); "small" is a random-weight model
+with 4 layers x 2 loops and hidden 512, built once under bench/.cache."""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from backends.base import GenerateOptions, Message  # noqa: E402
+from backends.events import Done  # noqa: E402
+from backends.memory import model_shape  # noqa: E402
+from backends.mlx_backend import MlxBackend  # noqa: E402
+
+CACHE = Path(__file__).resolve().parent / ".cache"
+SIZES: dict[str, dict[str, int]] = {
+    "tiny": dict(hidden=64, intermediate=128, layers=2, heads=4, kv_heads=2, head_dim=16),
+    "small": dict(hidden=512, intermediate=1408, layers=4, heads=8, kv_heads=2, head_dim=64),
+}
+SENTENCE = ("Please check the calendar for the meeting with the city people about the weather "
+            "report, then search the document folder for the file we wrote today. ")
+
+
+def build(size: str) -> Path:
+    from tests.support.tiny_model import build_model
+
+    return build_model(CACHE / f"mlx-{size}", vocab=512, seed=0, **SIZES[size]).mlx_dir
+
+
+def history(backend: MlxBackend, target_tokens: int) -> list[Message]:
+    """A conversation whose prompt is at least target_tokens tokens long."""
+    messages: list[Message] = [{"role": "system", "content": "You are Hearth."}]
+    ask = {"role": "user", "content": "Summarise what we did."}
+    while prompt_tokens(backend, [*messages, ask]) < target_tokens:
+        turn = len(messages) // 2
+        messages.append({"role": "user", "content": f"Turn {turn}. " + SENTENCE})
+        messages.append({"role": "assistant", "content": "Done. " + SENTENCE})
+    return [*messages, ask]
+
+
+def prompt_tokens(backend: MlxBackend, messages: list[Message]) -> int:
+    prompt = backend.render_prompt(messages, GenerateOptions())
+    return len(backend._tokenizer.encode(prompt, add_special_tokens=False))
+
+
+def raw_run(model: Any, tokenizer: Any, tokens: list[int], max_tokens: int) -> tuple[float, float]:
+    """(prefill seconds, decode tokens/s) straight through mlx_lm, fresh cache."""
+    import mlx.core as mx
+    from mlx_lm.generate import stream_generate
+    from mlx_lm.models.cache import make_prompt_cache
+    from mlx_lm.sample_utils import make_sampler
+
+    start = time.perf_counter()
+    first = 0.0
+    n = 0
+    for _ in stream_generate(model, tokenizer, mx.array(tokens), max_tokens=max_tokens,
+                             sampler=make_sampler(temp=0.0), prompt_cache=make_prompt_cache(model)):
+        n += 1
+        first = first or time.perf_counter()
+    end = time.perf_counter()
+    return first - start, (n - 1) / (end - first) if n > 1 else 0.0
+
+
+def hearth_run(backend: MlxBackend, messages: list[Message], max_tokens: int,
+               key: str) -> Done:
+    options = GenerateOptions(max_tokens=max_tokens, temperature=0.0, cache_key=key)
+    done = list(backend.stream(messages, options, lambda: False))[-1]
+    assert isinstance(done, Done)
+    return done
+
+
+def compare(backend: MlxBackend, messages: list[Message], max_tokens: int,
+            repeats: int) -> dict[str, list[float]]:
+    tokenizer = backend._tokenizer  # the very tokenizer Hearth uses, so the tokens match
+    prompt = backend.render_prompt(messages, GenerateOptions())
+    tokens = tokenizer.encode(prompt, add_special_tokens=False)
+    out: dict[str, list[float]] = {"raw_prefill": [], "raw_decode": [], "hearth_prefill": [],
+                                   "hearth_decode": []}
+    for i in range(repeats + 1):  # the first round warms both paths up and is dropped
+        prefill, decode = raw_run(backend._model, tokenizer, tokens, max_tokens)
+        done = hearth_run(backend, messages, max_tokens, key=f"bench-{max_tokens}-{i}")
+        if i:
+            out["raw_prefill"].append(len(tokens) / prefill)
+            out["raw_decode"].append(decode)
+            out["hearth_prefill"].append(done.timings["prefill_tokens_per_second"])
+            out["hearth_decode"].append(done.timings["tokens_per_second"])
+    out["prompt_tokens"] = [float(len(tokens))]
+    return out
+
+
+def second_turn(backend: MlxBackend, repeats: int) -> tuple[float, float, int]:
+    firsts, seconds = [], []
+    cached = 0
+    for i in range(repeats):
+        messages = history(backend, 2000)
+        first = hearth_run(backend, messages, 8, key=f"turns-{i}")
+        follow = [*messages, {"role": "assistant", "content": "Summary."},
+                  {"role": "user", "content": "Thanks, and what is next?"}]
+        second = hearth_run(backend, follow, 8, key=f"turns-{i}")
+        firsts.append(first.timings["ttft_ms"])
+        seconds.append(second.timings["ttft_ms"])
+        cached = second.cached_prompt_tokens
+    return statistics.median(firsts), statistics.median(seconds), cached
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--size", choices=sorted(SIZES), default="tiny")
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--decode-tokens", type=int, default=128)
+    args = parser.parse_args()
+    import mlx.core as mx
+
+    folder = build(args.size)
+    backend = MlxBackend(str(folder))
+    backend.load()
+    med = statistics.median
+    print(f"model: {args.size} ({folder}), device {backend.info.device}, "
+          f"{args.repeats} repeats, medians")
+
+    decode = compare(backend, [{"role": "user", "content": "Write a story."}],
+                     args.decode_tokens, args.repeats)
+    long_chat = history(backend, 2000)
+    prefill = compare(backend, long_chat, 1, args.repeats)
+    raw_p, hearth_p = med(prefill["raw_prefill"]), med(prefill["hearth_prefill"])
+    raw_d, hearth_d = med(decode["raw_decode"]), med(decode["hearth_decode"])
+    print(f"prefill ({prefill['prompt_tokens'][0]:.0f} tokens): raw {raw_p:,.0f} tok/s, "
+          f"Hearth {hearth_p:,.0f} tok/s, Hearth/raw {hearth_p / raw_p:.3f}")
+    print(f"decode ({args.decode_tokens} tokens): raw {raw_d:,.1f} tok/s, "
+          f"Hearth {hearth_d:,.1f} tok/s, Hearth/raw {hearth_d / raw_d:.3f}")
+
+    first, second, cached = second_turn(backend, args.repeats)
+    print(f"second turn after a ~2,000-token history: TTFT {second:.1f} ms vs first turn "
+          f"{first:.1f} ms ({first / second:.1f}x shorter; {cached:,} prompt tokens from cache)")
+
+    mx.reset_peak_memory()  # measure one Hearth turn alone, not the raw runs before it
+    hearth_run(backend, long_chat, 16, key="peak")
+    shape = model_shape(folder)
+    tokens = int(prefill["prompt_tokens"][0]) + 16
+    planned = shape.weights_bytes + tokens * shape.kv_bytes_per_token(backend.info.kv_type)
+    peak = mx.get_peak_memory()
+    print(f"peak MLX memory {peak / 2**20:.1f} MiB vs weights + planned KV for {tokens:,} "
+          f"tokens {planned / 2**20:.1f} MiB (ratio {peak / planned:.2f})")
+    backend.unload()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,195 @@
+"""Render Hearth's windows (light and dark) to PNGs in bench/screenshots/, offscreen.
+
+    .venv/bin/python bench/screenshots.py
+
+Main window with a realistic conversation (thinking, a tool card, a Markdown answer with a
+table and code, numbered sources), quick ask, model manager and settings."""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+from types import SimpleNamespace
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ["HEARTH_HOME"] = tempfile.mkdtemp(prefix="hearth-shots-")
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+OUT = ROOT / "bench" / "screenshots"
+
+QUESTION = "How much did we spend on travel in Q3 compared with the budget? Show it as a table."
+REASONING = ("The user wants Q3 travel spend against budget. I should search their documents "
+             "for the Q3 expense report and the budget, then compare the figures.")
+ANSWER = """Travel came in **8% over budget** in Q3, mostly because of the Berlin offsite [1].
+
+| Month | Budget | Spent | Difference |
+|---|---:|---:|---:|
+| July | €4,000 | €3,650 | −€350 |
+| August | €3,500 | €3,420 | −€80 |
+| September | €4,500 | €5,910 | +€1,410 |
+| **Q3** | **€12,000** | **€12,980** | **+€980** |
+
+September's overrun is the offsite: flights were booked late at higher fares [2]. To check the
+totals yourself:
+
+```python
+spent = {"Jul": 3650, "Aug": 3420, "Sep": 5910}
+budget = 12_000
+print(sum(spent.values()) - budget)  # 980
+```
+
+Next quarter, booking offsite travel 6 weeks ahead would likely keep you within budget.
+"""
+SOURCES = [
+    SimpleNamespace(citation=1, document="/home/ana/Finance/Q3-expenses.pdf",
+                    title="Q3-expenses.pdf", location="page 4", page=4, text=""),
+    SimpleNamespace(citation=2, document="/home/ana/Finance/Berlin offsite.docx",
+                    title="Berlin offsite.docx", location="Travel > Flights", page=None,
+                    text=""),
+]
+PASSAGES = [
+    {"citation": 1, "document": SOURCES[0].document, "title": "Q3-expenses.pdf",
+     "location": "page 4", "text": "Travel: July 3,650; August 3,420; September 5,910 EUR."},
+    {"citation": 2, "document": SOURCES[1].document, "title": "Berlin offsite.docx",
+     "location": "Travel > Flights", "text": "Flights booked 9 days before departure..."},
+]
+TITLES = ["Q3 travel vs budget", "Plan the Berlin offsite", "Summarise the lease PDF",
+          "Python: dedupe a CSV", "Meeting notes 12 Nov", "Gift ideas for Mia"]
+
+
+def wait(app: object, ops: object, ms: int = 300) -> None:
+    end = time.monotonic() + ms / 1000
+    while time.monotonic() < end:
+        app.processEvents()  # type: ignore[attr-defined]
+        time.sleep(0.01)
+    ops.wait(2000)  # type: ignore[attr-defined]
+    app.processEvents()  # type: ignore[attr-defined]
+
+
+def seed(hearth: object) -> None:
+    history = hearth.history  # type: ignore[attr-defined]
+    for i, title in enumerate(reversed(TITLES)):
+        conv = history.create_conversation(title)
+        history.add_message(conv.id, "user", f"Question about {title.lower()}")
+        history.add_message(conv.id, "assistant", "An answer.")
+        if i == 1:
+            history.set_pinned(conv.id, True)
+
+
+def fill_chat(window: object) -> None:
+    from app.ui.chat.message import AssistantMessage, UserMessage
+
+    chat = window.chat  # type: ignore[attr-defined]
+    dark = chat.ctx.dark
+    chat._add(UserMessage(QUESTION, "u1", dark=dark))
+    answer = AssistantMessage(dark=dark)
+    chat._add(answer)
+    answer.add_reasoning(REASONING)
+    card = answer.add_tool("c1", "search_documents", {"query": "Q3 travel budget"})
+    card.finish(True, "2 passages", PASSAGES)
+    answer.add_text(ANSWER)
+    answer.set_sources(SOURCES)
+    answer.finish("31.4 tok/s · 412 tokens")
+    window.engine_label.setText("llama.cpp · Nanbeige4.2-3B Q4_K_M")  # type: ignore[attr-defined]
+    window.context_label.setText("Context 2,318 / 16,384")  # type: ignore[attr-defined]
+    window.speed_label.setText("31.4 tok/s")  # type: ignore[attr-defined]
+    chat.composer.think.setChecked(True)
+
+
+def shoot(widget: object, name: str) -> Path:
+    path = OUT / f"{name}.png"
+    widget.grab().save(str(path))  # type: ignore[attr-defined]
+    return path
+
+
+def main() -> int:
+    from PySide6.QtWidgets import QApplication
+
+    from app.main import Hearth
+    from app.ui.context import UiContext
+    from app.ui.models.manager import ModelManager
+    from app.ui.ops import Ops
+    from app.ui.quick_ask import QuickAsk
+    from app.ui.settings_dialog import SettingsDialog
+    from app.ui.theme import ThemeManager
+
+    OUT.mkdir(parents=True, exist_ok=True)
+    app = QApplication.instance() or QApplication(["hearth"])
+    hearth = Hearth()
+    seed(hearth)
+    saved = []
+    for scheme in ("light", "dark"):
+        theme = ThemeManager(app, scheme)
+        theme.apply()
+        ctx = UiContext(hearth, Ops(), theme)
+        saved += shoot_all(app, ctx, scheme)
+        ctx.ops.wait(3000)
+    for path in saved:
+        print(path.relative_to(ROOT))
+    hearth.close()
+    return 0
+
+
+def shoot_all(app: object, ctx: object, scheme: str) -> list[Path]:
+    from app.ui.main_window import MainWindow
+    from app.ui.models.manager import ModelManager
+    from app.ui.quick_ask import QuickAsk
+    from app.ui.settings_dialog import SettingsDialog
+
+    ops = ctx.ops  # type: ignore[attr-defined]
+    paths = []
+    window = MainWindow(ctx)
+    window.resize(1280, 860)
+    window.show()
+    window.sidebar.reload()
+    wait(app, ops)
+    window.sidebar.select(window.sidebar.conversations[1].id)
+    fill_chat(window)
+    wait(app, ops, 400)
+    paths.append(shoot(window, f"main-{scheme}"))
+    quick = QuickAsk(ctx)
+    quick.show()
+    quick.input.setText("")
+    quick.input.setPlaceholderText("When is my next dentist appointment?")
+    from app.ui.chat.message import AssistantMessage
+
+    quick.answer = AssistantMessage(dark=ctx.dark)  # type: ignore[attr-defined]
+    quick.answer._layout.setContentsMargins(0, 0, 0, 0)
+    quick.scroll.setWidget(quick.answer)
+    quick.scroll.show()
+    card = quick.answer.add_tool("c1", "list_events", {"query": "dentist"})
+    card.finish(True, "1 event", [{"title": "Dentist (Dr. Okafor)", "start":
+                                   "2026-12-03T09:30:00", "end": "2026-12-03T10:15:00",
+                                   "location": "Lindenstr. 12"}])
+    quick.answer.add_text("Your next dentist appointment is on **Thursday 3 December at "
+                          "09:30** with Dr. Okafor (Lindenstr. 12).")
+    quick.answer.finish("28.9 tok/s · 41 tokens")
+    quick.open_button.setEnabled(True)
+    wait(app, ops, 300)
+    quick.fit()
+    wait(app, ops, 100)
+    paths.append(shoot(quick, f"quick-ask-{scheme}"))
+    manager = ModelManager(ctx, first_run=True)
+    manager.resize(660, 760)
+    manager.show()
+    wait(app, ops, 400)
+    paths.append(shoot(manager, f"model-manager-{scheme}"))
+    settings = SettingsDialog(ctx)
+    settings.show()
+    wait(app, ops, 300)
+    paths.append(shoot(settings, f"settings-{scheme}"))
+    settings.tabs.setCurrentIndex(2)
+    wait(app, ops, 100)
+    paths.append(shoot(settings, f"settings-general-{scheme}"))
+    for w in (window, quick, manager, settings):
+        w.close()
+        w.deleteLater()
+    wait(app, ops, 50)
+    return paths
+
+
+if __name__ == "__main__":
+    sys.exit(main())

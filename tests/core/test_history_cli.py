@@ -1,0 +1,127 @@
+"""`hearth history list|search|export|delete`, driven through app.main.main like a user would."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from app.core.history import HistoryStore
+from app.core.paths import Paths
+from app.main import main
+
+
+@pytest.fixture
+def chats(hearth_home: Path) -> dict[str, str]:
+    """Three saved conversations in the HEARTH_HOME the CLI will open."""
+    store = HistoryStore(Paths.from_env().ensure().history_db)
+    ids = {}
+    for title, text in [
+        ("Garden", "When to plant tulips?"),
+        ("Taxes", "Deadline for taxes"),
+        ("Old", "an archived tulip question"),
+    ]:
+        chat = store.create_conversation(title)
+        store.add_message(chat.id, "user", text)
+        store.add_message(chat.id, "assistant", f"Answer about {title.lower()}")
+        ids[title] = chat.id
+    store.set_archived(ids["Old"], True)
+    store.set_pinned(ids["Garden"], True)
+    store.close()
+    return ids
+
+
+def _lines(out: str) -> list[dict]:  # type: ignore[type-arg]
+    return [json.loads(line) for line in out.splitlines()]
+
+
+def test_list_shows_pinned_first_and_hides_archived(chats, capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["history", "list"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split()[-1] for line in lines] == ["Garden", "Taxes"]
+    assert lines[0].startswith(chats["Garden"][:8])
+    assert main(["history", "list", "--all", "--json"]) == 0
+    listed = _lines(capsys.readouterr().out)
+    assert [c["title"] for c in listed] == ["Garden", "Old", "Taxes"]  # Old was made last
+    assert listed[0]["pinned"] is True and listed[1]["archived"] is True
+
+
+def test_list_on_a_new_install_says_so(capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["history", "list"]) == 0
+    assert capsys.readouterr().out == "No conversations yet.\n"
+    assert main(["history", "list", "--json"]) == 0
+    assert capsys.readouterr().out == ""
+
+
+def test_search_prints_hits_with_highlights(chats, capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["history", "search", "tulip", "--json"]) == 0
+    hits = _lines(capsys.readouterr().out)
+    assert {h["conversation_title"] for h in hits} == {"Garden", "Old"}
+    assert all("[[tulip" in h["snippet"] for h in hits)
+    assert main(["history", "search", "taxes"]) == 0
+    out = capsys.readouterr().out
+    assert "Taxes" in out and "[[taxes]]" in out  # not a terminal: markers kept
+    assert main(["history", "search", "zucchini"]) == 0
+    assert capsys.readouterr().out == "No messages match.\n"
+
+
+def test_export_one_conversation_as_markdown_to_stdout(chats, capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["history", "export", "--conversation", chats["Taxes"][:6]]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("# Taxes\n") and "Deadline for taxes" in out and "Garden" not in out
+
+
+def test_export_with_json_flag_prints_json(chats, capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["history", "export", "--json", "--conversation", chats["Garden"]]) == 0
+    [exported] = json.loads(capsys.readouterr().out)
+    assert exported["title"] == "Garden" and exported["messages"][0]["role"] == "user"
+
+
+def test_export_all_as_json_to_a_file(chats, capsys, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    target = tmp_path / "all.json"
+    assert main(["history", "export", "--format", "json", "--output", str(target), "--json"]) == 0
+    assert _lines(capsys.readouterr().out) == [
+        {"written": str(target), "format": "json", "conversation": None}
+    ]
+    exported = json.loads(target.read_text(encoding="utf-8"))
+    assert {c["title"] for c in exported} == {"Garden", "Taxes", "Old"}
+    assert all(len(c["messages"]) == 2 for c in exported)
+
+
+def test_delete_removes_it_from_list_and_search(chats, capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["history", "delete", chats["Garden"][:8], "--json"]) == 0
+    assert _lines(capsys.readouterr().out) == [{"deleted": chats["Garden"], "title": "Garden"}]
+    main(["history", "list", "--all", "--json"])
+    assert [c["title"] for c in _lines(capsys.readouterr().out)] == ["Old", "Taxes"]
+    main(["history", "search", "plant", "--json"])
+    assert capsys.readouterr().out == ""
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["history", "delete", "nope"], "hearth: no conversation with id 'nope'\n"),
+        (
+            ["history", "export", "--conversation", "nope"],
+            "hearth: no conversation with id 'nope'\n",
+        ),
+        (["history"], "hearth: choose one of: history list, search, export, delete\n"),
+    ],
+)
+def test_mistakes_give_one_line_and_an_error_code(chats, capsys, argv, message) -> None:  # type: ignore[no-untyped-def]
+    assert main(argv) == 1
+    captured = capsys.readouterr()
+    assert captured.err == message and captured.out == ""
+
+
+def test_unwritable_output_is_reported(chats, capsys, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    target = tmp_path / "missing-folder" / "out.md"
+    assert main(["history", "export", "--output", str(target)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"hearth: cannot write {target}") and err.count("\n") == 1
+
+
+def test_empty_id_is_refused(chats, capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["history", "delete", ""]) == 1
+    assert capsys.readouterr().err == "hearth: no conversation id given\n"

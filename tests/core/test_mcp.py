@@ -1,0 +1,136 @@
+"""MCP servers as skills, against a real stdio server the tests start (mcp_server_fixture.py)."""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from app.core.assistant import Assistant, TurnMode
+from app.core.events import ConfirmationNeeded, ToolFinished, TurnDone
+from app.core.history import HistoryStore
+from app.core.mcp import McpManager
+from app.core.runner import ModelRunner
+from app.core.settings import McpServer, Settings
+from backends.scripted import ScriptedBackend
+from skills.base import SkillContext, SkillError
+from tests.core.test_assistant_loop import Events, answer, call
+
+FIXTURE = str(Path(__file__).with_name("mcp_server_fixture.py"))
+WAIT = 60
+
+
+def server(name: str, mode: str = "normal", trusted: bool = False) -> McpServer:
+    return McpServer(name=name, command=[sys.executable, FIXTURE, mode], trusted=trusted)
+
+
+@pytest.fixture(scope="module")
+def manager() -> Iterator[McpManager]:
+    """One running fixture server (trusted) and one untrusted name for the same script."""
+    mgr = McpManager(
+        [server("calc", trusted=True), server("other")], start_timeout=WAIT, call_timeout=3
+    )
+    yield mgr
+    mgr.close()
+
+
+def test_tools_appear_as_prefixed_skills_with_their_schemas(manager: McpManager) -> None:
+    skills = {s.name: s for s in manager.skills()}
+    assert {"calc__add", "calc__shout", "other__add"} <= set(skills)
+    add = skills["calc__add"]
+    assert add.parameters["properties"]["a"]["type"] == "integer"
+    assert "Add two whole numbers" in add.description
+    # Every MCP tool asks first unless the user trusts its server.
+    assert add.changes_things is False and skills["other__add"].changes_things is True
+    assert "other" in skills["other__add"].describe_change({"a": 1, "b": 2})
+    assert manager.status() == {"calc": "running", "other": "running"}
+
+
+def test_calls_return_text_and_errors_are_readable(manager: McpManager) -> None:
+    skills = {s.name: s for s in manager.skills()}
+    result = skills["calc__add"].run({"a": 2, "b": 3}, SkillContext())
+    assert result.ok and result.text == "5"
+    failed = skills["calc__fail"].run({"reason": "disk is full"}, SkillContext())
+    assert not failed.ok and "disk is full" in failed.text
+
+
+def test_a_server_that_hangs_mid_call_times_out_and_is_restarted(manager: McpManager) -> None:
+    skills = {s.name: s for s in manager.skills()}
+    started = time.monotonic()
+    with pytest.raises(SkillError, match="did not answer within 3 s"):
+        skills["calc__sleep"].run({"seconds": 30}, SkillContext())
+    assert time.monotonic() - started < 20
+    # The next call starts the server afresh.
+    assert skills["calc__shout"].run({"text": "hi"}, SkillContext()).text == "HI"
+
+
+@pytest.mark.parametrize(
+    ("mode", "reason"),
+    [
+        ("crash", "the configuration is missing"),  # its stderr explains why
+        ("hang", "did not start within 3 s"),
+        ("garbage", "did not start within 3 s"),
+    ],
+)
+def test_a_server_that_cannot_start_is_a_readable_note(mode: str, reason: str) -> None:
+    mgr = McpManager([server("broken", mode)], start_timeout=3, call_timeout=3)
+    try:
+        started = time.monotonic()
+        assert mgr.skills() == []
+        assert time.monotonic() - started < 30
+        notes = mgr.notes()
+        assert len(notes) == 1 and "'broken' is unavailable" in notes[0] and reason in notes[0]
+    finally:
+        mgr.close()
+
+
+def test_a_missing_command_is_a_readable_note() -> None:
+    mgr = McpManager([McpServer("ghost", command=["/no/such/server-binary"])], start_timeout=5)
+    try:
+        assert mgr.skills() == []
+        assert "not found" in mgr.notes()[0] or "No such file" in mgr.notes()[0]
+    finally:
+        mgr.close()
+
+
+def test_the_assistant_offers_mcp_tools_and_confirms_untrusted_ones(tmp_path: Path) -> None:
+    backend = ScriptedBackend(
+        [
+            call("fixture__add", a=20, b=22),
+            answer("It is 42."),
+            "Adding numbers",  # the title
+            call("fixture__add", a=1, b=1),
+            answer("Declined."),
+        ]
+    )
+    runner = ModelRunner()
+    runner.load(backend).result(WAIT)
+    history = HistoryStore(tmp_path / "h.db")
+    assistant = Assistant(runner, history, [], Settings(), mcp_servers=[server("fixture")])
+    try:
+        events = Events()
+        handle = assistant.send(
+            None, "add 20 and 22", on_event=events, confirm="approve", mode=TurnMode(thinking=True)
+        )
+        assert handle.wait(WAIT)
+        assert events.of(ConfirmationNeeded)[0].request.name == "fixture__add"
+        assert events.of(ToolFinished)[0].text == "42"
+        assert "fixture__add" in {t["function"]["name"] for t in backend.calls[0].options.tools}
+        denied = Events()
+        again = assistant.send(
+            handle.conversation_id,
+            "and 1+1?",
+            on_event=denied,
+            confirm="deny",
+            mode=TurnMode(thinking=True),
+        )
+        assert again.wait(WAIT)
+        assert "declined" in denied.of(ToolFinished)[0].text
+        assert denied.of(TurnDone)[0].finish_reason == "stop"
+    finally:
+        assistant.close()
+        runner.close()
+        history.close()

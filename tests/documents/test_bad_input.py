@@ -1,0 +1,93 @@
+"""Hostile and broken files are recorded with a readable reason and never stop indexing."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from skills.documents import DocumentIndex
+from skills.documents.worker import Limits, ParserPool
+from tests.documents.corpus import bad_folder
+
+
+def test_bad_files_are_skipped_with_reasons_and_good_ones_indexed(
+    tmp_path: Path, make_index: Callable[..., DocumentIndex]
+) -> None:
+    expected = bad_folder(tmp_path / "inbox")
+    index = make_index()
+    report = index.add_paths([tmp_path / "inbox"])
+    reasons = {Path(f.path).name: f.reason for f in report.failures}
+    for name, word in expected.items():
+        assert word in reasons.get(name, ""), (name, reasons.get(name))
+    assert report.added == 1
+    assert index.search("heron weir")[0].title == "good.pdf"
+    assert index.search("private notes") == []  # the link out was not followed
+    stored = {Path(f.path).name: f.reason for f in index.failures()}
+    assert stored == reasons  # kept for the UI's failures list
+
+
+def test_known_bad_files_are_not_parsed_again(
+    tmp_path: Path, make_index: Callable[..., DocumentIndex], pool: object
+) -> None:
+    folder = tmp_path / "inbox"
+    folder.mkdir()
+    (folder / "truncated.pdf").write_bytes(b"%PDF-1.4\n1 0 obj <<")
+    index = make_index()
+    index.add_paths([folder])
+    parsed_before = len(pool.parsed)  # type: ignore[attr-defined]
+    again = index.add_paths([folder])
+    assert len(pool.parsed) == parsed_before  # type: ignore[attr-defined]
+    assert [Path(f.path).name for f in again.failures] == ["truncated.pdf"]
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root reads files whatever their mode")
+def test_unreadable_file(tmp_path: Path, make_index: Callable[..., DocumentIndex]) -> None:
+    secret = tmp_path / "secret.txt"
+    secret.write_text("hidden")
+    secret.chmod(0)
+    report = make_index().add_paths([secret])
+    assert "permission denied" in report.failures[0].reason
+
+
+def test_a_parser_that_hangs_is_stopped_and_the_worker_replaced() -> None:
+    pool = ParserPool(Limits(seconds=1.0), target="tests.documents.hostile:hang")
+    try:
+        outcome = pool.parse("stuck")
+        assert not outcome.ok and "longer than 1 s" in outcome.error
+        assert pool.parse("now ok").value == "fine"
+    finally:
+        pool.close()
+
+
+def test_a_parser_that_allocates_without_end_hits_the_memory_limit() -> None:
+    limits = Limits(memory_bytes=1024**3, seconds=30)
+    pool = ParserPool(limits, target="tests.documents.hostile:allocate")
+    try:
+        outcome = pool.parse("x")
+        assert not outcome.ok and "memory" in outcome.error
+    finally:
+        pool.close()
+
+
+def test_a_crashing_parser_is_reported_and_the_next_file_still_parses() -> None:
+    pool = ParserPool(Limits(seconds=30), target="tests.documents.hostile:crash")
+    try:
+        outcome = pool.parse("boom")
+        assert not outcome.ok and "crashed" in outcome.error
+        assert pool.parse("then ok").value == "fine"
+    finally:
+        pool.close()
+
+
+def test_a_large_real_spreadsheet_is_not_mistaken_for_a_bomb(tmp_path: Path) -> None:
+    from skills.documents.parsers import check_zip, parse_file
+    from tests.documents.corpus import write_xlsx
+
+    rows: list[list[object]] = [["Invoice", "Amount", "Client"]]
+    rows += [[f"INV-{i:05d}", 500, "Client A"] for i in range(7_000)]  # ~1.2 MB of sheet XML
+    book = write_xlsx(tmp_path / "ledger.xlsx", {"Ledger": rows})
+    check_zip(book)
+    assert len(parse_file(str(book)).sections[0].lines) == 7_000

@@ -1,0 +1,77 @@
+"""`hearth docs ...` driven through app.main.main like a user would."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app.core.paths import Paths
+from app.core.settings import load_settings
+from app.main import main
+from tests.documents.corpus import write_pdf, write_xlsx
+
+
+def _lines(out: str) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in out.splitlines()]
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    write_pdf(docs / "manual.pdf", [["Setup guide"], ["Replace the kettle filter monthly."]])
+    write_xlsx(docs / "costs.xlsx", {"Parts": [["Part", "Price"], ["kettle filter", 12]]})
+    (docs / "broken.docx").write_bytes(b"not a zip")
+    return docs
+
+
+def test_add_then_search_as_json(folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["docs", "add", str(folder), "--json"]) == 0
+    report = _lines(capsys.readouterr().out)[0]
+    assert report["added"] == 2 and report["failed"] == 1
+    assert "not a zip" in report["failures"][0]["reason"]
+
+    assert main(["docs", "search", "kettle filter", "--json"]) == 0
+    hits = _lines(capsys.readouterr().out)
+    assert {h["citation"] for h in hits} == set(range(1, len(hits) + 1))
+    by_title = {h["title"]: h for h in hits}
+    assert by_title["manual.pdf"]["page"] == 2
+    assert by_title["manual.pdf"]["document"] == str(folder / "manual.pdf")
+    assert by_title["costs.xlsx"]["sheet"] == "Parts"
+    assert all(isinstance(h["score"], float) and h["text"] for h in hits)
+
+
+def test_list_status_and_text_output(folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    main(["docs", "add", str(folder)])
+    assert "Skipped 1 files" in capsys.readouterr().out
+    assert main(["docs", "list", "--json"]) == 0
+    assert [d["title"] for d in _lines(capsys.readouterr().out)] == ["costs.xlsx", "manual.pdf"]
+    assert main(["docs", "status", "--json"]) == 0
+    status = _lines(capsys.readouterr().out)[0]
+    assert status["documents"] == 2 and status["failures"][0]["path"].endswith("broken.docx")
+    assert main(["docs", "search", "kettle"]) == 0
+    assert "[1] " in capsys.readouterr().out
+
+
+def test_watch_remembers_the_folder_in_settings(
+    folder: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["docs", "watch", str(folder), "--json"]) == 0
+    assert _lines(capsys.readouterr().out)[0]["added"] == 2
+    settings = load_settings(Paths.from_env().settings_file)
+    assert settings.watched_folders == [str(folder)]
+    assert main(["docs", "status", "--json"]) == 0
+    assert _lines(capsys.readouterr().out)[0]["watching"] == [str(folder)]
+
+
+def test_bad_arguments_fail_with_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["docs", "add", str(tmp_path / "nope")]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("hearth: no such file or folder") and err.count("\n") == 1
+    assert main(["docs", "watch", str(tmp_path / "nope")]) == 1
+    assert "not a folder" in capsys.readouterr().err

@@ -1,0 +1,65 @@
+"""UI test fixtures: a real Hearth (history, skills, assistant) over the scripted backend."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+pytest.importorskip("pytestqt")
+
+from backends.scripted import ScriptedBackend  # noqa: E402
+
+WAIT_MS = 15000
+
+
+def _live_threads() -> set[threading.Thread]:
+    # Qt's own pool threads show up as _DummyThread once they run Python; they are Qt's to
+    # manage (Ops.wait checks them), and Python never removes those entries.
+    return {t for t in threading.enumerate() if not isinstance(t, threading._DummyThread)}
+
+
+@pytest.fixture(autouse=True)
+def no_leaked_threads() -> Iterator[None]:
+    """Fail a test that leaves threads running after its fixtures have closed everything."""
+    before = _live_threads()
+    yield
+    deadline = time.monotonic() + 5
+    leaked = _live_threads() - before
+    while leaked and time.monotonic() < deadline:
+        time.sleep(0.02)
+        leaked = {t for t in leaked if t.is_alive()}
+    assert not leaked, f"threads left running: {sorted(t.name for t in leaked)}"
+
+
+@pytest.fixture
+def backend() -> ScriptedBackend:
+    return ScriptedBackend()
+
+
+@pytest.fixture
+def hearth(hearth_home: Any, backend: ScriptedBackend) -> Iterator[Any]:
+    """The real composition root, with the scripted engine loaded on the real runner."""
+    from app.main import Hearth
+
+    h = Hearth()
+    h.settings.thinking_default = True  # the scripted outputs below start with reasoning
+    h.runner.load(backend).result(10)
+    yield h
+    if "assistant" in h.__dict__:
+        h.assistant.close()
+    h.close()
+
+
+@pytest.fixture
+def ctx(qapp: Any, hearth: Any) -> Iterator[Any]:
+    from app.ui.context import UiContext
+    from app.ui.ops import Ops
+
+    ops = Ops()
+    yield UiContext(hearth, ops)
+    assert ops.wait(WAIT_MS), "background work did not finish"
+    qapp.processEvents()

@@ -1,0 +1,154 @@
+"""The model manager against a fake Hub on 127.0.0.1: download, pause, resume, verify."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt
+
+from app.ui.models.catalog import BUILDS
+from app.ui.models.download import ChecksumMismatch, Downloader, RemoteFile
+from app.ui.models.manager import ModelManager
+from tests.ui.fake_hub import FakeHub
+from tests.ui.scripts import WAIT_MS
+
+
+@pytest.fixture
+def hub(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeHub]:
+    import huggingface_hub.constants
+
+    server = FakeHub().start()
+    monkeypatch.setenv("HF_ENDPOINT", server.url)
+    # The test run is offline for the real Hub; this fake one is on 127.0.0.1.
+    monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_OFFLINE", False)
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def manager(ctx: Any, qtbot: Any) -> ModelManager:
+    dialog = ModelManager(ctx, first_run=True)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    return dialog
+
+
+def click(qtbot: Any, button: Any) -> None:
+    assert button.isVisible() and button.isEnabled(), button.text()
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+
+
+def part_file(ctx: Any) -> Path:
+    build = BUILDS[0]
+    return build.target(Path(ctx.hearth.paths.models)).with_suffix(".gguf.part")
+
+
+def sha(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_first_run_explains_and_lists_the_known_builds_with_a_verdict(manager, qtbot) -> None:
+    assert "no model here yet" in manager.findChildren(type(manager.rows[0].status))[1].text()
+    assert [r.build.title for r in manager.rows][:2] == ["Nanbeige4.2-3B · Q4_K_M",
+                                                         "Nanbeige4.2-3B · Q8_0"]
+    assert manager.rows[0].size_label.text() == "2.7 GB"
+    qtbot.waitUntil(lambda: "Checking" not in manager.rows[0].verdict.text(), timeout=WAIT_MS)
+    assert any(v in manager.rows[0].verdict.text() for v in ("Fits", "Tight", "Won't fit"))
+
+
+def test_pause_then_resume_after_a_restart_and_verify(ctx, manager, hub, qtbot) -> None:
+    row = manager.rows[0]
+    click(qtbot, row.download_button)
+    qtbot.waitUntil(lambda: row.bar.value() > 0, timeout=WAIT_MS)
+    assert "MB/s" in row.status.text() or "KB/s" in row.status.text()
+    click(qtbot, row.pause_button)
+    qtbot.waitUntil(lambda: row.state == "paused", timeout=WAIT_MS)
+    paused_at = part_file(ctx).stat().st_size
+    assert 0 < paused_at < len(hub.payload)
+    assert row.download_button.text() == "Resume"
+    manager.close()
+
+    again = ModelManager(ctx)  # as after quitting and reopening Hearth
+    qtbot.addWidget(again)
+    again.show()
+    row = again.rows[0]
+    assert row.state == "paused" and row.download_button.text() == "Resume"
+    click(qtbot, row.download_button)
+    qtbot.waitUntil(lambda: row.state == "done", timeout=WAIT_MS)
+    final = BUILDS[0].target(Path(ctx.hearth.paths.models))
+    assert sha(final) == hub.sha256
+    assert not part_file(ctx).exists()
+    assert hub.ranges[-1] == f"bytes={paused_at}-"  # resumed, not restarted
+
+    chosen: list[str] = []
+    again.model_chosen.connect(chosen.append)
+    click(qtbot, row.use_button)
+    assert chosen == [str(final)]
+    assert row.use_button.text() == "In use" and not row.use_button.isEnabled()
+
+
+def test_a_checksum_mismatch_deletes_the_file_and_offers_retry(ctx, manager, hub, qtbot) -> None:
+    hub.advertised_sha = "0" * 64
+    row = manager.rows[0]
+    click(qtbot, row.download_button)
+    qtbot.waitUntil(lambda: row.state == "failed", timeout=WAIT_MS)
+    assert "checksum" in row.status.text()
+    final = BUILDS[0].target(Path(ctx.hearth.paths.models))
+    assert not final.exists() and not part_file(ctx).exists()
+    assert row.download_button.text() == "Retry"
+    hub.advertised_sha = hub.sha256
+    click(qtbot, row.download_button)
+    qtbot.waitUntil(lambda: row.state == "done", timeout=WAIT_MS)
+    assert sha(final) == hub.sha256
+
+
+def test_an_unreachable_server_fails_with_a_reason(ctx, manager, qtbot, monkeypatch) -> None:
+    import huggingface_hub.constants
+
+    monkeypatch.setenv("HF_ENDPOINT", "http://127.0.0.1:9")
+    monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_OFFLINE", False)
+    row = manager.rows[0]
+    click(qtbot, row.download_button)
+    qtbot.waitUntil(lambda: row.state == "failed", timeout=WAIT_MS)
+    assert row.status.text().startswith("⚠")
+    assert row.download_button.text() == "Retry"
+
+
+def test_a_server_that_ignores_range_restarts_cleanly(tmp_path, hub) -> None:
+    hub.ignore_range = True
+    folder = tmp_path / "m"
+    folder.mkdir()
+    (folder / "model.gguf.part").write_bytes(b"stale bytes from another file")
+    remote = RemoteFile("model.gguf", f"{hub.url}/x/resolve/main/model.gguf",
+                        len(hub.payload), hub.sha256)
+    Downloader(folder).run([remote])
+    assert sha(folder / "model.gguf") == hub.sha256
+
+
+def test_a_corrupt_download_is_never_kept(tmp_path, hub) -> None:
+    remote = RemoteFile("model.gguf", f"{hub.url}/x/resolve/main/model.gguf",
+                        len(hub.payload), "1" * 64)
+    with pytest.raises(ChecksumMismatch):
+        Downloader(tmp_path).run([remote])
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_using_a_model_saves_it_in_settings(ctx, qtbot, tmp_path) -> None:
+    from app.ui.main_window import MainWindow
+
+    window = MainWindow(ctx)
+    qtbot.addWidget(window)
+    model = tmp_path / "local.gguf"
+    model.write_bytes(b"GGUF" + b"\0" * 64)
+    window.use_model(str(model))
+    settings_file = Path(ctx.hearth.paths.settings_file)
+    qtbot.waitUntil(lambda: settings_file.exists() and json.loads(
+        settings_file.read_text())["model_path"] == str(model), timeout=WAIT_MS)
+    # Loading this fake file fails: the window says why and stays usable.
+    qtbot.waitUntil(lambda: window.chat.banner.isVisibleTo(window), timeout=WAIT_MS)
+    assert window.engine_label.text() == "No model loaded"

@@ -1,0 +1,101 @@
+"""Settings: edit, save to disk, apply at once; the hotkey result is shown with what to do."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QKeySequence, QPalette
+from PySide6.QtWidgets import QApplication, QDialogButtonBox
+
+from app.ui.hotkey import GlobalHotkey, HotkeyStatus
+from app.ui.settings_dialog import SettingsDialog
+from app.ui.theme import ThemeManager
+from tests.ui.scripts import WAIT_MS
+
+
+class FakeHotkey(GlobalHotkey):
+    """Refuses Ctrl+Alt+Space (as if another app had it), accepts anything else."""
+
+    def _register(self, chord: Any, text: str) -> HotkeyStatus:
+        if text == "Ctrl+Alt+Space":
+            return HotkeyStatus(False, "Ctrl+Alt+Space is already used by another app.")
+        return HotkeyStatus(True, f"{text} opens Quick ask from anywhere.")
+
+
+@pytest.fixture
+def dialog(ctx: Any, qtbot: Any) -> SettingsDialog:
+    ctx.theme = ThemeManager(QApplication.instance(), "light")
+    ctx.theme.apply()
+    ctx.hotkey = FakeHotkey()
+    ctx.hotkey.register("Ctrl+Alt+Space")
+    box = SettingsDialog(ctx)
+    qtbot.addWidget(box)
+    box.show()
+    yield box
+    QApplication.instance().setStyleSheet("")
+    QApplication.instance().setPalette(QPalette())
+
+
+def save(qtbot: Any, dialog: SettingsDialog) -> None:
+    buttons = dialog.findChild(QDialogButtonBox)
+    qtbot.mouseClick(buttons.button(QDialogButtonBox.StandardButton.Save),
+                     Qt.MouseButton.LeftButton)
+
+
+def on_disk(ctx: Any) -> dict[str, Any]:
+    path = Path(ctx.hearth.paths.settings_file)
+    return json.loads(path.read_text()) if path.exists() else {}
+
+
+def test_save_writes_settings_and_applies_the_theme(ctx, dialog, qtbot, tmp_path) -> None:
+    dialog.theme.setCurrentIndex(dialog.theme.findData("dark"))
+    dialog.thinking.setChecked(False)
+    dialog.context.setValue(8192)
+    dialog.kv.setCurrentIndex(dialog.kv.findData("q8_0"))
+    dialog.watched.add(str(tmp_path))
+    saved: list[set[str]] = []
+    dialog.saved.connect(saved.append)
+    save(qtbot, dialog)
+    qtbot.waitUntil(lambda: bool(saved), timeout=WAIT_MS)
+    disk = on_disk(ctx)
+    assert (disk["theme"], disk["thinking_default"], disk["context_length"], disk["kv_type"]) == (
+        "dark", False, 8192, "q8_0")
+    assert disk["watched_folders"] == [str(tmp_path)]
+    assert saved[0] >= {"theme", "context_length", "kv_type", "watched_folders"}
+    window_colour = QApplication.instance().palette().color(QPalette.ColorRole.Window)
+    assert window_colour.lightness() < 80  # dark now, without a restart
+
+
+def test_a_refused_hotkey_is_reported_and_a_free_one_accepted(ctx, dialog, qtbot) -> None:
+    assert dialog.hotkey_status.text().startswith("⚠")
+    assert "another app" in dialog.hotkey_status.text()
+    dialog.hotkey.setKeySequence(QKeySequence("Ctrl+Alt+K"))
+    dialog.hotkey.editingFinished.emit()
+    assert dialog.hotkey_status.text() == "✓ Ctrl+Alt+K opens Quick ask from anywhere."
+    save(qtbot, dialog)
+    qtbot.waitUntil(lambda: on_disk(ctx).get("hotkey") == "Ctrl+Alt+K", timeout=WAIT_MS)
+
+
+def test_the_engine_choice_is_explained(ctx, dialog, qtbot, tmp_path) -> None:
+    dialog.model_path.setText(str(tmp_path / "missing.gguf"))
+    dialog.model_path.editingFinished.emit()
+    qtbot.waitUntil(lambda: "missing.gguf" in dialog.engine_reason.text(), timeout=WAIT_MS)
+    assert dialog.engine_reason.text().startswith("⚠")
+    model = tmp_path / "model.gguf"
+    model.write_bytes(b"GGUF" + b"\0" * 16)
+    dialog.engine.setCurrentIndex(dialog.engine.findData("auto"))
+    dialog.model_path.setText(str(model))
+    dialog.model_path.editingFinished.emit()
+    qtbot.waitUntil(lambda: "GGUF file" in dialog.engine_reason.text(), timeout=WAIT_MS)
+    assert "llama.cpp" in dialog.engine_reason.text()
+
+
+def test_cancel_changes_nothing(ctx, dialog, qtbot) -> None:
+    dialog.theme.setCurrentIndex(dialog.theme.findData("dark"))
+    dialog.reject()
+    assert ctx.hearth.settings.theme == "system"
+    assert not on_disk(ctx)
