@@ -41,7 +41,7 @@ _PARAMETER_RE = re.compile(
     r"<parameter=([^>\n]*)>(.*?)(?:</parameter>|(?=<parameter=)|\Z)", re.DOTALL
 )
 _LEADING_NEWLINE_RE = re.compile(r"\A[ \t]*\n")
-_TRAILING_NEWLINE_RE = re.compile(r"\s*\Z")
+_TRAILING_NEWLINE_RE = re.compile(r"\n[ \t]*\Z")
 _SNIPPET = 80
 
 

@@ -91,7 +91,7 @@ def bench_search(root: Path, chunks: int, pool: ParserPool) -> dict[str, float]:
     words = [f"{w}{i}" for w in FILLER for i in range(40)]  # a realistic-size vocabulary
     per_file = 50
     for f in range(chunks // per_file):
-        paragraphs = [" ".join(rng.choices(words, k=130)) for _ in range(per_file)]
+        paragraphs = [" ".join(rng.choices(words, k=80)) for _ in range(per_file)]
         (folder / f"t{f:04d}.txt").write_text("\n\n".join(paragraphs))
     index = DocumentIndex(root / "search.db", pool=pool)
     index.add_paths([folder])

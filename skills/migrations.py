@@ -55,6 +55,10 @@ class Migrations:
             if migration.name not in done:
                 conn: sqlite3.Connection = db.conn
                 with conn:  # each migration commits whole or not at all
+                    # sqlite3 runs DDL in autocommit unless a transaction is open: open one, or a
+                    # migration failing half-way would leave half a schema behind.
+                    if not conn.in_transaction:
+                        conn.execute("begin immediate")
                     migration.apply(db)
                     conn.execute(
                         "insert into _migrations (component, name) values (?, ?)",

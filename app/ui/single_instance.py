@@ -11,7 +11,7 @@ import json
 import tempfile
 from pathlib import Path
 
-from PySide6.QtCore import QLockFile, QObject, Signal
+from PySide6.QtCore import QLockFile, QObject, Signal, Slot
 from PySide6.QtNetwork import QLocalServer, QLocalSocket
 
 TIMEOUT_MS = 1000
@@ -38,6 +38,7 @@ class SingleInstance(QObject):
         self._lock = QLockFile(str(Path(tempfile.gettempdir()) / f"{key}.lock"))
         self._lock.setStaleLockTime(0)  # a lock left by a crashed process is detected by PID
         self._server: QLocalServer | None = None
+        self._clients: set[QLocalSocket] = set()
 
     def acquire(self) -> bool:
         if not self._lock.tryLock(100):
@@ -63,8 +64,23 @@ class SingleInstance(QObject):
         assert self._server is not None
         while self._server.hasPendingConnections():
             socket = self._server.nextPendingConnection()
-            socket.readyRead.connect(lambda s=socket: self._read(s))
-            socket.disconnected.connect(socket.deleteLater)
+            socket.setParent(self)
+            self._clients.add(socket)
+            socket.readyRead.connect(self._ready)
+            socket.disconnected.connect(self._gone)
+
+    @Slot()
+    def _ready(self) -> None:
+        socket = self.sender()
+        if isinstance(socket, QLocalSocket):
+            self._read(socket)
+
+    @Slot()
+    def _gone(self) -> None:
+        socket = self.sender()
+        if isinstance(socket, QLocalSocket) and socket in self._clients:
+            self._clients.discard(socket)
+            socket.deleteLater()
 
     def _read(self, socket: QLocalSocket) -> None:
         while socket.canReadLine():
@@ -77,6 +93,12 @@ class SingleInstance(QObject):
                 self.message.emit([str(a) for a in args])
 
     def release(self) -> None:
+        for socket in list(self._clients):
+            socket.readyRead.disconnect(self._ready)
+            socket.disconnected.disconnect(self._gone)
+            socket.abort()
+            socket.deleteLater()
+        self._clients.clear()
         if self._server is not None:
             self._server.close()
             self._server = None

@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from skills.documents.parsers import Section
+from skills.documents.parsers import Section, parse_file
 
 TARGET_CHARS = 900  # a few paragraphs: enough context for the model, precise enough to cite
 MAX_LINE_CHARS = 1200
@@ -29,6 +29,23 @@ class Chunk:
     page: int | None
     char_start: int
     char_end: int
+    cjk: str = ""  # CJK character pairs for the FTS column that matches Chinese
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A parsed and chunked document: what the worker process sends back."""
+
+    kind: str
+    title: str
+    pages: int
+    chunks: list[Chunk]
+
+
+def parse_and_chunk(path: str) -> Prepared:
+    """The worker's job: all CPU work per file happens there, the app only stores rows."""
+    parsed = parse_file(path)
+    return Prepared(parsed.kind, parsed.title, parsed.pages, chunk_sections(parsed.sections))
 
 
 def chunk_sections(sections: list[Section], target: int = TARGET_CHARS) -> list[Chunk]:
@@ -49,7 +66,8 @@ def chunk_sections(sections: list[Section], target: int = TARGET_CHARS) -> list[
             if rows:
                 location = f"{location}, rows {rows[0]}-{rows[1]}".lstrip(", ")
             size = len("\n".join(group))
-            chunks.append(Chunk(len(chunks), text, location, section.page, start, start + size))
+            chunks.append(Chunk(len(chunks), text, location, section.page, start, start + size,
+                                cjk_bigrams(text)))
             start += size + 1
         offset += len(section_text(section)) + 2
     return chunks

@@ -8,11 +8,13 @@ import os
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from skills.documents import store
-from skills.documents.chunking import chunk_sections
+from skills.documents.chunking import Prepared
 from skills.documents.models import (
     DocumentInfo,
     Failure,
@@ -21,11 +23,22 @@ from skills.documents.models import (
     Passage,
     Progress,
 )
-from skills.documents.parsers import Parsed, kind_of
-from skills.documents.worker import Limits, ParserPool
+from skills.documents.parsers import kind_of
+from skills.documents.worker import Limits, Outcome, ParserPool
 
 ProgressFn = Callable[[Progress], None]
 READ_MAX_CHARS = 12_000  # about 3,000 tokens: a piece the model's context can hold
+
+
+@dataclass(frozen=True)
+class _Job:
+    """A file that needs parsing, with what was learnt while checking it."""
+
+    path: str
+    digest: str
+    stat: store.Stat
+    scope: str | None
+    existed: bool
 
 
 class DocumentIndex:
@@ -109,12 +122,22 @@ class DocumentIndex:
         progress: ProgressFn | None,
         report: IndexReport,
     ) -> None:
+        """Check, parse and store each file. Parsing file n+1 (in the worker process) overlaps
+        storing file n (here), so indexing costs little more than parsing alone."""
         total = len(files)
-        for done, (file, root) in enumerate(files):
-            self._report(Progress(done, total, file), progress)
-            if not self._wait_running():  # paused: hold here; closed: give up
-                break
-            self._index_one(file, root, scope, report)
+        previous: tuple[_Job, Future[Outcome]] | None = None
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="hearth-doc-parse") as parser:
+            for done, (file, root) in enumerate(files):
+                self._report(Progress(done, total, file), progress)
+                if not self._wait_running():  # paused: hold here; closed: give up
+                    break
+                job = self._check(file, root, scope, report)
+                current = (job, parser.submit(self.pool.parse, job.path)) if job else None
+                if previous is not None:
+                    self._store(*previous, report)
+                previous = current
+            if previous is not None:
+                self._store(*previous, report)
         self._report(Progress(total, total, ""), progress)
         self._progress = None
 
@@ -138,49 +161,53 @@ class DocumentIndex:
     def _index_one(
         self, path: str, root: str, scope: str | None, report: IndexReport, force: bool = False
     ) -> None:
+        job = self._check(path, root, scope, report, force)
+        if job is not None:
+            self._store(job, None, report)
+
+    def _check(
+        self, path: str, root: str, scope: str | None, report: IndexReport, force: bool = False
+    ) -> _Job | None:
+        """Settle what needs no parsing (bad, unchanged, moved files); else a parse job."""
         reason, stat = _check_file(path, root, self.limits.max_bytes)
         if reason:
             self._record_failure(path, reason, stat, scope, report)
-            return
+            return None
         assert stat is not None
         existing = self._row(path)
         if existing is not None and not force and _same_stat(existing, stat):
             self._mark_unchanged(existing, stat, scope, report)
-            return
+            return None
         try:
             digest = _hash_file(path)
         except OSError as exc:
             self._record_failure(path, _os_reason(exc), stat, scope, report)
-            return
+            return None
         if existing is not None and not force and existing["sha256"] == digest:
             self._mark_unchanged(existing, stat, scope, report)  # touched, not changed
-            return
+            return None
         if existing is None and self._adopt_moved(path, digest, stat, scope):
             report.unchanged += 1
-            return
-        self._parse_and_store(path, digest, stat, scope, report, existing is not None)
+            return None
+        return _Job(path, digest, stat, scope, existing is not None)
 
-    def _parse_and_store(
-        self, path: str, digest: str, stat: store.Stat, scope: str | None,
-        report: IndexReport, existed: bool,
-    ) -> None:
+    def _store(self, job: _Job, parsing: Future[Outcome] | None, report: IndexReport) -> None:
         started = time.perf_counter()
-        outcome = self.pool.parse(path)
+        outcome = parsing.result() if parsing is not None else self.pool.parse(job.path)
         seconds = time.perf_counter() - started
         if not outcome.ok:
-            self._record_failure(path, outcome.error, stat, scope, report, digest)
+            self._record_failure(job.path, outcome.error, job.stat, job.scope, report, job.digest)
             return
-        parsed: Parsed = outcome.value
-        chunks = chunk_sections(parsed.sections)
+        prepared: Prepared = outcome.value
         with self._lock, self.db.conn:
-            document_id = self._upsert(path, stat, scope, {
-                "title": parsed.title, "kind": parsed.kind, "sha256": digest, "status": "ok",
-                "error": "", "pages": parsed.pages, "chunks": len(chunks),
-                "parse_seconds": seconds,
+            document_id = self._upsert(job.path, job.stat, job.scope, {
+                "title": prepared.title, "kind": prepared.kind, "sha256": job.digest,
+                "status": "ok", "error": "", "pages": prepared.pages,
+                "chunks": len(prepared.chunks), "parse_seconds": seconds,
             })
             store.delete_chunks(self.db.conn, document_id)
-            store.insert_chunks(self.db.conn, document_id, parsed.title, chunks)
-        if existed:
+            store.insert_chunks(self.db.conn, document_id, prepared.title, prepared.chunks)
+        if job.existed:
             report.updated += 1
         else:
             report.added += 1
@@ -393,7 +420,7 @@ class DocumentIndex:
         if not expression:
             return []
         with self._lock:
-            rows = self.db.execute(store.SEARCH_SQL, [expression, scope, limit]).fetchall()
+            rows = store.search(self.db.conn, expression, scope, limit)
         return [_passage(row[:-1], -row[-1]) for row in rows]
 
     def find(self, document: str, scope: str | None = None) -> DocumentInfo | None:

@@ -6,6 +6,7 @@ import re
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import sqlite_utils
 
@@ -101,7 +102,7 @@ def insert_chunks(
         )
         conn.execute(
             "insert into doc_fts (rowid, text, cjk, title) values (?, ?, ?, ?)",
-            [cursor.lastrowid, chunk.text, cjk_bigrams(chunk.text), title_words],
+            [cursor.lastrowid, chunk.text, chunk.cjk, title_words],
         )
 
 
@@ -152,15 +153,33 @@ def _quote(term: str) -> str:
     return '"' + term.replace('"', '""') + '"'
 
 
-SEARCH_SQL = """
+_RANKED = "select rowid as id, bm25(doc_fts, 1.0, 1.0, 0.3) as rank from doc_fts" \
+    " where doc_fts match ? order by rank"
+_PASSAGES = """
 select c.id, d.path, d.title, c.location, c.page, c.text, c.ordinal, c.char_start,
-       c.char_end, bm25(doc_fts, 1.0, 1.0, 0.3) as rank
-from doc_fts
-join doc_chunks c on c.id = doc_fts.rowid
+       c.char_end, hits.rank
+from hits
+join doc_chunks c on c.id = hits.id
 join doc_documents d on d.id = c.document_id
-where doc_fts match ?
-  and (d.in_library = 1
-       or exists (select 1 from doc_scopes s where s.document_id = d.id and s.scope = ?))
-order by rank
+where d.in_library = 1
+   or exists (select 1 from doc_scopes s where s.document_id = d.id and s.scope = ?)
+order by hits.rank
 limit ?
 """
+# Rank inside FTS5 first and join only the best few: joining every match before sorting costs
+# more than the ranking itself. Chat-only documents can push library hits out of the few, so
+# when that may have happened the search runs again over all matches.
+SEARCH_FEW_SQL = f"with hits as ({_RANKED} limit ?) {_PASSAGES}"
+SEARCH_ALL_SQL = f"with hits as ({_RANKED}) {_PASSAGES}"
+OVERFETCH = 4
+
+
+def search(
+    conn: sqlite3.Connection, expression: str, scope: str | None, limit: int
+) -> list[tuple[Any, ...]]:
+    rows = conn.execute(SEARCH_FEW_SQL, [expression, limit * OVERFETCH, scope, limit]).fetchall()
+    if len(rows) < limit and conn.execute(
+        "select exists (select 1 from doc_documents where in_library = 0)"
+    ).fetchone()[0]:
+        rows = conn.execute(SEARCH_ALL_SQL, [expression, scope, limit]).fetchall()
+    return rows

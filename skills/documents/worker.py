@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any
 
-DEFAULT_TARGET = "skills.documents.parsers:parse_file"
+DEFAULT_TARGET = "skills.documents.chunking:parse_and_chunk"
 
 
 @dataclass(frozen=True)

@@ -15,13 +15,10 @@ import json
 import random
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-# sqlite-utils imports numpy and pandas when present, only for their types; this worker starts
-# 50 times per test run, so skip them (an entry of None makes their import fail fast).
-sys.modules.update({"numpy": None, "pandas": None})  # type: ignore[dict-item]
-
-from app.core.history import HistoryStore  # noqa: E402
+if TYPE_CHECKING:
+    from app.core.history import HistoryStore
 
 PIECES = 12  # updates per streamed answer
 HOLD = "--hold" in sys.argv  # stop mid-answer: a live process with an answer streaming
@@ -92,6 +89,13 @@ def one_turn(store: HistoryStore, conversation_id: str, k: int, rng: random.Rand
 
 
 def main() -> None:
+    # Only when run as the worker: importing this module (for answer_text) changes nothing.
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+    # sqlite-utils imports numpy and pandas when present, only for their types; the worker
+    # starts 50 times per test run, so skip them (None in sys.modules makes an import fail fast).
+    sys.modules.update({"numpy": None, "pandas": None})  # type: ignore[dict-item]
+    from app.core.history import HistoryStore
+
     db, seed = Path(sys.argv[1]), int(sys.argv[2])
     rng = random.Random(seed)
     store = HistoryStore(db)

@@ -1,4 +1,4 @@
-"""A small stdio MCP server for the tests: `python mcp_server_fixture.py [normal|hang|crash|garbage]`."""
+"""A small MCP server for the tests: `python mcp_server_fixture.py [normal|hang|crash|garbage|http PORT]`."""
 
 from __future__ import annotations
 
@@ -47,6 +47,9 @@ def main() -> None:
         sys.stdout.write("this is not json-rpc\n{broken\n")
         sys.stdout.flush()
         time.sleep(3600)
+    if mode == "http":  # python mcp_server_fixture.py http PORT
+        build(mode).run("streamable-http", host="127.0.0.1", port=int(sys.argv[2]))
+        return
     build(mode).run()
 
 

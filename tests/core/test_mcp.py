@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import socket
+import subprocess
 import sys
 import time
 from collections.abc import Iterator
@@ -12,7 +14,7 @@ import pytest
 from app.core.assistant import Assistant, TurnMode
 from app.core.events import ConfirmationNeeded, ToolFinished, TurnDone
 from app.core.history import HistoryStore
-from app.core.mcp import McpManager
+from app.core.mcp.manager import McpManager
 from app.core.runner import ModelRunner
 from app.core.settings import McpServer, Settings
 from backends.scripted import ScriptedBackend
@@ -134,3 +136,30 @@ def test_the_assistant_offers_mcp_tools_and_confirms_untrusted_ones(tmp_path: Pa
         assistant.close()
         runner.close()
         history.close()
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def test_a_streamable_http_server_works_by_url() -> None:
+    port = _free_port()
+    process = subprocess.Popen([sys.executable, FIXTURE, "http", str(port)],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    mgr = McpManager([McpServer("web", url=f"http://127.0.0.1:{port}/mcp")], start_timeout=WAIT)
+    try:
+        deadline = time.monotonic() + WAIT
+        while time.monotonic() < deadline:  # wait until the server listens
+            with socket.socket() as probe:
+                if probe.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            time.sleep(0.1)
+        skills = {s.name: s for s in mgr.skills()}
+        assert skills["web__shout"].changes_things is True
+        assert skills["web__shout"].run({"text": "over http"}, SkillContext()).text == "OVER HTTP"
+    finally:
+        mgr.close()
+        process.terminate()
+        process.wait(10)

@@ -24,5 +24,5 @@ TITLE = "A test chat"  # after a conversation's first answer the assistant asks 
 LONG_ANSWER = "\n\n".join(
     f"## Part {i}\n\nHere is point {i} with **bold** text, a list:\n\n- one\n- two\n\n"
     f"| a | b |\n|---|---|\n| {i} | {i * 2} |\n\n```python\nprint({i})\n```"
-    for i in range(60)
+    for i in range(50)
 )

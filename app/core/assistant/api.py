@@ -10,7 +10,7 @@ from app.core.assistant.mode import ConfirmPolicy, OnEvent, TurnHandle, TurnMode
 from app.core.assistant.store import HistoryLike, conversation_id_of
 from app.core.assistant.turn import OnPrompt, Turn, TurnSetup
 from app.core.events import TurnFailed
-from app.core.mcp import McpManager
+from app.core.mcp import servers_for
 from app.core.runner import ModelRunner
 from app.core.settings import McpServer, Settings
 from skills.base import Skill
@@ -31,7 +31,7 @@ class Assistant:
         self.history = history
         self.settings = settings
         self._skills = list(skills)
-        self.mcp = McpManager(list(mcp_servers))
+        self.mcp = servers_for(mcp_servers)
         self._active: dict[str, TurnHandle] = {}
         self._lock = threading.Lock()
 

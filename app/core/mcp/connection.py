@@ -16,14 +16,11 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.shared.exceptions import MCPError
 from mcp_types import REQUEST_TIMEOUT, CallToolResult, Tool
 
+from app.core.mcp.base import McpUnavailable
 from app.core.settings import McpServer
 
 MAX_PAGES = 20  # a server that paginates forever still gives us its first tools
 _Call = tuple[str, dict[str, Any], "concurrent.futures.Future[CallToolResult]"]
-
-
-class McpUnavailable(Exception):
-    """The server could not be started, stopped answering or answered garbage (readable)."""
 
 
 class Connection:

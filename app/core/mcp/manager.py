@@ -13,7 +13,8 @@ from typing import Any
 from mcp_types import CallToolResult, TextContent, Tool
 from pydantic import ValidationError
 
-from app.core.mcp.connection import Connection, McpUnavailable
+from app.core.mcp.base import McpUnavailable
+from app.core.mcp.connection import Connection
 from app.core.settings import McpServer
 from skills.base import SkillContext, SkillError, SkillResult
 

@@ -1,0 +1,175 @@
+"""Desktop integration: one instance, --toggle, hotkeys, language, keyboard access, startup."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QLocale, QTranslator
+from PySide6.QtGui import QPalette
+from PySide6.QtWidgets import QAbstractButton, QApplication
+
+from app.ui.hotkey import create_hotkey, default_hotkey, parse_chord
+from app.ui.hotkey.keys import mac_keycode, windows_vk, x11_keysym_name
+from app.ui.i18n import TRANSLATIONS, resolve_language
+from app.ui.main_window import MainWindow
+from app.ui.single_instance import SingleInstance, instance_key
+from tests.ui.scripts import WAIT_MS
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_a_second_launch_hands_its_toggle_to_the_first(qapp, qtbot, tmp_path) -> None:
+    key = instance_key(str(tmp_path))
+    first = SingleInstance(key)
+    assert first.acquire()
+    second = SingleInstance(key)
+    try:
+        assert not second.acquire()  # the first one holds the lock
+        with qtbot.waitSignal(first.message, timeout=WAIT_MS) as got:
+            assert second.send(["--toggle"])
+        assert got.args == [["--toggle"]]
+    finally:
+        first.release()
+    third = SingleInstance(key)
+    assert third.acquire()  # released: a new first instance can start
+    third.release()
+
+
+def test_toggle_message_flips_quick_ask(ctx, qtbot, monkeypatch) -> None:
+    from app.ui.desktop import Desktop
+
+    monkeypatch.setattr("app.ui.desktop.tray_available", lambda: False)
+    desktop = Desktop(QApplication.instance(), ctx.hearth)
+    qtbot.addWidget(desktop.window)
+    qtbot.addWidget(desktop.quick)
+    assert QApplication.instance().quitOnLastWindowClosed()  # no tray: closing quits
+    desktop.handle_message(["--toggle"])
+    assert desktop.quick.isVisible()
+    desktop.handle_message(["--toggle"])
+    assert not desktop.quick.isVisible()
+    desktop.handle_message(["--show"])
+    assert desktop.window.isVisible()
+    desktop.ctx.ops.wait(WAIT_MS)
+    desktop.theme.setParent(None)  # leave the application as the next test expects it
+    desktop.setParent(None)
+    QApplication.instance().setStyleSheet("")
+    QApplication.instance().setPalette(QPalette())
+
+
+def test_with_a_tray_closing_the_window_keeps_hearth_running(ctx, qtbot) -> None:
+    window = MainWindow(ctx)
+    qtbot.addWidget(window)
+    window.keep_in_tray = True
+    window.show()
+    window.close()
+    assert not window.isVisible()
+    assert window.keep_in_tray  # hidden, not quit: the tray's Quit ends the app
+
+
+def test_hotkey_parsing_and_native_key_codes() -> None:
+    chord = parse_chord("Ctrl+Alt+Space")
+    assert chord is not None and chord.ctrl and chord.alt and not chord.shift
+    assert parse_chord("") is None
+    assert (windows_vk(chord.key), mac_keycode(chord.key), x11_keysym_name(chord.key)) == (
+        0x20, 49, "space")
+    k = parse_chord("Ctrl+Shift+K")
+    assert k is not None and (windows_vk(k.key), mac_keycode(k.key), x11_keysym_name(k.key)) == (
+        ord("K"), 40, "k")
+    f5 = parse_chord("Alt+F5")
+    assert f5 is not None and (windows_vk(f5.key), x11_keysym_name(f5.key)) == (0x74, "F5")
+    assert default_hotkey() == ("Alt+Space" if sys.platform == "darwin" else "Ctrl+Alt+Space")
+
+
+def test_an_impossible_hotkey_says_what_to_do_instead(qapp) -> None:
+    hotkey = create_hotkey()
+    if QApplication.platformName() == "offscreen":
+        status = hotkey.register("Ctrl+Alt+Space")
+        assert not status.ok and "hearth --toggle" in status.message
+    assert not hotkey.register("Space").ok  # no modifier: would swallow ordinary typing
+    assert "not a key combination" in hotkey.register("Ctrl+Alt+").message
+
+
+def test_simplified_chinese_follows_the_system_and_translates(qapp) -> None:
+    assert resolve_language("system", QLocale(QLocale.Language.Chinese, QLocale.Country.China)) \
+        == "zh_CN"
+    assert resolve_language("system", QLocale(QLocale.Language.German)) == "en"
+    assert resolve_language("en", QLocale(QLocale.Language.Chinese)) == "en"
+    translator = QTranslator()
+    assert translator.load("hearth_zh_CN", str(TRANSLATIONS))
+    QApplication.installTranslator(translator)
+    try:
+        window_title = QApplication.translate("Sidebar", "New chat")
+        assert window_title == "新对话"
+        assert QApplication.translate("Composer", "Send") == "发送"
+    finally:
+        QApplication.removeTranslator(translator)
+
+
+def test_every_button_has_a_name_and_takes_keyboard_focus(ctx, qtbot) -> None:
+    window = MainWindow(ctx)
+    qtbot.addWidget(window)
+    window.show()
+    buttons = [b for b in window.findChildren(QAbstractButton) if b.isVisibleTo(window)]
+    assert len(buttons) > 8
+    for button in buttons:
+        assert button.text() or button.accessibleName(), button.objectName()
+        assert button.focusPolicy() & 0x1, button.text()  # reachable with Tab
+    assert window.chat.composer.input.accessibleName() == "Message"
+    assert window.chat.composer.input.tabChangesFocus()  # Tab must not be trapped
+
+
+def test_text_follows_the_system_font_size(ctx, qtbot) -> None:
+    app = QApplication.instance()
+    normal = app.font()
+    try:
+        bigger = type(normal)(normal)
+        bigger.setPointSizeF(normal.pointSizeF() * 1.5)
+        app.setFont(bigger)
+        window = MainWindow(ctx)
+        qtbot.addWidget(window)
+        assert window.chat.composer.input.font().pointSizeF() == pytest.approx(
+            bigger.pointSizeF())
+        assert window.sidebar.new_button.font().pointSizeF() == pytest.approx(
+            bigger.pointSizeF())
+    finally:
+        app.setFont(normal)
+
+
+def test_hearth_opens_its_window_from_the_command_line(tmp_path) -> None:
+    """`hearth` with no subcommand shows the window (the probe quits once it is exposed)."""
+    env = {**os.environ, "HEARTH_HOME": str(tmp_path / "home"), "QT_QPA_PLATFORM": "offscreen",
+           "HEARTH_STARTUP_PROBE": "1"}
+    done = subprocess.run([sys.executable, "-m", "app.main"], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "HEARTH_WINDOW_SHOWN" in done.stdout
+    assert "Traceback" not in done.stderr
+
+
+def test_library_and_calendar_pages_show_their_content(ctx, qtbot, tmp_path) -> None:
+    from datetime import date
+
+    window = MainWindow(ctx)
+    qtbot.addWidget(window)
+    window.show()
+    ics = tmp_path / "cal.ics"
+    today = date.today().strftime("%Y%m%d")
+    ics.write_text("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//t//EN\r\nBEGIN:VEVENT\r\n"
+                   f"UID:one@test\r\nDTSTAMP:{today}T080000Z\r\nDTSTART:{today}T100000Z\r\n"
+                   f"DTEND:{today}T110000Z\r\nSUMMARY:Standup\r\nEND:VEVENT\r\n"
+                   "END:VCALENDAR\r\n")
+    window.show_page("calendar")
+    calendar: Any = window.pages.currentWidget()
+    calendar.import_file(str(ics))
+    qtbot.waitUntil(lambda: "Standup" in calendar.agenda.toPlainText(), timeout=WAIT_MS)
+    out = tmp_path / "out.ics"
+    calendar.export_file(str(out))
+    qtbot.waitUntil(lambda: out.exists() and "Standup" in out.read_text(), timeout=WAIT_MS)
+    window.show_page("library")
+    library: Any = window.pages.currentWidget()
+    qtbot.waitUntil(lambda: "documents" in library.status.text(), timeout=WAIT_MS)
