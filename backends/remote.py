@@ -3,6 +3,10 @@
 Works with servers that return the model's raw text in `delta.content` (Hearth's OutputParser
 then finds reasoning and tool calls) and with servers that split them out themselves into
 `delta.reasoning_content` / `delta.reasoning` and `delta.tool_calls`. Standard library only.
+
+Cancel is checked between streamed chunks and closes the connection, which tells the server to
+stop. Servers that report no usage get a completion count of one token per chunk and a prompt
+count of 0 (llama-cpp-python's own server is one).
 """
 
 from __future__ import annotations
@@ -23,6 +27,21 @@ from backends.events import Done, Event, StreamError, ToolCall
 from backends.parser import OutputParser
 
 _ERROR_SNIPPET = 300
+# Fields outside OpenAI's own API: llama-server, vLLM and SGLang accept them; a strict server
+# that refuses them by name gets the request again without them.
+_EXTRA_FIELDS = ("top_k", "min_p", "chat_template_kwargs")
+
+
+class _RefusedRequest(RemoteError):
+    """The server answered with an HTTP error status."""
+
+    def __init__(self, message: str, status: int, detail: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.detail = detail
+
+    def names_an_extra_field(self) -> bool:
+        return self.status in (400, 422) and any(f in self.detail for f in _EXTRA_FIELDS)
 
 
 @dataclass(frozen=True)
@@ -76,6 +95,7 @@ class RemoteBackend:
         self._api_key = api_key
         self._timeout = timeout
         self._loaded = False
+        self._extras = True  # send _EXTRA_FIELDS until the server refuses them
         # One info object for the backend's life, so what others write on it (reason) stays.
         self._info = BackendInfo(engine="remote", model_path=self._endpoint.url,
                                  model_name=model, device="remote server")
@@ -120,8 +140,7 @@ class RemoteBackend:
         if should_stop():
             yield turn.done("cancelled")
             return
-        payload = json.dumps(self._request(messages, options), ensure_ascii=False).encode()
-        conn, response = self._open("POST", self._endpoint.path("chat/completions"), payload)
+        conn, response = self._post_chat(messages, options)
         try:
             if "json" in (response.getheader("Content-Type") or "") and not _is_sse(response):
                 yield from turn.handle(_json_or_empty(self._read(response)))  # a non-streaming reply
@@ -132,6 +151,20 @@ class RemoteBackend:
             conn.close()  # also what a cancel does: the server notices and stops generating
         yield from turn.finish()
         yield turn.done()
+
+    def _post_chat(self, messages: list[Message], options: GenerateOptions,
+                   ) -> tuple[http.client.HTTPConnection, http.client.HTTPResponse]:
+        def post() -> tuple[http.client.HTTPConnection, http.client.HTTPResponse]:
+            payload = json.dumps(self._request(messages, options), ensure_ascii=False)
+            return self._open("POST", self._endpoint.path("chat/completions"), payload.encode())
+
+        try:
+            return post()
+        except _RefusedRequest as exc:
+            if not (self._extras and exc.names_an_extra_field()):
+                raise
+            self._extras = False  # remembered: this server wants plain OpenAI requests
+            return post()
 
     def _follow(self, response: http.client.HTTPResponse, turn: _Turn,
                 should_stop: ShouldStop) -> Iterator[Event]:
@@ -173,13 +206,13 @@ class RemoteBackend:
             "max_tokens": options.max_tokens,
             "temperature": options.effective_temperature(),
             "top_p": options.top_p,
-            # Not in OpenAI's API; llama-server, vLLM and SGLang accept them, others ignore them.
-            "top_k": options.top_k,
-            "min_p": options.min_p,
-            "chat_template_kwargs": {"enable_thinking": options.enable_thinking,
-                                     "preserve_thinking": options.preserve_thinking,
-                                     "tool_call_format": options.tool_call_format},
         }
+        if self._extras:
+            body["top_k"] = options.top_k
+            body["min_p"] = options.min_p
+            body["chat_template_kwargs"] = {"enable_thinking": options.enable_thinking,
+                                            "preserve_thinking": options.preserve_thinking,
+                                            "tool_call_format": options.tool_call_format}
         if self._model:
             body["model"] = self._model
         if options.tools:
@@ -204,8 +237,9 @@ class RemoteBackend:
             response = conn.getresponse()
             if response.status >= 400:
                 detail = _error_text(self._read(response))
-                raise RemoteError(f"The server at {self._endpoint.url} answered {response.status} "
-                                  f"{response.reason}: {detail}")
+                raise _RefusedRequest(f"The server at {self._endpoint.url} answered "
+                                      f"{response.status} {response.reason}: {detail}",
+                                      response.status, detail)
         except (OSError, http.client.HTTPException) as exc:
             conn.close()
             raise RemoteError(self._describe(exc)) from exc

@@ -61,7 +61,7 @@ def build_system_prompt(skills: Sequence[Skill], *, now: datetime | None = None,
                         timezone: str | None = None, locale_name: str | None = None,
                         instructions: str = "", notes: Sequence[str] = ()) -> str:
     """The system message for one turn. Only the date changes during a day (cache friendly)."""
-    moment = (now or datetime.now()).astimezone()
+    moment = now if now is not None and now.tzinfo else (now or datetime.now()).astimezone()
     text = Template(prompt_text("system")).substitute(
         weekday=moment.strftime("%A"),
         date=moment.strftime("%d %B %Y").lstrip("0"),

@@ -33,6 +33,8 @@ def clean_title(raw: str) -> str:
     line = re.sub(r"^(title|标题)\s*[:：]\s*", "", line, flags=re.IGNORECASE)
     if not line or len(line) > MAX_CHARS * 2 or not any(ch.isalnum() for ch in line):
         return ""
+    if "\ufffd" in line:
+        return ""  # broken bytes: the model produced half a character
     words = line.split()
     if len(words) > MAX_WORDS * 2:
         return ""  # the model rambled instead of titling

@@ -109,7 +109,7 @@ class CalendarView(QWidget):
         self.refresh()
 
     def refresh(self) -> None:
-        first, days, store = self.first, self.days, self.ctx.hearth.calendar
+        first, days, store = self.first, self.days, self.ctx.lazy("calendar")
         lo = _local(first)
         hi = lo + timedelta(days=days)
         self.title.setText(first.strftime("%d %B %Y") if days == 1 else
@@ -133,11 +133,11 @@ class CalendarView(QWidget):
             self.import_file(path)
 
     def import_file(self, path: str) -> None:
-        from skills.calendar import parse_ics
-
-        store = self.ctx.hearth.calendar
+        store = self.ctx.lazy("calendar")
 
         def work() -> Any:
+            from skills.calendar import parse_ics  # imported here: icalendar is slow to load
+
             return store.import_events(parse_ics(Path(path).read_bytes()))
 
         def done(report: Any) -> None:
@@ -154,9 +154,13 @@ class CalendarView(QWidget):
             self.export_file(path)
 
     def export_file(self, path: str) -> None:
-        from skills.calendar import export_ics
+        store = self.ctx.lazy("calendar")
 
-        store = self.ctx.hearth.calendar
-        self.ctx.ops.run(lambda: Path(path).write_bytes(export_ics(store.all_events())),
+        def work() -> None:
+            from skills.calendar import export_ics
+
+            Path(path).write_bytes(export_ics(store.all_events()))
+
+        self.ctx.ops.run(work,
                          lambda _r: self.status.setText(self.tr("Exported to %1").replace(
                              "%1", path)), self._failed)

@@ -7,6 +7,7 @@ from typing import Any
 from PySide6.QtCore import QObject, QTimer
 from PySide6.QtWidgets import QApplication
 
+from app.ui import markdown
 from app.ui.context import UiContext
 from app.ui.hotkey import create_hotkey, default_hotkey
 from app.ui.i18n import Translations
@@ -55,6 +56,8 @@ class Desktop(QObject):
 
     def _after_shown(self) -> None:
         self.window.sidebar.reload()
+        self.ctx.ops.run(self.ctx.assistant, lambda _a: None, lambda _e: None)  # warm it up
+        self.ctx.ops.run(markdown.warm_up, lambda _r: None, lambda _e: None)
         self.ctx.hotkey = create_hotkey(self)
         self.ctx.hotkey.activated.connect(self.quick.toggle)
         self.ctx.hotkey.register(self.hearth.settings.hotkey or default_hotkey())
@@ -81,8 +84,8 @@ class Desktop(QObject):
         self.window.open_conversation(cid)
 
     def _pause_indexing(self, paused: bool) -> None:
-        documents = self.hearth.documents
-        self.ctx.ops.run(documents.pause if paused else documents.resume)
+        documents = self.ctx.lazy("documents")
+        self.ctx.ops.run(lambda: documents.pause() if paused else documents.resume())
 
     def shutdown(self) -> None:
         """Stop answers, release the hotkey, wait for background work, close the stores."""

@@ -31,7 +31,7 @@ class DropIndexer(QObject):
         cid = self.chat.conversation_id
         if cid is None:
             # Dropped files belong to this chat, so the chat must exist before indexing.
-            history = self.ctx.hearth.history
+            history = self.ctx.lazy("history")
             self.ctx.ops.run(lambda: _new_id(history.create_conversation()),
                              lambda new_id: self._start(paths, new_id),
                              title=self.tr("Could not start a chat for these files"))
@@ -54,7 +54,7 @@ class DropIndexer(QObject):
                 relay.emit(p)
 
         def work() -> Any:
-            return self.ctx.hearth.documents.add_paths(paths, scope=cid, progress=report)
+            return self.ctx.lazy("documents").add_paths(paths, scope=cid, progress=report)
 
         self.ctx.ops.run(work, lambda r: self._done(paths, r), self._failed)
 

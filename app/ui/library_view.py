@@ -99,7 +99,7 @@ class LibraryView(QWidget):
 
     # -- data ---------------------------------------------------------------------------------
     def refresh(self) -> None:
-        documents = self.ctx.hearth.documents
+        documents = self.ctx.lazy("documents")
         self.ctx.ops.run(lambda: (documents.status(), documents.documents()), self._show,
                          self._failed)
 
@@ -126,7 +126,7 @@ class LibraryView(QWidget):
             "%1", str(error)))
 
     def reindex(self) -> None:
-        documents, relay = self.ctx.hearth.documents, self._relay
+        documents, relay = self.ctx.lazy("documents"), self._relay
         self.reindex_button.setEnabled(False)
         self.ctx.ops.run(lambda: documents.sync(progress=relay.progress.emit),
                          self._reindexed, self._reindex_failed)
@@ -161,10 +161,12 @@ class LibraryView(QWidget):
         elif not add and folder in watched:
             watched.remove(folder)
 
+        documents = self.ctx.lazy("documents")
+
         def work() -> None:
-            (hearth.documents.watch if add else hearth.documents.unwatch)(folder)
+            (documents.watch if add else documents.unwatch)(folder)
             hearth.save_settings()
             if add:
-                hearth.documents.sync()
+                documents.sync()
 
         self.ctx.ops.run(work, lambda _r: self.refresh(), self._failed)

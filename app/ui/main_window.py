@@ -241,7 +241,7 @@ class MainWindow(QMainWindow):
                                               self.tr("Markdown (*.md)"))
         if not path:
             return
-        history = self.ctx.hearth.history
+        history = self.ctx.lazy("history")
         self.ctx.ops.run(lambda: Path(path).write_text(history.export_markdown(cid),
                                                        encoding="utf-8"),
                          title=self.tr("Could not export the chat"))

@@ -101,3 +101,10 @@ def table_css(dark: bool) -> str:
         f"blockquote {{ margin-left: 12px; color: gray; }}"
         f"h1, h2, h3 {{ margin-top: 10px; margin-bottom: 4px; }}"
     )
+
+
+def warm_up() -> None:
+    """Import the lexers and compile the parser's patterns ahead of time, off the GUI thread,
+    so the first answer does not pay for it while it streams."""
+    render("# a\n\n*b* [1]\n\n| a |\n|---|\n| 1 |\n\n```python\nx = 1\n```\n", dark=False)
+    render("```\nx\n```", dark=True)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib.util
+
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
@@ -27,9 +29,7 @@ def unavailable(title: str, detail: str) -> QWidget:
 
 
 def make_library_page(ctx: UiContext, parent: QWidget | None = None) -> QWidget:
-    try:
-        import skills.documents  # noqa: F401
-    except ImportError:
+    if importlib.util.find_spec("skills.documents") is None:
         return unavailable(QCoreApplication.translate("Pages", "Library"),
                            QCoreApplication.translate("Pages", "Document search is not "
                                                       "available in this build yet."))
@@ -39,9 +39,7 @@ def make_library_page(ctx: UiContext, parent: QWidget | None = None) -> QWidget:
 
 
 def make_calendar_page(ctx: UiContext, parent: QWidget | None = None) -> QWidget:
-    try:
-        import skills.calendar  # noqa: F401
-    except ImportError:
+    if importlib.util.find_spec("skills.calendar") is None:
         return unavailable(QCoreApplication.translate("Pages", "Calendar"),
                            QCoreApplication.translate("Pages", "The calendar is not available "
                                                       "in this build yet."))

@@ -171,9 +171,9 @@ class QuickAsk(QWidget):
         bridge.failed.connect(lambda e: self._finished(str(getattr(e, "message", e))))
         self.stop_button.show()
         self._fit_timer.start()
-        assistant, cid = self.ctx.hearth.assistant, self.conversation_id
+        ctx, cid = self.ctx, self.conversation_id
         thinking = bool(self.ctx.hearth.settings.thinking_default)
-        self.ctx.ops.run(lambda: turns.send(assistant, cid, text, thinking, bridge.post),
+        self.ctx.ops.run(lambda: turns.send(ctx.assistant(), cid, text, thinking, bridge.post),
                          self._got_handle, lambda e: self._finished(str(e)))
 
     def _got_handle(self, handle: Any) -> None:

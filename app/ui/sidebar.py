@@ -119,8 +119,8 @@ class Sidebar(QWidget):
 
     # -- list ---------------------------------------------------------------------------------
     def reload(self) -> None:
-        history = self.ctx.hearth.history
-        self.ctx.ops.run(history.list_conversations, self._show,
+        history = self.ctx.lazy("history")
+        self.ctx.ops.run(lambda: history.list_conversations(), self._show,
                          title=self.tr("Could not read your conversations"))
 
     def _show(self, conversations: list[Any]) -> None:
@@ -207,11 +207,11 @@ class Sidebar(QWidget):
                                              self.tr("Title:"), text=conv.title if conv else "")
             if not ok or not title.strip():
                 return
-        history = self.ctx.hearth.history
+        history = self.ctx.lazy("history")
         self.ctx.ops.run(lambda: history.rename(cid, title.strip()), lambda _r: self.reload())
 
     def set_pinned(self, cid: str, pinned: bool) -> None:
-        history = self.ctx.hearth.history
+        history = self.ctx.lazy("history")
         self.ctx.ops.run(lambda: history.set_pinned(cid, pinned), lambda _r: self.reload())
 
     def delete(self, cid: str, confirm: bool = True) -> None:
@@ -221,7 +221,7 @@ class Sidebar(QWidget):
                 self.tr("Delete this conversation? This cannot be undone."))
             if answer != QMessageBox.StandardButton.Yes:
                 return
-        history = self.ctx.hearth.history
+        history = self.ctx.lazy("history")
 
         def done(_r: Any) -> None:
             self.deleted.emit(cid)
@@ -239,7 +239,7 @@ class Sidebar(QWidget):
         if not query:
             self.stack.setCurrentIndex(0)
             return
-        history = self.ctx.hearth.history
+        history = self.ctx.lazy("history")
         self.ctx.ops.run(lambda: history.search(query),
                          lambda hits: self._show_hits(query, hits),
                          title=self.tr("Search failed"))

@@ -419,6 +419,35 @@ def test_request_carries_sampling_thinking_switches_and_tools(server: FakeServer
     assert server.requests[-1]["headers"]["Authorization"] == "Bearer sk-secret"
 
 
+def test_strict_server_refusing_extra_fields_gets_a_plain_request(server: FakeServer) -> None:
+    def strict(handler: Handler) -> None:
+        if "top_k" in server.last_body():
+            server.replies.appendleft(strict)  # this reply stays for the retry
+            send_json(handler, 400, {"error": {
+                "message": "Unrecognized request argument supplied: top_k"}})
+        else:
+            sse(chunk("ok", finish="stop"))(handler)
+
+    backend = connect(server)
+    server.replies.extend([strict, sse(chunk("again", finish="stop"))])
+    events = run(backend, GenerateOptions(enable_thinking=False))
+    assert TextDelta("ok") in events
+    bodies = [r["body"] for r in server.requests if "body" in r]
+    assert "top_k" in bodies[0] and "chat_template_kwargs" in bodies[0]
+    assert not {"top_k", "min_p", "chat_template_kwargs"} & set(bodies[1])
+    run(backend, GenerateOptions(enable_thinking=False))
+    assert "top_k" not in server.last_body() and len(server.requests) == 4  # no second refusal
+
+
+def test_other_bad_requests_are_not_retried(server: FakeServer) -> None:
+    backend = connect(server)
+    server.replies.append(lambda handler: send_json(handler, 400, {"error": {
+        "message": "messages must not be empty"}}))
+    with pytest.raises(RemoteError, match="messages must not be empty"):
+        run(backend)
+    assert len(server.requests) == 2  # the models listing and one refused request
+
+
 def test_render_prompt_shows_the_request_but_not_the_key(server: FakeServer) -> None:
     backend = connect(server, api_key="sk-secret")
     text = backend.render_prompt(USER, GenerateOptions())

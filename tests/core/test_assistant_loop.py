@@ -682,17 +682,21 @@ def test_a_quick_question_waits_visibly_behind_a_long_answer(history: HistorySto
         runner.close()
 
 
-def test_ctrl_c_while_waiting_cancels_the_turn() -> None:
-    from app.cli.ask.commands import wait_for_turn
-    from app.cli.ask.render import Renderer
-    from app.core.assistant import TurnHandle
 
-    class Interrupted(TurnHandle):
-        def wait(self, timeout: float | None = None) -> bool:
-            if not self.cancelled:
-                raise KeyboardInterrupt
-            return True
+def test_the_next_message_can_follow_done_while_the_title_is_written(
+        runner: ModelRunner, history: HistoryStore, backend: ScriptedBackend) -> None:
+    assistant = make(runner, history)
+    backend.queue(GREETING, "Greetings", answer("Fine, thanks."))
+    follow_up: list[Any] = []
+    second_events = Events()
 
-    handle = Interrupted("c1")
-    assert wait_for_turn(handle, Renderer(json_mode=True, policy="deny")) is False
-    assert handle.cancelled
+    def on_done(event: TurnDone) -> None:
+        # What a UI does: re-enable the composer at TurnDone; the user sends at once.
+        follow_up.append(assistant.send(event.conversation_id, "how are you?",
+                                        on_event=second_events, mode=TurnMode(thinking=True)))
+
+    first, _ = turn(assistant, "hello", events=Events(on={TurnDone: on_done}))
+    assert follow_up and follow_up[0].wait(WAIT)
+    assert not second_events.of(TurnFailed)
+    assert second_events.text() == "Fine, thanks."
+    assert history.get_conversation(first.conversation_id).title == "Greetings"  # type: ignore[union-attr]

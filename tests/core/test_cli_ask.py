@@ -212,3 +212,19 @@ def test_chat_runs_for_real_on_the_tiny_gguf(tiny_model: Any, hearth_home: Path,
         assert saved[-1].status == "complete" and saved[-1].engine == "llama.cpp"
     finally:
         store.close()
+
+
+def test_ctrl_c_while_waiting_cancels_the_turn() -> None:
+    from app.cli.ask.commands import wait_for_turn
+    from app.cli.ask.render import Renderer
+    from app.core.assistant import TurnHandle
+
+    class Interrupted(TurnHandle):
+        def wait(self, timeout: float | None = None) -> bool:
+            if not self.cancelled:
+                raise KeyboardInterrupt
+            return True
+
+    handle = Interrupted("c1")
+    assert wait_for_turn(handle, Renderer(json_mode=True, policy="deny")) is False
+    assert handle.cancelled

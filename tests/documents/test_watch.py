@@ -124,3 +124,23 @@ def test_reindex_and_remove(
     assert [Path(p).name for p in pool.parsed] == ["a.txt", "a.txt"]
     assert index.remove(doc) == 1
     assert index.search("gannets") == [] and index.documents() == []
+
+
+def test_a_deleted_subfolder_and_unwatching_drop_their_documents(
+    tmp_path: Path, make_index: Callable[..., DocumentIndex]
+) -> None:
+    import shutil
+
+    folder = tmp_path / "w"
+    (folder / "old").mkdir(parents=True)
+    (folder / "old" / "a.txt").write_text("puffins")
+    (folder / "keep.txt").write_text("razorbills")
+    index = make_index()
+    index.watch(folder)
+    index.start_watching()
+    wait_for(lambda: len(index.documents()) == 2)
+    shutil.rmtree(folder / "old")
+    wait_for(lambda: [d.title for d in index.documents()] == ["keep.txt"])
+    index.unwatch(folder)
+    assert index.documents() == [] and index.status().watching == []
+    index.stop()

@@ -94,8 +94,8 @@ class Turn:
             log.exception("turn failed")
             self._fail(handle.assistant_message_id, f"The turn failed: {exc}")
         finally:
+            self.s.on_finished()  # first: a caller woken by wait() may send the next turn
             handle._done.set()
-            self.s.on_finished()
 
     # -- the loop -------------------------------------------------------------------------
     def _run(self) -> None:
@@ -212,6 +212,9 @@ class Turn:
         self.s.handle.finish_reason = reason
         self.emit(TurnDone(self.conv, message_id, reason, self.totals.usage(),
                            dict(self.totals.timings)))
+        # The conversation is free again: a next message may be sent while the title is
+        # written (its request simply queues behind the title's on the runner).
+        self.s.on_finished()
 
     def _title(self, answer: str) -> None:
         history, handle = self.s.history, self.s.handle

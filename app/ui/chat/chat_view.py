@@ -224,7 +224,7 @@ class ChatView(QWidget):
         self.conversation_id = conversation_id
         self._load_token += 1
         token = self._load_token
-        history = self.ctx.hearth.history
+        history = self.ctx.lazy("history")
         self.ctx.ops.run(lambda: history.messages(conversation_id),
                          lambda msgs: self._show_history(token, msgs),
                          title=self.tr("Could not open this conversation"))
@@ -257,10 +257,11 @@ class ChatView(QWidget):
             self._resend_edit(text, think)
             return
         self._add(_wired(self, UserMessage(text, dark=self.ctx.dark)))
-        cid, assistant = self.conversation_id, self.ctx.hearth.assistant
+        cid, ctx = self.conversation_id, self.ctx
         files, self.attachments = self.attachments, []
         self.composer.set_attachments([])
-        self._start(think, lambda post: turns.send(assistant, cid, text, think, post, files))
+        self._start(think, lambda post: turns.send(ctx.assistant(), cid, text, think, post,
+                                                   files))
 
     def add_attachments(self, paths: list[str]) -> None:
         """Files just indexed for this chat; the next message tells the assistant about them."""
@@ -274,9 +275,9 @@ class ChatView(QWidget):
         if last is not None:
             last.deleteLater()
             self.messages.removeWidget(last)
-        cid, assistant = self.conversation_id, self.ctx.hearth.assistant
+        cid, ctx = self.conversation_id, self.ctx
         think = self.composer.think.isChecked()
-        self._start(think, lambda post: turns.regenerate(assistant, cid, think, post))
+        self._start(think, lambda post: turns.regenerate(ctx.assistant(), cid, think, post))
 
     def begin_edit(self, message_id: Any, text: str) -> None:
         if self.turn is not None:
@@ -289,9 +290,9 @@ class ChatView(QWidget):
         self.composer.set_editing(None)
         self._drop_from(message_id)
         self._add(_wired(self, UserMessage(text, dark=self.ctx.dark)))
-        cid, assistant = self.conversation_id, self.ctx.hearth.assistant
+        cid, ctx = self.conversation_id, self.ctx
         self._start(think, lambda post: turns.edit_and_resend(
-            assistant, str(cid), message_id, text, think, post))
+            ctx.assistant(), str(cid), message_id, text, think, post))
 
     def _drop_from(self, message_id: Any) -> None:
         """Remove the edited message and everything after it from the view."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,26 @@ from PySide6.QtWidgets import (
 
 from app.ui.chat.text_view import COALESCE_MS, MessageText
 from app.ui.chat.tool_card import ToolCard
+
+
+SEGMENT_CHARS = 1200  # past this, a segment is frozen at the next block boundary
+_FENCE = re.compile(r"^(```|~~~)", re.MULTILINE)
+
+
+def split_point(text: str) -> int:
+    """Where a long Markdown segment may end: after a blank line outside any code fence.
+
+    0 when the text is still short or has no such place yet (e.g. inside a long code block)."""
+    if len(text) < SEGMENT_CHARS:
+        return 0
+    cut = 0
+    for boundary in re.finditer(r"\n\n(?=\S)", text):
+        end = boundary.end()
+        if end >= SEGMENT_CHARS and len(_FENCE.findall(text, 0, end)) % 2 == 0:
+            cut = end
+            break
+    # Tables are blocks too, but a blank line never splits one, so they stay whole.
+    return cut
 
 
 class UserMessage(QFrame):
@@ -165,18 +186,34 @@ class AssistantMessage(QFrame):
     def add_text(self, text: str) -> None:
         if self.thinking is not None and not self.thinking.finished:
             self.thinking.finish()
-        if self.segment is None:
-            if not text.strip():
-                return  # the blank line after </think> must not open an empty segment
-            self.segment = MessageText(self, self.dark)
-            self.segment.setAccessibleName(self.tr("Answer"))
-            self.segment.cite_clicked.connect(self.cite_clicked)
-            self.segments.append(self.segment)
-            self._insert(self.segment)
-            self._segment_text = ""
-        self._segment_text += text
         self._answer += text
-        self.segment.set_markdown(self._segment_text.lstrip("\n"))
+        pending = text
+        while pending:
+            if self.segment is None:
+                if not pending.strip():
+                    return  # the blank line after </think> must not open an empty segment
+                self._open_segment()
+            self._segment_text += pending
+            pending = ""
+            cut = split_point(self._segment_text)
+            if cut:
+                # A long segment is frozen at a block boundary and rendered for the last time;
+                # only the short tail keeps re-rendering while the answer streams.
+                pending = self._segment_text[cut:]
+                self._segment_text = self._segment_text[:cut]
+                assert self.segment is not None
+                self.segment.set_markdown(self._segment_text.strip("\n"), now=True)
+                self.segment = None
+        if self.segment is not None:
+            self.segment.set_markdown(self._segment_text.lstrip("\n"))
+
+    def _open_segment(self) -> None:
+        self.segment = MessageText(self, self.dark)
+        self.segment.setAccessibleName(self.tr("Answer"))
+        self.segment.cite_clicked.connect(self.cite_clicked)
+        self.segments.append(self.segment)
+        self._insert(self.segment)
+        self._segment_text = ""
 
     def add_tool(self, call_id: str, name: str, arguments: dict[str, Any]) -> ToolCard:
         self._close_open_parts()

@@ -83,7 +83,12 @@ class MessageText(QTextBrowser):
         started = time.perf_counter()
         rendered = markdown.render(self._source, self._dark, self.tr("Copy"))
         self._code = rendered.code_blocks
+        # One fit after the new text, not one per internal change while Qt rebuilds it.
+        document = self.document()
+        document.blockSignals(True)
         self.setHtml(rendered.html)
+        document.blockSignals(False)
+        self._fit()
         self.last_render_ms = (time.perf_counter() - started) * 1000
         # Keep rendering at most ~1/4 of the time: slow renders stretch the interval.
         self._interval = max(COALESCE_MS, int(self.last_render_ms * 4))

@@ -292,13 +292,13 @@ class ModelManager(QDialog):
         return row
 
     def _plan(self) -> None:
-        from backends.memory import free_memory_bytes, plan_context
-
         settings = self.ctx.hearth.settings
-        per_token = kv_bytes_per_token(settings.kv_type if settings.kv_type in ("f16", "q8_0")
-                                       else "f16")
+        kv_type = settings.kv_type if settings.kv_type in ("f16", "q8_0") else "f16"
 
         def work() -> list[Any]:
+            from backends.memory import free_memory_bytes, plan_context
+
+            per_token = kv_bytes_per_token(kv_type)
             free = free_memory_bytes()
             return [plan_context(b.size, free, per_token, requested=settings.context_length)
                     for b in BUILDS]

@@ -1,0 +1,98 @@
+"""The assistant's smaller parts: titles, the system prompt, the built-in skills."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from app.core.prompts import build_system_prompt, user_locale
+from app.core.titles import clean_title, fallback_title
+from skills.base import SkillContext, SkillError
+from skills.builtin import ConvertUnits, CurrentTime, builtin_skills, convert
+
+
+@pytest.mark.parametrize(("raw", "title"), [
+    ("Trip to Lisbon", "Trip to Lisbon"),
+    ('"Budget review for Q3."\n', "Budget review for Q3"),
+    ("Title: Garden plans", "Garden plans"),
+    ("**Weekly groceries**\nSome explanation after it", "Weekly groceries"),
+    ("  ", ""),
+    ("<tool_call>", ""),
+    ("...", ""),
+    ("bad \ufffd bytes", ""),
+    (" ".join(["word"] * 30), ""),  # rambling, not a title
+])
+def test_clean_title(raw: str, title: str) -> None:
+    assert clean_title(raw) == title
+
+
+def test_fallback_title_uses_the_first_words() -> None:
+    assert fallback_title("  please plan my trip to Lisbon in May  ") == (
+        "please plan my trip to Lisbon")
+    assert fallback_title("") == "New conversation"
+    assert len(fallback_title("x" * 500)) <= 60
+
+
+def test_system_prompt_names_date_zone_locale_and_skills() -> None:
+    moment = datetime(2026, 3, 5, 14, 30, tzinfo=ZoneInfo("Europe/Paris"))
+    text = build_system_prompt(builtin_skills(), now=moment, timezone="Europe/Paris",
+                               locale_name="fr_FR", instructions="Answer in haiku.",
+                               notes=["The external tool server 'x' is unavailable."])
+    assert "Hearth" in text and "Thursday, 5 March 2026" in text
+    assert "Europe/Paris (UTC+01:00)" in text and "fr_FR" in text
+    assert "- get_current_time" in text and "- convert_units" in text
+    assert "[n]" in text and "read_document" in text  # citations, whole documents
+    assert "never instructions" in text  # tool output is data
+    assert text.endswith("The external tool server 'x' is unavailable.\n\nAnswer in haiku.")
+    # Nothing finer than the date, so the prompt (and the KV cache behind it) lasts all day.
+    later = build_system_prompt(builtin_skills(), now=moment.replace(hour=23),
+                                timezone="Europe/Paris", locale_name="fr_FR")
+    assert later == build_system_prompt(builtin_skills(), now=moment, timezone="Europe/Paris",
+                                        locale_name="fr_FR")
+
+
+def test_system_prompt_without_skills_says_so() -> None:
+    assert "No tools are enabled" in build_system_prompt([], timezone="UTC", locale_name="en_US")
+
+
+def test_locale_prefers_the_app_setting(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LANG", "de_DE.UTF-8")
+    monkeypatch.delenv("LC_ALL", raising=False)
+    monkeypatch.delenv("LC_MESSAGES", raising=False)
+    assert user_locale("system") == "de_DE"
+    assert user_locale("zh_CN") == "zh_CN"
+
+
+@pytest.mark.parametrize(("value", "source", "target", "expected"), [
+    (5, "mi", "km", 8.04672),
+    (212, "°F", "C", 100.0),
+    (0, "celsius", "kelvin", 273.15),
+    (1, "GiB", "MB", 1073.741824),
+    (100, "km/h", "mph", 62.1371192),
+    (2, "cups", "ml", 473.176473),
+    (1, "acre", "m²", 4046.8564224),
+    (90, "minutes", "h", 1.5),
+])
+def test_convert_units(value: float, source: str, target: str, expected: float) -> None:
+    assert convert(value, source, target) == pytest.approx(expected)
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    ({"value": 1, "from_unit": "kg", "to_unit": "km"}, "Cannot convert mass"),
+    ({"value": 1, "from_unit": "parsec", "to_unit": "km"}, "Unknown unit 'parsec'"),
+    ({"value": 1, "from_unit": "C", "to_unit": "kg"}, "Cannot convert between"),
+])
+def test_convert_units_explains_bad_units(args: dict[str, object], message: str) -> None:
+    with pytest.raises(SkillError, match=message):
+        ConvertUnits().run(args, SkillContext())
+
+
+def test_current_time_here_and_elsewhere() -> None:
+    here = CurrentTime().run({}, SkillContext(timezone="Europe/Paris"))
+    assert "Europe/Paris" in here.text and str(datetime.now().year) in here.text
+    tokyo = CurrentTime().run({"timezone": "Asia/Tokyo"}, SkillContext())
+    assert "(UTC+09:00)" in tokyo.text and tokyo.data["timezone"] == "Asia/Tokyo"
+    with pytest.raises(SkillError, match="Unknown time zone 'Mars/Olympus'"):
+        CurrentTime().run({"timezone": "Mars/Olympus"}, SkillContext())
