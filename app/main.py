@@ -112,13 +112,16 @@ class Hearth:
     def assistant(self) -> Assistant:
         from app.core.assistant import Assistant
 
-        return Assistant(
+        assistant = Assistant(
             runner=self.runner,
             history=self.history,
             skills=self.skills(),
             settings=self.settings,
             mcp_servers=self.settings.mcp_servers,
         )
+        # Closed before the runner (closers run in reverse): turns cancel, MCP servers stop.
+        self._closers.append(assistant)
+        return assistant
 
     def ui_selftest(self) -> None:
         """Open the main window offscreen and close it (for `hearth selftest` in a bundle)."""

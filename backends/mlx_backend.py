@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import logging
 import sys
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from time import perf_counter
 from typing import Any
+
+from jinja2 import TemplateError
 
 from backends.base import BackendInfo, GenerateOptions, Message, ShouldStop
 from backends.chat_format import ChatTemplate
@@ -175,8 +179,8 @@ class MlxBackend:
             raise NotLoaded("The MLX model is not loaded yet")
         try:
             prompt = self.render_prompt(messages, options)
-        except ValueError as exc:
-            yield StreamError(str(exc))
+        except (ValueError, TypeError, TemplateError) as exc:  # messages the template refuses
+            yield StreamError(f"Could not format the conversation: {_one_line(exc)}")
             yield Done("error")
             return
         tokens = [int(t) for t in self._tokenizer.encode(prompt, add_special_tokens=False)]
@@ -346,11 +350,24 @@ def _load_weights(engine: _Engine, path: Path) -> tuple[Any, Any]:
     except Exception as exc:  # mlx and safetensors raise many types on damaged files
         raise ModelCorrupt(f"{path.name}: the weights could not be read ({_one_line(exc)})") from exc
     try:
-        tokenizer = engine.load_tokenizer(path, eos_token_ids=config.get("eos_token_id"))
+        with _quiet("transformers"):
+            tokenizer = engine.load_tokenizer(path, eos_token_ids=config.get("eos_token_id"))
     except Exception as exc:  # transformers raises OSError, ValueError, KeyError, ...
         raise ModelCorrupt(f"{path.name}: the tokenizer files are missing or damaged "
                            f"({_one_line(exc)})") from exc
     return model, tokenizer
+
+
+@contextmanager
+def _quiet(logger_name: str) -> Iterator[None]:
+    # transformers warns that "nanbeige" is not one of its model types; users cannot act on it.
+    logger = logging.getLogger(logger_name)
+    level = logger.level
+    logger.setLevel(logging.ERROR)
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
 
 
 def _one_line(exc: BaseException, limit: int = 300) -> str:

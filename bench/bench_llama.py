@@ -11,6 +11,7 @@ import argparse
 import resource
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -71,15 +72,18 @@ def speed(backend: LlamaCppBackend, prefill: int, decode: int, repeats: int) -> 
     tokens = llm.tokenize(backend.render_prompt(
         messages, GenerateOptions(enable_thinking=False)).encode(), add_bos=False, special=True)
     hearth_p, hearth_d, raw_p, raw_d = [], [], [], []
-    for _ in range(repeats):
-        llm.reset()  # both start cold: no prefix to reuse
-        raw = raw_turn(llm, tokens, decode)
-        raw_p.append(raw["prefill_tps"])
-        raw_d.append(raw["decode_tps"])
-        llm.reset()
-        done = hearth_turn(backend, messages, decode)
-        hearth_p.append(done.timings["prefill_tokens_per_second"])
-        hearth_d.append(done.timings["tokens_per_second"])
+    for i in range(repeats):
+        # Alternate which goes first, so drift in machine load does not favour either side.
+        for side in (("raw", "hearth") if i % 2 == 0 else ("hearth", "raw")):
+            llm.reset()  # both start cold: no prefix to reuse
+            if side == "raw":
+                raw = raw_turn(llm, tokens, decode)
+                raw_p.append(raw["prefill_tps"])
+                raw_d.append(raw["decode_tps"])
+            else:
+                done = hearth_turn(backend, messages, decode)
+                hearth_p.append(done.timings["prefill_tokens_per_second"])
+                hearth_d.append(done.timings["tokens_per_second"])
     return {"prompt_tokens": len(tokens), "decoded": raw["tokens"],
             "raw_prefill_tps": statistics.median(raw_p),
             "hearth_prefill_tps": statistics.median(hearth_p),
@@ -124,6 +128,7 @@ def main() -> None:
     parser.add_argument("--history", type=int, default=2000)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--threads", type=int, default=None)
+    parser.add_argument("--only", choices=["all", "speed", "history"], default="all")
     args = parser.parse_args()
     if args.full:
         from bench.make_full_model import make_full_model
@@ -135,21 +140,36 @@ def main() -> None:
 
 
 def run(path: Path, args: argparse.Namespace) -> None:
-    from backends.memory import model_shape
+    # A fresh cache folder per run: a state saved by an earlier run would make "cold" warm.
+    with tempfile.TemporaryDirectory(prefix="kv-", dir=path.parent) as cache_dir:
+        backend = LlamaCppBackend(str(path), context_length=max(4096, args.history + 512),
+                                  cache_dir=Path(cache_dir), n_threads=args.threads)
+        measure(backend, path, args)
 
-    cache_dir = ROOT / "bench" / ".cache" / "kv"
-    backend = LlamaCppBackend(str(path), context_length=max(4096, args.history + 512),
-                              cache_dir=cache_dir, n_threads=args.threads)
+
+def measure(backend: LlamaCppBackend, path: Path, args: argparse.Namespace) -> None:
     started = time.perf_counter()
     backend.load()
     print(f"model {path.name}: {path.stat().st_size / 2**30:.2f} GiB, loaded in "
           f"{time.perf_counter() - started:.1f} s, context {backend.info.context_length}, "
           f"threads {backend._llm.n_threads if hasattr(backend._llm, 'n_threads') else '?'}")
+    if args.only in ("all", "speed"):
+        report_speed(backend, args)
+    if args.only in ("all", "history"):
+        report_history(backend, args)
+    report_memory(backend, path)
+    backend.unload()
+
+
+def report_speed(backend: LlamaCppBackend, args: argparse.Namespace) -> None:
     s = speed(backend, args.prefill, args.decode, args.repeats)
     print(f"prefill {s['prompt_tokens']} tok: hearth {s['hearth_prefill_tps']:.1f} tok/s, raw "
           f"{s['raw_prefill_tps']:.1f} tok/s, ratio {s['hearth_prefill_tps'] / s['raw_prefill_tps']:.3f}")
     print(f"decode {s['decoded']} tok: hearth {s['hearth_decode_tps']:.2f} tok/s, raw "
           f"{s['raw_decode_tps']:.2f} tok/s, ratio {s['hearth_decode_tps'] / s['raw_decode_tps']:.3f}")
+
+
+def report_history(backend: LlamaCppBackend, args: argparse.Namespace) -> None:
     h = history_reuse(backend, args.history)
     print(f"second turn with a {h['history_tokens']}-token history: TTFT {h['warm_ttft_ms']:.1f} ms "
           f"vs first turn {h['cold_ttft_ms']:.1f} ms -> {h['cold_ttft_ms'] / h['warm_ttft_ms']:.1f}x "
@@ -157,13 +177,17 @@ def run(path: Path, args: argparse.Namespace) -> None:
     print(f"reopen after another chat ({h['reopen_prompt']} tok): TTFT {h['reopen_ttft_ms']:.1f} ms "
           f"vs cold {h['cold_ttft_ms']:.1f} ms -> {h['reopen_ttft_ms'] / h['cold_ttft_ms']:.3f} of "
           f"cold ({h['reopen_cached']} tokens restored)")
-    shape = model_shape(path)
+
+
+def report_memory(backend: LlamaCppBackend, path: Path) -> None:
+    from backends.llama_gguf import inspect_gguf, model_shape
+
+    shape = model_shape(inspect_gguf(path), path.stat().st_size)
     planned_kv = backend.info.context_length * shape.kv_bytes_per_token(backend.kv_type)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # Linux reports KiB
     expected = path.stat().st_size + planned_kv
     print(f"peak RSS {peak / 2**30:.2f} GiB vs weights + planned KV {expected / 2**30:.2f} GiB "
           f"-> {peak / expected:.2f}x")
-    backend.unload()
 
 
 if __name__ == "__main__":

@@ -93,6 +93,7 @@ def fill_chat(window: object) -> None:
     answer.add_text(ANSWER)
     answer.set_sources(SOURCES)
     answer.finish("31.4 tok/s · 412 tokens")
+    answer.render_all()
     window.engine_label.setText("llama.cpp · Nanbeige4.2-3B Q4_K_M")  # type: ignore[attr-defined]
     window.context_label.setText("Context 2,318 / 16,384")  # type: ignore[attr-defined]
     window.speed_label.setText("31.4 tok/s")  # type: ignore[attr-defined]
@@ -110,10 +111,7 @@ def main() -> int:
 
     from app.main import Hearth
     from app.ui.context import UiContext
-    from app.ui.models.manager import ModelManager
     from app.ui.ops import Ops
-    from app.ui.quick_ask import QuickAsk
-    from app.ui.settings_dialog import SettingsDialog
     from app.ui.theme import ThemeManager
 
     OUT.mkdir(parents=True, exist_ok=True)
@@ -127,10 +125,37 @@ def main() -> int:
         ctx = UiContext(hearth, Ops(), theme)
         saved += shoot_all(app, ctx, scheme)
         ctx.ops.wait(3000)
+    saved += shoot_chinese(app, hearth)
     for path in saved:
         print(path.relative_to(ROOT))
     hearth.close()
     return 0
+
+
+def shoot_chinese(app: object, hearth: object) -> list[Path]:
+    """The main window in Simplified Chinese (checks the translation and the CJK font)."""
+    from app.ui.context import UiContext
+    from app.ui.i18n import Translations
+    from app.ui.main_window import MainWindow
+    from app.ui.ops import Ops
+    from app.ui.theme import ThemeManager
+
+    translations = Translations(app)  # type: ignore[arg-type]
+    translations.apply("zh_CN")
+    theme = ThemeManager(app, "light")  # type: ignore[arg-type]
+    theme.apply()
+    ctx = UiContext(hearth, Ops(), theme)
+    window = MainWindow(ctx)
+    window.resize(1280, 860)
+    window.show()
+    window.sidebar.reload()
+    wait(app, ctx.ops)
+    window.engine_label.setText("llama.cpp · Nanbeige4.2-3B Q4_K_M")
+    wait(app, ctx.ops, 200)
+    path = shoot(window, "main-zh_CN-light")
+    window.close()
+    translations.apply("en")
+    return [path]
 
 
 def shoot_all(app: object, ctx: object, scheme: str) -> list[Path]:
@@ -158,8 +183,8 @@ def shoot_all(app: object, ctx: object, scheme: str) -> list[Path]:
 
     quick.answer = AssistantMessage(dark=ctx.dark)  # type: ignore[attr-defined]
     quick.answer._layout.setContentsMargins(0, 0, 0, 0)
-    quick.scroll.setWidget(quick.answer)
-    quick.scroll.show()
+    quick.scroll_area.setWidget(quick.answer)
+    quick.scroll_area.show()
     card = quick.answer.add_tool("c1", "list_events", {"query": "dentist"})
     card.finish(True, "1 event", [{"title": "Dentist (Dr. Okafor)", "start":
                                    "2026-12-03T09:30:00", "end": "2026-12-03T10:15:00",
@@ -167,6 +192,7 @@ def shoot_all(app: object, ctx: object, scheme: str) -> list[Path]:
     quick.answer.add_text("Your next dentist appointment is on **Thursday 3 December at "
                           "09:30** with Dr. Okafor (Lindenstr. 12).")
     quick.answer.finish("28.9 tok/s · 41 tokens")
+    quick.answer.regenerate_button.hide()
     quick.open_button.setEnabled(True)
     wait(app, ops, 300)
     quick.fit()

@@ -1,79 +1,123 @@
-"""Smoke-test a frozen Hearth bundle: self-test, a real `ask` on the tiny model, size and contents.
+"""Smoke-test a frozen Hearth bundle: window start, self-test, a real `ask`, a broken model, contents.
 
-Usage: python packaging/smoke_test.py DIST_DIR [--exe PATH] [--max-mb N]
-Exit code 0 when every check passes; each check prints one line."""
+Usage: python packaging/smoke_test.py DIST_DIR [--exe PATH] [--max-mb N] [--model-dir DIR]
+Runs the bundle as a user would (no PYTHONPATH, from another folder, offscreen, a fresh data
+folder). Each failed check prints one FAIL line; the exit code is 0 only when all pass."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import os
+import platform
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-# What must never ship: the project's tests, caches and build leftovers.
-FORBIDDEN_DIRS = {"tests", "__pycache__", ".pytest_cache", ".hypothesis", ".mypy_cache"}
-FORBIDDEN_SUFFIXES = (".pyc.tmp", ".gguf")
+TIMEOUT_S = 300
+# What must never ship: the project's tests, caches, user data and model weights.
+FORBIDDEN_DIRS = {"tests", "__pycache__", ".pytest_cache", ".hypothesis", ".mypy_cache",
+                  ".ruff_cache", ".cache", ".git"}
+FORBIDDEN_SUFFIXES = (".gguf", ".safetensors", ".ts", ".db", ".pyc.tmp")
+FORBIDDEN_NAMES = {"conftest.py", "settings.json", "tiny_model.py"}
+# Signs of an unclean exit even when the exit code is 0.
+UNCLEAN = ("Traceback (most recent call last)", "QThread: Destroyed", "Segmentation fault",
+           "Fatal Python error")
 
 
 def default_exe(dist: Path) -> Path:
     if sys.platform == "darwin":
         return dist / "Hearth.app" / "Contents" / "MacOS" / "Hearth"
     if sys.platform == "win32":
-        return dist / "Hearth" / "hearth-cli.exe"
+        return dist / "Hearth" / "hearth-cli.exe"  # the console twin: Hearth.exe has no stdout
     return dist / "Hearth" / "hearth"
 
 
-def run(exe: Path, args: list[str], home: Path) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, HEARTH_HOME=str(home), QT_QPA_PLATFORM="offscreen")
-    env.pop("PYTHONPATH", None)  # the bundle must not lean on the source tree
-    return subprocess.run([str(exe), *args], capture_output=True, text=True, env=env,
-                          timeout=300, cwd=tempfile.gettempdir())
+def bundle_root(dist: Path) -> Path:
+    return dist / "Hearth.app" if sys.platform == "darwin" else dist / "Hearth"
 
 
-def check_selftest(exe: Path, home: Path, model: Path) -> list[str]:
-    proc = run(exe, ["selftest", "--json", "--model", str(model)], home)
+def run(exe: Path, args: list[str], home: Path, **extra_env: str) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, HEARTH_HOME=str(home), QT_QPA_PLATFORM="offscreen", **extra_env)
+    for leak in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV"):  # the bundle must stand alone
+        env.pop(leak, None)
+    try:
+        return subprocess.run([str(exe), *args], capture_output=True, text=True, env=env,
+                              timeout=TIMEOUT_S, cwd=tempfile.gettempdir(), encoding="utf-8",
+                              errors="replace")
+    except subprocess.TimeoutExpired as exc:
+        return subprocess.CompletedProcess(exc.cmd, 124, "", f"timed out after {TIMEOUT_S} s")
+
+
+def unclean(name: str, proc: subprocess.CompletedProcess[str]) -> list[str]:
     if proc.returncode != 0:
-        return [f"selftest exited {proc.returncode}: {proc.stderr.strip()[-800:]}"]
+        return [f"{name} exited {proc.returncode}: {proc.stderr.strip()[-800:]}"]
+    bad = [mark for mark in UNCLEAN if mark in proc.stderr]
+    return [f"{name} did not exit cleanly ({bad[0]}): {proc.stderr.strip()[-800:]}"] if bad else []
+
+
+def check_window_start(exe: Path, home: Path) -> list[str]:
+    """The double-click path: no arguments, the window appears, then the probe quits the app."""
+    proc = run(exe, [], home, HEARTH_STARTUP_PROBE="1")
+    problems = unclean("app start", proc)
+    if not problems and "HEARTH_WINDOW_SHOWN" not in proc.stdout:
+        problems.append(f"app start never showed the window: {proc.stderr.strip()[-400:]}")
+    return problems
+
+
+def check_selftest(exe: Path, home: Path, models: list[Path]) -> list[str]:
+    model_args = [arg for model in models for arg in ("--model", str(model))]
+    proc = run(exe, ["selftest", "--json", *model_args], home)
+    if not proc.stdout.strip():
+        return unclean("selftest", proc) or ["selftest printed nothing"]
     report = json.loads(proc.stdout.strip().splitlines()[-1])
-    return [f"selftest {name}: {res}" for name, res in report["checks"].items() if res != "ok"]
+    problems = [f"selftest {name}: {res}" for name, res in report["checks"].items() if res != "ok"]
+    if not report.get("frozen"):
+        problems.append("selftest ran from source, not from the bundle")
+    return problems or unclean("selftest", proc)
 
 
 def check_ask(exe: Path, home: Path, model: Path) -> list[str]:
+    # One small skill keeps the prompt inside the tiny model's 4k context.
+    settings = home / "data" / "settings.json"
+    settings.parent.mkdir(parents=True, exist_ok=True)
+    settings.write_text(json.dumps({"enabled_skills": ["get_current_time"]}), encoding="utf-8")
     proc = run(exe, ["ask", "Say hello", "--model", str(model), "--json", "--no-think",
                      "--max-tokens", "8"], home)
-    if proc.returncode != 0:
-        return [f"ask exited {proc.returncode}: {proc.stderr.strip()[-800:]}"]
+    problems = unclean("ask", proc)
+    if problems:
+        return problems
     events = [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
     done = [e for e in events if e.get("type") == "done"]
-    if not done or done[-1]["usage"]["completion_tokens"] < 1:
+    if not done or done[-1].get("usage", {}).get("completion_tokens", 0) < 1:
         return [f"ask produced no answer: {proc.stdout[-400:]}"]
     return []
 
 
 def check_bad_model(exe: Path, home: Path) -> list[str]:
     bad = home / "broken.gguf"
-    bad.parent.mkdir(parents=True, exist_ok=True)
     bad.write_bytes(b"GGUF" + b"\0" * 64)
     proc = run(exe, ["ask", "hi", "--model", str(bad)], home)
     lines = proc.stderr.strip().splitlines()
-    if proc.returncode == 0 or len(lines) != 1 or "Traceback" in proc.stderr:
-        return [f"a broken model should give one stderr line, got: {proc.stderr[-400:]}"]
+    if proc.returncode in (0, 124) or len(lines) != 1 or "Traceback" in proc.stderr:
+        return [f"a broken model should give one stderr line, got {proc.returncode}: "
+                f"{proc.stderr[-400:]}"]
     return []
 
 
 def check_contents(bundle: Path, max_mb: float) -> list[str]:
     problems, total = [], 0
     for path in bundle.rglob("*"):
+        rel = path.relative_to(bundle)
         if path.is_dir() and path.name in FORBIDDEN_DIRS:
-            problems.append(f"forbidden folder in bundle: {path.relative_to(bundle)}")
+            problems.append(f"forbidden folder in bundle: {rel}")
         elif path.is_file() and not path.is_symlink():
             total += path.stat().st_size
-            if path.name.endswith(FORBIDDEN_SUFFIXES):
-                problems.append(f"forbidden file in bundle: {path.relative_to(bundle)}")
+            if path.name.endswith(FORBIDDEN_SUFFIXES) or path.name in FORBIDDEN_NAMES:
+                problems.append(f"forbidden file in bundle: {rel}")
     size_mb = total / 2**20
     print(f"bundle size: {size_mb:.0f} MB (limit {max_mb:.0f} MB)")
     if size_mb > max_mb:
@@ -81,23 +125,45 @@ def check_contents(bundle: Path, max_mb: float) -> list[str]:
     return problems
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("dist", type=Path)
-    parser.add_argument("--exe", type=Path)
-    parser.add_argument("--max-mb", type=float, default=700)
-    args = parser.parse_args(argv)
-    exe = args.exe or default_exe(args.dist)
+def test_models(model_dir: Path) -> list[Path]:
     sys.path.insert(0, str(ROOT))
     from tests.support.tiny_model import build_tiny_model
 
-    with tempfile.TemporaryDirectory() as tmp:
-        model = build_tiny_model(Path(tmp) / "tiny").gguf_path
-        home = Path(tmp) / "home"
-        problems = check_selftest(exe, home, model)
-        problems += check_ask(exe, home, model)
-        problems += check_bad_model(exe, home)
-    problems += check_contents(args.dist, args.max_mb)
+    tiny = build_tiny_model(model_dir)
+    apple_silicon = sys.platform == "darwin" and platform.machine() == "arm64"
+    return [tiny.gguf_path, tiny.mlx_dir] if apple_silicon else [tiny.gguf_path]
+
+
+def run_checks(exe: Path, tmp: Path, model_dir: Path | None) -> list[str]:
+    models = test_models((model_dir or tmp / "tiny").resolve())
+    checks: list[tuple[str, Callable[[], list[str]]]] = [
+        ("app start", lambda: check_window_start(exe, tmp / "home-start")),
+        ("selftest", lambda: check_selftest(exe, tmp / "home-selftest", models)),
+        ("ask", lambda: check_ask(exe, tmp / "home-ask", models[0])),
+        ("broken model", lambda: check_bad_model(exe, tmp / "home-ask")),
+    ]
+    problems: list[str] = []
+    for name, check in checks:
+        found = check()
+        print(f"{'ok  ' if not found else 'FAIL'} {name}", flush=True)
+        problems += found
+    return problems
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("dist", type=Path, help="PyInstaller's dist folder")
+    parser.add_argument("--exe", type=Path, help="the executable to run (default: per platform)")
+    parser.add_argument("--max-mb", type=float, default=450, help="largest acceptable bundle")
+    parser.add_argument("--model-dir", type=Path, help="reuse (or build) the tiny model here")
+    args = parser.parse_args(argv)
+    exe = args.exe or default_exe(args.dist)
+    if not exe.exists():
+        print(f"FAIL no executable at {exe}")
+        return 1
+    with tempfile.TemporaryDirectory(prefix="hearth-smoke-") as tmp:
+        problems = run_checks(exe, Path(tmp), args.model_dir)
+    problems += check_contents(bundle_root(args.dist), args.max_mb)
     for problem in problems:
         print(f"FAIL {problem}")
     print("smoke test passed" if not problems else f"smoke test failed ({len(problems)})")

@@ -175,7 +175,7 @@ def search_result(citation: int, passage: Passage) -> dict[str, Any]:
     elif location:
         place["section"] = location
     return {"citation": citation, "document": passage.document, "title": passage.title,
-            **place, "location": location, "text": passage.text, "score": round(passage.score, 4)}
+            **place, "location": location, "text": passage.text, "score": passage.score}
 
 
 def _progress_printer(args: argparse.Namespace) -> Any:

@@ -7,6 +7,7 @@ import importlib
 import platform
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from app.cli.output import emit_json
@@ -14,6 +15,7 @@ from app.cli.output import emit_json
 if TYPE_CHECKING:
     from app.main import Hearth
 
+# Hearth's own modules that are imported lazily or by name (a bundle could miss them).
 MODULES = (
     "backends.chat_format",
     "backends.parser",
@@ -27,22 +29,39 @@ MODULES = (
     "app.core.assistant",
     "app.core.history",
 )
+# Libraries the skills import only when a file of that kind shows up.
+LIBRARIES = (
+    "pypdf", "docx", "openpyxl", "pptx", "icalendar", "dateutil.rrule", "watchdog.observers",
+    "mcp.client.stdio", "sqlite_utils", "huggingface_hub", "pygments.lexers", "tzlocal",
+)
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser = sub.add_parser("selftest", help="check that this installation has every part")
-    parser.add_argument("--model", help="also load this model and generate a few tokens")
+    parser.add_argument("--model", action="append", default=[], metavar="PATH",
+                        help="also load this model and generate a few tokens (repeatable)")
     parser.add_argument("--no-window", action="store_true", help="skip opening the window")
     parser.add_argument("--json", action="store_true")
     parser.set_defaults(func=run)
 
 
-def _check(fn: Callable[[], None]) -> str:
+def _check(fn: Callable[[], object]) -> str:
     try:
         fn()
     except Exception as exc:  # a self-test reports every failure instead of stopping
         return f"{type(exc).__name__}: {exc}"
     return "ok"
+
+
+def _importer(name: str) -> Callable[[], object]:
+    return lambda: importlib.import_module(name)
+
+
+def engine_modules() -> tuple[str, ...]:
+    """The engines this platform's build must carry (loading them loads their native libs)."""
+    if platform.system() == "Darwin" and platform.machine() == "arm64":
+        return ("llama_cpp", "mlx.core", "mlx_lm")
+    return ("llama_cpp",)
 
 
 def _engine_check(hearth: Hearth, model: str) -> Callable[[], None]:
@@ -66,17 +85,50 @@ def _engine_check(hearth: Hearth, model: str) -> Callable[[], None]:
     return check
 
 
-def run(args: argparse.Namespace, hearth: Hearth) -> int:
+def _data_checks() -> dict[str, Callable[[], object]]:
+    """Package data a frozen build tends to lose: prompts, JSON Schema metaschemas, time zones."""
+
+    def prompts() -> None:
+        from app.core.prompts import prompt_text
+
+        if not prompt_text("system").strip():
+            raise RuntimeError("the system prompt is empty")
+
+    def metaschema() -> None:
+        import jsonschema  # its metaschemas live in jsonschema_specifications' data files
+
+        jsonschema.Draft202012Validator.check_schema({"type": "object"})
+
+    def zones() -> None:
+        from zoneinfo import ZoneInfo  # Windows has no system zone database: tzdata supplies it
+
+        ZoneInfo("America/New_York")
+
+    def lexers() -> None:
+        from pygments.lexers import get_lexer_by_name  # lexers are found by name at run time
+
+        get_lexer_by_name("python")
+
+    return {"prompts": prompts, "json schema metaschemas": metaschema, "time zones": zones,
+            "code highlighting": lexers}
+
+
+def collect(args: argparse.Namespace, hearth: Hearth) -> dict[str, str]:
     checks: dict[str, str] = {}
-    for name in MODULES:
-        checks[f"import {name}"] = _check(lambda name=name: importlib.import_module(name))
-    if platform.system() == "Darwin" and platform.machine() == "arm64":
-        checks["import mlx engine"] = _check(lambda: importlib.import_module("mlx_lm"))
-    checks["history database"] = _check(lambda: hearth.history.list_conversations() and None)
-    if args.model:
-        checks["model"] = _check(_engine_check(hearth, args.model))
+    for name in (*MODULES, *LIBRARIES, *engine_modules()):
+        checks[f"import {name}"] = _check(_importer(name))
+    for label, fn in _data_checks().items():
+        checks[label] = _check(fn)
+    checks["history database"] = _check(lambda: hearth.history.list_conversations())
+    for model in args.model:
+        checks[f"model {Path(model).name}"] = _check(_engine_check(hearth, model))
     if not args.no_window:
         checks["window"] = _check(hearth.ui_selftest)
+    return checks
+
+
+def run(args: argparse.Namespace, hearth: Hearth) -> int:
+    checks = collect(args, hearth)
     ok = all(v == "ok" for v in checks.values())
     report = {
         "ok": ok,

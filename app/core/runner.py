@@ -85,6 +85,7 @@ class ModelRunner:
         self._cond = threading.Condition()
         self._backend: Backend | None = None
         self._running: _Job | None = None
+        self._info: BackendInfo | None = None
         self._closed = False
         self._thread = threading.Thread(target=self._loop, name="hearth-model-runner", daemon=True)
         self._thread.start()
@@ -92,9 +93,9 @@ class ModelRunner:
     # -- public API -------------------------------------------------------------------------
     @property
     def info(self) -> BackendInfo | None:
-        """What is loaded now, or None."""
-        backend = self._backend
-        return backend.info if backend is not None and backend.loaded else None
+        """What is loaded now, or None (a snapshot taken on the runner thread at load time,
+        so other threads never touch the engine to read it)."""
+        return self._info
 
     @property
     def backend(self) -> Backend | None:
@@ -237,10 +238,12 @@ class ModelRunner:
         self._backend = backend
         if not backend.loaded:
             backend.load()
-        return backend.info
+        self._info = backend.info
+        return self._info
 
     def _unload_current(self) -> None:
         backend, self._backend = self._backend, None
+        self._info = None
         if backend is not None and backend.loaded:
             try:
                 backend.unload()

@@ -90,7 +90,7 @@ class CalendarView(QWidget):
             button = QPushButton(label)
             button.setAccessibleName({-1: self.tr("Previous"), 0: self.tr("Today"),
                                       1: self.tr("Next")}[step])
-            button.clicked.connect(lambda _=False, s=step: self.move(s))
+            button.clicked.connect(lambda _=False, s=step: self.step(s))
             row.addWidget(button)
         imp = QPushButton(self.tr("Import .ics…"))
         imp.clicked.connect(self._import)
@@ -104,7 +104,7 @@ class CalendarView(QWidget):
         self.days = days
         self.refresh()
 
-    def move(self, step: int) -> None:
+    def step(self, step: int) -> None:
         self.first = date.today() if step == 0 else self.first + timedelta(days=step * self.days)
         self.refresh()
 

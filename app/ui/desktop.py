@@ -15,6 +15,7 @@ from app.ui.icons import app_icon
 from app.ui.main_window import MainWindow
 from app.ui.ops import Ops
 from app.ui.quick_ask import QuickAsk
+from app.ui.services import Services
 from app.ui.theme import ThemeManager
 from app.ui.tray import Tray, tray_available
 
@@ -33,6 +34,8 @@ class Desktop(QObject):
         self.window = MainWindow(self.ctx)
         self.quick = QuickAsk(self.ctx)
         self.quick.open_in_main.connect(self.open_conversation)
+        self.services = Services(self.ctx, self)
+        self.window.settings_saved.connect(self.services.settings_changed)
         self.tray: Tray | None = None
         if tray_available():
             self.tray = Tray(self)
@@ -40,6 +43,7 @@ class Desktop(QObject):
             self.tray.open_main.connect(self.show_window)
             self.tray.quit.connect(self.window.quit_app)
             self.tray.pause_indexing.connect(self._pause_indexing)
+            self.services.reminder.connect(self.tray.notify)
         # With a tray, closing the window keeps Hearth running; without one it quits.
         app.setQuitOnLastWindowClosed(self.tray is None)
         self.window.keep_in_tray = self.tray is not None
@@ -58,6 +62,7 @@ class Desktop(QObject):
         self.window.sidebar.reload()
         self.ctx.ops.run(self.ctx.assistant, lambda _a: None, lambda _e: None)  # warm it up
         self.ctx.ops.run(markdown.warm_up, lambda _r: None, lambda _e: None)
+        self.services.start()
         self.ctx.hotkey = create_hotkey(self)
         self.ctx.hotkey.activated.connect(self.quick.toggle)
         self.ctx.hotkey.register(self.hearth.settings.hotkey or default_hotkey())
@@ -93,5 +98,6 @@ class Desktop(QObject):
             self.ctx.hotkey.unregister()
         if self.tray is not None:
             self.tray.hide()
+        self.services.stop()  # first: it ends scans and watchers that ops.wait would wait for
         self.ctx.ops.wait(5000)
         self.hearth.close()

@@ -28,6 +28,7 @@ class MainWindow(QMainWindow):
 
     model_loaded = Signal(object)
     shown = Signal()
+    settings_saved = Signal(set)  # names of the settings that changed
 
     def __init__(self, ctx: UiContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -174,6 +175,7 @@ class MainWindow(QMainWindow):
         return dialog
 
     def _settings_saved(self, changed: set[str]) -> None:
+        self.settings_saved.emit(changed)
         if changed & {"model_path", "engine", "remote_url", "context_length", "kv_type"}:
             self.load_model()
 
@@ -218,6 +220,10 @@ class MainWindow(QMainWindow):
         self.chat.show_banner(str(error), button=True)
 
     def _turn_finished(self, figures: dict[str, Any]) -> None:
+        if not getattr(self, "_context_length", 0):
+            info = self.ctx.hearth.runner.info  # in memory: what the runner has loaded
+            if info is not None:
+                self._model_ready(info)
         tps = float(figures.get("tps", 0))
         self.speed_label.setText(self.tr("%1 tok/s").replace("%1", f"{tps:.1f}") if tps else "")
         used = int(figures.get("prompt_tokens", 0) + figures.get("tokens", 0))

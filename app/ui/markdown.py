@@ -37,7 +37,7 @@ def _parser() -> MarkdownIt:
 
 
 @lru_cache(maxsize=2)
-def _formatter(dark: bool) -> HtmlFormatter:  # type: ignore[type-arg]
+def _formatter(dark: bool) -> HtmlFormatter:
     style = "github-dark" if dark else "friendly"
     return HtmlFormatter(noclasses=True, nowrap=True, style=style)
 
@@ -47,7 +47,7 @@ def _highlight(code: str, lang: str, dark: bool) -> str:
         lexer = get_lexer_by_name(lang) if lang else TextLexer()
     except ClassNotFound:
         lexer = TextLexer()
-    return highlight(code, lexer, _formatter(dark)).rstrip("\n")
+    return str(highlight(code, lexer, _formatter(dark))).rstrip("\n")
 
 
 def _code_table(code: str, lang: str, index: int, dark: bool, copy_label: str) -> str:

@@ -76,13 +76,13 @@ class QuickAsk(QWidget):
         row.addWidget(mark)
         row.addWidget(self.input, 1)
         column.addLayout(row)
-        self.scroll = QScrollArea()
-        self.scroll.setWidgetResizable(True)
-        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
-        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.scroll.setMaximumHeight(MAX_ANSWER_HEIGHT)
-        self.scroll.hide()
-        column.addWidget(self.scroll)
+        self.scroll_area = QScrollArea()
+        self.scroll_area.setWidgetResizable(True)
+        self.scroll_area.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.scroll_area.setMaximumHeight(MAX_ANSWER_HEIGHT)
+        self.scroll_area.hide()
+        column.addWidget(self.scroll_area)
         self.footer = QWidget()
         foot = QHBoxLayout(self.footer)
         foot.setContentsMargins(0, 0, 0, 0)
@@ -153,8 +153,8 @@ class QuickAsk(QWidget):
         self.input.setPlaceholderText(text)
         self.answer = AssistantMessage(dark=self.ctx.dark)
         self.answer._layout.setContentsMargins(0, 0, 0, 0)
-        self.scroll.setWidget(self.answer)
-        self.scroll.show()
+        self.scroll_area.setWidget(self.answer)
+        self.scroll_area.show()
         self.bridge = bridge = TurnBridge(self)
         answer = self.answer
         bridge.reasoning.connect(answer.add_reasoning)
@@ -208,10 +208,11 @@ class QuickAsk(QWidget):
             return
         self.answer.adjustSize()
         height = min(MAX_ANSWER_HEIGHT, self.answer.sizeHint().height() + 6)
-        if height != self.scroll.height():
-            self.scroll.setFixedHeight(height)
-        self.frame.layout().activate()  # apply the new height now, not on the next event
-        self.layout().activate()
+        if height != self.scroll_area.height():
+            self.scroll_area.setFixedHeight(height)
+        for layout in (self.frame.layout(), self.layout()):
+            if layout is not None:
+                layout.activate()  # apply the new height now, not on the next event
         self.resize(WIDTH, self.sizeHint().height())
 
     @property

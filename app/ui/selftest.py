@@ -25,7 +25,8 @@ def window_selftest(hearth: Any, timeout_ms: int = WINDOW_TIMEOUT_MS) -> None:
     assert isinstance(app, QApplication)
     app.setApplicationName("Hearth")
     app.setOrganizationName("Hearth")
-    desktop = Desktop(app, hearth)
+    desktop = Desktop(app, hearth)  # raises when the stylesheet is missing
+    _check_resources(app)
     failures: list[str] = []
     desktop.ctx.ops.failed.connect(lambda title, message: failures.append(f"{title}: {message}"))
     try:
@@ -36,11 +37,29 @@ def window_selftest(hearth: Any, timeout_ms: int = WINDOW_TIMEOUT_MS) -> None:
         raise RuntimeError(f"the window reported a failure: {failures[0]}")
 
 
+def _check_resources(app: Any) -> None:
+    """What Qt would drop silently: an icon that does not render, a translation not found."""
+    from PySide6.QtCore import QTranslator
+
+    from app.ui.i18n import LANGUAGES, TRANSLATIONS
+
+    if app.windowIcon().pixmap(32, 32).isNull():
+        raise RuntimeError("the app icon did not load (resources/icons or Qt's SVG plugin)")
+    for language in LANGUAGES:
+        if language != "en" and not QTranslator().load(f"hearth_{language}", str(TRANSLATIONS)):
+            raise RuntimeError(f"the {language} translation is missing from {TRANSLATIONS}")
+
+
 def _show_and_wait(window: Any, timeout_ms: int, loop_type: Any, timer_type: Any) -> None:
     """Show the window and run the event loop until its `shown` signal or the timeout."""
     shown: list[bool] = []
     loop = loop_type()
-    window.shown.connect(lambda: (shown.append(True), loop.quit()))
+
+    def on_shown() -> None:
+        shown.append(True)
+        loop.quit()
+
+    window.shown.connect(on_shown)
     timer_type.singleShot(timeout_ms, loop.quit)
     window.show()
     if not shown:  # `shown` is emitted from the event loop after the first show event

@@ -60,7 +60,7 @@ class Sidebar(QWidget):
         self.search.setPlaceholderText(self.tr("Search all chats"))
         self.search.setAccessibleName(self.tr("Search all chats"))
         self.search.setClearButtonEnabled(True)
-        self.search.textChanged.connect(lambda _t: self._search_timer.start())
+        self.search.textChanged.connect(self._schedule_search)
         layout.addWidget(self.search)
         self.stack = QStackedWidget()
         self.stack.addWidget(self._build_list())
@@ -230,6 +230,9 @@ class Sidebar(QWidget):
         self.ctx.ops.run(lambda: history.delete_conversation(cid), done)
 
     # -- search -------------------------------------------------------------------------------
+    def _schedule_search(self, _text: str) -> None:
+        self._search_timer.start()
+
     def _focus_search(self) -> None:
         self.search.setFocus()
         self.search.selectAll()

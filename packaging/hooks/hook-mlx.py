@@ -1,9 +1,14 @@
-"""PyInstaller hook: keep libmlx and mlx.metallib together in mlx/lib (mlx finds the metallib
-next to the binary that holds libmlx; at the bundle top it fails with "default metallib")."""
+"""PyInstaller hook for MLX (macOS arm64 only): libmlx and mlx.metallib stay together in mlx/lib.
+
+MLX finds its Metal kernels (mlx.metallib, ~170 MB, from the mlx-metal wheel) in the folder of
+the binary that holds libmlx; anywhere else it fails with "Failed to load the default metallib".
+rthook_mlx.py then loads libmlx from mlx/lib before mlx.core does."""
 
 from PyInstaller.utils.hooks import collect_data_files, collect_dynamic_libs, collect_submodules
 
-binaries = [(src, "mlx/lib") for src, _ in collect_dynamic_libs("mlx")]
-datas = [d for d in collect_data_files("mlx") if d[0].endswith(".metallib")]
-datas = [(src, "mlx/lib") for src, _ in datas]
-hiddenimports = collect_submodules("mlx", filter=lambda name: "include" not in name)
+# Keep the wheel's layout (mlx/lib/libmlx.dylib, libjaccl.dylib): no destdir override.
+binaries = collect_dynamic_libs("mlx")
+# Only the kernels: headers (include/) and CMake files (share/) are for building extensions.
+datas = collect_data_files("mlx", includes=["**/*.metallib"])
+hiddenimports = collect_submodules("mlx", filter=lambda name: ".include" not in name
+                                   and not name.startswith("mlx._distributed_utils"))

@@ -4,32 +4,32 @@
 <context>
     <name>AssistantMessage</name>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="172" />
+        <location filename="../../app/ui/chat/message.py" line="227" />
         <source>Answer</source>
         <translation>回答</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="263" />
+        <location filename="../../app/ui/chat/message.py" line="319" />
         <source>Sources</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="270" />
+        <location filename="../../app/ui/chat/message.py" line="326" />
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="270" />
+        <location filename="../../app/ui/chat/message.py" line="326" />
         <source>Copy the answer</source>
         <translation>复制回答</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="273" />
+        <location filename="../../app/ui/chat/message.py" line="329" />
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="273" />
+        <location filename="../../app/ui/chat/message.py" line="329" />
         <source>Answer this again</source>
         <translation>重新回答</translation>
     </message>
@@ -210,7 +210,7 @@
         <translation>导出日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="161" />
+        <location filename="../../app/ui/calendar_view.py" line="165" />
         <source>Exported to %1</source>
         <translation>已导出到 %1</translation>
     </message>
@@ -248,27 +248,27 @@
         <translation>选择模型…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="230" />
+        <location filename="../../app/ui/chat/chat_view.py" line="233" />
         <source>Could not open this conversation</source>
         <translation>无法打开此对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="362" />
+        <location filename="../../app/ui/chat/chat_view.py" line="363" />
         <source>Waiting for the model (%1 ahead)…</source>
         <translation>正在等待模型（前面还有 %1 个）…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="396" />
+        <location filename="../../app/ui/chat/chat_view.py" line="409" />
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="397" />
+        <location filename="../../app/ui/chat/chat_view.py" line="410" />
         <source>The answer reached the length limit.</source>
         <translation>回答已达到长度上限。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="398" />
+        <location filename="../../app/ui/chat/chat_view.py" line="411" />
         <source>Stopped after too many tool steps.</source>
         <translation>工具步骤过多，已停止。</translation>
     </message>
@@ -693,32 +693,32 @@
         <translation>远程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="222" />
+        <location filename="../../app/ui/main_window.py" line="226" />
         <source>%1 tok/s</source>
         <translation>%1 token/秒</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="226" />
+        <location filename="../../app/ui/main_window.py" line="230" />
         <source>Context %1 / %2</source>
         <translation>上下文 %1 / %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="232" />
+        <location filename="../../app/ui/main_window.py" line="236" />
         <source>Add files to this chat</source>
         <translation>向此对话添加文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="240" />
+        <location filename="../../app/ui/main_window.py" line="244" />
         <source>Export this chat</source>
         <translation>导出此对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="241" />
+        <location filename="../../app/ui/main_window.py" line="245" />
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="247" />
+        <location filename="../../app/ui/main_window.py" line="251" />
         <source>Could not export the chat</source>
         <translation>无法导出对话</translation>
     </message>
@@ -726,7 +726,7 @@
 <context>
     <name>MessageText</name>
     <message>
-        <location filename="../../app/ui/chat/text_view.py" line="84" />
+        <location filename="../../app/ui/chat/text_view.py" line="87" />
         <source>Copy</source>
         <translation>复制</translation>
     </message>
@@ -815,12 +815,12 @@
         <translation>此版本暂不支持文档搜索。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages.py" line="45" />
+        <location filename="../../app/ui/pages.py" line="43" />
         <source>Calendar</source>
         <translation>日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages.py" line="46" />
+        <location filename="../../app/ui/pages.py" line="44" />
         <source>The calendar is not available in this build yet.</source>
         <translation>此版本暂不支持日历。</translation>
     </message>
@@ -828,17 +828,17 @@
 <context>
     <name>PdfViewer</name>
     <message>
-        <location filename="../../app/ui/pdf_viewer.py" line="38" />
+        <location filename="../../app/ui/pdf_viewer.py" line="37" />
         <source>PDF document</source>
         <translation>PDF 文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pdf_viewer.py" line="50" />
+        <location filename="../../app/ui/pdf_viewer.py" line="49" />
         <source>Open in default app</source>
         <translation>用默认应用打开</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pdf_viewer.py" line="69" />
+        <location filename="../../app/ui/pdf_viewer.py" line="68" />
         <source>Page %1 of %2</source>
         <translation>第 %1 页，共 %2 页</translation>
     </message>
@@ -1179,22 +1179,22 @@
         <translation>删除此对话？此操作无法撤销。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="245" />
+        <location filename="../../app/ui/sidebar.py" line="248" />
         <source>Search failed</source>
         <translation>搜索失败</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="252" />
+        <location filename="../../app/ui/sidebar.py" line="255" />
         <source>1 result</source>
         <translation>1 条结果</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="252" />
+        <location filename="../../app/ui/sidebar.py" line="255" />
         <source>%1 results</source>
         <translation>%1 条结果</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="253" />
+        <location filename="../../app/ui/sidebar.py" line="256" />
         <source>Nothing found</source>
         <translation>没有找到</translation>
     </message>
@@ -1210,27 +1210,27 @@
 <context>
     <name>ThinkingSection</name>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="82" />
+        <location filename="../../app/ui/chat/message.py" line="102" />
         <source>Show thinking</source>
         <translation>显示思考过程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="95" />
+        <location filename="../../app/ui/chat/message.py" line="115" />
         <source>Thinking</source>
         <translation>思考</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="122" />
+        <location filename="../../app/ui/chat/message.py" line="142" />
         <source>Thought</source>
         <translation>已思考</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="122" />
+        <location filename="../../app/ui/chat/message.py" line="142" />
         <source>Thinking…</source>
         <translation>思考中…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="123" />
+        <location filename="../../app/ui/chat/message.py" line="143" />
         <source>words</source>
         <translation>词</translation>
     </message>
@@ -1238,7 +1238,7 @@
 <context>
     <name>ToolCard</name>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="18" />
+        <location filename="../../app/ui/chat/tool_card.py" line="17" />
         <source>Searched documents</source>
         <translation>搜索了文档</translation>
     </message>
@@ -1253,82 +1253,82 @@
         <translation>搜索了文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="19" />
+        <location filename="../../app/ui/chat/tool_card.py" line="20" />
         <source>Open a file</source>
         <translation>打开文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="19" />
+        <location filename="../../app/ui/chat/tool_card.py" line="21" />
         <source>Show a file</source>
         <translation>显示文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="20" />
+        <location filename="../../app/ui/chat/tool_card.py" line="22" />
         <source>Looked at the calendar</source>
         <translation>查看了日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="20" />
+        <location filename="../../app/ui/chat/tool_card.py" line="23" />
         <source>Found free time</source>
         <translation>查找了空闲时间</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="21" />
+        <location filename="../../app/ui/chat/tool_card.py" line="24" />
         <source>Add an event</source>
         <translation>添加日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="21" />
+        <location filename="../../app/ui/chat/tool_card.py" line="25" />
         <source>Change an event</source>
         <translation>修改日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="22" />
+        <location filename="../../app/ui/chat/tool_card.py" line="26" />
         <source>Delete an event</source>
         <translation>删除日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="112" />
+        <location filename="../../app/ui/chat/tool_card.py" line="117" />
         <source>Running…</source>
         <translation>运行中…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="131" />
+        <location filename="../../app/ui/chat/tool_card.py" line="136" />
         <source>Tool: %s</source>
         <translation>工具：%s</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="141" />
+        <location filename="../../app/ui/chat/tool_card.py" line="146" />
         <source>Approve</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="143" />
+        <location filename="../../app/ui/chat/tool_card.py" line="148" />
         <source>Deny</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="158" />
+        <location filename="../../app/ui/chat/tool_card.py" line="165" />
         <source>Waiting for you</source>
         <translation>等待你的确认</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="168" />
+        <location filename="../../app/ui/chat/tool_card.py" line="175" />
         <source>Approved</source>
         <translation>已批准</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="168" />
+        <location filename="../../app/ui/chat/tool_card.py" line="175" />
         <source>Denied</source>
         <translation>已拒绝</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="179" />
+        <location filename="../../app/ui/chat/tool_card.py" line="186" />
         <source>Done</source>
         <translation>完成</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="179" />
+        <location filename="../../app/ui/chat/tool_card.py" line="186" />
         <source>Failed</source>
         <translation>失败</translation>
     </message>
@@ -1359,17 +1359,17 @@
 <context>
     <name>UserMessage</name>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="44" />
+        <location filename="../../app/ui/chat/message.py" line="64" />
         <source>Your message</source>
         <translation>你的消息</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="50" />
+        <location filename="../../app/ui/chat/message.py" line="70" />
         <source>Edit</source>
         <translation>编辑</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="50" />
+        <location filename="../../app/ui/chat/message.py" line="70" />
         <source>Edit this message and resend</source>
         <translation>编辑此消息并重新发送</translation>
     </message>
@@ -1377,22 +1377,22 @@
 <context>
     <name>WindowsHotkey</name>
     <message>
-        <location filename="../../app/ui/hotkey/windows.py" line="48" />
+        <location filename="../../app/ui/hotkey/windows.py" line="51" />
         <source>Choose a letter, digit, Space or F1–F12.</source>
         <translation>请选择字母、数字、空格或 F1–F12。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/hotkey/windows.py" line="55" />
+        <location filename="../../app/ui/hotkey/windows.py" line="58" />
         <source>%1 opens Quick ask from anywhere.</source>
         <translation>在任何地方按 %1 即可打开快速提问。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/hotkey/windows.py" line="59" />
+        <location filename="../../app/ui/hotkey/windows.py" line="62" />
         <source>%1 is already used by another app. Choose another combination.</source>
         <translation>%1 已被其他应用占用，请换一个组合键。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/hotkey/windows.py" line="61" />
+        <location filename="../../app/ui/hotkey/windows.py" line="64" />
         <source>Windows refused the shortcut (error %1).</source>
         <translation>Windows 拒绝了该快捷键（错误 %1）。</translation>
     </message>

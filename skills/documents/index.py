@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-import errno
-import hashlib
 import os
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from skills.documents import store
+from skills.documents import fscheck, store
 from skills.documents.chunking import Prepared
 from skills.documents.models import (
     DocumentInfo,
@@ -63,8 +61,9 @@ class DocumentIndex:
         self._running.set()  # cleared while paused
         self._closed = False
         self._progress: Progress | None = None
-        self._watched: list[str] = [_abs(f) for f in watched]
+        self._watched: list[str] = [fscheck.absolute(f) for f in watched]
         self._watcher: Any = None
+        self._titles: tuple[tuple[int, int], frozenset[str]] | None = None  # version, names
 
     # --- indexing -------------------------------------------------------------------------
 
@@ -79,7 +78,11 @@ class DocumentIndex:
         report = IndexReport()
         files: list[tuple[str, str]] = []  # (path, root it was found under)
         for raw in paths:
-            files.extend(self._expand(_abs(raw), report))
+            path = fscheck.absolute(raw)
+            found = self._expand(path, report)
+            files.extend(found)
+            if scope is None and os.path.isdir(path):  # a folder added again: bring it up to date
+                report.removed += self._forget_missing(path, {p for p, _ in found})
         self._index_files(files, scope, progress, report)
         return report
 
@@ -90,6 +93,9 @@ class DocumentIndex:
         report = IndexReport()
         files: list[tuple[str, str]] = []
         for folder in list(self._watched):
+            if not os.path.isdir(folder):  # an unplugged drive: keep its documents for later
+                report.failures.append(Failure(folder, "watched folder not found"))
+                continue
             found = self._expand(folder, report)
             files.extend(found)
             report.removed += self._forget_missing(folder, {p for p, _ in found})
@@ -99,17 +105,17 @@ class DocumentIndex:
     def reindex(self, path: str | Path) -> IndexReport:
         """Parse a file again even if it looks unchanged."""
         report = IndexReport()
-        for file, root in self._expand(_abs(path), report):
+        for file, root in self._expand(fscheck.absolute(path), report):
             self._index_one(file, root, None, report, force=True)
         return report
 
     def remove(self, path: str | Path) -> int:
         """Drop a file (or every file under a folder) from the index; returns how many."""
-        target = _abs(path)
+        target = fscheck.absolute(path)
         with self._lock, self.db.conn:
             rows = self.db.execute(
                 "select id from doc_documents where path = ? or path like ? escape '\\'",
-                [target, _like_prefix(target)],
+                [target, fscheck.like_prefix(target)],
             ).fetchall()
             for (document_id,) in rows:
                 store.delete_document(self.db.conn, document_id)
@@ -132,7 +138,7 @@ class DocumentIndex:
                 if not self._wait_running():  # paused: hold here; closed: give up
                     break
                 job = self._check(file, root, scope, report)
-                current = (job, parser.submit(self.pool.parse, job.path)) if job else None
+                current = (job, parser.submit(self._parse, job)) if job else None
                 if previous is not None:
                     self._store(*previous, report)
                 previous = current
@@ -155,7 +161,7 @@ class DocumentIndex:
     def _expand(self, path: str, report: IndexReport) -> list[tuple[str, str]]:
         """Files to index under a path, each with the root it was found under."""
         if os.path.isdir(path) and not os.path.islink(path):
-            return list(_walk(path, report))
+            return list(fscheck.walk(path, report))
         return [(path, os.path.dirname(path))]
 
     def _index_one(
@@ -169,19 +175,19 @@ class DocumentIndex:
         self, path: str, root: str, scope: str | None, report: IndexReport, force: bool = False
     ) -> _Job | None:
         """Settle what needs no parsing (bad, unchanged, moved files); else a parse job."""
-        reason, stat = _check_file(path, root, self.limits.max_bytes)
+        reason, stat = fscheck.check_file(path, root, self.limits.max_bytes)
         if reason:
             self._record_failure(path, reason, stat, scope, report)
             return None
         assert stat is not None
         existing = self._row(path)
-        if existing is not None and not force and _same_stat(existing, stat):
+        if existing is not None and not force and fscheck.same_stat(existing, stat):
             self._mark_unchanged(existing, stat, scope, report)
             return None
         try:
-            digest = _hash_file(path)
+            digest = fscheck.hash_file(path)
         except OSError as exc:
-            self._record_failure(path, _os_reason(exc), stat, scope, report)
+            self._record_failure(path, fscheck.os_reason(exc), stat, scope, report)
             return None
         if existing is not None and not force and existing["sha256"] == digest:
             self._mark_unchanged(existing, stat, scope, report)  # touched, not changed
@@ -191,9 +197,12 @@ class DocumentIndex:
             return None
         return _Job(path, digest, stat, scope, existing is not None)
 
+    def _parse(self, job: _Job) -> Outcome:
+        return self.pool.parse(job.path, self.limits.seconds + job.stat.size / 1e6)
+
     def _store(self, job: _Job, parsing: Future[Outcome] | None, report: IndexReport) -> None:
         started = time.perf_counter()
-        outcome = parsing.result() if parsing is not None else self.pool.parse(job.path)
+        outcome = parsing.result() if parsing is not None else self._parse(job)
         seconds = time.perf_counter() - started
         if not outcome.ok:
             self._record_failure(job.path, outcome.error, job.stat, job.scope, report, job.digest)
@@ -219,7 +228,7 @@ class DocumentIndex:
         report.failures.append(Failure(path, reason))
         with self._lock, self.db.conn:
             document_id = self._upsert(path, stat or store.Stat(0, 0, 0), scope, {
-                "title": os.path.basename(path), "kind": _kind_name(path), "sha256": digest,
+                "title": os.path.basename(path), "kind": fscheck.kind_name(path), "sha256": digest,
                 "status": "failed", "error": reason, "pages": 0, "chunks": 0,
                 "parse_seconds": 0,
             })
@@ -295,7 +304,7 @@ class DocumentIndex:
         with self._lock:
             rows = self.db.execute(
                 "select id, path from doc_documents where path like ? escape '\\'",
-                [_like_prefix(folder)],
+                [fscheck.like_prefix(folder)],
             ).fetchall()
             gone = [i for i, p in rows if p not in present and not os.path.lexists(p)]
             with self.db.conn:
@@ -318,7 +327,7 @@ class DocumentIndex:
 
     def watch(self, folder: str | Path) -> None:
         """Add a folder to watch (live updates once start_watching() has run)."""
-        path = _abs(folder)
+        path = fscheck.absolute(folder)
         if not os.path.isdir(path):
             raise ValueError(f"not a folder: {path}")
         if path not in self._watched:
@@ -328,7 +337,7 @@ class DocumentIndex:
 
     def unwatch(self, folder: str | Path) -> None:
         """Stop watching a folder and drop its documents (unless a chat holds them)."""
-        path = _abs(folder)
+        path = fscheck.absolute(folder)
         if path in self._watched:
             self._watched.remove(path)
         if self._watcher is not None:
@@ -337,7 +346,7 @@ class DocumentIndex:
             rows = self.db.execute(
                 "select id from doc_documents d where path like ? escape '\\' and not exists"
                 " (select 1 from doc_scopes s where s.document_id = d.id)",
-                [_like_prefix(path)],
+                [fscheck.like_prefix(path)],
             ).fetchall()
             for (document_id,) in rows:
                 store.delete_document(self.db.conn, document_id)
@@ -360,12 +369,13 @@ class DocumentIndex:
 
     def handle_change(self, path: str) -> None:
         """A watched path changed: index, re-index or remove it (called by the watcher)."""
-        root = next((f for f in self._watched if _is_under(path, f)), None)
-        if root is None:
+        root = next((f for f in self._watched if fscheck.is_under(path, f)), None)
+        if root is None or fscheck.hidden(os.path.relpath(path, root)):
             return
         if os.path.isdir(path) and not os.path.islink(path):
             report = IndexReport()
-            self._index_files(list(_walk(path, report)), None, None, report)
+            files = [(file, root) for file, _ in fscheck.walk(path, report)]
+            self._index_files(files, None, None, report)
             self._forget_missing(path, set())
         elif os.path.lexists(path):
             if kind_of(Path(path)) is not None:
@@ -416,10 +426,14 @@ class DocumentIndex:
 
     def search(self, query: str, scope: str | None = None, limit: int = 8) -> list[Passage]:
         """Best passages for a free-text query (BM25), library plus the chat's own files."""
-        expression = store.match_expression(query)
-        if not expression:
-            return []
         with self._lock:
+            version = (self.db.conn.total_changes,  # our writes, and other connections':
+                       self.db.execute("pragma data_version").fetchone()[0])
+            if self._titles is None or self._titles[0] != version:
+                self._titles = (version, store.title_prefixes(self.db.conn))
+            expression = store.match_expression(query, self._titles[1])
+            if not expression:
+                return []
             rows = store.search(self.db.conn, expression, scope, limit)
         return [_passage(row[:-1], -row[-1]) for row in rows]
 
@@ -427,7 +441,7 @@ class DocumentIndex:
         """An indexed document by path or by name; None for anything not in the index."""
         wanted = document.strip()
         candidates = self.documents(scope=scope)
-        absolute = _abs(wanted) if os.path.isabs(os.path.expanduser(wanted)) else ""
+        absolute = fscheck.absolute(wanted) if os.path.isabs(os.path.expanduser(wanted)) else ""
         for info in candidates:
             if info.path == absolute:
                 return info
@@ -487,94 +501,6 @@ class DocumentIndex:
             self.pool.close()
         with self._lock:
             self.db.conn.close()
-
-
-# --- helpers ---------------------------------------------------------------------------------
-
-
-def _abs(path: str | Path) -> str:
-    return os.path.abspath(os.path.expanduser(str(path)))
-
-
-def _is_under(path: str, folder: str) -> bool:
-    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
-
-
-def _like_prefix(folder: str) -> str:
-    escaped = folder.rstrip(os.sep).replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-    return escaped + os.sep.replace("\\", "\\\\") + "%"
-
-
-def _kind_name(path: str) -> str:
-    return kind_of(Path(path)) or ""
-
-
-def _walk(folder: str, report: IndexReport) -> Iterator[tuple[str, str]]:
-    """Supported files under a folder; links to folders are not followed (no loops)."""
-    def on_error(exc: OSError) -> None:
-        report.failures.append(Failure(str(exc.filename or folder), _os_reason(exc)))
-
-    for base, dirs, names in os.walk(folder, followlinks=False, onerror=on_error):
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-        for name in sorted(names):
-            if name.startswith((".", "~$")):  # hidden files, Office lock files
-                continue
-            path = os.path.join(base, name)
-            if kind_of(Path(path)) is not None:
-                yield path, folder
-
-
-def _check_file(path: str, root: str, max_bytes: int) -> tuple[str, store.Stat | None]:
-    """A readable reason not to parse this path (or ""), and its stat."""
-    if kind_of(Path(path)) is None:
-        return f"unsupported file type {Path(path).suffix or '(none)'}", None
-    try:
-        st = os.stat(path)
-    except OSError as exc:
-        return _os_reason(exc), None
-    stat = store.Stat(st.st_size, st.st_mtime_ns, st.st_ctime_ns)
-    if os.path.islink(path):
-        real = os.path.realpath(path)
-        if not _is_under(real, os.path.realpath(root)):
-            return "link leads outside the chosen folder; not followed", stat
-    if not os.path.isfile(path):
-        return "not a regular file", stat
-    if st.st_size > max_bytes:
-        return f"too large ({_size(st.st_size)}; the limit is {_size(max_bytes)})", stat
-    if not os.access(path, os.R_OK):
-        return "cannot read file: permission denied", stat
-    return "", stat
-
-
-def _os_reason(exc: OSError) -> str:
-    if exc.errno == errno.ELOOP:
-        return "symbolic link loop"
-    if exc.errno == errno.ENOENT:
-        return "file not found (or a broken link)"
-    if exc.errno in (errno.EACCES, errno.EPERM):
-        return "cannot read file: permission denied"
-    return f"cannot read file: {exc.strerror or exc}"
-
-
-def _size(n: int) -> str:
-    return f"{n / 1e9:.1f} GB" if n >= 1e9 else f"{n / 1e6:.0f} MB"
-
-
-def _same_stat(row: dict[str, Any], stat: store.Stat) -> bool:
-    # ctime cannot be set by tools that restore mtime after an edit, so an in-place edit
-    # that keeps size and mtime is still noticed (then the hash decides).
-    return bool(
-        row["size"] == stat.size and row["mtime_ns"] == stat.mtime_ns
-        and row["ctime_ns"] == stat.ctime_ns and (row["sha256"] or row["status"] == "failed")
-    )
-
-
-def _hash_file(path: str) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def _passage(row: Sequence[Any], score: float) -> Passage:

@@ -126,7 +126,8 @@ def check_zip(path: Path) -> None:
         with zipfile.ZipFile(path) as archive:
             members = archive.infolist()
     except zipfile.BadZipFile as exc:
-        raise ParseError(f"not a valid {path.suffix.lstrip('.').upper()} file (not a zip archive)") from exc
+        kind = path.suffix.lstrip(".").upper()
+        raise ParseError(f"not a valid {kind} file (not a zip archive)") from exc
     if len(members) > MAX_ZIP_MEMBERS:
         raise ParseError(f"suspicious archive: {len(members)} parts")
     total = 0

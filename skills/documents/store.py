@@ -121,9 +121,21 @@ _STOPWORD_TEXT = (
 STOPWORDS = frozenset(_STOPWORD_TEXT.split())
 
 
-def match_expression(query: str) -> str:
+TITLE_PREFIX = 4  # compare words by their start: "reports" still finds report.pdf
+
+
+def title_prefixes(conn: sqlite3.Connection) -> frozenset[str]:
+    """Starts of every word in a document name, to tell which query words could match one."""
+    words: set[str] = set()
+    for (title,) in conn.execute("select title from doc_documents where status = 'ok'"):
+        words.update(w[:TITLE_PREFIX] for w in re.findall(r"\w+", title.lower()))
+    return frozenset(words)
+
+
+def match_expression(query: str, titles: frozenset[str] | None = None) -> str:
     """An FTS5 query for free text: words OR'ed (BM25 ranks), CJK as bigrams, all quoted so
-    user text can never be read as FTS syntax."""
+    user text can never be read as FTS syntax. Document names are searched only for words
+    that start like a word of some name (`titles`): scoring a column costs time per match."""
     words: list[str] = []
     grams: list[str] = []
     for token in re.findall(r"\w+", query):
@@ -142,7 +154,9 @@ def match_expression(query: str) -> str:
         pairs = [f"{a} {b}" for a, b in zip(kept, kept[1:], strict=False)]
         terms = [_quote(w) for w in dict.fromkeys(kept + pairs)]
         parts.append("text : (" + " OR ".join(terms) + ")")
-        parts.append("title : (" + " OR ".join(_quote(w) for w in dict.fromkeys(kept)) + ")")
+        named = [w for w in dict.fromkeys(kept) if titles is None or w[:TITLE_PREFIX] in titles]
+        if named:
+            parts.append("title : (" + " OR ".join(_quote(w) for w in named) + ")")
     if grams:
         terms = [_quote(g) + ("*" if len(g) == 1 else "") for g in dict.fromkeys(grams)]
         parts.append("cjk : (" + " OR ".join(terms) + ")")

@@ -128,9 +128,12 @@ class ReadDocument:
         if not passages:
             return SkillResult(f"{info.title}: nothing at that place (it has {info.pages or '?'}"
                                " pages/sections).", data={"document": info.path})
-        return self._result(info.title, info.path, info.chunks, passages, context, arguments)
+        after = passages[-1].ordinal + 1
+        # more only if something matching the same pages/section follows
+        more = bool(self.index.read(info.path, pages, section, 1, after, scope))
+        return self._result(info.title, info.path, passages, more, context, arguments)
 
-    def _result(self, title: str, path: str, total: int, passages: list[Passage],
+    def _result(self, title: str, path: str, passages: list[Passage], more: bool,
                 context: SkillContext, arguments: dict[str, Any]) -> SkillResult:
         number = _counter(context)
         parts = [DATA_NOTE]
@@ -141,14 +144,15 @@ class ReadDocument:
             n = number()
             parts.append(_fence(n, _label(items[0]), text))
             sources.append(_source(n, items[0], text))
-        last = passages[-1].ordinal
-        if last + 1 < total:
+        next_start = passages[-1].ordinal + 1 if more else None
+        if next_start is not None:
             args = {k: v for k, v in arguments.items() if k != "start"}
-            hint = ", ".join(f"{k}={v!r}" for k, v in {**args, "start": last + 1}.items())
+            hint = ", ".join(f"{k}={v!r}" for k, v in {**args, "start": next_start}.items())
             parts.append(f"[{title} continues: call read_document with {hint}.]")
         else:
-            parts.append(f"[End of {title}.]")
-        data = {"document": path, "next_start": last + 1 if last + 1 < total else None}
+            partial = arguments.get("pages") or arguments.get("section")
+            parts.append(f"[End of {'the part asked for of ' if partial else ''}{title}.]")
+        data = {"document": path, "next_start": next_start}
         return SkillResult("\n\n".join(parts), data=data, sources=sources)
 
     def describe_change(self, arguments: dict[str, Any]) -> str:

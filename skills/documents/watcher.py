@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 import queue
 import threading
 from typing import TYPE_CHECKING, Any
@@ -38,8 +39,8 @@ class FolderWatcher:
     """Owns the observer thread and an apply thread that re-indexes changed paths.
 
     Scheduling a folder queues the folder itself, so the apply thread first catches up with
-    changes made while Hearth was closed, then applies event batches: destinations of moves before sources, so a moved file is renamed
-    in the index instead of parsed again."""
+    changes made while Hearth was closed, then applies event batches: destinations of moves
+    before sources, so a moved file is renamed in the index instead of parsed again."""
 
     def __init__(self, index: DocumentIndex) -> None:
         self.index = index
@@ -49,6 +50,9 @@ class FolderWatcher:
         self._thread = threading.Thread(target=self._run, name="hearth-doc-watch", daemon=True)
 
     def schedule(self, folder: str) -> None:
+        if not os.path.isdir(folder):  # gone or unplugged: watching it would raise
+            log.warning("watched folder not found: %s", folder)
+            return
         if folder not in self._watches:
             handler = _Handler(self.events)
             self._watches[folder] = self.observer.schedule(handler, folder, recursive=True)

@@ -23,8 +23,8 @@ DEFAULT_TARGET = "skills.documents.chunking:parse_and_chunk"
 class Limits:
     """Per-file limits. Size is checked before parsing; time and memory while parsing."""
 
-    max_bytes: int = 200 * 1024 * 1024
-    seconds: float = 60.0
+    max_bytes: int = 200_000_000  # decimal, as file managers show sizes
+    seconds: float = 60.0  # plus one second per MB, so big honest files get their time
     memory_bytes: int = 2 * 1024 * 1024 * 1024  # address space of the worker process
 
 
@@ -52,6 +52,9 @@ def _serve(conn: Connection, target: str, memory_bytes: int) -> None:
         import resource
 
         resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
+    import logging
+
+    logging.getLogger("pypdf").setLevel(logging.ERROR)  # damaged files are reported, not logged
     fn = _resolve(target)
     while True:
         try:

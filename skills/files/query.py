@@ -72,7 +72,7 @@ def filter_sql(filters: Filters) -> tuple[str, list[Any]]:
     return (" and ".join(clauses) or "1"), params
 
 
-_COLUMNS = "f.id, f.raw, f.path, f.name, f.kind, f.size, f.mtime_ns"
+_COLUMNS = "f.id, f.raw, f.path, f.name, f.kind, f.size, f.mtime_ns, f.has_content"
 
 
 def search(conn: sqlite3.Connection, query: str | None, filters: Filters,
@@ -85,19 +85,27 @@ def search(conn: sqlite3.Connection, query: str | None, filters: Filters,
             " order by f.mtime_ns desc, f.id limit ?", [*params, limit],
         ).fetchall()
         return [_hit(r, "") for r in rows]
-    rows = conn.execute(
-        f"select {_COLUMNS} from file_index f"
-        " where f.id in (select rowid from file_index_fts where file_index_fts match ?)"
-        f" and {where} order by f.id in (select rowid from file_index_fts"
-        " where file_index_fts match ?) desc, f.mtime_ns desc, f.id limit ?",
-        [fts_query(terms), *params, fts_query(terms, "name"), limit],
-    ).fetchall()
-    snippets = _snippets(conn, terms, [r[0] for r in rows])
+    # Two passes, one per tier: name hits alone are usually enough to fill the page, and
+    # ranking a tier touches only its own matches (a broad prefix can match thousands).
+    tier = (
+        f"select {_COLUMNS} from file_index f where f.id in"
+        " (select rowid from file_index_fts where file_index_fts match ?) {extra} and {where}"
+        " order by f.mtime_ns desc, f.id limit ?"
+    )
+    name_query = fts_query(terms, "name")
+    rows = conn.execute(tier.format(extra="", where=where),
+                        [name_query, *params, limit]).fetchall()
+    if len(rows) < limit:
+        not_name = "and f.id not in (select rowid from file_index_fts where file_index_fts match ?)"
+        rows += conn.execute(tier.format(extra=not_name, where=where),
+                             [fts_query(terms), name_query, *params, limit - len(rows)]).fetchall()
+    snippets = _snippets(conn, terms, [r[0] for r in rows if r[7] == 1])
     return [_hit(r, snippets.get(r[0], "")) for r in rows]
 
 
 def _snippets(conn: sqlite3.Connection, terms: list[str], ids: list[int]) -> dict[int, str]:
-    """Content snippets for the few rows shown (computing them for every match is slow)."""
+    """Content snippets for the few rows shown that have text (computing them for every
+    match, or for files without text, costs a pass over the words' postings each time)."""
     if not ids:
         return {}
     rows = conn.execute(

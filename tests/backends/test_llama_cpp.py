@@ -200,3 +200,14 @@ def test_unload_frees_the_model(tiny_model: TinyModel, tmp_path: Path) -> None:
     b.load()  # and it loads again
     assert run(b, ask("Hi"), max_tokens=1)[-1].completion_tokens <= 1  # type: ignore[union-attr]
     b.unload()
+
+
+def test_thinking_switch_decides_where_the_output_starts(backend: LlamaCppBackend) -> None:
+    def first_delta(events: list[Event]) -> Event:
+        return next(e for e in events if isinstance(e, TextDelta | ReasoningDelta))
+
+    thinking = run(backend, ask("Hi there"), max_tokens=6, temperature=0.0)
+    plain = run(backend, ask("Hi there"), max_tokens=6, temperature=0.0, enable_thinking=False)
+    # Thinking on: the prompt ends inside <think>, so the output begins as reasoning.
+    assert isinstance(first_delta(thinking), ReasoningDelta)
+    assert isinstance(first_delta(plain), TextDelta)

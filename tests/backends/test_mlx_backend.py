@@ -244,11 +244,22 @@ def test_damaged_cache_file_is_rebuilt_not_fatal(tiny_model, tmp_path: Path) -> 
     assert done.finish_reason == "length" and done.cached_prompt_tokens == 0
 
 
-def test_template_refusal_is_an_error_event(backend: MlxBackend) -> None:
-    late_system = [{"role": "user", "content": "hi"}, SYSTEM]
-    events, done = run(backend, late_system)
-    assert isinstance(events[0], StreamError) and "System message" in events[0].message
+STRING_ARGUMENTS = {"role": "assistant", "content": "", "tool_calls": [
+    {"type": "function", "function": {"name": "f", "arguments": '{"a": 1}'}}]}
+
+
+@pytest.mark.parametrize(("messages", "words"), [
+    ([{"role": "user", "content": "hi"}, SYSTEM], "System message"),
+    ([SYSTEM, {"role": "user", "content": "hi"}, STRING_ARGUMENTS], "mapping"),
+])
+def test_messages_the_template_refuses_are_an_error_event(backend: MlxBackend,
+                                                         messages: list[Message],
+                                                         words: str) -> None:
+    events, done = run(backend, messages)
+    assert isinstance(events[0], StreamError) and words in events[0].message
     assert done.finish_reason == "error"
+    _, after = run(backend, chat("still there?"), max_tokens=2)
+    assert after.finish_reason == "length"  # the backend keeps working
 
 
 def test_prompt_longer_than_context_is_refused(tiny_model) -> None:  # type: ignore[no-untyped-def]
@@ -258,3 +269,24 @@ def test_prompt_longer_than_context_is_refused(tiny_model) -> None:  # type: ign
     small.unload()
     assert isinstance(events[0], StreamError) and "context" in events[0].message
     assert done.finish_reason == "error"
+
+
+def test_cancel_during_a_long_prefill_keeps_what_was_read(backend: MlxBackend) -> None:
+    messages = chat("Summarise: " + "the weather in the city of Paris is good today. " * 60)
+    calls: list[int] = []
+
+    def stop_at_first_chunk() -> bool:
+        calls.append(1)
+        # Polled before starting, as prefill begins, then after each 512-token chunk.
+        return len(calls) >= 3
+
+    events = list(backend.stream(messages, GenerateOptions(cache_key="long"),
+                                 stop_at_first_chunk))
+    assert len(events) == 1 and isinstance(events[0], Done)
+    cancelled = events[0]
+    assert cancelled.finish_reason == "cancelled" and cancelled.completion_tokens == 0
+    assert cancelled.prompt_tokens > 1024  # several prefill chunks were due
+    # The next try resumes from the chunk that was read instead of starting over.
+    _, again = run(backend, messages, max_tokens=2, cache_key="long")
+    assert 0 < again.cached_prompt_tokens < cancelled.prompt_tokens
+    assert again.cached_prompt_tokens % 512 == 0

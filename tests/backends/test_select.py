@@ -130,3 +130,9 @@ def test_create_backend_for_llama_passes_settings(tiny_model, tmp_path: Path) ->
                              kv_type="q8_0", cache_dir=tmp_path, platform_info=LINUX)
     assert backend.info.engine in ("llama", "llama_cpp", "llama.cpp")
     assert "GGUF" in backend.info.reason
+
+
+def test_create_backend_for_a_server_url() -> None:
+    url = "http://127.0.0.1:8080/v1"
+    backend = create_backend("", "auto", url=url, remote_model="nanbeige")
+    assert backend.info.engine == "remote" and url in backend.info.reason

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import sys
 import time
-
-from mcp.server.mcpserver import MCPServer
-from mcp.server.mcpserver.exceptions import ToolError
+from typing import Any
 
 
-def build(mode: str) -> MCPServer:
+def build(mode: str) -> Any:
+    # Imported here: the failure modes below must fail at once, not after the SDK's import.
+    from mcp.server.mcpserver import MCPServer
+    from mcp.server.mcpserver.exceptions import ToolError
+
     server = MCPServer("fixture")
 
     @server.tool()

@@ -686,17 +686,24 @@ def test_a_quick_question_waits_visibly_behind_a_long_answer(history: HistorySto
 def test_the_next_message_can_follow_done_while_the_title_is_written(
         runner: ModelRunner, history: HistoryStore, backend: ScriptedBackend) -> None:
     assistant = make(runner, history)
-    backend.queue(GREETING, "Greetings", answer("Fine, thanks."))
+    # The title and the second answer race for the runner: both outputs suit either request.
+    backend.queue(GREETING, "Fine thanks", "Fine thanks")
     follow_up: list[Any] = []
     second_events = Events()
 
     def on_done(event: TurnDone) -> None:
         # What a UI does: re-enable the composer at TurnDone; the user sends at once.
         follow_up.append(assistant.send(event.conversation_id, "how are you?",
-                                        on_event=second_events, mode=TurnMode(thinking=True)))
+                                        on_event=second_events, mode=TurnMode(thinking=False)))
 
     first, _ = turn(assistant, "hello", events=Events(on={TurnDone: on_done}))
     assert follow_up and follow_up[0].wait(WAIT)
     assert not second_events.of(TurnFailed)
-    assert second_events.text() == "Fine, thanks."
-    assert history.get_conversation(first.conversation_id).title == "Greetings"  # type: ignore[union-attr]
+    assert second_events.text() == "Fine thanks"
+    assert history.get_conversation(first.conversation_id).title == "Fine thanks"  # type: ignore[union-attr]
+
+
+def test_an_empty_message_is_refused(runner: ModelRunner, history: HistoryStore) -> None:
+    with pytest.raises(ValueError, match="empty"):
+        make(runner, history).send(None, "   ")
+    assert history.list_conversations() == []

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import random
 import zipfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -43,7 +44,8 @@ def write_pdf(path: Path, pages: list[list[str]]) -> Path:
     xref = len(out)
     out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode()
     out += b"".join(f"{o:010d} 00000 n \n".encode() for o in offsets)
-    out += f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
+    out += f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\n".encode()
+    out += f"startxref\n{xref}\n%%EOF\n".encode()
     path.write_bytes(bytes(out))
     return path
 
@@ -117,7 +119,7 @@ FILLER = ("the committee reviewed general progress and noted that documentation 
           " procurement reporting and community outreach activities").split()
 
 # attribute: (fact template, question template, value maker)
-ATTRS = {
+ATTRS: dict[str, tuple[str, str, Callable[[random.Random], str]]] = {
     "budget": ("The approved budget for {p} is {v} euros.",
                "How much budget was approved for {p}?", lambda r: f"{r.randint(10, 999)},000"),
     "deadline": ("{p} must be completed before {v}.",
@@ -186,7 +188,7 @@ class _Facts:
               location: str = "") -> list[str]:
         lines = []
         for attr in attrs:
-            fact, question, make = ATTRS[attr]  # type: ignore[misc]
+            fact, question, make = ATTRS[attr]
             value = make(self.r)
             lines.append(fact.format(p=p, v=value))
             self.questions.append(Question(question.format(p=p), doc, page, location, value))

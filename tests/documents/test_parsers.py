@@ -92,3 +92,17 @@ def test_chinese_text_is_searchable(
     assert hits and hits[0].title == "zh.txt"
     assert index.search("王伟")[0].title == "zh.txt"
     assert index.search("桥")  # a single character still finds text
+
+
+def test_words_from_a_document_name_count(
+    tmp_path: Path, make_index: Callable[..., DocumentIndex]
+) -> None:
+    (tmp_path / "lease-agreement.txt").write_text("The deposit is two months of rent.")
+    (tmp_path / "notes.txt").write_text("Deposit the cheque at the bank. Deposit early.")
+    index = make_index()
+    index.add_paths([tmp_path])
+    assert index.search("deposit")[0].title == "notes.txt"  # more about deposits
+    assert index.search("lease agreements deposit")[0].title == "lease-agreement.txt"
+    (tmp_path / "bank-statement.txt").write_text("Balance on the account.")
+    index.add_paths([tmp_path / "bank-statement.txt"])  # names learnt after a new file
+    assert [p.title for p in index.search("statements")] == ["bank-statement.txt"]

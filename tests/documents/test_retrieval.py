@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -14,13 +15,13 @@ from tests.documents.corpus import Question, build_collection
 @pytest.fixture(scope="module")
 def collection(
     tmp_path_factory: pytest.TempPathFactory, shared_pool: ParserPool
-) -> tuple[DocumentIndex, list[Question]]:
+) -> Iterator[tuple[DocumentIndex, list[Question]]]:
     root = tmp_path_factory.mktemp("collection")
     questions = build_collection(root / "docs")
     index = DocumentIndex(root / "index.db", pool=shared_pool)
     report = index.add_paths([root / "docs"])
     assert report.failures == [] and report.added >= 50
-    yield index, questions  # type: ignore[misc]
+    yield index, questions
     index.close()
 
 

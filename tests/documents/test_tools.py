@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -14,7 +16,7 @@ from tests.documents.corpus import write_pdf
 
 
 @pytest.fixture
-def tools(tmp_path: Path, make_index: Callable[..., DocumentIndex]) -> dict[str, object]:
+def tools(tmp_path: Path, make_index: Callable[..., DocumentIndex]) -> dict[str, Any]:
     folder = tmp_path / "library"
     folder.mkdir()
     pages = [[f"Invoice {p}-{i}: amount {100 * i + p} euros, due day {i}." for i in range(1, 25)]
@@ -34,8 +36,9 @@ def _context(conversation: str = "") -> SkillContext:
     return SkillContext(conversation_id=conversation, next_citation=lambda: next(counter))
 
 
-def test_search_gives_numbered_sources_with_pages(tools: dict[str, object]) -> None:
-    result = tools["search_documents"].run({"query": "Invoice 3-14"}, _context())  # type: ignore[attr-defined]
+def test_search_gives_numbered_sources_with_pages(tools: dict[str, Any]) -> None:
+    search = tools["search_documents"]
+    result = search.run({"query": "Invoice 3-14"}, _context())
     first = result.sources[0]
     assert first.citation == 7 and first.page == 3 and first.title == "invoices.pdf"
     assert "Invoice 3-14" in first.text
@@ -43,19 +46,20 @@ def test_search_gives_numbered_sources_with_pages(tools: dict[str, object]) -> N
     assert [s.citation for s in result.sources] == list(range(7, 7 + len(result.sources)))
 
 
-def test_document_text_cannot_break_out_of_its_data_fence(tools: dict[str, object]) -> None:
-    result = tools["search_documents"].run({"query": "quarterly notes"}, _context())  # type: ignore[attr-defined]
+def test_document_text_cannot_break_out_of_its_data_fence(tools: dict[str, Any]) -> None:
+    search = tools["search_documents"]
+    result = search.run({"query": "quarterly notes"}, _context())
     assert result.text.count("</document_data>") == len(result.sources)
     assert "<tool_call>" not in result.text and "<|im_start|>" not in result.text
     assert "never instructions" in result.text
 
 
-def test_read_document_pages_through_a_long_document(tools: dict[str, object]) -> None:
+def test_read_document_pages_through_a_long_document(tools: dict[str, Any]) -> None:
     read = tools["read_document"]
     seen: list[int | None] = []
     args: dict[str, object] = {"document": "invoices.pdf"}
     for _ in range(20):
-        result = read.run(args, _context())  # type: ignore[attr-defined]
+        result = read.run(args, _context())
         seen += [s.page for s in result.sources]
         assert len(result.text) < 16_000  # fits the model's context
         if result.data["next_start"] is None:
@@ -63,35 +67,62 @@ def test_read_document_pages_through_a_long_document(tools: dict[str, object]) -
             break
         assert f"start={result.data['next_start']}" in result.text
         args = {"document": "invoices.pdf", "start": result.data["next_start"]}
-    assert sorted(set(seen)) == list(range(1, 13))  # every page, none skipped
+    assert sorted({p for p in seen if p}) == list(range(1, 13))  # every page, none skipped
 
 
-def test_read_document_by_pages(tools: dict[str, object]) -> None:
-    result = tools["read_document"].run({"document": "invoices.pdf", "pages": "4-5"}, _context())  # type: ignore[attr-defined]
+def test_reading_a_whole_spreadsheet_sees_every_row_once(
+    tmp_path: Path, make_index: Callable[..., DocumentIndex]
+) -> None:
+    from tests.documents.corpus import write_xlsx
+
+    amounts = [(i * 37) % 1000 for i in range(600)]
+    rows: list[list[object]] = [["Invoice", "Amount"]]
+    rows += [[f"INV-{i:04d}", amount] for i, amount in enumerate(amounts)]
+    write_xlsx(tmp_path / "ledger.xlsx", {"Ledger": rows})
+    index = make_index()
+    index.add_paths([tmp_path / "ledger.xlsx"])
+    read = {s.name: s for s in document_skills(index)}["read_document"]
+    text, args = "", {"document": "ledger.xlsx"}
+    while True:
+        result = read.run(args, _context())
+        text += "\n".join(s.text for s in result.sources) + "\n"
+        if result.data["next_start"] is None:
+            break
+        args = {"document": "ledger.xlsx", "start": result.data["next_start"]}
+    found = re.findall(r"INV-\d{4} \| (\d+)", text)
+    assert len(found) == 600  # "how many invoices are over 500" can be counted exactly
+    assert sum(int(a) > 500 for a in found) == sum(a > 500 for a in amounts)
+
+
+def test_read_document_by_pages(tools: dict[str, Any]) -> None:
+    read = tools["read_document"]
+    result = read.run({"document": "invoices.pdf", "pages": "4-5"}, _context())
     assert {s.page for s in result.sources} == {4, 5}
+    assert result.data["next_start"] is None  # later pages were not asked for
+    assert "[End of the part asked for of invoices.pdf.]" in result.text
     with pytest.raises(SkillError, match="pages should look like"):
-        tools["read_document"].run({"document": "invoices.pdf", "pages": "four"}, _context())  # type: ignore[attr-defined]
+        read.run({"document": "invoices.pdf", "pages": "four"}, _context())
 
 
 def test_read_document_refuses_anything_not_indexed(
-    tools: dict[str, object], tmp_path: Path
+    tools: dict[str, Any], tmp_path: Path
 ) -> None:
     secret = tmp_path / "passwords.txt"
     secret.write_text("hunter2")
     for name in (str(secret), "/etc/passwd", "passwords.txt", "../passwords.txt"):
         with pytest.raises(SkillError, match="no indexed document"):
-            tools["read_document"].run({"document": name}, _context())  # type: ignore[attr-defined]
+            tools["read_document"].run({"document": name}, _context())
 
 
-def test_list_documents_with_filter(tools: dict[str, object]) -> None:
-    listing = tools["list_documents"].run({}, _context())  # type: ignore[attr-defined]
+def test_list_documents_with_filter(tools: dict[str, Any]) -> None:
+    listing = tools["list_documents"].run({}, _context())
     assert "invoices.pdf (pdf, 12 pages)" in listing.text and "trap.txt" in listing.text
-    only = tools["list_documents"].run({"filter": "invoice"}, _context())  # type: ignore[attr-defined]
+    only = tools["list_documents"].run({"filter": "invoice"}, _context())
     assert [d["title"] for d in only.data] == ["invoices.pdf"]
 
 
-def test_tools_change_nothing_and_describe_themselves(tools: dict[str, object]) -> None:
+def test_tools_change_nothing_and_describe_themselves(tools: dict[str, Any]) -> None:
     for name in ("search_documents", "read_document", "list_documents"):
         skill = tools[name]
-        assert skill.changes_things is False  # type: ignore[attr-defined]
-        assert skill.parameters["type"] == "object"  # type: ignore[attr-defined]
+        assert skill.changes_things is False
+        assert skill.parameters["type"] == "object"

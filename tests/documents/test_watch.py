@@ -27,6 +27,7 @@ def test_new_changed_moved_and_deleted_files_reach_the_index(
     wait_for(lambda: _titles(index, "otter") == ["first.txt"])
 
     (folder / "sub" / "new.md").write_text("# Notes\n\nthe badger digs")
+    (folder / "sub" / "~$lock.docx").write_bytes(b"Office lock file")  # never a document
     wait_for(lambda: _titles(index, "badger") == ["new.md"])
 
     # an in-place edit that keeps size and modification time: only the content says so
@@ -46,6 +47,7 @@ def test_new_changed_moved_and_deleted_files_reach_the_index(
     (folder / "first.txt").unlink()
     wait_for(lambda: _titles(index, "walrus") == [])
     index.stop()
+    assert index.failures() == []
 
 
 def test_restart_catches_up_and_never_reparses_unchanged_files(
@@ -113,6 +115,20 @@ def test_a_file_dropped_into_a_chat_is_visible_only_there(
     assert index.search("tenant rent", scope="chat-2")[0].title == "contract.txt"
 
 
+def test_adding_a_folder_again_brings_it_up_to_date(
+    tmp_path: Path, make_index: Callable[..., DocumentIndex], pool: CountingPool
+) -> None:
+    (tmp_path / "a.txt").write_text("storm petrels")
+    (tmp_path / "b.txt").write_text("shearwaters")
+    index = make_index()
+    index.add_paths([tmp_path])
+    (tmp_path / "a.txt").unlink()
+    pool.parsed.clear()
+    report = index.add_paths([tmp_path])
+    assert (report.removed, report.unchanged, pool.parsed) == (1, 1, [])
+    assert [d.title for d in index.documents()] == ["b.txt"]
+
+
 def test_reindex_and_remove(
     tmp_path: Path, make_index: Callable[..., DocumentIndex], pool: CountingPool
 ) -> None:
@@ -144,3 +160,21 @@ def test_a_deleted_subfolder_and_unwatching_drop_their_documents(
     index.unwatch(folder)
     assert index.documents() == [] and index.status().watching == []
     index.stop()
+
+
+def test_a_missing_watched_folder_keeps_its_documents_and_does_not_stop_watching(
+    tmp_path: Path, make_index: Callable[..., DocumentIndex]
+) -> None:
+    drive = tmp_path / "usb"
+    drive.mkdir()
+    (drive / "a.txt").write_text("kittiwakes")
+    first = make_index(watched=[str(drive)])
+    first.sync()
+    first.close()
+    drive.rename(tmp_path / "unplugged")
+    second = make_index(watched=[str(drive), str(tmp_path / "never-existed")])
+    report = second.sync()
+    assert [f.reason for f in report.failures] == ["watched folder not found"] * 2
+    assert _titles(second, "kittiwakes") == ["a.txt"]  # kept for when the drive returns
+    second.start_watching()  # does not raise
+    second.stop()

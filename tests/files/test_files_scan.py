@@ -242,3 +242,24 @@ def test_search_works_from_another_thread_while_a_scan_runs(root: Path, make_ind
     scanning.join()
     assert counts == sorted(counts)  # results only grow while the scan adds files
     assert len(index.search("annual", limit=1000)) == 300
+
+
+def test_scan_waits_for_another_writer_of_index_db(root: Path, tmp_path: Path,
+                                                   make_index) -> None:
+    """The documents index writes to the same file: a held write lock delays, never fails."""
+    import sqlite3
+    import threading
+
+    write(root / "a.txt", "shared database")
+    index = make_index(root)
+    other = sqlite3.connect(tmp_path / "cache" / "index.db", check_same_thread=False)
+    other.execute("create table if not exists documents_probe (x)")
+    other.commit()
+    other.execute("begin immediate")  # the other component is mid-transaction
+    other.execute("insert into documents_probe values (1)")
+    release = threading.Timer(0.3, other.commit)
+    release.start()
+    report = index.scan()
+    release.join()
+    other.close()
+    assert report.added == 1 and [h.name for h in index.search("shared")] == ["a.txt"]

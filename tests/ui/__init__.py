@@ -1,0 +1,1 @@
+"""pytest-qt tests that drive the real Hearth widgets offscreen."""

@@ -56,6 +56,10 @@ def test_enter_sends_and_the_answer_streams_as_markdown(window, backend, qtbot, 
     assert "| a |" not in shown_text(reply)  # the table is rendered, not shown as pipes
     assert reply.segments[0].document().toHtml().count("<td") >= 2
     assert window.chat.composer.send_button.text() == "Send"
+    assert window.engine_label.text() == "scripted · scripted"  # engine · model
+    assert window.speed_label.text().endswith("tok/s")
+    assert window.context_label.text().startswith("Context ") and "32,768" in \
+        window.context_label.text()
     stored = ctx.hearth.history.messages(window.chat.conversation_id)
     assert [m.role for m in stored] == ["user", "assistant"]
     assert stored[1].reasoning.startswith("The user greets me")

@@ -173,3 +173,24 @@ def test_library_and_calendar_pages_show_their_content(ctx, qtbot, tmp_path) -> 
     window.show_page("library")
     library: Any = window.pages.currentWidget()
     qtbot.waitUntil(lambda: "documents" in library.status.text(), timeout=WAIT_MS)
+
+
+def test_watched_folders_are_indexed_in_the_background_and_reminders_run(ctx, qtbot,
+                                                                         tmp_path) -> None:
+    from app.ui.services import Services
+
+    folder = tmp_path / "Notes"
+    folder.mkdir()
+    (folder / "a.txt").write_text("The boiler service is due in May.")
+    ctx.hearth.settings.watched_folders = [str(folder)]
+    services = Services(ctx)
+    services.start()
+    documents = ctx.hearth.documents
+    qtbot.waitUntil(lambda: [Path(d.path).name for d in documents.documents()] == ["a.txt"],
+                    timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: services._reminders is not None, timeout=WAIT_MS)
+    ctx.hearth.settings.watched_folders = []
+    services.settings_changed({"watched_folders"})
+    qtbot.waitUntil(lambda: documents.watched == [], timeout=WAIT_MS)
+    assert ctx.ops.wait(WAIT_MS)
+    services.stop()  # the fixture then checks that no watcher or reminder thread is left

@@ -29,7 +29,7 @@ def test_round_trip_from_quick_ask_to_the_main_window(ctx, quick, backend, qtbot
     qtbot.keyClick(quick.input, Qt.Key.Key_Return)
     qtbot.waitUntil(lambda: not quick.streaming, timeout=WAIT_MS)
     assert "2 + 2 = 4." in quick.answer.segments[0].toPlainText()
-    assert quick.scroll.height() > 20  # the box grew to show the answer
+    assert quick.scroll_area.height() > 20  # the box grew to show the answer
     assert quick.open_button.isEnabled()
 
     window = MainWindow(ctx)

@@ -14,16 +14,28 @@ ENGINE_CHOICES = ("auto", "llama", "mlx", "remote", "scripted")
 
 def _model_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--model", metavar="PATH", help="a .gguf file or an MLX model folder")
-    parser.add_argument("--engine", choices=ENGINE_CHOICES, help="auto, llama, mlx or remote")
+    parser.add_argument("--engine", choices=ENGINE_CHOICES, metavar="{auto,llama,mlx,remote}",
+                        help="which engine runs the model (default: settings, then auto)")
     parser.add_argument("--url", help="server URL for --engine remote")
     parser.add_argument("--script", help=argparse.SUPPRESS)  # with --engine scripted (tests)
     parser.add_argument("--no-think", action="store_true", help="answer without reasoning")
-    parser.add_argument("--max-tokens", type=int, metavar="N", help="limit each answer step")
+    parser.add_argument("--max-tokens", type=_positive, metavar="N",
+                        help="limit each answer step to N tokens")
     parser.add_argument("--docs", action="store_true",
                         help="answer from your indexed documents only")
     parser.add_argument("--yes", action="store_true",
                         help="approve every action a skill asks permission for")
     parser.add_argument("--json", action="store_true", help="one JSON object per line")
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number of at least 1, not {text!r}")
+    return value
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]

@@ -27,10 +27,8 @@ class CliError(Exception):
 
 def run_ask(args: argparse.Namespace, hearth: Hearth) -> int:
     try:
+        conversation = _conversation(args, hearth)  # before the (slow) model load
         backend = _load_model(args, hearth)
-        conversation = _conversation(args, hearth)
-        if args.max_tokens is not None and args.max_tokens < 1:
-            raise CliError("--max-tokens must be at least 1")
     except (CliError, BackendError) as exc:
         return fail(str(exc))
     policy: ConfirmPolicy = "approve" if args.yes else "deny"
@@ -58,8 +56,8 @@ def run_chat(args: argparse.Namespace, hearth: Hearth) -> int:
     from app.cli.ask.chat import chat_loop
 
     try:
-        _load_model(args, hearth)
         conversation = _conversation(args, hearth)
+        _load_model(args, hearth)
     except (CliError, BackendError) as exc:
         return fail(str(exc))
     try:

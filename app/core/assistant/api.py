@@ -8,7 +8,7 @@ from typing import Any
 
 from app.core.assistant.mode import ConfirmPolicy, OnEvent, TurnHandle, TurnMode, _ignore
 from app.core.assistant.store import HistoryLike, conversation_id_of
-from app.core.assistant.turn import OnPrompt, Turn, TurnSetup
+from app.core.assistant.turn import OnPrompt, TitleClaims, Turn, TurnSetup
 from app.core.events import TurnFailed
 from app.core.mcp import servers_for
 from app.core.runner import ModelRunner
@@ -33,6 +33,7 @@ class Assistant:
         self._skills = list(skills)
         self.mcp = servers_for(mcp_servers)
         self._active: dict[str, TurnHandle] = {}
+        self._titles = TitleClaims()
         self._lock = threading.Lock()
 
     # -- skills ---------------------------------------------------------------------------
@@ -46,6 +47,8 @@ class Assistant:
              confirm: ConfirmPolicy | None = None, on_prompt: OnPrompt | None = None
              ) -> TurnHandle:
         """Add the user's message (a new conversation when conversation_id is None) and answer."""
+        if not text.strip() and not attachments:
+            raise ValueError("The message is empty: type a question first.")
         conv = self._conversation(conversation_id)
         files = list(attachments or [])
 
@@ -122,7 +125,7 @@ class Assistant:
             mode=turn_mode, policy=confirm or "ask", on_event=on_event,
             prepare=lambda: user_id,
             skills=self.skills, notes=self.mcp.notes, on_prompt=on_prompt,
-            on_finished=lambda: self._finished(conv, handle))
+            on_finished=lambda: self._finished(conv, handle), titles=self._titles)
         thread = threading.Thread(target=Turn(setup).run, name=f"hearth-turn-{conv[:8]}",
                                   daemon=True)
         thread.start()

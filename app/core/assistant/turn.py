@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import logging
+import threading
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -40,6 +42,26 @@ STEP_LIMIT_TEXT = ("I stopped after {limit} steps: this task needed more tool ca
                    "to go on.")
 
 
+class TitleClaims:
+    """Conversations whose title is being written right now (shared by an Assistant's turns)."""
+
+    def __init__(self) -> None:
+        self._busy: set[str] = set()
+        self._lock = threading.Lock()
+
+    @contextmanager
+    def claim(self, conversation_id: str) -> Iterator[bool]:
+        with self._lock:
+            mine = conversation_id not in self._busy
+            self._busy.add(conversation_id)
+        try:
+            yield mine
+        finally:
+            if mine:
+                with self._lock:
+                    self._busy.discard(conversation_id)
+
+
 @dataclass
 class TurnSetup:
     """Everything one turn needs; built by Assistant, run on the turn's own thread."""
@@ -56,6 +78,7 @@ class TurnSetup:
     notes: Callable[[], list[str]] = list  # extra system-prompt lines (e.g. a server is down)
     on_prompt: OnPrompt | None = None
     on_finished: Callable[[], None] = lambda: None
+    titles: TitleClaims = field(default_factory=lambda: TitleClaims())
 
 
 @dataclass
@@ -210,19 +233,22 @@ class Turn:
 
     def _done(self, message_id: str, reason: str) -> None:
         self.s.handle.finish_reason = reason
+        # Free the conversation first: a listener may send the next message at TurnDone, while
+        # the title is still being written (its request just queues behind the title's).
+        self.s.on_finished()
         self.emit(TurnDone(self.conv, message_id, reason, self.totals.usage(),
                            dict(self.totals.timings)))
-        # The conversation is free again: a next message may be sent while the title is
-        # written (its request simply queues behind the title's on the runner).
-        self.s.on_finished()
 
     def _title(self, answer: str) -> None:
         history, handle = self.s.history, self.s.handle
-        if handle.cancelled or not history.needs_title(self.conv):
-            return
-        first_user = next((m.content for m in history.messages(self.conv) if m.role == "user"), "")
-        title = generate_title(self.s.runner, first_user, answer, handle._cancel)
-        history.rename(self.conv, title)
+        with self.s.titles.claim(self.conv) as mine:
+            # A next turn may end while this one still writes the title: only one writes it.
+            if not mine or handle.cancelled or not history.needs_title(self.conv):
+                return
+            first_user = next(
+                (m.content for m in history.messages(self.conv) if m.role == "user"), "")
+            title = generate_title(self.s.runner, first_user, answer, handle._cancel)
+            history.rename(self.conv, title)
         self.emit(TitleChanged(self.conv, title))
 
     # -- history --------------------------------------------------------------------------

@@ -9,6 +9,7 @@ import asyncio
 import concurrent.futures
 import tempfile
 import threading
+import time
 from typing import Any, TextIO, cast
 
 from mcp import Client
@@ -36,6 +37,7 @@ class Connection:
         self._task: asyncio.Task[None] | None = None
         self._closing = False
         self.ended = threading.Event()  # set once its task has left the transport
+        self.started_at = time.monotonic()
         # The server's stderr goes here, not onto the user's terminal; its tail explains a
         # failed start. Closed with this object (the file has no name to leak).
         self._errlog = cast(TextIO, tempfile.TemporaryFile(  # noqa: SIM115
@@ -48,6 +50,10 @@ class Connection:
         if self._closing or (self._task is not None and self._task.done()):
             return False
         return not (self.ready.done() and self.ready.exception() is not None)
+
+    def overdue(self, start_timeout: float) -> bool:
+        """Still not ready this long after it was started."""
+        return not self.ready.done() and time.monotonic() - self.started_at > start_timeout
 
     def call(self, tool: str, arguments: dict[str, Any]) -> CallToolResult:
         """Call a tool from any thread; raises McpUnavailable on timeout or a dead server."""

@@ -141,14 +141,20 @@ class McpManager:
 
     # -- internals ------------------------------------------------------------------------
     def _start_all(self) -> dict[str, Connection]:
+        """Start what is not running. A first start is waited for (up to start_timeout); a
+        retry of a server that failed before runs in the background, so a broken server
+        never holds up a turn more than once."""
         now = time.monotonic()
         wanted = [name for name in self.servers
                   if name not in self._failed or now - self._failed[name][1] > RETRY_AFTER_S]
         started = {name: self._connection(name) for name in wanted}
         deadline = time.monotonic() + self.start_timeout
         for name, connection in started.items():  # they start in parallel; wait for all
-            self._wait_ready(name, connection, max(0.0, deadline - time.monotonic()),
-                             raise_error=False)
+            retry = name in self._failed
+            if retry and not connection.ready.done() and not connection.overdue(self.start_timeout):
+                continue  # still starting in the background; its tools come on a later turn
+            budget = 0.0 if retry else max(0.0, deadline - time.monotonic())
+            self._wait_ready(name, connection, budget, raise_error=False)
         return started
 
     def _wait_ready(self, name: str, connection: Connection, timeout: float,

@@ -3,16 +3,12 @@
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
-    QLabel,
-    QProgressBar,
-    QPushButton,
     QScrollArea,
     QVBoxLayout,
     QWidget,
@@ -22,39 +18,11 @@ from app.ui import turns
 from app.ui.bridge import TurnBridge
 from app.ui.chat.composer import Composer
 from app.ui.chat.history_view import build_messages
+from app.ui.chat.live_turn import Turn, announce, turn_stats
 from app.ui.chat.message import AssistantMessage, UserMessage
+from app.ui.chat.parts import Banner, EmptyState
 from app.ui.context import UiContext
 from app.ui.open_source import open_source
-
-
-@dataclass
-class Turn:
-    """One answer being produced; `message` is None once the view moved to another chat."""
-
-    bridge: TurnBridge
-    message: AssistantMessage | None
-    conversation_id: str | None
-    thinking: bool
-    handle: Any = None
-    stop_asked: bool = False
-    started: float = field(default_factory=time.perf_counter)
-    first_token: float = 0.0
-    deltas: int = 0
-
-
-def _stats(turn: Turn, done: Any) -> tuple[str, dict[str, float]]:
-    """'12.3 tok/s · 256 tokens' from the engine's figures, else from what the UI counted."""
-    usage = dict(getattr(done, "usage", {}) or {})
-    timings = dict(getattr(done, "timings", {}) or {})
-    tokens = int(usage.get("completion_tokens", 0)) or turn.deltas
-    decode_ms = float(timings.get("decode_ms", 0) or 0)
-    tps = tokens * 1000 / decode_ms if decode_ms > 0 and tokens > 1 else 0.0
-    if not tps and turn.first_token:
-        elapsed = time.perf_counter() - turn.first_token
-        tps = tokens / elapsed if elapsed > 0 else 0.0
-    figures = {"tps": tps, "tokens": float(tokens),
-               "prompt_tokens": float(usage.get("prompt_tokens", 0))}
-    return (f"{tps:.1f} tok/s · {tokens} tokens" if tokens else ""), figures
 
 
 class ChatView(QWidget):
@@ -87,11 +55,11 @@ class ChatView(QWidget):
 
     # -- layout -------------------------------------------------------------------------------
     def _build_scroll(self) -> QScrollArea:
-        self.scroll = QScrollArea()
-        self.scroll.setObjectName("chatScroll")
-        self.scroll.setWidgetResizable(True)
-        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
-        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.scroll_area = QScrollArea()
+        self.scroll_area.setObjectName("chatScroll")
+        self.scroll_area.setWidgetResizable(True)
+        self.scroll_area.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         column = QWidget()
         column.setObjectName("chatColumn")
         outer = QHBoxLayout(column)
@@ -108,41 +76,16 @@ class ChatView(QWidget):
         outer.addStretch(1)
         outer.addWidget(inner, 100)
         outer.addStretch(1)
-        self.scroll.setWidget(column)
+        self.scroll_area.setWidget(column)
         self._stick = True
-        bar = self.scroll.verticalScrollBar()
+        bar = self.scroll_area.verticalScrollBar()
         bar.rangeChanged.connect(self._follow)
         bar.valueChanged.connect(lambda v: setattr(self, "_stick", v >= bar.maximum() - 40))
-        return self.scroll
+        return self.scroll_area
 
     def _build_empty(self) -> QWidget:
-        self.empty = QWidget()
-        box = QVBoxLayout(self.empty)
-        box.setContentsMargins(0, 80, 0, 0)
-        title = QLabel(self.tr("What can I help with?"))
-        font = title.font()
-        font.setPointSizeF(font.pointSizeF() * 1.6)
-        title.setFont(font)
-        title.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        hint = QLabel(self.tr("Ask a question, drop a PDF or a folder here to ask about it, or "
-                              "ask about your files and calendar. Everything stays on this "
-                              "computer."))
-        hint.setObjectName("empty")
-        hint.setWordWrap(True)
-        hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        box.addWidget(title)
-        box.addWidget(hint)
-        chips = QHBoxLayout()
-        chips.addStretch(1)
-        for text in (self.tr("What's on my calendar this week?"),
-                     self.tr("Find my most recent invoice"),
-                     self.tr("Summarise the PDF I dropped")):
-            chip = QPushButton(text)
-            chip.clicked.connect(lambda _=False, t=text: self._chip(t))
-            chips.addWidget(chip)
-        chips.addStretch(1)
-        box.addSpacing(12)
-        box.addLayout(chips)
+        self.empty = EmptyState()
+        self.empty.suggestion.connect(self._chip)
         return self.empty
 
     def _build_bottom(self) -> QWidget:
@@ -150,21 +93,9 @@ class ChatView(QWidget):
         box = QVBoxLayout(bottom)
         box.setContentsMargins(24, 4, 24, 14)
         box.setSpacing(6)
-        self.banner = QFrame()
-        self.banner.setObjectName("banner")
-        row = QHBoxLayout(self.banner)
-        row.setContentsMargins(12, 8, 12, 8)
-        self.banner_text = QLabel()
-        self.banner_text.setWordWrap(True)
-        self.banner_progress = QProgressBar()
-        self.banner_progress.setMaximumWidth(160)
-        self.banner_progress.hide()
-        self.banner_button = QPushButton(self.tr("Choose a model…"))
-        self.banner_button.clicked.connect(self.open_models)
-        row.addWidget(self.banner_text, 1)
-        row.addWidget(self.banner_progress)
-        row.addWidget(self.banner_button)
-        self.banner.hide()
+        self.banner = Banner(self.tr("Choose a model…"))
+        self.banner.action.connect(self.open_models)
+        self.banner_text = self.banner.text
         box.addWidget(self.banner)
         self.composer = Composer()
         self.composer.think.setChecked(bool(self.ctx.hearth.settings.thinking_default))
@@ -177,12 +108,7 @@ class ChatView(QWidget):
 
     def show_banner(self, text: str, button: bool = False, progress: int | None = None) -> None:
         """A quiet line above the composer (no model yet, indexing progress, errors)."""
-        self.banner_text.setText(text)
-        self.banner_button.setVisible(button)
-        self.banner_progress.setVisible(progress is not None)
-        if progress is not None:
-            self.banner_progress.setValue(progress)
-        self.banner.setVisible(bool(text))
+        self.banner.show_message(text, button, progress)
 
     def _show_empty(self, empty: bool) -> None:
         self.empty.setVisible(empty)
@@ -194,9 +120,13 @@ class ChatView(QWidget):
     def _follow(self, _min: int, maximum: int) -> None:
         # Keep the newest text in view while streaming, unless the user scrolled up to read.
         if self._stick:
-            self.scroll.verticalScrollBar().setValue(maximum)
+            self.scroll_area.verticalScrollBar().setValue(maximum)
 
     def _add(self, widget: QWidget) -> None:
+        if isinstance(widget, AssistantMessage):  # only the newest answer can be regenerated
+            for older in self._widgets():
+                if isinstance(older, AssistantMessage):
+                    older.regenerate_button.hide()
         self._show_empty(False)
         self.messages.addWidget(widget)
         self._stick = True
@@ -205,10 +135,9 @@ class ChatView(QWidget):
     def clear(self) -> None:
         if self.turn is not None:
             self.turn.message = None  # the turn goes on in the background, unseen
-        while self.messages.count():
-            item = self.messages.takeAt(0)
-            if item.widget() is not None:
-                item.widget().deleteLater()
+        for widget in self._widgets():
+            self.messages.removeWidget(widget)
+            widget.deleteLater()
         self._show_empty(True)
 
     def new_conversation(self) -> None:
@@ -296,19 +225,19 @@ class ChatView(QWidget):
 
     def _drop_from(self, message_id: Any) -> None:
         """Remove the edited message and everything after it from the view."""
-        widgets = [self.messages.itemAt(i).widget() for i in range(self.messages.count())]
+        widgets = self._widgets()
         start = next((i for i, w in enumerate(widgets)
                       if isinstance(w, UserMessage) and w.message_id == message_id), None)
         for widget in widgets[start:] if start is not None else []:
             self.messages.removeWidget(widget)
             widget.deleteLater()
 
+    def _widgets(self) -> list[QWidget]:
+        items = (self.messages.itemAt(i) for i in range(self.messages.count()))
+        return [w for w in (item.widget() for item in items if item is not None) if w]
+
     def _last(self, kind: type) -> Any:
-        for i in reversed(range(self.messages.count())):
-            widget = self.messages.itemAt(i).widget()
-            if isinstance(widget, kind):
-                return widget
-        return None
+        return next((w for w in reversed(self._widgets()) if isinstance(w, kind)), None)
 
     def _start(self, thinking: bool, starter: Any) -> None:
         self._prune_finished()
@@ -334,13 +263,10 @@ class ChatView(QWidget):
         b.queued.connect(lambda n: self._on_queued(turn, n))
         b.reasoning.connect(lambda t: self._on_delta(turn, t, True))
         b.text.connect(lambda t: self._on_delta(turn, t, False))
-        b.tool_started.connect(lambda e: turn.message and turn.message.add_tool(
-            e.call_id, e.name, e.arguments))
+        b.tool_started.connect(lambda e: self._on_tool(turn, e))
         b.confirmation.connect(lambda e: self._on_confirm(turn, e))
-        b.tool_finished.connect(lambda e: turn.message and turn.message.finish_tool(
-            e.call_id, e.name, e.ok, e.text, e.data))
-        b.sources.connect(lambda s: turn.message and turn.message.set_sources(
-            (turn.message.sources or []) + list(s)))
+        b.tool_finished.connect(lambda e: self._on_tool(turn, e, finished=True))
+        b.sources.connect(lambda s: self._on_sources(turn, s))
         b.done.connect(lambda e: self._on_done(turn, e))
         b.failed.connect(lambda e: self._on_failed(turn, str(getattr(e, "message", e))))
         b.title_changed.connect(self.title_changed)
@@ -375,6 +301,18 @@ class ChatView(QWidget):
         else:
             turn.message.add_text(text)
 
+    def _on_tool(self, turn: Turn, event: Any, finished: bool = False) -> None:
+        if turn.message is None:
+            return
+        if finished:
+            turn.message.finish_tool(event.call_id, event.name, event.ok, event.text, event.data)
+        else:
+            turn.message.add_tool(event.call_id, event.name, event.arguments)
+
+    def _on_sources(self, turn: Turn, sources: list[Any]) -> None:
+        if turn.message is not None:
+            turn.message.set_sources(turn.message.sources + list(sources))
+
     def _on_confirm(self, turn: Turn, event: Any) -> None:
         request = getattr(event, "request", event)
         if turn.message is None:
@@ -392,13 +330,14 @@ class ChatView(QWidget):
             turn.handle.cancel()
 
     def _on_done(self, turn: Turn, event: Any) -> None:
-        stats, figures = _stats(turn, event)
+        stats, figures = turn_stats(turn, event)
         reason = str(getattr(event, "finish_reason", "stop"))
         notes = {"cancelled": self.tr("Stopped."),
                  "length": self.tr("The answer reached the length limit."),
                  "step_limit": self.tr("Stopped after too many tool steps.")}
         if turn.message is not None:
             turn.message.finish(stats, notes.get(reason, ""))
+            announce(turn.message, notes.get(reason) or self.tr("The answer is ready."))
         figures["finish_reason"] = reason  # type: ignore[assignment]
         self._end(turn)
         self.turn_finished.emit(figures)
@@ -406,6 +345,7 @@ class ChatView(QWidget):
     def _on_failed(self, turn: Turn, message: str) -> None:
         if turn.message is not None:
             turn.message.finish("", "⚠ " + message)
+            announce(turn.message, message)
         self._end(turn)
         if "model" in message.lower():
             self.show_banner(message, button=True)

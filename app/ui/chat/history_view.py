@@ -11,9 +11,9 @@ from PySide6.QtWidgets import QWidget
 from app.ui.chat.message import AssistantMessage, UserMessage
 
 _NOTES = {
-    "interrupted": QT_TRANSLATE_NOOP("History", "The app closed before this answer finished."),
-    "cancelled": QT_TRANSLATE_NOOP("History", "Stopped."),
-    "error": QT_TRANSLATE_NOOP("History", "This answer failed."),
+    "interrupted": str(QT_TRANSLATE_NOOP("History", "The app closed before this answer finished.")),
+    "cancelled": str(QT_TRANSLATE_NOOP("History", "Stopped.")),
+    "error": str(QT_TRANSLATE_NOOP("History", "This answer failed.")),
 }
 
 

@@ -21,7 +21,6 @@ from PySide6.QtWidgets import (
 from app.ui.chat.text_view import COALESCE_MS, MessageText
 from app.ui.chat.tool_card import ToolCard
 
-
 SEGMENT_CHARS = 1200  # past this, a segment is frozen at the next block boundary
 _FENCE = re.compile(r"^(```|~~~)", re.MULTILINE)
 
@@ -124,19 +123,19 @@ class ThinkingSection(QFrame):
     def append(self, text: str) -> None:
         self.text += text
 
-    def render(self) -> None:
+    def refresh(self) -> None:
         if not self.frame.isHidden():  # collapsed reasoning costs nothing to stream
             self.body.setText(self.text.strip())
         self._update_label()
 
     def finish(self) -> None:
         self.finished = True
-        self.render()
+        self.refresh()
 
     def _toggled(self, open_: bool) -> None:
         self.toggle.setArrowType(Qt.ArrowType.DownArrow if open_ else Qt.ArrowType.RightArrow)
         self.frame.setVisible(open_)
-        self.render()
+        self.refresh()
 
     def _update_label(self) -> None:
         words = len(self.text.split())
@@ -164,6 +163,8 @@ class AssistantMessage(QFrame):
         self.segment: MessageText | None = None
         self.segments: list[MessageText] = []
         self.cards: dict[str, ToolCard] = {}
+        self._frozen: list[MessageText] = []
+        self._segment_text = ""
         self.sources: list[Any] = []
         self._answer = ""
         self._footer = self._build_footer()
@@ -202,10 +203,24 @@ class AssistantMessage(QFrame):
                 pending = self._segment_text[cut:]
                 self._segment_text = self._segment_text[:cut]
                 assert self.segment is not None
-                self.segment.set_markdown(self._segment_text.strip("\n"), now=True)
+                self._freeze(self.segment, self._segment_text.strip("\n"))
                 self.segment = None
         if self.segment is not None:
             self.segment.set_markdown(self._segment_text.lstrip("\n"))
+
+    def _freeze(self, segment: MessageText, text: str) -> None:
+        """A finished segment renders once, one per event-loop pass: a burst of text that
+        completes several segments at once must not render them all in one go."""
+        segment.set_markdown(text, later=True)
+        self._frozen.append(segment)
+        if len(self._frozen) == 1:
+            QTimer.singleShot(0, self._render_frozen)
+
+    def _render_frozen(self) -> None:
+        if self._frozen:
+            self._frozen.pop(0).flush()
+        if self._frozen:
+            QTimer.singleShot(0, self._render_frozen)
 
     def _open_segment(self) -> None:
         self.segment = MessageText(self, self.dark)
@@ -237,9 +252,7 @@ class AssistantMessage(QFrame):
 
     def finish(self, stats: str = "", note: str = "") -> None:
         """End of turn: render everything now and show the footer."""
-        self._close_open_parts()
-        for segment in self.segments:
-            segment.flush()
+        self._close_open_parts()  # renders the live tail; frozen parts finish in their queue
         self._stats.setText(stats)
         if note:
             self._note.setText(note)
@@ -262,6 +275,12 @@ class AssistantMessage(QFrame):
     def busy(self) -> bool:
         return any(s.pending for s in self.segments) or self._timer.isActive()
 
+    def render_all(self) -> None:
+        """Render every part now (screenshots, tests; never while streaming)."""
+        for segment in self.segments:
+            segment.flush()
+        self._frozen.clear()
+
     # -- parts --------------------------------------------------------------------------------
     def _close_open_parts(self) -> None:
         if self.thinking is not None and not self.thinking.finished:
@@ -274,7 +293,7 @@ class AssistantMessage(QFrame):
 
     def _render_thinking(self) -> None:
         if self.thinking is not None:
-            self.thinking.render()
+            self.thinking.refresh()
 
     def _insert(self, widget: QWidget) -> None:
         # Parts go above the footer (sources, stats and actions always stay last).

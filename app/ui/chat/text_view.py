@@ -55,12 +55,15 @@ class MessageText(QTextBrowser):
         self.document().setDefaultStyleSheet(markdown.table_css(dark))
 
     # -- content ------------------------------------------------------------------------------
-    def set_markdown(self, text: str, now: bool = False) -> None:
-        """Show `text` as Markdown; rendered on the next coalescing tick unless now=True."""
+    def set_markdown(self, text: str, now: bool = False, later: bool = False) -> None:
+        """Show `text` as Markdown: on the next coalescing tick, at once (now), or when the
+        owner calls flush() (later)."""
         self._source = text
         self._dirty = True
         if now:
             self.flush()
+        elif later:
+            self._timer.stop()
         elif not self._timer.isActive():
             self._timer.start(self._interval)
 

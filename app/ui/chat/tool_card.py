@@ -13,13 +13,17 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLay
 MAX_ROWS = 8
 
 # Skill names the model sees are snake_case; people read words (translated in ToolCard).
-
 _NICE: dict[str, str] = {
-    "search_documents": QT_TRANSLATE_NOOP("ToolCard", "Searched documents"), "read_document": QT_TRANSLATE_NOOP("ToolCard", "Read a document"),
-    "search_files": QT_TRANSLATE_NOOP("ToolCard", "Searched files"), "open_file": QT_TRANSLATE_NOOP("ToolCard", "Open a file"), "reveal_file": QT_TRANSLATE_NOOP("ToolCard", "Show a file"),
-    "list_events": QT_TRANSLATE_NOOP("ToolCard", "Looked at the calendar"), "find_free_time": QT_TRANSLATE_NOOP("ToolCard", "Found free time"),
-    "add_event": QT_TRANSLATE_NOOP("ToolCard", "Add an event"), "update_event": QT_TRANSLATE_NOOP("ToolCard", "Change an event"),
-    "delete_event": QT_TRANSLATE_NOOP("ToolCard", "Delete an event"),
+    "search_documents": str(QT_TRANSLATE_NOOP("ToolCard", "Searched documents")),
+    "read_document": str(QT_TRANSLATE_NOOP("ToolCard", "Read a document")),
+    "search_files": str(QT_TRANSLATE_NOOP("ToolCard", "Searched files")),
+    "open_file": str(QT_TRANSLATE_NOOP("ToolCard", "Open a file")),
+    "reveal_file": str(QT_TRANSLATE_NOOP("ToolCard", "Show a file")),
+    "list_events": str(QT_TRANSLATE_NOOP("ToolCard", "Looked at the calendar")),
+    "find_free_time": str(QT_TRANSLATE_NOOP("ToolCard", "Found free time")),
+    "add_event": str(QT_TRANSLATE_NOOP("ToolCard", "Add an event")),
+    "update_event": str(QT_TRANSLATE_NOOP("ToolCard", "Change an event")),
+    "delete_event": str(QT_TRANSLATE_NOOP("ToolCard", "Delete an event")),
 }
 
 
@@ -96,8 +100,9 @@ class ToolCard(QFrame):
 
     decided = Signal(bool)
 
-    def __init__(self, call_id: str, name: str, arguments: dict[str, Any],
-                 parent: QWidget | None = None) -> None:
+    def __init__(
+        self, call_id: str, name: str, arguments: dict[str, Any], parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
         self.setObjectName("toolCard")
         self.call_id = call_id
@@ -153,8 +158,10 @@ class ToolCard(QFrame):
     def ask(self, request: Any) -> None:
         """Wait for the user's decision on a change (the turn thread blocks until then)."""
         self._request = request
-        self.description.setText(str(getattr(request, "description", "")) or
-                                 format_arguments(getattr(request, "arguments", {})))
+        self.description.setText(
+            str(getattr(request, "description", ""))
+            or format_arguments(getattr(request, "arguments", {}))
+        )
         self.status.setText(self.tr("Waiting for you"))
         self._confirm_row.show()
         self.approve_button.setFocus()

@@ -40,9 +40,9 @@ def parse_chord(text: str) -> Chord | None:
     sequence = QKeySequence(text)
     if sequence.isEmpty() or sequence.count() != 1:
         return None
-    combo = sequence[0]
+    combo = sequence[0]  # type: ignore[index]  # the stubs miss QKeySequence.__getitem__
     mods = combo.keyboardModifiers()
-    key = int(combo.key().value) if hasattr(combo.key(), "value") else int(combo.key())
+    key = int(combo.key().value)
     if key in (0, int(Qt.Key.Key_unknown.value)):
         return None
     return Chord(key,

@@ -39,7 +39,10 @@ class WindowsHotkey(GlobalHotkey):
         super().__init__(parent)
         self._user32 = ctypes.WinDLL("user32", use_last_error=True)  # type: ignore[attr-defined]
         self._filter = _Filter(self)
-        QCoreApplication.instance().installNativeEventFilter(self._filter)
+        app = QCoreApplication.instance()
+        if app is None:
+            raise OSError("no Qt application to receive WM_HOTKEY")
+        app.installNativeEventFilter(self._filter)
         self._registered = False
 
     def _register(self, chord: Chord, text: str) -> HotkeyStatus:

@@ -127,7 +127,8 @@ class Downloader:
         try:
             response = urllib.request.urlopen(request, timeout=TIMEOUT_S)  # noqa: S310
         except urllib.error.HTTPError as exc:
-            raise DownloadError(f"{remote.name}: the server answered {exc.code} {exc.reason}")
+            raise DownloadError(f"{remote.name}: the server answered {exc.code} {exc.reason}"
+                                ) from exc
         except (urllib.error.URLError, OSError) as exc:
             raise DownloadError(f"{remote.name}: could not connect ({_reason(exc)})") from exc
         with response:

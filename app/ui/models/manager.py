@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import platform
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +32,10 @@ class _ProgressRelay(QObject):
     """Download progress crosses from the worker thread to the GUI through this signal."""
 
     progress = Signal(object)
+
+
+def _apple_silicon() -> bool:
+    return sys.platform == "darwin" and platform.machine() in ("arm64", "aarch64")
 
 
 def _eta(p: Progress) -> str:
@@ -75,7 +81,11 @@ class BuildRow(QFrame):
         self.size_label.setObjectName("dim")
         head.addWidget(self.size_label)
         layout.addLayout(head)
-        note = QLabel(self.tr(self.build.note))
+        text = self.build.note
+        if self.build.kind == "mlx" and not _apple_silicon():
+            text += " " + self.tr("This computer is not an Apple Silicon Mac: prefer a GGUF "
+                                  "build here.")
+        note = QLabel(text)
         note.setObjectName("dim")
         note.setWordWrap(True)
         layout.addWidget(note)

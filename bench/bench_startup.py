@@ -1,0 +1,72 @@
+"""Time from starting `hearth` to its main window being shown (target: under 1.0 s).
+
+    .venv/bin/python bench/bench_startup.py [--runs 5]
+
+Each run spawns `python -m app.main` with a fresh HEARTH_HOME (no model: the first-run path)
+and HEARTH_STARTUP_PROBE=1, which makes the app print the wall-clock time when the window is
+exposed and quit. The reference measured in the same run is a bare `python -c "import
+PySide6.QtWidgets"` process: the floor no Qt app on this machine can beat. Offscreen by
+default (QT_QPA_PLATFORM can be overridden, e.g. xcb under Xvfb)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+TARGET_S = 1.0
+
+
+def _env(home: str) -> dict[str, str]:
+    env = dict(os.environ)
+    env.setdefault("QT_QPA_PLATFORM", "offscreen")
+    env.update(HEARTH_HOME=home, HEARTH_STARTUP_PROBE="1")
+    return env
+
+
+def time_window() -> float:
+    """Seconds from spawning the process to the window being shown (from the app's own line)."""
+    with tempfile.TemporaryDirectory(prefix="hearth-bench-") as home:
+        started = time.time()
+        done = subprocess.run([sys.executable, "-m", "app.main"], cwd=ROOT, env=_env(home),
+                              capture_output=True, text=True, timeout=120)
+    line = next((ln for ln in done.stdout.splitlines() if ln.startswith("HEARTH_WINDOW_SHOWN")),
+                None)
+    if done.returncode != 0 or line is None:
+        raise SystemExit(f"hearth did not show its window:\n{done.stderr[-2000:]}")
+    return float(line.split()[1]) - started
+
+
+def time_reference() -> float:
+    started = time.perf_counter()
+    subprocess.run([sys.executable, "-c", "import PySide6.QtWidgets"], check=True,
+                   env=_env(tempfile.gettempdir()))
+    return time.perf_counter() - started
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+    time_window()  # warm the OS file cache once, like any second launch
+    windows = [time_window() for _ in range(args.runs)]
+    references = [time_reference() for _ in range(args.runs)]
+    best, median = min(windows), statistics.median(windows)
+    ref = statistics.median(references)
+    print(f"platform: {os.environ.get('QT_QPA_PLATFORM', 'offscreen')}, runs: {args.runs}")
+    print(f"launch -> window shown: median {median:.3f} s, best {best:.3f} s, "
+          f"worst {max(windows):.3f} s (target < {TARGET_S:.1f} s)")
+    print(f"reference (python + import PySide6.QtWidgets): median {ref:.3f} s")
+    print(f"ratio window / reference: {median / ref:.2f}x")
+    print("PASS" if median < TARGET_S else "SLOW")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
