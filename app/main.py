@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import sys
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
@@ -150,6 +151,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    # Document parsing runs in a spawned worker process; a frozen build must hand that process
+    # over to multiprocessing instead of starting the app again.
+    multiprocessing.freeze_support()
     args_list = sys.argv[1:] if argv is None else argv
     if not args_list or (args_list[0] not in COMMANDS and args_list[0] not in ("-h", "--help")):
         from app.ui.application import run_app

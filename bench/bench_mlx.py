@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from backends.base import GenerateOptions, Message  # noqa: E402
 from backends.events import Done  # noqa: E402
 from backends.memory import model_shape  # noqa: E402
-from backends.mlx_backend import MlxBackend  # noqa: E402
+from backends.mlx_backend import PREFILL_STEP, MlxBackend  # noqa: E402
 
 CACHE = Path(__file__).resolve().parent / ".cache"
 SIZES: dict[str, dict[str, int]] = {
@@ -55,7 +55,8 @@ def prompt_tokens(backend: MlxBackend, messages: list[Message]) -> int:
     return len(backend._tokenizer.encode(prompt, add_special_tokens=False))
 
 
-def raw_run(model: Any, tokenizer: Any, tokens: list[int], max_tokens: int) -> tuple[float, float]:
+def raw_run(model: Any, tokenizer: Any, tokens: list[int], max_tokens: int,
+            **options: Any) -> tuple[float, float]:
     """(prefill seconds, decode tokens/s) straight through mlx_lm, fresh cache."""
     import mlx.core as mx
     from mlx_lm.generate import stream_generate
@@ -66,7 +67,8 @@ def raw_run(model: Any, tokenizer: Any, tokens: list[int], max_tokens: int) -> t
     first = 0.0
     n = 0
     for _ in stream_generate(model, tokenizer, mx.array(tokens), max_tokens=max_tokens,
-                             sampler=make_sampler(temp=0.0), prompt_cache=make_prompt_cache(model)):
+                             sampler=make_sampler(temp=0.0), prompt_cache=make_prompt_cache(model),
+                             **options):
         n += 1
         first = first or time.perf_counter()
     end = time.perf_counter()
@@ -83,23 +85,39 @@ def hearth_run(backend: MlxBackend, messages: list[Message], max_tokens: int,
 
 def compare(backend: MlxBackend, messages: list[Message], max_tokens: int,
             repeats: int) -> dict[str, list[float]]:
+    """Interleaved raw / Hearth runs on the same tokens: wall-clock rates and CPU seconds."""
     tokenizer = backend._tokenizer  # the very tokenizer Hearth uses, so the tokens match
     prompt = backend.render_prompt(messages, GenerateOptions())
     tokens = tokenizer.encode(prompt, add_special_tokens=False)
-    out: dict[str, list[float]] = {"raw_prefill": [], "raw_decode": [], "hearth_prefill": [],
-                                   "hearth_decode": []}
-    for i in range(repeats + 1):  # the first round warms both paths up and is dropped
-        # Alternate which path goes first, so neither always runs on a warmer machine.
-        if i % 2:
-            prefill, decode = raw_run(backend._model, tokenizer, tokens, max_tokens)
-        done = hearth_run(backend, messages, max_tokens, key=f"bench-{max_tokens}-{i}")
-        if not i % 2:
-            prefill, decode = raw_run(backend._model, tokenizer, tokens, max_tokens)
-        if i:
-            out["raw_prefill"].append(len(tokens) / prefill)
+    out: dict[str, list[float]] = {k: [] for k in (
+        "raw_prefill", "raw_decode", "raw_cpu", "raw512_prefill", "raw512_cpu",
+        "hearth_prefill", "hearth_decode", "hearth_cpu")}
+
+    def raw(name: str, **options: Any) -> None:
+        cpu = time.process_time()
+        prefill, decode = raw_run(backend._model, tokenizer, tokens, max_tokens, **options)
+        out[f"{name}_cpu"].append(time.process_time() - cpu)
+        out[f"{name}_prefill"].append(len(tokens) / prefill)
+        if name == "raw":
             out["raw_decode"].append(decode)
-            out["hearth_prefill"].append(done.timings["prefill_tokens_per_second"])
-            out["hearth_decode"].append(done.timings["tokens_per_second"])
+
+    def hearth(i: int) -> None:
+        cpu = time.process_time()
+        done = hearth_run(backend, messages, max_tokens, key=f"bench-{max_tokens}-{i}")
+        out["hearth_cpu"].append(time.process_time() - cpu)
+        out["hearth_prefill"].append(done.timings["prefill_tokens_per_second"])
+        out["hearth_decode"].append(done.timings["tokens_per_second"])
+
+    for i in range(repeats + 1):
+        # Rotate the order, so no path always runs right after another on a warm cache.
+        steps = [lambda: raw("raw"), lambda i=i: hearth(i),
+                 # Hearth prefills in 512-token chunks (quick cancel); mlx_lm defaults to 2048.
+                 lambda: raw("raw512", prefill_step_size=PREFILL_STEP)]
+        for step in steps[i % 3:] + steps[: i % 3]:
+            step()
+        if i == 0:  # the first round warms every path up and is dropped
+            for values in out.values():
+                values.clear()
     out["prompt_tokens"] = [float(len(tokens))]
     return out
 
@@ -119,6 +137,12 @@ def second_turn(backend: MlxBackend, repeats: int) -> tuple[float, float, int]:
     return min(firsts), min(seconds), cached
 
 
+def cpu(figures: dict[str, list[float]], name: str) -> float:
+    """Median CPU seconds of one run: counts work done, not time spent waiting for a core."""
+    values = sorted(figures[f"{name}_cpu"])
+    return values[len(values) // 2]
+
+
 def main() -> int:
     sys.stdout.reconfigure(line_buffering=True)  # figures appear as they are measured
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -135,16 +159,26 @@ def main() -> int:
     print(f"model: {args.size} ({folder}), device {backend.info.device}, "
           f"best of {args.repeats} interleaved runs")
 
+    # Decode runs are short, so take more of them: contention on a shared box is bursty.
     decode = compare(backend, [{"role": "user", "content": "Write a story."}],
-                     args.decode_tokens, args.repeats)
+                     args.decode_tokens, args.repeats * 3)
     long_chat = history(backend, 2000)
     prefill = compare(backend, long_chat, 1, args.repeats)
     raw_p, hearth_p = best(prefill["raw_prefill"]), best(prefill["hearth_prefill"])
     raw_d, hearth_d = best(decode["raw_decode"]), best(decode["hearth_decode"])
-    print(f"prefill ({prefill['prompt_tokens'][0]:.0f} tokens): raw {raw_p:,.0f} tok/s, "
-          f"Hearth {hearth_p:,.0f} tok/s, Hearth/raw {hearth_p / raw_p:.3f}")
-    print(f"decode ({args.decode_tokens} tokens): raw {raw_d:,.1f} tok/s, "
+    raw512 = best(prefill["raw512_prefill"])
+    print(f"prefill ({prefill['prompt_tokens'][0]:.0f} tokens), wall clock: raw {raw_p:,.0f} "
+          f"tok/s (mlx_lm default 2048-token steps), raw {raw512:,.0f} tok/s (512-token steps), "
+          f"Hearth {hearth_p:,.0f} tok/s (512-token steps); Hearth/raw {hearth_p / raw_p:.3f}, "
+          f"same steps {hearth_p / raw512:.3f}")
+    print(f"prefill, CPU seconds per run (robust to other load): raw same steps "
+          f"{cpu(prefill, 'raw512'):.3f} s, Hearth {cpu(prefill, 'hearth'):.3f} s; Hearth/raw "
+          f"throughput {cpu(prefill, 'raw512') / cpu(prefill, 'hearth'):.3f}")
+    print(f"decode ({args.decode_tokens} tokens), wall clock: raw {raw_d:,.1f} tok/s, "
           f"Hearth {hearth_d:,.1f} tok/s, Hearth/raw {hearth_d / raw_d:.3f}")
+    print(f"decode run, CPU seconds: raw {cpu(decode, 'raw'):.3f} s, Hearth "
+          f"{cpu(decode, 'hearth'):.3f} s; Hearth/raw throughput "
+          f"{cpu(decode, 'raw') / cpu(decode, 'hearth'):.3f}")
 
     first, second, cached = second_turn(backend, args.repeats)
     print(f"second turn after a ~2,000-token history: TTFT {second:.1f} ms vs first turn "

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from app.cli.output import emit_json, fail
 
 if TYPE_CHECKING:
     from app.main import Hearth
-    from skills.files import FileHit, ScanReport
+    from skills.files import FileHit, ScanProgress, ScanReport
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -71,7 +72,7 @@ def run_add_root(args: argparse.Namespace, hearth: Hearth) -> int:
     if resolved not in hearth.settings.file_roots:
         hearth.settings.file_roots.append(resolved)
         hearth.save_settings()
-    report = None if args.no_scan else hearth.files.scan()
+    report = None if args.no_scan else hearth.files.scan(_progress())
     if args.json:
         emit_json({"root": resolved, "scan": report.to_dict() if report else None})
     else:
@@ -112,7 +113,7 @@ def run_status(args: argparse.Namespace, hearth: Hearth) -> int:
 def run_scan(args: argparse.Namespace, hearth: Hearth) -> int:
     if not hearth.files.roots:
         return fail("no folders chosen yet: hearth files add-root DIR")
-    report = hearth.files.scan()
+    report = hearth.files.scan(_progress())
     if args.json:
         emit_json(report.to_dict())
     else:
@@ -142,6 +143,19 @@ def run_search(args: argparse.Namespace, hearth: Hearth) -> int:
     return 0
 
 
+def _progress() -> Callable[[ScanProgress], None] | None:
+    """A live count on a terminal's stderr (never in pipes, so --json output stays clean)."""
+    if not sys.stderr.isatty():
+        return None
+
+    def show(progress: ScanProgress) -> None:
+        what = "reading text" if progress.phase == "content" else "looking at files"
+        sys.stderr.write(f"\r{what}: {progress.seen} seen, {progress.changed} new or changed ")
+        sys.stderr.flush()
+
+    return show
+
+
 def _print_hits(hits: list[FileHit]) -> None:
     if not hits:
         print("No files matched.", file=sys.stderr)
@@ -153,6 +167,8 @@ def _print_hits(hits: list[FileHit]) -> None:
 
 
 def _print_report(report: ScanReport) -> None:
+    if sys.stderr.isatty():
+        sys.stderr.write("\n")
     print(f"Scanned {report.seen} files in {report.seconds:.1f}s: {report.added} new, "
           f"{report.updated} changed, {report.removed} gone, {report.unchanged} unchanged.")
     for path, reason in report.errors[:10]:

@@ -61,10 +61,27 @@ def _run(app: Any, args: argparse.Namespace, hearth_factory: Callable[[], Any],
                   toggle=args.toggle)
     if os.environ.get(PROBE_ENV):
         desktop.window.shown.connect(lambda: _probe(app))
+    _quit_on_signals(app)
     try:
         return int(app.exec())
     finally:
         desktop.shutdown()
+
+
+def _quit_on_signals(app: Any) -> None:
+    """Ctrl+C in a terminal or a TERM from the session ends Hearth cleanly (stores closed).
+
+    Python only runs signal handlers between bytecodes, and Qt's loop runs none while idle:
+    a slow timer lets the handler run within half a second."""
+    import signal
+
+    from PySide6.QtCore import QTimer
+
+    for number in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(number, lambda *_args: app.quit())
+    timer = QTimer(app)
+    timer.timeout.connect(lambda: None)
+    timer.start(500)
 
 
 def _probe(app: Any) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from typing import Any
 
 from PySide6.QtCore import QObject, QTimer
@@ -59,6 +60,9 @@ class Desktop(QObject):
         QTimer.singleShot(0, self._after_shown)
 
     def _after_shown(self) -> None:
+        # Everything built so far lives as long as the app: keep it out of the cyclic GC's
+        # full passes, which would otherwise walk it again and again while answers stream.
+        gc.freeze()
         self.window.sidebar.reload()
         self.ctx.ops.run(self.ctx.assistant, lambda _a: None, lambda _e: None)  # warm it up
         self.ctx.ops.run(markdown.warm_up, lambda _r: None, lambda _e: None)

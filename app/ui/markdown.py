@@ -14,6 +14,7 @@ from functools import lru_cache
 from markdown_it import MarkdownIt
 from pygments import highlight
 from pygments.formatters import HtmlFormatter
+from pygments.lexer import Lexer
 from pygments.lexers import TextLexer, get_lexer_by_name
 from pygments.util import ClassNotFound
 
@@ -42,11 +43,17 @@ def _formatter(dark: bool) -> HtmlFormatter:
     return HtmlFormatter(noclasses=True, nowrap=True, style=style)
 
 
-def _highlight(code: str, lang: str, dark: bool) -> str:
+@lru_cache(maxsize=64)
+def _lexer(lang: str) -> Lexer:
+    """Looking a lexer up by name scans Pygments' registry: do it once per language."""
     try:
-        lexer = get_lexer_by_name(lang) if lang else TextLexer()
+        return get_lexer_by_name(lang) if lang else TextLexer()
     except ClassNotFound:
-        lexer = TextLexer()
+        return TextLexer()
+
+
+def _highlight(code: str, lang: str, dark: bool) -> str:
+    lexer = _lexer(lang.lower())
     return str(highlight(code, lexer, _formatter(dark))).rstrip("\n")
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 import time
@@ -24,6 +25,7 @@ from skills.documents.models import (
 from skills.documents.parsers import kind_of
 from skills.documents.worker import Limits, Outcome, ParserPool
 
+log = logging.getLogger(__name__)
 ProgressFn = Callable[[Progress], None]
 READ_MAX_CHARS = 12_000  # about 3,000 tokens: a piece the model's context can hold
 
@@ -37,6 +39,27 @@ class _Job:
     stat: store.Stat
     scope: str | None
     existed: bool
+
+
+class _Busy:
+    """Counts indexing runs in progress (a context manager) and waits for none."""
+
+    def __init__(self) -> None:
+        self._count = 0
+        self._changed = threading.Condition()
+
+    def __enter__(self) -> None:
+        with self._changed:
+            self._count += 1
+
+    def __exit__(self, *exc: object) -> None:
+        with self._changed:
+            self._count -= 1
+            self._changed.notify_all()
+
+    def idle(self, timeout: float) -> bool:
+        with self._changed:
+            return self._changed.wait_for(lambda: self._count == 0, timeout)
 
 
 class DocumentIndex:
@@ -64,6 +87,7 @@ class DocumentIndex:
         self._watched: list[str] = [fscheck.absolute(f) for f in watched]
         self._watcher: Any = None
         self._titles: tuple[tuple[int, int], frozenset[str]] | None = None  # version, names
+        self._busy = _Busy()  # indexing runs in progress, so close() can wait for them
 
     # --- indexing -------------------------------------------------------------------------
 
@@ -83,8 +107,34 @@ class DocumentIndex:
             files.extend(found)
             if scope is None and os.path.isdir(path):  # a folder added again: bring it up to date
                 report.removed += self._forget_missing(path, {p for p, _ in found})
-        self._index_files(files, scope, progress, report)
+        self._enqueue(files, scope)
+        self._index_files(files, scope, progress, report, queued=True)
         return report
+
+    def resume_pending(self, progress: ProgressFn | None = None) -> IndexReport:
+        """Index what an earlier add_paths left undone (the app quit or crashed halfway)."""
+        report = IndexReport()
+        with self._lock:
+            rows = self.db.execute(
+                "select path, scope, root from doc_queue order by rowid"
+            ).fetchall()
+        for scope in dict.fromkeys(s for _, s, _ in rows):
+            files = [(p, root) for p, s, root in rows if s == scope]
+            self._index_files(files, scope or None, progress, report, queued=True)
+        return report
+
+    def _enqueue(self, files: list[tuple[str, str]], scope: str | None) -> None:
+        with self._lock, self.db.conn:
+            self.db.conn.executemany(
+                "insert or ignore into doc_queue (path, scope, root) values (?, ?, ?)",
+                [(path, scope or "", root) for path, root in files],
+            )
+
+    def _dequeue(self, path: str, scope: str | None) -> None:
+        with self._lock, self.db.conn:
+            self.db.execute(
+                "delete from doc_queue where path = ? and scope = ?", [path, scope or ""]
+            )
 
     def sync(self, progress: ProgressFn | None = None) -> IndexReport:
         """Bring every watched folder up to date: new, changed and deleted files. Cheap when
@@ -127,25 +177,37 @@ class DocumentIndex:
         scope: str | None,
         progress: ProgressFn | None,
         report: IndexReport,
+        queued: bool = False,
     ) -> None:
         """Check, parse and store each file. Parsing file n+1 (in the worker process) overlaps
         storing file n (here), so indexing costs little more than parsing alone."""
         total = len(files)
         previous: tuple[_Job, Future[Outcome]] | None = None
-        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="hearth-doc-parse") as parser:
+        with self._busy, ThreadPoolExecutor(1, "hearth-doc-parse") as parser:
             for done, (file, root) in enumerate(files):
                 self._report(Progress(done, total, file), progress)
                 if not self._wait_running():  # paused: hold here; closed: give up
                     break
                 job = self._check(file, root, scope, report)
                 current = (job, parser.submit(self._parse, job)) if job else None
-                if previous is not None:
-                    self._store(*previous, report)
+                self._settle(previous, report, queued)
+                if queued and job is None:
+                    self._dequeue(file, scope)
                 previous = current
-            if previous is not None:
-                self._store(*previous, report)
+            self._settle(previous, report, queued)
         self._report(Progress(total, total, ""), progress)
         self._progress = None
+
+    def _settle(
+        self, parsing: tuple[_Job, Future[Outcome]] | None, report: IndexReport, queued: bool
+    ) -> None:
+        """Store a parsed file; after close() it stays queued for next time instead."""
+        if parsing is None or self._closed:
+            return
+        job, outcome = parsing
+        self._store(job, outcome, report)
+        if queued:
+            self._dequeue(job.path, job.scope)
 
     def _report(self, value: Progress, progress: ProgressFn | None) -> None:
         self._progress = value
@@ -498,7 +560,9 @@ class DocumentIndex:
         self._running.set()
         self.stop()
         if self._owns_pool:
-            self.pool.close()
+            self.pool.close()  # a parse in flight fails at once instead of running on
+        if not self._busy.idle(timeout=30):
+            log.warning("indexing did not stop within 30 s; closing the index anyway")
         with self._lock:
             self.db.conn.close()
 

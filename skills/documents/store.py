@@ -61,6 +61,15 @@ def m001_documents(db: sqlite_utils.Database) -> None:
     )
 
 
+@migrations
+def m002_queue(db: sqlite_utils.Database) -> None:
+    # files asked for but not yet indexed, so quitting halfway loses nothing ('' = library)
+    db.execute(
+        "create table doc_queue (path text not null, scope text not null default '',"
+        " root text not null default '', primary key (path, scope))"
+    )
+
+
 def connect(path: Path) -> sqlite_utils.Database:
     """Open index.db shared with the file index: WAL so readers never block the writer."""
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -120,6 +120,10 @@ class ReadDocument:
         scope = context.conversation_id or None
         info = self.index.find(name, scope) if name else None
         if info is None:
+            similar = [d.title for d in self.index.documents(name, scope)] if name else []
+            if len(similar) > 1:
+                raise SkillError(f"several documents match {name!r}: {', '.join(similar[:10])};"
+                                 " give the full name")
             raise SkillError(f"no indexed document called {name!r}; use list_documents")
         pages = parse_pages(arguments.get("pages"))
         section = str(arguments.get("section") or "").strip() or None

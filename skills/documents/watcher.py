@@ -74,6 +74,10 @@ class FolderWatcher:
         self._thread.join(timeout=30)
 
     def _run(self) -> None:
+        try:
+            self.index.resume_pending()  # files dropped in before a quit or crash
+        except Exception:  # live updates matter more than one failed catch-up
+            log.exception("could not finish indexing left from last time")
         while True:
             batch = self._next_batch()
             if batch is None:

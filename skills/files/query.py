@@ -12,9 +12,9 @@ from typing import Any
 
 from skills.files.models import FileHit, local_time
 from skills.files.paths import text_range
+from skills.files.snippet import make_snippet
 
 _WORD = re.compile(r"\w+", re.UNICODE)
-_MARK_OPEN, _MARK_CLOSE = "\x02", "\x03"  # never in text; turned into ** after snippet()
 
 
 @dataclass
@@ -72,6 +72,7 @@ def filter_sql(filters: Filters) -> tuple[str, list[Any]]:
     return (" and ".join(clauses) or "1"), params
 
 
+BROAD = 2000  # matches beyond which a tier walks the modification-time index instead
 _COLUMNS = "f.id, f.raw, f.path, f.name, f.kind, f.size, f.mtime_ns, f.has_content"
 
 
@@ -82,43 +83,48 @@ def search(conn: sqlite3.Connection, query: str | None, filters: Filters,
     if not terms:
         rows = conn.execute(
             f"select {_COLUMNS} from file_index f where {where}"
-            " order by f.mtime_ns desc, f.id limit ?", [*params, limit],
+            " order by f.mtime_ns desc, f.id desc limit ?", [*params, limit],
         ).fetchall()
         return [_hit(r, "") for r in rows]
-    # Two passes, one per tier: name hits alone are usually enough to fill the page, and
-    # ranking a tier touches only its own matches (a broad prefix can match thousands).
-    tier = (
-        f"select {_COLUMNS} from file_index f where f.id in"
-        " (select rowid from file_index_fts where file_index_fts match ?) {extra} and {where}"
-        " order by f.mtime_ns desc, f.id limit ?"
-    )
+    # Two passes, one per tier: name hits alone usually fill the page, and ranking a tier
+    # touches only its own matches (a broad prefix can match thousands).
     name_query = fts_query(terms, "name")
-    rows = conn.execute(tier.format(extra="", where=where),
+    rows = conn.execute(_tier_sql(conn, name_query, "", where),
                         [name_query, *params, limit]).fetchall()
     if len(rows) < limit:
+        all_query = fts_query(terms)
         not_name = "and f.id not in (select rowid from file_index_fts where file_index_fts match ?)"
-        rows += conn.execute(tier.format(extra=not_name, where=where),
-                             [fts_query(terms), name_query, *params, limit - len(rows)]).fetchall()
+        rows += conn.execute(_tier_sql(conn, all_query, not_name, where),
+                             [all_query, name_query, *params, limit - len(rows)]).fetchall()
     snippets = _snippets(conn, terms, [r[0] for r in rows if r[7] == 1])
     return [_hit(r, snippets.get(r[0], "")) for r in rows]
 
 
+def _tier_sql(conn: sqlite3.Connection, match: str, extra: str, where: str) -> str:
+    """SQL for one tier. With many matches and no filter, walking files newest-first and
+    stopping at the limit beats fetching and sorting every match (the usual plan)."""
+    plan = ""
+    if where == "1":
+        count = conn.execute(
+            "select count(*) from file_index_fts where file_index_fts match ?", [match]
+        ).fetchone()[0]
+        plan = "indexed by file_index_mtime" if count > BROAD else ""
+    return (
+        f"select {_COLUMNS} from file_index f {plan} where f.id in (select rowid from"
+        f" file_index_fts where file_index_fts match ?) {extra} and {where}"
+        " order by f.mtime_ns desc, f.id desc limit ?"
+    )
+
+
 def _snippets(conn: sqlite3.Connection, terms: list[str], ids: list[int]) -> dict[int, str]:
-    """Content snippets for the few rows shown that have text (computing them for every
-    match, or for files without text, costs a pass over the words' postings each time)."""
+    """Content snippets for the few rows shown that have text."""
     if not ids:
         return {}
     rows = conn.execute(
-        "select rowid, snippet(file_index_fts, 1, ?, ?, '…', 12) from file_index_fts"
-        f" where file_index_fts match ? and rowid in ({','.join('?' for _ in ids)})",
-        [_MARK_OPEN, _MARK_CLOSE, fts_query(terms, "content", "OR"), *ids],
+        "select rowid, content from file_index_fts"
+        f" where rowid in ({','.join('?' for _ in ids)})", ids,
     ).fetchall()
-    return {r[0]: _clean(r[1]) for r in rows}
-
-
-def _clean(snippet: str) -> str:
-    flat = " ".join(snippet.split())
-    return flat.replace(_MARK_OPEN, "**").replace(_MARK_CLOSE, "**")
+    return {r[0]: make_snippet(r[1], terms) for r in rows}
 
 
 def _hit(row: tuple[Any, ...], snippet: str) -> FileHit:

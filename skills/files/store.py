@@ -67,6 +67,26 @@ def connect(path: Path) -> sqlite_utils.Database:
     return db
 
 
+_UPSERT = (
+    "insert into file_index (raw, path, folder, name, ext, kind, size, mtime_ns, created,"
+    " has_content) values (?,?,?,?,?,?,?,?,?,?) on conflict(raw) do update set"
+    " path=excluded.path, folder=excluded.folder, name=excluded.name, ext=excluded.ext,"
+    " kind=excluded.kind, size=excluded.size, mtime_ns=excluded.mtime_ns,"
+    " created=excluded.created, has_content=excluded.has_content"
+)
+
+
+def _row(found: FoundFile, content: str | None) -> tuple[object, ...]:
+    """Parameters for _UPSERT (first ten) and for the FTS insert (last three)."""
+    raw = os.fsencode(found.path)
+    path = display(found.path)
+    name = display(found.name)
+    ext = extension(found.name)
+    state = PENDING if content is None else int(bool(content))
+    return (raw, path, os.path.dirname(path), name, ext, kind_of(ext), found.size,
+            found.mtime_ns, found.created, state, name_terms(name), content or "", raw)
+
+
 class FileStore:
     """All SQL writes for the file index, serialised by one lock (callers may be the UI's
     worker thread, the watcher thread and the CLI)."""
@@ -95,27 +115,16 @@ class FileStore:
     def upsert(self, batch: Iterable[tuple[FoundFile, str | None]]) -> None:
         """Insert or refresh files with their content, in one transaction. Content None means
         "read it later" (PENDING): the name is searchable now, the text follows."""
+        rows = [_row(found, content) for found, content in batch]
+        if not rows:
+            return
         with self.lock, self.conn:
-            for found, content in batch:
-                self._upsert_one(found, content)
-
-    def _upsert_one(self, found: FoundFile, content: str | None) -> None:
-        state = PENDING if content is None else int(bool(content))
-        path = display(found.path)
-        ext = extension(found.name)
-        row = self.conn.execute(
-            "insert into file_index (raw, path, folder, name, ext, kind, size, mtime_ns,"
-            " created, has_content) values (?,?,?,?,?,?,?,?,?,?) on conflict(raw) do update set"
-            " path=excluded.path, folder=excluded.folder, name=excluded.name, ext=excluded.ext,"
-            " kind=excluded.kind, size=excluded.size, mtime_ns=excluded.mtime_ns,"
-            " created=excluded.created, has_content=excluded.has_content returning id",
-            [os.fsencode(found.path), path, os.path.dirname(path), display(found.name), ext,
-             kind_of(ext), found.size, found.mtime_ns, found.created, state],
-        ).fetchone()
-        self.conn.execute(
-            "insert or replace into file_index_fts (rowid, name, content) values (?,?,?)",
-            [row[0], name_terms(display(found.name)), content or ""],
-        )
+            self.conn.executemany(_UPSERT, [r[:10] for r in rows])
+            # The FTS row shares the file's id; looking it up by path keeps this one statement.
+            self.conn.executemany(
+                "insert or replace into file_index_fts (rowid, name, content)"
+                " select id, ?, ? from file_index where raw = ?", [r[10:] for r in rows],
+            )
 
     def pending(self, root: str) -> list[tuple[int, bytes, str, int]]:
         """(id, raw path, extension, size) of files under `root` whose text is still to read."""

@@ -52,6 +52,36 @@ def test_unreadable_file(tmp_path: Path, make_index: Callable[..., DocumentIndex
     assert "permission denied" in report.failures[0].reason
 
 
+def test_a_file_the_system_refuses_to_open_is_skipped_even_when_running_as_root(
+    tmp_path: Path, make_index: Callable[..., DocumentIndex], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import builtins
+
+    from skills.documents import fscheck
+
+    secret = tmp_path / "secret.txt"
+    secret.write_text("hidden")
+    (tmp_path / "fine.txt").write_text("gannets")
+    real_open = builtins.open
+
+    locked = tmp_path / "locked.txt"
+    locked.write_text("also hidden")
+
+    def refuse(file: object, *args: object, **kwargs: object) -> object:
+        if str(file) == str(locked):  # what EACCES looks like to a non-root user
+            raise PermissionError(13, "Permission denied", str(file))
+        return real_open(file, *args, **kwargs)  # type: ignore[call-overload]
+
+    monkeypatch.setattr(fscheck.os, "access", lambda path, mode: str(path) != str(secret))
+    monkeypatch.setattr(builtins, "open", refuse)  # readable by its mode, refused on open
+    report = make_index().add_paths([tmp_path])
+    assert sorted((Path(f.path).name, f.reason) for f in report.failures) == [
+        ("locked.txt", "cannot read file: permission denied"),
+        ("secret.txt", "cannot read file: permission denied"),
+    ]
+    assert report.added == 1
+
+
 def test_a_parser_that_hangs_is_stopped_and_the_worker_replaced() -> None:
     pool = ParserPool(Limits(seconds=1.0), target="tests.documents.hostile:hang")
     try:

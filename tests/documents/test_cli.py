@@ -75,3 +75,38 @@ def test_bad_arguments_fail_with_one_line(
     assert err.startswith("hearth: no such file or folder") and err.count("\n") == 1
     assert main(["docs", "watch", str(tmp_path / "nope")]) == 1
     assert "not a folder" in capsys.readouterr().err
+
+
+def test_watch_in_the_foreground_follows_changes_until_ctrl_c(
+    tmp_path: Path, hearth_home: Path
+) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    from skills.documents import DocumentIndex
+    from tests.documents.conftest import wait_for
+
+    folder = tmp_path / "live"
+    folder.mkdir()
+    env = {**os.environ, "HEARTH_HOME": str(hearth_home)}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "app.main", "docs", "watch", str(folder), "--foreground"],
+        env=env, stdout=subprocess.PIPE, text=True,
+    )
+    try:
+        assert process.stdout is not None
+        assert "Watching" in process.stdout.readline() + process.stdout.readline()
+        (folder / "new.txt").write_text("the cormorant dries its wings")
+        index = DocumentIndex(Paths.from_env().index_db)
+        try:
+            wait_for(lambda: [p.title for p in index.search("cormorant")] == ["new.txt"])
+        finally:
+            index.close()
+        process.send_signal(signal.SIGINT)
+        assert process.wait(timeout=20) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()

@@ -114,6 +114,15 @@ def test_read_document_refuses_anything_not_indexed(
             tools["read_document"].run({"document": name}, _context())
 
 
+def test_an_ambiguous_name_lists_the_candidates(tools: dict[str, Any]) -> None:
+    (Path(tools["index"].documents()[0].path).parent / "invoices-2024.txt").write_text("x")
+    tools["index"].add_paths([Path(tools["index"].documents()[0].path).parent])
+    with pytest.raises(SkillError, match="several documents match 'invoices'"):
+        tools["read_document"].run({"document": "invoices"}, _context())
+    exact = tools["read_document"].run({"document": "invoices.pdf", "pages": "1"}, _context())
+    assert exact.sources[0].title == "invoices.pdf"
+
+
 def test_list_documents_with_filter(tools: dict[str, Any]) -> None:
     listing = tools["list_documents"].run({}, _context())
     assert "invoices.pdf (pdf, 12 pages)" in listing.text and "trap.txt" in listing.text

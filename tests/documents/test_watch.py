@@ -178,3 +178,23 @@ def test_a_missing_watched_folder_keeps_its_documents_and_does_not_stop_watching
     assert _titles(second, "kittiwakes") == ["a.txt"]  # kept for when the drive returns
     second.start_watching()  # does not raise
     second.stop()
+
+
+def test_files_left_unindexed_by_a_quit_are_indexed_next_time(
+    tmp_path: Path, make_index: Callable[..., DocumentIndex]
+) -> None:
+    for name in ("a", "b", "c"):
+        (tmp_path / f"{name}.txt").write_text(f"fulmar {name}")
+    first = make_index()
+    first.pause()
+    worker = threading.Thread(target=first.add_paths, args=([tmp_path],), kwargs={"scope": "chat"})
+    worker.start()
+    wait_for(lambda: first.status().in_progress is not None)
+    first.close()  # the user quits while indexing is paused
+    worker.join(timeout=30)
+    second = make_index()
+    assert second.documents(scope="chat") == []
+    report = second.resume_pending()
+    assert report.added == 3
+    assert [d.title for d in second.documents(scope="chat")] == ["a.txt", "b.txt", "c.txt"]
+    assert second.resume_pending().added == 0  # done is done

@@ -83,3 +83,25 @@ def test_bad_filters_are_refused_in_plain_words(index, tmp_path: Path) -> None:
         index.search(folder=str(tmp_path))
     with pytest.raises(ValueError, match="limit"):
         index.search("lease", limit=0)
+
+
+def test_both_query_plans_rank_the_same(index, monkeypatch) -> None:
+    from skills.files import query
+
+    queries = ["lease", "l", "txt", "le an", "trip", ""]
+    usual = [[h.path for h in index.search(q, limit=3)] for q in queries]
+    monkeypatch.setattr(query, "BROAD", 0)  # every tier walks the modification-time index
+    assert [[h.path for h in index.search(q, limit=3)] for q in queries] == usual
+    assert usual[0] == [index.search("lease")[i].path for i in range(3)]
+
+
+def test_snippets_bold_every_match_and_fold_accents() -> None:
+    from skills.files.snippet import make_snippet
+
+    text = "Intro. " + "filler " * 30 + "the Café menu and café_prices; cafeteria too."
+    snippet = make_snippet(text, ["caf"])
+    assert snippet.startswith("filler") and "**Café** menu" in snippet
+    assert "**café**_prices" in snippet
+    assert "**cafeteria**" in snippet
+    assert make_snippet("Mon résumé final", ["resume"]) == "Mon **résumé** final"
+    assert make_snippet("nothing here", ["zebra"]) == ""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -17,17 +17,20 @@ from PySide6.QtWidgets import (
 from app.ui import turns
 from app.ui.bridge import TurnBridge
 from app.ui.chat.composer import Composer
-from app.ui.chat.history_view import build_messages
+from app.ui.chat.history_view import build_widget, group_messages
 from app.ui.chat.live_turn import Turn, announce, turn_stats
 from app.ui.chat.message import AssistantMessage, UserMessage
 from app.ui.chat.parts import Banner, EmptyState
 from app.ui.context import UiContext
 from app.ui.open_source import open_source
 
+HISTORY_BUDGET_S = 0.015  # GUI time per event-loop pass spent building a loaded conversation
+
 
 class ChatView(QWidget):
     """Shows a conversation and runs turns through the assistant via one bridge per turn."""
 
+    history_loaded = Signal(str)
     conversation_started = Signal(str)
     title_changed = Signal(str, str)
     turn_finished = Signal(dict)
@@ -60,6 +63,8 @@ class ChatView(QWidget):
         self.scroll_area.setWidgetResizable(True)
         self.scroll_area.setFrameShape(QFrame.Shape.NoFrame)
         self.scroll_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        # Always on: a scroll bar that appears mid-stream would re-wrap every message at once.
+        self.scroll_area.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
         column = QWidget()
         column.setObjectName("chatColumn")
         outer = QHBoxLayout(column)
@@ -124,9 +129,9 @@ class ChatView(QWidget):
 
     def _add(self, widget: QWidget) -> None:
         if isinstance(widget, AssistantMessage):  # only the newest answer can be regenerated
-            for older in self._widgets():
-                if isinstance(older, AssistantMessage):
-                    older.regenerate_button.hide()
+            older = self._last(AssistantMessage)
+            if older is not None:
+                older.regenerate_button.hide()
         self._show_empty(False)
         self.messages.addWidget(widget)
         self._stick = True
@@ -154,17 +159,24 @@ class ChatView(QWidget):
         self._load_token += 1
         token = self._load_token
         history = self.ctx.lazy("history")
-        self.ctx.ops.run(lambda: history.messages(conversation_id),
-                         lambda msgs: self._show_history(token, msgs),
+        self.ctx.ops.run(lambda: group_messages(history.messages(conversation_id)),
+                         lambda groups: self._show_history(token, groups),
                          title=self.tr("Could not open this conversation"))
 
-    def _show_history(self, token: int, stored: list[Any]) -> None:
+    def _show_history(self, token: int, groups: list[Any]) -> None:
+        """Build the widgets a few at a time: a long conversation must not freeze the window."""
         if token != self._load_token:
             return  # the user already clicked another conversation
-        for widget in build_messages(stored, self.ctx.dark):
+        started = time.perf_counter()
+        while groups and time.perf_counter() - started < HISTORY_BUDGET_S:
+            widget = build_widget(groups.pop(0), self.ctx.dark)
             self._wire(widget)
             self._add(widget)
-        self._show_empty(not stored)
+        if groups:
+            QTimer.singleShot(0, lambda: self._show_history(token, groups))
+        else:
+            self._show_empty(not self._widgets())
+            self.history_loaded.emit(self.conversation_id or "")
 
     def _wire(self, widget: QWidget) -> None:
         if isinstance(widget, UserMessage):

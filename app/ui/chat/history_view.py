@@ -44,27 +44,43 @@ def _add_assistant(widget: AssistantMessage, message: Any) -> None:
     widget.message_id = message.id
 
 
-def build_messages(stored: list[Any], dark: bool) -> list[QWidget]:
-    """Consecutive assistant and tool messages (one tool-using turn) share one widget."""
-    widgets: list[QWidget] = []
-    current: AssistantMessage | None = None
+Group = tuple[str, list[Any]]  # ("user", [message]) or ("assistant", [assistant/tool...])
+
+
+def group_messages(stored: list[Any]) -> list[Group]:
+    """Consecutive assistant and tool messages (one tool-using turn) form one group.
+
+    Pure data, so it runs on the worker that read the messages."""
+    groups: list[Group] = []
     for message in stored:
         if message.role == "user":
-            if current is not None:
-                current.finish(note=_note(getattr(current, "_status", "")))
-                current = None
-            widgets.append(UserMessage(message.content, message.id, dark=dark))
+            groups.append(("user", [message]))
         elif message.role in ("assistant", "tool"):
-            if current is None:
-                current = AssistantMessage(dark=dark)
-                widgets.append(current)
-            if message.role == "assistant":
-                _add_assistant(current, message)
-                current._status = message.status  # type: ignore[attr-defined]
+            if groups and groups[-1][0] == "assistant":
+                groups[-1][1].append(message)
             else:
-                ok = message.tool_ok if message.tool_ok is not None else True
-                current.finish_tool(message.tool_call_id, message.tool_name, ok,
-                                    message.content, None)
-    if current is not None:
-        current.finish(note=_note(getattr(current, "_status", "")))
-    return widgets
+                groups.append(("assistant", [message]))
+    return groups
+
+
+def build_widget(group: Group, dark: bool) -> QWidget:
+    kind, messages = group
+    if kind == "user":
+        return UserMessage(messages[0].content, messages[0].id, dark=dark)
+    widget = AssistantMessage(dark=dark)
+    status = ""
+    for message in messages:
+        if message.role == "assistant":
+            _add_assistant(widget, message)
+            status = message.status
+        else:
+            ok = message.tool_ok if message.tool_ok is not None else True
+            widget.finish_tool(message.tool_call_id, message.tool_name, ok, message.content,
+                               None)
+    widget.finish(note=_note(status))
+    return widget
+
+
+def build_messages(stored: list[Any], dark: bool) -> list[QWidget]:
+    """Every widget at once (screenshots, small histories); the chat view builds in batches."""
+    return [build_widget(g, dark) for g in group_messages(stored)]

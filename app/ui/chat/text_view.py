@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 
 from PySide6.QtCore import QSize, Qt, QTimer, QUrl, Signal
-from PySide6.QtGui import QGuiApplication, QTextOption
+from PySide6.QtGui import QGuiApplication, QResizeEvent, QTextOption
 from PySide6.QtWidgets import QFrame, QSizePolicy, QTextBrowser, QWidget
 
 from app.ui import markdown
@@ -102,14 +102,19 @@ class MessageText(QTextBrowser):
 
     # -- size ---------------------------------------------------------------------------------
     def _fit(self) -> None:
-        self.document().setTextWidth(self.viewport().width())
-        height = int(self.document().size().height()) + 4
+        width = self.viewport().width()
+        document = self.document()
+        if document.textWidth() != width:  # re-wrapping is the costly part: only when needed
+            document.setTextWidth(width)
+        height = int(document.size().height()) + 4
         if height != self.height():
             self.setFixedHeight(height)
 
-    def resizeEvent(self, event: object) -> None:  # noqa: N802 - Qt override
-        super().resizeEvent(event)  # type: ignore[arg-type]
-        self._fit()
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)
+        # Our own setFixedHeight lands here too; only a new width changes the wrapping.
+        if event.size().width() != event.oldSize().width():
+            self._fit()
 
     def sizeHint(self) -> QSize:  # noqa: N802 - Qt override
         return QSize(400, self.height())

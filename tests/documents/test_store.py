@@ -1,0 +1,53 @@
+"""index.db is shared with the file index: our schema is one named migration component."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import sqlite_utils
+
+from skills.documents import store
+from skills.migrations import Migrations
+
+
+def test_documents_and_files_components_share_index_db(tmp_path: Path) -> None:
+    path = tmp_path / "index.db"
+    other = Migrations("files")
+
+    @other
+    def m001_files(db: sqlite_utils.Database) -> None:
+        db.execute("create table files (path text primary key)")
+
+    db = sqlite_utils.Database(sqlite3.connect(str(path)))
+    other.apply(db)
+    db.execute("insert into files values ('/x')")
+    db.conn.commit()
+    ours = store.connect(path)
+    ours_again = store.connect(path)  # a second process opening it: nothing re-runs
+    assert ours.execute("pragma journal_mode").fetchone()[0] == "wal"
+    assert store.migrations.applied(ours) == store.migrations.names
+    assert other.applied(ours) == ["m001_files"]
+    assert ours.execute("select path from files").fetchall() == [("/x",)]
+    for conn in (ours.conn, ours_again.conn, db.conn):
+        conn.close()
+
+
+def test_query_text_is_never_fts_syntax() -> None:
+    expression = store.match_expression('budget" OR title:* NEAR( -x AND')
+    assert expression.startswith('text : ("budget"')
+    assert '"near"' in expression  # quoted words, not operators
+
+
+def test_an_index_from_the_first_release_upgrades_in_place(tmp_path: Path) -> None:
+    path = tmp_path / "index.db"
+    old = sqlite_utils.Database(sqlite3.connect(str(path)))
+    assert store.migrations.apply(old, upto="m001_documents") == ["m001_documents"]
+    old.execute("insert into doc_documents (path, title) values ('/d/a.pdf', 'a.pdf')")
+    old.conn.commit()
+    old.conn.close()
+    db = store.connect(path)
+    assert store.migrations.applied(db) == store.migrations.names
+    assert db.execute("select title from doc_documents").fetchall() == [("a.pdf",)]
+    assert "doc_queue" in db.table_names()
+    db.conn.close()
