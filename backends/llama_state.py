@@ -34,7 +34,7 @@ def save_sequence(llm: Any) -> SeqState:
     buffer = (ctypes.c_uint8 * size)()
     written = llama_cpp.llama_state_seq_get_data(llm.ctx, buffer, size, SEQ)
     tokens = np.array(llm.input_ids[: llm.n_tokens], dtype=np.int32)
-    return SeqState(tokens, bytes(buffer)[:written])
+    return SeqState(tokens, ctypes.string_at(buffer, written))  # one copy, not two
 
 
 def restore_sequence(llm: Any, state: SeqState) -> bool:

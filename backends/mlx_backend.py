@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import importlib
-import importlib.util
 import logging
 import sys
 from collections.abc import Iterator
@@ -143,8 +142,7 @@ class MlxBackend:
         self._template = ChatTemplate(folder.chat_template, folder.bos_token, folder.eos_token)
         self._kv_group = _kv_group_size(shape.head_dim, self._kv_type)
         engine = _import_engine()
-        _check_model_type(folder)
-        self._model, self._tokenizer = _load_weights(engine, folder.path)
+        self._model, self._tokenizer = _load_weights(engine, folder)
         self._tokenizer.eos_token_ids = _stop_ids(self._tokenizer)
         self._engine = engine
         self._store = conversation_caches(self._cache_dir, folder.fingerprint(self._kv_type))
@@ -324,19 +322,9 @@ def _kv_group_size(head_dim: int, kv_type: str) -> int:
                            f"model's is {head_dim}: use f16")
 
 
-def _check_model_type(folder: MlxFolder) -> None:
-    try:
-        remap = importlib.import_module("mlx_lm.utils").MODEL_REMAPPING
-    except (ImportError, AttributeError):
-        remap = {}
-    name = remap.get(folder.model_type, folder.model_type)
-    if importlib.util.find_spec(f"mlx_lm.models.{name}") is None:
-        raise UnsupportedModel(f"This MLX installation cannot run model_type "
-                               f"{folder.model_type!r}; update mlx-lm or choose another model")
-
-
-def _load_weights(engine: _Engine, path: Path) -> tuple[Any, Any]:
+def _load_weights(engine: _Engine, folder: MlxFolder) -> tuple[Any, Any]:
     """mlx_lm's load, in its two steps, so a failure names the part that is broken."""
+    path = folder.path
     try:
         model, config = engine.load_model(path)
     except NotImplementedError as exc:
@@ -344,7 +332,9 @@ def _load_weights(engine: _Engine, path: Path) -> tuple[Any, Any]:
                                f"{_one_line(exc)}") from exc
     except ValueError as exc:
         if "not supported" in str(exc):
-            raise UnsupportedModel(f"{path.name}: {_one_line(exc)}") from exc
+            raise UnsupportedModel(f"This MLX installation cannot run model_type "
+                                   f"{folder.model_type!r}; update mlx-lm or choose another "
+                                   "model") from exc
         raise ModelCorrupt(f"{path.name}: the weights do not match config.json "
                            f"({_one_line(exc)})") from exc
     except Exception as exc:  # mlx and safetensors raise many types on damaged files

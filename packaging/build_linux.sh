@@ -1,16 +1,30 @@
 #!/usr/bin/env bash
-# Build the Linux onedir bundle (packaging/dist/Hearth) and smoke-test it. One command:
+# Build the Linux onedir bundle (packaging/dist/Hearth) and smoke-test it. One command, from a
+# fresh clone:
 #   bash packaging/build_linux.sh
+# HEARTH_NO_INSTALL=1 skips the pip step (an environment that already has .[package,test]);
+# HEARTH_CLEAN=1 throws PyInstaller's cache away first; HEARTH_MAX_BUNDLE_MB caps the size.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-python3}
 [ -x .venv/bin/python ] || "$PY" -m venv .venv
-FIND_LINKS=()
-[ -d ../shared/wheels ] && FIND_LINKS=(--find-links ../shared/wheels)
-.venv/bin/python -m pip install --quiet "${FIND_LINKS[@]}" -e ".[package,test]"
+if [ -z "${HEARTH_NO_INSTALL:-}" ]; then
+    FIND_LINKS=()
+    [ -d ../shared/wheels ] && FIND_LINKS=(--find-links ../shared/wheels)  # prebuilt llama-cpp
+    .venv/bin/python -m pip install --quiet "${FIND_LINKS[@]}" -e ".[package,test]"
+fi
+VERSION=$(.venv/bin/python -c "import tomllib;print(tomllib.load(open('pyproject.toml','rb'))['project']['version'])")
+CLEAN=()
+[ -n "${HEARTH_CLEAN:-}" ] && CLEAN=(--clean)
+start=$(date +%s)
 .venv/bin/python packaging/make_assets.py
-.venv/bin/pyinstaller --noconfirm --log-level WARN \
+.venv/bin/python -m PyInstaller --noconfirm --log-level WARN "${CLEAN[@]}" \
     --distpath packaging/dist --workpath packaging/build/work packaging/hearth.spec
-.venv/bin/python packaging/smoke_test.py packaging/dist --max-mb "${HEARTH_MAX_BUNDLE_MB:-700}"
-(cd packaging/dist && tar -czf "Hearth-linux-$(uname -m).tar.gz" Hearth)
-echo "built packaging/dist/Hearth and packaging/dist/Hearth-linux-$(uname -m).tar.gz"
+echo "build took $(( $(date +%s) - start )) s"
+# A launcher entry and icon to install by hand (see packaging/README.md).
+cp packaging/build/icons/hearth.png packaging/linux/hearth.desktop packaging/dist/Hearth/
+QT_QPA_PLATFORM=offscreen .venv/bin/python packaging/smoke_test.py packaging/dist \
+    --max-mb "${HEARTH_MAX_BUNDLE_MB:-400}"
+ARCHIVE="Hearth-$VERSION-linux-$(uname -m).tar.gz"
+(cd packaging/dist && tar -czf "$ARCHIVE" Hearth)
+echo "built packaging/dist/Hearth ($(du -sh packaging/dist/Hearth | cut -f1)) and packaging/dist/$ARCHIVE"

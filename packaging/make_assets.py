@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+import os
 import sys
 import tomllib
 from pathlib import Path
@@ -10,14 +12,35 @@ from PIL import Image, ImageDraw
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "packaging" / "build"
-SOURCE_ICON = ROOT / "resources" / "icons" / "hearth.png"
+SOURCE_ICON = ROOT / "resources" / "icons" / "hearth.svg"  # the icon the running app shows
+SIZE = 1024
+
+
+def render_svg(path: Path, size: int) -> Image.Image:
+    """Draw the SVG with Qt's own renderer (the same one the app uses), offscreen."""
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtCore import QBuffer, QByteArray, QIODevice, Qt
+    from PySide6.QtGui import QGuiApplication, QImage, QPainter
+    from PySide6.QtSvg import QSvgRenderer
+
+    _app = QGuiApplication.instance() or QGuiApplication([])  # noqa: F841 - Qt needs one
+    image = QImage(size, size, QImage.Format.Format_ARGB32)
+    image.fill(Qt.GlobalColor.transparent)
+    painter = QPainter(image)
+    QSvgRenderer(str(path)).render(painter)
+    painter.end()
+    data = QByteArray()
+    buffer = QBuffer(data)
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    image.save(buffer, "PNG")
+    return Image.open(io.BytesIO(bytes(data.data()))).convert("RGBA")
 
 
 def base_icon() -> Image.Image:
-    """The app icon at 1024 px: the resources icon when there is one, else a drawn hearth flame."""
+    """The app icon at 1024 px: resources/icons/hearth.svg, else a drawn hearth flame."""
     if SOURCE_ICON.exists():
-        return Image.open(SOURCE_ICON).convert("RGBA").resize((1024, 1024), Image.LANCZOS)
-    img = Image.new("RGBA", (1024, 1024), (0, 0, 0, 0))
+        return render_svg(SOURCE_ICON, SIZE)
+    img = Image.new("RGBA", (SIZE, SIZE), (0, 0, 0, 0))
     draw = ImageDraw.Draw(img)
     draw.rounded_rectangle((64, 64, 960, 960), radius=200, fill=(46, 42, 40, 255))
     draw.ellipse((312, 360, 712, 860), fill=(236, 122, 48, 255))
@@ -47,7 +70,7 @@ def main() -> int:
     icons = OUT / "icons"
     icons.mkdir(parents=True, exist_ok=True)
     img = base_icon()
-    img.save(icons / "hearth.png")
+    img.resize((256, 256), Image.LANCZOS).save(icons / "hearth.png")  # Linux launcher icon
     img.save(icons / "hearth.ico", sizes=[(s, s) for s in (16, 24, 32, 48, 64, 128, 256)])
     img.save(icons / "hearth.icns")
     version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]

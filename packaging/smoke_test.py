@@ -1,4 +1,4 @@
-"""Smoke-test a frozen Hearth bundle: window start, self-test, a real `ask`, a broken model, contents.
+"""Smoke-test a frozen Hearth bundle: window, self-test, `ask`, a broken model, documents, contents.
 
 Usage: python packaging/smoke_test.py DIST_DIR [--exe PATH] [--max-mb N] [--model-dir DIR]
 Runs the bundle as a user would (no PYTHONPATH, from another folder, offscreen, a fresh data
@@ -97,6 +97,28 @@ def check_ask(exe: Path, home: Path, model: Path) -> list[str]:
     return []
 
 
+def check_documents(exe: Path, home: Path) -> list[str]:
+    """Parsing runs in a spawned worker: in a frozen app that only works through freeze_support."""
+    import docx  # the build environment has python-docx; the bundle must parse what it writes
+
+    folder = home / "docs"
+    folder.mkdir(parents=True, exist_ok=True)
+    document = docx.Document()
+    document.add_paragraph("The blue heron nests by the quiet lake every spring.")
+    document.save(str(folder / "heron.docx"))
+    added = run(exe, ["docs", "add", str(folder), "--json"], home)
+    problems = unclean("docs add", added)
+    if problems:
+        return problems
+    report = json.loads(added.stdout.strip().splitlines()[-1])
+    if report.get("added") != 1 or report.get("failed"):
+        return [f"docs add did not index the .docx: {added.stdout.strip()[-400:]}"]
+    found = run(exe, ["docs", "search", "heron", "--json"], home)
+    if "quiet lake" not in found.stdout:
+        return [f"docs search did not find the passage: {found.stdout[-300:]}{found.stderr[-300:]}"]
+    return unclean("docs search", found)
+
+
 def check_bad_model(exe: Path, home: Path) -> list[str]:
     bad = home / "broken.gguf"
     bad.write_bytes(b"GGUF" + b"\0" * 64)
@@ -141,6 +163,7 @@ def run_checks(exe: Path, tmp: Path, model_dir: Path | None) -> list[str]:
         ("selftest", lambda: check_selftest(exe, tmp / "home-selftest", models)),
         ("ask", lambda: check_ask(exe, tmp / "home-ask", models[0])),
         ("broken model", lambda: check_bad_model(exe, tmp / "home-ask")),
+        ("documents", lambda: check_documents(exe, tmp / "home-docs")),
     ]
     problems: list[str] = []
     for name, check in checks:
@@ -157,7 +180,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-mb", type=float, default=450, help="largest acceptable bundle")
     parser.add_argument("--model-dir", type=Path, help="reuse (or build) the tiny model here")
     args = parser.parse_args(argv)
-    exe = args.exe or default_exe(args.dist)
+    exe = (args.exe or default_exe(args.dist)).resolve()
     if not exe.exists():
         print(f"FAIL no executable at {exe}")
         return 1

@@ -100,7 +100,11 @@ def run_status(args: argparse.Namespace, hearth: Hearth) -> int:
         emit_json(status.to_dict())
         return 0
     if not status.roots:
+        from skills.files.paths import suggested_roots
+
         print("No folders chosen yet: hearth files add-root DIR")
+        for folder in suggested_roots():
+            print(f"  suggestion: hearth files add-root {folder}")
         return 0
     print("Folders:\n" + "\n".join(f"  {r}" for r in status.roots))
     print(f"{status.files} files, {status.total_bytes / 1024**2:.1f} MB")

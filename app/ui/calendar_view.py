@@ -7,6 +7,7 @@ from datetime import date, datetime, time, timedelta
 from pathlib import Path
 from typing import Any
 
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QButtonGroup,
     QFileDialog,
@@ -69,6 +70,7 @@ class CalendarView(QWidget):
         self.agenda.setAccessibleName(self.tr("Agenda"))
         layout.addWidget(self.agenda, 1)
         self.refresh()
+        self._shown_once = False
 
     def _header(self) -> QHBoxLayout:
         row = QHBoxLayout()
@@ -107,6 +109,12 @@ class CalendarView(QWidget):
     def step(self, step: int) -> None:
         self.first = date.today() if step == 0 else self.first + timedelta(days=step * self.days)
         self.refresh()
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802
+        super().showEvent(event)
+        if self._shown_once:  # coming back to the page: show what changed meanwhile
+            self.refresh()
+        self._shown_once = True
 
     def refresh(self) -> None:
         first, days, store = self.first, self.days, self.ctx.lazy("calendar")

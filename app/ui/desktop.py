@@ -92,16 +92,31 @@ class Desktop(QObject):
         self.show_window()
         self.window.open_conversation(cid)
 
+    def _stop_answers(self) -> None:
+        """Cancel running turns and let their threads end before the widgets they post to go
+        (the partial answers stay saved, marked as stopped)."""
+        turn = self.window.chat.turn
+        handles = [turn.handle if turn is not None else None, self.quick.handle]
+        for handle in handles:
+            if handle is not None:
+                handle.cancel()
+        for handle in handles:
+            if handle is not None:
+                handle.wait(3)
+
     def _pause_indexing(self, paused: bool) -> None:
         documents = self.ctx.lazy("documents")
         self.ctx.ops.run(lambda: documents.pause() if paused else documents.resume())
 
     def shutdown(self) -> None:
         """Stop answers, release the hotkey, wait for background work, close the stores."""
+        self._stop_answers()
+        self.window.pause_downloads()
         if self.ctx.hotkey is not None:
             self.ctx.hotkey.unregister()
         if self.tray is not None:
             self.tray.hide()
         self.services.stop()  # first: it ends scans and watchers that ops.wait would wait for
         self.ctx.ops.wait(5000)
+        self.services.stop()  # and anything that started while we waited
         self.hearth.close()

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
@@ -49,6 +50,7 @@ class LibraryView(QWidget):
         tabs.addTab(self._failures_tab(), self.tr("Problems"))
         layout.addWidget(tabs, 1)
         self.refresh()
+        self._shown_once = False
 
     def _header(self) -> QHBoxLayout:
         row = QHBoxLayout()
@@ -98,6 +100,12 @@ class LibraryView(QWidget):
         return self.failures
 
     # -- data ---------------------------------------------------------------------------------
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802
+        super().showEvent(event)
+        if self._shown_once:  # coming back to the page: show what changed meanwhile
+            self.refresh()
+        self._shown_once = True
+
     def refresh(self) -> None:
         documents = self.ctx.lazy("documents")
         self.ctx.ops.run(lambda: (documents.status(), documents.documents()), self._show,

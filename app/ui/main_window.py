@@ -71,7 +71,9 @@ class MainWindow(QMainWindow):
                             (self.speed_label, self.tr("Speed of the last answer"))):
             label.setAccessibleName(name)
             bar.addWidget(label)
-        bar.addPermanentWidget(QLabel(""))
+        self.download_label = QLabel()
+        self.download_label.setAccessibleName(self.tr("Model download"))
+        bar.addPermanentWidget(self.download_label)
 
     def _build_menus(self) -> None:
         menus = self.menuBar()
@@ -158,6 +160,8 @@ class MainWindow(QMainWindow):
         if dialog is None:
             manager = ModelManager(self.ctx, first_run=first_run, parent=self)
             manager.model_chosen.connect(self.use_model)
+            # Closing the dialog only hides it: downloads go on, shown in the status bar.
+            manager.progress_text.connect(self.download_label.setText)
             self._dialogs["models"] = dialog = manager
         dialog.show()
         dialog.raise_()
@@ -269,6 +273,11 @@ class MainWindow(QMainWindow):
             self.hide()  # Hearth stays in the tray; Quit is in the tray menu and File menu
             return
         super().closeEvent(event)
+
+    def pause_downloads(self) -> None:
+        manager = self._dialogs.get("models")
+        if manager is not None:
+            manager.pause_all()  # type: ignore[attr-defined]
 
     def quit_app(self) -> None:
         self.keep_in_tray = False

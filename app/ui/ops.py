@@ -5,7 +5,6 @@ call goes through here so the event loop never waits on the disk, the model or t
 
 from __future__ import annotations
 
-import traceback
 from collections.abc import Callable
 from typing import Any
 
@@ -29,7 +28,6 @@ class _Job(QRunnable):
         try:
             result = self._fn()
         except Exception as exc:  # noqa: BLE001 - every failure must reach a readable message
-            exc.__traceback_text__ = traceback.format_exc()  # type: ignore[attr-defined]
             self._relay.finished.emit(None, exc)
         else:
             self._relay.finished.emit(result, None)

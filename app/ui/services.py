@@ -5,6 +5,7 @@ Started after the window appears and stopped on quit; every call goes through ba
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from PySide6.QtCore import QObject, Signal
@@ -21,6 +22,8 @@ class Services(QObject):
         self.ctx = ctx
         self._reminders: Any = None
         self._watching: set[str] = set()
+        self._lock = threading.Lock()  # reminders start on a worker and stop on the GUI thread
+        self._closing = False
 
     def start(self) -> None:
         settings = self.ctx.hearth.settings
@@ -28,7 +31,7 @@ class Services(QObject):
             self.apply_folders()
         if settings.file_roots:
             self.apply_roots()
-        self.ctx.ops.run(self._start_reminders, lambda r: setattr(self, "_reminders", r),
+        self.ctx.ops.run(self._start_reminders, lambda _r: None,
                          lambda _e: None)  # no calendar skill in this build: no reminders
 
     # -- folders ------------------------------------------------------------------------------
@@ -75,12 +78,14 @@ class Services(QObject):
             self.apply_roots()
 
     # -- reminders ----------------------------------------------------------------------------
-    def _start_reminders(self) -> Any:
+    def _start_reminders(self) -> None:
         from skills.calendar import Reminders
 
-        reminders = Reminders(self.ctx.part("calendar"), self._notify)
-        reminders.start()
-        return reminders
+        with self._lock:
+            if self._closing:
+                return  # the app is quitting: the calendar is about to close
+            self._reminders = Reminders(self.ctx.part("calendar"), self._notify)
+            self._reminders.start()
 
     def _notify(self, alarm: Any) -> None:
         """Called on the reminders thread: hop to the GUI thread through the signal."""
@@ -91,9 +96,12 @@ class Services(QObject):
         self.reminder.emit(str(alarm.title), text)
 
     def stop(self) -> None:
-        if self._reminders is not None:
-            self._reminders.stop()
-            self._reminders = None
+        """Safe to call twice (before and after waiting for background work)."""
+        with self._lock:
+            self._closing = True
+            reminders, self._reminders = self._reminders, None
+        if reminders is not None:
+            reminders.stop()
         for name in self._watching:
             part = getattr(self.ctx.hearth, name, None)
             if part is not None:

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 
 from app.ui.context import UiContext
 from app.ui.i18n import plural
+from app.ui.rich_delegate import HTML_ROLE, RichTextDelegate
 
 ID_ROLE = Qt.ItemDataRole.UserRole
 SEARCH_DELAY_MS = 200
@@ -98,6 +99,8 @@ class Sidebar(QWidget):
         self.results = QListWidget()
         self.results.setObjectName("searchResults")
         self.results.setAccessibleName(self.tr("Search results"))
+        self.results.setItemDelegate(RichTextDelegate(self.results))
+        self.results.setWordWrap(True)
         self.results.itemActivated.connect(self._hit_activated)
         self.results.itemClicked.connect(self._hit_activated)
         column.addWidget(self.results, 1)
@@ -255,17 +258,13 @@ class Sidebar(QWidget):
         self.results_label.setText(plural(len(hits), self.tr("1 result"), self.tr("%1 results")) if hits
                                    else self.tr("Nothing found"))
         for hit in hits:
-            item = QListWidgetItem()
+            title = hit.conversation_title or self.tr("Untitled")
+            plain = hit.snippet.replace("[[", "").replace("]]", "")
+            item = QListWidgetItem(f"{title}: {plain}")  # what screen readers read
             item.setData(ID_ROLE, (hit.conversation_id, hit.message_id))
-            label = QLabel(f"<b>{html.escape(hit.conversation_title or self.tr('Untitled'))}"
-                           f"</b><br/>{highlight_snippet(hit.snippet)}")
-            label.setWordWrap(True)
-            label.setContentsMargins(8, 4, 8, 4)
-            item.setSizeHint(label.sizeHint())
-            item.setText(hit.snippet.replace("[[", "").replace("]]", ""))  # for screen readers
-            item.setForeground(Qt.GlobalColor.transparent)
+            item.setData(HTML_ROLE, f"<b>{html.escape(title)}</b><br/>"
+                                    f"{highlight_snippet(hit.snippet)}")
             self.results.addItem(item)
-            self.results.setItemWidget(item, label)
 
     def _hit_activated(self, item: QListWidgetItem) -> None:
         cid, mid = item.data(ID_ROLE)

@@ -4,113 +4,131 @@
 <context>
     <name>AssistantMessage</name>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="227" />
+        <location filename="../../app/ui/chat/message.py" line="220" />
         <source>Answer</source>
         <translation>回答</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="319" />
+        <location filename="../../app/ui/chat/message.py" line="315" />
         <source>Sources</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="326" />
+        <location filename="../../app/ui/chat/message.py" line="322" />
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="326" />
+        <location filename="../../app/ui/chat/message.py" line="322" />
         <source>Copy the answer</source>
         <translation>复制回答</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="329" />
+        <location filename="../../app/ui/chat/message.py" line="325" />
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="329" />
+        <location filename="../../app/ui/chat/message.py" line="325" />
         <source>Answer this again</source>
         <translation>重新回答</translation>
     </message>
 </context>
 <context>
+    <name>Banner</name>
+    <message>
+        <location filename="../../app/ui/chat/parts.py" line="67" />
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/parts.py" line="70" />
+        <source>Progress</source>
+        <translation>进度</translation>
+    </message>
+</context>
+<context>
     <name>BuildRow</name>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="70" />
+        <location filename="../../app/ui/models/manager.py" line="76" />
         <source>Recommended</source>
         <translation>推荐</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="82" />
+        <location filename="../../app/ui/models/manager.py" line="86" />
+        <source>This computer is not an Apple Silicon Mac: prefer a GGUF build here.</source>
+        <translation>这台电脑不是 Apple Silicon Mac：建议在此使用 GGUF 版本。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/models/manager.py" line="92" />
         <source>Checking free memory…</source>
         <translation>正在检查可用内存…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="88" />
+        <location filename="../../app/ui/models/manager.py" line="98" />
         <source>Download progress</source>
         <translation>下载进度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="98" />
-        <location filename="../../app/ui/models/manager.py" line="137" />
+        <location filename="../../app/ui/models/manager.py" line="108" />
+        <location filename="../../app/ui/models/manager.py" line="147" />
         <source>Download</source>
         <translation>下载</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="100" />
+        <location filename="../../app/ui/models/manager.py" line="110" />
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="102" />
-        <location filename="../../app/ui/models/manager.py" line="141" />
+        <location filename="../../app/ui/models/manager.py" line="112" />
+        <location filename="../../app/ui/models/manager.py" line="151" />
         <source>Use this model</source>
         <translation>使用此模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="126" />
-        <location filename="../../app/ui/models/manager.py" line="212" />
+        <location filename="../../app/ui/models/manager.py" line="136" />
+        <location filename="../../app/ui/models/manager.py" line="222" />
         <source>Paused at %1 — resume to continue</source>
         <translation>已暂停于 %1 — 点击继续</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="136" />
+        <location filename="../../app/ui/models/manager.py" line="146" />
         <source>Resume</source>
         <translation>继续</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="136" />
+        <location filename="../../app/ui/models/manager.py" line="146" />
         <source>Retry</source>
         <translation>重试</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="141" />
+        <location filename="../../app/ui/models/manager.py" line="151" />
         <source>In use</source>
         <translation>使用中</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="143" />
+        <location filename="../../app/ui/models/manager.py" line="153" />
         <source>Downloaded and verified.</source>
         <translation>已下载并校验。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="149" />
+        <location filename="../../app/ui/models/manager.py" line="159" />
         <source>Fits</source>
         <translation>可运行</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="149" />
+        <location filename="../../app/ui/models/manager.py" line="159" />
         <source>Tight</source>
         <translation>勉强</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="150" />
+        <location filename="../../app/ui/models/manager.py" line="160" />
         <source>Won't fit</source>
         <translation>内存不足</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="159" />
+        <location filename="../../app/ui/models/manager.py" line="169" />
         <source>Contacting the server…</source>
         <translation>正在连接服务器…</translation>
     </message>
@@ -118,99 +136,99 @@
 <context>
     <name>CalendarView</name>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="69" />
+        <location filename="../../app/ui/calendar_view.py" line="70" />
         <source>Agenda</source>
         <translation>日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="82" />
+        <location filename="../../app/ui/calendar_view.py" line="84" />
         <source>Day</source>
         <translation>日</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="82" />
+        <location filename="../../app/ui/calendar_view.py" line="84" />
         <source>Week</source>
         <translation>周</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="89" />
         <location filename="../../app/ui/calendar_view.py" line="91" />
+        <location filename="../../app/ui/calendar_view.py" line="93" />
         <source>Today</source>
         <translation>今天</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="91" />
+        <location filename="../../app/ui/calendar_view.py" line="93" />
         <source>Previous</source>
         <translation>上一页</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="92" />
+        <location filename="../../app/ui/calendar_view.py" line="94" />
         <source>Next</source>
         <translation>下一页</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="95" />
+        <location filename="../../app/ui/calendar_view.py" line="97" />
         <source>Import .ics…</source>
         <translation>导入 .ics…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="97" />
+        <location filename="../../app/ui/calendar_view.py" line="99" />
         <source>Export .ics…</source>
         <translation>导出 .ics…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="116" />
+        <location filename="../../app/ui/calendar_view.py" line="124" />
         <source>Week of %1</source>
         <translation>%1 这一周</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="120" />
+        <location filename="../../app/ui/calendar_view.py" line="128" />
         <source>1 event</source>
         <translation>1 个日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="121" />
+        <location filename="../../app/ui/calendar_view.py" line="129" />
         <source>%1 events</source>
         <translation>%1 个日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="122" />
+        <location filename="../../app/ui/calendar_view.py" line="130" />
         <source>All day</source>
         <translation>全天</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="123" />
+        <location filename="../../app/ui/calendar_view.py" line="131" />
         <source>Nothing planned</source>
         <translation>没有安排</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="126" />
+        <location filename="../../app/ui/calendar_view.py" line="134" />
         <source>The calendar could not be read: %1</source>
         <translation>无法读取日历：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="130" />
+        <location filename="../../app/ui/calendar_view.py" line="138" />
         <source>Import a calendar</source>
         <translation>导入日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="131" />
-        <location filename="../../app/ui/calendar_view.py" line="152" />
+        <location filename="../../app/ui/calendar_view.py" line="139" />
+        <location filename="../../app/ui/calendar_view.py" line="160" />
         <source>Calendars (*.ics)</source>
         <translation>日历文件 (*.ics)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="144" />
+        <location filename="../../app/ui/calendar_view.py" line="152" />
         <source>Imported: %1 new, %2 updated</source>
         <translation>已导入：新增 %1，更新 %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="151" />
+        <location filename="../../app/ui/calendar_view.py" line="159" />
         <source>Export the calendar</source>
         <translation>导出日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="165" />
+        <location filename="../../app/ui/calendar_view.py" line="173" />
         <source>Exported to %1</source>
         <translation>已导出到 %1</translation>
     </message>
@@ -218,59 +236,39 @@
 <context>
     <name>ChatView</name>
     <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="122" />
-        <source>What can I help with?</source>
-        <translation>有什么可以帮你？</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="127" />
-        <source>Ask a question, drop a PDF or a folder here to ask about it, or ask about your files and calendar. Everything stays on this computer.</source>
-        <translation>提个问题，把 PDF 或文件夹拖到这里来询问其内容，或者问问你的文件和日历。所有内容都只留在这台电脑上。</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="137" />
-        <source>What's on my calendar this week?</source>
-        <translation>我这周有什么安排？</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="138" />
-        <source>Find my most recent invoice</source>
-        <translation>找到我最近的发票</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="139" />
-        <source>Summarise the PDF I dropped</source>
-        <translation>总结我拖进来的 PDF</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="162" />
+        <location filename="../../app/ui/chat/chat_view.py" line="103" />
         <source>Choose a model…</source>
         <translation>选择模型…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="233" />
+        <location filename="../../app/ui/chat/chat_view.py" line="166" />
         <source>Could not open this conversation</source>
         <translation>无法打开此对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="363" />
+        <location filename="../../app/ui/chat/chat_view.py" line="303" />
         <source>Waiting for the model (%1 ahead)…</source>
         <translation>正在等待模型（前面还有 %1 个）…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="409" />
+        <location filename="../../app/ui/chat/chat_view.py" line="349" />
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="410" />
+        <location filename="../../app/ui/chat/chat_view.py" line="350" />
         <source>The answer reached the length limit.</source>
         <translation>回答已达到长度上限。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="411" />
+        <location filename="../../app/ui/chat/chat_view.py" line="351" />
         <source>Stopped after too many tool steps.</source>
         <translation>工具步骤过多，已停止。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/chat_view.py" line="354" />
+        <source>The answer is ready.</source>
+        <translation>回答已完成。</translation>
     </message>
 </context>
 <context>
@@ -389,6 +387,34 @@
     </message>
 </context>
 <context>
+    <name>EmptyState</name>
+    <message>
+        <location filename="../../app/ui/chat/parts.py" line="26" />
+        <source>What can I help with?</source>
+        <translation>有什么可以帮你？</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/parts.py" line="31" />
+        <source>Ask a question, drop a PDF or a folder here to ask about it, or ask about your files and calendar. Everything stays on this computer.</source>
+        <translation>提个问题，把 PDF 或文件夹拖到这里来询问其内容，或者问问你的文件和日历。所有内容都只留在这台电脑上。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/parts.py" line="45" />
+        <source>What's on my calendar this week?</source>
+        <translation>我这周有什么安排？</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/parts.py" line="46" />
+        <source>Find my most recent invoice</source>
+        <translation>找到我最近的发票</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/parts.py" line="47" />
+        <source>Summarise the PDF I dropped</source>
+        <translation>总结我拖进来的 PDF</translation>
+    </message>
+</context>
+<context>
     <name>FolderList</name>
     <message>
         <location filename="../../app/ui/settings_dialog.py" line="56" />
@@ -442,17 +468,17 @@
 <context>
     <name>History</name>
     <message>
-        <location filename="../../app/ui/chat/history_view.py" line="14" />
+        <location filename="../../app/ui/chat/history_view.py" line="15" />
         <source>The app closed before this answer finished.</source>
         <translation>应用在此回答完成前已关闭。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/history_view.py" line="15" />
+        <location filename="../../app/ui/chat/history_view.py" line="16" />
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/history_view.py" line="16" />
+        <location filename="../../app/ui/chat/history_view.py" line="17" />
         <source>This answer failed.</source>
         <translation>此回答失败。</translation>
     </message>
@@ -460,98 +486,98 @@
 <context>
     <name>LibraryView</name>
     <message>
-        <location filename="../../app/ui/library_view.py" line="43" />
+        <location filename="../../app/ui/library_view.py" line="44" />
         <source>Reading the library…</source>
         <translation>正在读取资料库…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="47" />
+        <location filename="../../app/ui/library_view.py" line="48" />
         <source>Documents</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="48" />
-        <location filename="../../app/ui/library_view.py" line="81" />
+        <location filename="../../app/ui/library_view.py" line="49" />
+        <location filename="../../app/ui/library_view.py" line="83" />
         <source>Watched folders</source>
         <translation>监视的文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="49" />
+        <location filename="../../app/ui/library_view.py" line="50" />
         <source>Problems</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="55" />
+        <location filename="../../app/ui/library_view.py" line="57" />
         <source>Library</source>
         <translation>资料库</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="61" />
+        <location filename="../../app/ui/library_view.py" line="63" />
         <source>Re-index now</source>
         <translation>立即重建索引</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="68" />
+        <location filename="../../app/ui/library_view.py" line="70" />
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="68" />
+        <location filename="../../app/ui/library_view.py" line="70" />
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="69" />
+        <location filename="../../app/ui/library_view.py" line="71" />
         <source>Pages</source>
         <translation>页数</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="69" />
+        <location filename="../../app/ui/library_view.py" line="71" />
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="74" />
+        <location filename="../../app/ui/library_view.py" line="76" />
         <source>Indexed documents</source>
         <translation>已索引的文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="84" />
+        <location filename="../../app/ui/library_view.py" line="86" />
         <source>Add folder…</source>
         <translation>添加文件夹…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="86" />
+        <location filename="../../app/ui/library_view.py" line="88" />
         <source>Stop watching</source>
         <translation>停止监视</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="96" />
+        <location filename="../../app/ui/library_view.py" line="98" />
         <source>Files that could not be read</source>
         <translation>无法读取的文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="108" />
+        <location filename="../../app/ui/library_view.py" line="116" />
         <source>%1 documents · %2 passages</source>
         <translation>%1 个文档 · %2 个段落</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="110" />
+        <location filename="../../app/ui/library_view.py" line="118" />
         <source>paused</source>
         <translation>已暂停</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="125" />
+        <location filename="../../app/ui/library_view.py" line="133" />
         <source>The library could not be read: %1</source>
         <translation>无法读取资料库：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="135" />
+        <location filename="../../app/ui/library_view.py" line="143" />
         <source>Indexing %1 of %2: %3</source>
         <translation>正在索引第 %1 个，共 %2 个：%3</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="147" />
+        <location filename="../../app/ui/library_view.py" line="155" />
         <source>Watch a folder</source>
         <translation>监视文件夹</translation>
     </message>
@@ -582,143 +608,143 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/ui/main_window.py" line="65" />
-        <location filename="../../app/ui/main_window.py" line="217" />
+        <location filename="../../app/ui/main_window.py" line="66" />
+        <location filename="../../app/ui/main_window.py" line="219" />
         <source>No model loaded</source>
         <translation>未加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="68" />
+        <location filename="../../app/ui/main_window.py" line="69" />
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="69" />
+        <location filename="../../app/ui/main_window.py" line="70" />
         <source>Context used</source>
         <translation>已用上下文</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="70" />
+        <location filename="../../app/ui/main_window.py" line="71" />
         <source>Speed of the last answer</source>
         <translation>上次回答的速度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="77" />
+        <location filename="../../app/ui/main_window.py" line="78" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="78" />
+        <location filename="../../app/ui/main_window.py" line="79" />
         <source>&amp;New chat</source>
         <translation>新对话(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="79" />
+        <location filename="../../app/ui/main_window.py" line="80" />
         <source>&amp;Add files to this chat…</source>
         <translation>向此对话添加文件(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="80" />
+        <location filename="../../app/ui/main_window.py" line="81" />
         <source>&amp;Export this chat…</source>
         <translation>导出此对话(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="82" />
+        <location filename="../../app/ui/main_window.py" line="83" />
         <source>&amp;Quit Hearth</source>
         <translation>退出 Hearth(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="83" />
+        <location filename="../../app/ui/main_window.py" line="84" />
         <source>&amp;View</source>
         <translation>查看(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="84" />
+        <location filename="../../app/ui/main_window.py" line="85" />
         <source>&amp;Chat</source>
         <translation>对话(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="85" />
+        <location filename="../../app/ui/main_window.py" line="86" />
         <source>&amp;Library</source>
         <translation>资料库(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="86" />
+        <location filename="../../app/ui/main_window.py" line="87" />
         <source>C&amp;alendar</source>
         <translation>日历(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="88" />
+        <location filename="../../app/ui/main_window.py" line="89" />
         <source>&amp;Search chats</source>
         <translation>搜索对话(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="90" />
+        <location filename="../../app/ui/main_window.py" line="91" />
         <source>&amp;Model</source>
         <translation>模型(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="91" />
+        <location filename="../../app/ui/main_window.py" line="92" />
         <source>&amp;Models…</source>
         <translation>模型管理(&amp;M)…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="92" />
+        <location filename="../../app/ui/main_window.py" line="93" />
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="93" />
+        <location filename="../../app/ui/main_window.py" line="94" />
         <source>S&amp;top answer</source>
         <translation>停止回答(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="191" />
+        <location filename="../../app/ui/main_window.py" line="193" />
         <source>Could not save settings</source>
         <translation>无法保存设置</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="197" />
+        <location filename="../../app/ui/main_window.py" line="199" />
         <source>No model yet. Hearth needs a model to answer: download one or open a file you have.</source>
         <translation>还没有模型。Hearth 需要模型才能回答：请下载一个，或打开已有的模型文件。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="200" />
+        <location filename="../../app/ui/main_window.py" line="202" />
         <source>Loading the model…</source>
         <translation>正在加载模型…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="210" />
+        <location filename="../../app/ui/main_window.py" line="212" />
         <source>remote</source>
         <translation>远程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="226" />
+        <location filename="../../app/ui/main_window.py" line="228" />
         <source>%1 tok/s</source>
         <translation>%1 token/秒</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="230" />
+        <location filename="../../app/ui/main_window.py" line="232" />
         <source>Context %1 / %2</source>
         <translation>上下文 %1 / %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="236" />
+        <location filename="../../app/ui/main_window.py" line="238" />
         <source>Add files to this chat</source>
         <translation>向此对话添加文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="244" />
+        <location filename="../../app/ui/main_window.py" line="246" />
         <source>Export this chat</source>
         <translation>导出此对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="245" />
+        <location filename="../../app/ui/main_window.py" line="247" />
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="251" />
+        <location filename="../../app/ui/main_window.py" line="253" />
         <source>Could not export the chat</source>
         <translation>无法导出对话</translation>
     </message>
@@ -734,62 +760,62 @@
 <context>
     <name>ModelManager</name>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="229" />
+        <location filename="../../app/ui/models/manager.py" line="239" />
         <source>Models — Hearth</source>
         <translation>模型 — Hearth</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="249" />
+        <location filename="../../app/ui/models/manager.py" line="259" />
         <source>Welcome to Hearth</source>
         <translation>欢迎使用 Hearth</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="249" />
+        <location filename="../../app/ui/models/manager.py" line="259" />
         <source>Models</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="254" />
+        <location filename="../../app/ui/models/manager.py" line="264" />
         <source>Hearth answers with Nanbeige4.2-3B, running entirely on this computer; nothing you ask leaves it. There is no model here yet: download one below (Q4_K_M is a good start) or open one you already have.</source>
         <translation>Hearth 使用完全在本机运行的 Nanbeige4.2-3B 回答问题，你问的任何内容都不会离开这台电脑。这里还没有模型：请在下方下载一个（推荐从 Q4_K_M 开始），或打开你已有的模型。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="258" />
+        <location filename="../../app/ui/models/manager.py" line="268" />
         <source>Download a build of Nanbeige4.2-3B or open one you already have. Downloads resume where they stopped and are checked before use.</source>
         <translation>下载 Nanbeige4.2-3B 的某个版本，或打开已有的模型。下载可断点续传，使用前会校验。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="282" />
+        <location filename="../../app/ui/models/manager.py" line="292" />
         <source>Open a GGUF file…</source>
         <translation>打开 GGUF 文件…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="284" />
+        <location filename="../../app/ui/models/manager.py" line="294" />
         <source>Open an MLX folder…</source>
         <translation>打开 MLX 文件夹…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="286" />
+        <location filename="../../app/ui/models/manager.py" line="296" />
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="313" />
+        <location filename="../../app/ui/models/manager.py" line="323" />
         <source>Open a GGUF model</source>
         <translation>打开 GGUF 模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="314" />
+        <location filename="../../app/ui/models/manager.py" line="324" />
         <source>GGUF models (*.gguf)</source>
         <translation>GGUF 模型 (*.gguf)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="319" />
+        <location filename="../../app/ui/models/manager.py" line="329" />
         <source>Open an MLX model folder</source>
         <translation>打开 MLX 模型文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="322" />
+        <location filename="../../app/ui/models/manager.py" line="332" />
         <source>That folder has no config.json, so it is not an MLX model.</source>
         <translation>该文件夹没有 config.json，不是 MLX 模型。</translation>
     </message>
@@ -797,7 +823,7 @@
 <context>
     <name>Ops</name>
     <message>
-        <location filename="../../app/ui/ops.py" line="70" />
+        <location filename="../../app/ui/ops.py" line="68" />
         <source>Something went wrong</source>
         <translation>出错了</translation>
     </message>
@@ -879,6 +905,19 @@
         <location filename="../../app/ui/quick_ask.py" line="170" />
         <source>Stopped.</source>
         <translation>已停止。</translation>
+    </message>
+</context>
+<context>
+    <name>Services</name>
+    <message>
+        <location filename="../../app/ui/services.py" line="51" />
+        <source>Could not index your watched folders</source>
+        <translation>无法索引监视的文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/services.py" line="69" />
+        <source>Could not scan your file search folders</source>
+        <translation>无法扫描文件搜索范围</translation>
     </message>
 </context>
 <context>
@@ -1073,130 +1112,135 @@
 <context>
     <name>Sidebar</name>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="55" />
+        <location filename="../../app/ui/sidebar.py" line="56" />
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="56" />
+        <location filename="../../app/ui/sidebar.py" line="57" />
         <source>Start a new conversation (Ctrl+N)</source>
         <translation>开始新对话（Ctrl+N）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="60" />
         <location filename="../../app/ui/sidebar.py" line="61" />
+        <location filename="../../app/ui/sidebar.py" line="62" />
         <source>Search all chats</source>
         <translation>搜索所有对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="80" />
+        <location filename="../../app/ui/sidebar.py" line="81" />
         <source>Conversations</source>
         <translation>对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="100" />
+        <location filename="../../app/ui/sidebar.py" line="101" />
         <source>Search results</source>
         <translation>搜索结果</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="111" />
+        <location filename="../../app/ui/sidebar.py" line="114" />
         <source>Library</source>
         <translation>资料库</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="111" />
+        <location filename="../../app/ui/sidebar.py" line="114" />
         <source>Calendar</source>
         <translation>日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="112" />
+        <location filename="../../app/ui/sidebar.py" line="115" />
         <source>Models</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="112" />
+        <location filename="../../app/ui/sidebar.py" line="115" />
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="124" />
+        <location filename="../../app/ui/sidebar.py" line="127" />
         <source>Could not read your conversations</source>
         <translation>无法读取你的对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="132" />
+        <location filename="../../app/ui/sidebar.py" line="135" />
         <source>Pinned</source>
         <translation>已置顶</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="134" />
+        <location filename="../../app/ui/sidebar.py" line="137" />
         <source>Recent</source>
         <translation>最近</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="148" />
+        <location filename="../../app/ui/sidebar.py" line="151" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="181" />
+        <location filename="../../app/ui/sidebar.py" line="184" />
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="183" />
+        <location filename="../../app/ui/sidebar.py" line="186" />
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="183" />
+        <location filename="../../app/ui/sidebar.py" line="186" />
         <source>Pin</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="186" />
+        <location filename="../../app/ui/sidebar.py" line="189" />
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="206" />
+        <location filename="../../app/ui/sidebar.py" line="209" />
         <source>Rename conversation</source>
         <translation>重命名对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="207" />
+        <location filename="../../app/ui/sidebar.py" line="210" />
         <source>Title:</source>
         <translation>标题：</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="220" />
+        <location filename="../../app/ui/sidebar.py" line="223" />
         <source>Delete conversation</source>
         <translation>删除对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="221" />
+        <location filename="../../app/ui/sidebar.py" line="224" />
         <source>Delete this conversation? This cannot be undone.</source>
         <translation>删除此对话？此操作无法撤销。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="248" />
+        <location filename="../../app/ui/sidebar.py" line="251" />
         <source>Search failed</source>
         <translation>搜索失败</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="255" />
+        <location filename="../../app/ui/sidebar.py" line="258" />
         <source>1 result</source>
         <translation>1 条结果</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="255" />
+        <location filename="../../app/ui/sidebar.py" line="258" />
         <source>%1 results</source>
         <translation>%1 条结果</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="256" />
+        <location filename="../../app/ui/sidebar.py" line="259" />
         <source>Nothing found</source>
         <translation>没有找到</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/sidebar.py" line="261" />
+        <source>Untitled</source>
+        <translation>未命名</translation>
     </message>
 </context>
 <context>

@@ -74,6 +74,11 @@ class FileIndex:
         self._rewatch()
         return match
 
+    def set_ignore_patterns(self, patterns: Sequence[str]) -> None:
+        """Replace the user's own patterns (gitignore syntax); the next scan drops what they
+        now exclude and picks up what they no longer do."""
+        self.rules = IgnoreRules(patterns)
+
     def _rewatch(self) -> None:
         if self.watcher.running:
             self.watcher.start(outer_roots(self._roots))
@@ -214,7 +219,7 @@ class FileIndex:
         filters = Filters(
             kind=normalize_kind(kind) if kind else None,
             extensions=[e.strip().lstrip(".").lower() for e in extensions or () if e.strip()],
-            folder=display(check_inside(folder, self._roots)) if folder else None,
+            folder=display(check_inside(self._absolute(folder), self._roots)) if folder else None,
             modified_after=modified_after,
             modified_before=modified_before,
             larger_than=larger_than,
@@ -232,10 +237,19 @@ class FileIndex:
             row = self.store.conn.execute(
                 "select raw from file_index where path = ?", [display(path)]
             ).fetchone()
-        candidate = os.fsdecode(bytes(row[0])) if row else os.path.expanduser(path)
-        if not os.path.isabs(candidate):
-            raise ValueError(f"give the full path of the file, not {display(path)!r}")
+        candidate = os.fsdecode(bytes(row[0])) if row else self._absolute(path)
         return check_inside(candidate, self._roots)
+
+    def _absolute(self, path: str) -> str:
+        """An absolute path; a relative one ('Trip/budget.xlsx') is looked for in each root."""
+        expanded = os.path.expanduser(path)
+        if os.path.isabs(expanded):
+            return expanded
+        for root in self._roots:
+            candidate = os.path.join(root, expanded)
+            if os.path.lexists(candidate):
+                return candidate
+        raise ValueError(f"{display(path)!r} is not in the chosen folders; give its full path")
 
     def info(self, path: str) -> FileInfo:
         """Details of one file inside the roots (from the index, or from disk if not indexed)."""

@@ -69,3 +69,16 @@ def check_inside(path: str, roots: Sequence[str]) -> str:
             f"({', '.join(display(r) for r in roots)})"
         )
     return resolved
+
+
+def suggested_roots() -> list[str]:
+    """The folders offered to a new user: Documents, Desktop and Downloads, where they exist."""
+    import platformdirs
+
+    found: list[str] = []
+    for getter in (platformdirs.user_documents_dir, platformdirs.user_desktop_dir,
+                   platformdirs.user_downloads_dir):
+        folder = normalize_root(getter())
+        if os.path.isdir(folder) and folder not in found:
+            found.append(folder)
+    return found

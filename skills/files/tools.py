@@ -15,7 +15,8 @@ if TYPE_CHECKING:
     from skills.files.index import FileIndex
 
 _PATH = {"type": "object", "required": ["path"], "additionalProperties": False,
-         "properties": {"path": {"type": "string", "description": "Full path of the file."}}}
+         "properties": {"path": {"type": "string",
+                                  "description": "Full path of the file (from search_files)."}}}
 
 
 def _human_size(size: int) -> str:

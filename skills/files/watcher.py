@@ -61,7 +61,8 @@ class Watcher:
         handler = _Handler(self.changes)
         try:
             for root in roots:
-                observer.schedule(handler, root, recursive=True)
+                if os.path.isdir(root):  # an unplugged drive must not stop the others
+                    observer.schedule(handler, root, recursive=True)
             observer.start()
         except OSError as exc:  # e.g. the inotify watch limit on a huge tree
             self.error = f"live updates are off: {exc}"

@@ -14,7 +14,7 @@ from skills.files import FileIndex
 def root(tmp_path: Path) -> Path:
     folder = tmp_path / "home"
     folder.mkdir()
-    return folder
+    return folder.resolve()  # roots are stored resolved (macOS: /var -> /private/var)
 
 
 @pytest.fixture

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from datetime import datetime
 from pathlib import Path
 
@@ -79,3 +80,18 @@ def test_bad_input_gives_one_line_error(argv: list[str], capsys) -> None:  # typ
     code, out, err = run(capsys, *argv)
     assert code != 0 and out == ""
     assert err.startswith("hearth: ") and err.count("\n") == 1 and "Traceback" not in err
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="Windows finds these through its shell API")
+def test_status_without_roots_suggests_the_usual_folders(tmp_path: Path, monkeypatch,
+                                                         capsys) -> None:
+    home = tmp_path / "user"
+    (home / "Documents").mkdir(parents=True)
+    (home / "Downloads").mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    for var in ("XDG_DOCUMENTS_DIR", "XDG_DESKTOP_DIR", "XDG_DOWNLOAD_DIR", "XDG_CONFIG_HOME"):
+        monkeypatch.delenv(var, raising=False)
+    code, out, _ = run(capsys, "status")
+    assert code == 0 and "No folders chosen yet" in out
+    assert f"add-root {home.resolve() / 'Documents'}" in out
+    assert f"add-root {home.resolve() / 'Downloads'}" in out and "Desktop" not in out

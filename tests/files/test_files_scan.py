@@ -263,3 +263,44 @@ def test_scan_waits_for_another_writer_of_index_db(root: Path, tmp_path: Path,
     release.join()
     other.close()
     assert report.added == 1 and [h.name for h in index.search("shared")] == ["a.txt"]
+
+
+def test_office_documents_are_searchable_by_their_text(root: Path, make_index) -> None:
+    pytest.importorskip("skills.documents.parsers")  # the documents area's parsers
+    import docx
+
+    document = docx.Document()
+    document.add_paragraph("Tenancy terms for the harbour flat")
+    document.save(str(root / "contract.docx"))
+    write(root / "broken.pdf", "not really a pdf")
+    index = make_index(root)
+    report = index.scan()
+    assert report.added == 2 and report.errors == []  # a damaged file is no error: name only
+    hit = index.search("harbour")[0]
+    assert hit.name == "contract.docx" and "**harbour**" in hit.snippet
+    assert index.info(str(root / "contract.docx")).has_content
+    assert not index.info(str(root / "broken.pdf")).has_content
+    assert [h.name for h in index.search("broken")] == ["broken.pdf"]
+
+
+def test_status_tells_what_is_indexed(root: Path, make_index) -> None:
+    write(root / "a.txt", "x")
+    write(root / "b.png", "xy")
+    index = make_index(root)
+    before = index.status()
+    assert before.files == 0 and before.last_scan is None and not before.watching
+    index.scan()
+    after = index.status()
+    assert (after.files, after.total_bytes, after.by_kind) == (2, 3, {"document": 1, "image": 1})
+    assert after.last_scan is not None and after.roots == [str(root)]
+
+
+def test_changed_ignore_patterns_apply_at_the_next_scan(root: Path, make_index) -> None:
+    write(root / "draft.tmp")
+    write(root / "final.txt")
+    index = make_index(root)
+    index.scan()
+    index.set_ignore_patterns(["*.tmp"])
+    assert index.scan().removed == 1 and names(index) == {"final.txt"}
+    index.set_ignore_patterns([])
+    assert index.scan().added == 1 and names(index) == {"final.txt", "draft.tmp"}

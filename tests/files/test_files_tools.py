@@ -105,3 +105,16 @@ def test_tool_specs_are_valid_json_schema(tools) -> None:
 def test_platform_commands(platform: str, opened, revealed) -> None:  # type: ignore[no-untyped-def]
     assert open_command("/d/f.pdf", platform) == opened
     assert reveal_command("/d/f.pdf", platform) == revealed
+
+
+def test_paths_relative_to_a_root_are_accepted(tools, root: Path) -> None:
+    skills, opener = tools
+    result = skills["search_files"].run({"folder": "Trip", "query": "hotel"}, SkillContext())
+    assert [d["name"] for d in result.data] == ["budget.csv"]
+    skills["open_file"].run({"path": "Trip/itinerary.txt"}, SkillContext())
+    assert opener.calls == [("open", str(root / "Trip" / "itinerary.txt"))]
+    write(root.parent / "outside.txt", "exists, but outside")
+    for escape in ("../outside.txt", "Nowhere/else.txt"):
+        with pytest.raises(SkillError):
+            skills["open_file"].run({"path": escape}, SkillContext())
+    assert len(opener.calls) == 1

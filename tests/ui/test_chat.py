@@ -175,7 +175,8 @@ def test_reopening_a_conversation_shows_its_history(window, backend, qtbot) -> N
     window.sidebar._activated(window.sidebar.list.item(0))
     qtbot.waitUntil(lambda: bool(messages(window, AssistantMessage)), timeout=WAIT_MS)
     assert window.chat.conversation_id == cid
-    assert "Kept answer." in shown_text(messages(window, AssistantMessage)[0])
+    qtbot.waitUntil(lambda: "Kept answer." in shown_text(messages(window, AssistantMessage)[0]),
+                    timeout=WAIT_MS)  # stored answers render through the view's render queue
 
 
 def test_a_failed_turn_is_explained_and_the_app_stays_usable(window, backend, qtbot,

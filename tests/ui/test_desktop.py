@@ -194,3 +194,33 @@ def test_watched_folders_are_indexed_in_the_background_and_reminders_run(ctx, qt
     qtbot.waitUntil(lambda: documents.watched == [], timeout=WAIT_MS)
     assert ctx.ops.wait(WAIT_MS)
     services.stop()  # the fixture then checks that no watcher or reminder thread is left
+
+
+def test_quitting_mid_answer_stops_it_and_keeps_what_was_written(ctx, qtbot, backend,
+                                                                 monkeypatch) -> None:
+    from app.ui.desktop import Desktop
+    from tests.ui.scripts import LONG_ANSWER, answer
+
+    slow = type(backend)([answer("r", LONG_ANSWER)], delay=0.002)
+    ctx.hearth.runner.load(slow).result(10)
+    monkeypatch.setattr("app.ui.desktop.tray_available", lambda: False)
+    desktop = Desktop(QApplication.instance(), ctx.hearth)
+    qtbot.addWidget(desktop.window)
+    qtbot.addWidget(desktop.quick)
+    desktop.window.chat.send("Write a lot")
+    qtbot.waitUntil(lambda: desktop.window.chat.turn is not None
+                    and desktop.window.chat.turn.handle is not None
+                    and desktop.window.chat.turn.deltas > 0, timeout=WAIT_MS)
+    cid = desktop.window.chat.turn.handle.conversation_id
+    handle = desktop.window.chat.turn.handle
+    desktop._stop_answers()
+    assert handle.done  # the turn thread ended before the window could go away
+    qtbot.waitUntil(lambda: desktop.window.chat.turn is None, timeout=WAIT_MS)
+    stored = ctx.hearth.history.messages(cid)
+    assert stored[-1].role == "assistant" and stored[-1].status == "cancelled"
+    assert 0 < len(stored[-1].content) < len(LONG_ANSWER)
+    desktop.ctx.ops.wait(WAIT_MS)
+    desktop.theme.setParent(None)
+    desktop.setParent(None)
+    QApplication.instance().setStyleSheet("")
+    QApplication.instance().setPalette(QPalette())

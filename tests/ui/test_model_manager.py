@@ -73,6 +73,7 @@ def test_pause_then_resume_after_a_restart_and_verify(ctx, manager, hub, qtbot) 
     assert row.download_button.text() == "Resume"
     manager.close()
 
+    ctx.hearth.settings.model_path = "/models/older.gguf"  # a model is already in use
     again = ModelManager(ctx)  # as after quitting and reopening Hearth
     qtbot.addWidget(again)
     again.show()
@@ -102,9 +103,12 @@ def test_a_checksum_mismatch_deletes_the_file_and_offers_retry(ctx, manager, hub
     assert not final.exists() and not part_file(ctx).exists()
     assert row.download_button.text() == "Retry"
     hub.advertised_sha = hub.sha256
+    chosen: list[str] = []
+    manager.model_chosen.connect(chosen.append)
     click(qtbot, row.download_button)
     qtbot.waitUntil(lambda: row.state == "done", timeout=WAIT_MS)
     assert sha(final) == hub.sha256
+    assert chosen == [str(final)]  # the first model downloaded is put to use at once
 
 
 def test_an_unreachable_server_fails_with_a_reason(ctx, manager, qtbot, monkeypatch) -> None:

@@ -6,10 +6,11 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt, QUrl
-from PySide6.QtWidgets import QApplication, QLabel
+from PySide6.QtWidgets import QApplication
 
 from app.ui.chat.message import AssistantMessage
 from app.ui.main_window import MainWindow
+from app.ui.rich_delegate import HTML_ROLE
 from app.ui.sidebar import highlight_snippet
 from tests.ui.scripts import WAIT_MS
 
@@ -39,9 +40,9 @@ def test_search_finds_words_in_any_message_and_highlights_them(window, qtbot) ->
     qtbot.keyClicks(window.sidebar.search, "ferry")
     qtbot.waitUntil(lambda: window.sidebar.results.count() == 1, timeout=WAIT_MS)
     item = window.sidebar.results.item(0)
-    label = window.sidebar.results.itemWidget(item)
-    assert isinstance(label, QLabel)
-    assert "<b>ferry</b>" in label.text() and "Trip" in label.text()
+    shown = item.data(HTML_ROLE)
+    assert "<b>ferry</b>" in shown and "<b>Trip</b>" in shown
+    assert item.text() == "Trip: Book the ferry to Helsinki"  # plain, for screen readers
     window.sidebar.results.itemClicked.emit(item)
     qtbot.waitUntil(lambda: bool(window.chat.findChildren(AssistantMessage)), timeout=WAIT_MS)
     trip = next(c.id for c in window.sidebar.conversations if c.title == "Trip")

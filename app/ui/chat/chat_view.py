@@ -21,10 +21,11 @@ from app.ui.chat.history_view import build_widget, group_messages
 from app.ui.chat.live_turn import Turn, announce, turn_stats
 from app.ui.chat.message import AssistantMessage, UserMessage
 from app.ui.chat.parts import Banner, EmptyState
+from app.ui.chat.text_view import RenderQueue
 from app.ui.context import UiContext
 from app.ui.open_source import open_source
 
-HISTORY_BUDGET_S = 0.015  # GUI time per event-loop pass spent building a loaded conversation
+HISTORY_BUDGET_S = 0.010  # GUI time per event-loop pass spent building a loaded conversation
 
 
 class ChatView(QWidget):
@@ -48,6 +49,7 @@ class ChatView(QWidget):
         self._load_token = 0
         self.attachments: list[str] = []
         self._finished: list[Turn] = []
+        self.renders = RenderQueue(self)  # one queue: long histories render a bit per pass
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
@@ -169,7 +171,7 @@ class ChatView(QWidget):
             return  # the user already clicked another conversation
         started = time.perf_counter()
         while groups and time.perf_counter() - started < HISTORY_BUDGET_S:
-            widget = build_widget(groups.pop(0), self.ctx.dark)
+            widget = build_widget(groups.pop(0), self.ctx.dark, self.renders)
             self._wire(widget)
             self._add(widget)
         if groups:
@@ -253,7 +255,7 @@ class ChatView(QWidget):
 
     def _start(self, thinking: bool, starter: Any) -> None:
         self._prune_finished()
-        message = _wired(self, AssistantMessage(dark=self.ctx.dark))
+        message = _wired(self, AssistantMessage(dark=self.ctx.dark, renders=self.renders))
         self._add(message)
         bridge = TurnBridge(self)
         turn = Turn(bridge, message, self.conversation_id, thinking)

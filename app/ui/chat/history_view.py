@@ -9,6 +9,7 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 from PySide6.QtWidgets import QWidget
 
 from app.ui.chat.message import AssistantMessage, UserMessage
+from app.ui.chat.text_view import RenderQueue
 
 _NOTES = {
     "interrupted": str(QT_TRANSLATE_NOOP("History", "The app closed before this answer finished.")),
@@ -63,11 +64,12 @@ def group_messages(stored: list[Any]) -> list[Group]:
     return groups
 
 
-def build_widget(group: Group, dark: bool) -> QWidget:
+def build_widget(group: Group, dark: bool, renders: RenderQueue | None = None) -> QWidget:
+    """One message widget; its Markdown renders later through `renders` when given."""
     kind, messages = group
     if kind == "user":
         return UserMessage(messages[0].content, messages[0].id, dark=dark)
-    widget = AssistantMessage(dark=dark)
+    widget = AssistantMessage(dark=dark, renders=renders)
     status = ""
     for message in messages:
         if message.role == "assistant":
@@ -77,7 +79,7 @@ def build_widget(group: Group, dark: bool) -> QWidget:
             ok = message.tool_ok if message.tool_ok is not None else True
             widget.finish_tool(message.tool_call_id, message.tool_name, ok, message.content,
                                None)
-    widget.finish(note=_note(status))
+    widget.finish(note=_note(status), deferred=renders is not None)
     return widget
 
 

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.ui.chat.text_view import COALESCE_MS, MessageText
+from app.ui.chat.text_view import COALESCE_MS, MessageText, RenderQueue
 from app.ui.chat.tool_card import ToolCard
 
 SEGMENT_CHARS = 1200  # past this, a segment is frozen at the next block boundary
@@ -151,9 +151,11 @@ class AssistantMessage(QFrame):
     regenerate_requested = Signal()
     cite_clicked = Signal(int)
 
-    def __init__(self, parent: QWidget | None = None, dark: bool = False) -> None:
+    def __init__(self, parent: QWidget | None = None, dark: bool = False,
+                 renders: RenderQueue | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("assistantMessage")
+        self._renders = renders or RenderQueue(self)
         self.message_id: Any = None
         self.dark = dark
         self._layout = QVBoxLayout(self)
@@ -163,7 +165,6 @@ class AssistantMessage(QFrame):
         self.segment: MessageText | None = None
         self.segments: list[MessageText] = []
         self.cards: dict[str, ToolCard] = {}
-        self._frozen: list[MessageText] = []
         self._segment_text = ""
         self.sources: list[Any] = []
         self._answer = ""
@@ -212,15 +213,7 @@ class AssistantMessage(QFrame):
         """A finished segment renders once, one per event-loop pass: a burst of text that
         completes several segments at once must not render them all in one go."""
         segment.set_markdown(text, later=True)
-        self._frozen.append(segment)
-        if len(self._frozen) == 1:
-            QTimer.singleShot(0, self._render_frozen)
-
-    def _render_frozen(self) -> None:
-        if self._frozen:
-            self._frozen.pop(0).flush()
-        if self._frozen:
-            QTimer.singleShot(0, self._render_frozen)
+        self._renders.add(segment)
 
     def _open_segment(self) -> None:
         self.segment = MessageText(self, self.dark)
@@ -250,9 +243,13 @@ class AssistantMessage(QFrame):
         self._sources_label.setText(_sources_html(self.sources))
         self._sources_label.setVisible(bool(self.sources))
 
-    def finish(self, stats: str = "", note: str = "") -> None:
-        """End of turn: render everything now and show the footer."""
-        self._close_open_parts()  # renders the live tail; frozen parts finish in their queue
+    def finish(self, stats: str = "", note: str = "", deferred: bool = False) -> None:
+        """End of turn: render the live tail now (or in the render queue when `deferred`, as
+        for a stored conversation) and show the footer; frozen parts finish in the queue."""
+        if deferred and self.segment is not None:
+            self._freeze(self.segment, self._segment_text.strip("\n"))
+            self.segment = None
+        self._close_open_parts()
         self._stats.setText(stats)
         if note:
             self._note.setText(note)
@@ -279,7 +276,6 @@ class AssistantMessage(QFrame):
         """Render every part now (screenshots, tests; never while streaming)."""
         for segment in self.segments:
             segment.flush()
-        self._frozen.clear()
 
     # -- parts --------------------------------------------------------------------------------
     def _close_open_parts(self) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 
-from PySide6.QtCore import QSize, Qt, QTimer, QUrl, Signal
+from PySide6.QtCore import QObject, QSize, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QGuiApplication, QResizeEvent, QTextOption
 from PySide6.QtWidgets import QFrame, QSizePolicy, QTextBrowser, QWidget
 
@@ -130,3 +130,44 @@ class MessageText(QTextBrowser):
             self.cite_clicked.emit(int(url.path() or 0))
         else:
             self.link_clicked.emit(url)
+
+
+class RenderQueue(QObject):
+    """Renders finished text views a few at a time, one batch per event-loop pass.
+
+    Shared by every message of a view, so opening a long conversation (dozens of messages,
+    each with parts to render) never renders them all in one go."""
+
+    BUDGET_S = 0.008
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._views: list[MessageText] = []
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(0)
+        self._timer.timeout.connect(self._run)
+
+    def add(self, view: MessageText) -> None:
+        self._views.append(view)
+        view.destroyed.connect(lambda _o=None, v=view: self._forget(v))
+        self._timer.start()
+
+    def _forget(self, view: MessageText) -> None:
+        if view in self._views:
+            self._views.remove(view)
+
+    def _run(self) -> None:
+        started = time.perf_counter()
+        while self._views and time.perf_counter() - started < self.BUDGET_S:
+            self._views.pop(0).flush()
+        if self._views:
+            self._timer.start()
+
+    def flush_all(self) -> None:
+        while self._views:
+            self._views.pop(0).flush()
+
+    @property
+    def pending(self) -> int:
+        return len(self._views)

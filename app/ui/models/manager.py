@@ -49,6 +49,8 @@ class BuildRow(QFrame):
     """One build: what it is, whether it fits, and its download controls."""
 
     use_requested = Signal(str)
+    downloaded = Signal(str)
+    progress_text = Signal(str)  # for the main window's status bar while the dialog is hidden
 
     def __init__(self, build: Build, ctx: UiContext, models_dir: Path, in_use: str,
                  parent: QWidget | None = None) -> None:
@@ -209,11 +211,16 @@ class BuildRow(QFrame):
         if _eta(p):
             parts.append(_eta(p))
         self.status.setText(" · ".join(parts))
+        percent = int(p.done * 100 / p.total) if p.total else 0
+        self.progress_text.emit(self.tr("Downloading %1: %2%").replace("%1", self.build.title)
+                                .replace("%2", str(percent)))
 
     def _finished(self, _path: Any) -> None:
         self.state = "done"
         self.downloader = None
         self._sync()
+        self.progress_text.emit("")
+        self.downloaded.emit(str(self.build.target(self.models_dir)))
 
     def _failed(self, error: Exception) -> None:
         self.downloader = None
@@ -225,12 +232,14 @@ class BuildRow(QFrame):
             self.state = "failed"
             self.status.setText("⚠ " + str(error))
         self._sync()
+        self.progress_text.emit("")
 
 
 class ModelManager(QDialog):
     """Pick, download or open a model. `model_chosen(path)` when the user decides."""
 
     model_chosen = Signal(str)
+    progress_text = Signal(str)
 
     def __init__(self, ctx: UiContext, first_run: bool = False,
                  parent: QWidget | None = None) -> None:
@@ -250,6 +259,8 @@ class ModelManager(QDialog):
         layout.addLayout(self._footer())
         for row in self.rows:
             row.use_requested.connect(self._choose)
+            row.downloaded.connect(self._downloaded)
+            row.progress_text.connect(self.progress_text)
         self._plan()
 
     def _header(self, first_run: bool) -> QWidget:
@@ -345,8 +356,16 @@ class ModelManager(QDialog):
         for row in self.rows:
             row.refresh(path)
 
-    def closeEvent(self, event: Any) -> None:  # noqa: N802
-        # Closing the window pauses downloads (they resume next time) rather than orphan them.
+    def _downloaded(self, path: str) -> None:
+        # The first model anyone downloads is the one they want to use: no extra click.
+        if not self.ctx.hearth.settings.model_path:
+            self._choose(path)
+
+    def pause_all(self) -> None:
+        """On quit: stop downloads between chunks; the .part files resume next time."""
         for row in self.rows:
             row.pause()
-        super().closeEvent(event)
+
+    @property
+    def downloading(self) -> bool:
+        return any(r.state in ("resolving", "downloading") for r in self.rows)
