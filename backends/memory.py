@@ -200,7 +200,10 @@ def _gib(n: int) -> str:
 
 def plan_for_model(model_path: str | Path, kv_type: str = "f16", requested: int = 0,
                    free_bytes: int | None = -1) -> tuple[ModelShape, ContextPlan]:
-    """Shape and context plan for a model file; free_bytes -1 means measure it now."""
+    """Shape and context plan for a model file (what every backend calls before loading).
+
+    free_bytes: -1 measures free memory now; None means unknown (the request is trusted).
+    Contexts are capped at the model's own maximum and at DEFAULT_MAX_CONTEXT."""
     shape = model_shape(model_path)
     free = free_memory_bytes() if free_bytes == -1 else free_bytes
     limit = shape.max_context or DEFAULT_MAX_CONTEXT

@@ -145,7 +145,8 @@ class MlxBackend:
         self._model, self._tokenizer = _load_weights(engine, folder)
         self._tokenizer.eos_token_ids = _stop_ids(self._tokenizer)
         self._engine = engine
-        self._store = conversation_caches(self._cache_dir, folder.fingerprint(self._kv_type))
+        self._store = conversation_caches(self._cache_dir, folder.fingerprint(self._kv_type),
+                                          kv_budget=plan.kv_bytes)
         self._info.context_length = plan.context_length
         self._info.num_loops = shape.num_loops
         self._info.quantization = folder.quantization
@@ -204,7 +205,7 @@ class MlxBackend:
             yield from self._generate(turn, entry, options, should_stop, room)
         except Exception as exc:  # an MLX runtime failure must end this turn, not the app
             keep = False  # the cache may be half-updated: never put it back
-            yield StreamError(f"MLX failed while generating: {exc}")
+            yield StreamError(f"MLX failed while generating: {_one_line(exc)}")
             turn.finish = "error"
             yield turn.done()
         finally:

@@ -39,7 +39,11 @@ def _dump(entry: CacheEntry, path: Path) -> None:
 
     # MLX appends ".safetensors" to names lacking it, so write beside the target, then rename.
     staged = path.with_name(path.name + ".safetensors")
-    save_prompt_cache(str(staged), entry.cache, {"tokens": json.dumps(entry.tokens)})
+    try:
+        save_prompt_cache(str(staged), entry.cache, {"tokens": json.dumps(entry.tokens)})
+    except (RuntimeError, ValueError) as exc:  # MLX reports write failures as RuntimeError
+        staged.unlink(missing_ok=True)
+        raise OSError(f"could not write {staged.name}: {exc}") from exc  # the store skips it
     os.replace(staged, path)
 
 
@@ -57,7 +61,12 @@ MLX_CODEC: StateCodec[CacheEntry] = StateCodec(
     suffix=".safetensors", size=lambda entry: entry.nbytes, dump=_dump, load=_load)
 
 
-def conversation_caches(cache_dir: Path | None, fingerprint: str) -> ConversationCaches[CacheEntry]:
-    """The store for one model + KV type: a folder per fingerprint, so nothing stale is reused."""
+def conversation_caches(cache_dir: Path | None, fingerprint: str,
+                        kv_budget: int) -> ConversationCaches[CacheEntry]:
+    """The store for one model + KV type: a folder per fingerprint, so nothing stale is reused.
+
+    Caches kept in memory share the KV budget memory planning reserved for one full context
+    (plus slack for MLX's 256-token allocation steps), so idle chats never push the machine
+    past the plan; the rest wait on disk."""
     folder = None if cache_dir is None else cache_dir / "mlx" / fingerprint
-    return ConversationCaches(MLX_CODEC, folder)
+    return ConversationCaches(MLX_CODEC, folder, memory_bytes=int(kv_budget * 1.1) + 64 * 2**20)

@@ -126,10 +126,56 @@ def main() -> int:
         saved += shoot_all(app, ctx, scheme)
         ctx.ops.wait(3000)
     saved += shoot_chinese(app, hearth)
+    saved += shoot_pages(app, hearth)
     for path in saved:
         print(path.relative_to(ROOT))
     hearth.close()
     return 0
+
+
+def seed_pages(hearth: object) -> None:
+    """A watched folder with two documents and a bad one; three events this week."""
+    from datetime import datetime, timedelta
+
+    from skills.calendar import Event
+
+    folder = Path(tempfile.mkdtemp(prefix="hearth-docs-")) / "Finance"
+    folder.mkdir()
+    (folder / "Q3 budget.md").write_text("# Budget\n\nTravel: 12,000 EUR for Q3.")
+    (folder / "Expense notes.txt").write_text("September offsite flights were booked late.")
+    (folder / "scan.pdf").write_bytes(b"%PDF-1.4 not really a pdf")
+    documents = hearth.documents  # type: ignore[attr-defined]
+    documents.watch(str(folder))
+    documents.sync()
+    start = datetime.now().astimezone().replace(hour=9, minute=30, second=0, microsecond=0)
+    for day, (title, place) in enumerate((("Standup", ""), ("Dentist (Dr. Okafor)",
+                                          "Lindenstr. 12"), ("Offsite planning", "Room 4"))):
+        when = start + timedelta(days=day, hours=day)
+        hearth.calendar.add(Event(uid="", title=title, start=when,  # type: ignore[attr-defined]
+                                  end=when + timedelta(hours=1), location=place))
+
+
+def shoot_pages(app: object, hearth: object) -> list[Path]:
+    from app.ui.context import UiContext
+    from app.ui.main_window import MainWindow
+    from app.ui.ops import Ops
+    from app.ui.theme import ThemeManager
+
+    seed_pages(hearth)
+    theme = ThemeManager(app, "light")  # type: ignore[arg-type]
+    theme.apply()
+    ctx = UiContext(hearth, Ops(), theme)
+    window = MainWindow(ctx)
+    window.resize(1180, 720)
+    window.show()
+    window.sidebar.reload()
+    paths = []
+    for page in ("library", "calendar"):
+        window.show_page(page)
+        wait(app, ctx.ops, 400)
+        paths.append(shoot(window, f"{page}-light"))
+    window.close()
+    return paths
 
 
 def shoot_chinese(app: object, hearth: object) -> list[Path]:

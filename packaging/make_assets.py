@@ -32,7 +32,7 @@ def render_svg(path: Path, size: int) -> Image.Image:
     data = QByteArray()
     buffer = QBuffer(data)
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-    image.save(buffer, "PNG")
+    image.save(buffer, "PNG")  # type: ignore[call-overload]  # the stubs want bytes; Qt, str
     return Image.open(io.BytesIO(bytes(data.data()))).convert("RGBA")
 
 
@@ -70,7 +70,7 @@ def main() -> int:
     icons = OUT / "icons"
     icons.mkdir(parents=True, exist_ok=True)
     img = base_icon()
-    img.resize((256, 256), Image.LANCZOS).save(icons / "hearth.png")  # Linux launcher icon
+    img.resize((256, 256), Image.Resampling.LANCZOS).save(icons / "hearth.png")  # Linux launcher icon
     img.save(icons / "hearth.ico", sizes=[(s, s) for s in (16, 24, 32, 48, 64, 128, 256)])
     img.save(icons / "hearth.icns")
     version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]

@@ -15,6 +15,7 @@ import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 TIMEOUT_S = 300
@@ -40,16 +41,28 @@ def bundle_root(dist: Path) -> Path:
     return dist / "Hearth.app" if sys.platform == "darwin" else dist / "Hearth"
 
 
-def run(exe: Path, args: list[str], home: Path, **extra_env: str) -> subprocess.CompletedProcess[str]:
+def run(exe: Path, args: list[str], home: Path, console: bool = True,
+        **extra_env: str) -> subprocess.CompletedProcess[str]:
+    """Run the bundle as a user would; console=False takes its stdout and stderr away."""
     env = dict(os.environ, HEARTH_HOME=str(home), QT_QPA_PLATFORM="offscreen", **extra_env)
     for leak in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV"):  # the bundle must stand alone
         env.pop(leak, None)
+    no_console: dict[str, Any] = {} if console else {
+        "capture_output": False, "stdin": subprocess.DEVNULL,
+        # POSIX: close fds 1 and 2 in the child, as a Finder-launched app may find them.
+        **({} if sys.platform == "win32" else {"preexec_fn": _close_stdio})}
+    options: dict[str, Any] = {"capture_output": True, **no_console}
     try:
-        return subprocess.run([str(exe), *args], capture_output=True, text=True, env=env,
-                              timeout=TIMEOUT_S, cwd=tempfile.gettempdir(), encoding="utf-8",
-                              errors="replace")
+        return subprocess.run([str(exe), *args], text=True, env=env, timeout=TIMEOUT_S,
+                              cwd=tempfile.gettempdir(), encoding="utf-8", errors="replace",
+                              **options)
     except subprocess.TimeoutExpired as exc:
         return subprocess.CompletedProcess(exc.cmd, 124, "", f"timed out after {TIMEOUT_S} s")
+
+
+def _close_stdio() -> None:
+    os.close(1)
+    os.close(2)
 
 
 def unclean(name: str, proc: subprocess.CompletedProcess[str]) -> list[str]:
@@ -80,11 +93,15 @@ def check_selftest(exe: Path, home: Path, models: list[Path]) -> list[str]:
     return problems or unclean("selftest", proc)
 
 
-def check_ask(exe: Path, home: Path, model: Path) -> list[str]:
-    # One small skill keeps the prompt inside the tiny model's 4k context.
+def small_prompt_settings(home: Path) -> None:
+    """One small skill keeps the prompt inside the tiny model's 4k context."""
     settings = home / "data" / "settings.json"
     settings.parent.mkdir(parents=True, exist_ok=True)
     settings.write_text(json.dumps({"enabled_skills": ["get_current_time"]}), encoding="utf-8")
+
+
+def check_ask(exe: Path, home: Path, model: Path) -> list[str]:
+    small_prompt_settings(home)
     proc = run(exe, ["ask", "Say hello", "--model", str(model), "--json", "--no-think",
                      "--max-tokens", "8"], home)
     problems = unclean("ask", proc)
@@ -95,6 +112,21 @@ def check_ask(exe: Path, home: Path, model: Path) -> list[str]:
     if not done or done[-1].get("usage", {}).get("completion_tokens", 0) < 1:
         return [f"ask produced no answer: {proc.stdout[-400:]}"]
     return []
+
+
+def check_without_console(exe: Path, home: Path, model: Path) -> list[str]:
+    """The windowed app (Windows' Hearth.exe, a .app opened from Finder) has no stdout or
+    stderr; llama.cpp and logging write to them anyway. It must still answer and save it."""
+    small_prompt_settings(home)
+    windowed = exe.with_name("Hearth.exe") if sys.platform == "win32" else exe
+    proc = run(windowed, ["ask", "Without a console", "--model", str(model), "--no-think",
+                          "--max-tokens", "4"], home, console=False)
+    if proc.returncode != 0:
+        return [f"ask without a console exited {proc.returncode}"]
+    saved = run(exe, ["history", "list", "--json"], home)
+    if "Without a console" not in saved.stdout:
+        return [f"the answer given without a console was not saved: {saved.stdout[-300:]}"]
+    return unclean("history list", saved)
 
 
 def check_documents(exe: Path, home: Path) -> list[str]:
@@ -153,7 +185,9 @@ def test_models(model_dir: Path) -> list[Path]:
 
     tiny = build_tiny_model(model_dir)
     apple_silicon = sys.platform == "darwin" and platform.machine() == "arm64"
-    return [tiny.gguf_path, tiny.mlx_dir] if apple_silicon else [tiny.gguf_path]
+    # MLX generates only on a real Metal device; hosted CI Macs are VMs without one.
+    with_mlx = apple_silicon and not os.environ.get("HEARTH_SMOKE_NO_METAL")
+    return [tiny.gguf_path, tiny.mlx_dir] if with_mlx else [tiny.gguf_path]
 
 
 def run_checks(exe: Path, tmp: Path, model_dir: Path | None) -> list[str]:
@@ -164,6 +198,7 @@ def run_checks(exe: Path, tmp: Path, model_dir: Path | None) -> list[str]:
         ("ask", lambda: check_ask(exe, tmp / "home-ask", models[0])),
         ("broken model", lambda: check_bad_model(exe, tmp / "home-ask")),
         ("documents", lambda: check_documents(exe, tmp / "home-docs")),
+        ("no console", lambda: check_without_console(exe, tmp / "home-windowed", models[0])),
     ]
     problems: list[str] = []
     for name, check in checks:

@@ -57,7 +57,7 @@ class Desktop(QObject):
         if toggle:
             self.quick.summon()
         # After the first paint: nothing slow may delay the window.
-        QTimer.singleShot(0, self._after_shown)
+        QTimer.singleShot(0, self, self._after_shown)
 
     def _after_shown(self) -> None:
         # Everything built so far lives as long as the app: keep it out of the cyclic GC's

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -44,11 +44,11 @@ class LibraryView(QWidget):
         self.status = QLabel(self.tr("Reading the library…"))
         self.status.setObjectName("dim")
         layout.addWidget(self.status)
-        tabs = QTabWidget()
-        tabs.addTab(self._documents_tab(), self.tr("Documents"))
-        tabs.addTab(self._folders_tab(), self.tr("Watched folders"))
-        tabs.addTab(self._failures_tab(), self.tr("Problems"))
-        layout.addWidget(tabs, 1)
+        self.tabs = QTabWidget()
+        self.tabs.addTab(self._documents_tab(), self.tr("Documents"))
+        self.tabs.addTab(self._folders_tab(), self.tr("Watched folders"))
+        self.tabs.addTab(self._failures_tab(), self.tr("Problems"))
+        layout.addWidget(self.tabs, 1)
         self.refresh()
         self._shown_once = False
 
@@ -69,7 +69,12 @@ class LibraryView(QWidget):
         self.table = QTableWidget(0, 4)
         self.table.setHorizontalHeaderLabels([self.tr("Title"), self.tr("Kind"),
                                               self.tr("Pages"), self.tr("Folder")])
-        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # keep the folder's end
         self.table.verticalHeader().hide()
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
@@ -128,6 +133,8 @@ class LibraryView(QWidget):
         self.folders.addItems(list(status.watching))
         self.failures.clear()
         self.failures.addItems([f"{Path(f.path).name} — {f.reason}" for f in status.failures])
+        count = len(status.failures)
+        self.tabs.setTabText(2, self.tr("Problems") + (f" ({count})" if count else ""))
 
     def _failed(self, error: Exception) -> None:
         self.status.setText(self.tr("The library could not be read: %1").replace(

@@ -107,7 +107,7 @@ class MainWindow(QMainWindow):
         s, c = self.sidebar, self.chat
         s.new_requested.connect(self.new_chat)
         s.conversation_selected.connect(self.open_conversation)
-        s.hit_selected.connect(lambda cid, _mid: self.open_conversation(cid))
+        s.hit_selected.connect(self.open_conversation)
         s.page_requested.connect(self._page_requested)
         s.deleted.connect(lambda cid: self.new_chat() if c.conversation_id == cid else None)
         c.conversation_started.connect(self._conversation_started)
@@ -123,10 +123,10 @@ class MainWindow(QMainWindow):
         self.chat.new_conversation()
         self.sidebar.select(None)
 
-    def open_conversation(self, cid: str) -> None:
+    def open_conversation(self, cid: str, focus: Any = None) -> None:
         self.show_page("chat")
         self.sidebar.select(cid)
-        self.chat.load_conversation(cid)
+        self.chat.load_conversation(cid, focus)
 
     def _conversation_started(self, cid: str) -> None:
         self.sidebar.current_id = cid
@@ -265,7 +265,7 @@ class MainWindow(QMainWindow):
     # -- life ---------------------------------------------------------------------------------
     def showEvent(self, event: Any) -> None:  # noqa: N802
         super().showEvent(event)
-        QTimer.singleShot(0, self.shown.emit)
+        QTimer.singleShot(0, self, self.shown.emit)
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
         if self.keep_in_tray:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import shiboken6
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal, Slot
 
 
@@ -59,6 +60,8 @@ class Ops(QObject):
         def done(result: Any, error: Exception | None) -> None:
             self._relays.discard(relay)
             relay.deleteLater()
+            if not _alive(on_success) or not _alive(on_failure):
+                return  # the window that asked is gone: nobody to tell
             if error is None:
                 if on_success is not None:
                     on_success(result)
@@ -78,3 +81,9 @@ class Ops(QObject):
     def wait(self, msecs: int = 5000) -> bool:
         """Wait for running jobs (shutdown and tests only; never while the app is interactive)."""
         return self._pool.waitForDone(msecs)
+
+
+def _alive(callback: Callable[..., Any] | None) -> bool:
+    """False when the callback is a method of a Qt object that has been deleted since."""
+    owner = getattr(callback, "__self__", None)
+    return not isinstance(owner, QObject) or shiboken6.isValid(owner)

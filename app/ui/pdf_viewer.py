@@ -59,7 +59,7 @@ class PdfViewer(QDialog):
         # The view ignores jumps until it has a size: jump again once it is on screen.
         if self._first_page:
             page, self._first_page = self._first_page, 0
-            QTimer.singleShot(0, lambda: self.jump(page))
+            QTimer.singleShot(0, self, lambda: self.jump(page))
 
     def jump(self, page: int) -> None:
         count = max(self.document.pageCount(), 1)

@@ -200,7 +200,7 @@ class QuickAsk(QWidget):
         self.handle = None
         self.stop_button.hide()
         self._fit_timer.stop()
-        QTimer.singleShot(0, self.fit)
+        QTimer.singleShot(0, self, self.fit)
 
     def fit(self) -> None:
         """Size the answer area to its content (up to a limit, then it scrolls)."""

@@ -1,42 +1,80 @@
-# Build Hearth for Windows: a portable folder (dist\Hearth with Hearth.exe + hearth-cli.exe), a zip
-# and an Inno Setup installer. CPU by default; -Cuda builds llama.cpp with CUDA (needs the CUDA
-# toolkit and MSVC on the build machine; the NVIDIA runtime DLLs are shipped beside ggml-cuda.dll).
+# Build Hearth for Windows x64: a portable folder (packaging\dist\Hearth with Hearth.exe, the
+# windowed app, and hearth-cli.exe, its console twin for `hearth ask` and the self-test), a zip
+# and a per-user Inno Setup installer. CPU by default; -Cuda builds llama.cpp with CUDA (needs
+# MSVC and the CUDA toolkit here; the NVIDIA runtime DLLs ship beside ggml-cuda.dll).
 #   powershell -ExecutionPolicy Bypass -File packaging\windows\build.ps1 [-Cuda]
+# Signing: see sign.ps1 (HEARTH_SIGN_CERT + HEARTH_SIGN_PASSWORD, or HEARTH_SIGN_THUMBPRINT).
 param([switch]$Cuda)
 $ErrorActionPreference = "Stop"
 Set-Location (Join-Path $PSScriptRoot "..\..")
 
-if (-not (Test-Path .venv\Scripts\python.exe)) { py -3.11 -m venv .venv }
-$py = ".venv\Scripts\python.exe"
-& $py -m pip install --quiet --upgrade pip
-# A portable llama.cpp build: no -march=native tuning to the build machine's CPU; no OpenMP DLL.
+function Invoke-Checked([string]$What, [scriptblock]$Block) {
+    & $Block
+    if ($LASTEXITCODE) { throw "$What failed (exit code $LASTEXITCODE)" }
+}
+
+# $env:PYTHON picks the interpreter for a new .venv (default: python on PATH, 3.11 or newer).
+$base = if ($env:PYTHON) { $env:PYTHON } else { "python" }
+if (-not (Test-Path .venv\Scripts\python.exe)) { Invoke-Checked "venv" { & $base -m venv .venv } }
+$py = (Resolve-Path .venv\Scripts\python.exe).Path
+Invoke-Checked "pip upgrade" { & $py -m pip install --quiet --upgrade pip }
+
+# Portable llama.cpp: no tuning to this machine's CPU (GGML_NATIVE=OFF) but an AVX2 baseline,
+# and no OpenMP, so the MSVC OpenMP runtime (vcomp140.dll, not collected by PyInstaller) is
+# not needed.
 $env:CMAKE_ARGS = "-DGGML_NATIVE=OFF -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_OPENMP=OFF"
 $variant = "cpu"
+$maxMb = 500
 if ($Cuda) {
-    $env:CMAKE_ARGS += " -DGGML_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=75;86;89;120"
+    # Turing to Ada as real code plus Ada PTX, which newer GPUs compile at first load.
+    # NO_VMM: no link to the driver API (nvcuda.dll), so the app still starts on PCs without an
+    # NVIDIA driver and llama.cpp falls back to the CPU.
+    $env:CMAKE_ARGS += " -DGGML_CUDA=ON -DGGML_CUDA_NO_VMM=ON -DCMAKE_CUDA_ARCHITECTURES=75-real;86-real;89"
     $variant = "cuda"
+    $maxMb = 1600  # cuBLAS alone is ~600 MB
 }
-& $py -m pip install --quiet --no-binary llama-cpp-python -e ".[package,test]"
-if ($LASTEXITCODE) { throw "pip install failed" }
-& $py packaging\make_assets.py
-& .venv\Scripts\pyinstaller.exe --noconfirm --log-level WARN `
-    --distpath packaging\dist --workpath packaging\build\work packaging\hearth.spec
-if ($LASTEXITCODE) { throw "pyinstaller failed" }
+# Always from source with these flags (no cached wheel built with other flags).
+Invoke-Checked "pip install" {
+    & $py -m pip install --quiet --no-cache-dir --no-binary llama-cpp-python -e ".[package,test]"
+}
+Invoke-Checked "assets" { & $py packaging\make_assets.py }
+Invoke-Checked "pyinstaller" {
+    & $py -m PyInstaller --noconfirm --log-level WARN `
+        --distpath packaging\dist --workpath packaging\build\work packaging\hearth.spec
+}
+$lib = "packaging\dist\Hearth\_internal\llama_cpp\lib"
+if (-not (Test-Path "$lib\llama.dll")) { throw "llama.dll is not in $lib" }
 if ($Cuda) {
-    # cudart/cublas are NVIDIA redistributables; llama.cpp loads them from the exe's folder.
-    $lib = "packaging\dist\Hearth\_internal\llama_cpp\lib"
+    # cudart/cublas are NVIDIA redistributables; llama_cpp adds its lib folder to the DLL search
+    # path, so ggml-cuda.dll finds them there.
     foreach ($dll in "cudart64_12.dll", "cublas64_12.dll", "cublasLt64_12.dll") {
         Copy-Item (Join-Path $env:CUDA_PATH "bin\$dll") $lib
     }
 }
-& $py packaging\smoke_test.py packaging\dist --max-mb 900
-if ($LASTEXITCODE) { throw "smoke test failed" }
-& powershell -ExecutionPolicy Bypass -File packaging\windows\sign.ps1 packaging\dist\Hearth
+Invoke-Checked "smoke test" { & $py packaging\smoke_test.py packaging\dist --max-mb $maxMb }
+Invoke-Checked "signing" { & powershell -ExecutionPolicy Bypass -File packaging\windows\sign.ps1 packaging\dist\Hearth }
 $version = (& $py -c "import tomllib;print(tomllib.load(open('pyproject.toml','rb'))['project']['version'])")
 Compress-Archive -Force packaging\dist\Hearth "packaging\dist\Hearth-$version-windows-$variant.zip"
-if (Get-Command iscc.exe -ErrorAction SilentlyContinue) {
-    iscc.exe /DVersion=$version /DVariant=$variant packaging\windows\installer.iss
-    & powershell -ExecutionPolicy Bypass -File packaging\windows\sign.ps1 "packaging\dist\Hearth-$version-$variant-setup.exe"
+
+$iscc = (Get-Command iscc.exe -ErrorAction SilentlyContinue).Source
+if (-not $iscc) { $iscc = Join-Path ${env:ProgramFiles(x86)} "Inno Setup 6\ISCC.exe" }
+if (Test-Path $iscc) {
+    Invoke-Checked "installer" { & $iscc /Qp "/DVersion=$version" "/DVariant=$variant" packaging\windows\installer.iss }
+    $setup = "packaging\dist\Hearth-$version-$variant-setup.exe"
+    Invoke-Checked "signing" { & powershell -ExecutionPolicy Bypass -File packaging\windows\sign.ps1 $setup }
+    # As a user gets it: a silent per-user install, the smoke test on the installed copy, and a
+    # silent uninstall that must leave no program folder behind (user data is asked about).
+    $root = Join-Path $env:LOCALAPPDATA "Programs\HearthSmoke"
+    $dest = Join-Path $root "Hearth"
+    $quiet = "/VERYSILENT", "/SUPPRESSMSGBOXES", "/NORESTART"
+    $p = Start-Process -Wait -PassThru $setup -ArgumentList ($quiet + "/DIR=`"$dest`"")
+    if ($p.ExitCode) { throw "the installer failed (exit code $($p.ExitCode))" }
+    Invoke-Checked "installed smoke test" { & $py packaging\smoke_test.py $root --max-mb $maxMb }
+    $p = Start-Process -Wait -PassThru (Join-Path $dest "unins000.exe") -ArgumentList $quiet
+    if ($p.ExitCode) { throw "the uninstaller failed (exit code $($p.ExitCode))" }
+    Start-Sleep -Seconds 3  # the uninstaller deletes its own exe from a helper process
+    if (Test-Path (Join-Path $dest "Hearth.exe")) { throw "the uninstaller left $dest behind" }
 } else {
-    Write-Host "Inno Setup (iscc.exe) not found: skipping the installer; the zip is portable"
+    Write-Host "Inno Setup (ISCC.exe) not found: skipping the installer; the zip is portable"
 }
+Write-Host "built packaging\dist\Hearth ($variant)"

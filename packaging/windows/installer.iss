@@ -24,6 +24,11 @@ SolidCompression=yes
 ArchitecturesAllowed=x64compatible
 ArchitecturesInstallIn64BitMode=x64compatible
 WizardStyle=modern
+DisableProgramGroupPage=yes
+VersionInfoVersion={#Version}
+UninstallDisplayName=Hearth
+; Close a running Hearth (it holds its DLLs open) before files are replaced or removed.
+CloseApplications=yes
 
 [Files]
 Source: "..\dist\Hearth\*"; DestDir: "{app}"; Flags: recursesubdirs ignoreversion
@@ -34,12 +39,10 @@ Name: "{autodesktop}\Hearth"; Filename: "{app}\Hearth.exe"; Tasks: desktopicon
 
 [Tasks]
 Name: "desktopicon"; Description: "Create a desktop shortcut"; Flags: unchecked
-Name: "autostart"; Description: "Start Hearth when I sign in (tray only)"; Flags: unchecked
+Name: "autostart"; Description: "Start Hearth in the tray when I sign in"; Flags: unchecked
 
 [Registry]
-Root: HKCU; Subkey: "Software\Microsoft\Windows\CurrentVersion\Run"; ValueType: string; \
-    ValueName: "Hearth"; ValueData: """{app}\Hearth.exe"" --tray"; Tasks: autostart; \
-    Flags: uninsdeletevalue
+Root: HKCU; Subkey: "Software\Microsoft\Windows\CurrentVersion\Run"; ValueType: string; ValueName: "Hearth"; ValueData: """{app}\Hearth.exe"" --hidden"; Tasks: autostart; Flags: uninsdeletevalue
 
 [Run]
 Filename: "{app}\Hearth.exe"; Description: "Start Hearth"; Flags: nowait postinstall skipifsilent

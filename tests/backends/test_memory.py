@@ -194,3 +194,16 @@ def test_a_failing_probe_falls_back_instead_of_crashing(monkeypatch: pytest.Monk
     monkeypatch.setattr(memory, "_windows_free", broken)
     free = memory.free_memory_bytes()
     assert free is None or free > 0
+
+
+def test_real_nanbeige_config_plans_with_the_card_figures(tmp_path: Path) -> None:
+    config = {"model_type": "nanbeige", "num_hidden_layers": 22, "num_loops": 2,
+              "hidden_size": 3072, "num_attention_heads": 48, "num_key_value_heads": 8,
+              "head_dim": 128, "max_position_embeddings": 262144,
+              "quantization": {"group_size": 64, "bits": 4}}
+    (tmp_path / "config.json").write_text(json.dumps(config))
+    (tmp_path / "model.safetensors").write_bytes(b"\0" * 1024)  # size only; never loaded
+    shape, plan = plan_for_model(tmp_path, "f16", free_bytes=8 * GIB)
+    assert shape.kv_bytes_per_token("f16") == 176 * KIB
+    assert shape.kv_bytes_per_token("q8_0") == int(93.5 * KIB)
+    assert plan.fits and plan.context_length == 32768  # the default ceiling, not 256K

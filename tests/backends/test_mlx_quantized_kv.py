@@ -68,3 +68,27 @@ def test_quantized_cache_is_smaller_than_unquantized(quantized: MlxBackend, mode
     assert full is not None and small is not None
     assert len(full.tokens) == len(small.tokens)
     assert small.nbytes < full.nbytes * 0.6
+
+
+def test_quantized_cache_reopens_after_unload(model_dir: Path, tmp_path: Path) -> None:
+    first = MlxBackend(str(model_dir), kv_type="q8_0", cache_dir=tmp_path)
+    first.load()
+    _, done = run(first, chat("Book a meeting"), "reopen")
+    first.unload()
+    again = MlxBackend(str(model_dir), kv_type="q8_0", cache_dir=tmp_path)
+    again.load()
+    _, follow = run(again, chat("Book a meeting", "For when?", "Tomorrow"), "reopen")
+    again.unload()
+    assert follow.cached_prompt_tokens >= done.prompt_tokens
+
+
+def test_changing_kv_type_never_reuses_the_old_cache(model_dir: Path, tmp_path: Path) -> None:
+    first = MlxBackend(str(model_dir), kv_type="q8_0", cache_dir=tmp_path)
+    first.load()
+    run(first, chat("Book a meeting"), "switch")
+    first.unload()
+    f16 = MlxBackend(str(model_dir), kv_type="f16", cache_dir=tmp_path)
+    f16.load()
+    _, follow = run(f16, chat("Book a meeting", "For when?", "Tomorrow"), "switch")
+    f16.unload()
+    assert follow.cached_prompt_tokens == 0

@@ -210,7 +210,7 @@ def test_quitting_mid_answer_stops_it_and_keeps_what_was_written(ctx, qtbot, bac
     desktop.window.chat.send("Write a lot")
     qtbot.waitUntil(lambda: desktop.window.chat.turn is not None
                     and desktop.window.chat.turn.handle is not None
-                    and desktop.window.chat.turn.deltas > 0, timeout=WAIT_MS)
+                    and bool(desktop.window.chat.turn.message.answer), timeout=WAIT_MS)
     cid = desktop.window.chat.turn.handle.conversation_id
     handle = desktop.window.chat.turn.handle
     desktop._stop_answers()

@@ -109,3 +109,24 @@ def test_the_tray_menu_offers_ask_open_pause_and_quit(qapp) -> None:
     tray.pause_action.trigger()
     assert asked == [True] and paused == [True]
     tray.menu.deleteLater()
+
+
+def test_opening_a_search_hit_scrolls_to_that_message(ctx, qtbot) -> None:
+    history = ctx.hearth.history
+    conv = history.create_conversation("Long trip planning")
+    history.add_message(conv.id, "user", "Which zeppelin museum is worth a visit?")
+    for i in range(30):
+        history.add_message(conv.id, "assistant", f"Answer {i}.\n\n" + "More detail. " * 40)
+        history.add_message(conv.id, "user", f"Follow-up question {i}?")
+    window = MainWindow(ctx)
+    qtbot.addWidget(window)
+    window.resize(900, 600)
+    window.show()
+    qtbot.keyClicks(window.sidebar.search, "zeppelin")
+    qtbot.waitUntil(lambda: window.sidebar.results.count() == 1, timeout=WAIT_MS)
+    with qtbot.waitSignal(window.chat.history_loaded, timeout=WAIT_MS):
+        window.sidebar.results.itemClicked.emit(window.sidebar.results.item(0))
+    bar = window.chat.scroll_area.verticalScrollBar()
+    qtbot.waitUntil(lambda: window.chat.renders.pending == 0, timeout=WAIT_MS)
+    assert bar.maximum() > 0
+    assert bar.value() < bar.maximum() / 4  # the first message is in view, not the last

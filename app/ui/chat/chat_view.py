@@ -48,6 +48,7 @@ class ChatView(QWidget):
         self._editing: Any = None
         self._load_token = 0
         self.attachments: list[str] = []
+        self._focus: Any = None
         self._finished: list[Turn] = []
         self.renders = RenderQueue(self)  # one queue: long histories render a bit per pass
         layout = QVBoxLayout(self)
@@ -154,10 +155,13 @@ class ChatView(QWidget):
         self.conversation_id = None
         self.composer.input.setFocus()
 
-    def load_conversation(self, conversation_id: str) -> None:
-        """Read the messages on a worker, then build the widgets (one render per message)."""
+    def load_conversation(self, conversation_id: str, focus: Any = None) -> None:
+        """Read the messages on a worker, then build the widgets (one render per message).
+
+        `focus`: a message id (a search hit) to scroll to once the conversation is shown."""
         self.clear()
         self.conversation_id = conversation_id
+        self._focus = focus
         self._load_token += 1
         token = self._load_token
         history = self.ctx.lazy("history")
@@ -175,10 +179,23 @@ class ChatView(QWidget):
             self._wire(widget)
             self._add(widget)
         if groups:
-            QTimer.singleShot(0, lambda: self._show_history(token, groups))
+            QTimer.singleShot(0, self, lambda: self._show_history(token, groups))
         else:
             self._show_empty(not self._widgets())
             self.history_loaded.emit(self.conversation_id or "")
+            if self._focus is not None:
+                self._stick = False
+                self.reveal(self._focus)
+                # Messages render a little later and grow: look again once they have.
+                QTimer.singleShot(300, self, lambda focus=self._focus: self.reveal(focus))
+
+    def reveal(self, message_id: Any) -> QWidget | None:
+        """Scroll a message into view (the hit the user picked in search)."""
+        widget = next((w for w in self._widgets()
+                       if getattr(w, "message_id", None) == message_id), None)
+        if widget is not None:
+            self.scroll_area.ensureWidgetVisible(widget, 0, 40)
+        return widget
 
     def _wire(self, widget: QWidget) -> None:
         if isinstance(widget, UserMessage):
