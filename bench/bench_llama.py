@@ -50,6 +50,7 @@ def hearth_turn(backend: LlamaCppBackend, messages: list[dict[str, Any]], decode
 def raw_turn(llm: Any, tokens: list[int], decode: int, seed: int = 7) -> dict[str, float]:
     """The same generation straight through llama_cpp.Llama.generate, timed the same way."""
     llm.set_seed(seed)
+    cpu = time.process_time()
     started = time.perf_counter()
     first = last = 0.0
     count = 0
@@ -62,7 +63,8 @@ def raw_turn(llm: Any, tokens: list[int], decode: int, seed: int = 7) -> dict[st
         count += 1
     prefill = first - started
     return {"prefill_tps": len(tokens) / prefill, "ttft_ms": prefill * 1000,
-            "decode_tps": max(count - 1, 0) / max(last - first, 1e-9), "tokens": count}
+            "decode_tps": max(count - 1, 0) / max(last - first, 1e-9), "tokens": count,
+            "cpu_s": time.process_time() - cpu}
 
 
 def speed(backend: LlamaCppBackend, prefill: int, decode: int, repeats: int) -> dict[str, float]:
@@ -71,7 +73,7 @@ def speed(backend: LlamaCppBackend, prefill: int, decode: int, repeats: int) -> 
     messages = conversation(prefill, backend, "speed")
     tokens = llm.tokenize(backend.render_prompt(
         messages, GenerateOptions(enable_thinking=False)).encode(), add_bos=False, special=True)
-    hearth_p, hearth_d, raw_p, raw_d = [], [], [], []
+    hearth_p, hearth_d, raw_p, raw_d, hearth_cpu, raw_cpu = [], [], [], [], [], []
     for i in range(repeats):
         # Alternate which goes first, so drift in machine load does not favour either side.
         for side in (("raw", "hearth") if i % 2 == 0 else ("hearth", "raw")):
@@ -80,15 +82,20 @@ def speed(backend: LlamaCppBackend, prefill: int, decode: int, repeats: int) -> 
                 raw = raw_turn(llm, tokens, decode)
                 raw_p.append(raw["prefill_tps"])
                 raw_d.append(raw["decode_tps"])
+                raw_cpu.append(raw["cpu_s"])
             else:
+                cpu = time.process_time()
                 done = hearth_turn(backend, messages, decode)
+                hearth_cpu.append(time.process_time() - cpu)
                 hearth_p.append(done.timings["prefill_tokens_per_second"])
                 hearth_d.append(done.timings["tokens_per_second"])
     return {"prompt_tokens": len(tokens), "decoded": raw["tokens"],
             "raw_prefill_tps": statistics.median(raw_p),
             "hearth_prefill_tps": statistics.median(hearth_p),
             "raw_decode_tps": statistics.median(raw_d),
-            "hearth_decode_tps": statistics.median(hearth_d)}
+            "hearth_decode_tps": statistics.median(hearth_d),
+            # CPU seconds per whole turn: unlike wall time, not skewed by other processes.
+            "raw_cpu_s": statistics.median(raw_cpu), "hearth_cpu_s": statistics.median(hearth_cpu)}
 
 
 def history_reuse(backend: LlamaCppBackend, history: int) -> dict[str, float]:
@@ -167,6 +174,8 @@ def report_speed(backend: LlamaCppBackend, args: argparse.Namespace) -> None:
           f"{s['raw_prefill_tps']:.1f} tok/s, ratio {s['hearth_prefill_tps'] / s['raw_prefill_tps']:.3f}")
     print(f"decode {s['decoded']} tok: hearth {s['hearth_decode_tps']:.2f} tok/s, raw "
           f"{s['raw_decode_tps']:.2f} tok/s, ratio {s['hearth_decode_tps'] / s['raw_decode_tps']:.3f}")
+    print(f"CPU time per turn (prefill + decode): hearth {s['hearth_cpu_s']:.2f} s, raw "
+          f"{s['raw_cpu_s']:.2f} s, raw / hearth {s['raw_cpu_s'] / s['hearth_cpu_s']:.3f}")
 
 
 def report_history(backend: LlamaCppBackend, args: argparse.Namespace) -> None:

@@ -4,6 +4,21 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# System packages (Debian/Ubuntu, as root): fonts for Chinese text, and Xvfb plus the libraries
+# Qt's xcb plugin needs, so the real-window tests (X11 hotkey) run instead of skipping.
+DEBS=(xvfb libxtst6 fonts-noto-core fonts-noto-cjk libxcb-cursor0 libxkbcommon-x11-0
+      libxcb-icccm4 libxcb-image0 libxcb-keysyms1 libxcb-randr0 libxcb-render-util0
+      libxcb-shape0 libxcb-xinerama0 libxcb-xkb1 libegl1 libgl1 libfontconfig1 libdbus-1-3)
+if command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
+    missing=()
+    for deb in "${DEBS[@]}"; do dpkg -s "$deb" >/dev/null 2>&1 || missing+=("$deb"); done
+    if [ ${#missing[@]} -gt 0 ]; then
+        echo "== apt-get install ${missing[*]}"
+        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+            --no-install-recommends "${missing[@]}" >/dev/null
+    fi
+fi
+
 PY=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
     "$PY" -m venv .venv

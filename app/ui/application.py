@@ -22,13 +22,34 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                         help="show or hide Quick ask in the running Hearth (bind it to a key)")
     parser.add_argument("--show", action="store_true", help="bring the main window forward")
     parser.add_argument("--hidden", action="store_true", help="start in the tray")
-    args, _qt_args = parser.parse_known_args(argv)
+    args, rest = parser.parse_known_args(argv)
+    args.unknown = _not_for_qt(rest)
     return args
+
+
+def _not_for_qt(rest: list[str]) -> str:
+    """Qt takes options like `-platform xcb` or `-style fusion`; anything else is a mistake
+    (most often a mistyped subcommand), and starting the window would hide it."""
+    expecting_value = False  # after "-platform" comes its value
+    for arg in rest:
+        if arg.startswith("--"):
+            return arg
+        if arg.startswith("-"):
+            expecting_value = True
+        elif expecting_value:
+            expecting_value = False
+        else:
+            return arg
+    return ""
 
 
 def run_app(argv: list[str], hearth_factory: Callable[[], Any]) -> int:
     """Entry point used by app.main when `hearth` runs without a subcommand."""
     args = parse_args(argv)
+    if args.unknown:
+        sys.stderr.write(f"hearth: unknown command or option {args.unknown!r}; "
+                         "see `hearth --help`\n")
+        return 2
     from PySide6.QtWidgets import QApplication
 
     app = QApplication.instance() or QApplication([sys.argv[0], *argv])

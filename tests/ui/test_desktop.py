@@ -224,3 +224,14 @@ def test_quitting_mid_answer_stops_it_and_keeps_what_was_written(ctx, qtbot, bac
     desktop.setParent(None)
     QApplication.instance().setStyleSheet("")
     QApplication.instance().setPalette(QPalette())
+
+
+def test_a_mistyped_command_is_an_error_not_a_silent_window(capsys) -> None:
+    from app.ui.application import run_app
+
+    def no_hearth() -> None:
+        raise AssertionError("the app must not start")
+
+    assert run_app(["histroy"], no_hearth) == 2
+    assert "unknown command or option 'histroy'" in capsys.readouterr().err
+    assert run_app(["--bogus"], no_hearth) == 2
