@@ -155,6 +155,11 @@ def main(argv: list[str] | None = None) -> int:
     # over to multiprocessing instead of starting the app again.
     multiprocessing.freeze_support()
     args_list = sys.argv[1:] if argv is None else argv
+    if args_list[:1] in (["--version"], ["-V"]):
+        from app import __version__
+
+        print(f"hearth {__version__}")
+        return 0
     if not args_list or (args_list[0] not in COMMANDS and args_list[0] not in ("-h", "--help")):
         from app.ui.application import run_app
 

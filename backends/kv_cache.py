@@ -1,10 +1,11 @@
-"""Per-conversation KV caches: a small in-memory LRU that spills to a size-bounded folder on disk."""
+"""Per-conversation KV caches: a small in-memory LRU that spills to a size-bounded folder."""
 
 from __future__ import annotations
 
 import hashlib
 import logging
 import os
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -105,18 +106,28 @@ class ConversationCaches(Generic[S]):
             tmp = path.with_name(path.name + ".tmp")
             self.codec.dump(state, tmp)
             os.replace(tmp, path)  # atomic: a crash never leaves half a file under the real name
+            # File times can be as coarse as a few ms; stamp a precise one so age order is exact.
+            now = time.time_ns()
+            os.utime(path, ns=(now, now))
         except OSError as exc:  # a full disk loses a cache, not the conversation
             log.warning("Could not save conversation cache %s: %s", path, exc)
             return
-        self._trim_disk()
+        self._trim_disk(keep=path)
 
-    def _trim_disk(self) -> None:
+    def _trim_disk(self, keep: Path) -> None:
         assert self.folder is not None
-        files = [p for p in self.folder.glob("*" + self.codec.suffix) if p.is_file()]
-        files.sort(key=lambda p: p.stat().st_mtime_ns)
-        total = sum(p.stat().st_size for p in files)
-        for old in files:
+        files = []
+        for path in self.folder.glob("*" + self.codec.suffix):
+            try:
+                stat = path.stat()
+            except OSError:  # deleted meanwhile (another Hearth process trimming too)
+                continue
+            files.append((stat.st_mtime_ns, stat.st_size, path))
+        files.sort()
+        total = sum(size for _, size, _ in files)
+        for _, size, path in files:  # oldest first; the file just written always stays
             if total <= self.disk_bytes:
                 break
-            total -= old.stat().st_size
-            old.unlink(missing_ok=True)
+            if path != keep:
+                total -= size
+                path.unlink(missing_ok=True)

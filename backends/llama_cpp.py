@@ -166,7 +166,10 @@ class LlamaCppBackend:
             raise _load_error(summary, str(exc), TAP.text(), TAP.explain()) from exc
 
     def _make_template(self, summary: GgufSummary) -> ChatTemplate:
-        source = self.chat_template or summary.chat_template or str(self._llm.metadata.get("tokenizer.chat_template", ""))
+        # The file's own template is the truth; the header reader already has it, llama.cpp's
+        # metadata is the fallback for templates stored in a way the reader skipped.
+        source = (self.chat_template or summary.chat_template
+                  or str(self._llm.metadata.get("tokenizer.chat_template", "")))
         if not source:
             raise UnsupportedModel(f"{summary.path.name} carries no chat template, so Hearth "
                                    "cannot format a conversation for it")
@@ -189,7 +192,7 @@ class LlamaCppBackend:
                 ids.add(found[0])
         return frozenset(ids)
 
-    def _make_caches(self, context: int) -> ConversationCaches[SeqState] | None:
+    def _make_caches(self, context: int) -> ConversationCaches[SeqState]:
         folder = None
         if self.cache_dir is not None:
             stamp = model_fingerprint(self.model_path, context, self.kv_type)
@@ -226,8 +229,8 @@ class LlamaCppBackend:
         llm = self._llm
         cached = _reusable_prefix(llm, tokens)
         llm.set_seed(options.seed if options.seed is not None else random.getrandbits(31))
-        parser = OutputParser(options.tool_call_format, starts_in_reasoning=_opens_reasoning(prompt),
-                              tools=options.tools)
+        parser = OutputParser(options.tool_call_format, tools=options.tools,
+                              starts_in_reasoning=_opens_reasoning(prompt))
         decoder = TokenText(llm)
         run = _Run(started)
         finish = "stop"

@@ -1,4 +1,4 @@
-"""Check a GGUF file before llama.cpp sees it, so a bad file gives a message a person understands."""
+"""Check a GGUF file before llama.cpp sees it, so a bad file gets a message people understand."""
 
 from __future__ import annotations
 

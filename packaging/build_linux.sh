@@ -11,6 +11,8 @@ PY=${PYTHON:-python3}
 if [ -z "${HEARTH_NO_INSTALL:-}" ]; then
     FIND_LINKS=()
     [ -d ../shared/wheels ] && FIND_LINKS=(--find-links ../shared/wheels)  # prebuilt llama-cpp
+    # When llama-cpp-python compiles here: portable to any AVX2 CPU, not tuned to this one.
+    export CMAKE_ARGS=${CMAKE_ARGS:-"-DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON"}
     .venv/bin/python -m pip install --quiet "${FIND_LINKS[@]}" -e ".[package,test]"
 fi
 VERSION=$(.venv/bin/python -c "import tomllib;print(tomllib.load(open('pyproject.toml','rb'))['project']['version'])")

@@ -10,6 +10,7 @@ import argparse
 import json
 import os
 import platform
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -41,10 +42,11 @@ def bundle_root(dist: Path) -> Path:
     return dist / "Hearth.app" if sys.platform == "darwin" else dist / "Hearth"
 
 
-def run(exe: Path, args: list[str], home: Path, console: bool = True,
+def run(exe: Path, args: list[str], home: Path, console: bool = True, prefix: tuple[str, ...] = (),
         **extra_env: str) -> subprocess.CompletedProcess[str]:
     """Run the bundle as a user would; console=False takes its stdout and stderr away."""
-    env = dict(os.environ, HEARTH_HOME=str(home), QT_QPA_PLATFORM="offscreen", **extra_env)
+    env = dict(os.environ, HEARTH_HOME=str(home), QT_QPA_PLATFORM="offscreen")
+    env.update(extra_env)
     for leak in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV"):  # the bundle must stand alone
         env.pop(leak, None)
     no_console: dict[str, Any] = {} if console else {
@@ -53,7 +55,7 @@ def run(exe: Path, args: list[str], home: Path, console: bool = True,
         **({} if sys.platform == "win32" else {"preexec_fn": _close_stdio})}
     options: dict[str, Any] = {"capture_output": True, **no_console}
     try:
-        return subprocess.run([str(exe), *args], text=True, env=env, timeout=TIMEOUT_S,
+        return subprocess.run([*prefix, str(exe), *args], text=True, env=env, timeout=TIMEOUT_S,
                               cwd=tempfile.gettempdir(), encoding="utf-8", errors="replace",
                               **options)
     except subprocess.TimeoutExpired as exc:
@@ -78,6 +80,21 @@ def check_window_start(exe: Path, home: Path) -> list[str]:
     problems = unclean("app start", proc)
     if not problems and "HEARTH_WINDOW_SHOWN" not in proc.stdout:
         problems.append(f"app start never showed the window: {proc.stderr.strip()[-400:]}")
+    return problems
+
+
+def check_x11_start(exe: Path, home: Path) -> list[str]:
+    """Linux: the same start on a real X server (Xvfb), through Qt's xcb plugin and the X
+    libraries bundled with it. Skipped where xvfb-run is not installed."""
+    xvfb = shutil.which("xvfb-run")
+    if sys.platform != "linux" or xvfb is None:
+        print("skip app start on X11 (no xvfb-run)")
+        return []
+    proc = run(exe, [], home, prefix=(xvfb, "-a"), QT_QPA_PLATFORM="xcb",
+               HEARTH_STARTUP_PROBE="1")
+    problems = unclean("app start on X11", proc)
+    if not problems and "HEARTH_WINDOW_SHOWN" not in proc.stdout:
+        problems.append(f"app start on X11 never showed the window: {proc.stderr[-400:]}")
     return problems
 
 
@@ -194,6 +211,7 @@ def run_checks(exe: Path, tmp: Path, model_dir: Path | None) -> list[str]:
     models = test_models((model_dir or tmp / "tiny").resolve())
     checks: list[tuple[str, Callable[[], list[str]]]] = [
         ("app start", lambda: check_window_start(exe, tmp / "home-start")),
+        ("app start on X11", lambda: check_x11_start(exe, tmp / "home-x11")),
         ("selftest", lambda: check_selftest(exe, tmp / "home-selftest", models)),
         ("ask", lambda: check_ask(exe, tmp / "home-ask", models[0])),
         ("broken model", lambda: check_bad_model(exe, tmp / "home-ask")),

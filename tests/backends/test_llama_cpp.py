@@ -211,3 +211,18 @@ def test_thinking_switch_decides_where_the_output_starts(backend: LlamaCppBacken
     # Thinking on: the prompt ends inside <think>, so the output begins as reasoning.
     assert isinstance(first_delta(thinking), ReasoningDelta)
     assert isinstance(first_delta(plain), TextDelta)
+
+
+def test_generation_stops_at_the_end_tokens_and_never_shows_them(
+        backend: LlamaCppBackend) -> None:
+    finishes = []
+    for seed in range(30):  # random weights: some of these runs sample <|im_end|> early
+        events = run(backend, ask("Say something."), max_tokens=48, seed=seed, temperature=1.0)
+        done = events[-1]
+        assert isinstance(done, Done)
+        assert "<|im_end|>" not in text_of(events) and "<|endoftext|>" not in text_of(events)
+        finishes.append((done.finish_reason, done.completion_tokens))
+        if done.finish_reason == "stop":
+            break
+    reason, produced = finishes[-1]
+    assert reason == "stop" and produced < 48, finishes

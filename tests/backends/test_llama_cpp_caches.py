@@ -137,6 +137,14 @@ def test_disk_budget_deletes_the_oldest_files(tmp_path: Path) -> None:
     assert caches.take("k0") is None and caches.take("k4") == bytes(100)
 
 
+def test_a_state_bigger_than_the_disk_budget_still_survives_until_the_next(tmp_path: Path) -> None:
+    caches = ConversationCaches(blob_codec(), tmp_path, memory_entries=0, disk_bytes=50)
+    caches.put("big", bytes(100))
+    assert caches.take("big") == bytes(100)  # kept: the newest file is never the one trimmed
+    caches.put("next", bytes(100))
+    assert caches.take("big") is None and caches.take("next") == bytes(100)
+
+
 def test_without_a_folder_nothing_is_written(tmp_path: Path) -> None:
     caches = ConversationCaches(blob_codec(), None, memory_entries=1)
     caches.put("a", b"1")

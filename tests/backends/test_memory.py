@@ -20,6 +20,7 @@ from backends.memory import (
     plan_for_model,
     require_fit,
 )
+from tests.support.tiny_model import TINY_CONTEXT
 
 NANBEIGE = {"n_layers_physical": 22, "num_loops": 2, "n_kv_heads": 8, "head_dim": 128}
 
@@ -102,7 +103,7 @@ def test_unknown_free_memory_trusts_the_request() -> None:
 def test_shape_of_an_mlx_folder(tiny_model) -> None:  # type: ignore[no-untyped-def]
     shape = model_shape(tiny_model.mlx_dir)
     assert (shape.architecture, shape.n_layers, shape.num_loops) == ("nanbeige", 2, 2)
-    assert (shape.n_kv_heads, shape.head_dim, shape.max_context) == (2, 16, 4096)
+    assert (shape.n_kv_heads, shape.head_dim, shape.max_context) == (2, 16, TINY_CONTEXT)
     weights = (tiny_model.mlx_dir / "model.safetensors").stat().st_size
     assert shape.weights_bytes == weights
     assert shape.kv_bytes_per_token("f16") == 2 * 2 * 16 * 2 * 2 * 2
@@ -142,7 +143,7 @@ def test_bad_model_files_give_typed_errors(tmp_path: Path) -> None:
 
 def test_plan_for_model_refuses_before_loading(tiny_model) -> None:  # type: ignore[no-untyped-def]
     _, roomy = plan_for_model(tiny_model.mlx_dir, free_bytes=8 * GIB)
-    assert roomy.fits and roomy.context_length == 4096  # capped at the model's own maximum
+    assert roomy.fits and roomy.context_length == TINY_CONTEXT  # capped at the model's own maximum
     _, starved = plan_for_model(tiny_model.mlx_dir, free_bytes=10_000)
     assert not starved.fits
 

@@ -12,6 +12,7 @@ import pytest
 from backends.base import GenerateOptions, Message
 from backends.events import Done, Event, ReasoningDelta, StreamError, TextDelta, ToolCall
 from backends.mlx_backend import MlxBackend
+from tests.support.tiny_model import TINY_CONTEXT
 
 pytest.importorskip("mlx_lm")
 
@@ -106,7 +107,7 @@ def test_load_reports_what_runs(backend: MlxBackend) -> None:
     info = backend.info
     assert backend.loaded
     assert (info.engine, info.num_loops, info.device) == ("mlx", 2, "cpu")
-    assert info.context_length == 4096  # memory allows more; the model's own limit caps it
+    assert info.context_length == TINY_CONTEXT  # memory allows more; the model's own limit caps it
     assert info.extra["memory_verdict"] == "fits"
 
 

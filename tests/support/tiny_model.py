@@ -1,4 +1,4 @@
-"""Build random-weight Nanbeige models (GGUF + MLX folder) that every engine path can run offline."""
+"""Build random-weight Nanbeige models (GGUF + MLX folder) every engine can run offline."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ import numpy as np
 
 BUILDER_VERSION = 1  # bump whenever the builder's output changes, so cached builds are redone
 STAMP_FILE = "BUILD_STAMP.json"
+TINY_CONTEXT = 16384
 
 # Our own template with the structure of Nanbeige4.2's official one (system first, `<think>`
 # generation prompt, XML or JSON tool calls, tools in the system turn, tool results merged into
@@ -158,18 +159,21 @@ class Dims:
 
 def build_tiny_model(out_dir: Path, seed: int = 0) -> TinyModel:
     """The tiny model the tests use: 2 physical layers x 2 loops, GQA, a 512-token BPE vocab."""
+    # 16K context: Hearth's full system prompt with every skill's tools is ~6,400 tokens in this
+    # small vocabulary, and `hearth ask` must run with all skills on.
     return build_model(out_dir, hidden=64, intermediate=128, layers=2, heads=4, kv_heads=2,
-                       head_dim=16, vocab=512, seed=seed)
+                       head_dim=16, vocab=512, seed=seed, context=TINY_CONTEXT)
 
 
 def build_model(out_dir: Path, *, hidden: int, intermediate: int, layers: int, heads: int,
                 kv_heads: int, head_dim: int, vocab: int, seed: int, gguf_type: str = "f32",
-                write_mlx: bool = True) -> TinyModel:
+                write_mlx: bool = True, context: int = 4096) -> TinyModel:
     """Write (or reuse) a random-weight Nanbeige model under out_dir.
 
-    gguf_type is "f32", "f16" or "q8_0" (quantized in Python by gguf-py). Reuses out_dir when its
-    stamp says it was built by this builder version with the same arguments."""
-    dims = Dims(hidden, intermediate, layers, heads, kv_heads, head_dim, vocab)
+    gguf_type is "f32", "f16" or "q8_0" (quantized in Python by gguf-py); context is the trained
+    context the files declare. Reuses out_dir when its stamp says it was built by this builder
+    version with the same arguments."""
+    dims = Dims(hidden, intermediate, layers, heads, kv_heads, head_dim, vocab, context=context)
     out_dir = Path(out_dir)
     model = TinyModel(out_dir / "model.gguf", out_dir / "mlx", CHAT_TEMPLATE, vocab)
     stamp = {"version": BUILDER_VERSION, "dims": dims.__dict__, "seed": seed,
@@ -215,15 +219,17 @@ _WORDS = ("the of and to in is you that it he was for on are as with his they at
 
 
 def _corpus() -> list[str]:
-    """A little text covering English, digits, JSON, code-ish text and Chinese, so BPE has merges."""
+    """A little English, digits, JSON, code and Chinese, so the BPE learns some merges."""
     words = _WORDS.split()
     lines = []
     for i in range(400):
         picked = [words[(i * 7 + j * 13) % len(words)] for j in range(8 + i % 5)]
         lines.append(" ".join(picked).capitalize() + f". {i} + {i * 3} = {i * 4}.")
-        lines.append(json.dumps({"name": words[i % len(words)], "arguments": {"n": i, "ok": i % 2 == 0}}))
+        call = {"name": words[i % len(words)], "arguments": {"n": i, "ok": i % 2 == 0}}
+        lines.append(json.dumps(call))
     lines += ["你是南北阁，一款专业大语言模型。请使用自然语言回复用户。今天天气很好。"] * 20
-    lines += ["<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n</function>\n</tool_call>"] * 20
+    lines += ["<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n"
+              "</function>\n</tool_call>"] * 20
     lines += ["def main():\n    return [x * 2 for x in range(10)]  # comment\n"] * 10
     return lines
 

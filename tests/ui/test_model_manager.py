@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt
 
-from app.ui.models.catalog import BUILDS
-from app.ui.models.download import ChecksumMismatch, Downloader, RemoteFile
+from app.core.model_catalog import BUILDS
+from app.core.model_download import ChecksumMismatch, Downloader, RemoteFile
 from app.ui.models.manager import ModelManager
 from tests.ui.fake_hub import FakeHub
 from tests.ui.scripts import WAIT_MS

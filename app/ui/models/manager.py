@@ -22,8 +22,8 @@ from PySide6.QtWidgets import (
 )
 
 from app.ui.context import UiContext
-from app.ui.models.catalog import BUILDS, Build, endpoint, human_size, kv_bytes_per_token
-from app.ui.models.download import Downloader, Paused, Progress, resolve
+from app.core.model_catalog import BUILDS, Build, endpoint, human_size, kv_bytes_per_token
+from app.core.model_download import Downloader, Paused, Progress, resolve
 
 _VERDICT_COLOURS = {"fits": "#3a8a5c", "tight": "#b7791f", "won't fit": "#c8553d"}
 

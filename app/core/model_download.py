@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from app.ui.models.catalog import Build
+from app.core.model_catalog import Build
 
 CHUNK = 1 << 20
 TIMEOUT_S = 30

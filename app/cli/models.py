@@ -1,0 +1,107 @@
+"""`hearth models list|download|use`: the model manager from the terminal (same code as the app)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from app.cli.output import emit_json, fail
+
+if TYPE_CHECKING:
+    from app.main import Hearth
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    parser = sub.add_parser("models", help="list, download and choose models")
+    actions = parser.add_subparsers(dest="action", required=True)
+    listing = actions.add_parser("list", help="known builds, with whether each fits here")
+    download = actions.add_parser("download", help="download a build (resumes; sha256-checked)")
+    download.add_argument("build", help="a build id from `hearth models list`")
+    download.add_argument("--no-use", action="store_true", help="don't make it the model in use")
+    use = actions.add_parser("use", help="use a local .gguf file or MLX folder")
+    use.add_argument("path", type=Path)
+    for p in (listing, download, use):
+        p.add_argument("--json", action="store_true", help="machine-readable output")
+        p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace, hearth: Hearth) -> int:
+    return {"list": _list, "download": _download, "use": _use}[args.action](args, hearth)
+
+
+def _list(args: argparse.Namespace, hearth: Hearth) -> int:
+    from app.core.model_catalog import BUILDS, human_size, kv_bytes_per_token
+    from backends.memory import free_memory_bytes, plan_context
+
+    free = free_memory_bytes()
+    for build in BUILDS:
+        plan = plan_context(build.size, free, kv_bytes_per_token(hearth.settings.kv_type))
+        target = build.target(hearth.paths.models)
+        row = {"id": build.id, "title": build.title, "kind": build.kind, "size": build.size,
+               "verdict": plan.verdict, "message": plan.message,
+               "downloaded": target.exists(), "path": str(target)}
+        if args.json:
+            emit_json(row)
+        else:
+            mark = " (downloaded)" if target.exists() else ""
+            print(f"{build.id:28} {human_size(build.size):>8}  {plan.verdict:10} {build.title}{mark}")
+    return 0
+
+
+def _download(args: argparse.Namespace, hearth: Hearth) -> int:
+    from app.core.model_catalog import BUILDS, endpoint
+    from app.core.model_download import Downloader, DownloadError, Progress, resolve
+
+    build = next((b for b in BUILDS if b.id == args.build), None)
+    if build is None:
+        return fail(f"no build {args.build!r}; see `hearth models list`")
+
+    def progress(p: Progress) -> None:
+        if args.json:
+            emit_json({"type": "progress", "done": p.done, "total": p.total,
+                       "bytes_per_second": round(p.bytes_per_second), "file": p.file})
+        else:
+            share = 100 * p.done / p.total if p.total else 0.0
+            sys.stderr.write(f"\r{p.file}: {share:5.1f}%  {p.bytes_per_second / 1e6:6.1f} MB/s")
+
+    try:
+        files = resolve(build, endpoint())
+        Downloader(hearth.paths.models / build.id, progress).run(files)
+    except DownloadError as exc:
+        return fail(str(exc))
+    except OSError as exc:  # e.g. a full disk: the .part file stays, a retry resumes
+        return fail(f"the download stopped: {exc}; run the same command again to resume")
+    except Exception as exc:  # the Hub client's own errors (no network, unknown repo)
+        return fail(f"could not reach the model server: {exc}")
+    target = build.target(hearth.paths.models)
+    if not args.no_use:
+        hearth.settings.model_path = str(target)
+        hearth.save_settings()
+    if args.json:
+        emit_json({"type": "done", "id": build.id, "path": str(target),
+                   "in_use": not args.no_use})
+    else:
+        sys.stderr.write("\n")
+        print(f"Downloaded {build.title} to {target}")
+    return 0
+
+
+def _use(args: argparse.Namespace, hearth: Hearth) -> int:
+    from backends.select import choose_engine
+
+    path = args.path.expanduser().resolve()
+    if not path.exists():
+        return fail(f"{path} does not exist")
+    try:
+        choice = choose_engine(str(path), "auto", "")
+    except Exception as exc:  # selection explains why this model cannot run here
+        return fail(str(exc))
+    hearth.settings.model_path = str(path)
+    hearth.save_settings()
+    if args.json:
+        emit_json({"path": str(path), "engine": choice.engine, "reason": choice.reason})
+    else:
+        print(f"Using {path} with {choice.engine}: {choice.reason}")
+    return 0
