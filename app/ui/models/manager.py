@@ -21,9 +21,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.ui.context import UiContext
 from app.core.model_catalog import BUILDS, Build, endpoint, human_size, kv_bytes_per_token
 from app.core.model_download import Downloader, Paused, Progress, resolve
+from app.ui.context import UiContext
 
 _VERDICT_COLOURS = {"fits": "#3a8a5c", "tight": "#b7791f", "won't fit": "#c8553d"}
 
