@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import threading
+import time
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, TypeVar
 
 from backends.base import Backend, BackendInfo, GenerateOptions, Message
@@ -144,6 +146,7 @@ class ModelRunner:
         for job in dropped:
             self._abandon(job, "The model runner was closed.")
         self._thread.join(timeout)
+        _wait_for_native_exit(self._thread, timeout)
 
     # -- queue --------------------------------------------------------------------------------
     def _enqueue(self, job: _Job) -> None:
@@ -256,3 +259,17 @@ def _as_backend_error(exc: BaseException) -> BackendError:
         return exc
     text = str(exc) or type(exc).__name__
     return BackendError(f"The model engine failed: {text}")
+
+
+def _wait_for_native_exit(thread: threading.Thread, timeout: float) -> None:
+    """join() returns before the OS thread has run its C++ thread-local destructors. MLX keeps
+    a per-thread stream there; if the process exits while that teardown is still running, the
+    C++ runtime aborts ("terminate called without an active exception"). So wait for the OS
+    thread itself to be gone (Linux shows it in /proc; elsewhere there is nothing to poll)."""
+    native = thread.native_id
+    task = Path(f"/proc/self/task/{native}")
+    if native is None or not Path("/proc/self/task").is_dir():
+        return
+    deadline = time.monotonic() + timeout
+    while task.exists() and time.monotonic() < deadline:
+        time.sleep(0.005)

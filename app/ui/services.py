@@ -8,7 +8,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QCoreApplication, QObject, Signal
 
 from app.ui.context import UiContext
 
@@ -80,19 +80,25 @@ class Services(QObject):
     # -- reminders ----------------------------------------------------------------------------
     def _start_reminders(self) -> None:
         from skills.calendar import Reminders
+        from skills.calendar.timeutil import local_timezone_name
 
         with self._lock:
             if self._closing:
                 return  # the app is quitting: the calendar is about to close
-            self._reminders = Reminders(self.ctx.part("calendar"), self._notify)
+            # All-day events remind at local midnight, so the reminders need the user's zone.
+            self._reminders = Reminders(self.ctx.part("calendar"), self._notify,
+                                        timezone=local_timezone_name())
             self._reminders.start()
 
     def _notify(self, alarm: Any) -> None:
         """Called on the reminders thread: hop to the GUI thread through the signal."""
-        when = getattr(alarm, "start", "")
-        text = f"{when:%H:%M}" if hasattr(when, "hour") else str(when)
+        when: Any = getattr(alarm, "start", "")
+        # Shown in the computer's own zone, whatever zone the event was written in.
+        text = f"{when.astimezone():%a %H:%M}" if hasattr(when, "hour") else str(when)
         if getattr(alarm, "location", ""):
             text += f" · {alarm.location}"
+        if getattr(alarm, "missed", False):
+            text += " · " + QCoreApplication.translate("Services", "missed while Hearth was closed")
         self.reminder.emit(str(alarm.title), text)
 
     def stop(self) -> None:

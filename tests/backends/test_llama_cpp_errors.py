@@ -11,7 +11,7 @@ from backends.base import GenerateOptions
 from backends.errors import InsufficientMemory, ModelCorrupt, ModelNotFound, UnsupportedModel
 from backends.events import Done, StreamError
 from backends.llama_gguf import inspect_gguf
-from tests.support.tiny_model import TinyModel
+from tests.support.tiny_model import TINY_CONTEXT, TinyModel
 
 pytest.importorskip("llama_cpp")
 
@@ -110,8 +110,8 @@ def test_after_an_error_a_good_model_still_loads(tiny_model: TinyModel, tmp_path
 
 def test_header_reader_is_fast_on_the_real_file_shape(tiny_model: TinyModel) -> None:
     summary = inspect_gguf(tiny_model.gguf_path)
-    assert (summary.architecture, summary.num_loops, summary.context_length) == ("nanbeige", 2,
-                                                                                 4096)
+    assert (summary.architecture, summary.num_loops, summary.context_length) == (
+        "nanbeige", 2, TINY_CONTEXT)
     assert summary.chat_template.startswith("\n{#- Hearth test template")
 
 

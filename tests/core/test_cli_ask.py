@@ -167,8 +167,7 @@ def test_chat_runs_turns_new_conversations_and_confirmations(
 
 def _real_ask(capsys: pytest.CaptureFixture[str], hearth_home: Path, model: Path,
               engine: str) -> tuple[int, list[dict[str, Any]], str]:
-    # One small skill keeps the prompt inside the tiny model's context.
-    settings(hearth_home, enabled_skills=["get_current_time"])
+    # Every skill on, as a user has it: the tiny model's 16K context holds the whole prompt.
     return ask_json(capsys, "hello", "--model", str(model), "--engine", engine,
                     "--max-tokens", "6", "--no-think", "--print-prompt")
 
@@ -180,7 +179,8 @@ def test_ask_runs_for_real_on_the_tiny_gguf(tiny_model: Any, hearth_home: Path,
     prompt = lines[0]["text"]
     # The model's own template: tools inside the system turn, Non-Think generation prompt.
     assert prompt.startswith("<|im_start|>system\nYou are Hearth")
-    assert '"name": "get_current_time"' in prompt
+    for tool in ("get_current_time", "search_documents", "search_files", "add_event"):
+        assert f'"name": "{tool}"' in prompt
     assert prompt.endswith("<|im_start|>assistant\n<think>\n\n</think>\n\n")
     done = lines[-1]
     assert done["type"] == "done" and done["usage"]["prompt_tokens"] > 100
