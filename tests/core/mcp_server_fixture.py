@@ -1,7 +1,11 @@
-"""A small MCP server for the tests: `python mcp_server_fixture.py [normal|hang|crash|garbage|http PORT]`."""
+"""A small MCP server for the tests: `python mcp_server_fixture.py [normal|hang|crash|garbage|http PORT|gated PORT]`.
+
+gated PORT: a server slow to start, on the test's command. It connects to the test's socket on
+PORT, says "starting", and speaks MCP only once the test sends a line (or closes the socket)."""
 
 from __future__ import annotations
 
+import socket
 import sys
 import time
 from typing import Any
@@ -49,6 +53,10 @@ def main() -> None:
         sys.stdout.write("this is not json-rpc\n{broken\n")
         sys.stdout.flush()
         time.sleep(3600)
+    if mode == "gated":
+        with socket.create_connection(("127.0.0.1", int(sys.argv[2])), timeout=120) as gate:
+            gate.sendall(b"starting\n")
+            gate.recv(16)  # blocks until the test lets it go on (or goes away)
     if mode == "http":  # python mcp_server_fixture.py http PORT
         build(mode).run("streamable-http", host="127.0.0.1", port=int(sys.argv[2]))
         return

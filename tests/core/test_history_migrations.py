@@ -86,6 +86,12 @@ def test_upgrade_from_each_earlier_schema_keeps_data(tmp_path: Path, upto: str) 
         assert MIGRATIONS.applied(store._db.db) == MIGRATIONS.names
         found = store.get_conversation(CONVERSATION["id"])
         assert found is not None and (found.title, found.pinned) == ("Old chat", True)
+        # Titles saved before title search existed are searchable, and a rename re-indexes.
+        [hit] = store.search("old chat")
+        assert (hit.conversation_id, hit.role, hit.snippet) == ("c0ffee", "title", "[[Old]] [[chat]]")
+        store.rename("c0ffee", "Ice facts")
+        assert store.search("old chat") == []
+        assert [h.role for h in store.search("facts")] == ["title"]
         if "messages" not in tables:
             return
         saved = store.messages(CONVERSATION["id"])

@@ -55,8 +55,8 @@ def test_chinese_words_inside_a_sentence_are_found(store: HistoryStore) -> None:
 @pytest.mark.parametrize(
     ("query", "titles"),
     [
-        ('"kyoto', ["Trip to Kyoto"]),
-        ("kyoto)", ["Trip to Kyoto"]),
+        ('"kyoto', ["Trip to Kyoto"] * 2),  # its title, then its message
+        ("kyoto)", ["Trip to Kyoto"] * 2),
         ("NEAR(kyoto anna)", []),  # NEAR is a word here, and no message has it
         ("title:kyoto", []),  # not a column filter: "title" must appear too
         ("ryokan*", ["Trip to Kyoto"]),
@@ -68,7 +68,7 @@ def test_chinese_words_inside_a_sentence_are_found(store: HistoryStore) -> None:
         ("", []),
         ("   ", []),
         ("\x00", []),
-        ("kyoto " * 1000, ["Trip to Kyoto"]),
+        ("kyoto " * 1000, ["Trip to Kyoto"] * 2),
     ],
 )
 def test_fts_syntax_in_queries_is_plain_text(
@@ -110,4 +110,56 @@ def test_streamed_text_is_searchable_as_it_is_now(store: HistoryStore) -> None:
 @given(query=st.text(max_size=40))
 def test_any_typed_text_searches_without_error(store: HistoryStore, query: str) -> None:
     for hit in store.search(query):
-        assert hit.message_id
+        assert hit.message_id or (hit.role == "title" and "[[" in hit.snippet)
+
+
+def test_a_remembered_title_finds_its_conversation_first(store: HistoryStore) -> None:
+    empty = store.create_conversation("Kyoto temples shortlist")  # no messages yet
+    hits = store.search("kyoto")
+    assert [(h.conversation_title, h.role, h.message_id) for h in hits[:2]] == [
+        ("Kyoto temples shortlist", "title", ""),  # the most recently active first
+        ("Trip to Kyoto", "title", ""),
+    ]
+    assert hits[0].conversation_id == empty.id
+    assert hits[0].snippet == "[[Kyoto]] temples shortlist"
+    assert [h.role for h in hits[2:]] == ["user"]  # then the messages, as before
+    assert [h.snippet for h in store.search("temp short")] == ["Kyoto [[temples]] [[shortlist]]"]
+
+
+def test_title_words_match_like_message_words(store: HistoryStore) -> None:
+    store.create_conversation("Résumé tips")
+    assert [h.snippet for h in store.search("resu")] == ["[[Résumé]] tips"]
+    assert store.search("tips kyoto") == []  # every word, in the same title or message
+    chat = store.create_conversation("北京旅行计划")
+    [hit] = store.search("旅行")
+    assert (hit.conversation_id, hit.snippet) == (chat.id, "北京[[旅行]]计划")
+
+
+def test_renamed_and_deleted_titles_are_searched_as_they_are_now(store: HistoryStore) -> None:
+    chat = store.create_conversation("Budget draft")
+    store.rename(chat.id, "Holiday savings")
+    assert store.search("budget") == []
+    assert [h.conversation_id for h in store.search("savings")] == [chat.id]
+    store.set_pinned(chat.id, True)  # other updates keep the title findable
+    assert [h.conversation_id for h in store.search("holiday")] == [chat.id]
+    store.delete_conversation(chat.id)
+    assert store.search("holiday") == []
+
+
+def test_title_hits_count_toward_the_limit(store: HistoryStore) -> None:
+    for n in range(3):
+        store.create_conversation(f"Kyoto day {n}")
+    assert [h.role for h in store.search("kyoto", limit=2)] == ["title", "title"]
+    assert len(store.search("kyoto", limit=5)) == 5
+
+
+def test_a_deleted_title_leaves_no_trace_on_disk(tmp_path: Path) -> None:
+    path = tmp_path / "hearth.db"
+    store = HistoryStore(path)
+    secret = store.create_conversation("Surprise party xylophonequartz")
+    store.rename(secret.id, "Surprise party xylophonequartz plans")
+    store.create_conversation("Groceries")
+    store.delete_conversation(secret.id)
+    store.close()
+    on_disk = b"".join(p.read_bytes() for p in tmp_path.glob("hearth.db*") if p.is_file())
+    assert b"xylophonequartz" not in on_disk and b"Groceries" in on_disk

@@ -26,7 +26,7 @@ WAIT = 60
 
 
 def server(name: str, mode: str = "normal", trusted: bool = False) -> McpServer:
-    return McpServer(name=name, command=[sys.executable, FIXTURE, mode], trusted=trusted)
+    return McpServer(name=name, command=[sys.executable, FIXTURE, *mode.split()], trusted=trusted)
 
 
 @pytest.fixture(scope="module")
@@ -178,3 +178,42 @@ def test_a_broken_server_holds_up_only_the_first_turn(monkeypatch: pytest.Monkey
         assert "'stuck' is unavailable" in mgr.notes()[0]
     finally:
         mgr.close()
+
+
+def test_cancel_while_a_server_starts_ends_the_turn_at_once(tmp_path: Path) -> None:
+    """The server keeps starting in the background; its tools come on the next turn."""
+    backend = ScriptedBackend([call("gated__add", a=2, b=3), answer("It is 5."), "Adding"])
+    runner = ModelRunner()
+    runner.load(backend).result(WAIT)
+    history = HistoryStore(tmp_path / "h.db")
+    with socket.socket() as gate:
+        gate.bind(("127.0.0.1", 0))
+        gate.listen(1)
+        gate.settimeout(WAIT)
+        port = gate.getsockname()[1]
+        # The default start timeout (30 s) is what a turn would wait without a prompt cancel.
+        assistant = Assistant(runner, history, [], Settings(),
+                              mcp_servers=[server("gated", f"gated {port}")])
+        try:
+            handle = assistant.send(None, "add 2 and 3", mode=TurnMode(thinking=True))
+            link, _ = gate.accept()  # the turn is now waiting for the server
+            with link:
+                assert link.recv(16) == b"starting\n"
+                handle.cancel()
+                assert handle.wait(10), "the turn waited for the server after cancel"
+                assert handle.finish_reason == "cancelled" and backend.calls == []
+                conv = handle.conversation_id
+                assert [(m.role, m.status) for m in history.messages(conv)] == [
+                    ("user", "complete"), ("assistant", "cancelled")]
+                assert assistant.mcp.status() == {"gated": "starting"}
+                link.sendall(b"go\n")
+            events = Events()
+            again = assistant.send(conv, "add 2 and 3", on_event=events, confirm="approve",
+                                   mode=TurnMode(thinking=True))
+            assert again.wait(WAIT)
+            assert events.of(ToolFinished)[0].text == "5"
+            assert assistant.mcp.status() == {"gated": "running"}
+        finally:
+            assistant.close()
+            runner.close()
+            history.close()

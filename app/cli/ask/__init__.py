@@ -1,7 +1,8 @@
 """`hearth ask` (one question, streamed) and `hearth chat` (interactive), over the same Assistant.
 
 Tests and demos can replace the model with `--engine scripted --script FILE` (hidden): FILE is a
-JSON list of raw model outputs (as ScriptedBackend replays them), or plain text for one output."""
+JSON list of raw model outputs (as ScriptedBackend replays them), or plain text for one output;
+`--script-delay S` (hidden) streams them S seconds a token, to test stopping an answer."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ def _model_options(parser: argparse.ArgumentParser) -> None:
                         help="which engine runs the model (default: settings, then auto)")
     parser.add_argument("--url", help="server URL for --engine remote")
     parser.add_argument("--script", help=argparse.SUPPRESS)  # with --engine scripted (tests)
+    parser.add_argument("--script-delay", type=_seconds, default=0.0, help=argparse.SUPPRESS)
     parser.add_argument("--no-think", action="store_true", help="answer without reasoning")
     parser.add_argument("--max-tokens", type=_positive, metavar="N",
                         help="limit each answer step to N tokens")
@@ -35,6 +37,16 @@ def _positive(text: str) -> int:
         value = 0
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be a whole number of at least 1, not {text!r}")
+    return value
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value <= 60:  # also refuses nan
+        raise argparse.ArgumentTypeError(f"must be between 0 and 60 seconds, not {text!r}")
     return value
 
 

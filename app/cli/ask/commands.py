@@ -131,7 +131,7 @@ def _scripted(args: argparse.Namespace) -> Backend:
         outputs = [text]
     if not isinstance(outputs, list) or not all(isinstance(o, str) for o in outputs):
         raise CliError("the script must be a JSON list of model outputs (strings)")
-    return ScriptedBackend(outputs)
+    return ScriptedBackend(outputs, delay=args.script_delay)
 
 
 def _prompt_printer(hearth: Hearth, backend: Backend, json_mode: bool) -> Any:

@@ -37,9 +37,10 @@ class Assistant:
         self._lock = threading.Lock()
 
     # -- skills ---------------------------------------------------------------------------
-    def skills(self) -> list[Skill]:
-        """Built-in and registered skills plus the tools of the MCP servers (started on demand)."""
-        return [*self._skills, *self.mcp.skills()]
+    def skills(self, should_stop: Callable[[], bool] | None = None) -> list[Skill]:
+        """Built-in and registered skills plus the tools of the MCP servers (started on demand;
+        should_stop, a turn's cancel flag, ends the wait for their first start early)."""
+        return [*self._skills, *self.mcp.skills(should_stop)]
 
     # -- turns ----------------------------------------------------------------------------
     def send(self, conversation_id: str | None, text: str, attachments: list[str] | None = None,

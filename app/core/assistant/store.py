@@ -63,14 +63,35 @@ def sent_note(created: str) -> str:
     return f"\n\n[sent {moment.strftime('%a %Y-%m-%d %H:%M')}]"
 
 
+INTERRUPTED = ("The tool was interrupted before it returned a result (Hearth stopped while it "
+               "ran). Nothing is known about what it did; run it again if it is still needed.")
+
+
 def to_engine_messages(stored: list[Any]) -> list[Message]:
-    """Stored history -> OpenAI-style messages (tool call arguments stay dicts)."""
+    """Stored history -> OpenAI-style messages (tool call arguments stay dicts).
+
+    Every tool call gets a result: a crash while a skill ran can leave a stored call with none,
+    and the model would then read a call that was never answered. A synthetic result saying it
+    was interrupted (rather than dropping the call) keeps the model honest about what it tried."""
     out: list[Message] = []
+    waiting: list[dict[str, Any]] = []  # calls of the last assistant message with no result yet
     for message in stored:
         converted = _convert(message)
-        if converted is not None:
-            out.append(converted)
-    return out
+        if converted is None:
+            continue
+        if converted["role"] == "tool":
+            answered = converted.get("tool_call_id")
+            waiting = [call for call in waiting if call["id"] != answered]
+        else:
+            out += _interrupted(waiting)
+            waiting = list(converted.get("tool_calls", []))
+        out.append(converted)
+    return out + _interrupted(waiting)
+
+
+def _interrupted(calls: list[dict[str, Any]]) -> list[Message]:
+    return [{"role": "tool", "content": INTERRUPTED, "tool_call_id": call["id"],
+             "name": call["function"]["name"]} for call in calls]
 
 
 def _convert(message: Any) -> Message | None:

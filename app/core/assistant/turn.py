@@ -30,6 +30,7 @@ from app.core.runner import ModelRunner
 from app.core.settings import Settings
 from app.core.titles import generate_title
 from backends.base import GenerateOptions, Message
+from backends.events import Done
 from skills.base import Skill, SkillContext, Source, tool_spec
 
 log = logging.getLogger(__name__)
@@ -74,7 +75,8 @@ class TurnSetup:
     policy: ConfirmPolicy
     on_event: OnEvent
     prepare: Callable[[], str | None]  # the stored user message's id
-    skills: Callable[[], list[Skill]]  # resolved on the turn thread (MCP servers may start)
+    # Resolved on the turn thread (MCP servers may start); given the turn's cancel flag.
+    skills: Callable[[Callable[[], bool]], list[Skill]]
     notes: Callable[[], list[str]] = list  # extra system-prompt lines (e.g. a server is down)
     on_prompt: OnPrompt | None = None
     on_finished: Callable[[], None] = lambda: None
@@ -124,13 +126,17 @@ class Turn:
     def _run(self) -> None:
         handle, mode = self.s.handle, self.s.mode
         user_id = self.s.prepare()
-        skills = [skill for skill in self.s.skills() if mode.allows(skill.name)]
+        skills = [s for s in self.s.skills(handle._cancel.is_set) if mode.allows(s.name)]
         context = SkillContext(conversation_id=self.conv, timezone=local_timezone_name(),
                                should_stop=handle._cancel.is_set)
         caller = ToolCaller(skills, self.s.policy, self.emit, handle._cancel, context)
         message_id = self._new_assistant_message()
         handle.assistant_message_id = message_id
         self.emit(TurnStarted(self.conv, user_id, message_id))
+        if handle.cancelled:  # while tool servers started: the model is never asked
+            self._save_final(message_id, StepResult(done=Done("cancelled")), "cancelled")
+            self._done(message_id, "cancelled")
+            return
         limit = max(1, mode.step_limit or self.s.settings.step_limit)
         for step in range(limit):
             handle.assistant_message_id = message_id

@@ -65,7 +65,8 @@ class StoredMessage:
 
 @dataclass
 class SearchHit:
-    """A message matching a search; `snippet` wraps each matched word in [[ and ]]."""
+    """A message matching a search, or a conversation whose title matches (role "title",
+    message_id ""); `snippet` wraps each matched word in [[ and ]]."""
 
     conversation_id: str
     conversation_title: str

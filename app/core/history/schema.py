@@ -125,3 +125,36 @@ def m004_message_writer(db: sqlite_utils.Database) -> None:
     # Which open store streams a message, so a store opening beside a live one (the CLI next
     # to the window) does not mark that one's answer as interrupted. See lease.py.
     db.execute("alter table messages add column writer text not null default ''")
+
+
+@MIGRATIONS
+@_atomic
+def m005_title_search(db: sqlite_utils.Database) -> None:
+    # Titles are searchable too (a user types the title they remember). Keyed by the
+    # conversation's id, not its rowid: `conversations` has a text key, and VACUUM may renumber
+    # the rowids of such a table. Conversations are few, so finding a title by id scans little.
+    db.execute(
+        """create virtual table conversations_fts using fts5 (
+            title, conversation_id unindexed,
+            tokenize='unicode61 remove_diacritics 2'
+        )"""
+    )
+    db.execute(
+        """create trigger conversations_fts_insert after insert on conversations begin
+            insert into conversations_fts (title, conversation_id) values (new.title, new.id);
+        end"""
+    )
+    db.execute(
+        """create trigger conversations_fts_delete after delete on conversations begin
+            delete from conversations_fts where conversation_id = old.id;
+        end"""
+    )
+    # Only a rename re-indexes: pinning, archiving and new messages also update the row.
+    db.execute(
+        """create trigger conversations_fts_update after update of title on conversations
+        begin
+            update conversations_fts set title = new.title where conversation_id = old.id;
+        end"""
+    )
+    db.execute("insert into conversations_fts (title, conversation_id) select title, id"
+               " from conversations")  # existing conversations

@@ -1,4 +1,6 @@
-"""Full-text search over messages: any user text becomes a safe FTS5 query (never a syntax error).
+"""Full-text search over conversation titles and messages: any user text becomes a safe FTS5
+query (never a syntax error). Conversations whose title matches come first (role "title", no
+message id), then matching messages.
 
 FTS5's unicode61 tokenizer splits words on spaces and punctuation, which Chinese and Japanese
 text does not have ("今天天气很好" is one token), so a query with CJK characters searches by
@@ -12,6 +14,7 @@ import sqlite3
 from app.core.history.records import SearchHit
 
 HIT_OPEN, HIT_CLOSE = "[[", "]]"
+TITLE_ROLE = "title"  # the role of a hit on a conversation's title
 ELLIPSIS = "…"
 SNIPPET_WORDS = 16  # FTS snippet length in tokens
 SNIPPET_CHARS = 40  # substring snippet: characters kept either side of the first hit
@@ -26,6 +29,23 @@ join messages m on m.n = messages_fts.rowid
 join conversations c on c.id = m.conversation_id
 where messages_fts match ?
 order by rank
+limit ?
+"""
+
+_TITLE_SQL = f"""
+select c.id, c.title, '', '{TITLE_ROLE}',
+       highlight(conversations_fts, 0, '{HIT_OPEN}', '{HIT_CLOSE}')
+from conversations_fts
+join conversations c on c.id = conversations_fts.conversation_id
+where conversations_fts match ?
+order by c.pinned desc, c.activity desc
+limit ?
+"""
+
+_TITLE_SCAN_SQL = """
+select c.id, c.title from conversations c
+where {conditions}
+order by c.pinned desc, c.activity desc
 limit ?
 """
 
@@ -52,10 +72,27 @@ def search(conn: sqlite3.Connection, query: str, limit: int) -> list[SearchHit]:
     words = _WORD.findall(query)
     if not words or limit <= 0:
         return []
+    hits = _title_search(conn, query, words, limit)
+    limit -= len(hits)
+    if limit <= 0:
+        return hits
     if _CJK.search(query):
-        return _substring_search(conn, words, limit)
+        return hits + _substring_search(conn, words, limit)
     rows = conn.execute(_FTS_SQL, [match_expression(query), limit]).fetchall()
-    return [SearchHit(*row) for row in rows]
+    return hits + [SearchHit(*row) for row in rows]
+
+
+def _title_search(
+    conn: sqlite3.Connection, query: str, words: list[str], limit: int
+) -> list[SearchHit]:
+    """Conversations whose title holds every word (pinned, then most recently active, first);
+    the snippet is the whole title (at most 200 characters) with the hits marked."""
+    if not _CJK.search(query):
+        rows = conn.execute(_TITLE_SQL, [match_expression(query), limit]).fetchall()
+        return [SearchHit(*row) for row in rows]
+    conditions = " and ".join("instr(lower(c.title), lower(?)) > 0" for _ in words)
+    found = conn.execute(_TITLE_SCAN_SQL.format(conditions=conditions), [*words, limit])
+    return [SearchHit(cid, title, "", TITLE_ROLE, _mark(title, words)) for cid, title in found]
 
 
 def _substring_search(conn: sqlite3.Connection, words: list[str], limit: int) -> list[SearchHit]:
@@ -74,12 +111,15 @@ def make_snippet(text: str, words: list[str]) -> str:
     """A window of `text` around the first hit, every hit wrapped in [[ ]]."""
     first = max(_find(text, words[0]), 0)
     start, end = max(first - SNIPPET_CHARS, 0), first + SNIPPET_CHARS + len(words[0])
-    window = text[start:end]
-    pattern = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
-    marked = re.sub(pattern, lambda m: HIT_OPEN + m.group(0) + HIT_CLOSE, window, flags=re.I)
     prefix = ELLIPSIS if start > 0 else ""
     suffix = ELLIPSIS if end < len(text) else ""
-    return prefix + marked + suffix
+    return prefix + _mark(text[start:end], words) + suffix
+
+
+def _mark(text: str, words: list[str]) -> str:
+    """`text` with every occurrence of any word wrapped in [[ ]] (case ignored)."""
+    pattern = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+    return re.sub(pattern, lambda m: HIT_OPEN + m.group(0) + HIT_CLOSE, text, flags=re.I)
 
 
 def _find(text: str, word: str) -> int:

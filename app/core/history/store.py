@@ -149,6 +149,7 @@ class HistoryStore:
         # FTS5 records a delete as a tombstone beside the old entries; merging all segments
         # drops both, so the words no longer exist anywhere in the index.
         self._db.execute("insert into messages_fts (messages_fts) values ('optimize')")
+        self._db.execute("insert into conversations_fts (conversations_fts) values ('optimize')")
         # Best effort: a reader in another process may hold old pages until it finishes.
         self._db.execute("pragma wal_checkpoint(truncate)")
 
@@ -226,7 +227,8 @@ class HistoryStore:
     # Search, export, titles
 
     def search(self, query: str, limit: int = 50) -> list[SearchHit]:
-        """Messages containing every word of `query` (as prefixes), best first."""
+        """Conversations whose title, then messages whose text, contains every word of `query`
+        (as prefixes), best first."""
         with self._db.lock, self._db.readable_errors():
             return search.search(self._db.conn, query, limit)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from skills.base import Skill
@@ -15,7 +15,9 @@ class McpUnavailable(Exception):
 class McpServers(Protocol):
     """The external tool servers of one Assistant."""
 
-    def skills(self) -> Sequence[Skill]: ...
+    def skills(self, should_stop: Callable[[], bool] | None = None) -> Sequence[Skill]:
+        """Their tools; waits for first starts unless should_stop (the turn's cancel flag)."""
+        ...
 
     def notes(self) -> list[str]: ...
 
@@ -27,7 +29,7 @@ class McpServers(Protocol):
 class NoServers:
     """No servers configured: nothing to start, and the SDK is never imported."""
 
-    def skills(self) -> Sequence[Skill]:
+    def skills(self, should_stop: Callable[[], bool] | None = None) -> Sequence[Skill]:
         return []
 
     def notes(self) -> list[str]:

@@ -53,7 +53,7 @@ class Connection:
 
     def overdue(self, start_timeout: float) -> bool:
         """Still not ready this long after it was started."""
-        return not self.ready.done() and time.monotonic() - self.started_at > start_timeout
+        return not self.ready.done() and time.monotonic() - self.started_at >= start_timeout
 
     def call(self, tool: str, arguments: dict[str, Any]) -> CallToolResult:
         """Call a tool from any thread; raises McpUnavailable on timeout or a dead server."""

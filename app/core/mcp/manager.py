@@ -8,6 +8,7 @@ import json
 import re
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 from mcp_types import CallToolResult, TextContent, Tool
@@ -21,7 +22,12 @@ from skills.base import SkillContext, SkillError, SkillResult
 START_TIMEOUT_S = 30.0
 CALL_TIMEOUT_S = 120.0
 RETRY_AFTER_S = 60.0  # a server that failed to start is tried again after this long
+CANCEL_POLL_S = 0.05  # how often a start wait looks at the turn's cancel flag
 _UNSAFE = re.compile(r"[^A-Za-z0-9_-]+")
+
+
+def _never() -> bool:
+    return False
 
 
 def skill_name(server: str, tool: str) -> str:
@@ -89,10 +95,15 @@ class McpManager:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
 
-    def skills(self) -> list[McpSkill]:
-        """Tools of every server that starts; failures are remembered for notes()."""
+    def skills(self, should_stop: Callable[[], bool] | None = None) -> list[McpSkill]:
+        """Tools of every server that starts; failures are remembered for notes().
+
+        should_stop (the turn's cancel flag) ends the wait for first starts at once; servers
+        still starting then go on starting in the background (a turn the user sends next will
+        want them, and stopping them would only make it wait the whole start again); their
+        tools come on a later turn, and close() stops them cleanly."""
         found: list[McpSkill] = []
-        for name, connection in self._start_all().items():
+        for name, connection in self._start_all(should_stop or _never).items():
             try:
                 tools = connection.ready.result(timeout=0)
             except Exception:  # noqa: BLE001 - recorded in _start_all
@@ -106,19 +117,23 @@ class McpManager:
                 f"be used right now." for name, (reason, _) in sorted(self._failed.items())]
 
     def status(self) -> dict[str, str]:
-        """name -> "running", "not started" or the reason it failed (for settings)."""
+        """name -> "running", "starting", "not started" or why it failed (for settings)."""
         out = {}
         for name in self.servers:
+            connection = self._connections.get(name)
             if name in self._failed:
                 out[name] = self._failed[name][0]
+            elif connection is None or not connection.alive:
+                out[name] = "not started"
             else:
-                connection = self._connections.get(name)
-                out[name] = "running" if connection and connection.alive else "not started"
+                out[name] = "running" if connection.ready.done() else "starting"
         return out
 
     def call(self, server: str, tool: str, arguments: dict[str, Any]) -> CallToolResult:
         connection = self._connection(server)
-        self._wait_ready(server, connection, self.start_timeout)
+        # A server a cancelled turn left starting has only the rest of its start time.
+        left = connection.started_at + self.start_timeout - time.monotonic()
+        self._wait_ready(server, connection, max(0.0, left))
         return connection.call(tool, arguments)
 
     def close(self) -> None:
@@ -140,22 +155,35 @@ class McpManager:
                 loop.close()
 
     # -- internals ------------------------------------------------------------------------
-    def _start_all(self) -> dict[str, Connection]:
-        """Start what is not running. A first start is waited for (up to start_timeout); a
-        retry of a server that failed before runs in the background, so a broken server
-        never holds up a turn more than once."""
+    def _start_all(self, should_stop: Callable[[], bool]) -> dict[str, Connection]:
+        """Start what is not running. A first start is waited for (up to start_timeout after
+        it began, or until should_stop); a retry of a server that failed before runs in the
+        background, so a broken server never holds up a turn more than once."""
         now = time.monotonic()
         wanted = [name for name in self.servers
                   if name not in self._failed or now - self._failed[name][1] > RETRY_AFTER_S]
         started = {name: self._connection(name) for name in wanted}
-        deadline = time.monotonic() + self.start_timeout
-        for name, connection in started.items():  # they start in parallel; wait for all
-            retry = name in self._failed
-            if retry and not connection.ready.done() and not connection.overdue(self.start_timeout):
-                continue  # still starting in the background; its tools come on a later turn
-            budget = 0.0 if retry else max(0.0, deadline - time.monotonic())
-            self._wait_ready(name, connection, budget, raise_error=False)
+        first = [c for name, c in started.items() if name not in self._failed]
+        self._wait_started(first, should_stop)  # they start in parallel; wait for all at once
+        for name, connection in started.items():
+            if connection.ready.done() or connection.overdue(self.start_timeout):
+                self._wait_ready(name, connection, 0.0, raise_error=False)
+            # else: cancelled, or a retry still starting: its tools come on a later turn
         return started
+
+    def _wait_started(self, connections: list[Connection], should_stop: Callable[[], bool]
+                      ) -> None:
+        """Until each is ready or failed, its start time is up, or should_stop says so.
+
+        Polled in short slices because a cancel flag cannot be waited on together with the
+        futures; a wait that ends early (all ready) returns at once, so a slice costs nothing."""
+        pending = {connection.ready for connection in connections}
+        deadline = max((c.started_at for c in connections), default=0.0) + self.start_timeout
+        while pending and not should_stop():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return
+            _, pending = concurrent.futures.wait(pending, timeout=min(left, CANCEL_POLL_S))
 
     def _wait_ready(self, name: str, connection: Connection, timeout: float,
                     raise_error: bool = True) -> None:
