@@ -214,7 +214,8 @@ class FileIndex:
                modified_after: datetime | None = None, modified_before: datetime | None = None,
                larger_than: int | None = None, smaller_than: int | None = None,
                limit: int = 20) -> list[FileHit]:
-        """Files matching every given word (as a prefix, in name or content) and filter.
+        """Files matching every given word (as a prefix, in name or content; Chinese and
+        Japanese anywhere inside a name or text) and filter.
         Name matches come first, then content matches; newer before older within each."""
         filters = Filters(
             kind=normalize_kind(kind) if kind else None,

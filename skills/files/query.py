@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from skills.files import cjk
 from skills.files.models import FileHit, local_time
 from skills.files.paths import text_range
 from skills.files.snippet import make_snippet
@@ -35,9 +36,29 @@ def words(query: str) -> list[str]:
 
 
 def fts_query(terms: list[str], column: str | None = None, joiner: str = "AND") -> str:
-    """Every word must match as a prefix (in any column, or only in `column`)."""
-    expr = f" {joiner} ".join(f'"{t}"*' for t in terms)
-    return f"{column} : ({expr})" if column else expr
+    """Every word must match as a prefix (in any column, or only in `column` and its
+    CJK pair column); words with Chinese or Japanese in them match anywhere (see _atoms)."""
+    expr = f" {joiner} ".join(f"({' AND '.join(_atoms(t))})" for t in terms)
+    return f"{{{column} {column}_cjk}} : ({expr})" if column else expr
+
+
+def _atoms(term: str) -> list[str]:
+    """FTS5 conditions for one word: a prefix, or for a CJK run of 2+ characters the phrase
+    of its character pairs, which matches exactly where the run occurs inside longer text."""
+    if not cjk.CJK_RUN.search(term):
+        return [_quote(term) + "*"]
+    out = []
+    for piece in cjk.pieces(term):
+        if cjk.is_cjk(piece) and len(piece) > 1:
+            out.append(_quote(" ".join(cjk.bigrams(piece))))
+        else:
+            out.append(_quote(piece) + "*")
+    return out
+
+
+def _quote(text: str) -> str:
+    # \w+ words never hold a quote; this keeps any future caller's text out of FTS syntax too
+    return '"' + text.replace('"', '""') + '"'
 
 
 def _ns(moment: datetime) -> int:

@@ -6,15 +6,26 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from skills.files.cjk import CJK_RUN, pieces
+
 BEFORE = 50  # characters of context before the first match
 AFTER = 110  # and after it
 FOLD_LIMIT = 64 * 1024  # accent-folded search (rare fallback) looks this far
 
 
 def _pattern(terms: list[str]) -> re.Pattern[str]:
-    # A term matches at the start of a token, as in FTS5 (unicode61 also splits at "_").
-    alternatives = "|".join(re.escape(t) for t in sorted(terms, key=len, reverse=True))
-    return re.compile(rf"(?<![^\W_])(?:{alternatives})[^\W_]*", re.IGNORECASE)
+    # A term matches at the start of a token, as in FTS5 (unicode61 also splits at "_"); a word
+    # with CJK in it matches its parts anywhere, as its character pairs do in the index.
+    plain = [t for t in terms if not CJK_RUN.search(t)]
+    parts = {p for t in terms if CJK_RUN.search(t) for p in pieces(t)}
+    alternatives = [rf"(?<![^\W_])(?:{_either(plain)})[^\W_]*"] if plain else []
+    if parts:
+        alternatives.append(_either(list(parts)))
+    return re.compile("|".join(alternatives), re.IGNORECASE)
+
+
+def _either(words: list[str]) -> str:
+    return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
 
 
 def fold(text: str) -> str:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import sqlite_utils
 
+from skills.files.cjk import index_terms, sql_index_terms
 from skills.files.kinds import extension, kind_of
 from skills.files.paths import bytes_range, display
 from skills.files.scanner import FoundFile
@@ -42,6 +43,30 @@ def files_001_index(db: sqlite_utils.Database) -> None:
         " begin delete from file_index_fts where rowid = old.id; end"
     )
     db.execute("create table file_index_roots (root text primary key, last_scan real)")
+
+
+@migrations
+def files_002_cjk_pairs(db: sqlite_utils.Database) -> None:
+    # Chinese and Japanese were found only at word starts: add columns of character pairs
+    # (cjk.py). FTS5 tables cannot gain columns, so the table is rebuilt under its own name,
+    # its rows copied with their pairs computed in SQL (no file is read again).
+    db.conn.create_function("hearth_cjk_terms", 1, sql_index_terms, deterministic=True)
+    db.execute("drop trigger file_index_gone")
+    db.execute("alter table file_index_fts rename to file_index_fts_001")
+    db.execute(
+        "create virtual table file_index_fts using fts5(name, content, name_cjk, content_cjk,"
+        " prefix='1 2 3', tokenize='unicode61 remove_diacritics 2')"
+    )
+    db.execute(
+        "insert into file_index_fts (rowid, name, content, name_cjk, content_cjk)"
+        " select rowid, name, content, hearth_cjk_terms(name), hearth_cjk_terms(content)"
+        " from file_index_fts_001"
+    )
+    db.execute("drop table file_index_fts_001")
+    db.execute(
+        "create trigger file_index_gone after delete on file_index"
+        " begin delete from file_index_fts where rowid = old.id; end"
+    )
 
 
 PENDING = -1  # has_content while a file's text waits for the content pass of a scan
@@ -77,14 +102,16 @@ _UPSERT = (
 
 
 def _row(found: FoundFile, content: str | None) -> tuple[object, ...]:
-    """Parameters for _UPSERT (first ten) and for the FTS insert (last three)."""
+    """Parameters for _UPSERT (first ten) and for the FTS insert (last five)."""
     raw = os.fsencode(found.path)
     path = display(found.path)
     name = display(found.name)
     ext = extension(found.name)
     state = PENDING if content is None else int(bool(content))
+    terms = name_terms(name)
     return (raw, path, os.path.dirname(path), name, ext, kind_of(ext), found.size,
-            found.mtime_ns, found.created, state, name_terms(name), content or "", raw)
+            found.mtime_ns, found.created, state, terms, content or "", index_terms(terms),
+            index_terms(content or ""), raw)
 
 
 class FileStore:
@@ -122,8 +149,9 @@ class FileStore:
             self.conn.executemany(_UPSERT, [r[:10] for r in rows])
             # The FTS row shares the file's id; looking it up by path keeps this one statement.
             self.conn.executemany(
-                "insert or replace into file_index_fts (rowid, name, content)"
-                " select id, ?, ? from file_index where raw = ?", [r[10:] for r in rows],
+                "insert or replace into file_index_fts (rowid, name, content, name_cjk,"
+                " content_cjk) select id, ?, ?, ?, ? from file_index where raw = ?",
+                [r[10:] for r in rows],
             )
 
     def pending(self, root: str) -> list[tuple[int, bytes, str, int]]:
@@ -140,7 +168,8 @@ class FileStore:
         with self.lock, self.conn:
             for file_id, content in items:
                 self.conn.execute(
-                    "update file_index_fts set content = ? where rowid = ?", [content, file_id]
+                    "update file_index_fts set content = ?, content_cjk = ? where rowid = ?",
+                    [content, index_terms(content), file_id],
                 )
                 self.conn.execute(
                     "update file_index set has_content = ? where id = ?",

@@ -59,9 +59,10 @@ class SearchFiles(_FileSkill):
     name = "search_files"
     description = (
         "Find files in the folders the user chose, by words in the file name or content "
-        "(prefix matching), kind, extension, folder, modification date and size. Resolve "
-        "relative dates ('last week') to ISO dates yourself. Returns path, name, kind, size, "
-        "modified time and a content snippet for each file."
+        "(prefix matching; Chinese or Japanese words match anywhere), kind, extension, "
+        "folder, modification date and size. Resolve relative dates ('last week') to ISO "
+        "dates yourself. Returns path, name, kind, size, modified time and a content snippet "
+        "for each file."
     )
     parameters: dict[str, Any] = {
         "type": "object",
