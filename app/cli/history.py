@@ -97,7 +97,7 @@ def run_search(args: argparse.Namespace, hearth: Hearth) -> int:
         title = hit.conversation_title or UNTITLED
         print(f"{hit.conversation_id[:SHORT_ID]}  {title}  [{hit.role}] {snippet}")
     if not hits and not args.json:
-        print("No messages match.")
+        print("Nothing matches.")
     return 0
 
 

@@ -63,7 +63,7 @@ def test_search_prints_hits_with_highlights(chats, capsys) -> None:  # type: ign
     out = capsys.readouterr().out
     assert "Taxes" in out and "[[taxes]]" in out  # not a terminal: markers kept
     assert main(["history", "search", "zucchini"]) == 0
-    assert capsys.readouterr().out == "No messages match.\n"
+    assert capsys.readouterr().out == "Nothing matches.\n"
 
 
 def test_export_one_conversation_as_markdown_to_stdout(chats, capsys) -> None:  # type: ignore[no-untyped-def]
