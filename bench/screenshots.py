@@ -125,8 +125,9 @@ def main() -> int:
         ctx = UiContext(hearth, Ops(), theme)
         saved += shoot_all(app, ctx, scheme)
         ctx.ops.wait(3000)
-    saved += shoot_chinese(app, hearth)
+    seed_pages(hearth)
     saved += shoot_pages(app, hearth)
+    saved += shoot_chinese(app, hearth)
     for path in saved:
         print(path.relative_to(ROOT))
     hearth.close()
@@ -144,6 +145,7 @@ def seed_pages(hearth: object) -> None:
     (folder / "Q3 budget.md").write_text("# Budget\n\nTravel: 12,000 EUR for Q3.")
     (folder / "Expense notes.txt").write_text("September offsite flights were booked late.")
     (folder / "scan.pdf").write_bytes(b"%PDF-1.4 not really a pdf")
+    _workbook(folder / "Travel 2026.xlsx")
     documents = hearth.documents  # type: ignore[attr-defined]
     documents.watch(str(folder))
     documents.sync()
@@ -155,13 +157,23 @@ def seed_pages(hearth: object) -> None:
                                   end=when + timedelta(hours=1), location=place))
 
 
-def shoot_pages(app: object, hearth: object) -> list[Path]:
+def _workbook(path: Path) -> None:
+    """Two sheets: the Length column should say so."""
+    from openpyxl import Workbook
+
+    book = Workbook()
+    book.active.append(["Month", "Spent"])
+    book.active.append(["July", 3650])
+    book.create_sheet("Budget").append(["Q3", 12000])
+    book.save(path)
+
+
+def shoot_pages(app: object, hearth: object, suffix: str = "light") -> list[Path]:
     from app.ui.context import UiContext
     from app.ui.main_window import MainWindow
     from app.ui.ops import Ops
     from app.ui.theme import ThemeManager
 
-    seed_pages(hearth)
     theme = ThemeManager(app, "light")  # type: ignore[arg-type]
     theme.apply()
     ctx = UiContext(hearth, Ops(), theme)
@@ -173,13 +185,14 @@ def shoot_pages(app: object, hearth: object) -> list[Path]:
     for page in ("library", "calendar"):
         window.show_page(page)
         wait(app, ctx.ops, 400)
-        paths.append(shoot(window, f"{page}-light"))
+        paths.append(shoot(window, f"{page}-{suffix}"))
     window.close()
     return paths
 
 
 def shoot_chinese(app: object, hearth: object) -> list[Path]:
-    """The main window in Simplified Chinese (checks the translation and the CJK font)."""
+    """The main window switched live to Simplified Chinese (checks that every open text
+    follows the new language, the translation and the CJK font)."""
     from app.ui.context import UiContext
     from app.ui.i18n import Translations
     from app.ui.main_window import MainWindow
@@ -187,21 +200,27 @@ def shoot_chinese(app: object, hearth: object) -> list[Path]:
     from app.ui.theme import ThemeManager
 
     translations = Translations(app)  # type: ignore[arg-type]
-    translations.apply("zh_CN")
     theme = ThemeManager(app, "light")  # type: ignore[arg-type]
     theme.apply()
-    ctx = UiContext(hearth, Ops(), theme)
+    ctx = UiContext(hearth, Ops(), theme, translations=translations)
     window = MainWindow(ctx)
     window.resize(1280, 860)
     window.show()
     window.sidebar.reload()
     wait(app, ctx.ops)
+    for page in ("library", "calendar", "chat"):  # built in English, then switched
+        window.show_page(page)
+    translations.apply("zh_CN")
+    wait(app, ctx.ops, 300)
     window.engine_label.setText("llama.cpp · Nanbeige4.2-3B Q4_K_M")
-    wait(app, ctx.ops, 200)
-    path = shoot(window, "main-zh_CN-light")
+    paths = [shoot(window, "main-zh_CN-light")]
+    for page in ("library", "calendar"):
+        window.show_page(page)
+        wait(app, ctx.ops, 400)
+        paths.append(shoot(window, f"{page}-zh_CN-light"))
     window.close()
     translations.apply("en")
-    return [path]
+    return paths
 
 
 def shoot_all(app: object, ctx: object, scheme: str) -> list[Path]:

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import html
+import re
+from collections.abc import Callable
 from datetime import date, datetime, time, timedelta
+from functools import partial
 from pathlib import Path
 from typing import Any
 
+from PySide6.QtCore import QDate, QLocale
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QButtonGroup,
@@ -20,7 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.ui.context import UiContext
-from app.ui.i18n import plural
+from app.ui.i18n import Retranslator, plural
 
 
 def _local(value: Any) -> datetime:
@@ -30,7 +34,7 @@ def _local(value: Any) -> datetime:
 
 
 def agenda_html(occurrences: list[Any], first: date, days: int, all_day_label: str,
-                empty_label: str) -> str:
+                empty_label: str, locale: QLocale | None = None) -> str:
     """Days as headings, events as lines; empty days say so (a week must not look broken)."""
     by_day: dict[date, list[Any]] = {}
     for occ in occurrences:
@@ -38,7 +42,7 @@ def agenda_html(occurrences: list[Any], first: date, days: int, all_day_label: s
     parts = []
     for offset in range(days):
         day = first + timedelta(days=offset)
-        parts.append(f"<h3>{day.strftime('%A %d %B')}</h3>")
+        parts.append(f"<h3>{html.escape(_day_name(day, locale))}</h3>")
         items = by_day.get(day, [])
         if not items:
             parts.append(f'<p style="color:gray;">{html.escape(empty_label)}</p>')
@@ -52,6 +56,36 @@ def agenda_html(occurrences: list[Any], first: date, days: int, all_day_label: s
     return "".join(parts)
 
 
+def _set_text(button: QPushButton, text: Callable[[], str]) -> None:
+    button.setText(text())
+
+
+def _set_name(button: QPushButton, name: Callable[[], str], text: bool) -> None:
+    """Arrows show a symbol; the name is what a screen reader says and the tooltip shows."""
+    if text:
+        button.setText(name())
+    button.setAccessibleName(name())
+    button.setToolTip(name())
+
+
+def _day_name(day: date, locale: QLocale | None) -> str:
+    # strftime speaks the C locale (English even in a Chinese UI); QLocale speaks the UI's.
+    if locale is None:
+        return day.strftime("%A %d %B")
+    return long_date(locale, day, weekday=True, year=False)
+
+
+def long_date(locale: QLocale, day: date, weekday: bool, year: bool) -> str:
+    """The locale's long date, without the weekday or the year when they would repeat:
+    "Monday, 30 November", "11月30日星期一", "30 November 2026", "2026年11月30日"."""
+    pattern = locale.dateFormat(QLocale.FormatType.LongFormat)
+    if not weekday:
+        pattern = re.sub(r"d{4}[,，]?\s*", "", pattern)
+    if not year:
+        pattern = re.sub(r"[,，]?\s*y+年?", "", pattern)
+    return locale.toString(QDate(day.year, day.month, day.day), pattern.strip(" ,"))
+
+
 class CalendarView(QWidget):
     def __init__(self, ctx: UiContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -59,6 +93,7 @@ class CalendarView(QWidget):
         self.ctx = ctx
         self.first = date.today()
         self.days = 7
+        self._tr = Retranslator(self)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(24, 18, 24, 16)
         layout.setSpacing(10)
@@ -67,10 +102,10 @@ class CalendarView(QWidget):
         self.status.setObjectName("dim")
         layout.addWidget(self.status)
         self.agenda = QTextBrowser()
-        self.agenda.setAccessibleName(self.tr("Agenda"))
+        self._tr(lambda: self.agenda.setAccessibleName(self.tr("Agenda")))
         layout.addWidget(self.agenda, 1)
-        self.refresh()
         self._shown_once = False
+        self._tr(self.refresh)  # the title, the count and the agenda's labels
 
     def _header(self) -> QHBoxLayout:
         row = QHBoxLayout()
@@ -81,23 +116,30 @@ class CalendarView(QWidget):
         row.addWidget(self.title)
         row.addStretch(1)
         group = QButtonGroup(self)
-        for label, days in ((self.tr("Day"), 1), (self.tr("Week"), 7)):
-            button = QPushButton(label)
+        labels: list[tuple[Callable[[], str], int]] = [(lambda: self.tr("Day"), 1),
+                                                       (lambda: self.tr("Week"), 7)]
+        for label, days in labels:
+            button = QPushButton()
+            self._tr(partial(_set_text, button, label))
             button.setCheckable(True)
             button.setChecked(days == self.days)
             button.clicked.connect(lambda _=False, d=days: self.set_days(d))
             group.addButton(button)
             row.addWidget(button)
-        for label, step in (("‹", -1), (self.tr("Today"), 0), ("›", 1)):
-            button = QPushButton(label)
-            button.setAccessibleName({-1: self.tr("Previous"), 0: self.tr("Today"),
-                                      1: self.tr("Next")}[step])
+        names: dict[int, Callable[[], str]] = {
+            -1: lambda: self.tr("Previous"), 0: lambda: self.tr("Today"),
+            1: lambda: self.tr("Next")}
+        for step in (-1, 0, 1):
+            button = QPushButton({-1: "‹", 1: "›"}.get(step, ""))
+            self._tr(partial(_set_name, button, names[step], text=step == 0))
             button.clicked.connect(lambda _=False, s=step: self.step(s))
             row.addWidget(button)
-        imp = QPushButton(self.tr("Import .ics…"))
+        imp = QPushButton()
         imp.clicked.connect(self._import)
-        exp = QPushButton(self.tr("Export .ics…"))
+        exp = QPushButton()
         exp.clicked.connect(self._export)
+        self._tr(lambda: imp.setText(self.tr("Import .ics…")))
+        self._tr(lambda: exp.setText(self.tr("Export .ics…")))
         row.addWidget(imp)
         row.addWidget(exp)
         return row
@@ -120,15 +162,23 @@ class CalendarView(QWidget):
         first, days, store = self.first, self.days, self.ctx.lazy("calendar")
         lo = _local(first)
         hi = lo + timedelta(days=days)
-        self.title.setText(first.strftime("%d %B %Y") if days == 1 else
-                           self.tr("Week of %1").replace("%1", first.strftime("%d %B %Y")))
+        shown = long_date(self._locale(), first, weekday=False, year=True)
+        self.title.setText(shown if days == 1 else self.tr("Week of %1").replace("%1", shown))
         self.ctx.ops.run(lambda: store.occurrences(lo, hi), self._show, self._failed)
 
     def _show(self, occurrences: list[Any]) -> None:
         self.status.setText(plural(len(occurrences), self.tr("1 event"),
                                       self.tr("%1 events")))
         self.agenda.setHtml(agenda_html(occurrences, self.first, self.days, self.tr("All day"),
-                                        self.tr("Nothing planned")))
+                                        self.tr("Nothing planned"), self._locale()))
+
+    def _locale(self) -> QLocale:
+        """Day and month names in the language the UI speaks (not the C locale's English)."""
+        language = getattr(self.ctx.translations, "language", "en")
+        if language != "en":
+            return QLocale(language)
+        system = QLocale.system()  # an English UI keeps the user's own order (US or UK)
+        return system if system.language() == QLocale.Language.English else QLocale("en_GB")
 
     def _failed(self, error: Exception) -> None:
         self.status.setText(self.tr("The calendar could not be read: %1").replace(

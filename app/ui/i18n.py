@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QLibraryInfo, QLocale, QTranslator
-from PySide6.QtWidgets import QApplication
+from PySide6.QtCore import QEvent, QLibraryInfo, QLocale, QObject, QTranslator
+from PySide6.QtWidgets import QApplication, QWidget
 
 TRANSLATIONS = Path(__file__).resolve().parents[2] / "resources" / "translations"
 LANGUAGES = {"en": "English", "zh_CN": "简体中文"}
@@ -43,6 +44,30 @@ class Translations:
                 self._app.installTranslator(qt)
                 self._installed.append(qt)
         return self.language
+
+
+class Retranslator(QObject):
+    """Keeps one widget's texts in the UI language: each setter runs now, and again on every
+    QEvent.LanguageChange (Qt sends one to every widget when a translator comes or goes), so
+    a language picked in Settings shows at once in the windows already open.
+
+    A setter given a `key` replaces the previous one with that key: texts that follow state
+    ("Loading the model…", a count) stay current without piling up stale setters."""
+
+    def __init__(self, owner: QWidget) -> None:
+        super().__init__(owner)
+        self._setters: dict[object, Callable[[], object]] = {}
+        owner.installEventFilter(self)
+
+    def __call__(self, setter: Callable[[], object], key: object = None) -> None:
+        setter()
+        self._setters[key if key is not None else object()] = setter
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
+        if event.type() == QEvent.Type.LanguageChange:
+            for setter in list(self._setters.values()):
+                setter()
+        return False
 
 
 def plural(n: int, one: str, many: str) -> str:

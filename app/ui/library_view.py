@@ -22,6 +22,9 @@ from PySide6.QtWidgets import (
 )
 
 from app.ui.context import UiContext
+from app.ui.i18n import Retranslator, plural
+
+TITLE_MAX_WIDTH = 360  # a long file name must leave the folder column room
 
 
 class _Relay(QObject):
@@ -37,60 +40,70 @@ class LibraryView(QWidget):
         self.ctx = ctx
         self._relay = _Relay(self)
         self._relay.progress.connect(self._on_progress)
+        self._tr = Retranslator(self)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(24, 18, 24, 16)
         layout.setSpacing(10)
         layout.addLayout(self._header())
-        self.status = QLabel(self.tr("Reading the library…"))
+        self.status = QLabel()
+        self._tr(lambda: self.status.setText(self.tr("Reading the library…")), key="status")
         self.status.setObjectName("dim")
         layout.addWidget(self.status)
         self.tabs = QTabWidget()
-        self.tabs.addTab(self._documents_tab(), self.tr("Documents"))
-        self.tabs.addTab(self._folders_tab(), self.tr("Watched folders"))
-        self.tabs.addTab(self._failures_tab(), self.tr("Problems"))
+        self.tabs.addTab(self._documents_tab(), "")
+        self.tabs.addTab(self._folders_tab(), "")
+        self.tabs.addTab(self._failures_tab(), "")
+        self._tr(lambda: self.tabs.setTabText(0, self.tr("Documents")))
+        self._tr(lambda: self.tabs.setTabText(1, self.tr("Watched folders")))
+        self._tr(lambda: self.tabs.setTabText(2, self.tr("Problems")))
         layout.addWidget(self.tabs, 1)
-        self.refresh()
         self._shown_once = False
+        self._tr(self.refresh)  # counts, "Problems (n)" and lengths are built with the data
 
     def _header(self) -> QHBoxLayout:
         row = QHBoxLayout()
-        title = QLabel(self.tr("Library"))
+        title = QLabel()
+        self._tr(lambda: title.setText(self.tr("Library")))
         font = title.font()
         font.setPointSizeF(font.pointSizeF() * 1.5)
         title.setFont(font)
         row.addWidget(title)
         row.addStretch(1)
-        self.reindex_button = QPushButton(self.tr("Re-index now"))
+        self.reindex_button = QPushButton()
+        self._tr(lambda: self.reindex_button.setText(self.tr("Re-index now")))
         self.reindex_button.clicked.connect(self.reindex)
         row.addWidget(self.reindex_button)
         return row
 
     def _documents_tab(self) -> QWidget:
         self.table = QTableWidget(0, 4)
-        self.table.setHorizontalHeaderLabels([self.tr("Title"), self.tr("Kind"),
-                                              self.tr("Pages"), self.tr("Folder")])
+        self._tr(lambda: self.table.setHorizontalHeaderLabels(
+            [self.tr("Title"), self.tr("Kind"), self.tr("Length"), self.tr("Folder")]))
         header = self.table.horizontalHeader()
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
         self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # keep the folder's end
+        self.table.setWordWrap(False)  # a wrapping cell elides at the end, whatever the mode
         self.table.verticalHeader().hide()
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
-        self.table.setAccessibleName(self.tr("Indexed documents"))
+        self._tr(lambda: self.table.setAccessibleName(self.tr("Indexed documents")))
         return self.table
 
     def _folders_tab(self) -> QWidget:
         box = QWidget()
         column = QVBoxLayout(box)
         self.folders = QListWidget()
-        self.folders.setAccessibleName(self.tr("Watched folders"))
+        self._tr(lambda: self.folders.setAccessibleName(self.tr("Watched folders")))
         column.addWidget(self.folders, 1)
         row = QHBoxLayout()
-        add = QPushButton(self.tr("Add folder…"))
+        add = QPushButton()
         add.clicked.connect(self._add_folder)
-        remove = QPushButton(self.tr("Stop watching"))
+        remove = QPushButton()
+        self._tr(lambda: add.setText(self.tr("Add folder…")))
+        self._tr(lambda: remove.setText(self.tr("Stop watching")))
         remove.clicked.connect(self._remove_folder)
         row.addWidget(add)
         row.addWidget(remove)
@@ -100,7 +113,7 @@ class LibraryView(QWidget):
 
     def _failures_tab(self) -> QWidget:
         self.failures = QListWidget()
-        self.failures.setAccessibleName(self.tr("Files that could not be read"))
+        self._tr(lambda: self.failures.setAccessibleName(self.tr("Files that could not be read")))
         self.failures.setWordWrap(True)
         return self.failures
 
@@ -118,23 +131,45 @@ class LibraryView(QWidget):
 
     def _show(self, result: tuple[Any, list[Any]]) -> None:
         status, docs = result
-        self.status.setText(self.tr("%1 documents · %2 passages").replace(
-            "%1", str(status.documents)).replace("%2", str(status.chunks))
-            + ("  ·  " + self.tr("paused") if status.paused else ""))
+        self._tr(lambda: None, key="status")  # the data below is in the language now shown
+        parts = [plural(status.documents, self.tr("1 document"), self.tr("%1 documents")),
+                 plural(status.chunks, self.tr("1 passage"), self.tr("%1 passages"))]
+        if status.paused:
+            parts.append(self.tr("paused"))
+        self.status.setText("  ·  ".join(parts))
         self.table.setRowCount(len(docs))
         for row, doc in enumerate(docs):
-            values = [doc.title or Path(doc.path).name, doc.kind, str(doc.pages or ""),
+            values = [doc.title or Path(doc.path).name, self.kind_name(doc.kind),
+                      self.length(doc.kind, doc.pages),
                       str(Path(doc.path).parent)]
             for col, value in enumerate(values):
                 item = QTableWidgetItem(value)
                 item.setToolTip(doc.path)
                 self.table.setItem(row, col, item)
+        self.table.resizeColumnToContents(0)
+        self.table.setColumnWidth(0, min(self.table.columnWidth(0), TITLE_MAX_WIDTH))
         self.folders.clear()
         self.folders.addItems(list(status.watching))
         self.failures.clear()
         self.failures.addItems([f"{Path(f.path).name} — {f.reason}" for f in status.failures])
         count = len(status.failures)
         self.tabs.setTabText(2, self.tr("Problems") + (f" ({count})" if count else ""))
+
+    def kind_name(self, kind: str) -> str:
+        """What a user calls the file, not the parser's name for it ("markdown", "xlsx")."""
+        names = {"pdf": "PDF", "docx": "Word", "xlsx": "Excel", "pptx": "PowerPoint",
+                 "text": self.tr("Text"), "markdown": "Markdown", "html": "HTML", "csv": "CSV"}
+        return names.get(kind, kind)
+
+    def length(self, kind: str, pages: int) -> str:
+        """Pages of a PDF, sheets of a workbook, slides of a deck; text has no such unit."""
+        if pages and kind == "pdf":
+            return plural(pages, self.tr("1 page"), self.tr("%1 pages"))
+        if pages and kind == "xlsx":
+            return plural(pages, self.tr("1 sheet"), self.tr("%1 sheets"))
+        if pages and kind == "pptx":
+            return plural(pages, self.tr("1 slide"), self.tr("%1 slides"))
+        return "—"
 
     def _failed(self, error: Exception) -> None:
         self.status.setText(self.tr("The library could not be read: %1").replace(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -19,8 +21,13 @@ from PySide6.QtWidgets import (
 
 from app.ui.chat.chat_view import ChatView
 from app.ui.context import UiContext
+from app.ui.i18n import Retranslator
 from app.ui.indexing import DropIndexer
 from app.ui.pages import make_calendar_page, make_library_page
+
+
+def _set_name(widget: QWidget, name: Callable[[], str]) -> None:
+    widget.setAccessibleName(name())
 
 
 class MainWindow(QMainWindow):
@@ -34,6 +41,7 @@ class MainWindow(QMainWindow):
         super().__init__(parent)
         self.ctx = ctx
         self.keep_in_tray = False
+        self._tr = Retranslator(self)
         self.setWindowTitle("Hearth")
         self.setObjectName("mainWindow")
         self.resize(1180, 780)
@@ -58,45 +66,71 @@ class MainWindow(QMainWindow):
         self._build_menus()
         self._connect()
         self._dialogs: dict[str, QWidget] = {}
+        self._tr(self._forget_idle_models_dialog)
+
+    def _forget_idle_models_dialog(self) -> None:
+        """The model manager is kept between openings (its downloads go on while hidden); after
+        a language change an idle, hidden one is rebuilt next time, in the new language."""
+        manager = self._dialogs.get("models")
+        if manager is not None and not manager.isVisible() and not getattr(
+                manager, "downloading", False):
+            del self._dialogs["models"]
+            manager.deleteLater()
 
     # -- setup --------------------------------------------------------------------------------
     def _build_status(self) -> None:
         bar = self.statusBar()
         bar.setSizeGripEnabled(False)
-        self.engine_label = QLabel(self.tr("No model loaded"))
+        self.engine_label = QLabel()
+        self._set_engine(lambda: self.tr("No model loaded"))
         self.context_label = QLabel()
         self.speed_label = QLabel()
-        for label, name in ((self.engine_label, self.tr("Model")),
-                            (self.context_label, self.tr("Context used")),
-                            (self.speed_label, self.tr("Speed of the last answer"))):
-            label.setAccessibleName(name)
+        names: list[tuple[QLabel, Callable[[], str]]] = [
+            (self.engine_label, lambda: self.tr("Model")),
+            (self.context_label, lambda: self.tr("Context used")),
+            (self.speed_label, lambda: self.tr("Speed of the last answer"))]
+        for label, name in names:
+            self._tr(partial(_set_name, label, name))
             bar.addWidget(label)
         self.download_label = QLabel()
-        self.download_label.setAccessibleName(self.tr("Model download"))
+        self._tr(lambda: self.download_label.setAccessibleName(self.tr("Model download")))
         bar.addPermanentWidget(self.download_label)
 
-    def _build_menus(self) -> None:
-        menus = self.menuBar()
-        file = menus.addMenu(self.tr("&File"))
-        self._action(file, self.tr("&New chat"), QKeySequence.StandardKey.New, self.new_chat)
-        self._action(file, self.tr("&Add files to this chat…"), "Ctrl+O", self._add_files)
-        self._action(file, self.tr("&Export this chat…"), "Ctrl+Shift+E", self._export)
-        file.addSeparator()
-        self._action(file, self.tr("&Quit Hearth"), QKeySequence.StandardKey.Quit, self.quit_app)
-        view = menus.addMenu(self.tr("&View"))
-        self._action(view, self.tr("&Chat"), "Ctrl+1", lambda: self.show_page("chat"))
-        self._action(view, self.tr("&Library"), "Ctrl+2", lambda: self.show_page("library"))
-        self._action(view, self.tr("C&alendar"), "Ctrl+3", lambda: self.show_page("calendar"))
-        view.addSeparator()
-        self._action(view, self.tr("&Search chats"), "Ctrl+Shift+F",
-                     self.sidebar._focus_search)
-        model = menus.addMenu(self.tr("&Model"))
-        self._action(model, self.tr("&Models…"), "Ctrl+M", self.open_models)
-        self._action(model, self.tr("Settings…"), "Ctrl+,", self.open_settings)
-        self._action(model, self.tr("S&top answer"), "Ctrl+.", self.chat.stop)
+    def _set_engine(self, text: Callable[[], str]) -> None:
+        self._tr(lambda: self.engine_label.setText(text()), key="engine")
 
-    def _action(self, menu: Any, text: str, key: Any, slot: Any) -> QAction:
-        action = QAction(text, self)
+    def _build_menus(self) -> None:
+        file = self._menu(lambda: self.tr("&File"))
+        self._action(file, lambda: self.tr("&New chat"), QKeySequence.StandardKey.New,
+                     self.new_chat)
+        self._action(file, lambda: self.tr("&Add files to this chat…"), "Ctrl+O",
+                     self._add_files)
+        self._action(file, lambda: self.tr("&Export this chat…"), "Ctrl+Shift+E", self._export)
+        file.addSeparator()
+        self._action(file, lambda: self.tr("&Quit Hearth"), QKeySequence.StandardKey.Quit,
+                     self.quit_app)
+        view = self._menu(lambda: self.tr("&View"))
+        self._action(view, lambda: self.tr("&Chat"), "Ctrl+1", lambda: self.show_page("chat"))
+        self._action(view, lambda: self.tr("&Library"), "Ctrl+2",
+                     lambda: self.show_page("library"))
+        self._action(view, lambda: self.tr("C&alendar"), "Ctrl+3",
+                     lambda: self.show_page("calendar"))
+        view.addSeparator()
+        self._action(view, lambda: self.tr("&Search chats"), "Ctrl+Shift+F",
+                     self.sidebar._focus_search)
+        model = self._menu(lambda: self.tr("&Model"))
+        self._action(model, lambda: self.tr("&Models…"), "Ctrl+M", self.open_models)
+        self._action(model, lambda: self.tr("Settings…"), "Ctrl+,", self.open_settings)
+        self._action(model, lambda: self.tr("S&top answer"), "Ctrl+.", self.chat.stop)
+
+    def _menu(self, title: Callable[[], str]) -> Any:
+        menu = self.menuBar().addMenu("")
+        self._tr(lambda: menu.setTitle(title()))
+        return menu
+
+    def _action(self, menu: Any, text: Callable[[], str], key: Any, slot: Any) -> QAction:
+        action = QAction(self)
+        self._tr(lambda: action.setText(text()))
         if key:
             action.setShortcut(QKeySequence(key))
         action.triggered.connect(slot)
@@ -200,11 +234,13 @@ class MainWindow(QMainWindow):
         """Build and load the backend on the model runner's thread; the window stays live."""
         hearth = self.ctx.hearth
         if not hearth.settings.model_path and not hearth.settings.remote_url:
-            self.chat.show_banner(self.tr("No model yet. Hearth needs a model to answer: "
-                                          "download one or open a file you have."), button=True)
+            self._tr(lambda: self.chat.show_banner(
+                self.tr("No model yet. Hearth needs a model to answer: download one or open a "
+                        "file you have."), button=True), key="banner")
             return
-        self.engine_label.setText(self.tr("Loading the model…"))
+        self._set_engine(lambda: self.tr("Loading the model…"))
         self.chat.show_banner("")
+        self._tr(lambda: None, key="banner")  # other banners (indexing) must not be redone
 
         def work() -> Any:
             return hearth.runner.load(hearth.make_backend()).result()
@@ -213,14 +249,18 @@ class MainWindow(QMainWindow):
 
     def _model_ready(self, info: Any) -> None:
         name = getattr(info, "model_name", "") or Path(getattr(info, "model_path", "")).name
-        engine = {"llama": "llama.cpp", "mlx": "MLX", "remote": self.tr("remote")}.get(
-            getattr(info, "engine", ""), getattr(info, "engine", ""))
-        self.engine_label.setText(f"{engine} · {name}")
+        kind = str(getattr(info, "engine", ""))
+
+        def engine() -> str:
+            names = {"llama": "llama.cpp", "mlx": "MLX", "remote": self.tr("remote")}
+            return f"{names.get(kind, kind)} · {name}"
+
+        self._set_engine(engine)
         self._context_length = int(getattr(info, "context_length", 0) or 0)
         self.model_loaded.emit(info)
 
     def _model_failed(self, error: Exception) -> None:
-        self.engine_label.setText(self.tr("No model loaded"))
+        self._set_engine(lambda: self.tr("No model loaded"))
         self.chat.show_banner(str(error), button=True)
 
     def _turn_finished(self, figures: dict[str, Any]) -> None:
@@ -229,12 +269,14 @@ class MainWindow(QMainWindow):
             if info is not None:
                 self._model_ready(info)
         tps = float(figures.get("tps", 0))
-        self.speed_label.setText(self.tr("%1 tok/s").replace("%1", f"{tps:.1f}") if tps else "")
+        self._tr(lambda: self.speed_label.setText(
+            self.tr("%1 tok/s").replace("%1", f"{tps:.1f}") if tps else ""), key="speed")
         used = int(figures.get("prompt_tokens", 0) + figures.get("tokens", 0))
         total = getattr(self, "_context_length", 0)
         if used and total:
-            self.context_label.setText(self.tr("Context %1 / %2").replace("%1", f"{used:,}")
-                                       .replace("%2", f"{total:,}"))
+            self._tr(lambda: self.context_label.setText(
+                self.tr("Context %1 / %2").replace("%1", f"{used:,}").replace("%2", f"{total:,}")),
+                key="context")
         self.sidebar.reload()
 
     # -- files --------------------------------------------------------------------------------

@@ -93,9 +93,10 @@ def render(text: str, dark: bool = False, copy_label: str = "Copy") -> Rendered:
     # The parser escapes model-written HTML; only our own html_block tokens pass through.
     body = _parser().renderer.render(tokens, _parser().options, {})
     # Markdown tables get their borders as attributes, so our code tables stay borderless.
-    line = "#3d434b" if dark else "#d0d4da"
+    line = "#3d434b" if dark else "#b4bac3"  # visible on the warm light background
     body = body.replace("<table>", f'<table border="1" cellspacing="0" cellpadding="5" '
-                                   f'style="border-collapse: collapse; border-color: {line};">')
+                                   f'style="border-collapse: collapse; border-style: solid; '
+                                   f'border-color: {line};">')
     return Rendered(_link_citations(body), blocks)
 
 

@@ -25,6 +25,7 @@ from app.ui import turns
 from app.ui.bridge import TurnBridge
 from app.ui.chat.message import AssistantMessage
 from app.ui.context import UiContext
+from app.ui.i18n import Retranslator
 
 WIDTH = 640
 MAX_ANSWER_HEIGHT = 420
@@ -40,7 +41,8 @@ class QuickAsk(QWidget):
         self.setObjectName("quickAskWindow")
         self.setAttribute(Qt.WidgetAttribute.WA_TranslucentBackground)
         self.setAttribute(Qt.WidgetAttribute.WA_MacAlwaysShowToolWindow)
-        self.setWindowTitle(self.tr("Quick ask — Hearth"))
+        self._tr = Retranslator(self)
+        self._tr(lambda: self.setWindowTitle(self.tr("Quick ask — Hearth")))
         self.conversation_id: str | None = None
         self.handle: Any = None
         self.bridge: TurnBridge | None = None
@@ -66,9 +68,10 @@ class QuickAsk(QWidget):
         row = QHBoxLayout()
         mark = QLabel("✦")
         mark.setObjectName("dim")
+        mark.setAccessibleName("Hearth")
         self.input = QLineEdit()
-        self.input.setPlaceholderText(self.tr("Ask Hearth…"))
-        self.input.setAccessibleName(self.tr("Quick question"))
+        self._tr(lambda: self.input.setPlaceholderText(self.tr("Ask Hearth…")), key="placeholder")
+        self._tr(lambda: self.input.setAccessibleName(self.tr("Quick question")))
         font = self.input.font()
         font.setPointSizeF(font.pointSizeF() * 1.25)
         self.input.setFont(font)
@@ -86,12 +89,15 @@ class QuickAsk(QWidget):
         self.footer = QWidget()
         foot = QHBoxLayout(self.footer)
         foot.setContentsMargins(0, 0, 0, 0)
-        hint = QLabel(self.tr("Enter to ask · Esc to close"))
+        hint = QLabel()
+        self._tr(lambda: hint.setText(self.tr("Enter to ask · Esc to close")))
         hint.setObjectName("hint")
-        self.open_button = QPushButton(self.tr("Open in Hearth"))
+        self.open_button = QPushButton()
+        self._tr(lambda: self.open_button.setText(self.tr("Open in Hearth")))
         self.open_button.clicked.connect(self._open_in_main)
         self.open_button.setEnabled(False)
-        self.stop_button = QPushButton(self.tr("Stop"))
+        self.stop_button = QPushButton()
+        self._tr(lambda: self.stop_button.setText(self.tr("Stop")))
         self.stop_button.clicked.connect(self.stop)
         self.stop_button.hide()
         foot.addWidget(hint)
@@ -150,7 +156,7 @@ class QuickAsk(QWidget):
             self._old.remove(old)
             old[0].deleteLater()
         self.input.clear()
-        self.input.setPlaceholderText(text)
+        self._tr(lambda: self.input.setPlaceholderText(text), key="placeholder")  # the last one
         self.answer = AssistantMessage(dark=self.ctx.dark)
         self.answer._layout.setContentsMargins(0, 0, 0, 0)
         self.scroll_area.setWidget(self.answer)

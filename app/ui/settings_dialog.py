@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 
 from app.ui.context import UiContext
 from app.ui.hotkey import default_hotkey
-from app.ui.i18n import LANGUAGES
+from app.ui.i18n import LANGUAGES, Retranslator
 
 ENGINES = ("auto", "llama", "mlx", "remote")
 
@@ -90,15 +90,19 @@ class SettingsDialog(QDialog):
         super().__init__(parent)
         self.ctx = ctx
         self.settings = ctx.hearth.settings
-        self.setWindowTitle(self.tr("Settings — Hearth"))
+        self._tr = Retranslator(self)
+        self._tr(lambda: self.setWindowTitle(self.tr("Settings — Hearth")))
         self.setObjectName("settingsDialog")
         self.resize(620, 560)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(18, 16, 18, 14)
         self.tabs = QTabWidget()
-        self.tabs.addTab(self._model_tab(), self.tr("Model"))
-        self.tabs.addTab(self._folders_tab(), self.tr("Folders"))
-        self.tabs.addTab(self._general_tab(), self.tr("General"))
+        self.tabs.addTab(self._model_tab(), "")
+        self.tabs.addTab(self._folders_tab(), "")
+        self.tabs.addTab(self._general_tab(), "")
+        self._tr(lambda: self.tabs.setTabText(0, self.tr("Model")))
+        self._tr(lambda: self.tabs.setTabText(1, self.tr("Folders")))
+        self._tr(lambda: self.tabs.setTabText(2, self.tr("General")))
         layout.addWidget(self.tabs, 1)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save
                                    | QDialogButtonBox.StandardButton.Cancel)
@@ -114,11 +118,13 @@ class SettingsDialog(QDialog):
         form.setContentsMargins(12, 14, 12, 8)
         form.setVerticalSpacing(10)
         row = QHBoxLayout()
+        row.setSpacing(6)
         self.model_path = QLineEdit(self.settings.model_path)
         self.model_path.setPlaceholderText(self.tr("No model chosen"))
         self.model_path.setAccessibleName(self.tr("Model file or folder"))
         self.model_path.editingFinished.connect(self._explain_engine)
         manage = QPushButton(self.tr("Models…"))
+        manage.setAccessibleName(self.tr("Manage models"))
         manage.clicked.connect(self.open_models)
         row.addWidget(self.model_path, 1)
         row.addWidget(manage)
@@ -200,8 +206,7 @@ class SettingsDialog(QDialog):
         self.language.setCurrentIndex(max(0, self.language.findData(self.settings.language)))
         self.language.setAccessibleName(self.tr("Language"))
         form.addRow(self.tr("Language"), self.language)
-        form.addRow("", _hint(self.tr("A new language applies to windows opened from now on; "
-                                      "restart Hearth to change everything.")))
+        form.addRow("", _hint(self.tr("The language changes as soon as you save.")))
         return page
 
     def _show_hotkey_status(self, status: Any) -> None:

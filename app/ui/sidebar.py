@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from PySide6.QtCore import QPoint, Qt, QTimer, Signal
@@ -22,7 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.ui.context import UiContext
-from app.ui.i18n import plural
+from app.ui.i18n import Retranslator, plural
 from app.ui.rich_delegate import HTML_ROLE, RichTextDelegate
 
 ID_ROLE = Qt.ItemDataRole.UserRole
@@ -33,6 +35,11 @@ def highlight_snippet(snippet: str) -> str:
     """Search hits come wrapped in [[ ]]; show them bold and everything else escaped."""
     out = html.escape(snippet)
     return out.replace("[[", "<b>").replace("]]", "</b>")
+
+
+def _name_button(button: QPushButton, text: Callable[[], str]) -> None:
+    button.setText(text())
+    button.setAccessibleName(text())
 
 
 class Sidebar(QWidget):
@@ -50,16 +57,18 @@ class Sidebar(QWidget):
         self.ctx = ctx
         self.conversations: list[Any] = []
         self.current_id: str | None = None
+        self._tr = Retranslator(self)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(10, 12, 10, 10)
         layout.setSpacing(8)
-        self.new_button = QPushButton("＋  " + self.tr("New chat"))
-        self.new_button.setToolTip(self.tr("Start a new conversation (Ctrl+N)"))
+        self.new_button = QPushButton()
+        self._tr(lambda: self.new_button.setText("＋  " + self.tr("New chat")))
+        self._tr(lambda: self.new_button.setToolTip(self.tr("Start a new conversation (Ctrl+N)")))
         self.new_button.clicked.connect(self.new_requested)
         layout.addWidget(self.new_button)
         self.search = QLineEdit()
-        self.search.setPlaceholderText(self.tr("Search all chats"))
-        self.search.setAccessibleName(self.tr("Search all chats"))
+        self._tr(lambda: self.search.setPlaceholderText(self.tr("Search all chats (Ctrl+K)")))
+        self._tr(lambda: self.search.setAccessibleName(self.tr("Search all chats")))
         self.search.setClearButtonEnabled(True)
         self.search.textChanged.connect(self._schedule_search)
         layout.addWidget(self.search)
@@ -74,11 +83,19 @@ class Sidebar(QWidget):
         self._search_timer.timeout.connect(self._run_search)
         QShortcut(QKeySequence("Ctrl+K"), self, self._focus_search)
         QShortcut(QKeySequence.StandardKey.Find, self, self._focus_search)
+        # Headers ("Pinned"), untitled chats and the result count are built from data.
+        self._tr(self._refresh_texts)
+
+    def _refresh_texts(self) -> None:
+        if self.conversations:
+            self._show(self.conversations)
+        if self.stack.currentIndex() == 1:
+            self._run_search()
 
     def _build_list(self) -> QListWidget:
         self.list = QListWidget()
         self.list.setObjectName("conversationList")
-        self.list.setAccessibleName(self.tr("Conversations"))
+        self._tr(lambda: self.list.setAccessibleName(self.tr("Conversations")))
         self.list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.list.customContextMenuRequested.connect(self._menu)
         self.list.itemActivated.connect(self._activated)
@@ -87,6 +104,10 @@ class Sidebar(QWidget):
                   context=Qt.ShortcutContext.WidgetShortcut)
         QShortcut(QKeySequence.StandardKey.Delete, self.list, self.delete_current,
                   context=Qt.ShortcutContext.WidgetShortcut)
+        # The Menu key would open the menu wherever the mouse is; open it at the selected chat.
+        for key in (QKeySequence(Qt.Key.Key_Menu), QKeySequence("Shift+F10")):
+            QShortcut(key, self.list, self.menu_for_current,
+                      context=Qt.ShortcutContext.WidgetShortcut)
         return self.list
 
     def _build_results(self) -> QWidget:
@@ -98,7 +119,7 @@ class Sidebar(QWidget):
         column.addWidget(self.results_label)
         self.results = QListWidget()
         self.results.setObjectName("searchResults")
-        self.results.setAccessibleName(self.tr("Search results"))
+        self._tr(lambda: self.results.setAccessibleName(self.tr("Search results")))
         self.results.setItemDelegate(RichTextDelegate(self.results))
         self.results.setWordWrap(True)
         self.results.itemActivated.connect(self._hit_activated)
@@ -111,11 +132,13 @@ class Sidebar(QWidget):
         column = QVBoxLayout(nav)
         column.setContentsMargins(0, 4, 0, 0)
         column.setSpacing(0)
-        for key, text in (("library", self.tr("Library")), ("calendar", self.tr("Calendar")),
-                          ("models", self.tr("Models")), ("settings", self.tr("Settings"))):
-            button = QPushButton(text)
+        texts: dict[str, Callable[[], str]] = {
+            "library": lambda: self.tr("Library"), "calendar": lambda: self.tr("Calendar"),
+            "models": lambda: self.tr("Models"), "settings": lambda: self.tr("Settings")}
+        for key, text in texts.items():
+            button = QPushButton()
             button.setObjectName("nav")
-            button.setAccessibleName(text)
+            self._tr(partial(_name_button, button, text))
             button.clicked.connect(lambda _=False, k=key: self.page_requested.emit(k))
             column.addWidget(button)
         return nav
@@ -176,7 +199,7 @@ class Sidebar(QWidget):
 
     def _menu(self, pos: QPoint) -> None:
         item = self.list.itemAt(pos)
-        if item is None:
+        if item is None or item.data(ID_ROLE) is None:
             return
         cid = str(item.data(ID_ROLE))
         conv = self._conv(cid)
@@ -188,6 +211,11 @@ class Sidebar(QWidget):
         menu.addSeparator()
         menu.addAction(self.tr("Delete…"), lambda: self.delete(cid))
         menu.popup(self.list.viewport().mapToGlobal(pos))
+
+    def menu_for_current(self) -> None:
+        item = self.list.currentItem()
+        if item is not None:
+            self._menu(self.list.visualItemRect(item).center())
 
     def _current(self) -> str | None:
         item = self.list.currentItem()
@@ -260,10 +288,16 @@ class Sidebar(QWidget):
         for hit in hits:
             title = hit.conversation_title or self.tr("Untitled")
             plain = hit.snippet.replace("[[", "").replace("]]", "")
-            item = QListWidgetItem(f"{title}: {plain}")  # what screen readers read
+            if hit.role == "title":  # the title itself matched: show it once, highlighted
+                label = self.tr("Title")
+                item = QListWidgetItem(f"{label}: {plain}")  # what screen readers read
+                rich = (f"<b>{highlight_snippet(hit.snippet)}</b><br/>"
+                        f"<span style='color: gray'>{html.escape(label)}</span>")
+            else:
+                item = QListWidgetItem(f"{title}: {plain}")
+                rich = f"<b>{html.escape(title)}</b><br/>{highlight_snippet(hit.snippet)}"
             item.setData(ID_ROLE, (hit.conversation_id, hit.message_id))
-            item.setData(HTML_ROLE, f"<b>{html.escape(title)}</b><br/>"
-                                    f"{highlight_snippet(hit.snippet)}")
+            item.setData(HTML_ROLE, rich)
             self.results.addItem(item)
 
     def _hit_activated(self, item: QListWidgetItem) -> None:

@@ -8,6 +8,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu, QSystemTrayIcon
 
+from app.ui.i18n import Retranslator
 from app.ui.icons import app_icon, tray_icon
 
 
@@ -26,19 +27,24 @@ class Tray(QObject):
         self.icon = QSystemTrayIcon(tray_icon(), self)
         self.icon.setToolTip("Hearth")
         self.menu = QMenu()
-        self.ask_action = self._add(self.tr("Ask…"), self.ask.emit)
-        self.open_action = self._add(self.tr("Open Hearth"), self.open_main.emit)
+        self._tr = Retranslator(self.menu)  # the menu is a window: Qt tells it of a new language
+        self.ask_action = self._add(self.ask.emit)
+        self.open_action = self._add(self.open_main.emit)
         self.menu.addSeparator()
-        self.pause_action = self._add(self.tr("Pause indexing"), None)
+        self.pause_action = self._add(None)
         self.pause_action.setCheckable(True)
         self.pause_action.toggled.connect(self.pause_indexing)
         self.menu.addSeparator()
-        self._add(self.tr("Quit Hearth"), self.quit.emit)
+        quit_action = self._add(self.quit.emit)
+        self._tr(lambda: self.ask_action.setText(self.tr("Ask…")))
+        self._tr(lambda: self.open_action.setText(self.tr("Open Hearth")))
+        self._tr(lambda: self.pause_action.setText(self.tr("Pause indexing")))
+        self._tr(lambda: quit_action.setText(self.tr("Quit Hearth")))
         self.icon.setContextMenu(self.menu)
         self.icon.activated.connect(self._activated)
 
-    def _add(self, text: str, slot: Any) -> QAction:
-        action = self.menu.addAction(text)
+    def _add(self, slot: Any) -> QAction:
+        action = self.menu.addAction("")
         if slot is not None:
             action.triggered.connect(lambda _=False: slot())
         return action

@@ -1,35 +1,35 @@
-<?xml version='1.0' encoding='utf-8'?>
+<?xml version="1.0" encoding="utf-8"?>
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
     <name>AssistantMessage</name>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="220" />
+        <location filename="../../app/ui/chat/message.py" line="239"/>
         <source>Answer</source>
         <translation>回答</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="315" />
+        <location filename="../../app/ui/chat/message.py" line="360"/>
         <source>Sources</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="322" />
+        <location filename="../../app/ui/chat/message.py" line="358"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="322" />
+        <location filename="../../app/ui/chat/message.py" line="358"/>
         <source>Copy the answer</source>
         <translation>复制回答</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="325" />
+        <location filename="../../app/ui/chat/message.py" line="359"/>
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="325" />
+        <location filename="../../app/ui/chat/message.py" line="359"/>
         <source>Answer this again</source>
         <translation>重新回答</translation>
     </message>
@@ -37,12 +37,12 @@
 <context>
     <name>Banner</name>
     <message>
-        <location filename="../../app/ui/chat/parts.py" line="67" />
+        <location filename="../../app/ui/chat/parts.py" line="83"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/parts.py" line="70" />
+        <location filename="../../app/ui/chat/parts.py" line="86"/>
         <source>Progress</source>
         <translation>进度</translation>
     </message>
@@ -50,185 +50,189 @@
 <context>
     <name>BuildRow</name>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="76" />
+        <location filename="../../app/ui/models/manager.py" line="78"/>
         <source>Recommended</source>
         <translation>推荐</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="86" />
+        <location filename="../../app/ui/models/manager.py" line="88"/>
         <source>This computer is not an Apple Silicon Mac: prefer a GGUF build here.</source>
         <translation>这台电脑不是 Apple Silicon Mac：建议在此使用 GGUF 版本。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="92" />
+        <location filename="../../app/ui/models/manager.py" line="94"/>
         <source>Checking free memory…</source>
         <translation>正在检查可用内存…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="98" />
+        <location filename="../../app/ui/models/manager.py" line="100"/>
         <source>Download progress</source>
         <translation>下载进度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="108" />
-        <location filename="../../app/ui/models/manager.py" line="147" />
+        <location filename="../../app/ui/models/manager.py" line="110"/>
+        <location filename="../../app/ui/models/manager.py" line="149"/>
         <source>Download</source>
         <translation>下载</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="110" />
+        <location filename="../../app/ui/models/manager.py" line="112"/>
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="112" />
-        <location filename="../../app/ui/models/manager.py" line="151" />
+        <location filename="../../app/ui/models/manager.py" line="114"/>
+        <location filename="../../app/ui/models/manager.py" line="153"/>
         <source>Use this model</source>
         <translation>使用此模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="136" />
-        <location filename="../../app/ui/models/manager.py" line="222" />
+        <location filename="../../app/ui/models/manager.py" line="138"/>
+        <location filename="../../app/ui/models/manager.py" line="229"/>
         <source>Paused at %1 — resume to continue</source>
         <translation>已暂停于 %1 — 点击继续</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="146" />
+        <location filename="../../app/ui/models/manager.py" line="148"/>
         <source>Resume</source>
         <translation>继续</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="146" />
+        <location filename="../../app/ui/models/manager.py" line="148"/>
         <source>Retry</source>
         <translation>重试</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="151" />
+        <location filename="../../app/ui/models/manager.py" line="153"/>
         <source>In use</source>
         <translation>使用中</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="153" />
+        <location filename="../../app/ui/models/manager.py" line="155"/>
         <source>Downloaded and verified.</source>
         <translation>已下载并校验。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="159" />
+        <location filename="../../app/ui/models/manager.py" line="161"/>
         <source>Fits</source>
         <translation>可运行</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="159" />
+        <location filename="../../app/ui/models/manager.py" line="161"/>
         <source>Tight</source>
         <translation>勉强</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="160" />
-        <source>Won't fit</source>
+        <location filename="../../app/ui/models/manager.py" line="162"/>
+        <source>Won&apos;t fit</source>
         <translation>内存不足</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="169" />
+        <location filename="../../app/ui/models/manager.py" line="171"/>
         <source>Contacting the server…</source>
         <translation>正在连接服务器…</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/models/manager.py" line="215"/>
+        <source>Downloading %1: %2%</source>
+        <translation>正在下载 %1：%2%</translation>
     </message>
 </context>
 <context>
     <name>CalendarView</name>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="70" />
+        <location filename="../../app/ui/calendar_view.py" line="105"/>
         <source>Agenda</source>
         <translation>日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="84" />
+        <location filename="../../app/ui/calendar_view.py" line="119"/>
         <source>Day</source>
         <translation>日</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="84" />
+        <location filename="../../app/ui/calendar_view.py" line="120"/>
         <source>Week</source>
         <translation>周</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="91" />
-        <location filename="../../app/ui/calendar_view.py" line="93" />
+        <location filename="../../app/ui/calendar_view.py" line="130"/>
         <source>Today</source>
         <translation>今天</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="93" />
+        <location filename="../../app/ui/calendar_view.py" line="130"/>
         <source>Previous</source>
         <translation>上一页</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="94" />
+        <location filename="../../app/ui/calendar_view.py" line="131"/>
         <source>Next</source>
         <translation>下一页</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="97" />
+        <location filename="../../app/ui/calendar_view.py" line="141"/>
         <source>Import .ics…</source>
         <translation>导入 .ics…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="99" />
+        <location filename="../../app/ui/calendar_view.py" line="142"/>
         <source>Export .ics…</source>
         <translation>导出 .ics…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="124" />
+        <location filename="../../app/ui/calendar_view.py" line="166"/>
         <source>Week of %1</source>
         <translation>%1 这一周</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="128" />
+        <location filename="../../app/ui/calendar_view.py" line="170"/>
         <source>1 event</source>
         <translation>1 个日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="129" />
+        <location filename="../../app/ui/calendar_view.py" line="171"/>
         <source>%1 events</source>
         <translation>%1 个日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="130" />
+        <location filename="../../app/ui/calendar_view.py" line="172"/>
         <source>All day</source>
         <translation>全天</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="131" />
+        <location filename="../../app/ui/calendar_view.py" line="173"/>
         <source>Nothing planned</source>
         <translation>没有安排</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="134" />
+        <location filename="../../app/ui/calendar_view.py" line="184"/>
         <source>The calendar could not be read: %1</source>
         <translation>无法读取日历：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="138" />
+        <location filename="../../app/ui/calendar_view.py" line="188"/>
         <source>Import a calendar</source>
         <translation>导入日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="139" />
-        <location filename="../../app/ui/calendar_view.py" line="160" />
+        <location filename="../../app/ui/calendar_view.py" line="189"/>
+        <location filename="../../app/ui/calendar_view.py" line="210"/>
         <source>Calendars (*.ics)</source>
         <translation>日历文件 (*.ics)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="152" />
+        <location filename="../../app/ui/calendar_view.py" line="202"/>
         <source>Imported: %1 new, %2 updated</source>
         <translation>已导入：新增 %1，更新 %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="159" />
+        <location filename="../../app/ui/calendar_view.py" line="209"/>
         <source>Export the calendar</source>
         <translation>导出日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="173" />
+        <location filename="../../app/ui/calendar_view.py" line="223"/>
         <source>Exported to %1</source>
         <translation>已导出到 %1</translation>
     </message>
@@ -236,37 +240,37 @@
 <context>
     <name>ChatView</name>
     <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="103" />
+        <location filename="../../app/ui/chat/chat_view.py" line="110"/>
         <source>Choose a model…</source>
         <translation>选择模型…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="166" />
+        <location filename="../../app/ui/chat/chat_view.py" line="190"/>
         <source>Could not open this conversation</source>
         <translation>无法打开此对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="303" />
+        <location filename="../../app/ui/chat/chat_view.py" line="340"/>
         <source>Waiting for the model (%1 ahead)…</source>
         <translation>正在等待模型（前面还有 %1 个）…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="349" />
+        <location filename="../../app/ui/chat/chat_view.py" line="387"/>
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="350" />
+        <location filename="../../app/ui/chat/chat_view.py" line="388"/>
         <source>The answer reached the length limit.</source>
         <translation>回答已达到长度上限。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="351" />
+        <location filename="../../app/ui/chat/chat_view.py" line="389"/>
         <source>Stopped after too many tool steps.</source>
         <translation>工具步骤过多，已停止。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="354" />
+        <location filename="../../app/ui/chat/chat_view.py" line="392"/>
         <source>The answer is ready.</source>
         <translation>回答已完成。</translation>
     </message>
@@ -274,66 +278,63 @@
 <context>
     <name>Composer</name>
     <message>
-        <location filename="../../app/ui/chat/composer.py" line="56" />
+        <location filename="../../app/ui/chat/composer.py" line="59"/>
         <source>Ask anything, or drop files here…</source>
         <translation>随便问，或把文件拖到这里…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/composer.py" line="57" />
+        <location filename="../../app/ui/chat/composer.py" line="61"/>
         <source>Message</source>
         <translation>消息</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/composer.py" line="70" />
+        <location filename="../../app/ui/chat/composer.py" line="79"/>
         <source>Files</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/composer.py" line="71" />
-        <location filename="../../app/ui/chat/composer.py" line="153" />
+        <location filename="../../app/ui/chat/composer.py" line="80"/>
+        <location filename="../../app/ui/chat/composer.py" line="163"/>
         <source>Add files</source>
         <translation>添加文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/composer.py" line="72" />
+        <location filename="../../app/ui/chat/composer.py" line="81"/>
         <source>Add files to this chat so you can ask about them</source>
         <translation>把文件添加到此对话，以便询问其内容</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/composer.py" line="76" />
-        <location filename="../../app/ui/chat/composer.py" line="121" />
+        <location filename="../../app/ui/chat/composer.py" line="131"/>
         <source>Think</source>
         <translation>思考</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/composer.py" line="77" />
+        <location filename="../../app/ui/chat/composer.py" line="86"/>
         <source>Think before answering</source>
         <translation>回答前先思考</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/composer.py" line="78" />
+        <location filename="../../app/ui/chat/composer.py" line="87"/>
         <source>Think step by step before answering (slower, better for hard questions)  Ctrl+T</source>
         <translation>回答前逐步思考（较慢，适合难题）  Ctrl+T</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/composer.py" line="81" />
-        <location filename="../../app/ui/chat/composer.py" line="83" />
-        <location filename="../../app/ui/chat/composer.py" line="97" />
+        <location filename="../../app/ui/chat/composer.py" line="108"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/composer.py" line="85" />
+        <location filename="../../app/ui/chat/composer.py" line="95"/>
         <source>Enter to send · Shift+Enter for a new line</source>
         <translation>Enter 发送 · Shift+Enter 换行</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/composer.py" line="97" />
+        <location filename="../../app/ui/chat/composer.py" line="108"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/composer.py" line="105" />
+        <location filename="../../app/ui/chat/composer.py" line="72"/>
         <source>Editing your message — Enter resends, Esc cancels</source>
         <translation>正在编辑消息 — Enter 重新发送，Esc 取消</translation>
     </message>
@@ -341,47 +342,47 @@
 <context>
     <name>DropIndexer</name>
     <message>
-        <location filename="../../app/ui/indexing.py" line="37" />
+        <location filename="../../app/ui/indexing.py" line="37"/>
         <source>Could not start a chat for these files</source>
         <translation>无法为这些文件新建对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/indexing.py" line="46" />
+        <location filename="../../app/ui/indexing.py" line="46"/>
         <source>Adding %1…</source>
         <translation>正在添加 %1…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/indexing.py" line="65" />
+        <location filename="../../app/ui/indexing.py" line="65"/>
         <source>Reading %1 (%2 of %3)…</source>
         <translation>正在读取 %1（第 %2 个，共 %3 个）…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/indexing.py" line="74" />
+        <location filename="../../app/ui/indexing.py" line="74"/>
         <source>1 file ready: ask about it in this chat.</source>
         <translation>1 个文件已就绪：可以在此对话中询问。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/indexing.py" line="75" />
+        <location filename="../../app/ui/indexing.py" line="75"/>
         <source>%1 files ready: ask about them in this chat.</source>
         <translation>%1 个文件已就绪：可以在此对话中询问。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/indexing.py" line="78" />
+        <location filename="../../app/ui/indexing.py" line="78"/>
         <source>1 could not be read</source>
         <translation>1 个无法读取</translation>
     </message>
     <message>
-        <location filename="../../app/ui/indexing.py" line="79" />
+        <location filename="../../app/ui/indexing.py" line="79"/>
         <source>%1 could not be read</source>
         <translation>%1 个无法读取</translation>
     </message>
     <message>
-        <location filename="../../app/ui/indexing.py" line="88" />
+        <location filename="../../app/ui/indexing.py" line="88"/>
         <source>Reading documents is not available in this build yet.</source>
         <translation>此版本暂不支持读取文档。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/indexing.py" line="90" />
+        <location filename="../../app/ui/indexing.py" line="90"/>
         <source>Could not add these files: %1</source>
         <translation>无法添加这些文件：%1</translation>
     </message>
@@ -389,27 +390,27 @@
 <context>
     <name>EmptyState</name>
     <message>
-        <location filename="../../app/ui/chat/parts.py" line="26" />
+        <location filename="../../app/ui/chat/parts.py" line="37"/>
         <source>What can I help with?</source>
         <translation>有什么可以帮你？</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/parts.py" line="31" />
+        <location filename="../../app/ui/chat/parts.py" line="43"/>
         <source>Ask a question, drop a PDF or a folder here to ask about it, or ask about your files and calendar. Everything stays on this computer.</source>
         <translation>提个问题，把 PDF 或文件夹拖到这里来询问其内容，或者问问你的文件和日历。所有内容都只留在这台电脑上。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/parts.py" line="45" />
-        <source>What's on my calendar this week?</source>
+        <location filename="../../app/ui/chat/parts.py" line="57"/>
+        <source>What&apos;s on my calendar this week?</source>
         <translation>我这周有什么安排？</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/parts.py" line="46" />
+        <location filename="../../app/ui/chat/parts.py" line="58"/>
         <source>Find my most recent invoice</source>
         <translation>找到我最近的发票</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/parts.py" line="47" />
+        <location filename="../../app/ui/chat/parts.py" line="59"/>
         <source>Summarise the PDF I dropped</source>
         <translation>总结我拖进来的 PDF</translation>
     </message>
@@ -417,22 +418,22 @@
 <context>
     <name>FolderList</name>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="56" />
+        <location filename="../../app/ui/settings_dialog.py" line="56"/>
         <source>Add…</source>
         <translation>添加…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="57" />
+        <location filename="../../app/ui/settings_dialog.py" line="57"/>
         <source>Add a folder to %1</source>
         <translation>向「%1」添加文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="59" />
+        <location filename="../../app/ui/settings_dialog.py" line="59"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="60" />
+        <location filename="../../app/ui/settings_dialog.py" line="60"/>
         <source>Remove the selected folder from %1</source>
         <translation>从「%1」移除所选文件夹</translation>
     </message>
@@ -440,27 +441,27 @@
 <context>
     <name>GlobalHotkey</name>
     <message>
-        <location filename="../../app/ui/hotkey/__init__.py" line="62" />
+        <location filename="../../app/ui/hotkey/__init__.py" line="62"/>
         <source>No global shortcut set.</source>
         <translation>未设置全局快捷键。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/hotkey/__init__.py" line="68" />
+        <location filename="../../app/ui/hotkey/__init__.py" line="68"/>
         <source>“%1” is not a key combination.</source>
         <translation>“%1”不是有效的组合键。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/hotkey/__init__.py" line="71" />
+        <location filename="../../app/ui/hotkey/__init__.py" line="71"/>
         <source>Use at least one of Ctrl, Alt/Option or the Windows/Cmd key, so ordinary typing is not captured.</source>
         <translation>请至少包含 Ctrl、Alt/Option 或 Windows/Cmd 键之一，以免拦截正常输入。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/hotkey/__init__.py" line="88" />
-        <source>Wayland does not let apps grab keys. Add a shortcut in your desktop's keyboard settings that runs: hearth --toggle</source>
+        <location filename="../../app/ui/hotkey/__init__.py" line="88"/>
+        <source>Wayland does not let apps grab keys. Add a shortcut in your desktop&apos;s keyboard settings that runs: hearth --toggle</source>
         <translation>Wayland 不允许应用抢占按键。请在桌面的键盘设置中添加一个快捷键，运行：hearth --toggle</translation>
     </message>
     <message>
-        <location filename="../../app/ui/hotkey/__init__.py" line="91" />
+        <location filename="../../app/ui/hotkey/__init__.py" line="91"/>
         <source>Global shortcuts are not available on this display (%1). Bind “hearth --toggle” to a key in your system settings.</source>
         <translation>此显示环境（%1）不支持全局快捷键。请在系统设置中把“hearth --toggle”绑定到一个按键。</translation>
     </message>
@@ -468,17 +469,17 @@
 <context>
     <name>History</name>
     <message>
-        <location filename="../../app/ui/chat/history_view.py" line="15" />
+        <location filename="../../app/ui/chat/history_view.py" line="15"/>
         <source>The app closed before this answer finished.</source>
         <translation>应用在此回答完成前已关闭。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/history_view.py" line="16" />
+        <location filename="../../app/ui/chat/history_view.py" line="16"/>
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/history_view.py" line="17" />
+        <location filename="../../app/ui/chat/history_view.py" line="17"/>
         <source>This answer failed.</source>
         <translation>此回答失败。</translation>
     </message>
@@ -486,98 +487,149 @@
 <context>
     <name>LibraryView</name>
     <message>
-        <location filename="../../app/ui/library_view.py" line="44" />
+        <location filename="../../app/ui/library_view.py" line="49"/>
         <source>Reading the library…</source>
         <translation>正在读取资料库…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="48" />
+        <location filename="../../app/ui/library_view.py" line="56"/>
         <source>Documents</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="49" />
-        <location filename="../../app/ui/library_view.py" line="83" />
+        <location filename="../../app/ui/library_view.py" line="57"/>
+        <location filename="../../app/ui/library_view.py" line="99"/>
         <source>Watched folders</source>
         <translation>监视的文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="50" />
+        <location filename="../../app/ui/library_view.py" line="58"/>
+        <location filename="../../app/ui/library_view.py" line="156"/>
         <source>Problems</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="57" />
+        <location filename="../../app/ui/library_view.py" line="66"/>
         <source>Library</source>
         <translation>资料库</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="63" />
+        <location filename="../../app/ui/library_view.py" line="73"/>
         <source>Re-index now</source>
         <translation>立即重建索引</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="70" />
+        <location filename="../../app/ui/library_view.py" line="81"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="70" />
+        <location filename="../../app/ui/library_view.py" line="81"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="71" />
-        <source>Pages</source>
-        <translation>页数</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/library_view.py" line="71" />
+        <location filename="../../app/ui/library_view.py" line="81"/>
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="76" />
+        <location filename="../../app/ui/library_view.py" line="81"/>
+        <source>Length</source>
+        <translation>长度</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/library_view.py" line="92"/>
         <source>Indexed documents</source>
         <translation>已索引的文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="86" />
+        <location filename="../../app/ui/library_view.py" line="105"/>
         <source>Add folder…</source>
         <translation>添加文件夹…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="88" />
+        <location filename="../../app/ui/library_view.py" line="106"/>
         <source>Stop watching</source>
         <translation>停止监视</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="98" />
+        <location filename="../../app/ui/library_view.py" line="116"/>
         <source>Files that could not be read</source>
         <translation>无法读取的文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="116" />
-        <source>%1 documents · %2 passages</source>
-        <translation>%1 个文档 · %2 个段落</translation>
+        <location filename="../../app/ui/library_view.py" line="135"/>
+        <source>1 document</source>
+        <translation>1 个文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="118" />
+        <location filename="../../app/ui/library_view.py" line="135"/>
+        <source>%1 documents</source>
+        <translation>%1 个文档</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/library_view.py" line="136"/>
+        <source>1 passage</source>
+        <translation>1 个段落</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/library_view.py" line="136"/>
+        <source>%1 passages</source>
+        <translation>%1 个段落</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/library_view.py" line="138"/>
         <source>paused</source>
         <translation>已暂停</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="133" />
+        <location filename="../../app/ui/library_view.py" line="161"/>
+        <source>Text</source>
+        <translation>文本</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/library_view.py" line="167"/>
+        <source>1 page</source>
+        <translation>1 页</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/library_view.py" line="167"/>
+        <source>%1 pages</source>
+        <translation>%1 页</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/library_view.py" line="169"/>
+        <source>1 sheet</source>
+        <translation>1 个工作表</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/library_view.py" line="169"/>
+        <source>%1 sheets</source>
+        <translation>%1 个工作表</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/library_view.py" line="171"/>
+        <source>1 slide</source>
+        <translation>1 张幻灯片</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/library_view.py" line="171"/>
+        <source>%1 slides</source>
+        <translation>%1 张幻灯片</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/library_view.py" line="175"/>
         <source>The library could not be read: %1</source>
         <translation>无法读取资料库：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="143" />
+        <location filename="../../app/ui/library_view.py" line="185"/>
         <source>Indexing %1 of %2: %3</source>
         <translation>正在索引第 %1 个，共 %2 个：%3</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="155" />
+        <location filename="../../app/ui/library_view.py" line="197"/>
         <source>Watch a folder</source>
         <translation>监视文件夹</translation>
     </message>
@@ -585,22 +637,22 @@
 <context>
     <name>MacHotkey</name>
     <message>
-        <location filename="../../app/ui/hotkey/macos.py" line="62" />
+        <location filename="../../app/ui/hotkey/macos.py" line="62"/>
         <source>Choose a letter, digit, Space or F1–F12.</source>
         <translation>请选择字母、数字、空格或 F1–F12。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/hotkey/macos.py" line="70" />
+        <location filename="../../app/ui/hotkey/macos.py" line="70"/>
         <source>%1 opens Quick ask from anywhere.</source>
         <translation>在任何地方按 %1 即可打开快速提问。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/hotkey/macos.py" line="73" />
+        <location filename="../../app/ui/hotkey/macos.py" line="73"/>
         <source>%1 is already used by another app. Choose another combination.</source>
         <translation>%1 已被其他应用占用，请换一个组合键。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/hotkey/macos.py" line="75" />
+        <location filename="../../app/ui/hotkey/macos.py" line="75"/>
         <source>macOS refused the shortcut (error %1). On macOS 15.0–15.1 Option-only shortcuts are refused; add Cmd or Ctrl.</source>
         <translation>macOS 拒绝了该快捷键（错误 %1）。macOS 15.0–15.1 不接受仅含 Option 的快捷键，请加上 Cmd 或 Ctrl。</translation>
     </message>
@@ -608,143 +660,148 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/ui/main_window.py" line="66" />
-        <location filename="../../app/ui/main_window.py" line="219" />
+        <location filename="../../app/ui/main_window.py" line="85"/>
+        <location filename="../../app/ui/main_window.py" line="263"/>
         <source>No model loaded</source>
         <translation>未加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="69" />
+        <location filename="../../app/ui/main_window.py" line="89"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="70" />
+        <location filename="../../app/ui/main_window.py" line="90"/>
         <source>Context used</source>
         <translation>已用上下文</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="71" />
+        <location filename="../../app/ui/main_window.py" line="91"/>
         <source>Speed of the last answer</source>
         <translation>上次回答的速度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="78" />
+        <location filename="../../app/ui/main_window.py" line="96"/>
+        <source>Model download</source>
+        <translation>模型下载</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/main_window.py" line="103"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="79" />
+        <location filename="../../app/ui/main_window.py" line="104"/>
         <source>&amp;New chat</source>
         <translation>新对话(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="80" />
+        <location filename="../../app/ui/main_window.py" line="106"/>
         <source>&amp;Add files to this chat…</source>
         <translation>向此对话添加文件(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="81" />
+        <location filename="../../app/ui/main_window.py" line="108"/>
         <source>&amp;Export this chat…</source>
         <translation>导出此对话(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="83" />
+        <location filename="../../app/ui/main_window.py" line="110"/>
         <source>&amp;Quit Hearth</source>
         <translation>退出 Hearth(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="84" />
+        <location filename="../../app/ui/main_window.py" line="112"/>
         <source>&amp;View</source>
         <translation>查看(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="85" />
+        <location filename="../../app/ui/main_window.py" line="113"/>
         <source>&amp;Chat</source>
         <translation>对话(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="86" />
+        <location filename="../../app/ui/main_window.py" line="114"/>
         <source>&amp;Library</source>
         <translation>资料库(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="87" />
+        <location filename="../../app/ui/main_window.py" line="116"/>
         <source>C&amp;alendar</source>
         <translation>日历(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="89" />
+        <location filename="../../app/ui/main_window.py" line="119"/>
         <source>&amp;Search chats</source>
         <translation>搜索对话(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="91" />
+        <location filename="../../app/ui/main_window.py" line="121"/>
         <source>&amp;Model</source>
         <translation>模型(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="92" />
+        <location filename="../../app/ui/main_window.py" line="122"/>
         <source>&amp;Models…</source>
         <translation>模型管理(&amp;M)…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="93" />
+        <location filename="../../app/ui/main_window.py" line="123"/>
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="94" />
+        <location filename="../../app/ui/main_window.py" line="124"/>
         <source>S&amp;top answer</source>
         <translation>停止回答(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="193" />
+        <location filename="../../app/ui/main_window.py" line="231"/>
         <source>Could not save settings</source>
         <translation>无法保存设置</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="199" />
+        <location filename="../../app/ui/main_window.py" line="238"/>
         <source>No model yet. Hearth needs a model to answer: download one or open a file you have.</source>
         <translation>还没有模型。Hearth 需要模型才能回答：请下载一个，或打开已有的模型文件。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="202" />
+        <location filename="../../app/ui/main_window.py" line="241"/>
         <source>Loading the model…</source>
         <translation>正在加载模型…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="212" />
+        <location filename="../../app/ui/main_window.py" line="255"/>
         <source>remote</source>
         <translation>远程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="228" />
+        <location filename="../../app/ui/main_window.py" line="273"/>
         <source>%1 tok/s</source>
         <translation>%1 token/秒</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="232" />
+        <location filename="../../app/ui/main_window.py" line="278"/>
         <source>Context %1 / %2</source>
         <translation>上下文 %1 / %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="238" />
+        <location filename="../../app/ui/main_window.py" line="284"/>
         <source>Add files to this chat</source>
         <translation>向此对话添加文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="246" />
+        <location filename="../../app/ui/main_window.py" line="292"/>
         <source>Export this chat</source>
         <translation>导出此对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="247" />
+        <location filename="../../app/ui/main_window.py" line="293"/>
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="253" />
+        <location filename="../../app/ui/main_window.py" line="299"/>
         <source>Could not export the chat</source>
         <translation>无法导出对话</translation>
     </message>
@@ -752,7 +809,7 @@
 <context>
     <name>MessageText</name>
     <message>
-        <location filename="../../app/ui/chat/text_view.py" line="87" />
+        <location filename="../../app/ui/chat/text_view.py" line="87"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
@@ -760,62 +817,62 @@
 <context>
     <name>ModelManager</name>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="239" />
+        <location filename="../../app/ui/models/manager.py" line="248"/>
         <source>Models — Hearth</source>
         <translation>模型 — Hearth</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="259" />
+        <location filename="../../app/ui/models/manager.py" line="270"/>
         <source>Welcome to Hearth</source>
         <translation>欢迎使用 Hearth</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="259" />
+        <location filename="../../app/ui/models/manager.py" line="270"/>
         <source>Models</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="264" />
+        <location filename="../../app/ui/models/manager.py" line="275"/>
         <source>Hearth answers with Nanbeige4.2-3B, running entirely on this computer; nothing you ask leaves it. There is no model here yet: download one below (Q4_K_M is a good start) or open one you already have.</source>
         <translation>Hearth 使用完全在本机运行的 Nanbeige4.2-3B 回答问题，你问的任何内容都不会离开这台电脑。这里还没有模型：请在下方下载一个（推荐从 Q4_K_M 开始），或打开你已有的模型。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="268" />
+        <location filename="../../app/ui/models/manager.py" line="279"/>
         <source>Download a build of Nanbeige4.2-3B or open one you already have. Downloads resume where they stopped and are checked before use.</source>
         <translation>下载 Nanbeige4.2-3B 的某个版本，或打开已有的模型。下载可断点续传，使用前会校验。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="292" />
+        <location filename="../../app/ui/models/manager.py" line="303"/>
         <source>Open a GGUF file…</source>
         <translation>打开 GGUF 文件…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="294" />
+        <location filename="../../app/ui/models/manager.py" line="305"/>
         <source>Open an MLX folder…</source>
         <translation>打开 MLX 文件夹…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="296" />
+        <location filename="../../app/ui/models/manager.py" line="307"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="323" />
+        <location filename="../../app/ui/models/manager.py" line="334"/>
         <source>Open a GGUF model</source>
         <translation>打开 GGUF 模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="324" />
+        <location filename="../../app/ui/models/manager.py" line="335"/>
         <source>GGUF models (*.gguf)</source>
         <translation>GGUF 模型 (*.gguf)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="329" />
+        <location filename="../../app/ui/models/manager.py" line="340"/>
         <source>Open an MLX model folder</source>
         <translation>打开 MLX 模型文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="332" />
+        <location filename="../../app/ui/models/manager.py" line="343"/>
         <source>That folder has no config.json, so it is not an MLX model.</source>
         <translation>该文件夹没有 config.json，不是 MLX 模型。</translation>
     </message>
@@ -823,7 +880,7 @@
 <context>
     <name>Ops</name>
     <message>
-        <location filename="../../app/ui/ops.py" line="68" />
+        <location filename="../../app/ui/ops.py" line="71"/>
         <source>Something went wrong</source>
         <translation>出错了</translation>
     </message>
@@ -831,22 +888,22 @@
 <context>
     <name>Pages</name>
     <message>
-        <location filename="../../app/ui/pages.py" line="33" />
+        <location filename="../../app/ui/pages.py" line="33"/>
         <source>Library</source>
         <translation>资料库</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages.py" line="34" />
+        <location filename="../../app/ui/pages.py" line="34"/>
         <source>Document search is not available in this build yet.</source>
         <translation>此版本暂不支持文档搜索。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages.py" line="43" />
+        <location filename="../../app/ui/pages.py" line="43"/>
         <source>Calendar</source>
         <translation>日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages.py" line="44" />
+        <location filename="../../app/ui/pages.py" line="44"/>
         <source>The calendar is not available in this build yet.</source>
         <translation>此版本暂不支持日历。</translation>
     </message>
@@ -854,17 +911,17 @@
 <context>
     <name>PdfViewer</name>
     <message>
-        <location filename="../../app/ui/pdf_viewer.py" line="37" />
+        <location filename="../../app/ui/pdf_viewer.py" line="37"/>
         <source>PDF document</source>
         <translation>PDF 文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pdf_viewer.py" line="49" />
+        <location filename="../../app/ui/pdf_viewer.py" line="49"/>
         <source>Open in default app</source>
         <translation>用默认应用打开</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pdf_viewer.py" line="68" />
+        <location filename="../../app/ui/pdf_viewer.py" line="68"/>
         <source>Page %1 of %2</source>
         <translation>第 %1 页，共 %2 页</translation>
     </message>
@@ -872,37 +929,37 @@
 <context>
     <name>QuickAsk</name>
     <message>
-        <location filename="../../app/ui/quick_ask.py" line="43" />
+        <location filename="../../app/ui/quick_ask.py" line="45"/>
         <source>Quick ask — Hearth</source>
         <translation>快速提问 — Hearth</translation>
     </message>
     <message>
-        <location filename="../../app/ui/quick_ask.py" line="70" />
+        <location filename="../../app/ui/quick_ask.py" line="73"/>
         <source>Ask Hearth…</source>
         <translation>问问 Hearth…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/quick_ask.py" line="71" />
+        <location filename="../../app/ui/quick_ask.py" line="74"/>
         <source>Quick question</source>
         <translation>快速提问</translation>
     </message>
     <message>
-        <location filename="../../app/ui/quick_ask.py" line="89" />
+        <location filename="../../app/ui/quick_ask.py" line="93"/>
         <source>Enter to ask · Esc to close</source>
         <translation>Enter 提问 · Esc 关闭</translation>
     </message>
     <message>
-        <location filename="../../app/ui/quick_ask.py" line="91" />
+        <location filename="../../app/ui/quick_ask.py" line="96"/>
         <source>Open in Hearth</source>
         <translation>在 Hearth 中打开</translation>
     </message>
     <message>
-        <location filename="../../app/ui/quick_ask.py" line="94" />
+        <location filename="../../app/ui/quick_ask.py" line="100"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../app/ui/quick_ask.py" line="170" />
+        <location filename="../../app/ui/quick_ask.py" line="176"/>
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
@@ -910,201 +967,211 @@
 <context>
     <name>Services</name>
     <message>
-        <location filename="../../app/ui/services.py" line="51" />
+        <location filename="../../app/ui/services.py" line="54"/>
         <source>Could not index your watched folders</source>
         <translation>无法索引监视的文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/services.py" line="69" />
+        <location filename="../../app/ui/services.py" line="72"/>
         <source>Could not scan your file search folders</source>
         <translation>无法扫描文件搜索范围</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/services.py" line="101"/>
+        <source>missed while Hearth was closed</source>
+        <translation>在 Hearth 关闭期间错过</translation>
     </message>
 </context>
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="93" />
+        <location filename="../../app/ui/settings_dialog.py" line="94"/>
         <source>Settings — Hearth</source>
         <translation>设置 — Hearth</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="99" />
-        <location filename="../../app/ui/settings_dialog.py" line="125" />
+        <location filename="../../app/ui/settings_dialog.py" line="103"/>
+        <location filename="../../app/ui/settings_dialog.py" line="131"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="100" />
+        <location filename="../../app/ui/settings_dialog.py" line="104"/>
         <source>Folders</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="101" />
+        <location filename="../../app/ui/settings_dialog.py" line="105"/>
         <source>General</source>
         <translation>通用</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="118" />
+        <location filename="../../app/ui/settings_dialog.py" line="123"/>
         <source>No model chosen</source>
         <translation>未选择模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="119" />
+        <location filename="../../app/ui/settings_dialog.py" line="124"/>
         <source>Model file or folder</source>
         <translation>模型文件或文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="121" />
+        <location filename="../../app/ui/settings_dialog.py" line="126"/>
         <source>Models…</source>
         <translation>模型管理…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="127" />
-        <location filename="../../app/ui/settings_dialog.py" line="134" />
+        <location filename="../../app/ui/settings_dialog.py" line="127"/>
+        <source>Manage models</source>
+        <translation>管理模型</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_dialog.py" line="133"/>
+        <location filename="../../app/ui/settings_dialog.py" line="140"/>
         <source>Engine</source>
         <translation>引擎</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="128" />
+        <location filename="../../app/ui/settings_dialog.py" line="134"/>
         <source>Automatic</source>
         <translation>自动</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="129" />
+        <location filename="../../app/ui/settings_dialog.py" line="135"/>
         <source>Remote server</source>
         <translation>远程服务器</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="137" />
+        <location filename="../../app/ui/settings_dialog.py" line="143"/>
         <source>Remote server address</source>
         <translation>远程服务器地址</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="139" />
+        <location filename="../../app/ui/settings_dialog.py" line="145"/>
         <source>Server</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="145" />
+        <location filename="../../app/ui/settings_dialog.py" line="151"/>
         <source>Automatic (from free memory)</source>
         <translation>自动（根据可用内存）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="147" />
+        <location filename="../../app/ui/settings_dialog.py" line="153"/>
         <source>Context length in tokens</source>
         <translation>上下文长度（token）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="148" />
+        <location filename="../../app/ui/settings_dialog.py" line="154"/>
         <source>Context length</source>
         <translation>上下文长度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="150" />
+        <location filename="../../app/ui/settings_dialog.py" line="156"/>
         <source>f16 (best quality)</source>
         <translation>f16（质量最好）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="151" />
+        <location filename="../../app/ui/settings_dialog.py" line="157"/>
         <source>q8_0 (half the memory)</source>
         <translation>q8_0（内存减半）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="153" />
+        <location filename="../../app/ui/settings_dialog.py" line="159"/>
         <source>KV cache precision</source>
         <translation>KV 缓存精度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="154" />
+        <location filename="../../app/ui/settings_dialog.py" line="160"/>
         <source>KV cache</source>
         <translation>KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="155" />
+        <location filename="../../app/ui/settings_dialog.py" line="161"/>
         <source>Each token of context takes 176 KiB at f16 (94 KiB at q8_0): 8K tokens need about 1.4 GiB.</source>
         <translation>每个上下文 token 在 f16 下占 176 KiB（q8_0 下 94 KiB）：8K token 约需 1.4 GiB。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="157" />
+        <location filename="../../app/ui/settings_dialog.py" line="163"/>
         <source>Think before answering by default</source>
         <translation>默认回答前先思考</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="159" />
+        <location filename="../../app/ui/settings_dialog.py" line="165"/>
         <source>Thinking</source>
         <translation>思考</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="166" />
+        <location filename="../../app/ui/settings_dialog.py" line="172"/>
         <source>Watched folders (documents Hearth can read and cite)</source>
         <translation>监视的文件夹（Hearth 可以阅读并引用其中的文档）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="167" />
+        <location filename="../../app/ui/settings_dialog.py" line="173"/>
         <source>Watched folders</source>
         <translation>监视的文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="170" />
+        <location filename="../../app/ui/settings_dialog.py" line="176"/>
         <source>File search folders (Hearth finds files only here)</source>
         <translation>文件搜索范围（Hearth 只在这些文件夹中查找文件）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="171" />
+        <location filename="../../app/ui/settings_dialog.py" line="177"/>
         <source>File search folders</source>
         <translation>文件搜索范围</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="183" />
-        <location filename="../../app/ui/settings_dialog.py" line="184" />
+        <location filename="../../app/ui/settings_dialog.py" line="189"/>
+        <location filename="../../app/ui/settings_dialog.py" line="190"/>
         <source>Quick ask shortcut</source>
         <translation>快速提问快捷键</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="190" />
-        <location filename="../../app/ui/settings_dialog.py" line="197" />
+        <location filename="../../app/ui/settings_dialog.py" line="196"/>
+        <location filename="../../app/ui/settings_dialog.py" line="203"/>
         <source>Follow the system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="190" />
+        <location filename="../../app/ui/settings_dialog.py" line="196"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="191" />
+        <location filename="../../app/ui/settings_dialog.py" line="197"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="194" />
-        <location filename="../../app/ui/settings_dialog.py" line="195" />
+        <location filename="../../app/ui/settings_dialog.py" line="200"/>
+        <location filename="../../app/ui/settings_dialog.py" line="201"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="201" />
-        <location filename="../../app/ui/settings_dialog.py" line="202" />
+        <location filename="../../app/ui/settings_dialog.py" line="207"/>
+        <location filename="../../app/ui/settings_dialog.py" line="208"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="203" />
-        <source>A new language applies to windows opened from now on; restart Hearth to change everything.</source>
-        <translation>新语言会应用于之后打开的窗口；重启 Hearth 后全部生效。</translation>
+        <location filename="../../app/ui/settings_dialog.py" line="209"/>
+        <source>The language changes as soon as you save.</source>
+        <translation>保存后语言立即切换。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="209" />
+        <location filename="../../app/ui/settings_dialog.py" line="214"/>
         <source>The shortcut is registered while Hearth runs.</source>
         <translation>Hearth 运行时会注册该快捷键。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="235" />
+        <location filename="../../app/ui/settings_dialog.py" line="240"/>
         <source>Choose a model to see which engine runs it.</source>
         <translation>选择模型后可查看由哪个引擎运行。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="270" />
+        <location filename="../../app/ui/settings_dialog.py" line="275"/>
         <source>Could not save settings</source>
         <translation>无法保存设置</translation>
     </message>
@@ -1112,141 +1179,150 @@
 <context>
     <name>Sidebar</name>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="56" />
+        <location filename="../../app/ui/sidebar.py" line="65"/>
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="57" />
+        <location filename="../../app/ui/sidebar.py" line="66"/>
         <source>Start a new conversation (Ctrl+N)</source>
         <translation>开始新对话（Ctrl+N）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="61" />
-        <location filename="../../app/ui/sidebar.py" line="62" />
+        <location filename="../../app/ui/sidebar.py" line="70"/>
+        <source>Search all chats (Ctrl+K)</source>
+        <translation>搜索所有对话 (Ctrl+K)</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/sidebar.py" line="71"/>
         <source>Search all chats</source>
         <translation>搜索所有对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="81" />
+        <location filename="../../app/ui/sidebar.py" line="98"/>
         <source>Conversations</source>
         <translation>对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="101" />
+        <location filename="../../app/ui/sidebar.py" line="122"/>
         <source>Search results</source>
         <translation>搜索结果</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="114" />
+        <location filename="../../app/ui/sidebar.py" line="136"/>
         <source>Library</source>
         <translation>资料库</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="114" />
+        <location filename="../../app/ui/sidebar.py" line="136"/>
         <source>Calendar</source>
         <translation>日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="115" />
+        <location filename="../../app/ui/sidebar.py" line="137"/>
         <source>Models</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="115" />
+        <location filename="../../app/ui/sidebar.py" line="137"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="127" />
+        <location filename="../../app/ui/sidebar.py" line="150"/>
         <source>Could not read your conversations</source>
         <translation>无法读取你的对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="135" />
+        <location filename="../../app/ui/sidebar.py" line="158"/>
         <source>Pinned</source>
         <translation>已置顶</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="137" />
+        <location filename="../../app/ui/sidebar.py" line="160"/>
         <source>Recent</source>
         <translation>最近</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="151" />
+        <location filename="../../app/ui/sidebar.py" line="174"/>
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="184" />
+        <location filename="../../app/ui/sidebar.py" line="207"/>
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="186" />
+        <location filename="../../app/ui/sidebar.py" line="209"/>
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="186" />
+        <location filename="../../app/ui/sidebar.py" line="209"/>
         <source>Pin</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="189" />
+        <location filename="../../app/ui/sidebar.py" line="212"/>
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="209" />
+        <location filename="../../app/ui/sidebar.py" line="237"/>
         <source>Rename conversation</source>
         <translation>重命名对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="210" />
+        <location filename="../../app/ui/sidebar.py" line="238"/>
         <source>Title:</source>
         <translation>标题：</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="223" />
+        <location filename="../../app/ui/sidebar.py" line="251"/>
         <source>Delete conversation</source>
         <translation>删除对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="224" />
+        <location filename="../../app/ui/sidebar.py" line="252"/>
         <source>Delete this conversation? This cannot be undone.</source>
         <translation>删除此对话？此操作无法撤销。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="251" />
+        <location filename="../../app/ui/sidebar.py" line="279"/>
         <source>Search failed</source>
         <translation>搜索失败</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="258" />
+        <location filename="../../app/ui/sidebar.py" line="286"/>
         <source>1 result</source>
         <translation>1 条结果</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="258" />
+        <location filename="../../app/ui/sidebar.py" line="286"/>
         <source>%1 results</source>
         <translation>%1 条结果</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="259" />
+        <location filename="../../app/ui/sidebar.py" line="287"/>
         <source>Nothing found</source>
         <translation>没有找到</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="261" />
+        <location filename="../../app/ui/sidebar.py" line="289"/>
         <source>Untitled</source>
         <translation>未命名</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/sidebar.py" line="292"/>
+        <source>Title</source>
+        <translation>标题</translation>
     </message>
 </context>
 <context>
     <name>Sources</name>
     <message>
-        <location filename="../../app/ui/open_source.py" line="21" />
+        <location filename="../../app/ui/open_source.py" line="21"/>
         <source>This file is no longer there:</source>
         <translation>此文件已不存在：</translation>
     </message>
@@ -1254,27 +1330,29 @@
 <context>
     <name>ThinkingSection</name>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="102" />
+        <location filename="../../app/ui/chat/message.py" line="114"/>
+        <location filename="../../app/ui/chat/message.py" line="154"/>
         <source>Show thinking</source>
         <translation>显示思考过程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="115" />
+        <location filename="../../app/ui/chat/message.py" line="127"/>
+        <location filename="../../app/ui/chat/message.py" line="155"/>
         <source>Thinking</source>
         <translation>思考</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="142" />
+        <location filename="../../app/ui/chat/message.py" line="161"/>
         <source>Thought</source>
         <translation>已思考</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="142" />
+        <location filename="../../app/ui/chat/message.py" line="161"/>
         <source>Thinking…</source>
         <translation>思考中…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="143" />
+        <location filename="../../app/ui/chat/message.py" line="162"/>
         <source>words</source>
         <translation>词</translation>
     </message>
@@ -1282,97 +1360,97 @@
 <context>
     <name>ToolCard</name>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="17" />
+        <location filename="../../app/ui/chat/tool_card.py" line="17"/>
         <source>Searched documents</source>
         <translation>搜索了文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="18" />
+        <location filename="../../app/ui/chat/tool_card.py" line="18"/>
         <source>Read a document</source>
         <translation>阅读了文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="19" />
+        <location filename="../../app/ui/chat/tool_card.py" line="19"/>
         <source>Searched files</source>
         <translation>搜索了文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="20" />
+        <location filename="../../app/ui/chat/tool_card.py" line="20"/>
         <source>Open a file</source>
         <translation>打开文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="21" />
+        <location filename="../../app/ui/chat/tool_card.py" line="21"/>
         <source>Show a file</source>
         <translation>显示文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="22" />
+        <location filename="../../app/ui/chat/tool_card.py" line="22"/>
         <source>Looked at the calendar</source>
         <translation>查看了日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="23" />
+        <location filename="../../app/ui/chat/tool_card.py" line="23"/>
         <source>Found free time</source>
         <translation>查找了空闲时间</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="24" />
+        <location filename="../../app/ui/chat/tool_card.py" line="24"/>
         <source>Add an event</source>
         <translation>添加日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="25" />
+        <location filename="../../app/ui/chat/tool_card.py" line="25"/>
         <source>Change an event</source>
         <translation>修改日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="26" />
+        <location filename="../../app/ui/chat/tool_card.py" line="26"/>
         <source>Delete an event</source>
         <translation>删除日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="117" />
+        <location filename="../../app/ui/chat/tool_card.py" line="117"/>
         <source>Running…</source>
         <translation>运行中…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="136" />
+        <location filename="../../app/ui/chat/tool_card.py" line="136"/>
         <source>Tool: %s</source>
         <translation>工具：%s</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="146" />
+        <location filename="../../app/ui/chat/tool_card.py" line="146"/>
         <source>Approve</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="148" />
+        <location filename="../../app/ui/chat/tool_card.py" line="148"/>
         <source>Deny</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="165" />
+        <location filename="../../app/ui/chat/tool_card.py" line="165"/>
         <source>Waiting for you</source>
         <translation>等待你的确认</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="175" />
+        <location filename="../../app/ui/chat/tool_card.py" line="175"/>
         <source>Approved</source>
         <translation>已批准</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="175" />
+        <location filename="../../app/ui/chat/tool_card.py" line="175"/>
         <source>Denied</source>
         <translation>已拒绝</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="186" />
+        <location filename="../../app/ui/chat/tool_card.py" line="186"/>
         <source>Done</source>
         <translation>完成</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="186" />
+        <location filename="../../app/ui/chat/tool_card.py" line="186"/>
         <source>Failed</source>
         <translation>失败</translation>
     </message>
@@ -1380,22 +1458,22 @@
 <context>
     <name>Tray</name>
     <message>
-        <location filename="../../app/ui/tray.py" line="29" />
+        <location filename="../../app/ui/tray.py" line="39"/>
         <source>Ask…</source>
         <translation>提问…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/tray.py" line="30" />
+        <location filename="../../app/ui/tray.py" line="40"/>
         <source>Open Hearth</source>
         <translation>打开 Hearth</translation>
     </message>
     <message>
-        <location filename="../../app/ui/tray.py" line="32" />
+        <location filename="../../app/ui/tray.py" line="41"/>
         <source>Pause indexing</source>
         <translation>暂停索引</translation>
     </message>
     <message>
-        <location filename="../../app/ui/tray.py" line="36" />
+        <location filename="../../app/ui/tray.py" line="42"/>
         <source>Quit Hearth</source>
         <translation>退出 Hearth</translation>
     </message>
@@ -1403,17 +1481,20 @@
 <context>
     <name>UserMessage</name>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="64" />
+        <location filename="../../app/ui/chat/message.py" line="70"/>
+        <location filename="../../app/ui/chat/message.py" line="83"/>
         <source>Your message</source>
         <translation>你的消息</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="70" />
+        <location filename="../../app/ui/chat/message.py" line="69"/>
+        <location filename="../../app/ui/chat/message.py" line="82"/>
         <source>Edit</source>
         <translation>编辑</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="70" />
+        <location filename="../../app/ui/chat/message.py" line="69"/>
+        <location filename="../../app/ui/chat/message.py" line="82"/>
         <source>Edit this message and resend</source>
         <translation>编辑此消息并重新发送</translation>
     </message>
@@ -1421,22 +1502,22 @@
 <context>
     <name>WindowsHotkey</name>
     <message>
-        <location filename="../../app/ui/hotkey/windows.py" line="51" />
+        <location filename="../../app/ui/hotkey/windows.py" line="51"/>
         <source>Choose a letter, digit, Space or F1–F12.</source>
         <translation>请选择字母、数字、空格或 F1–F12。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/hotkey/windows.py" line="58" />
+        <location filename="../../app/ui/hotkey/windows.py" line="58"/>
         <source>%1 opens Quick ask from anywhere.</source>
         <translation>在任何地方按 %1 即可打开快速提问。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/hotkey/windows.py" line="62" />
+        <location filename="../../app/ui/hotkey/windows.py" line="62"/>
         <source>%1 is already used by another app. Choose another combination.</source>
         <translation>%1 已被其他应用占用，请换一个组合键。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/hotkey/windows.py" line="64" />
+        <location filename="../../app/ui/hotkey/windows.py" line="64"/>
         <source>Windows refused the shortcut (error %1).</source>
         <translation>Windows 拒绝了该快捷键（错误 %1）。</translation>
     </message>
@@ -1444,22 +1525,22 @@
 <context>
     <name>X11Hotkey</name>
     <message>
-        <location filename="../../app/ui/hotkey/x11.py" line="89" />
+        <location filename="../../app/ui/hotkey/x11.py" line="89"/>
         <source>Could not connect to the X server.</source>
         <translation>无法连接到 X 服务器。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/hotkey/x11.py" line="91" />
+        <location filename="../../app/ui/hotkey/x11.py" line="91"/>
         <source>Choose a letter, digit, Space or F1–F12.</source>
         <translation>请选择字母、数字、空格或 F1–F12。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/hotkey/x11.py" line="107" />
+        <location filename="../../app/ui/hotkey/x11.py" line="107"/>
         <source>%1 is already used by another app. Choose another combination.</source>
         <translation>%1 已被其他应用占用，请换一个组合键。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/hotkey/x11.py" line="109" />
+        <location filename="../../app/ui/hotkey/x11.py" line="109"/>
         <source>%1 opens Quick ask from anywhere.</source>
         <translation>在任何地方按 %1 即可打开快速提问。</translation>
     </message>

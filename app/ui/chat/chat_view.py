@@ -6,6 +6,7 @@ import time
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -58,6 +59,11 @@ class ChatView(QWidget):
         layout.addWidget(self._build_bottom())
         self.setAcceptDrops(True)
         self._show_empty(True)
+        # Esc stops an answer from anywhere in the window; only while one streams, so Esc
+        # keeps its other uses (leaving an edit, closing menus) the rest of the time.
+        self.stop_shortcut = QShortcut(QKeySequence(Qt.Key.Key_Escape), self, self.stop)
+        self.stop_shortcut.setEnabled(False)
+        self.streaming_changed.connect(self.stop_shortcut.setEnabled)
 
     # -- layout -------------------------------------------------------------------------------
     def _build_scroll(self) -> QScrollArea:
@@ -101,7 +107,7 @@ class ChatView(QWidget):
         box = QVBoxLayout(bottom)
         box.setContentsMargins(24, 4, 24, 14)
         box.setSpacing(6)
-        self.banner = Banner(self.tr("Choose a model…"))
+        self.banner = Banner(lambda: self.tr("Choose a model…"))
         self.banner.action.connect(self.open_models)
         self.banner_text = self.banner.text
         box.addWidget(self.banner)
@@ -138,6 +144,20 @@ class ChatView(QWidget):
         self._show_empty(False)
         self.messages.addWidget(widget)
         self._stick = True
+        self._tab_to_composer_after(widget)
+
+    def _tab_to_composer_after(self, widget: QWidget) -> None:
+        """Tab goes sidebar -> messages -> composer. A widget added later joins the end of the
+        window's focus chain (after the composer): move the composer's controls behind it."""
+        focusable = [w for w in widget.findChildren(QWidget)
+                     if w.focusPolicy() & Qt.FocusPolicy.TabFocus]
+        if not focusable:
+            return
+        c = self.composer
+        previous = focusable[-1]
+        for following in (self.banner.button, c.input, c.attach, c.think, c.send_button):
+            QWidget.setTabOrder(previous, following)
+            previous = following
 
     # -- conversations ------------------------------------------------------------------------
     def clear(self) -> None:
@@ -183,7 +203,7 @@ class ChatView(QWidget):
         else:
             self._show_empty(not self._widgets())
             self.history_loaded.emit(self.conversation_id or "")
-            if self._focus is not None:
+            if self._focus:  # a title hit has no message to scroll to
                 self._stick = False
                 self.reveal(self._focus)
                 # Messages render a little later and grow: look again once they have.
@@ -339,6 +359,7 @@ class ChatView(QWidget):
             turn.message.finish_tool(event.call_id, event.name, event.ok, event.text, event.data)
         else:
             turn.message.add_tool(event.call_id, event.name, event.arguments)
+            self._tab_to_composer_after(turn.message)  # its approve/deny buttons come first
 
     def _on_sources(self, turn: Turn, sources: list[Any]) -> None:
         if turn.message is not None:

@@ -18,6 +18,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.ui.i18n import Retranslator
+
 
 def dropped_paths(event: QDropEvent | QDragEnterEvent) -> list[str]:
     mime = event.mimeData()
@@ -39,6 +41,7 @@ class Composer(QFrame):
         self.setObjectName("composer")
         self.setAcceptDrops(True)
         self._streaming = False
+        self._tr = Retranslator(self)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(10, 8, 10, 8)
         layout.setSpacing(4)
@@ -53,8 +56,9 @@ class Composer(QFrame):
         layout.addWidget(self.files_label)
         self.input = QPlainTextEdit()
         self.input.setObjectName("prompt")
-        self.input.setPlaceholderText(self.tr("Ask anything, or drop files here…"))
-        self.input.setAccessibleName(self.tr("Message"))
+        self._tr(lambda: self.input.setPlaceholderText(self.tr("Ask anything, or drop files "
+                                                               "here…")))
+        self._tr(lambda: self.input.setAccessibleName(self.tr("Message")))
         self.input.setTabChangesFocus(True)  # Tab must leave the prompt (screen-reader users)
         self.input.setFixedHeight(self.input.fontMetrics().lineSpacing() * 3 + 16)
         self.input.installEventFilter(self)
@@ -62,27 +66,34 @@ class Composer(QFrame):
         layout.addWidget(self.input)
         layout.addLayout(self._build_bar())
         QShortcut(QKeySequence("Ctrl+T"), self, self.think.toggle)
+        # Texts that follow state: Send/Stop, ✓ Think, the editing line.
+        self._tr(lambda: self.set_streaming(self._streaming))
+        self._tr(lambda: self._update_think(self.think.isChecked()))
+        self._tr(lambda: self.edit_label.setText(self.tr("Editing your message — Enter resends, "
+                                                         "Esc cancels")))
 
     def _build_bar(self) -> QHBoxLayout:
         bar = QHBoxLayout()
         bar.setSpacing(6)
         self.attach = QToolButton()
-        self.attach.setText("＋ " + self.tr("Files"))
-        self.attach.setAccessibleName(self.tr("Add files"))
-        self.attach.setToolTip(self.tr("Add files to this chat so you can ask about them"))
+        self._tr(lambda: self.attach.setText("＋ " + self.tr("Files")))
+        self._tr(lambda: self.attach.setAccessibleName(self.tr("Add files")))
+        self._tr(lambda: self.attach.setToolTip(self.tr("Add files to this chat so you can ask "
+                                                        "about them")))
         self.attach.clicked.connect(self._pick_files)
         self.think = QToolButton()
         self.think.setCheckable(True)
-        self.think.setText(self.tr("Think"))
-        self.think.setAccessibleName(self.tr("Think before answering"))
-        self.think.setToolTip(self.tr("Think step by step before answering (slower, better for "
-                                      "hard questions)  Ctrl+T"))
+        self._tr(lambda: self.think.setAccessibleName(self.tr("Think before answering")))
+        self._tr(lambda: self.think.setToolTip(self.tr("Think step by step before answering "
+                                                       "(slower, better for hard questions)  "
+                                                       "Ctrl+T")))
         self.think.toggled.connect(self._update_think)
-        self.send_button = QPushButton(self.tr("Send"))
+        self.send_button = QPushButton()
         self.send_button.setObjectName("primary")
-        self.send_button.setAccessibleName(self.tr("Send"))
         self.send_button.clicked.connect(self._on_button)
-        self.hint = QLabel(self.tr("Enter to send · Shift+Enter for a new line"))
+        self.hint = QLabel()
+        self._tr(lambda: self.hint.setText(self.tr("Enter to send · Shift+Enter for a new "
+                                                   "line")))
         self.hint.setObjectName("hint")
         bar.addWidget(self.attach)
         bar.addWidget(self.think)
@@ -102,7 +113,6 @@ class Composer(QFrame):
     def set_editing(self, text: str | None) -> None:
         """Edit-and-resend mode: the old text is in the box until sent or Esc."""
         editing = text is not None
-        self.edit_label.setText(self.tr("Editing your message — Enter resends, Esc cancels"))
         self.edit_label.setVisible(editing)
         if editing:
             self.input.setPlainText(text or "")

@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QFrame,
@@ -61,13 +61,13 @@ class UserMessage(QFrame):
         inner = QVBoxLayout(bubble)
         inner.setContentsMargins(14, 8, 14, 8)
         self.body = MessageText(bubble, dark)
-        self.body.setAccessibleName(self.tr("Your message"))
         self.body.set_markdown(text, now=True)
         inner.addWidget(self.body)
         column.addWidget(bubble)
         actions = QHBoxLayout()
         actions.addStretch(1)
         self.edit_button = _action(self.tr("Edit"), self.tr("Edit this message and resend"))
+        self.body.setAccessibleName(self.tr("Your message"))
         self.edit_button.clicked.connect(lambda: self.edit_requested.emit(self.message_id, text))
         actions.addWidget(self.edit_button)
         column.addLayout(actions)
@@ -75,16 +75,28 @@ class UserMessage(QFrame):
         # A short message keeps a short bubble; a long one wraps at about 80 % of the width.
         self.body.setMinimumWidth(min(520, self.body.fontMetrics().horizontalAdvance(text) + 24))
 
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802
+        # changeEvent, not an event filter: a long chat has many messages, and a filter would
+        # run Python for every paint of each of them.
+        if event.type() == QEvent.Type.LanguageChange:
+            _retext(self.edit_button, self.tr("Edit"), self.tr("Edit this message and resend"))
+            self.body.setAccessibleName(self.tr("Your message"))
+        super().changeEvent(event)
+
 
 def _action(text: str, description: str) -> QToolButton:
     button = QToolButton()
+    button.setObjectName("dim")
+    button.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+    _retext(button, text, description)
+    return button
+
+
+def _retext(button: QToolButton, text: str, description: str) -> None:
     button.setText(text)
     button.setAccessibleName(text)
     button.setAccessibleDescription(description)
     button.setToolTip(description)
-    button.setObjectName("dim")
-    button.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
-    return button
 
 
 class ThinkingSection(QFrame):
@@ -136,6 +148,13 @@ class ThinkingSection(QFrame):
         self.toggle.setArrowType(Qt.ArrowType.DownArrow if open_ else Qt.ArrowType.RightArrow)
         self.frame.setVisible(open_)
         self.refresh()
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802
+        if event.type() == QEvent.Type.LanguageChange:
+            self.toggle.setAccessibleName(self.tr("Show thinking"))
+            self.body.setAccessibleName(self.tr("Thinking"))
+            self._update_label()
+        super().changeEvent(event)
 
     def _update_label(self) -> None:
         words = len(self.text.split())
@@ -312,17 +331,17 @@ class AssistantMessage(QFrame):
         self._sources_label.setTextInteractionFlags(
             Qt.TextInteractionFlag.LinksAccessibleByMouse
             | Qt.TextInteractionFlag.LinksAccessibleByKeyboard)
-        self._sources_label.setAccessibleName(self.tr("Sources"))
         self._sources_label.linkActivated.connect(
             lambda link: self.cite_clicked.emit(int(link.split(":", 1)[1])))
         self._sources_label.hide()
         column.addWidget(self._sources_label)
         row = QHBoxLayout()
         row.setSpacing(2)
-        self.copy_button = _action(self.tr("Copy"), self.tr("Copy the answer"))
+        self.copy_button = _action("", "")
         self.copy_button.clicked.connect(
             lambda: QGuiApplication.clipboard().setText(self._answer.strip()))
-        self.regenerate_button = _action(self.tr("Regenerate"), self.tr("Answer this again"))
+        self.regenerate_button = _action("", "")
+        self._retranslate()
         self.regenerate_button.clicked.connect(self.regenerate_requested)
         self._stats = QLabel()
         self._stats.setObjectName("dim")
@@ -334,6 +353,16 @@ class AssistantMessage(QFrame):
         column.addLayout(row)
         footer.hide()
         return footer
+
+    def _retranslate(self) -> None:
+        _retext(self.copy_button, self.tr("Copy"), self.tr("Copy the answer"))
+        _retext(self.regenerate_button, self.tr("Regenerate"), self.tr("Answer this again"))
+        self._sources_label.setAccessibleName(self.tr("Sources"))
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802
+        if event.type() == QEvent.Type.LanguageChange:
+            self._retranslate()
+        super().changeEvent(event)
 
 
 def _sources_html(sources: list[Any]) -> str:

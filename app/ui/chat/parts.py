@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
+
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QFrame,
@@ -13,6 +16,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.ui.i18n import Retranslator
+
+
+def _set_text(button: QPushButton, text: Callable[[], str]) -> None:
+    button.setText(text())
+
 
 class EmptyState(QWidget):
     """What a new chat shows: what Hearth can do, and a few questions to start with."""
@@ -21,16 +30,19 @@ class EmptyState(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self._tr = Retranslator(self)
         box = QVBoxLayout(self)
         box.setContentsMargins(0, 80, 0, 0)
-        title = QLabel(self.tr("What can I help with?"))
+        title = QLabel()
+        self._tr(lambda: title.setText(self.tr("What can I help with?")))
         font = title.font()
         font.setPointSizeF(font.pointSizeF() * 1.6)
         title.setFont(font)
         title.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        hint = QLabel(self.tr("Ask a question, drop a PDF or a folder here to ask about it, or "
-                              "ask about your files and calendar. Everything stays on this "
-                              "computer."))
+        hint = QLabel()
+        self._tr(lambda: hint.setText(self.tr("Ask a question, drop a PDF or a folder here to ask "
+                                              "about it, or ask about your files and calendar. "
+                                              "Everything stays on this computer.")))
         hint.setObjectName("empty")
         hint.setWordWrap(True)
         hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -42,11 +54,14 @@ class EmptyState(QWidget):
     def _chips(self) -> QHBoxLayout:
         chips = QHBoxLayout()
         chips.addStretch(1)
-        for text in (self.tr("What's on my calendar this week?"),
-                     self.tr("Find my most recent invoice"),
-                     self.tr("Summarise the PDF I dropped")):
-            chip = QPushButton(text)
-            chip.clicked.connect(lambda _=False, t=text: self.suggestion.emit(t))
+        texts: list[Callable[[], str]] = [lambda: self.tr("What's on my calendar this week?"),
+                                          lambda: self.tr("Find my most recent invoice"),
+                                          lambda: self.tr("Summarise the PDF I dropped")]
+        for text in texts:
+            chip = QPushButton()
+            self._tr(partial(_set_text, chip, text))
+            # The chip's current text: the question in the language now shown.
+            chip.clicked.connect(lambda _=False, c=chip: self.suggestion.emit(c.text()))
             chips.addWidget(chip)
         chips.addStretch(1)
         return chips
@@ -57,19 +72,21 @@ class Banner(QFrame):
 
     action = Signal()
 
-    def __init__(self, action_text: str, parent: QWidget | None = None) -> None:
+    def __init__(self, action_text: Callable[[], str], parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("banner")
+        self._tr = Retranslator(self)
         row = QHBoxLayout(self)
         row.setContentsMargins(12, 8, 12, 8)
         self.text = QLabel()
         self.text.setWordWrap(True)
-        self.text.setAccessibleName(self.tr("Status"))
+        self._tr(lambda: self.text.setAccessibleName(self.tr("Status")))
         self.progress = QProgressBar()
         self.progress.setMaximumWidth(160)
-        self.progress.setAccessibleName(self.tr("Progress"))
+        self._tr(lambda: self.progress.setAccessibleName(self.tr("Progress")))
         self.progress.hide()
-        self.button = QPushButton(action_text)
+        self.button = QPushButton()
+        self._tr(lambda: self.button.setText(action_text()))
         self.button.clicked.connect(self.action)
         row.addWidget(self.text, 1)
         row.addWidget(self.progress)
