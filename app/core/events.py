@@ -6,6 +6,9 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
+# The engines' own delta records reach the caller unchanged: one definition of each.
+from backends.events import ReasoningDelta as ReasoningDelta
+from backends.events import TextDelta as TextDelta
 from skills.base import Source
 
 MessageId = str
@@ -68,16 +71,6 @@ class Queued:
     """The turn waits behind `position` other requests on the model runner."""
 
     position: int
-
-
-@dataclass(frozen=True)
-class ReasoningDelta:
-    text: str
-
-
-@dataclass(frozen=True)
-class TextDelta:
-    text: str
 
 
 @dataclass(frozen=True)
