@@ -1,0 +1,184 @@
+"""Server-sent events from the remote engine and the state of one streamed reply."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from backends.base import GenerateOptions, ShouldStop
+from backends.events import Done, Event, StreamError, ToolCall
+from backends.parser import OutputParser
+from backends.remote_http import as_int, error_text
+
+
+def follow(readline: Callable[[], bytes], turn: Turn, should_stop: ShouldStop) -> Iterator[Event]:
+    """Feed each streamed chunk to the turn until [DONE], the end of the body or a cancel."""
+    for data in sse_data(readline):
+        if data == "[DONE]":
+            turn.ended = True
+            return
+        try:
+            chunk = json.loads(data)
+        except ValueError:
+            yield StreamError(f"The server sent data Hearth cannot read: {data[:80]}")
+            continue
+        yield from turn.handle(chunk if isinstance(chunk, dict) else {})
+        if should_stop():
+            turn.cancelled = True
+            return
+
+
+def sse_data(readline: Callable[[], bytes]) -> Iterator[str]:
+    """The data of each server-sent event, joined across its `data:` lines."""
+    lines: list[str] = []
+    while True:
+        raw = readline()
+        line = raw.decode("utf-8", errors="replace").rstrip("\r\n")
+        if line.startswith("data:"):
+            lines.append(line[5:].removeprefix(" "))
+        elif not line and lines:  # a blank line ends an event; so does the end of the body
+            yield "\n".join(lines)
+            lines = []
+        if not raw:
+            return
+
+
+class Turn:
+    """What one streamed reply has said so far, in either server style."""
+
+    def __init__(self, options: GenerateOptions) -> None:
+        self.options = options
+        self.started = time.perf_counter()
+        self.first = 0.0
+        self.pieces = 0  # content/reasoning chunks, the token count when the server gives none
+        self.finish_reason = ""
+        self.usage: dict[str, Any] = {}
+        self.server_timings: dict[str, Any] = {}
+        self.ended = False  # [DONE] or a complete non-streaming reply
+        self.cancelled = False
+        self.saw_call = False
+        self.saw_reasoning = False  # the server split the reasoning out itself
+        self.server_error = False
+        # Reasoning split out by the server still goes through a parser, to trim it the same way.
+        self.reasoning = OutputParser(options.tool_call_format, starts_in_reasoning=True)
+        self.content: OutputParser | None = None
+        self.calls: dict[int, dict[str, str]] = {}
+
+    def handle(self, chunk: dict[str, Any]) -> list[Event]:
+        events: list[Event] = []
+        if chunk.get("error"):
+            self.server_error = True
+            events.append(StreamError(f"The server reported an error: {error_text(chunk)}"))
+        if isinstance(chunk.get("usage"), dict):
+            self.usage = chunk["usage"]
+        if isinstance(chunk.get("timings"), dict):
+            self.server_timings = chunk["timings"]  # llama-server's own figures
+        choices = chunk.get("choices") or []
+        if choices and isinstance(choices[0], dict):
+            events += self._choice(choices[0])
+        return self._seen(events)
+
+    def _choice(self, choice: dict[str, Any]) -> list[Event]:
+        self.finish_reason = str(choice.get("finish_reason") or self.finish_reason)
+        delta = choice.get("delta") or choice.get("message") or {}
+        reasoning = delta.get("reasoning_content") or delta.get("reasoning")
+        content, calls = delta.get("content"), delta.get("tool_calls") or []
+        # Each chunk is about one token; an empty content piece is one too (llama.cpp sends ""
+        # for part of a character). The count stands in when the server reports no usage.
+        self.pieces += isinstance(content, str) or bool(reasoning) or bool(calls)
+        events: list[Event] = []
+        if isinstance(reasoning, str) and reasoning:
+            self.saw_reasoning = True
+            events += self.reasoning.feed(reasoning)
+        if isinstance(content, str) and content:
+            parser, flushed = (self.content, []) if self.content else self._start_content()
+            events += flushed + parser.feed(content)
+        for call in calls:
+            if isinstance(call, dict):
+                self._add_call_fragment(call)
+        return events
+
+    def _start_content(self) -> tuple[OutputParser, list[Event]]:
+        # Reasoning the server split out is over; raw text starts inside <think> in Think mode.
+        self.content = OutputParser(
+            self.options.tool_call_format, tools=self.options.tools,
+            starts_in_reasoning=self.options.enable_thinking and not self.saw_reasoning)
+        return self.content, self.reasoning.finish()
+
+    def _add_call_fragment(self, call: dict[str, Any]) -> None:
+        index = call.get("index")
+        slot = self.calls.setdefault(index if isinstance(index, int) else len(self.calls),
+                                     {"name": "", "arguments": ""})
+        function = call.get("function") or {}
+        if isinstance(function.get("name"), str):
+            slot["name"] += function["name"]
+        arguments = function.get("arguments")
+        if isinstance(arguments, dict):
+            slot["arguments"] = json.dumps(arguments, ensure_ascii=False)
+        elif isinstance(arguments, str):
+            slot["arguments"] += arguments
+
+    def finish(self) -> list[Event]:
+        events = self.reasoning.finish()
+        if self.content is not None:
+            events += self.content.finish()
+        if self.cancelled:  # a reply the user stopped: half a call is not an error
+            return self._seen([e for e in events if not isinstance(e, StreamError)])
+        events += [_structured_call(slot) for _, slot in sorted(self.calls.items())]
+        if not self.ended and not self.finish_reason and not self.server_error:
+            events.append(StreamError("The server ended the reply before it was complete."))
+        return self._seen(events)
+
+    def _seen(self, events: list[Event]) -> list[Event]:
+        if events and not self.first:
+            self.first = time.perf_counter()
+        self.saw_call = self.saw_call or any(isinstance(e, ToolCall) for e in events)
+        return events
+
+    def done(self, finish: str = "") -> Done:
+        end = time.perf_counter()
+        first = self.first or end
+        completion = as_int(self.usage.get("completion_tokens")) or self.pieces
+        timings = {"ttft_ms": (first - self.started) * 1000, "decode_ms": (end - first) * 1000,
+                   "total_ms": (end - self.started) * 1000,
+                   "tokens_per_second": (completion - 1) / (end - first)
+                   if end > first and completion > 1 else 0.0}
+        return Done(finish or self._finish_reason(), prompt_tokens=self._prompt_tokens(),
+                    cached_prompt_tokens=self._cached_tokens(), completion_tokens=completion,
+                    timings=timings)
+
+    def _finish_reason(self) -> str:
+        if self.cancelled:
+            return "cancelled"
+        if self.server_error or not (self.ended or self.finish_reason):
+            return "error"
+        reason = {"function_call": "tool_calls", "": "stop"}.get(self.finish_reason,
+                                                                 self.finish_reason)
+        return "tool_calls" if reason == "stop" and self.saw_call else reason
+
+    def _prompt_tokens(self) -> int:
+        fallback = as_int(self.server_timings.get("prompt_n")) + as_int(
+            self.server_timings.get("cache_n"))
+        return as_int(self.usage.get("prompt_tokens")) or fallback
+
+    def _cached_tokens(self) -> int:
+        details = self.usage.get("prompt_tokens_details")
+        cached = as_int(details.get("cached_tokens")) if isinstance(details, dict) else 0
+        return cached or as_int(self.server_timings.get("cache_n"))
+
+
+def _structured_call(slot: dict[str, str]) -> Event:
+    name, text = slot["name"].strip(), slot["arguments"]
+    if not name:
+        return StreamError(f"The server sent a tool call without a name (arguments: {text[:80]}).")
+    try:
+        arguments = json.loads(text) if text.strip() else {}
+    except ValueError:
+        return StreamError(f"The server sent a call to tool '{name}' whose arguments are not "
+                           f"valid JSON: {text[:80]}")
+    if not isinstance(arguments, dict):
+        return StreamError(f"The server sent a call to tool '{name}' whose arguments are not "
+                           f"an object: {text[:80]}")
+    return ToolCall(name, arguments, raw=text)
