@@ -12,21 +12,14 @@ from string import Template
 
 from skills.base import Skill
 
+# One way to find the local zone, shared with the calendar (re-exported for the turn loop).
+from skills.calendar.timeutil import local_timezone_name as local_timezone_name
+
 
 @cache
 def prompt_text(name: str) -> str:
     """The text of resources/prompts/<name>.md (packaged with the app)."""
     return resources.files("resources").joinpath("prompts", f"{name}.md").read_text("utf-8")
-
-
-def local_timezone_name() -> str:
-    """The IANA name of the local zone (e.g. Europe/Paris) when it can be found."""
-    try:
-        import tzlocal
-
-        return str(tzlocal.get_localzone_name() or "")
-    except Exception:  # noqa: BLE001 - an odd system setup falls back to the abbreviation
-        return datetime.now().astimezone().tzname() or "UTC"
 
 
 def user_locale(language_setting: str = "system") -> str:

@@ -14,8 +14,16 @@ MIN_YEAR, MAX_YEAR = 1900, 2200
 
 
 def local_timezone_name() -> str:
-    """The machine's IANA zone (TZ, /etc/localtime, /etc/timezone), "UTC" when unknown."""
-    candidates = [os.environ.get("TZ", "").lstrip(":")]
+    """The machine's IANA zone (tzlocal, which knows Windows and macOS too; then TZ,
+    /etc/localtime, /etc/timezone), always a name zoneinfo accepts: "UTC" when unknown."""
+    candidates: list[str] = []
+    try:
+        import tzlocal
+
+        candidates.append(str(tzlocal.get_localzone_name() or ""))
+    except Exception:  # an odd system setup: fall back to the files below
+        pass
+    candidates.append(os.environ.get("TZ", "").lstrip(":"))
     localtime = Path("/etc/localtime")
     if localtime.is_symlink():
         target = str(localtime.resolve())
