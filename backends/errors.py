@@ -1,35 +1,101 @@
-"""Typed backend errors whose messages a person can act on."""
+"""Typed engine errors, and the one vocabulary of failure kinds every layer speaks.
+
+`FailureKind` lives here, in the lowest layer, because engines are where most failures start;
+the core (app/core/failures.py) maps kinds to CLI exit codes, and the UI maps them to
+translated messages and actions. The English text of an error is for logs and the CLI only."""
 
 from __future__ import annotations
 
+from enum import StrEnum
+
+
+class FailureKind(StrEnum):
+    """What went wrong, as a caller can act on it (not how it is worded)."""
+
+    NO_MODEL = "no_model"  # nothing loaded / no model chosen
+    MODEL_BAD = "model_bad"  # missing, truncated, corrupt or unsupported model file
+    CONTEXT_FULL = "context_full"  # prompt + answer do not fit the context window
+    ENGINE_FAILED = "engine_failed"  # the engine raised while loading or generating
+    SERVER_UNREACHABLE = "server_unreachable"  # remote server not reachable
+    SERVER_REFUSED = "server_refused"  # remote server answered with an error
+    BUSY = "busy"  # something else is running where this needs to run
+    CANCELLED = "cancelled"  # the user stopped it
+    DISK_FULL = "disk_full"  # no space left while writing Hearth's data
+    STORAGE = "storage"  # Hearth's data cannot be read or written (read-only, damaged, missing)
+    BAD_INPUT = "bad_input"  # the request itself is wrong (unknown id, empty text, bad file)
+    INTERNAL = "internal"  # a bug
+
 
 class BackendError(Exception):
-    """Base for every engine failure; str(error) is shown to the user as is."""
+    """Base for every engine failure; str(error) is a readable English sentence."""
+
+    kind: FailureKind = FailureKind.ENGINE_FAILED
 
 
 class ModelNotFound(BackendError):
     """The model path does not exist."""
 
+    kind = FailureKind.MODEL_BAD
+
 
 class ModelCorrupt(BackendError):
     """The file exists but is truncated, damaged or not a model at all."""
+
+    kind = FailureKind.MODEL_BAD
 
 
 class UnsupportedModel(BackendError):
     """The model's architecture or format is not one this engine runs."""
 
+    kind = FailureKind.MODEL_BAD
+
 
 class InsufficientMemory(BackendError):
     """The model (with the smallest useful context) would not fit in free memory."""
+
+    kind = FailureKind.ENGINE_FAILED
 
 
 class EngineUnavailable(BackendError):
     """The engine's library is not installed or cannot run on this machine."""
 
+    kind = FailureKind.ENGINE_FAILED
+
 
 class RemoteError(BackendError):
     """The remote server could not be reached or answered with an error."""
 
+    kind = FailureKind.SERVER_UNREACHABLE
+
+
+class RemoteRefused(RemoteError):
+    """The remote server answered, with an HTTP error (its own words are the message)."""
+
+    kind = FailureKind.SERVER_REFUSED
+
+
+class ContextFull(BackendError):
+    """The prompt and the reserved answer do not fit the loaded context window."""
+
+    kind = FailureKind.CONTEXT_FULL
+
 
 class NotLoaded(BackendError):
     """stream() was called before load()."""
+
+    kind = FailureKind.NO_MODEL
+
+
+def kind_of(exc: BaseException) -> FailureKind:
+    """The failure kind of any exception (engine errors carry theirs; OS errors are storage)."""
+    import errno
+
+    if isinstance(exc, BackendError):
+        return exc.kind
+    if isinstance(exc, OSError):
+        if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+            return FailureKind.DISK_FULL
+        return FailureKind.STORAGE
+    if isinstance(exc, ValueError):
+        return FailureKind.BAD_INPUT
+    return FailureKind.INTERNAL

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from backends.errors import FailureKind
+
 
 @dataclass(frozen=True)
 class ReasoningDelta:
@@ -31,9 +33,13 @@ class ToolCall:
 
 @dataclass(frozen=True)
 class StreamError:
-    """Something went wrong in the output (e.g. a tool call cut off); the stream goes on or ends."""
+    """Something went wrong in the output (e.g. a tool call cut off); the stream goes on or ends.
+
+    kind is set when the error ends the generation (Done("error") follows); a readable output
+    problem (a malformed tool call) that the model is told about has kind None."""
 
     message: str
+    kind: FailureKind | None = None
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from backends.chat_format import ChatTemplate
 from backends.errors import (
     BackendError,
     EngineUnavailable,
+    FailureKind,
     ModelCorrupt,
     NotLoaded,
     UnsupportedModel,
@@ -117,14 +118,15 @@ class LlamaCppBackend:
         try:
             prompt = self.render_prompt(messages, options)
         except (ValueError, TemplateError) as exc:  # bad messages for this template
-            yield StreamError(f"The chat template could not format this conversation: {exc}")
+            yield StreamError(f"The chat template could not format this conversation: {exc}",
+                              kind=FailureKind.ENGINE_FAILED)
             yield Done("error")
             return
         tokens = llm.tokenize(prompt.encode("utf-8"), add_bos=False, special=True)
         if len(tokens) >= llm.n_ctx():
             yield StreamError(f"The conversation is {len(tokens):,} tokens long, more than the "
                               f"model's {llm.n_ctx():,}-token context: start a new chat or raise "
-                              "the context length")
+                              "the context length", kind=FailureKind.CONTEXT_FULL)
             yield Done("error", prompt_tokens=len(tokens))
             return
         self._switch_conversation(options.cache_key)
@@ -253,7 +255,8 @@ class LlamaCppBackend:
                     finish = reason
                     break
         except (RuntimeError, ValueError, OSError) as exc:  # llama_decode failed mid-stream
-            yield StreamError(f"llama.cpp stopped with an error: {exc}")
+            yield StreamError(f"llama.cpp stopped with an error: {exc}",
+                              kind=FailureKind.ENGINE_FAILED)
             finish = "error"
         for event in parser.feed(decoder.flush()) + parser.finish():
             run.saw(event)

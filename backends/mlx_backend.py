@@ -19,6 +19,7 @@ from backends.chat_format import ChatTemplate
 from backends.errors import (
     BackendError,
     EngineUnavailable,
+    FailureKind,
     ModelCorrupt,
     NotLoaded,
     UnsupportedModel,
@@ -179,7 +180,8 @@ class MlxBackend:
         try:
             prompt = self.render_prompt(messages, options)
         except (ValueError, TypeError, TemplateError) as exc:  # messages the template refuses
-            yield StreamError(f"Could not format the conversation: {_one_line(exc)}")
+            yield StreamError(f"Could not format the conversation: {_one_line(exc)}",
+                              kind=FailureKind.ENGINE_FAILED)
             yield Done("error")
             return
         tokens = [int(t) for t in self._tokenizer.encode(prompt, add_special_tokens=False)]
@@ -187,7 +189,7 @@ class MlxBackend:
         if room < 1:
             yield StreamError(f"The conversation ({len(tokens):,} tokens) does not fit the "
                               f"{self._info.context_length:,}-token context: start a new chat "
-                              "or raise the context length in settings")
+                              "or raise the context length in settings", kind=FailureKind.CONTEXT_FULL)
             yield Done("error", prompt_tokens=len(tokens))
             return
         if should_stop():
@@ -205,7 +207,8 @@ class MlxBackend:
             yield from self._generate(turn, entry, options, should_stop, room)
         except Exception as exc:  # an MLX runtime failure must end this turn, not the app
             keep = False  # the cache may be half-updated: never put it back
-            yield StreamError(f"MLX failed while generating: {_one_line(exc)}")
+            yield StreamError(f"MLX failed while generating: {_one_line(exc)}",
+                              kind=FailureKind.ENGINE_FAILED)
             turn.finish = "error"
             yield turn.done()
         finally:

@@ -6,6 +6,8 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
+from backends.errors import FailureKind
+
 # The engines' own delta records reach the caller unchanged: one definition of each.
 from backends.events import ReasoningDelta as ReasoningDelta
 from backends.events import TextDelta as TextDelta
@@ -116,10 +118,12 @@ class TurnDone:
 
 @dataclass(frozen=True)
 class TurnFailed:
-    """The turn could not run (no model loaded, engine error); message is readable as is."""
+    """The turn could not run. `kind` is what callers act on (the UI translates it; the CLI
+    picks its exit code from it); `message` is the English detail for logs and the CLI."""
 
     conversation_id: str
     message: str
+    kind: FailureKind = FailureKind.INTERNAL
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from backends.base import Backend, BackendInfo, GenerateOptions, Message
-from backends.errors import BackendError, NotLoaded
+from backends.errors import BackendError, FailureKind, NotLoaded, kind_of
 from backends.events import Done, Event, StreamError
 
 T = TypeVar("T")
@@ -230,7 +230,8 @@ class ModelRunner:
             for event in backend.stream(messages, options, handle._cancel.is_set):
                 handle._deliver(event)
         except Exception as exc:  # noqa: BLE001 - any engine failure becomes a readable event
-            handle._deliver(StreamError(str(_as_backend_error(exc))))
+            error = _as_backend_error(exc)
+            handle._deliver(StreamError(str(error), kind=error.kind))
             handle._deliver(Done("error"))
         # A backend that forgot its Done must not leave the caller waiting forever.
         handle._deliver(Done("cancelled" if handle.cancelled else "error"))
@@ -258,7 +259,9 @@ def _as_backend_error(exc: BaseException) -> BackendError:
     if isinstance(exc, BackendError):
         return exc
     text = str(exc) or type(exc).__name__
-    return BackendError(f"The model engine failed: {text}")
+    error = BackendError(f"The model engine failed: {text}")
+    error.kind = kind_of(exc) if isinstance(exc, OSError) else FailureKind.ENGINE_FAILED
+    return error
 
 
 def _wait_for_native_exit(thread: threading.Thread, timeout: float) -> None:

@@ -13,6 +13,7 @@ from app.core.events import TurnFailed
 from app.core.mcp import servers_for
 from app.core.runner import ModelRunner
 from app.core.settings import McpServer, Settings
+from backends.errors import FailureKind
 from skills.base import Skill
 
 __all__ = ["Assistant", "ConfirmPolicy", "TurnHandle", "TurnMode"]
@@ -111,7 +112,7 @@ class Assistant:
                 self._active[conv] = handle
         if busy:
             handle.finish_reason = "error"
-            on_event(TurnFailed(conv, BUSY))
+            on_event(TurnFailed(conv, BUSY, FailureKind.BUSY))
             handle._done.set()
             return handle
         try:

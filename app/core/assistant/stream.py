@@ -13,6 +13,7 @@ from app.core.events import AssistantEvent, Queued, ReasoningDelta, TextDelta
 from app.core.runner import ModelRunner
 from backends import events as be
 from backends.base import GenerateOptions, Message
+from backends.errors import FailureKind
 
 SAVE_EVERY_S = 0.25  # a crash loses at most this much of a streaming answer
 
@@ -25,6 +26,7 @@ class StepResult:
     reasoning: str = ""
     calls: list[be.ToolCall] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    failure: FailureKind | None = None  # the kind of the error that ended the step, if any
     done: be.Done = field(default_factory=lambda: be.Done("error"))
 
 
@@ -68,6 +70,8 @@ def _consume(inbox: queue.Queue[_Item], history: HistoryLike, message_id: str,
             result.calls.append(item)
         elif isinstance(item, be.StreamError):
             result.errors.append(item.message)
+            if item.kind is not None:
+                result.failure = item.kind
         elif isinstance(item, be.Done):
             result.done = item
             break

@@ -30,6 +30,7 @@ from app.core.runner import ModelRunner
 from app.core.settings import Settings
 from app.core.titles import generate_title
 from backends.base import GenerateOptions, Message
+from backends.errors import FailureKind
 from backends.events import Done
 from skills.base import Skill, SkillContext, Source, tool_spec
 
@@ -226,16 +227,18 @@ class Turn:
 
     def _engine_failed(self, message_id: str, result: StepResult) -> None:
         self._save(message_id, result, "error")
-        self._fail(message_id, " ".join(result.errors) or "The model stopped with an error.")
+        self._fail(message_id, " ".join(result.errors) or "The model stopped with an error.",
+                   result.failure or FailureKind.ENGINE_FAILED)
 
-    def _fail(self, message_id: str | None, text: str) -> None:
+    def _fail(self, message_id: str | None, text: str,
+              kind: FailureKind = FailureKind.INTERNAL) -> None:
         self.s.handle.finish_reason = "error"
         if message_id is not None:
             try:
                 self.s.history.update_message(message_id, status="error")
             except Exception:  # the history itself may be the problem; the event still goes out
                 log.exception("could not mark message %s as failed", message_id)
-        self.emit(TurnFailed(self.conv, text))
+        self.emit(TurnFailed(self.conv, text, kind))
 
     def _done(self, message_id: str, reason: str) -> None:
         self.s.handle.finish_reason = reason
