@@ -5,10 +5,10 @@ from __future__ import annotations
 import threading
 import time
 from collections import deque
-from enum import IntEnum
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
+from enum import IntEnum
 from pathlib import Path
 from typing import Any, TypeVar
 
