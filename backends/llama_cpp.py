@@ -239,6 +239,15 @@ class LlamaCppBackend:
         if state is not None and not restore_sequence(self._llm, state):
             self._llm.reset()
 
+    def forget_conversation(self, cache_key: str) -> None:
+        if self._caches is not None:
+            self._caches.forget(cache_key)
+        # The live KV may hold this chat, or a title written about it (key None): drop both.
+        if self._active_key in (cache_key, None):
+            self._active_key = None  # never parked (saved) again
+            if self._llm is not None:
+                self._llm.reset()
+
     def _park_active(self) -> None:
         if self._caches is not None and self._active_key is not None and self._llm.n_tokens > 0:
             self._caches.put(self._active_key, save_sequence(self._llm))

@@ -174,6 +174,11 @@ class MlxBackend:
             self._engine.mx.clear_cache()
         self._engine = None
 
+    def forget_conversation(self, cache_key: str) -> None:
+        if self._store is not None:
+            self._store.forget(cache_key)
+            self._store.forget(DEFAULT_KEY)  # a title or one-shot ask may have quoted it
+
     def render_prompt(self, messages: list[Message], options: GenerateOptions) -> str:
         if self._template is None:  # --print-prompt may come before the weights load
             folder = inspect_folder(self._path)

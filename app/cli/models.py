@@ -101,6 +101,10 @@ def _use(args: argparse.Namespace, hearth: Hearth) -> int:
     except Exception as exc:  # selection explains why this model cannot run here
         return fail(str(exc))
     hearth.settings.model_path = str(path)
+    # What this prints must be what runs: a saved "remote" (or another forced engine) would
+    # otherwise still answer instead of the model just chosen.
+    if hearth.settings.engine not in ("auto", choice.engine):
+        hearth.settings.engine = "auto"
     hearth.save_settings()
     if args.json:
         emit_json({"path": str(path), "engine": choice.engine, "reason": choice.reason})
