@@ -44,6 +44,7 @@ class Settings:
     mcp_servers: list[McpServer] = field(default_factory=list)
     enabled_skills: list[str] = field(default_factory=list)  # empty: all
     step_limit: int = 8
+    tray_notice_shown: bool = False  # "still running in the tray" is said once, ever
 
     @classmethod
     def from_dict(cls, raw: dict[str, Any]) -> Settings:
