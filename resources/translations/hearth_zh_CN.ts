@@ -1545,4 +1545,82 @@
         <translation>在任何地方按 %1 即可打开快速提问。</translation>
     </message>
 </context>
+<context>
+    <name>Failures</name>
+    <message>
+        <location filename="../../app/ui/failures.py" line="1"/>
+        <source>No model is loaded yet.</source>
+        <translation>尚未加载模型。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/failures.py" line="1"/>
+        <source>The model file cannot be used (missing, damaged or not supported).</source>
+        <translation>无法使用该模型文件（文件缺失、损坏或不受支持）。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/failures.py" line="1"/>
+        <source>This conversation no longer fits in the model's memory.</source>
+        <translation>此对话已超出模型的上下文容量。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/failures.py" line="1"/>
+        <source>The model engine failed.</source>
+        <translation>模型引擎出错。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/failures.py" line="1"/>
+        <source>The model server cannot be reached.</source>
+        <translation>无法连接到模型服务器。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/failures.py" line="1"/>
+        <source>The model server refused the request.</source>
+        <translation>模型服务器拒绝了请求。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/failures.py" line="1"/>
+        <source>An answer in this conversation is still being written.</source>
+        <translation>此对话中仍有回答正在生成。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/failures.py" line="1"/>
+        <source>Stopped.</source>
+        <translation>已停止。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/failures.py" line="1"/>
+        <source>The disk is full: Hearth could not save.</source>
+        <translation>磁盘已满：Hearth 无法保存。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/failures.py" line="1"/>
+        <source>Hearth could not read or write its data.</source>
+        <translation>Hearth 无法读取或写入其数据。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/failures.py" line="1"/>
+        <source>That request cannot be done.</source>
+        <translation>无法完成该请求。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/failures.py" line="1"/>
+        <source>Something went wrong inside Hearth.</source>
+        <translation>Hearth 内部出错。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/failures.py" line="1"/>
+        <source>Choose a model…</source>
+        <translation>选择模型…</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/failures.py" line="1"/>
+        <source>Settings…</source>
+        <translation>设置…</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/failures.py" line="1"/>
+        <source>New chat</source>
+        <translation>新对话</translation>
+    </message>
+</context>
 </TS>
