@@ -985,6 +985,14 @@
 <context>
     <name>SettingsDialog</name>
     <message>
+        <source>Start Hearth in the tray when I sign in</source>
+        <translation>登录时在托盘中启动 Hearth</translation>
+    </message>
+    <message>
+        <source>Could not change start at login</source>
+        <translation>无法更改登录时启动</translation>
+    </message>
+    <message>
         <location filename="../../app/ui/settings_dialog.py" line="94"/>
         <source>Settings — Hearth</source>
         <translation>设置 — Hearth</translation>
