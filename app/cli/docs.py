@@ -10,6 +10,7 @@ import threading
 from typing import TYPE_CHECKING, Any
 
 from app.cli.output import emit_json, fail
+from app.cli.terminal import control
 
 if TYPE_CHECKING:
     from app.main import Hearth
@@ -193,9 +194,10 @@ def _progress_printer(args: argparse.Namespace) -> Any:
 
     def show(progress: Progress) -> None:
         name = os.path.basename(progress.current)
-        sys.stderr.write(f"\r\x1b[K{progress.done}/{progress.total} {name}")
+        control(sys.stderr, "\r\x1b[K")
+        sys.stderr.write(f"{progress.done}/{progress.total} {name}")
         if progress.done == progress.total:
-            sys.stderr.write("\r\x1b[K")
+            control(sys.stderr, "\r\x1b[K")
         sys.stderr.flush()
 
     return show

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from app.cli.ask.render import Renderer
 from app.cli.output import emit_json, fail
+from app.cli.terminal import visible
 from app.core.assistant import ConfirmPolicy, TurnHandle, TurnMode
 from app.core.events import ConfirmationRequest
 from backends.base import Backend, GenerateOptions, Message
@@ -81,7 +82,7 @@ def wait_for_turn(handle: TurnHandle, renderer: Renderer) -> bool:
 
 
 def _ask_person(request: ConfirmationRequest, renderer: Renderer) -> None:
-    renderer.err.write(f"Allow this? {request.description} [y/N] ")
+    renderer.err.write(visible(f"Allow this? {request.description} [y/N] "))
     renderer.err.flush()
     line = sys.stdin.readline()
     if line.strip().lower() in ("y", "yes"):
