@@ -58,8 +58,7 @@ class Queries:
         )
         with self.lock:
             rows = self.db.execute(sql).fetchall()
-        return [CatalogEntry(*row[:9], in_library=bool(row[9]),
-                             chats=row[10].split("\x1f") if row[10] else []) for row in rows]
+        return [_catalog_entry(row) for row in rows]
 
     def search(self, query: str, scope: str | None = None, limit: int = 8) -> list[Passage]:
         """Best passages for a free-text query (BM25), library plus the chat's own files."""
@@ -121,3 +120,9 @@ def select_passages(
 def _passage(row: Sequence[Any], score: float) -> Passage:
     chunk_id, path, title, location, page, text, ordinal, start, end = row
     return Passage(path, title, location, page, text, score, chunk_id, ordinal, start, end)
+
+
+def _catalog_entry(row: Sequence[Any]) -> CatalogEntry:
+    path, title, kind, pages, chunks, size, status, error, indexed_at, in_library, chats = row
+    return CatalogEntry(path, title, kind, pages, chunks, size, status, error, indexed_at,
+                        in_library=bool(in_library), chats=chats.split("\x1f") if chats else [])
