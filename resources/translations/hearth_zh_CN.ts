@@ -141,98 +141,103 @@
 <context>
     <name>CalendarView</name>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="105"/>
+        <location filename="../../app/ui/calendar_view.py" line="119"/>
         <source>Agenda</source>
         <translation>日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="119"/>
+        <location filename="../../app/ui/calendar_view.py" line="133"/>
         <source>Day</source>
         <translation>日</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="120"/>
+        <location filename="../../app/ui/calendar_view.py" line="134"/>
         <source>Week</source>
         <translation>周</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="130"/>
+        <location filename="../../app/ui/calendar_view.py" line="144"/>
         <source>Today</source>
         <translation>今天</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="130"/>
+        <location filename="../../app/ui/calendar_view.py" line="144"/>
         <source>Previous</source>
         <translation>上一页</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="131"/>
+        <location filename="../../app/ui/calendar_view.py" line="145"/>
         <source>Next</source>
         <translation>下一页</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="141"/>
+        <location filename="../../app/ui/calendar_view.py" line="155"/>
         <source>Import .ics…</source>
         <translation>导入 .ics…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="142"/>
+        <location filename="../../app/ui/calendar_view.py" line="156"/>
         <source>Export .ics…</source>
         <translation>导出 .ics…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="166"/>
+        <location filename="../../app/ui/calendar_view.py" line="180"/>
         <source>Week of %1</source>
         <translation>%1 这一周</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="170"/>
+        <location filename="../../app/ui/calendar_view.py" line="184"/>
         <source>1 event</source>
         <translation>1 个日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="171"/>
+        <location filename="../../app/ui/calendar_view.py" line="185"/>
         <source>%1 events</source>
         <translation>%1 个日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="172"/>
+        <location filename="../../app/ui/calendar_view.py" line="186"/>
         <source>All day</source>
         <translation>全天</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="173"/>
+        <location filename="../../app/ui/calendar_view.py" line="187"/>
         <source>Nothing planned</source>
         <translation>没有安排</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="184"/>
+        <location filename="../../app/ui/calendar_view.py" line="198"/>
         <source>The calendar could not be read: %1</source>
         <translation>无法读取日历：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="188"/>
+        <location filename="../../app/ui/calendar_view.py" line="202"/>
         <source>Import a calendar</source>
         <translation>导入日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="189"/>
-        <location filename="../../app/ui/calendar_view.py" line="210"/>
+        <location filename="../../app/ui/calendar_view.py" line="203"/>
+        <location filename="../../app/ui/calendar_view.py" line="233"/>
         <source>Calendars (*.ics)</source>
         <translation>日历文件 (*.ics)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="202"/>
+        <location filename="../../app/ui/calendar_view.py" line="218"/>
         <source>Imported: %1 new, %2 updated</source>
         <translation>已导入：新增 %1，更新 %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="209"/>
+        <location filename="../../app/ui/calendar_view.py" line="221"/>
+        <source>; %1 repaired, %2 skipped</source>
+        <translation>；修复 %1，跳过 %2</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar_view.py" line="232"/>
         <source>Export the calendar</source>
         <translation>导出日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="223"/>
+        <location filename="../../app/ui/calendar_view.py" line="246"/>
         <source>Exported to %1</source>
         <translation>已导出到 %1</translation>
     </message>
