@@ -12,11 +12,11 @@ from app.cli.output import emit_json, fail
 from app.cli.terminal import raw
 from app.core.conversations import Forgotten
 from app.core.history import Conversation, HistoryError, HistoryStore
+from app.core.history.records import UNTITLED
 
 if TYPE_CHECKING:
     from app.main import Hearth
 
-UNTITLED = "(untitled)"
 SHORT_ID = 8  # enough to tell conversations apart; any unique prefix is accepted back
 
 

@@ -7,7 +7,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -309,6 +309,13 @@ class MainWindow(QMainWindow):
     def showEvent(self, event: Any) -> None:  # noqa: N802
         super().showEvent(event)
         QTimer.singleShot(0, self, self.shown.emit)
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802
+        super().changeEvent(event)
+        if (event.type() == QEvent.Type.ActivationChange and self.isActiveWindow()
+                and self.isVisible()):
+            # Quick ask (another window) may have started or named chats meanwhile.
+            self.sidebar.reload()
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
         if self.keep_in_tray:

@@ -342,17 +342,17 @@
 <context>
     <name>Desktop</name>
     <message>
-        <location filename="../../app/ui/desktop.py" line="88"/>
+        <location filename="../../app/ui/desktop.py" line="91"/>
         <source>Hearth is still running</source>
         <translation>Hearth 仍在运行</translation>
     </message>
     <message>
-        <location filename="../../app/ui/desktop.py" line="89"/>
+        <location filename="../../app/ui/desktop.py" line="92"/>
         <source>Hearth keeps running in the tray so reminders and quick ask work. Quit it from the tray menu.</source>
         <translation>Hearth 会继续在托盘中运行，以便提醒和快速提问可用。可从托盘菜单退出。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/desktop.py" line="92"/>
+        <location filename="../../app/ui/desktop.py" line="95"/>
         <source>Could not save settings</source>
         <translation>无法保存设置</translation>
     </message>
@@ -1314,6 +1314,8 @@
     <name>Sidebar</name>
     <message>
         <location filename="../../app/ui/sidebar.py" line="65"/>
+        <location filename="../../app/ui/sidebar.py" line="175"/>
+        <location filename="../../app/ui/sidebar.py" line="290"/>
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
@@ -1363,92 +1365,82 @@
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="150"/>
+        <location filename="../../app/ui/sidebar.py" line="151"/>
         <source>Could not read your conversations</source>
         <translation>无法读取你的对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="158"/>
+        <location filename="../../app/ui/sidebar.py" line="159"/>
         <source>Pinned</source>
         <translation>已置顶</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="160"/>
+        <location filename="../../app/ui/sidebar.py" line="161"/>
         <source>Recent</source>
         <translation>最近</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="174"/>
-        <source>New conversation</source>
-        <translation>新对话</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/sidebar.py" line="207"/>
+        <location filename="../../app/ui/sidebar.py" line="208"/>
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="209"/>
+        <location filename="../../app/ui/sidebar.py" line="210"/>
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="209"/>
+        <location filename="../../app/ui/sidebar.py" line="210"/>
         <source>Pin</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="212"/>
+        <location filename="../../app/ui/sidebar.py" line="213"/>
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="237"/>
+        <location filename="../../app/ui/sidebar.py" line="238"/>
         <source>Rename conversation</source>
         <translation>重命名对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="238"/>
+        <location filename="../../app/ui/sidebar.py" line="239"/>
         <source>Title:</source>
         <translation>标题：</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="251"/>
+        <location filename="../../app/ui/sidebar.py" line="252"/>
         <source>Delete conversation</source>
         <translation>删除对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="252"/>
+        <location filename="../../app/ui/sidebar.py" line="253"/>
         <source>Delete this conversation? This cannot be undone.</source>
         <translation>删除此对话？此操作无法撤销。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="279"/>
+        <location filename="../../app/ui/sidebar.py" line="280"/>
         <source>Search failed</source>
         <translation>搜索失败</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="286"/>
+        <location filename="../../app/ui/sidebar.py" line="287"/>
         <source>1 result</source>
         <translation>1 条结果</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="286"/>
+        <location filename="../../app/ui/sidebar.py" line="287"/>
         <source>%1 results</source>
         <translation>%1 条结果</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="287"/>
+        <location filename="../../app/ui/sidebar.py" line="288"/>
         <source>Nothing found</source>
         <translation>没有找到</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="289"/>
-        <source>Untitled</source>
-        <translation>未命名</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/sidebar.py" line="292"/>
+        <location filename="../../app/ui/sidebar.py" line="293"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
