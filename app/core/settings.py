@@ -44,6 +44,7 @@ class Settings:
     mcp_servers: list[McpServer] = field(default_factory=list)
     enabled_skills: list[str] = field(default_factory=list)  # empty: all
     step_limit: int = 8
+    office_output_folder: str = ""  # "": a "Hearth" folder in the user's Documents
 
     @classmethod
     def from_dict(cls, raw: dict[str, Any]) -> Settings:
