@@ -173,7 +173,8 @@ class Turn:
             enable_thinking=settings.thinking_default if mode.thinking is None else mode.thinking,
             # The template keeps this turn's reasoning anyway; True also keeps earlier turns'
             # reasoning, which MODEL.md recommends once the model works through tool steps.
-            preserve_thinking=used_tools,
+            preserve_thinking=used_tools if mode.preserve_thinking is None
+            else mode.preserve_thinking,
             tools=[tool_spec(skill) for skill in skills],
             max_tokens=mode.max_tokens or settings.max_tokens,
             temperature=mode.temperature,
