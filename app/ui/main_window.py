@@ -156,12 +156,22 @@ class MainWindow(QMainWindow):
         self.ctx.ops.failed.connect(self._show_failure)
 
     # -- navigation ---------------------------------------------------------------------------
+    def _forget_figures(self) -> None:
+        """Speed and context belong to the chat they were measured in."""
+        self._tr(lambda: self.speed_label.setText(""), key="speed")
+        self._tr(lambda: self.context_label.setText(""), key="context")
+
     def new_chat(self) -> None:
+        self._forget_figures()
+        self.indexer.leave(None)
         self.show_page("chat")
         self.chat.new_conversation()
         self.sidebar.select(None)
 
     def open_conversation(self, cid: str, focus: Any = None) -> None:
+        if cid != self.chat.conversation_id:
+            self._forget_figures()
+            self.indexer.leave(cid)
         self.show_page("chat")
         self.sidebar.select(cid)
         self.chat.load_conversation(cid, focus)
@@ -272,7 +282,9 @@ class MainWindow(QMainWindow):
             info = self.ctx.hearth.runner.info  # in memory: what the runner has loaded
             if info is not None:
                 self._model_ready(info)
-        tps = float(figures.get("tps", 0))
+        # A stopped or refused answer has no meaningful speed (a few tokens over microseconds).
+        stopped = figures.get("finish_reason") not in (None, "stop", "length", "step_limit")
+        tps = 0.0 if stopped or figures.get("tokens", 0) < 2 else float(figures.get("tps", 0))
         self._tr(lambda: self.speed_label.setText(
             self.tr("%1 tok/s").replace("%1", f"{tps:.1f}") if tps else ""), key="speed")
         used = int(figures.get("prompt_tokens", 0) + figures.get("tokens", 0))
