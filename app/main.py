@@ -13,6 +13,7 @@ from app.core.settings import Settings, load_settings, save_settings
 
 if TYPE_CHECKING:
     from app.core.assistant import Assistant
+    from app.core.conversations import Conversations
     from app.core.history import HistoryStore
     from app.core.runner import ModelRunner
     from backends.base import Backend
@@ -43,6 +44,17 @@ class Hearth:
         store = HistoryStore(self.paths.history_db)
         self._closers.append(store)
         return store
+
+    @cached_property
+    def conversations(self) -> Conversations:
+        """Create and delete chats; a delete reaches every part that holds a trace of one."""
+        from app.core.conversations import Conversations
+
+        built = self.__dict__  # parts already opened: a delete never loads a model or the tools
+        return Conversations(
+            self.history, self.paths.kv_cache_dir,
+            documents=lambda: self.documents if self.paths.index_db.exists() else None,
+            runner=lambda: built.get("runner"), turns=lambda: built.get("assistant"))
 
     @cached_property
     def calendar(self) -> CalendarStore:

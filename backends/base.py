@@ -75,6 +75,9 @@ class Backend(Protocol):
         """The exact prompt text the engine would be sent (for --print-prompt);
         options.raw_prompt, when set, is that text already."""
 
+    def forget_conversation(self, cache_key: str) -> None:
+        """Drop everything kept for this conversation (its KV in memory and on disk)."""
+
     def stream(
         self, messages: list[Message], options: GenerateOptions, should_stop: ShouldStop
     ) -> Iterator[Event]:

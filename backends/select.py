@@ -226,3 +226,6 @@ class _Reasoned:
     def stream(self, messages: list[Message], options: GenerateOptions,
                should_stop: ShouldStop) -> Iterator[Event]:
         return self._backend.stream(messages, options, should_stop)
+
+    def forget_conversation(self, cache_key: str) -> None:
+        self._backend.forget_conversation(cache_key)

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from app.cli.output import emit_json, fail
+from app.core.conversations import Forgotten
 from app.core.history import Conversation, HistoryError, HistoryStore
 
 if TYPE_CHECKING:
@@ -40,8 +41,11 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     exporting.add_argument("--output", metavar="FILE", help="write here instead of stdout")
     exporting.set_defaults(handler=run_export)
 
-    deleting = actions.add_parser("delete", help="delete a conversation for good")
-    deleting.add_argument("id", help="conversation id (or a unique prefix)")
+    deleting = actions.add_parser(
+        "delete", help="delete a conversation for good (its messages, documents and model cache)")
+    deleting.add_argument("id", nargs="?", help="conversation id (or a unique prefix)")
+    deleting.add_argument("--all", action="store_true", help="delete every conversation")
+    deleting.add_argument("--yes", action="store_true", help="do not ask before --all")
     deleting.set_defaults(handler=run_delete)
 
     for command in (listing, finding, exporting, deleting):
@@ -127,16 +131,34 @@ def run_export(args: argparse.Namespace, hearth: Hearth) -> int:
 
 
 def run_delete(args: argparse.Namespace, hearth: Hearth) -> int:
-    store = _store(hearth)
+    if args.all == (args.id is not None):
+        return fail("give a conversation id, or --all")
     try:
-        conversation_id = store.resolve_id(args.id)
-        conversation = store.get_conversation(conversation_id)
-        store.delete_conversation(conversation_id)
+        if args.all:
+            return _delete_all(args, hearth)
+        gone = [hearth.conversations.delete(_store(hearth).resolve_id(args.id))]
     except HistoryError as exc:
         return fail(str(exc))
-    title = conversation.title if conversation else ""
-    if args.json:
-        emit_json({"deleted": conversation_id, "title": title})
-    else:
-        print(f"Deleted {conversation_id[:SHORT_ID]} {title or UNTITLED}")
+    _report_deleted(gone, args.json)
     return 0
+
+
+def _delete_all(args: argparse.Namespace, hearth: Hearth) -> int:
+    count = len(_store(hearth).list_conversations(include_archived=True))
+    if count and not args.yes:
+        if not sys.stdin.isatty():
+            return fail(f"this deletes all {count} conversations for good; add --yes to confirm")
+        answer = input(f"Delete all {count} conversations for good? [y/N] ")
+        if answer.strip().lower() not in ("y", "yes"):
+            print("Nothing deleted.")
+            return 0
+    _report_deleted(hearth.conversations.delete_all(), args.json)
+    return 0
+
+
+def _report_deleted(gone: list[Forgotten], as_json: bool) -> None:
+    for item in gone:
+        if as_json:
+            emit_json({"deleted": item.conversation_id, "title": item.title})
+        else:
+            print(f"Deleted {item.conversation_id[:SHORT_ID]} {item.title or UNTITLED}")

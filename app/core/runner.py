@@ -1,4 +1,4 @@
-"""ModelRunner: one daemon thread owns the backend; generation requests queue up FIFO."""
+"""ModelRunner: one daemon thread owns the backend; requests queue by priority, FIFO within one."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
+from enum import IntEnum
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -18,6 +19,17 @@ from backends.events import Done, Event, StreamError
 T = TypeVar("T")
 OnEvent = Callable[[Event], None]
 OnPosition = Callable[[int], None]
+
+
+class Priority(IntEnum):
+    """Who waits for whom on the model thread: lower runs first; equal levels keep FIFO order.
+
+    USER: the person at the keyboard (chat, quick ask, hearth ask); API: other programs using
+    Hearth's model; WARMUP: background work (prefix warm-up) that yields to anything else."""
+
+    USER = 0
+    API = 1
+    WARMUP = 2
 
 
 class RequestHandle:
@@ -75,6 +87,7 @@ class _Job:
     options: GenerateOptions | None = None
     call: Callable[[], Any] | None = None
     future: Future[Any] | None = None
+    priority: Priority = Priority.USER
 
 
 class ModelRunner:
@@ -110,21 +123,44 @@ class ModelRunner:
     def unload(self) -> Future[None]:
         return self.call(self._unload_current)
 
-    def call(self, fn: Callable[[], T]) -> Future[T]:
+    def forget(self, cache_key: str) -> Future[None]:
+        """Drop a conversation's KV from the loaded engine, after every request queued before."""
+
+        def forget() -> None:
+            if self._backend is not None and self._backend.loaded:
+                self._backend.forget_conversation(cache_key)
+
+        return self.call(forget)
+
+    def call(self, fn: Callable[[], T], *, priority: Priority = Priority.USER) -> Future[T]:
         """Run fn on the runner thread, queued like a request (e.g. backend.render_prompt)."""
         future: Future[T] = Future()
-        self._enqueue(_Job(call=fn, future=future))
+        self._enqueue(_Job(call=fn, future=future, priority=priority))
         return future
 
     def submit(self, messages: list[Message], options: GenerateOptions, on_event: OnEvent,
-               on_position: OnPosition | None = None) -> RequestHandle:
+               on_position: OnPosition | None = None, *,
+               priority: Priority = Priority.USER) -> RequestHandle:
         """Queue a generation; on_event gets backend events on the runner thread, ending in Done.
 
-        on_position(n) is called while the request waits behind n others."""
+        It runs after every waiting job of a more urgent priority and of its own, before less
+        urgent ones. on_position(n) is called while the request waits behind n others."""
         handle = RequestHandle(on_event, on_position)
         handle._runner = self
-        self._enqueue(_Job(handle=handle, messages=list(messages), options=options))
+        self._enqueue(_Job(handle=handle, messages=list(messages), options=options,
+                           priority=priority))
         return handle
+
+    def preempt_requested(self) -> bool:
+        """True when the running job should stop early: something more urgent waits, or the
+        runner is closing. Long background jobs (warm-up) poll this between chunks."""
+        with self._cond:
+            running = self._running
+            if self._closed:
+                return True
+            if running is None or not self._jobs:
+                return False
+            return self._jobs[0].priority < running.priority
 
     @property
     def pending(self) -> int:
@@ -151,17 +187,20 @@ class ModelRunner:
     # -- queue --------------------------------------------------------------------------------
     def _enqueue(self, job: _Job) -> None:
         with self._cond:
-            if self._closed:
-                closed = True
-            else:
-                closed = False
-                self._jobs.append(job)
-                ahead = len(self._jobs) - 1 + (1 if self._running is not None else 0)
+            closed = self._closed
+            if not closed:
+                index = _insertion_index(self._jobs, job.priority)
+                self._jobs.insert(index, job)
+                ahead = index + (1 if self._running is not None else 0)
+                overtook = index < len(self._jobs) - 1
                 self._cond.notify_all()
         if closed:
             self._abandon(job, "The model runner was closed.")
-        elif job.handle is not None:
+            return
+        if job.handle is not None:
             job.handle._set_position(ahead)
+        if overtook:
+            self._renumber()  # it went ahead of less urgent jobs: they now wait longer
 
     def _drop_if_queued(self, handle: RequestHandle) -> None:
         with self._cond:
@@ -253,6 +292,14 @@ class ModelRunner:
                 backend.unload()
             except Exception:  # noqa: BLE001, S110 - a failing unload must not kill the runner
                 pass
+
+
+def _insertion_index(jobs: deque[_Job], priority: Priority) -> int:
+    """After the last job at least as urgent as `priority` (FIFO within a level)."""
+    for index in range(len(jobs) - 1, -1, -1):
+        if jobs[index].priority <= priority:
+            return index + 1
+    return 0
 
 
 def _as_backend_error(exc: BaseException) -> BackendError:

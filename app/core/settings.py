@@ -50,6 +50,7 @@ class Settings:
     server_port: int = 8484
     server_api_key: str = ""  # created on first use; this file is owner-only
     server_cors_origins: list[str] = field(default_factory=list)  # empty: no browser page
+    tray_notice_shown: bool = False  # "still running in the tray" is said once, ever
 
     @classmethod
     def from_dict(cls, raw: dict[str, Any]) -> Settings:

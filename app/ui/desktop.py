@@ -48,6 +48,7 @@ class Desktop(QObject):
         # With a tray, closing the window keeps Hearth running; without one it quits.
         app.setQuitOnLastWindowClosed(self.tray is None)
         self.window.keep_in_tray = self.tray is not None
+        self.window.hidden_to_tray.connect(self._still_running_notice)
 
     def start(self, hidden: bool = False, toggle: bool = False) -> None:
         if self.tray is not None:
@@ -75,6 +76,18 @@ class Desktop(QObject):
         else:
             self.window.load_model()  # shows the "no model yet" banner
             self.window.open_models(first_run=True)
+
+    def _still_running_notice(self) -> None:
+        """The first time the window closes into the tray, say so once (then never again)."""
+        settings = self.hearth.settings
+        if self.tray is None or settings.tray_notice_shown:
+            return
+        settings.tray_notice_shown = True
+        self.tray.notify(self.tr("Hearth is still running"),
+                         self.tr("Hearth keeps running in the tray so reminders and quick ask "
+                                 "work. Quit it from the tray menu."))
+        self.ctx.ops.run(self.hearth.save_settings, lambda _r: None,
+                         title=self.tr("Could not save settings"))
 
     def handle_message(self, args: list[str]) -> None:
         """A second `hearth` launch: --toggle flips Quick ask, anything else shows the window."""

@@ -36,6 +36,7 @@ class MainWindow(QMainWindow):
     model_loaded = Signal(object)
     shown = Signal()
     settings_saved = Signal(set)  # names of the settings that changed
+    hidden_to_tray = Signal()  # the window was closed while Hearth keeps running in the tray
 
     def __init__(self, ctx: UiContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -313,6 +314,7 @@ class MainWindow(QMainWindow):
         if self.keep_in_tray:
             event.ignore()
             self.hide()  # Hearth stays in the tray; Quit is in the tray menu and File menu
+            self.hidden_to_tray.emit()
             return
         super().closeEvent(event)
 

@@ -111,6 +111,11 @@ class DocumentIndex:
         """Drop a file (or every file under a folder) from the index; returns how many."""
         return self._records.remove(fscheck.absolute(path))
 
+    def forget_scope(self, scope: str) -> int:
+        """A chat was deleted: forget the files dropped into it (unless the library or another
+        chat holds them too); returns how many documents went."""
+        return self._records.forget_scope(scope)
+
     def pause(self) -> None:
         self._indexer.pause()
 

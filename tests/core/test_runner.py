@@ -1,4 +1,5 @@
-"""ModelRunner: one thread owns the engine, requests queue FIFO, cancel is immediate."""
+"""ModelRunner: one thread owns the engine, requests queue by priority (FIFO within one),
+cancel is immediate."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from app.core.runner import ModelRunner
+from app.core.runner import ModelRunner, Priority
 from backends.base import BackendInfo, GenerateOptions, Message, ShouldStop
 from backends.errors import BackendError, ModelNotFound
 from backends.events import Done, Event, StreamError, TextDelta
@@ -95,13 +96,15 @@ def runner() -> Iterator[ModelRunner]:
     r.close()
 
 
-def ask(runner: ModelRunner, text: str) -> tuple[Recorder, Any]:
+def ask(runner: ModelRunner, text: str,
+        priority: Priority = Priority.USER) -> tuple[Recorder, Any]:
     rec = Recorder()
     handle = runner.submit(
         [{"role": "user", "content": text}],
         GenerateOptions(),
         rec,
         on_position=rec.positions.append,
+        priority=priority,
     )
     return rec, handle
 
@@ -231,3 +234,74 @@ def test_close_cancels_queued_work_and_joins_the_thread() -> None:
     assert not backend.loaded  # unloaded on the runner thread before it ended
     late, _ = ask(runner, "too late")
     assert late.finished.is_set() and late.done.finish_reason == "cancelled"
+
+
+def test_a_user_turn_goes_ahead_of_waiting_api_and_background_work(runner: ModelRunner) -> None:
+    backend = GatedBackend(["w"])
+    runner.load(backend).result(WAIT)
+    backend.step.clear()
+    running, _ = ask(runner, "running")
+    assert backend.started.wait(WAIT)
+    warm, warm_handle = ask(runner, "warm", Priority.WARMUP)
+    api1, _ = ask(runner, "api 1", Priority.API)
+    api2, _ = ask(runner, "api 2", Priority.API)
+    user, user_handle = ask(runner, "user")
+    # The user's turn waits only behind the running one; the others move back a place.
+    assert user_handle.position == 1 and warm_handle.position == 4
+    assert api2.positions == [2, 3]
+    backend.step.set()
+    assert warm.finished.wait(WAIT) and api1.finished.wait(WAIT) and user.finished.wait(WAIT)
+    assert backend.prompts == ["running", "user", "api 1", "api 2", "warm"]
+
+
+def test_background_work_sees_a_waiting_turn_and_yields(runner: ModelRunner) -> None:
+    """A long background call polls preempt_requested between chunks; a user turn arriving
+    meanwhile makes it stop, and runs next."""
+    backend = GatedBackend(["answer"])
+    runner.load(backend).result(WAIT)
+    started, release = threading.Event(), threading.Event()
+    polls: list[bool] = []
+
+    def warm_up() -> int:
+        started.set()
+        chunks = 0
+        while chunks < 1000:
+            release.wait(WAIT)
+            if runner.preempt_requested():
+                return chunks
+            polls.append(False)
+            chunks += 1
+            if chunks == 3:
+                release.clear()
+        return chunks
+
+    result = runner.call(warm_up, priority=Priority.WARMUP)
+    assert started.wait(WAIT)
+    release.set()
+    while len(polls) < 3:
+        assert not result.done()
+        threading.Event().wait(0.01)
+    # An equal-priority job does not preempt; a user turn does.
+    later = runner.call(lambda: "later", priority=Priority.WARMUP)
+    rec, _ = ask(runner, "now")
+    release.set()
+    assert result.result(WAIT) == 3
+    assert rec.finished.wait(WAIT) and rec.text() == "answer"
+    assert later.result(WAIT) == "later"
+    assert not runner.preempt_requested()
+
+
+def test_close_asks_running_background_work_to_stop() -> None:
+    runner = ModelRunner()
+    started = threading.Event()
+
+    def spin() -> str:
+        started.set()
+        while not runner.preempt_requested():
+            threading.Event().wait(0.005)
+        return "stopped"
+
+    result = runner.call(spin, priority=Priority.WARMUP)
+    assert started.wait(WAIT)
+    runner.close()
+    assert result.result(WAIT) == "stopped"
