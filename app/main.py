@@ -150,7 +150,8 @@ class Hearth:
         self._closers.clear()
 
 
-COMMANDS = ("ask", "chat", "history", "docs", "files", "calendar", "models", "selftest")
+COMMANDS = ("ask", "chat", "history", "docs", "files", "calendar", "models", "selftest", "serve",
+            "mcp")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -14,6 +14,8 @@ MODULES = (
     "app.cli.calendar",
     "app.cli.models",
     "app.cli.selftest",
+    "app.cli.serve",
+    "app.cli.mcp",  # mcp serve
 )
 
 

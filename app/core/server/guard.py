@@ -6,7 +6,6 @@ from __future__ import annotations
 import ipaddress
 import json
 from collections.abc import Callable
-from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 

@@ -121,6 +121,7 @@ class Endpoints:
 
     def __init__(self, state: ServerState) -> None:
         self.state = state
+        self._draining: set[asyncio.Task[None]] = set()
 
     def app(self) -> Starlette:
         routes = [
@@ -210,6 +211,7 @@ class Endpoints:
                 raise ApiError(503, "Hearth's server is shutting down.", type="server_error",
                                code="server_shutdown")
             if parsed.stream:
+                record.streaming = True  # the stream logs it when it ends
                 return StreamingResponse(self._stream_chat(generation, first, record, parsed),
                                          media_type="text/event-stream", headers={
                                              **headers, "Cache-Control": "no-cache"})
@@ -290,6 +292,19 @@ class Endpoints:
             raise
         finally:
             generation.cancel()  # a client that went away stops its generation at once
+            if record.done is None:  # log once the engine has really stopped
+                task = asyncio.get_running_loop().create_task(self._drain(generation, record))
+                self._draining.add(task)
+                task.add_done_callback(self._draining.discard)
+            else:
+                self._end(generation)
+                self.state.log.add(record.build())
+
+    async def _drain(self, generation: Generation, record: _Record) -> None:
+        try:
+            rest = await generation.collect()
+            record.done = rest.done
+        finally:
             self._end(generation)
             self.state.log.add(record.build())
 

@@ -146,6 +146,13 @@ class ApiServer:
             self._socket.close()
             self._socket = None
 
+    def stop_soon(self) -> None:
+        """Ask the server to stop, from any thread, without waiting."""
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(self._request_exit)
+
     def _request_exit(self) -> None:
         self.state.shutdown()
         if self._server is not None:
