@@ -289,9 +289,7 @@ def _arguments(value: Any, where: str) -> dict[str, Any]:
 
 
 def _tools(value: Any, choice: Any) -> list[dict[str, Any]]:
-    if value is None:
-        return []
-    tools = _want(value, list, "tools", "an array")
+    tools = [] if value is None else _want(value, list, "tools", "an array")
     specs: list[dict[str, Any]] = []
     for index, tool in enumerate(tools):
         at = f"tools[{index}]"
