@@ -177,14 +177,22 @@ def main(argv: list[str] | None = None) -> int:
         from app.ui.application import run_app
 
         return run_app(args_list, Hearth)
-    args = build_parser().parse_args(args_list)
-    hearth = Hearth()
+    from app.cli.terminal import SafeStream
+
+    streams = sys.stdout, sys.stderr
+    # Model- and file-supplied text must never drive the terminal (app/cli/terminal.py).
+    sys.stdout, sys.stderr = SafeStream(sys.stdout), SafeStream(sys.stderr)  # type: ignore[assignment]
     try:
-        return int(args.func(args, hearth))
-    except KeyboardInterrupt:
-        return 130
+        args = build_parser().parse_args(args_list)
+        hearth = Hearth()
+        try:
+            return int(args.func(args, hearth))
+        except KeyboardInterrupt:
+            return 130
+        finally:
+            hearth.close()
     finally:
-        hearth.close()
+        sys.stdout, sys.stderr = streams
 
 
 if __name__ == "__main__":

@@ -151,6 +151,7 @@ class MlxBackend:
         self._template = ChatTemplate(folder.chat_template, folder.bos_token, folder.eos_token)
         self._kv_group = _kv_group_size(shape.head_dim, self._kv_type)
         engine = _import_engine()
+        self._info.extra["device_note"] = _usable_device(engine.mx)
         self._model, self._tokenizer = _load_weights(engine, folder)
         self._tokenizer.eos_token_ids = _stop_ids(self._tokenizer)
         self._controls = hf_controls(self._tokenizer)
@@ -399,6 +400,27 @@ def _stop_ids(tokenizer: Any) -> set[int]:
     vocab = tokenizer.get_vocab()
     ids = {int(i) for i in tokenizer.eos_token_ids}
     return ids | {int(vocab[t]) for t in STOP_TOKENS if t in vocab}
+
+
+def metal_status() -> str:
+    """For `hearth selftest`: "" when MLX runs on Metal, else why it runs on the CPU; raises
+    EngineUnavailable when the Metal kernels cannot be found (a broken app bundle)."""
+    return _usable_device(_import_engine().mx)
+
+
+def _usable_device(mx: Any) -> str:
+    """Fall back to the CPU where the Mac has no Metal device (a VM); a missing metallib is a
+    broken installation and stays an error. Returns a note for the status ("" when fine)."""
+    if mx.default_device().type != mx.gpu:
+        return ""
+    try:
+        mx.eval(mx.ones(2) + 1)  # the first GPU operation creates the device, loads the kernels
+    except RuntimeError as exc:
+        if "metallib" in str(exc):
+            raise EngineUnavailable(f"MLX cannot find its Metal kernels: {_one_line(exc)}") from exc
+        mx.set_default_device(mx.cpu)
+        return f"no usable Metal device ({_one_line(exc)}): MLX runs on the CPU"
+    return ""
 
 
 def _device_name(mx: Any) -> str:

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from app.cli.output import emit_json, fail
+from app.cli.terminal import raw
 from app.core.conversations import Forgotten
 from app.core.history import Conversation, HistoryError, HistoryStore
 
@@ -116,8 +117,8 @@ def run_export(args: argparse.Namespace, hearth: Hearth) -> int:
             text = store.export_markdown(chosen)
     except HistoryError as exc:
         return fail(str(exc))
-    if not args.output:
-        sys.stdout.write(text)
+    if not args.output:  # exact data into a pipe or file; made visible on a terminal
+        (sys.stdout if sys.stdout.isatty() else raw(sys.stdout)).write(text)
         return 0
     try:
         Path(args.output).expanduser().write_text(text, encoding="utf-8")

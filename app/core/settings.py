@@ -50,6 +50,8 @@ class Settings:
     server_port: int = 8484
     server_api_key: str = ""  # created on first use; this file is owner-only
     server_cors_origins: list[str] = field(default_factory=list)  # empty: no browser page
+    max_tool_calls_per_step: int = 10  # also with --yes: the rest are refused, not run
+    max_tool_calls_per_turn: int = 40
     tray_notice_shown: bool = False  # "still running in the tray" is said once, ever
 
     @classmethod

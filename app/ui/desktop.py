@@ -9,6 +9,7 @@ from PySide6.QtCore import QObject, QTimer
 from PySide6.QtWidgets import QApplication
 
 from app.ui import markdown
+from app.ui.autostart import hide_dock_icon
 from app.ui.context import UiContext
 from app.ui.hotkey import create_hotkey, default_hotkey
 from app.ui.i18n import Translations
@@ -53,6 +54,7 @@ class Desktop(QObject):
     def start(self, hidden: bool = False, toggle: bool = False) -> None:
         if self.tray is not None:
             self.tray.show()
+        hide_dock_icon(hidden)  # macOS: a tray-only start shows no Dock icon
         if not hidden:
             self.window.show()
         if toggle:
@@ -97,6 +99,7 @@ class Desktop(QObject):
             self.show_window()
 
     def show_window(self) -> None:
+        hide_dock_icon(False)
         self.window.showNormal()
         self.window.raise_()
         self.window.activateWindow()

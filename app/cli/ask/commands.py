@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from app.cli.ask.render import Renderer
 from app.cli.output import emit_json, fail
+from app.cli.terminal import visible
 from app.core.assistant import ConfirmPolicy, TurnHandle, TurnMode
 from app.core.events import ConfirmationRequest
 from backends.base import Backend, GenerateOptions, Message
@@ -37,7 +38,7 @@ def run_ask(args: argparse.Namespace, hearth: Hearth) -> int:
     renderer = Renderer(args.json, policy)
     on_prompt = _prompt_printer(hearth, backend, args.json) if args.print_prompt else None
     try:
-        handle = hearth.assistant.send(conversation, args.question, mode=_mode(args),
+        handle = hearth.assistant.send(conversation, args.question, mode=_mode(args, hearth),
                                        on_event=renderer, confirm=policy, on_prompt=on_prompt)
     except ValueError as exc:
         return fail(str(exc))
@@ -61,7 +62,7 @@ def run_chat(args: argparse.Namespace, hearth: Hearth) -> int:
     except (CliError, BackendError) as exc:
         return fail(str(exc))
     try:
-        return chat_loop(hearth.assistant, conversation, _mode(args),
+        return chat_loop(hearth.assistant, conversation, _mode(args, hearth),
                          "approve" if args.yes else "ask", args.json)
     finally:
         hearth.assistant.close()
@@ -81,7 +82,7 @@ def wait_for_turn(handle: TurnHandle, renderer: Renderer) -> bool:
 
 
 def _ask_person(request: ConfirmationRequest, renderer: Renderer) -> None:
-    renderer.err.write(f"Allow this? {request.description} [y/N] ")
+    renderer.err.write(visible(f"Allow this? {request.description} [y/N] "))
     renderer.err.flush()
     line = sys.stdin.readline()
     if line.strip().lower() in ("y", "yes"):
@@ -90,8 +91,10 @@ def _ask_person(request: ConfirmationRequest, renderer: Renderer) -> None:
         request.deny()
 
 
-def _mode(args: argparse.Namespace) -> TurnMode:
-    fields: dict[str, Any] = {"thinking": not args.no_think, "max_tokens": args.max_tokens}
+def _mode(args: argparse.Namespace, hearth: Hearth) -> TurnMode:
+    # --think / --no-think override; otherwise the same default the app uses (Settings).
+    thinking = hearth.settings.thinking_default if args.think is None else args.think
+    fields: dict[str, Any] = {"thinking": thinking, "max_tokens": args.max_tokens}
     return TurnMode.docs_only(**fields) if args.docs else TurnMode(**fields)
 
 
@@ -105,8 +108,10 @@ def _conversation(args: argparse.Namespace, hearth: Hearth) -> str | None:
 
 
 def _load_model(args: argparse.Namespace, hearth: Hearth) -> Backend:
+    # --model names a file here: a server URL saved in settings must not win over it.
+    url = args.url if args.url is not None or not args.model else ""
     backend = _scripted(args) if args.engine == "scripted" else hearth.make_backend(
-        model_path=args.model, engine=args.engine, url=args.url)
+        model_path=args.model, engine=args.engine, url=url)
     try:
         hearth.runner.load(backend).result()
     except BackendError:
