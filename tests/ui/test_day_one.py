@@ -96,3 +96,53 @@ def test_closing_into_the_tray_says_so_once(ctx, qtbot, monkeypatch) -> None:
     desktop.setParent(None)
     QApplication.instance().setStyleSheet("")
     QApplication.instance().setPalette(QPalette())
+
+
+def test_a_quick_ask_chat_shows_in_the_sidebar(ctx, qtbot, backend) -> None:
+    """Defect 9: quick-ask chats were missing from the sidebar."""
+    from PySide6.QtCore import Qt
+
+    from app.ui.main_window import MainWindow
+    from app.ui.quick_ask import QuickAsk
+    from tests.ui.scripts import answer
+
+    window = MainWindow(ctx)
+    qtbot.addWidget(window)
+    window.show()
+    quick = QuickAsk(ctx)
+    qtbot.addWidget(quick)
+    backend.queue(answer("Easy.", "It is 4."), "Sums")
+    quick.summon()
+    qtbot.keyClicks(quick.input, "What is 2 + 2?")
+    qtbot.keyClick(quick.input, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: not quick.streaming, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: ctx.hearth.history.get_conversation(quick.conversation_id).title
+                    == "Sums", timeout=WAIT_MS)
+    quick.dismiss()
+    window.activateWindow()  # the person comes back to the window
+    qtbot.waitUntil(lambda: "Sums" in [window.sidebar.list.item(i).text()
+                                       for i in range(window.sidebar.list.count())],
+                    timeout=WAIT_MS)
+
+
+def test_untitled_chats_have_one_name_and_empty_ones_are_not_kept(ctx, qtbot) -> None:
+    """Defect 9: empty chats stayed in the list; untitled ones were named three ways."""
+    from app.ui.sidebar import Sidebar
+
+    history = ctx.hearth.history
+    used = history.create_conversation()
+    history.add_message(used.id, "user", "the boiler")
+    empty = history.create_conversation()
+    sidebar = Sidebar(ctx)
+    qtbot.addWidget(sidebar)
+    sidebar.reload()
+    qtbot.waitUntil(lambda: sidebar.list.count() == 1, timeout=WAIT_MS)
+    assert sidebar.list.item(0).text() == "New chat"
+    sidebar.search.setText("boiler")
+    qtbot.waitUntil(lambda: sidebar.results.count() == 1, timeout=WAIT_MS)
+    assert sidebar.results.item(0).text().startswith("New chat: ")
+    assert history.export_markdown(used.id).startswith("# New chat")
+    forgotten = ctx.hearth.conversations.forget_empty(keep=None)
+    assert [f.conversation_id for f in forgotten] == [empty.id]
+    assert history.get_conversation(empty.id) is None
+    assert history.get_conversation(used.id) is not None
