@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from skills.calendar import CalendarStore
     from skills.documents import DocumentIndex
     from skills.files import FileIndex
+    from skills.office import OfficeAccess, WorkbookCache
 
 
 class Hearth:
@@ -121,8 +122,38 @@ class Hearth:
         found += document_skills(self.documents)
         found += file_skills(self.files)
         found += calendar_skills(self.calendar, timezone=local_timezone_name())
+        found += self.office_skills()
         enabled = set(self.settings.enabled_skills)
         return [s for s in found if not enabled or s.name in enabled]
+
+    def office_access(self) -> OfficeAccess:
+        """What the office tools may read (chosen folders, files dropped into the chat) and
+        where they write (the output folder setting, default Documents/Hearth)."""
+        from skills.office import OfficeAccess
+
+        settings = self.settings
+        return OfficeAccess(
+            roots=lambda: [*settings.file_roots, *settings.watched_folders],
+            dropped=self._dropped_files,
+            output=lambda: settings.office_output_folder,
+        )
+
+    def _dropped_files(self, conversation_id: str) -> list[str]:
+        return [path for message in self.history.messages(conversation_id)
+                if message.role == "user" for path in message.attachments]
+
+    @cached_property
+    def workbooks(self) -> WorkbookCache:
+        from skills.office import WorkbookCache
+
+        cache = WorkbookCache()
+        self._closers.append(cache)
+        return cache
+
+    def office_skills(self) -> list[Skill]:
+        from skills.office import office_skills
+
+        return office_skills(self.office_access(), self.workbooks)
 
     @cached_property
     def assistant(self) -> Assistant:
@@ -153,7 +184,8 @@ class Hearth:
         self._closers.clear()
 
 
-COMMANDS = ("ask", "chat", "history", "docs", "files", "calendar", "models", "selftest")
+COMMANDS = ("ask", "chat", "history", "docs", "files", "calendar", "office", "models",
+            "selftest", "serve", "mcp")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -183,7 +215,7 @@ def main(argv: list[str] | None = None) -> int:
 
     streams = sys.stdout, sys.stderr
     # Model- and file-supplied text must never drive the terminal (app/cli/terminal.py).
-    sys.stdout, sys.stderr = SafeStream(sys.stdout), SafeStream(sys.stderr)  # type: ignore[assignment]
+    sys.stdout, sys.stderr = SafeStream(sys.stdout), SafeStream(sys.stderr)
     try:
         args = build_parser().parse_args(args_list)
         return _run_command(args)
