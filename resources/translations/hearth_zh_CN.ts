@@ -360,47 +360,57 @@
 <context>
     <name>DropIndexer</name>
     <message>
-        <location filename="../../app/ui/indexing.py" line="37"/>
+        <location filename="../../app/ui/indexing.py" line="38"/>
         <source>Could not start a chat for these files</source>
         <translation>无法为这些文件新建对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/indexing.py" line="46"/>
+        <location filename="../../app/ui/indexing.py" line="48"/>
         <source>Adding %1…</source>
         <translation>正在添加 %1…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/indexing.py" line="65"/>
+        <location filename="../../app/ui/indexing.py" line="81"/>
         <source>Reading %1 (%2 of %3)…</source>
         <translation>正在读取 %1（第 %2 个，共 %3 个）…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/indexing.py" line="74"/>
+        <location filename="../../app/ui/indexing.py" line="90"/>
         <source>1 file ready: ask about it in this chat.</source>
         <translation>1 个文件已就绪：可以在此对话中询问。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/indexing.py" line="75"/>
+        <location filename="../../app/ui/indexing.py" line="91"/>
         <source>%1 files ready: ask about them in this chat.</source>
         <translation>%1 个文件已就绪：可以在此对话中询问。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/indexing.py" line="78"/>
+        <location filename="../../app/ui/indexing.py" line="94"/>
         <source>1 could not be read</source>
         <translation>1 个无法读取</translation>
     </message>
     <message>
-        <location filename="../../app/ui/indexing.py" line="79"/>
+        <location filename="../../app/ui/indexing.py" line="95"/>
         <source>%1 could not be read</source>
         <translation>%1 个无法读取</translation>
     </message>
     <message>
-        <location filename="../../app/ui/indexing.py" line="88"/>
+        <location filename="../../app/ui/indexing.py" line="96"/>
+        <source>Nothing could be read</source>
+        <translation>没有可读取的内容</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/indexing.py" line="100"/>
+        <source>No readable documents in what you dropped.</source>
+        <translation>拖入的内容中没有可读取的文档。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/indexing.py" line="109"/>
         <source>Reading documents is not available in this build yet.</source>
         <translation>此版本暂不支持读取文档。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/indexing.py" line="90"/>
+        <location filename="../../app/ui/indexing.py" line="111"/>
         <source>Could not add these files: %1</source>
         <translation>无法添加这些文件：%1</translation>
     </message>
@@ -863,7 +873,7 @@
     <name>MainWindow</name>
     <message>
         <location filename="../../app/ui/main_window.py" line="87"/>
-        <location filename="../../app/ui/main_window.py" line="267"/>
+        <location filename="../../app/ui/main_window.py" line="277"/>
         <source>No model loaded</source>
         <translation>未加载模型</translation>
     </message>
@@ -958,52 +968,52 @@
         <translation>停止回答(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="235"/>
+        <location filename="../../app/ui/main_window.py" line="245"/>
         <source>Could not save settings</source>
         <translation>无法保存设置</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="242"/>
+        <location filename="../../app/ui/main_window.py" line="252"/>
         <source>No model yet. Hearth needs a model to answer: download one or open a file you have.</source>
         <translation>还没有模型。Hearth 需要模型才能回答：请下载一个，或打开已有的模型文件。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="245"/>
+        <location filename="../../app/ui/main_window.py" line="255"/>
         <source>Loading the model…</source>
         <translation>正在加载模型…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="259"/>
+        <location filename="../../app/ui/main_window.py" line="269"/>
         <source>remote</source>
         <translation>远程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="277"/>
+        <location filename="../../app/ui/main_window.py" line="289"/>
         <source>%1 tok/s</source>
         <translation>%1 token/秒</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="282"/>
+        <location filename="../../app/ui/main_window.py" line="294"/>
         <source>Context %1 / %2</source>
         <translation>上下文 %1 / %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="288"/>
+        <location filename="../../app/ui/main_window.py" line="300"/>
         <source>Add files to this chat</source>
         <translation>向此对话添加文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="296"/>
+        <location filename="../../app/ui/main_window.py" line="308"/>
         <source>Export this chat</source>
         <translation>导出此对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="297"/>
+        <location filename="../../app/ui/main_window.py" line="309"/>
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="303"/>
+        <location filename="../../app/ui/main_window.py" line="315"/>
         <source>Could not export the chat</source>
         <translation>无法导出对话</translation>
     </message>
@@ -1614,47 +1624,53 @@
         <translation>删除日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="117"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="118"/>
         <source>Running…</source>
         <translation>运行中…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="136"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="137"/>
         <source>Tool: %s</source>
         <translation>工具：%s</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="146"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="147"/>
         <source>Approve</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="148"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="149"/>
         <source>Deny</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="165"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="166"/>
         <source>Waiting for you</source>
         <translation>等待你的确认</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="175"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="177"/>
         <source>Approved</source>
         <translation>已批准</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="175"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="177"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="192"/>
         <source>Denied</source>
         <translation>已拒绝</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="186"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="191"/>
+        <source>Stopped before you decided</source>
+        <translation>在你决定之前已停止</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="198"/>
         <source>Done</source>
         <translation>完成</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="186"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="198"/>
         <source>Failed</source>
         <translation>失败</translation>
     </message>
