@@ -26,7 +26,7 @@ from backends.kv_cache import ConversationCaches, model_fingerprint
 from backends.llama_gguf import GgufSummary, inspect_gguf, model_shape
 from backends.llama_log import TAP
 from backends.llama_state import SeqState, restore_sequence, save_sequence, seq_state_codec
-from backends.parser import OutputParser
+from backends.parser import OutputParser, over_budget
 
 # ggml_type values for llama.cpp's KV cache (quantized V needs flash attention).
 KV_GGML_TYPES = {"f32": 0, "f16": 1, "q4_0": 2, "q4_1": 3, "q5_0": 6, "q5_1": 7, "q8_0": 8}
@@ -110,6 +110,9 @@ class LlamaCppBackend:
         if self._template is None:
             raise NotLoaded("Load the model before rendering a prompt")
         return self._template.render(messages, options)
+
+    def count_tokens(self, text: str) -> int:
+        return len(self._require().tokenize(text.encode("utf-8"), add_bos=False, special=False))
 
     def stream(self, messages: list[Message], options: GenerateOptions,
                should_stop: ShouldStop) -> Iterator[Event]:
@@ -247,10 +250,13 @@ class LlamaCppBackend:
                 if token in self._stop_ids:
                     break
                 run.completion += 1
+                run.reasoning += parser.in_reasoning
                 for event in parser.feed(decoder.push(token)):
                     run.saw(event)
                     yield event
                 reason = self._should_end(run, len(tokens), options, should_stop)
+                if not reason and over_budget(run.reasoning, options, parser):
+                    reason = "thinking_budget"
                 if reason:
                     finish = reason
                     break
@@ -299,6 +305,7 @@ class _Run:
         self.first: float | None = None
         self.last = started
         self.completion = 0
+        self.reasoning = 0  # tokens generated inside the reasoning
         self.tool_calls = 0
 
     def token(self) -> None:
