@@ -82,6 +82,9 @@ class Backend(Protocol):
     def count_tokens(self, text: str) -> int:
         """How many tokens `text` is for the loaded model (an estimate where none is known)."""
 
+    def forget_conversation(self, cache_key: str) -> None:
+        """Drop everything kept for this conversation (its KV in memory and on disk)."""
+
     def stream(
         self, messages: list[Message], options: GenerateOptions, should_stop: ShouldStop
     ) -> Iterator[Event]:

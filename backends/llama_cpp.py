@@ -27,6 +27,13 @@ from backends.llama_gguf import GgufSummary, inspect_gguf, model_shape
 from backends.llama_log import TAP
 from backends.llama_state import SeqState, restore_sequence, save_sequence, seq_state_codec
 from backends.parser import OutputParser, over_budget
+from backends.safe_tokens import (
+    ControlStrings,
+    EncodedPrompt,
+    encode,
+    llama_controls,
+    plain_by_pieces,
+)
 
 # ggml_type values for llama.cpp's KV cache (quantized V needs flash attention).
 KV_GGML_TYPES = {"f32": 0, "f16": 1, "q4_0": 2, "q4_1": 3, "q5_0": 6, "q5_1": 7, "q8_0": 8}
@@ -54,6 +61,7 @@ class LlamaCppBackend:
         self._summary: GgufSummary | None = None
         self._template: ChatTemplate | None = None
         self._stop_ids: frozenset[int] = frozenset()
+        self._controls = ControlStrings(())
         self._caches: ConversationCaches[SeqState] | None = None
         self._active_key: str | None = None
         self._device = "cpu"
@@ -89,6 +97,7 @@ class LlamaCppBackend:
             self._summary = summary
             self._template = self._make_template(summary)
             self._stop_ids = self._find_stop_ids(llama_cpp)
+            self._controls = llama_controls(llama_cpp, self._llm)
             self._caches = self._make_caches(context)
         except BaseException:
             self._llm.close()  # never half-loaded: free the weights again
@@ -114,18 +123,28 @@ class LlamaCppBackend:
     def count_tokens(self, text: str) -> int:
         return len(self._require().tokenize(text.encode("utf-8"), add_bos=False, special=False))
 
+    def encode_prompt(self, messages: list[Message], options: GenerateOptions) -> EncodedPrompt:
+        """The prompt's token ids: special tokens only from the template (backends/safe_tokens)."""
+        llm = self._require()
+        if self._template is None:
+            raise NotLoaded("Load the model before rendering a prompt")
+        return encode(self._template, self._controls, messages, options,
+                      markup=lambda text: llm.tokenize(text.encode(), add_bos=False, special=True),
+                      plain=plain_by_pieces(self._controls, lambda text: llm.tokenize(
+                          text.encode(), add_bos=False, special=False)))
+
     def stream(self, messages: list[Message], options: GenerateOptions,
                should_stop: ShouldStop) -> Iterator[Event]:
         llm = self._require()
         started = time.perf_counter()
         try:
-            prompt = self.render_prompt(messages, options)
+            encoded = self.encode_prompt(messages, options)
         except (ValueError, TemplateError) as exc:  # bad messages for this template
             yield StreamError(f"The chat template could not format this conversation: {exc}",
                               kind=FailureKind.ENGINE_FAILED)
             yield Done("error")
             return
-        tokens = llm.tokenize(prompt.encode("utf-8"), add_bos=False, special=True)
+        prompt, tokens = encoded.text, encoded.tokens
         if len(tokens) >= llm.n_ctx():
             yield StreamError(f"The conversation is {len(tokens):,} tokens long, more than the "
                               f"model's {llm.n_ctx():,}-token context: start a new chat or raise "
@@ -222,6 +241,15 @@ class LlamaCppBackend:
         # still reused by llama-cpp-python's longest-prefix match.
         if state is not None and not restore_sequence(self._llm, state):
             self._llm.reset()
+
+    def forget_conversation(self, cache_key: str) -> None:
+        if self._caches is not None:
+            self._caches.forget(cache_key)
+        # The live KV may hold this chat, or a title written about it (key None): drop both.
+        if self._active_key in (cache_key, None):
+            self._active_key = None  # never parked (saved) again
+            if self._llm is not None:
+                self._llm.reset()
 
     def _park_active(self) -> None:
         if self._caches is not None and self._active_key is not None and self._llm.n_tokens > 0:

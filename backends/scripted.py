@@ -94,6 +94,9 @@ class ScriptedBackend:
     def count_tokens(self, text: str) -> int:
         return len(_TOKEN_RE.findall(text))
 
+    def forget_conversation(self, cache_key: str) -> None:
+        pass  # scripted outputs keep no per-conversation state
+
     def stream(self, messages: list[Message], options: GenerateOptions,
                should_stop: ShouldStop) -> Iterator[Event]:
         if not self._loaded:

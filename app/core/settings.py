@@ -57,6 +57,10 @@ class Settings:
     thinking_budget_quick: int = 1024
     thinking_budget_tools: int = 1024
     thinking_budget_title: int = 0
+    max_tool_calls_per_step: int = 10  # also with --yes: the rest are refused, not run
+    max_tool_calls_per_turn: int = 40
+    tray_notice_shown: bool = False  # "still running in the tray" is said once, ever
+    office_output_folder: str = ""  # "": a "Hearth" folder in the user's Documents
 
     @classmethod
     def from_dict(cls, raw: dict[str, Any]) -> Settings:

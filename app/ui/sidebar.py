@@ -252,13 +252,13 @@ class Sidebar(QWidget):
                 self.tr("Delete this conversation? This cannot be undone."))
             if answer != QMessageBox.StandardButton.Yes:
                 return
-        history = self.ctx.lazy("history")
+        conversations = self.ctx.lazy("conversations")  # forgets its documents and cache too
 
         def done(_r: Any) -> None:
             self.deleted.emit(cid)
             self.reload()
 
-        self.ctx.ops.run(lambda: history.delete_conversation(cid), done)
+        self.ctx.ops.run(lambda: conversations.delete(cid), done)
 
     # -- search -------------------------------------------------------------------------------
     def _schedule_search(self, _text: str) -> None:

@@ -16,7 +16,7 @@ from app.core.assistant.context import StepPrompt, fit_context
 from app.core.assistant.mode import ConfirmPolicy, OnEvent, TurnHandle, TurnMode
 from app.core.assistant.store import HistoryLike
 from app.core.assistant.stream import StepResult, stream_step
-from app.core.assistant.tools import CANCELLED, ToolCaller
+from app.core.assistant.tools import CANCELLED, CallBudget, ToolCaller
 from app.core.events import (
     AssistantEvent,
     OutputCut,
@@ -150,7 +150,10 @@ class Turn:
         skills = [s for s in self.s.skills(handle._cancel.is_set) if mode.allows(s.name)]
         context = SkillContext(conversation_id=self.conv, timezone=local_timezone_name(),
                                should_stop=handle._cancel.is_set)
-        caller = ToolCaller(skills, self.s.policy, self.emit, handle._cancel, context)
+        settings = self.s.settings
+        caller = ToolCaller(skills, self.s.policy, self.emit, handle._cancel, context,
+                            CallBudget(settings.max_tool_calls_per_step,
+                                       settings.max_tool_calls_per_turn))
         message_id = self._new_assistant_message()
         handle.assistant_message_id = message_id
         self.emit(TurnStarted(self.conv, user_id, message_id))
@@ -210,7 +213,8 @@ class Turn:
             enable_thinking=thinking and budget > 0,
             # The template keeps this turn's reasoning anyway; True also keeps earlier turns'
             # reasoning, which MODEL.md recommends once the model works through tool steps.
-            preserve_thinking=used_tools,
+            preserve_thinking=used_tools if mode.preserve_thinking is None
+            else mode.preserve_thinking,
             tools=[tool_spec(skill) for skill in skills],
             max_tokens=mode.max_tokens or settings.max_tokens,
             temperature=sampling.temperature if mode.temperature is None else mode.temperature,
@@ -248,9 +252,10 @@ class Turn:
         """Store the call message, run each call, store each result. True when cancelled."""
         calls: list[dict[str, Any]] = [{"id": f"call_{uuid.uuid4().hex[:12]}", "name": c.name, "arguments": c.arguments}
                  for c in result.calls]
+        calls, refused = caller.budget.admit(calls)
         self._save(message_id, result, "complete", tool_calls=calls)
-        for error in result.errors:
-            text = UNREADABLE_CALL.format(error=error)
+        notes = [UNREADABLE_CALL.format(error=error) for error in result.errors]
+        for text in notes + ([refused] if refused else []):
             self.s.history.add_message(self.conv, "tool", text, tool_ok=False)
             self.emit(ToolFinished("", "", False, text))
         for index, call in enumerate(calls):
