@@ -35,6 +35,7 @@ class GenerateOptions:
     # The reply so far, rendered right after the generation prompt: the model continues it
     # (the core closes cut-short reasoning with it: "<reasoning>\n</think>\n\n").
     assistant_prefix: str = ""
+    raw_prompt: str | None = None  # a prompt sent as is, no template (/v1/completions)
 
     def effective_temperature(self) -> float:
         if self.temperature is not None:
@@ -77,7 +78,8 @@ class Backend(Protocol):
         """Free the model and its caches."""
 
     def render_prompt(self, messages: list[Message], options: GenerateOptions) -> str:
-        """The exact prompt text the engine would be sent (for --print-prompt)."""
+        """The exact prompt text the engine would be sent (for --print-prompt);
+        options.raw_prompt, when set, is that text already."""
 
     def count_tokens(self, text: str) -> int:
         """How many tokens `text` is for the loaded model (an estimate where none is known)."""

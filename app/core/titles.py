@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import threading
 
+from app.core.history.records import UNTITLED
 from app.core.oneshot import generate_text
 from app.core.prompts import prompt_text
 from app.core.runner import ModelRunner
@@ -22,7 +23,7 @@ def fallback_title(user_text: str) -> str:
     title = " ".join(words[:MAX_WORDS])
     if len(title) > MAX_CHARS:
         title = title[: MAX_CHARS - 1].rstrip() + "…"
-    return title or "New conversation"
+    return title or UNTITLED
 
 
 def clean_title(raw: str) -> str:
