@@ -21,8 +21,8 @@ from PySide6.QtWidgets import (
 
 from app.ui.chat.chat_view import ChatView
 from app.ui.context import UiContext
-from app.ui.file_actions import file_name_for, start_folder
 from app.ui.failures import present_error
+from app.ui.file_actions import file_name_for, start_folder
 from app.ui.i18n import Retranslator
 from app.ui.indexing import DropIndexer
 from app.ui.pages import make_calendar_page, make_library_page

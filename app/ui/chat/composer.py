@@ -22,7 +22,6 @@ from PySide6.QtWidgets import (
 from app.ui.file_actions import start_folder
 from app.ui.i18n import Retranslator
 
-
 ATTACHMENT_ICON = Path(__file__).resolve().parents[3] / "resources" / "icons" / "attachment.svg"
 
 
