@@ -524,22 +524,22 @@
 <context>
     <name>FolderList</name>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="57"/>
+        <location filename="../../app/ui/settings_dialog.py" line="58"/>
         <source>Add…</source>
         <translation>添加…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="58"/>
+        <location filename="../../app/ui/settings_dialog.py" line="59"/>
         <source>Add a folder to %1</source>
         <translation>向「%1」添加文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="60"/>
+        <location filename="../../app/ui/settings_dialog.py" line="61"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="61"/>
+        <location filename="../../app/ui/settings_dialog.py" line="62"/>
         <source>Remove the selected folder from %1</source>
         <translation>从「%1」移除所选文件夹</translation>
     </message>
@@ -1024,6 +1024,59 @@
     </message>
 </context>
 <context>
+    <name>McpServersPage</name>
+    <message>
+        <location filename="../../app/ui/mcp_settings.py" line="126"/>
+        <source>Tool servers (MCP) give Hearth more tools. Hearth asks before running a tool unless you trust its server. Changes take effect the next time Hearth starts.</source>
+        <translation>工具服务器（MCP）为 Hearth 提供更多工具。除非你信任该服务器，Hearth 在运行其工具前都会先询问。更改将在下次启动 Hearth 时生效。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/mcp_settings.py" line="133"/>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/mcp_settings.py" line="133"/>
+        <source>Program or address</source>
+        <translation>程序或地址</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/mcp_settings.py" line="134"/>
+        <source>Trusted</source>
+        <translation>信任</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/mcp_settings.py" line="139"/>
+        <source>Tool servers</source>
+        <translation>工具服务器</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/mcp_settings.py" line="143"/>
+        <source>Add…</source>
+        <translation>添加…</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/mcp_settings.py" line="144"/>
+        <source>Edit…</source>
+        <translation>编辑…</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/mcp_settings.py" line="145"/>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/mcp_settings.py" line="160"/>
+        <source>Yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/mcp_settings.py" line="160"/>
+        <source>Asks first</source>
+        <translation>先询问</translation>
+    </message>
+</context>
+<context>
     <name>MessageText</name>
     <message>
         <location filename="../../app/ui/chat/text_view.py" line="87"/>
@@ -1182,6 +1235,81 @@
     </message>
 </context>
 <context>
+    <name>ServerDialog</name>
+    <message>
+        <location filename="../../app/ui/mcp_settings.py" line="28"/>
+        <source>Give the server a name.</source>
+        <translation>请为服务器命名。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/mcp_settings.py" line="29"/>
+        <source>The address must start with http:// or https://.</source>
+        <translation>地址必须以 http:// 或 https:// 开头。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/mcp_settings.py" line="30"/>
+        <source>The command has an unclosed quote.</source>
+        <translation>命令中有未闭合的引号。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/mcp_settings.py" line="31"/>
+        <source>Give the command that starts the server.</source>
+        <translation>请填写启动服务器的命令。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/mcp_settings.py" line="60"/>
+        <source>Tool server</source>
+        <translation>工具服务器</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/mcp_settings.py" line="65"/>
+        <source>Server name</source>
+        <translation>服务器名称</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/mcp_settings.py" line="66"/>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/mcp_settings.py" line="67"/>
+        <source>Start a program</source>
+        <translation>启动程序</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/mcp_settings.py" line="68"/>
+        <source>Connect to an address</source>
+        <translation>连接到地址</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/mcp_settings.py" line="75"/>
+        <source>How</source>
+        <translation>方式</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/mcp_settings.py" line="78"/>
+        <location filename="../../app/ui/mcp_settings.py" line="79"/>
+        <source>Command</source>
+        <translation>命令</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/mcp_settings.py" line="82"/>
+        <location filename="../../app/ui/mcp_settings.py" line="83"/>
+        <source>Address</source>
+        <translation>地址</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/mcp_settings.py" line="84"/>
+        <source>Trust this server: run its tools without asking</source>
+        <translation>信任此服务器：运行其工具时不再询问</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/mcp_settings.py" line="112"/>
+        <source>Another server already has this name.</source>
+        <translation>已有其他服务器使用此名称。</translation>
+    </message>
+</context>
+<context>
     <name>Services</name>
     <message>
         <location filename="../../app/ui/services.py" line="54"/>
@@ -1202,203 +1330,208 @@
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="213"/>
+        <location filename="../../app/ui/settings_dialog.py" line="218"/>
         <source>Start Hearth in the tray when I sign in</source>
         <translation>登录时在托盘中启动 Hearth</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="283"/>
+        <location filename="../../app/ui/settings_dialog.py" line="289"/>
         <source>Could not change start at login</source>
         <translation>无法更改登录时启动</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="96"/>
+        <location filename="../../app/ui/settings_dialog.py" line="97"/>
         <source>Settings — Hearth</source>
         <translation>设置 — Hearth</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="105"/>
-        <location filename="../../app/ui/settings_dialog.py" line="133"/>
+        <location filename="../../app/ui/settings_dialog.py" line="109"/>
+        <source>Tool servers</source>
+        <translation>工具服务器</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_dialog.py" line="110"/>
+        <location filename="../../app/ui/settings_dialog.py" line="138"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="106"/>
+        <location filename="../../app/ui/settings_dialog.py" line="111"/>
         <source>Folders</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="107"/>
+        <location filename="../../app/ui/settings_dialog.py" line="112"/>
         <source>General</source>
         <translation>通用</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="125"/>
+        <location filename="../../app/ui/settings_dialog.py" line="130"/>
         <source>No model chosen</source>
         <translation>未选择模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="126"/>
+        <location filename="../../app/ui/settings_dialog.py" line="131"/>
         <source>Model file or folder</source>
         <translation>模型文件或文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="128"/>
+        <location filename="../../app/ui/settings_dialog.py" line="133"/>
         <source>Models…</source>
         <translation>模型管理…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="129"/>
+        <location filename="../../app/ui/settings_dialog.py" line="134"/>
         <source>Manage models</source>
         <translation>管理模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="135"/>
-        <location filename="../../app/ui/settings_dialog.py" line="141"/>
+        <location filename="../../app/ui/settings_dialog.py" line="140"/>
+        <location filename="../../app/ui/settings_dialog.py" line="146"/>
         <source>Engine</source>
         <translation>引擎</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="136"/>
+        <location filename="../../app/ui/settings_dialog.py" line="141"/>
         <source>Automatic</source>
         <translation>自动</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="136"/>
+        <location filename="../../app/ui/settings_dialog.py" line="141"/>
         <source>Remote server</source>
         <translation>远程服务器</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="144"/>
+        <location filename="../../app/ui/settings_dialog.py" line="149"/>
         <source>Remote server address</source>
         <translation>远程服务器地址</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="146"/>
+        <location filename="../../app/ui/settings_dialog.py" line="151"/>
         <source>Server</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="152"/>
+        <location filename="../../app/ui/settings_dialog.py" line="157"/>
         <source>Automatic (from free memory)</source>
         <translation>自动（根据可用内存）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="154"/>
+        <location filename="../../app/ui/settings_dialog.py" line="159"/>
         <source>Context length in tokens</source>
         <translation>上下文长度（token）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="155"/>
+        <location filename="../../app/ui/settings_dialog.py" line="160"/>
         <source>Context length</source>
         <translation>上下文长度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="157"/>
+        <location filename="../../app/ui/settings_dialog.py" line="162"/>
         <source>f16 (best quality)</source>
         <translation>f16（质量最好）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="158"/>
+        <location filename="../../app/ui/settings_dialog.py" line="163"/>
         <source>q8_0 (half the memory)</source>
         <translation>q8_0（内存减半）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="160"/>
+        <location filename="../../app/ui/settings_dialog.py" line="165"/>
         <source>KV cache precision</source>
         <translation>KV 缓存精度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="161"/>
+        <location filename="../../app/ui/settings_dialog.py" line="166"/>
         <source>KV cache</source>
         <translation>KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="162"/>
+        <location filename="../../app/ui/settings_dialog.py" line="167"/>
         <source>Each token of context takes 176 KiB at f16 (94 KiB at q8_0): 8K tokens need about 1.4 GiB.</source>
         <translation>每个上下文 token 在 f16 下占 176 KiB（q8_0 下 94 KiB）：8K token 约需 1.4 GiB。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="164"/>
+        <location filename="../../app/ui/settings_dialog.py" line="169"/>
         <source>Think before answering by default</source>
         <translation>默认回答前先思考</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="166"/>
+        <location filename="../../app/ui/settings_dialog.py" line="171"/>
         <source>Thinking</source>
         <translation>思考</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="173"/>
+        <location filename="../../app/ui/settings_dialog.py" line="178"/>
         <source>Watched folders (documents Hearth can read and cite)</source>
         <translation>监视的文件夹（Hearth 可以阅读并引用其中的文档）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="174"/>
+        <location filename="../../app/ui/settings_dialog.py" line="179"/>
         <source>Watched folders</source>
         <translation>监视的文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="177"/>
+        <location filename="../../app/ui/settings_dialog.py" line="182"/>
         <source>File search folders (Hearth finds files only here)</source>
         <translation>文件搜索范围（Hearth 只在这些文件夹中查找文件）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="178"/>
+        <location filename="../../app/ui/settings_dialog.py" line="183"/>
         <source>File search folders</source>
         <translation>文件搜索范围</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="190"/>
-        <location filename="../../app/ui/settings_dialog.py" line="191"/>
+        <location filename="../../app/ui/settings_dialog.py" line="195"/>
+        <location filename="../../app/ui/settings_dialog.py" line="196"/>
         <source>Quick ask shortcut</source>
         <translation>快速提问快捷键</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="197"/>
-        <location filename="../../app/ui/settings_dialog.py" line="204"/>
+        <location filename="../../app/ui/settings_dialog.py" line="202"/>
+        <location filename="../../app/ui/settings_dialog.py" line="209"/>
         <source>Follow the system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="197"/>
+        <location filename="../../app/ui/settings_dialog.py" line="202"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="198"/>
+        <location filename="../../app/ui/settings_dialog.py" line="203"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="201"/>
-        <location filename="../../app/ui/settings_dialog.py" line="202"/>
+        <location filename="../../app/ui/settings_dialog.py" line="206"/>
+        <location filename="../../app/ui/settings_dialog.py" line="207"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="208"/>
-        <location filename="../../app/ui/settings_dialog.py" line="209"/>
+        <location filename="../../app/ui/settings_dialog.py" line="213"/>
+        <location filename="../../app/ui/settings_dialog.py" line="214"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="210"/>
+        <location filename="../../app/ui/settings_dialog.py" line="215"/>
         <source>The language changes as soon as you save.</source>
         <translation>保存后语言立即切换。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="221"/>
+        <location filename="../../app/ui/settings_dialog.py" line="226"/>
         <source>The shortcut is registered while Hearth runs.</source>
         <translation>Hearth 运行时会注册该快捷键。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="247"/>
+        <location filename="../../app/ui/settings_dialog.py" line="252"/>
         <source>Choose a model to see which engine runs it.</source>
         <translation>选择模型后可查看由哪个引擎运行。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="286"/>
+        <location filename="../../app/ui/settings_dialog.py" line="292"/>
         <source>Could not save settings</source>
         <translation>无法保存设置</translation>
     </message>
