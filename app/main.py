@@ -192,7 +192,7 @@ class Hearth:
 
 
 COMMANDS = ("ask", "chat", "history", "docs", "files", "calendar", "office", "models",
-            "selftest")
+            "selftest", "serve", "mcp")
 
 
 def build_parser() -> argparse.ArgumentParser:

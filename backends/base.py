@@ -29,6 +29,7 @@ class GenerateOptions:
     min_p: float = 0.0
     seed: int | None = None
     cache_key: str | None = None  # conversation id, for per-conversation KV caches
+    raw_prompt: str | None = None  # a prompt sent as is, no template (/v1/completions)
 
     def effective_temperature(self) -> float:
         if self.temperature is not None:
@@ -71,7 +72,8 @@ class Backend(Protocol):
         """Free the model and its caches."""
 
     def render_prompt(self, messages: list[Message], options: GenerateOptions) -> str:
-        """The exact prompt text the engine would be sent (for --print-prompt)."""
+        """The exact prompt text the engine would be sent (for --print-prompt);
+        options.raw_prompt, when set, is that text already."""
 
     def forget_conversation(self, cache_key: str) -> None:
         """Drop everything kept for this conversation (its KV in memory and on disk)."""

@@ -53,6 +53,8 @@ class ChatTemplate:
 
     def render(self, messages: list[Message], options: GenerateOptions,
                add_generation_prompt: bool = True) -> str:
+        if options.raw_prompt is not None:
+            return options.raw_prompt  # a client's own prompt (/v1/completions): no template
         variables: dict[str, Any] = {
             "messages": messages,
             "add_generation_prompt": add_generation_prompt,

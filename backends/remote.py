@@ -16,8 +16,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from backends.base import BackendInfo, GenerateOptions, Message, ShouldStop
-from backends.errors import NotLoaded
-from backends.events import Event
+from backends.errors import FailureKind, NotLoaded
+from backends.events import Done, Event, StreamError
 from backends.remote_http import (
     Connection,
     Endpoint,
@@ -84,6 +84,11 @@ class RemoteBackend:
                should_stop: ShouldStop) -> Iterator[Event]:
         if not self._loaded:
             raise NotLoaded("Not connected to the server yet: call load() first.")
+        if options.raw_prompt is not None:
+            yield StreamError("The remote engine takes chat messages only, not a raw prompt.",
+                              kind=FailureKind.BAD_INPUT)
+            yield Done("error")
+            return
         turn = Turn(options)
         if should_stop():
             yield turn.done("cancelled")

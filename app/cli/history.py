@@ -13,11 +13,11 @@ from app.cli.terminal import raw
 from app.core.conversations import Forgotten
 from app.core.failures import FailureKind, exit_code, kind_of
 from app.core.history import Conversation, HistoryError, HistoryStore
+from app.core.history.records import UNTITLED
 
 if TYPE_CHECKING:
     from app.main import Hearth
 
-UNTITLED = "(untitled)"
 BAD_INPUT = exit_code(FailureKind.BAD_INPUT)
 SHORT_ID = 8  # enough to tell conversations apart; any unique prefix is accepted back
 

@@ -44,6 +44,12 @@ class Settings:
     mcp_servers: list[McpServer] = field(default_factory=list)
     enabled_skills: list[str] = field(default_factory=list)  # empty: all
     step_limit: int = 8
+    # The OpenAI-compatible server for other programs (app/core/server): off until switched on.
+    server_enabled: bool = False
+    server_host: str = "127.0.0.1"  # another address exposes the model to the network: warned
+    server_port: int = 8484
+    server_api_key: str = ""  # created on first use; this file is owner-only
+    server_cors_origins: list[str] = field(default_factory=list)  # empty: no browser page
     max_tool_calls_per_step: int = 10  # also with --yes: the rest are refused, not run
     max_tool_calls_per_turn: int = 40
     tray_notice_shown: bool = False  # "still running in the tray" is said once, ever
@@ -89,6 +95,7 @@ def save_settings(settings: Settings, path: Path) -> None:
             json.dump(settings.to_dict(), handle, indent=2, ensure_ascii=False)
             handle.flush()
             os.fsync(handle.fileno())
+        os.chmod(tmp, 0o600)  # it holds the server's API key: owner-only (mkstemp's mode too)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

@@ -66,7 +66,10 @@ class Desktop(QObject):
         # Everything built so far lives as long as the app: keep it out of the cyclic GC's
         # full passes, which would otherwise walk it again and again while answers stream.
         gc.freeze()
-        self.window.sidebar.reload()
+        conversations, sidebar = self.ctx.lazy("conversations"), self.window.sidebar
+        # Chats started and never used in earlier sessions are not kept.
+        self.ctx.ops.run(lambda: conversations.forget_empty(), lambda _r: sidebar.reload(),
+                         lambda _e: sidebar.reload())
         self.ctx.ops.run(self.ctx.assistant, lambda _a: None, lambda _e: None)  # warm it up
         self.ctx.ops.run(markdown.warm_up, lambda _r: None, lambda _e: None)
         self.services.start()

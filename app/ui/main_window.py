@@ -7,7 +7,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -156,12 +156,22 @@ class MainWindow(QMainWindow):
         self.ctx.ops.failed.connect(self._show_failure)
 
     # -- navigation ---------------------------------------------------------------------------
+    def _forget_figures(self) -> None:
+        """Speed and context belong to the chat they were measured in."""
+        self._tr(lambda: self.speed_label.setText(""), key="speed")
+        self._tr(lambda: self.context_label.setText(""), key="context")
+
     def new_chat(self) -> None:
+        self._forget_figures()
+        self.indexer.leave(None)
         self.show_page("chat")
         self.chat.new_conversation()
         self.sidebar.select(None)
 
     def open_conversation(self, cid: str, focus: Any = None) -> None:
+        if cid != self.chat.conversation_id:
+            self._forget_figures()
+            self.indexer.leave(cid)
         self.show_page("chat")
         self.sidebar.select(cid)
         self.chat.load_conversation(cid, focus)
@@ -272,7 +282,9 @@ class MainWindow(QMainWindow):
             info = self.ctx.hearth.runner.info  # in memory: what the runner has loaded
             if info is not None:
                 self._model_ready(info)
-        tps = float(figures.get("tps", 0))
+        # A stopped or refused answer has no meaningful speed (a few tokens over microseconds).
+        stopped = figures.get("finish_reason") not in (None, "stop", "length", "step_limit")
+        tps = 0.0 if stopped or figures.get("tokens", 0) < 2 else float(figures.get("tps", 0))
         self._tr(lambda: self.speed_label.setText(
             self.tr("%1 tok/s").replace("%1", f"{tps:.1f}") if tps else ""), key="speed")
         used = int(figures.get("prompt_tokens", 0) + figures.get("tokens", 0))
@@ -312,6 +324,13 @@ class MainWindow(QMainWindow):
     def showEvent(self, event: Any) -> None:  # noqa: N802
         super().showEvent(event)
         QTimer.singleShot(0, self, self.shown.emit)
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802
+        super().changeEvent(event)
+        if (event.type() == QEvent.Type.ActivationChange and self.isActiveWindow()
+                and self.isVisible()):
+            # Quick ask (another window) may have started or named chats meanwhile.
+            self.sidebar.reload()
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
         if self.keep_in_tray:

@@ -245,37 +245,32 @@
 <context>
     <name>ChatView</name>
     <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="110"/>
-        <source>Choose a model…</source>
-        <translation>选择模型…</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="190"/>
+        <location filename="../../app/ui/chat/chat_view.py" line="212"/>
         <source>Could not open this conversation</source>
         <translation>无法打开此对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="340"/>
+        <location filename="../../app/ui/chat/chat_view.py" line="362"/>
         <source>Waiting for the model (%1 ahead)…</source>
         <translation>正在等待模型（前面还有 %1 个）…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="387"/>
+        <location filename="../../app/ui/chat/chat_view.py" line="409"/>
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="388"/>
+        <location filename="../../app/ui/chat/chat_view.py" line="410"/>
         <source>The answer reached the length limit.</source>
         <translation>回答已达到长度上限。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="389"/>
+        <location filename="../../app/ui/chat/chat_view.py" line="411"/>
         <source>Stopped after too many tool steps.</source>
         <translation>工具步骤过多，已停止。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="392"/>
+        <location filename="../../app/ui/chat/chat_view.py" line="414"/>
         <source>The answer is ready.</source>
         <translation>回答已完成。</translation>
     </message>
@@ -347,17 +342,17 @@
 <context>
     <name>Desktop</name>
     <message>
-        <location filename="../../app/ui/desktop.py" line="88"/>
+        <location filename="../../app/ui/desktop.py" line="91"/>
         <source>Hearth is still running</source>
         <translation>Hearth 仍在运行</translation>
     </message>
     <message>
-        <location filename="../../app/ui/desktop.py" line="89"/>
+        <location filename="../../app/ui/desktop.py" line="92"/>
         <source>Hearth keeps running in the tray so reminders and quick ask work. Quit it from the tray menu.</source>
         <translation>Hearth 会继续在托盘中运行，以便提醒和快速提问可用。可从托盘菜单退出。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/desktop.py" line="92"/>
+        <location filename="../../app/ui/desktop.py" line="95"/>
         <source>Could not save settings</source>
         <translation>无法保存设置</translation>
     </message>
@@ -365,47 +360,57 @@
 <context>
     <name>DropIndexer</name>
     <message>
-        <location filename="../../app/ui/indexing.py" line="37"/>
+        <location filename="../../app/ui/indexing.py" line="38"/>
         <source>Could not start a chat for these files</source>
         <translation>无法为这些文件新建对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/indexing.py" line="46"/>
+        <location filename="../../app/ui/indexing.py" line="48"/>
         <source>Adding %1…</source>
         <translation>正在添加 %1…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/indexing.py" line="65"/>
+        <location filename="../../app/ui/indexing.py" line="81"/>
         <source>Reading %1 (%2 of %3)…</source>
         <translation>正在读取 %1（第 %2 个，共 %3 个）…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/indexing.py" line="74"/>
+        <location filename="../../app/ui/indexing.py" line="90"/>
         <source>1 file ready: ask about it in this chat.</source>
         <translation>1 个文件已就绪：可以在此对话中询问。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/indexing.py" line="75"/>
+        <location filename="../../app/ui/indexing.py" line="91"/>
         <source>%1 files ready: ask about them in this chat.</source>
         <translation>%1 个文件已就绪：可以在此对话中询问。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/indexing.py" line="78"/>
+        <location filename="../../app/ui/indexing.py" line="94"/>
         <source>1 could not be read</source>
         <translation>1 个无法读取</translation>
     </message>
     <message>
-        <location filename="../../app/ui/indexing.py" line="79"/>
+        <location filename="../../app/ui/indexing.py" line="95"/>
         <source>%1 could not be read</source>
         <translation>%1 个无法读取</translation>
     </message>
     <message>
-        <location filename="../../app/ui/indexing.py" line="88"/>
+        <location filename="../../app/ui/indexing.py" line="96"/>
+        <source>Nothing could be read</source>
+        <translation>没有可读取的内容</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/indexing.py" line="100"/>
+        <source>No readable documents in what you dropped.</source>
+        <translation>拖入的内容中没有可读取的文档。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/indexing.py" line="109"/>
         <source>Reading documents is not available in this build yet.</source>
         <translation>此版本暂不支持读取文档。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/indexing.py" line="90"/>
+        <location filename="../../app/ui/indexing.py" line="111"/>
         <source>Could not add these files: %1</source>
         <translation>无法添加这些文件：%1</translation>
     </message>
@@ -436,6 +441,84 @@
         <location filename="../../app/ui/chat/parts.py" line="59"/>
         <source>Summarise the PDF I dropped</source>
         <translation>总结我拖进来的 PDF</translation>
+    </message>
+</context>
+<context>
+    <name>Failures</name>
+    <message>
+        <location filename="../../app/ui/failures.py" line="27"/>
+        <source>No model is loaded yet.</source>
+        <translation>尚未加载模型。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/failures.py" line="28"/>
+        <source>The model file cannot be used (missing, damaged or not supported).</source>
+        <translation>无法使用该模型文件（文件缺失、损坏或不受支持）。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/failures.py" line="30"/>
+        <source>This conversation no longer fits in the model&apos;s memory.</source>
+        <translation>此对话已超出模型的上下文容量。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/failures.py" line="32"/>
+        <source>The model engine failed.</source>
+        <translation>模型引擎出错。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/failures.py" line="33"/>
+        <source>The model server cannot be reached.</source>
+        <translation>无法连接到模型服务器。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/failures.py" line="35"/>
+        <source>The model server refused the request.</source>
+        <translation>模型服务器拒绝了请求。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/failures.py" line="36"/>
+        <source>An answer in this conversation is still being written.</source>
+        <translation>此对话中仍有回答正在生成。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/failures.py" line="38"/>
+        <source>Stopped.</source>
+        <translation>已停止。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/failures.py" line="39"/>
+        <source>The disk is full: Hearth could not save.</source>
+        <translation>磁盘已满：Hearth 无法保存。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/failures.py" line="41"/>
+        <source>Hearth could not read or write its data.</source>
+        <translation>Hearth 无法读取或写入其数据。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/failures.py" line="42"/>
+        <source>That request cannot be done.</source>
+        <translation>无法完成该请求。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/failures.py" line="43"/>
+        <source>Something went wrong inside Hearth.</source>
+        <translation>Hearth 内部出错。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/failures.py" line="54"/>
+        <source>Choose a model…</source>
+        <translation>选择模型…</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/failures.py" line="55"/>
+        <source>Settings…</source>
+        <translation>设置…</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/failures.py" line="56"/>
+        <source>New chat</source>
+        <translation>新对话</translation>
     </message>
 </context>
 <context>
@@ -789,148 +872,148 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/ui/main_window.py" line="86"/>
-        <location filename="../../app/ui/main_window.py" line="264"/>
+        <location filename="../../app/ui/main_window.py" line="87"/>
+        <location filename="../../app/ui/main_window.py" line="277"/>
         <source>No model loaded</source>
         <translation>未加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="90"/>
+        <location filename="../../app/ui/main_window.py" line="91"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="91"/>
+        <location filename="../../app/ui/main_window.py" line="92"/>
         <source>Context used</source>
         <translation>已用上下文</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="92"/>
+        <location filename="../../app/ui/main_window.py" line="93"/>
         <source>Speed of the last answer</source>
         <translation>上次回答的速度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="97"/>
+        <location filename="../../app/ui/main_window.py" line="98"/>
         <source>Model download</source>
         <translation>模型下载</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="104"/>
+        <location filename="../../app/ui/main_window.py" line="105"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="105"/>
+        <location filename="../../app/ui/main_window.py" line="106"/>
         <source>&amp;New chat</source>
         <translation>新对话(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="107"/>
+        <location filename="../../app/ui/main_window.py" line="108"/>
         <source>&amp;Add files to this chat…</source>
         <translation>向此对话添加文件(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="109"/>
+        <location filename="../../app/ui/main_window.py" line="110"/>
         <source>&amp;Export this chat…</source>
         <translation>导出此对话(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="111"/>
+        <location filename="../../app/ui/main_window.py" line="112"/>
         <source>&amp;Quit Hearth</source>
         <translation>退出 Hearth(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="113"/>
+        <location filename="../../app/ui/main_window.py" line="114"/>
         <source>&amp;View</source>
         <translation>查看(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="114"/>
+        <location filename="../../app/ui/main_window.py" line="115"/>
         <source>&amp;Chat</source>
         <translation>对话(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="115"/>
+        <location filename="../../app/ui/main_window.py" line="116"/>
         <source>&amp;Library</source>
         <translation>资料库(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="117"/>
+        <location filename="../../app/ui/main_window.py" line="118"/>
         <source>C&amp;alendar</source>
         <translation>日历(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="120"/>
+        <location filename="../../app/ui/main_window.py" line="121"/>
         <source>&amp;Search chats</source>
         <translation>搜索对话(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="122"/>
+        <location filename="../../app/ui/main_window.py" line="123"/>
         <source>&amp;Model</source>
         <translation>模型(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="123"/>
+        <location filename="../../app/ui/main_window.py" line="124"/>
         <source>&amp;Models…</source>
         <translation>模型管理(&amp;M)…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="124"/>
+        <location filename="../../app/ui/main_window.py" line="125"/>
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="125"/>
+        <location filename="../../app/ui/main_window.py" line="126"/>
         <source>S&amp;top answer</source>
         <translation>停止回答(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="232"/>
+        <location filename="../../app/ui/main_window.py" line="245"/>
         <source>Could not save settings</source>
         <translation>无法保存设置</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="239"/>
+        <location filename="../../app/ui/main_window.py" line="252"/>
         <source>No model yet. Hearth needs a model to answer: download one or open a file you have.</source>
         <translation>还没有模型。Hearth 需要模型才能回答：请下载一个，或打开已有的模型文件。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="242"/>
+        <location filename="../../app/ui/main_window.py" line="255"/>
         <source>Loading the model…</source>
         <translation>正在加载模型…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="256"/>
+        <location filename="../../app/ui/main_window.py" line="269"/>
         <source>remote</source>
         <translation>远程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="274"/>
+        <location filename="../../app/ui/main_window.py" line="289"/>
         <source>%1 tok/s</source>
         <translation>%1 token/秒</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="279"/>
+        <location filename="../../app/ui/main_window.py" line="294"/>
         <source>Context %1 / %2</source>
         <translation>上下文 %1 / %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="285"/>
+        <location filename="../../app/ui/main_window.py" line="300"/>
         <source>Add files to this chat</source>
         <translation>向此对话添加文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="293"/>
+        <location filename="../../app/ui/main_window.py" line="308"/>
         <source>Export this chat</source>
         <translation>导出此对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="294"/>
+        <location filename="../../app/ui/main_window.py" line="309"/>
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="300"/>
+        <location filename="../../app/ui/main_window.py" line="315"/>
         <source>Could not export the chat</source>
         <translation>无法导出对话</translation>
     </message>
@@ -1009,7 +1092,7 @@
 <context>
     <name>Ops</name>
     <message>
-        <location filename="../../app/ui/ops.py" line="71"/>
+        <location filename="../../app/ui/ops.py" line="73"/>
         <source>Something went wrong</source>
         <translation>出错了</translation>
     </message>
@@ -1058,37 +1141,37 @@
 <context>
     <name>QuickAsk</name>
     <message>
-        <location filename="../../app/ui/quick_ask.py" line="45"/>
+        <location filename="../../app/ui/quick_ask.py" line="46"/>
         <source>Quick ask — Hearth</source>
         <translation>快速提问 — Hearth</translation>
     </message>
     <message>
-        <location filename="../../app/ui/quick_ask.py" line="73"/>
+        <location filename="../../app/ui/quick_ask.py" line="74"/>
         <source>Ask Hearth…</source>
         <translation>问问 Hearth…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/quick_ask.py" line="74"/>
+        <location filename="../../app/ui/quick_ask.py" line="75"/>
         <source>Quick question</source>
         <translation>快速提问</translation>
     </message>
     <message>
-        <location filename="../../app/ui/quick_ask.py" line="93"/>
+        <location filename="../../app/ui/quick_ask.py" line="94"/>
         <source>Enter to ask · Esc to close</source>
         <translation>Enter 提问 · Esc 关闭</translation>
     </message>
     <message>
-        <location filename="../../app/ui/quick_ask.py" line="96"/>
+        <location filename="../../app/ui/quick_ask.py" line="97"/>
         <source>Open in Hearth</source>
         <translation>在 Hearth 中打开</translation>
     </message>
     <message>
-        <location filename="../../app/ui/quick_ask.py" line="100"/>
+        <location filename="../../app/ui/quick_ask.py" line="101"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../app/ui/quick_ask.py" line="176"/>
+        <location filename="../../app/ui/quick_ask.py" line="177"/>
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
@@ -1319,6 +1402,8 @@
     <name>Sidebar</name>
     <message>
         <location filename="../../app/ui/sidebar.py" line="65"/>
+        <location filename="../../app/ui/sidebar.py" line="175"/>
+        <location filename="../../app/ui/sidebar.py" line="290"/>
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
@@ -1368,92 +1453,82 @@
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="150"/>
+        <location filename="../../app/ui/sidebar.py" line="151"/>
         <source>Could not read your conversations</source>
         <translation>无法读取你的对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="158"/>
+        <location filename="../../app/ui/sidebar.py" line="159"/>
         <source>Pinned</source>
         <translation>已置顶</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="160"/>
+        <location filename="../../app/ui/sidebar.py" line="161"/>
         <source>Recent</source>
         <translation>最近</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="174"/>
-        <source>New conversation</source>
-        <translation>新对话</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/sidebar.py" line="207"/>
+        <location filename="../../app/ui/sidebar.py" line="208"/>
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="209"/>
+        <location filename="../../app/ui/sidebar.py" line="210"/>
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="209"/>
+        <location filename="../../app/ui/sidebar.py" line="210"/>
         <source>Pin</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="212"/>
+        <location filename="../../app/ui/sidebar.py" line="213"/>
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="237"/>
+        <location filename="../../app/ui/sidebar.py" line="238"/>
         <source>Rename conversation</source>
         <translation>重命名对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="238"/>
+        <location filename="../../app/ui/sidebar.py" line="239"/>
         <source>Title:</source>
         <translation>标题：</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="251"/>
+        <location filename="../../app/ui/sidebar.py" line="252"/>
         <source>Delete conversation</source>
         <translation>删除对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="252"/>
+        <location filename="../../app/ui/sidebar.py" line="253"/>
         <source>Delete this conversation? This cannot be undone.</source>
         <translation>删除此对话？此操作无法撤销。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="279"/>
+        <location filename="../../app/ui/sidebar.py" line="280"/>
         <source>Search failed</source>
         <translation>搜索失败</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="286"/>
+        <location filename="../../app/ui/sidebar.py" line="287"/>
         <source>1 result</source>
         <translation>1 条结果</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="286"/>
+        <location filename="../../app/ui/sidebar.py" line="287"/>
         <source>%1 results</source>
         <translation>%1 条结果</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="287"/>
+        <location filename="../../app/ui/sidebar.py" line="288"/>
         <source>Nothing found</source>
         <translation>没有找到</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="289"/>
-        <source>Untitled</source>
-        <translation>未命名</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/sidebar.py" line="292"/>
+        <location filename="../../app/ui/sidebar.py" line="293"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
@@ -1549,47 +1624,53 @@
         <translation>删除日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="117"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="118"/>
         <source>Running…</source>
         <translation>运行中…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="136"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="137"/>
         <source>Tool: %s</source>
         <translation>工具：%s</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="146"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="147"/>
         <source>Approve</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="148"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="149"/>
         <source>Deny</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="165"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="166"/>
         <source>Waiting for you</source>
         <translation>等待你的确认</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="175"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="177"/>
         <source>Approved</source>
         <translation>已批准</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="175"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="177"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="192"/>
         <source>Denied</source>
         <translation>已拒绝</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="186"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="191"/>
+        <source>Stopped before you decided</source>
+        <translation>在你决定之前已停止</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="198"/>
         <source>Done</source>
         <translation>完成</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="186"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="198"/>
         <source>Failed</source>
         <translation>失败</translation>
     </message>
@@ -1682,84 +1763,6 @@
         <location filename="../../app/ui/hotkey/x11.py" line="109"/>
         <source>%1 opens Quick ask from anywhere.</source>
         <translation>在任何地方按 %1 即可打开快速提问。</translation>
-    </message>
-</context>
-<context>
-    <name>Failures</name>
-    <message>
-        <location filename="../../app/ui/failures.py" line="1"/>
-        <source>No model is loaded yet.</source>
-        <translation>尚未加载模型。</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/failures.py" line="1"/>
-        <source>The model file cannot be used (missing, damaged or not supported).</source>
-        <translation>无法使用该模型文件（文件缺失、损坏或不受支持）。</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/failures.py" line="1"/>
-        <source>This conversation no longer fits in the model's memory.</source>
-        <translation>此对话已超出模型的上下文容量。</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/failures.py" line="1"/>
-        <source>The model engine failed.</source>
-        <translation>模型引擎出错。</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/failures.py" line="1"/>
-        <source>The model server cannot be reached.</source>
-        <translation>无法连接到模型服务器。</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/failures.py" line="1"/>
-        <source>The model server refused the request.</source>
-        <translation>模型服务器拒绝了请求。</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/failures.py" line="1"/>
-        <source>An answer in this conversation is still being written.</source>
-        <translation>此对话中仍有回答正在生成。</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/failures.py" line="1"/>
-        <source>Stopped.</source>
-        <translation>已停止。</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/failures.py" line="1"/>
-        <source>The disk is full: Hearth could not save.</source>
-        <translation>磁盘已满：Hearth 无法保存。</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/failures.py" line="1"/>
-        <source>Hearth could not read or write its data.</source>
-        <translation>Hearth 无法读取或写入其数据。</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/failures.py" line="1"/>
-        <source>That request cannot be done.</source>
-        <translation>无法完成该请求。</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/failures.py" line="1"/>
-        <source>Something went wrong inside Hearth.</source>
-        <translation>Hearth 内部出错。</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/failures.py" line="1"/>
-        <source>Choose a model…</source>
-        <translation>选择模型…</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/failures.py" line="1"/>
-        <source>Settings…</source>
-        <translation>设置…</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/failures.py" line="1"/>
-        <source>New chat</source>
-        <translation>新对话</translation>
     </message>
 </context>
 </TS>

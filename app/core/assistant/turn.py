@@ -28,7 +28,7 @@ from app.core.events import (
 from app.core.prompts import build_system_prompt, local_timezone_name, user_locale
 from app.core.runner import ModelRunner
 from app.core.settings import Settings
-from app.core.titles import generate_title
+from app.core.titles import fallback_title, generate_title
 from backends.base import GenerateOptions, Message
 from backends.errors import FailureKind
 from backends.events import Done
@@ -243,6 +243,7 @@ class Turn:
                 self.s.history.update_message(message_id, status="error")
             except Exception:  # the history itself may be the problem; the event still goes out
                 log.exception("could not mark message %s as failed", message_id)
+        self._name_if_untitled()
         self.emit(TurnFailed(self.conv, text, kind))
 
     def _done(self, message_id: str, reason: str) -> None:
@@ -250,8 +251,29 @@ class Turn:
         # Free the conversation first: a listener may send the next message at TurnDone, while
         # the title is still being written (its request just queues behind the title's).
         self.s.on_finished()
+        if reason == "cancelled":
+            self._name_if_untitled()
         self.emit(TurnDone(self.conv, message_id, reason, self.totals.usage(),
                            dict(self.totals.timings)))
+
+    def _name_if_untitled(self) -> None:
+        """A first answer that was stopped or failed gets no model-made title; the chat is
+        still named after the user's words (not left "New chat" among many)."""
+        history = self.s.history
+        try:
+            conversation = history.get_conversation(self.conv)
+            if conversation is None or str(conversation.title).strip():
+                return
+            first_user = next(
+                (m.content for m in history.messages(self.conv) if m.role == "user"), "")
+            if not first_user.strip():
+                return
+            title = fallback_title(first_user)
+            history.rename(self.conv, title)
+        except Exception:  # naming is a nicety: the turn's own ending must still go out
+            log.exception("could not name conversation %s", self.conv)
+            return
+        self.emit(TitleChanged(self.conv, title))
 
     def _title(self, answer: str) -> None:
         history, handle = self.s.history, self.s.handle

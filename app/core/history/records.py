@@ -31,6 +31,9 @@ class NotFound(HistoryError):
     """No conversation or message with that id."""
 
 
+UNTITLED = "New chat"  # the one name of a chat without a title, wherever it shows
+
+
 @dataclass
 class Conversation:
     """One chat. An empty title means the assistant has not named it yet."""
