@@ -222,7 +222,7 @@ def main(argv: list[str] | None = None) -> int:
 
     streams = sys.stdout, sys.stderr
     # Model- and file-supplied text must never drive the terminal (app/cli/terminal.py).
-    sys.stdout, sys.stderr = SafeStream(sys.stdout), SafeStream(sys.stderr)  # type: ignore[assignment]
+    sys.stdout, sys.stderr = SafeStream(sys.stdout), SafeStream(sys.stderr)
     try:
         args = build_parser().parse_args(args_list)
         hearth = Hearth()

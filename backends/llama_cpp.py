@@ -13,6 +13,7 @@ from jinja2 import TemplateError
 
 from backends.base import BackendInfo, GenerateOptions, Message, ShouldStop
 from backends.chat_format import ChatTemplate
+from backends.engines import Engine
 from backends.errors import (
     BackendError,
     EngineUnavailable,
@@ -73,7 +74,7 @@ class LlamaCppBackend:
     def info(self) -> BackendInfo:
         summary = self._summary
         return BackendInfo(
-            engine="llama.cpp", model_path=self.model_path, model_name=Path(self.model_path).name,
+            engine=Engine.LLAMA, model_path=self.model_path, model_name=Path(self.model_path).name,
             context_length=self._llm.n_ctx() if self._llm is not None else 0,
             num_loops=summary.num_loops if summary else 1,
             quantization=summary.file_type if summary else "", device=self._device,

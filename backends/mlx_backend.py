@@ -16,6 +16,7 @@ from jinja2 import TemplateError
 
 from backends.base import BackendInfo, GenerateOptions, Message, ShouldStop
 from backends.chat_format import ChatTemplate
+from backends.engines import Engine
 from backends.errors import (
     BackendError,
     EngineUnavailable,
@@ -122,7 +123,7 @@ class MlxBackend:
         self._requested_context = context_length
         self._kv_type = kv_type
         self._cache_dir = cache_dir
-        self._info = BackendInfo(engine="mlx", model_path=model_path,
+        self._info = BackendInfo(engine=Engine.MLX, model_path=model_path,
                                  model_name=Path(model_path).name, kv_type=kv_type)
         self._engine: _Engine | None = None
         self._model: Any = None

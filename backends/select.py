@@ -9,13 +9,14 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from backends.engines import CHOICES, Engine
 from backends.errors import EngineUnavailable, ModelNotFound, UnsupportedModel
 
 if TYPE_CHECKING:
     from backends.base import Backend, BackendInfo, GenerateOptions, Message, ShouldStop
     from backends.events import Event
 
-ENGINES = ("auto", "llama", "mlx", "remote", "scripted")
+ENGINES = (*CHOICES, Engine.SCRIPTED)
 
 
 @dataclass(frozen=True)

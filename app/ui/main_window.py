@@ -25,6 +25,7 @@ from app.ui.failures import present_error
 from app.ui.i18n import Retranslator
 from app.ui.indexing import DropIndexer
 from app.ui.pages import make_calendar_page, make_library_page
+from backends.engines import Engine, display_name
 
 
 def _set_name(widget: QWidget, name: Callable[[], str]) -> None:
@@ -266,8 +267,8 @@ class MainWindow(QMainWindow):
         kind = str(getattr(info, "engine", ""))
 
         def engine() -> str:
-            names = {"llama": "llama.cpp", "mlx": "MLX", "remote": self.tr("remote")}
-            return f"{names.get(kind, kind)} · {name}"
+            shown = self.tr("remote") if kind == Engine.REMOTE else display_name(kind)
+            return f"{shown} · {name}"
 
         self._set_engine(engine)
         self._context_length = int(getattr(info, "context_length", 0) or 0)

@@ -29,8 +29,7 @@ from app.ui.autostart import platform_autostart
 from app.ui.context import UiContext
 from app.ui.hotkey import default_hotkey
 from app.ui.i18n import LANGUAGES, Retranslator
-
-ENGINES = ("auto", "llama", "mlx", "remote")
+from backends.engines import AUTO, CHOICES, Engine, display_name
 
 
 def _hint(text: str = "") -> QLabel:
@@ -133,10 +132,9 @@ class SettingsDialog(QDialog):
         form.addRow(self.tr("Model"), row)
         self.engine = QComboBox()
         self.engine.setAccessibleName(self.tr("Engine"))
-        names = {"auto": self.tr("Automatic"), "llama": "llama.cpp", "mlx": "MLX",
-                 "remote": self.tr("Remote server")}
-        for key in ENGINES:
-            self.engine.addItem(names[key], key)
+        names = {AUTO: self.tr("Automatic"), Engine.REMOTE: self.tr("Remote server")}
+        for key in CHOICES:
+            self.engine.addItem(names.get(key) or display_name(key), key)
         self.engine.setCurrentIndex(max(0, self.engine.findData(self.settings.engine)))
         self.engine.currentIndexChanged.connect(lambda _i: self._explain_engine())
         form.addRow(self.tr("Engine"), self.engine)
