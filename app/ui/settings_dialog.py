@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 
 from app.ui.autostart import platform_autostart
 from app.ui.context import UiContext
+from app.ui.file_actions import start_folder
 from app.ui.hotkey import default_hotkey
 from app.ui.i18n import LANGUAGES, Retranslator
 from backends.engines import AUTO, CHOICES, Engine, display_name
@@ -73,7 +74,7 @@ class FolderList(QWidget):
             self.list.addItem(folder)
 
     def _add(self) -> None:
-        self.add(QFileDialog.getExistingDirectory(self, self._title))
+        self.add(QFileDialog.getExistingDirectory(self, self._title, start_folder()))
 
     def _remove(self) -> None:
         for item in self.list.selectedItems():
