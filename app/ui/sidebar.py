@@ -48,7 +48,7 @@ class Sidebar(QWidget):
     conversation_selected = Signal(str)
     hit_selected = Signal(str, str)  # (conversation id, message id)
     new_requested = Signal()
-    page_requested = Signal(str)  # "library" | "calendar" | "models" | "settings"
+    page_requested = Signal(str)  # "library" | "files" | "calendar" | "models" | "settings"
     deleted = Signal(str)
 
     def __init__(self, ctx: UiContext, parent: QWidget | None = None) -> None:
@@ -133,7 +133,8 @@ class Sidebar(QWidget):
         column.setContentsMargins(0, 4, 0, 0)
         column.setSpacing(0)
         texts: dict[str, Callable[[], str]] = {
-            "library": lambda: self.tr("Library"), "calendar": lambda: self.tr("Calendar"),
+            "library": lambda: self.tr("Library"), "files": lambda: self.tr("Files"),
+            "calendar": lambda: self.tr("Calendar"),
             "models": lambda: self.tr("Models"), "settings": lambda: self.tr("Settings")}
         for key, text in texts.items():
             button = QPushButton()
@@ -246,13 +247,22 @@ class Sidebar(QWidget):
         history = self.ctx.lazy("history")
         self.ctx.ops.run(lambda: history.set_pinned(cid, pinned), lambda _r: self.reload())
 
-    def delete(self, cid: str, confirm: bool = True) -> None:
+    def delete(self, cid: str, confirm: bool = True) -> QMessageBox | None:
+        """Deleting asks first, naming the chat, with Cancel as the default (Enter keeps it)."""
         if confirm:
-            answer = QMessageBox.question(
-                self, self.tr("Delete conversation"),
-                self.tr("Delete this conversation? This cannot be undone."))
-            if answer != QMessageBox.StandardButton.Yes:
-                return
+            conv = self._conv(cid)
+            title = (conv.title if conv else "") or self.tr("New chat")
+            box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Delete conversation"),
+                              self.tr("Delete “%1”? Its messages and the files dropped into it "
+                                      "are forgotten. This cannot be undone.")
+                              .replace("%1", title), QMessageBox.StandardButton.Cancel, self)
+            delete = box.addButton(self.tr("Delete"), QMessageBox.ButtonRole.DestructiveRole)
+            box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+            box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+            box.buttonClicked.connect(
+                lambda button: self.delete(cid, confirm=False) if button is delete else None)
+            box.open()
+            return box
         conversations = self.ctx.lazy("conversations")  # forgets its documents and cache too
 
         def done(_r: Any) -> None:
@@ -260,6 +270,7 @@ class Sidebar(QWidget):
             self.reload()
 
         self.ctx.ops.run(lambda: conversations.delete(cid), done)
+        return None
 
     # -- search -------------------------------------------------------------------------------
     def _schedule_search(self, _text: str) -> None:
