@@ -8,15 +8,17 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from app.cli.output import emit_json, fail
+from app.cli.output import emit_json, fail, fail_on
 from app.cli.terminal import raw
 from app.core.conversations import Forgotten
+from app.core.failures import FailureKind, exit_code, kind_of
 from app.core.history import Conversation, HistoryError, HistoryStore
+from app.core.history.records import UNTITLED
 
 if TYPE_CHECKING:
     from app.main import Hearth
 
-UNTITLED = "(untitled)"
+BAD_INPUT = exit_code(FailureKind.BAD_INPUT)
 SHORT_ID = 8  # enough to tell conversations apart; any unique prefix is accepted back
 
 
@@ -56,7 +58,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 def run(args: argparse.Namespace, hearth: Hearth) -> int:
     handler = getattr(args, "handler", None)
     if handler is None:
-        return fail("choose one of: history list, search, export, delete")
+        return fail("choose one of: history list, search, export, delete", BAD_INPUT)
     result: int = handler(args, hearth)
     return result
 
@@ -69,7 +71,7 @@ def run_list(args: argparse.Namespace, hearth: Hearth) -> int:
     try:
         conversations = _store(hearth).list_conversations(include_archived=args.all)
     except HistoryError as exc:
-        return fail(str(exc))
+        return fail_on(exc)
     for conversation in conversations:
         if args.json:
             emit_json(conversation.__dict__)
@@ -90,7 +92,7 @@ def run_search(args: argparse.Namespace, hearth: Hearth) -> int:
     try:
         hits = _store(hearth).search(args.words, limit=args.limit)
     except HistoryError as exc:
-        return fail(str(exc))
+        return fail_on(exc)
     highlight = sys.stdout.isatty() and not args.json
     for hit in hits:
         if args.json:
@@ -116,14 +118,15 @@ def run_export(args: argparse.Namespace, hearth: Hearth) -> int:
         else:
             text = store.export_markdown(chosen)
     except HistoryError as exc:
-        return fail(str(exc))
+        return fail_on(exc)
     if not args.output:  # exact data into a pipe or file; made visible on a terminal
         (sys.stdout if sys.stdout.isatty() else raw(sys.stdout)).write(text)
         return 0
     try:
         Path(args.output).expanduser().write_text(text, encoding="utf-8")
     except OSError as exc:
-        return fail(f"cannot write {args.output}: {exc.strerror or exc}")
+        return fail(f"cannot write {args.output}: {exc.strerror or exc}",
+                    exit_code(kind_of(exc)))
     if args.json:
         emit_json({"written": str(args.output), "format": form, "conversation": chosen})
     else:
@@ -133,13 +136,13 @@ def run_export(args: argparse.Namespace, hearth: Hearth) -> int:
 
 def run_delete(args: argparse.Namespace, hearth: Hearth) -> int:
     if args.all == (args.id is not None):
-        return fail("give a conversation id, or --all")
+        return fail("give a conversation id, or --all", BAD_INPUT)
     try:
         if args.all:
             return _delete_all(args, hearth)
         gone = [hearth.conversations.delete(_store(hearth).resolve_id(args.id))]
     except HistoryError as exc:
-        return fail(str(exc))
+        return fail_on(exc)
     _report_deleted(gone, args.json)
     return 0
 
@@ -148,7 +151,8 @@ def _delete_all(args: argparse.Namespace, hearth: Hearth) -> int:
     count = len(_store(hearth).list_conversations(include_archived=True))
     if count and not args.yes:
         if not sys.stdin.isatty():
-            return fail(f"this deletes all {count} conversations for good; add --yes to confirm")
+            return fail(f"this deletes all {count} conversations for good; add --yes to confirm",
+                        BAD_INPUT)
         answer = input(f"Delete all {count} conversations for good? [y/N] ")
         if answer.strip().lower() not in ("y", "yes"):
             print("Nothing deleted.")

@@ -17,6 +17,13 @@ def emit_json(obj: Any) -> None:
     sys.stdout.flush()
 
 
+def fail_on(error: BaseException) -> int:
+    """An exception as one line on stderr, exiting with the code its failure kind documents."""
+    from app.core.failures import exit_code, kind_of
+
+    return fail(str(error), exit_code(kind_of(error)))
+
+
 def fail(message: str, code: int = 1) -> int:
     """A one-line message on stderr (never a traceback) and a non-zero exit code."""
     sys.stderr.write(f"hearth: {message}\n")

@@ -12,8 +12,11 @@ MODULES = (
     "app.cli.docs",
     "app.cli.files",
     "app.cli.calendar",
+    "app.cli.office",
     "app.cli.models",
     "app.cli.selftest",
+    "app.cli.serve",
+    "app.cli.mcp",  # mcp serve
 )
 
 

@@ -77,6 +77,11 @@ class Conversations:
         forget_saved(self.kv_cache_dir, conversation_id)  # every model's, loaded or not
         return Forgotten(conversation_id, conversation.title, dropped)
 
+    def forget_empty(self, keep: str | None = None) -> list[Forgotten]:
+        """Chats started and never used (no message) are not kept: forget them (with any files
+        dropped into them), except `keep`, the one on screen."""
+        return [self.delete(cid) for cid in self.history.empty_conversations() if cid != keep]
+
     def delete_all(self) -> list[Forgotten]:
         """Forget every conversation, archived ones too."""
         return [self.delete(c.id) for c in self.history.list_conversations(include_archived=True)]

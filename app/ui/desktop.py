@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import gc
-from typing import Any
 
 from PySide6.QtCore import QObject, QTimer
 from PySide6.QtWidgets import QApplication
 
+from app.core.root import HearthParts
 from app.ui import markdown
 from app.ui.autostart import hide_dock_icon
 from app.ui.context import UiContext
@@ -23,7 +23,7 @@ from app.ui.tray import Tray, tray_available
 
 
 class Desktop(QObject):
-    def __init__(self, app: QApplication, hearth: Any) -> None:
+    def __init__(self, app: QApplication, hearth: HearthParts) -> None:
         super().__init__(app)
         self.app = app
         self.hearth = hearth
@@ -36,6 +36,7 @@ class Desktop(QObject):
         self.window = MainWindow(self.ctx)
         self.quick = QuickAsk(self.ctx)
         self.quick.open_in_main.connect(self.open_conversation)
+        self.quick.find_files.connect(self.find_files)
         self.services = Services(self.ctx, self)
         self.window.settings_saved.connect(self.services.settings_changed)
         self.tray: Tray | None = None
@@ -66,7 +67,10 @@ class Desktop(QObject):
         # Everything built so far lives as long as the app: keep it out of the cyclic GC's
         # full passes, which would otherwise walk it again and again while answers stream.
         gc.freeze()
-        self.window.sidebar.reload()
+        conversations, sidebar = self.ctx.lazy("conversations"), self.window.sidebar
+        # Chats started and never used in earlier sessions are not kept.
+        self.ctx.ops.run(lambda: conversations.forget_empty(), lambda _r: sidebar.reload(),
+                         lambda _e: sidebar.reload())
         self.ctx.ops.run(self.ctx.assistant, lambda _a: None, lambda _e: None)  # warm it up
         self.ctx.ops.run(markdown.warm_up, lambda _r: None, lambda _e: None)
         self.services.start()
@@ -103,6 +107,10 @@ class Desktop(QObject):
         self.window.showNormal()
         self.window.raise_()
         self.window.activateWindow()
+
+    def find_files(self, query: str) -> None:
+        self.show_window()
+        self.window.show_files(query)
 
     def open_conversation(self, cid: str) -> None:
         self.show_window()

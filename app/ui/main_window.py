@@ -7,7 +7,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -21,9 +21,12 @@ from PySide6.QtWidgets import (
 
 from app.ui.chat.chat_view import ChatView
 from app.ui.context import UiContext
+from app.ui.failures import present_error
+from app.ui.file_actions import file_name_for, start_folder
 from app.ui.i18n import Retranslator
 from app.ui.indexing import DropIndexer
-from app.ui.pages import make_calendar_page, make_library_page
+from app.ui.pages import make_calendar_page, make_files_page, make_library_page
+from backends.engines import Engine, display_name
 
 
 def _set_name(widget: QWidget, name: Callable[[], str]) -> None:
@@ -116,6 +119,7 @@ class MainWindow(QMainWindow):
                      lambda: self.show_page("library"))
         self._action(view, lambda: self.tr("C&alendar"), "Ctrl+3",
                      lambda: self.show_page("calendar"))
+        self._action(view, lambda: self.tr("&Files"), "Ctrl+4", lambda: self.show_page("files"))
         view.addSeparator()
         self._action(view, lambda: self.tr("&Search chats"), "Ctrl+Shift+F",
                      self.sidebar._focus_search)
@@ -150,15 +154,27 @@ class MainWindow(QMainWindow):
         c.turn_finished.connect(self._turn_finished)
         c.files_dropped.connect(self.indexer.index)
         c.open_models.connect(self.open_models)
+        c.open_settings.connect(self.open_settings)
+        c.new_chat_requested.connect(self.new_chat)
         self.ctx.ops.failed.connect(self._show_failure)
 
     # -- navigation ---------------------------------------------------------------------------
+    def _forget_figures(self) -> None:
+        """Speed and context belong to the chat they were measured in."""
+        self._tr(lambda: self.speed_label.setText(""), key="speed")
+        self._tr(lambda: self.context_label.setText(""), key="context")
+
     def new_chat(self) -> None:
+        self._forget_figures()
+        self.indexer.leave(None)
         self.show_page("chat")
         self.chat.new_conversation()
         self.sidebar.select(None)
 
     def open_conversation(self, cid: str, focus: Any = None) -> None:
+        if cid != self.chat.conversation_id:
+            self._forget_figures()
+            self.indexer.leave(cid)
         self.show_page("chat")
         self.sidebar.select(cid)
         self.chat.load_conversation(cid, focus)
@@ -181,11 +197,28 @@ class MainWindow(QMainWindow):
             return
         page = self._lazy_pages.get(key)
         if page is None:
-            maker = make_library_page if key == "library" else make_calendar_page
-            page = maker(self.ctx, self)
+            makers = {"library": make_library_page, "calendar": make_calendar_page,
+                      "files": make_files_page}
+            page = makers[key](self.ctx, self)
+            if key == "files":
+                page.add_to_chat.connect(self.add_to_chat)  # type: ignore[attr-defined]
             self._lazy_pages[key] = page
             self.pages.addWidget(page)
         self.pages.setCurrentWidget(page)
+
+    def show_files(self, query: str = "") -> None:
+        """The Files view with this search (from quick ask or the menu)."""
+        self.show_page("files")
+        page = self._lazy_pages["files"]
+        if query:
+            page.set_query(query)  # type: ignore[attr-defined]
+        else:
+            page.query.setFocus()  # type: ignore[attr-defined]
+
+    def add_to_chat(self, paths: list[str]) -> None:
+        """Files chosen in the Files view join the open chat, as if dropped on it."""
+        self.show_page("chat")
+        self.indexer.index(paths)
 
     # -- dialogs ------------------------------------------------------------------------------
     def open_models(self, first_run: bool = False) -> QWidget:
@@ -253,8 +286,8 @@ class MainWindow(QMainWindow):
         kind = str(getattr(info, "engine", ""))
 
         def engine() -> str:
-            names = {"llama": "llama.cpp", "mlx": "MLX", "remote": self.tr("remote")}
-            return f"{names.get(kind, kind)} · {name}"
+            shown = self.tr("remote") if kind == Engine.REMOTE else display_name(kind)
+            return f"{shown} · {name}"
 
         self._set_engine(engine)
         self._context_length = int(getattr(info, "context_length", 0) or 0)
@@ -262,14 +295,16 @@ class MainWindow(QMainWindow):
 
     def _model_failed(self, error: Exception) -> None:
         self._set_engine(lambda: self.tr("No model loaded"))
-        self.chat.show_banner(str(error), button=True)
+        self.chat.show_failure(present_error(error))
 
     def _turn_finished(self, figures: dict[str, Any]) -> None:
         if not getattr(self, "_context_length", 0):
             info = self.ctx.hearth.runner.info  # in memory: what the runner has loaded
             if info is not None:
                 self._model_ready(info)
-        tps = float(figures.get("tps", 0))
+        # A stopped or refused answer has no meaningful speed (a few tokens over microseconds).
+        stopped = figures.get("finish_reason") not in (None, "stop", "length", "step_limit")
+        tps = 0.0 if stopped or figures.get("tokens", 0) < 2 else float(figures.get("tps", 0))
         self._tr(lambda: self.speed_label.setText(
             self.tr("%1 tok/s").replace("%1", f"{tps:.1f}") if tps else ""), key="speed")
         used = int(figures.get("prompt_tokens", 0) + figures.get("tokens", 0))
@@ -282,7 +317,8 @@ class MainWindow(QMainWindow):
 
     # -- files --------------------------------------------------------------------------------
     def _add_files(self) -> None:
-        paths, _ = QFileDialog.getOpenFileNames(self, self.tr("Add files to this chat"))
+        paths, _ = QFileDialog.getOpenFileNames(self, self.tr("Add files to this chat"),
+                                                start_folder())
         if paths:
             self.indexer.index(paths)
 
@@ -290,7 +326,10 @@ class MainWindow(QMainWindow):
         cid = self.chat.conversation_id
         if cid is None:
             return
-        path, _ = QFileDialog.getSaveFileName(self, self.tr("Export this chat"), "chat.md",
+        conv = self.sidebar._conv(cid)
+        name = file_name_for((conv.title if conv else "") or self.tr("New chat"), ".md")
+        path, _ = QFileDialog.getSaveFileName(self, self.tr("Export this chat"),
+                                              str(Path(start_folder()) / name),
                                               self.tr("Markdown (*.md)"))
         if not path:
             return
@@ -309,6 +348,13 @@ class MainWindow(QMainWindow):
     def showEvent(self, event: Any) -> None:  # noqa: N802
         super().showEvent(event)
         QTimer.singleShot(0, self, self.shown.emit)
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802
+        super().changeEvent(event)
+        if (event.type() == QEvent.Type.ActivationChange and self.isActiveWindow()
+                and self.isVisible()):
+            # Quick ask (another window) may have started or named chats meanwhile.
+            self.sidebar.reload()
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
         if self.keep_in_tray:

@@ -25,6 +25,7 @@ from app.ui import turns
 from app.ui.bridge import TurnBridge
 from app.ui.chat.message import AssistantMessage
 from app.ui.context import UiContext
+from app.ui.failures import present, present_error
 from app.ui.i18n import Retranslator
 
 WIDTH = 640
@@ -33,6 +34,7 @@ MAX_ANSWER_HEIGHT = 420
 
 class QuickAsk(QWidget):
     open_in_main = Signal(str)  # conversation id
+    find_files = Signal(str)  # what was typed: search for it in the Files view
 
     def __init__(self, ctx: UiContext, parent: QWidget | None = None) -> None:
         super().__init__(parent, Qt.WindowType.Tool | Qt.WindowType.FramelessWindowHint
@@ -100,8 +102,14 @@ class QuickAsk(QWidget):
         self._tr(lambda: self.stop_button.setText(self.tr("Stop")))
         self.stop_button.clicked.connect(self.stop)
         self.stop_button.hide()
+        self.files_button = QPushButton()
+        self._tr(lambda: self.files_button.setText(self.tr("Find files")))
+        self._tr(lambda: self.files_button.setToolTip(self.tr("Search your files for what you "
+                                                              "typed, without asking the model")))
+        self.files_button.clicked.connect(self._find_files)
         foot.addWidget(hint)
         foot.addStretch(1)
+        foot.addWidget(self.files_button)
         foot.addWidget(self.stop_button)
         foot.addWidget(self.open_button)
         column.addWidget(self.footer)
@@ -174,13 +182,13 @@ class QuickAsk(QWidget):
         bridge.started.connect(self._started)
         bridge.done.connect(lambda e: self._finished(
             "", self.tr("Stopped.") if getattr(e, "finish_reason", "") == "cancelled" else ""))
-        bridge.failed.connect(lambda e: self._finished(str(getattr(e, "message", e))))
+        bridge.failed.connect(lambda e: self._finished(present(e.kind, e.message).text))
         self.stop_button.show()
         self._fit_timer.start()
         ctx, cid = self.ctx, self.conversation_id
         thinking = bool(self.ctx.hearth.settings.thinking_default)
         self.ctx.ops.run(lambda: turns.send(ctx.assistant(), cid, text, thinking, bridge.post),
-                         self._got_handle, lambda e: self._finished(str(e)))
+                         self._got_handle, lambda e: self._finished(present_error(e).text))
 
     def _got_handle(self, handle: Any) -> None:
         self.handle = handle
@@ -224,6 +232,10 @@ class QuickAsk(QWidget):
     @property
     def streaming(self) -> bool:
         return self.bridge is not None
+
+    def _find_files(self) -> None:
+        self.find_files.emit(self.input.text().strip())
+        self.dismiss()
 
     def _open_in_main(self) -> None:
         if self.conversation_id:

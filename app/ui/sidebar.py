@@ -48,7 +48,7 @@ class Sidebar(QWidget):
     conversation_selected = Signal(str)
     hit_selected = Signal(str, str)  # (conversation id, message id)
     new_requested = Signal()
-    page_requested = Signal(str)  # "library" | "calendar" | "models" | "settings"
+    page_requested = Signal(str)  # "library" | "files" | "calendar" | "models" | "settings"
     deleted = Signal(str)
 
     def __init__(self, ctx: UiContext, parent: QWidget | None = None) -> None:
@@ -133,7 +133,8 @@ class Sidebar(QWidget):
         column.setContentsMargins(0, 4, 0, 0)
         column.setSpacing(0)
         texts: dict[str, Callable[[], str]] = {
-            "library": lambda: self.tr("Library"), "calendar": lambda: self.tr("Calendar"),
+            "library": lambda: self.tr("Library"), "files": lambda: self.tr("Files"),
+            "calendar": lambda: self.tr("Calendar"),
             "models": lambda: self.tr("Models"), "settings": lambda: self.tr("Settings")}
         for key, text in texts.items():
             button = QPushButton()
@@ -146,7 +147,8 @@ class Sidebar(QWidget):
     # -- list ---------------------------------------------------------------------------------
     def reload(self) -> None:
         history = self.ctx.lazy("history")
-        self.ctx.ops.run(lambda: history.list_conversations(), self._show,
+        # Chats never used are not listed (they are forgotten at the next start).
+        self.ctx.ops.run(lambda: history.list_conversations(include_empty=False), self._show,
                          title=self.tr("Could not read your conversations"))
 
     def _show(self, conversations: list[Any]) -> None:
@@ -171,7 +173,7 @@ class Sidebar(QWidget):
 
     def _items(self, conversations: list[Any]) -> None:
         for conv in conversations:
-            title = conv.title or self.tr("New conversation")
+            title = conv.title or self.tr("New chat")  # the one name for an untitled chat
             item = QListWidgetItem(title)
             item.setData(ID_ROLE, conv.id)
             item.setToolTip(title)
@@ -245,13 +247,22 @@ class Sidebar(QWidget):
         history = self.ctx.lazy("history")
         self.ctx.ops.run(lambda: history.set_pinned(cid, pinned), lambda _r: self.reload())
 
-    def delete(self, cid: str, confirm: bool = True) -> None:
+    def delete(self, cid: str, confirm: bool = True) -> QMessageBox | None:
+        """Deleting asks first, naming the chat, with Cancel as the default (Enter keeps it)."""
         if confirm:
-            answer = QMessageBox.question(
-                self, self.tr("Delete conversation"),
-                self.tr("Delete this conversation? This cannot be undone."))
-            if answer != QMessageBox.StandardButton.Yes:
-                return
+            conv = self._conv(cid)
+            title = (conv.title if conv else "") or self.tr("New chat")
+            box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Delete conversation"),
+                              self.tr("Delete “%1”? Its messages and the files dropped into it "
+                                      "are forgotten. This cannot be undone.")
+                              .replace("%1", title), QMessageBox.StandardButton.Cancel, self)
+            delete = box.addButton(self.tr("Delete"), QMessageBox.ButtonRole.DestructiveRole)
+            box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+            box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+            box.buttonClicked.connect(
+                lambda button: self.delete(cid, confirm=False) if button is delete else None)
+            box.open()
+            return box
         conversations = self.ctx.lazy("conversations")  # forgets its documents and cache too
 
         def done(_r: Any) -> None:
@@ -259,6 +270,7 @@ class Sidebar(QWidget):
             self.reload()
 
         self.ctx.ops.run(lambda: conversations.delete(cid), done)
+        return None
 
     # -- search -------------------------------------------------------------------------------
     def _schedule_search(self, _text: str) -> None:
@@ -286,7 +298,7 @@ class Sidebar(QWidget):
         self.results_label.setText(plural(len(hits), self.tr("1 result"), self.tr("%1 results")) if hits
                                    else self.tr("Nothing found"))
         for hit in hits:
-            title = hit.conversation_title or self.tr("Untitled")
+            title = hit.conversation_title or self.tr("New chat")
             plain = hit.snippet.replace("[[", "").replace("]]", "")
             if hit.role == "title":  # the title itself matched: show it once, highlighted
                 label = self.tr("Title")

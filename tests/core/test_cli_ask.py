@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from app.core.failures import EXIT_CODES, FailureKind
 from app.core.history import HistoryStore
 from app.core.paths import Paths
 from app.main import main
@@ -119,18 +120,21 @@ def test_ask_text_mode_prints_the_answer_on_stdout(
     assert "[tool] get_current_time" in captured.err and "[tool ok]" in captured.err
 
 
-@pytest.mark.parametrize(("argv", "message"), [
-    (["--model", "/nowhere/model.gguf"], "No model at /nowhere/model.gguf"),
-    (["--engine", "scripted", "--script", "/nowhere/script.json"], "cannot read the script"),
-    (["--engine", "scripted", "--script", "SCRIPT", "--conversation", "zzzz"], "zzzz"),
-    (["--engine", "remote"], "needs a server URL"),
+@pytest.mark.parametrize(("argv", "message", "kind"), [
+    (["--model", "/nowhere/model.gguf"], "No model at /nowhere/model.gguf", "model_bad"),
+    (["--engine", "scripted", "--script", "/nowhere/script.json"], "cannot read the script",
+     "bad_input"),
+    (["--engine", "scripted", "--script", "SCRIPT", "--conversation", "zzzz"], "zzzz",
+     "bad_input"),
+    (["--engine", "remote"], "needs a server URL", "engine_failed"),
 ])
-def test_ask_bad_input_is_one_line_on_stderr(argv: list[str], message: str, tmp_path: Path,
+def test_ask_bad_input_is_one_line_on_stderr(argv: list[str], message: str, kind: str,
+                                             tmp_path: Path,
                                              capsys: pytest.CaptureFixture[str]) -> None:
     argv = [script(tmp_path, "x") if a == "SCRIPT" else a for a in argv]
     code = main(["ask", "hello", *argv])
     err = capsys.readouterr().err
-    assert code != 0
+    assert code == EXIT_CODES[FailureKind(kind)]
     assert err.startswith("hearth: ") and message in err and err.count("\n") == 1
     assert "Traceback" not in err
 
@@ -139,7 +143,8 @@ def test_ask_reports_an_engine_failure(tmp_path: Path,
                                        capsys: pytest.CaptureFixture[str]) -> None:
     file = script(tmp_path)  # nothing queued: the scripted engine fails the generation
     code, lines, _ = ask_json(capsys, "hello", "--engine", "scripted", "--script", file)
-    assert code == 1 and lines[-1]["type"] == "error" and "no output queued" in lines[-1]["message"]
+    assert lines[-1]["type"] == "error" and "no output queued" in lines[-1]["message"]
+    assert lines[-1]["kind"] == "engine_failed" and code == EXIT_CODES[FailureKind.ENGINE_FAILED]
 
 
 def test_chat_runs_turns_new_conversations_and_confirmations(
@@ -211,7 +216,7 @@ def test_chat_runs_for_real_on_the_tiny_gguf(tiny_model: Any, hearth_home: Path,
     try:
         saved = store.messages(lines[-1]["conversation_id"])
         assert saved[0].content == "hello" and saved[-1].role == "assistant"
-        assert saved[-1].status == "complete" and saved[-1].engine == "llama.cpp"
+        assert saved[-1].status == "complete" and saved[-1].engine == "llama"
     finally:
         store.close()
 
@@ -260,6 +265,6 @@ def test_ask_model_runs_that_model_even_with_a_server_saved(
     assert code == 0, err  # port 9 answers nobody: the saved server was not used
     saved = history()
     try:
-        assert saved.messages(lines[-1]["conversation_id"])[-1].engine == "llama.cpp"
+        assert saved.messages(lines[-1]["conversation_id"])[-1].engine == "llama"
     finally:
         saved.close()

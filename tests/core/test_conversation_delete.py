@@ -101,7 +101,7 @@ def test_delete_all_from_the_cli_forgets_every_chat(hearth_home: Path,
         chat = hearth.conversations.create(title=title)
         hearth.history.add_message(chat.id, "user", f"{title} secrets of Quendrick")
     hearth.close()
-    assert main(["history", "delete", "--all"]) == 1  # not a terminal: it needs --yes
+    assert main(["history", "delete", "--all"]) == 2  # not a terminal: it needs --yes
     assert "add --yes" in capsys.readouterr().err
     assert main(["history", "delete", "--all", "--yes"]) == 0
     assert sorted(line.split()[-1] for line in capsys.readouterr().out.splitlines()) == [

@@ -9,10 +9,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from app.cli.ask.render import Renderer
-from app.cli.output import emit_json, fail
+from app.cli.output import emit_json, fail_on
 from app.cli.terminal import visible
 from app.core.assistant import ConfirmPolicy, TurnHandle, TurnMode
 from app.core.events import ConfirmationRequest
+from app.core.failures import FailureKind, exit_code
 from backends.base import Backend, GenerateOptions, Message
 from backends.errors import BackendError
 
@@ -25,13 +26,15 @@ POLL_S = 0.1
 class CliError(Exception):
     """A readable problem with the command line or its inputs."""
 
+    kind = FailureKind.BAD_INPUT
+
 
 def run_ask(args: argparse.Namespace, hearth: Hearth) -> int:
     try:
         conversation = _conversation(args, hearth)  # before the (slow) model load
         backend = _load_model(args, hearth)
     except (CliError, BackendError) as exc:
-        return fail(str(exc))
+        return fail_on(exc)
     policy: ConfirmPolicy = "approve" if args.yes else "deny"
     if not args.yes and not args.json and sys.stdin.isatty():
         policy = "ask"
@@ -41,15 +44,15 @@ def run_ask(args: argparse.Namespace, hearth: Hearth) -> int:
         handle = hearth.assistant.send(conversation, args.question, mode=_mode(args, hearth),
                                        on_event=renderer, confirm=policy, on_prompt=on_prompt)
     except ValueError as exc:
-        return fail(str(exc))
+        return fail_on(exc)
     try:
         finished = wait_for_turn(handle, renderer)
     finally:
         hearth.assistant.close()
     if not finished:
-        return 130
+        return exit_code(FailureKind.CANCELLED)
     if renderer.failed is not None:
-        return 1
+        return exit_code(renderer.failed.kind)  # its one line is already on stderr
     return 0
 
 
@@ -60,7 +63,7 @@ def run_chat(args: argparse.Namespace, hearth: Hearth) -> int:
         conversation = _conversation(args, hearth)
         _load_model(args, hearth)
     except (CliError, BackendError) as exc:
-        return fail(str(exc))
+        return fail_on(exc)
     try:
         return chat_loop(hearth.assistant, conversation, _mode(args, hearth),
                          "approve" if args.yes else "ask", args.json)

@@ -38,7 +38,7 @@ class Renderer:
         self.err = err or sys.stderr
         self.dim = self.err.isatty()
         self.pending: queue.Queue[ConfirmationRequest] = queue.Queue()
-        self.failed: str | None = None
+        self.failed: TurnFailed | None = None
         self.done: TurnDone | None = None
         self._in_reasoning = False
         self._lock = threading.Lock()
@@ -46,7 +46,7 @@ class Renderer:
     def __call__(self, event: AssistantEvent) -> None:
         with self._lock:
             if isinstance(event, TurnFailed):
-                self.failed = event.message
+                self.failed = event
             elif isinstance(event, TurnDone):
                 self.done = event
             if self.json_mode:
@@ -146,7 +146,7 @@ def json_line(event: AssistantEvent) -> dict[str, Any] | None:
     if isinstance(event, Queued):
         return {"type": "queued", "position": event.position}
     if isinstance(event, TurnFailed):
-        return {"type": "error", "message": event.message}
+        return {"type": "error", "message": event.message, "kind": str(event.kind)}
     if isinstance(event, TurnDone):
         return {"type": "done", "finish_reason": event.finish_reason,
                 "usage": {key: event.usage.get(key, 0) for key in

@@ -88,16 +88,31 @@ class ToolCaller:
         problem = validate_arguments(skill, arguments)
         if problem:
             return ToolOutcome(False, problem)
-        if skill.changes_things and not self._confirmed(call_id, skill, arguments):
-            if self.cancelled.is_set():
-                return ToolOutcome(False, CANCELLED, cancelled=True)
-            return ToolOutcome(False, DECLINED)
+        if skill.changes_things:
+            try:
+                asks = self._asks(skill, arguments)
+            except Exception as exc:  # noqa: BLE001 - refused before anyone is asked (a bad path)
+                return ToolOutcome(False, _error_text(skill.name, exc))
+            for description in asks:
+                if not self._confirmed(call_id, skill, arguments, description):
+                    if self.cancelled.is_set():
+                        return ToolOutcome(False, CANCELLED, cancelled=True)
+                    return ToolOutcome(False, DECLINED)
         return self._run(skill, arguments)
 
     # -- confirmation ---------------------------------------------------------------------
-    def _confirmed(self, call_id: str, skill: Skill, arguments: dict[str, Any]) -> bool:
-        request = ConfirmationRequest(call_id, skill.name, arguments,
-                                      _describe(skill, arguments))
+    def _asks(self, skill: Skill, arguments: dict[str, Any]) -> list[str]:
+        """One description per approval needed: a skill with `confirmations(arguments,
+        context)` (see skills.base.Previewing) can show a preview and ask twice (overwrites)."""
+        confirmations = getattr(skill, "confirmations", None)
+        if confirmations is None:
+            return [_describe(skill, arguments)]
+        return [str(text) for text in confirmations(arguments, self.context)] or [
+            _describe(skill, arguments)]
+
+    def _confirmed(self, call_id: str, skill: Skill, arguments: dict[str, Any],
+                   description: str) -> bool:
+        request = ConfirmationRequest(call_id, skill.name, arguments, description)
         if self.policy == "approve":
             request.approve()
         elif self.policy == "deny":
