@@ -27,7 +27,7 @@ from backends.kv_cache import ConversationCaches, model_fingerprint
 from backends.llama_gguf import GgufSummary, inspect_gguf, model_shape
 from backends.llama_log import TAP
 from backends.llama_state import SeqState, restore_sequence, save_sequence, seq_state_codec
-from backends.parser import OutputParser
+from backends.parser import OutputParser, over_budget
 from backends.safe_tokens import (
     ControlStrings,
     EncodedPrompt,
@@ -120,6 +120,9 @@ class LlamaCppBackend:
         if self._template is None:
             raise NotLoaded("Load the model before rendering a prompt")
         return self._template.render(messages, options)
+
+    def count_tokens(self, text: str) -> int:
+        return len(self._require().tokenize(text.encode("utf-8"), add_bos=False, special=False))
 
     def encode_prompt(self, messages: list[Message], options: GenerateOptions) -> EncodedPrompt:
         """The prompt's token ids: special tokens only from the template (backends/safe_tokens)."""
@@ -276,10 +279,13 @@ class LlamaCppBackend:
                 if token in self._stop_ids:
                     break
                 run.completion += 1
+                run.reasoning += parser.in_reasoning
                 for event in parser.feed(decoder.push(token)):
                     run.saw(event)
                     yield event
                 reason = self._should_end(run, len(tokens), options, should_stop)
+                if not reason and over_budget(run.reasoning, options, parser):
+                    reason = "thinking_budget"
                 if reason:
                     finish = reason
                     break
@@ -328,6 +334,7 @@ class _Run:
         self.first: float | None = None
         self.last = started
         self.completion = 0
+        self.reasoning = 0  # tokens generated inside the reasoning
         self.tool_calls = 0
 
     def token(self) -> None:

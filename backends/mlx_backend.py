@@ -30,7 +30,7 @@ from backends.kv_cache import ConversationCaches
 from backends.memory import plan_for_model, require_fit
 from backends.mlx_cache import DEFAULT_KEY, CacheEntry, common_prefix, conversation_caches
 from backends.mlx_folder import MlxFolder, inspect_folder
-from backends.parser import OutputParser
+from backends.parser import OutputParser, over_budget
 from backends.safe_tokens import (
     ControlStrings,
     EncodedPrompt,
@@ -91,6 +91,7 @@ class _Turn:
     prefill_started: float = 0.0
     finish: str = "length"
     saw_tool_call: bool = False
+    reasoning: int = 0  # tokens generated inside the reasoning
 
     def done(self) -> Done:
         end = perf_counter()
@@ -188,6 +189,11 @@ class MlxBackend:
                                           folder.eos_token)
         return self._template.render(messages, options)
 
+    def count_tokens(self, text: str) -> int:
+        if self._tokenizer is None:
+            raise NotLoaded("The MLX model is not loaded yet")
+        return len(self._tokenizer.encode(text, add_special_tokens=False))
+
     def encode_prompt(self, messages: list[Message], options: GenerateOptions) -> EncodedPrompt:
         """The prompt's token ids: special tokens only from the template (backends/safe_tokens)."""
         if not self.loaded or self._template is None:
@@ -271,7 +277,7 @@ class MlxBackend:
             prompt_progress_callback=_progress_check(should_stop), **self._kv_options())
         turn.prefill_started = perf_counter()
         try:
-            yield from self._decode(turn, responses, parser, should_stop)
+            yield from self._decode(turn, responses, parser, should_stop, options)
         except _PrefillCancelled:
             turn.finish = "cancelled"
         finally:
@@ -280,10 +286,11 @@ class MlxBackend:
         yield turn.done()
 
     def _decode(self, turn: _Turn, responses: Any, parser: OutputParser,
-                should_stop: ShouldStop) -> Iterator[Event]:
+                should_stop: ShouldStop, options: GenerateOptions) -> Iterator[Event]:
         for response in responses:
             turn.first_token_at = turn.first_token_at or perf_counter()
             turn.generated.append(int(response.token))
+            turn.reasoning += parser.in_reasoning
             for event in parser.feed(response.text):
                 turn.saw_tool_call = turn.saw_tool_call or isinstance(event, ToolCall)
                 yield event
@@ -291,6 +298,9 @@ class MlxBackend:
                 turn.finish = response.finish_reason
             elif should_stop():
                 turn.finish = "cancelled"
+                return
+            elif over_budget(turn.reasoning, options, parser):
+                turn.finish = "thinking_budget"
                 return
 
     def _sampler(self, options: GenerateOptions) -> Any:

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from backends.base import BackendInfo, GenerateOptions, Message, ShouldStop
+from backends.chat_format import estimate_tokens
 from backends.errors import FailureKind, NotLoaded
 from backends.events import Done, Event, StreamError
 from backends.remote_http import (
@@ -79,6 +80,9 @@ class RemoteBackend:
         # The server renders the real prompt from this request; show what Hearth sends it.
         body = json.dumps(self._request(messages, options), indent=2, ensure_ascii=False)
         return f"POST {self._endpoint.full_url('chat/completions')}\n{body}"
+
+    def count_tokens(self, text: str) -> int:
+        return estimate_tokens(text)
 
     def stream(self, messages: list[Message], options: GenerateOptions,
                should_stop: ShouldStop) -> Iterator[Event]:

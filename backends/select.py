@@ -226,6 +226,9 @@ class _Reasoned:
     def render_prompt(self, messages: list[Message], options: GenerateOptions) -> str:
         return self._backend.render_prompt(messages, options)
 
+    def count_tokens(self, text: str) -> int:
+        return self._backend.count_tokens(text)
+
     def stream(self, messages: list[Message], options: GenerateOptions,
                should_stop: ShouldStop) -> Iterator[Event]:
         return self._backend.stream(messages, options, should_stop)

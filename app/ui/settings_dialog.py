@@ -27,8 +27,10 @@ from PySide6.QtWidgets import (
 
 from app.ui.autostart import platform_autostart
 from app.ui.context import UiContext
+from app.ui.file_actions import start_folder
 from app.ui.hotkey import default_hotkey
 from app.ui.i18n import LANGUAGES, Retranslator
+from app.ui.mcp_settings import McpServersPage
 from backends.engines import AUTO, CHOICES, Engine, display_name
 
 
@@ -73,7 +75,7 @@ class FolderList(QWidget):
             self.list.addItem(folder)
 
     def _add(self) -> None:
-        self.add(QFileDialog.getExistingDirectory(self, self._title))
+        self.add(QFileDialog.getExistingDirectory(self, self._title, start_folder()))
 
     def _remove(self) -> None:
         for item in self.list.selectedItems():
@@ -101,6 +103,10 @@ class SettingsDialog(QDialog):
         self.tabs.addTab(self._model_tab(), "")
         self.tabs.addTab(self._folders_tab(), "")
         self.tabs.addTab(self._general_tab(), "")
+        self.mcp = McpServersPage(list(self.settings.mcp_servers))
+        self.tabs.addTab(self.mcp, "")
+        self._tr(lambda: self.tabs.setTabText(self.tabs.indexOf(self.mcp),
+                                              self.tr("Tool servers")))
         self._tr(lambda: self.tabs.setTabText(0, self.tr("Model")))
         self._tr(lambda: self.tabs.setTabText(1, self.tr("Folders")))
         self._tr(lambda: self.tabs.setTabText(2, self.tr("General")))
@@ -269,6 +275,7 @@ class SettingsDialog(QDialog):
             "hotkey": "" if sequence == default_hotkey() else sequence,
             "theme": str(self.theme.currentData()),
             "language": str(self.language.currentData()),
+            "mcp_servers": self.mcp.servers(),
         }
 
     def save(self) -> None:
