@@ -47,7 +47,8 @@ class HistoryStore:
         self._lease = WriterLease(self.path.parent / (self.path.name + "-writers"))
         try:
             self._db = Database(self.path, busy_timeout)
-            self._recover()
+            if not self._db.read_only:
+                self._recover()
         except BaseException:
             self._lease.release()
             raise
