@@ -29,6 +29,7 @@ from app.ui.autostart import platform_autostart
 from app.ui.context import UiContext
 from app.ui.hotkey import default_hotkey
 from app.ui.i18n import LANGUAGES, Retranslator
+from app.ui.settings_generation import GenerationTab
 from backends.engines import AUTO, CHOICES, Engine, display_name
 
 
@@ -101,9 +102,12 @@ class SettingsDialog(QDialog):
         self.tabs.addTab(self._model_tab(), "")
         self.tabs.addTab(self._folders_tab(), "")
         self.tabs.addTab(self._general_tab(), "")
+        self.generation = GenerationTab(self.settings)
+        self.tabs.addTab(self.generation, "")
         self._tr(lambda: self.tabs.setTabText(0, self.tr("Model")))
         self._tr(lambda: self.tabs.setTabText(1, self.tr("Folders")))
         self._tr(lambda: self.tabs.setTabText(2, self.tr("General")))
+        self._tr(lambda: self.tabs.setTabText(3, self.tr("Answers")))
         layout.addWidget(self.tabs, 1)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save
                                    | QDialogButtonBox.StandardButton.Cancel)
@@ -269,6 +273,7 @@ class SettingsDialog(QDialog):
             "hotkey": "" if sequence == default_hotkey() else sequence,
             "theme": str(self.theme.currentData()),
             "language": str(self.language.currentData()),
+            **self.generation.values(),
         }
 
     def save(self) -> None:
