@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from skills.calendar import CalendarStore
     from skills.documents import DocumentIndex
     from skills.files import FileIndex
-    from skills.office import OfficeAccess, WorkbookCache
+    from skills.office import Digester, OfficeAccess, WorkbookCache
 
 
 class Hearth:
@@ -150,10 +150,20 @@ class Hearth:
         self._closers.append(cache)
         return cache
 
+    @cached_property
+    def digester(self) -> Digester:
+        from app.core.summaries import ModelSummarizer
+        from skills.office import DigestCache, Digester
+
+        cache = DigestCache(self.paths.index_db)
+        digester = Digester(cache, ModelSummarizer(self.runner))
+        self._closers += [cache, digester]  # closed in reverse: the parser first
+        return digester
+
     def office_skills(self) -> list[Skill]:
         from skills.office import office_skills
 
-        return office_skills(self.office_access(), self.workbooks)
+        return office_skills(self.office_access(), self.workbooks, digester=self.digester)
 
     @cached_property
     def assistant(self) -> Assistant:

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 from app.ui.chat.chat_view import ChatView
 from app.ui.context import UiContext
 from app.ui.failures import present_error
+from app.ui.file_actions import file_name_for, start_folder
 from app.ui.i18n import Retranslator
 from app.ui.indexing import DropIndexer
 from app.ui.pages import make_calendar_page, make_library_page
@@ -303,7 +304,8 @@ class MainWindow(QMainWindow):
 
     # -- files --------------------------------------------------------------------------------
     def _add_files(self) -> None:
-        paths, _ = QFileDialog.getOpenFileNames(self, self.tr("Add files to this chat"))
+        paths, _ = QFileDialog.getOpenFileNames(self, self.tr("Add files to this chat"),
+                                                start_folder())
         if paths:
             self.indexer.index(paths)
 
@@ -311,7 +313,10 @@ class MainWindow(QMainWindow):
         cid = self.chat.conversation_id
         if cid is None:
             return
-        path, _ = QFileDialog.getSaveFileName(self, self.tr("Export this chat"), "chat.md",
+        conv = self.sidebar._conv(cid)
+        name = file_name_for((conv.title if conv else "") or self.tr("New chat"), ".md")
+        path, _ = QFileDialog.getSaveFileName(self, self.tr("Export this chat"),
+                                              str(Path(start_folder()) / name),
                                               self.tr("Markdown (*.md)"))
         if not path:
             return

@@ -27,8 +27,10 @@ from PySide6.QtWidgets import (
 
 from app.ui.autostart import platform_autostart
 from app.ui.context import UiContext
+from app.ui.file_actions import start_folder
 from app.ui.hotkey import default_hotkey
 from app.ui.i18n import LANGUAGES, Retranslator
+from app.ui.mcp_settings import McpServersPage
 from app.ui.settings_generation import GenerationTab
 from backends.engines import AUTO, CHOICES, Engine, display_name
 
@@ -74,7 +76,7 @@ class FolderList(QWidget):
             self.list.addItem(folder)
 
     def _add(self) -> None:
-        self.add(QFileDialog.getExistingDirectory(self, self._title))
+        self.add(QFileDialog.getExistingDirectory(self, self._title, start_folder()))
 
     def _remove(self) -> None:
         for item in self.list.selectedItems():
@@ -102,12 +104,17 @@ class SettingsDialog(QDialog):
         self.tabs.addTab(self._model_tab(), "")
         self.tabs.addTab(self._folders_tab(), "")
         self.tabs.addTab(self._general_tab(), "")
+        self.mcp = McpServersPage(list(self.settings.mcp_servers))
+        self.tabs.addTab(self.mcp, "")
+        self._tr(lambda: self.tabs.setTabText(self.tabs.indexOf(self.mcp),
+                                              self.tr("Tool servers")))
         self.generation = GenerationTab(self.settings)
         self.tabs.addTab(self.generation, "")
+        self._tr(lambda: self.tabs.setTabText(self.tabs.indexOf(self.generation),
+                                              self.tr("Answers")))
         self._tr(lambda: self.tabs.setTabText(0, self.tr("Model")))
         self._tr(lambda: self.tabs.setTabText(1, self.tr("Folders")))
         self._tr(lambda: self.tabs.setTabText(2, self.tr("General")))
-        self._tr(lambda: self.tabs.setTabText(3, self.tr("Answers")))
         layout.addWidget(self.tabs, 1)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save
                                    | QDialogButtonBox.StandardButton.Cancel)
@@ -273,6 +280,7 @@ class SettingsDialog(QDialog):
             "hotkey": "" if sequence == default_hotkey() else sequence,
             "theme": str(self.theme.currentData()),
             "language": str(self.language.currentData()),
+            "mcp_servers": self.mcp.servers(),
             **self.generation.values(),
         }
 
