@@ -362,17 +362,17 @@
 <context>
     <name>Desktop</name>
     <message>
-        <location filename="../../app/ui/desktop.py" line="91"/>
+        <location filename="../../app/ui/desktop.py" line="92"/>
         <source>Hearth is still running</source>
         <translation>Hearth 仍在运行</translation>
     </message>
     <message>
-        <location filename="../../app/ui/desktop.py" line="92"/>
+        <location filename="../../app/ui/desktop.py" line="93"/>
         <source>Hearth keeps running in the tray so reminders and quick ask work. Quit it from the tray menu.</source>
         <translation>Hearth 会继续在托盘中运行，以便提醒和快速提问可用。可从托盘菜单退出。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/desktop.py" line="95"/>
+        <location filename="../../app/ui/desktop.py" line="96"/>
         <source>Could not save settings</source>
         <translation>无法保存设置</translation>
     </message>
@@ -539,6 +539,223 @@
         <location filename="../../app/ui/failures.py" line="56"/>
         <source>New chat</source>
         <translation>新对话</translation>
+    </message>
+</context>
+<context>
+    <name>FilesView</name>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="164"/>
+        <source>Files found</source>
+        <translation>找到的文件</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="202"/>
+        <source>Files</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="203"/>
+        <source>Add folder…</source>
+        <translation>添加文件夹…</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="204"/>
+        <source>Search file names and contents</source>
+        <translation>搜索文件名和内容</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="205"/>
+        <source>Search files</source>
+        <translation>搜索文件</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="206"/>
+        <source>Documents</source>
+        <translation>文档</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="206"/>
+        <source>Spreadsheets</source>
+        <translation>表格</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="207"/>
+        <source>Presentations</source>
+        <translation>演示文稿</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="207"/>
+        <source>Images</source>
+        <translation>图片</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="208"/>
+        <source>Audio</source>
+        <translation>音频</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="208"/>
+        <source>Videos</source>
+        <translation>视频</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="209"/>
+        <source>Archives</source>
+        <translation>压缩包</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="209"/>
+        <source>Code</source>
+        <translation>代码</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="210"/>
+        <source>Other</source>
+        <translation>其他</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="212"/>
+        <source>Any kind</source>
+        <translation>任意类型</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="213"/>
+        <source>Kind of file</source>
+        <translation>文件类型</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="214"/>
+        <source>Any time</source>
+        <translation>任意时间</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="215"/>
+        <source>Today</source>
+        <translation>今天</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="215"/>
+        <source>Past week</source>
+        <translation>过去一周</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="215"/>
+        <source>Past month</source>
+        <translation>过去一个月</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="216"/>
+        <source>Past year</source>
+        <translation>过去一年</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="216"/>
+        <location filename="../../app/ui/files_view.py" line="221"/>
+        <source>Modified</source>
+        <translation>修改时间</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="217"/>
+        <source>Any size</source>
+        <translation>任意大小</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="218"/>
+        <source>Under 1 MB</source>
+        <translation>小于 1 MB</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="218"/>
+        <source>1 to 100 MB</source>
+        <translation>1 到 100 MB</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="219"/>
+        <source>Over 100 MB</source>
+        <translation>大于 100 MB</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="219"/>
+        <location filename="../../app/ui/files_view.py" line="221"/>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="220"/>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="220"/>
+        <source>Folder</source>
+        <translation>文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="220"/>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="272"/>
+        <location filename="../../app/ui/files_view.py" line="291"/>
+        <source>1 file</source>
+        <translation>1 个文件</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="272"/>
+        <location filename="../../app/ui/files_view.py" line="291"/>
+        <source>%1 files</source>
+        <translation>%1 个文件</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="274"/>
+        <source>The first %1 files; type more to narrow them down</source>
+        <translation>前 %1 个文件；多输入一些以缩小范围</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="279"/>
+        <source>File search failed: %1</source>
+        <translation>文件搜索失败：%1</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="287"/>
+        <source>No folders are chosen for file search yet: add one (Hearth finds files only there).</source>
+        <translation>尚未选择用于文件搜索的文件夹：请添加一个（Hearth 只在其中查找文件）。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="292"/>
+        <source>in 1 folder</source>
+        <translation>位于 1 个文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="292"/>
+        <source>in %1 folders</source>
+        <translation>位于 %1 个文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="311"/>
+        <source>Open</source>
+        <translation>打开</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="312"/>
+        <source>Show in folder</source>
+        <translation>在文件夹中显示</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="313"/>
+        <source>Add to chat</source>
+        <translation>添加到对话</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="317"/>
+        <source>Search files in a folder</source>
+        <translation>在文件夹中搜索文件</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="334"/>
+        <source>Reading %1…</source>
+        <translation>正在读取 %1…</translation>
     </message>
 </context>
 <context>
@@ -978,7 +1195,7 @@
     <name>MainWindow</name>
     <message>
         <location filename="../../app/ui/main_window.py" line="89"/>
-        <location filename="../../app/ui/main_window.py" line="279"/>
+        <location filename="../../app/ui/main_window.py" line="297"/>
         <source>No model loaded</source>
         <translation>未加载模型</translation>
     </message>
@@ -1048,87 +1265,92 @@
         <translation>日历(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="123"/>
+        <location filename="../../app/ui/main_window.py" line="122"/>
+        <source>&amp;Files</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/main_window.py" line="124"/>
         <source>&amp;Search chats</source>
         <translation>搜索对话(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="125"/>
+        <location filename="../../app/ui/main_window.py" line="126"/>
         <source>&amp;Model</source>
         <translation>模型(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="126"/>
+        <location filename="../../app/ui/main_window.py" line="127"/>
         <source>&amp;Models…</source>
         <translation>模型管理(&amp;M)…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="127"/>
+        <location filename="../../app/ui/main_window.py" line="128"/>
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="128"/>
+        <location filename="../../app/ui/main_window.py" line="129"/>
         <source>S&amp;top answer</source>
         <translation>停止回答(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="247"/>
+        <location filename="../../app/ui/main_window.py" line="265"/>
         <source>Could not save settings</source>
         <translation>无法保存设置</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="254"/>
+        <location filename="../../app/ui/main_window.py" line="272"/>
         <source>No model yet. Hearth needs a model to answer: download one or open a file you have.</source>
         <translation>还没有模型。Hearth 需要模型才能回答：请下载一个，或打开已有的模型文件。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="257"/>
+        <location filename="../../app/ui/main_window.py" line="275"/>
         <source>Loading the model…</source>
         <translation>正在加载模型…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="271"/>
+        <location filename="../../app/ui/main_window.py" line="289"/>
         <source>remote</source>
         <translation>远程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="291"/>
+        <location filename="../../app/ui/main_window.py" line="309"/>
         <source>%1 tok/s</source>
         <translation>%1 token/秒</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="298"/>
+        <location filename="../../app/ui/main_window.py" line="316"/>
         <source>Context %1 / %2</source>
         <translation>上下文 %1 / %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="300"/>
+        <location filename="../../app/ui/main_window.py" line="318"/>
         <source> · earlier messages summarized</source>
         <translation> · 较早的消息已总结</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="307"/>
+        <location filename="../../app/ui/main_window.py" line="325"/>
         <source>Add files to this chat</source>
         <translation>向此对话添加文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="317"/>
+        <location filename="../../app/ui/main_window.py" line="335"/>
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="318"/>
+        <location filename="../../app/ui/main_window.py" line="336"/>
         <source>Export this chat</source>
         <translation>导出此对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="320"/>
+        <location filename="../../app/ui/main_window.py" line="338"/>
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="326"/>
+        <location filename="../../app/ui/main_window.py" line="344"/>
         <source>Could not export the chat</source>
         <translation>无法导出对话</translation>
     </message>
@@ -1309,37 +1531,47 @@
 <context>
     <name>QuickAsk</name>
     <message>
-        <location filename="../../app/ui/quick_ask.py" line="46"/>
+        <location filename="../../app/ui/quick_ask.py" line="47"/>
         <source>Quick ask — Hearth</source>
         <translation>快速提问 — Hearth</translation>
     </message>
     <message>
-        <location filename="../../app/ui/quick_ask.py" line="74"/>
+        <location filename="../../app/ui/quick_ask.py" line="75"/>
         <source>Ask Hearth…</source>
         <translation>问问 Hearth…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/quick_ask.py" line="75"/>
+        <location filename="../../app/ui/quick_ask.py" line="76"/>
         <source>Quick question</source>
         <translation>快速提问</translation>
     </message>
     <message>
-        <location filename="../../app/ui/quick_ask.py" line="94"/>
+        <location filename="../../app/ui/quick_ask.py" line="95"/>
         <source>Enter to ask · Esc to close</source>
         <translation>Enter 提问 · Esc 关闭</translation>
     </message>
     <message>
-        <location filename="../../app/ui/quick_ask.py" line="97"/>
+        <location filename="../../app/ui/quick_ask.py" line="98"/>
         <source>Open in Hearth</source>
         <translation>在 Hearth 中打开</translation>
     </message>
     <message>
-        <location filename="../../app/ui/quick_ask.py" line="101"/>
+        <location filename="../../app/ui/quick_ask.py" line="102"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../app/ui/quick_ask.py" line="177"/>
+        <location filename="../../app/ui/quick_ask.py" line="106"/>
+        <source>Find files</source>
+        <translation>查找文件</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/quick_ask.py" line="107"/>
+        <source>Search your files for what you typed, without asking the model</source>
+        <translation>直接在你的文件中搜索输入的内容，不经过模型</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/quick_ask.py" line="184"/>
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
@@ -1655,9 +1887,9 @@
     <name>Sidebar</name>
     <message>
         <location filename="../../app/ui/sidebar.py" line="65"/>
-        <location filename="../../app/ui/sidebar.py" line="175"/>
-        <location filename="../../app/ui/sidebar.py" line="253"/>
-        <location filename="../../app/ui/sidebar.py" line="300"/>
+        <location filename="../../app/ui/sidebar.py" line="176"/>
+        <location filename="../../app/ui/sidebar.py" line="254"/>
+        <location filename="../../app/ui/sidebar.py" line="301"/>
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
@@ -1693,101 +1925,106 @@
     </message>
     <message>
         <location filename="../../app/ui/sidebar.py" line="136"/>
+        <source>Files</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/sidebar.py" line="137"/>
         <source>Calendar</source>
         <translation>日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="137"/>
+        <location filename="../../app/ui/sidebar.py" line="138"/>
         <source>Models</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="137"/>
+        <location filename="../../app/ui/sidebar.py" line="138"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="151"/>
+        <location filename="../../app/ui/sidebar.py" line="152"/>
         <source>Could not read your conversations</source>
         <translation>无法读取你的对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="159"/>
+        <location filename="../../app/ui/sidebar.py" line="160"/>
         <source>Pinned</source>
         <translation>已置顶</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="161"/>
+        <location filename="../../app/ui/sidebar.py" line="162"/>
         <source>Recent</source>
         <translation>最近</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="208"/>
+        <location filename="../../app/ui/sidebar.py" line="209"/>
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="210"/>
+        <location filename="../../app/ui/sidebar.py" line="211"/>
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="210"/>
+        <location filename="../../app/ui/sidebar.py" line="211"/>
         <source>Pin</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="213"/>
+        <location filename="../../app/ui/sidebar.py" line="214"/>
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="238"/>
+        <location filename="../../app/ui/sidebar.py" line="239"/>
         <source>Rename conversation</source>
         <translation>重命名对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="239"/>
+        <location filename="../../app/ui/sidebar.py" line="240"/>
         <source>Title:</source>
         <translation>标题：</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="254"/>
+        <location filename="../../app/ui/sidebar.py" line="255"/>
         <source>Delete conversation</source>
         <translation>删除对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="255"/>
+        <location filename="../../app/ui/sidebar.py" line="256"/>
         <source>Delete “%1”? Its messages and the files dropped into it are forgotten. This cannot be undone.</source>
         <translation>要删除“%1”吗？其中的消息和拖入的文件都将被遗忘，且无法撤销。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="258"/>
+        <location filename="../../app/ui/sidebar.py" line="259"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="290"/>
+        <location filename="../../app/ui/sidebar.py" line="291"/>
         <source>Search failed</source>
         <translation>搜索失败</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="297"/>
+        <location filename="../../app/ui/sidebar.py" line="298"/>
         <source>1 result</source>
         <translation>1 条结果</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="297"/>
+        <location filename="../../app/ui/sidebar.py" line="298"/>
         <source>%1 results</source>
         <translation>%1 条结果</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="298"/>
+        <location filename="../../app/ui/sidebar.py" line="299"/>
         <source>Nothing found</source>
         <translation>没有找到</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="303"/>
+        <location filename="../../app/ui/sidebar.py" line="304"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
