@@ -31,6 +31,7 @@ from app.ui.file_actions import start_folder
 from app.ui.hotkey import default_hotkey
 from app.ui.i18n import LANGUAGES, Retranslator
 from app.ui.mcp_settings import McpServersPage
+from app.ui.settings_generation import GenerationTab
 from backends.engines import AUTO, CHOICES, Engine, display_name
 
 
@@ -107,6 +108,10 @@ class SettingsDialog(QDialog):
         self.tabs.addTab(self.mcp, "")
         self._tr(lambda: self.tabs.setTabText(self.tabs.indexOf(self.mcp),
                                               self.tr("Tool servers")))
+        self.generation = GenerationTab(self.settings)
+        self.tabs.addTab(self.generation, "")
+        self._tr(lambda: self.tabs.setTabText(self.tabs.indexOf(self.generation),
+                                              self.tr("Answers")))
         self._tr(lambda: self.tabs.setTabText(0, self.tr("Model")))
         self._tr(lambda: self.tabs.setTabText(1, self.tr("Folders")))
         self._tr(lambda: self.tabs.setTabText(2, self.tr("General")))
@@ -276,6 +281,7 @@ class SettingsDialog(QDialog):
             "theme": str(self.theme.currentData()),
             "language": str(self.language.currentData()),
             "mcp_servers": self.mcp.servers(),
+            **self.generation.values(),
         }
 
     def save(self) -> None:
