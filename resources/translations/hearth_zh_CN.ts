@@ -342,19 +342,29 @@
 <context>
     <name>Desktop</name>
     <message>
-        <location filename="../../app/ui/desktop.py" line="92"/>
+        <location filename="../../app/ui/desktop.py" line="102"/>
         <source>Hearth is still running</source>
         <translation>Hearth 仍在运行</translation>
     </message>
     <message>
-        <location filename="../../app/ui/desktop.py" line="93"/>
+        <location filename="../../app/ui/desktop.py" line="103"/>
         <source>Hearth keeps running in the tray so reminders and quick ask work. Quit it from the tray menu.</source>
         <translation>Hearth 会继续在托盘中运行，以便提醒和快速提问可用。可从托盘菜单退出。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/desktop.py" line="96"/>
+        <location filename="../../app/ui/desktop.py" line="106"/>
         <source>Could not save settings</source>
         <translation>无法保存设置</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/desktop.py" line="110"/>
+        <source>Hearth test reminder</source>
+        <translation>Hearth 测试提醒</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/desktop.py" line="111"/>
+        <source>Reminders appear like this, with Snooze and Open.</source>
+        <translation>提醒会像这样显示，并带有“稍后提醒”和“打开”。</translation>
     </message>
 </context>
 <context>
@@ -1089,158 +1099,158 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/ui/main_window.py" line="89"/>
-        <location filename="../../app/ui/main_window.py" line="297"/>
+        <location filename="../../app/ui/main_window.py" line="90"/>
+        <location filename="../../app/ui/main_window.py" line="299"/>
         <source>No model loaded</source>
         <translation>未加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="93"/>
+        <location filename="../../app/ui/main_window.py" line="94"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="94"/>
+        <location filename="../../app/ui/main_window.py" line="95"/>
         <source>Context used</source>
         <translation>已用上下文</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="95"/>
+        <location filename="../../app/ui/main_window.py" line="96"/>
         <source>Speed of the last answer</source>
         <translation>上次回答的速度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="100"/>
+        <location filename="../../app/ui/main_window.py" line="101"/>
         <source>Model download</source>
         <translation>模型下载</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="107"/>
+        <location filename="../../app/ui/main_window.py" line="108"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="108"/>
+        <location filename="../../app/ui/main_window.py" line="109"/>
         <source>&amp;New chat</source>
         <translation>新对话(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="110"/>
+        <location filename="../../app/ui/main_window.py" line="111"/>
         <source>&amp;Add files to this chat…</source>
         <translation>向此对话添加文件(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="112"/>
+        <location filename="../../app/ui/main_window.py" line="113"/>
         <source>&amp;Export this chat…</source>
         <translation>导出此对话(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="114"/>
+        <location filename="../../app/ui/main_window.py" line="115"/>
         <source>&amp;Quit Hearth</source>
         <translation>退出 Hearth(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="116"/>
+        <location filename="../../app/ui/main_window.py" line="117"/>
         <source>&amp;View</source>
         <translation>查看(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="117"/>
+        <location filename="../../app/ui/main_window.py" line="118"/>
         <source>&amp;Chat</source>
         <translation>对话(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="118"/>
+        <location filename="../../app/ui/main_window.py" line="119"/>
         <source>&amp;Library</source>
         <translation>资料库(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="120"/>
+        <location filename="../../app/ui/main_window.py" line="121"/>
         <source>C&amp;alendar</source>
         <translation>日历(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="122"/>
+        <location filename="../../app/ui/main_window.py" line="123"/>
         <source>&amp;Files</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="124"/>
+        <location filename="../../app/ui/main_window.py" line="125"/>
         <source>&amp;Search chats</source>
         <translation>搜索对话(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="126"/>
+        <location filename="../../app/ui/main_window.py" line="127"/>
         <source>&amp;Model</source>
         <translation>模型(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="127"/>
+        <location filename="../../app/ui/main_window.py" line="128"/>
         <source>&amp;Models…</source>
         <translation>模型管理(&amp;M)…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="128"/>
+        <location filename="../../app/ui/main_window.py" line="129"/>
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="129"/>
+        <location filename="../../app/ui/main_window.py" line="130"/>
         <source>S&amp;top answer</source>
         <translation>停止回答(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="265"/>
+        <location filename="../../app/ui/main_window.py" line="267"/>
         <source>Could not save settings</source>
         <translation>无法保存设置</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="272"/>
+        <location filename="../../app/ui/main_window.py" line="274"/>
         <source>No model yet. Hearth needs a model to answer: download one or open a file you have.</source>
         <translation>还没有模型。Hearth 需要模型才能回答：请下载一个，或打开已有的模型文件。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="275"/>
+        <location filename="../../app/ui/main_window.py" line="277"/>
         <source>Loading the model…</source>
         <translation>正在加载模型…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="289"/>
+        <location filename="../../app/ui/main_window.py" line="291"/>
         <source>remote</source>
         <translation>远程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="309"/>
+        <location filename="../../app/ui/main_window.py" line="311"/>
         <source>%1 tok/s</source>
         <translation>%1 token/秒</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="314"/>
+        <location filename="../../app/ui/main_window.py" line="316"/>
         <source>Context %1 / %2</source>
         <translation>上下文 %1 / %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="320"/>
+        <location filename="../../app/ui/main_window.py" line="322"/>
         <source>Add files to this chat</source>
         <translation>向此对话添加文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="330"/>
+        <location filename="../../app/ui/main_window.py" line="332"/>
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="331"/>
+        <location filename="../../app/ui/main_window.py" line="333"/>
         <source>Export this chat</source>
         <translation>导出此对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="333"/>
+        <location filename="../../app/ui/main_window.py" line="335"/>
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="339"/>
+        <location filename="../../app/ui/main_window.py" line="341"/>
         <source>Could not export the chat</source>
         <translation>无法导出对话</translation>
     </message>
@@ -1367,6 +1377,19 @@
         <location filename="../../app/ui/models/manager.py" line="343"/>
         <source>That folder has no config.json, so it is not an MLX model.</source>
         <translation>该文件夹没有 config.json，不是 MLX 模型。</translation>
+    </message>
+</context>
+<context>
+    <name>Notifier</name>
+    <message>
+        <location filename="../../app/ui/notifications.py" line="107"/>
+        <source>Open</source>
+        <translation>打开</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/notifications.py" line="108"/>
+        <source>Snooze %1 min</source>
+        <translation>%1 分钟后再提醒</translation>
     </message>
 </context>
 <context>
@@ -1562,208 +1585,219 @@
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="218"/>
+        <location filename="../../app/ui/settings_dialog.py" line="223"/>
         <source>Start Hearth in the tray when I sign in</source>
         <translation>登录时在托盘中启动 Hearth</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="289"/>
+        <location filename="../../app/ui/settings_dialog.py" line="294"/>
         <source>Could not change start at login</source>
         <translation>无法更改登录时启动</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="97"/>
+        <location filename="../../app/ui/settings_dialog.py" line="98"/>
         <source>Settings — Hearth</source>
         <translation>设置 — Hearth</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="109"/>
+        <location filename="../../app/ui/settings_dialog.py" line="110"/>
         <source>Tool servers</source>
         <translation>工具服务器</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="110"/>
-        <location filename="../../app/ui/settings_dialog.py" line="138"/>
+        <location filename="../../app/ui/settings_dialog.py" line="111"/>
+        <location filename="../../app/ui/settings_dialog.py" line="139"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="111"/>
+        <location filename="../../app/ui/settings_dialog.py" line="112"/>
         <source>Folders</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="112"/>
+        <location filename="../../app/ui/settings_dialog.py" line="113"/>
         <source>General</source>
         <translation>通用</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="130"/>
+        <location filename="../../app/ui/settings_dialog.py" line="131"/>
         <source>No model chosen</source>
         <translation>未选择模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="131"/>
+        <location filename="../../app/ui/settings_dialog.py" line="132"/>
         <source>Model file or folder</source>
         <translation>模型文件或文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="133"/>
+        <location filename="../../app/ui/settings_dialog.py" line="134"/>
         <source>Models…</source>
         <translation>模型管理…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="134"/>
+        <location filename="../../app/ui/settings_dialog.py" line="135"/>
         <source>Manage models</source>
         <translation>管理模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="140"/>
-        <location filename="../../app/ui/settings_dialog.py" line="146"/>
+        <location filename="../../app/ui/settings_dialog.py" line="141"/>
+        <location filename="../../app/ui/settings_dialog.py" line="147"/>
         <source>Engine</source>
         <translation>引擎</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="141"/>
+        <location filename="../../app/ui/settings_dialog.py" line="142"/>
         <source>Automatic</source>
         <translation>自动</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="141"/>
+        <location filename="../../app/ui/settings_dialog.py" line="142"/>
         <source>Remote server</source>
         <translation>远程服务器</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="149"/>
+        <location filename="../../app/ui/settings_dialog.py" line="150"/>
         <source>Remote server address</source>
         <translation>远程服务器地址</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="151"/>
+        <location filename="../../app/ui/settings_dialog.py" line="152"/>
         <source>Server</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="157"/>
+        <location filename="../../app/ui/settings_dialog.py" line="158"/>
         <source>Automatic (from free memory)</source>
         <translation>自动（根据可用内存）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="159"/>
+        <location filename="../../app/ui/settings_dialog.py" line="160"/>
         <source>Context length in tokens</source>
         <translation>上下文长度（token）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="160"/>
+        <location filename="../../app/ui/settings_dialog.py" line="161"/>
         <source>Context length</source>
         <translation>上下文长度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="162"/>
+        <location filename="../../app/ui/settings_dialog.py" line="163"/>
         <source>f16 (best quality)</source>
         <translation>f16（质量最好）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="163"/>
+        <location filename="../../app/ui/settings_dialog.py" line="164"/>
         <source>q8_0 (half the memory)</source>
         <translation>q8_0（内存减半）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="165"/>
+        <location filename="../../app/ui/settings_dialog.py" line="166"/>
         <source>KV cache precision</source>
         <translation>KV 缓存精度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="166"/>
+        <location filename="../../app/ui/settings_dialog.py" line="167"/>
         <source>KV cache</source>
         <translation>KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="167"/>
+        <location filename="../../app/ui/settings_dialog.py" line="168"/>
         <source>Each token of context takes 176 KiB at f16 (94 KiB at q8_0): 8K tokens need about 1.4 GiB.</source>
         <translation>每个上下文 token 在 f16 下占 176 KiB（q8_0 下 94 KiB）：8K token 约需 1.4 GiB。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="169"/>
+        <location filename="../../app/ui/settings_dialog.py" line="170"/>
         <source>Think before answering by default</source>
         <translation>默认回答前先思考</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="171"/>
+        <location filename="../../app/ui/settings_dialog.py" line="172"/>
         <source>Thinking</source>
         <translation>思考</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="178"/>
+        <location filename="../../app/ui/settings_dialog.py" line="179"/>
         <source>Watched folders (documents Hearth can read and cite)</source>
         <translation>监视的文件夹（Hearth 可以阅读并引用其中的文档）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="179"/>
+        <location filename="../../app/ui/settings_dialog.py" line="180"/>
         <source>Watched folders</source>
         <translation>监视的文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="182"/>
+        <location filename="../../app/ui/settings_dialog.py" line="183"/>
         <source>File search folders (Hearth finds files only here)</source>
         <translation>文件搜索范围（Hearth 只在这些文件夹中查找文件）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="183"/>
+        <location filename="../../app/ui/settings_dialog.py" line="184"/>
         <source>File search folders</source>
         <translation>文件搜索范围</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="195"/>
         <location filename="../../app/ui/settings_dialog.py" line="196"/>
+        <location filename="../../app/ui/settings_dialog.py" line="197"/>
         <source>Quick ask shortcut</source>
         <translation>快速提问快捷键</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="202"/>
-        <location filename="../../app/ui/settings_dialog.py" line="209"/>
+        <location filename="../../app/ui/settings_dialog.py" line="203"/>
+        <location filename="../../app/ui/settings_dialog.py" line="210"/>
         <source>Follow the system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="202"/>
+        <location filename="../../app/ui/settings_dialog.py" line="203"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="203"/>
+        <location filename="../../app/ui/settings_dialog.py" line="204"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="206"/>
         <location filename="../../app/ui/settings_dialog.py" line="207"/>
+        <location filename="../../app/ui/settings_dialog.py" line="208"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="213"/>
         <location filename="../../app/ui/settings_dialog.py" line="214"/>
+        <location filename="../../app/ui/settings_dialog.py" line="215"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="215"/>
+        <location filename="../../app/ui/settings_dialog.py" line="216"/>
         <source>The language changes as soon as you save.</source>
         <translation>保存后语言立即切换。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="226"/>
+        <location filename="../../app/ui/settings_dialog.py" line="217"/>
+        <location filename="../../app/ui/settings_dialog.py" line="218"/>
+        <source>Show a test notification</source>
+        <translation>显示测试通知</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_dialog.py" line="220"/>
+        <source>Reminders</source>
+        <translation>提醒</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_dialog.py" line="231"/>
         <source>The shortcut is registered while Hearth runs.</source>
         <translation>Hearth 运行时会注册该快捷键。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="252"/>
+        <location filename="../../app/ui/settings_dialog.py" line="257"/>
         <source>Choose a model to see which engine runs it.</source>
         <translation>选择模型后可查看由哪个引擎运行。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="292"/>
+        <location filename="../../app/ui/settings_dialog.py" line="297"/>
         <source>Could not save settings</source>
         <translation>无法保存设置</translation>
     </message>
@@ -2059,24 +2093,34 @@
 <context>
     <name>Tray</name>
     <message>
-        <location filename="../../app/ui/tray.py" line="39"/>
+        <location filename="../../app/ui/tray.py" line="35"/>
+        <source>Recent reminders</source>
+        <translation>最近的提醒</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/tray.py" line="44"/>
         <source>Ask…</source>
         <translation>提问…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/tray.py" line="40"/>
+        <location filename="../../app/ui/tray.py" line="45"/>
         <source>Open Hearth</source>
         <translation>打开 Hearth</translation>
     </message>
     <message>
-        <location filename="../../app/ui/tray.py" line="41"/>
+        <location filename="../../app/ui/tray.py" line="46"/>
         <source>Pause indexing</source>
         <translation>暂停索引</translation>
     </message>
     <message>
-        <location filename="../../app/ui/tray.py" line="42"/>
+        <location filename="../../app/ui/tray.py" line="47"/>
         <source>Quit Hearth</source>
         <translation>退出 Hearth</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/tray.py" line="59"/>
+        <source>No reminders yet</source>
+        <translation>还没有提醒</translation>
     </message>
 </context>
 <context>
