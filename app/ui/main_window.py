@@ -323,9 +323,14 @@ class MainWindow(QMainWindow):
         used = int(figures.get("prompt_tokens", 0) + figures.get("tokens", 0))
         total = getattr(self, "_context_length", 0)
         if used and total:
-            self._tr(lambda: self.context_label.setText(
-                self.tr("Context %1 / %2").replace("%1", f"{used:,}").replace("%2", f"{total:,}")),
-                key="context")
+            compacted = bool(figures.get("compacted"))
+
+            def context_text() -> str:
+                text = self.tr("Context %1 / %2").replace("%1", f"{used:,}").replace(
+                    "%2", f"{total:,}")
+                return text + self.tr(" · earlier messages summarized") if compacted else text
+
+            self._tr(lambda: self.context_label.setText(context_text()), key="context")
         self.sidebar.reload()
 
     # -- files --------------------------------------------------------------------------------

@@ -4,32 +4,32 @@
 <context>
     <name>AssistantMessage</name>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="239"/>
+        <location filename="../../app/ui/chat/message.py" line="284"/>
         <source>Answer</source>
         <translation>回答</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="360"/>
+        <location filename="../../app/ui/chat/message.py" line="417"/>
         <source>Sources</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="358"/>
+        <location filename="../../app/ui/chat/message.py" line="415"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="358"/>
+        <location filename="../../app/ui/chat/message.py" line="415"/>
         <source>Copy the answer</source>
         <translation>复制回答</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="359"/>
+        <location filename="../../app/ui/chat/message.py" line="416"/>
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="359"/>
+        <location filename="../../app/ui/chat/message.py" line="416"/>
         <source>Answer this again</source>
         <translation>重新回答</translation>
     </message>
@@ -250,27 +250,47 @@
         <translation>无法打开此对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="362"/>
+        <location filename="../../app/ui/chat/chat_view.py" line="364"/>
         <source>Waiting for the model (%1 ahead)…</source>
         <translation>正在等待模型（前面还有 %1 个）…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="409"/>
+        <location filename="../../app/ui/chat/chat_view.py" line="391"/>
+        <source>Thinking was cut short.</source>
+        <translation>思考被提前结束。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/chat_view.py" line="392"/>
+        <source>The answer was stopped because it kept repeating itself.</source>
+        <translation>回答一直在重复，已被停止。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/chat_view.py" line="393"/>
+        <source>Stopped: the same tool call kept repeating.</source>
+        <translation>已停止：同一个工具调用一再重复。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/chat_view.py" line="399"/>
+        <source>Earlier messages were summarized to fit the context.</source>
+        <translation>较早的消息已被总结，以放入上下文。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/chat_view.py" line="425"/>
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="410"/>
+        <location filename="../../app/ui/chat/chat_view.py" line="426"/>
         <source>The answer reached the length limit.</source>
         <translation>回答已达到长度上限。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="411"/>
+        <location filename="../../app/ui/chat/chat_view.py" line="427"/>
         <source>Stopped after too many tool steps.</source>
         <translation>工具步骤过多，已停止。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="414"/>
+        <location filename="../../app/ui/chat/chat_view.py" line="430"/>
         <source>The answer is ready.</source>
         <translation>回答已完成。</translation>
     </message>
@@ -741,24 +761,94 @@
 <context>
     <name>FolderList</name>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="58"/>
+        <location filename="../../app/ui/settings_dialog.py" line="59"/>
         <source>Add…</source>
         <translation>添加…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="59"/>
+        <location filename="../../app/ui/settings_dialog.py" line="60"/>
         <source>Add a folder to %1</source>
         <translation>向「%1」添加文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="61"/>
+        <location filename="../../app/ui/settings_dialog.py" line="62"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="62"/>
+        <location filename="../../app/ui/settings_dialog.py" line="63"/>
         <source>Remove the selected folder from %1</source>
         <translation>从「%1」移除所选文件夹</translation>
+    </message>
+</context>
+<context>
+    <name>GenerationTab</name>
+    <message>
+        <location filename="../../app/ui/settings_generation.py" line="24"/>
+        <source>Answering a message</source>
+        <translation>回答消息</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_generation.py" line="26"/>
+        <source>Temperature when answering a message</source>
+        <translation>回答消息时的温度</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_generation.py" line="27"/>
+        <location filename="../../app/ui/settings_generation.py" line="33"/>
+        <source>Temperature</source>
+        <translation>温度</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_generation.py" line="29"/>
+        <location filename="../../app/ui/settings_generation.py" line="35"/>
+        <source>Top p / top k</source>
+        <translation>Top p / top k</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_generation.py" line="30"/>
+        <source>Steps after a tool result</source>
+        <translation>工具结果之后的步骤</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_generation.py" line="32"/>
+        <source>Temperature after a tool result</source>
+        <translation>工具结果之后的温度</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_generation.py" line="36"/>
+        <source>Thinking budget (tokens; 0 answers without thinking)</source>
+        <translation>思考预算（token；0 表示不思考直接回答）</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_generation.py" line="37"/>
+        <source>Chat</source>
+        <translation>对话</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_generation.py" line="37"/>
+        <source>Quick ask</source>
+        <translation>快速提问</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_generation.py" line="37"/>
+        <source>Tool steps</source>
+        <translation>工具步骤</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_generation.py" line="38"/>
+        <source>Titles</source>
+        <translation>标题</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_generation.py" line="45"/>
+        <source>Thinking budget: %1</source>
+        <translation>思考预算：%1</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_generation.py" line="48"/>
+        <source>When the reasoning reaches its budget, or goes in circles, Hearth closes it and the model answers (&quot;Thinking was cut short&quot;).</source>
+        <translation>当推理达到预算或陷入循环时，Hearth 会结束推理并让模型作答（“思考被提前结束”）。</translation>
     </message>
 </context>
 <context>
@@ -805,6 +895,21 @@
         <location filename="../../app/ui/chat/history_view.py" line="17"/>
         <source>This answer failed.</source>
         <translation>此回答失败。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/history_view.py" line="23"/>
+        <source>Thinking was cut short.</source>
+        <translation>思考被提前结束。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/history_view.py" line="24"/>
+        <source>The answer was stopped because it kept repeating itself.</source>
+        <translation>回答一直在重复，已被停止。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/history_view.py" line="26"/>
+        <source>Stopped: the same tool call kept repeating.</source>
+        <translation>已停止：同一个工具调用一再重复。</translation>
     </message>
 </context>
 <context>
@@ -1215,32 +1320,37 @@
         <translation>%1 token/秒</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="314"/>
+        <location filename="../../app/ui/main_window.py" line="316"/>
         <source>Context %1 / %2</source>
         <translation>上下文 %1 / %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="320"/>
+        <location filename="../../app/ui/main_window.py" line="318"/>
+        <source> · earlier messages summarized</source>
+        <translation> · 较早的消息已总结</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/main_window.py" line="325"/>
         <source>Add files to this chat</source>
         <translation>向此对话添加文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="330"/>
+        <location filename="../../app/ui/main_window.py" line="335"/>
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="331"/>
+        <location filename="../../app/ui/main_window.py" line="336"/>
         <source>Export this chat</source>
         <translation>导出此对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="333"/>
+        <location filename="../../app/ui/main_window.py" line="338"/>
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="339"/>
+        <location filename="../../app/ui/main_window.py" line="344"/>
         <source>Could not export the chat</source>
         <translation>无法导出对话</translation>
     </message>
@@ -1562,208 +1672,213 @@
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="218"/>
+        <location filename="../../app/ui/settings_dialog.py" line="223"/>
         <source>Start Hearth in the tray when I sign in</source>
         <translation>登录时在托盘中启动 Hearth</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="289"/>
+        <location filename="../../app/ui/settings_dialog.py" line="295"/>
         <source>Could not change start at login</source>
         <translation>无法更改登录时启动</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="97"/>
+        <location filename="../../app/ui/settings_dialog.py" line="98"/>
         <source>Settings — Hearth</source>
         <translation>设置 — Hearth</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="109"/>
+        <location filename="../../app/ui/settings_dialog.py" line="110"/>
         <source>Tool servers</source>
         <translation>工具服务器</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="110"/>
-        <location filename="../../app/ui/settings_dialog.py" line="138"/>
+        <location filename="../../app/ui/settings_dialog.py" line="114"/>
+        <source>Answers</source>
+        <translation>回答</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_dialog.py" line="115"/>
+        <location filename="../../app/ui/settings_dialog.py" line="143"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="111"/>
+        <location filename="../../app/ui/settings_dialog.py" line="116"/>
         <source>Folders</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="112"/>
+        <location filename="../../app/ui/settings_dialog.py" line="117"/>
         <source>General</source>
         <translation>通用</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="130"/>
+        <location filename="../../app/ui/settings_dialog.py" line="135"/>
         <source>No model chosen</source>
         <translation>未选择模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="131"/>
+        <location filename="../../app/ui/settings_dialog.py" line="136"/>
         <source>Model file or folder</source>
         <translation>模型文件或文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="133"/>
+        <location filename="../../app/ui/settings_dialog.py" line="138"/>
         <source>Models…</source>
         <translation>模型管理…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="134"/>
+        <location filename="../../app/ui/settings_dialog.py" line="139"/>
         <source>Manage models</source>
         <translation>管理模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="140"/>
-        <location filename="../../app/ui/settings_dialog.py" line="146"/>
+        <location filename="../../app/ui/settings_dialog.py" line="145"/>
+        <location filename="../../app/ui/settings_dialog.py" line="151"/>
         <source>Engine</source>
         <translation>引擎</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="141"/>
+        <location filename="../../app/ui/settings_dialog.py" line="146"/>
         <source>Automatic</source>
         <translation>自动</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="141"/>
+        <location filename="../../app/ui/settings_dialog.py" line="146"/>
         <source>Remote server</source>
         <translation>远程服务器</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="149"/>
+        <location filename="../../app/ui/settings_dialog.py" line="154"/>
         <source>Remote server address</source>
         <translation>远程服务器地址</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="151"/>
+        <location filename="../../app/ui/settings_dialog.py" line="156"/>
         <source>Server</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="157"/>
+        <location filename="../../app/ui/settings_dialog.py" line="162"/>
         <source>Automatic (from free memory)</source>
         <translation>自动（根据可用内存）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="159"/>
+        <location filename="../../app/ui/settings_dialog.py" line="164"/>
         <source>Context length in tokens</source>
         <translation>上下文长度（token）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="160"/>
+        <location filename="../../app/ui/settings_dialog.py" line="165"/>
         <source>Context length</source>
         <translation>上下文长度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="162"/>
+        <location filename="../../app/ui/settings_dialog.py" line="167"/>
         <source>f16 (best quality)</source>
         <translation>f16（质量最好）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="163"/>
+        <location filename="../../app/ui/settings_dialog.py" line="168"/>
         <source>q8_0 (half the memory)</source>
         <translation>q8_0（内存减半）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="165"/>
+        <location filename="../../app/ui/settings_dialog.py" line="170"/>
         <source>KV cache precision</source>
         <translation>KV 缓存精度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="166"/>
+        <location filename="../../app/ui/settings_dialog.py" line="171"/>
         <source>KV cache</source>
         <translation>KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="167"/>
+        <location filename="../../app/ui/settings_dialog.py" line="172"/>
         <source>Each token of context takes 176 KiB at f16 (94 KiB at q8_0): 8K tokens need about 1.4 GiB.</source>
         <translation>每个上下文 token 在 f16 下占 176 KiB（q8_0 下 94 KiB）：8K token 约需 1.4 GiB。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="169"/>
+        <location filename="../../app/ui/settings_dialog.py" line="174"/>
         <source>Think before answering by default</source>
         <translation>默认回答前先思考</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="171"/>
+        <location filename="../../app/ui/settings_dialog.py" line="176"/>
         <source>Thinking</source>
         <translation>思考</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="178"/>
+        <location filename="../../app/ui/settings_dialog.py" line="183"/>
         <source>Watched folders (documents Hearth can read and cite)</source>
         <translation>监视的文件夹（Hearth 可以阅读并引用其中的文档）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="179"/>
+        <location filename="../../app/ui/settings_dialog.py" line="184"/>
         <source>Watched folders</source>
         <translation>监视的文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="182"/>
+        <location filename="../../app/ui/settings_dialog.py" line="187"/>
         <source>File search folders (Hearth finds files only here)</source>
         <translation>文件搜索范围（Hearth 只在这些文件夹中查找文件）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="183"/>
+        <location filename="../../app/ui/settings_dialog.py" line="188"/>
         <source>File search folders</source>
         <translation>文件搜索范围</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="195"/>
-        <location filename="../../app/ui/settings_dialog.py" line="196"/>
+        <location filename="../../app/ui/settings_dialog.py" line="200"/>
+        <location filename="../../app/ui/settings_dialog.py" line="201"/>
         <source>Quick ask shortcut</source>
         <translation>快速提问快捷键</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="202"/>
-        <location filename="../../app/ui/settings_dialog.py" line="209"/>
+        <location filename="../../app/ui/settings_dialog.py" line="207"/>
+        <location filename="../../app/ui/settings_dialog.py" line="214"/>
         <source>Follow the system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="202"/>
+        <location filename="../../app/ui/settings_dialog.py" line="207"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="203"/>
+        <location filename="../../app/ui/settings_dialog.py" line="208"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="206"/>
-        <location filename="../../app/ui/settings_dialog.py" line="207"/>
+        <location filename="../../app/ui/settings_dialog.py" line="211"/>
+        <location filename="../../app/ui/settings_dialog.py" line="212"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="213"/>
-        <location filename="../../app/ui/settings_dialog.py" line="214"/>
+        <location filename="../../app/ui/settings_dialog.py" line="218"/>
+        <location filename="../../app/ui/settings_dialog.py" line="219"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="215"/>
+        <location filename="../../app/ui/settings_dialog.py" line="220"/>
         <source>The language changes as soon as you save.</source>
         <translation>保存后语言立即切换。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="226"/>
+        <location filename="../../app/ui/settings_dialog.py" line="231"/>
         <source>The shortcut is registered while Hearth runs.</source>
         <translation>Hearth 运行时会注册该快捷键。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="252"/>
+        <location filename="../../app/ui/settings_dialog.py" line="257"/>
         <source>Choose a model to see which engine runs it.</source>
         <translation>选择模型后可查看由哪个引擎运行。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="292"/>
+        <location filename="../../app/ui/settings_dialog.py" line="298"/>
         <source>Could not save settings</source>
         <translation>无法保存设置</translation>
     </message>
@@ -1920,6 +2035,29 @@
         <location filename="../../app/ui/open_source.py" line="21"/>
         <source>This file is no longer there:</source>
         <translation>此文件已不存在：</translation>
+    </message>
+</context>
+<context>
+    <name>SummaryMarker</name>
+    <message>
+        <location filename="../../app/ui/chat/message.py" line="197"/>
+        <source>Earlier messages summarized</source>
+        <translation>较早的消息已总结</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/message.py" line="198"/>
+        <source>Show the summary of earlier messages</source>
+        <translation>显示较早消息的总结</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/message.py" line="199"/>
+        <source>The messages above no longer fit the model&apos;s context; it reads this summary of them instead.</source>
+        <translation>上面的消息已超出模型的上下文，模型改为读取它们的这份总结。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/message.py" line="201"/>
+        <source>Summary of earlier messages</source>
+        <translation>较早消息的总结</translation>
     </message>
 </context>
 <context>
