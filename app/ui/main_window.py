@@ -97,9 +97,22 @@ class MainWindow(QMainWindow):
         for label, name in names:
             self._tr(partial(_set_name, label, name))
             bar.addWidget(label)
+        self.api_label = QLabel()  # the local server's queue, while it is on
+        self._tr(lambda: self.api_label.setAccessibleName(self.tr("Other apps")))
+        bar.addPermanentWidget(self.api_label)
         self.download_label = QLabel()
         self._tr(lambda: self.download_label.setAccessibleName(self.tr("Model download")))
         bar.addPermanentWidget(self.download_label)
+
+    def show_api(self, running: bool, waiting: int) -> None:
+        """Status bar: whether other apps may use the model, and how many requests wait."""
+        if not running:
+            self._tr(lambda: self.api_label.setText(""), key="api")
+        elif waiting:
+            self._tr(lambda: self.api_label.setText(
+                self.tr("API: %1 in queue").replace("%1", str(waiting))), key="api")
+        else:
+            self._tr(lambda: self.api_label.setText(self.tr("API: on")), key="api")
 
     def _set_engine(self, text: Callable[[], str]) -> None:
         self._tr(lambda: self.engine_label.setText(text()), key="engine")
@@ -312,9 +325,14 @@ class MainWindow(QMainWindow):
         used = int(figures.get("prompt_tokens", 0) + figures.get("tokens", 0))
         total = getattr(self, "_context_length", 0)
         if used and total:
-            self._tr(lambda: self.context_label.setText(
-                self.tr("Context %1 / %2").replace("%1", f"{used:,}").replace("%2", f"{total:,}")),
-                key="context")
+            compacted = bool(figures.get("compacted"))
+
+            def context_text() -> str:
+                text = self.tr("Context %1 / %2").replace("%1", f"{used:,}").replace(
+                    "%2", f"{total:,}")
+                return text + self.tr(" · earlier messages summarized") if compacted else text
+
+            self._tr(lambda: self.context_label.setText(context_text()), key="context")
         self.sidebar.reload()
 
     # -- files --------------------------------------------------------------------------------

@@ -187,7 +187,8 @@ class QuickAsk(QWidget):
         self._fit_timer.start()
         ctx, cid = self.ctx, self.conversation_id
         thinking = bool(self.ctx.hearth.settings.thinking_default)
-        self.ctx.ops.run(lambda: turns.send(ctx.assistant(), cid, text, thinking, bridge.post),
+        self.ctx.ops.run(lambda: turns.send(ctx.assistant(), cid, text, thinking, bridge.post,
+                                            kind="quick"),
                          self._got_handle, lambda e: self._finished(present_error(e).text))
 
     def _got_handle(self, handle: Any) -> None:
