@@ -1585,103 +1585,138 @@
 <context>
     <name>ToolCard</name>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="17"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="19"/>
         <source>Searched documents</source>
         <translation>搜索了文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="18"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="20"/>
         <source>Read a document</source>
         <translation>阅读了文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="19"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="21"/>
         <source>Searched files</source>
         <translation>搜索了文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="20"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="22"/>
         <source>Open a file</source>
         <translation>打开文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="21"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="23"/>
         <source>Show a file</source>
         <translation>显示文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="22"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="24"/>
         <source>Looked at the calendar</source>
         <translation>查看了日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="23"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="25"/>
         <source>Found free time</source>
         <translation>查找了空闲时间</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="24"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="26"/>
         <source>Add an event</source>
         <translation>添加日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="25"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="27"/>
         <source>Change an event</source>
         <translation>修改日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="26"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="28"/>
         <source>Delete an event</source>
         <translation>删除日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="118"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="29"/>
+        <source>Looked at a spreadsheet</source>
+        <translation>查看了电子表格</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="30"/>
+        <source>Queried a spreadsheet</source>
+        <translation>查询了电子表格</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="31"/>
+        <source>Summarised a folder</source>
+        <translation>汇总了文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="32"/>
+        <source>Convert a spreadsheet</source>
+        <translation>转换电子表格</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="33"/>
+        <source>Clean a spreadsheet</source>
+        <translation>清理电子表格</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="34"/>
+        <source>Write a Word report</source>
+        <translation>撰写 Word 报告</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="35"/>
+        <source>Make slides</source>
+        <translation>制作幻灯片</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="128"/>
         <source>Running…</source>
         <translation>运行中…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="137"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="147"/>
         <source>Tool: %s</source>
         <translation>工具：%s</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="147"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="157"/>
         <source>Approve</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="149"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="159"/>
         <source>Deny</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="166"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="176"/>
         <source>Waiting for you</source>
         <translation>等待你的确认</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="177"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="187"/>
         <source>Approved</source>
         <translation>已批准</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="177"/>
-        <location filename="../../app/ui/chat/tool_card.py" line="192"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="187"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="202"/>
         <source>Denied</source>
         <translation>已拒绝</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="191"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="201"/>
         <source>Stopped before you decided</source>
         <translation>在你决定之前已停止</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="198"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="208"/>
         <source>Done</source>
         <translation>完成</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="198"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="208"/>
         <source>Failed</source>
         <translation>失败</translation>
     </message>
@@ -1751,6 +1786,39 @@
         <location filename="../../app/ui/hotkey/windows.py" line="64"/>
         <source>Windows refused the shortcut (error %1).</source>
         <translation>Windows 拒绝了该快捷键（错误 %1）。</translation>
+    </message>
+</context>
+<context>
+    <name>WrittenFileActions</name>
+    <message>
+        <location filename="../../app/ui/chat/written_file.py" line="33"/>
+        <source>Open</source>
+        <translation>打开</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/written_file.py" line="34"/>
+        <source>Show in folder</source>
+        <translation>在文件夹中显示</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/written_file.py" line="35"/>
+        <source>Undo</source>
+        <translation>撤销</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/written_file.py" line="36"/>
+        <source>Open %1</source>
+        <translation>打开 %1</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/written_file.py" line="69"/>
+        <source>Undone: the file is as it was before.</source>
+        <translation>已撤销：文件已恢复原样。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/written_file.py" line="73"/>
+        <source>Could not undo: %1</source>
+        <translation>无法撤销：%1</translation>
     </message>
 </context>
 <context>
