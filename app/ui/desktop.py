@@ -36,6 +36,7 @@ class Desktop(QObject):
         self.window = MainWindow(self.ctx)
         self.quick = QuickAsk(self.ctx)
         self.quick.open_in_main.connect(self.open_conversation)
+        self.quick.find_files.connect(self.find_files)
         self.services = Services(self.ctx, self)
         self.window.settings_saved.connect(self.services.settings_changed)
         self.tray: Tray | None = None
@@ -106,6 +107,10 @@ class Desktop(QObject):
         self.window.showNormal()
         self.window.raise_()
         self.window.activateWindow()
+
+    def find_files(self, query: str) -> None:
+        self.show_window()
+        self.window.show_files(query)
 
     def open_conversation(self, cid: str) -> None:
         self.show_window()

@@ -30,6 +30,8 @@ from app.ui.context import UiContext
 from app.ui.file_actions import start_folder
 from app.ui.hotkey import default_hotkey
 from app.ui.i18n import LANGUAGES, Retranslator
+from app.ui.mcp_settings import McpServersPage
+from app.ui.settings_generation import GenerationTab
 from backends.engines import AUTO, CHOICES, Engine, display_name
 
 
@@ -102,6 +104,14 @@ class SettingsDialog(QDialog):
         self.tabs.addTab(self._model_tab(), "")
         self.tabs.addTab(self._folders_tab(), "")
         self.tabs.addTab(self._general_tab(), "")
+        self.mcp = McpServersPage(list(self.settings.mcp_servers))
+        self.tabs.addTab(self.mcp, "")
+        self._tr(lambda: self.tabs.setTabText(self.tabs.indexOf(self.mcp),
+                                              self.tr("Tool servers")))
+        self.generation = GenerationTab(self.settings)
+        self.tabs.addTab(self.generation, "")
+        self._tr(lambda: self.tabs.setTabText(self.tabs.indexOf(self.generation),
+                                              self.tr("Answers")))
         self._tr(lambda: self.tabs.setTabText(0, self.tr("Model")))
         self._tr(lambda: self.tabs.setTabText(1, self.tr("Folders")))
         self._tr(lambda: self.tabs.setTabText(2, self.tr("General")))
@@ -270,6 +280,8 @@ class SettingsDialog(QDialog):
             "hotkey": "" if sequence == default_hotkey() else sequence,
             "theme": str(self.theme.currentData()),
             "language": str(self.language.currentData()),
+            "mcp_servers": self.mcp.servers(),
+            **self.generation.values(),
         }
 
     def save(self) -> None:

@@ -4,32 +4,32 @@
 <context>
     <name>AssistantMessage</name>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="239"/>
+        <location filename="../../app/ui/chat/message.py" line="284"/>
         <source>Answer</source>
         <translation>回答</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="360"/>
+        <location filename="../../app/ui/chat/message.py" line="417"/>
         <source>Sources</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="358"/>
+        <location filename="../../app/ui/chat/message.py" line="415"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="358"/>
+        <location filename="../../app/ui/chat/message.py" line="415"/>
         <source>Copy the answer</source>
         <translation>复制回答</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="359"/>
+        <location filename="../../app/ui/chat/message.py" line="416"/>
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="359"/>
+        <location filename="../../app/ui/chat/message.py" line="416"/>
         <source>Answer this again</source>
         <translation>重新回答</translation>
     </message>
@@ -141,103 +141,103 @@
 <context>
     <name>CalendarView</name>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="120"/>
+        <location filename="../../app/ui/calendar_view.py" line="121"/>
         <source>Agenda</source>
         <translation>日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="134"/>
+        <location filename="../../app/ui/calendar_view.py" line="135"/>
         <source>Day</source>
         <translation>日</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="135"/>
+        <location filename="../../app/ui/calendar_view.py" line="136"/>
         <source>Week</source>
         <translation>周</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="145"/>
+        <location filename="../../app/ui/calendar_view.py" line="146"/>
         <source>Today</source>
         <translation>今天</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="145"/>
+        <location filename="../../app/ui/calendar_view.py" line="146"/>
         <source>Previous</source>
         <translation>上一页</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="146"/>
+        <location filename="../../app/ui/calendar_view.py" line="147"/>
         <source>Next</source>
         <translation>下一页</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="156"/>
+        <location filename="../../app/ui/calendar_view.py" line="157"/>
         <source>Import .ics…</source>
         <translation>导入 .ics…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="157"/>
+        <location filename="../../app/ui/calendar_view.py" line="158"/>
         <source>Export .ics…</source>
         <translation>导出 .ics…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="181"/>
+        <location filename="../../app/ui/calendar_view.py" line="182"/>
         <source>Week of %1</source>
         <translation>%1 这一周</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="185"/>
+        <location filename="../../app/ui/calendar_view.py" line="190"/>
         <source>1 event</source>
         <translation>1 个日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="186"/>
+        <location filename="../../app/ui/calendar_view.py" line="191"/>
         <source>%1 events</source>
         <translation>%1 个日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="187"/>
+        <location filename="../../app/ui/calendar_view.py" line="193"/>
         <source>All day</source>
         <translation>全天</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="188"/>
+        <location filename="../../app/ui/calendar_view.py" line="194"/>
         <source>Nothing planned</source>
         <translation>没有安排</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="199"/>
+        <location filename="../../app/ui/calendar_view.py" line="205"/>
         <source>The calendar could not be read: %1</source>
         <translation>无法读取日历：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="203"/>
+        <location filename="../../app/ui/calendar_view.py" line="209"/>
         <source>Import a calendar</source>
         <translation>导入日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="204"/>
-        <location filename="../../app/ui/calendar_view.py" line="235"/>
+        <location filename="../../app/ui/calendar_view.py" line="210"/>
+        <location filename="../../app/ui/calendar_view.py" line="242"/>
         <source>Calendars (*.ics)</source>
         <translation>日历文件 (*.ics)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="219"/>
+        <location filename="../../app/ui/calendar_view.py" line="225"/>
         <source>Imported: %1 new, %2 updated</source>
         <translation>已导入：新增 %1，更新 %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="222"/>
+        <location filename="../../app/ui/calendar_view.py" line="228"/>
         <source>; %1 repaired, %2 skipped</source>
         <translation>；修复 %1，跳过 %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="233"/>
+        <location filename="../../app/ui/calendar_view.py" line="240"/>
         <source>Export the calendar</source>
         <translation>导出日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="248"/>
+        <location filename="../../app/ui/calendar_view.py" line="255"/>
         <source>Exported to %1</source>
         <translation>已导出到 %1</translation>
     </message>
@@ -250,27 +250,47 @@
         <translation>无法打开此对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="362"/>
+        <location filename="../../app/ui/chat/chat_view.py" line="364"/>
         <source>Waiting for the model (%1 ahead)…</source>
         <translation>正在等待模型（前面还有 %1 个）…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="409"/>
+        <location filename="../../app/ui/chat/chat_view.py" line="391"/>
+        <source>Thinking was cut short.</source>
+        <translation>思考被提前结束。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/chat_view.py" line="392"/>
+        <source>The answer was stopped because it kept repeating itself.</source>
+        <translation>回答一直在重复，已被停止。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/chat_view.py" line="393"/>
+        <source>Stopped: the same tool call kept repeating.</source>
+        <translation>已停止：同一个工具调用一再重复。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/chat_view.py" line="399"/>
+        <source>Earlier messages were summarized to fit the context.</source>
+        <translation>较早的消息已被总结，以放入上下文。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/chat_view.py" line="425"/>
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="410"/>
+        <location filename="../../app/ui/chat/chat_view.py" line="426"/>
         <source>The answer reached the length limit.</source>
         <translation>回答已达到长度上限。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="411"/>
+        <location filename="../../app/ui/chat/chat_view.py" line="427"/>
         <source>Stopped after too many tool steps.</source>
         <translation>工具步骤过多，已停止。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="414"/>
+        <location filename="../../app/ui/chat/chat_view.py" line="430"/>
         <source>The answer is ready.</source>
         <translation>回答已完成。</translation>
     </message>
@@ -342,17 +362,17 @@
 <context>
     <name>Desktop</name>
     <message>
-        <location filename="../../app/ui/desktop.py" line="91"/>
+        <location filename="../../app/ui/desktop.py" line="92"/>
         <source>Hearth is still running</source>
         <translation>Hearth 仍在运行</translation>
     </message>
     <message>
-        <location filename="../../app/ui/desktop.py" line="92"/>
+        <location filename="../../app/ui/desktop.py" line="93"/>
         <source>Hearth keeps running in the tray so reminders and quick ask work. Quit it from the tray menu.</source>
         <translation>Hearth 会继续在托盘中运行，以便提醒和快速提问可用。可从托盘菜单退出。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/desktop.py" line="95"/>
+        <location filename="../../app/ui/desktop.py" line="96"/>
         <source>Could not save settings</source>
         <translation>无法保存设置</translation>
     </message>
@@ -522,26 +542,313 @@
     </message>
 </context>
 <context>
+    <name>FilesView</name>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="164"/>
+        <source>Files found</source>
+        <translation>找到的文件</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="202"/>
+        <source>Files</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="203"/>
+        <source>Add folder…</source>
+        <translation>添加文件夹…</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="204"/>
+        <source>Search file names and contents</source>
+        <translation>搜索文件名和内容</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="205"/>
+        <source>Search files</source>
+        <translation>搜索文件</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="206"/>
+        <source>Documents</source>
+        <translation>文档</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="206"/>
+        <source>Spreadsheets</source>
+        <translation>表格</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="207"/>
+        <source>Presentations</source>
+        <translation>演示文稿</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="207"/>
+        <source>Images</source>
+        <translation>图片</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="208"/>
+        <source>Audio</source>
+        <translation>音频</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="208"/>
+        <source>Videos</source>
+        <translation>视频</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="209"/>
+        <source>Archives</source>
+        <translation>压缩包</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="209"/>
+        <source>Code</source>
+        <translation>代码</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="210"/>
+        <source>Other</source>
+        <translation>其他</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="212"/>
+        <source>Any kind</source>
+        <translation>任意类型</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="213"/>
+        <source>Kind of file</source>
+        <translation>文件类型</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="214"/>
+        <source>Any time</source>
+        <translation>任意时间</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="215"/>
+        <source>Today</source>
+        <translation>今天</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="215"/>
+        <source>Past week</source>
+        <translation>过去一周</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="215"/>
+        <source>Past month</source>
+        <translation>过去一个月</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="216"/>
+        <source>Past year</source>
+        <translation>过去一年</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="216"/>
+        <location filename="../../app/ui/files_view.py" line="221"/>
+        <source>Modified</source>
+        <translation>修改时间</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="217"/>
+        <source>Any size</source>
+        <translation>任意大小</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="218"/>
+        <source>Under 1 MB</source>
+        <translation>小于 1 MB</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="218"/>
+        <source>1 to 100 MB</source>
+        <translation>1 到 100 MB</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="219"/>
+        <source>Over 100 MB</source>
+        <translation>大于 100 MB</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="219"/>
+        <location filename="../../app/ui/files_view.py" line="221"/>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="220"/>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="220"/>
+        <source>Folder</source>
+        <translation>文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="220"/>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="272"/>
+        <location filename="../../app/ui/files_view.py" line="291"/>
+        <source>1 file</source>
+        <translation>1 个文件</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="272"/>
+        <location filename="../../app/ui/files_view.py" line="291"/>
+        <source>%1 files</source>
+        <translation>%1 个文件</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="274"/>
+        <source>The first %1 files; type more to narrow them down</source>
+        <translation>前 %1 个文件；多输入一些以缩小范围</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="279"/>
+        <source>File search failed: %1</source>
+        <translation>文件搜索失败：%1</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="287"/>
+        <source>No folders are chosen for file search yet: add one (Hearth finds files only there).</source>
+        <translation>尚未选择用于文件搜索的文件夹：请添加一个（Hearth 只在其中查找文件）。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="292"/>
+        <source>in 1 folder</source>
+        <translation>位于 1 个文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="292"/>
+        <source>in %1 folders</source>
+        <translation>位于 %1 个文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="311"/>
+        <source>Open</source>
+        <translation>打开</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="312"/>
+        <source>Show in folder</source>
+        <translation>在文件夹中显示</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="313"/>
+        <source>Add to chat</source>
+        <translation>添加到对话</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="317"/>
+        <source>Search files in a folder</source>
+        <translation>在文件夹中搜索文件</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="334"/>
+        <source>Reading %1…</source>
+        <translation>正在读取 %1…</translation>
+    </message>
+</context>
+<context>
     <name>FolderList</name>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="57"/>
+        <location filename="../../app/ui/settings_dialog.py" line="59"/>
         <source>Add…</source>
         <translation>添加…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="58"/>
+        <location filename="../../app/ui/settings_dialog.py" line="60"/>
         <source>Add a folder to %1</source>
         <translation>向「%1」添加文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="60"/>
+        <location filename="../../app/ui/settings_dialog.py" line="62"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="61"/>
+        <location filename="../../app/ui/settings_dialog.py" line="63"/>
         <source>Remove the selected folder from %1</source>
         <translation>从「%1」移除所选文件夹</translation>
+    </message>
+</context>
+<context>
+    <name>GenerationTab</name>
+    <message>
+        <location filename="../../app/ui/settings_generation.py" line="24"/>
+        <source>Answering a message</source>
+        <translation>回答消息</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_generation.py" line="26"/>
+        <source>Temperature when answering a message</source>
+        <translation>回答消息时的温度</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_generation.py" line="27"/>
+        <location filename="../../app/ui/settings_generation.py" line="33"/>
+        <source>Temperature</source>
+        <translation>温度</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_generation.py" line="29"/>
+        <location filename="../../app/ui/settings_generation.py" line="35"/>
+        <source>Top p / top k</source>
+        <translation>Top p / top k</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_generation.py" line="30"/>
+        <source>Steps after a tool result</source>
+        <translation>工具结果之后的步骤</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_generation.py" line="32"/>
+        <source>Temperature after a tool result</source>
+        <translation>工具结果之后的温度</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_generation.py" line="36"/>
+        <source>Thinking budget (tokens; 0 answers without thinking)</source>
+        <translation>思考预算（token；0 表示不思考直接回答）</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_generation.py" line="37"/>
+        <source>Chat</source>
+        <translation>对话</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_generation.py" line="37"/>
+        <source>Quick ask</source>
+        <translation>快速提问</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_generation.py" line="37"/>
+        <source>Tool steps</source>
+        <translation>工具步骤</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_generation.py" line="38"/>
+        <source>Titles</source>
+        <translation>标题</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_generation.py" line="45"/>
+        <source>Thinking budget: %1</source>
+        <translation>思考预算：%1</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_generation.py" line="48"/>
+        <source>When the reasoning reaches its budget, or goes in circles, Hearth closes it and the model answers (&quot;Thinking was cut short&quot;).</source>
+        <translation>当推理达到预算或陷入循环时，Hearth 会结束推理并让模型作答（“思考被提前结束”）。</translation>
     </message>
 </context>
 <context>
@@ -588,6 +895,21 @@
         <location filename="../../app/ui/chat/history_view.py" line="17"/>
         <source>This answer failed.</source>
         <translation>此回答失败。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/history_view.py" line="23"/>
+        <source>Thinking was cut short.</source>
+        <translation>思考被提前结束。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/history_view.py" line="24"/>
+        <source>The answer was stopped because it kept repeating itself.</source>
+        <translation>回答一直在重复，已被停止。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/history_view.py" line="26"/>
+        <source>Stopped: the same tool call kept repeating.</source>
+        <translation>已停止：同一个工具调用一再重复。</translation>
     </message>
 </context>
 <context>
@@ -873,7 +1195,7 @@
     <name>MainWindow</name>
     <message>
         <location filename="../../app/ui/main_window.py" line="89"/>
-        <location filename="../../app/ui/main_window.py" line="279"/>
+        <location filename="../../app/ui/main_window.py" line="297"/>
         <source>No model loaded</source>
         <translation>未加载模型</translation>
     </message>
@@ -943,84 +1265,147 @@
         <translation>日历(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="123"/>
+        <location filename="../../app/ui/main_window.py" line="122"/>
+        <source>&amp;Files</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/main_window.py" line="124"/>
         <source>&amp;Search chats</source>
         <translation>搜索对话(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="125"/>
+        <location filename="../../app/ui/main_window.py" line="126"/>
         <source>&amp;Model</source>
         <translation>模型(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="126"/>
+        <location filename="../../app/ui/main_window.py" line="127"/>
         <source>&amp;Models…</source>
         <translation>模型管理(&amp;M)…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="127"/>
+        <location filename="../../app/ui/main_window.py" line="128"/>
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="128"/>
+        <location filename="../../app/ui/main_window.py" line="129"/>
         <source>S&amp;top answer</source>
         <translation>停止回答(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="247"/>
+        <location filename="../../app/ui/main_window.py" line="265"/>
         <source>Could not save settings</source>
         <translation>无法保存设置</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="254"/>
+        <location filename="../../app/ui/main_window.py" line="272"/>
         <source>No model yet. Hearth needs a model to answer: download one or open a file you have.</source>
         <translation>还没有模型。Hearth 需要模型才能回答：请下载一个，或打开已有的模型文件。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="257"/>
+        <location filename="../../app/ui/main_window.py" line="275"/>
         <source>Loading the model…</source>
         <translation>正在加载模型…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="271"/>
+        <location filename="../../app/ui/main_window.py" line="289"/>
         <source>remote</source>
         <translation>远程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="291"/>
+        <location filename="../../app/ui/main_window.py" line="309"/>
         <source>%1 tok/s</source>
         <translation>%1 token/秒</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="296"/>
+        <location filename="../../app/ui/main_window.py" line="316"/>
         <source>Context %1 / %2</source>
         <translation>上下文 %1 / %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="302"/>
+        <location filename="../../app/ui/main_window.py" line="318"/>
+        <source> · earlier messages summarized</source>
+        <translation> · 较早的消息已总结</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/main_window.py" line="325"/>
         <source>Add files to this chat</source>
         <translation>向此对话添加文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="312"/>
+        <location filename="../../app/ui/main_window.py" line="335"/>
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="313"/>
+        <location filename="../../app/ui/main_window.py" line="336"/>
         <source>Export this chat</source>
         <translation>导出此对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="315"/>
+        <location filename="../../app/ui/main_window.py" line="338"/>
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="321"/>
+        <location filename="../../app/ui/main_window.py" line="344"/>
         <source>Could not export the chat</source>
         <translation>无法导出对话</translation>
+    </message>
+</context>
+<context>
+    <name>McpServersPage</name>
+    <message>
+        <location filename="../../app/ui/mcp_settings.py" line="126"/>
+        <source>Tool servers (MCP) give Hearth more tools. Hearth asks before running a tool unless you trust its server. Changes take effect the next time Hearth starts.</source>
+        <translation>工具服务器（MCP）为 Hearth 提供更多工具。除非你信任该服务器，Hearth 在运行其工具前都会先询问。更改将在下次启动 Hearth 时生效。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/mcp_settings.py" line="133"/>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/mcp_settings.py" line="133"/>
+        <source>Program or address</source>
+        <translation>程序或地址</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/mcp_settings.py" line="134"/>
+        <source>Trusted</source>
+        <translation>信任</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/mcp_settings.py" line="139"/>
+        <source>Tool servers</source>
+        <translation>工具服务器</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/mcp_settings.py" line="143"/>
+        <source>Add…</source>
+        <translation>添加…</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/mcp_settings.py" line="144"/>
+        <source>Edit…</source>
+        <translation>编辑…</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/mcp_settings.py" line="145"/>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/mcp_settings.py" line="160"/>
+        <source>Yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/mcp_settings.py" line="160"/>
+        <source>Asks first</source>
+        <translation>先询问</translation>
     </message>
 </context>
 <context>
@@ -1146,39 +1531,124 @@
 <context>
     <name>QuickAsk</name>
     <message>
-        <location filename="../../app/ui/quick_ask.py" line="46"/>
+        <location filename="../../app/ui/quick_ask.py" line="47"/>
         <source>Quick ask — Hearth</source>
         <translation>快速提问 — Hearth</translation>
     </message>
     <message>
-        <location filename="../../app/ui/quick_ask.py" line="74"/>
+        <location filename="../../app/ui/quick_ask.py" line="75"/>
         <source>Ask Hearth…</source>
         <translation>问问 Hearth…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/quick_ask.py" line="75"/>
+        <location filename="../../app/ui/quick_ask.py" line="76"/>
         <source>Quick question</source>
         <translation>快速提问</translation>
     </message>
     <message>
-        <location filename="../../app/ui/quick_ask.py" line="94"/>
+        <location filename="../../app/ui/quick_ask.py" line="95"/>
         <source>Enter to ask · Esc to close</source>
         <translation>Enter 提问 · Esc 关闭</translation>
     </message>
     <message>
-        <location filename="../../app/ui/quick_ask.py" line="97"/>
+        <location filename="../../app/ui/quick_ask.py" line="98"/>
         <source>Open in Hearth</source>
         <translation>在 Hearth 中打开</translation>
     </message>
     <message>
-        <location filename="../../app/ui/quick_ask.py" line="101"/>
+        <location filename="../../app/ui/quick_ask.py" line="102"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../app/ui/quick_ask.py" line="177"/>
+        <location filename="../../app/ui/quick_ask.py" line="106"/>
+        <source>Find files</source>
+        <translation>查找文件</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/quick_ask.py" line="107"/>
+        <source>Search your files for what you typed, without asking the model</source>
+        <translation>直接在你的文件中搜索输入的内容，不经过模型</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/quick_ask.py" line="184"/>
         <source>Stopped.</source>
         <translation>已停止。</translation>
+    </message>
+</context>
+<context>
+    <name>ServerDialog</name>
+    <message>
+        <location filename="../../app/ui/mcp_settings.py" line="28"/>
+        <source>Give the server a name.</source>
+        <translation>请为服务器命名。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/mcp_settings.py" line="29"/>
+        <source>The address must start with http:// or https://.</source>
+        <translation>地址必须以 http:// 或 https:// 开头。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/mcp_settings.py" line="30"/>
+        <source>The command has an unclosed quote.</source>
+        <translation>命令中有未闭合的引号。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/mcp_settings.py" line="31"/>
+        <source>Give the command that starts the server.</source>
+        <translation>请填写启动服务器的命令。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/mcp_settings.py" line="60"/>
+        <source>Tool server</source>
+        <translation>工具服务器</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/mcp_settings.py" line="65"/>
+        <source>Server name</source>
+        <translation>服务器名称</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/mcp_settings.py" line="66"/>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/mcp_settings.py" line="67"/>
+        <source>Start a program</source>
+        <translation>启动程序</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/mcp_settings.py" line="68"/>
+        <source>Connect to an address</source>
+        <translation>连接到地址</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/mcp_settings.py" line="75"/>
+        <source>How</source>
+        <translation>方式</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/mcp_settings.py" line="78"/>
+        <location filename="../../app/ui/mcp_settings.py" line="79"/>
+        <source>Command</source>
+        <translation>命令</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/mcp_settings.py" line="82"/>
+        <location filename="../../app/ui/mcp_settings.py" line="83"/>
+        <source>Address</source>
+        <translation>地址</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/mcp_settings.py" line="84"/>
+        <source>Trust this server: run its tools without asking</source>
+        <translation>信任此服务器：运行其工具时不再询问</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/mcp_settings.py" line="112"/>
+        <source>Another server already has this name.</source>
+        <translation>已有其他服务器使用此名称。</translation>
     </message>
 </context>
 <context>
@@ -1202,203 +1672,213 @@
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="213"/>
+        <location filename="../../app/ui/settings_dialog.py" line="223"/>
         <source>Start Hearth in the tray when I sign in</source>
         <translation>登录时在托盘中启动 Hearth</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="283"/>
+        <location filename="../../app/ui/settings_dialog.py" line="295"/>
         <source>Could not change start at login</source>
         <translation>无法更改登录时启动</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="96"/>
+        <location filename="../../app/ui/settings_dialog.py" line="98"/>
         <source>Settings — Hearth</source>
         <translation>设置 — Hearth</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="105"/>
-        <location filename="../../app/ui/settings_dialog.py" line="133"/>
+        <location filename="../../app/ui/settings_dialog.py" line="110"/>
+        <source>Tool servers</source>
+        <translation>工具服务器</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_dialog.py" line="114"/>
+        <source>Answers</source>
+        <translation>回答</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_dialog.py" line="115"/>
+        <location filename="../../app/ui/settings_dialog.py" line="143"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="106"/>
+        <location filename="../../app/ui/settings_dialog.py" line="116"/>
         <source>Folders</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="107"/>
+        <location filename="../../app/ui/settings_dialog.py" line="117"/>
         <source>General</source>
         <translation>通用</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="125"/>
+        <location filename="../../app/ui/settings_dialog.py" line="135"/>
         <source>No model chosen</source>
         <translation>未选择模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="126"/>
+        <location filename="../../app/ui/settings_dialog.py" line="136"/>
         <source>Model file or folder</source>
         <translation>模型文件或文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="128"/>
+        <location filename="../../app/ui/settings_dialog.py" line="138"/>
         <source>Models…</source>
         <translation>模型管理…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="129"/>
+        <location filename="../../app/ui/settings_dialog.py" line="139"/>
         <source>Manage models</source>
         <translation>管理模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="135"/>
-        <location filename="../../app/ui/settings_dialog.py" line="141"/>
+        <location filename="../../app/ui/settings_dialog.py" line="145"/>
+        <location filename="../../app/ui/settings_dialog.py" line="151"/>
         <source>Engine</source>
         <translation>引擎</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="136"/>
+        <location filename="../../app/ui/settings_dialog.py" line="146"/>
         <source>Automatic</source>
         <translation>自动</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="136"/>
+        <location filename="../../app/ui/settings_dialog.py" line="146"/>
         <source>Remote server</source>
         <translation>远程服务器</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="144"/>
+        <location filename="../../app/ui/settings_dialog.py" line="154"/>
         <source>Remote server address</source>
         <translation>远程服务器地址</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="146"/>
+        <location filename="../../app/ui/settings_dialog.py" line="156"/>
         <source>Server</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="152"/>
+        <location filename="../../app/ui/settings_dialog.py" line="162"/>
         <source>Automatic (from free memory)</source>
         <translation>自动（根据可用内存）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="154"/>
+        <location filename="../../app/ui/settings_dialog.py" line="164"/>
         <source>Context length in tokens</source>
         <translation>上下文长度（token）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="155"/>
+        <location filename="../../app/ui/settings_dialog.py" line="165"/>
         <source>Context length</source>
         <translation>上下文长度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="157"/>
+        <location filename="../../app/ui/settings_dialog.py" line="167"/>
         <source>f16 (best quality)</source>
         <translation>f16（质量最好）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="158"/>
+        <location filename="../../app/ui/settings_dialog.py" line="168"/>
         <source>q8_0 (half the memory)</source>
         <translation>q8_0（内存减半）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="160"/>
+        <location filename="../../app/ui/settings_dialog.py" line="170"/>
         <source>KV cache precision</source>
         <translation>KV 缓存精度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="161"/>
+        <location filename="../../app/ui/settings_dialog.py" line="171"/>
         <source>KV cache</source>
         <translation>KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="162"/>
+        <location filename="../../app/ui/settings_dialog.py" line="172"/>
         <source>Each token of context takes 176 KiB at f16 (94 KiB at q8_0): 8K tokens need about 1.4 GiB.</source>
         <translation>每个上下文 token 在 f16 下占 176 KiB（q8_0 下 94 KiB）：8K token 约需 1.4 GiB。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="164"/>
+        <location filename="../../app/ui/settings_dialog.py" line="174"/>
         <source>Think before answering by default</source>
         <translation>默认回答前先思考</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="166"/>
+        <location filename="../../app/ui/settings_dialog.py" line="176"/>
         <source>Thinking</source>
         <translation>思考</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="173"/>
+        <location filename="../../app/ui/settings_dialog.py" line="183"/>
         <source>Watched folders (documents Hearth can read and cite)</source>
         <translation>监视的文件夹（Hearth 可以阅读并引用其中的文档）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="174"/>
+        <location filename="../../app/ui/settings_dialog.py" line="184"/>
         <source>Watched folders</source>
         <translation>监视的文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="177"/>
+        <location filename="../../app/ui/settings_dialog.py" line="187"/>
         <source>File search folders (Hearth finds files only here)</source>
         <translation>文件搜索范围（Hearth 只在这些文件夹中查找文件）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="178"/>
+        <location filename="../../app/ui/settings_dialog.py" line="188"/>
         <source>File search folders</source>
         <translation>文件搜索范围</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="190"/>
-        <location filename="../../app/ui/settings_dialog.py" line="191"/>
+        <location filename="../../app/ui/settings_dialog.py" line="200"/>
+        <location filename="../../app/ui/settings_dialog.py" line="201"/>
         <source>Quick ask shortcut</source>
         <translation>快速提问快捷键</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="197"/>
-        <location filename="../../app/ui/settings_dialog.py" line="204"/>
+        <location filename="../../app/ui/settings_dialog.py" line="207"/>
+        <location filename="../../app/ui/settings_dialog.py" line="214"/>
         <source>Follow the system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="197"/>
+        <location filename="../../app/ui/settings_dialog.py" line="207"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="198"/>
+        <location filename="../../app/ui/settings_dialog.py" line="208"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="201"/>
-        <location filename="../../app/ui/settings_dialog.py" line="202"/>
+        <location filename="../../app/ui/settings_dialog.py" line="211"/>
+        <location filename="../../app/ui/settings_dialog.py" line="212"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="208"/>
-        <location filename="../../app/ui/settings_dialog.py" line="209"/>
+        <location filename="../../app/ui/settings_dialog.py" line="218"/>
+        <location filename="../../app/ui/settings_dialog.py" line="219"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="210"/>
+        <location filename="../../app/ui/settings_dialog.py" line="220"/>
         <source>The language changes as soon as you save.</source>
         <translation>保存后语言立即切换。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="221"/>
+        <location filename="../../app/ui/settings_dialog.py" line="231"/>
         <source>The shortcut is registered while Hearth runs.</source>
         <translation>Hearth 运行时会注册该快捷键。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="247"/>
+        <location filename="../../app/ui/settings_dialog.py" line="257"/>
         <source>Choose a model to see which engine runs it.</source>
         <translation>选择模型后可查看由哪个引擎运行。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="286"/>
+        <location filename="../../app/ui/settings_dialog.py" line="298"/>
         <source>Could not save settings</source>
         <translation>无法保存设置</translation>
     </message>
@@ -1407,9 +1887,9 @@
     <name>Sidebar</name>
     <message>
         <location filename="../../app/ui/sidebar.py" line="65"/>
-        <location filename="../../app/ui/sidebar.py" line="175"/>
-        <location filename="../../app/ui/sidebar.py" line="253"/>
-        <location filename="../../app/ui/sidebar.py" line="300"/>
+        <location filename="../../app/ui/sidebar.py" line="176"/>
+        <location filename="../../app/ui/sidebar.py" line="254"/>
+        <location filename="../../app/ui/sidebar.py" line="301"/>
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
@@ -1445,101 +1925,106 @@
     </message>
     <message>
         <location filename="../../app/ui/sidebar.py" line="136"/>
+        <source>Files</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/sidebar.py" line="137"/>
         <source>Calendar</source>
         <translation>日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="137"/>
+        <location filename="../../app/ui/sidebar.py" line="138"/>
         <source>Models</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="137"/>
+        <location filename="../../app/ui/sidebar.py" line="138"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="151"/>
+        <location filename="../../app/ui/sidebar.py" line="152"/>
         <source>Could not read your conversations</source>
         <translation>无法读取你的对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="159"/>
+        <location filename="../../app/ui/sidebar.py" line="160"/>
         <source>Pinned</source>
         <translation>已置顶</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="161"/>
+        <location filename="../../app/ui/sidebar.py" line="162"/>
         <source>Recent</source>
         <translation>最近</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="208"/>
+        <location filename="../../app/ui/sidebar.py" line="209"/>
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="210"/>
+        <location filename="../../app/ui/sidebar.py" line="211"/>
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="210"/>
+        <location filename="../../app/ui/sidebar.py" line="211"/>
         <source>Pin</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="213"/>
+        <location filename="../../app/ui/sidebar.py" line="214"/>
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="238"/>
+        <location filename="../../app/ui/sidebar.py" line="239"/>
         <source>Rename conversation</source>
         <translation>重命名对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="239"/>
+        <location filename="../../app/ui/sidebar.py" line="240"/>
         <source>Title:</source>
         <translation>标题：</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="254"/>
+        <location filename="../../app/ui/sidebar.py" line="255"/>
         <source>Delete conversation</source>
         <translation>删除对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="255"/>
+        <location filename="../../app/ui/sidebar.py" line="256"/>
         <source>Delete “%1”? Its messages and the files dropped into it are forgotten. This cannot be undone.</source>
         <translation>要删除“%1”吗？其中的消息和拖入的文件都将被遗忘，且无法撤销。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="258"/>
+        <location filename="../../app/ui/sidebar.py" line="259"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="290"/>
+        <location filename="../../app/ui/sidebar.py" line="291"/>
         <source>Search failed</source>
         <translation>搜索失败</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="297"/>
+        <location filename="../../app/ui/sidebar.py" line="298"/>
         <source>1 result</source>
         <translation>1 条结果</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="297"/>
+        <location filename="../../app/ui/sidebar.py" line="298"/>
         <source>%1 results</source>
         <translation>%1 条结果</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="298"/>
+        <location filename="../../app/ui/sidebar.py" line="299"/>
         <source>Nothing found</source>
         <translation>没有找到</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="303"/>
+        <location filename="../../app/ui/sidebar.py" line="304"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
@@ -1550,6 +2035,29 @@
         <location filename="../../app/ui/open_source.py" line="21"/>
         <source>This file is no longer there:</source>
         <translation>此文件已不存在：</translation>
+    </message>
+</context>
+<context>
+    <name>SummaryMarker</name>
+    <message>
+        <location filename="../../app/ui/chat/message.py" line="197"/>
+        <source>Earlier messages summarized</source>
+        <translation>较早的消息已总结</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/message.py" line="198"/>
+        <source>Show the summary of earlier messages</source>
+        <translation>显示较早消息的总结</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/message.py" line="199"/>
+        <source>The messages above no longer fit the model&apos;s context; it reads this summary of them instead.</source>
+        <translation>上面的消息已超出模型的上下文，模型改为读取它们的这份总结。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/message.py" line="201"/>
+        <source>Summary of earlier messages</source>
+        <translation>较早消息的总结</translation>
     </message>
 </context>
 <context>
