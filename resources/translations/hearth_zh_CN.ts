@@ -364,134 +364,134 @@
     <message>
         <location filename="../../app/ui/connect_page.py" line="62"/>
         <source>Let other apps use Hearth&apos;s model (local server)</source>
-        <translation type="unfinished"></translation>
+        <translation>允许其他应用使用 Hearth 的模型（本地服务器）</translation>
     </message>
     <message>
         <location filename="../../app/ui/connect_page.py" line="67"/>
         <source>Programs on this computer (OpenClaw, editors, scripts) can then use the model Hearth has loaded, with the key below. Your own chats always go first.</source>
-        <translation type="unfinished"></translation>
+        <translation>这台电脑上的程序（OpenClaw、编辑器、脚本）就可以凭下面的密钥使用 Hearth 已加载的模型。你自己的对话始终优先。</translation>
     </message>
     <message>
         <location filename="../../app/ui/connect_page.py" line="71"/>
         <source>The server listens on %1, so other computers on your network can reach it (they still need the key).</source>
-        <translation type="unfinished"></translation>
+        <translation>服务器监听在 %1 上，所以你网络中的其他电脑也能访问它（仍然需要密钥）。</translation>
     </message>
     <message>
         <location filename="../../app/ui/connect_page.py" line="74"/>
         <source>Port</source>
-        <translation type="unfinished"></translation>
+        <translation>端口</translation>
     </message>
     <message>
         <location filename="../../app/ui/connect_page.py" line="78"/>
         <source>Server port</source>
-        <translation type="unfinished"></translation>
+        <translation>服务器端口</translation>
     </message>
     <message>
         <location filename="../../app/ui/connect_page.py" line="83"/>
         <source>Base URL</source>
-        <translation type="unfinished"></translation>
+        <translation>基础 URL</translation>
     </message>
     <message>
         <location filename="../../app/ui/connect_page.py" line="84"/>
         <source>API key</source>
-        <translation type="unfinished"></translation>
+        <translation>API 密钥</translation>
     </message>
     <message>
         <location filename="../../app/ui/connect_page.py" line="85"/>
         <source>New key</source>
-        <translation type="unfinished"></translation>
+        <translation>新密钥</translation>
     </message>
     <message>
         <location filename="../../app/ui/connect_page.py" line="86"/>
         <source>Replace the API key with a new one</source>
-        <translation type="unfinished"></translation>
+        <translation>用新的 API 密钥替换当前密钥</translation>
     </message>
     <message>
         <location filename="../../app/ui/connect_page.py" line="89"/>
         <source>Web pages allowed to call the server (CORS)</source>
-        <translation type="unfinished"></translation>
+        <translation>允许调用服务器的网页（CORS）</translation>
     </message>
     <message>
         <location filename="../../app/ui/connect_page.py" line="91"/>
         <source>None (recommended), or e.g. http://localhost:5173</source>
-        <translation type="unfinished"></translation>
+        <translation>无（推荐），或例如 http://localhost:5173</translation>
     </message>
     <message>
         <location filename="../../app/ui/connect_page.py" line="92"/>
         <source>Allowed web origins</source>
-        <translation type="unfinished"></translation>
+        <translation>允许的网页来源</translation>
     </message>
     <message>
         <location filename="../../app/ui/connect_page.py" line="94"/>
         <source>Ready-to-paste configuration</source>
-        <translation type="unfinished"></translation>
+        <translation>可直接粘贴的配置</translation>
     </message>
     <message>
         <location filename="../../app/ui/connect_page.py" line="96"/>
         <source>OpenClaw</source>
-        <translation type="unfinished"></translation>
+        <translation>OpenClaw</translation>
     </message>
     <message>
         <location filename="../../app/ui/connect_page.py" line="97"/>
         <source>Editor (Continue)</source>
-        <translation type="unfinished"></translation>
+        <translation>编辑器（Continue）</translation>
     </message>
     <message>
         <location filename="../../app/ui/connect_page.py" line="98"/>
         <source>MCP clients</source>
-        <translation type="unfinished"></translation>
+        <translation>MCP 客户端</translation>
     </message>
     <message>
         <location filename="../../app/ui/connect_page.py" line="101"/>
         <source>Test connection</source>
-        <translation type="unfinished"></translation>
+        <translation>测试连接</translation>
     </message>
     <message>
         <location filename="../../app/ui/connect_page.py" line="107"/>
         <source>Recent requests (no message text is kept)</source>
-        <translation type="unfinished"></translation>
+        <translation>最近的请求（不保存消息内容）</translation>
     </message>
     <message>
         <location filename="../../app/ui/connect_page.py" line="109"/>
         <source>Request log</source>
-        <translation type="unfinished"></translation>
+        <translation>请求日志</translation>
     </message>
     <message>
         <location filename="../../app/ui/connect_page.py" line="129"/>
         <location filename="../../app/ui/connect_page.py" line="144"/>
         <source>Copy</source>
-        <translation type="unfinished">复制</translation>
+        <translation>复制</translation>
     </message>
     <message>
         <location filename="../../app/ui/connect_page.py" line="130"/>
         <location filename="../../app/ui/connect_page.py" line="145"/>
         <source>Copy %1</source>
-        <translation type="unfinished"></translation>
+        <translation>复制%1</translation>
     </message>
     <message>
         <location filename="../../app/ui/connect_page.py" line="174"/>
         <source>A new key takes effect when you save; programs using the old one must be given the new one.</source>
-        <translation type="unfinished"></translation>
+        <translation>新密钥在保存后生效；使用旧密钥的程序需要换成新密钥。</translation>
     </message>
     <message>
         <location filename="../../app/ui/connect_page.py" line="193"/>
         <source>The server is off: turn it on and save first.</source>
-        <translation type="unfinished"></translation>
+        <translation>服务器未开启：请先开启并保存。</translation>
     </message>
     <message>
         <location filename="../../app/ui/connect_page.py" line="211"/>
         <source>Testing…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在测试…</translation>
     </message>
     <message>
         <location filename="../../app/ui/connect_page.py" line="215"/>
         <source>Connected: the server answers with %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>已连接：服务器以 %1 应答。</translation>
     </message>
     <message>
         <location filename="../../app/ui/connect_page.py" line="220"/>
         <source>No answer: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>没有应答：%1</translation>
     </message>
 </context>
 <context>
@@ -1362,7 +1362,7 @@
     <message>
         <location filename="../../app/ui/main_window.py" line="101"/>
         <source>Other apps</source>
-        <translation type="unfinished"></translation>
+        <translation>其他应用</translation>
     </message>
     <message>
         <location filename="../../app/ui/main_window.py" line="104"/>
@@ -1372,12 +1372,12 @@
     <message>
         <location filename="../../app/ui/main_window.py" line="113"/>
         <source>API: %1 in queue</source>
-        <translation type="unfinished"></translation>
+        <translation>API：排队 %1 个</translation>
     </message>
     <message>
         <location filename="../../app/ui/main_window.py" line="115"/>
         <source>API: on</source>
-        <translation type="unfinished"></translation>
+        <translation>API：已开启</translation>
     </message>
     <message>
         <location filename="../../app/ui/main_window.py" line="121"/>
@@ -1829,22 +1829,22 @@
     <message>
         <location filename="../../app/ui/api_server.py" line="117"/>
         <source>Another program asks to change your calendar</source>
-        <translation type="unfinished"></translation>
+        <translation>另一个程序请求修改你的日历</translation>
     </message>
     <message>
         <location filename="../../app/ui/api_server.py" line="119"/>
         <source>Nothing changes unless you allow it.</source>
-        <translation type="unfinished"></translation>
+        <translation>除非你允许，否则不会有任何更改。</translation>
     </message>
     <message>
         <location filename="../../app/ui/api_server.py" line="120"/>
         <source>Allow</source>
-        <translation type="unfinished"></translation>
+        <translation>允许</translation>
     </message>
     <message>
         <location filename="../../app/ui/api_server.py" line="121"/>
         <source>Refuse</source>
-        <translation type="unfinished"></translation>
+        <translation>拒绝</translation>
     </message>
 </context>
 <context>
@@ -1895,7 +1895,7 @@
     <message>
         <location filename="../../app/ui/settings_dialog.py" line="120"/>
         <source>Connect another app</source>
-        <translation type="unfinished"></translation>
+        <translation>连接其他应用</translation>
     </message>
     <message>
         <location filename="../../app/ui/settings_dialog.py" line="121"/>
@@ -2305,103 +2305,138 @@
 <context>
     <name>ToolCard</name>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="17"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="19"/>
         <source>Searched documents</source>
         <translation>搜索了文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="18"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="20"/>
         <source>Read a document</source>
         <translation>阅读了文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="19"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="21"/>
         <source>Searched files</source>
         <translation>搜索了文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="20"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="22"/>
         <source>Open a file</source>
         <translation>打开文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="21"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="23"/>
         <source>Show a file</source>
         <translation>显示文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="22"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="24"/>
         <source>Looked at the calendar</source>
         <translation>查看了日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="23"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="25"/>
         <source>Found free time</source>
         <translation>查找了空闲时间</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="24"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="26"/>
         <source>Add an event</source>
         <translation>添加日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="25"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="27"/>
         <source>Change an event</source>
         <translation>修改日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="26"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="28"/>
         <source>Delete an event</source>
         <translation>删除日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="118"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="29"/>
+        <source>Looked at a spreadsheet</source>
+        <translation>查看了电子表格</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="30"/>
+        <source>Queried a spreadsheet</source>
+        <translation>查询了电子表格</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="31"/>
+        <source>Summarised a folder</source>
+        <translation>汇总了文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="32"/>
+        <source>Convert a spreadsheet</source>
+        <translation>转换电子表格</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="33"/>
+        <source>Clean a spreadsheet</source>
+        <translation>清理电子表格</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="34"/>
+        <source>Write a Word report</source>
+        <translation>撰写 Word 报告</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="35"/>
+        <source>Make slides</source>
+        <translation>制作幻灯片</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="128"/>
         <source>Running…</source>
         <translation>运行中…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="137"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="147"/>
         <source>Tool: %s</source>
         <translation>工具：%s</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="147"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="157"/>
         <source>Approve</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="149"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="159"/>
         <source>Deny</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="166"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="176"/>
         <source>Waiting for you</source>
         <translation>等待你的确认</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="177"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="187"/>
         <source>Approved</source>
         <translation>已批准</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="177"/>
-        <location filename="../../app/ui/chat/tool_card.py" line="192"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="187"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="202"/>
         <source>Denied</source>
         <translation>已拒绝</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="191"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="201"/>
         <source>Stopped before you decided</source>
         <translation>在你决定之前已停止</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="198"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="208"/>
         <source>Done</source>
         <translation>完成</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="198"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="208"/>
         <source>Failed</source>
         <translation>失败</translation>
     </message>
@@ -2441,12 +2476,12 @@
     <message>
         <location filename="../../app/ui/tray.py" line="84"/>
         <source>Serving other apps at %1</source>
-        <translation type="unfinished"></translation>
+        <translation>正在为其他应用提供服务：%1</translation>
     </message>
     <message>
         <location filename="../../app/ui/tray.py" line="87"/>
         <source>Hearth · serving other apps</source>
-        <translation type="unfinished"></translation>
+        <translation>Hearth · 正在为其他应用提供服务</translation>
     </message>
 </context>
 <context>
@@ -2491,6 +2526,39 @@
         <location filename="../../app/ui/hotkey/windows.py" line="64"/>
         <source>Windows refused the shortcut (error %1).</source>
         <translation>Windows 拒绝了该快捷键（错误 %1）。</translation>
+    </message>
+</context>
+<context>
+    <name>WrittenFileActions</name>
+    <message>
+        <location filename="../../app/ui/chat/written_file.py" line="33"/>
+        <source>Open</source>
+        <translation>打开</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/written_file.py" line="34"/>
+        <source>Show in folder</source>
+        <translation>在文件夹中显示</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/written_file.py" line="35"/>
+        <source>Undo</source>
+        <translation>撤销</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/written_file.py" line="36"/>
+        <source>Open %1</source>
+        <translation>打开 %1</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/written_file.py" line="69"/>
+        <source>Undone: the file is as it was before.</source>
+        <translation>已撤销：文件已恢复原样。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/written_file.py" line="73"/>
+        <source>Could not undo: %1</source>
+        <translation>无法撤销：%1</translation>
     </message>
 </context>
 <context>
