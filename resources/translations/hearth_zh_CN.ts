@@ -141,103 +141,180 @@
 <context>
     <name>CalendarView</name>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="121"/>
+        <location filename="../../app/ui/calendar_view.py" line="143"/>
+        <location filename="../../app/ui/calendar_view.py" line="190"/>
         <source>Agenda</source>
         <translation>日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="135"/>
+        <location filename="../../app/ui/calendar_view.py" line="190"/>
         <source>Day</source>
         <translation>日</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="136"/>
+        <location filename="../../app/ui/calendar_view.py" line="189"/>
         <source>Week</source>
         <translation>周</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="146"/>
+        <location filename="../../app/ui/calendar_view.py" line="144"/>
+        <location filename="../../app/ui/calendar_view.py" line="189"/>
+        <source>Month</source>
+        <translation>月</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar_view.py" line="145"/>
+        <source>Days by the hour</source>
+        <translation>按小时显示的日程</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar_view.py" line="167"/>
+        <source>+%1 more</source>
+        <translation>另有 %1 项</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar_view.py" line="171"/>
+        <source>Edit…</source>
+        <translation>编辑…</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar_view.py" line="171"/>
+        <source>Delete…</source>
+        <translation>删除…</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar_view.py" line="184"/>
+        <source>New event</source>
+        <translation>新建日程</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar_view.py" line="202"/>
         <source>Today</source>
         <translation>今天</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="146"/>
+        <location filename="../../app/ui/calendar_view.py" line="202"/>
         <source>Previous</source>
         <translation>上一页</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="147"/>
+        <location filename="../../app/ui/calendar_view.py" line="203"/>
         <source>Next</source>
         <translation>下一页</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="157"/>
+        <location filename="../../app/ui/calendar_view.py" line="213"/>
         <source>Import .ics…</source>
         <translation>导入 .ics…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="158"/>
+        <location filename="../../app/ui/calendar_view.py" line="214"/>
         <source>Export .ics…</source>
         <translation>导出 .ics…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="182"/>
+        <location filename="../../app/ui/calendar_view.py" line="268"/>
         <source>Week of %1</source>
         <translation>%1 这一周</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="190"/>
+        <location filename="../../app/ui/calendar_view.py" line="281"/>
         <source>1 event</source>
         <translation>1 个日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="191"/>
+        <location filename="../../app/ui/calendar_view.py" line="282"/>
         <source>%1 events</source>
         <translation>%1 个日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="193"/>
+        <location filename="../../app/ui/calendar_view.py" line="292"/>
         <source>All day</source>
         <translation>全天</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="194"/>
+        <location filename="../../app/ui/calendar_view.py" line="293"/>
         <source>Nothing planned</source>
         <translation>没有安排</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="205"/>
+        <location filename="../../app/ui/calendar_view.py" line="319"/>
+        <source>Added “%1”</source>
+        <translation>已添加“%1”</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar_view.py" line="340"/>
+        <source>Move event</source>
+        <translation>移动日程</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar_view.py" line="341"/>
+        <source>Move “%1” to %2?</source>
+        <translation>要把“%1”移到 %2 吗？</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar_view.py" line="343"/>
+        <source>Move</source>
+        <translation>移动</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar_view.py" line="353"/>
+        <source>Delete event</source>
+        <translation>删除日程</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar_view.py" line="354"/>
+        <source>Delete “%1”?</source>
+        <translation>要删除“%1”吗？</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar_view.py" line="356"/>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar_view.py" line="384"/>
+        <source>Changed “%1”</source>
+        <translation>已更改“%1”</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar_view.py" line="391"/>
+        <source>Deleted “%1”</source>
+        <translation>已删除“%1”</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar_view.py" line="410"/>
         <source>The calendar could not be read: %1</source>
         <translation>无法读取日历：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="209"/>
+        <location filename="../../app/ui/calendar_view.py" line="414"/>
         <source>Import a calendar</source>
         <translation>导入日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="210"/>
-        <location filename="../../app/ui/calendar_view.py" line="242"/>
+        <location filename="../../app/ui/calendar_view.py" line="415"/>
+        <location filename="../../app/ui/calendar_view.py" line="447"/>
         <source>Calendars (*.ics)</source>
         <translation>日历文件 (*.ics)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="225"/>
+        <location filename="../../app/ui/calendar_view.py" line="430"/>
         <source>Imported: %1 new, %2 updated</source>
         <translation>已导入：新增 %1，更新 %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="228"/>
+        <location filename="../../app/ui/calendar_view.py" line="433"/>
         <source>; %1 repaired, %2 skipped</source>
         <translation>；修复 %1，跳过 %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="240"/>
+        <location filename="../../app/ui/calendar_view.py" line="445"/>
         <source>Export the calendar</source>
         <translation>导出日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="255"/>
+        <location filename="../../app/ui/calendar_view.py" line="460"/>
         <source>Exported to %1</source>
         <translation>已导出到 %1</translation>
     </message>
@@ -606,6 +683,164 @@
         <location filename="../../app/ui/chat/parts.py" line="59"/>
         <source>Summarise the PDF I dropped</source>
         <translation>总结我拖进来的 PDF</translation>
+    </message>
+</context>
+<context>
+    <name>EventDialog</name>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="51"/>
+        <source>Edit event</source>
+        <translation>编辑日程</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="51"/>
+        <source>New event</source>
+        <translation>新建日程</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="54"/>
+        <source>What is it?</source>
+        <translation>是什么事？</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="55"/>
+        <location filename="../../app/ui/calendar/editor.py" line="56"/>
+        <source>Title</source>
+        <translation>标题</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="57"/>
+        <source>All day</source>
+        <translation>全天</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="61"/>
+        <source>Starts</source>
+        <translation>开始</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="61"/>
+        <source>Ends</source>
+        <translation>结束</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="75"/>
+        <location filename="../../app/ui/calendar/editor.py" line="76"/>
+        <source>Place</source>
+        <translation>地点</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="78"/>
+        <location filename="../../app/ui/calendar/editor.py" line="80"/>
+        <source>Notes</source>
+        <translation>备注</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="82"/>
+        <source>Does not repeat</source>
+        <translation>不重复</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="82"/>
+        <source>Every day</source>
+        <translation>每天</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="82"/>
+        <source>Every week</source>
+        <translation>每周</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="83"/>
+        <source>Every month</source>
+        <translation>每月</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="83"/>
+        <source>Every year</source>
+        <translation>每年</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="88"/>
+        <source>Custom (%1)</source>
+        <translation>自定义（%1）</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="92"/>
+        <location filename="../../app/ui/calendar/editor.py" line="94"/>
+        <source>Repeat</source>
+        <translation>重复</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="96"/>
+        <source>No reminder</source>
+        <translation>不提醒</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="96"/>
+        <source>At the start</source>
+        <translation>开始时</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="96"/>
+        <source>5 minutes before</source>
+        <translation>提前 5 分钟</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="97"/>
+        <source>10 minutes before</source>
+        <translation>提前 10 分钟</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="97"/>
+        <source>15 minutes before</source>
+        <translation>提前 15 分钟</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="98"/>
+        <source>30 minutes before</source>
+        <translation>提前 30 分钟</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="98"/>
+        <source>1 hour before</source>
+        <translation>提前 1 小时</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="99"/>
+        <source>1 day before</source>
+        <translation>提前 1 天</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="104"/>
+        <source>%1 minutes before</source>
+        <translation>提前 %1 分钟</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="106"/>
+        <location filename="../../app/ui/calendar/editor.py" line="107"/>
+        <source>Reminder</source>
+        <translation>提醒</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="115"/>
+        <source>Delete…</source>
+        <translation>删除…</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="136"/>
+        <source>Give the event a title.</source>
+        <translation>请为日程填写标题。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="141"/>
+        <source>The end must be on or after the start.</source>
+        <translation>结束日期不能早于开始日期。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="147"/>
+        <source>The end must be after the start.</source>
+        <translation>结束时间必须晚于开始时间。</translation>
     </message>
 </context>
 <context>
@@ -1747,6 +1982,39 @@
         <location filename="../../app/ui/quick_ask.py" line="184"/>
         <source>Stopped.</source>
         <translation>已停止。</translation>
+    </message>
+</context>
+<context>
+    <name>RepeatScope</name>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="173"/>
+        <source>Delete only this event, this and the following ones, or every one?</source>
+        <translation>只删除这一次、这一次及以后的，还是全部？</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="175"/>
+        <source>Change only this event, this and the following ones, or every one?</source>
+        <translation>只更改这一次、这一次及以后的，还是全部？</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="177"/>
+        <source>Repeating event</source>
+        <translation>重复的日程</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="180"/>
+        <source>This event only</source>
+        <translation>仅此一次</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="181"/>
+        <source>This and following</source>
+        <translation>此次及以后</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="182"/>
+        <source>All events</source>
+        <translation>全部</translation>
     </message>
 </context>
 <context>
