@@ -189,13 +189,13 @@ class FilesView(QWidget):
         self.query.textChanged.connect(lambda _t: self._timer.start())
         self.kind = QComboBox()
         self.when = QComboBox()
-        self.size = QComboBox()
-        for combo in (self.kind, self.when, self.size):
+        self.size_filter = QComboBox()
+        for combo in (self.kind, self.when, self.size_filter):
             combo.currentIndexChanged.connect(lambda _i: self.search_now())
         row.addWidget(self.query, 1)
         row.addWidget(self.kind)
         row.addWidget(self.when)
-        row.addWidget(self.size)
+        row.addWidget(self.size_filter)
         return row
 
     def _texts(self) -> None:
@@ -214,7 +214,7 @@ class FilesView(QWidget):
         self._refill(self.when, self.tr("Any time"), [
             (self.tr("Today"), 1), (self.tr("Past week"), 7), (self.tr("Past month"), 31),
             (self.tr("Past year"), 366)], self.tr("Modified"))
-        self._refill(self.size, self.tr("Any size"), [
+        self._refill(self.size_filter, self.tr("Any size"), [
             (self.tr("Under 1 MB"), "small"), (self.tr("1 to 100 MB"), "medium"),
             (self.tr("Over 100 MB"), "large")], self.tr("Size"))
         self.model.headers = [self.tr("Name"), self.tr("Folder"), self.tr("Kind"),
@@ -248,7 +248,7 @@ class FilesView(QWidget):
         if self.when.currentData():
             args["modified_after"] = datetime.now().astimezone() - timedelta(
                 days=int(self.when.currentData()))
-        size = self.size.currentData()
+        size = self.size_filter.currentData()
         if size == "small":
             args["smaller_than"] = MB
         elif size == "medium":
