@@ -25,8 +25,17 @@ from backends.events import Done, Event, StreamError, ToolCall
 from backends.kv_cache import ConversationCaches, model_fingerprint
 from backends.llama_gguf import GgufSummary, inspect_gguf, model_shape
 from backends.llama_log import TAP
+from backends.llama_prefix import LlamaPrefix
 from backends.llama_state import SeqState, restore_sequence, save_sequence, seq_state_codec
 from backends.parser import OutputParser
+from backends.prefix_cache import (
+    DEFAULT_LIMIT_BYTES,
+    OnProgress,
+    PrefixKey,
+    PrefixOutcome,
+    prefix_key,
+    render_prefix,
+)
 
 # ggml_type values for llama.cpp's KV cache (quantized V needs flash attention).
 KV_GGML_TYPES = {"f32": 0, "f16": 1, "q4_0": 2, "q4_1": 3, "q5_0": 6, "q5_1": 7, "q8_0": 8}
@@ -39,8 +48,10 @@ class LlamaCppBackend:
 
     def __init__(self, model_path: str, context_length: int = 0, kv_type: str = "f16",
                  cache_dir: Path | None = None, n_threads: int | None = None,
-                 chat_template: str | None = None) -> None:
-        """chat_template overrides the GGUF's own (for files that carry none, like base models)."""
+                 chat_template: str | None = None,
+                 prefix_limit_bytes: int = DEFAULT_LIMIT_BYTES) -> None:
+        """chat_template overrides the GGUF's own (for files that carry none, like base models);
+        prefix_limit_bytes bounds the saved prompt-prefix states under cache_dir."""
         if kv_type not in KV_GGML_TYPES:
             raise BackendError(f"Unknown KV cache type {kv_type!r}: choose one of "
                                f"{', '.join(KV_GGML_TYPES)}")
@@ -50,6 +61,8 @@ class LlamaCppBackend:
         self.cache_dir = cache_dir
         self.n_threads = n_threads
         self.chat_template = chat_template
+        self.prefix_limit_bytes = prefix_limit_bytes
+        self._prefix: LlamaPrefix | None = None
         self._llm: Any = None
         self._summary: GgufSummary | None = None
         self._template: ChatTemplate | None = None
@@ -90,6 +103,8 @@ class LlamaCppBackend:
             self._template = self._make_template(summary)
             self._stop_ids = self._find_stop_ids(llama_cpp)
             self._caches = self._make_caches(context)
+            self._prefix = LlamaPrefix(self.cache_dir, self._fingerprint(context),
+                                       self.prefix_limit_bytes, N_BATCH)
         except BaseException:
             self._llm.close()  # never half-loaded: free the weights again
             self._llm = None
@@ -130,7 +145,23 @@ class LlamaCppBackend:
             yield Done("error", prompt_tokens=len(tokens))
             return
         self._switch_conversation(options.cache_key)
-        yield from self._generate(tokens, prompt, options, should_stop, started)
+        outcome = self._ensure_prefix(messages, options, tokens, should_stop)
+        yield from self._generate(tokens, prompt, options, should_stop, started, outcome.computed)
+
+    def prepare_prefix(self, messages: list[Message], options: GenerateOptions,
+                       should_stop: ShouldStop, on_progress: OnProgress | None = None) -> bool:
+        """Warm-up: bring the prefix of `messages` (system message + tools) into the context,
+        from disk or by computing it; True when it is complete, False when stopped early."""
+        llm = self._require()
+        key = self._key(messages, options, None)
+        if key is None or self._prefix is None:
+            return True
+        self._switch_conversation(None)  # park a live conversation before touching the KV
+        return self._prefix.ensure(llm, key, should_stop, on_progress).ready
+
+    def count_tokens(self, text: str) -> int:
+        """Tokens of `text` with the loaded model's tokenizer (for prompt-size figures)."""
+        return len(self._require().tokenize(text.encode("utf-8"), add_bos=False, special=True))
 
     # -- loading ----------------------------------------------------------------------------
 
@@ -194,11 +225,13 @@ class LlamaCppBackend:
                 ids.add(found[0])
         return frozenset(ids)
 
+    def _fingerprint(self, context: int) -> str:
+        return model_fingerprint(self.model_path, context, self.kv_type)
+
     def _make_caches(self, context: int) -> ConversationCaches[SeqState]:
         folder = None
         if self.cache_dir is not None:
-            stamp = model_fingerprint(self.model_path, context, self.kv_type)
-            folder = Path(self.cache_dir) / "kv-llama" / stamp
+            folder = Path(self.cache_dir) / "kv-llama" / self._fingerprint(context)
         return ConversationCaches(seq_state_codec(), folder)
 
     def _require(self) -> Any:
@@ -220,6 +253,22 @@ class LlamaCppBackend:
         if state is not None and not restore_sequence(self._llm, state):
             self._llm.reset()
 
+    def _key(self, messages: list[Message], options: GenerateOptions,
+             tokens: list[int] | None) -> PrefixKey | None:
+        if self._prefix is None or self._template is None:
+            return None
+        text = render_prefix(self._template, messages, options)
+        prefix = self._llm.tokenize(text.encode("utf-8"), add_bos=False, special=True)
+        return prefix_key(self._prefix.fingerprint, text, prefix, tokens)
+
+    def _ensure_prefix(self, messages: list[Message], options: GenerateOptions,
+                       tokens: list[int], should_stop: ShouldStop) -> PrefixOutcome:
+        """Before a turn: the shared prefix from the live context, the disk or a fresh prefill."""
+        key = self._key(messages, options, tokens)
+        if key is None or self._prefix is None:
+            return PrefixOutcome()
+        return self._prefix.ensure(self._llm, key, should_stop)
+
     def _park_active(self) -> None:
         if self._caches is not None and self._active_key is not None and self._llm.n_tokens > 0:
             self._caches.put(self._active_key, save_sequence(self._llm))
@@ -227,9 +276,10 @@ class LlamaCppBackend:
     # -- generation -------------------------------------------------------------------------
 
     def _generate(self, tokens: list[int], prompt: str, options: GenerateOptions,
-                  should_stop: ShouldStop, started: float) -> Iterator[Event]:
+                  should_stop: ShouldStop, started: float, computed: int = 0) -> Iterator[Event]:
         llm = self._llm
-        cached = _reusable_prefix(llm, tokens)
+        # Prefix tokens this turn computed itself are not cached, though the context now holds them.
+        cached = max(0, _reusable_prefix(llm, tokens) - computed)
         llm.set_seed(options.seed if options.seed is not None else random.getrandbits(31))
         parser = OutputParser(options.tool_call_format, tools=options.tools,
                               starts_in_reasoning=_opens_reasoning(prompt))
