@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+import struct
+import zlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -20,6 +22,7 @@ from backends.prefix_cache import (
     PrefixStore,
 )
 
+CRC_KEY = "0.crc32"
 # Makes a fresh per-slot cache list; prefills tokens into a cache (quantizing as the turn does).
 NewCache = Callable[[], list[Any]]
 Prefill = Callable[[list[Any], list[int]], None]
@@ -35,12 +38,55 @@ def _dump(entry: CacheEntry, meta: dict[str, str], tokens: Sequence[int], path: 
     except (RuntimeError, ValueError) as exc:  # MLX reports write failures as RuntimeError
         staged.unlink(missing_ok=True)
         raise OSError(f"could not write {staged.name}: {exc}") from exc
-    os.replace(staged, path)
+    try:
+        _seal(staged)
+        os.replace(staged, path)
+    finally:
+        staged.unlink(missing_ok=True)
+
+
+def _seal(path: Path) -> None:
+    """Add a CRC-32 of the tensor bytes to the safetensors metadata (so damage is detected).
+
+    Tensor offsets count from the end of the header, so a rewritten header keeps them valid."""
+    blob = path.read_bytes()
+    header, data = _split(blob)
+    # mlx_lm flattens [user metadata, classes, scalars]: "0.<name>" is ours.
+    header.setdefault("__metadata__", {})[CRC_KEY] = str(zlib.crc32(data))
+    text = json.dumps(header, separators=(",", ":")).encode()
+    text += b" " * (-len(text) % 8)  # the format allows space padding; keeps data aligned
+    with path.open("wb") as handle:
+        handle.write(struct.pack("<Q", len(text)) + text)
+        handle.write(data)
+        handle.flush()
+        os.fsync(handle.fileno())
+
+
+def _split(blob: bytes) -> tuple[dict[str, Any], bytes]:
+    if len(blob) < 8:
+        raise PrefixFileError("the file is truncated")
+    (length,) = struct.unpack_from("<Q", blob)
+    if 8 + length > len(blob):
+        raise PrefixFileError("the file is truncated")
+    header = json.loads(blob[8:8 + length])
+    if not isinstance(header, dict):
+        raise PrefixFileError("it is not a safetensors file")
+    return header, blob[8 + length:]
+
+
+def _verify(path: Path) -> None:
+    header, data = _split(path.read_bytes())
+    ends = [int(v["data_offsets"][1]) for k, v in header.items() if k != "__metadata__"]
+    if max(ends, default=0) != len(data):
+        raise PrefixFileError("the file is truncated")
+    if header.get("__metadata__", {}).get(CRC_KEY) != str(zlib.crc32(data)):
+        raise PrefixFileError("the file is damaged (checksum mismatch)")
 
 
 def _load(path: Path) -> tuple[CacheEntry, dict[str, str], list[int]]:
     from mlx_lm.models.cache import load_prompt_cache
 
+    _verify(path)  # before MLX reads it: a damaged state must never reach the model
     cache, meta = load_prompt_cache(str(path), return_metadata=True)  # type: ignore[no-untyped-call]
     tokens = [int(t) for t in json.loads(meta.get("tokens", "[]"))]
     offsets = {int(getattr(c, "offset", -1)) for c in cache}
