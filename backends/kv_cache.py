@@ -85,6 +85,20 @@ class ConversationCaches(Generic[S]):
             key, (state, _) = self._memory.popitem(last=False)
             self._spill(key, state)
 
+    def drop(self, key: str) -> None:
+        """Forget one conversation's state, in memory and on disk (it was deleted)."""
+        self._memory.pop(key, None)
+        path = self.path_for(key)
+        if path is not None:
+            path.unlink(missing_ok=True)
+
+    def clear(self) -> None:
+        """Forget every state, in memory and on disk."""
+        self._memory.clear()
+        if self.folder is not None:
+            for path in self.folder.glob("*" + self.codec.suffix):
+                path.unlink(missing_ok=True)
+
     def keys_in_memory(self) -> list[str]:
         return list(self._memory)
 

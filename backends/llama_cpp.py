@@ -11,8 +11,9 @@ from typing import Any
 
 from jinja2 import TemplateError
 
-from backends.base import BackendInfo, GenerateOptions, Message, ShouldStop
+from backends.base import BackendInfo, GenerateOptions, Message, OnProgress, ShouldStop
 from backends.chat_format import ChatTemplate
+from backends.cpu import engine_threads
 from backends.errors import (
     BackendError,
     EngineUnavailable,
@@ -30,7 +31,6 @@ from backends.llama_state import SeqState, restore_sequence, save_sequence, seq_
 from backends.parser import OutputParser
 from backends.prefix_cache import (
     DEFAULT_LIMIT_BYTES,
-    OnProgress,
     PrefixKey,
     PrefixOutcome,
     prefix_key,
@@ -84,7 +84,8 @@ class LlamaCppBackend:
             quantization=summary.file_type if summary else "", device=self._device,
             kv_type=self.kv_type,
             extra={"architecture": summary.architecture if summary else "",
-                   "memory_plan": self._plan_message},
+                   "memory_plan": self._plan_message,
+                   "threads": self._llm.n_threads if self._llm is not None else 0},
         )
 
     @property
@@ -159,6 +160,20 @@ class LlamaCppBackend:
         self._switch_conversation(None)  # park a live conversation before touching the KV
         return self._prefix.ensure(llm, key, should_stop, on_progress).ready
 
+    def clear_saved_states(self) -> None:
+        """Forget every saved prompt prefix and conversation state, in memory and on disk."""
+        if self._caches is not None:
+            self._caches.clear()
+        if self._prefix is not None:
+            self._prefix.store.clear()
+
+    def forget_conversation(self, key: str) -> None:
+        """Drop one conversation's saved KV (the conversation was deleted)."""
+        if self._caches is not None:
+            self._caches.drop(key)
+        if key == self._active_key:
+            self._active_key = None  # the live KV stays: only its shared prefix is reused
+
     def count_tokens(self, text: str) -> int:
         """Tokens of `text` with the loaded model's tokenizer (for prompt-size figures)."""
         return len(self._require().tokenize(text.encode("utf-8"), add_bos=False, special=True))
@@ -186,13 +201,16 @@ class LlamaCppBackend:
         gpu = bool(llama_cpp.llama_supports_gpu_offload())
         self._device = _device_name(llama_cpp) if gpu else "cpu"
         ggml_type = KV_GGML_TYPES[self.kv_type]
+        # One thread per physical core for prefill and decode alike (llama-cpp-python's own
+        # default counts hyper-threads for prefill, which oversubscribes the cores).
+        threads = engine_threads(self.n_threads or 0)
         TAP.install(llama_cpp)
         TAP.clear()
         try:
             return llama_cpp.Llama(
                 model_path=str(summary.path), n_ctx=context, n_batch=N_BATCH, n_ubatch=N_BATCH,
-                n_gpu_layers=-1 if gpu else 0, n_threads=self.n_threads,
-                n_threads_batch=self.n_threads, type_k=ggml_type, type_v=ggml_type,
+                n_gpu_layers=-1 if gpu else 0, n_threads=threads,
+                n_threads_batch=threads, type_k=ggml_type, type_v=ggml_type,
                 flash_attn=self.kv_type not in ("f16", "f32"), verbose=False,
             )
         except (ValueError, RuntimeError, OSError) as exc:

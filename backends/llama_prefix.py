@@ -5,11 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from backends.base import ShouldStop
+from backends.base import OnProgress, ShouldStop
 from backends.llama_state import SeqState, restore_sequence, save_sequence, seq_prefix_codec
 from backends.prefix_cache import (
     DEFAULT_LIMIT_BYTES,
-    OnProgress,
     PrefixKey,
     PrefixOutcome,
     PrefixStore,

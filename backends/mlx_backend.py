@@ -14,7 +14,7 @@ from typing import Any
 
 from jinja2 import TemplateError
 
-from backends.base import BackendInfo, GenerateOptions, Message, ShouldStop
+from backends.base import BackendInfo, GenerateOptions, Message, OnProgress, ShouldStop
 from backends.chat_format import ChatTemplate
 from backends.errors import (
     BackendError,
@@ -33,7 +33,6 @@ from backends.mlx_prefix import MlxPrefix
 from backends.parser import OutputParser
 from backends.prefix_cache import (
     DEFAULT_LIMIT_BYTES,
-    OnProgress,
     PrefixKey,
     PrefixOutcome,
     prefix_key,
@@ -232,6 +231,18 @@ class MlxBackend:
         entry, outcome = self._ensure_prefix(entry, key, should_stop, on_progress)
         self._store.put(WARM_SLOT, entry)
         return outcome.ready
+
+    def clear_saved_states(self) -> None:
+        """Forget every saved prompt prefix and conversation cache, in memory and on disk."""
+        if self._store is not None:
+            self._store.clear()
+        if self._prefix is not None:
+            self._prefix.store.clear()
+
+    def forget_conversation(self, key: str) -> None:
+        """Drop one conversation's cache (the conversation was deleted)."""
+        if self._store is not None:
+            self._store.drop(key)
 
     def count_tokens(self, text: str) -> int:
         """Tokens of `text` with the loaded model's tokenizer (for prompt-size figures)."""

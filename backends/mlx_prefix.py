@@ -10,11 +10,10 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from backends.base import ShouldStop
+from backends.base import OnProgress, ShouldStop
 from backends.mlx_cache import CacheEntry, common_prefix
 from backends.prefix_cache import (
     DEFAULT_LIMIT_BYTES,
-    OnProgress,
     PrefixCodec,
     PrefixFileError,
     PrefixKey,

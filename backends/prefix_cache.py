@@ -20,7 +20,6 @@ MIB = 1024**2
 DEFAULT_LIMIT_BYTES = 2048 * MIB  # about four full-size Nanbeige prefixes at f16
 
 log = logging.getLogger(__name__)
-OnProgress = Callable[[int, int], None]  # (prefix tokens ready, prefix tokens in all)
 
 
 @dataclass

@@ -44,6 +44,8 @@ class Settings:
     mcp_servers: list[McpServer] = field(default_factory=list)
     enabled_skills: list[str] = field(default_factory=list)  # empty: all
     step_limit: int = 8
+    threads: int = 0  # engine threads; 0: one per physical core
+    prefix_cache_mb: int = 2048  # disk for saved prompt-prefix states (least recently used go)
 
     @classmethod
     def from_dict(cls, raw: dict[str, Any]) -> Settings:

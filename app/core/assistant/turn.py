@@ -11,6 +11,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from app.core.assistant.mode import ConfirmPolicy, OnEvent, TurnHandle, TurnMode
+from app.core.assistant.prefix import system_message, tool_specs
 from app.core.assistant.store import HistoryLike, to_engine_messages
 from app.core.assistant.stream import StepResult, stream_step
 from app.core.assistant.tools import CANCELLED, ToolCaller
@@ -25,14 +26,14 @@ from app.core.events import (
     TurnFailed,
     TurnStarted,
 )
-from app.core.prompts import build_system_prompt, local_timezone_name, user_locale
+from app.core.prompts import local_timezone_name
 from app.core.runner import ModelRunner
 from app.core.settings import Settings
 from app.core.titles import generate_title
 from backends.base import GenerateOptions, Message
 from backends.errors import FailureKind
 from backends.events import Done
-from skills.base import Skill, SkillContext, Source, tool_spec
+from skills.base import Skill, SkillContext, Source
 
 log = logging.getLogger(__name__)
 
@@ -162,16 +163,14 @@ class Turn:
 
     def _step(self, skills: list[Skill], used_tools: bool, message_id: str) -> StepResult:
         mode, settings = self.s.mode, self.s.settings
-        system = build_system_prompt(skills, locale_name=user_locale(settings.language),
-                                     instructions=mode.instructions, notes=self.s.notes())
-        messages: list[Message] = [{"role": "system", "content": system}]
+        messages: list[Message] = [system_message(skills, settings, mode, self.s.notes())]
         messages += to_engine_messages(self.s.history.messages(self.conv))
         options = GenerateOptions(
             enable_thinking=settings.thinking_default if mode.thinking is None else mode.thinking,
             # The template keeps this turn's reasoning anyway; True also keeps earlier turns'
             # reasoning, which MODEL.md recommends once the model works through tool steps.
             preserve_thinking=used_tools,
-            tools=[tool_spec(skill) for skill in skills],
+            tools=tool_specs(skills),
             max_tokens=mode.max_tokens or settings.max_tokens,
             temperature=mode.temperature,
             seed=mode.seed,
