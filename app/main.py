@@ -13,6 +13,7 @@ from app.core.settings import Settings, load_settings, save_settings
 
 if TYPE_CHECKING:
     from app.core.assistant import Assistant
+    from app.core.conversations import Conversations
     from app.core.history import HistoryStore
     from app.core.runner import ModelRunner
     from app.core.warmup import OnStatus, PrefixWarmup
@@ -21,6 +22,7 @@ if TYPE_CHECKING:
     from skills.calendar import CalendarStore
     from skills.documents import DocumentIndex
     from skills.files import FileIndex
+    from skills.office import OfficeAccess, WorkbookCache
 
 
 class Hearth:
@@ -44,6 +46,17 @@ class Hearth:
         store = HistoryStore(self.paths.history_db)
         self._closers.append(store)
         return store
+
+    @cached_property
+    def conversations(self) -> Conversations:
+        """Create and delete chats; a delete reaches every part that holds a trace of one."""
+        from app.core.conversations import Conversations
+
+        built = self.__dict__  # parts already opened: a delete never loads a model or the tools
+        return Conversations(
+            self.history, self.paths.kv_cache_dir,
+            documents=lambda: self.documents if self.paths.index_db.exists() else None,
+            runner=lambda: built.get("runner"), turns=lambda: built.get("assistant"))
 
     @cached_property
     def calendar(self) -> CalendarStore:
@@ -109,8 +122,38 @@ class Hearth:
         found += document_skills(self.documents)
         found += file_skills(self.files)
         found += calendar_skills(self.calendar, timezone=local_timezone_name())
+        found += self.office_skills()
         enabled = set(self.settings.enabled_skills)
         return [s for s in found if not enabled or s.name in enabled]
+
+    def office_access(self) -> OfficeAccess:
+        """What the office tools may read (chosen folders, files dropped into the chat) and
+        where they write (the output folder setting, default Documents/Hearth)."""
+        from skills.office import OfficeAccess
+
+        settings = self.settings
+        return OfficeAccess(
+            roots=lambda: [*settings.file_roots, *settings.watched_folders],
+            dropped=self._dropped_files,
+            output=lambda: settings.office_output_folder,
+        )
+
+    def _dropped_files(self, conversation_id: str) -> list[str]:
+        return [path for message in self.history.messages(conversation_id)
+                if message.role == "user" for path in message.attachments]
+
+    @cached_property
+    def workbooks(self) -> WorkbookCache:
+        from skills.office import WorkbookCache
+
+        cache = WorkbookCache()
+        self._closers.append(cache)
+        return cache
+
+    def office_skills(self) -> list[Skill]:
+        from skills.office import office_skills
+
+        return office_skills(self.office_access(), self.workbooks)
 
     @cached_property
     def assistant(self) -> Assistant:
@@ -159,7 +202,8 @@ class Hearth:
         self._closers.clear()
 
 
-COMMANDS = ("ask", "chat", "history", "docs", "files", "calendar", "models", "selftest")
+COMMANDS = ("ask", "chat", "history", "docs", "files", "calendar", "office", "models",
+            "selftest")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -185,14 +229,22 @@ def main(argv: list[str] | None = None) -> int:
         from app.ui.application import run_app
 
         return run_app(args_list, Hearth)
-    args = build_parser().parse_args(args_list)
-    hearth = Hearth()
+    from app.cli.terminal import SafeStream
+
+    streams = sys.stdout, sys.stderr
+    # Model- and file-supplied text must never drive the terminal (app/cli/terminal.py).
+    sys.stdout, sys.stderr = SafeStream(sys.stdout), SafeStream(sys.stderr)  # type: ignore[assignment]
     try:
-        return int(args.func(args, hearth))
-    except KeyboardInterrupt:
-        return 130
+        args = build_parser().parse_args(args_list)
+        hearth = Hearth()
+        try:
+            return int(args.func(args, hearth))
+        except KeyboardInterrupt:
+            return 130
+        finally:
+            hearth.close()
     finally:
-        hearth.close()
+        sys.stdout, sys.stderr = streams
 
 
 if __name__ == "__main__":

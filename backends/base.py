@@ -73,6 +73,9 @@ class Backend(Protocol):
     def render_prompt(self, messages: list[Message], options: GenerateOptions) -> str:
         """The exact prompt text the engine would be sent (for --print-prompt)."""
 
+    def forget_conversation(self, cache_key: str) -> None:
+        """Drop everything kept for this conversation (its KV in memory and on disk)."""
+
     def stream(
         self, messages: list[Message], options: GenerateOptions, should_stop: ShouldStop
     ) -> Iterator[Event]:
@@ -99,6 +102,3 @@ class LocalEngine(Protocol):
 
     def clear_saved_states(self) -> None:
         """Forget every saved prefix and conversation state, in memory and on disk."""
-
-    def forget_conversation(self, key: str) -> None:
-        """Drop one conversation's saved state (the conversation was deleted)."""

@@ -87,11 +87,13 @@ class NotLoaded(BackendError):
 
 
 def kind_of(exc: BaseException) -> FailureKind:
-    """The failure kind of any exception (engine errors carry theirs; OS errors are storage)."""
+    """The failure kind of any exception: errors that carry a `kind` (engine errors, history
+    errors) give theirs; OS errors are storage (or a full disk); ValueError is bad input."""
     import errno
 
-    if isinstance(exc, BackendError):
-        return exc.kind
+    carried = getattr(exc, "kind", None)
+    if isinstance(carried, FailureKind):
+        return carried
     if isinstance(exc, OSError):
         if exc.errno in (errno.ENOSPC, errno.EDQUOT):
             return FailureKind.DISK_FULL

@@ -14,6 +14,8 @@ from typing import Generic, TypeVar
 
 S = TypeVar("S")
 GIB = 1024**3
+# The key of a request without a conversation (titles, one-shot asks): it may quote any chat.
+ANONYMOUS_KEY = "__default__"
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +39,26 @@ def model_fingerprint(model_path: str | Path, *parts: object) -> str:
     stat = path.stat()
     text = "|".join([str(path), str(stat.st_size), str(stat.st_mtime_ns), *map(str, parts)])
     return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def file_stem(key: str) -> str:
+    """The file name (without suffix) of `key`'s saved state, in every engine's folder."""
+    # Hashed names: conversation ids may hold characters a file system refuses.
+    return hashlib.sha256(key.encode()).hexdigest()[:40]
+
+
+def forget_saved(cache_dir: Path, key: str) -> int:
+    """Delete every saved state of `key` and the anonymous one (a title may quote the chat)
+    under `cache_dir`: all engines, models and KV types, half-written temporaries too.
+    Returns how many files went."""
+    removed = 0
+    if cache_dir.is_dir():
+        for stem in (file_stem(key), file_stem(ANONYMOUS_KEY)):
+            for path in cache_dir.rglob(stem + "*"):
+                if path.is_file():
+                    path.unlink(missing_ok=True)
+                    removed += 1
+    return removed
 
 
 class ConversationCaches(Generic[S]):
@@ -85,8 +107,8 @@ class ConversationCaches(Generic[S]):
             key, (state, _) = self._memory.popitem(last=False)
             self._spill(key, state)
 
-    def drop(self, key: str) -> None:
-        """Forget one conversation's state, in memory and on disk (it was deleted)."""
+    def forget(self, key: str) -> None:
+        """Drop `key`'s state from memory and its file from this folder (the chat was deleted)."""
         self._memory.pop(key, None)
         path = self.path_for(key)
         if path is not None:
@@ -105,8 +127,7 @@ class ConversationCaches(Generic[S]):
     def path_for(self, key: str) -> Path | None:
         if self.folder is None:
             return None
-        # Hashed names: conversation ids may hold characters a file system refuses.
-        return self.folder / (hashlib.sha256(key.encode()).hexdigest()[:40] + self.codec.suffix)
+        return self.folder / (file_stem(key) + self.codec.suffix)
 
     def _memory_used(self) -> int:
         return sum(size for _, size in self._memory.values())

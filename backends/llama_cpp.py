@@ -33,8 +33,15 @@ from backends.prefix_cache import (
     DEFAULT_LIMIT_BYTES,
     PrefixKey,
     PrefixOutcome,
+    leading_system,
     prefix_key,
-    render_prefix,
+)
+from backends.safe_tokens import (
+    ControlStrings,
+    EncodedPrompt,
+    encode,
+    llama_controls,
+    plain_by_pieces,
 )
 
 # ggml_type values for llama.cpp's KV cache (quantized V needs flash attention).
@@ -67,6 +74,7 @@ class LlamaCppBackend:
         self._summary: GgufSummary | None = None
         self._template: ChatTemplate | None = None
         self._stop_ids: frozenset[int] = frozenset()
+        self._controls = ControlStrings(())
         self._caches: ConversationCaches[SeqState] | None = None
         self._active_key: str | None = None
         self._device = "cpu"
@@ -103,6 +111,7 @@ class LlamaCppBackend:
             self._summary = summary
             self._template = self._make_template(summary)
             self._stop_ids = self._find_stop_ids(llama_cpp)
+            self._controls = llama_controls(llama_cpp, self._llm)
             self._caches = self._make_caches(context)
             self._prefix = LlamaPrefix(self.cache_dir, self._fingerprint(context),
                                        self.prefix_limit_bytes, N_BATCH)
@@ -127,18 +136,30 @@ class LlamaCppBackend:
             raise NotLoaded("Load the model before rendering a prompt")
         return self._template.render(messages, options)
 
+    def encode_prompt(self, messages: list[Message], options: GenerateOptions,
+                      add_generation_prompt: bool = True) -> EncodedPrompt:
+        """The prompt's token ids: special tokens only from the template (backends/safe_tokens)."""
+        llm = self._require()
+        if self._template is None:
+            raise NotLoaded("Load the model before rendering a prompt")
+        return encode(self._template, self._controls, messages, options,
+                      markup=lambda text: llm.tokenize(text.encode(), add_bos=False, special=True),
+                      plain=plain_by_pieces(self._controls, lambda text: llm.tokenize(
+                          text.encode(), add_bos=False, special=False)),
+                      add_generation_prompt=add_generation_prompt)
+
     def stream(self, messages: list[Message], options: GenerateOptions,
                should_stop: ShouldStop) -> Iterator[Event]:
         llm = self._require()
         started = time.perf_counter()
         try:
-            prompt = self.render_prompt(messages, options)
+            encoded = self.encode_prompt(messages, options)
         except (ValueError, TemplateError) as exc:  # bad messages for this template
             yield StreamError(f"The chat template could not format this conversation: {exc}",
                               kind=FailureKind.ENGINE_FAILED)
             yield Done("error")
             return
-        tokens = llm.tokenize(prompt.encode("utf-8"), add_bos=False, special=True)
+        prompt, tokens = encoded.text, encoded.tokens
         if len(tokens) >= llm.n_ctx():
             yield StreamError(f"The conversation is {len(tokens):,} tokens long, more than the "
                               f"model's {llm.n_ctx():,}-token context: start a new chat or raise "
@@ -166,13 +187,6 @@ class LlamaCppBackend:
             self._caches.clear()
         if self._prefix is not None:
             self._prefix.store.clear()
-
-    def forget_conversation(self, key: str) -> None:
-        """Drop one conversation's saved KV (the conversation was deleted)."""
-        if self._caches is not None:
-            self._caches.drop(key)
-        if key == self._active_key:
-            self._active_key = None  # the live KV stays: only its shared prefix is reused
 
     def count_tokens(self, text: str) -> int:
         """Tokens of `text` with the loaded model's tokenizer (for prompt-size figures)."""
@@ -275,9 +289,11 @@ class LlamaCppBackend:
              tokens: list[int] | None) -> PrefixKey | None:
         if self._prefix is None or self._template is None:
             return None
-        text = render_prefix(self._template, messages, options)
-        prefix = self._llm.tokenize(text.encode("utf-8"), add_bos=False, special=True)
-        return prefix_key(self._prefix.fingerprint, text, prefix, tokens)
+        lead = leading_system(messages)
+        if not lead:
+            return None
+        prefix = self.encode_prompt(lead, options, add_generation_prompt=False)
+        return prefix_key(self._prefix.fingerprint, prefix.text, prefix.tokens, tokens)
 
     def _ensure_prefix(self, messages: list[Message], options: GenerateOptions,
                        tokens: list[int], should_stop: ShouldStop) -> PrefixOutcome:
@@ -286,6 +302,15 @@ class LlamaCppBackend:
         if key is None or self._prefix is None:
             return PrefixOutcome()
         return self._prefix.ensure(self._llm, key, should_stop)
+
+    def forget_conversation(self, cache_key: str) -> None:
+        if self._caches is not None:
+            self._caches.forget(cache_key)
+        # The live KV may hold this chat, or a title written about it (key None): drop both.
+        if self._active_key in (cache_key, None):
+            self._active_key = None  # never parked (saved) again
+            if self._llm is not None:
+                self._llm.reset()
 
     def _park_active(self) -> None:
         if self._caches is not None and self._active_key is not None and self._llm.n_tokens > 0:

@@ -35,8 +35,15 @@ from backends.prefix_cache import (
     DEFAULT_LIMIT_BYTES,
     PrefixKey,
     PrefixOutcome,
+    leading_system,
     prefix_key,
-    render_prefix,
+)
+from backends.safe_tokens import (
+    ControlStrings,
+    EncodedPrompt,
+    encode,
+    hf_controls,
+    plain_by_pieces,
 )
 
 KV_BITS: dict[str, int | None] = {"f16": None, "q8_0": 8, "q4_0": 4}
@@ -134,6 +141,7 @@ class MlxBackend:
         self._model: Any = None
         self._tokenizer: Any = None
         self._template: ChatTemplate | None = None
+        self._controls = ControlStrings(())
         self._store: ConversationCaches[CacheEntry] | None = None
         self._prefix: MlxPrefix | None = None
         self._prefix_limit = prefix_limit_bytes
@@ -158,8 +166,10 @@ class MlxBackend:
         self._template = ChatTemplate(folder.chat_template, folder.bos_token, folder.eos_token)
         self._kv_group = _kv_group_size(shape.head_dim, self._kv_type)
         engine = _import_engine()
+        self._info.extra["device_note"] = _usable_device(engine.mx)
         self._model, self._tokenizer = _load_weights(engine, folder)
         self._tokenizer.eos_token_ids = _stop_ids(self._tokenizer)
+        self._controls = hf_controls(self._tokenizer)
         self._engine = engine
         self._store = conversation_caches(self._cache_dir, folder.fingerprint(self._kv_type),
                                           kv_budget=plan.kv_bytes)
@@ -183,6 +193,11 @@ class MlxBackend:
             self._engine.mx.clear_cache()
         self._engine = None
 
+    def forget_conversation(self, cache_key: str) -> None:
+        if self._store is not None:
+            self._store.forget(cache_key)
+            self._store.forget(DEFAULT_KEY)  # a title or one-shot ask may have quoted it
+
     def render_prompt(self, messages: list[Message], options: GenerateOptions) -> str:
         if self._template is None:  # --print-prompt may come before the weights load
             folder = inspect_folder(self._path)
@@ -190,19 +205,32 @@ class MlxBackend:
                                           folder.eos_token)
         return self._template.render(messages, options)
 
+    def encode_prompt(self, messages: list[Message], options: GenerateOptions,
+                      add_generation_prompt: bool = True) -> EncodedPrompt:
+        """The prompt's token ids: special tokens only from the template (backends/safe_tokens)."""
+        if not self.loaded or self._template is None:
+            raise NotLoaded("The MLX model is not loaded yet")
+        tokenizer = self._tokenizer
+
+        def markup(text: str) -> list[int]:
+            return [int(t) for t in tokenizer.encode(text, add_special_tokens=False)]
+        return encode(self._template, self._controls, messages, options, markup,
+                      plain_by_pieces(self._controls, markup),
+                      add_generation_prompt=add_generation_prompt)
+
     def stream(self, messages: list[Message], options: GenerateOptions,
                should_stop: ShouldStop) -> Iterator[Event]:
         started = perf_counter()
         if not self.loaded:
             raise NotLoaded("The MLX model is not loaded yet")
         try:
-            prompt = self.render_prompt(messages, options)
+            encoded = self.encode_prompt(messages, options)
         except (ValueError, TypeError, TemplateError) as exc:  # messages the template refuses
             yield StreamError(f"Could not format the conversation: {_one_line(exc)}",
                               kind=FailureKind.ENGINE_FAILED)
             yield Done("error")
             return
-        tokens = [int(t) for t in self._tokenizer.encode(prompt, add_special_tokens=False)]
+        prompt, tokens = encoded.text, encoded.tokens
         room = self._info.context_length - len(tokens)
         if room < 1:
             yield StreamError(f"The conversation ({len(tokens):,} tokens) does not fit the "
@@ -239,11 +267,6 @@ class MlxBackend:
         if self._prefix is not None:
             self._prefix.store.clear()
 
-    def forget_conversation(self, key: str) -> None:
-        """Drop one conversation's cache (the conversation was deleted)."""
-        if self._store is not None:
-            self._store.drop(key)
-
     def count_tokens(self, text: str) -> int:
         """Tokens of `text` with the loaded model's tokenizer (for prompt-size figures)."""
         if not self.loaded:
@@ -254,9 +277,11 @@ class MlxBackend:
              tokens: list[int] | None) -> PrefixKey | None:
         if self._prefix is None or self._template is None:
             return None
-        text = render_prefix(self._template, messages, options)
-        ids = [int(t) for t in self._tokenizer.encode(text, add_special_tokens=False)]
-        return prefix_key(self._prefix.fingerprint, text, ids, tokens)
+        lead = leading_system(messages)
+        if not lead:
+            return None
+        prefix = self.encode_prompt(lead, options, add_generation_prompt=False)
+        return prefix_key(self._prefix.fingerprint, prefix.text, prefix.tokens, tokens)
 
     def _ensure_prefix(self, entry: CacheEntry, key: PrefixKey, should_stop: ShouldStop,
                        on_progress: OnProgress | None = None
@@ -463,6 +488,27 @@ def _stop_ids(tokenizer: Any) -> set[int]:
     vocab = tokenizer.get_vocab()
     ids = {int(i) for i in tokenizer.eos_token_ids}
     return ids | {int(vocab[t]) for t in STOP_TOKENS if t in vocab}
+
+
+def metal_status() -> str:
+    """For `hearth selftest`: "" when MLX runs on Metal, else why it runs on the CPU; raises
+    EngineUnavailable when the Metal kernels cannot be found (a broken app bundle)."""
+    return _usable_device(_import_engine().mx)
+
+
+def _usable_device(mx: Any) -> str:
+    """Fall back to the CPU where the Mac has no Metal device (a VM); a missing metallib is a
+    broken installation and stays an error. Returns a note for the status ("" when fine)."""
+    if mx.default_device().type != mx.gpu:
+        return ""
+    try:
+        mx.eval(mx.ones(2) + 1)  # the first GPU operation creates the device, loads the kernels
+    except RuntimeError as exc:
+        if "metallib" in str(exc):
+            raise EngineUnavailable(f"MLX cannot find its Metal kernels: {_one_line(exc)}") from exc
+        mx.set_default_device(mx.cpu)
+        return f"no usable Metal device ({_one_line(exc)}): MLX runs on the CPU"
+    return ""
 
 
 def _device_name(mx: Any) -> str:

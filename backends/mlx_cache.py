@@ -8,9 +8,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from backends.kv_cache import ConversationCaches, StateCodec
+from backends.kv_cache import ANONYMOUS_KEY, ConversationCaches, StateCodec
 
-DEFAULT_KEY = "__default__"
+DEFAULT_KEY = ANONYMOUS_KEY
 
 
 @dataclass

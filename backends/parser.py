@@ -10,10 +10,16 @@ MODEL.md or the JSON variant. Rules, chosen to be lenient with untidy output:
 - A stray `<think>` at the very start of the output is skipped (and, when output was expected
   to start in the answer, it opens reasoning).
 - A text that could still become a tag (`<tool_`) is held back until it is decided, nothing more.
+- `<tool_call>` opens a call when a newline, `<function=` or `{` follows it, in the answer or
+  in reasoning that never closed (the reasoning ends there); followed on its line by other
+  words it is quoted in prose and stays text.
 - Inside `<tool_call>`: every `<function=NAME>` block becomes one ToolCall. A parameter ends at
-  `</parameter>`, the next `<parameter=` or the end of its function. A string value loses exactly
-  one leading and one trailing newline; a value that parses as JSON to a non-string (number,
-  bool, null, object, array) becomes that value, unless the tool's schema says it is a string.
+  a `</parameter>` followed by the next parameter or the end of its function (so a value may
+  quote the tags), at the next `<parameter=` or at the end of its function; `</tool_call>` inside
+  an unfinished value is part of the value. A string value loses one leading and one trailing
+  newline and the spaces and `\r` at its ends; a value that parses as JSON to a non-string
+  (number, bool, null, object, array) becomes that value, unless the tool's schema allows a
+  string there (`"string"`, `["string", "null"]`, a string branch of anyOf / oneOf).
 - A call whose `</tool_call>` is missing (end of output, or a new `<tool_call>` begins) still
   counts when its `</function>` arrived (the model was stopped right after it) or its JSON body
   is complete; otherwise it is reported as cut off with a StreamError, never an exception.
@@ -37,11 +43,16 @@ _FUNCTION_CLOSE = "</function>"
 _REASONING, _TEXT, _TOOL = "reasoning", "text", "tool"
 _WHITESPACE = " \t\r\n"
 _FUNCTION_RE = re.compile(r"<function=([^>\n]*)>")
+# A value ends at a `</parameter>` that is followed by the next parameter, the end of the
+# function or the end of the call: text like `</parameter>` inside a value stays in the value.
 _PARAMETER_RE = re.compile(
-    r"<parameter=([^>\n]*)>(.*?)(?:</parameter>|(?=<parameter=)|\Z)", re.DOTALL
+    r"<parameter=([^>\n]*)>(.*?)(?:</parameter>(?=\s*(?:<parameter=|</function>|\Z))"
+    r"|(?=<parameter=)|\Z)", re.DOTALL
 )
-_LEADING_NEWLINE_RE = re.compile(r"\A[ \t]*\n")
-_TRAILING_NEWLINE_RE = re.compile(r"\n[ \t]*\Z")
+_LEADING_RE = re.compile(r"\A[ \t\r]*\n|\A[ \t]+")
+_TRAILING_RE = re.compile(r"[ \t\r]*\n?[ \t\r]*\Z")
+_UNDECIDED, _MARKUP, _LITERAL = "undecided", "markup", "literal"
+_CALL_STARTS = ("<function=", "{", CALL_OPEN)
 _SNIPPET = 80
 
 
@@ -64,6 +75,8 @@ class OutputParser:
         self._at_output_start = True  # nothing but whitespace seen yet
         self._at_segment_start = True  # strip whitespace until the segment's first character
         self._held_ws = ""  # trailing whitespace, emitted only if the segment goes on
+        self._literal_upto = 0  # _buf before this index holds only `<tool_call>`s that are text
+        self._finishing = False
 
     def feed(self, text: str) -> list[Event]:
         """Parse the next piece of output; returns the events it completes."""
@@ -78,12 +91,20 @@ class OutputParser:
         events: list[Event] = []
         while self._step(events):
             pass
+        self._finishing = True  # a `<tool_call>` with nothing after it now counts as a call
+        while self._step(events):
+            pass
         if self._mode == _TOOL:
             events += self._tool_events(self._buf, closed=False)
         else:
             self._emit(self._buf, events, segment_ends=True)
-        self._buf, self._scanned = "", 0
+        self._buf, self._scanned, self._finishing = "", 0, False
         return events
+
+    @property
+    def in_reasoning(self) -> bool:
+        """Whether the output is still inside the reasoning (for thinking budgets)."""
+        return self._mode == _REASONING
 
     # -- the state machine -------------------------------------------------------------
 
@@ -93,18 +114,44 @@ class OutputParser:
             return True
         if self._mode == _TOOL:
             return self._step_tool(events)
-        closing = THINK_CLOSE if self._mode == _REASONING else CALL_OPEN
-        index = self._buf.find(closing)
+        tags = (THINK_CLOSE, CALL_OPEN) if self._mode == _REASONING else (CALL_OPEN,)
+        index, tag, verdict = self._next_tag(tags)
         if index < 0:
-            keep = _held_prefix(self._buf, self._watched_tags(closing))
+            keep = _held_prefix(self._buf, self._watched_tags(tags))
             self._emit(self._buf[: len(self._buf) - keep], events, segment_ends=False)
             self._buf = self._buf[len(self._buf) - keep:]
+            self._literal_upto = 0
+            return False
+        if verdict == _UNDECIDED:  # `<tool_call>` seen, but not yet what follows it
+            self._emit(self._buf[:index], events, segment_ends=False)
+            self._buf = self._buf[index:]
+            self._literal_upto = 0
             return False
         self._emit(self._buf[:index], events, segment_ends=True)
-        self._buf = self._buf[index + len(closing):]
-        self._mode = _TEXT if self._mode == _REASONING else _TOOL
+        self._buf = self._buf[index + len(tag):]
+        self._literal_upto = 0
+        # A call opened inside reasoning that never closed: the reasoning ends there.
+        self._mode = _TOOL if tag == CALL_OPEN else _TEXT
         self._start_segment()
         return True
+
+    def _next_tag(self, tags: tuple[str, ...]) -> tuple[int, str, str]:
+        """The first tag in the buffer that acts as markup: (index, tag, verdict) or (-1, "", "").
+
+        `<tool_call>` quoted in prose (followed on its line by other words) is plain text."""
+        start = self._literal_upto
+        while True:
+            found = [(i, t) for t in tags if (i := self._buf.find(t, start)) >= 0]
+            if not found:
+                return -1, "", ""
+            index, tag = min(found)
+            if tag != CALL_OPEN:
+                return index, tag, _MARKUP
+            verdict = _opens_call(self._buf[index + len(CALL_OPEN):], final=self._finishing)
+            if verdict != _LITERAL:
+                return index, tag, verdict
+            start = index + len(CALL_OPEN)
+            self._literal_upto = start
 
     def _skip_stray_think(self) -> bool:
         """At the very start, drop a `<think>` the model repeated (or opened when not expected)."""
@@ -119,12 +166,14 @@ class OutputParser:
             self._at_output_start = False
         return False
 
-    def _watched_tags(self, closing: str) -> tuple[str, ...]:
-        return (closing, THINK_OPEN) if self._at_output_start else (closing,)
+    def _watched_tags(self, tags: tuple[str, ...]) -> tuple[str, ...]:
+        return (*tags, THINK_OPEN) if self._at_output_start else tags
 
     def _step_tool(self, events: list[Event]) -> bool:
         start = max(0, self._scanned - len(CALL_CLOSE))
         close = self._buf.find(CALL_CLOSE, start)
+        while close >= 0 and not self._finishing and not _call_complete(self._buf[:close]):
+            close = self._buf.find(CALL_CLOSE, close + 1)  # `</tool_call>` inside a value
         reopen = self._buf.find(CALL_OPEN, start)
         if close < 0 and reopen < 0:
             self._scanned = len(self._buf)
@@ -184,7 +233,7 @@ class OutputParser:
             is_last = number == len(starts) - 1
             end = len(body) if is_last else starts[number + 1].start()
             chunk = body[match.end():end]
-            close = chunk.find(_FUNCTION_CLOSE)
+            close = chunk.rfind(_FUNCTION_CLOSE)  # the last: a value may quote the tag
             name = match.group(1).strip()
             if close < 0 and is_last and not closed:
                 events.append(StreamError(f"The model's call to tool '{name}' was cut off before "
@@ -206,8 +255,9 @@ class OutputParser:
         arguments: dict[str, Any] = {}
         for match in _PARAMETER_RE.finditer(chunk):
             key = match.group(1).strip()
-            value = _LEADING_NEWLINE_RE.sub("", match.group(2), count=1)
-            value = _TRAILING_NEWLINE_RE.sub("", value, count=1)
+            # Untidy output pads values with spaces and `\r`: they are never part of the value.
+            value = _LEADING_RE.sub("", match.group(2), count=1)
+            value = _TRAILING_RE.sub("", value, count=1)
             arguments[key] = value if (name, key) in self._string_params else _typed(value)
         return arguments
 
@@ -256,15 +306,48 @@ def _json_call(body: str, raw: str, closed: bool) -> Event:
 
 
 def _string_parameters(tools: Iterable[dict[str, Any]]) -> set[tuple[str, str]]:
-    """(function, parameter) pairs whose schema type is exactly "string"."""
+    """(function, parameter) pairs whose schema allows a string: those values are never typed."""
     found: set[tuple[str, str]] = set()
     for tool in tools:
         function = _mapping(tool.get("function", tool))
         properties = _mapping(_mapping(function.get("parameters")).get("properties"))
         for key, schema in properties.items():
-            if _mapping(schema).get("type") == "string":
+            if allows_string(_mapping(schema)):
                 found.add((str(function.get("name", "")), str(key)))
     return found
+
+
+def allows_string(schema: dict[str, Any]) -> bool:
+    """Whether a JSON schema accepts a string: "string" in its type (alone or in a list, the MCP
+    shape `["string", "null"]`), a string branch of anyOf / oneOf, or a string enum / const."""
+    kind = schema.get("type")
+    if kind == "string" or (isinstance(kind, list) and "string" in kind):
+        return True
+    branches = [b for key in ("anyOf", "oneOf") if isinstance(schema.get(key), list)
+                for b in schema[key]]
+    if any(allows_string(_mapping(branch)) for branch in branches):
+        return True
+    choices = schema.get("enum")
+    return any(isinstance(c, str) for c in (choices if isinstance(choices, list) else [])) or isinstance(schema.get("const"), str)
+
+
+def _opens_call(after: str, final: bool) -> str:
+    """Does a `<tool_call>` followed by `after` open a call? Markup, literal or not yet known."""
+    rest = after.lstrip(" \t")
+    if rest[:1] in ("\n", "\r") or rest.startswith(_CALL_STARTS):
+        return _MARKUP
+    if not rest or any(start.startswith(rest) for start in _CALL_STARTS):
+        return _MARKUP if final else _UNDECIDED
+    return _LITERAL
+
+
+def _call_complete(body: str) -> bool:
+    """A `</tool_call>` after this body really closes it: it is not text inside a parameter
+    value (at the end of the output the first close counts anyway)."""
+    last = next(reversed(list(_PARAMETER_RE.finditer(body))), None)
+    if last is None or last.end() < len(body):
+        return True
+    return body[last.start():].rstrip(_WHITESPACE).endswith(("</parameter>", _FUNCTION_CLOSE))
 
 
 def _mapping(value: Any) -> dict[str, Any]:

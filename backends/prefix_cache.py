@@ -12,8 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Generic, TypeVar
 
-from backends.base import GenerateOptions, Message
-from backends.chat_format import ChatTemplate
+from backends.base import Message
 
 S = TypeVar("S")
 MIB = 1024**2
@@ -180,18 +179,6 @@ def leading_system(messages: Sequence[Message]) -> list[Message]:
             break
         lead.append(message)
     return lead
-
-
-def render_prefix(template: ChatTemplate, messages: Sequence[Message],
-                  options: GenerateOptions) -> str:
-    """The rendered prefix (system message and tool schemas), or "" when there is none.
-
-    Rendered on its own with the model's template, so a warm-up (system message only) and a
-    turn (system message plus the conversation) arrive at the same text."""
-    lead = leading_system(messages)
-    if not lead:
-        return ""
-    return template.render(lead, options, add_generation_prompt=False)
 
 
 def prefix_key(fingerprint: str, text: str, prefix_tokens: Sequence[int],

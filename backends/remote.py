@@ -72,6 +72,9 @@ class RemoteBackend:
     def unload(self) -> None:
         self._loaded = False  # nothing is held between requests
 
+    def forget_conversation(self, cache_key: str) -> None:
+        pass  # nothing is kept here; the server holds no state between requests
+
     def render_prompt(self, messages: list[Message], options: GenerateOptions) -> str:
         # The server renders the real prompt from this request; show what Hearth sends it.
         body = json.dumps(self._request(messages, options), indent=2, ensure_ascii=False)

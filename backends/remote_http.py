@@ -11,7 +11,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from backends.base import GenerateOptions, Message
-from backends.errors import RemoteError
+from backends.errors import RemoteError, RemoteRefused
 
 Connection = tuple[http.client.HTTPConnection, http.client.HTTPResponse]
 _ERROR_SNIPPET = 300
@@ -20,7 +20,7 @@ _ERROR_SNIPPET = 300
 _EXTRA_FIELDS = ("top_k", "min_p", "chat_template_kwargs")
 
 
-class RefusedRequest(RemoteError):
+class RefusedRequest(RemoteRefused):
     """The server answered with an HTTP error status."""
 
     def __init__(self, message: str, status: int, detail: str) -> None:

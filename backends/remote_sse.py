@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from backends.base import GenerateOptions, ShouldStop
+from backends.errors import FailureKind
 from backends.events import Done, Event, StreamError, ToolCall
 from backends.parser import OutputParser
 from backends.remote_http import as_int, error_text
@@ -70,7 +71,8 @@ class Turn:
         events: list[Event] = []
         if chunk.get("error"):
             self.server_error = True
-            events.append(StreamError(f"The server reported an error: {error_text(chunk)}"))
+            events.append(StreamError(f"The server reported an error: {error_text(chunk)}",
+                                      kind=FailureKind.SERVER_REFUSED))
         if isinstance(chunk.get("usage"), dict):
             self.usage = chunk["usage"]
         if isinstance(chunk.get("timings"), dict):
@@ -128,7 +130,8 @@ class Turn:
             return self._seen([e for e in events if not isinstance(e, StreamError)])
         events += [_structured_call(slot) for _, slot in sorted(self.calls.items())]
         if not self.ended and not self.finish_reason and not self.server_error:
-            events.append(StreamError("The server ended the reply before it was complete."))
+            events.append(StreamError("The server ended the reply before it was complete.",
+                                      kind=FailureKind.SERVER_UNREACHABLE))
         return self._seen(events)
 
     def _seen(self, events: list[Event]) -> list[Event]:

@@ -91,6 +91,9 @@ class ScriptedBackend:
     def render_prompt(self, messages: list[Message], options: GenerateOptions) -> str:
         return self._template.render(messages, options)
 
+    def forget_conversation(self, cache_key: str) -> None:
+        pass  # scripted outputs keep no per-conversation state
+
     def stream(self, messages: list[Message], options: GenerateOptions,
                should_stop: ShouldStop) -> Iterator[Event]:
         if not self._loaded:

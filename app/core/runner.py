@@ -123,6 +123,15 @@ class ModelRunner:
     def unload(self) -> Future[None]:
         return self.call(self._unload_current)
 
+    def forget(self, cache_key: str) -> Future[None]:
+        """Drop a conversation's KV from the loaded engine, after every request queued before."""
+
+        def forget() -> None:
+            if self._backend is not None and self._backend.loaded:
+                self._backend.forget_conversation(cache_key)
+
+        return self.call(forget)
+
     def call(self, fn: Callable[[], T], *, priority: Priority = Priority.USER) -> Future[T]:
         """Run fn on the runner thread, queued like a request (e.g. backend.render_prompt)."""
         future: Future[T] = Future()

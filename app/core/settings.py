@@ -44,6 +44,10 @@ class Settings:
     mcp_servers: list[McpServer] = field(default_factory=list)
     enabled_skills: list[str] = field(default_factory=list)  # empty: all
     step_limit: int = 8
+    max_tool_calls_per_step: int = 10  # also with --yes: the rest are refused, not run
+    max_tool_calls_per_turn: int = 40
+    tray_notice_shown: bool = False  # "still running in the tray" is said once, ever
+    office_output_folder: str = ""  # "": a "Hearth" folder in the user's Documents
     threads: int = 0  # engine threads; 0: one per physical core
     prefix_cache_mb: int = 2048  # disk for saved prompt-prefix states (least recently used go)
 

@@ -6,6 +6,7 @@ import re
 import threading
 import time
 
+from app.core.history.records import UNTITLED
 from app.core.prompts import prompt_text
 from app.core.runner import ModelRunner
 from backends import events as be
@@ -23,7 +24,7 @@ def fallback_title(user_text: str) -> str:
     title = " ".join(words[:MAX_WORDS])
     if len(title) > MAX_CHARS:
         title = title[: MAX_CHARS - 1].rstrip() + "…"
-    return title or "New conversation"
+    return title or UNTITLED
 
 
 def clean_title(raw: str) -> str:

@@ -9,6 +9,7 @@ from datetime import date, datetime, time, timedelta
 from functools import partial
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from PySide6.QtCore import QDate, QLocale
 from PySide6.QtGui import QShowEvent
@@ -51,9 +52,22 @@ def agenda_html(occurrences: list[Any], first: date, days: int, all_day_label: s
             when = all_day_label if event.all_day else (
                 f"{_local(occ.start):%H:%M}–{_local(occ.end):%H:%M}")
             where = f" · {html.escape(event.location)}" if event.location else ""
-            parts.append(f"<p><b>{html.escape(when)}</b>&nbsp;&nbsp;{html.escape(event.title)}"
-                         f"<span style='color:gray;'>{where}</span></p>")
+            title = html.escape(event.title)
+            if getattr(event, "cancelled", False):
+                title = f"<s>{title}</s>"  # cancelled: shown struck through, as other apps do
+            parts.append(f"<p><b>{html.escape(when)}</b>&nbsp;&nbsp;{title}"
+                         f"<span style='color:gray;'>{_own_zone(occ)}{where}</span></p>")
     return "".join(parts)
+
+
+def _own_zone(occ: Any) -> str:
+    """' · Europe/Berlin 09:00' when the event's own clock differs from this machine's."""
+    if occ.event.all_day or not isinstance(occ.start, datetime):
+        return ""
+    own = occ.start.astimezone(ZoneInfo(occ.event.timezone or "UTC"))
+    if own.utcoffset() == _local(occ.start).utcoffset():
+        return ""
+    return f" · {html.escape(occ.event.timezone)} {own:%H:%M}"
 
 
 def _set_text(button: QPushButton, text: Callable[[], str]) -> None:
@@ -194,13 +208,22 @@ class CalendarView(QWidget):
         store = self.ctx.lazy("calendar")
 
         def work() -> Any:
-            from skills.calendar import parse_ics  # imported here: icalendar is slow to load
+            # imported here: icalendar is slow to load
+            from skills.calendar.ical import import_file
+            from skills.calendar.timeutil import local_timezone_name
 
-            return store.import_events(parse_ics(Path(path).read_bytes()))
+            return import_file(store, Path(path), local_timezone_name())
 
         def done(report: Any) -> None:
-            self.status.setText(self.tr("Imported: %1 new, %2 updated").replace(
-                "%1", str(report.added)).replace("%2", str(report.updated)))
+            text = self.tr("Imported: %1 new, %2 updated").replace(
+                "%1", str(report.added)).replace("%2", str(report.updated))
+            if report.repaired or report.skipped:
+                text += self.tr("; %1 repaired, %2 skipped").replace(
+                    "%1", str(len(report.repaired))).replace("%2", str(len(report.skipped)))
+            self.status.setText(text)
+            # The details are the file's own words (UIDs, reasons): shown as they are.
+            issues = [*report.skipped, *report.repaired]
+            self.status.setToolTip("\n".join(str(i) for i in issues[:30]))
             self.refresh()
 
         self.ctx.ops.run(work, done, self._failed)

@@ -9,6 +9,7 @@ from PySide6.QtCore import QObject, QTimer
 from PySide6.QtWidgets import QApplication
 
 from app.ui import markdown
+from app.ui.autostart import hide_dock_icon
 from app.ui.context import UiContext
 from app.ui.hotkey import create_hotkey, default_hotkey
 from app.ui.i18n import Translations
@@ -48,10 +49,12 @@ class Desktop(QObject):
         # With a tray, closing the window keeps Hearth running; without one it quits.
         app.setQuitOnLastWindowClosed(self.tray is None)
         self.window.keep_in_tray = self.tray is not None
+        self.window.hidden_to_tray.connect(self._still_running_notice)
 
     def start(self, hidden: bool = False, toggle: bool = False) -> None:
         if self.tray is not None:
             self.tray.show()
+        hide_dock_icon(hidden)  # macOS: a tray-only start shows no Dock icon
         if not hidden:
             self.window.show()
         if toggle:
@@ -63,7 +66,10 @@ class Desktop(QObject):
         # Everything built so far lives as long as the app: keep it out of the cyclic GC's
         # full passes, which would otherwise walk it again and again while answers stream.
         gc.freeze()
-        self.window.sidebar.reload()
+        conversations, sidebar = self.ctx.lazy("conversations"), self.window.sidebar
+        # Chats started and never used in earlier sessions are not kept.
+        self.ctx.ops.run(lambda: conversations.forget_empty(), lambda _r: sidebar.reload(),
+                         lambda _e: sidebar.reload())
         self.ctx.ops.run(self.ctx.assistant, lambda _a: None, lambda _e: None)  # warm it up
         self.ctx.ops.run(markdown.warm_up, lambda _r: None, lambda _e: None)
         self.services.start()
@@ -76,6 +82,18 @@ class Desktop(QObject):
             self.window.load_model()  # shows the "no model yet" banner
             self.window.open_models(first_run=True)
 
+    def _still_running_notice(self) -> None:
+        """The first time the window closes into the tray, say so once (then never again)."""
+        settings = self.hearth.settings
+        if self.tray is None or settings.tray_notice_shown:
+            return
+        settings.tray_notice_shown = True
+        self.tray.notify(self.tr("Hearth is still running"),
+                         self.tr("Hearth keeps running in the tray so reminders and quick ask "
+                                 "work. Quit it from the tray menu."))
+        self.ctx.ops.run(self.hearth.save_settings, lambda _r: None,
+                         title=self.tr("Could not save settings"))
+
     def handle_message(self, args: list[str]) -> None:
         """A second `hearth` launch: --toggle flips Quick ask, anything else shows the window."""
         if "--toggle" in args:
@@ -84,6 +102,7 @@ class Desktop(QObject):
             self.show_window()
 
     def show_window(self) -> None:
+        hide_dock_icon(False)
         self.window.showNormal()
         self.window.raise_()
         self.window.activateWindow()

@@ -1,19 +1,26 @@
-"""The library: watched folders, indexed documents, failures with reasons, re-index."""
+"""The library: every document Hearth can read, with its status; add, remove, re-index, open,
+search with snippets. All reading and writing of the index goes through background ops."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QObject, QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QLineEdit,
     QListWidget,
+    QListWidgetItem,
+    QMenu,
+    QMessageBox,
     QPushButton,
+    QStackedWidget,
     QTableWidget,
     QTableWidgetItem,
     QTabWidget,
@@ -22,17 +29,36 @@ from PySide6.QtWidgets import (
 )
 
 from app.ui.context import UiContext
+from app.ui.file_actions import reveal_path
 from app.ui.i18n import Retranslator, plural
 
 TITLE_MAX_WIDTH = 360  # a long file name must leave the folder column room
+SEARCH_DELAY_MS = 200  # search once typing pauses
+SNIPPET_CHARS = 180
+PATH_ROLE = Qt.ItemDataRole.UserRole
+COLUMNS = ("title", "kind", "length", "status", "folder")
 
 
 class _Relay(QObject):
     progress = Signal(object)
 
 
+def snippet(text: str, query: str, width: int = SNIPPET_CHARS) -> str:
+    """The part of a passage around the first query word it contains, on one line."""
+    flat = " ".join(text.split())
+    lower = flat.lower()
+    hits = [lower.find(w) for w in query.lower().split() if w and lower.find(w) >= 0]
+    start = max(0, min(hits) - width // 3) if hits else 0
+    piece = flat[start:start + width]
+    return ("…" if start else "") + piece + ("…" if start + width < len(flat) else "")
+
+
+def _under(path: str, folders: list[str]) -> bool:
+    return any(path == f or path.startswith(f.rstrip(os.sep) + os.sep) for f in folders)
+
+
 class LibraryView(QWidget):
-    """Everything here reads and writes the index through background ops."""
+    """Documents (indexed, skipped with why, chat-only), watched folders, problems, search."""
 
     def __init__(self, ctx: UiContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -41,6 +67,8 @@ class LibraryView(QWidget):
         self._relay = _Relay(self)
         self._relay.progress.connect(self._on_progress)
         self._tr = Retranslator(self)
+        self._entries: list[Any] = []
+        self._watched: list[str] = []
         layout = QVBoxLayout(self)
         layout.setContentsMargins(24, 18, 24, 16)
         layout.setSpacing(10)
@@ -49,6 +77,14 @@ class LibraryView(QWidget):
         self._tr(lambda: self.status.setText(self.tr("Reading the library…")), key="status")
         self.status.setObjectName("dim")
         layout.addWidget(self.status)
+        self.search = QLineEdit()
+        self.search.setClearButtonEnabled(True)
+        self._tr(lambda: self.search.setPlaceholderText(self.tr("Search inside your documents")))
+        self._tr(lambda: self.search.setAccessibleName(self.tr("Search inside your documents")))
+        self._search_timer = QTimer(self, singleShot=True, interval=SEARCH_DELAY_MS)
+        self._search_timer.timeout.connect(self._run_search)
+        self.search.textChanged.connect(lambda _t: self._search_timer.start())
+        layout.addWidget(self.search)
         self.tabs = QTabWidget()
         self.tabs.addTab(self._documents_tab(), "")
         self.tabs.addTab(self._folders_tab(), "")
@@ -69,6 +105,10 @@ class LibraryView(QWidget):
         title.setFont(font)
         row.addWidget(title)
         row.addStretch(1)
+        self.add_files_button = QPushButton()
+        self._tr(lambda: self.add_files_button.setText(self.tr("Add files…")))
+        self.add_files_button.clicked.connect(self._add_files)
+        row.addWidget(self.add_files_button)
         self.reindex_button = QPushButton()
         self._tr(lambda: self.reindex_button.setText(self.tr("Re-index now")))
         self.reindex_button.clicked.connect(self.reindex)
@@ -76,21 +116,33 @@ class LibraryView(QWidget):
         return row
 
     def _documents_tab(self) -> QWidget:
-        self.table = QTableWidget(0, 4)
+        self.table = QTableWidget(0, len(COLUMNS))
         self._tr(lambda: self.table.setHorizontalHeaderLabels(
-            [self.tr("Title"), self.tr("Kind"), self.tr("Length"), self.tr("Folder")]))
+            [self.tr("Title"), self.tr("Kind"), self.tr("Length"), self.tr("Status"),
+             self.tr("Folder")]))
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
-        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
+        for column in (1, 2, 3):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(4, QHeaderView.ResizeMode.Stretch)
         self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # keep the folder's end
         self.table.setWordWrap(False)  # a wrapping cell elides at the end, whatever the mode
         self.table.verticalHeader().hide()
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
+        self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.table.customContextMenuRequested.connect(self._document_menu)
+        self.table.cellDoubleClicked.connect(lambda row, _c: self.open_document(row))
         self._tr(lambda: self.table.setAccessibleName(self.tr("Indexed documents")))
-        return self.table
+        self.results = QListWidget()
+        self.results.setWordWrap(True)
+        self.results.setSpacing(2)
+        self.results.itemActivated.connect(self._open_result)
+        self._tr(lambda: self.results.setAccessibleName(self.tr("Passages found")))
+        self.stack = QStackedWidget()
+        self.stack.addWidget(self.table)
+        self.stack.addWidget(self.results)
+        return self.stack
 
     def _folders_tab(self) -> QWidget:
         box = QWidget()
@@ -126,34 +178,58 @@ class LibraryView(QWidget):
 
     def refresh(self) -> None:
         documents = self.ctx.lazy("documents")
-        self.ctx.ops.run(lambda: (documents.status(), documents.documents()), self._show,
+        self.ctx.ops.run(lambda: (documents.status(), documents.catalog()), self._show,
                          self._failed)
 
     def _show(self, result: tuple[Any, list[Any]]) -> None:
-        status, docs = result
+        status, entries = result
         self._tr(lambda: None, key="status")  # the data below is in the language now shown
-        parts = [plural(status.documents, self.tr("1 document"), self.tr("%1 documents")),
-                 plural(status.chunks, self.tr("1 passage"), self.tr("%1 passages"))]
+        self._entries = entries
+        self._watched = list(status.watching)
+        indexed = [e for e in entries if e.status == "ok"]
+        chat_only = sum(not e.in_library for e in indexed)
+        # Counted from the very rows listed below, so the header and the table always agree.
+        parts = [plural(len(indexed), self.tr("1 document"), self.tr("%1 documents")),
+                 plural(sum(e.chunks for e in indexed), self.tr("1 passage"),
+                        self.tr("%1 passages"))]
+        if chat_only:
+            parts.append(plural(chat_only, self.tr("1 only in a chat"),
+                                self.tr("%1 only in chats")))
         if status.paused:
             parts.append(self.tr("paused"))
         self.status.setText("  ·  ".join(parts))
-        self.table.setRowCount(len(docs))
-        for row, doc in enumerate(docs):
-            values = [doc.title or Path(doc.path).name, self.kind_name(doc.kind),
-                      self.length(doc.kind, doc.pages),
-                      str(Path(doc.path).parent)]
+        self._fill_table(entries)
+        self.folders.clear()
+        self.folders.addItems(self._watched)
+        self.failures.clear()
+        failures = list(status.failures)
+        self.failures.addItems([f"{Path(f.path).name} — {f.reason}" for f in failures])
+        count = len(failures)
+        self.tabs.setTabText(2, self.tr("Problems") + (f" ({count})" if count else ""))
+
+    def _fill_table(self, entries: list[Any]) -> None:
+        self.table.setRowCount(len(entries))
+        for row, entry in enumerate(entries):
+            values = [entry.title or Path(entry.path).name, self.kind_name(entry.kind),
+                      self.length(entry.kind, entry.pages), self.status_text(entry),
+                      str(Path(entry.path).parent)]
             for col, value in enumerate(values):
                 item = QTableWidgetItem(value)
-                item.setToolTip(doc.path)
+                item.setToolTip(entry.error if col == 3 and entry.error else entry.path)
+                item.setData(PATH_ROLE, entry.path)
                 self.table.setItem(row, col, item)
         self.table.resizeColumnToContents(0)
         self.table.setColumnWidth(0, min(self.table.columnWidth(0), TITLE_MAX_WIDTH))
-        self.folders.clear()
-        self.folders.addItems(list(status.watching))
-        self.failures.clear()
-        self.failures.addItems([f"{Path(f.path).name} — {f.reason}" for f in status.failures])
-        count = len(status.failures)
-        self.tabs.setTabText(2, self.tr("Problems") + (f" ({count})" if count else ""))
+
+    def status_text(self, entry: Any) -> str:
+        """Indexed / skipped and why / where it comes from, in a few words."""
+        if entry.status != "ok":
+            return self.tr("Skipped: %1").replace("%1", entry.error or self.tr("unreadable"))
+        if _under(entry.path, self._watched):
+            return self.tr("Indexed · watching its folder")
+        if not entry.in_library:
+            return self.tr("Indexed · only in a chat")
+        return self.tr("Indexed")
 
     def kind_name(self, kind: str) -> str:
         """What a user calls the file, not the parser's name for it ("markdown", "xlsx")."""
@@ -175,6 +251,104 @@ class LibraryView(QWidget):
         self.status.setText(self.tr("The library could not be read: %1").replace(
             "%1", str(error)))
 
+    # -- actions on documents -----------------------------------------------------------------
+    def path_at(self, row: int) -> str:
+        item = self.table.item(row, 0)
+        return str(item.data(PATH_ROLE)) if item is not None else ""
+
+    def open_document(self, row: int, page: int | None = None) -> QWidget | None:
+        from types import SimpleNamespace
+
+        from app.ui.open_source import open_source
+
+        path = self.path_at(row)
+        return open_source(SimpleNamespace(document=path, page=page), self) if path else None
+
+    def _document_menu(self, pos: QPoint) -> None:
+        row = self.table.rowAt(pos.y())
+        if row < 0:
+            return
+        path = self.path_at(row)
+        menu = QMenu(self)
+        menu.addAction(self.tr("Open"), lambda: self.open_document(row))
+        menu.addAction(self.tr("Show in folder"), lambda: reveal_path(path))
+        menu.addSeparator()
+        menu.addAction(self.tr("Re-index"), lambda: self.reindex_file(path))
+        menu.addAction(self.tr("Remove from Hearth…"), lambda: self.confirm_remove(path))
+        menu.popup(self.table.viewport().mapToGlobal(pos))
+
+    def reindex_file(self, path: str) -> None:
+        documents = self.ctx.lazy("documents")
+        self.status.setText(self.tr("Reading %1 again…").replace("%1", Path(path).name))
+        self.ctx.ops.run(lambda: documents.reindex(path), lambda _r: self.refresh(),
+                         self._failed)
+
+    def confirm_remove(self, path: str) -> QMessageBox:
+        """Removing forgets the passages (the file itself stays): ask, naming the file."""
+        box = QMessageBox(QMessageBox.Icon.Question, self.tr("Remove from Hearth"),
+                          self.tr("Remove “%1” from Hearth? Its passages are forgotten; the "
+                                  "file itself stays where it is.").replace("%1",
+                                                                           Path(path).name),
+                          QMessageBox.StandardButton.Cancel, self)
+        remove = box.addButton(self.tr("Remove"), QMessageBox.ButtonRole.DestructiveRole)
+        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.buttonClicked.connect(lambda b: self.remove(path) if b is remove else None)
+        box.open()
+        return box
+
+    def remove(self, path: str) -> None:
+        documents = self.ctx.lazy("documents")
+        self.ctx.ops.run(lambda: documents.remove(path), lambda _r: self.refresh(),
+                         self._failed)
+
+    def _add_files(self) -> None:
+        paths, _ = QFileDialog.getOpenFileNames(self, self.tr("Add files to the library"),
+                                                str(Path.home()))
+        if paths:
+            self.add_files(paths)
+
+    def add_files(self, paths: list[str]) -> None:
+        documents, relay = self.ctx.lazy("documents"), self._relay
+        self.ctx.ops.run(lambda: documents.add_paths(paths, progress=relay.progress.emit),
+                         lambda _r: self.refresh(), self._failed)
+
+    # -- search -------------------------------------------------------------------------------
+    def _run_search(self) -> None:
+        query = self.search.text().strip()
+        if not query:
+            self.stack.setCurrentWidget(self.table)
+            return
+        documents = self.ctx.lazy("documents")
+        self.ctx.ops.run(lambda: documents.search(query, limit=30),
+                         lambda hits: self._show_hits(query, hits), self._failed)
+
+    def _show_hits(self, query: str, hits: list[Any]) -> None:
+        if query != self.search.text().strip():
+            return  # typing went on: a newer search is coming
+        self.tabs.setCurrentIndex(0)
+        self.stack.setCurrentWidget(self.results)
+        self.results.clear()
+        if not hits:
+            self.results.addItem(self.tr("No passage matches “%1”.").replace("%1", query))
+            return
+        for hit in hits:
+            where = f"{hit.title} · {hit.location}" if hit.location else hit.title
+            item = QListWidgetItem(f"{where}\n{snippet(hit.text, query)}")
+            item.setData(PATH_ROLE, (hit.document, hit.page))
+            item.setToolTip(hit.document)
+            self.results.addItem(item)
+
+    def _open_result(self, item: QListWidgetItem) -> None:
+        from types import SimpleNamespace
+
+        from app.ui.open_source import open_source
+
+        target = item.data(PATH_ROLE)
+        if target:
+            open_source(SimpleNamespace(document=target[0], page=target[1]), self)
+
+    # -- index-wide ---------------------------------------------------------------------------
     def reindex(self) -> None:
         documents, relay = self.ctx.lazy("documents"), self._relay
         self.reindex_button.setEnabled(False)
@@ -194,7 +368,8 @@ class LibraryView(QWidget):
         self._failed(error)
 
     def _add_folder(self) -> None:
-        folder = QFileDialog.getExistingDirectory(self, self.tr("Watch a folder"))
+        folder = QFileDialog.getExistingDirectory(self, self.tr("Watch a folder"),
+                                                  str(Path.home()))
         if folder:
             self._change_watch(folder, add=True)
 

@@ -7,7 +7,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 
 from app.ui.chat.chat_view import ChatView
 from app.ui.context import UiContext
+from app.ui.failures import present_error
 from app.ui.i18n import Retranslator
 from app.ui.indexing import DropIndexer
 from app.ui.pages import make_calendar_page, make_library_page
@@ -36,6 +37,7 @@ class MainWindow(QMainWindow):
     model_loaded = Signal(object)
     shown = Signal()
     settings_saved = Signal(set)  # names of the settings that changed
+    hidden_to_tray = Signal()  # the window was closed while Hearth keeps running in the tray
 
     def __init__(self, ctx: UiContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -149,6 +151,8 @@ class MainWindow(QMainWindow):
         c.turn_finished.connect(self._turn_finished)
         c.files_dropped.connect(self.indexer.index)
         c.open_models.connect(self.open_models)
+        c.open_settings.connect(self.open_settings)
+        c.new_chat_requested.connect(self.new_chat)
         self.ctx.ops.failed.connect(self._show_failure)
 
     # -- navigation ---------------------------------------------------------------------------
@@ -261,7 +265,7 @@ class MainWindow(QMainWindow):
 
     def _model_failed(self, error: Exception) -> None:
         self._set_engine(lambda: self.tr("No model loaded"))
-        self.chat.show_banner(str(error), button=True)
+        self.chat.show_failure(present_error(error))
 
     def _turn_finished(self, figures: dict[str, Any]) -> None:
         if not getattr(self, "_context_length", 0):
@@ -309,10 +313,18 @@ class MainWindow(QMainWindow):
         super().showEvent(event)
         QTimer.singleShot(0, self, self.shown.emit)
 
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802
+        super().changeEvent(event)
+        if (event.type() == QEvent.Type.ActivationChange and self.isActiveWindow()
+                and self.isVisible()):
+            # Quick ask (another window) may have started or named chats meanwhile.
+            self.sidebar.reload()
+
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
         if self.keep_in_tray:
             event.ignore()
             self.hide()  # Hearth stays in the tray; Quit is in the tray menu and File menu
+            self.hidden_to_tray.emit()
             return
         super().closeEvent(event)
 

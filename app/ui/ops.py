@@ -53,6 +53,8 @@ class Ops(QObject):
         title: str = "",
     ) -> None:
         """Run fn on a worker; exactly one of the callbacks runs later on the GUI thread."""
+        if not shiboken6.isValid(self._pool):
+            return  # the app is going away (a window still gets events): nothing starts now
         relay = _Relay()
         self._relays.add(relay)
 

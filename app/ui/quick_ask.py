@@ -25,6 +25,7 @@ from app.ui import turns
 from app.ui.bridge import TurnBridge
 from app.ui.chat.message import AssistantMessage
 from app.ui.context import UiContext
+from app.ui.failures import present, present_error
 from app.ui.i18n import Retranslator
 
 WIDTH = 640
@@ -174,13 +175,13 @@ class QuickAsk(QWidget):
         bridge.started.connect(self._started)
         bridge.done.connect(lambda e: self._finished(
             "", self.tr("Stopped.") if getattr(e, "finish_reason", "") == "cancelled" else ""))
-        bridge.failed.connect(lambda e: self._finished(str(getattr(e, "message", e))))
+        bridge.failed.connect(lambda e: self._finished(present(e.kind, e.message).text))
         self.stop_button.show()
         self._fit_timer.start()
         ctx, cid = self.ctx, self.conversation_id
         thinking = bool(self.ctx.hearth.settings.thinking_default)
         self.ctx.ops.run(lambda: turns.send(ctx.assistant(), cid, text, thinking, bridge.post),
-                         self._got_handle, lambda e: self._finished(str(e)))
+                         self._got_handle, lambda e: self._finished(present_error(e).text))
 
     def _got_handle(self, handle: Any) -> None:
         self.handle = handle

@@ -59,7 +59,7 @@ class Services(QObject):
         files = self.ctx.lazy("files")
 
         def work() -> Any:
-            for root in set(files.roots()) - set(wanted):
+            for root in set(files.roots) - set(wanted):  # a property, not a method
                 files.remove_root(root)
             for root in wanted:
                 files.add_root(root)

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.ui.autostart import platform_autostart
 from app.ui.context import UiContext
 from app.ui.hotkey import default_hotkey
 from app.ui.i18n import LANGUAGES, Retranslator
@@ -90,6 +91,7 @@ class SettingsDialog(QDialog):
         super().__init__(parent)
         self.ctx = ctx
         self.settings = ctx.hearth.settings
+        self._login_item = platform_autostart()
         self._tr = Retranslator(self)
         self._tr(lambda: self.setWindowTitle(self.tr("Settings — Hearth")))
         self.setObjectName("settingsDialog")
@@ -207,6 +209,12 @@ class SettingsDialog(QDialog):
         self.language.setAccessibleName(self.tr("Language"))
         form.addRow(self.tr("Language"), self.language)
         form.addRow("", _hint(self.tr("The language changes as soon as you save.")))
+        # The OS's own login-item record is the setting (the Windows installer writes it too).
+        self.autostart = QCheckBox()
+        self._tr(lambda: self.autostart.setText(self.tr("Start Hearth in the tray when I sign in")))
+        self._tr(lambda: self.autostart.setAccessibleName(self.autostart.text()))
+        self.autostart.setChecked(self._login_item.enabled())
+        form.addRow("", self.autostart)
         return page
 
     def _show_hotkey_status(self, status: Any) -> None:
@@ -270,6 +278,10 @@ class SettingsDialog(QDialog):
         for key in changed:
             setattr(self.settings, key, self.values()[key])
         self._apply_now(changed)
+        wanted = self.autostart.isChecked()
+        if wanted != self._login_item.enabled():
+            self.ctx.ops.run(lambda: self._login_item.set(wanted), lambda _r: None,
+                             title=self.tr("Could not change start at login"))
         hearth = self.ctx.hearth
         self.ctx.ops.run(hearth.save_settings, lambda _r: self.saved.emit(changed),
                          title=self.tr("Could not save settings"))

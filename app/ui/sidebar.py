@@ -146,7 +146,8 @@ class Sidebar(QWidget):
     # -- list ---------------------------------------------------------------------------------
     def reload(self) -> None:
         history = self.ctx.lazy("history")
-        self.ctx.ops.run(lambda: history.list_conversations(), self._show,
+        # Chats never used are not listed (they are forgotten at the next start).
+        self.ctx.ops.run(lambda: history.list_conversations(include_empty=False), self._show,
                          title=self.tr("Could not read your conversations"))
 
     def _show(self, conversations: list[Any]) -> None:
@@ -171,7 +172,7 @@ class Sidebar(QWidget):
 
     def _items(self, conversations: list[Any]) -> None:
         for conv in conversations:
-            title = conv.title or self.tr("New conversation")
+            title = conv.title or self.tr("New chat")  # the one name for an untitled chat
             item = QListWidgetItem(title)
             item.setData(ID_ROLE, conv.id)
             item.setToolTip(title)
@@ -252,13 +253,13 @@ class Sidebar(QWidget):
                 self.tr("Delete this conversation? This cannot be undone."))
             if answer != QMessageBox.StandardButton.Yes:
                 return
-        history = self.ctx.lazy("history")
+        conversations = self.ctx.lazy("conversations")  # forgets its documents and cache too
 
         def done(_r: Any) -> None:
             self.deleted.emit(cid)
             self.reload()
 
-        self.ctx.ops.run(lambda: history.delete_conversation(cid), done)
+        self.ctx.ops.run(lambda: conversations.delete(cid), done)
 
     # -- search -------------------------------------------------------------------------------
     def _schedule_search(self, _text: str) -> None:
@@ -286,7 +287,7 @@ class Sidebar(QWidget):
         self.results_label.setText(plural(len(hits), self.tr("1 result"), self.tr("%1 results")) if hits
                                    else self.tr("Nothing found"))
         for hit in hits:
-            title = hit.conversation_title or self.tr("Untitled")
+            title = hit.conversation_title or self.tr("New chat")
             plain = hit.snippet.replace("[[", "").replace("]]", "")
             if hit.role == "title":  # the title itself matched: show it once, highlighted
                 label = self.tr("Title")

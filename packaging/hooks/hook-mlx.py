@@ -2,7 +2,8 @@
 
 MLX finds its Metal kernels (mlx.metallib, ~170 MB, from the mlx-metal wheel) in the folder of
 the binary that holds libmlx; anywhere else it fails with "Failed to load the default metallib".
-rthook_mlx.py then loads libmlx from mlx/lib before mlx.core does."""
+packaging/macos/check_mlx.py verifies the built app against the lookup rules of the pinned
+version (one libmlx, reached from mlx/core*.so through its rpaths, the metallib beside it)."""
 
 from PyInstaller.utils.hooks import collect_data_files, collect_dynamic_libs, collect_submodules
 

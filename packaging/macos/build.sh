@@ -4,9 +4,11 @@
 #   bash packaging/macos/build.sh
 # Environment (all optional):
 #   HEARTH_CODESIGN_IDENTITY  "Developer ID Application: Name (TEAMID)": sign (sign.sh)
-#   HEARTH_NOTARY_PROFILE     a `xcrun notarytool store-credentials` profile: notarize the .dmg
+#   HEARTH_NOTARY_KEY, HEARTH_NOTARY_KEY_ID, HEARTH_NOTARY_ISSUER   an App Store Connect API key,
+#   or HEARTH_NOTARY_PROFILE (+ HEARTH_NOTARY_KEYCHAIN)   a notarytool profile: notarize the
+#                             app (stapled before the .dmg is made) and the .dmg (notarize.sh)
 #   HEARTH_MACOS_MIN          oldest macOS the app runs on (default 14.0, MLX's minimum)
-#   HEARTH_SMOKE_NO_METAL=1   skip MLX generation in the smoke test (CI VMs have no Metal)
+# The smoke test always runs an MLX generation (on the CPU where the Mac has no Metal device).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 if [ "$(uname -s)" != Darwin ] || [ "$(uname -m)" != arm64 ]; then
@@ -49,17 +51,28 @@ $VPY -m PyInstaller --noconfirm --log-level WARN \
     --distpath packaging/dist --workpath packaging/build/work packaging/hearth.spec
 APP=packaging/dist/Hearth.app
 FW="$APP/Contents/Frameworks"
-# MLX looks for its kernels beside libmlx ("Failed to load the default metallib" otherwise);
+# MLX looks for its kernels beside the libmlx that dyld loads ("Failed to load the default
+# metallib" otherwise): check the bundle against the lookup rules of the version installed.
+$VPY packaging/macos/check_mlx.py "$APP" --mlx-version "$MLX_VERSION"
 # llama.cpp's Metal backend must be there too, or the app silently runs on the CPU.
-test -f "$FW/mlx/lib/libmlx.dylib" && test -f "$FW/mlx/lib/mlx.metallib"
 ls "$FW"/llama_cpp/lib/libggml-metal* >/dev/null
 $VPY packaging/macos/check_minos.py "$APP" "$MIN"
 
-SMOKE=($VPY packaging/smoke_test.py packaging/dist --max-mb "${HEARTH_MAX_BUNDLE_MB:-900}")
+SMOKE=("$VPY" packaging/smoke_test.py packaging/dist --max-mb "${HEARTH_MAX_BUNDLE_MB:-900}")
 QT_QPA_PLATFORM=offscreen "${SMOKE[@]}"
 bash packaging/macos/sign.sh "$APP"
 if [ -n "${HEARTH_CODESIGN_IDENTITY:-}" ]; then
     QT_QPA_PLATFORM=offscreen "${SMOKE[@]}"  # the hardened runtime can break ctypes or dlopen
+    if [ -n "${HEARTH_NOTARY_KEY:-}${HEARTH_NOTARY_PROFILE:-}" ]; then
+        # The app itself gets a ticket, stapled before it goes into the .dmg: a copy dragged to
+        # /Applications then opens without asking Apple (offline too).
+        ZIP=packaging/build/Hearth-notarize.zip
+        ditto -c -k --keepParent "$APP" "$ZIP"
+        bash packaging/macos/notarize.sh "$ZIP"
+        xcrun stapler staple "$APP"
+        xcrun stapler validate "$APP"
+        spctl --assess --type execute --verbose "$APP"
+    fi
 fi
 DMG=$(bash packaging/macos/make_dmg.sh "$APP" | tail -1)
 # As a user gets it: from the mounted, read-only disk image.

@@ -26,6 +26,11 @@ $env:CMAKE_ARGS = "-DGGML_NATIVE=OFF -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON
 $variant = "cpu"
 $maxMb = 500
 if ($Cuda) {
+    # Ninja, not scikit-build-core's default Visual Studio generator: that one needs CUDA's
+    # MSBuild integration, which the toolkit install may lack ("No CUDA toolset found",
+    # abetlen/llama-cpp-python#1917). Ninja uses cl.exe and nvcc from the MSVC dev shell.
+    Invoke-Checked "ninja" { & $py -m pip install --quiet "ninja>=1.11" }
+    $env:CMAKE_GENERATOR = "Ninja"
     # Turing to Ada as real code plus Ada PTX, which newer GPUs compile at first load.
     # NO_VMM: no link to the driver API (nvcuda.dll), so the app still starts on PCs without an
     # NVIDIA driver and llama.cpp falls back to the CPU.
@@ -44,6 +49,12 @@ Invoke-Checked "pyinstaller" {
 }
 $lib = "packaging\dist\Hearth\_internal\llama_cpp\lib"
 if (-not (Test-Path "$lib\llama.dll")) { throw "llama.dll is not in $lib" }
+# The MSVC runtime must travel inside the bundle: hosted runners (and developers' PCs) have it
+# installed system-wide, so a bundle without it passes every test here and fails on a clean PC.
+foreach ($dll in "msvcp140.dll", "vcruntime140.dll", "vcruntime140_1.dll") {
+    $found = Get-ChildItem packaging\dist\Hearth -Recurse -Filter $dll -ErrorAction SilentlyContinue
+    if (-not $found) { throw "$dll is not inside packaging\dist\Hearth (the MSVC runtime must be bundled)" }
+}
 if ($Cuda) {
     # cudart/cublas are NVIDIA redistributables; llama_cpp adds its lib folder to the DLL search
     # path, so ggml-cuda.dll finds them there.
@@ -59,7 +70,9 @@ Compress-Archive -Force packaging\dist\Hearth "packaging\dist\Hearth-$version-wi
 $iscc = (Get-Command iscc.exe -ErrorAction SilentlyContinue).Source
 if (-not $iscc) { $iscc = Join-Path ${env:ProgramFiles(x86)} "Inno Setup 6\ISCC.exe" }
 if (Test-Path $iscc) {
-    Invoke-Checked "installer" { & $iscc /Qp "/DVersion=$version" "/DVariant=$variant" packaging\windows\installer.iss }
+    $innoSign = & powershell -ExecutionPolicy Bypass -File packaging\windows\sign.ps1 -InnoSignTool
+    $signArgs = if ($innoSign) { @("/Shearth=$innoSign") } else { @("/DNoSigning") }
+    Invoke-Checked "installer" { & $iscc /Qp "/DVersion=$version" "/DVariant=$variant" @signArgs packaging\windows\installer.iss }
     $setup = "packaging\dist\Hearth-$version-$variant-setup.exe"
     Invoke-Checked "signing" { & powershell -ExecutionPolicy Bypass -File packaging\windows\sign.ps1 $setup }
     # As a user gets it: a silent per-user install, the smoke test on the installed copy, and a
@@ -70,10 +83,20 @@ if (Test-Path $iscc) {
     $p = Start-Process -Wait -PassThru $setup -ArgumentList ($quiet + "/DIR=`"$dest`"")
     if ($p.ExitCode) { throw "the installer failed (exit code $($p.ExitCode))" }
     Invoke-Checked "installed smoke test" { & $py packaging\smoke_test.py $root --max-mb $maxMb }
+    # A silent uninstall must not stop at the "delete your data?" question, and must keep the
+    # data (its default answer): a marker in the data folder has to survive it.
+    $data = Join-Path $env:LOCALAPPDATA "Hearth"
+    $madeData = -not (Test-Path $data)
+    New-Item -ItemType Directory -Force $data | Out-Null
+    $marker = Join-Path $data "uninstall-smoke-marker"
+    Set-Content $marker "keep me"
     $p = Start-Process -Wait -PassThru (Join-Path $dest "unins000.exe") -ArgumentList $quiet
     if ($p.ExitCode) { throw "the uninstaller failed (exit code $($p.ExitCode))" }
     Start-Sleep -Seconds 3  # the uninstaller deletes its own exe from a helper process
     if (Test-Path (Join-Path $dest "Hearth.exe")) { throw "the uninstaller left $dest behind" }
+    if (-not (Test-Path $marker)) { throw "a silent uninstall deleted the user's data" }
+    Remove-Item $marker
+    if ($madeData) { Remove-Item -Recurse $data }
 } else {
     Write-Host "Inno Setup (ISCC.exe) not found: skipping the installer; the zip is portable"
 }

@@ -29,6 +29,13 @@ VersionInfoVersion={#Version}
 UninstallDisplayName=Hearth
 ; Close a running Hearth (it holds its DLLs open) before files are replaced or removed.
 CloseApplications=yes
+; The uninstaller is signed too (SmartScreen and Defender judge it like any other exe). ISCC is
+; given the "hearth" sign tool by build.ps1 (/Shearth=...) when a certificate is configured;
+; without one, build.ps1 defines NoSigning and both stay unsigned.
+#ifndef NoSigning
+SignTool=hearth
+SignedUninstaller=yes
+#endif
 
 [Files]
 Source: "..\dist\Hearth\*"; DestDir: "{app}"; Flags: recursesubdirs ignoreversion
@@ -55,9 +62,11 @@ var DataDir: String;
 begin
   if CurUninstallStep = usPostUninstall then begin
     DataDir := ExpandConstant('{localappdata}\Hearth');
+    // SuppressibleMsgBox: a silent uninstall (/SUPPRESSMSGBOXES) takes the default, IDNO, so
+    // it never blocks and never deletes the user's data. A plain MsgBox would wait forever.
     if DirExists(DataDir) then
-      if MsgBox('Also delete your Hearth conversations, calendar and downloaded models?',
-                mbConfirmation, MB_YESNO or MB_DEFBUTTON2) = IDYES then
+      if SuppressibleMsgBox('Also delete your Hearth conversations, calendar and downloaded models?',
+                mbConfirmation, MB_YESNO or MB_DEFBUTTON2, IDNO) = IDYES then
         DelTree(DataDir, True, True, True);
   end;
 end;

@@ -141,98 +141,103 @@
 <context>
     <name>CalendarView</name>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="105"/>
+        <location filename="../../app/ui/calendar_view.py" line="119"/>
         <source>Agenda</source>
         <translation>日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="119"/>
+        <location filename="../../app/ui/calendar_view.py" line="133"/>
         <source>Day</source>
         <translation>日</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="120"/>
+        <location filename="../../app/ui/calendar_view.py" line="134"/>
         <source>Week</source>
         <translation>周</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="130"/>
+        <location filename="../../app/ui/calendar_view.py" line="144"/>
         <source>Today</source>
         <translation>今天</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="130"/>
+        <location filename="../../app/ui/calendar_view.py" line="144"/>
         <source>Previous</source>
         <translation>上一页</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="131"/>
+        <location filename="../../app/ui/calendar_view.py" line="145"/>
         <source>Next</source>
         <translation>下一页</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="141"/>
+        <location filename="../../app/ui/calendar_view.py" line="155"/>
         <source>Import .ics…</source>
         <translation>导入 .ics…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="142"/>
+        <location filename="../../app/ui/calendar_view.py" line="156"/>
         <source>Export .ics…</source>
         <translation>导出 .ics…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="166"/>
+        <location filename="../../app/ui/calendar_view.py" line="180"/>
         <source>Week of %1</source>
         <translation>%1 这一周</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="170"/>
+        <location filename="../../app/ui/calendar_view.py" line="184"/>
         <source>1 event</source>
         <translation>1 个日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="171"/>
+        <location filename="../../app/ui/calendar_view.py" line="185"/>
         <source>%1 events</source>
         <translation>%1 个日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="172"/>
+        <location filename="../../app/ui/calendar_view.py" line="186"/>
         <source>All day</source>
         <translation>全天</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="173"/>
+        <location filename="../../app/ui/calendar_view.py" line="187"/>
         <source>Nothing planned</source>
         <translation>没有安排</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="184"/>
+        <location filename="../../app/ui/calendar_view.py" line="198"/>
         <source>The calendar could not be read: %1</source>
         <translation>无法读取日历：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="188"/>
+        <location filename="../../app/ui/calendar_view.py" line="202"/>
         <source>Import a calendar</source>
         <translation>导入日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="189"/>
-        <location filename="../../app/ui/calendar_view.py" line="210"/>
+        <location filename="../../app/ui/calendar_view.py" line="203"/>
+        <location filename="../../app/ui/calendar_view.py" line="233"/>
         <source>Calendars (*.ics)</source>
         <translation>日历文件 (*.ics)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="202"/>
+        <location filename="../../app/ui/calendar_view.py" line="218"/>
         <source>Imported: %1 new, %2 updated</source>
         <translation>已导入：新增 %1，更新 %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="209"/>
+        <location filename="../../app/ui/calendar_view.py" line="221"/>
+        <source>; %1 repaired, %2 skipped</source>
+        <translation>；修复 %1，跳过 %2</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar_view.py" line="232"/>
         <source>Export the calendar</source>
         <translation>导出日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="223"/>
+        <location filename="../../app/ui/calendar_view.py" line="246"/>
         <source>Exported to %1</source>
         <translation>已导出到 %1</translation>
     </message>
@@ -240,37 +245,32 @@
 <context>
     <name>ChatView</name>
     <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="110"/>
-        <source>Choose a model…</source>
-        <translation>选择模型…</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="190"/>
+        <location filename="../../app/ui/chat/chat_view.py" line="212"/>
         <source>Could not open this conversation</source>
         <translation>无法打开此对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="340"/>
+        <location filename="../../app/ui/chat/chat_view.py" line="362"/>
         <source>Waiting for the model (%1 ahead)…</source>
         <translation>正在等待模型（前面还有 %1 个）…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="387"/>
+        <location filename="../../app/ui/chat/chat_view.py" line="409"/>
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="388"/>
+        <location filename="../../app/ui/chat/chat_view.py" line="410"/>
         <source>The answer reached the length limit.</source>
         <translation>回答已达到长度上限。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="389"/>
+        <location filename="../../app/ui/chat/chat_view.py" line="411"/>
         <source>Stopped after too many tool steps.</source>
         <translation>工具步骤过多，已停止。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="392"/>
+        <location filename="../../app/ui/chat/chat_view.py" line="414"/>
         <source>The answer is ready.</source>
         <translation>回答已完成。</translation>
     </message>
@@ -337,6 +337,24 @@
         <location filename="../../app/ui/chat/composer.py" line="72"/>
         <source>Editing your message — Enter resends, Esc cancels</source>
         <translation>正在编辑消息 — Enter 重新发送，Esc 取消</translation>
+    </message>
+</context>
+<context>
+    <name>Desktop</name>
+    <message>
+        <location filename="../../app/ui/desktop.py" line="91"/>
+        <source>Hearth is still running</source>
+        <translation>Hearth 仍在运行</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/desktop.py" line="92"/>
+        <source>Hearth keeps running in the tray so reminders and quick ask work. Quit it from the tray menu.</source>
+        <translation>Hearth 会继续在托盘中运行，以便提醒和快速提问可用。可从托盘菜单退出。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/desktop.py" line="95"/>
+        <source>Could not save settings</source>
+        <translation>无法保存设置</translation>
     </message>
 </context>
 <context>
@@ -416,24 +434,102 @@
     </message>
 </context>
 <context>
+    <name>Failures</name>
+    <message>
+        <location filename="../../app/ui/failures.py" line="27"/>
+        <source>No model is loaded yet.</source>
+        <translation>尚未加载模型。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/failures.py" line="28"/>
+        <source>The model file cannot be used (missing, damaged or not supported).</source>
+        <translation>无法使用该模型文件（文件缺失、损坏或不受支持）。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/failures.py" line="30"/>
+        <source>This conversation no longer fits in the model&apos;s memory.</source>
+        <translation>此对话已超出模型的上下文容量。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/failures.py" line="32"/>
+        <source>The model engine failed.</source>
+        <translation>模型引擎出错。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/failures.py" line="33"/>
+        <source>The model server cannot be reached.</source>
+        <translation>无法连接到模型服务器。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/failures.py" line="35"/>
+        <source>The model server refused the request.</source>
+        <translation>模型服务器拒绝了请求。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/failures.py" line="36"/>
+        <source>An answer in this conversation is still being written.</source>
+        <translation>此对话中仍有回答正在生成。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/failures.py" line="38"/>
+        <source>Stopped.</source>
+        <translation>已停止。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/failures.py" line="39"/>
+        <source>The disk is full: Hearth could not save.</source>
+        <translation>磁盘已满：Hearth 无法保存。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/failures.py" line="41"/>
+        <source>Hearth could not read or write its data.</source>
+        <translation>Hearth 无法读取或写入其数据。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/failures.py" line="42"/>
+        <source>That request cannot be done.</source>
+        <translation>无法完成该请求。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/failures.py" line="43"/>
+        <source>Something went wrong inside Hearth.</source>
+        <translation>Hearth 内部出错。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/failures.py" line="54"/>
+        <source>Choose a model…</source>
+        <translation>选择模型…</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/failures.py" line="55"/>
+        <source>Settings…</source>
+        <translation>设置…</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/failures.py" line="56"/>
+        <source>New chat</source>
+        <translation>新对话</translation>
+    </message>
+</context>
+<context>
     <name>FolderList</name>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="56"/>
+        <location filename="../../app/ui/settings_dialog.py" line="57"/>
         <source>Add…</source>
         <translation>添加…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="57"/>
+        <location filename="../../app/ui/settings_dialog.py" line="58"/>
         <source>Add a folder to %1</source>
         <translation>向「%1」添加文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="59"/>
+        <location filename="../../app/ui/settings_dialog.py" line="60"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="60"/>
+        <location filename="../../app/ui/settings_dialog.py" line="61"/>
         <source>Remove the selected folder from %1</source>
         <translation>从「%1」移除所选文件夹</translation>
     </message>
@@ -487,149 +583,255 @@
 <context>
     <name>LibraryView</name>
     <message>
-        <location filename="../../app/ui/library_view.py" line="49"/>
+        <location filename="../../app/ui/library_view.py" line="77"/>
         <source>Reading the library…</source>
         <translation>正在读取资料库…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="56"/>
+        <location filename="../../app/ui/library_view.py" line="92"/>
         <source>Documents</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="57"/>
-        <location filename="../../app/ui/library_view.py" line="99"/>
+        <location filename="../../app/ui/library_view.py" line="93"/>
+        <location filename="../../app/ui/library_view.py" line="151"/>
         <source>Watched folders</source>
         <translation>监视的文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="58"/>
-        <location filename="../../app/ui/library_view.py" line="156"/>
+        <location filename="../../app/ui/library_view.py" line="94"/>
+        <location filename="../../app/ui/library_view.py" line="208"/>
         <source>Problems</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="66"/>
+        <location filename="../../app/ui/library_view.py" line="102"/>
         <source>Library</source>
         <translation>资料库</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="73"/>
+        <location filename="../../app/ui/library_view.py" line="113"/>
         <source>Re-index now</source>
         <translation>立即重建索引</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="81"/>
+        <location filename="../../app/ui/library_view.py" line="121"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="81"/>
+        <location filename="../../app/ui/library_view.py" line="121"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="81"/>
+        <location filename="../../app/ui/library_view.py" line="122"/>
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="81"/>
+        <location filename="../../app/ui/library_view.py" line="121"/>
         <source>Length</source>
         <translation>长度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="92"/>
+        <location filename="../../app/ui/library_view.py" line="82"/>
+        <location filename="../../app/ui/library_view.py" line="83"/>
+        <source>Search inside your documents</source>
+        <translation>在文档内容中搜索</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/library_view.py" line="109"/>
+        <source>Add files…</source>
+        <translation>添加文件…</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/library_view.py" line="121"/>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/library_view.py" line="136"/>
         <source>Indexed documents</source>
         <translation>已索引的文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="105"/>
+        <location filename="../../app/ui/library_view.py" line="141"/>
+        <source>Passages found</source>
+        <translation>找到的段落</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/library_view.py" line="157"/>
         <source>Add folder…</source>
         <translation>添加文件夹…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="106"/>
+        <location filename="../../app/ui/library_view.py" line="158"/>
         <source>Stop watching</source>
         <translation>停止监视</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="116"/>
+        <location filename="../../app/ui/library_view.py" line="168"/>
         <source>Files that could not be read</source>
         <translation>无法读取的文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="135"/>
+        <location filename="../../app/ui/library_view.py" line="192"/>
         <source>1 document</source>
         <translation>1 个文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="135"/>
+        <location filename="../../app/ui/library_view.py" line="192"/>
         <source>%1 documents</source>
         <translation>%1 个文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="136"/>
+        <location filename="../../app/ui/library_view.py" line="193"/>
         <source>1 passage</source>
         <translation>1 个段落</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="136"/>
+        <location filename="../../app/ui/library_view.py" line="194"/>
         <source>%1 passages</source>
         <translation>%1 个段落</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="138"/>
+        <location filename="../../app/ui/library_view.py" line="196"/>
+        <source>1 only in a chat</source>
+        <translation>1 个仅在对话中</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/library_view.py" line="197"/>
+        <source>%1 only in chats</source>
+        <translation>%1 个仅在对话中</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/library_view.py" line="199"/>
         <source>paused</source>
         <translation>已暂停</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="161"/>
+        <location filename="../../app/ui/library_view.py" line="227"/>
+        <source>Skipped: %1</source>
+        <translation>已跳过：%1</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/library_view.py" line="227"/>
+        <source>unreadable</source>
+        <translation>无法读取</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/library_view.py" line="229"/>
+        <source>Indexed · watching its folder</source>
+        <translation>已索引 · 正在监视其文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/library_view.py" line="231"/>
+        <source>Indexed · only in a chat</source>
+        <translation>已索引 · 仅在对话中</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/library_view.py" line="232"/>
+        <source>Indexed</source>
+        <translation>已索引</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/library_view.py" line="237"/>
         <source>Text</source>
         <translation>文本</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="167"/>
+        <location filename="../../app/ui/library_view.py" line="243"/>
         <source>1 page</source>
         <translation>1 页</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="167"/>
+        <location filename="../../app/ui/library_view.py" line="243"/>
         <source>%1 pages</source>
         <translation>%1 页</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="169"/>
+        <location filename="../../app/ui/library_view.py" line="245"/>
         <source>1 sheet</source>
         <translation>1 个工作表</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="169"/>
+        <location filename="../../app/ui/library_view.py" line="245"/>
         <source>%1 sheets</source>
         <translation>%1 个工作表</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="171"/>
+        <location filename="../../app/ui/library_view.py" line="247"/>
         <source>1 slide</source>
         <translation>1 张幻灯片</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="171"/>
+        <location filename="../../app/ui/library_view.py" line="247"/>
         <source>%1 slides</source>
         <translation>%1 张幻灯片</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="175"/>
+        <location filename="../../app/ui/library_view.py" line="251"/>
         <source>The library could not be read: %1</source>
         <translation>无法读取资料库：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="185"/>
+        <location filename="../../app/ui/library_view.py" line="273"/>
+        <source>Open</source>
+        <translation>打开</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/library_view.py" line="274"/>
+        <source>Show in folder</source>
+        <translation>在文件夹中显示</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/library_view.py" line="276"/>
+        <source>Re-index</source>
+        <translation>重新索引</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/library_view.py" line="277"/>
+        <source>Remove from Hearth…</source>
+        <translation>从 Hearth 中移除…</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/library_view.py" line="282"/>
+        <source>Reading %1 again…</source>
+        <translation>正在重新读取 %1…</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/library_view.py" line="288"/>
+        <source>Remove from Hearth</source>
+        <translation>从 Hearth 中移除</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/library_view.py" line="289"/>
+        <source>Remove “%1” from Hearth? Its passages are forgotten; the file itself stays where it is.</source>
+        <translation>要从 Hearth 中移除“%1”吗？其段落将被遗忘，文件本身保留在原处。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/library_view.py" line="293"/>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/library_view.py" line="306"/>
+        <source>Add files to the library</source>
+        <translation>将文件添加到资料库</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/library_view.py" line="333"/>
+        <source>No passage matches “%1”.</source>
+        <translation>没有段落匹配“%1”。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/library_view.py" line="359"/>
         <source>Indexing %1 of %2: %3</source>
         <translation>正在索引第 %1 个，共 %2 个：%3</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="197"/>
+        <location filename="../../app/ui/library_view.py" line="371"/>
         <source>Watch a folder</source>
         <translation>监视文件夹</translation>
     </message>
@@ -660,148 +862,148 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/ui/main_window.py" line="85"/>
-        <location filename="../../app/ui/main_window.py" line="263"/>
+        <location filename="../../app/ui/main_window.py" line="87"/>
+        <location filename="../../app/ui/main_window.py" line="267"/>
         <source>No model loaded</source>
         <translation>未加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="89"/>
+        <location filename="../../app/ui/main_window.py" line="91"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="90"/>
+        <location filename="../../app/ui/main_window.py" line="92"/>
         <source>Context used</source>
         <translation>已用上下文</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="91"/>
+        <location filename="../../app/ui/main_window.py" line="93"/>
         <source>Speed of the last answer</source>
         <translation>上次回答的速度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="96"/>
+        <location filename="../../app/ui/main_window.py" line="98"/>
         <source>Model download</source>
         <translation>模型下载</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="103"/>
+        <location filename="../../app/ui/main_window.py" line="105"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="104"/>
+        <location filename="../../app/ui/main_window.py" line="106"/>
         <source>&amp;New chat</source>
         <translation>新对话(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="106"/>
+        <location filename="../../app/ui/main_window.py" line="108"/>
         <source>&amp;Add files to this chat…</source>
         <translation>向此对话添加文件(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="108"/>
+        <location filename="../../app/ui/main_window.py" line="110"/>
         <source>&amp;Export this chat…</source>
         <translation>导出此对话(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="110"/>
+        <location filename="../../app/ui/main_window.py" line="112"/>
         <source>&amp;Quit Hearth</source>
         <translation>退出 Hearth(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="112"/>
+        <location filename="../../app/ui/main_window.py" line="114"/>
         <source>&amp;View</source>
         <translation>查看(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="113"/>
+        <location filename="../../app/ui/main_window.py" line="115"/>
         <source>&amp;Chat</source>
         <translation>对话(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="114"/>
+        <location filename="../../app/ui/main_window.py" line="116"/>
         <source>&amp;Library</source>
         <translation>资料库(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="116"/>
+        <location filename="../../app/ui/main_window.py" line="118"/>
         <source>C&amp;alendar</source>
         <translation>日历(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="119"/>
+        <location filename="../../app/ui/main_window.py" line="121"/>
         <source>&amp;Search chats</source>
         <translation>搜索对话(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="121"/>
+        <location filename="../../app/ui/main_window.py" line="123"/>
         <source>&amp;Model</source>
         <translation>模型(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="122"/>
+        <location filename="../../app/ui/main_window.py" line="124"/>
         <source>&amp;Models…</source>
         <translation>模型管理(&amp;M)…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="123"/>
+        <location filename="../../app/ui/main_window.py" line="125"/>
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="124"/>
+        <location filename="../../app/ui/main_window.py" line="126"/>
         <source>S&amp;top answer</source>
         <translation>停止回答(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="231"/>
+        <location filename="../../app/ui/main_window.py" line="235"/>
         <source>Could not save settings</source>
         <translation>无法保存设置</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="238"/>
+        <location filename="../../app/ui/main_window.py" line="242"/>
         <source>No model yet. Hearth needs a model to answer: download one or open a file you have.</source>
         <translation>还没有模型。Hearth 需要模型才能回答：请下载一个，或打开已有的模型文件。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="241"/>
+        <location filename="../../app/ui/main_window.py" line="245"/>
         <source>Loading the model…</source>
         <translation>正在加载模型…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="255"/>
+        <location filename="../../app/ui/main_window.py" line="259"/>
         <source>remote</source>
         <translation>远程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="273"/>
+        <location filename="../../app/ui/main_window.py" line="277"/>
         <source>%1 tok/s</source>
         <translation>%1 token/秒</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="278"/>
+        <location filename="../../app/ui/main_window.py" line="282"/>
         <source>Context %1 / %2</source>
         <translation>上下文 %1 / %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="284"/>
+        <location filename="../../app/ui/main_window.py" line="288"/>
         <source>Add files to this chat</source>
         <translation>向此对话添加文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="292"/>
+        <location filename="../../app/ui/main_window.py" line="296"/>
         <source>Export this chat</source>
         <translation>导出此对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="293"/>
+        <location filename="../../app/ui/main_window.py" line="297"/>
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="299"/>
+        <location filename="../../app/ui/main_window.py" line="303"/>
         <source>Could not export the chat</source>
         <translation>无法导出对话</translation>
     </message>
@@ -880,7 +1082,7 @@
 <context>
     <name>Ops</name>
     <message>
-        <location filename="../../app/ui/ops.py" line="71"/>
+        <location filename="../../app/ui/ops.py" line="73"/>
         <source>Something went wrong</source>
         <translation>出错了</translation>
     </message>
@@ -929,37 +1131,37 @@
 <context>
     <name>QuickAsk</name>
     <message>
-        <location filename="../../app/ui/quick_ask.py" line="45"/>
+        <location filename="../../app/ui/quick_ask.py" line="46"/>
         <source>Quick ask — Hearth</source>
         <translation>快速提问 — Hearth</translation>
     </message>
     <message>
-        <location filename="../../app/ui/quick_ask.py" line="73"/>
+        <location filename="../../app/ui/quick_ask.py" line="74"/>
         <source>Ask Hearth…</source>
         <translation>问问 Hearth…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/quick_ask.py" line="74"/>
+        <location filename="../../app/ui/quick_ask.py" line="75"/>
         <source>Quick question</source>
         <translation>快速提问</translation>
     </message>
     <message>
-        <location filename="../../app/ui/quick_ask.py" line="93"/>
+        <location filename="../../app/ui/quick_ask.py" line="94"/>
         <source>Enter to ask · Esc to close</source>
         <translation>Enter 提问 · Esc 关闭</translation>
     </message>
     <message>
-        <location filename="../../app/ui/quick_ask.py" line="96"/>
+        <location filename="../../app/ui/quick_ask.py" line="97"/>
         <source>Open in Hearth</source>
         <translation>在 Hearth 中打开</translation>
     </message>
     <message>
-        <location filename="../../app/ui/quick_ask.py" line="100"/>
+        <location filename="../../app/ui/quick_ask.py" line="101"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../app/ui/quick_ask.py" line="176"/>
+        <location filename="../../app/ui/quick_ask.py" line="177"/>
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
@@ -985,193 +1187,203 @@
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="94"/>
+        <location filename="../../app/ui/settings_dialog.py" line="214"/>
+        <source>Start Hearth in the tray when I sign in</source>
+        <translation>登录时在托盘中启动 Hearth</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_dialog.py" line="284"/>
+        <source>Could not change start at login</source>
+        <translation>无法更改登录时启动</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_dialog.py" line="96"/>
         <source>Settings — Hearth</source>
         <translation>设置 — Hearth</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="103"/>
-        <location filename="../../app/ui/settings_dialog.py" line="131"/>
+        <location filename="../../app/ui/settings_dialog.py" line="105"/>
+        <location filename="../../app/ui/settings_dialog.py" line="133"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="104"/>
+        <location filename="../../app/ui/settings_dialog.py" line="106"/>
         <source>Folders</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="105"/>
+        <location filename="../../app/ui/settings_dialog.py" line="107"/>
         <source>General</source>
         <translation>通用</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="123"/>
+        <location filename="../../app/ui/settings_dialog.py" line="125"/>
         <source>No model chosen</source>
         <translation>未选择模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="124"/>
+        <location filename="../../app/ui/settings_dialog.py" line="126"/>
         <source>Model file or folder</source>
         <translation>模型文件或文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="126"/>
+        <location filename="../../app/ui/settings_dialog.py" line="128"/>
         <source>Models…</source>
         <translation>模型管理…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="127"/>
+        <location filename="../../app/ui/settings_dialog.py" line="129"/>
         <source>Manage models</source>
         <translation>管理模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="133"/>
-        <location filename="../../app/ui/settings_dialog.py" line="140"/>
+        <location filename="../../app/ui/settings_dialog.py" line="135"/>
+        <location filename="../../app/ui/settings_dialog.py" line="142"/>
         <source>Engine</source>
         <translation>引擎</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="134"/>
+        <location filename="../../app/ui/settings_dialog.py" line="136"/>
         <source>Automatic</source>
         <translation>自动</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="135"/>
+        <location filename="../../app/ui/settings_dialog.py" line="137"/>
         <source>Remote server</source>
         <translation>远程服务器</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="143"/>
+        <location filename="../../app/ui/settings_dialog.py" line="145"/>
         <source>Remote server address</source>
         <translation>远程服务器地址</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="145"/>
+        <location filename="../../app/ui/settings_dialog.py" line="147"/>
         <source>Server</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="151"/>
+        <location filename="../../app/ui/settings_dialog.py" line="153"/>
         <source>Automatic (from free memory)</source>
         <translation>自动（根据可用内存）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="153"/>
+        <location filename="../../app/ui/settings_dialog.py" line="155"/>
         <source>Context length in tokens</source>
         <translation>上下文长度（token）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="154"/>
+        <location filename="../../app/ui/settings_dialog.py" line="156"/>
         <source>Context length</source>
         <translation>上下文长度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="156"/>
+        <location filename="../../app/ui/settings_dialog.py" line="158"/>
         <source>f16 (best quality)</source>
         <translation>f16（质量最好）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="157"/>
+        <location filename="../../app/ui/settings_dialog.py" line="159"/>
         <source>q8_0 (half the memory)</source>
         <translation>q8_0（内存减半）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="159"/>
+        <location filename="../../app/ui/settings_dialog.py" line="161"/>
         <source>KV cache precision</source>
         <translation>KV 缓存精度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="160"/>
+        <location filename="../../app/ui/settings_dialog.py" line="162"/>
         <source>KV cache</source>
         <translation>KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="161"/>
+        <location filename="../../app/ui/settings_dialog.py" line="163"/>
         <source>Each token of context takes 176 KiB at f16 (94 KiB at q8_0): 8K tokens need about 1.4 GiB.</source>
         <translation>每个上下文 token 在 f16 下占 176 KiB（q8_0 下 94 KiB）：8K token 约需 1.4 GiB。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="163"/>
+        <location filename="../../app/ui/settings_dialog.py" line="165"/>
         <source>Think before answering by default</source>
         <translation>默认回答前先思考</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="165"/>
+        <location filename="../../app/ui/settings_dialog.py" line="167"/>
         <source>Thinking</source>
         <translation>思考</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="172"/>
+        <location filename="../../app/ui/settings_dialog.py" line="174"/>
         <source>Watched folders (documents Hearth can read and cite)</source>
         <translation>监视的文件夹（Hearth 可以阅读并引用其中的文档）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="173"/>
+        <location filename="../../app/ui/settings_dialog.py" line="175"/>
         <source>Watched folders</source>
         <translation>监视的文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="176"/>
+        <location filename="../../app/ui/settings_dialog.py" line="178"/>
         <source>File search folders (Hearth finds files only here)</source>
         <translation>文件搜索范围（Hearth 只在这些文件夹中查找文件）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="177"/>
+        <location filename="../../app/ui/settings_dialog.py" line="179"/>
         <source>File search folders</source>
         <translation>文件搜索范围</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="189"/>
-        <location filename="../../app/ui/settings_dialog.py" line="190"/>
+        <location filename="../../app/ui/settings_dialog.py" line="191"/>
+        <location filename="../../app/ui/settings_dialog.py" line="192"/>
         <source>Quick ask shortcut</source>
         <translation>快速提问快捷键</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="196"/>
-        <location filename="../../app/ui/settings_dialog.py" line="203"/>
+        <location filename="../../app/ui/settings_dialog.py" line="198"/>
+        <location filename="../../app/ui/settings_dialog.py" line="205"/>
         <source>Follow the system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="196"/>
+        <location filename="../../app/ui/settings_dialog.py" line="198"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="197"/>
+        <location filename="../../app/ui/settings_dialog.py" line="199"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="200"/>
-        <location filename="../../app/ui/settings_dialog.py" line="201"/>
+        <location filename="../../app/ui/settings_dialog.py" line="202"/>
+        <location filename="../../app/ui/settings_dialog.py" line="203"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="207"/>
-        <location filename="../../app/ui/settings_dialog.py" line="208"/>
+        <location filename="../../app/ui/settings_dialog.py" line="209"/>
+        <location filename="../../app/ui/settings_dialog.py" line="210"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="209"/>
+        <location filename="../../app/ui/settings_dialog.py" line="211"/>
         <source>The language changes as soon as you save.</source>
         <translation>保存后语言立即切换。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="214"/>
+        <location filename="../../app/ui/settings_dialog.py" line="222"/>
         <source>The shortcut is registered while Hearth runs.</source>
         <translation>Hearth 运行时会注册该快捷键。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="240"/>
+        <location filename="../../app/ui/settings_dialog.py" line="248"/>
         <source>Choose a model to see which engine runs it.</source>
         <translation>选择模型后可查看由哪个引擎运行。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="275"/>
+        <location filename="../../app/ui/settings_dialog.py" line="287"/>
         <source>Could not save settings</source>
         <translation>无法保存设置</translation>
     </message>
@@ -1180,6 +1392,8 @@
     <name>Sidebar</name>
     <message>
         <location filename="../../app/ui/sidebar.py" line="65"/>
+        <location filename="../../app/ui/sidebar.py" line="175"/>
+        <location filename="../../app/ui/sidebar.py" line="290"/>
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
@@ -1229,92 +1443,82 @@
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="150"/>
+        <location filename="../../app/ui/sidebar.py" line="151"/>
         <source>Could not read your conversations</source>
         <translation>无法读取你的对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="158"/>
+        <location filename="../../app/ui/sidebar.py" line="159"/>
         <source>Pinned</source>
         <translation>已置顶</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="160"/>
+        <location filename="../../app/ui/sidebar.py" line="161"/>
         <source>Recent</source>
         <translation>最近</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="174"/>
-        <source>New conversation</source>
-        <translation>新对话</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/sidebar.py" line="207"/>
+        <location filename="../../app/ui/sidebar.py" line="208"/>
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="209"/>
+        <location filename="../../app/ui/sidebar.py" line="210"/>
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="209"/>
+        <location filename="../../app/ui/sidebar.py" line="210"/>
         <source>Pin</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="212"/>
+        <location filename="../../app/ui/sidebar.py" line="213"/>
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="237"/>
+        <location filename="../../app/ui/sidebar.py" line="238"/>
         <source>Rename conversation</source>
         <translation>重命名对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="238"/>
+        <location filename="../../app/ui/sidebar.py" line="239"/>
         <source>Title:</source>
         <translation>标题：</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="251"/>
+        <location filename="../../app/ui/sidebar.py" line="252"/>
         <source>Delete conversation</source>
         <translation>删除对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="252"/>
+        <location filename="../../app/ui/sidebar.py" line="253"/>
         <source>Delete this conversation? This cannot be undone.</source>
         <translation>删除此对话？此操作无法撤销。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="279"/>
+        <location filename="../../app/ui/sidebar.py" line="280"/>
         <source>Search failed</source>
         <translation>搜索失败</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="286"/>
+        <location filename="../../app/ui/sidebar.py" line="287"/>
         <source>1 result</source>
         <translation>1 条结果</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="286"/>
+        <location filename="../../app/ui/sidebar.py" line="287"/>
         <source>%1 results</source>
         <translation>%1 条结果</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="287"/>
+        <location filename="../../app/ui/sidebar.py" line="288"/>
         <source>Nothing found</source>
         <translation>没有找到</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="289"/>
-        <source>Untitled</source>
-        <translation>未命名</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/sidebar.py" line="292"/>
+        <location filename="../../app/ui/sidebar.py" line="293"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>

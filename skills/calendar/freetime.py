@@ -26,10 +26,10 @@ def parse_working_hours(text: str | None) -> tuple[time, time] | None:
 
 
 def busy_intervals(occurrences: list[Occurrence]) -> list[Slot]:
-    """Merged busy time. All-day events (holidays, birthdays) do not block time, as in most
-    calendar apps."""
-    spans = sorted((o.start, o.end) for o in occurrences
-                   if isinstance(o.start, datetime) and isinstance(o.end, datetime))
+    """Merged busy time. All-day events (holidays, birthdays) and cancelled ones do not block
+    time, as in most calendar apps."""
+    spans = sorted((o.start, o.end) for o in occurrences if not o.cancelled
+                   and isinstance(o.start, datetime) and isinstance(o.end, datetime))
     merged: list[Slot] = []
     for start, end in spans:
         if merged and start <= merged[-1][1]:

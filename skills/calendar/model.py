@@ -28,7 +28,13 @@ class Event:
     exdates: list[When] = field(default_factory=list)
     alarms: list[int] = field(default_factory=list)  # minutes before start
     recurrence_id: When | None = None  # set on an override row: the original start it replaces
-    cancelled: bool = False  # an override that cancels its instance
+    cancelled: bool = False  # STATUS:CANCELLED: listed (struck through), never busy, no alarms
+    # RDATE;VALUE=PERIOD: extra instances with their own end (start, end)
+    rdate_periods: list[tuple[When, When]] = field(default_factory=list)
+    sequence: int = 0  # SEQUENCE: a re-import only replaces this with a higher or equal one
+    last_modified: str = ""  # LAST-MODIFIED as UTC ISO text (tie-break at equal SEQUENCE)
+    this_and_future: bool = False  # an override with RANGE=THISANDFUTURE
+    origin: str = ""  # the subscription an import came from (for removing what it dropped)
 
     @property
     def duration(self) -> timedelta:
@@ -36,7 +42,12 @@ class Event:
 
     @property
     def recurring(self) -> bool:
-        return bool(self.rrule or self.rdates)
+        return bool(self.rrule or self.rdates or self.rdate_periods)
+
+    @property
+    def rrules(self) -> list[str]:
+        """Each RRULE (a file may carry several; they are stored one per line)."""
+        return [r for r in self.rrule.split("\n") if r.strip()]
 
 
 def span(start: When, end: When) -> timedelta:
@@ -57,6 +68,10 @@ class Occurrence:
     end: When
     recurrence_id: When | None = None  # the series' original start for this instance
 
+    @property
+    def cancelled(self) -> bool:
+        return self.event.cancelled
+
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
             "uid": self.event.uid,
@@ -69,6 +84,7 @@ class Occurrence:
             "calendar": self.event.calendar,
             "timezone": self.event.timezone,
             "recurring": self.event.recurring or self.recurrence_id is not None,
+            "cancelled": self.event.cancelled,
         }
         if self.recurrence_id is not None:
             data["recurrence_id"] = self.recurrence_id.isoformat()

@@ -51,6 +51,8 @@ class Reminders:
         last = max(last, now - MAX_LOOKBACK)
         fired: list[FiredAlarm] = []
         for occ in self._store.occurrences(last, now + MAX_LEAD):
+            if occ.cancelled:
+                continue  # no reminder for what will not happen
             start = as_aware(occ.start, self._tz)
             for minutes in occ.event.alarms:
                 due = start - timedelta(minutes=minutes)

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import heapq
 import json
 import sqlite3
 import threading
 import uuid
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -16,14 +17,19 @@ from zoneinfo import ZoneInfo
 import sqlite_utils
 
 from skills.base import SkillError
+from skills.calendar.listing import DEFAULT_LIMIT, Listing, take
 from skills.calendar.model import Event, Occurrence, When, span
-from skills.calendar.recurrence import expand, key, normalize_rrule
+from skills.calendar.recurrence import SERIES_STEPS, key, normalize_rrule, series, sort_key
+from skills.calendar.rulewalk import Budget
 from skills.migrations import Migrations
 
 UTC = ZoneInfo("UTC")
 FAR_FUTURE = "9999-12-31T00:00:00+00:00"
 # All-day dates float: widen their UTC bounds by the largest zone offsets so SQL prefilters safely.
 FLOAT_SLACK = timedelta(hours=14)
+# How far before a range an overridden instance may start and still reach into it.
+OVERRIDE_REACH = timedelta(days=400)
+OCCURRENCES_LIMIT = 10_000  # occurrences() (the view, reminders, free time) stops here
 
 migrations = Migrations("calendar")
 
@@ -56,6 +62,17 @@ def m002_alarm_log(db: sqlite_utils.Database) -> None:
             primary key (uid, occurrence, minutes))"""
     )
     db.execute("create table calendar_state (name text primary key, value text not null)")
+
+
+@migrations
+def m003_import_fields(db: sqlite_utils.Database) -> None:
+    for column in ("rdate_periods text not null default '[]'",
+                   "sequence integer not null default 0",
+                   "last_modified text not null default ''",
+                   "this_and_future integer not null default 0",
+                   "origin text not null default ''"):
+        db.execute(f"alter table calendar_events add column {column}")
+    db.execute("create index calendar_events_origin on calendar_events (origin)")
 
 
 def dump_when(value: When, tz: str) -> str:
@@ -98,6 +115,12 @@ def event_to_row(event: Event) -> dict[str, Any]:
         "exdates": json.dumps([dump_when(d, zone) for d in event.exdates]),
         "alarms": json.dumps(sorted(set(event.alarms))),
         "cancelled": int(event.cancelled),
+        "rdate_periods": json.dumps([[dump_when(a, zone), dump_when(b, zone)]
+                                     for a, b in event.rdate_periods]),
+        "sequence": event.sequence,
+        "last_modified": event.last_modified,
+        "this_and_future": int(event.this_and_future),
+        "origin": event.origin,
         "start_utc": _utc(event.start, -FLOAT_SLACK),
         # A series may run for ever; its rows always pass the SQL range prefilter.
         "end_utc": FAR_FUTURE if recurring else _utc(event.end, FLOAT_SLACK),
@@ -124,6 +147,12 @@ def row_to_event(row: dict[str, Any]) -> Event:
         alarms=list(json.loads(row["alarms"])),
         recurrence_id=_load_rid(rid, tz) if rid else None,
         cancelled=bool(row["cancelled"]),
+        rdate_periods=[(load_when(a, tz), load_when(b, tz))
+                       for a, b in json.loads(row["rdate_periods"])],
+        sequence=int(row["sequence"]),
+        last_modified=row["last_modified"],
+        this_and_future=bool(row["this_and_future"]),
+        origin=row["origin"],
     )
 
 
@@ -135,10 +164,60 @@ def _load_rid(text: str, tz: str) -> When:
     return date.fromisoformat(text)
 
 
+@dataclass(frozen=True)
+class ImportIssue:
+    """One thing an import skipped or repaired: which event, where in the file, and why."""
+
+    uid: str
+    line: int
+    reason: str
+
+    def to_json(self) -> dict[str, object]:
+        return {"uid": self.uid, "line": self.line, "reason": self.reason}
+
+    def __str__(self) -> str:
+        where = f"line {self.line}" if self.line else "the file"
+        return f"{where}{f' ({self.uid})' if self.uid else ''}: {self.reason}"
+
+
 @dataclass
 class ImportReport:
+    """What an import did, typed for the CLI (--json) and the GUI's import summary."""
+
     added: int = 0
     updated: int = 0
+    unchanged: int = 0  # the stored copy is newer (higher SEQUENCE or later LAST-MODIFIED)
+    removed: int = 0  # dropped from a re-imported subscription (on request)
+    skipped: list[ImportIssue] = field(default_factory=list)
+    repaired: list[ImportIssue] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, object]:
+        return {"added": self.added, "updated": self.updated, "unchanged": self.unchanged,
+                "removed": self.removed, "skipped": [i.to_json() for i in self.skipped],
+                "repaired": [i.to_json() for i in self.repaired]}
+
+    def summary(self) -> str:
+        parts = [f"{self.added} new", f"{self.updated} updated"]
+        if self.unchanged:
+            parts.append(f"{self.unchanged} kept (the stored copy is newer)")
+        if self.removed:
+            parts.append(f"{self.removed} removed")
+        if self.repaired:
+            parts.append(f"{len(self.repaired)} repaired")
+        if self.skipped:
+            parts.append(f"{len(self.skipped)} skipped")
+        return ", ".join(parts)
+
+
+_COLUMNS = ("uid", "recurrence_id", "title", "start", "end", "all_day", "timezone", "location",
+            "notes", "calendar", "rrule", "rdates", "exdates", "alarms", "cancelled",
+            "rdate_periods", "sequence", "last_modified", "this_and_future", "origin",
+            "start_utc", "end_utc", "updated")
+_UPSERT = (
+    "insert into calendar_events ({}) values ({}) on conflict (uid, recurrence_id) do update "
+    "set {}".format(", ".join(f'"{c}"' for c in _COLUMNS), ", ".join("?" for _ in _COLUMNS),
+                    ", ".join(f'"{c}" = excluded."{c}"' for c in _COLUMNS[2:]))
+)
 
 
 class CalendarStore:
@@ -170,25 +249,58 @@ class CalendarStore:
         return [row_to_event(r) for r in rows]
 
     def occurrences(self, lo: datetime, hi: datetime, query: str = "") -> list[Occurrence]:
-        """Everything that overlaps [lo, hi), series expanded, sorted by start."""
+        """Everything that overlaps [lo, hi), series expanded, sorted by start (at most
+        OCCURRENCES_LIMIT of them; `listing` says how many more and where to continue)."""
+        return self.listing(lo, hi, query, limit=OCCURRENCES_LIMIT).occurrences
+
+    def listing(self, lo: datetime, hi: datetime, query: str = "",
+                limit: int = DEFAULT_LIMIT) -> Listing:
+        """One page of occurrences overlapping [lo, hi), in start order, streamed: memory and
+        work stay bounded by `limit`, the "more" count cap and each series' step budget."""
         rows = self._rows(
             "select * from calendar_events where start_utc < ? and end_utc > ?",
             [hi.astimezone(UTC).isoformat(), (lo.astimezone(UTC) - FLOAT_SLACK).isoformat()],
         )
-        events = [row_to_event(r) for r in rows]
-        overrides: dict[str, list[Event]] = {}
-        for event in events:
-            if event.recurrence_id is not None:
-                overrides.setdefault(event.uid, []).append(event)
-        found: list[Occurrence] = []
+        needle = query.casefold().strip()
+        # Filter before expanding: a search never walks the series it cannot match.
+        events = [e for e in map(row_to_event, rows) if not needle or needle in _haystack(e)]
+        masters = {e.uid: e for e in events if e.recurrence_id is None}
+        by_uid: dict[str, list[Event]] = {}
+        for override in self._overrides(lo, hi):
+            by_uid.setdefault(override.uid, []).append(override)
+        singles: list[Occurrence] = []
         for event in events:
             if event.recurrence_id is None:
-                found += expand(event, overrides.get(event.uid, []), lo, hi)
-        needle = query.casefold().strip()
-        if needle:
-            found = [o for o in found if needle in _haystack(o.event)]
-        return sorted(found, key=lambda o: key(o.start) if isinstance(o.start, datetime)
-                      else o.start.isoformat())
+                continue
+            master = masters.get(event.uid)
+            if master is not None and key(event.recurrence_id) in {key(x) for x in
+                                                                  master.exdates}:
+                continue
+            singles += series(replace(event, rrule="", rdates=[], rdate_periods=[]), [], lo, hi,
+                              Budget(1))
+        budgets: list[tuple[Event, Budget]] = []
+        streams = [iter(sorted(singles, key=lambda o: sort_key(o, lo)))]
+        for master in masters.values():
+            budget = Budget(SERIES_STEPS)
+            budgets.append((master, budget))
+            streams.append(series(master, by_uid.get(master.uid, []), lo, hi, budget))
+        merged = heapq.merge(*streams, key=lambda o: sort_key(o, lo))
+        result = take(merged, max(1, limit), lambda o: sort_key(o, lo))
+        result.cuts = [f"'{m.title}' ({m.uid}) {b.cut}" for m, b in budgets if b.cut]
+        return result
+
+    def _overrides(self, lo: datetime, hi: datetime) -> list[Event]:
+        """Overrides whose RECURRENCE-ID can fall near [lo, hi) (wherever they moved to), and
+        every THISANDFUTURE one (it changes the instances after it)."""
+        first, last = lo - OVERRIDE_REACH, hi + FLOAT_SLACK
+        rows = self._rows(
+            "select * from calendar_events where recurrence_id != '' and ("
+            "recurrence_id between ? and ? or recurrence_id between ? and ? "
+            "or this_and_future = 1)",
+            [key(first), key(last), first.date().isoformat(),
+             (last + timedelta(days=1)).date().isoformat()],
+        )
+        return [row_to_event(r) for r in rows]
 
     # -- changing ----------------------------------------------------------------------------
     def add(self, event: Event) -> Event:
@@ -216,24 +328,61 @@ class CalendarStore:
             self._db.execute("delete from calendar_alarm_log where uid = ?", [uid])
         return before
 
-    def import_events(self, events: Iterable[Event]) -> ImportReport:
-        """Upsert by (UID, RECURRENCE-ID) in one transaction: all or nothing, never duplicates."""
-        report = ImportReport()
-        prepared = [self._prepare(e) for e in events]
-        with self._lock, self._db.conn:
-            table = self._db.table("calendar_events")
-            for event in prepared:
+    def import_events(self, events: Iterable[Event], *, origin: str = "",
+                      remove_missing: bool = False,
+                      report: ImportReport | None = None) -> ImportReport:
+        """Upsert by (UID, RECURRENCE-ID) in ONE transaction: all or nothing (a kill half-way
+        leaves the calendar as it was), never duplicates. A stored copy with a higher SEQUENCE
+        (or, at the same SEQUENCE, a later LAST-MODIFIED) is kept. With `remove_missing`, the
+        events an earlier import of the same `origin` brought in and this one lacks are removed.
+        Events that cannot be saved are skipped and listed in the report."""
+        report = report or ImportReport()
+        chosen: dict[tuple[str, str], Event] = {}
+        for event in events:
+            try:
+                event = self._prepare(replace(event, origin=origin or event.origin))
+            except (SkillError, ValueError, TypeError) as exc:
+                report.skipped.append(ImportIssue(event.uid, 0, str(exc)))
+                continue
+            ident = (event.uid, "" if event.recurrence_id is None else key(event.recurrence_id))
+            if ident not in chosen or not _newer(chosen[ident], event):
+                chosen[ident] = event  # duplicates in one file: the latest revision wins
+        with self._lock:
+            stored = {(r["uid"], r["recurrence_id"]): r for r in self._rows(
+                "select uid, recurrence_id, sequence, last_modified, origin from calendar_events",
+                [])}
+            rows: list[tuple[Any, ...]] = []
+            for ident, event in chosen.items():
+                old = stored.get(ident)
+                if old is not None and _newer(_Revision(old), event):
+                    report.unchanged += 1
+                    continue
                 row = event_to_row(event)
-                exists = self._rows(
-                    "select 1 from calendar_events where uid = ? and recurrence_id = ?",
-                    [row["uid"], row["recurrence_id"]],
-                )
-                table.upsert(row, pk=("uid", "recurrence_id"))
-                if exists:
-                    report.updated += 1
-                else:
+                rows.append(tuple(row[c] for c in _COLUMNS))
+                if old is None:
                     report.added += 1
+                else:
+                    report.updated += 1
+            gone = [i for i, r in stored.items()
+                    if remove_missing and origin and r["origin"] == origin and i not in chosen]
+            self._write_all(rows, gone)
+            report.removed = len(gone)
         return report
+
+    def _write_all(self, rows: list[tuple[Any, ...]], gone: list[tuple[str, str]]) -> None:
+        conn = self._db.conn
+        conn.execute("begin immediate")
+        try:
+            conn.executemany(_UPSERT, rows)
+            conn.executemany("delete from calendar_events where uid = ? and recurrence_id = ?",
+                             gone)
+            conn.executemany("delete from calendar_alarm_log where uid = ? and not exists ("
+                             "select 1 from calendar_events e where e.uid = calendar_alarm_log.uid)",
+                             [(uid,) for uid, _ in gone])
+            conn.commit()
+        except BaseException:
+            conn.rollback()
+            raise
 
     # -- alarms (used by Reminders) ----------------------------------------------------------
     def state(self, name: str) -> str | None:
@@ -281,6 +430,27 @@ class CalendarStore:
                              f"({event.start.isoformat()}).")
         rrule = normalize_rrule(event.rrule, event.start, event.timezone) if event.rrule else ""
         return replace(event, rrule=rrule, all_day=all_day)
+
+
+@dataclass(frozen=True)
+class _Revision:
+    row: dict[str, Any]
+
+    @property
+    def sequence(self) -> int:
+        return int(self.row["sequence"])
+
+    @property
+    def last_modified(self) -> str:
+        return str(self.row["last_modified"])
+
+
+def _newer(old: Event | _Revision, new: Event) -> bool:
+    """Whether `old` is a strictly later revision than `new` (RFC 5545 SEQUENCE, then
+    LAST-MODIFIED); equal revisions are replaced (a re-import refreshes them)."""
+    if old.sequence != new.sequence:
+        return old.sequence > new.sequence
+    return bool(old.last_modified and new.last_modified and old.last_modified > new.last_modified)
 
 
 def _haystack(event: Event) -> str:

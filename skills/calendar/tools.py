@@ -7,21 +7,25 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from skills.base import Skill, SkillContext, SkillError, SkillResult
+from skills.calendar.display import view_times
 from skills.calendar.freetime import free_slots, parse_working_hours
 from skills.calendar.model import Event, Occurrence, When
-from skills.calendar.store import CalendarStore
+from skills.calendar.store import OCCURRENCES_LIMIT, CalendarStore
 from skills.calendar.timeutil import as_aware, check_span, parse_when, zone
 
 ISO = "ISO 8601 date-time, e.g. 2026-12-03T14:00 (the user's time zone unless an offset is given)"
-MAX_RANGE = timedelta(days=400)
+FREE_TIME_RANGE = timedelta(days=400)  # free slots over years mean nothing
+TOOL_LIMIT = 50  # occurrences one list_events call shows the model (it can ask for more)
+MAX_LIMIT = 1000
 
 
-def _range(args: dict[str, Any], tz: str) -> tuple[datetime, datetime]:
+def _range(args: dict[str, Any], tz: str, longest: timedelta | None = None
+           ) -> tuple[datetime, datetime]:
     lo = as_aware(parse_when(str(args["start"]), tz), tz)
     hi = as_aware(parse_when(str(args["end"]), tz), tz)
     if hi <= lo:
         raise SkillError("The end of the range must be after its start.")
-    if hi - lo > MAX_RANGE:
+    if longest is not None and hi - lo > longest:
         raise SkillError("Ask for at most about a year at a time.")
     return lo, hi
 
@@ -32,14 +36,20 @@ def describe(when: When) -> str:
     return when.strftime("%a %d %b %Y")
 
 
-def line(occ: Occurrence) -> str:
+def line(occ: Occurrence, tz: str = "") -> str:
+    """One occurrence in the user's zone (its own zone named when that differs)."""
     e = occ.event
-    span = "all day" if e.all_day else f"{describe(occ.start)} - {occ.end:%H:%M}"
     if e.all_day:
         span = f"{describe(occ.start)} (all day)"
+    else:
+        shown = view_times(occ, tz or e.timezone or "UTC")
+        span = f"{describe(shown.start)} - {shown.end:%H:%M}"
+        if shown.own_zone:
+            span += f" ({shown.own_zone} {shown.own_start:%H:%M})"
     where = f" @ {e.location}" if e.location else ""
     repeat = " (repeats)" if occ.recurrence_id is not None else ""
-    return f"- {e.title}: {span}{where}{repeat} [uid {e.uid}]"
+    cancelled = " (cancelled)" if e.cancelled else ""
+    return f"- {e.title}: {span}{where}{repeat}{cancelled} [uid {e.uid}]"
 
 
 class ListEvents:
@@ -51,6 +61,8 @@ class ListEvents:
             "start": {"type": "string", "description": ISO},
             "end": {"type": "string", "description": ISO},
             "query": {"type": "string", "description": "words in title, place or notes"},
+            "limit": {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT,
+                      "description": f"most events to list (default {TOOL_LIMIT})"},
         },
         "required": ["start", "end"],
     }
@@ -61,10 +73,23 @@ class ListEvents:
 
     def run(self, arguments: dict[str, Any], context: SkillContext) -> SkillResult:
         lo, hi = _range(arguments, context.timezone)
-        found = self.store.occurrences(lo, hi, str(arguments.get("query", "")))
+        try:
+            limit = min(MAX_LIMIT, max(1, int(arguments.get("limit") or TOOL_LIMIT)))
+        except (TypeError, ValueError):
+            raise SkillError("limit must be a whole number of events.") from None
+        page = self.store.listing(lo, hi, str(arguments.get("query", "")), limit=limit)
+        found = page.occurrences
         head = f"{len(found)} event(s) from {describe(lo)} to {describe(hi)}:"
-        text = "\n".join([head, *(line(o) for o in found)]) if found else "No events in that range."
-        return SkillResult(text=text, data={"kind": "agenda", "events": [o.to_json() for o in found]})
+        lines = [head, *(line(o, context.timezone) for o in found)] if found else [
+            "No events in that range."]
+        if page.more:
+            count = f"more than {page.more:,}" if page.more_at_least else f"{page.more:,}"
+            nxt = page.next_start.isoformat() if page.next_start is not None else ""
+            lines.append(f"... and {count} more: call list_events again with start={nxt} "
+                         f"(same end) to see them.")
+        lines += [f"Limited: {cut}; ask for a shorter range." for cut in page.cuts]
+        return SkillResult(text="\n".join(lines), data={
+            "kind": "agenda", "events": [o.to_json() for o in found], **page.to_json()})
 
     def describe_change(self, arguments: dict[str, Any]) -> str:
         return ""
@@ -91,12 +116,15 @@ class FindFreeTime:
         self.store = store
 
     def run(self, arguments: dict[str, Any], context: SkillContext) -> SkillResult:
-        lo, hi = _range(arguments, context.timezone)
+        lo, hi = _range(arguments, context.timezone, FREE_TIME_RANGE)
         duration = timedelta(minutes=int(arguments["duration"]))
         hours = parse_working_hours(arguments.get("working_hours"))
         zone(context.timezone)
-        slots = free_slots(self.store.occurrences(lo, hi), lo, hi, duration, hours,
-                           context.timezone)
+        page = self.store.listing(lo, hi, limit=OCCURRENCES_LIMIT)
+        if page.more or page.cuts:
+            raise SkillError("That range holds too many events to find free time reliably; "
+                             "ask for a shorter range.")
+        slots = free_slots(page.occurrences, lo, hi, duration, hours, context.timezone)
         if not slots:
             return SkillResult(text="No free slot that long in that range.", data={"slots": []})
         lines = [f"- {describe(a)} to {b:%H:%M}" for a, b in slots[:20]]

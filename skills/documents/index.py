@@ -12,6 +12,7 @@ from typing import Any
 from skills.documents import fscheck, store
 from skills.documents.indexing import Files, Indexer, ProgressFn, expand
 from skills.documents.models import (
+    CatalogEntry,
     DocumentInfo,
     Failure,
     IndexReport,
@@ -111,6 +112,11 @@ class DocumentIndex:
         """Drop a file (or every file under a folder) from the index; returns how many."""
         return self._records.remove(fscheck.absolute(path))
 
+    def forget_scope(self, scope: str) -> int:
+        """A chat was deleted: forget the files dropped into it (unless the library or another
+        chat holds them too); returns how many documents went."""
+        return self._records.forget_scope(scope)
+
     def pause(self) -> None:
         self._indexer.pause()
 
@@ -190,6 +196,10 @@ class DocumentIndex:
     def documents(self, filter: str | None = None, scope: str | None = None) -> list[DocumentInfo]:
         """Indexed documents (library plus the chat's own), optionally filtered by name."""
         return self._queries.documents(filter, scope)
+
+    def catalog(self) -> list[CatalogEntry]:
+        """Every document the index holds, with where it belongs and whether it was read."""
+        return self._queries.catalog()
 
     def search(self, query: str, scope: str | None = None, limit: int = 8) -> list[Passage]:
         """Best passages for a free-text query (BM25), library plus the chat's own files."""

@@ -57,6 +57,24 @@ class DocumentInfo:
 
 
 @dataclass
+class CatalogEntry:
+    """A document the index knows about, wherever it belongs: the library, or only the chats
+    it was dropped into (`chats` holds their ids), indexed or skipped with the reason."""
+
+    path: str
+    title: str
+    kind: str
+    pages: int
+    chunks: int
+    size: int
+    status: str  # ok | failed
+    error: str
+    indexed_at: str
+    in_library: bool
+    chats: list[str]
+
+
+@dataclass
 class IndexStatus:
     """The whole index at a glance."""
 

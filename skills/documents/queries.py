@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from skills.documents import fscheck, store
-from skills.documents.models import DocumentInfo, Failure, Passage
+from skills.documents.models import CatalogEntry, DocumentInfo, Failure, Passage
 from skills.documents.records import Records
 
 
@@ -48,6 +48,17 @@ class Queries:
         with self.lock:
             rows = self.db.execute(sql + " order by title, path", args).fetchall()
         return [DocumentInfo(*row) for row in rows]
+
+    def catalog(self) -> list[CatalogEntry]:
+        """Every document, indexed or failed, library or chat-only: what `counts` counts."""
+        sql = (
+            "select path, title, kind, pages, chunks, size, status, error, indexed_at,"
+            " in_library, (select group_concat(scope, char(31)) from doc_scopes s"
+            " where s.document_id = d.id) from doc_documents d order by title, path"
+        )
+        with self.lock:
+            rows = self.db.execute(sql).fetchall()
+        return [_catalog_entry(row) for row in rows]
 
     def search(self, query: str, scope: str | None = None, limit: int = 8) -> list[Passage]:
         """Best passages for a free-text query (BM25), library plus the chat's own files."""
@@ -109,3 +120,9 @@ def select_passages(
 def _passage(row: Sequence[Any], score: float) -> Passage:
     chunk_id, path, title, location, page, text, ordinal, start, end = row
     return Passage(path, title, location, page, text, score, chunk_id, ordinal, start, end)
+
+
+def _catalog_entry(row: Sequence[Any]) -> CatalogEntry:
+    path, title, kind, pages, chunks, size, status, error, indexed_at, in_library, chats = row
+    return CatalogEntry(path, title, kind, pages, chunks, size, status, error, indexed_at,
+                        in_library=bool(in_library), chats=chats.split("\x1f") if chats else [])

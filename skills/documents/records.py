@@ -144,6 +144,23 @@ class Records:
                 store.delete_document(self.db.conn, document_id)
         return len(rows)
 
+    def forget_scope(self, scope: str) -> int:
+        """A chat was deleted: drop its hold on documents, and the documents only it held (their
+        text and search entries too); returns how many documents went."""
+        with self.lock:
+            with self.db.conn:
+                rows = self.db.execute(
+                    "select id from doc_documents d where in_library = 0 and exists"
+                    " (select 1 from doc_scopes s where s.document_id = d.id and s.scope = ?)"
+                    " and not exists (select 1 from doc_scopes s where s.document_id = d.id"
+                    " and s.scope != ?)", [scope, scope]).fetchall()
+                for (document_id,) in rows:
+                    store.delete_document(self.db.conn, document_id)
+                self.db.execute("delete from doc_scopes where scope = ?", [scope])
+                self.db.execute("delete from doc_queue where scope = ?", [scope])
+            store.scrub(self.db.conn)
+        return len(rows)
+
     def remove_unscoped(self, folder: str) -> None:
         """Drop the documents under a folder that no chat holds."""
         with self.lock, self.db.conn:

@@ -78,6 +78,7 @@ def connect(path: Path) -> sqlite_utils.Database:
     conn.execute("pragma journal_mode = wal")
     conn.execute("pragma foreign_keys = on")
     conn.execute("pragma synchronous = normal")  # WAL + normal: durable enough for a cache
+    conn.execute("pragma secure_delete = on")  # a forgotten chat's text is overwritten on disk
     db = sqlite_utils.Database(conn)
     migrations.apply(db)
     return db
@@ -113,6 +114,14 @@ def insert_chunks(
             "insert into doc_fts (rowid, text, cjk, title) values (?, ?, ?, ?)",
             [cursor.lastrowid, chunk.text, chunk.cjk, title_words],
         )
+
+
+def scrub(conn: sqlite3.Connection) -> None:
+    """Make deleted text unreadable on disk: FTS5 keeps deletes as tombstones beside the old
+    entries until its segments merge, and the WAL holds old pages until a checkpoint."""
+    with conn:
+        conn.execute("insert into doc_fts (doc_fts) values ('optimize')")
+    conn.execute("pragma wal_checkpoint(truncate)")  # best effort: a reader may hold old pages
 
 
 def delete_document(conn: sqlite3.Connection, document_id: int) -> None:

@@ -10,6 +10,7 @@ from skills.files.kinds import KINDS
 from skills.files.models import FileHit
 from skills.files.opener import Opener, SystemOpener, file_manager_name
 from skills.files.parse import parse_size, parse_when
+from skills.files.runnable import runnable_reason
 
 if TYPE_CHECKING:
     from skills.files.index import FileIndex
@@ -135,14 +136,27 @@ class OpenFile(_FileSkill):
     changes_things = True
 
     def describe_change(self, arguments: dict[str, Any]) -> str:
-        return f"Open {arguments.get('path', '')} in its default application."
+        path = str(arguments.get("path", ""))
+        reason = runnable_reason(path) if path else None
+        if reason:
+            return (f"Show {path} in {file_manager_name()} (it will not be opened: {reason}).")
+        return f"Open {path} in its default application."
 
     def run(self, arguments: dict[str, Any], context: SkillContext) -> SkillResult:
         real = self._resolve(arguments)
+        reason = runnable_reason(real)
         try:
-            self.opener.open(real)
+            if reason:  # opening would run it: never, whatever was approved
+                self.opener.reveal(real)
+            else:
+                self.opener.open(real)
         except OSError as exc:
             raise SkillError(f"could not open the file: {exc}") from None
+        if reason:
+            return SkillResult(
+                text=f"Did not open {arguments['path']}: {reason}, and Hearth never runs "
+                     f"programs. Showed it in {file_manager_name()} instead.",
+                data={"path": arguments["path"], "revealed": True, "reason": reason})
         return SkillResult(text=f"Opened {arguments['path']}.", data={"path": arguments["path"]})
 
 

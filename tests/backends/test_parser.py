@@ -255,3 +255,62 @@ def test_text_after_a_call_missing_its_close_is_answer() -> None:
     out = parse(text)
     assert calls(out) == [("get_weather", {"city": "Paris", "days": 3})]
     assert out[-1] == TextDelta("I asked for the weather.")
+
+
+# -- regressions from issue 12 ------------------------------------------------------------
+
+def test_call_after_reasoning_that_never_closed_still_runs() -> None:
+    out = parse("I need the weather.\n" + XML_CALL, chunk=2)
+    assert out[0] == ReasoningDelta("I need the weather.")
+    assert calls(out) == [("get_weather", {"city": "Paris", "days": 3})]
+
+
+def test_call_tag_quoted_in_reasoning_is_just_reasoning() -> None:
+    out = parse("Maybe a <tool_call> with search.\n</think>\n\nHi", chunk=3)
+    assert out == [ReasoningDelta("Maybe a <tool_call> with search."), TextDelta("Hi")]
+
+
+@pytest.mark.parametrize("chunk", [0, 1, 4])
+def test_values_lose_trailing_spaces_and_carriage_returns(chunk: int) -> None:
+    text = ("</think><tool_call>\r\n<function=f>\r\n<parameter=city>\r\nParis  \r\n</parameter>\r\n"
+            "<parameter=note> two words\t</parameter>\r\n</function>\r\n</tool_call>")
+    assert calls(parse(text, chunk)) == [("f", {"city": "Paris", "note": "two words"})]
+
+
+@pytest.mark.parametrize("chunk", [0, 1, 5])
+def test_value_quoting_the_closing_tags_stays_whole(chunk: int) -> None:
+    body = 'Close it with </parameter> and then </tool_call>, then </function>.'
+    text = ("</think><tool_call>\n<function=write_note>\n<parameter=body>\n" + body +
+            "\n</parameter>\n<parameter=n>\n2\n</parameter>\n</function>\n</tool_call>\nSaved.")
+    out = parse(text, chunk)
+    assert calls(out) == [("write_note", {"body": body, "n": 2})]
+    assert [e for e in out if isinstance(e, TextDelta)] == [TextDelta("Saved.")]
+
+
+@pytest.mark.parametrize("chunk", [0, 1, 3])
+def test_call_tag_quoted_in_an_answer_does_not_cut_it(chunk: int) -> None:
+    answer = "Wrap calls in the `<tool_call>` tag, as in <tool_call> blocks. Done."
+    out = parse("</think>\n\n" + answer, chunk)
+    assert out == [TextDelta(answer)]
+    assert not errors(out)
+
+
+def test_quoted_call_tag_then_a_real_call() -> None:
+    out = parse("</think>Use `<tool_call>` like this:\n" + XML_CALL)
+    assert out[0] == TextDelta("Use `<tool_call>` like this:")
+    assert calls(out) == [("get_weather", {"city": "Paris", "days": 3})]
+
+
+@pytest.mark.parametrize("schema", [
+    {"type": ["string", "null"]},
+    {"anyOf": [{"type": "string"}, {"type": "null"}]},
+    {"oneOf": [{"type": "integer"}, {"type": "string"}]},
+    {"enum": ["1", "2", None]},
+])
+def test_optional_string_parameters_are_never_coerced(schema: dict[str, object]) -> None:
+    tools = [{"type": "function", "function": {"name": "f", "parameters": {
+        "type": "object", "properties": {"v": schema, "n": {"type": ["integer", "null"]}}}}}]
+    for raw in ("123", "true", "null", "[1]"):
+        text = (f"</think><tool_call>\n<function=f>\n<parameter=v>\n{raw}\n</parameter>\n"
+                "<parameter=n>\n7\n</parameter>\n</function>\n</tool_call>")
+        assert calls(parse(text, tools=tools)) == [("f", {"v": raw, "n": 7})]

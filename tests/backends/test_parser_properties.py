@@ -52,7 +52,13 @@ json_leaf = st.one_of(st.none(), st.booleans(), st.integers(),
                       st.floats(allow_nan=False, allow_infinity=False), string_value)
 json_value = st.recursive(json_leaf, lambda inner: st.one_of(
     st.lists(inner, max_size=3), st.dictionaries(free_text, inner, max_size=3)), max_leaves=8)
-arguments = st.dictionaries(identifier, st.one_of(string_value, json_value), max_size=4)
+# An XML parameter value loses spaces and `\r` at its end (untidy output pads values with them).
+param_string = string_value.filter(
+    lambda s: s == s.rstrip(" \t\r") and not s.endswith((" \n", "\t\n", "\r\n"))
+    and (s.strip(" \t\r") != "" or not s))
+arguments = st.dictionaries(
+    identifier, st.one_of(param_string, json_value.filter(lambda v: not isinstance(v, str))),
+    max_size=4)
 tool_calls = st.lists(st.tuples(identifier, arguments), max_size=3)
 
 
@@ -82,12 +88,22 @@ def test_any_text_in_any_chunks_parses_the_same_and_never_raises(
     assert not any(isinstance(e, Done) for e in whole)
 
 
+def quoted_only(text: str) -> bool:
+    """`<tool_call>` may stay in text only where it is quoted in prose: words follow on its line."""
+    parts = text.split("<tool_call>")
+    for after in parts[1:]:
+        rest = after.lstrip(" \t")
+        if not rest or rest[0] in "\r\n{" or rest.startswith("<tool_call>") or "<function=".startswith(rest[:10]):
+            return False
+    return True
+
+
 @RELAXED
 @given(text=tag_soup, starts_in_reasoning=st.booleans())
 def test_tags_never_leak_into_deltas(text: str, starts_in_reasoning: bool) -> None:
     for event in merged(run_parser(list(text), starts_in_reasoning=starts_in_reasoning)):
         if isinstance(event, TextDelta):
-            assert "<tool_call>" not in event.text
+            assert quoted_only(event.text)
         if isinstance(event, ReasoningDelta):
             assert "</think>" not in event.text
         if isinstance(event, (TextDelta, ReasoningDelta)):

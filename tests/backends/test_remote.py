@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from backends.base import GenerateOptions
-from backends.errors import NotLoaded, RemoteError
+from backends.errors import FailureKind, NotLoaded, RemoteError
 from backends.events import Done, Event, ReasoningDelta, StreamError, TextDelta, ToolCall
 from backends.remote import RemoteBackend
 from tests.backends.test_parser import merged
@@ -187,8 +187,9 @@ def test_connection_refused_says_so() -> None:
     with socket.socket() as probe:  # a port that was free a moment ago and has no listener
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    with pytest.raises(RemoteError, match="refused. Is the server running"):
+    with pytest.raises(RemoteError, match="refused. Is the server running") as caught:
         RemoteBackend(f"http://127.0.0.1:{port}").load()
+    assert caught.value.kind == FailureKind.SERVER_UNREACHABLE
 
 
 def test_unknown_host_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -221,8 +222,9 @@ def test_http_errors_carry_the_servers_message(server: FakeServer, status: int, 
                                                expected: str) -> None:
     backend = connect(server)
     server.replies.append(lambda handler: send_json(handler, status, body))
-    with pytest.raises(RemoteError, match=expected):
+    with pytest.raises(RemoteError, match=expected) as caught:
         run(backend)
+    assert caught.value.kind == FailureKind.SERVER_REFUSED  # it answered: the address is right
 
 
 def test_stream_before_load_is_refused(server: FakeServer) -> None:
@@ -329,7 +331,8 @@ def test_error_event_in_stream(server: FakeServer) -> None:
     server.replies.append(sse(chunk("r</think>par"), {"error": {"message": "out of memory"}},
                               done=False))
     events = run(connect(server))
-    assert StreamError("The server reported an error: out of memory") in events
+    assert StreamError("The server reported an error: out of memory",
+                       kind=FailureKind.SERVER_REFUSED) in events
     assert events[-1].finish_reason == "error"  # type: ignore[union-attr]
 
 
@@ -338,7 +341,7 @@ def test_stream_that_stops_early_is_reported(server: FakeServer) -> None:
     events = run(connect(server))
     assert TextDelta("half an ans") in events
     assert any(isinstance(e, StreamError) and "before it was complete" in e.message
-               for e in events)
+               and e.kind == FailureKind.SERVER_UNREACHABLE for e in events)
     assert events[-1].finish_reason == "error"  # type: ignore[union-attr]
 
 

@@ -82,6 +82,9 @@ def test_a_server_url_means_remote_unless_overridden(models: dict[str, str]) -> 
     assert choose_engine("", "remote", url, platform_info=LINUX).engine == "remote"
     # Choosing a local engine keeps the model local even with a URL in settings.
     assert choose_engine(models["gguf"], "llama", url, platform_info=LINUX).engine == "llama"
+    # Automatic with a chosen model runs it here: a URL left in the field does not take over.
+    local = choose_engine(models["gguf"], "auto", url, platform_info=LINUX)
+    assert local.engine == "llama" and "GGUF" in local.reason
     with pytest.raises(EngineUnavailable, match="URL"):
         choose_engine(models["gguf"], "remote", "", platform_info=LINUX)
 

@@ -31,7 +31,9 @@ def test_add_list_export_import(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert standups[1]["start"] == "2026-12-02T09:00:00+00:00"  # the occurrence's own start
     ics = tmp_path / "out.ics"
     assert run(capsys, "export", str(ics))[1][0]["events"] == 2
-    assert run(capsys, "import", str(ics))[1][0] == {"file": str(ics), "added": 0, "updated": 2}
+    assert run(capsys, "import", str(ics))[1][0] == {
+        "file": str(ics), "added": 0, "updated": 2, "unchanged": 0, "removed": 0, "skipped": [],
+        "repaired": []}
 
 
 def test_errors_are_one_line_without_traceback(tmp_path: Path,
@@ -40,7 +42,7 @@ def test_errors_are_one_line_without_traceback(tmp_path: Path,
     bad.write_text("BEGIN:VCALENDAR\nnonsense\nEND:VCALENDAR\n")
     assert main(["calendar", "import", str(bad)]) != 0
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "Line 2" in err and "Traceback" not in err
+    assert err.count("\n") == 1 and "line 2" in err and "Traceback" not in err
     assert main(["calendar", "import", str(tmp_path / "missing.ics")]) != 0
     assert "missing.ics" in capsys.readouterr().err
     assert main(["calendar", "add", "--title", "x", "--start", "soon"]) != 0

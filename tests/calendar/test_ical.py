@@ -10,6 +10,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from skills.calendar import CalendarStore, Event, IcsError, export_ics, parse_ics
+from skills.calendar.ical import read_ics
 
 TOKYO = ZoneInfo("Asia/Tokyo")
 
@@ -61,31 +62,40 @@ GOOD = ("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:1\r\nSUMMARY:Fine
         "DTSTART:20261201T100000Z\r\nDTEND:20261201T110000Z\r\nEND:VEVENT\r\n")
 
 
-@pytest.mark.parametrize(("tail", "line"), [
-    ("BEGIN:VEVENT\r\nUID:2\r\nthis line is broken\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n", 11),
-    ("BEGIN:VEVENT\r\nUID:2\r\nSUMMARY:x\r\nEND:VTODO\r\nEND:VCALENDAR\r\n", 12),
-    ("BEGIN:VEVENT\r\nUID:2\r\nSUMMARY:x\r\nDTSTART:notadate\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n", 12),
+@pytest.mark.parametrize(("tail", "line", "reason"), [
+    ("BEGIN:VEVENT\r\nUID:2\r\nSUMMARY:x\r\nEND:VTODO\r\nEND:VCALENDAR\r\n", 12,
+     "closes nothing"),
+    ("BEGIN:VEVENT\r\nUID:2\r\nSUMMARY:x\r\nDTSTART:notadate\r\nEND:VEVENT\r\n"
+     "END:VCALENDAR\r\n", 12, "DTSTART"),
     ("BEGIN:VEVENT\r\nUID:2\r\nDTSTART:20261201T100000Z\r\nRRULE:FREQ=SOMETIMES\r\n"
-     "END:VEVENT\r\nEND:VCALENDAR\r\n", 12),
+     "END:VEVENT\r\nEND:VCALENDAR\r\n", 12, "RRULE"),
 ])
-def test_malformed_file_names_its_line_and_imports_nothing(
-        store: CalendarStore, tail: str, line: int) -> None:
-    with pytest.raises(IcsError, match=f"[Ll]ine {line}"):
-        store.import_events(parse_ics(GOOD + tail))
-    assert store.all_events() == []
+def test_a_broken_event_is_skipped_with_its_line_and_the_rest_imports(
+        store: CalendarStore, tail: str, line: int, reason: str) -> None:
+    read = read_ics(GOOD + tail)
+    (skipped,) = read.skipped
+    assert (skipped.uid, skipped.line) == ("2", line) and reason in skipped.reason
+    store.import_events(read.events)
+    assert [e.uid for e in store.all_events()] == ["1"]
 
 
-def test_cut_off_file_is_rejected(store: CalendarStore) -> None:
-    with pytest.raises(IcsError, match="cut off"):
-        parse_ics(GOOD)
+def test_a_garbage_line_inside_an_event_is_ignored_and_reported() -> None:
+    read = read_ics(GOOD.replace("SUMMARY:Fine", "SUMMARY:Fine\r\nthis line is broken")
+                    + "END:VCALENDAR\r\n")
+    assert [e.title for e in read.events] == ["Fine"]
+    assert [(r.line, r.reason) for r in read.repaired] == [
+        (6, "line ignored: not an iCalendar content line")]
 
 
-def test_import_is_all_or_nothing_when_an_event_is_invalid(store: CalendarStore) -> None:
-    bad = ("BEGIN:VEVENT\r\nUID:2\r\nSUMMARY:Backwards\r\nDTSTART:20261201T100000Z\r\n"
-           "DTEND:20261201T090000Z\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n")
-    with pytest.raises(Exception, match="must be after"):
-        store.import_events(parse_ics(GOOD + bad))
-    assert store.all_events() == []
+def test_cut_off_file_keeps_its_complete_events() -> None:
+    read = read_ics(GOOD + "BEGIN:VEVENT\r\nUID:3\r\nDTSTART:20261201T100000Z\r\n")
+    assert [e.uid for e in read.events] == ["1"]
+    assert any("cut off" in s.reason and s.uid == "3" for s in read.skipped)
+
+
+def test_not_a_calendar_at_all_is_refused() -> None:
+    with pytest.raises(IcsError, match="BEGIN:VCALENDAR"):
+        parse_ics("hello\nworld\n")
 
 
 def test_outlook_style_file_with_floating_times_and_duration(store: CalendarStore) -> None:

@@ -476,7 +476,10 @@ def test_cancel_mid_stream_keeps_the_partial_answer(history: HistoryStore, tmp_p
             ("assistant", "cancelled"),
         ]
         assert stored[1].content and len(stored[1].content) < len(words)
-        assert not events.of(TitleChanged)
+        # No title from the model for a stopped answer, but the chat is named after the
+        # user's words rather than left untitled (issue 16, defect 9).
+        assert [e.title for e in events.of(TitleChanged)] == ["tell me a long story"]
+        assert history.get_conversation(handle.conversation_id).title == "tell me a long story"
     finally:
         runner.close()
 
@@ -531,6 +534,7 @@ def test_an_engine_failure_fails_the_turn_readably(
     assert events.of(TurnFailed)[0].message == "The model ran out of memory."
     assert roles(history, handle.conversation_id)[-1] == ("assistant", "error")
     assert handle.finish_reason == "error"
+    assert history.get_conversation(handle.conversation_id).title == "hello"  # not untitled
 
 
 def test_sources_get_turn_unique_numbers_and_are_stored(

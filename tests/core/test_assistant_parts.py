@@ -31,7 +31,7 @@ def test_clean_title(raw: str, title: str) -> None:
 def test_fallback_title_uses_the_first_words() -> None:
     assert fallback_title("  please plan my trip to Lisbon in May  ") == (
         "please plan my trip to Lisbon")
-    assert fallback_title("") == "New conversation"
+    assert fallback_title("") == "New chat"
     assert len(fallback_title("x" * 500)) <= 60
 
 

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from app.core.failures import EXIT_CODES, FailureKind
 from app.core.history import HistoryStore
 from app.core.paths import Paths
 from app.main import main
@@ -30,6 +31,8 @@ def settings(home: Path, **values: Any) -> None:
 
 
 def ask_json(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, list[dict[str, Any]], str]:
+    if "scripted" in argv and "--no-think" not in argv:
+        argv = (*argv, "--think")  # the scripted outputs are Think-mode outputs
     code = main(["ask", *argv, "--json"])
     captured = capsys.readouterr()
     return code, [json.loads(line) for line in captured.out.splitlines()], captured.err
@@ -110,25 +113,28 @@ def test_ask_docs_restricts_the_turn_to_document_skills(
 def test_ask_text_mode_prints_the_answer_on_stdout(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     file = script(tmp_path, TIME_CALL, answer("Late."), "T")
-    assert main(["ask", "time?", "--engine", "scripted", "--script", file]) == 0
+    assert main(["ask", "time?", "--engine", "scripted", "--script", file, "--think"]) == 0
     captured = capsys.readouterr()
     assert captured.out.strip() == "Late."
     assert "[thinking] The user wants the time" in captured.err
     assert "[tool] get_current_time" in captured.err and "[tool ok]" in captured.err
 
 
-@pytest.mark.parametrize(("argv", "message"), [
-    (["--model", "/nowhere/model.gguf"], "No model at /nowhere/model.gguf"),
-    (["--engine", "scripted", "--script", "/nowhere/script.json"], "cannot read the script"),
-    (["--engine", "scripted", "--script", "SCRIPT", "--conversation", "zzzz"], "zzzz"),
-    (["--engine", "remote"], "needs a server URL"),
+@pytest.mark.parametrize(("argv", "message", "kind"), [
+    (["--model", "/nowhere/model.gguf"], "No model at /nowhere/model.gguf", "model_bad"),
+    (["--engine", "scripted", "--script", "/nowhere/script.json"], "cannot read the script",
+     "bad_input"),
+    (["--engine", "scripted", "--script", "SCRIPT", "--conversation", "zzzz"], "zzzz",
+     "bad_input"),
+    (["--engine", "remote"], "needs a server URL", "engine_failed"),
 ])
-def test_ask_bad_input_is_one_line_on_stderr(argv: list[str], message: str, tmp_path: Path,
+def test_ask_bad_input_is_one_line_on_stderr(argv: list[str], message: str, kind: str,
+                                             tmp_path: Path,
                                              capsys: pytest.CaptureFixture[str]) -> None:
     argv = [script(tmp_path, "x") if a == "SCRIPT" else a for a in argv]
     code = main(["ask", "hello", *argv])
     err = capsys.readouterr().err
-    assert code != 0
+    assert code == EXIT_CODES[FailureKind(kind)]
     assert err.startswith("hearth: ") and message in err and err.count("\n") == 1
     assert "Traceback" not in err
 
@@ -137,7 +143,8 @@ def test_ask_reports_an_engine_failure(tmp_path: Path,
                                        capsys: pytest.CaptureFixture[str]) -> None:
     file = script(tmp_path)  # nothing queued: the scripted engine fails the generation
     code, lines, _ = ask_json(capsys, "hello", "--engine", "scripted", "--script", file)
-    assert code == 1 and lines[-1]["type"] == "error" and "no output queued" in lines[-1]["message"]
+    assert lines[-1]["type"] == "error" and "no output queued" in lines[-1]["message"]
+    assert lines[-1]["kind"] == "engine_failed" and code == EXIT_CODES[FailureKind.ENGINE_FAILED]
 
 
 def test_chat_runs_turns_new_conversations_and_confirmations(
@@ -146,7 +153,7 @@ def test_chat_runs_turns_new_conversations_and_confirmations(
                   answer("A fresh start."), "Fresh")
     monkeypatch.setattr("sys.stdin", io.StringIO(
         "hello\n/bogus\ndelete the dentist\ny\n/new\nstart over\n/quit\n"))
-    assert main(["chat", "--engine", "scripted", "--script", file]) == 0
+    assert main(["chat", "--engine", "scripted", "--script", file, "--think"]) == 0
     captured = capsys.readouterr()
     assert "Hello! How can I help?" in captured.out and "It is gone." in captured.out
     assert "A fresh start." in captured.out
@@ -228,3 +235,36 @@ def test_ctrl_c_while_waiting_cancels_the_turn() -> None:
     handle = Interrupted("c1")
     assert wait_for_turn(handle, Renderer(json_mode=True, policy="deny")) is False
     assert handle.cancelled
+
+
+# -- engine choice and thinking follow what the person chose (issue 16, defect 7) ---------
+
+def test_ask_thinks_only_when_settings_or_the_command_say_so(
+        tmp_path: Path, hearth_home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    def prompt(*argv: str) -> str:
+        file = script(tmp_path, "Hi.", "T")
+        assert main(["ask", "hi", "--engine", "scripted", "--script", file, "--print-prompt",
+                     "--json", *argv]) == 0
+        return str(json.loads(capsys.readouterr().out.splitlines()[0])["text"])
+
+    no_think = "<|im_start|>assistant\n<think>\n\n</think>\n\n"
+    settings(hearth_home, thinking_default=False)
+    assert prompt().endswith(no_think)  # Settings has Think off: so does the CLI
+    assert not prompt("--think").endswith(no_think)
+    settings(hearth_home, thinking_default=True)
+    assert not prompt().endswith(no_think)
+    assert prompt("--no-think").endswith(no_think)
+
+
+def test_ask_model_runs_that_model_even_with_a_server_saved(
+        tiny_model: Any, hearth_home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    settings(hearth_home, engine="auto", remote_url="http://127.0.0.1:9/v1",
+             enabled_skills=["get_current_time"])
+    code, lines, err = ask_json(capsys, "hello", "--model", str(tiny_model.gguf_path),
+                                "--max-tokens", "2", "--no-think")
+    assert code == 0, err  # port 9 answers nobody: the saved server was not used
+    saved = history()
+    try:
+        assert saved.messages(lines[-1]["conversation_id"])[-1].engine == "llama.cpp"
+    finally:
+        saved.close()

@@ -77,7 +77,7 @@ def test_ctrl_c_in_chat_stops_the_answer_and_the_chat_goes_on(tmp_path: Path) ->
     script.write_text(json.dumps([answer(story), answer("Still here."), "Story time"]),
                       encoding="utf-8")
     term = Terminal([sys.executable, "-m", "app.main", "chat", "--engine", "scripted",
-                     "--script", str(script), "--script-delay", "0.02"])
+                     "--script", str(script), "--script-delay", "0.02", "--think"])
     try:
         at = term.expect("you> ")
         term.type("tell me a long story")

@@ -77,3 +77,19 @@ def test_use_a_local_model_and_refuse_a_missing_one(
     assert row["engine"] == "llama" and row["reason"]
     assert main(["models", "use", "/nowhere/model.gguf"]) == 1
     assert "does not exist" in capsys.readouterr().err
+
+
+def test_use_switches_off_a_saved_remote_engine(tiny_model, hearth_home,  # type: ignore[no-untyped-def]
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """It said "with llama" but left engine=remote, so the server still answered (issue 16)."""
+    import json
+
+    from app.core.settings import load_settings
+
+    (hearth_home / "data").mkdir(parents=True, exist_ok=True)
+    (hearth_home / "data" / "settings.json").write_text(json.dumps(
+        {"engine": "remote", "remote_url": "http://127.0.0.1:8080/v1"}))
+    assert main(["models", "use", str(tiny_model.gguf_path), "--json"]) == 0
+    assert lines(capsys)[0]["engine"] == "llama"
+    saved = load_settings(hearth_home / "data" / "settings.json")
+    assert saved.engine == "auto" and saved.model_path == str(tiny_model.gguf_path.resolve())

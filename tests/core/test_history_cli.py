@@ -110,18 +110,18 @@ def test_delete_removes_it_from_list_and_search(chats, capsys) -> None:  # type:
     ],
 )
 def test_mistakes_give_one_line_and_an_error_code(chats, capsys, argv, message) -> None:  # type: ignore[no-untyped-def]
-    assert main(argv) == 1
+    assert main(argv) == 2  # bad input (README: exit codes)
     captured = capsys.readouterr()
     assert captured.err == message and captured.out == ""
 
 
 def test_unwritable_output_is_reported(chats, capsys, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     target = tmp_path / "missing-folder" / "out.md"
-    assert main(["history", "export", "--output", str(target)]) == 1
+    assert main(["history", "export", "--output", str(target)]) == 11  # storage
     err = capsys.readouterr().err
     assert err.startswith(f"hearth: cannot write {target}") and err.count("\n") == 1
 
 
 def test_empty_id_is_refused(chats, capsys) -> None:  # type: ignore[no-untyped-def]
-    assert main(["history", "delete", ""]) == 1
+    assert main(["history", "delete", ""]) == 2
     assert capsys.readouterr().err == "hearth: no conversation id given\n"

@@ -84,7 +84,7 @@ def test_export_all_includes_archived_conversations(store: HistoryStore) -> None
     assert {c["title"] for c in store.export_json()} == {"Convert units", "Archived one", ""}
     text = store.export_markdown()
     assert "# Archived one" in text and "# Convert units" in text
-    assert "# Untitled conversation" in text and text.count("\n---\n") == 2
+    assert "# New chat" in text and text.count("\n---\n") == 2
 
 
 def test_unknown_conversation_is_a_clear_error(store: HistoryStore) -> None:

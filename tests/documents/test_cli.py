@@ -46,7 +46,7 @@ def test_add_then_search_as_json(folder: Path, capsys: pytest.CaptureFixture[str
 
 def test_list_status_and_text_output(folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
     main(["docs", "add", str(folder)])
-    assert "Skipped 1 files" in capsys.readouterr().out
+    assert "Skipped 1 file:" in capsys.readouterr().out
     assert main(["docs", "list", "--json"]) == 0
     assert [d["title"] for d in _lines(capsys.readouterr().out)] == ["costs.xlsx", "manual.pdf"]
     assert main(["docs", "status", "--json"]) == 0

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import pytest
-from files_helpers import write
+from files_helpers import wait_until, write
 
 from skills.base import SkillContext, SkillError, tool_spec
 from skills.files import file_skills
@@ -118,3 +119,61 @@ def test_paths_relative_to_a_root_are_accepted(tools, root: Path) -> None:
         with pytest.raises(SkillError):
             skills["open_file"].run({"path": escape}, SkillContext())
     assert len(opener.calls) == 1
+
+
+# -- open_file never runs programs ---------------------------------------------------------
+
+LAUNCHER = "[Desktop Entry]\nType=Application\nExec=sh -c 'touch /tmp/pwned'\nName=Report\n"
+
+
+def _runnable_files(root: Path) -> list[Path]:
+    made = [write(root / "Report.desktop", LAUNCHER), write(root / "setup.exe", "MZ\x90\x00"),
+            write(root / "run.sh", "echo hi\n"), write(root / "Open Me.command", "echo hi\n"),
+            write(root / "link.lnk", "L\x00\x00\x00"), write(root / "install.BAT", "echo"),
+            write(root / "notes.txt", LAUNCHER),  # a launcher dressed as text
+            write(root / "photo.jpg", "\x7fELF\x02\x01"),  # a program dressed as a photo
+            write(root / "tool", "#!/bin/sh\necho hi\n")]
+    os.chmod(root / "tool", 0o755)
+    app = root / "Calculator.app"
+    (app / "Contents").mkdir(parents=True)
+    return [*made, app]
+
+
+def test_open_file_refuses_programs_and_reveals_them_instead(tools, root: Path) -> None:
+    skills, opener = tools
+    for path in _runnable_files(root):
+        opener.calls.clear()
+        description = skills["open_file"].describe_change({"path": str(path)})
+        assert description.startswith("Show ") and "will not be opened" in description, path
+        result = skills["open_file"].run({"path": str(path)}, SkillContext())
+        assert opener.calls == [("reveal", str(path))], path
+        assert "Did not open" in result.text and result.data["revealed"] is True
+
+
+def test_open_file_still_opens_documents_even_with_an_executable_bit(tools, root: Path) -> None:
+    skills, opener = tools
+    document = root / "Trip" / "itinerary.txt"
+    os.chmod(document, 0o755)  # what a FAT or NTFS mount shows for every file
+    skills["open_file"].run({"path": str(document)}, SkillContext())
+    assert opener.calls == [("open", str(document))]
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="xdg-open is the Linux opener")
+def test_the_system_opener_hands_only_the_folder_to_xdg_open(
+        tools, root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A stand-in xdg-open on PATH records what the real SystemOpener asked it to open.
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    record = tmp_path / "opened.txt"
+    fake = bin_dir / "xdg-open"
+    fake.write_text(f'#!/bin/sh\nprintf "%s\\n" "$1" >> "{record}"\n')
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    skills, _ = tools
+    launcher = write(root / "Report.desktop", LAUNCHER)
+    index = skills["open_file"].index
+    (real_open,) = [s for s in file_skills(index) if s.name == "open_file"]
+    real_open.run({"path": str(launcher)}, SkillContext())
+    # The opener runs detached: wait for its line to appear.
+    assert wait_until(lambda: record.exists() and bool(record.read_text()), timeout=120)
+    assert record.read_text().splitlines() == [str(root)]

@@ -40,10 +40,11 @@ def test_watching_a_folder_lists_kind_and_length_of_each_document(ctx, qtbot, tm
     add = next(b for b in library.findChildren(QPushButton) if b.text() == "Add folder…")
     qtbot.mouseClick(add, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: library.table.rowCount() == 2, timeout=WAIT_MS)
-    rows = {library.table.item(r, 0).text(): [library.table.item(r, c).text() for c in (1, 2, 3)]
-            for r in range(2)}
-    assert rows == {"notes.md": ["Markdown", "—", str(folder)],
-                    "travel.xlsx": ["Excel", "2 sheets", str(folder)]}
+    rows = {library.table.item(r, 0).text(): [library.table.item(r, c).text()
+                                              for c in (1, 2, 3, 4)] for r in range(2)}
+    watching = "Indexed · watching its folder"
+    assert rows == {"notes.md": ["Markdown", "—", watching, str(folder)],
+                    "travel.xlsx": ["Excel", "2 sheets", watching, str(folder)]}
     assert library.status.text().startswith("2 documents")
     assert library.folders.item(0).text() == str(folder)
 

@@ -20,7 +20,11 @@ def _model_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--url", help="server URL for --engine remote")
     parser.add_argument("--script", help=argparse.SUPPRESS)  # with --engine scripted (tests)
     parser.add_argument("--script-delay", type=_seconds, default=0.0, help=argparse.SUPPRESS)
-    parser.add_argument("--no-think", action="store_true", help="answer without reasoning")
+    think = parser.add_mutually_exclusive_group()
+    think.add_argument("--think", dest="think", action="store_const", const=True,
+                       help="reason before answering (default: as in settings)")
+    think.add_argument("--no-think", dest="think", action="store_const", const=False,
+                       help="answer without reasoning")
     parser.add_argument("--max-tokens", type=_positive, metavar="N",
                         help="limit each answer step to N tokens")
     parser.add_argument("--docs", action="store_true",

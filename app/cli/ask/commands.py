@@ -9,9 +9,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from app.cli.ask.render import Renderer
-from app.cli.output import emit_json, fail
+from app.cli.output import emit_json, fail_on
+from app.cli.terminal import visible
 from app.core.assistant import ConfirmPolicy, TurnHandle, TurnMode
 from app.core.events import ConfirmationRequest
+from app.core.failures import FailureKind, exit_code
 from backends.base import Backend, GenerateOptions, Message
 from backends.errors import BackendError
 
@@ -24,31 +26,33 @@ POLL_S = 0.1
 class CliError(Exception):
     """A readable problem with the command line or its inputs."""
 
+    kind = FailureKind.BAD_INPUT
+
 
 def run_ask(args: argparse.Namespace, hearth: Hearth) -> int:
     try:
         conversation = _conversation(args, hearth)  # before the (slow) model load
         backend = _load_model(args, hearth)
     except (CliError, BackendError) as exc:
-        return fail(str(exc))
+        return fail_on(exc)
     policy: ConfirmPolicy = "approve" if args.yes else "deny"
     if not args.yes and not args.json and sys.stdin.isatty():
         policy = "ask"
     renderer = Renderer(args.json, policy)
     on_prompt = _prompt_printer(hearth, backend, args.json) if args.print_prompt else None
     try:
-        handle = hearth.assistant.send(conversation, args.question, mode=_mode(args),
+        handle = hearth.assistant.send(conversation, args.question, mode=_mode(args, hearth),
                                        on_event=renderer, confirm=policy, on_prompt=on_prompt)
     except ValueError as exc:
-        return fail(str(exc))
+        return fail_on(exc)
     try:
         finished = wait_for_turn(handle, renderer)
     finally:
         hearth.assistant.close()
     if not finished:
-        return 130
+        return exit_code(FailureKind.CANCELLED)
     if renderer.failed is not None:
-        return 1
+        return exit_code(renderer.failed.kind)  # its one line is already on stderr
     return 0
 
 
@@ -59,9 +63,9 @@ def run_chat(args: argparse.Namespace, hearth: Hearth) -> int:
         conversation = _conversation(args, hearth)
         _load_model(args, hearth)
     except (CliError, BackendError) as exc:
-        return fail(str(exc))
+        return fail_on(exc)
     try:
-        return chat_loop(hearth.assistant, conversation, _mode(args),
+        return chat_loop(hearth.assistant, conversation, _mode(args, hearth),
                          "approve" if args.yes else "ask", args.json)
     finally:
         hearth.assistant.close()
@@ -81,7 +85,7 @@ def wait_for_turn(handle: TurnHandle, renderer: Renderer) -> bool:
 
 
 def _ask_person(request: ConfirmationRequest, renderer: Renderer) -> None:
-    renderer.err.write(f"Allow this? {request.description} [y/N] ")
+    renderer.err.write(visible(f"Allow this? {request.description} [y/N] "))
     renderer.err.flush()
     line = sys.stdin.readline()
     if line.strip().lower() in ("y", "yes"):
@@ -90,8 +94,10 @@ def _ask_person(request: ConfirmationRequest, renderer: Renderer) -> None:
         request.deny()
 
 
-def _mode(args: argparse.Namespace) -> TurnMode:
-    fields: dict[str, Any] = {"thinking": not args.no_think, "max_tokens": args.max_tokens}
+def _mode(args: argparse.Namespace, hearth: Hearth) -> TurnMode:
+    # --think / --no-think override; otherwise the same default the app uses (Settings).
+    thinking = hearth.settings.thinking_default if args.think is None else args.think
+    fields: dict[str, Any] = {"thinking": thinking, "max_tokens": args.max_tokens}
     return TurnMode.docs_only(**fields) if args.docs else TurnMode(**fields)
 
 
@@ -105,8 +111,10 @@ def _conversation(args: argparse.Namespace, hearth: Hearth) -> str | None:
 
 
 def _load_model(args: argparse.Namespace, hearth: Hearth) -> Backend:
+    # --model names a file here: a server URL saved in settings must not win over it.
+    url = args.url if args.url is not None or not args.model else ""
     backend = _scripted(args) if args.engine == "scripted" else hearth.make_backend(
-        model_path=args.model, engine=args.engine, url=args.url)
+        model_path=args.model, engine=args.engine, url=url)
     try:
         hearth.runner.load(backend).result()
     except BackendError:

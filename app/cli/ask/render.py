@@ -9,6 +9,7 @@ import threading
 from typing import Any, TextIO
 
 from app.cli.output import emit_json
+from app.cli.terminal import control, visible
 from app.core.events import (
     AssistantEvent,
     ConfirmationNeeded,
@@ -37,7 +38,7 @@ class Renderer:
         self.err = err or sys.stderr
         self.dim = self.err.isatty()
         self.pending: queue.Queue[ConfirmationRequest] = queue.Queue()
-        self.failed: str | None = None
+        self.failed: TurnFailed | None = None
         self.done: TurnDone | None = None
         self._in_reasoning = False
         self._lock = threading.Lock()
@@ -45,7 +46,7 @@ class Renderer:
     def __call__(self, event: AssistantEvent) -> None:
         with self._lock:
             if isinstance(event, TurnFailed):
-                self.failed = event.message
+                self.failed = event
             elif isinstance(event, TurnDone):
                 self.done = event
             if self.json_mode:
@@ -90,7 +91,7 @@ class Renderer:
             self._write(self.out, "\n")
 
     def _confirmation(self, request: ConfirmationRequest) -> None:
-        self._write(self.err, f"[confirm] {request.description}\n")
+        self._write(self.err, f"[confirm] {change_text(request)}\n")
         if request.answered:
             verdict = "approved (--yes)" if request.approved else (
                 "declined: not run interactively (pass --yes to allow)")
@@ -98,19 +99,32 @@ class Renderer:
 
     def _reasoning(self, text: str) -> None:
         if not self._in_reasoning:
-            self._write(self.err, "\x1b[2m" if self.dim else "[thinking] ")
+            if self.dim:
+                control(self.err, "\x1b[2m")
+            else:
+                self._write(self.err, "[thinking] ")
             self._in_reasoning = True
         self._write(self.err, text)
 
     def _end_reasoning(self) -> None:
         if self._in_reasoning:
-            self._write(self.err, "\x1b[0m\n" if self.dim else "\n")
+            if self.dim:
+                control(self.err, "\x1b[0m")
+            self._write(self.err, "\n")
             self._in_reasoning = False
 
     @staticmethod
     def _write(stream: TextIO, text: str) -> None:
-        stream.write(text)
+        stream.write(visible(text))  # also when handed a stream that is not a SafeStream
         stream.flush()
+
+
+def change_text(request: ConfirmationRequest) -> str:
+    """The whole change in plain text: the skill's description, then every argument in full."""
+    lines = [request.description, f"  tool: {request.name}"]
+    lines += [f"  {key}: {json.dumps(value, ensure_ascii=False, default=str)}"
+              for key, value in request.arguments.items()]
+    return visible("\n".join(lines))
 
 
 def json_line(event: AssistantEvent) -> dict[str, Any] | None:
@@ -132,7 +146,7 @@ def json_line(event: AssistantEvent) -> dict[str, Any] | None:
     if isinstance(event, Queued):
         return {"type": "queued", "position": event.position}
     if isinstance(event, TurnFailed):
-        return {"type": "error", "message": event.message}
+        return {"type": "error", "message": event.message, "kind": str(event.kind)}
     if isinstance(event, TurnDone):
         return {"type": "done", "finish_reason": event.finish_reason,
                 "usage": {key: event.usage.get(key, 0) for key in

@@ -6,7 +6,14 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from app.core.assistant.mode import ConfirmPolicy, OnEvent, TurnHandle, TurnMode, _ignore
+from app.core.assistant.mode import (
+    ConfirmPolicy,
+    OnEvent,
+    TurnHandle,
+    TurnMode,
+    _ignore,
+    is_office_turn,
+)
 from app.core.assistant.prefix import system_message, tool_specs
 from app.core.assistant.store import HistoryLike, conversation_id_of
 from app.core.assistant.turn import OnPrompt, TitleClaims, Turn, TurnSetup
@@ -133,6 +140,8 @@ class Assistant:
             self._finished(conv, handle)
             raise
         turn_mode = mode or TurnMode()
+        if self._about_office_files(conv):
+            turn_mode = turn_mode.as_office()
         setup = TurnSetup(
             runner=self.runner, history=self.history, settings=self.settings, handle=handle,
             mode=turn_mode, policy=confirm or "ask", on_event=on_event,
@@ -143,6 +152,14 @@ class Assistant:
                                   daemon=True)
         thread.start()
         return handle
+
+    def _about_office_files(self, conv: str) -> bool:
+        try:
+            dropped = [p for m in self.history.messages(conv) if m.role == "user"
+                       for p in (getattr(m, "attachments", None) or [])]
+        except Exception:  # noqa: BLE001 - a plain turn is the safe fallback
+            return False
+        return is_office_turn(dropped)
 
     def _finished(self, conv: str, handle: TurnHandle) -> None:
         with self._lock:

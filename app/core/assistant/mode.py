@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Collection
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from app.core.events import AssistantEvent, MessageId
@@ -20,6 +20,18 @@ DOCS_ONLY_INSTRUCTIONS = (
     "Answer from the user's documents only: search them and read them with your tools, cite "
     "every fact as [n], and say plainly when the documents do not contain the answer."
 )
+
+OFFICE_INSTRUCTIONS = (
+    "For spreadsheets and CSV files: look at them with office_inspect, then answer counts, sums"
+    " and lists with office_query (SQL) rather than from memory. New files are written only with"
+    " the office_ write tools, which ask the user first."
+)
+OFFICE_SUFFIXES = (".xlsx", ".xlsm", ".csv", ".tsv", ".docx", ".pptx")
+
+
+def is_office_turn(attachments: Collection[str]) -> bool:
+    """A conversation about a dropped workbook or office file runs in office mode."""
+    return any(str(path).lower().endswith(OFFICE_SUFFIXES) for path in attachments)
 
 
 def _ignore(_event: AssistantEvent) -> None:
@@ -37,6 +49,19 @@ class TurnMode:
     instructions: str = ""  # extra system-prompt text for this turn
     temperature: float | None = None
     seed: int | None = None
+    preserve_thinking: bool | None = None  # None: only once the turn has used a tool
+
+    @classmethod
+    def office(cls, **kwargs: object) -> TurnMode:
+        """Office work runs as the model card measured it: thinking on, earlier reasoning
+        kept (preserve_thinking) from the first step."""
+        return cls(**kwargs).as_office()  # type: ignore[arg-type]
+
+    def as_office(self) -> TurnMode:
+        instructions = self.instructions
+        if OFFICE_INSTRUCTIONS not in instructions:
+            instructions = (instructions + "\n" + OFFICE_INSTRUCTIONS).strip()
+        return replace(self, thinking=True, preserve_thinking=True, instructions=instructions)
 
     @classmethod
     def docs_only(cls, **kwargs: object) -> TurnMode:

@@ -12,12 +12,38 @@ import jsonschema
 
 from app.core.assistant.mode import ConfirmPolicy
 from app.core.events import AssistantEvent, ConfirmationNeeded, ConfirmationRequest
+from app.core.settings import Settings
 from skills.base import Skill, SkillContext, SkillError, SkillResult, Source
 
 POLL_S = 0.05  # how often a waiting turn looks at its cancel flag
 DECLINED = ("The user declined this action, so it was not carried out. Do not try it again "
             "unless the user asks; tell them it was not done.")
 CANCELLED = "Cancelled by the user before it finished."
+
+
+class CallBudget:
+    """Caps the tool calls of one turn, per step and in all (settings), whatever the policy:
+    with --yes a model asking for a thousand calls at once must not get a thousand runs."""
+
+    def __init__(self, per_step: int, per_turn: int) -> None:
+        self.per_step = max(1, per_step)
+        self.per_turn = max(1, per_turn)
+        self.used = 0
+
+    def admit(self, calls: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], str]:
+        """The calls of this step that may run, and a note for the model on the rest ("")."""
+        room = min(self.per_step, self.per_turn - self.used)
+        allowed = calls[:max(0, room)]
+        self.used += len(allowed)
+        left = len(calls) - len(allowed)
+        if not left:
+            return allowed, ""
+        if room < len(calls) and room == self.per_step and self.used < self.per_turn:
+            why = f"at most {self.per_step} tool calls run in one step"
+        else:
+            why = f"this turn has used all {self.per_turn} of its tool calls"
+        return allowed, (f"{left} more tool call{'s' if left != 1 else ''} were not run: {why}. "
+                         "Answer with what you have, or ask for fewer calls at a time.")
 
 
 @dataclass
@@ -36,8 +62,11 @@ class ToolCaller:
 
     def __init__(self, skills: list[Skill], policy: ConfirmPolicy,
                  emit: Callable[[AssistantEvent], None], cancelled: threading.Event,
-                 context: SkillContext) -> None:
+                 context: SkillContext, budget: CallBudget | None = None) -> None:
         self.skills = {skill.name: skill for skill in skills}
+        defaults = Settings()
+        self.budget = budget or CallBudget(defaults.max_tool_calls_per_step,
+                                           defaults.max_tool_calls_per_turn)
         self.policy = policy
         self.emit = emit
         self.cancelled = cancelled
@@ -59,16 +88,31 @@ class ToolCaller:
         problem = validate_arguments(skill, arguments)
         if problem:
             return ToolOutcome(False, problem)
-        if skill.changes_things and not self._confirmed(call_id, skill, arguments):
-            if self.cancelled.is_set():
-                return ToolOutcome(False, CANCELLED, cancelled=True)
-            return ToolOutcome(False, DECLINED)
+        if skill.changes_things:
+            try:
+                asks = self._asks(skill, arguments)
+            except Exception as exc:  # noqa: BLE001 - refused before anyone is asked (a bad path)
+                return ToolOutcome(False, _error_text(skill.name, exc))
+            for description in asks:
+                if not self._confirmed(call_id, skill, arguments, description):
+                    if self.cancelled.is_set():
+                        return ToolOutcome(False, CANCELLED, cancelled=True)
+                    return ToolOutcome(False, DECLINED)
         return self._run(skill, arguments)
 
     # -- confirmation ---------------------------------------------------------------------
-    def _confirmed(self, call_id: str, skill: Skill, arguments: dict[str, Any]) -> bool:
-        request = ConfirmationRequest(call_id, skill.name, arguments,
-                                      _describe(skill, arguments))
+    def _asks(self, skill: Skill, arguments: dict[str, Any]) -> list[str]:
+        """One description per approval needed: a skill with `confirmations(arguments,
+        context)` (see skills.base.Previewing) can show a preview and ask twice (overwrites)."""
+        confirmations = getattr(skill, "confirmations", None)
+        if confirmations is None:
+            return [_describe(skill, arguments)]
+        return [str(text) for text in confirmations(arguments, self.context)] or [
+            _describe(skill, arguments)]
+
+    def _confirmed(self, call_id: str, skill: Skill, arguments: dict[str, Any],
+                   description: str) -> bool:
+        request = ConfirmationRequest(call_id, skill.name, arguments, description)
         if self.policy == "approve":
             request.approve()
         elif self.policy == "deny":

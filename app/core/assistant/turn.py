@@ -14,7 +14,7 @@ from app.core.assistant.mode import ConfirmPolicy, OnEvent, TurnHandle, TurnMode
 from app.core.assistant.prefix import system_message, tool_specs
 from app.core.assistant.store import HistoryLike, to_engine_messages
 from app.core.assistant.stream import StepResult, stream_step
-from app.core.assistant.tools import CANCELLED, ToolCaller
+from app.core.assistant.tools import CANCELLED, CallBudget, ToolCaller
 from app.core.events import (
     AssistantEvent,
     SourcesFound,
@@ -29,7 +29,7 @@ from app.core.events import (
 from app.core.prompts import local_timezone_name
 from app.core.runner import ModelRunner
 from app.core.settings import Settings
-from app.core.titles import generate_title
+from app.core.titles import fallback_title, generate_title
 from backends.base import GenerateOptions, Message
 from backends.errors import FailureKind
 from backends.events import Done
@@ -131,7 +131,10 @@ class Turn:
         skills = [s for s in self.s.skills(handle._cancel.is_set) if mode.allows(s.name)]
         context = SkillContext(conversation_id=self.conv, timezone=local_timezone_name(),
                                should_stop=handle._cancel.is_set)
-        caller = ToolCaller(skills, self.s.policy, self.emit, handle._cancel, context)
+        settings = self.s.settings
+        caller = ToolCaller(skills, self.s.policy, self.emit, handle._cancel, context,
+                            CallBudget(settings.max_tool_calls_per_step,
+                                       settings.max_tool_calls_per_turn))
         message_id = self._new_assistant_message()
         handle.assistant_message_id = message_id
         self.emit(TurnStarted(self.conv, user_id, message_id))
@@ -169,7 +172,8 @@ class Turn:
             enable_thinking=settings.thinking_default if mode.thinking is None else mode.thinking,
             # The template keeps this turn's reasoning anyway; True also keeps earlier turns'
             # reasoning, which MODEL.md recommends once the model works through tool steps.
-            preserve_thinking=used_tools,
+            preserve_thinking=used_tools if mode.preserve_thinking is None
+            else mode.preserve_thinking,
             tools=tool_specs(skills),
             max_tokens=mode.max_tokens or settings.max_tokens,
             temperature=mode.temperature,
@@ -187,9 +191,10 @@ class Turn:
         """Store the call message, run each call, store each result. True when cancelled."""
         calls: list[dict[str, Any]] = [{"id": f"call_{uuid.uuid4().hex[:12]}", "name": c.name, "arguments": c.arguments}
                  for c in result.calls]
+        calls, refused = caller.budget.admit(calls)
         self._save(message_id, result, "complete", tool_calls=calls)
-        for error in result.errors:
-            text = UNREADABLE_CALL.format(error=error)
+        notes = [UNREADABLE_CALL.format(error=error) for error in result.errors]
+        for text in notes + ([refused] if refused else []):
             self.s.history.add_message(self.conv, "tool", text, tool_ok=False)
             self.emit(ToolFinished("", "", False, text))
         for index, call in enumerate(calls):
@@ -237,6 +242,7 @@ class Turn:
                 self.s.history.update_message(message_id, status="error")
             except Exception:  # the history itself may be the problem; the event still goes out
                 log.exception("could not mark message %s as failed", message_id)
+        self._name_if_untitled()
         self.emit(TurnFailed(self.conv, text, kind))
 
     def _done(self, message_id: str, reason: str) -> None:
@@ -244,8 +250,29 @@ class Turn:
         # Free the conversation first: a listener may send the next message at TurnDone, while
         # the title is still being written (its request just queues behind the title's).
         self.s.on_finished()
+        if reason == "cancelled":
+            self._name_if_untitled()
         self.emit(TurnDone(self.conv, message_id, reason, self.totals.usage(),
                            dict(self.totals.timings)))
+
+    def _name_if_untitled(self) -> None:
+        """A first answer that was stopped or failed gets no model-made title; the chat is
+        still named after the user's words (not left "New chat" among many)."""
+        history = self.s.history
+        try:
+            conversation = history.get_conversation(self.conv)
+            if conversation is None or str(conversation.title).strip():
+                return
+            first_user = next(
+                (m.content for m in history.messages(self.conv) if m.role == "user"), "")
+            if not first_user.strip():
+                return
+            title = fallback_title(first_user)
+            history.rename(self.conv, title)
+        except Exception:  # naming is a nicety: the turn's own ending must still go out
+            log.exception("could not name conversation %s", self.conv)
+            return
+        self.emit(TitleChanged(self.conv, title))
 
     def _title(self, answer: str) -> None:
         history, handle = self.s.history, self.s.handle

@@ -13,6 +13,7 @@ import sqlite_utils
 
 from app.core.history.records import HistoryError
 from app.core.history.schema import MIGRATIONS
+from backends.errors import FailureKind
 
 
 class Database:
@@ -31,7 +32,8 @@ class Database:
             self._prepare()
         except sqlite3.DatabaseError as exc:
             self.conn.close()
-            raise HistoryError(f"cannot open history database {path}: {exc}") from exc
+            raise HistoryError(f"cannot open history database {path}: {exc}",
+                               FailureKind.STORAGE) from exc
 
     def _prepare(self) -> None:
         self.db.enable_wal()
@@ -70,7 +72,9 @@ class Database:
         try:
             yield
         except sqlite3.OperationalError as exc:
-            raise HistoryError(f"history database {self.path}: {exc}") from exc
+            full = "full" in str(exc)  # SQLITE_FULL: "database or disk is full"
+            kind = FailureKind.DISK_FULL if full else FailureKind.STORAGE
+            raise HistoryError(f"history database {self.path}: {exc}", kind) from exc
 
     def query(self, sql: str, params: list[Any] | None = None) -> list[dict[str, Any]]:
         with self.lock, self.readable_errors():

@@ -7,9 +7,8 @@ import re
 from dataclasses import asdict
 from typing import Any
 
-from app.core.history.records import Conversation, StoredMessage
+from app.core.history.records import UNTITLED, Conversation, StoredMessage
 
-UNTITLED = "Untitled conversation"
 _SPEAKERS = {"system": "System", "user": "You", "assistant": "Hearth", "tool": "Tool"}
 
 

@@ -7,6 +7,8 @@ from dataclasses import dataclass, field, fields
 from datetime import UTC, datetime
 from typing import Any
 
+from backends.errors import FailureKind
+
 ROLES = ("system", "user", "assistant", "tool")
 STATUSES = ("complete", "streaming", "interrupted", "cancelled", "error")
 
@@ -17,11 +19,19 @@ FIXED_FIELDS = frozenset({"id", "conversation_id", "seq", "created"})
 
 
 class HistoryError(Exception):
-    """A readable problem with a history request (bad field, bad value)."""
+    """A readable problem with a history request (bad field, bad value), or with the database
+    itself (then `kind` says storage or a full disk)."""
+
+    def __init__(self, message: str, kind: FailureKind = FailureKind.BAD_INPUT) -> None:
+        super().__init__(message)
+        self.kind = kind
 
 
 class NotFound(HistoryError):
     """No conversation or message with that id."""
+
+
+UNTITLED = "New chat"  # the one name of a chat without a title, wherever it shows
 
 
 @dataclass

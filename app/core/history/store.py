@@ -97,13 +97,24 @@ class HistoryStore:
             raise NotFound(f"no conversation with id {conversation_id!r}")
         return found
 
-    def list_conversations(self, include_archived: bool = False) -> list[Conversation]:
-        """Pinned first, then the most recently updated."""
-        where = "" if include_archived else "where archived = 0"
+    def list_conversations(self, include_archived: bool = False,
+                           include_empty: bool = True) -> list[Conversation]:
+        """Pinned first, then the most recently updated. `include_empty=False` leaves out
+        chats without a single message (started, then never used)."""
+        conditions = [] if include_archived else ["archived = 0"]
+        if not include_empty:
+            conditions.append("exists (select 1 from messages m where m.conversation_id = c.id)")
+        where = f"where {' and '.join(conditions)}" if conditions else ""
         rows = self._query(
-            f"select * from conversations {where} order by pinned desc, activity desc"
+            f"select * from conversations c {where} order by pinned desc, activity desc"
         )
         return [conversation_from_row(row) for row in rows]
+
+    def empty_conversations(self) -> list[str]:
+        """Ids of chats without a single message."""
+        rows = self._query("select id from conversations c where not exists"
+                           " (select 1 from messages m where m.conversation_id = c.id)")
+        return [str(row["id"]) for row in rows]
 
     def resolve_id(self, prefix: str) -> str:
         """A full conversation id from a unique prefix of it (what a person types on the CLI)."""

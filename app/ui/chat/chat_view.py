@@ -24,6 +24,7 @@ from app.ui.chat.message import AssistantMessage, UserMessage
 from app.ui.chat.parts import Banner, EmptyState
 from app.ui.chat.text_view import RenderQueue
 from app.ui.context import UiContext
+from app.ui.failures import Action, Presented, action_label, present, present_error
 from app.ui.open_source import open_source
 
 HISTORY_BUDGET_S = 0.010  # GUI time per event-loop pass spent building a loaded conversation
@@ -38,6 +39,8 @@ class ChatView(QWidget):
     turn_finished = Signal(dict)
     files_dropped = Signal(list)
     open_models = Signal()
+    open_settings = Signal()
+    new_chat_requested = Signal()
     streaming_changed = Signal(bool)
 
     def __init__(self, ctx: UiContext, parent: QWidget | None = None) -> None:
@@ -107,8 +110,9 @@ class ChatView(QWidget):
         box = QVBoxLayout(bottom)
         box.setContentsMargins(24, 4, 24, 14)
         box.setSpacing(6)
-        self.banner = Banner(lambda: self.tr("Choose a model…"))
-        self.banner.action.connect(self.open_models)
+        self._banner_action = Action.CHOOSE_MODEL
+        self.banner = Banner(lambda: action_label(self._banner_action))
+        self.banner.action.connect(self._banner_clicked)
         self.banner_text = self.banner.text
         box.addWidget(self.banner)
         self.composer = Composer()
@@ -121,8 +125,26 @@ class ChatView(QWidget):
         return bottom
 
     def show_banner(self, text: str, button: bool = False, progress: int | None = None) -> None:
-        """A quiet line above the composer (no model yet, indexing progress, errors)."""
+        """A quiet line above the composer (no model yet, indexing progress); `button` offers
+        "Choose a model…"."""
+        self._set_banner_action(Action.CHOOSE_MODEL)
         self.banner.show_message(text, button, progress)
+
+    def show_failure(self, failure: Presented) -> None:
+        """A failure's line with the button its kind calls for (app/ui/failures.py)."""
+        self._set_banner_action(failure.action)
+        self.banner.show_message(failure.text, failure.action is not Action.NONE)
+
+    def _set_banner_action(self, action: Action) -> None:
+        self._banner_action = action
+        self.banner.button.setText(action_label(action))
+
+    def _banner_clicked(self) -> None:
+        signals = {Action.CHOOSE_MODEL: self.open_models, Action.OPEN_SETTINGS: self.open_settings,
+                   Action.NEW_CHAT: self.new_chat_requested}
+        signal = signals.get(self._banner_action)
+        if signal is not None:
+            signal.emit()
 
     def _show_empty(self, empty: bool) -> None:
         self.empty.setVisible(empty)
@@ -301,7 +323,7 @@ class ChatView(QWidget):
         self.composer.set_streaming(True)
         self.streaming_changed.emit(True)
         self.ctx.ops.run(lambda: starter(bridge.post), lambda h: self._got_handle(turn, h),
-                         lambda e: self._on_failed(turn, str(e)))
+                         lambda e: self._on_failed(turn, present_error(e)))
 
     def _got_handle(self, turn: Turn, handle: Any) -> None:
         turn.handle = handle
@@ -319,7 +341,7 @@ class ChatView(QWidget):
         b.tool_finished.connect(lambda e: self._on_tool(turn, e, finished=True))
         b.sources.connect(lambda s: self._on_sources(turn, s))
         b.done.connect(lambda e: self._on_done(turn, e))
-        b.failed.connect(lambda e: self._on_failed(turn, str(getattr(e, "message", e))))
+        b.failed.connect(lambda e: self._on_failed(turn, present(e.kind, e.message)))
         b.title_changed.connect(self.title_changed)
 
     def _on_started(self, turn: Turn, event: Any) -> None:
@@ -394,13 +416,13 @@ class ChatView(QWidget):
         self._end(turn)
         self.turn_finished.emit(figures)
 
-    def _on_failed(self, turn: Turn, message: str) -> None:
+    def _on_failed(self, turn: Turn, failure: Presented) -> None:
         if turn.message is not None:
-            turn.message.finish("", "⚠ " + message)
-            announce(turn.message, message)
+            turn.message.finish("", "⚠ " + failure.text)
+            announce(turn.message, failure.text)
         self._end(turn)
-        if "model" in message.lower():
-            self.show_banner(message, button=True)
+        if failure.action is not Action.NONE:
+            self.show_failure(failure)
 
     def _end(self, turn: Turn) -> None:
         if self.turn is turn:

@@ -1,0 +1,50 @@
+"""Open a file with its own app, or show it in the file manager (selected where possible)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from PySide6.QtCore import QUrl
+from PySide6.QtGui import QDesktopServices
+
+
+def open_path(path: str) -> bool:
+    return QDesktopServices.openUrl(QUrl.fromLocalFile(path))
+
+
+def reveal_path(path: str) -> bool:
+    """Finder and Explorer select the file; on Linux the FileManager1 D-Bus service does (Files,
+    Dolphin, Nemo, Thunar), else the folder opens."""
+    if sys.platform == "darwin":
+        return _spawn(["open", "-R", path])
+    if sys.platform == "win32":
+        return _spawn(["explorer", f"/select,{path}"])
+    if _show_items(path):
+        return True
+    return QDesktopServices.openUrl(QUrl.fromLocalFile(str(Path(path).parent)))
+
+
+def _show_items(path: str) -> bool:
+    try:
+        from PySide6.QtDBus import QDBusConnection, QDBusInterface, QDBusMessage
+    except ImportError:
+        return False
+    bus = QDBusConnection.sessionBus()
+    if not bus.isConnected():
+        return False
+    manager = QDBusInterface("org.freedesktop.FileManager1", "/org/freedesktop/FileManager1",
+                             "org.freedesktop.FileManager1", bus)
+    if not manager.isValid():
+        return False
+    reply = manager.call("ShowItems", [QUrl.fromLocalFile(path).toString()], "")
+    return reply.type() != QDBusMessage.MessageType.ErrorMessage
+
+
+def _spawn(argv: list[str]) -> bool:
+    try:
+        subprocess.Popen(argv)  # noqa: S603 - a fixed program, the path is one argument
+    except OSError:
+        return False
+    return True

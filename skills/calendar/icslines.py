@@ -1,0 +1,149 @@
+"""Read an .ics file into components without trusting it: unfold (RFC 5545 3.1) first, then
+split into top-level components with their line numbers, bounded in size, count and depth.
+A component that is broken is marked with the reason; the rest of the file still reads."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+MAX_BYTES = 64 * 1024 * 1024  # a 50,000-event calendar is ~15 MB
+MAX_COMPONENTS = 200_000
+MAX_DEPTH = 8  # VCALENDAR > VEVENT > VALARM is 3; deeper is not a calendar program's output
+MAX_LINES = 20_000  # content lines in one component (a series with 20,000 EXDATE lines is odd)
+MAX_LINE = 256 * 1024  # characters in one unfolded line
+_CONTENT_LINE = re.compile(r"^[A-Za-z0-9-]+(;[^:]*)?:")
+KEPT = ("VEVENT", "VTODO", "VTIMEZONE")
+
+
+@dataclass
+class Block:
+    """One top-level component: its name, the line its BEGIN is on, its unfolded lines."""
+
+    name: str
+    line: int
+    lines: list[tuple[int, str]] = field(default_factory=list)
+    problem: str = ""  # why it cannot be imported ("" when it can)
+    problem_line: int = 0
+    ignored: list[tuple[int, str]] = field(default_factory=list)  # lines dropped, and why
+
+    def text(self) -> str:
+        return "\r\n".join(text for _, text in self.lines) + "\r\n"
+
+    def first(self, prop: str) -> tuple[int, str] | None:
+        """(line, value) of the first `prop` line of this component itself."""
+        depth = 0
+        for number, text in self.lines[1:]:
+            name, value = split(text)
+            if name == "BEGIN":
+                depth += 1
+            elif name == "END":
+                depth -= 1
+            elif depth == 0 and name == prop:
+                return number, value
+        return None
+
+    def all(self, prop: str) -> list[tuple[int, str]]:
+        depth, found = 0, []
+        for number, text in self.lines[1:]:
+            name, value = split(text)
+            if name == "BEGIN":
+                depth += 1
+            elif name == "END":
+                depth -= 1
+            elif depth == 0 and name == prop:
+                found.append((number, value))
+        return found
+
+
+@dataclass
+class Parsed:
+    properties: dict[str, str]  # the calendar's own (X-WR-CALNAME, X-WR-TIMEZONE, ...)
+    blocks: list[Block]
+    notes: list[tuple[int, str]]  # file-level problems (cut off, too many components)
+
+
+def split(text: str) -> tuple[str, str]:
+    head, _, value = text.partition(":")
+    return head.split(";", 1)[0].strip().upper(), value
+
+
+def unfold(text: str) -> list[tuple[int, str]]:
+    """Logical lines with the physical line each starts on. A line that begins with a space
+    or tab continues the previous one (Google folds in the middle of parameters)."""
+    lines: list[tuple[int, str]] = []
+    for number, raw in enumerate(re.split(r"\r\n|\n|\r", text), start=1):
+        if raw[:1] in (" ", "\t") and lines:
+            start, previous = lines[-1]
+            if len(previous) < MAX_LINE:
+                lines[-1] = (start, previous + raw[1:])
+        elif raw.strip():
+            lines.append((number, raw))
+    return lines
+
+
+def read_blocks(text: str) -> Parsed:
+    props: dict[str, str] = {}
+    blocks: list[Block] = []
+    notes: list[tuple[int, str]] = []
+    stack: list[str] = []
+    current: Block | None = None
+    seen_calendar = False
+    for number, line in unfold(text):
+        if not _CONTENT_LINE.match(line):
+            if current is not None:
+                current.ignored.append((number, "not an iCalendar content line"))
+            elif stack:
+                notes.append((number, f"not an iCalendar content line: {line[:40]!r}"))
+            continue
+        name, value = split(line)
+        upper = value.strip().upper()
+        if name == "BEGIN":
+            if not stack and upper != "VCALENDAR":
+                continue  # text before the calendar (an e-mail header, say)
+            if upper == "VCALENDAR" and not stack:
+                seen_calendar = True
+            stack.append(upper)
+            if len(stack) == 2:
+                if len(blocks) >= MAX_COMPONENTS:
+                    if len(blocks) == MAX_COMPONENTS:
+                        notes.append((number, f"more than {MAX_COMPONENTS:,} components: "
+                                              "the rest of the file was not read"))
+                    current = None
+                else:
+                    current = Block(upper, number)
+                    blocks.append(current)
+            elif current is not None and len(stack) > MAX_DEPTH and not current.problem:
+                current.problem = f"components nested more than {MAX_DEPTH} deep"
+                current.problem_line = number
+        elif name == "END":
+            if upper not in stack:
+                if current is not None and not current.problem:
+                    current.problem = f"END:{upper} closes nothing that is open"
+                    current.problem_line = number
+                continue
+            while stack and stack[-1] != upper:  # END:VEVENT with a VALARM still open
+                if current is not None and not current.problem:
+                    current.problem = f"END:{upper} before END:{stack[-1]}"
+                    current.problem_line = number
+                stack.pop()
+            stack.pop()
+        elif len(stack) == 1:
+            props.setdefault(name, value)
+            continue
+        if current is not None and len(stack) >= 1:
+            if len(current.lines) < MAX_LINES:
+                current.lines.append((number, line))
+            elif not current.problem:
+                current.problem = f"more than {MAX_LINES:,} lines in one component"
+                current.problem_line = number
+        if len(stack) == 1:
+            current = None
+    if not seen_calendar:
+        raise ValueError("no BEGIN:VCALENDAR found")
+    if len(stack) > 1 and current is not None and not current.problem:
+        current.problem = f"the file ends before END:{stack[1]} (it looks cut off)"
+        current.problem_line = current.line
+    if stack:
+        notes.append((0, "the file ends before END:VCALENDAR (it looks cut off)"))
+    return Parsed(props, [b for b in blocks if b.name in KEPT], notes)

@@ -1,0 +1,63 @@
+"""Time zone names as calendar files write them -> IANA names: IANA itself, Windows names
+("W. Europe Standard Time", as Outlook writes), path-prefixed names (Evolution's
+"/freeassociation.sourceforge.net/Europe/Berlin"), and custom VTIMEZONE blocks matched by their
+offsets to the IANA zone that behaves the same."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, tzinfo
+from functools import lru_cache
+from zoneinfo import ZoneInfo, available_timezones
+
+from icalendar.timezone.windows_to_olson import WINDOWS_TO_OLSON
+
+from skills.calendar.timeutil import valid_zone
+
+UTC = ZoneInfo("UTC")
+# Offsets compared every 6 hours over two years: DST rules and transition days must agree.
+_SAMPLES = [datetime(2025, 1, 1, tzinfo=UTC) + timedelta(hours=6 * i) for i in range(2921)]
+
+
+def iana_name(tzid: str) -> str:
+    """The IANA zone a TZID names, or "" when it names none (custom, or unknown)."""
+    name = tzid.strip().strip('"')
+    if not name:
+        return ""
+    if valid_zone(name):
+        return "UTC" if name.upper() in ("UTC", "GMT", "ETC/UTC", "Z") else name
+    if name in WINDOWS_TO_OLSON:
+        return WINDOWS_TO_OLSON[name]
+    parts = name.split("/")
+    for i in range(1, len(parts)):
+        tail = "/".join(parts[i:])
+        if tail and valid_zone(tail):
+            return tail
+    return ""
+
+
+def matching_zone(zone: tzinfo) -> str:
+    """The IANA zone with the same offsets as a custom VTIMEZONE over 2025-2026, or ""."""
+    try:
+        wanted = tuple(_offset(zone, moment) for moment in _SAMPLES[::120])
+    except (ValueError, TypeError, OverflowError):
+        return ""
+    for name in _candidates():
+        z = ZoneInfo(name)
+        if tuple(_offset(z, moment) for moment in _SAMPLES[::120]) != wanted:
+            continue
+        if all(_offset(z, m) == _offset(zone, m) for m in _SAMPLES):
+            return name
+    return ""
+
+
+def _offset(zone: tzinfo, moment: datetime) -> timedelta | None:
+    return moment.astimezone(zone).utcoffset()
+
+
+@lru_cache(maxsize=1)
+def _candidates() -> list[str]:
+    """Windows' preferred zones first (the usual answer), then every other IANA zone."""
+    preferred = list(dict.fromkeys(WINDOWS_TO_OLSON.values()))
+    rest = sorted(n for n in available_timezones() if n not in set(preferred)
+                  and "/" in n and not n.startswith(("Etc/", "posix/", "right/")))
+    return [n for n in preferred if valid_zone(n)] + rest

@@ -1,0 +1,51 @@
+"""A cap on tool calls per step and per turn, also with --yes (issue 18)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.core.test_assistant_loop import answer
+from tests.core.test_cli_ask import ask_json, history, script, settings
+
+
+def many_calls(count: int) -> str:
+    one = ("<tool_call>\n<function=get_current_time>\n<parameter=timezone>\nUTC\n</parameter>\n"
+           "</function>\n</tool_call>")
+    return "Calling.\n</think>\n\n" + "\n".join([one] * count)
+
+
+def test_a_thousand_calls_in_one_step_run_only_the_cap_even_with_yes(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], hearth_home: Path) -> None:
+    file = script(tmp_path, many_calls(1000), answer("Done."), "Clock")
+    code, lines, err = ask_json(capsys, "what time is it?", "--engine", "scripted",
+                                "--script", file, "--yes", "--max-tokens", "200000")
+    assert code == 0, err
+    results = [line for line in lines if line["type"] == "tool_result"]
+    ran = [r for r in results if r["name"] == "get_current_time"]
+    assert len(ran) == 10 and all(r["ok"] for r in ran)
+    notes = [r for r in results if r["name"] == ""]
+    (note,) = notes
+    assert "990 more tool calls were not run: at most 10 tool calls run in one step" in note["text"]
+    store = history()
+    try:
+        saved = store.messages(lines[-1]["conversation_id"])
+        assert len(saved[1].tool_calls or []) == 10  # the history replays only what ran
+    finally:
+        store.close()
+
+
+def test_the_turn_cap_holds_across_steps(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], hearth_home: Path) -> None:
+    settings(hearth_home, max_tool_calls_per_step=4, max_tool_calls_per_turn=6)
+    file = script(tmp_path, many_calls(4), many_calls(4), many_calls(4), answer("Done."), "Clock")
+    code, lines, err = ask_json(capsys, "time?", "--engine", "scripted", "--script", file, "--yes")
+    assert code == 0, err
+    ran = [line for line in lines if line["type"] == "tool_result" and line["name"]]
+    assert len(ran) == 6
+    notes = [line["text"] for line in lines if line["type"] == "tool_result" and not line["name"]]
+    assert notes == ["2 more tool calls were not run: this turn has used all 6 of its tool "
+                     "calls. Answer with what you have, or ask for fewer calls at a time.",
+                     "4 more tool calls were not run: this turn has used all 6 of its tool "
+                     "calls. Answer with what you have, or ask for fewer calls at a time."]

@@ -1,0 +1,148 @@
+"""The defects a new user met on day one (issue 16), each pinned by what the user saw."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from tests.ui.scripts import WAIT_MS
+
+
+def test_file_search_folders_from_settings_are_scanned_without_an_error(ctx, qtbot,
+                                                                        tmp_path) -> None:
+    """Defect 1: Settings > Folders > File search folders > Add > Save said "'list' object is
+    not callable" and file search stayed at "0 files, last scan: never"."""
+    from app.ui.services import Services
+
+    folder = tmp_path / "Projects"
+    folder.mkdir()
+    (folder / "plan.txt").write_text("the plan")
+    failures: list[tuple[str, str]] = []
+    ctx.ops.failed.connect(lambda title, message: failures.append((title, message)))
+    services = Services(ctx)
+    ctx.hearth.settings.file_roots = [str(folder)]
+    services.settings_changed({"file_roots"})
+    files = ctx.hearth.files
+    qtbot.waitUntil(lambda: files.status().files == 1 or bool(failures), timeout=WAIT_MS)
+    assert failures == []
+    assert [Path(r).name for r in files.roots] == ["Projects"]
+    assert ctx.ops.wait(WAIT_MS)
+    services.stop()
+
+
+def _luminance(c: Any) -> float:
+    def channel(v: int) -> float:
+        v = v / 255
+        return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+
+    return 0.2126 * channel(c.red()) + 0.7152 * channel(c.green()) + 0.0722 * channel(c.blue())
+
+
+def _visible_fraction(icon: Any, background: str) -> float:
+    """How much of a 22 px tray icon stands out (WCAG contrast >= 3:1) from this panel."""
+    from PySide6.QtGui import QColor, QImage, QPainter
+
+    image = QImage(22, 22, QImage.Format.Format_ARGB32)
+    image.fill(QColor(background))
+    painter = QPainter(image)
+    icon.paint(painter, 0, 0, 22, 22)
+    painter.end()
+    panel = _luminance(QColor(background))
+    standing_out = 0
+    for y in range(22):
+        for x in range(22):
+            pixel = _luminance(image.pixelColor(x, y))
+            low, high = sorted((pixel, panel))
+            standing_out += (high + 0.05) / (low + 0.05) >= 3
+    return standing_out / (22 * 22)
+
+
+def test_the_tray_icon_is_visible_on_dark_and_light_panels(qapp) -> None:
+    """Defect 2: the icon was drawn solid black, a black square on a dark panel (only macOS
+    recolours mask icons)."""
+    from app.ui.icons import tray_icon
+
+    for panel in ("#000000", "#202020", "#3c3c3c", "#808080", "#3465a4", "#e8e8e8", "#ffffff"):
+        assert _visible_fraction(tray_icon("linux"), panel) > 0.15, panel
+        assert _visible_fraction(tray_icon("win32"), panel) > 0.15, panel
+    assert tray_icon("darwin").isMask()  # the menu bar recolours it
+
+
+def test_closing_into_the_tray_says_so_once(ctx, qtbot, monkeypatch) -> None:
+    """Defect 2: closing the window hid the app with no hint that it still runs."""
+    from PySide6.QtGui import QPalette
+    from PySide6.QtWidgets import QApplication
+
+    from app.ui.desktop import Desktop
+    from app.ui.tray import Tray
+
+    said: list[tuple[str, str]] = []
+    monkeypatch.setattr("app.ui.desktop.tray_available", lambda: True)
+    monkeypatch.setattr(Tray, "notify", lambda self, title, text: said.append((title, text)))
+    desktop = Desktop(QApplication.instance(), ctx.hearth)
+    qtbot.addWidget(desktop.window)
+    qtbot.addWidget(desktop.quick)
+    for _ in range(3):
+        desktop.window.show()
+        desktop.window.close()
+    assert not desktop.window.isVisible()
+    assert [title for title, _ in said] == ["Hearth is still running"]
+    assert desktop.ctx.ops.wait(WAIT_MS)
+    from app.core.settings import load_settings
+
+    assert load_settings(ctx.hearth.paths.settings_file).tray_notice_shown  # not after restart
+    desktop.tray.hide()
+    desktop.theme.setParent(None)
+    desktop.setParent(None)
+    QApplication.instance().setStyleSheet("")
+    QApplication.instance().setPalette(QPalette())
+
+
+def test_a_quick_ask_chat_shows_in_the_sidebar(ctx, qtbot, backend) -> None:
+    """Defect 9: quick-ask chats were missing from the sidebar."""
+    from PySide6.QtCore import Qt
+
+    from app.ui.main_window import MainWindow
+    from app.ui.quick_ask import QuickAsk
+    from tests.ui.scripts import answer
+
+    window = MainWindow(ctx)
+    qtbot.addWidget(window)
+    window.show()
+    quick = QuickAsk(ctx)
+    qtbot.addWidget(quick)
+    backend.queue(answer("Easy.", "It is 4."), "Sums")
+    quick.summon()
+    qtbot.keyClicks(quick.input, "What is 2 + 2?")
+    qtbot.keyClick(quick.input, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: not quick.streaming, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: ctx.hearth.history.get_conversation(quick.conversation_id).title
+                    == "Sums", timeout=WAIT_MS)
+    quick.dismiss()
+    window.activateWindow()  # the person comes back to the window
+    qtbot.waitUntil(lambda: "Sums" in [window.sidebar.list.item(i).text()
+                                       for i in range(window.sidebar.list.count())],
+                    timeout=WAIT_MS)
+
+
+def test_untitled_chats_have_one_name_and_empty_ones_are_not_kept(ctx, qtbot) -> None:
+    """Defect 9: empty chats stayed in the list; untitled ones were named three ways."""
+    from app.ui.sidebar import Sidebar
+
+    history = ctx.hearth.history
+    used = history.create_conversation()
+    history.add_message(used.id, "user", "the boiler")
+    empty = history.create_conversation()
+    sidebar = Sidebar(ctx)
+    qtbot.addWidget(sidebar)
+    sidebar.reload()
+    qtbot.waitUntil(lambda: sidebar.list.count() == 1, timeout=WAIT_MS)
+    assert sidebar.list.item(0).text() == "New chat"
+    sidebar.search.setText("boiler")
+    qtbot.waitUntil(lambda: sidebar.results.count() == 1, timeout=WAIT_MS)
+    assert sidebar.results.item(0).text().startswith("New chat: ")
+    assert history.export_markdown(used.id).startswith("# New chat")
+    forgotten = ctx.hearth.conversations.forget_empty(keep=None)
+    assert [f.conversation_id for f in forgotten] == [empty.id]
+    assert history.get_conversation(empty.id) is None
+    assert history.get_conversation(used.id) is not None
