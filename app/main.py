@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import multiprocessing
 import sys
 from functools import cached_property
@@ -10,6 +11,8 @@ from typing import TYPE_CHECKING, Any
 
 from app.core.paths import Paths
 from app.core.settings import Settings, load_settings, save_settings
+
+log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     from app.core.assistant import Assistant
@@ -22,7 +25,7 @@ if TYPE_CHECKING:
     from skills.calendar import CalendarStore
     from skills.documents import DocumentIndex
     from skills.files import FileIndex
-    from skills.office import OfficeAccess, WorkbookCache
+    from skills.office import Digester, OfficeAccess, WorkbookCache
 
 
 class Hearth:
@@ -150,10 +153,20 @@ class Hearth:
         self._closers.append(cache)
         return cache
 
+    @cached_property
+    def digester(self) -> Digester:
+        from app.core.summaries import ModelSummarizer
+        from skills.office import DigestCache, Digester
+
+        cache = DigestCache(self.paths.index_db)
+        digester = Digester(cache, ModelSummarizer(self.runner))
+        self._closers += [cache, digester]  # closed in reverse: the parser first
+        return digester
+
     def office_skills(self) -> list[Skill]:
         from skills.office import office_skills
 
-        return office_skills(self.office_access(), self.workbooks)
+        return office_skills(self.office_access(), self.workbooks, digester=self.digester)
 
     @cached_property
     def assistant(self) -> Assistant:
@@ -203,7 +216,7 @@ class Hearth:
 
 
 COMMANDS = ("ask", "chat", "history", "docs", "files", "calendar", "office", "models",
-            "selftest")
+            "selftest", "serve", "mcp")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -233,18 +246,36 @@ def main(argv: list[str] | None = None) -> int:
 
     streams = sys.stdout, sys.stderr
     # Model- and file-supplied text must never drive the terminal (app/cli/terminal.py).
-    sys.stdout, sys.stderr = SafeStream(sys.stdout), SafeStream(sys.stderr)  # type: ignore[assignment]
+    sys.stdout, sys.stderr = SafeStream(sys.stdout), SafeStream(sys.stderr)
     try:
         args = build_parser().parse_args(args_list)
-        hearth = Hearth()
-        try:
-            return int(args.func(args, hearth))
-        except KeyboardInterrupt:
-            return 130
-        finally:
-            hearth.close()
+        return _run_command(args)
     finally:
         sys.stdout, sys.stderr = streams
+
+
+def _run_command(args: argparse.Namespace) -> int:
+    """Run one CLI command; any failure that reaches here becomes one line and its exit code."""
+    from app.cli.output import fail
+    from app.core.failures import FailureKind, describe, exit_code, kind_of
+
+    hearth: Hearth | None = None
+    try:
+        hearth = Hearth()
+        return int(args.func(args, hearth))
+    except KeyboardInterrupt:
+        return 130
+    except Exception as exc:  # the edge: a full disk, a read-only home, a damaged file, a bug
+        kind = kind_of(exc)
+        if kind is FailureKind.INTERNAL:
+            log.error("hearth %s failed", args.command, exc_info=exc)
+        return fail(describe(exc), exit_code(kind))
+    finally:
+        if hearth is not None:
+            try:
+                hearth.close()
+            except Exception as exc:  # closing on a full disk must not print a traceback
+                fail(describe(exc), exit_code(kind_of(exc)))
 
 
 if __name__ == "__main__":

@@ -29,6 +29,13 @@ class GenerateOptions:
     min_p: float = 0.0
     seed: int | None = None
     cache_key: str | None = None  # conversation id, for per-conversation KV caches
+    # Reasoning tokens after which the engine ends the generation with finish_reason
+    # "thinking_budget" (None: no limit). The core then closes the reasoning itself.
+    thinking_budget: int | None = None
+    # The reply so far, rendered right after the generation prompt: the model continues it
+    # (the core closes cut-short reasoning with it: "<reasoning>\n</think>\n\n").
+    assistant_prefix: str = ""
+    raw_prompt: str | None = None  # a prompt sent as is, no template (/v1/completions)
 
     def effective_temperature(self) -> float:
         if self.temperature is not None:
@@ -71,7 +78,11 @@ class Backend(Protocol):
         """Free the model and its caches."""
 
     def render_prompt(self, messages: list[Message], options: GenerateOptions) -> str:
-        """The exact prompt text the engine would be sent (for --print-prompt)."""
+        """The exact prompt text the engine would be sent (for --print-prompt);
+        options.raw_prompt, when set, is that text already."""
+
+    def count_tokens(self, text: str) -> int:
+        """How many tokens `text` is for the loaded model (an estimate where none is known)."""
 
     def forget_conversation(self, cache_key: str) -> None:
         """Drop everything kept for this conversation (its KV in memory and on disk)."""

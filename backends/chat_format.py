@@ -53,6 +53,8 @@ class ChatTemplate:
 
     def render(self, messages: list[Message], options: GenerateOptions,
                add_generation_prompt: bool = True) -> str:
+        if options.raw_prompt is not None:
+            return options.raw_prompt  # a client's own prompt (/v1/completions): no template
         variables: dict[str, Any] = {
             "messages": messages,
             "add_generation_prompt": add_generation_prompt,
@@ -65,6 +67,13 @@ class ChatTemplate:
         if options.tools:
             variables["tools"] = options.tools
         try:
-            return self._template.render(**variables)
+            prompt = self._template.render(**variables)
         except TemplateRaised as exc:
             raise ValueError(f"The chat template refused these messages: {exc}") from exc
+        return prompt + options.assistant_prefix if add_generation_prompt else prompt
+
+
+def estimate_tokens(text: str) -> int:
+    """A cautious token count where no tokenizer is at hand (a remote server that offers
+    none): about 3 characters per token, the dense end of English, code and CJK mixes."""
+    return (len(text.encode("utf-8")) + 2) // 3

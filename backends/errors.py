@@ -6,6 +6,7 @@ translated messages and actions. The English text of an error is for logs and th
 
 from __future__ import annotations
 
+import sqlite3
 from enum import StrEnum
 
 
@@ -98,6 +99,32 @@ def kind_of(exc: BaseException) -> FailureKind:
         if exc.errno in (errno.ENOSPC, errno.EDQUOT):
             return FailureKind.DISK_FULL
         return FailureKind.STORAGE
+    if isinstance(exc, sqlite3.Error):
+        return _sqlite_kind(exc)
+    if isinstance(exc, UnicodeError):  # text that cannot be stored or shown (lone surrogates)
+        return FailureKind.BAD_INPUT
     if isinstance(exc, ValueError):
         return FailureKind.BAD_INPUT
+    return FailureKind.INTERNAL
+
+
+# SQLite primary result codes (sqlite3.h) and the kind each is.
+_SQLITE_KINDS = {13: FailureKind.DISK_FULL, 5: FailureKind.BUSY, 6: FailureKind.BUSY}
+_SQLITE_STORAGE = {3, 8, 10, 11, 14, 15, 23, 26}  # perm, readonly, ioerr, corrupt, cantopen,
+# protocol, auth, notadb
+
+
+def _sqlite_kind(exc: sqlite3.Error) -> FailureKind:
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is None:
+        text = str(exc).lower()
+        if "disk is full" in text:
+            return FailureKind.DISK_FULL
+        return FailureKind.STORAGE if isinstance(exc, sqlite3.DatabaseError) else (
+            FailureKind.INTERNAL)
+    primary = int(code) & 0xFF
+    if primary in _SQLITE_KINDS:
+        return _SQLITE_KINDS[primary]
+    if primary in _SQLITE_STORAGE or isinstance(exc, sqlite3.OperationalError):
+        return FailureKind.STORAGE
     return FailureKind.INTERNAL

@@ -14,6 +14,7 @@ from jinja2 import TemplateError
 from backends.base import BackendInfo, GenerateOptions, Message, OnProgress, ShouldStop
 from backends.chat_format import ChatTemplate
 from backends.cpu import engine_threads
+from backends.engines import Engine
 from backends.errors import (
     BackendError,
     EngineUnavailable,
@@ -28,7 +29,7 @@ from backends.llama_gguf import GgufSummary, inspect_gguf, model_shape
 from backends.llama_log import TAP
 from backends.llama_prefix import LlamaPrefix
 from backends.llama_state import SeqState, restore_sequence, save_sequence, seq_state_codec
-from backends.parser import OutputParser
+from backends.parser import OutputParser, over_budget
 from backends.prefix_cache import (
     DEFAULT_LIMIT_BYTES,
     PrefixKey,
@@ -86,7 +87,7 @@ class LlamaCppBackend:
     def info(self) -> BackendInfo:
         summary = self._summary
         return BackendInfo(
-            engine="llama.cpp", model_path=self.model_path, model_name=Path(self.model_path).name,
+            engine=Engine.LLAMA, model_path=self.model_path, model_name=Path(self.model_path).name,
             context_length=self._llm.n_ctx() if self._llm is not None else 0,
             num_loops=summary.num_loops if summary else 1,
             quantization=summary.file_type if summary else "", device=self._device,
@@ -135,6 +136,9 @@ class LlamaCppBackend:
         if self._template is None:
             raise NotLoaded("Load the model before rendering a prompt")
         return self._template.render(messages, options)
+
+    def count_tokens(self, text: str) -> int:
+        return len(self._require().tokenize(text.encode("utf-8"), add_bos=False, special=False))
 
     def encode_prompt(self, messages: list[Message], options: GenerateOptions,
                       add_generation_prompt: bool = True) -> EncodedPrompt:
@@ -187,10 +191,6 @@ class LlamaCppBackend:
             self._caches.clear()
         if self._prefix is not None:
             self._prefix.store.clear()
-
-    def count_tokens(self, text: str) -> int:
-        """Tokens of `text` with the loaded model's tokenizer (for prompt-size figures)."""
-        return len(self._require().tokenize(text.encode("utf-8"), add_bos=False, special=True))
 
     # -- loading ----------------------------------------------------------------------------
 
@@ -340,10 +340,13 @@ class LlamaCppBackend:
                 if token in self._stop_ids:
                     break
                 run.completion += 1
+                run.reasoning += parser.in_reasoning
                 for event in parser.feed(decoder.push(token)):
                     run.saw(event)
                     yield event
                 reason = self._should_end(run, len(tokens), options, should_stop)
+                if not reason and over_budget(run.reasoning, options, parser):
+                    reason = "thinking_budget"
                 if reason:
                     finish = reason
                     break
@@ -392,6 +395,7 @@ class _Run:
         self.first: float | None = None
         self.last = started
         self.completion = 0
+        self.reasoning = 0  # tokens generated inside the reasoning
         self.tool_calls = 0
 
     def token(self) -> None:

@@ -16,6 +16,7 @@ from jinja2 import TemplateError
 
 from backends.base import BackendInfo, GenerateOptions, Message, OnProgress, ShouldStop
 from backends.chat_format import ChatTemplate
+from backends.engines import Engine
 from backends.errors import (
     BackendError,
     EngineUnavailable,
@@ -30,7 +31,7 @@ from backends.memory import plan_for_model, require_fit
 from backends.mlx_cache import DEFAULT_KEY, CacheEntry, common_prefix, conversation_caches
 from backends.mlx_folder import MlxFolder, inspect_folder
 from backends.mlx_prefix import MlxPrefix
-from backends.parser import OutputParser
+from backends.parser import OutputParser, over_budget
 from backends.prefix_cache import (
     DEFAULT_LIMIT_BYTES,
     PrefixKey,
@@ -101,6 +102,7 @@ class _Turn:
     prefill_started: float = 0.0
     finish: str = "length"
     saw_tool_call: bool = False
+    reasoning: int = 0  # tokens generated inside the reasoning
 
     def done(self) -> Done:
         end = perf_counter()
@@ -135,7 +137,7 @@ class MlxBackend:
         self._requested_context = context_length
         self._kv_type = kv_type
         self._cache_dir = cache_dir
-        self._info = BackendInfo(engine="mlx", model_path=model_path,
+        self._info = BackendInfo(engine=Engine.MLX, model_path=model_path,
                                  model_name=Path(model_path).name, kv_type=kv_type)
         self._engine: _Engine | None = None
         self._model: Any = None
@@ -205,6 +207,11 @@ class MlxBackend:
                                           folder.eos_token)
         return self._template.render(messages, options)
 
+    def count_tokens(self, text: str) -> int:
+        if self._tokenizer is None:
+            raise NotLoaded("The MLX model is not loaded yet")
+        return len(self._tokenizer.encode(text, add_special_tokens=False))
+
     def encode_prompt(self, messages: list[Message], options: GenerateOptions,
                       add_generation_prompt: bool = True) -> EncodedPrompt:
         """The prompt's token ids: special tokens only from the template (backends/safe_tokens)."""
@@ -266,12 +273,6 @@ class MlxBackend:
             self._store.clear()
         if self._prefix is not None:
             self._prefix.store.clear()
-
-    def count_tokens(self, text: str) -> int:
-        """Tokens of `text` with the loaded model's tokenizer (for prompt-size figures)."""
-        if not self.loaded:
-            raise NotLoaded("The MLX model is not loaded yet")
-        return len(self._tokenizer.encode(text, add_special_tokens=False))
 
     def _key(self, messages: list[Message], options: GenerateOptions,
              tokens: list[int] | None) -> PrefixKey | None:
@@ -358,7 +359,7 @@ class MlxBackend:
             prompt_progress_callback=_progress_check(should_stop), **self._kv_options())
         turn.prefill_started = turn.prefill_started or perf_counter()
         try:
-            yield from self._decode(turn, responses, parser, should_stop)
+            yield from self._decode(turn, responses, parser, should_stop, options)
         except _PrefillCancelled:
             turn.finish = "cancelled"
         finally:
@@ -367,10 +368,11 @@ class MlxBackend:
         yield turn.done()
 
     def _decode(self, turn: _Turn, responses: Any, parser: OutputParser,
-                should_stop: ShouldStop) -> Iterator[Event]:
+                should_stop: ShouldStop, options: GenerateOptions) -> Iterator[Event]:
         for response in responses:
             turn.first_token_at = turn.first_token_at or perf_counter()
             turn.generated.append(int(response.token))
+            turn.reasoning += parser.in_reasoning
             for event in parser.feed(response.text):
                 turn.saw_tool_call = turn.saw_tool_call or isinstance(event, ToolCall)
                 yield event
@@ -378,6 +380,9 @@ class MlxBackend:
                 turn.finish = response.finish_reason
             elif should_stop():
                 turn.finish = "cancelled"
+                return
+            elif over_budget(turn.reasoning, options, parser):
+                turn.finish = "thinking_budget"
                 return
 
     def _sampler(self, options: GenerateOptions) -> Any:

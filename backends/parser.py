@@ -32,6 +32,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from backends.base import GenerateOptions
 from backends.events import Event, ReasoningDelta, StreamError, TextDelta, ToolCall
 
 THINK_OPEN = "<think>"
@@ -260,6 +261,12 @@ class OutputParser:
             value = _TRAILING_RE.sub("", value, count=1)
             arguments[key] = value if (name, key) in self._string_params else _typed(value)
         return arguments
+
+
+def over_budget(reasoning_tokens: int, options: GenerateOptions, parser: OutputParser) -> bool:
+    """The engines' thinking-budget check: still reasoning, and the budget is spent."""
+    budget = options.thinking_budget
+    return budget is not None and parser.in_reasoning and reasoning_tokens >= budget
 
 
 def _held_prefix(buf: str, tags: tuple[str, ...]) -> int:

@@ -16,8 +16,9 @@ from collections.abc import Iterator
 from typing import Any
 
 from backends.base import BackendInfo, GenerateOptions, Message, ShouldStop
-from backends.errors import NotLoaded
-from backends.events import Event
+from backends.chat_format import estimate_tokens
+from backends.errors import FailureKind, NotLoaded
+from backends.events import Done, Event, StreamError
 from backends.remote_http import (
     Connection,
     Endpoint,
@@ -80,10 +81,18 @@ class RemoteBackend:
         body = json.dumps(self._request(messages, options), indent=2, ensure_ascii=False)
         return f"POST {self._endpoint.full_url('chat/completions')}\n{body}"
 
+    def count_tokens(self, text: str) -> int:
+        return estimate_tokens(text)
+
     def stream(self, messages: list[Message], options: GenerateOptions,
                should_stop: ShouldStop) -> Iterator[Event]:
         if not self._loaded:
             raise NotLoaded("Not connected to the server yet: call load() first.")
+        if options.raw_prompt is not None:
+            yield StreamError("The remote engine takes chat messages only, not a raw prompt.",
+                              kind=FailureKind.BAD_INPUT)
+            yield Done("error")
+            return
         turn = Turn(options)
         if should_stop():
             yield turn.done("cancelled")

@@ -29,6 +29,9 @@ def follow(readline: Callable[[], bytes], turn: Turn, should_stop: ShouldStop) -
         if should_stop():
             turn.cancelled = True
             return
+        if turn.over_budget():
+            turn.budget_spent = True  # closing the connection stops the server
+            return
 
 
 def sse_data(readline: Callable[[], bytes]) -> Iterator[str]:
@@ -62,6 +65,8 @@ class Turn:
         self.saw_call = False
         self.saw_reasoning = False  # the server split the reasoning out itself
         self.server_error = False
+        self.reasoning_pieces = 0  # chunks inside the reasoning: its token count, near enough
+        self.budget_spent = False
         # Reasoning split out by the server still goes through a parser, to trim it the same way.
         self.reasoning = OutputParser(options.tool_call_format, starts_in_reasoning=True)
         self.content: OutputParser | None = None
@@ -91,6 +96,7 @@ class Turn:
         # for part of a character). The count stands in when the server reports no usage.
         self.pieces += isinstance(content, str) or bool(reasoning) or bool(calls)
         events: list[Event] = []
+        self.reasoning_pieces += bool(reasoning) or (bool(content) and self._content_reasons())
         if isinstance(reasoning, str) and reasoning:
             self.saw_reasoning = True
             events += self.reasoning.feed(reasoning)
@@ -101,6 +107,12 @@ class Turn:
             if isinstance(call, dict):
                 self._add_call_fragment(call)
         return events
+
+    def _content_reasons(self) -> bool:
+        """Is raw content (before this chunk) still inside the reasoning?"""
+        if self.content is not None:
+            return self.content.in_reasoning
+        return self.options.enable_thinking and not self.saw_reasoning
 
     def _start_content(self) -> tuple[OutputParser, list[Event]]:
         # Reasoning the server split out is over; raw text starts inside <think> in Think mode.
@@ -126,13 +138,20 @@ class Turn:
         events = self.reasoning.finish()
         if self.content is not None:
             events += self.content.finish()
-        if self.cancelled:  # a reply the user stopped: half a call is not an error
+        if self.cancelled or self.budget_spent:  # stopped on purpose: half a call is no error
             return self._seen([e for e in events if not isinstance(e, StreamError)])
         events += [_structured_call(slot) for _, slot in sorted(self.calls.items())]
-        if not self.ended and not self.finish_reason and not self.server_error:
+        if not (self.ended or self.finish_reason or self.server_error or self.budget_spent):
             events.append(StreamError("The server ended the reply before it was complete.",
                                       kind=FailureKind.SERVER_UNREACHABLE))
         return self._seen(events)
+
+    def over_budget(self) -> bool:
+        """Still reasoning and the thinking budget is spent."""
+        budget = self.options.thinking_budget
+        still = self.content.in_reasoning if self.content is not None else (
+            self.saw_reasoning or self.options.enable_thinking)
+        return budget is not None and still and self.reasoning_pieces >= budget
 
     def _seen(self, events: list[Event]) -> list[Event]:
         if events and not self.first:
@@ -155,6 +174,8 @@ class Turn:
     def _finish_reason(self) -> str:
         if self.cancelled:
             return "cancelled"
+        if self.budget_spent:
+            return "thinking_budget"
         if self.server_error or not (self.ended or self.finish_reason):
             return "error"
         reason = {"function_call": "tool_calls", "": "stop"}.get(self.finish_reason,

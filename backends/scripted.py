@@ -13,7 +13,7 @@ from backends.base import BackendInfo, GenerateOptions, Message, ShouldStop
 from backends.chat_format import ChatTemplate
 from backends.errors import BackendError, NotLoaded
 from backends.events import Done, Event, StreamError, ToolCall
-from backends.parser import OutputParser
+from backends.parser import OutputParser, over_budget
 
 # ChatML with the Nanbeige generation prompt, enough for tests to see what the "model" was sent.
 MINIMAL_TEMPLATE = (
@@ -91,6 +91,9 @@ class ScriptedBackend:
     def render_prompt(self, messages: list[Message], options: GenerateOptions) -> str:
         return self._template.render(messages, options)
 
+    def count_tokens(self, text: str) -> int:
+        return len(_TOKEN_RE.findall(text))
+
     def forget_conversation(self, cache_key: str) -> None:
         pass  # scripted outputs keep no per-conversation state
 
@@ -115,7 +118,7 @@ class ScriptedBackend:
         parser = OutputParser(options.tool_call_format, tools=options.tools,
                               starts_in_reasoning=prompt.rfind("<think>") > prompt.rfind("</think>"))
         chunks = _TOKEN_RE.findall(script) if isinstance(script, str) else list(script)
-        finish, saw_call, first = "stop", False, 0.0
+        finish, saw_call, first, reasoning = "stop", False, 0.0, 0
         sent: list[str] = []
         for chunk in chunks:
             if should_stop():
@@ -130,9 +133,13 @@ class ScriptedBackend:
                 time.sleep(self._delay)
             first = first or time.perf_counter()
             sent.append(chunk)
+            reasoning += parser.in_reasoning
             for event in parser.feed(chunk):
                 saw_call = saw_call or isinstance(event, ToolCall)
                 yield event
+            if over_budget(reasoning, options, parser):
+                finish = "thinking_budget"
+                break
         for event in parser.finish():
             if finish == "cancelled" and isinstance(event, StreamError):
                 continue  # a call cut off by the user's own cancel is not an error

@@ -9,6 +9,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from backends.engines import CHOICES, Engine
 from backends.errors import EngineUnavailable, ModelNotFound, UnsupportedModel
 from backends.prefix_cache import DEFAULT_LIMIT_BYTES
 
@@ -16,7 +17,7 @@ if TYPE_CHECKING:
     from backends.base import Backend, BackendInfo, GenerateOptions, Message, ShouldStop
     from backends.events import Event
 
-ENGINES = ("auto", "llama", "mlx", "remote", "scripted")
+ENGINES = (*CHOICES, Engine.SCRIPTED)
 
 
 @dataclass(frozen=True)
@@ -230,6 +231,9 @@ class _Reasoned:
 
     def render_prompt(self, messages: list[Message], options: GenerateOptions) -> str:
         return self._backend.render_prompt(messages, options)
+
+    def count_tokens(self, text: str) -> int:
+        return self._backend.count_tokens(text)
 
     def stream(self, messages: list[Message], options: GenerateOptions,
                should_stop: ShouldStop) -> Iterator[Event]:

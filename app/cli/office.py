@@ -85,7 +85,7 @@ def run(args: argparse.Namespace, hearth: Hearth) -> int:
                 from app.cli.office_digest import run_digest
             except ModuleNotFoundError:
                 return fail("office digest is not available in this build yet")
-            return run_digest(args, hearth)
+            return int(run_digest(args, hearth))
         return _run_tool(action, args, hearth)
     except SkillError as exc:
         return fail(str(exc))

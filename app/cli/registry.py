@@ -15,6 +15,8 @@ MODULES = (
     "app.cli.office",
     "app.cli.models",
     "app.cli.selftest",
+    "app.cli.serve",
+    "app.cli.mcp",  # mcp serve
 )
 
 

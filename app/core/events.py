@@ -106,6 +106,30 @@ class SourcesFound:
 
 
 @dataclass(frozen=True)
+class OutputCut:
+    """Hearth cut the model short: part "reasoning" (its thinking budget was spent, or it
+    looped; the reasoning is closed and the model answers) or "answer" (it repeated itself)."""
+
+    conversation_id: str
+    message_id: MessageId
+    part: str  # "reasoning" | "answer"
+    reason: str  # "budget" | "loop"
+    tokens: int  # tokens the model spent on that part before the cut
+
+
+@dataclass(frozen=True)
+class ContextCompacted:
+    """Older messages no longer fit the context window: the model summarized them. The
+    history keeps every original message; only what the model is sent changes."""
+
+    conversation_id: str
+    summary_message_id: MessageId
+    summarized: int  # how many messages the summary stands for
+    tokens_before: int  # prompt tokens without the summary
+    tokens_after: int  # prompt tokens with it
+
+
+@dataclass(frozen=True)
 class TurnDone:
     """The turn ended (finish_reason "stop", "length", "cancelled", "step_limit")."""
 
@@ -134,5 +158,6 @@ class TitleChanged:
 
 AssistantEvent = (
     TurnStarted | Queued | ReasoningDelta | TextDelta | ToolStarted | ConfirmationNeeded
-    | ToolFinished | SourcesFound | TurnDone | TurnFailed | TitleChanged
+    | ToolFinished | SourcesFound | TurnDone | TurnFailed | TitleChanged | OutputCut
+    | ContextCompacted
 )

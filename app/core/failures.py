@@ -6,9 +6,12 @@ English detail on one line and exits with `exit_code(kind)`."""
 
 from __future__ import annotations
 
+import errno
+import sqlite3
+
 from backends.errors import FailureKind, kind_of
 
-__all__ = ["EXIT_CODES", "FailureKind", "exit_code", "kind_of"]
+__all__ = ["EXIT_CODES", "FailureKind", "describe", "exit_code", "kind_of"]
 
 EXIT_CODES: dict[FailureKind, int] = {
     FailureKind.INTERNAL: 1,
@@ -29,3 +32,33 @@ EXIT_CODES: dict[FailureKind, int] = {
 
 def exit_code(kind: FailureKind) -> int:
     return EXIT_CODES.get(kind, 1)
+
+
+def describe(exc: BaseException) -> str:
+    """One line for a person: what failed, where, and what to do. Never a traceback."""
+    kind = kind_of(exc)
+    where = _where(exc)
+    if kind is FailureKind.DISK_FULL:
+        return (f"the disk is full{where}: free some space and run the command again "
+                "(nothing already saved was lost)")
+    if isinstance(exc, OSError) and exc.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
+        return (f"Hearth cannot write{where}: the folder is read-only or not yours "
+                f"({exc.strerror}); set HEARTH_HOME to a folder you can write")
+    if isinstance(exc, sqlite3.Error):
+        text = str(exc)
+        if "readonly" in text or "read-only" in text:
+            return ("Hearth's data is on a read-only disk or folder: set HEARTH_HOME to a "
+                    "folder you can write")
+        if kind is FailureKind.BUSY:
+            return f"Hearth's data is busy in another Hearth process ({text}): try again"
+        if kind is FailureKind.STORAGE:
+            return f"a Hearth database could not be used ({text})"
+    if isinstance(exc, OSError):
+        return f"{exc.strerror or exc}{where}"
+    detail = " ".join(str(exc).split()) or type(exc).__name__
+    return detail[:300]
+
+
+def _where(exc: BaseException) -> str:
+    name = getattr(exc, "filename", None)
+    return f" ({name})" if name else ""

@@ -44,6 +44,25 @@ class Settings:
     mcp_servers: list[McpServer] = field(default_factory=list)
     enabled_skills: list[str] = field(default_factory=list)  # empty: all
     step_limit: int = 8
+    # Sampling per step (MODEL.md): the first step of a turn is chat, steps after a tool result
+    # are agentic work.
+    chat_temperature: float = 0.6
+    chat_top_p: float = 0.95
+    chat_top_k: int = 20
+    tool_temperature: float = 1.0
+    tool_top_p: float = 0.95
+    tool_top_k: int = 20
+    # Reasoning tokens per kind of request before Hearth closes the reasoning (0: no reasoning).
+    thinking_budget_chat: int = 2048
+    thinking_budget_quick: int = 1024
+    thinking_budget_tools: int = 1024
+    thinking_budget_title: int = 0
+    # The OpenAI-compatible server for other programs (app/core/server): off until switched on.
+    server_enabled: bool = False
+    server_host: str = "127.0.0.1"  # another address exposes the model to the network: warned
+    server_port: int = 8484
+    server_api_key: str = ""  # created on first use; this file is owner-only
+    server_cors_origins: list[str] = field(default_factory=list)  # empty: no browser page
     max_tool_calls_per_step: int = 10  # also with --yes: the rest are refused, not run
     max_tool_calls_per_turn: int = 40
     tray_notice_shown: bool = False  # "still running in the tray" is said once, ever
@@ -64,6 +83,8 @@ class Settings:
                 values[f.name] = [McpServer(**v) for v in value if isinstance(v, dict)]
             elif type(value) is type(default):  # a wrong type keeps the default
                 values[f.name] = value
+            elif type(default) is float and type(value) is int:  # "1" for 1.0 in the file
+                values[f.name] = float(value)
         return cls(**values)
 
     def to_dict(self) -> dict[str, Any]:
@@ -91,6 +112,7 @@ def save_settings(settings: Settings, path: Path) -> None:
             json.dump(settings.to_dict(), handle, indent=2, ensure_ascii=False)
             handle.flush()
             os.fsync(handle.fileno())
+        os.chmod(tmp, 0o600)  # it holds the server's API key: owner-only (mkstemp's mode too)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

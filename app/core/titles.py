@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import re
 import threading
-import time
 
 from app.core.history.records import UNTITLED
+from app.core.oneshot import generate_text
 from app.core.prompts import prompt_text
 from app.core.runner import ModelRunner
-from backends import events as be
 from backends.base import GenerateOptions
 
 MAX_WORDS = 6
@@ -44,27 +43,16 @@ def clean_title(raw: str) -> str:
 
 
 def generate_title(runner: ModelRunner, user_text: str, answer: str,
-                   cancel: threading.Event, timeout: float = 60.0) -> str:
-    """Ask the model (no thinking, few tokens); fall back to the user's first words."""
+                   cancel: threading.Event, timeout: float = 60.0,
+                   thinking_budget: int = 0) -> str:
+    """Ask the model (few tokens; reasoning only with a thinking budget, which Hearth closes
+    when it is spent); fall back to the user's first words."""
     messages = [
         {"role": "system", "content": prompt_text("title").strip()},
         {"role": "user", "content": f"User: {user_text[:1000]}\n\nAssistant: {answer[:1000]}"},
     ]
-    options = GenerateOptions(enable_thinking=False, max_tokens=TITLE_TOKENS, temperature=0.3)
-    parts: list[str] = []
-    finished = threading.Event()
-
-    def on_event(event: be.Event) -> None:
-        if isinstance(event, be.TextDelta):
-            parts.append(event.text)
-        elif isinstance(event, be.Done):
-            finished.set()
-
-    request = runner.submit(messages, options, on_event)
-    deadline = time.monotonic() + timeout
-    while not finished.wait(0.05) and time.monotonic() < deadline:
-        if cancel.is_set():
-            request.cancel()
-    if not finished.is_set():
-        request.cancel()
-    return clean_title("".join(parts)) or fallback_title(user_text)
+    think = thinking_budget > 0
+    options = GenerateOptions(enable_thinking=think, max_tokens=TITLE_TOKENS + thinking_budget,
+                              temperature=0.3, thinking_budget=thinking_budget if think else None)
+    raw = generate_text(runner, messages, options, cancel, timeout)
+    return clean_title(raw) or fallback_title(user_text)

@@ -10,7 +10,10 @@ import os
 import sys
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from app.core.root import HearthParts
 
 STARTED = time.perf_counter()  # as early as this module is imported (bench_startup.py)
 PROBE_ENV = "HEARTH_STARTUP_PROBE"  # set: print seconds-to-window when exposed, then quit
@@ -43,7 +46,7 @@ def _not_for_qt(rest: list[str]) -> str:
     return ""
 
 
-def run_app(argv: list[str], hearth_factory: Callable[[], Any]) -> int:
+def run_app(argv: list[str], hearth_factory: Callable[[], HearthParts]) -> int:
     """Entry point used by app.main when `hearth` runs without a subcommand."""
     args = parse_args(argv)
     if args.unknown:
@@ -72,7 +75,7 @@ def run_app(argv: list[str], hearth_factory: Callable[[], Any]) -> int:
         single.release()
 
 
-def _run(app: Any, args: argparse.Namespace, hearth_factory: Callable[[], Any],
+def _run(app: Any, args: argparse.Namespace, hearth_factory: Callable[[], HearthParts],
          single: Any) -> int:
     from app.ui.desktop import Desktop
 

@@ -15,7 +15,7 @@ import plistlib
 import shlex
 import sys
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 APP_ID = "app.hearth.Hearth"
 RUN_KEY = r"Software\Microsoft\Windows\CurrentVersion\Run"
@@ -60,7 +60,9 @@ class XdgAutostart:
 
 class WindowsRunKey:
     def enabled(self) -> bool:
-        import winreg  # type: ignore[import-not-found,unused-ignore]
+        if sys.platform != "win32":  # only chosen there; tells the type checker which winreg
+            return False
+        import winreg
 
         try:
             with winreg.OpenKey(winreg.HKEY_CURRENT_USER, RUN_KEY) as key:
@@ -70,8 +72,10 @@ class WindowsRunKey:
         return True
 
     def set(self, enabled: bool) -> None:
+        if sys.platform != "win32":
+            raise OSError("the Run key exists on Windows only")
         import subprocess
-        import winreg  # type: ignore[import-not-found,unused-ignore]
+        import winreg
 
         with winreg.CreateKey(winreg.HKEY_CURRENT_USER, RUN_KEY) as key:
             if enabled:
@@ -90,11 +94,11 @@ class MacLoginItem:
     def __init__(self, agents: Path | None = None) -> None:
         self.agent = (agents or Path.home() / "Library" / "LaunchAgents") / f"{APP_ID}.plist"
 
-    def _service(self) -> object | None:
+    def _service(self) -> Any:
         if not getattr(sys, "frozen", False):
             return None  # SMAppService registers the *bundle*; a source run has none
         try:
-            from ServiceManagement import SMAppService  # type: ignore[import-not-found]
+            from ServiceManagement import SMAppService
         except ImportError:
             return None
         return SMAppService.mainAppService()
@@ -135,7 +139,7 @@ def hide_dock_icon(hidden: bool) -> None:
     if sys.platform != "darwin":
         return
     try:
-        from AppKit import NSApplication  # type: ignore[import-not-found]
+        from AppKit import NSApplication
     except ImportError:
         return
     regular, accessory = 0, 1  # NSApplicationActivationPolicyRegular / ...Accessory

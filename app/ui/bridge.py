@@ -3,41 +3,54 @@
 from __future__ import annotations
 
 import threading
-from typing import Any
 
 from PySide6.QtCore import QObject, Qt, Signal, Slot
+
+from app.core.events import (
+    AssistantEvent,
+    ConfirmationNeeded,
+    Queued,
+    ReasoningDelta,
+    SourcesFound,
+    TextDelta,
+    TitleChanged,
+    ToolFinished,
+    ToolStarted,
+    TurnDone,
+    TurnFailed,
+    TurnStarted,
+)
 
 
 class TurnBridge(QObject):
     """Pass `bridge.post` as the assistant's on_event; connect to the typed signals below.
 
     post() may be called from any thread: the raw signal is queued to this object's thread (the
-    GUI thread), where events are sorted by their class name. Matching by name keeps the UI
-    working with the real core events and with test doubles that speak the same shapes."""
+    GUI thread), where each event goes to the signal of its type (app.core.events)."""
 
     raw = Signal(object)
-    started = Signal(object)
+    started = Signal(object)  # TurnStarted
     queued = Signal(int)
     reasoning = Signal(str)
     text = Signal(str)
-    tool_started = Signal(object)
-    confirmation = Signal(object)
-    tool_finished = Signal(object)
-    sources = Signal(object)
-    done = Signal(object)
-    failed = Signal(object)
+    tool_started = Signal(object)  # ToolStarted
+    confirmation = Signal(object)  # ConfirmationNeeded
+    tool_finished = Signal(object)  # ToolFinished
+    sources = Signal(object)  # list[Source]
+    done = Signal(object)  # TurnDone
+    failed = Signal(object)  # TurnFailed
     title_changed = Signal(str, str)
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._lock = threading.Lock()
-        self._pending: list[Any] = []
+        self._pending: list[AssistantEvent] = []
         self._scheduled = False
         # Queued explicitly: even an event posted from the GUI thread is handled after the
         # current call returns, so handlers never re-enter the assistant.
         self.raw.connect(self._drain, Qt.ConnectionType.QueuedConnection)
 
-    def post(self, event: Any) -> None:
+    def post(self, event: AssistantEvent) -> None:
         """Thread-safe; a bridge already deleted (window closed mid-turn) drops the event.
 
         Events wait in a list and one wake-up is queued per batch: a model streaming hundreds
@@ -53,48 +66,48 @@ class TurnBridge(QObject):
             pass
 
     @Slot(object)
-    def _drain(self, _wake: Any) -> None:
+    def _drain(self, _wake: object) -> None:
         with self._lock:
             events, self._pending = self._pending, []
             self._scheduled = False
-        for kind, event in _merge_deltas(events):
-            self._dispatch(kind, event)
+        for event in merge_deltas(events):
+            self._dispatch(event)
 
-    def _dispatch(self, kind: str, event: Any) -> None:
-        if kind == "ReasoningDelta":
-            self.reasoning.emit(event)
-        elif kind == "TextDelta":
-            self.text.emit(event)
-        elif kind == "TurnStarted":
-            self.started.emit(event)
-        elif kind == "Queued":
-            self.queued.emit(int(getattr(event, "position", 0)))
-        elif kind == "ToolStarted":
-            self.tool_started.emit(event)
-        elif kind == "ConfirmationNeeded":
-            self.confirmation.emit(event)
-        elif kind == "ToolFinished":
-            self.tool_finished.emit(event)
-        elif kind == "SourcesFound":
-            self.sources.emit(list(getattr(event, "sources", [])))
-        elif kind == "TurnDone":
-            self.done.emit(event)
-        elif kind == "TurnFailed":
-            self.failed.emit(event)
-        elif kind == "TitleChanged":
-            self.title_changed.emit(str(event.conversation_id), str(event.title))
+    def _dispatch(self, event: AssistantEvent) -> None:
+        match event:
+            case ReasoningDelta():
+                self.reasoning.emit(event.text)
+            case TextDelta():
+                self.text.emit(event.text)
+            case TurnStarted():
+                self.started.emit(event)
+            case Queued():
+                self.queued.emit(event.position)
+            case ToolStarted():
+                self.tool_started.emit(event)
+            case ConfirmationNeeded():
+                self.confirmation.emit(event)
+            case ToolFinished():
+                self.tool_finished.emit(event)
+            case SourcesFound():
+                self.sources.emit(list(event.sources))
+            case TurnDone():
+                self.done.emit(event)
+            case TurnFailed():
+                self.failed.emit(event)
+            case TitleChanged():
+                self.title_changed.emit(event.conversation_id, event.title)
 
 
-def _merge_deltas(events: list[Any]) -> list[tuple[str, Any]]:
-    """Runs of reasoning or text deltas become one string each; everything keeps its order."""
-    out: list[tuple[str, Any]] = []
+def merge_deltas(events: list[AssistantEvent]) -> list[AssistantEvent]:
+    """Runs of reasoning or text deltas become one delta each; everything keeps its order."""
+    out: list[AssistantEvent] = []
     for event in events:
-        kind = type(event).__name__
-        if kind in ("ReasoningDelta", "TextDelta"):
-            if out and out[-1][0] == kind:
-                out[-1] = (kind, out[-1][1] + event.text)
-            else:
-                out.append((kind, event.text))
+        last = out[-1] if out else None
+        if isinstance(event, ReasoningDelta) and isinstance(last, ReasoningDelta):
+            out[-1] = ReasoningDelta(last.text + event.text)
+        elif isinstance(event, TextDelta) and isinstance(last, TextDelta):
+            out[-1] = TextDelta(last.text + event.text)
         else:
-            out.append((kind, event))
+            out.append(event)
     return out

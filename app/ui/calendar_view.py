@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.ui.context import UiContext
+from app.ui.file_actions import start_folder
 from app.ui.i18n import Retranslator, plural
 
 
@@ -199,7 +200,7 @@ class CalendarView(QWidget):
             "%1", str(error)))
 
     def _import(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, self.tr("Import a calendar"), "",
+        path, _ = QFileDialog.getOpenFileName(self, self.tr("Import a calendar"), start_folder(),
                                               self.tr("Calendars (*.ics)"))
         if path:
             self.import_file(path)
@@ -230,7 +231,8 @@ class CalendarView(QWidget):
 
     def _export(self) -> None:
         path, _ = QFileDialog.getSaveFileName(self, self.tr("Export the calendar"),
-                                              "hearth.ics", self.tr("Calendars (*.ics)"))
+                                              str(Path(start_folder()) / "Hearth.ics"),
+                                              self.tr("Calendars (*.ics)"))
         if path:
             self.export_file(path)
 

@@ -4,40 +4,73 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, cast, overload
 
+from app.core.root import HearthParts
 from app.ui.ops import Ops
 
 if TYPE_CHECKING:
+    from app.core.assistant import Assistant
+    from app.core.conversations import Conversations
+    from app.core.history import HistoryStore
+    from app.ui.hotkey import GlobalHotkey
+    from app.ui.i18n import Translations
     from app.ui.theme import ThemeManager
+    from skills.calendar import CalendarStore
+    from skills.documents import DocumentIndex
+    from skills.files import FileIndex
+
+PartName = Literal["history", "conversations", "documents", "calendar", "files"]
 
 
 @dataclass
 class UiContext:
     """Passed to each window instead of globals; tests build one around a test Hearth."""
 
-    hearth: Any  # app.main.Hearth (typed loosely: app.ui may not import app.main)
+    hearth: HearthParts
     ops: Ops
     theme: ThemeManager | None = None
-    hotkey: Any = None  # app.ui.hotkey.GlobalHotkey, when the app registered one
-    translations: Any = None  # app.ui.i18n.Translations
+    hotkey: GlobalHotkey | None = None  # when the app registered one
+    translations: Translations | None = None
 
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
-    def assistant(self) -> Any:
+    def assistant(self) -> Assistant:
         """The core Assistant, built on first use. Call it from background work only: building
         it opens the indexes and loads every skill (hundreds of milliseconds)."""
         with self._lock:
             return self.hearth.assistant
 
-    def part(self, name: str) -> Any:
-        """hearth.history / documents / calendar / files, opened on first use (from a worker)."""
-        with self._lock:
-            return getattr(self.hearth, name)
+    @overload
+    def part(self, name: Literal["history"]) -> HistoryStore: ...
+    @overload
+    def part(self, name: Literal["conversations"]) -> Conversations: ...
+    @overload
+    def part(self, name: Literal["documents"]) -> DocumentIndex: ...
+    @overload
+    def part(self, name: Literal["calendar"]) -> CalendarStore: ...
+    @overload
+    def part(self, name: Literal["files"]) -> FileIndex: ...
 
-    def lazy(self, name: str) -> Any:
-        """A stand-in that opens the part only when a method is looked up on it; look methods
-        up inside background work, never on the GUI thread."""
+    def part(self, name: PartName) -> object:
+        """A part of the root, opened on first use (from a worker: opening reads the disk)."""
+        with self._lock:
+            return cast(object, getattr(self.hearth, name))
+
+    @overload
+    def lazy(self, name: Literal["history"]) -> HistoryStore: ...
+    @overload
+    def lazy(self, name: Literal["conversations"]) -> Conversations: ...
+    @overload
+    def lazy(self, name: Literal["documents"]) -> DocumentIndex: ...
+    @overload
+    def lazy(self, name: Literal["calendar"]) -> CalendarStore: ...
+    @overload
+    def lazy(self, name: Literal["files"]) -> FileIndex: ...
+
+    def lazy(self, name: PartName) -> Any:
+        """A stand-in, typed as the part, that opens it only when a method is looked up on it;
+        look methods up inside background work, never on the GUI thread."""
         return _Lazy(self, name)
 
     @property
@@ -46,7 +79,7 @@ class UiContext:
 
 
 class _Lazy:
-    def __init__(self, ctx: UiContext, name: str) -> None:
+    def __init__(self, ctx: UiContext, name: PartName) -> None:
         self._ctx = ctx
         self._name = name
 

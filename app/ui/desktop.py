@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import gc
-from typing import Any
 
 from PySide6.QtCore import QObject, QTimer
 from PySide6.QtWidgets import QApplication
 
+from app.core.root import HearthParts
 from app.ui import markdown
 from app.ui.autostart import hide_dock_icon
 from app.ui.context import UiContext
@@ -23,7 +23,7 @@ from app.ui.tray import Tray, tray_available
 
 
 class Desktop(QObject):
-    def __init__(self, app: QApplication, hearth: Any) -> None:
+    def __init__(self, app: QApplication, hearth: HearthParts) -> None:
         super().__init__(app)
         self.app = app
         self.hearth = hearth

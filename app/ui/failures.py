@@ -24,23 +24,23 @@ class Action(Enum):
 
 
 _MESSAGES: dict[FailureKind, str] = {
-    FailureKind.NO_MODEL: QT_TRANSLATE_NOOP("Failures", "No model is loaded yet."),
-    FailureKind.MODEL_BAD: QT_TRANSLATE_NOOP(
-        "Failures", "The model file cannot be used (missing, damaged or not supported)."),
-    FailureKind.CONTEXT_FULL: QT_TRANSLATE_NOOP(
-        "Failures", "This conversation no longer fits in the model's memory."),
-    FailureKind.ENGINE_FAILED: QT_TRANSLATE_NOOP("Failures", "The model engine failed."),
-    FailureKind.SERVER_UNREACHABLE: QT_TRANSLATE_NOOP(
-        "Failures", "The model server cannot be reached."),
-    FailureKind.SERVER_REFUSED: QT_TRANSLATE_NOOP("Failures", "The model server refused the request."),
-    FailureKind.BUSY: QT_TRANSLATE_NOOP(
-        "Failures", "An answer in this conversation is still being written."),
-    FailureKind.CANCELLED: QT_TRANSLATE_NOOP("Failures", "Stopped."),
-    FailureKind.DISK_FULL: QT_TRANSLATE_NOOP(
-        "Failures", "The disk is full: Hearth could not save."),
-    FailureKind.STORAGE: QT_TRANSLATE_NOOP("Failures", "Hearth could not read or write its data."),
-    FailureKind.BAD_INPUT: QT_TRANSLATE_NOOP("Failures", "That request cannot be done."),
-    FailureKind.INTERNAL: QT_TRANSLATE_NOOP("Failures", "Something went wrong inside Hearth."),
+    FailureKind.NO_MODEL: str(QT_TRANSLATE_NOOP("Failures", "No model is loaded yet.")),
+    FailureKind.MODEL_BAD: str(QT_TRANSLATE_NOOP(
+        "Failures", "The model file cannot be used (missing, damaged or not supported).")),
+    FailureKind.CONTEXT_FULL: str(QT_TRANSLATE_NOOP(
+        "Failures", "This conversation no longer fits in the model's memory.")),
+    FailureKind.ENGINE_FAILED: str(QT_TRANSLATE_NOOP("Failures", "The model engine failed.")),
+    FailureKind.SERVER_UNREACHABLE: str(QT_TRANSLATE_NOOP(
+        "Failures", "The model server cannot be reached.")),
+    FailureKind.SERVER_REFUSED: str(QT_TRANSLATE_NOOP("Failures", "The model server refused the request.")),
+    FailureKind.BUSY: str(QT_TRANSLATE_NOOP(
+        "Failures", "An answer in this conversation is still being written.")),
+    FailureKind.CANCELLED: str(QT_TRANSLATE_NOOP("Failures", "Stopped.")),
+    FailureKind.DISK_FULL: str(QT_TRANSLATE_NOOP(
+        "Failures", "The disk is full: Hearth could not save.")),
+    FailureKind.STORAGE: str(QT_TRANSLATE_NOOP("Failures", "Hearth could not read or write its data.")),
+    FailureKind.BAD_INPUT: str(QT_TRANSLATE_NOOP("Failures", "That request cannot be done.")),
+    FailureKind.INTERNAL: str(QT_TRANSLATE_NOOP("Failures", "Something went wrong inside Hearth.")),
 }
 _ACTIONS: dict[FailureKind, Action] = {
     FailureKind.NO_MODEL: Action.CHOOSE_MODEL,
@@ -51,9 +51,9 @@ _ACTIONS: dict[FailureKind, Action] = {
     FailureKind.SERVER_REFUSED: Action.OPEN_SETTINGS,  # the model name, the key
 }
 _LABELS: dict[Action, str] = {
-    Action.CHOOSE_MODEL: QT_TRANSLATE_NOOP("Failures", "Choose a model…"),
-    Action.OPEN_SETTINGS: QT_TRANSLATE_NOOP("Failures", "Settings…"),
-    Action.NEW_CHAT: QT_TRANSLATE_NOOP("Failures", "New chat"),
+    Action.CHOOSE_MODEL: str(QT_TRANSLATE_NOOP("Failures", "Choose a model…")),
+    Action.OPEN_SETTINGS: str(QT_TRANSLATE_NOOP("Failures", "Settings…")),
+    Action.NEW_CHAT: str(QT_TRANSLATE_NOOP("Failures", "New chat")),
 }
 # Kinds whose English detail says something the translated line cannot (the server's or the
 # engine's own words, which file): shown after it. The others are fully said by the line.

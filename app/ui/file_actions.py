@@ -2,12 +2,29 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 from PySide6.QtCore import QUrl
 from PySide6.QtGui import QDesktopServices
+
+
+def start_folder() -> str:
+    """Where file dialogs open: the user's Documents (else home), never the folder Hearth
+    happened to be started from."""
+    from PySide6.QtCore import QStandardPaths
+
+    documents = QStandardPaths.writableLocation(
+        QStandardPaths.StandardLocation.DocumentsLocation)
+    return documents if documents and Path(documents).is_dir() else str(Path.home())
+
+
+def file_name_for(title: str, suffix: str) -> str:
+    """A chat's title as a file name: characters no file system takes are dropped."""
+    cleaned = re.sub(r'[\\/:*?"<>|\x00-\x1f]+', " ", title).strip(" .")
+    return (" ".join(cleaned.split())[:80] or "Hearth chat") + suffix
 
 
 def open_path(path: str) -> bool:

@@ -24,6 +24,7 @@ class DropIndexer(QObject):
         self.chat = chat
         self.progress.connect(self._show_progress)
         self.running = 0
+        self.banner_chat: str | None = None  # the chat the indexing banner is about
 
     def index(self, paths: list[str]) -> None:
         if not paths:
@@ -43,6 +44,7 @@ class DropIndexer(QObject):
             self.chat.conversation_id = cid
             self.chat.conversation_started.emit(cid)
         names = ", ".join(Path(p).name for p in paths[:3]) + ("…" if len(paths) > 3 else "")
+        self.banner_chat = cid
         self.chat.show_banner(self.tr("Adding %1…").replace("%1", names), progress=0)
         self.running += 1
         relay, last = self.progress, [0.0]
@@ -56,39 +58,58 @@ class DropIndexer(QObject):
         def work() -> Any:
             return self.ctx.lazy("documents").add_paths(paths, scope=cid, progress=report)
 
-        self.ctx.ops.run(work, lambda r: self._done(paths, r), self._failed)
+        self.ctx.ops.run(work, lambda r: self._done(paths, r, cid),
+                         lambda e: self._failed(e, cid))
+
+    def _show(self, text: str, progress: int | None = None, cid: str | None = None) -> None:
+        """Progress and results speak of one chat: shown only while that chat is on screen."""
+        target = cid or self.banner_chat
+        if target is not None and self.chat.conversation_id == target:
+            self.banner_chat = target
+            self.chat.show_banner(text, progress=progress)
+
+    def leave(self, cid: str | None) -> None:
+        """The window shows another chat: an indexing banner about this one goes."""
+        if self.banner_chat is not None and cid != self.banner_chat:
+            self.banner_chat = None
+            self.chat.show_banner("")
 
     def _show_progress(self, p: Any) -> None:
         total = max(int(getattr(p, "total", 0)), 1)
         done = int(getattr(p, "done", 0))
         current = Path(str(getattr(p, "current", "") or "")).name
-        self.chat.show_banner(self.tr("Reading %1 (%2 of %3)…").replace("%1", current)
-                              .replace("%2", str(done)).replace("%3", str(total)),
-                              progress=int(done * 100 / total))
+        self._show(self.tr("Reading %1 (%2 of %3)…").replace("%1", current)
+                   .replace("%2", str(done)).replace("%3", str(total)),
+                   progress=int(done * 100 / total))
 
-    def _done(self, paths: list[str], report: Any) -> None:
+    def _done(self, paths: list[str], report: Any, cid: str) -> None:
         self.running -= 1
         added = int(getattr(report, "added", 0)) + int(getattr(report, "updated", 0)) + int(
             getattr(report, "unchanged", 0))
         failures = list(getattr(report, "failures", []))
         text = plural(added, self.tr("1 file ready: ask about it in this chat."),
-                      self.tr("%1 files ready: ask about them in this chat."))
+                      self.tr("%1 files ready: ask about them in this chat.")) if added else ""
         if failures:
             first = failures[0]
-            text += " " + plural(len(failures), self.tr("1 could not be read"),
-                                 self.tr("%1 could not be read")) + (
+            unread = plural(len(failures), self.tr("1 could not be read"),
+                            self.tr("%1 could not be read")) if added else self.tr(
+                "Nothing could be read")
+            text = (text + " " if text else "") + unread + (
                 f" ({Path(first.path).name}: {first.reason})")
-        self.chat.show_banner(text)
-        self.chat.add_attachments(paths)
+        elif not added:
+            text = self.tr("No readable documents in what you dropped.")
+        self._show(text, cid=cid)
+        if self.chat.conversation_id == cid:
+            self.chat.add_attachments(paths)
         self.finished.emit(report)
 
-    def _failed(self, error: Exception) -> None:
+    def _failed(self, error: Exception, cid: str) -> None:
         self.running -= 1
         if isinstance(error, ImportError):
             message = self.tr("Reading documents is not available in this build yet.")
         else:
             message = self.tr("Could not add these files: %1").replace("%1", str(error))
-        self.chat.show_banner(message)
+        self._show(message, cid=cid)
         self.finished.emit(error)
 
 

@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.ui.context import UiContext
-from app.ui.file_actions import reveal_path
+from app.ui.file_actions import reveal_path, start_folder
 from app.ui.i18n import Retranslator, plural
 
 TITLE_MAX_WIDTH = 360  # a long file name must leave the folder column room
@@ -304,7 +304,7 @@ class LibraryView(QWidget):
 
     def _add_files(self) -> None:
         paths, _ = QFileDialog.getOpenFileNames(self, self.tr("Add files to the library"),
-                                                str(Path.home()))
+                                                start_folder())
         if paths:
             self.add_files(paths)
 
@@ -369,7 +369,7 @@ class LibraryView(QWidget):
 
     def _add_folder(self) -> None:
         folder = QFileDialog.getExistingDirectory(self, self.tr("Watch a folder"),
-                                                  str(Path.home()))
+                                                  start_folder())
         if folder:
             self._change_watch(folder, add=True)
 

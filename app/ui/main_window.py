@@ -22,9 +22,11 @@ from PySide6.QtWidgets import (
 from app.ui.chat.chat_view import ChatView
 from app.ui.context import UiContext
 from app.ui.failures import present_error
+from app.ui.file_actions import file_name_for, start_folder
 from app.ui.i18n import Retranslator
 from app.ui.indexing import DropIndexer
 from app.ui.pages import make_calendar_page, make_library_page
+from backends.engines import Engine, display_name
 
 
 def _set_name(widget: QWidget, name: Callable[[], str]) -> None:
@@ -156,12 +158,22 @@ class MainWindow(QMainWindow):
         self.ctx.ops.failed.connect(self._show_failure)
 
     # -- navigation ---------------------------------------------------------------------------
+    def _forget_figures(self) -> None:
+        """Speed and context belong to the chat they were measured in."""
+        self._tr(lambda: self.speed_label.setText(""), key="speed")
+        self._tr(lambda: self.context_label.setText(""), key="context")
+
     def new_chat(self) -> None:
+        self._forget_figures()
+        self.indexer.leave(None)
         self.show_page("chat")
         self.chat.new_conversation()
         self.sidebar.select(None)
 
     def open_conversation(self, cid: str, focus: Any = None) -> None:
+        if cid != self.chat.conversation_id:
+            self._forget_figures()
+            self.indexer.leave(cid)
         self.show_page("chat")
         self.sidebar.select(cid)
         self.chat.load_conversation(cid, focus)
@@ -256,8 +268,8 @@ class MainWindow(QMainWindow):
         kind = str(getattr(info, "engine", ""))
 
         def engine() -> str:
-            names = {"llama": "llama.cpp", "mlx": "MLX", "remote": self.tr("remote")}
-            return f"{names.get(kind, kind)} · {name}"
+            shown = self.tr("remote") if kind == Engine.REMOTE else display_name(kind)
+            return f"{shown} · {name}"
 
         self._set_engine(engine)
         self._context_length = int(getattr(info, "context_length", 0) or 0)
@@ -272,7 +284,9 @@ class MainWindow(QMainWindow):
             info = self.ctx.hearth.runner.info  # in memory: what the runner has loaded
             if info is not None:
                 self._model_ready(info)
-        tps = float(figures.get("tps", 0))
+        # A stopped or refused answer has no meaningful speed (a few tokens over microseconds).
+        stopped = figures.get("finish_reason") not in (None, "stop", "length", "step_limit")
+        tps = 0.0 if stopped or figures.get("tokens", 0) < 2 else float(figures.get("tps", 0))
         self._tr(lambda: self.speed_label.setText(
             self.tr("%1 tok/s").replace("%1", f"{tps:.1f}") if tps else ""), key="speed")
         used = int(figures.get("prompt_tokens", 0) + figures.get("tokens", 0))
@@ -285,7 +299,8 @@ class MainWindow(QMainWindow):
 
     # -- files --------------------------------------------------------------------------------
     def _add_files(self) -> None:
-        paths, _ = QFileDialog.getOpenFileNames(self, self.tr("Add files to this chat"))
+        paths, _ = QFileDialog.getOpenFileNames(self, self.tr("Add files to this chat"),
+                                                start_folder())
         if paths:
             self.indexer.index(paths)
 
@@ -293,7 +308,10 @@ class MainWindow(QMainWindow):
         cid = self.chat.conversation_id
         if cid is None:
             return
-        path, _ = QFileDialog.getSaveFileName(self, self.tr("Export this chat"), "chat.md",
+        conv = self.sidebar._conv(cid)
+        name = file_name_for((conv.title if conv else "") or self.tr("New chat"), ".md")
+        path, _ = QFileDialog.getSaveFileName(self, self.tr("Export this chat"),
+                                              str(Path(start_folder()) / name),
                                               self.tr("Markdown (*.md)"))
         if not path:
             return

@@ -27,10 +27,11 @@ from PySide6.QtWidgets import (
 
 from app.ui.autostart import platform_autostart
 from app.ui.context import UiContext
+from app.ui.file_actions import start_folder
 from app.ui.hotkey import default_hotkey
 from app.ui.i18n import LANGUAGES, Retranslator
-
-ENGINES = ("auto", "llama", "mlx", "remote")
+from app.ui.mcp_settings import McpServersPage
+from backends.engines import AUTO, CHOICES, Engine, display_name
 
 
 def _hint(text: str = "") -> QLabel:
@@ -74,7 +75,7 @@ class FolderList(QWidget):
             self.list.addItem(folder)
 
     def _add(self) -> None:
-        self.add(QFileDialog.getExistingDirectory(self, self._title))
+        self.add(QFileDialog.getExistingDirectory(self, self._title, start_folder()))
 
     def _remove(self) -> None:
         for item in self.list.selectedItems():
@@ -102,6 +103,10 @@ class SettingsDialog(QDialog):
         self.tabs.addTab(self._model_tab(), "")
         self.tabs.addTab(self._folders_tab(), "")
         self.tabs.addTab(self._general_tab(), "")
+        self.mcp = McpServersPage(list(self.settings.mcp_servers))
+        self.tabs.addTab(self.mcp, "")
+        self._tr(lambda: self.tabs.setTabText(self.tabs.indexOf(self.mcp),
+                                              self.tr("Tool servers")))
         self._tr(lambda: self.tabs.setTabText(0, self.tr("Model")))
         self._tr(lambda: self.tabs.setTabText(1, self.tr("Folders")))
         self._tr(lambda: self.tabs.setTabText(2, self.tr("General")))
@@ -133,10 +138,9 @@ class SettingsDialog(QDialog):
         form.addRow(self.tr("Model"), row)
         self.engine = QComboBox()
         self.engine.setAccessibleName(self.tr("Engine"))
-        names = {"auto": self.tr("Automatic"), "llama": "llama.cpp", "mlx": "MLX",
-                 "remote": self.tr("Remote server")}
-        for key in ENGINES:
-            self.engine.addItem(names[key], key)
+        names = {AUTO: self.tr("Automatic"), Engine.REMOTE: self.tr("Remote server")}
+        for key in CHOICES:
+            self.engine.addItem(names.get(key) or display_name(key), key)
         self.engine.setCurrentIndex(max(0, self.engine.findData(self.settings.engine)))
         self.engine.currentIndexChanged.connect(lambda _i: self._explain_engine())
         form.addRow(self.tr("Engine"), self.engine)
@@ -271,6 +275,7 @@ class SettingsDialog(QDialog):
             "hotkey": "" if sequence == default_hotkey() else sequence,
             "theme": str(self.theme.currentData()),
             "language": str(self.language.currentData()),
+            "mcp_servers": self.mcp.servers(),
         }
 
     def save(self) -> None:

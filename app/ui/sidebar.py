@@ -246,13 +246,22 @@ class Sidebar(QWidget):
         history = self.ctx.lazy("history")
         self.ctx.ops.run(lambda: history.set_pinned(cid, pinned), lambda _r: self.reload())
 
-    def delete(self, cid: str, confirm: bool = True) -> None:
+    def delete(self, cid: str, confirm: bool = True) -> QMessageBox | None:
+        """Deleting asks first, naming the chat, with Cancel as the default (Enter keeps it)."""
         if confirm:
-            answer = QMessageBox.question(
-                self, self.tr("Delete conversation"),
-                self.tr("Delete this conversation? This cannot be undone."))
-            if answer != QMessageBox.StandardButton.Yes:
-                return
+            conv = self._conv(cid)
+            title = (conv.title if conv else "") or self.tr("New chat")
+            box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Delete conversation"),
+                              self.tr("Delete “%1”? Its messages and the files dropped into it "
+                                      "are forgotten. This cannot be undone.")
+                              .replace("%1", title), QMessageBox.StandardButton.Cancel, self)
+            delete = box.addButton(self.tr("Delete"), QMessageBox.ButtonRole.DestructiveRole)
+            box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+            box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+            box.buttonClicked.connect(
+                lambda button: self.delete(cid, confirm=False) if button is delete else None)
+            box.open()
+            return box
         conversations = self.ctx.lazy("conversations")  # forgets its documents and cache too
 
         def done(_r: Any) -> None:
@@ -260,6 +269,7 @@ class Sidebar(QWidget):
             self.reload()
 
         self.ctx.ops.run(lambda: conversations.delete(cid), done)
+        return None
 
     # -- search -------------------------------------------------------------------------------
     def _schedule_search(self, _text: str) -> None:

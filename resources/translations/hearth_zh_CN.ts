@@ -141,103 +141,103 @@
 <context>
     <name>CalendarView</name>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="119"/>
+        <location filename="../../app/ui/calendar_view.py" line="120"/>
         <source>Agenda</source>
         <translation>日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="133"/>
+        <location filename="../../app/ui/calendar_view.py" line="134"/>
         <source>Day</source>
         <translation>日</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="134"/>
+        <location filename="../../app/ui/calendar_view.py" line="135"/>
         <source>Week</source>
         <translation>周</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="144"/>
+        <location filename="../../app/ui/calendar_view.py" line="145"/>
         <source>Today</source>
         <translation>今天</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="144"/>
+        <location filename="../../app/ui/calendar_view.py" line="145"/>
         <source>Previous</source>
         <translation>上一页</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="145"/>
+        <location filename="../../app/ui/calendar_view.py" line="146"/>
         <source>Next</source>
         <translation>下一页</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="155"/>
+        <location filename="../../app/ui/calendar_view.py" line="156"/>
         <source>Import .ics…</source>
         <translation>导入 .ics…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="156"/>
+        <location filename="../../app/ui/calendar_view.py" line="157"/>
         <source>Export .ics…</source>
         <translation>导出 .ics…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="180"/>
+        <location filename="../../app/ui/calendar_view.py" line="181"/>
         <source>Week of %1</source>
         <translation>%1 这一周</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="184"/>
+        <location filename="../../app/ui/calendar_view.py" line="185"/>
         <source>1 event</source>
         <translation>1 个日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="185"/>
+        <location filename="../../app/ui/calendar_view.py" line="186"/>
         <source>%1 events</source>
         <translation>%1 个日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="186"/>
+        <location filename="../../app/ui/calendar_view.py" line="187"/>
         <source>All day</source>
         <translation>全天</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="187"/>
+        <location filename="../../app/ui/calendar_view.py" line="188"/>
         <source>Nothing planned</source>
         <translation>没有安排</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="198"/>
+        <location filename="../../app/ui/calendar_view.py" line="199"/>
         <source>The calendar could not be read: %1</source>
         <translation>无法读取日历：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="202"/>
+        <location filename="../../app/ui/calendar_view.py" line="203"/>
         <source>Import a calendar</source>
         <translation>导入日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="203"/>
-        <location filename="../../app/ui/calendar_view.py" line="233"/>
+        <location filename="../../app/ui/calendar_view.py" line="204"/>
+        <location filename="../../app/ui/calendar_view.py" line="235"/>
         <source>Calendars (*.ics)</source>
         <translation>日历文件 (*.ics)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="218"/>
+        <location filename="../../app/ui/calendar_view.py" line="219"/>
         <source>Imported: %1 new, %2 updated</source>
         <translation>已导入：新增 %1，更新 %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="221"/>
+        <location filename="../../app/ui/calendar_view.py" line="222"/>
         <source>; %1 repaired, %2 skipped</source>
         <translation>；修复 %1，跳过 %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="232"/>
+        <location filename="../../app/ui/calendar_view.py" line="233"/>
         <source>Export the calendar</source>
         <translation>导出日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="246"/>
+        <location filename="../../app/ui/calendar_view.py" line="248"/>
         <source>Exported to %1</source>
         <translation>已导出到 %1</translation>
     </message>
@@ -278,63 +278,63 @@
 <context>
     <name>Composer</name>
     <message>
-        <location filename="../../app/ui/chat/composer.py" line="59"/>
+        <location filename="../../app/ui/chat/composer.py" line="75"/>
         <source>Ask anything, or drop files here…</source>
         <translation>随便问，或把文件拖到这里…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/composer.py" line="61"/>
+        <location filename="../../app/ui/chat/composer.py" line="77"/>
         <source>Message</source>
         <translation>消息</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/composer.py" line="79"/>
+        <location filename="../../app/ui/chat/composer.py" line="95"/>
         <source>Files</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/composer.py" line="80"/>
-        <location filename="../../app/ui/chat/composer.py" line="163"/>
+        <location filename="../../app/ui/chat/composer.py" line="96"/>
+        <location filename="../../app/ui/chat/composer.py" line="180"/>
         <source>Add files</source>
         <translation>添加文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/composer.py" line="81"/>
+        <location filename="../../app/ui/chat/composer.py" line="97"/>
         <source>Add files to this chat so you can ask about them</source>
         <translation>把文件添加到此对话，以便询问其内容</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/composer.py" line="131"/>
+        <location filename="../../app/ui/chat/composer.py" line="148"/>
         <source>Think</source>
         <translation>思考</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/composer.py" line="86"/>
+        <location filename="../../app/ui/chat/composer.py" line="102"/>
         <source>Think before answering</source>
         <translation>回答前先思考</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/composer.py" line="87"/>
+        <location filename="../../app/ui/chat/composer.py" line="103"/>
         <source>Think step by step before answering (slower, better for hard questions)  Ctrl+T</source>
         <translation>回答前逐步思考（较慢，适合难题）  Ctrl+T</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/composer.py" line="108"/>
+        <location filename="../../app/ui/chat/composer.py" line="124"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/composer.py" line="95"/>
+        <location filename="../../app/ui/chat/composer.py" line="111"/>
         <source>Enter to send · Shift+Enter for a new line</source>
         <translation>Enter 发送 · Shift+Enter 换行</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/composer.py" line="108"/>
+        <location filename="../../app/ui/chat/composer.py" line="124"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/composer.py" line="72"/>
+        <location filename="../../app/ui/chat/composer.py" line="88"/>
         <source>Editing your message — Enter resends, Esc cancels</source>
         <translation>正在编辑消息 — Enter 重新发送，Esc 取消</translation>
     </message>
@@ -360,47 +360,57 @@
 <context>
     <name>DropIndexer</name>
     <message>
-        <location filename="../../app/ui/indexing.py" line="37"/>
+        <location filename="../../app/ui/indexing.py" line="38"/>
         <source>Could not start a chat for these files</source>
         <translation>无法为这些文件新建对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/indexing.py" line="46"/>
+        <location filename="../../app/ui/indexing.py" line="48"/>
         <source>Adding %1…</source>
         <translation>正在添加 %1…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/indexing.py" line="65"/>
+        <location filename="../../app/ui/indexing.py" line="81"/>
         <source>Reading %1 (%2 of %3)…</source>
         <translation>正在读取 %1（第 %2 个，共 %3 个）…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/indexing.py" line="74"/>
+        <location filename="../../app/ui/indexing.py" line="90"/>
         <source>1 file ready: ask about it in this chat.</source>
         <translation>1 个文件已就绪：可以在此对话中询问。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/indexing.py" line="75"/>
+        <location filename="../../app/ui/indexing.py" line="91"/>
         <source>%1 files ready: ask about them in this chat.</source>
         <translation>%1 个文件已就绪：可以在此对话中询问。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/indexing.py" line="78"/>
+        <location filename="../../app/ui/indexing.py" line="94"/>
         <source>1 could not be read</source>
         <translation>1 个无法读取</translation>
     </message>
     <message>
-        <location filename="../../app/ui/indexing.py" line="79"/>
+        <location filename="../../app/ui/indexing.py" line="95"/>
         <source>%1 could not be read</source>
         <translation>%1 个无法读取</translation>
     </message>
     <message>
-        <location filename="../../app/ui/indexing.py" line="88"/>
+        <location filename="../../app/ui/indexing.py" line="96"/>
+        <source>Nothing could be read</source>
+        <translation>没有可读取的内容</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/indexing.py" line="100"/>
+        <source>No readable documents in what you dropped.</source>
+        <translation>拖入的内容中没有可读取的文档。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/indexing.py" line="109"/>
         <source>Reading documents is not available in this build yet.</source>
         <translation>此版本暂不支持读取文档。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/indexing.py" line="90"/>
+        <location filename="../../app/ui/indexing.py" line="111"/>
         <source>Could not add these files: %1</source>
         <translation>无法添加这些文件：%1</translation>
     </message>
@@ -514,22 +524,22 @@
 <context>
     <name>FolderList</name>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="57"/>
+        <location filename="../../app/ui/settings_dialog.py" line="58"/>
         <source>Add…</source>
         <translation>添加…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="58"/>
+        <location filename="../../app/ui/settings_dialog.py" line="59"/>
         <source>Add a folder to %1</source>
         <translation>向「%1」添加文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="60"/>
+        <location filename="../../app/ui/settings_dialog.py" line="61"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="61"/>
+        <location filename="../../app/ui/settings_dialog.py" line="62"/>
         <source>Remove the selected folder from %1</source>
         <translation>从「%1」移除所选文件夹</translation>
     </message>
@@ -862,150 +872,208 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/ui/main_window.py" line="87"/>
-        <location filename="../../app/ui/main_window.py" line="267"/>
+        <location filename="../../app/ui/main_window.py" line="89"/>
+        <location filename="../../app/ui/main_window.py" line="279"/>
         <source>No model loaded</source>
         <translation>未加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="91"/>
+        <location filename="../../app/ui/main_window.py" line="93"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="92"/>
+        <location filename="../../app/ui/main_window.py" line="94"/>
         <source>Context used</source>
         <translation>已用上下文</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="93"/>
+        <location filename="../../app/ui/main_window.py" line="95"/>
         <source>Speed of the last answer</source>
         <translation>上次回答的速度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="98"/>
+        <location filename="../../app/ui/main_window.py" line="100"/>
         <source>Model download</source>
         <translation>模型下载</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="105"/>
+        <location filename="../../app/ui/main_window.py" line="107"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="106"/>
+        <location filename="../../app/ui/main_window.py" line="108"/>
         <source>&amp;New chat</source>
         <translation>新对话(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="108"/>
+        <location filename="../../app/ui/main_window.py" line="110"/>
         <source>&amp;Add files to this chat…</source>
         <translation>向此对话添加文件(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="110"/>
+        <location filename="../../app/ui/main_window.py" line="112"/>
         <source>&amp;Export this chat…</source>
         <translation>导出此对话(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="112"/>
+        <location filename="../../app/ui/main_window.py" line="114"/>
         <source>&amp;Quit Hearth</source>
         <translation>退出 Hearth(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="114"/>
+        <location filename="../../app/ui/main_window.py" line="116"/>
         <source>&amp;View</source>
         <translation>查看(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="115"/>
+        <location filename="../../app/ui/main_window.py" line="117"/>
         <source>&amp;Chat</source>
         <translation>对话(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="116"/>
+        <location filename="../../app/ui/main_window.py" line="118"/>
         <source>&amp;Library</source>
         <translation>资料库(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="118"/>
+        <location filename="../../app/ui/main_window.py" line="120"/>
         <source>C&amp;alendar</source>
         <translation>日历(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="121"/>
+        <location filename="../../app/ui/main_window.py" line="123"/>
         <source>&amp;Search chats</source>
         <translation>搜索对话(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="123"/>
+        <location filename="../../app/ui/main_window.py" line="125"/>
         <source>&amp;Model</source>
         <translation>模型(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="124"/>
+        <location filename="../../app/ui/main_window.py" line="126"/>
         <source>&amp;Models…</source>
         <translation>模型管理(&amp;M)…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="125"/>
+        <location filename="../../app/ui/main_window.py" line="127"/>
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="126"/>
+        <location filename="../../app/ui/main_window.py" line="128"/>
         <source>S&amp;top answer</source>
         <translation>停止回答(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="235"/>
+        <location filename="../../app/ui/main_window.py" line="247"/>
         <source>Could not save settings</source>
         <translation>无法保存设置</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="242"/>
+        <location filename="../../app/ui/main_window.py" line="254"/>
         <source>No model yet. Hearth needs a model to answer: download one or open a file you have.</source>
         <translation>还没有模型。Hearth 需要模型才能回答：请下载一个，或打开已有的模型文件。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="245"/>
+        <location filename="../../app/ui/main_window.py" line="257"/>
         <source>Loading the model…</source>
         <translation>正在加载模型…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="259"/>
+        <location filename="../../app/ui/main_window.py" line="271"/>
         <source>remote</source>
         <translation>远程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="277"/>
+        <location filename="../../app/ui/main_window.py" line="291"/>
         <source>%1 tok/s</source>
         <translation>%1 token/秒</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="282"/>
+        <location filename="../../app/ui/main_window.py" line="296"/>
         <source>Context %1 / %2</source>
         <translation>上下文 %1 / %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="288"/>
+        <location filename="../../app/ui/main_window.py" line="302"/>
         <source>Add files to this chat</source>
         <translation>向此对话添加文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="296"/>
+        <location filename="../../app/ui/main_window.py" line="312"/>
+        <source>New chat</source>
+        <translation>新对话</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/main_window.py" line="313"/>
         <source>Export this chat</source>
         <translation>导出此对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="297"/>
+        <location filename="../../app/ui/main_window.py" line="315"/>
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="303"/>
+        <location filename="../../app/ui/main_window.py" line="321"/>
         <source>Could not export the chat</source>
         <translation>无法导出对话</translation>
+    </message>
+</context>
+<context>
+    <name>McpServersPage</name>
+    <message>
+        <location filename="../../app/ui/mcp_settings.py" line="126"/>
+        <source>Tool servers (MCP) give Hearth more tools. Hearth asks before running a tool unless you trust its server. Changes take effect the next time Hearth starts.</source>
+        <translation>工具服务器（MCP）为 Hearth 提供更多工具。除非你信任该服务器，Hearth 在运行其工具前都会先询问。更改将在下次启动 Hearth 时生效。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/mcp_settings.py" line="133"/>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/mcp_settings.py" line="133"/>
+        <source>Program or address</source>
+        <translation>程序或地址</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/mcp_settings.py" line="134"/>
+        <source>Trusted</source>
+        <translation>信任</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/mcp_settings.py" line="139"/>
+        <source>Tool servers</source>
+        <translation>工具服务器</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/mcp_settings.py" line="143"/>
+        <source>Add…</source>
+        <translation>添加…</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/mcp_settings.py" line="144"/>
+        <source>Edit…</source>
+        <translation>编辑…</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/mcp_settings.py" line="145"/>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/mcp_settings.py" line="160"/>
+        <source>Yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/mcp_settings.py" line="160"/>
+        <source>Asks first</source>
+        <translation>先询问</translation>
     </message>
 </context>
 <context>
@@ -1167,6 +1235,81 @@
     </message>
 </context>
 <context>
+    <name>ServerDialog</name>
+    <message>
+        <location filename="../../app/ui/mcp_settings.py" line="28"/>
+        <source>Give the server a name.</source>
+        <translation>请为服务器命名。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/mcp_settings.py" line="29"/>
+        <source>The address must start with http:// or https://.</source>
+        <translation>地址必须以 http:// 或 https:// 开头。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/mcp_settings.py" line="30"/>
+        <source>The command has an unclosed quote.</source>
+        <translation>命令中有未闭合的引号。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/mcp_settings.py" line="31"/>
+        <source>Give the command that starts the server.</source>
+        <translation>请填写启动服务器的命令。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/mcp_settings.py" line="60"/>
+        <source>Tool server</source>
+        <translation>工具服务器</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/mcp_settings.py" line="65"/>
+        <source>Server name</source>
+        <translation>服务器名称</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/mcp_settings.py" line="66"/>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/mcp_settings.py" line="67"/>
+        <source>Start a program</source>
+        <translation>启动程序</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/mcp_settings.py" line="68"/>
+        <source>Connect to an address</source>
+        <translation>连接到地址</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/mcp_settings.py" line="75"/>
+        <source>How</source>
+        <translation>方式</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/mcp_settings.py" line="78"/>
+        <location filename="../../app/ui/mcp_settings.py" line="79"/>
+        <source>Command</source>
+        <translation>命令</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/mcp_settings.py" line="82"/>
+        <location filename="../../app/ui/mcp_settings.py" line="83"/>
+        <source>Address</source>
+        <translation>地址</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/mcp_settings.py" line="84"/>
+        <source>Trust this server: run its tools without asking</source>
+        <translation>信任此服务器：运行其工具时不再询问</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/mcp_settings.py" line="112"/>
+        <source>Another server already has this name.</source>
+        <translation>已有其他服务器使用此名称。</translation>
+    </message>
+</context>
+<context>
     <name>Services</name>
     <message>
         <location filename="../../app/ui/services.py" line="54"/>
@@ -1187,203 +1330,208 @@
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="214"/>
+        <location filename="../../app/ui/settings_dialog.py" line="218"/>
         <source>Start Hearth in the tray when I sign in</source>
         <translation>登录时在托盘中启动 Hearth</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="284"/>
+        <location filename="../../app/ui/settings_dialog.py" line="289"/>
         <source>Could not change start at login</source>
         <translation>无法更改登录时启动</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="96"/>
+        <location filename="../../app/ui/settings_dialog.py" line="97"/>
         <source>Settings — Hearth</source>
         <translation>设置 — Hearth</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="105"/>
-        <location filename="../../app/ui/settings_dialog.py" line="133"/>
+        <location filename="../../app/ui/settings_dialog.py" line="109"/>
+        <source>Tool servers</source>
+        <translation>工具服务器</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_dialog.py" line="110"/>
+        <location filename="../../app/ui/settings_dialog.py" line="138"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="106"/>
+        <location filename="../../app/ui/settings_dialog.py" line="111"/>
         <source>Folders</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="107"/>
+        <location filename="../../app/ui/settings_dialog.py" line="112"/>
         <source>General</source>
         <translation>通用</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="125"/>
+        <location filename="../../app/ui/settings_dialog.py" line="130"/>
         <source>No model chosen</source>
         <translation>未选择模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="126"/>
+        <location filename="../../app/ui/settings_dialog.py" line="131"/>
         <source>Model file or folder</source>
         <translation>模型文件或文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="128"/>
+        <location filename="../../app/ui/settings_dialog.py" line="133"/>
         <source>Models…</source>
         <translation>模型管理…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="129"/>
+        <location filename="../../app/ui/settings_dialog.py" line="134"/>
         <source>Manage models</source>
         <translation>管理模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="135"/>
-        <location filename="../../app/ui/settings_dialog.py" line="142"/>
+        <location filename="../../app/ui/settings_dialog.py" line="140"/>
+        <location filename="../../app/ui/settings_dialog.py" line="146"/>
         <source>Engine</source>
         <translation>引擎</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="136"/>
+        <location filename="../../app/ui/settings_dialog.py" line="141"/>
         <source>Automatic</source>
         <translation>自动</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="137"/>
+        <location filename="../../app/ui/settings_dialog.py" line="141"/>
         <source>Remote server</source>
         <translation>远程服务器</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="145"/>
+        <location filename="../../app/ui/settings_dialog.py" line="149"/>
         <source>Remote server address</source>
         <translation>远程服务器地址</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="147"/>
+        <location filename="../../app/ui/settings_dialog.py" line="151"/>
         <source>Server</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="153"/>
+        <location filename="../../app/ui/settings_dialog.py" line="157"/>
         <source>Automatic (from free memory)</source>
         <translation>自动（根据可用内存）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="155"/>
+        <location filename="../../app/ui/settings_dialog.py" line="159"/>
         <source>Context length in tokens</source>
         <translation>上下文长度（token）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="156"/>
+        <location filename="../../app/ui/settings_dialog.py" line="160"/>
         <source>Context length</source>
         <translation>上下文长度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="158"/>
+        <location filename="../../app/ui/settings_dialog.py" line="162"/>
         <source>f16 (best quality)</source>
         <translation>f16（质量最好）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="159"/>
+        <location filename="../../app/ui/settings_dialog.py" line="163"/>
         <source>q8_0 (half the memory)</source>
         <translation>q8_0（内存减半）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="161"/>
+        <location filename="../../app/ui/settings_dialog.py" line="165"/>
         <source>KV cache precision</source>
         <translation>KV 缓存精度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="162"/>
+        <location filename="../../app/ui/settings_dialog.py" line="166"/>
         <source>KV cache</source>
         <translation>KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="163"/>
+        <location filename="../../app/ui/settings_dialog.py" line="167"/>
         <source>Each token of context takes 176 KiB at f16 (94 KiB at q8_0): 8K tokens need about 1.4 GiB.</source>
         <translation>每个上下文 token 在 f16 下占 176 KiB（q8_0 下 94 KiB）：8K token 约需 1.4 GiB。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="165"/>
+        <location filename="../../app/ui/settings_dialog.py" line="169"/>
         <source>Think before answering by default</source>
         <translation>默认回答前先思考</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="167"/>
+        <location filename="../../app/ui/settings_dialog.py" line="171"/>
         <source>Thinking</source>
         <translation>思考</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="174"/>
+        <location filename="../../app/ui/settings_dialog.py" line="178"/>
         <source>Watched folders (documents Hearth can read and cite)</source>
         <translation>监视的文件夹（Hearth 可以阅读并引用其中的文档）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="175"/>
+        <location filename="../../app/ui/settings_dialog.py" line="179"/>
         <source>Watched folders</source>
         <translation>监视的文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="178"/>
+        <location filename="../../app/ui/settings_dialog.py" line="182"/>
         <source>File search folders (Hearth finds files only here)</source>
         <translation>文件搜索范围（Hearth 只在这些文件夹中查找文件）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="179"/>
+        <location filename="../../app/ui/settings_dialog.py" line="183"/>
         <source>File search folders</source>
         <translation>文件搜索范围</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="191"/>
-        <location filename="../../app/ui/settings_dialog.py" line="192"/>
+        <location filename="../../app/ui/settings_dialog.py" line="195"/>
+        <location filename="../../app/ui/settings_dialog.py" line="196"/>
         <source>Quick ask shortcut</source>
         <translation>快速提问快捷键</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="198"/>
-        <location filename="../../app/ui/settings_dialog.py" line="205"/>
+        <location filename="../../app/ui/settings_dialog.py" line="202"/>
+        <location filename="../../app/ui/settings_dialog.py" line="209"/>
         <source>Follow the system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="198"/>
+        <location filename="../../app/ui/settings_dialog.py" line="202"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="199"/>
+        <location filename="../../app/ui/settings_dialog.py" line="203"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="202"/>
-        <location filename="../../app/ui/settings_dialog.py" line="203"/>
+        <location filename="../../app/ui/settings_dialog.py" line="206"/>
+        <location filename="../../app/ui/settings_dialog.py" line="207"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="209"/>
-        <location filename="../../app/ui/settings_dialog.py" line="210"/>
+        <location filename="../../app/ui/settings_dialog.py" line="213"/>
+        <location filename="../../app/ui/settings_dialog.py" line="214"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="211"/>
+        <location filename="../../app/ui/settings_dialog.py" line="215"/>
         <source>The language changes as soon as you save.</source>
         <translation>保存后语言立即切换。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="222"/>
+        <location filename="../../app/ui/settings_dialog.py" line="226"/>
         <source>The shortcut is registered while Hearth runs.</source>
         <translation>Hearth 运行时会注册该快捷键。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="248"/>
+        <location filename="../../app/ui/settings_dialog.py" line="252"/>
         <source>Choose a model to see which engine runs it.</source>
         <translation>选择模型后可查看由哪个引擎运行。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="287"/>
+        <location filename="../../app/ui/settings_dialog.py" line="292"/>
         <source>Could not save settings</source>
         <translation>无法保存设置</translation>
     </message>
@@ -1393,7 +1541,8 @@
     <message>
         <location filename="../../app/ui/sidebar.py" line="65"/>
         <location filename="../../app/ui/sidebar.py" line="175"/>
-        <location filename="../../app/ui/sidebar.py" line="290"/>
+        <location filename="../../app/ui/sidebar.py" line="253"/>
+        <location filename="../../app/ui/sidebar.py" line="300"/>
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
@@ -1488,37 +1637,42 @@
         <translation>标题：</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="252"/>
+        <location filename="../../app/ui/sidebar.py" line="254"/>
         <source>Delete conversation</source>
         <translation>删除对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="253"/>
-        <source>Delete this conversation? This cannot be undone.</source>
-        <translation>删除此对话？此操作无法撤销。</translation>
+        <location filename="../../app/ui/sidebar.py" line="255"/>
+        <source>Delete “%1”? Its messages and the files dropped into it are forgotten. This cannot be undone.</source>
+        <translation>要删除“%1”吗？其中的消息和拖入的文件都将被遗忘，且无法撤销。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="280"/>
+        <location filename="../../app/ui/sidebar.py" line="258"/>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/sidebar.py" line="290"/>
         <source>Search failed</source>
         <translation>搜索失败</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="287"/>
+        <location filename="../../app/ui/sidebar.py" line="297"/>
         <source>1 result</source>
         <translation>1 条结果</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="287"/>
+        <location filename="../../app/ui/sidebar.py" line="297"/>
         <source>%1 results</source>
         <translation>%1 条结果</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="288"/>
+        <location filename="../../app/ui/sidebar.py" line="298"/>
         <source>Nothing found</source>
         <translation>没有找到</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="293"/>
+        <location filename="../../app/ui/sidebar.py" line="303"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
@@ -1614,47 +1768,53 @@
         <translation>删除日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="117"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="118"/>
         <source>Running…</source>
         <translation>运行中…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="136"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="137"/>
         <source>Tool: %s</source>
         <translation>工具：%s</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="146"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="147"/>
         <source>Approve</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="148"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="149"/>
         <source>Deny</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="165"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="166"/>
         <source>Waiting for you</source>
         <translation>等待你的确认</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="175"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="177"/>
         <source>Approved</source>
         <translation>已批准</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="175"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="177"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="192"/>
         <source>Denied</source>
         <translation>已拒绝</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="186"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="191"/>
+        <source>Stopped before you decided</source>
+        <translation>在你决定之前已停止</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="198"/>
         <source>Done</source>
         <translation>完成</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="186"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="198"/>
         <source>Failed</source>
         <translation>失败</translation>
     </message>

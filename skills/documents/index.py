@@ -44,6 +44,7 @@ class DocumentIndex:
         pool: ParserPool | None = None,
     ) -> None:
         self.db = store.connect(Path(db_path))
+        store.repair(self.db.conn)
         self.limits = limits or (pool.limits if pool is not None else Limits())
         self._owns_pool = pool is None  # a shared pool (tests, benchmarks) outlives us
         self.pool = pool or ParserPool(self.limits)

@@ -31,15 +31,22 @@ class Records:
         self, path: str, stat: store.Stat, scope: str | None, digest: str,
         prepared: Prepared, seconds: float,
     ) -> None:
-        """Store a parsed file's details and replace its chunks."""
-        with self.lock, self.db.conn:
-            document_id = self._upsert(path, stat, scope, {
-                "title": prepared.title, "kind": prepared.kind, "sha256": digest,
-                "status": "ok", "error": "", "pages": prepared.pages,
-                "chunks": len(prepared.chunks), "parse_seconds": seconds,
-            })
-            store.delete_chunks(self.db.conn, document_id)
-            store.insert_chunks(self.db.conn, document_id, prepared.title, prepared.chunks)
+        """Store a parsed file's details and replace its chunks, in one transaction; the content
+        hash (what makes later runs call the file unchanged) is written only once every passage
+        is verifiably stored, so a full disk or a kill leaves a file that is indexed again."""
+        with self.lock:
+            with self.db.conn:
+                document_id = self._upsert(path, stat, scope, {
+                    "title": prepared.title, "kind": prepared.kind, "sha256": "",
+                    "status": store.INDEXING, "error": "", "pages": prepared.pages,
+                    "chunks": len(prepared.chunks), "parse_seconds": seconds,
+                })
+                store.delete_chunks(self.db.conn, document_id)
+                store.insert_chunks(self.db.conn, document_id, prepared.title, prepared.chunks)
+            with self.db.conn:
+                if not store.seal(self.db.conn, document_id, digest, len(prepared.chunks)):
+                    raise store.IncompleteWrite(
+                        f"{os.path.basename(path)}: its passages were not all stored")
 
     def save_failure(
         self, path: str, reason: str, stat: store.Stat | None, scope: str | None,

@@ -84,6 +84,39 @@ def connect(path: Path) -> sqlite_utils.Database:
     return db
 
 
+INDEXING = "indexing"  # a row whose passages are being written: never "unchanged"
+
+
+class IncompleteWrite(OSError):
+    """SQLite reported success but a document's passages are not all there (a full disk)."""
+
+
+def seal(conn: sqlite3.Connection, document_id: int, digest: str, chunks: int) -> bool:
+    """Mark a document indexed, with its hash, only if all its passages and their search
+    entries are stored; False (nothing changed) otherwise."""
+    cursor = conn.execute(
+        "update doc_documents set status = 'ok', sha256 = ? where id = ?"
+        " and (select count(*) from doc_chunks where document_id = ?) = ?"
+        " and (select count(*) from doc_fts where rowid in"
+        "      (select id from doc_chunks where document_id = ?)) = ?",
+        [digest, document_id, document_id, chunks, document_id, chunks],
+    )
+    return cursor.rowcount == 1
+
+
+def repair(conn: sqlite3.Connection) -> int:
+    """Documents whose stored passages do not match their row (an interrupted or failed write
+    by any version) lose their hash, so the next run indexes them again; returns how many."""
+    with conn:
+        cursor = conn.execute(
+            "update doc_documents set sha256 = '', status = ? where status = ? or"
+            " (status = 'ok' and chunks != (select count(*) from doc_chunks c"
+            "  where c.document_id = doc_documents.id))",
+            [INDEXING, INDEXING],
+        )
+    return cursor.rowcount
+
+
 @dataclass(frozen=True)
 class Stat:
     size: int

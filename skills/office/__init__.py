@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from skills.base import Skill
 from skills.office.access import OfficeAccess, default_output_folder
+from skills.office.digest import DigestCache, Digester, DigestFolder, DigestJob
 from skills.office.drafts import undo
 from skills.office.read_tools import InspectSheet, QuerySheets
 from skills.office.sheets import Limits
@@ -12,16 +13,17 @@ from skills.office.write_tools import CleanSheet, ConvertSheet, WriteReport, Wri
 
 OFFICE_PREFIX = "office_"
 
-__all__ = ["OFFICE_PREFIX", "Limits", "OfficeAccess", "WorkbookCache", "default_output_folder",
+__all__ = ["OFFICE_PREFIX", "DigestCache", "DigestJob", "Digester", "Limits", "OfficeAccess", "WorkbookCache", "default_output_folder",
            "office_skills", "undo"]
 
 
 def office_skills(access: OfficeAccess, cache: WorkbookCache | None = None,
-                  limits: Limits | None = None, extra: list[Skill] | None = None) -> list[Skill]:
-    """The office tools, read tools first; `extra` adds the folder digest where a model is."""
+                  limits: Limits | None = None, digester: Digester | None = None) -> list[Skill]:
+    """The office tools, read tools first; the folder digest where a model can summarise."""
     cache = cache or WorkbookCache(limits)
     found: list[Skill] = [InspectSheet(access, limits), QuerySheets(access, cache)]
-    found += list(extra or [])
-    found += [ConvertSheet(access, limits), CleanSheet(access, limits), WriteReport(access, limits),
-              WriteSlides(access, limits)]
+    if digester is not None:
+        found.append(DigestFolder(access, digester))
+    found += [ConvertSheet(access, limits), CleanSheet(access, limits),
+              WriteReport(access, limits, digester), WriteSlides(access, limits)]
     return found

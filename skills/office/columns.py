@@ -12,6 +12,9 @@ _NUMBER = re.compile(r"[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?")
 _GROUPED = re.compile(r"[-+]?\d{1,3}(,\d{3})+(\.\d+)?")
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2})?)?")
 
+# XML 1.0 cannot hold these: Word, Excel and PowerPoint files would not save or open.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
 TYPES = ("integer", "real", "date", "text", "mixed", "empty")
 
 
@@ -136,3 +139,8 @@ def display_text(value: Any) -> str:
     if isinstance(value, date):
         return value.isoformat()
     return str(value)
+
+
+def xml_safe(text: str) -> str:
+    """Text an OOXML file can store: control characters (from a model or a CSV) removed."""
+    return _NOT_XML.sub("", text)

@@ -7,6 +7,7 @@ import re
 from typing import Any
 
 from skills.base import SkillError
+from skills.office.columns import xml_safe
 
 PAGE_BREAK = re.compile(r"^\s*(\\pagebreak|\\newpage|<!--\s*pagebreak\s*-->)\s*$",
                         re.IGNORECASE | re.MULTILINE)
@@ -24,8 +25,8 @@ def docx_bytes(markdown: str, title: str = "", template: str = "") -> tuple[byte
         _clear_body(document)
     writer = _Writer(document)
     if title.strip():
-        writer.heading(title.strip(), 0)
-    text = PAGE_BREAK.sub(f"\n\n{_BREAK_MARK}\n\n", markdown)
+        writer.heading(xml_safe(title.strip()), 0)
+    text = PAGE_BREAK.sub(f"\n\n{_BREAK_MARK}\n\n", xml_safe(markdown))
     tokens = MarkdownIt("commonmark").enable("table").enable("strikethrough").parse(text)
     writer.render(tokens)
     buffer = io.BytesIO()

@@ -6,6 +6,7 @@ import io
 from typing import Any
 
 from skills.base import SkillError
+from skills.office.columns import xml_safe
 
 MAX_SLIDES = 200
 SLIDE_SCHEMA: dict[str, Any] = {
@@ -38,7 +39,7 @@ def pptx_bytes(slides: list[dict[str, Any]], title: str = "") -> tuple[bytes, di
     titles = []
     if title.strip():
         cover = deck.slides.add_slide(deck.slide_layouts[_TITLE_SLIDE])
-        cover.shapes.title.text = title.strip()
+        cover.shapes.title.text = xml_safe(title.strip())
         titles.append(title.strip())
     for spec in slides:
         titles.append(_add(deck, spec))
@@ -51,10 +52,10 @@ def _add(deck: Any, spec: dict[str, Any]) -> str:
     from pptx.util import Inches, Pt
 
     table = spec.get("table") or None
-    bullets = [str(b) for b in spec.get("bullets") or []]
+    bullets = [xml_safe(str(b)) for b in spec.get("bullets") or []]
     layout = _TITLE_ONLY if table and not bullets else _TITLE_AND_CONTENT
     slide = deck.slides.add_slide(deck.slide_layouts[layout])
-    title = str(spec.get("title") or "").strip()
+    title = xml_safe(str(spec.get("title") or "").strip())
     slide.shapes.title.text = title
     top = Inches(1.5)
     if layout == _TITLE_AND_CONTENT:
@@ -73,14 +74,14 @@ def _add(deck: Any, spec: dict[str, Any]) -> str:
             top = Inches(3.9)
     if table:
         _table(slide, table, top, deck.slide_width, Inches, Pt)
-    notes = str(spec.get("notes") or "").strip()
+    notes = xml_safe(str(spec.get("notes") or "").strip())
     if notes:
         slide.notes_slide.notes_text_frame.text = notes
     return title
 
 
 def _table(slide: Any, spec: dict[str, Any], top: Any, width: Any, inches: Any, pt: Any) -> None:
-    header = [str(c) for c in spec.get("columns") or []]
+    header = [xml_safe(str(c)) for c in spec.get("columns") or []]
     rows = [list(r) for r in spec.get("rows") or []][:30]
     cols = len(header) or max((len(r) for r in rows), default=0)
     if not cols:
@@ -94,7 +95,7 @@ def _table(slide: Any, spec: dict[str, Any], top: Any, width: Any, inches: Any, 
         for c in range(cols):
             value = cells[c] if c < len(cells) else ""
             cell = grid.cell(r, c)
-            cell.text = "" if value is None else str(value)
+            cell.text = "" if value is None else xml_safe(str(value))
             for paragraph in cell.text_frame.paragraphs:
                 for run in paragraph.runs:
                     run.font.size = pt(14)

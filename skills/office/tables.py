@@ -62,7 +62,7 @@ def xlsx_bytes(header: list[str], rows: list[list[Any]], sheet: str = "Sheet1") 
     bold, fill = Font(bold=True), PatternFill("solid", fgColor="DDE4EE")
     cells = []
     for name in header:
-        cell = WriteOnlyCell(ws, value=name)
+        cell = WriteOnlyCell(ws, value=columns.xml_safe(str(name)))
         cell.font, cell.fill = bold, fill
         cell.alignment = Alignment(vertical="center")
         cells.append(cell)
@@ -77,6 +77,8 @@ def xlsx_bytes(header: list[str], rows: list[list[Any]], sheet: str = "Sheet1") 
 
 
 def _excel_value(value: Any, ws: Any) -> Any:
+    if isinstance(value, str):
+        value = columns.xml_safe(value)
     if isinstance(value, (datetime, date)):
         from openpyxl.cell import WriteOnlyCell
 

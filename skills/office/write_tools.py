@@ -15,6 +15,7 @@ from skills.base import SkillContext, SkillError, SkillResult
 from skills.files.paths import display
 from skills.office import clean, report, slides, tables
 from skills.office.access import OfficeAccess, free_name
+from skills.office.digest import Digester, digest_markdown
 from skills.office.drafts import Draft, commit
 from skills.office.read_tools import markdown_table
 from skills.office.sheets import Limits, Sheet, load_sheets, sheet_kind
@@ -227,10 +228,17 @@ class WriteReport(WriteTool):
             "title": {"type": "string"},
             "markdown": {"type": "string", "description": "The report's body in Markdown."},
             "template": {"type": "string", "description": "Optional .docx with the styles."},
+            "digest": {"type": "string", "description": "Optional folder digested with"
+                       " office_digest: its file summaries are appended as a Sources section."},
             **_PLACEMENT,
         },
         "required": ["markdown"],
     }
+
+    def __init__(self, access: OfficeAccess, limits: Limits | None = None,
+                 digester: Digester | None = None) -> None:
+        super().__init__(access, limits)
+        self.digester = digester
 
     def plan(self, arguments: dict[str, Any], context: SkillContext) -> Draft:
         title = str(arguments.get("title") or "")
@@ -239,6 +247,8 @@ class WriteReport(WriteTool):
             template = self.access.readable(template, context.conversation_id)
             report.check_template(template)
         markdown = str(arguments.get("markdown") or "")
+        if arguments.get("digest"):
+            markdown += "\n\n\\pagebreak\n\n" + self._digest(str(arguments["digest"]))
         if not markdown.strip() and not title.strip():
             raise SkillError("the report is empty: give its Markdown")
         content, counts, outline = report.docx_bytes(markdown, title, template)
@@ -248,6 +258,14 @@ class WriteReport(WriteTool):
         preview = "Outline:\n" + "\n".join(f"- {h}" for h in outline[:30]) if outline else \
             f"{counts['paragraphs']} paragraphs"
         return Draft(path, "docx", content, preview, counts, report.docx_counts, overwrite)
+
+    def _digest(self, folder: str) -> str:
+        if self.digester is None:
+            raise SkillError("folder digests are not available here")
+        summaries = self.digester.cached(self.access.readable_folder(folder))
+        if not summaries:
+            raise SkillError("that folder has no digest yet: run office_digest on it first")
+        return digest_markdown(summaries)
 
 
 class WriteSlides(WriteTool):

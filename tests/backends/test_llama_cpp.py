@@ -52,7 +52,7 @@ def backend(tiny_model: TinyModel) -> Iterator[LlamaCppBackend]:
 def test_info_describes_the_loaded_model(backend: LlamaCppBackend) -> None:
     info = backend.info
     assert backend.loaded
-    assert (info.engine, info.num_loops, info.context_length) == ("llama.cpp", 2, 1024)
+    assert (info.engine, info.num_loops, info.context_length) == ("llama", 2, 1024)
     assert info.quantization == "F32" and info.device == "cpu"
     assert info.extra["architecture"] == "nanbeige"
 

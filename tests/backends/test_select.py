@@ -139,7 +139,7 @@ def test_create_backend_for_llama_passes_settings(tiny_model, tmp_path: Path) ->
     pytest.importorskip("llama_cpp")
     backend = create_backend(str(tiny_model.gguf_path), "auto", context_length=1024,
                              kv_type="q8_0", cache_dir=tmp_path, platform_info=LINUX)
-    assert backend.info.engine in ("llama", "llama_cpp", "llama.cpp")
+    assert backend.info.engine == "llama"  # the same id settings and --engine use
     assert "GGUF" in backend.info.reason
 
 

@@ -395,7 +395,8 @@ def test_an_unreadable_tool_call_is_reported_back(
 def test_a_turn_that_never_stops_calling_tools_hits_the_step_limit(
     runner: ModelRunner, history: HistoryStore, backend: ScriptedBackend
 ) -> None:
-    backend.queue(*[TIME_CALL] * 5)
+    zones = ["Asia/Tokyo", "Europe/Paris", "America/Lima", "Africa/Cairo", "Asia/Dubai"]
+    backend.queue(*[call("get_current_time", timezone=zone) for zone in zones])
     handle, events = turn(
         make(runner, history), "loop forever", mode=TurnMode(thinking=True, step_limit=3)
     )

@@ -216,7 +216,7 @@ def test_chat_runs_for_real_on_the_tiny_gguf(tiny_model: Any, hearth_home: Path,
     try:
         saved = store.messages(lines[-1]["conversation_id"])
         assert saved[0].content == "hello" and saved[-1].role == "assistant"
-        assert saved[-1].status == "complete" and saved[-1].engine == "llama.cpp"
+        assert saved[-1].status == "complete" and saved[-1].engine == "llama"
     finally:
         store.close()
 
@@ -265,6 +265,6 @@ def test_ask_model_runs_that_model_even_with_a_server_saved(
     assert code == 0, err  # port 9 answers nobody: the saved server was not used
     saved = history()
     try:
-        assert saved.messages(lines[-1]["conversation_id"])[-1].engine == "llama.cpp"
+        assert saved.messages(lines[-1]["conversation_id"])[-1].engine == "llama"
     finally:
         saved.close()

@@ -146,3 +146,146 @@ def test_untitled_chats_have_one_name_and_empty_ones_are_not_kept(ctx, qtbot) ->
     assert [f.conversation_id for f in forgotten] == [empty.id]
     assert history.get_conversation(empty.id) is None
     assert history.get_conversation(used.id) is not None
+
+
+def test_figures_belong_to_their_chat_and_stopped_answers_have_no_speed(ctx, qtbot) -> None:
+    """Defect 11: the status bar kept the previous chat's context and speed; Esc on an
+    approval showed "Failed" and "78521.7 tok/s"; "1 tokens"."""
+    from types import SimpleNamespace
+
+    from app.ui.chat.live_turn import Turn, turn_stats
+    from app.ui.chat.tool_card import ToolCard
+    from app.ui.main_window import MainWindow
+
+    window = MainWindow(ctx)
+    qtbot.addWidget(window)
+    window._context_length = 8192
+    window._turn_finished({"tps": 21.5, "tokens": 40.0, "prompt_tokens": 900.0,
+                           "finish_reason": "stop"})
+    assert window.speed_label.text() == "21.5 tok/s"
+    assert window.context_label.text() == "Context 940 / 8,192"
+    window.new_chat()
+    assert window.speed_label.text() == "" and window.context_label.text() == ""
+    window._turn_finished({"tps": 78521.7, "tokens": 1.0, "prompt_tokens": 900.0,
+                           "finish_reason": "cancelled"})
+    assert window.speed_label.text() == ""
+
+    turn = Turn(bridge=None, message=None, conversation_id=None, thinking=False)  # type: ignore[arg-type]
+    turn.first_token = turn.started
+    text, figures = turn_stats(turn, SimpleNamespace(usage={"completion_tokens": 1},
+                                                     timings={}))
+    assert text == "1 token" and figures["tps"] == 0.0
+
+    card = ToolCard("c1", "delete_event", {"uid": "x"})
+    qtbot.addWidget(card)
+    card.ask(SimpleNamespace(description="Delete the dentist", approve=lambda: None,
+                             deny=lambda: None, arguments={}))
+    card.finish(False, "The person declined.", None)  # Esc ended the turn before a decision
+    assert "Failed" not in card.status.text()
+    assert card.status.text() == "○ Stopped before you decided"
+
+
+def test_an_indexing_banner_stays_with_its_chat(ctx, qtbot, tmp_path) -> None:
+    """Defect 11: "0 files ready" banners lingered into other chats."""
+    from app.ui.main_window import MainWindow
+
+    window = MainWindow(ctx)
+    qtbot.addWidget(window)
+    window.show()
+    broken = tmp_path / "broken.pdf"
+    broken.write_bytes(b"%PDF-1.4 not really")
+    window.indexer.index([str(broken)])
+    qtbot.waitUntil(lambda: window.indexer.running == 0 and "read" in
+                    window.chat.banner_text.text(), timeout=WAIT_MS)
+    text = window.chat.banner_text.text()
+    assert not text.startswith("0 files") and text.startswith("Nothing could be read")
+    window.new_chat()
+    assert not window.chat.banner.isVisible()
+
+
+def _darkest(window: Any, widget: Any) -> int:
+    """The darkest pixel where `widget` shows inside `window`, as the screen shows it."""
+    from PySide6.QtCore import QPoint
+    from PySide6.QtGui import QColor
+
+    image = window.grab().toImage()
+    origin = widget.mapTo(window, QPoint(0, 0))
+    return min(QColor(image.pixel(origin.x() + x, origin.y() + y)).lightness()
+               for x in range(0, widget.width(), 2) for y in range(0, widget.height(), 3))
+
+
+def test_the_sidebar_scroll_bar_has_no_black_groove(ctx, qtbot) -> None:
+    """Defect 13: a black scrollbar groove in the sidebar."""
+    from PySide6.QtGui import QPalette
+    from PySide6.QtWidgets import QApplication
+
+    from app.ui.sidebar import Sidebar
+    from app.ui.theme import ThemeManager
+
+    history = ctx.hearth.history
+    for i in range(60):
+        conv = history.create_conversation(f"Chat {i}")
+        history.add_message(conv.id, "user", "hello")
+    try:
+        for dark in (False, True):
+            ThemeManager(QApplication.instance(), "dark" if dark else "light").apply()
+            sidebar = Sidebar(ctx)
+            qtbot.addWidget(sidebar)
+            sidebar.resize(260, 400)
+            sidebar.show()
+            sidebar.reload()
+            qtbot.waitUntil(lambda s=sidebar: s.list.count() == 60, timeout=WAIT_MS)
+            bar = sidebar.list.verticalScrollBar()
+            qtbot.waitUntil(bar.isVisible, timeout=WAIT_MS)
+            # The darkest pixel of the bar is the handle (@mid), never black.
+            assert _darkest(sidebar, bar) > (40 if dark else 150)
+    finally:
+        QApplication.instance().setStyleSheet("")
+        QApplication.instance().setPalette(QPalette())
+
+
+def test_drops_are_taken_as_a_copy_and_delete_asks_naming_the_chat(ctx, qtbot,
+                                                                   tmp_path) -> None:
+    """Defect 13: drops accepted as a move (a file manager may delete the original); the
+    delete confirmation defaulted to Yes without naming the chat; export said "chat.md"."""
+    from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
+    from PySide6.QtGui import QDragEnterEvent, QDropEvent
+    from PySide6.QtWidgets import QApplication, QMessageBox
+
+    from app.ui.chat.composer import Composer
+    from app.ui.file_actions import file_name_for
+    from app.ui.sidebar import Sidebar
+
+    composer = Composer()
+    qtbot.addWidget(composer)
+    note = tmp_path / "note.txt"
+    note.write_text("x")
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(note))])
+    offered = Qt.DropAction.MoveAction | Qt.DropAction.CopyAction
+    enter = QDragEnterEvent(QPointF(5, 5), offered, mime, Qt.MouseButton.LeftButton,
+                            Qt.KeyboardModifier.NoModifier)
+    enter.setDropAction(Qt.DropAction.MoveAction)  # what a file manager proposes
+    QApplication.sendEvent(composer, enter)
+    assert enter.isAccepted() and enter.dropAction() == Qt.DropAction.CopyAction
+    drop = QDropEvent(QPointF(5, 5), offered, mime, Qt.MouseButton.LeftButton,
+                      Qt.KeyboardModifier.NoModifier)
+    drop.setDropAction(Qt.DropAction.MoveAction)
+    QApplication.sendEvent(composer, drop)
+    assert drop.dropAction() == Qt.DropAction.CopyAction
+    composer.set_attachments([str(note)])
+    assert "📎" not in composer.files_label.text() and "attachment.svg" in (
+        composer.files_label.text())
+
+    conv = ctx.hearth.history.create_conversation("Boiler quotes")
+    ctx.hearth.history.add_message(conv.id, "user", "hi")
+    sidebar = Sidebar(ctx)
+    qtbot.addWidget(sidebar)
+    sidebar.reload()
+    qtbot.waitUntil(lambda: sidebar.list.count() == 1, timeout=WAIT_MS)
+    box = sidebar.delete(conv.id)
+    assert box is not None and "Boiler quotes" in box.text()
+    assert box.defaultButton() is box.button(QMessageBox.StandardButton.Cancel)
+    box.button(QMessageBox.StandardButton.Cancel).click()
+    assert ctx.hearth.history.get_conversation(conv.id) is not None  # Cancel keeps it
+    assert file_name_for("Boiler quotes: 2/3?", ".md") == "Boiler quotes 2 3.md"

@@ -99,3 +99,35 @@ def test_cancel_changes_nothing(ctx, dialog, qtbot) -> None:
     dialog.reject()
     assert ctx.hearth.settings.theme == "system"
     assert not on_disk(ctx)
+
+
+def test_tool_servers_are_added_in_the_gui_and_saved(ctx, dialog, qtbot) -> None:
+    """Defect 12: the README promised MCP servers in settings; there was no way in the GUI."""
+    from app.core.settings import load_settings
+
+    page = dialog.mcp
+    form = page.edit(None)
+    form.name.setText("notes")
+    form.command.setText("npx -y '@modelcontextprotocol/server-filesystem' ~/Notes")
+    form.accept()
+    assert page.table.rowCount() == 1
+    form = page.edit(None)  # a second one with the same name is refused inline
+    form.name.setText("notes")
+    form.use_url.setChecked(True)
+    form.url.setText("ftp://nowhere")
+    form.accept()
+    assert form.isVisible() and "http://" in form.error.text()
+    form.url.setText("http://127.0.0.1:8931/mcp")
+    form.accept()
+    assert form.error.text() == "Another server already has this name."
+    form.name.setText("browser")
+    form.trusted.setChecked(True)
+    form.accept()
+    assert not form.isVisible()
+    save(qtbot, dialog)
+    qtbot.waitUntil(lambda: len(on_disk(ctx).get("mcp_servers", [])) == 2, timeout=WAIT_MS)
+    servers = load_settings(ctx.hearth.paths.settings_file).mcp_servers
+    assert [(s.name, s.command, s.url, s.trusted) for s in servers] == [
+        ("notes", ["npx", "-y", "@modelcontextprotocol/server-filesystem", "~/Notes"], "",
+         False),
+        ("browser", [], "http://127.0.0.1:8931/mcp", True)]

@@ -9,8 +9,9 @@ from __future__ import annotations
 import argparse
 
 from app.cli.ask.commands import run_ask, run_chat
+from backends.engines import CHOICES, Engine
 
-ENGINE_CHOICES = ("auto", "llama", "mlx", "remote", "scripted")
+ENGINE_CHOICES = (*CHOICES, Engine.SCRIPTED)
 
 
 def _model_options(parser: argparse.ArgumentParser) -> None:

@@ -7,6 +7,7 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
+from app.core.assistant.budget import RequestKind
 from app.core.events import AssistantEvent, MessageId
 
 ConfirmPolicy = Literal["ask", "approve", "deny"]
@@ -47,8 +48,9 @@ class TurnMode:
     skills: Collection[str] | None = None  # skill names or name prefixes; None: all enabled
     step_limit: int | None = None
     instructions: str = ""  # extra system-prompt text for this turn
-    temperature: float | None = None
+    temperature: float | None = None  # None: the chat or tool-step setting
     seed: int | None = None
+    kind: RequestKind = "chat"  # "quick" for the quick-ask box: its own thinking budget
     preserve_thinking: bool | None = None  # None: only once the turn has used a tool
 
     @classmethod

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Protocol
 
+from app.core.assistant.compaction import summary_message
 from backends.base import Message
 
 
@@ -68,13 +69,24 @@ INTERRUPTED = ("The tool was interrupted before it returned a result (Hearth sto
 
 
 def to_engine_messages(stored: list[Any]) -> list[Message]:
-    """Stored history -> OpenAI-style messages (tool call arguments stay dicts).
+    """Stored history -> OpenAI-style messages (tool call arguments stay dicts)."""
+    return [message for _, message in engine_messages(stored)]
 
+
+def engine_messages(stored: list[Any]) -> list[tuple[int, Message]]:
+    """Stored history -> (seq, message) pairs for the model.
+
+    Messages a stored summary stands for are replaced by it (the newest summary wins).
     Every tool call gets a result: a crash while a skill ran can leave a stored call with none,
     and the model would then read a call that was never answered. A synthetic result saying it
     was interrupted (rather than dropping the call) keeps the model honest about what it tried."""
-    out: list[Message] = []
+    summary = next((m for m in reversed(stored) if getattr(m, "summary_of", 0)), None)
+    out: list[tuple[int, Message]] = []
+    if summary is not None:
+        out.append((summary.summary_of, summary_message(summary.content)))
+        stored = [m for m in stored if m.seq > summary.summary_of]
     waiting: list[dict[str, Any]] = []  # calls of the last assistant message with no result yet
+    seq = 0
     for message in stored:
         converted = _convert(message)
         if converted is None:
@@ -83,15 +95,16 @@ def to_engine_messages(stored: list[Any]) -> list[Message]:
             answered = converted.get("tool_call_id")
             waiting = [call for call in waiting if call["id"] != answered]
         else:
-            out += _interrupted(waiting)
+            out += _interrupted(waiting, seq)
             waiting = list(converted.get("tool_calls", []))
-        out.append(converted)
-    return out + _interrupted(waiting)
+        seq = message.seq
+        out.append((seq, converted))
+    return out + _interrupted(waiting, seq)
 
 
-def _interrupted(calls: list[dict[str, Any]]) -> list[Message]:
-    return [{"role": "tool", "content": INTERRUPTED, "tool_call_id": call["id"],
-             "name": call["function"]["name"]} for call in calls]
+def _interrupted(calls: list[dict[str, Any]], seq: int) -> list[tuple[int, Message]]:
+    return [(seq, {"role": "tool", "content": INTERRUPTED, "tool_call_id": call["id"],
+                   "name": call["function"]["name"]}) for call in calls]
 
 
 def _convert(message: Any) -> Message | None:

@@ -1,4 +1,5 @@
-"""One model step: submit to the runner, relay deltas, save the growing answer every 250 ms."""
+"""One model step: submit to the runner, relay deltas, save the growing answer every 250 ms,
+and stop the model when its reasoning or answer loops."""
 
 from __future__ import annotations
 
@@ -6,8 +7,9 @@ import queue
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
+from app.core.assistant.budget import RepetitionGuard
 from app.core.assistant.store import HistoryLike
 from app.core.events import AssistantEvent, Queued, ReasoningDelta, TextDelta
 from app.core.runner import ModelRunner
@@ -28,6 +30,13 @@ class StepResult:
     errors: list[str] = field(default_factory=list)
     failure: FailureKind | None = None  # the kind of the error that ended the step, if any
     done: be.Done = field(default_factory=lambda: be.Done("error"))
+    cut: str = ""  # "reasoning_loop" / "answer_loop": Hearth stopped the model (not the user)
+    notice: str = ""  # stored with the message: thinking_cut | answer_loop | tool_loop
+
+    @property
+    def reasoning_cut(self) -> bool:
+        """The reasoning was stopped (budget spent or a loop): it should be closed and answered."""
+        return self.cut == "reasoning_loop" or self.done.finish_reason == "thinking_budget"
 
 
 _Item = be.Event | Queued
@@ -36,35 +45,74 @@ _Item = be.Event | Queued
 def stream_step(runner: ModelRunner, history: HistoryLike, message_id: str,
                 messages: list[Message], options: GenerateOptions,
                 emit: Callable[[AssistantEvent], None], cancel: threading.Event,
-                hooks: list[Callable[[], None]]) -> StepResult:
-    """Run one generation through the runner; events are emitted on the calling (turn) thread."""
+                hooks: list[Callable[[], None]], reasoning_so_far: str = "") -> StepResult:
+    """Run one generation through the runner; events are emitted on the calling (turn) thread.
+
+    reasoning_so_far: a continuation (options.assistant_prefix) keeps the earlier reasoning."""
     inbox: queue.Queue[_Item] = queue.Queue()
-    request = runner.submit(messages, options, inbox.put,
+    watch = _LoopWatch(reasoning_so_far)
+
+    def on_event(event: be.Event) -> None:
+        watch.see(event)  # on the runner thread: a loop is stopped before the next token
+        inbox.put(event)
+
+    request = runner.submit(messages, options, on_event,
                             on_position=lambda n: inbox.put(Queued(n)))
+    watch.attach(request.cancel)
     hooks.append(request.cancel)
     if cancel.is_set():
         request.cancel()
     try:
-        return _consume(inbox, history, message_id, emit)
+        return _consume(inbox, history, message_id, emit, watch)
     finally:
         hooks.remove(request.cancel)
 
 
+class _LoopWatch:
+    """Watches the engine's deltas for a reasoning or answer loop and stops the request."""
+
+    def __init__(self, reasoning_so_far: str) -> None:
+        self.text, self.reasoning = RepetitionGuard(), RepetitionGuard()
+        self.reasoning.feed(reasoning_so_far)
+        self.cut = ""
+        self._stop: Callable[[], None] | None = None
+        self._lock = threading.Lock()
+
+    def attach(self, stop: Callable[[], None]) -> None:
+        with self._lock:
+            self._stop = stop
+            found = bool(self.cut)
+        if found:  # the loop showed before submit() returned
+            stop()
+
+    def see(self, event: be.Event) -> None:
+        if isinstance(event, be.ReasoningDelta) and self.reasoning.feed(event.text):
+            self._found("reasoning_loop")
+        elif isinstance(event, be.TextDelta) and self.text.feed(event.text):
+            self._found("answer_loop")
+
+    def _found(self, cut: str) -> None:
+        with self._lock:
+            if self.cut:
+                return
+            self.cut = cut
+            stop = self._stop
+        if stop is not None:
+            stop()  # Done("cancelled") follows; the turn closes the reasoning or ends
+
+
 def _consume(inbox: queue.Queue[_Item], history: HistoryLike, message_id: str,
-             emit: Callable[[AssistantEvent], None]) -> StepResult:
+             emit: Callable[[AssistantEvent], None], watch: _LoopWatch) -> StepResult:
     result = StepResult()
-    text: list[str] = []
-    reasoning: list[str] = []
+    text, reasoning = watch.text, watch.reasoning
     saved_at = time.monotonic()
     while True:
         item = inbox.get()
         if isinstance(item, Queued):
             emit(item)
         elif isinstance(item, be.ReasoningDelta):
-            reasoning.append(item.text)
             emit(ReasoningDelta(item.text))
         elif isinstance(item, be.TextDelta):
-            text.append(item.text)
             emit(TextDelta(item.text))
         elif isinstance(item, be.ToolCall):
             result.calls.append(item)
@@ -76,9 +124,12 @@ def _consume(inbox: queue.Queue[_Item], history: HistoryLike, message_id: str,
             result.done = item
             break
         if time.monotonic() - saved_at >= SAVE_EVERY_S:
-            history.update_message(message_id, content="".join(text),
-                                   reasoning="".join(reasoning))
+            history.update_message(message_id, content=text.text, reasoning=reasoning.text)
             saved_at = time.monotonic()
-    result.content = "".join(text)
-    result.reasoning = "".join(reasoning)
+    # A loop is kept once, not as many times as the model wrote it before it was stopped.
+    result.cut = watch.cut
+    result.content = text.kept()
+    result.reasoning = reasoning.kept()
+    if result.cut and result.done.finish_reason == "cancelled":
+        result.done = replace(result.done, finish_reason=result.cut)
     return result

@@ -2,21 +2,26 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import threading
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
+from app.core.assistant.budget import step_sampling, thinking_budget
+from app.core.assistant.context import StepPrompt, fit_context
 from app.core.assistant.mode import ConfirmPolicy, OnEvent, TurnHandle, TurnMode
 from app.core.assistant.prefix import system_message, tool_specs
-from app.core.assistant.store import HistoryLike, to_engine_messages
+from app.core.assistant.store import HistoryLike
 from app.core.assistant.stream import StepResult, stream_step
 from app.core.assistant.tools import CANCELLED, CallBudget, ToolCaller
 from app.core.events import (
     AssistantEvent,
+    OutputCut,
+    Queued,
     SourcesFound,
     TextDelta,
     TitleChanged,
@@ -26,6 +31,7 @@ from app.core.events import (
     TurnFailed,
     TurnStarted,
 )
+from app.core.oneshot import closing_prefix
 from app.core.prompts import local_timezone_name
 from app.core.runner import ModelRunner
 from app.core.settings import Settings
@@ -43,6 +49,13 @@ UNREADABLE_CALL = ("Your tool call could not be read: {error} Write the call aga
 STEP_LIMIT_TEXT = ("I stopped after {limit} steps: this task needed more tool calls than I may "
                    "make in one turn, so it is not finished. Tell me to continue if you want me "
                    "to go on.")
+REPEATED_CALL = ("You already called {name} with exactly these arguments in this turn; its "
+                 "result is above. Do not call it again: answer from what you have, or try "
+                 "different arguments.")
+TOOL_LOOP_TEXT = ("I stopped because I kept repeating the same tool call ({name}) with the same "
+                  "arguments; its result is above. Ask again in other words if it did not help.")
+REPEATS_ALLOWED = 1  # a call repeated once is answered with a reminder; twice ends the turn
+MIN_ANSWER_TOKENS = 64
 
 
 class TitleClaims:
@@ -106,8 +119,15 @@ class Turn:
         self.conv = setup.handle.conversation_id
         self.totals = _Totals()
         self.sources: list[Source] = []
+        self._queued_at = 0
+        self.calls_seen: set[str] = set()
+        self.repeated: list[str] = []  # names of calls the model repeated word for word
 
     def emit(self, event: AssistantEvent) -> None:
+        if isinstance(event, Queued):  # the budget's count and the step may wait in turn
+            if event.position == self._queued_at:
+                return
+            self._queued_at = event.position
         try:
             self.s.on_event(event)
         except Exception:  # a broken listener must not break the turn or lose history
@@ -162,29 +182,69 @@ class Turn:
                 self._done(message_id, "cancelled")
                 return
             message_id = self._new_assistant_message()
+            if len(self.repeated) > REPEATS_ALLOWED:
+                self._tool_loop(message_id)
+                return
         self._step_limit(message_id, limit)
 
     def _step(self, skills: list[Skill], used_tools: bool, message_id: str) -> StepResult:
+        prompt = fit_context(self._prompt(skills, used_tools), self.s.runner, self.s.history,
+                             self.conv, self.emit, self.s.handle._cancel)
+        messages, options = prompt.messages, prompt.options
+        if self.s.on_prompt is not None:
+            self.s.on_prompt(messages, options)
+        result = self._stream(messages, options, message_id)
+        if result.reasoning_cut and not self.s.handle.cancelled:
+            result = self._close_reasoning(messages, options, message_id, result)
+        if result.cut == "answer_loop":
+            result.notice = "answer_loop"
+            self.emit(OutputCut(self.conv, message_id, "answer", "loop",
+                                result.done.completion_tokens))
+        return result
+
+    def _prompt(self, skills: list[Skill], used_tools: bool) -> StepPrompt:
+        """The step's messages and options before the context budget is applied."""
         mode, settings = self.s.mode, self.s.settings
-        messages: list[Message] = [system_message(skills, settings, mode, self.s.notes())]
-        messages += to_engine_messages(self.s.history.messages(self.conv))
+        system = system_message(skills, settings, mode, self.s.notes())
+        thinking = settings.thinking_default if mode.thinking is None else mode.thinking
+        budget = thinking_budget(settings, "tools" if used_tools else mode.kind)
+        sampling = step_sampling(settings, after_tool=used_tools)
         options = GenerateOptions(
-            enable_thinking=settings.thinking_default if mode.thinking is None else mode.thinking,
+            enable_thinking=thinking and budget > 0,
             # The template keeps this turn's reasoning anyway; True also keeps earlier turns'
             # reasoning, which MODEL.md recommends once the model works through tool steps.
             preserve_thinking=used_tools if mode.preserve_thinking is None
             else mode.preserve_thinking,
             tools=tool_specs(skills),
             max_tokens=mode.max_tokens or settings.max_tokens,
-            temperature=mode.temperature,
+            temperature=sampling.temperature if mode.temperature is None else mode.temperature,
+            top_p=sampling.top_p, top_k=sampling.top_k,
             seed=mode.seed,
             cache_key=self.conv,
+            thinking_budget=budget if thinking and budget > 0 else None,
         )
-        if self.s.on_prompt is not None:
-            self.s.on_prompt(messages, options)
+        return StepPrompt([system], options).with_history(
+            self.s.history.messages(self.conv))
+
+    def _stream(self, messages: list[Message], options: GenerateOptions, message_id: str,
+                reasoning_so_far: str = "") -> StepResult:
         result = stream_step(self.s.runner, self.s.history, message_id, messages, options,
-                             self.emit, self.s.handle._cancel, self.s.handle._on_cancel)
+                             self.emit, self.s.handle._cancel, self.s.handle._on_cancel,
+                             reasoning_so_far)
         self._count(result)
+        return result
+
+    def _close_reasoning(self, messages: list[Message], options: GenerateOptions,
+                         message_id: str, cut: StepResult) -> StepResult:
+        """The reasoning hit its budget or looped: close it ourselves and let the model answer."""
+        spent = cut.done.completion_tokens
+        self.emit(OutputCut(self.conv, message_id, "reasoning",
+                            "loop" if cut.cut else "budget", spent))
+        answer = replace(options, thinking_budget=None,
+                         assistant_prefix=closing_prefix(cut.reasoning),
+                         max_tokens=max(MIN_ANSWER_TOKENS, options.max_tokens - spent))
+        result = self._stream(messages, answer, message_id, reasoning_so_far=cut.reasoning)
+        result.notice = "thinking_cut"
         return result
 
     def _act(self, message_id: str, result: StepResult, caller: ToolCaller) -> bool:
@@ -202,6 +262,12 @@ class Turn:
                 self._store_cancelled(calls[index:])
                 return True
             self.emit(ToolStarted(call["id"], call["name"], call["arguments"]))
+            if self._repeats(call):
+                text = REPEATED_CALL.format(name=call["name"])
+                self.s.history.add_message(self.conv, "tool", text, tool_call_id=call["id"],
+                                           tool_name=call["name"], tool_ok=False)
+                self.emit(ToolFinished(call["id"], call["name"], False, text))
+                continue
             outcome = caller.call(call["id"], call["name"], call["arguments"])
             self.s.history.add_message(self.conv, "tool", outcome.text, tool_call_id=call["id"],
                                        tool_name=call["name"], tool_ok=outcome.ok)
@@ -213,6 +279,16 @@ class Turn:
             if outcome.cancelled:
                 self._store_cancelled(calls[index + 1:])
                 return True
+        return False
+
+    def _repeats(self, call: dict[str, Any]) -> bool:
+        """A call made before in this turn with the same arguments (a tool-call loop)."""
+        key = json.dumps([call["name"], call["arguments"]], sort_keys=True, ensure_ascii=False,
+                         default=str)
+        if key in self.calls_seen:
+            self.repeated.append(call["name"])
+            return True
+        self.calls_seen.add(key)
         return False
 
     def _store_cancelled(self, calls: list[dict[str, Any]]) -> None:
@@ -227,6 +303,15 @@ class Turn:
         self.emit(TextDelta(text))
         self._save_final(message_id, StepResult(content=text), "complete")
         self._done(message_id, "step_limit")
+        self._title(text)
+
+    def _tool_loop(self, message_id: str) -> None:
+        text = TOOL_LOOP_TEXT.format(name=self.repeated[-1])
+        self.emit(OutputCut(self.conv, message_id, "tools", "loop", len(self.repeated)))
+        self.emit(TextDelta(text))
+        result = StepResult(content=text, notice="tool_loop", done=Done("stop"))
+        self._save_final(message_id, result, "complete")
+        self._done(message_id, "stop")
         self._title(text)
 
     def _engine_failed(self, message_id: str, result: StepResult) -> None:
@@ -282,7 +367,8 @@ class Turn:
                 return
             first_user = next(
                 (m.content for m in history.messages(self.conv) if m.role == "user"), "")
-            title = generate_title(self.s.runner, first_user, answer, handle._cancel)
+            title = generate_title(self.s.runner, first_user, answer, handle._cancel,
+                                   thinking_budget=thinking_budget(self.s.settings, "title"))
             history.rename(self.conv, title)
         self.emit(TitleChanged(self.conv, title))
 
@@ -304,7 +390,8 @@ class Turn:
         self.s.history.update_message(
             message_id, content=result.content, reasoning=result.reasoning, status=status,
             prompt_tokens=done.prompt_tokens, cached_prompt_tokens=done.cached_prompt_tokens,
-            completion_tokens=done.completion_tokens, timings=dict(done.timings), **extra)
+            completion_tokens=done.completion_tokens, timings=dict(done.timings),
+            **({"notice": result.notice} if result.notice else {}), **extra)
 
     def _count(self, result: StepResult) -> None:
         done = result.done

@@ -32,6 +32,8 @@ def _message_markdown(message: StoredMessage) -> list[str]:
     if message.role == "tool":
         outcome = {True: "ok", False: "failed", None: ""}[message.tool_ok]
         heading = f"Tool result: {message.tool_name}" + (f" ({outcome})" if outcome else "")
+    if message.summary_of:
+        heading = f"Earlier messages summarized (up to message {message.summary_of})"
     if message.status != "complete":
         heading += f" [{message.status}]"
     lines = [f"## {heading}", ""]

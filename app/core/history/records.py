@@ -71,6 +71,8 @@ class StoredMessage:
     timings: dict[str, Any] = field(default_factory=dict)
     status: str = "complete"  # complete | streaming | interrupted | cancelled | error
     created: str = ""
+    notice: str = ""  # Hearth cut the model short: thinking_cut | answer_loop | tool_loop
+    summary_of: int = 0  # a system message summarizing messages up to this seq (for the model)
 
 
 @dataclass

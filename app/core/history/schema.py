@@ -158,3 +158,13 @@ def m005_title_search(db: sqlite_utils.Database) -> None:
     )
     db.execute("insert into conversations_fts (title, conversation_id) select title, id"
                " from conversations")  # existing conversations
+
+
+@MIGRATIONS
+@_atomic
+def m006_message_notice_and_summary(db: sqlite_utils.Database) -> None:
+    # `notice`: Hearth cut the model short ("thinking_cut", "answer_loop", "tool_loop"); the
+    # chat shows it beside the answer. `summary_of`: a system message that summarizes the
+    # messages up to this seq for the model (the originals stay, shown and exported as they were).
+    db.execute("alter table messages add column notice text not null default ''")
+    db.execute("alter table messages add column summary_of integer not null default 0")

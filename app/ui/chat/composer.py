@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
@@ -18,7 +19,21 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.ui.file_actions import start_folder
 from app.ui.i18n import Retranslator
+
+ATTACHMENT_ICON = Path(__file__).resolve().parents[3] / "resources" / "icons" / "attachment.svg"
+
+
+def accept_as_copy(event: QDropEvent | QDragEnterEvent) -> None:
+    """Take dropped files as a copy (or a link), never as a move: after a move the file
+    manager deletes the original, and Hearth only reads it."""
+    for action in (Qt.DropAction.CopyAction, Qt.DropAction.LinkAction):
+        if event.possibleActions() & action:
+            event.setDropAction(action)
+            event.accept()
+            return
+    event.ignore()
 
 
 def dropped_paths(event: QDropEvent | QDragEnterEvent) -> list[str]:
@@ -50,6 +65,7 @@ class Composer(QFrame):
         self.edit_label.hide()
         layout.addWidget(self.edit_label)
         self.files_label = QLabel()
+        self.files_label.setTextFormat(Qt.TextFormat.RichText)
         self.files_label.setObjectName("dim")
         self.files_label.setWordWrap(True)
         self.files_label.hide()
@@ -119,8 +135,9 @@ class Composer(QFrame):
             self.input.setFocus()
 
     def set_attachments(self, paths: list[str]) -> None:
-        names = [Path(p).name for p in paths]
-        self.files_label.setText("📎 " + ", ".join(names) if names else "")
+        names = [html.escape(Path(p).name) for p in paths]
+        icon = f'<img src="{ATTACHMENT_ICON.as_posix()}" width="14" height="14"> '
+        self.files_label.setText(icon + ", ".join(names) if names else "")
         self.files_label.setVisible(bool(names))
 
     @property
@@ -160,7 +177,7 @@ class Composer(QFrame):
         self.submitted.emit(text, self.think.isChecked())
 
     def _pick_files(self) -> None:
-        paths, _ = QFileDialog.getOpenFileNames(self, self.tr("Add files"))
+        paths, _ = QFileDialog.getOpenFileNames(self, self.tr("Add files"), start_folder())
         if paths:
             self.files_dropped.emit(paths)
 
@@ -169,7 +186,7 @@ class Composer(QFrame):
         if dropped_paths(event):
             self.setProperty("dragging", True)
             self.style().polish(self)
-            event.acceptProposedAction()
+            accept_as_copy(event)
 
     def dragLeaveEvent(self, event: object) -> None:  # noqa: N802
         self.setProperty("dragging", False)
@@ -180,5 +197,5 @@ class Composer(QFrame):
         self.style().polish(self)
         paths = dropped_paths(event)
         if paths:
-            event.acceptProposedAction()
+            accept_as_copy(event)
             self.files_dropped.emit(paths)

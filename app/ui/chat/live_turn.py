@@ -35,12 +35,13 @@ def turn_stats(turn: Turn, done: Any) -> tuple[str, dict[str, float]]:
     tokens = int(usage.get("completion_tokens", 0)) or turn.deltas
     decode_ms = float(timings.get("decode_ms", 0) or 0)
     tps = tokens * 1000 / decode_ms if decode_ms > 0 and tokens > 1 else 0.0
-    if not tps and turn.first_token:
+    if not tps and turn.first_token and tokens > 1:  # one token has no speed
         elapsed = time.perf_counter() - turn.first_token
         tps = tokens / elapsed if elapsed > 0 else 0.0
     figures = {"tps": tps, "tokens": float(tokens),
                "prompt_tokens": float(usage.get("prompt_tokens", 0))}
-    return (f"{tps:.1f} tok/s · {tokens} tokens" if tokens else ""), figures
+    count = "1 token" if tokens == 1 else f"{tokens} tokens"
+    return (f"{tps:.1f} tok/s · {count}" if tps else count) if tokens else "", figures
 
 
 

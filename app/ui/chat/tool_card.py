@@ -108,6 +108,7 @@ class ToolCard(QFrame):
         self.call_id = call_id
         self.name = name
         self._request: Any = None
+        self._denied = False
         layout = QVBoxLayout(self)
         layout.setContentsMargins(12, 9, 12, 10)
         layout.setSpacing(4)
@@ -172,6 +173,7 @@ class ToolCard(QFrame):
             return
         (request.approve if approved else request.deny)()
         self._confirm_row.hide()
+        self._denied = not approved
         self.status.setText(self.tr("Approved") if approved else self.tr("Denied"))
         self.decided.emit(approved)
 
@@ -180,9 +182,19 @@ class ToolCard(QFrame):
         return self._request is not None
 
     def finish(self, ok: bool, text: str, data: Any) -> None:
-        if self._request is not None:  # the turn ended without an answer: treat as denied
+        unanswered = self._request is not None
+        if unanswered:  # the turn ended (Esc, Stop) without an answer: treated as denied
             self._request = None
             self._confirm_row.hide()
+        if not ok and (unanswered or self._denied):
+            # Nothing was done because the person said no or stopped: not a failure.
+            self.status.setText("○ " + (self.tr("Stopped before you decided") if unanswered
+                                        else self.tr("Denied")))
+            self.status.setObjectName("toolStatus")
+            self.status.style().polish(self.status)
+            self.result.setText(result_html(text, data))
+            self.result.setVisible(bool(text or data))
+            return
         self.status.setText("✓ " + self.tr("Done") if ok else "✕ " + self.tr("Failed"))
         self.status.setObjectName("toolStatusOk" if ok else "toolStatusFail")
         self.status.style().polish(self.status)

@@ -1,0 +1,144 @@
+"""One API request on the model thread: events handed to the server's asyncio loop, stops
+applied, cancel on disconnect or shutdown."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.core.runner import ModelRunner, Priority
+from backends.base import GenerateOptions, Message
+from backends.events import Done, Event, ReasoningDelta, StreamError, TextDelta, ToolCall
+
+
+class StopFilter:
+    """Cuts the visible text at the first stop sequence, holding back a possible partial match."""
+
+    def __init__(self, stops: list[str]) -> None:
+        self._stops = stops
+        self._held = ""
+        self.hit = False
+
+    def push(self, text: str) -> str:
+        if not self._stops or self.hit:
+            return "" if self.hit else text
+        self._held += text
+        found = [(self._held.find(s), s) for s in self._stops if s in self._held]
+        if found:
+            self.hit = True
+            cut = min(index for index, _ in found)
+            out, self._held = self._held[:cut], ""
+            return out
+        keep = max((_overlap(self._held, s) for s in self._stops), default=0)
+        out = self._held[: len(self._held) - keep]
+        self._held = self._held[len(self._held) - keep:]
+        return out
+
+    def flush(self) -> str:
+        out, self._held = ("" if self.hit else self._held), ""
+        return out
+
+
+def _overlap(text: str, stop: str) -> int:
+    """The longest end of `text` that begins `stop` (a stop that may still be arriving)."""
+    for size in range(min(len(text), len(stop) - 1), 0, -1):
+        if text.endswith(stop[:size]):
+            return size
+    return 0
+
+
+@dataclass
+class Outcome:
+    """Everything one generation produced, for a non-streamed answer and the request log."""
+
+    reasoning: list[str] = field(default_factory=list)
+    text: list[str] = field(default_factory=list)
+    tool_calls: list[ToolCall] = field(default_factory=list)
+    error: StreamError | None = None
+    done: Done | None = None
+
+
+class Generation:
+    """Submits to the runner at API priority (the user's own turns go first) and turns the
+    runner thread's callbacks into awaitable events. Stop sequences end it like EOS."""
+
+    def __init__(self, runner: ModelRunner, messages: list[Message], options: GenerateOptions,
+                 stops: list[str]) -> None:
+        self._loop = asyncio.get_running_loop()
+        self._events: asyncio.Queue[Event] = asyncio.Queue()
+        self._stops = StopFilter(stops)
+        self.shutdown = False  # cancelled because the server is stopping
+        self.handle = runner.submit(messages, options, self._on_event, priority=Priority.API)
+        self.queue_position = self.handle.position
+        self._ended = False
+        self._pending: list[Event] = []
+
+    def _on_event(self, event: Event) -> None:  # runner thread
+        try:
+            self._loop.call_soon_threadsafe(self._events.put_nowait, event)
+        except RuntimeError:  # the loop is gone (server stopped): nobody is listening
+            self.handle.cancel()
+
+    def cancel(self, shutdown: bool = False) -> None:
+        self.shutdown = self.shutdown or shutdown
+        self.handle.cancel()
+
+    async def next(self) -> Event:
+        """The next event, with stop sequences applied; Done comes last, exactly once."""
+        while True:
+            if self._pending:
+                return self._pending.pop(0)
+            if self._ended:
+                raise StopAsyncIteration
+            event = await self._events.get()
+            if isinstance(event, TextDelta):
+                text = self._stops.push(event.text)
+                if self._stops.hit:
+                    self.handle.cancel()  # within one token, as for a disconnect
+                if text:
+                    return TextDelta(text)
+            elif isinstance(event, Done):
+                self._ended = True
+                tail = self._stops.flush()
+                self._pending = [TextDelta(tail), self._finish(event)] if tail else [
+                    self._finish(event)]
+            elif not (self._stops.hit and isinstance(event, (ReasoningDelta, ToolCall))):
+                return event
+
+    def _finish(self, done: Done) -> Done:
+        if self._stops.hit and done.finish_reason in ("cancelled", "stop"):
+            return Done("stop", done.prompt_tokens, done.cached_prompt_tokens,
+                        done.completion_tokens, done.timings)
+        return done
+
+    async def collect(self, first: Event | None = None) -> Outcome:
+        outcome = Outcome()
+        event = first if first is not None else await self.next()
+        while True:
+            _add(outcome, event)
+            if isinstance(event, Done):
+                return outcome
+            event = await self.next()
+
+
+def _add(outcome: Outcome, event: Event) -> None:
+    if isinstance(event, ReasoningDelta):
+        outcome.reasoning.append(event.text)
+    elif isinstance(event, TextDelta):
+        outcome.text.append(event.text)
+    elif isinstance(event, ToolCall):
+        outcome.tool_calls.append(event)
+    elif isinstance(event, StreamError):
+        if event.kind is not None:
+            outcome.error = event
+    else:
+        outcome.done = event
+
+
+async def wait_disconnect(receive: Any) -> None:
+    """Returns when the client has gone (the ASGI receive channel says http.disconnect)."""
+    while True:
+        message = await receive()
+        if message.get("type") == "http.disconnect":
+            return

@@ -1,0 +1,407 @@
+"""The endpoints: /health, /v1/models, /v1/chat/completions, /v1/completions, /v1/responses."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.routing import Route
+
+from app.core.runner import ModelRunner
+from app.core.server import protocol, shapes
+from app.core.server.errors import ApiError, from_failure
+from app.core.server.generation import Generation, Outcome, wait_disconnect
+from app.core.server.log import RequestLog, RequestRecord
+from backends.base import BackendInfo, GenerateOptions, Message
+from backends.errors import FailureKind
+from backends.events import Done, Event, ReasoningDelta, StreamError, TextDelta, ToolCall
+
+MAX_BODY = 16 * 1024 * 1024
+CACHE_PREFIX = "api:"
+
+
+class ClientGone(Exception):
+    """The client disconnected before its answer began."""
+
+
+@dataclass
+class ServerState:
+    """What the routes share: the runner, the model's state, live generations, the log."""
+
+    runner: ModelRunner
+    log: RequestLog
+    default_max_tokens: Callable[[], int]
+    loading: Callable[[], bool] = lambda: False
+    live: set[Generation] = field(default_factory=set)
+    closing: bool = False
+
+    def model(self) -> BackendInfo:
+        info = self.runner.info
+        if info is None:
+            if self.loading():
+                raise ApiError(503, "Hearth is still loading the model; try again shortly.",
+                               type="server_error", code="model_loading",
+                               headers={"Retry-After": "2"})
+            raise ApiError(503, "No model is loaded in Hearth: choose one in Settings.",
+                           type="server_error", code="model_not_loaded",
+                           headers={"Retry-After": "10"})
+        return info
+
+    def shutdown(self) -> None:
+        """Stop every generation: streams end with an error chunk (called on the loop)."""
+        self.closing = True
+        for generation in list(self.live):
+            generation.cancel(shutdown=True)
+
+    @property
+    def api_waiting(self) -> int:
+        return len(self.live)
+
+
+def model_id(info: BackendInfo) -> str:
+    name = info.model_name or Path(info.model_path).name or info.engine
+    return name.removesuffix(".gguf")
+
+
+def max_output(info: BackendInfo) -> int:
+    return info.context_length
+
+
+def model_card(info: BackendInfo, default_max_tokens: int) -> dict[str, Any]:
+    path = Path(info.model_path) if info.model_path else None
+    created = int(path.stat().st_mtime) if path is not None and path.exists() else 0
+    return {
+        "id": model_id(info), "object": "model", "created": created, "owned_by": "hearth",
+        "context_length": info.context_length, "max_model_len": info.context_length,
+        "max_output_tokens": max_output(info), "default_max_tokens": default_max_tokens,
+        "capabilities": {"tools": True, "reasoning": True, "vision": False,
+                         "completion_chat": True, "completion_text": info.engine != "remote"},
+        "engine": info.engine, "device": info.device, "quantization": info.quantization,
+    }
+
+
+def client_name(request: Request) -> str:
+    address = f"{request.client.host}:{request.client.port}" if request.client else "?"
+    agent = request.headers.get("user-agent", "")
+    return f"{address} {agent}".strip()
+
+
+def _error_response(error: ApiError) -> JSONResponse:
+    return JSONResponse(error.body(), status_code=error.status, headers=error.headers)
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    size = request.headers.get("content-length")
+    if size is not None and size.isdigit() and int(size) > MAX_BODY:
+        raise ApiError(413, f"The request body is over {MAX_BODY // 2**20} MiB.")
+    return protocol.parse_json(await request.body())
+
+
+def cache_key(messages: list[Message], tools: list[dict[str, Any]]) -> str:
+    """Requests with the same system prompt and tools share one saved KV state, so an agent's
+    next request (or the next server process) prefills only what is new."""
+    import hashlib
+    import json
+
+    head = messages[0] if messages and messages[0]["role"] == "system" else {}
+    text = json.dumps([head.get("content", ""), tools], sort_keys=True, ensure_ascii=False)
+    return CACHE_PREFIX + hashlib.sha256(text.encode()).hexdigest()[:24]
+
+
+class Endpoints:
+    """Route handlers bound to one ServerState."""
+
+    def __init__(self, state: ServerState) -> None:
+        self.state = state
+        self._draining: set[asyncio.Task[None]] = set()
+
+    def app(self) -> Starlette:
+        routes = [
+            Route("/health", self.health, methods=["GET"]),
+            Route("/v1/models", self.models, methods=["GET"]),
+            Route("/v1/models/{model_id:path}", self.one_model, methods=["GET"]),
+            Route("/v1/chat/completions", self.chat, methods=["POST"]),
+            Route("/v1/completions", self.completions, methods=["POST"]),
+            Route("/v1/responses", self.responses, methods=["POST"]),
+        ]
+        return Starlette(routes=routes, exception_handlers={HTTPException: _http_error})
+
+    # -- plain GETs --------------------------------------------------------------------------
+    async def health(self, request: Request) -> Response:
+        try:
+            info = self.state.model()
+        except ApiError as error:
+            return JSONResponse({"status": "loading" if error.code == "model_loading"
+                                 else "no_model", "message": error.message},
+                                status_code=503, headers=error.headers)
+        return JSONResponse({"status": "ok", "model": model_id(info),
+                             "queue": self.state.runner.pending})
+
+    async def models(self, request: Request) -> Response:
+        try:
+            info = self.state.model()
+        except ApiError as error:
+            return _error_response(error)
+        return JSONResponse({"object": "list", "data": [
+            model_card(info, self.state.default_max_tokens())]})
+
+    async def one_model(self, request: Request) -> Response:
+        try:
+            info = self.state.model()
+        except ApiError as error:
+            return _error_response(error)
+        wanted = request.path_params["model_id"]
+        if wanted not in (model_id(info), "hearth"):
+            return _error_response(ApiError(404, f"The model {wanted!r} is not loaded; Hearth "
+                                            f"serves {model_id(info)!r}.",
+                                            code="model_not_found"))
+        return JSONResponse(model_card(info, self.state.default_max_tokens()))
+
+    # -- generations -------------------------------------------------------------------------
+    async def chat(self, request: Request) -> Response:
+        return await self._generate(request, "chat")
+
+    async def completions(self, request: Request) -> Response:
+        return await self._generate(request, "completion")
+
+    async def responses(self, request: Request) -> Response:
+        return await self._generate(request, "responses")
+
+    async def _generate(self, request: Request, kind: str) -> Response:
+        record = _Record(request)
+        try:
+            info = self.state.model()
+            raw = await _body(request)
+            parsed = _parse(kind, raw, self.state.default_max_tokens())
+            if kind == "responses" and parsed.stream:
+                raise ApiError(400, "Streaming is not supported on /v1/responses yet; use "
+                               "/v1/chat/completions for streaming.", param="stream")
+            if self.state.closing:
+                raise ApiError(503, "Hearth's server is shutting down.", type="server_error",
+                               code="server_shutdown")
+            messages = parsed.messages if isinstance(parsed, protocol.ChatRequest) else []
+            options = parsed.options
+            if messages:
+                options.cache_key = cache_key(messages, options.tools)
+            record.model = model_id(info)
+            record.tools_offered = len(options.tools)
+            generation = self._start(messages, options, parsed.stop)
+            record.queue_position = generation.queue_position
+            headers = {"X-Hearth-Queue-Position": str(generation.queue_position),
+                       "X-Request-Id": record.request_id}
+            try:
+                first = await _until_disconnect(request, generation, generation.next())
+            except BaseException:
+                self.state.live.discard(generation)
+                raise
+            if isinstance(first, StreamError) and first.kind is not None:
+                self._end(generation)
+                rest = await generation.collect()
+                raise _failure(first, rest.done, info)
+            if isinstance(first, Done) and first.finish_reason == "cancelled":
+                self._end(generation)
+                raise ApiError(503, "Hearth's server is shutting down.", type="server_error",
+                               code="server_shutdown")
+            if parsed.stream:
+                record.streaming = True  # the stream logs it when it ends
+                return StreamingResponse(self._stream_chat(generation, first, record, parsed),
+                                         media_type="text/event-stream", headers={
+                                             **headers, "Cache-Control": "no-cache"})
+            outcome = await _until_disconnect(request, generation, generation.collect(first))
+            self._end(generation)
+            record.finish(outcome.done, outcome.tool_calls, 200)
+            if outcome.error is not None:
+                raise _failure(outcome.error, outcome.done, info)
+            return JSONResponse(_shape(kind, outcome, record, parsed), headers=headers)
+        except ClientGone:
+            record.status, record.error = 499, "client disconnected"
+            return Response(status_code=499)
+        except ApiError as error:
+            record.status, record.error = error.status, error.message
+            return _error_response(error)
+        finally:
+            if not record.streaming:
+                self.state.log.add(record.build())
+
+    def _start(self, messages: list[Message], options: GenerateOptions,
+               stops: list[str]) -> Generation:
+        generation = Generation(self.state.runner, messages, options, stops)
+        self.state.live.add(generation)
+        return generation
+
+    def _end(self, generation: Generation) -> None:
+        self.state.live.discard(generation)
+
+    async def _stream_chat(self, generation: Generation, first: Event, record: _Record,
+                           parsed: protocol.Sampling) -> AsyncIterator[bytes]:
+        record.streaming = True
+        rid, created, model = record.request_id, int(time.time()), record.model
+        with_usage = parsed.include_usage
+        completion = not isinstance(parsed, protocol.ChatRequest)
+
+        def chunk(delta: dict[str, Any] | None, finish: str | None = None,
+                  usage: dict[str, Any] | None = None) -> bytes:
+            if completion:
+                return shapes.sse(_completion_chunk(rid, created, model, delta, finish, usage,
+                                                    with_usage))
+            return shapes.sse(shapes.chat_chunk(rid, model, created, delta, finish, usage,
+                                                with_usage))
+
+        calls: list[ToolCall] = []
+        event: Event = first
+        try:
+            if not completion:
+                yield chunk({"role": "assistant", "content": ""})
+            while True:
+                if isinstance(event, ReasoningDelta):
+                    yield chunk({"text": event.text} if completion else
+                                {"reasoning_content": event.text})
+                elif isinstance(event, TextDelta):
+                    yield chunk({"text": event.text} if completion else {"content": event.text})
+                elif isinstance(event, ToolCall):
+                    yield chunk({"text": event.raw} if completion else
+                                {"tool_calls": [shapes.tool_call(event, len(calls))]})
+                    calls.append(event)
+                elif isinstance(event, StreamError) and event.kind is not None:
+                    record.error = event.message
+                    yield shapes.sse(from_failure(event.kind, event.message).body())
+                elif isinstance(event, Done):
+                    record.finish(event, calls, 200)
+                    if event.finish_reason == "cancelled" and generation.shutdown:
+                        record.error = "server shutting down"
+                        yield shapes.sse(ApiError(503, "Hearth's server is shutting down; "
+                                                  "this answer was cut off.", type="server_error",
+                                                  code="server_shutdown").body())
+                    elif event.finish_reason != "error":
+                        yield chunk({}, shapes.finish_reason(event, len(calls)))
+                        if with_usage:
+                            yield chunk(None, usage=shapes.usage(event))
+                    yield shapes.sse("[DONE]")
+                    return
+                event = await generation.next()
+        except asyncio.CancelledError:
+            record.status, record.error = 499, "client disconnected"
+            raise
+        finally:
+            generation.cancel()  # a client that went away stops its generation at once
+            if record.done is None:  # log once the engine has really stopped
+                task = asyncio.get_running_loop().create_task(self._drain(generation, record))
+                self._draining.add(task)
+                task.add_done_callback(self._draining.discard)
+            else:
+                self._end(generation)
+                self.state.log.add(record.build())
+
+    async def _drain(self, generation: Generation, record: _Record) -> None:
+        try:
+            rest = await generation.collect()
+            record.done = rest.done
+        finally:
+            self._end(generation)
+            self.state.log.add(record.build())
+
+
+def _completion_chunk(rid: str, created: int, model: str, delta: dict[str, Any] | None,
+                      finish: str | None, usage: dict[str, Any] | None,
+                      usage_field: bool) -> dict[str, Any]:
+    chunk: dict[str, Any] = {"id": rid, "object": "text_completion", "created": created,
+                             "model": model, "choices": [] if delta is None else [
+                                 {"index": 0, "text": delta.get("text", ""), "logprobs": None,
+                                  "finish_reason": finish}]}
+    if usage_field:
+        chunk["usage"] = usage
+    return chunk
+
+
+def _parse(kind: str, raw: dict[str, Any], default_max: int) -> protocol.Sampling:
+    if kind == "chat":
+        return protocol.parse_chat(raw, default_max)
+    if kind == "completion":
+        return protocol.parse_completion(raw, default_max)
+    return protocol.parse_responses(raw, default_max)
+
+
+def _shape(kind: str, outcome: Outcome, record: _Record,
+           parsed: protocol.Sampling) -> dict[str, Any]:
+    if kind == "chat":
+        return shapes.chat_completion(outcome, record.model, record.request_id)
+    if kind == "completion":
+        assert isinstance(parsed, protocol.CompletionRequest)
+        return shapes.completion(outcome, record.model, record.request_id, parsed.prompt,
+                                 parsed.echo)
+    return shapes.response_object(outcome, record.model, record.request_id)
+
+
+def _failure(error: StreamError, done: Done | None, info: BackendInfo) -> ApiError:
+    if error.kind == FailureKind.CONTEXT_FULL:
+        tokens = done.prompt_tokens if done else 0
+        return ApiError(400, f"This model's maximum context length is {info.context_length} "
+                        f"tokens. However, your messages resulted in {tokens} tokens. Please "
+                        "reduce the length of the messages.", code="context_length_exceeded",
+                        param="messages", extra={"prompt_tokens": tokens,
+                                                 "context_length": info.context_length})
+    return from_failure(error.kind, error.message)
+
+
+async def _until_disconnect(request: Request, generation: Generation,
+                            work: Awaitable[Any]) -> Any:
+    """Await `work`; if the client goes first, cancel the generation and raise ClientGone."""
+    task = asyncio.ensure_future(work)
+    gone = asyncio.ensure_future(wait_disconnect(request.receive))
+    try:
+        finished, _ = await asyncio.wait({task, gone}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        gone.cancel()
+    if task in finished:
+        return task.result()
+    generation.cancel()
+    task.cancel()
+    raise ClientGone
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    message = {404: f"There is no {request.url.path} endpoint on Hearth's server.",
+               405: f"{request.method} is not allowed on {request.url.path}."}.get(
+        exc.status_code, str(exc.detail))
+    return _error_response(ApiError(exc.status_code, message))
+
+
+class _Record:
+    """What the request log keeps of one request, filled in as it goes."""
+
+    def __init__(self, request: Request) -> None:
+        self.request_id = shapes.new_id("chatcmpl")
+        self.client = client_name(request)
+        self.method, self.path = request.method, request.url.path
+        self.started = time.perf_counter()
+        self.status = 200
+        self.model = ""
+        self.queue_position = 0
+        self.tools_offered = 0
+        self.streaming = False
+        self.error = ""
+        self.done: Done | None = None
+        self.calls: list[str] = []
+
+    def finish(self, done: Done | None, calls: list[ToolCall], status: int) -> None:
+        self.done, self.calls, self.status = done, [c.name for c in calls], status
+
+    def build(self) -> RequestRecord:
+        done = self.done
+        return RequestRecord(
+            client=self.client, method=self.method, path=self.path, status=self.status,
+            model=self.model, prompt_tokens=done.prompt_tokens if done else 0,
+            cached_tokens=done.cached_prompt_tokens if done else 0,
+            completion_tokens=done.completion_tokens if done else 0,
+            duration_ms=round((time.perf_counter() - self.started) * 1000, 1),
+            queue_position=self.queue_position, finish_reason=done.finish_reason if done else "",
+            tools_offered=self.tools_offered, tool_calls=self.calls, error=self.error)

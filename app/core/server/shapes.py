@@ -1,0 +1,124 @@
+"""OpenAI response shapes: chat completions (whole and chunked), completions, responses."""
+
+from __future__ import annotations
+
+import json
+import secrets
+import time
+from typing import Any
+
+from app.core.server.generation import Outcome
+from backends.events import Done, ToolCall
+
+FINISH = {"stop": "stop", "length": "length", "tool_calls": "tool_calls",
+          "cancelled": "stop", "error": "stop"}
+
+
+def new_id(prefix: str) -> str:
+    return f"{prefix}-{secrets.token_hex(12)}"
+
+
+def usage(done: Done | None) -> dict[str, Any]:
+    if done is None:
+        return {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0,
+                "prompt_tokens_details": {"cached_tokens": 0}}
+    return {"prompt_tokens": done.prompt_tokens, "completion_tokens": done.completion_tokens,
+            "total_tokens": done.prompt_tokens + done.completion_tokens,
+            "prompt_tokens_details": {"cached_tokens": done.cached_prompt_tokens}}
+
+
+def tool_call(call: ToolCall, index: int | None = None) -> dict[str, Any]:
+    """An OpenAI tool call: arguments as a JSON string (the OpenAI convention)."""
+    shaped: dict[str, Any] = {
+        "id": "call_" + secrets.token_hex(8), "type": "function",
+        "function": {"name": call.name, "arguments": json.dumps(call.arguments,
+                                                                ensure_ascii=False)}}
+    if index is not None:
+        shaped = {"index": index, **shaped}
+    return shaped
+
+
+def finish_reason(done: Done | None, outcome_calls: int = 0) -> str:
+    reason = FINISH.get(done.finish_reason if done else "stop", "stop")
+    return "tool_calls" if outcome_calls and reason == "stop" else reason
+
+
+def chat_completion(outcome: Outcome, model: str, request_id: str) -> dict[str, Any]:
+    message: dict[str, Any] = {"role": "assistant", "content": "".join(outcome.text) or (
+        None if outcome.tool_calls else ""), "refusal": None}
+    if outcome.reasoning:
+        message["reasoning_content"] = "".join(outcome.reasoning)
+    if outcome.tool_calls:
+        message["tool_calls"] = [tool_call(c) for c in outcome.tool_calls]
+    return {
+        "id": request_id, "object": "chat.completion", "created": int(time.time()),
+        "model": model, "system_fingerprint": "hearth",
+        "choices": [{"index": 0, "message": message, "logprobs": None,
+                     "finish_reason": finish_reason(outcome.done, len(outcome.tool_calls))}],
+        "usage": usage(outcome.done),
+    }
+
+
+def chat_chunk(request_id: str, model: str, created: int, delta: dict[str, Any] | None,
+               finish: str | None = None, with_usage: dict[str, Any] | None = None,
+               usage_field: bool = False) -> dict[str, Any]:
+    chunk: dict[str, Any] = {"id": request_id, "object": "chat.completion.chunk",
+                             "created": created, "model": model, "system_fingerprint": "hearth",
+                             "choices": [] if delta is None else [
+                                 {"index": 0, "delta": delta, "logprobs": None,
+                                  "finish_reason": finish}]}
+    if usage_field:  # with include_usage every chunk carries usage: null until the last one
+        chunk["usage"] = with_usage
+    return chunk
+
+
+def completion(outcome: Outcome, model: str, request_id: str, prompt: str,
+               echo: bool) -> dict[str, Any]:
+    text = completion_text(outcome)
+    return {"id": request_id, "object": "text_completion", "created": int(time.time()),
+            "model": model, "system_fingerprint": "hearth",
+            "choices": [{"index": 0, "text": (prompt if echo else "") + text, "logprobs": None,
+                         "finish_reason": finish_reason(outcome.done)}],
+            "usage": usage(outcome.done)}
+
+
+def completion_text(outcome: Outcome) -> str:
+    """A raw completion is the output as the model wrote it: reasoning, text and calls."""
+    return "".join(outcome.reasoning) + "".join(outcome.text) + "".join(
+        c.raw for c in outcome.tool_calls)
+
+
+def response_object(outcome: Outcome, model: str, request_id: str) -> dict[str, Any]:
+    output: list[dict[str, Any]] = []
+    if outcome.reasoning:
+        output.append({"type": "reasoning", "id": new_id("rs"), "summary": [],
+                       "content": [{"type": "reasoning_text",
+                                    "text": "".join(outcome.reasoning)}]})
+    text = "".join(outcome.text)
+    if text or not outcome.tool_calls:
+        output.append({"type": "message", "id": new_id("msg"), "role": "assistant",
+                       "status": "completed", "content": [
+                           {"type": "output_text", "text": text, "annotations": []}]})
+    for call in outcome.tool_calls:
+        shaped = tool_call(call)
+        output.append({"type": "function_call", "id": new_id("fc"), "call_id": shaped["id"],
+                       "name": call.name, "arguments": shaped["function"]["arguments"],
+                       "status": "completed"})
+    done = outcome.done
+    incomplete = done is not None and done.finish_reason == "length"
+    return {"id": request_id, "object": "response", "created_at": int(time.time()),
+            "model": model, "status": "incomplete" if incomplete else "completed",
+            "incomplete_details": {"reason": "max_output_tokens"} if incomplete else None,
+            "output": output, "output_text": text, "error": None, "store": False,
+            "usage": {"input_tokens": done.prompt_tokens if done else 0,
+                      "input_tokens_details": {"cached_tokens":
+                                               done.cached_prompt_tokens if done else 0},
+                      "output_tokens": done.completion_tokens if done else 0,
+                      "output_tokens_details": {"reasoning_tokens": 0},
+                      "total_tokens": (done.prompt_tokens + done.completion_tokens)
+                      if done else 0}}
+
+
+def sse(data: dict[str, Any] | str) -> bytes:
+    text = data if isinstance(data, str) else json.dumps(data, ensure_ascii=False)
+    return f"data: {text}\n\n".encode()
