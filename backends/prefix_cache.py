@@ -172,13 +172,9 @@ def _one_line(exc: BaseException) -> str:
 
 
 def leading_system(messages: Sequence[Message]) -> list[Message]:
-    """The system messages before the first user message: the part every conversation shares."""
-    lead = []
-    for message in messages:
-        if message.get("role") != "system":
-            break
-        lead.append(message)
-    return lead
+    """The opening system message: the part every conversation shares. Only the first one, so
+    nothing a conversation adds (a summary, a note) can ever end up in a shared saved state."""
+    return list(messages[:1]) if messages and messages[0].get("role") == "system" else []
 
 
 def prefix_key(fingerprint: str, text: str, prefix_tokens: Sequence[int],
