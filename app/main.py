@@ -7,6 +7,7 @@ import logging
 import multiprocessing
 import sys
 from functools import cached_property
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from app.core.paths import Paths
@@ -38,6 +39,8 @@ class Hearth:
         self.paths = (paths or Paths.from_env()).ensure()
         self.settings = settings or load_settings(self.paths.settings_file)
         self._closers: list[Any] = []
+        self.notices: list[str] = []  # said once to the user (CLI: stderr; GUI: status line)
+        self._salvaged: list[tuple[str, str]] = []
 
     def save_settings(self) -> None:
         save_settings(self.settings, self.paths.settings_file)
@@ -70,11 +73,45 @@ class Hearth:
         return store
 
     @cached_property
+    def index_db(self) -> Path:
+        """index.db, once checked: a damaged or foreign one is moved aside and rebuilt."""
+        from skills.index_health import set_aside_if_damaged
+
+        aside = set_aside_if_damaged(self.paths.index_db)
+        if aside is not None:
+            log.warning("index.db set aside: %s", aside.reason)
+            self.notices.append(aside.notice())
+            self._salvaged = aside.documents
+        return self.paths.index_db
+
+    def set_aside_damaged_index(self) -> None:
+        """After a storage error: if index.db (a rebuildable cache) is damaged, move it aside
+        now, so the next start builds a new one instead of failing the same way."""
+        if "index_db" not in self.__dict__:
+            return
+        from skills.index_health import problem, set_aside
+
+        reason = problem(self.paths.index_db, deep=True)
+        if reason is not None:
+            self.close()  # our connections go first: the file is renamed, never deleted
+            aside = set_aside(self.paths.index_db, reason)
+            self.notices.append(aside.notice())
+            if aside.documents:  # the new index starts with them queued
+                from skills.documents import DocumentIndex
+
+                fresh = DocumentIndex(self.paths.index_db)
+                fresh.requeue(aside.documents)
+                fresh.close()
+
+    @cached_property
     def documents(self) -> DocumentIndex:
         from skills.documents import DocumentIndex
 
-        index = DocumentIndex(self.paths.index_db, watched=self.settings.watched_folders)
+        index = DocumentIndex(self.index_db, watched=self.settings.watched_folders)
         self._closers.append(index)
+        if self._salvaged:  # indexed again by resume_pending (the watcher, `docs add`)
+            index.requeue(self._salvaged)
+            self._salvaged = []
         return index
 
     @cached_property
@@ -82,7 +119,7 @@ class Hearth:
         from skills.files import FileIndex
 
         index = FileIndex(
-            self.paths.index_db,
+            self.index_db,
             roots=self.settings.file_roots,
             ignore_patterns=self.settings.file_ignore_patterns,
         )
@@ -267,11 +304,15 @@ def _run_command(args: argparse.Namespace) -> int:
         return 130
     except Exception as exc:  # the edge: a full disk, a read-only home, a damaged file, a bug
         kind = kind_of(exc)
+        if hearth is not None and kind is FailureKind.STORAGE:
+            hearth.set_aside_damaged_index()
         if kind is FailureKind.INTERNAL:
             log.error("hearth %s failed", args.command, exc_info=exc)
         return fail(describe(exc), exit_code(kind))
     finally:
         if hearth is not None:
+            for notice in hearth.notices:
+                sys.stderr.write(f"hearth: {notice}\n")
             try:
                 hearth.close()
             except Exception as exc:  # closing on a full disk must not print a traceback

@@ -21,6 +21,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     listing.add_argument("--from", dest="start", help="ISO date or time (default: today)")
     listing.add_argument("--to", dest="end", help="ISO date or time (default: 7 days later)")
     listing.add_argument("--query", default="")
+    listing.add_argument("--tz", help="IANA zone to show times in (default: this machine's)")
     listing.add_argument("--limit", type=int, default=None,
                          help="occurrences to list (default 200); the rest are counted")
     add = actions.add_parser("add", help="add an event")
@@ -35,6 +36,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     add.add_argument("--alarm", type=int, help="minutes before start")
     imp = actions.add_parser("import", help="import an .ics file (again: no duplicates)")
     imp.add_argument("file", type=Path)
+    imp.add_argument("--tz", help="IANA zone for times without one (default: this machine's)")
     imp.add_argument("--remove-missing", action="store_true",
                      help="a re-imported subscription: remove its events the file no longer has")
     exp = actions.add_parser("export", help="export every event to an .ics file")
@@ -47,10 +49,11 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def run(args: argparse.Namespace, hearth: Hearth) -> int:
-    from skills.calendar.timeutil import local_timezone_name
+    from skills.calendar.timeutil import local_timezone_name, zone
 
     tz = getattr(args, "tz", None) or local_timezone_name()
     try:
+        zone(tz)
         return ACTIONS[args.action](args, hearth, tz)
     except SkillError as exc:
         return fail(str(exc))

@@ -51,7 +51,14 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     deleting.add_argument("--yes", action="store_true", help="do not ask before --all")
     deleting.set_defaults(handler=run_delete)
 
-    for command in (listing, finding, exporting, deleting):
+    recovering = actions.add_parser(
+        "recover", help="copy what can be read from a damaged hearth.db into a new file and use "
+        "it (the damaged file is kept beside it)")
+    recovering.add_argument("--force", action="store_true",
+                            help="recover even when the file passes SQLite's checks")
+    recovering.set_defaults(handler=run_recover)
+
+    for command in (listing, finding, exporting, deleting, recovering):
         command.add_argument("--json", action="store_true", help="machine-readable output")
 
 
@@ -167,3 +174,38 @@ def _report_deleted(gone: list[Forgotten], as_json: bool) -> None:
             emit_json({"deleted": item.conversation_id, "title": item.title})
         else:
             print(f"Deleted {item.conversation_id[:SHORT_ID]} {item.title or UNTITLED}")
+
+
+def run_recover(args: argparse.Namespace, hearth: Hearth) -> int:
+    """`hearth history recover`: never opens hearth.db for writing, never deletes it."""
+    import sqlite3
+
+    from app.core.history.lease import WriterLease
+    from app.core.recovery import recover
+    from skills.index_health import problem
+
+    path = hearth.paths.history_db
+    if not path.exists():
+        return fail(f"there is no history database at {path}", BAD_INPUT)
+    lease = WriterLease(path.parent / (path.name + "-writers"))
+    try:
+        if lease.alive_tokens() - {lease.token}:
+            return fail("Hearth is running: close it before recovering its history",
+                        exit_code(FailureKind.BUSY))
+    finally:
+        lease.release()
+    reason = problem(path, deep=True)
+    if reason is None and not args.force:
+        print(f"{path} passes SQLite's checks: nothing to recover (--force copies it anyway)")
+        return 0
+    try:
+        result = recover(path)
+    except sqlite3.DatabaseError as exc:
+        return fail(f"nothing could be recovered from {path} ({exc}); it is unchanged",
+                    exit_code(FailureKind.STORAGE))
+    if args.json:
+        emit_json({"type": "recovered", "path": str(result.copy), "rows": result.rows,
+                   "damaged_tables": result.damaged_tables, "kept_as": str(result.kept_as)})
+    else:
+        print(result.summary())
+    return 0

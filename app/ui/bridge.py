@@ -9,6 +9,8 @@ from PySide6.QtCore import QObject, Qt, Signal, Slot
 from app.core.events import (
     AssistantEvent,
     ConfirmationNeeded,
+    ContextCompacted,
+    OutputCut,
     Queued,
     ReasoningDelta,
     SourcesFound,
@@ -40,6 +42,8 @@ class TurnBridge(QObject):
     done = Signal(object)  # TurnDone
     failed = Signal(object)  # TurnFailed
     title_changed = Signal(str, str)
+    cut = Signal(object)  # OutputCut: Hearth cut the model short
+    compacted = Signal(object)  # ContextCompacted: older messages were summarized
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -97,6 +101,10 @@ class TurnBridge(QObject):
                 self.failed.emit(event)
             case TitleChanged():
                 self.title_changed.emit(event.conversation_id, event.title)
+            case OutputCut():
+                self.cut.emit(event)
+            case ContextCompacted():
+                self.compacted.emit(event)
 
 
 def merge_deltas(events: list[AssistantEvent]) -> list[AssistantEvent]:

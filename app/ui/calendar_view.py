@@ -108,6 +108,7 @@ class CalendarView(QWidget):
         self.ctx = ctx
         self.first = date.today()
         self.days = 7
+        self._notice = ""  # shown instead of the event count at the next refresh
         self._tr = Retranslator(self)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(24, 18, 24, 16)
@@ -182,8 +183,13 @@ class CalendarView(QWidget):
         self.ctx.ops.run(lambda: store.occurrences(lo, hi), self._show, self._failed)
 
     def _show(self, occurrences: list[Any]) -> None:
-        self.status.setText(plural(len(occurrences), self.tr("1 event"),
-                                      self.tr("%1 events")))
+        if self._notice:  # an import's summary outlives the refresh it triggers
+            self.status.setText(self._notice)
+            self._notice = ""
+        else:
+            self.status.setText(plural(len(occurrences), self.tr("1 event"),
+                                          self.tr("%1 events")))
+            self.status.setToolTip("")
         self.agenda.setHtml(agenda_html(occurrences, self.first, self.days, self.tr("All day"),
                                         self.tr("Nothing planned"), self._locale()))
 
@@ -222,6 +228,7 @@ class CalendarView(QWidget):
                 text += self.tr("; %1 repaired, %2 skipped").replace(
                     "%1", str(len(report.repaired))).replace("%2", str(len(report.skipped)))
             self.status.setText(text)
+            self._notice = text
             # The details are the file's own words (UIDs, reasons): shown as they are.
             issues = [*report.skipped, *report.repaired]
             self.status.setToolTip("\n".join(str(i) for i in issues[:30]))

@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QApplication
 
 from app.core.root import HearthParts
 from app.ui import markdown
+from app.ui.api_server import ServerSwitch
 from app.ui.autostart import hide_dock_icon
 from app.ui.context import UiContext
 from app.ui.hotkey import create_hotkey, default_hotkey
@@ -33,9 +34,17 @@ class Desktop(QObject):
         self.theme = ThemeManager(app, hearth.settings.theme)
         self.theme.apply()
         self.ctx = UiContext(hearth, Ops(self), self.theme, translations=self.translations)
+        self.server = ServerSwitch(self.ctx)
+        self.ctx.server = self.server
         self.window = MainWindow(self.ctx)
+        self.server.setParent(self.window)  # proposal dialogs open over the window
+        self.server.state.connect(
+            lambda on, _url: self.window.show_api(on, 0))
+        self.server.queue.connect(lambda n: self.window.show_api(self.server.running, n))
+        self.window.settings_saved.connect(self.server.settings_changed)
         self.quick = QuickAsk(self.ctx)
         self.quick.open_in_main.connect(self.open_conversation)
+        self.quick.find_files.connect(self.find_files)
         self.services = Services(self.ctx, self)
         self.window.settings_saved.connect(self.services.settings_changed)
         self.tray: Tray | None = None
@@ -46,6 +55,7 @@ class Desktop(QObject):
             self.tray.quit.connect(self.window.quit_app)
             self.tray.pause_indexing.connect(self._pause_indexing)
             self.services.reminder.connect(self.tray.notify)
+            self.server.state.connect(self.tray.show_server)
         # With a tray, closing the window keeps Hearth running; without one it quits.
         app.setQuitOnLastWindowClosed(self.tray is None)
         self.window.keep_in_tray = self.tray is not None
@@ -73,6 +83,8 @@ class Desktop(QObject):
         self.ctx.ops.run(self.ctx.assistant, lambda _a: None, lambda _e: None)  # warm it up
         self.ctx.ops.run(markdown.warm_up, lambda _r: None, lambda _e: None)
         self.services.start()
+        if self.hearth.settings.server_enabled:
+            self.server.start()
         self.ctx.hotkey = create_hotkey(self)
         self.ctx.hotkey.activated.connect(self.quick.toggle)
         self.ctx.hotkey.register(self.hearth.settings.hotkey or default_hotkey())
@@ -107,6 +119,10 @@ class Desktop(QObject):
         self.window.raise_()
         self.window.activateWindow()
 
+    def find_files(self, query: str) -> None:
+        self.show_window()
+        self.window.show_files(query)
+
     def open_conversation(self, cid: str) -> None:
         self.show_window()
         self.window.open_conversation(cid)
@@ -130,6 +146,7 @@ class Desktop(QObject):
     def shutdown(self) -> None:
         """Stop answers, release the hotkey, wait for background work, close the stores."""
         self._stop_answers()
+        self.server.stop(wait=True)  # API streams end with an error chunk, not half-written
         self.window.pause_downloads()
         if self.ctx.hotkey is not None:
             self.ctx.hotkey.unregister()

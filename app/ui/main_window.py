@@ -25,7 +25,7 @@ from app.ui.failures import present_error
 from app.ui.file_actions import file_name_for, start_folder
 from app.ui.i18n import Retranslator
 from app.ui.indexing import DropIndexer
-from app.ui.pages import make_calendar_page, make_library_page
+from app.ui.pages import make_calendar_page, make_files_page, make_library_page
 from backends.engines import Engine, display_name
 
 
@@ -96,9 +96,22 @@ class MainWindow(QMainWindow):
         for label, name in names:
             self._tr(partial(_set_name, label, name))
             bar.addWidget(label)
+        self.api_label = QLabel()  # the local server's queue, while it is on
+        self._tr(lambda: self.api_label.setAccessibleName(self.tr("Other apps")))
+        bar.addPermanentWidget(self.api_label)
         self.download_label = QLabel()
         self._tr(lambda: self.download_label.setAccessibleName(self.tr("Model download")))
         bar.addPermanentWidget(self.download_label)
+
+    def show_api(self, running: bool, waiting: int) -> None:
+        """Status bar: whether other apps may use the model, and how many requests wait."""
+        if not running:
+            self._tr(lambda: self.api_label.setText(""), key="api")
+        elif waiting:
+            self._tr(lambda: self.api_label.setText(
+                self.tr("API: %1 in queue").replace("%1", str(waiting))), key="api")
+        else:
+            self._tr(lambda: self.api_label.setText(self.tr("API: on")), key="api")
 
     def _set_engine(self, text: Callable[[], str]) -> None:
         self._tr(lambda: self.engine_label.setText(text()), key="engine")
@@ -119,6 +132,7 @@ class MainWindow(QMainWindow):
                      lambda: self.show_page("library"))
         self._action(view, lambda: self.tr("C&alendar"), "Ctrl+3",
                      lambda: self.show_page("calendar"))
+        self._action(view, lambda: self.tr("&Files"), "Ctrl+4", lambda: self.show_page("files"))
         view.addSeparator()
         self._action(view, lambda: self.tr("&Search chats"), "Ctrl+Shift+F",
                      self.sidebar._focus_search)
@@ -196,11 +210,28 @@ class MainWindow(QMainWindow):
             return
         page = self._lazy_pages.get(key)
         if page is None:
-            maker = make_library_page if key == "library" else make_calendar_page
-            page = maker(self.ctx, self)
+            makers = {"library": make_library_page, "calendar": make_calendar_page,
+                      "files": make_files_page}
+            page = makers[key](self.ctx, self)
+            if key == "files":
+                page.add_to_chat.connect(self.add_to_chat)  # type: ignore[attr-defined]
             self._lazy_pages[key] = page
             self.pages.addWidget(page)
         self.pages.setCurrentWidget(page)
+
+    def show_files(self, query: str = "") -> None:
+        """The Files view with this search (from quick ask or the menu)."""
+        self.show_page("files")
+        page = self._lazy_pages["files"]
+        if query:
+            page.set_query(query)  # type: ignore[attr-defined]
+        else:
+            page.query.setFocus()  # type: ignore[attr-defined]
+
+    def add_to_chat(self, paths: list[str]) -> None:
+        """Files chosen in the Files view join the open chat, as if dropped on it."""
+        self.show_page("chat")
+        self.indexer.index(paths)
 
     # -- dialogs ------------------------------------------------------------------------------
     def open_models(self, first_run: bool = False) -> QWidget:
@@ -292,9 +323,14 @@ class MainWindow(QMainWindow):
         used = int(figures.get("prompt_tokens", 0) + figures.get("tokens", 0))
         total = getattr(self, "_context_length", 0)
         if used and total:
-            self._tr(lambda: self.context_label.setText(
-                self.tr("Context %1 / %2").replace("%1", f"{used:,}").replace("%2", f"{total:,}")),
-                key="context")
+            compacted = bool(figures.get("compacted"))
+
+            def context_text() -> str:
+                text = self.tr("Context %1 / %2").replace("%1", f"{used:,}").replace(
+                    "%2", f"{total:,}")
+                return text + self.tr(" · earlier messages summarized") if compacted else text
+
+            self._tr(lambda: self.context_label.setText(context_text()), key="context")
         self.sidebar.reload()
 
     # -- files --------------------------------------------------------------------------------

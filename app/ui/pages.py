@@ -46,3 +46,9 @@ def make_calendar_page(ctx: UiContext, parent: QWidget | None = None) -> QWidget
     from app.ui.calendar_view import CalendarView
 
     return CalendarView(ctx, parent)
+
+
+def make_files_page(ctx: UiContext, parent: QWidget | None = None) -> QWidget:
+    from app.ui.files_view import FilesView
+
+    return FilesView(ctx, parent)

@@ -34,6 +34,7 @@ MAX_ANSWER_HEIGHT = 420
 
 class QuickAsk(QWidget):
     open_in_main = Signal(str)  # conversation id
+    find_files = Signal(str)  # what was typed: search for it in the Files view
 
     def __init__(self, ctx: UiContext, parent: QWidget | None = None) -> None:
         super().__init__(parent, Qt.WindowType.Tool | Qt.WindowType.FramelessWindowHint
@@ -101,8 +102,14 @@ class QuickAsk(QWidget):
         self._tr(lambda: self.stop_button.setText(self.tr("Stop")))
         self.stop_button.clicked.connect(self.stop)
         self.stop_button.hide()
+        self.files_button = QPushButton()
+        self._tr(lambda: self.files_button.setText(self.tr("Find files")))
+        self._tr(lambda: self.files_button.setToolTip(self.tr("Search your files for what you "
+                                                              "typed, without asking the model")))
+        self.files_button.clicked.connect(self._find_files)
         foot.addWidget(hint)
         foot.addStretch(1)
+        foot.addWidget(self.files_button)
         foot.addWidget(self.stop_button)
         foot.addWidget(self.open_button)
         column.addWidget(self.footer)
@@ -180,7 +187,8 @@ class QuickAsk(QWidget):
         self._fit_timer.start()
         ctx, cid = self.ctx, self.conversation_id
         thinking = bool(self.ctx.hearth.settings.thinking_default)
-        self.ctx.ops.run(lambda: turns.send(ctx.assistant(), cid, text, thinking, bridge.post),
+        self.ctx.ops.run(lambda: turns.send(ctx.assistant(), cid, text, thinking, bridge.post,
+                                            kind="quick"),
                          self._got_handle, lambda e: self._finished(present_error(e).text))
 
     def _got_handle(self, handle: Any) -> None:
@@ -225,6 +233,10 @@ class QuickAsk(QWidget):
     @property
     def streaming(self) -> bool:
         return self.bridge is not None
+
+    def _find_files(self) -> None:
+        self.find_files.emit(self.input.text().strip())
+        self.dismiss()
 
     def _open_in_main(self) -> None:
         if self.conversation_id:

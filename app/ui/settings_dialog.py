@@ -26,11 +26,13 @@ from PySide6.QtWidgets import (
 )
 
 from app.ui.autostart import platform_autostart
+from app.ui.connect_page import ConnectPage
 from app.ui.context import UiContext
 from app.ui.file_actions import start_folder
 from app.ui.hotkey import default_hotkey
 from app.ui.i18n import LANGUAGES, Retranslator
 from app.ui.mcp_settings import McpServersPage
+from app.ui.settings_generation import GenerationTab
 from backends.engines import AUTO, CHOICES, Engine, display_name
 
 
@@ -107,6 +109,14 @@ class SettingsDialog(QDialog):
         self.tabs.addTab(self.mcp, "")
         self._tr(lambda: self.tabs.setTabText(self.tabs.indexOf(self.mcp),
                                               self.tr("Tool servers")))
+        self.generation = GenerationTab(self.settings)
+        self.tabs.addTab(self.generation, "")
+        self._tr(lambda: self.tabs.setTabText(self.tabs.indexOf(self.generation),
+                                              self.tr("Answers")))
+        self.connect_page = ConnectPage(ctx, ctx.server)
+        self.tabs.addTab(self.connect_page, "")
+        self._tr(lambda: self.tabs.setTabText(self.tabs.indexOf(self.connect_page),
+                                              self.tr("Connect another app")))
         self._tr(lambda: self.tabs.setTabText(0, self.tr("Model")))
         self._tr(lambda: self.tabs.setTabText(1, self.tr("Folders")))
         self._tr(lambda: self.tabs.setTabText(2, self.tr("General")))
@@ -276,6 +286,8 @@ class SettingsDialog(QDialog):
             "theme": str(self.theme.currentData()),
             "language": str(self.language.currentData()),
             "mcp_servers": self.mcp.servers(),
+            **self.generation.values(),
+            **self.connect_page.values(),
         }
 
     def save(self) -> None:

@@ -48,7 +48,7 @@ class Sidebar(QWidget):
     conversation_selected = Signal(str)
     hit_selected = Signal(str, str)  # (conversation id, message id)
     new_requested = Signal()
-    page_requested = Signal(str)  # "library" | "calendar" | "models" | "settings"
+    page_requested = Signal(str)  # "library" | "files" | "calendar" | "models" | "settings"
     deleted = Signal(str)
 
     def __init__(self, ctx: UiContext, parent: QWidget | None = None) -> None:
@@ -133,7 +133,8 @@ class Sidebar(QWidget):
         column.setContentsMargins(0, 4, 0, 0)
         column.setSpacing(0)
         texts: dict[str, Callable[[], str]] = {
-            "library": lambda: self.tr("Library"), "calendar": lambda: self.tr("Calendar"),
+            "library": lambda: self.tr("Library"), "files": lambda: self.tr("Files"),
+            "calendar": lambda: self.tr("Calendar"),
             "models": lambda: self.tr("Models"), "settings": lambda: self.tr("Settings")}
         for key, text in texts.items():
             button = QPushButton()

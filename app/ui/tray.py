@@ -34,7 +34,8 @@ class Tray(QObject):
         self.pause_action = self._add(None)
         self.pause_action.setCheckable(True)
         self.pause_action.toggled.connect(self.pause_indexing)
-        self.menu.addSeparator()
+        self.server_action: QAction | None = None  # while other apps may use the model
+        self._before_quit = self.menu.addSeparator()
         quit_action = self._add(self.quit.emit)
         self._tr(lambda: self.ask_action.setText(self.tr("Ask…")))
         self._tr(lambda: self.open_action.setText(self.tr("Open Hearth")))
@@ -52,6 +53,22 @@ class Tray(QObject):
     def _activated(self, reason: QSystemTrayIcon.ActivationReason) -> None:
         if reason == QSystemTrayIcon.ActivationReason.Trigger:
             self.ask.emit()  # a plain click asks; the menu has the rest
+
+    def show_server(self, running: bool, url: str) -> None:
+        """The tray says when other programs can use the model (and where)."""
+        if running and self.server_action is None:
+            self.server_action = QAction(self.menu)
+            self.server_action.setEnabled(False)
+            self.menu.insertAction(self._before_quit, self.server_action)
+        elif not running and self.server_action is not None:
+            self.menu.removeAction(self.server_action)
+            self.server_action.deleteLater()
+            self.server_action = None
+        action = self.server_action
+        self._tr(lambda: action.setText(self.tr("Serving other apps at %1").replace("%1", url))
+                 if action is not None else None, key="server")
+        self._tr(lambda: self.icon.setToolTip(
+            self.tr("Hearth · serving other apps") if running else "Hearth"), key="tooltip")
 
     def show(self) -> None:
         self.icon.show()

@@ -9,16 +9,18 @@ from collections.abc import Callable
 from typing import Any
 
 
-def _mode(thinking: bool) -> Any:
+def _mode(thinking: bool, kind: str = "chat") -> Any:
     from app.core.assistant import TurnMode
 
-    return TurnMode(thinking=thinking)
+    return TurnMode(thinking=thinking, kind=kind)  # type: ignore[arg-type]
 
 
 def send(assistant: Any, conversation_id: str | None, text: str, thinking: bool,
-         on_event: Callable[[Any], None], attachments: list[str] | None = None) -> Any:
+         on_event: Callable[[Any], None], attachments: list[str] | None = None,
+         kind: str = "chat") -> Any:
+    """kind "quick" (the quick-ask box) gets its own thinking budget."""
     return assistant.send(conversation_id, text, attachments=attachments or None,
-                          mode=_mode(thinking), on_event=on_event, confirm="ask")
+                          mode=_mode(thinking, kind), on_event=on_event, confirm="ask")
 
 
 def regenerate(assistant: Any, conversation_id: str, thinking: bool,

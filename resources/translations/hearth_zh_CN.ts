@@ -4,32 +4,32 @@
 <context>
     <name>AssistantMessage</name>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="239"/>
+        <location filename="../../app/ui/chat/message.py" line="284"/>
         <source>Answer</source>
         <translation>回答</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="360"/>
+        <location filename="../../app/ui/chat/message.py" line="417"/>
         <source>Sources</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="358"/>
+        <location filename="../../app/ui/chat/message.py" line="415"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="358"/>
+        <location filename="../../app/ui/chat/message.py" line="415"/>
         <source>Copy the answer</source>
         <translation>复制回答</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="359"/>
+        <location filename="../../app/ui/chat/message.py" line="416"/>
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="359"/>
+        <location filename="../../app/ui/chat/message.py" line="416"/>
         <source>Answer this again</source>
         <translation>重新回答</translation>
     </message>
@@ -141,103 +141,103 @@
 <context>
     <name>CalendarView</name>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="120"/>
+        <location filename="../../app/ui/calendar_view.py" line="121"/>
         <source>Agenda</source>
         <translation>日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="134"/>
+        <location filename="../../app/ui/calendar_view.py" line="135"/>
         <source>Day</source>
         <translation>日</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="135"/>
+        <location filename="../../app/ui/calendar_view.py" line="136"/>
         <source>Week</source>
         <translation>周</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="145"/>
+        <location filename="../../app/ui/calendar_view.py" line="146"/>
         <source>Today</source>
         <translation>今天</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="145"/>
+        <location filename="../../app/ui/calendar_view.py" line="146"/>
         <source>Previous</source>
         <translation>上一页</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="146"/>
+        <location filename="../../app/ui/calendar_view.py" line="147"/>
         <source>Next</source>
         <translation>下一页</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="156"/>
+        <location filename="../../app/ui/calendar_view.py" line="157"/>
         <source>Import .ics…</source>
         <translation>导入 .ics…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="157"/>
+        <location filename="../../app/ui/calendar_view.py" line="158"/>
         <source>Export .ics…</source>
         <translation>导出 .ics…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="181"/>
+        <location filename="../../app/ui/calendar_view.py" line="182"/>
         <source>Week of %1</source>
         <translation>%1 这一周</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="185"/>
+        <location filename="../../app/ui/calendar_view.py" line="190"/>
         <source>1 event</source>
         <translation>1 个日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="186"/>
+        <location filename="../../app/ui/calendar_view.py" line="191"/>
         <source>%1 events</source>
         <translation>%1 个日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="187"/>
+        <location filename="../../app/ui/calendar_view.py" line="193"/>
         <source>All day</source>
         <translation>全天</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="188"/>
+        <location filename="../../app/ui/calendar_view.py" line="194"/>
         <source>Nothing planned</source>
         <translation>没有安排</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="199"/>
+        <location filename="../../app/ui/calendar_view.py" line="205"/>
         <source>The calendar could not be read: %1</source>
         <translation>无法读取日历：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="203"/>
+        <location filename="../../app/ui/calendar_view.py" line="209"/>
         <source>Import a calendar</source>
         <translation>导入日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="204"/>
-        <location filename="../../app/ui/calendar_view.py" line="235"/>
+        <location filename="../../app/ui/calendar_view.py" line="210"/>
+        <location filename="../../app/ui/calendar_view.py" line="242"/>
         <source>Calendars (*.ics)</source>
         <translation>日历文件 (*.ics)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="219"/>
+        <location filename="../../app/ui/calendar_view.py" line="225"/>
         <source>Imported: %1 new, %2 updated</source>
         <translation>已导入：新增 %1，更新 %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="222"/>
+        <location filename="../../app/ui/calendar_view.py" line="228"/>
         <source>; %1 repaired, %2 skipped</source>
         <translation>；修复 %1，跳过 %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="233"/>
+        <location filename="../../app/ui/calendar_view.py" line="240"/>
         <source>Export the calendar</source>
         <translation>导出日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="248"/>
+        <location filename="../../app/ui/calendar_view.py" line="255"/>
         <source>Exported to %1</source>
         <translation>已导出到 %1</translation>
     </message>
@@ -250,27 +250,47 @@
         <translation>无法打开此对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="362"/>
+        <location filename="../../app/ui/chat/chat_view.py" line="364"/>
         <source>Waiting for the model (%1 ahead)…</source>
         <translation>正在等待模型（前面还有 %1 个）…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="409"/>
+        <location filename="../../app/ui/chat/chat_view.py" line="391"/>
+        <source>Thinking was cut short.</source>
+        <translation>思考被提前结束。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/chat_view.py" line="392"/>
+        <source>The answer was stopped because it kept repeating itself.</source>
+        <translation>回答一直在重复，已被停止。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/chat_view.py" line="393"/>
+        <source>Stopped: the same tool call kept repeating.</source>
+        <translation>已停止：同一个工具调用一再重复。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/chat_view.py" line="399"/>
+        <source>Earlier messages were summarized to fit the context.</source>
+        <translation>较早的消息已被总结，以放入上下文。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/chat_view.py" line="425"/>
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="410"/>
+        <location filename="../../app/ui/chat/chat_view.py" line="426"/>
         <source>The answer reached the length limit.</source>
         <translation>回答已达到长度上限。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="411"/>
+        <location filename="../../app/ui/chat/chat_view.py" line="427"/>
         <source>Stopped after too many tool steps.</source>
         <translation>工具步骤过多，已停止。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="414"/>
+        <location filename="../../app/ui/chat/chat_view.py" line="430"/>
         <source>The answer is ready.</source>
         <translation>回答已完成。</translation>
     </message>
@@ -340,19 +360,154 @@
     </message>
 </context>
 <context>
+    <name>ConnectPage</name>
+    <message>
+        <location filename="../../app/ui/connect_page.py" line="62"/>
+        <source>Let other apps use Hearth&apos;s model (local server)</source>
+        <translation>允许其他应用使用 Hearth 的模型（本地服务器）</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/connect_page.py" line="67"/>
+        <source>Programs on this computer (OpenClaw, editors, scripts) can then use the model Hearth has loaded, with the key below. Your own chats always go first.</source>
+        <translation>这台电脑上的程序（OpenClaw、编辑器、脚本）就可以凭下面的密钥使用 Hearth 已加载的模型。你自己的对话始终优先。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/connect_page.py" line="71"/>
+        <source>The server listens on %1, so other computers on your network can reach it (they still need the key).</source>
+        <translation>服务器监听在 %1 上，所以你网络中的其他电脑也能访问它（仍然需要密钥）。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/connect_page.py" line="74"/>
+        <source>Port</source>
+        <translation>端口</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/connect_page.py" line="78"/>
+        <source>Server port</source>
+        <translation>服务器端口</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/connect_page.py" line="83"/>
+        <source>Base URL</source>
+        <translation>基础 URL</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/connect_page.py" line="84"/>
+        <source>API key</source>
+        <translation>API 密钥</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/connect_page.py" line="85"/>
+        <source>New key</source>
+        <translation>新密钥</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/connect_page.py" line="86"/>
+        <source>Replace the API key with a new one</source>
+        <translation>用新的 API 密钥替换当前密钥</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/connect_page.py" line="89"/>
+        <source>Web pages allowed to call the server (CORS)</source>
+        <translation>允许调用服务器的网页（CORS）</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/connect_page.py" line="91"/>
+        <source>None (recommended), or e.g. http://localhost:5173</source>
+        <translation>无（推荐），或例如 http://localhost:5173</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/connect_page.py" line="92"/>
+        <source>Allowed web origins</source>
+        <translation>允许的网页来源</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/connect_page.py" line="94"/>
+        <source>Ready-to-paste configuration</source>
+        <translation>可直接粘贴的配置</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/connect_page.py" line="96"/>
+        <source>OpenClaw</source>
+        <translation>OpenClaw</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/connect_page.py" line="97"/>
+        <source>Editor (Continue)</source>
+        <translation>编辑器（Continue）</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/connect_page.py" line="98"/>
+        <source>MCP clients</source>
+        <translation>MCP 客户端</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/connect_page.py" line="101"/>
+        <source>Test connection</source>
+        <translation>测试连接</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/connect_page.py" line="107"/>
+        <source>Recent requests (no message text is kept)</source>
+        <translation>最近的请求（不保存消息内容）</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/connect_page.py" line="109"/>
+        <source>Request log</source>
+        <translation>请求日志</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/connect_page.py" line="129"/>
+        <location filename="../../app/ui/connect_page.py" line="144"/>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/connect_page.py" line="130"/>
+        <location filename="../../app/ui/connect_page.py" line="145"/>
+        <source>Copy %1</source>
+        <translation>复制%1</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/connect_page.py" line="174"/>
+        <source>A new key takes effect when you save; programs using the old one must be given the new one.</source>
+        <translation>新密钥在保存后生效；使用旧密钥的程序需要换成新密钥。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/connect_page.py" line="193"/>
+        <source>The server is off: turn it on and save first.</source>
+        <translation>服务器未开启：请先开启并保存。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/connect_page.py" line="211"/>
+        <source>Testing…</source>
+        <translation>正在测试…</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/connect_page.py" line="215"/>
+        <source>Connected: the server answers with %1.</source>
+        <translation>已连接：服务器以 %1 应答。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/connect_page.py" line="220"/>
+        <source>No answer: %1</source>
+        <translation>没有应答：%1</translation>
+    </message>
+</context>
+<context>
     <name>Desktop</name>
     <message>
-        <location filename="../../app/ui/desktop.py" line="91"/>
+        <location filename="../../app/ui/desktop.py" line="103"/>
         <source>Hearth is still running</source>
         <translation>Hearth 仍在运行</translation>
     </message>
     <message>
-        <location filename="../../app/ui/desktop.py" line="92"/>
+        <location filename="../../app/ui/desktop.py" line="104"/>
         <source>Hearth keeps running in the tray so reminders and quick ask work. Quit it from the tray menu.</source>
         <translation>Hearth 会继续在托盘中运行，以便提醒和快速提问可用。可从托盘菜单退出。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/desktop.py" line="95"/>
+        <location filename="../../app/ui/desktop.py" line="107"/>
         <source>Could not save settings</source>
         <translation>无法保存设置</translation>
     </message>
@@ -522,26 +677,313 @@
     </message>
 </context>
 <context>
+    <name>FilesView</name>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="164"/>
+        <source>Files found</source>
+        <translation>找到的文件</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="202"/>
+        <source>Files</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="203"/>
+        <source>Add folder…</source>
+        <translation>添加文件夹…</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="204"/>
+        <source>Search file names and contents</source>
+        <translation>搜索文件名和内容</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="205"/>
+        <source>Search files</source>
+        <translation>搜索文件</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="206"/>
+        <source>Documents</source>
+        <translation>文档</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="206"/>
+        <source>Spreadsheets</source>
+        <translation>表格</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="207"/>
+        <source>Presentations</source>
+        <translation>演示文稿</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="207"/>
+        <source>Images</source>
+        <translation>图片</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="208"/>
+        <source>Audio</source>
+        <translation>音频</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="208"/>
+        <source>Videos</source>
+        <translation>视频</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="209"/>
+        <source>Archives</source>
+        <translation>压缩包</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="209"/>
+        <source>Code</source>
+        <translation>代码</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="210"/>
+        <source>Other</source>
+        <translation>其他</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="212"/>
+        <source>Any kind</source>
+        <translation>任意类型</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="213"/>
+        <source>Kind of file</source>
+        <translation>文件类型</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="214"/>
+        <source>Any time</source>
+        <translation>任意时间</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="215"/>
+        <source>Today</source>
+        <translation>今天</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="215"/>
+        <source>Past week</source>
+        <translation>过去一周</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="215"/>
+        <source>Past month</source>
+        <translation>过去一个月</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="216"/>
+        <source>Past year</source>
+        <translation>过去一年</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="216"/>
+        <location filename="../../app/ui/files_view.py" line="221"/>
+        <source>Modified</source>
+        <translation>修改时间</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="217"/>
+        <source>Any size</source>
+        <translation>任意大小</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="218"/>
+        <source>Under 1 MB</source>
+        <translation>小于 1 MB</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="218"/>
+        <source>1 to 100 MB</source>
+        <translation>1 到 100 MB</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="219"/>
+        <source>Over 100 MB</source>
+        <translation>大于 100 MB</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="219"/>
+        <location filename="../../app/ui/files_view.py" line="221"/>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="220"/>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="220"/>
+        <source>Folder</source>
+        <translation>文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="220"/>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="272"/>
+        <location filename="../../app/ui/files_view.py" line="291"/>
+        <source>1 file</source>
+        <translation>1 个文件</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="272"/>
+        <location filename="../../app/ui/files_view.py" line="291"/>
+        <source>%1 files</source>
+        <translation>%1 个文件</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="274"/>
+        <source>The first %1 files; type more to narrow them down</source>
+        <translation>前 %1 个文件；多输入一些以缩小范围</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="279"/>
+        <source>File search failed: %1</source>
+        <translation>文件搜索失败：%1</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="287"/>
+        <source>No folders are chosen for file search yet: add one (Hearth finds files only there).</source>
+        <translation>尚未选择用于文件搜索的文件夹：请添加一个（Hearth 只在其中查找文件）。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="292"/>
+        <source>in 1 folder</source>
+        <translation>位于 1 个文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="292"/>
+        <source>in %1 folders</source>
+        <translation>位于 %1 个文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="311"/>
+        <source>Open</source>
+        <translation>打开</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="312"/>
+        <source>Show in folder</source>
+        <translation>在文件夹中显示</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="313"/>
+        <source>Add to chat</source>
+        <translation>添加到对话</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="317"/>
+        <source>Search files in a folder</source>
+        <translation>在文件夹中搜索文件</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="334"/>
+        <source>Reading %1…</source>
+        <translation>正在读取 %1…</translation>
+    </message>
+</context>
+<context>
     <name>FolderList</name>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="58"/>
+        <location filename="../../app/ui/settings_dialog.py" line="60"/>
         <source>Add…</source>
         <translation>添加…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="59"/>
+        <location filename="../../app/ui/settings_dialog.py" line="61"/>
         <source>Add a folder to %1</source>
         <translation>向「%1」添加文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="61"/>
+        <location filename="../../app/ui/settings_dialog.py" line="63"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="62"/>
+        <location filename="../../app/ui/settings_dialog.py" line="64"/>
         <source>Remove the selected folder from %1</source>
         <translation>从「%1」移除所选文件夹</translation>
+    </message>
+</context>
+<context>
+    <name>GenerationTab</name>
+    <message>
+        <location filename="../../app/ui/settings_generation.py" line="24"/>
+        <source>Answering a message</source>
+        <translation>回答消息</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_generation.py" line="26"/>
+        <source>Temperature when answering a message</source>
+        <translation>回答消息时的温度</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_generation.py" line="27"/>
+        <location filename="../../app/ui/settings_generation.py" line="33"/>
+        <source>Temperature</source>
+        <translation>温度</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_generation.py" line="29"/>
+        <location filename="../../app/ui/settings_generation.py" line="35"/>
+        <source>Top p / top k</source>
+        <translation>Top p / top k</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_generation.py" line="30"/>
+        <source>Steps after a tool result</source>
+        <translation>工具结果之后的步骤</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_generation.py" line="32"/>
+        <source>Temperature after a tool result</source>
+        <translation>工具结果之后的温度</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_generation.py" line="36"/>
+        <source>Thinking budget (tokens; 0 answers without thinking)</source>
+        <translation>思考预算（token；0 表示不思考直接回答）</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_generation.py" line="37"/>
+        <source>Chat</source>
+        <translation>对话</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_generation.py" line="37"/>
+        <source>Quick ask</source>
+        <translation>快速提问</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_generation.py" line="37"/>
+        <source>Tool steps</source>
+        <translation>工具步骤</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_generation.py" line="38"/>
+        <source>Titles</source>
+        <translation>标题</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_generation.py" line="45"/>
+        <source>Thinking budget: %1</source>
+        <translation>思考预算：%1</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_generation.py" line="48"/>
+        <source>When the reasoning reaches its budget, or goes in circles, Hearth closes it and the model answers (&quot;Thinking was cut short&quot;).</source>
+        <translation>当推理达到预算或陷入循环时，Hearth 会结束推理并让模型作答（“思考被提前结束”）。</translation>
     </message>
 </context>
 <context>
@@ -588,6 +1030,21 @@
         <location filename="../../app/ui/chat/history_view.py" line="17"/>
         <source>This answer failed.</source>
         <translation>此回答失败。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/history_view.py" line="23"/>
+        <source>Thinking was cut short.</source>
+        <translation>思考被提前结束。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/history_view.py" line="24"/>
+        <source>The answer was stopped because it kept repeating itself.</source>
+        <translation>回答一直在重复，已被停止。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/history_view.py" line="26"/>
+        <source>Stopped: the same tool call kept repeating.</source>
+        <translation>已停止：同一个工具调用一再重复。</translation>
     </message>
 </context>
 <context>
@@ -873,7 +1330,7 @@
     <name>MainWindow</name>
     <message>
         <location filename="../../app/ui/main_window.py" line="89"/>
-        <location filename="../../app/ui/main_window.py" line="279"/>
+        <location filename="../../app/ui/main_window.py" line="310"/>
         <source>No model loaded</source>
         <translation>未加载模型</translation>
     </message>
@@ -894,131 +1351,156 @@
     </message>
     <message>
         <location filename="../../app/ui/main_window.py" line="100"/>
+        <source>Other apps</source>
+        <translation>其他应用</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/main_window.py" line="103"/>
         <source>Model download</source>
         <translation>模型下载</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="107"/>
+        <location filename="../../app/ui/main_window.py" line="112"/>
+        <source>API: %1 in queue</source>
+        <translation>API：排队 %1 个</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/main_window.py" line="114"/>
+        <source>API: on</source>
+        <translation>API：已开启</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/main_window.py" line="120"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="108"/>
+        <location filename="../../app/ui/main_window.py" line="121"/>
         <source>&amp;New chat</source>
         <translation>新对话(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="110"/>
+        <location filename="../../app/ui/main_window.py" line="123"/>
         <source>&amp;Add files to this chat…</source>
         <translation>向此对话添加文件(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="112"/>
+        <location filename="../../app/ui/main_window.py" line="125"/>
         <source>&amp;Export this chat…</source>
         <translation>导出此对话(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="114"/>
+        <location filename="../../app/ui/main_window.py" line="127"/>
         <source>&amp;Quit Hearth</source>
         <translation>退出 Hearth(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="116"/>
+        <location filename="../../app/ui/main_window.py" line="129"/>
         <source>&amp;View</source>
         <translation>查看(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="117"/>
+        <location filename="../../app/ui/main_window.py" line="130"/>
         <source>&amp;Chat</source>
         <translation>对话(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="118"/>
+        <location filename="../../app/ui/main_window.py" line="131"/>
         <source>&amp;Library</source>
         <translation>资料库(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="120"/>
+        <location filename="../../app/ui/main_window.py" line="133"/>
         <source>C&amp;alendar</source>
         <translation>日历(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="123"/>
+        <location filename="../../app/ui/main_window.py" line="135"/>
+        <source>&amp;Files</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/main_window.py" line="137"/>
         <source>&amp;Search chats</source>
         <translation>搜索对话(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="125"/>
+        <location filename="../../app/ui/main_window.py" line="139"/>
         <source>&amp;Model</source>
         <translation>模型(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="126"/>
+        <location filename="../../app/ui/main_window.py" line="140"/>
         <source>&amp;Models…</source>
         <translation>模型管理(&amp;M)…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="127"/>
+        <location filename="../../app/ui/main_window.py" line="141"/>
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="128"/>
+        <location filename="../../app/ui/main_window.py" line="142"/>
         <source>S&amp;top answer</source>
         <translation>停止回答(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="247"/>
+        <location filename="../../app/ui/main_window.py" line="278"/>
         <source>Could not save settings</source>
         <translation>无法保存设置</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="254"/>
+        <location filename="../../app/ui/main_window.py" line="285"/>
         <source>No model yet. Hearth needs a model to answer: download one or open a file you have.</source>
         <translation>还没有模型。Hearth 需要模型才能回答：请下载一个，或打开已有的模型文件。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="257"/>
+        <location filename="../../app/ui/main_window.py" line="288"/>
         <source>Loading the model…</source>
         <translation>正在加载模型…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="271"/>
+        <location filename="../../app/ui/main_window.py" line="302"/>
         <source>remote</source>
         <translation>远程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="291"/>
+        <location filename="../../app/ui/main_window.py" line="322"/>
         <source>%1 tok/s</source>
         <translation>%1 token/秒</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="296"/>
+        <location filename="../../app/ui/main_window.py" line="329"/>
         <source>Context %1 / %2</source>
         <translation>上下文 %1 / %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="302"/>
+        <location filename="../../app/ui/main_window.py" line="331"/>
+        <source> · earlier messages summarized</source>
+        <translation> · 较早的消息已总结</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/main_window.py" line="338"/>
         <source>Add files to this chat</source>
         <translation>向此对话添加文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="312"/>
+        <location filename="../../app/ui/main_window.py" line="348"/>
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="313"/>
+        <location filename="../../app/ui/main_window.py" line="349"/>
         <source>Export this chat</source>
         <translation>导出此对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="315"/>
+        <location filename="../../app/ui/main_window.py" line="351"/>
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="321"/>
+        <location filename="../../app/ui/main_window.py" line="357"/>
         <source>Could not export the chat</source>
         <translation>无法导出对话</translation>
     </message>
@@ -1199,37 +1681,47 @@
 <context>
     <name>QuickAsk</name>
     <message>
-        <location filename="../../app/ui/quick_ask.py" line="46"/>
+        <location filename="../../app/ui/quick_ask.py" line="47"/>
         <source>Quick ask — Hearth</source>
         <translation>快速提问 — Hearth</translation>
     </message>
     <message>
-        <location filename="../../app/ui/quick_ask.py" line="74"/>
+        <location filename="../../app/ui/quick_ask.py" line="75"/>
         <source>Ask Hearth…</source>
         <translation>问问 Hearth…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/quick_ask.py" line="75"/>
+        <location filename="../../app/ui/quick_ask.py" line="76"/>
         <source>Quick question</source>
         <translation>快速提问</translation>
     </message>
     <message>
-        <location filename="../../app/ui/quick_ask.py" line="94"/>
+        <location filename="../../app/ui/quick_ask.py" line="95"/>
         <source>Enter to ask · Esc to close</source>
         <translation>Enter 提问 · Esc 关闭</translation>
     </message>
     <message>
-        <location filename="../../app/ui/quick_ask.py" line="97"/>
+        <location filename="../../app/ui/quick_ask.py" line="98"/>
         <source>Open in Hearth</source>
         <translation>在 Hearth 中打开</translation>
     </message>
     <message>
-        <location filename="../../app/ui/quick_ask.py" line="101"/>
+        <location filename="../../app/ui/quick_ask.py" line="102"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../app/ui/quick_ask.py" line="177"/>
+        <location filename="../../app/ui/quick_ask.py" line="106"/>
+        <source>Find files</source>
+        <translation>查找文件</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/quick_ask.py" line="107"/>
+        <source>Search your files for what you typed, without asking the model</source>
+        <translation>直接在你的文件中搜索输入的内容，不经过模型</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/quick_ask.py" line="184"/>
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
@@ -1310,6 +1802,29 @@
     </message>
 </context>
 <context>
+    <name>ServerSwitch</name>
+    <message>
+        <location filename="../../app/ui/api_server.py" line="117"/>
+        <source>Another program asks to change your calendar</source>
+        <translation>另一个程序请求修改你的日历</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/api_server.py" line="119"/>
+        <source>Nothing changes unless you allow it.</source>
+        <translation>除非你允许，否则不会有任何更改。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/api_server.py" line="120"/>
+        <source>Allow</source>
+        <translation>允许</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/api_server.py" line="121"/>
+        <source>Refuse</source>
+        <translation>拒绝</translation>
+    </message>
+</context>
+<context>
     <name>Services</name>
     <message>
         <location filename="../../app/ui/services.py" line="54"/>
@@ -1330,208 +1845,218 @@
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="218"/>
+        <location filename="../../app/ui/settings_dialog.py" line="228"/>
         <source>Start Hearth in the tray when I sign in</source>
         <translation>登录时在托盘中启动 Hearth</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="289"/>
+        <location filename="../../app/ui/settings_dialog.py" line="301"/>
         <source>Could not change start at login</source>
         <translation>无法更改登录时启动</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="97"/>
+        <location filename="../../app/ui/settings_dialog.py" line="99"/>
         <source>Settings — Hearth</source>
         <translation>设置 — Hearth</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="109"/>
+        <location filename="../../app/ui/settings_dialog.py" line="111"/>
         <source>Tool servers</source>
         <translation>工具服务器</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="110"/>
-        <location filename="../../app/ui/settings_dialog.py" line="138"/>
+        <location filename="../../app/ui/settings_dialog.py" line="115"/>
+        <source>Answers</source>
+        <translation>回答</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_dialog.py" line="119"/>
+        <source>Connect another app</source>
+        <translation>连接其他应用</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_dialog.py" line="120"/>
+        <location filename="../../app/ui/settings_dialog.py" line="148"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="111"/>
+        <location filename="../../app/ui/settings_dialog.py" line="121"/>
         <source>Folders</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="112"/>
+        <location filename="../../app/ui/settings_dialog.py" line="122"/>
         <source>General</source>
         <translation>通用</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="130"/>
+        <location filename="../../app/ui/settings_dialog.py" line="140"/>
         <source>No model chosen</source>
         <translation>未选择模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="131"/>
+        <location filename="../../app/ui/settings_dialog.py" line="141"/>
         <source>Model file or folder</source>
         <translation>模型文件或文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="133"/>
+        <location filename="../../app/ui/settings_dialog.py" line="143"/>
         <source>Models…</source>
         <translation>模型管理…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="134"/>
+        <location filename="../../app/ui/settings_dialog.py" line="144"/>
         <source>Manage models</source>
         <translation>管理模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="140"/>
-        <location filename="../../app/ui/settings_dialog.py" line="146"/>
+        <location filename="../../app/ui/settings_dialog.py" line="150"/>
+        <location filename="../../app/ui/settings_dialog.py" line="156"/>
         <source>Engine</source>
         <translation>引擎</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="141"/>
+        <location filename="../../app/ui/settings_dialog.py" line="151"/>
         <source>Automatic</source>
         <translation>自动</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="141"/>
+        <location filename="../../app/ui/settings_dialog.py" line="151"/>
         <source>Remote server</source>
         <translation>远程服务器</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="149"/>
+        <location filename="../../app/ui/settings_dialog.py" line="159"/>
         <source>Remote server address</source>
         <translation>远程服务器地址</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="151"/>
+        <location filename="../../app/ui/settings_dialog.py" line="161"/>
         <source>Server</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="157"/>
+        <location filename="../../app/ui/settings_dialog.py" line="167"/>
         <source>Automatic (from free memory)</source>
         <translation>自动（根据可用内存）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="159"/>
+        <location filename="../../app/ui/settings_dialog.py" line="169"/>
         <source>Context length in tokens</source>
         <translation>上下文长度（token）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="160"/>
+        <location filename="../../app/ui/settings_dialog.py" line="170"/>
         <source>Context length</source>
         <translation>上下文长度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="162"/>
+        <location filename="../../app/ui/settings_dialog.py" line="172"/>
         <source>f16 (best quality)</source>
         <translation>f16（质量最好）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="163"/>
+        <location filename="../../app/ui/settings_dialog.py" line="173"/>
         <source>q8_0 (half the memory)</source>
         <translation>q8_0（内存减半）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="165"/>
+        <location filename="../../app/ui/settings_dialog.py" line="175"/>
         <source>KV cache precision</source>
         <translation>KV 缓存精度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="166"/>
+        <location filename="../../app/ui/settings_dialog.py" line="176"/>
         <source>KV cache</source>
         <translation>KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="167"/>
+        <location filename="../../app/ui/settings_dialog.py" line="177"/>
         <source>Each token of context takes 176 KiB at f16 (94 KiB at q8_0): 8K tokens need about 1.4 GiB.</source>
         <translation>每个上下文 token 在 f16 下占 176 KiB（q8_0 下 94 KiB）：8K token 约需 1.4 GiB。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="169"/>
+        <location filename="../../app/ui/settings_dialog.py" line="179"/>
         <source>Think before answering by default</source>
         <translation>默认回答前先思考</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="171"/>
+        <location filename="../../app/ui/settings_dialog.py" line="181"/>
         <source>Thinking</source>
         <translation>思考</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="178"/>
+        <location filename="../../app/ui/settings_dialog.py" line="188"/>
         <source>Watched folders (documents Hearth can read and cite)</source>
         <translation>监视的文件夹（Hearth 可以阅读并引用其中的文档）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="179"/>
+        <location filename="../../app/ui/settings_dialog.py" line="189"/>
         <source>Watched folders</source>
         <translation>监视的文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="182"/>
+        <location filename="../../app/ui/settings_dialog.py" line="192"/>
         <source>File search folders (Hearth finds files only here)</source>
         <translation>文件搜索范围（Hearth 只在这些文件夹中查找文件）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="183"/>
+        <location filename="../../app/ui/settings_dialog.py" line="193"/>
         <source>File search folders</source>
         <translation>文件搜索范围</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="195"/>
-        <location filename="../../app/ui/settings_dialog.py" line="196"/>
+        <location filename="../../app/ui/settings_dialog.py" line="205"/>
+        <location filename="../../app/ui/settings_dialog.py" line="206"/>
         <source>Quick ask shortcut</source>
         <translation>快速提问快捷键</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="202"/>
-        <location filename="../../app/ui/settings_dialog.py" line="209"/>
+        <location filename="../../app/ui/settings_dialog.py" line="212"/>
+        <location filename="../../app/ui/settings_dialog.py" line="219"/>
         <source>Follow the system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="202"/>
+        <location filename="../../app/ui/settings_dialog.py" line="212"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="203"/>
+        <location filename="../../app/ui/settings_dialog.py" line="213"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="206"/>
-        <location filename="../../app/ui/settings_dialog.py" line="207"/>
+        <location filename="../../app/ui/settings_dialog.py" line="216"/>
+        <location filename="../../app/ui/settings_dialog.py" line="217"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="213"/>
-        <location filename="../../app/ui/settings_dialog.py" line="214"/>
+        <location filename="../../app/ui/settings_dialog.py" line="223"/>
+        <location filename="../../app/ui/settings_dialog.py" line="224"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="215"/>
+        <location filename="../../app/ui/settings_dialog.py" line="225"/>
         <source>The language changes as soon as you save.</source>
         <translation>保存后语言立即切换。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="226"/>
+        <location filename="../../app/ui/settings_dialog.py" line="236"/>
         <source>The shortcut is registered while Hearth runs.</source>
         <translation>Hearth 运行时会注册该快捷键。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="252"/>
+        <location filename="../../app/ui/settings_dialog.py" line="262"/>
         <source>Choose a model to see which engine runs it.</source>
         <translation>选择模型后可查看由哪个引擎运行。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="292"/>
+        <location filename="../../app/ui/settings_dialog.py" line="304"/>
         <source>Could not save settings</source>
         <translation>无法保存设置</translation>
     </message>
@@ -1540,9 +2065,9 @@
     <name>Sidebar</name>
     <message>
         <location filename="../../app/ui/sidebar.py" line="65"/>
-        <location filename="../../app/ui/sidebar.py" line="175"/>
-        <location filename="../../app/ui/sidebar.py" line="253"/>
-        <location filename="../../app/ui/sidebar.py" line="300"/>
+        <location filename="../../app/ui/sidebar.py" line="176"/>
+        <location filename="../../app/ui/sidebar.py" line="254"/>
+        <location filename="../../app/ui/sidebar.py" line="301"/>
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
@@ -1578,101 +2103,106 @@
     </message>
     <message>
         <location filename="../../app/ui/sidebar.py" line="136"/>
+        <source>Files</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/sidebar.py" line="137"/>
         <source>Calendar</source>
         <translation>日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="137"/>
+        <location filename="../../app/ui/sidebar.py" line="138"/>
         <source>Models</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="137"/>
+        <location filename="../../app/ui/sidebar.py" line="138"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="151"/>
+        <location filename="../../app/ui/sidebar.py" line="152"/>
         <source>Could not read your conversations</source>
         <translation>无法读取你的对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="159"/>
+        <location filename="../../app/ui/sidebar.py" line="160"/>
         <source>Pinned</source>
         <translation>已置顶</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="161"/>
+        <location filename="../../app/ui/sidebar.py" line="162"/>
         <source>Recent</source>
         <translation>最近</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="208"/>
+        <location filename="../../app/ui/sidebar.py" line="209"/>
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="210"/>
+        <location filename="../../app/ui/sidebar.py" line="211"/>
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="210"/>
+        <location filename="../../app/ui/sidebar.py" line="211"/>
         <source>Pin</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="213"/>
+        <location filename="../../app/ui/sidebar.py" line="214"/>
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="238"/>
+        <location filename="../../app/ui/sidebar.py" line="239"/>
         <source>Rename conversation</source>
         <translation>重命名对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="239"/>
+        <location filename="../../app/ui/sidebar.py" line="240"/>
         <source>Title:</source>
         <translation>标题：</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="254"/>
+        <location filename="../../app/ui/sidebar.py" line="255"/>
         <source>Delete conversation</source>
         <translation>删除对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="255"/>
+        <location filename="../../app/ui/sidebar.py" line="256"/>
         <source>Delete “%1”? Its messages and the files dropped into it are forgotten. This cannot be undone.</source>
         <translation>要删除“%1”吗？其中的消息和拖入的文件都将被遗忘，且无法撤销。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="258"/>
+        <location filename="../../app/ui/sidebar.py" line="259"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="290"/>
+        <location filename="../../app/ui/sidebar.py" line="291"/>
         <source>Search failed</source>
         <translation>搜索失败</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="297"/>
+        <location filename="../../app/ui/sidebar.py" line="298"/>
         <source>1 result</source>
         <translation>1 条结果</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="297"/>
+        <location filename="../../app/ui/sidebar.py" line="298"/>
         <source>%1 results</source>
         <translation>%1 条结果</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="298"/>
+        <location filename="../../app/ui/sidebar.py" line="299"/>
         <source>Nothing found</source>
         <translation>没有找到</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="303"/>
+        <location filename="../../app/ui/sidebar.py" line="304"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
@@ -1683,6 +2213,29 @@
         <location filename="../../app/ui/open_source.py" line="21"/>
         <source>This file is no longer there:</source>
         <translation>此文件已不存在：</translation>
+    </message>
+</context>
+<context>
+    <name>SummaryMarker</name>
+    <message>
+        <location filename="../../app/ui/chat/message.py" line="197"/>
+        <source>Earlier messages summarized</source>
+        <translation>较早的消息已总结</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/message.py" line="198"/>
+        <source>Show the summary of earlier messages</source>
+        <translation>显示较早消息的总结</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/message.py" line="199"/>
+        <source>The messages above no longer fit the model&apos;s context; it reads this summary of them instead.</source>
+        <translation>上面的消息已超出模型的上下文，模型改为读取它们的这份总结。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/message.py" line="201"/>
+        <source>Summary of earlier messages</source>
+        <translation>较早消息的总结</translation>
     </message>
 </context>
 <context>
@@ -1718,103 +2271,138 @@
 <context>
     <name>ToolCard</name>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="17"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="19"/>
         <source>Searched documents</source>
         <translation>搜索了文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="18"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="20"/>
         <source>Read a document</source>
         <translation>阅读了文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="19"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="21"/>
         <source>Searched files</source>
         <translation>搜索了文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="20"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="22"/>
         <source>Open a file</source>
         <translation>打开文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="21"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="23"/>
         <source>Show a file</source>
         <translation>显示文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="22"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="24"/>
         <source>Looked at the calendar</source>
         <translation>查看了日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="23"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="25"/>
         <source>Found free time</source>
         <translation>查找了空闲时间</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="24"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="26"/>
         <source>Add an event</source>
         <translation>添加日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="25"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="27"/>
         <source>Change an event</source>
         <translation>修改日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="26"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="28"/>
         <source>Delete an event</source>
         <translation>删除日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="118"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="29"/>
+        <source>Looked at a spreadsheet</source>
+        <translation>查看了电子表格</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="30"/>
+        <source>Queried a spreadsheet</source>
+        <translation>查询了电子表格</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="31"/>
+        <source>Summarised a folder</source>
+        <translation>汇总了文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="32"/>
+        <source>Convert a spreadsheet</source>
+        <translation>转换电子表格</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="33"/>
+        <source>Clean a spreadsheet</source>
+        <translation>清理电子表格</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="34"/>
+        <source>Write a Word report</source>
+        <translation>撰写 Word 报告</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="35"/>
+        <source>Make slides</source>
+        <translation>制作幻灯片</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="128"/>
         <source>Running…</source>
         <translation>运行中…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="137"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="147"/>
         <source>Tool: %s</source>
         <translation>工具：%s</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="147"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="157"/>
         <source>Approve</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="149"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="159"/>
         <source>Deny</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="166"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="176"/>
         <source>Waiting for you</source>
         <translation>等待你的确认</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="177"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="187"/>
         <source>Approved</source>
         <translation>已批准</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="177"/>
-        <location filename="../../app/ui/chat/tool_card.py" line="192"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="187"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="202"/>
         <source>Denied</source>
         <translation>已拒绝</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="191"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="201"/>
         <source>Stopped before you decided</source>
         <translation>在你决定之前已停止</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="198"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="208"/>
         <source>Done</source>
         <translation>完成</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="198"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="208"/>
         <source>Failed</source>
         <translation>失败</translation>
     </message>
@@ -1822,24 +2410,34 @@
 <context>
     <name>Tray</name>
     <message>
-        <location filename="../../app/ui/tray.py" line="39"/>
+        <location filename="../../app/ui/tray.py" line="40"/>
         <source>Ask…</source>
         <translation>提问…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/tray.py" line="40"/>
+        <location filename="../../app/ui/tray.py" line="41"/>
         <source>Open Hearth</source>
         <translation>打开 Hearth</translation>
     </message>
     <message>
-        <location filename="../../app/ui/tray.py" line="41"/>
+        <location filename="../../app/ui/tray.py" line="42"/>
         <source>Pause indexing</source>
         <translation>暂停索引</translation>
     </message>
     <message>
-        <location filename="../../app/ui/tray.py" line="42"/>
+        <location filename="../../app/ui/tray.py" line="43"/>
         <source>Quit Hearth</source>
         <translation>退出 Hearth</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/tray.py" line="68"/>
+        <source>Serving other apps at %1</source>
+        <translation>正在为其他应用提供服务：%1</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/tray.py" line="71"/>
+        <source>Hearth · serving other apps</source>
+        <translation>Hearth · 正在为其他应用提供服务</translation>
     </message>
 </context>
 <context>
@@ -1884,6 +2482,39 @@
         <location filename="../../app/ui/hotkey/windows.py" line="64"/>
         <source>Windows refused the shortcut (error %1).</source>
         <translation>Windows 拒绝了该快捷键（错误 %1）。</translation>
+    </message>
+</context>
+<context>
+    <name>WrittenFileActions</name>
+    <message>
+        <location filename="../../app/ui/chat/written_file.py" line="33"/>
+        <source>Open</source>
+        <translation>打开</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/written_file.py" line="34"/>
+        <source>Show in folder</source>
+        <translation>在文件夹中显示</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/written_file.py" line="35"/>
+        <source>Undo</source>
+        <translation>撤销</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/written_file.py" line="36"/>
+        <source>Open %1</source>
+        <translation>打开 %1</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/written_file.py" line="69"/>
+        <source>Undone: the file is as it was before.</source>
+        <translation>已撤销：文件已恢复原样。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/written_file.py" line="73"/>
+        <source>Could not undo: %1</source>
+        <translation>无法撤销：%1</translation>
     </message>
 </context>
 <context>

@@ -176,7 +176,8 @@ class _Reader:
             return
         try:
             component: Any = Component.from_ical(block.text())  # a Timezone (has to_tz)
-            self.zones[tzid] = matching_zone(component.to_tz())
+            location = (block.first("X-LIC-LOCATION") or (0, ""))[1].strip()
+            self.zones[tzid] = matching_zone(component.to_tz(), (location, self.default_tz))
         except (ValueError, TypeError, KeyError, IndexError, AttributeError):
             self.zones[tzid] = ""
 
@@ -192,7 +193,7 @@ class _Reader:
             start_raw = self.when(comp, "DTSTART", note)
         tz = self.zone_of(start_raw, comp, "DTSTART")
         start = self.pin(start_raw, tz)
-        end = self.end(comp, block, start, tz, note)
+        start, end = self.span(comp, block, start, tz, note)
         rid = comp.get("recurrence-id")
         rrule = self.rrules(block, start, tz, note)
         all_day = not isinstance(start, datetime)
@@ -204,9 +205,9 @@ class _Reader:
             notes=str(comp.get("description", "")),
             calendar=str(comp.get(CALENDAR_PROP, "")) or calendar_name,
             rrule=rrule,
-            rdates=self.dates(comp.get("rdate"), tz, periods=False),
+            rdates=self.dates_for(comp.get("rdate"), start, tz),
             rdate_periods=self.periods(comp.get("rdate"), tz),
-            exdates=self.dates(comp.get("exdate"), tz, periods=False),
+            exdates=self.dates_for(comp.get("exdate"), start, tz),
             alarms=_alarms(comp, start, end),
             recurrence_id=self.pin(rid.dt, tz) if rid is not None else None,
             this_and_future=rid is not None and str(rid.params.get("RANGE", "")).upper()
@@ -260,7 +261,8 @@ class _Reader:
         name = str(getattr(info, "_tzid", "") or getattr(info, "zone", "") or "")
         return bool(self.zones.get(name))
 
-    def end(self, comp: Any, block: Block, start: When, tz: str, note: _Notes) -> When:
+    def span(self, comp: Any, block: Block, start: When, tz: str,
+             note: _Notes) -> tuple[When, When]:
         if comp.get("dtend") is not None or comp.get("due") is not None:
             prop = "DTEND" if comp.get("dtend") is not None else "DUE"
             try:
@@ -281,17 +283,14 @@ class _Reader:
             end = _same_kind(start, end)
             note.fix(prop, "end is a date while start is a time (or the reverse): matched")
         if span(start, end) < timedelta(0):
-            if isinstance(start, datetime):
-                note.fix(prop, "end before start: read as a zero-length event at the start")
-                end = start
-            else:
-                note.fix(prop, "end before start: read as one day")
-                end = start + timedelta(days=1)
+            # As recurring-ical-events and the common programs do: the two were swapped.
+            note.fix(prop, "end before start: start and end swapped")
+            start, end = end, start
         elif span(start, end) == timedelta(0) and not isinstance(start, datetime):
             if comp.get("dtend") is not None:
                 note.fix(prop, "all-day event ends when it starts: read as one day")
             end = start + timedelta(days=1)
-        return end
+        return start, end
 
     def rrules(self, block: Block, start: When, tz: str, note: _Notes) -> str:
         lines = block.all("RRULE")
@@ -311,8 +310,15 @@ class _Reader:
         for item in prop if isinstance(prop, list) else [prop] if prop is not None else []:
             for entry in item.dts:
                 if isinstance(entry.dt, tuple) == periods:
-                    found.append(self.pin(entry.dt, tz) if not periods else entry.dt)
+                    found.append(self.pin(entry.dt, tz))
         return found
+
+    def dates_for(self, prop: Any, start: When, tz: str) -> list[When]:
+        """RDATE/EXDATE values; on an all-day event a time means its own date (mixed files)."""
+        values = self.dates(prop, tz, periods=False)
+        if isinstance(start, datetime):
+            return values
+        return [v.date() if isinstance(v, datetime) else v for v in values]
 
     def periods(self, prop: Any, tz: str) -> list[tuple[When, When]]:
         found: list[tuple[When, When]] = []

@@ -89,6 +89,7 @@ def read_blocks(text: str) -> Parsed:
     stack: list[str] = []
     current: Block | None = None
     seen_calendar = False
+    overflow = 0  # BEGINs deeper than MAX_DEPTH not yet closed
     for number, line in unfold(text):
         if not _CONTENT_LINE.match(line):
             if current is not None:
@@ -103,6 +104,12 @@ def read_blocks(text: str) -> Parsed:
                 continue  # text before the calendar (an e-mail header, say)
             if upper == "VCALENDAR" and not stack:
                 seen_calendar = True
+            if len(stack) > MAX_DEPTH:  # counted, not kept: closing them stays O(1)
+                overflow += 1
+                if current is not None and not current.problem:
+                    current.problem = f"components nested more than {MAX_DEPTH} deep"
+                    current.problem_line = number
+                continue
             stack.append(upper)
             if len(stack) == 2:
                 if len(blocks) >= MAX_COMPONENTS:
@@ -113,10 +120,10 @@ def read_blocks(text: str) -> Parsed:
                 else:
                     current = Block(upper, number)
                     blocks.append(current)
-            elif current is not None and len(stack) > MAX_DEPTH and not current.problem:
-                current.problem = f"components nested more than {MAX_DEPTH} deep"
-                current.problem_line = number
         elif name == "END":
+            if overflow:
+                overflow -= 1
+                continue
             if upper not in stack:
                 if current is not None and not current.problem:
                     current.problem = f"END:{upper} closes nothing that is open"

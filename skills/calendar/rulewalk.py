@@ -21,7 +21,9 @@ from dateutil.rrule import rrule as RRule
 
 PERIOD = {WEEKLY: timedelta(weeks=1), DAILY: timedelta(days=1), HOURLY: timedelta(hours=1),
           MINUTELY: timedelta(minutes=1), SECONDLY: timedelta(seconds=1)}
-# Beyond DST and zone offsets (at most a day apart), so a shifted start is never late.
+# Wall clocks and instants disagree by at most a DST fold (an hour): a shifted start that far
+# early never skips an instance. MARGIN (days) pads the end of a walk past the range.
+SHIFT_MARGIN = timedelta(hours=2)
 MARGIN = timedelta(days=2)
 _BY_PART = re.compile(r"(^|;)BY[A-Z]+=", re.IGNORECASE)
 _DAYS_IN_MONTH = {1: 31, 2: 29, 3: 31, 4: 30, 5: 31, 6: 30, 7: 31, 8: 31, 9: 30, 10: 31,
@@ -96,7 +98,7 @@ def _fast_forward(rule: RRule, text: str, dtstart: datetime, after: datetime) ->
     if period is None:
         return rule
     step = period * rule._interval
-    skip = (_wall(after) - _wall(dtstart) - MARGIN) // step
+    skip = (_wall(after) - _wall(dtstart) - SHIFT_MARGIN) // step
     if skip <= 0:
         return rule
     moved = dtstart + step * skip  # wall-clock arithmetic: same tzinfo, same local time

@@ -35,13 +35,14 @@ def iana_name(tzid: str) -> str:
     return ""
 
 
-def matching_zone(zone: tzinfo) -> str:
-    """The IANA zone with the same offsets as a custom VTIMEZONE over 2025-2026, or ""."""
+def matching_zone(zone: tzinfo, prefer: tuple[str, ...] = ()) -> str:
+    """The IANA zone with the same offsets as a custom VTIMEZONE over 2025-2026, or "".
+    `prefer` (the user's own zone, say) wins among zones that behave the same."""
     try:
         wanted = tuple(_offset(zone, moment) for moment in _SAMPLES[::120])
     except (ValueError, TypeError, OverflowError):
         return ""
-    for name in _candidates():
+    for name in [*(p for p in prefer if valid_zone(p)), *_candidates()]:
         z = ZoneInfo(name)
         if tuple(_offset(z, moment) for moment in _SAMPLES[::120]) != wanted:
             continue

@@ -77,6 +77,14 @@ class DocumentIndex:
         self._indexer.index_files(files, scope, progress, report, queued=True)
         return report
 
+    def requeue(self, documents: Iterable[tuple[str, str]]) -> None:
+        """Queue (path, scope or '') to be indexed again, as after index.db was rebuilt."""
+        by_scope: dict[str, Files] = {}
+        for path, scope in documents:
+            by_scope.setdefault(scope, []).append((path, os.path.dirname(path)))
+        for scope, files in by_scope.items():
+            self._indexer.enqueue(files, scope or None)
+
     def resume_pending(self, progress: ProgressFn | None = None) -> IndexReport:
         """Index what an earlier add_paths left undone (the app quit or crashed halfway)."""
         report = IndexReport()

@@ -49,7 +49,8 @@ def m001_digest_cache(db: sqlite_utils.Database) -> None:
 class Summarizer(Protocol):
     """Writes one document's summary; `name` is part of the cache key (model and prompt)."""
 
-    name: str
+    @property
+    def name(self) -> str: ...
 
     def summarize(self, title: str, text: str, should_stop: Callable[[], bool]) -> str: ...
 

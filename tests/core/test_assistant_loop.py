@@ -26,7 +26,7 @@ from app.core.events import (
 from app.core.history import HistoryStore
 from app.core.runner import ModelRunner
 from app.core.settings import Settings
-from backends.errors import BackendError
+from backends.errors import BackendError, FailureKind
 from backends.scripted import ScriptedBackend
 from skills.base import Skill, SkillContext, SkillError, SkillResult, Source
 from skills.builtin import builtin_skills
@@ -612,9 +612,17 @@ def test_a_second_send_to_a_busy_conversation_is_refused(
     assert first.wait(WAIT)
 
 
+def failure_of(handle: Any, events: Events) -> TurnFailed:
+    assert handle.wait(WAIT) and handle.finish_reason == "error"
+    (failed,) = events.of(TurnFailed)
+    return failed
+
+
 def test_unknown_conversation_is_a_clear_error(runner: ModelRunner, history: HistoryStore) -> None:
-    with pytest.raises(ValueError, match="no conversation with id nope"):
-        make(runner, history).send("nope", "hi")
+    events = Events()
+    failed = failure_of(make(runner, history).send("nope", "hi", on_event=events), events)
+    assert failed.kind is FailureKind.BAD_INPUT and "no conversation with id nope" in failed.message
+    assert history.list_conversations() == []
 
 
 def test_a_listener_that_raises_does_not_break_the_turn(
@@ -632,17 +640,35 @@ def test_a_listener_that_raises_does_not_break_the_turn(
     assert history.messages(handle.conversation_id)[-1].status == "complete"
 
 
-def test_send_stores_the_question_before_it_returns(
+class SlowDisk:
+    """The real store behind a gate: writes wait until the test opens it."""
+
+    def __init__(self, history: HistoryStore) -> None:
+        self.history = history
+        self.gate = threading.Event()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.history, name)
+
+    def create_conversation(self, *args: Any, **kwargs: Any) -> Any:
+        assert self.gate.wait(WAIT)
+        return self.history.create_conversation(*args, **kwargs)
+
+
+def test_send_returns_its_handle_before_touching_the_disk(
         runner: ModelRunner, history: HistoryStore, backend: ScriptedBackend) -> None:
-    blocking = BlockingSkill()
-    backend.queue(call("slow_search", q="x"), answer("done"))
-    handle = make(runner, history, [blocking]).send(None, "my question",
-                                                    mode=TurnMode(thinking=True))
-    try:
-        assert history.messages(handle.conversation_id)[0].content == "my question"
-    finally:
-        blocking.release.set()
-    assert handle.wait(WAIT)
+    backend.queue(GREETING, "Hi")
+    disk = SlowDisk(history)
+    stored: list[str] = []
+    events = Events(on={TurnStarted: lambda e: stored.extend(
+        m.content for m in history.messages(e.conversation_id) if m.role == "user")})
+    assistant = Assistant(runner, disk, builtin_skills(), Settings())  # type: ignore[arg-type]
+    handle = assistant.send(None, "my question", mode=TurnMode(thinking=True), on_event=events)
+    assert not handle.done and history.list_conversations() == []  # nothing written yet
+    disk.gate.set()
+    assert handle.wait(WAIT) and handle.finish_reason == "stop"
+    assert stored == ["my question"]  # stored by the time the turn says it started
+    assert history.list_conversations()[0].id == handle.conversation_id
 
 
 def test_editing_or_regenerating_the_wrong_thing_is_refused(
@@ -652,13 +678,16 @@ def test_editing_or_regenerating_the_wrong_thing_is_refused(
     first, _ = turn(assistant, "hi")
     conv = first.conversation_id
     reply = history.messages(conv)[-1]
-    with pytest.raises(ValueError, match="Only your own messages"):
-        assistant.edit_and_resend(conv, reply.id, "changed")
-    with pytest.raises(ValueError, match="No message nope"):
-        assistant.edit_and_resend(conv, "nope", "changed")
+    events = Events()
+    assert "Only your own messages" in failure_of(
+        assistant.edit_and_resend(conv, reply.id, "changed", on_event=events), events).message
+    events = Events()
+    assert "No message nope" in failure_of(
+        assistant.edit_and_resend(conv, "nope", "changed", on_event=events), events).message
     empty = history.create_conversation().id
-    with pytest.raises(ValueError, match="no message to answer again"):
-        assistant.regenerate(empty)
+    events = Events()
+    assert "no message to answer again" in failure_of(
+        assistant.regenerate(empty, on_event=events), events).message
     assert assistant.active(conv) is None and assistant.active(empty) is None
     assert [m.content for m in history.messages(conv)] == ["hi", "Hello! How can I help?"]
 

@@ -267,7 +267,7 @@ def test_real_llama_cpp_model_chat_stream_prefix_reuse_and_overflow(
                     settings={"context_length": 2048})
     try:
         ready = served.wait_for("ready")
-        assert ready["context_length"] == 2048 and ready["engine"] == "llama.cpp"
+        assert ready["context_length"] == 2048 and ready["engine"] == "llama"
         sdk = client(served)
         system = {"role": "system", "content": "You are an agent. " + LONG}
         first = sdk.chat.completions.create(model=ready["model"], max_tokens=8, seed=1,

@@ -14,6 +14,8 @@ from app.core.events import (
     AssistantEvent,
     ConfirmationNeeded,
     ConfirmationRequest,
+    ContextCompacted,
+    OutputCut,
     Queued,
     ReasoningDelta,
     SourcesFound,
@@ -87,8 +89,14 @@ class Renderer:
             self._write(self.err, f"(waiting for the model: {event.position} ahead)\n")
         elif isinstance(event, TurnFailed):
             self._write(self.err, f"\nhearth: {event.message}\n")
+        elif isinstance(event, OutputCut):
+            self._write(self.err, f"\n[{cut_notice(event)}]\n")
+        elif isinstance(event, ContextCompacted):
+            self._write(self.err, f"[{compacted_notice(event)}]\n")
         elif isinstance(event, TurnDone):
             self._write(self.out, "\n")
+            if event.finish_reason == "length":
+                self._write(self.err, "[the answer reached the token limit and was cut off]\n")
 
     def _confirmation(self, request: ConfirmationRequest) -> None:
         self._write(self.err, f"[confirm] {change_text(request)}\n")
@@ -127,6 +135,21 @@ def change_text(request: ConfirmationRequest) -> str:
     return visible("\n".join(lines))
 
 
+def cut_notice(event: OutputCut) -> str:
+    """One line saying how Hearth cut the model short."""
+    if event.part == "reasoning":
+        why = "it reached its budget" if event.reason == "budget" else "it went in circles"
+        return f"Thinking was cut short after {event.tokens} tokens ({why}); answering now"
+    if event.part == "tools":
+        return "Stopped: the model kept repeating the same tool call"
+    return "The answer was stopped because it kept repeating itself"
+
+
+def compacted_notice(event: ContextCompacted) -> str:
+    return (f"Earlier messages summarized to fit the context: {event.summarized} messages, "
+            f"{event.tokens_before} -> {event.tokens_after} prompt tokens")
+
+
 def json_line(event: AssistantEvent) -> dict[str, Any] | None:
     """The `hearth ask --json` shape of one event (None: not shown)."""
     if isinstance(event, ReasoningDelta):
@@ -145,6 +168,12 @@ def json_line(event: AssistantEvent) -> dict[str, Any] | None:
         return {"type": "sources", "sources": [vars(s) for s in event.sources]}
     if isinstance(event, Queued):
         return {"type": "queued", "position": event.position}
+    if isinstance(event, OutputCut):
+        return {"type": "cut", "part": event.part, "reason": event.reason,
+                "tokens": event.tokens, "message": cut_notice(event)}
+    if isinstance(event, ContextCompacted):
+        return {"type": "compacted", "summarized": event.summarized,
+                "tokens_before": event.tokens_before, "tokens_after": event.tokens_after}
     if isinstance(event, TurnFailed):
         return {"type": "error", "message": event.message, "kind": str(event.kind)}
     if isinstance(event, TurnDone):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import uuid
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -15,7 +16,7 @@ from app.core.assistant.mode import (
     is_office_turn,
 )
 from app.core.assistant.prefix import system_message, tool_specs
-from app.core.assistant.store import HistoryLike, conversation_id_of
+from app.core.assistant.store import HistoryLike
 from app.core.assistant.turn import OnPrompt, TitleClaims, Turn, TurnSetup
 from app.core.events import TurnFailed
 from app.core.mcp import servers_for
@@ -31,9 +32,11 @@ BUSY = "An answer in this conversation is still being written: stop it or wait f
 
 
 class Assistant:
-    """send / regenerate / edit_and_resend store the user's message, then return a TurnHandle;
-    the turn runs on its own worker thread, the model part on the runner thread, tools on the
-    turn thread. Bad input (unknown conversation or message) raises ValueError at once."""
+    """send / regenerate / edit_and_resend return a TurnHandle at once, without touching the
+    disk (so the GUI thread may call them); the turn's own thread stores the user's message,
+    the runner thread runs the model, and tools run on the turn thread. An empty message
+    raises ValueError at once; an unknown conversation or message ends the turn with
+    TurnFailed(kind=bad_input)."""
 
     def __init__(self, runner: ModelRunner, history: HistoryLike, skills: Sequence[Skill],
                  settings: Settings, mcp_servers: Sequence[McpServer] = ()) -> None:
@@ -69,10 +72,14 @@ class Assistant:
         """Add the user's message (a new conversation when conversation_id is None) and answer."""
         if not text.strip() and not attachments:
             raise ValueError("The message is empty: type a question first.")
-        conv = self._conversation(conversation_id)
+        conv = conversation_id or uuid.uuid4().hex  # the handle carries the id before it exists
         files = list(attachments or [])
 
         def prepare() -> str | None:
+            if conversation_id is None:
+                self.history.create_conversation(conversation_id=conv)
+            else:
+                self._require(conv)
             stored = self.history.add_message(conv, "user", text, attachments=files)
             return str(stored.id)
 
@@ -84,6 +91,7 @@ class Assistant:
         """Drop everything after the last user message and answer it again."""
 
         def prepare() -> str | None:
+            self._require(conversation_id)
             last = self._last_user(conversation_id)
             self.history.delete_messages_after(conversation_id, last.seq)
             return str(last.id)
@@ -96,6 +104,7 @@ class Assistant:
         """Replace a user message's text, drop what came after it, and answer again."""
 
         def prepare() -> str | None:
+            self._require(conversation_id)
             stored = self._find(conversation_id, message_id)
             if stored.role != "user":
                 raise ValueError("Only your own messages can be edited.")
@@ -133,19 +142,17 @@ class Assistant:
             on_event(TurnFailed(conv, BUSY, FailureKind.BUSY))
             handle._done.set()
             return handle
-        try:
-            # Stored before send() returns, so a caller that reloads the conversation sees it.
+
+        def prepare_turn() -> str | None:  # on the turn thread: the caller never waits on disk
             user_id = prepare()
-        except BaseException:
-            self._finished(conv, handle)
-            raise
-        turn_mode = mode or TurnMode()
-        if self._about_office_files(conv):
-            turn_mode = turn_mode.as_office()
+            if self._about_office_files(conv):
+                setup.mode = setup.mode.as_office()
+            return user_id
+
         setup = TurnSetup(
             runner=self.runner, history=self.history, settings=self.settings, handle=handle,
-            mode=turn_mode, policy=confirm or "ask", on_event=on_event,
-            prepare=lambda: user_id,
+            mode=mode or TurnMode(), policy=confirm or "ask", on_event=on_event,
+            prepare=prepare_turn,
             skills=self.skills, notes=self.mcp.notes, on_prompt=on_prompt,
             on_finished=lambda: self._finished(conv, handle), titles=self._titles)
         thread = threading.Thread(target=Turn(setup).run, name=f"hearth-turn-{conv[:8]}",
@@ -166,12 +173,9 @@ class Assistant:
             if self._active.get(conv) is handle:
                 del self._active[conv]
 
-    def _conversation(self, conversation_id: str | None) -> str:
-        if conversation_id is None:
-            return conversation_id_of(self.history.create_conversation())
+    def _require(self, conversation_id: str) -> None:
         if self.history.get_conversation(conversation_id) is None:
             raise ValueError(f"There is no conversation with id {conversation_id}.")
-        return conversation_id
 
     def _last_user(self, conversation_id: str) -> Any:
         users = [m for m in self.history.messages(conversation_id) if m.role == "user"]

@@ -28,7 +28,8 @@ class StoredMessageLike(Protocol):
 class HistoryLike(Protocol):
     """The subset of app.core.history.HistoryStore the assistant uses (tests may fake it)."""
 
-    def create_conversation(self, title: str = "") -> Any: ...
+    def create_conversation(self, title: str = "", model: str = "",
+                            conversation_id: str | None = None) -> Any: ...
 
     def get_conversation(self, conversation_id: str) -> Any: ...
 
@@ -44,11 +45,6 @@ class HistoryLike(Protocol):
     def needs_title(self, conversation_id: str) -> bool: ...
 
     def delete_messages_after(self, conversation_id: str, seq: int) -> Any: ...
-
-
-def conversation_id_of(created: Any) -> str:
-    """create_conversation may hand back the id or a Conversation record."""
-    return created if isinstance(created, str) else str(created.id)
 
 
 def sent_note(created: str) -> str:

@@ -37,7 +37,7 @@ from app.core.runner import ModelRunner
 from app.core.settings import Settings
 from app.core.titles import fallback_title, generate_title
 from backends.base import GenerateOptions, Message
-from backends.errors import FailureKind
+from backends.errors import FailureKind, kind_of
 from backends.events import Done
 from skills.base import Skill, SkillContext, Source
 
@@ -137,17 +137,21 @@ class Turn:
         handle = self.s.handle
         try:
             self._run()
-        except Exception as exc:  # a bug: say so, keep the process up, keep history honest
-            log.exception("turn failed")
-            self._fail(handle.assistant_message_id, f"The turn failed: {exc}")
+        except Exception as exc:  # keep the process up and history honest; say what it was
+            kind = kind_of(exc)
+            if kind is FailureKind.BAD_INPUT:  # an unknown conversation or message
+                self._fail(handle.assistant_message_id, str(exc), kind)
+            else:
+                log.exception("turn failed")
+                self._fail(handle.assistant_message_id, f"The turn failed: {exc}", kind)
         finally:
             self.s.on_finished()  # first: a caller woken by wait() may send the next turn
             handle._done.set()
 
     # -- the loop -------------------------------------------------------------------------
     def _run(self) -> None:
+        user_id = self.s.prepare()  # stores the user's message; may settle the mode
         handle, mode = self.s.handle, self.s.mode
-        user_id = self.s.prepare()
         skills = [s for s in self.s.skills(handle._cancel.is_set) if mode.allows(s.name)]
         context = SkillContext(conversation_id=self.conv, timezone=local_timezone_name(),
                                should_stop=handle._cancel.is_set)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 import threading
 from collections.abc import Iterator
@@ -13,7 +14,9 @@ import sqlite_utils
 
 from app.core.history.records import HistoryError
 from app.core.history.schema import MIGRATIONS
-from backends.errors import FailureKind
+from backends.errors import FailureKind, kind_of
+
+log = logging.getLogger(__name__)
 
 
 class Database:
@@ -28,12 +31,34 @@ class Database:
             str(path), timeout=busy_timeout, isolation_level=None, check_same_thread=False
         )
         self.db = sqlite_utils.Database(self.conn, execute_plugins=False)
+        self.read_only = False
         try:
             self._prepare()
         except sqlite3.DatabaseError as exc:
             self.conn.close()
-            raise HistoryError(f"cannot open history database {path}: {exc}",
-                               FailureKind.STORAGE) from exc
+            self._open_read_only(path, busy_timeout, exc)
+
+    def _open_read_only(self, path: Path, busy_timeout: float, cause: sqlite3.DatabaseError) -> None:
+        """Where the file cannot be written (a read-only disk, a damaged file), keep reading it:
+        history stays visible, and every write says why it cannot happen."""
+        hint = _hint(cause)
+        if kind_of(cause) is FailureKind.DISK_FULL or not path.exists():
+            raise HistoryError(f"cannot open history database {path}: {cause}{hint}",
+                               kind_of(cause)) from cause
+        for mode in ("ro", "ro&immutable=1"):  # immutable: no -shm can be made beside it
+            conn = sqlite3.connect(f"file:{path}?mode={mode}", uri=True, timeout=busy_timeout,
+                                   isolation_level=None, check_same_thread=False)
+            try:
+                conn.execute("select count(*) from _migrations").fetchone()
+            except sqlite3.DatabaseError:
+                conn.close()
+                continue
+            self.conn, self.read_only = conn, True
+            self.db = sqlite_utils.Database(conn, execute_plugins=False)
+            log.warning("history database %s opened read-only: %s", path, cause)
+            return
+        raise HistoryError(f"cannot open history database {path}: {cause}{hint}",
+                           FailureKind.STORAGE) from cause
 
     def _prepare(self) -> None:
         self.db.enable_wal()
@@ -71,10 +96,15 @@ class Database:
         """A full disk or a file locked too long becomes a HistoryError the caller can show."""
         try:
             yield
-        except sqlite3.OperationalError as exc:
-            full = "full" in str(exc)  # SQLITE_FULL: "database or disk is full"
-            kind = FailureKind.DISK_FULL if full else FailureKind.STORAGE
-            raise HistoryError(f"history database {self.path}: {exc}", kind) from exc
+        except sqlite3.DatabaseError as exc:  # full, read-only, locked too long, damaged
+            if isinstance(exc, _CALLER_ERRORS):
+                raise  # a bug or a constraint the caller handles, not the storage
+            kind = kind_of(exc)
+            if kind is FailureKind.INTERNAL:
+                kind = FailureKind.STORAGE
+            note = " (opened read-only)" if self.read_only else ""
+            raise HistoryError(f"history database {self.path}{note}: {exc}{_hint(exc)}",
+                               kind) from exc
 
     def query(self, sql: str, params: list[Any] | None = None) -> list[dict[str, Any]]:
         with self.lock, self.readable_errors():
@@ -84,3 +114,15 @@ class Database:
         """A statement outside any transaction (FTS maintenance, checkpoints)."""
         with self.lock, self.readable_errors():
             self.conn.execute(sql)
+
+
+_CALLER_ERRORS = (sqlite3.ProgrammingError, sqlite3.IntegrityError, sqlite3.InterfaceError,
+                  sqlite3.DataError, sqlite3.NotSupportedError)
+
+
+def _hint(exc: sqlite3.DatabaseError) -> str:
+    code = getattr(exc, "sqlite_errorcode", 0) & 0xFF
+    if code in (11, 26) or "malformed" in str(exc):  # SQLITE_CORRUPT, SQLITE_NOTADB
+        return ("; `hearth history recover` copies what can be read into a new file "
+                "(this one is kept)")
+    return ""

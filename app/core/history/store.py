@@ -47,7 +47,8 @@ class HistoryStore:
         self._lease = WriterLease(self.path.parent / (self.path.name + "-writers"))
         try:
             self._db = Database(self.path, busy_timeout)
-            self._recover()
+            if not self._db.read_only:
+                self._recover()
         except BaseException:
             self._lease.release()
             raise
@@ -76,9 +77,12 @@ class HistoryStore:
 
     # Conversations
 
-    def create_conversation(self, title: str = "", model: str = "") -> Conversation:
+    def create_conversation(self, title: str = "", model: str = "",
+                            conversation_id: str | None = None) -> Conversation:
+        """A new conversation; `conversation_id` lets a caller hand out the id before it is
+        stored (the assistant returns a turn's handle before touching the disk)."""
         stamp = now()
-        conversation_id = uuid.uuid4().hex
+        conversation_id = conversation_id or uuid.uuid4().hex
         with self._write() as conn:
             conn.execute(
                 "insert into conversations (id, title, created, updated, model, activity)"

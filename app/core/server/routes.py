@@ -20,9 +20,12 @@ from app.core.server import protocol, shapes
 from app.core.server.errors import ApiError, from_failure
 from app.core.server.generation import Generation, Outcome, wait_disconnect
 from app.core.server.log import RequestLog, RequestRecord
+from app.core.server.proposals import PATH as PROPOSALS_PATH
+from app.core.server.proposals import ProposalDesk
 from backends.base import BackendInfo, GenerateOptions, Message
 from backends.errors import FailureKind
 from backends.events import Done, Event, ReasoningDelta, StreamError, TextDelta, ToolCall
+from skills.base import SkillError
 
 MAX_BODY = 16 * 1024 * 1024
 CACHE_PREFIX = "api:"
@@ -40,6 +43,7 @@ class ServerState:
     log: RequestLog
     default_max_tokens: Callable[[], int]
     loading: Callable[[], bool] = lambda: False
+    proposals: ProposalDesk | None = None  # inside the app only: someone is there to approve
     live: set[Generation] = field(default_factory=set)
     closing: bool = False
 
@@ -131,6 +135,7 @@ class Endpoints:
             Route("/v1/chat/completions", self.chat, methods=["POST"]),
             Route("/v1/completions", self.completions, methods=["POST"]),
             Route("/v1/responses", self.responses, methods=["POST"]),
+            Route(PROPOSALS_PATH, self.proposal, methods=["POST"]),
         ]
         return Starlette(routes=routes, exception_handlers={HTTPException: _http_error})
 
@@ -164,6 +169,26 @@ class Endpoints:
                                             f"serves {model_id(info)!r}.",
                                             code="model_not_found"))
         return JSONResponse(model_card(info, self.state.default_max_tokens()))
+
+    async def proposal(self, request: Request) -> Response:
+        """A change another program proposes (hearth mcp serve): the person decides in Hearth."""
+        desk = self.state.proposals
+        if desk is None:
+            return _error_response(ApiError(409, "This Hearth server runs headless: nobody is "
+                                            "here to approve changes.", code="no_approver"))
+        try:
+            raw = await _body(request)
+        except ApiError as error:
+            return _error_response(error)
+        tool, arguments = raw.get("tool"), raw.get("arguments")
+        if not isinstance(tool, str) or not isinstance(arguments, dict):
+            return _error_response(ApiError(400, "A proposal is {\"tool\": name, "
+                                            "\"arguments\": {...}}."))
+        try:
+            message = await asyncio.to_thread(desk.propose, tool, arguments)
+        except SkillError as exc:
+            return JSONResponse({"approved": False, "message": str(exc)})
+        return JSONResponse({"approved": True, "message": message})
 
     # -- generations -------------------------------------------------------------------------
     async def chat(self, request: Request) -> Response:

@@ -16,6 +16,7 @@ import uvicorn
 from app.core.runner import ModelRunner
 from app.core.server.guard import Guard
 from app.core.server.log import RequestLog
+from app.core.server.proposals import ProposalDesk
 from app.core.server.routes import Endpoints, ServerState
 
 
@@ -62,10 +63,12 @@ class ApiServer:
     """One OpenAI-compatible server over the app's ModelRunner (never a second model)."""
 
     def __init__(self, runner: ModelRunner, config: ServerConfig, log: RequestLog | None = None,
-                 loading: Callable[[], bool] = lambda: False) -> None:
+                 loading: Callable[[], bool] = lambda: False,
+                 proposals: ProposalDesk | None = None) -> None:
         self.config = config
         self.log = log or RequestLog()
-        self.state = ServerState(runner, self.log, config.default_max_tokens, loading)
+        self.state = ServerState(runner, self.log, config.default_max_tokens, loading,
+                                 proposals)
         self._socket: socket.socket | None = None
         self._server: _Uvicorn | None = None
         self._loop: asyncio.AbstractEventLoop | None = None

@@ -343,6 +343,8 @@ class ChatView(QWidget):
         b.done.connect(lambda e: self._on_done(turn, e))
         b.failed.connect(lambda e: self._on_failed(turn, present(e.kind, e.message)))
         b.title_changed.connect(self.title_changed)
+        b.cut.connect(lambda e: self._on_cut(turn, e))
+        b.compacted.connect(lambda e: self._on_compacted(turn, e))
 
     def _on_started(self, turn: Turn, event: Any) -> None:
         cid = str(event.conversation_id)
@@ -383,6 +385,20 @@ class ChatView(QWidget):
             turn.message.add_tool(event.call_id, event.name, event.arguments)
             self._tab_to_composer_after(turn.message)  # its approve/deny buttons come first
 
+    def _on_cut(self, turn: Turn, event: Any) -> None:
+        if turn.message is None:
+            return
+        words = {"reasoning": self.tr("Thinking was cut short."),
+                 "answer": self.tr("The answer was stopped because it kept repeating itself."),
+                 "tools": self.tr("Stopped: the same tool call kept repeating.")}
+        turn.message.add_notice(words.get(str(event.part), ""))
+
+    def _on_compacted(self, turn: Turn, event: Any) -> None:
+        turn.compacted = True
+        if turn.message is not None:
+            turn.message.add_notice(self.tr("Earlier messages were summarized to fit the "
+                                            "context."))
+
     def _on_sources(self, turn: Turn, sources: list[Any]) -> None:
         if turn.message is not None:
             turn.message.set_sources(turn.message.sources + list(sources))
@@ -413,6 +429,7 @@ class ChatView(QWidget):
             turn.message.finish(stats, notes.get(reason, ""))
             announce(turn.message, notes.get(reason) or self.tr("The answer is ready."))
         figures["finish_reason"] = reason  # type: ignore[assignment]
+        figures["compacted"] = float(turn.compacted)
         self._end(turn)
         self.turn_finished.emit(figures)
 

@@ -8,7 +8,7 @@ from typing import Any
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 from PySide6.QtWidgets import QWidget
 
-from app.ui.chat.message import AssistantMessage, UserMessage
+from app.ui.chat.message import AssistantMessage, SummaryMarker, UserMessage
 from app.ui.chat.text_view import RenderQueue
 
 _NOTES = {
@@ -18,8 +18,24 @@ _NOTES = {
 }
 
 
+# Stored with a message when Hearth cut the model short (app/core/assistant/turn.py).
+NOTICES = {
+    "thinking_cut": str(QT_TRANSLATE_NOOP("History", "Thinking was cut short.")),
+    "answer_loop": str(QT_TRANSLATE_NOOP(
+        "History", "The answer was stopped because it kept repeating itself.")),
+    "tool_loop": str(QT_TRANSLATE_NOOP(
+        "History", "Stopped: the same tool call kept repeating.")),
+}
+
+
 def _note(status: str) -> str:
     text = _NOTES.get(status, "")
+    return QCoreApplication.translate("History", text) if text else ""
+
+
+def notice_text(notice: str) -> str:
+    """The translated words for a stored notice ("" for none or an unknown one)."""
+    text = NOTICES.get(notice, "")
     return QCoreApplication.translate("History", text) if text else ""
 
 
@@ -42,10 +58,11 @@ def _add_assistant(widget: AssistantMessage, message: Any) -> None:
                         dict(call.get("arguments") or {}))
     if message.sources:
         widget.set_sources(widget.sources + [_source(s) for s in message.sources])
+    widget.add_notice(notice_text(getattr(message, "notice", "")))
     widget.message_id = message.id
 
 
-Group = tuple[str, list[Any]]  # ("user", [message]) or ("assistant", [assistant/tool...])
+Group = tuple[str, list[Any]]  # ("user" | "summary", [message]) or ("assistant", [...])
 
 
 def group_messages(stored: list[Any]) -> list[Group]:
@@ -56,6 +73,8 @@ def group_messages(stored: list[Any]) -> list[Group]:
     for message in stored:
         if message.role == "user":
             groups.append(("user", [message]))
+        elif getattr(message, "summary_of", 0):
+            groups.append(("summary", [message]))
         elif message.role in ("assistant", "tool"):
             if groups and groups[-1][0] == "assistant":
                 groups[-1][1].append(message)
@@ -69,6 +88,8 @@ def build_widget(group: Group, dark: bool, renders: RenderQueue | None = None) -
     kind, messages = group
     if kind == "user":
         return UserMessage(messages[0].content, messages[0].id, dark=dark)
+    if kind == "summary":
+        return SummaryMarker(messages[0].content)
     widget = AssistantMessage(dark=dark, renders=renders)
     status = ""
     for message in messages:

@@ -26,6 +26,7 @@ class Turn:
     started: float = field(default_factory=time.perf_counter)
     first_token: float = 0.0
     deltas: int = 0
+    compacted: bool = False  # older messages were summarized to fit the context
 
 
 def turn_stats(turn: Turn, done: Any) -> tuple[str, dict[str, float]]:

@@ -162,6 +162,50 @@ class ThinkingSection(QFrame):
         self.toggle.setText(f"{label}  ·  {words} " + self.tr("words") if words else label)
 
 
+class SummaryMarker(QFrame):
+    """Where older messages were summarized for the model: a collapsed "Earlier messages
+    summarized" toggle over the summary it wrote (the messages above stay as they were)."""
+
+    def __init__(self, summary: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("summaryMarker")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 4, 40, 4)
+        layout.setSpacing(2)
+        self.toggle = QToolButton()
+        self.toggle.setCheckable(True)
+        self.toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.toggle.setArrowType(Qt.ArrowType.RightArrow)
+        self.toggle.toggled.connect(self._toggled)
+        layout.addWidget(self.toggle, 0, Qt.AlignmentFlag.AlignLeft)
+        self.body = QLabel(summary)
+        self.body.setObjectName("thinkingText")
+        self.body.setWordWrap(True)
+        self.body.setTextFormat(Qt.TextFormat.PlainText)
+        self.body.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse
+                                          | Qt.TextInteractionFlag.TextSelectableByKeyboard)
+        self.body.hide()
+        layout.addWidget(self.body)
+        self.summary = summary
+        self._retranslate()
+
+    def _toggled(self, open_: bool) -> None:
+        self.toggle.setArrowType(Qt.ArrowType.DownArrow if open_ else Qt.ArrowType.RightArrow)
+        self.body.setVisible(open_)
+
+    def _retranslate(self) -> None:
+        self.toggle.setText(self.tr("Earlier messages summarized"))
+        self.toggle.setAccessibleName(self.tr("Show the summary of earlier messages"))
+        self.toggle.setToolTip(self.tr("The messages above no longer fit the model's context; "
+                                       "it reads this summary of them instead."))
+        self.body.setAccessibleName(self.tr("Summary of earlier messages"))
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802
+        if event.type() == QEvent.Type.LanguageChange:
+            self._retranslate()
+        super().changeEvent(event)
+
+
 class AssistantMessage(QFrame):
     """A whole assistant turn, streamed: thinking, tool cards and answer segments in order.
 
@@ -187,6 +231,7 @@ class AssistantMessage(QFrame):
         self._segment_text = ""
         self.sources: list[Any] = []
         self._answer = ""
+        self._notices: list[str] = []  # Hearth cut the model short ("Thinking was cut short")
         self._footer = self._build_footer()
         self._layout.addWidget(self._footer)
         self._timer = QTimer(self)
@@ -270,10 +315,22 @@ class AssistantMessage(QFrame):
             self.segment = None
         self._close_open_parts()
         self._stats.setText(stats)
-        if note:
-            self._note.setText(note)
+        if note or self._notices:
+            self._note.setText(" ".join([*self._notices, note]).strip())
             self._note.show()
         self._footer.show()
+
+    def add_notice(self, text: str) -> None:
+        """A short notice under the answer, shown at once (while the answer still streams)."""
+        if text and text not in self._notices:
+            self._notices.append(text)
+            self._note.setText(" ".join(self._notices))
+            self._note.show()
+            self._footer.show()
+
+    @property
+    def notices(self) -> list[str]:
+        return list(self._notices)
 
     # -- history ------------------------------------------------------------------------------
     def set_complete(self, text: str, reasoning: str = "") -> None:

@@ -1,0 +1,139 @@
+"""index.db health: a damaged or foreign cache is moved aside (never deleted) and rebuilt.
+
+index.db only holds what can be derived again (file and document indexes), so the careful
+answer to damage is a fresh file: the old one is renamed next to it for inspection, and the
+documents it listed are queued so indexing brings them back. The checks are the cheap ones on
+every open (header, size against the header's page count, the schema being ours) plus SQLite's
+quick_check for files small enough to read at once; deeper damage found later by a query goes
+through `set_aside(path, reason)` from the caller that met it.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+SQLITE_MAGIC = b"SQLite format 3\x00"
+OUR_TABLES = frozenset({"_migrations", "doc_documents", "file_index"})
+QUICK_CHECK_MAX_BYTES = 64 * 1024 * 1024  # bigger files get the cheap checks only on open
+
+
+@dataclass(frozen=True)
+class SetAside:
+    """A damaged index.db that was moved: why, where to, and the documents it listed."""
+
+    reason: str
+    moved_to: Path
+    documents: list[tuple[str, str]] = field(default_factory=list)  # (path, scope or "")
+
+    def notice(self) -> str:
+        return (f"the search index was {self.reason}; it was moved to {self.moved_to.name} and "
+                f"is being rebuilt ({len(self.documents)} documents queued to index again)")
+
+
+def problem(path: Path, deep: bool = False) -> str | None:
+    """Why `path` cannot serve as index.db (damaged, truncated, foreign), or None."""
+    try:
+        size = path.stat().st_size
+        with open(path, "rb") as handle:
+            header = handle.read(100)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        return f"unreadable ({exc.strerror})"
+    if size == 0:
+        return None  # SQLite makes an empty file a new database
+    if len(header) < 100 or not header.startswith(SQLITE_MAGIC):
+        return "not a SQLite database"
+    page_size = int.from_bytes(header[16:18], "big")
+    page_size = 65536 if page_size == 1 else page_size
+    pages = int.from_bytes(header[28:32], "big")
+    counter_valid = header[24:28] == header[92:96]
+    if counter_valid and pages and pages * page_size > size:
+        return "truncated"
+    return _schema_problem(path, deep or size <= QUICK_CHECK_MAX_BYTES)
+
+
+def _schema_problem(path: Path, check: bool) -> str | None:
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30)
+    except sqlite3.Error as exc:
+        return f"unreadable ({exc})"
+    try:
+        tables = {row[0] for row in conn.execute("select name from sqlite_master")}
+        if tables and not tables & OUR_TABLES:
+            return "another program's database"
+        if check:
+            verdict = conn.execute("pragma quick_check(1)").fetchone()[0]
+            if verdict != "ok":
+                return f"damaged ({verdict})"
+    except sqlite3.DatabaseError as exc:
+        if "locked" in str(exc) or "busy" in str(exc):
+            return None  # another Hearth is writing it: not damage
+        return f"damaged ({exc})"
+    finally:
+        conn.close()
+    return None
+
+
+def set_aside_if_damaged(path: Path) -> SetAside | None:
+    reason = problem(path)
+    return set_aside(path, reason) if reason else None
+
+
+def set_aside(path: Path, reason: str) -> SetAside:
+    """Rename index.db (and its -wal/-shm) out of the way; keep what it listed to rebuild."""
+    documents = _salvage(path)
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    moved = path.with_name(f"{path.name}.damaged-{stamp}")
+    os.replace(path, moved)
+    for suffix in ("-wal", "-shm"):
+        side = path.with_name(path.name + suffix)
+        if side.exists():
+            os.replace(side, moved.with_name(moved.name + suffix))
+    return SetAside(reason, moved, documents)
+
+
+def _salvage(path: Path) -> list[tuple[str, str]]:
+    """The documents (and the chats they belong to) that can still be read; maybe none.
+    Read in id order, stepping over stretches the damage makes unreadable."""
+    found: list[tuple[str, str]] = []
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    except sqlite3.Error:
+        return found
+    try:
+        last = 0
+        while (rows := _documents_after(conn, last)) is not None:
+            if not rows:
+                break
+            for doc_id, doc_path, in_library in rows:
+                if in_library:
+                    found.append((str(doc_path), ""))
+                found += [(str(doc_path), scope) for scope in _scopes(conn, doc_id)]
+            last = rows[-1][0]
+    finally:
+        conn.close()
+    return found
+
+
+def _documents_after(conn: sqlite3.Connection, last: int) -> list[tuple[int, str, int]] | None:
+    """The next readable rows after id `last`, or None when nothing further can be read."""
+    for jump in (0, 1, 10, 100, 1_000, 10_000, 100_000):
+        try:
+            return conn.execute("select id, path, in_library from doc_documents where id > ?"
+                                " order by id limit 200", [last + jump]).fetchall()
+        except sqlite3.Error:
+            continue
+    return None
+
+
+def _scopes(conn: sqlite3.Connection, doc_id: int) -> list[str]:
+    try:
+        return [str(s) for (s,) in conn.execute(
+            "select scope from doc_scopes where document_id = ?", [doc_id])]
+    except sqlite3.Error:
+        return []

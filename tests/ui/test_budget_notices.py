@@ -1,0 +1,79 @@
+"""What the user sees when Hearth cuts the model short or summarizes older messages."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from app.ui.chat.message import AssistantMessage, SummaryMarker
+from app.ui.main_window import MainWindow
+from app.ui.settings_dialog import SettingsDialog
+from tests.ui.scripts import TITLE, WAIT_MS
+from tests.ui.test_chat import messages, send, wait_idle
+
+
+@pytest.fixture
+def window(ctx: Any, qtbot: Any) -> MainWindow:
+    w = MainWindow(ctx)
+    qtbot.addWidget(w)
+    w.show()
+    return w
+
+
+def test_cut_thinking_shows_a_notice_live_and_after_reopening(window, backend, qtbot,
+                                                                ctx) -> None:
+    ctx.hearth.settings.thinking_budget_chat = 4
+    backend.queue("one two three four five six seven", "The answer.", TITLE)
+    send(qtbot, window, "Think long")
+    wait_idle(qtbot, window)
+    (reply,) = messages(window, AssistantMessage)
+    assert reply.notices == ["Thinking was cut short."]
+    assert not reply._note.isHidden()
+    conv = window.chat.conversation_id
+    window.chat.new_conversation()
+    window.chat.load_conversation(conv)
+    qtbot.waitUntil(lambda: len(messages(window, AssistantMessage)) == 1, timeout=WAIT_MS)
+    (again,) = messages(window, AssistantMessage)
+    assert again.notices == ["Thinking was cut short."]
+
+
+def test_a_summary_is_a_collapsed_marker_and_the_meter_says_so(window, backend, qtbot,
+                                                                 ctx) -> None:
+    backend.info.context_length = 1500
+    history = ctx.hearth.history
+    conv = str(history.create_conversation("long").id)
+    for n in range(30):
+        history.add_message(conv, "user", f"Question {n}: " + "word " * 40)
+        history.add_message(conv, "assistant", f"Answer {n}: " + "reply " * 40)
+    window.chat.load_conversation(conv)
+    qtbot.waitUntil(lambda: len(messages(window, AssistantMessage)) == 30, timeout=WAIT_MS)
+    backend.queue("The user asked thirty questions.", "I am here.")
+    send(qtbot, window, "Still there?")
+    wait_idle(qtbot, window)
+    reply = messages(window, AssistantMessage)[-1]
+    assert "Earlier messages were summarized to fit the context." in reply.notices
+    assert "earlier messages summarized" in window.context_label.text()
+    window.chat.new_conversation()
+    window.chat.load_conversation(conv)
+    qtbot.waitUntil(lambda: len(messages(window, SummaryMarker)) == 1, timeout=WAIT_MS)
+    (marker,) = messages(window, SummaryMarker)
+    assert marker.toggle.text() == "Earlier messages summarized"
+    assert marker.body.isHidden()
+    marker.toggle.click()
+    assert not marker.body.isHidden() and "thirty questions" in marker.body.text()
+    assert len(messages(window, AssistantMessage)) == 31  # every earlier answer still shown
+
+
+def test_settings_edit_sampling_and_thinking_budgets(ctx, qtbot) -> None:
+    dialog = SettingsDialog(ctx)
+    qtbot.addWidget(dialog)
+    tab = dialog.generation
+    assert tab.chat_temperature.value() == pytest.approx(0.6)
+    assert tab.tool_temperature.value() == pytest.approx(1.0)
+    tab.chat_temperature.setValue(0.7)
+    tab.budgets["thinking_budget_quick"].setValue(512)
+    dialog.save()
+    settings = ctx.hearth.settings
+    assert settings.chat_temperature == pytest.approx(0.7)
+    assert settings.thinking_budget_quick == 512

@@ -1,0 +1,47 @@
+"""The calendar page's import summary (repaired and skipped, with lines, in the tooltip) and
+the agenda's display of cancelled events (struck through) and of an event's own zone."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from app.ui.main_window import MainWindow
+from tests.ui.scripts import WAIT_MS
+
+CORPUS = Path(__file__).resolve().parents[1] / "calendar" / "corpus"
+
+
+def test_import_summary_names_repairs_and_skips(ctx, qtbot, tmp_path) -> None:
+    window = MainWindow(ctx)
+    qtbot.addWidget(window)
+    window.show()
+    window.show_page("calendar")
+    calendar: Any = window.pages.currentWidget()
+    text = (CORPUS / "holidays-uk.ics").read_bytes().decode()
+    broken = tmp_path / "holidays.ics"  # one event with a date no program could read
+    broken.write_bytes(text.replace("DTSTART;VALUE=DATE:20261225", "DTSTART;VALUE=DATE:2026-12-25"
+                                    ).encode())
+    calendar.import_file(str(broken))
+    qtbot.waitUntil(lambda: "repaired" in calendar.status.text(), timeout=WAIT_MS)
+    assert calendar.status.text() == "Imported: 5 new, 0 updated; 8 repaired, 1 skipped"
+    tip = calendar.status.toolTip()
+    assert "(UK-1225-1@holidays.example): DTSTART is not a date or time" in tip
+    assert "line 11 (UK-0101-1@holidays.example): all-day event ends when it starts" in tip
+
+
+def test_cancelled_events_are_struck_through(ctx, qtbot) -> None:
+    window = MainWindow(ctx)
+    qtbot.addWidget(window)
+    window.show()
+    window.show_page("calendar")
+    calendar: Any = window.pages.currentWidget()
+    calendar.first = date(2026, 1, 19)  # the import refreshes the agenda at this week
+    calendar.import_file(str(CORPUS / "edge-cancelled.ics"))
+    qtbot.waitUntil(lambda: "Called off" in calendar.agenda.toPlainText(), timeout=WAIT_MS)
+    html = calendar.agenda.toHtml()
+    struck = html[:html.index("Called off")].rsplit("<span", 1)[-1]
+    assert "line-through" in struck
+    club = html[:html.index("Club")].rsplit("<span", 1)[-1]
+    assert "line-through" not in club  # the 19th's Club is on
