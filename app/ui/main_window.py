@@ -39,6 +39,7 @@ class MainWindow(QMainWindow):
     model_loaded = Signal(object)
     shown = Signal()
     settings_saved = Signal(set)  # names of the settings that changed
+    test_notification = Signal()  # Settings > Test notification
     hidden_to_tray = Signal()  # the window was closed while Hearth keeps running in the tray
 
     def __init__(self, ctx: UiContext, parent: QWidget | None = None) -> None:
@@ -255,6 +256,7 @@ class MainWindow(QMainWindow):
         dialog = SettingsDialog(self.ctx, parent=self)
         dialog.saved.connect(self._settings_saved)
         dialog.open_models.connect(self.open_models)
+        dialog.test_notification.connect(self.test_notification)
         dialog.open()
         self._dialogs["settings"] = dialog
         return dialog
