@@ -9,27 +9,27 @@
         <translation>回答</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="417"/>
+        <location filename="../../app/ui/chat/message.py" line="426"/>
         <source>Sources</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="415"/>
+        <location filename="../../app/ui/chat/message.py" line="424"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="415"/>
+        <location filename="../../app/ui/chat/message.py" line="424"/>
         <source>Copy the answer</source>
         <translation>复制回答</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="416"/>
+        <location filename="../../app/ui/chat/message.py" line="425"/>
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="416"/>
+        <location filename="../../app/ui/chat/message.py" line="425"/>
         <source>Answer this again</source>
         <translation>重新回答</translation>
     </message>
@@ -377,54 +377,9 @@
 <context>
     <name>ChatView</name>
     <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="212"/>
+        <location filename="../../app/ui/chat/chat_view.py" line="221"/>
         <source>Could not open this conversation</source>
         <translation>无法打开此对话</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="364"/>
-        <source>Waiting for the model (%1 ahead)…</source>
-        <translation>正在等待模型（前面还有 %1 个）…</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="391"/>
-        <source>Thinking was cut short.</source>
-        <translation>思考被提前结束。</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="392"/>
-        <source>The answer was stopped because it kept repeating itself.</source>
-        <translation>回答一直在重复，已被停止。</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="393"/>
-        <source>Stopped: the same tool call kept repeating.</source>
-        <translation>已停止：同一个工具调用一再重复。</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="399"/>
-        <source>Earlier messages were summarized to fit the context.</source>
-        <translation>较早的消息已被总结，以放入上下文。</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="425"/>
-        <source>Stopped.</source>
-        <translation>已停止。</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="426"/>
-        <source>The answer reached the length limit.</source>
-        <translation>回答已达到长度上限。</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="427"/>
-        <source>Stopped after too many tool steps.</source>
-        <translation>工具步骤过多，已停止。</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="430"/>
-        <source>The answer is ready.</source>
-        <translation>回答已完成。</translation>
     </message>
 </context>
 <context>
@@ -629,27 +584,27 @@
 <context>
     <name>Desktop</name>
     <message>
-        <location filename="../../app/ui/desktop.py" line="113"/>
+        <location filename="../../app/ui/desktop.py" line="115"/>
         <source>Hearth is still running</source>
         <translation>Hearth 仍在运行</translation>
     </message>
     <message>
-        <location filename="../../app/ui/desktop.py" line="114"/>
+        <location filename="../../app/ui/desktop.py" line="116"/>
         <source>Hearth keeps running in the tray so reminders and quick ask work. Quit it from the tray menu.</source>
         <translation>Hearth 会继续在托盘中运行，以便提醒和快速提问可用。可从托盘菜单退出。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/desktop.py" line="117"/>
+        <location filename="../../app/ui/desktop.py" line="119"/>
         <source>Could not save settings</source>
         <translation>无法保存设置</translation>
     </message>
     <message>
-        <location filename="../../app/ui/desktop.py" line="121"/>
+        <location filename="../../app/ui/desktop.py" line="123"/>
         <source>Hearth test reminder</source>
         <translation>Hearth 测试提醒</translation>
     </message>
     <message>
-        <location filename="../../app/ui/desktop.py" line="122"/>
+        <location filename="../../app/ui/desktop.py" line="124"/>
         <source>Reminders appear like this, with Snooze and Open.</source>
         <translation>提醒会像这样显示，并带有“稍后提醒”和“打开”。</translation>
     </message>
@@ -1695,178 +1650,178 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/ui/main_window.py" line="115"/>
-        <location filename="../../app/ui/main_window.py" line="341"/>
+        <location filename="../../app/ui/main_window.py" line="116"/>
+        <location filename="../../app/ui/main_window.py" line="351"/>
         <source>No model loaded</source>
         <translation>未加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="119"/>
+        <location filename="../../app/ui/main_window.py" line="120"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="120"/>
+        <location filename="../../app/ui/main_window.py" line="121"/>
         <source>Context used</source>
         <translation>已用上下文</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="121"/>
+        <location filename="../../app/ui/main_window.py" line="122"/>
         <source>Speed of the last answer</source>
         <translation>上次回答的速度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="126"/>
+        <location filename="../../app/ui/main_window.py" line="127"/>
         <source>Other apps</source>
         <translation>其他应用</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="129"/>
+        <location filename="../../app/ui/main_window.py" line="130"/>
         <source>Model download</source>
         <translation>模型下载</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="138"/>
+        <location filename="../../app/ui/main_window.py" line="139"/>
         <source>API: %1 in queue</source>
         <translation>API：排队 %1 个</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="140"/>
+        <location filename="../../app/ui/main_window.py" line="141"/>
         <source>API: on</source>
         <translation>API：已开启</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="146"/>
+        <location filename="../../app/ui/main_window.py" line="147"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="147"/>
+        <location filename="../../app/ui/main_window.py" line="148"/>
         <source>&amp;New chat</source>
         <translation>新对话(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="149"/>
+        <location filename="../../app/ui/main_window.py" line="150"/>
         <source>&amp;Add files to this chat…</source>
         <translation>向此对话添加文件(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="151"/>
+        <location filename="../../app/ui/main_window.py" line="152"/>
         <source>&amp;Export this chat…</source>
         <translation>导出此对话(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="153"/>
+        <location filename="../../app/ui/main_window.py" line="154"/>
         <source>&amp;Quit Hearth</source>
         <translation>退出 Hearth(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="155"/>
+        <location filename="../../app/ui/main_window.py" line="156"/>
         <source>&amp;View</source>
         <translation>查看(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="156"/>
+        <location filename="../../app/ui/main_window.py" line="157"/>
         <source>&amp;Chat</source>
         <translation>对话(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="157"/>
+        <location filename="../../app/ui/main_window.py" line="158"/>
         <source>&amp;Library</source>
         <translation>资料库(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="159"/>
+        <location filename="../../app/ui/main_window.py" line="160"/>
         <source>C&amp;alendar</source>
         <translation>日历(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="161"/>
+        <location filename="../../app/ui/main_window.py" line="162"/>
         <source>&amp;Files</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="163"/>
+        <location filename="../../app/ui/main_window.py" line="164"/>
         <source>&amp;Search chats</source>
         <translation>搜索对话(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="165"/>
+        <location filename="../../app/ui/main_window.py" line="166"/>
         <source>&amp;Model</source>
         <translation>模型(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="166"/>
+        <location filename="../../app/ui/main_window.py" line="167"/>
         <source>&amp;Models…</source>
         <translation>模型管理(&amp;M)…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="167"/>
+        <location filename="../../app/ui/main_window.py" line="168"/>
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="168"/>
+        <location filename="../../app/ui/main_window.py" line="169"/>
         <source>S&amp;top answer</source>
         <translation>停止回答(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="309"/>
+        <location filename="../../app/ui/main_window.py" line="319"/>
         <source>Could not save settings</source>
         <translation>无法保存设置</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="316"/>
+        <location filename="../../app/ui/main_window.py" line="326"/>
         <source>No model yet. Hearth needs a model to answer: download one or open a file you have.</source>
         <translation>还没有模型。Hearth 需要模型才能回答：请下载一个，或打开已有的模型文件。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="319"/>
+        <location filename="../../app/ui/main_window.py" line="329"/>
         <source>Loading the model…</source>
         <translation>正在加载模型…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="333"/>
+        <location filename="../../app/ui/main_window.py" line="343"/>
         <source>remote</source>
         <translation>远程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="353"/>
+        <location filename="../../app/ui/main_window.py" line="363"/>
         <source>%1 tok/s</source>
         <translation>%1 token/秒</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="360"/>
+        <location filename="../../app/ui/main_window.py" line="370"/>
         <source>Context %1 / %2</source>
         <translation>上下文 %1 / %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="362"/>
+        <location filename="../../app/ui/main_window.py" line="372"/>
         <source> · earlier messages summarized</source>
         <translation> · 较早的消息已总结</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="369"/>
+        <location filename="../../app/ui/main_window.py" line="379"/>
         <source>Add files to this chat</source>
         <translation>向此对话添加文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="379"/>
+        <location filename="../../app/ui/main_window.py" line="389"/>
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="380"/>
+        <location filename="../../app/ui/main_window.py" line="390"/>
         <source>Export this chat</source>
         <translation>导出此对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="382"/>
+        <location filename="../../app/ui/main_window.py" line="392"/>
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="388"/>
+        <location filename="../../app/ui/main_window.py" line="398"/>
         <source>Could not export the chat</source>
         <translation>无法导出对话</translation>
     </message>
@@ -2116,49 +2071,44 @@
 <context>
     <name>QuickAsk</name>
     <message>
-        <location filename="../../app/ui/quick_ask.py" line="47"/>
+        <location filename="../../app/ui/quick_ask.py" line="52"/>
         <source>Quick ask — Hearth</source>
         <translation>快速提问 — Hearth</translation>
     </message>
     <message>
-        <location filename="../../app/ui/quick_ask.py" line="75"/>
+        <location filename="../../app/ui/quick_ask.py" line="79"/>
         <source>Ask Hearth…</source>
         <translation>问问 Hearth…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/quick_ask.py" line="76"/>
+        <location filename="../../app/ui/quick_ask.py" line="80"/>
         <source>Quick question</source>
         <translation>快速提问</translation>
     </message>
     <message>
-        <location filename="../../app/ui/quick_ask.py" line="95"/>
+        <location filename="../../app/ui/quick_ask.py" line="99"/>
         <source>Enter to ask · Esc to close</source>
         <translation>Enter 提问 · Esc 关闭</translation>
     </message>
     <message>
-        <location filename="../../app/ui/quick_ask.py" line="98"/>
+        <location filename="../../app/ui/quick_ask.py" line="102"/>
         <source>Open in Hearth</source>
         <translation>在 Hearth 中打开</translation>
     </message>
     <message>
-        <location filename="../../app/ui/quick_ask.py" line="102"/>
+        <location filename="../../app/ui/quick_ask.py" line="106"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../app/ui/quick_ask.py" line="106"/>
+        <location filename="../../app/ui/quick_ask.py" line="110"/>
         <source>Find files</source>
         <translation>查找文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/quick_ask.py" line="107"/>
+        <location filename="../../app/ui/quick_ask.py" line="111"/>
         <source>Search your files for what you typed, without asking the model</source>
         <translation>直接在你的文件中搜索输入的内容，不经过模型</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/quick_ask.py" line="184"/>
-        <source>Stopped.</source>
-        <translation>已停止。</translation>
     </message>
 </context>
 <context>

@@ -33,7 +33,7 @@ ALLOWED = {
     "api", "http", "https", "ics", "nanbeige", "openclaw", "continue", "cmd", "option",
     "windows", "wayland", "toggle", "apple", "silicon", "mac", "metal", "cuda", "cpu", "gpu",
     "kib", "mib", "gib", "json", "xml", "cors", "npx", "modelcontextprotocol", "server",
-    "filesystem", "notes", "localhost", "mcp", "xcb", "offscreen", "sha256", "hugging", "face",
+    "filesystem", "notes", "localhost", "xcb", "offscreen", "sha256", "hugging", "face",
     "qwen", "int", "ddd", "yyyy", "dd", "utc", "v1", "token", "tokens", "english", "top",
     "bit", "instruct", "kv",
 }
