@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import logging
 import multiprocessing
+import shutil
 import sys
 from functools import cached_property
 from pathlib import Path
@@ -40,6 +41,23 @@ class Hearth:
         self._closers: list[Any] = []
         self.notices: list[str] = []  # said once to the user (CLI: stderr; GUI: status line)
         self._salvaged: list[tuple[str, str]] = []
+        self._tell_settings_notes()
+
+    def _tell_settings_notes(self) -> None:
+        """Settings from another version: say what was kept aside or replaced, once ever."""
+        told = self.settings.settings_notes_told
+        new = [note for note in self.settings.load_notes if note not in told]
+        if not new:
+            return
+        self.notices.append("settings.json comes from another version: " + "; ".join(new))
+        self.settings.settings_notes_told = [*told, *new][-200:]
+        previous = self.paths.settings_file.with_name("settings.previous.json")
+        try:
+            if not previous.exists():  # the file as it was, before defaults replaced values
+                shutil.copy2(self.paths.settings_file, previous)
+            self.save_settings()
+        except OSError as exc:  # a read-only home: told again next time, nothing lost
+            log.warning("could not update settings.json: %s", exc)
 
     def save_settings(self) -> None:
         save_settings(self.settings, self.paths.settings_file)

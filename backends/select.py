@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from backends.engines import CHOICES, Engine
-from backends.errors import EngineUnavailable, ModelNotFound, UnsupportedModel
+from backends.errors import BackendError, EngineUnavailable, ModelNotFound, UnsupportedModel
 
 if TYPE_CHECKING:
     from backends.base import Backend, BackendInfo, GenerateOptions, Message, ShouldStop
@@ -176,7 +176,8 @@ def _construct(engine: str, model_path: str, url: str, remote_model: str, contex
     if engine == "remote":
         from backends.remote import RemoteBackend
 
-        backend = RemoteBackend(url, model=remote_model)
+        backend = RemoteBackend(url, model=remote_model, chat_template=_local_template(model_path),
+                                context_length=context_length)
     elif engine == "scripted":
         from backends.scripted import ScriptedBackend
 
@@ -192,6 +193,21 @@ def _construct(engine: str, model_path: str, url: str, remote_model: str, contex
         backend = LlamaCppBackend(model_path, context_length=context_length, kv_type=kv_type,
                                   cache_dir=cache_dir)
     return backend
+
+
+def _local_template(model_path: str) -> str:
+    """The chat template of the local copy of the model, if there is one (a remote server
+    that cannot switch thinking off is then sent prompts rendered with it)."""
+    try:
+        if model_format(model_path) == "gguf":
+            from backends.llama_gguf import inspect_gguf
+
+            return inspect_gguf(model_path).chat_template
+        from backends.mlx_folder import inspect_folder
+
+        return inspect_folder(model_path).chat_template
+    except (BackendError, OSError, ValueError):
+        return ""
 
 
 def _with_reason(backend: Backend, reason: str) -> Backend:

@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from app.core.assistant import Assistant
     from app.core.conversations import Conversations
     from app.core.history import HistoryStore
+    from app.ui.api_server import ServerSwitch
     from app.ui.hotkey import GlobalHotkey
     from app.ui.i18n import Translations
     from app.ui.theme import ThemeManager
@@ -32,6 +33,7 @@ class UiContext:
     theme: ThemeManager | None = None
     hotkey: GlobalHotkey | None = None  # when the app registered one
     translations: Translations | None = None
+    server: ServerSwitch | None = None  # the in-app server for other programs
 
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 

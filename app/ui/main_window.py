@@ -39,6 +39,7 @@ class MainWindow(QMainWindow):
     model_loaded = Signal(object)
     shown = Signal()
     settings_saved = Signal(set)  # names of the settings that changed
+    test_notification = Signal()  # Settings > Test notification
     hidden_to_tray = Signal()  # the window was closed while Hearth keeps running in the tray
 
     def __init__(self, ctx: UiContext, parent: QWidget | None = None) -> None:
@@ -96,9 +97,22 @@ class MainWindow(QMainWindow):
         for label, name in names:
             self._tr(partial(_set_name, label, name))
             bar.addWidget(label)
+        self.api_label = QLabel()  # the local server's queue, while it is on
+        self._tr(lambda: self.api_label.setAccessibleName(self.tr("Other apps")))
+        bar.addPermanentWidget(self.api_label)
         self.download_label = QLabel()
         self._tr(lambda: self.download_label.setAccessibleName(self.tr("Model download")))
         bar.addPermanentWidget(self.download_label)
+
+    def show_api(self, running: bool, waiting: int) -> None:
+        """Status bar: whether other apps may use the model, and how many requests wait."""
+        if not running:
+            self._tr(lambda: self.api_label.setText(""), key="api")
+        elif waiting:
+            self._tr(lambda: self.api_label.setText(
+                self.tr("API: %1 in queue").replace("%1", str(waiting))), key="api")
+        else:
+            self._tr(lambda: self.api_label.setText(self.tr("API: on")), key="api")
 
     def _set_engine(self, text: Callable[[], str]) -> None:
         self._tr(lambda: self.engine_label.setText(text()), key="engine")
@@ -242,6 +256,7 @@ class MainWindow(QMainWindow):
         dialog = SettingsDialog(self.ctx, parent=self)
         dialog.saved.connect(self._settings_saved)
         dialog.open_models.connect(self.open_models)
+        dialog.test_notification.connect(self.test_notification)
         dialog.open()
         self._dialogs["settings"] = dialog
         return dialog

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.ui.autostart import platform_autostart
+from app.ui.connect_page import ConnectPage
 from app.ui.context import UiContext
 from app.ui.file_actions import start_folder
 from app.ui.hotkey import default_hotkey
@@ -88,6 +89,7 @@ class SettingsDialog(QDialog):
 
     saved = Signal(set)  # names of the fields that changed
     open_models = Signal()
+    test_notification = Signal()
 
     def __init__(self, ctx: UiContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -112,6 +114,10 @@ class SettingsDialog(QDialog):
         self.tabs.addTab(self.generation, "")
         self._tr(lambda: self.tabs.setTabText(self.tabs.indexOf(self.generation),
                                               self.tr("Answers")))
+        self.connect_page = ConnectPage(ctx, ctx.server)
+        self.tabs.addTab(self.connect_page, "")
+        self._tr(lambda: self.tabs.setTabText(self.tabs.indexOf(self.connect_page),
+                                              self.tr("Connect another app")))
         self._tr(lambda: self.tabs.setTabText(0, self.tr("Model")))
         self._tr(lambda: self.tabs.setTabText(1, self.tr("Folders")))
         self._tr(lambda: self.tabs.setTabText(2, self.tr("General")))
@@ -218,6 +224,10 @@ class SettingsDialog(QDialog):
         self.language.setAccessibleName(self.tr("Language"))
         form.addRow(self.tr("Language"), self.language)
         form.addRow("", _hint(self.tr("The language changes as soon as you save.")))
+        test = QPushButton(self.tr("Show a test notification"))
+        test.setAccessibleName(self.tr("Show a test notification"))
+        test.clicked.connect(self.test_notification)
+        form.addRow(self.tr("Reminders"), test)
         # The OS's own login-item record is the setting (the Windows installer writes it too).
         self.autostart = QCheckBox()
         self._tr(lambda: self.autostart.setText(self.tr("Start Hearth in the tray when I sign in")))
@@ -282,6 +292,7 @@ class SettingsDialog(QDialog):
             "language": str(self.language.currentData()),
             "mcp_servers": self.mcp.servers(),
             **self.generation.values(),
+            **self.connect_page.values(),
         }
 
     def save(self) -> None:

@@ -141,103 +141,180 @@
 <context>
     <name>CalendarView</name>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="120"/>
+        <location filename="../../app/ui/calendar_view.py" line="143"/>
+        <location filename="../../app/ui/calendar_view.py" line="190"/>
         <source>Agenda</source>
         <translation>日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="134"/>
+        <location filename="../../app/ui/calendar_view.py" line="190"/>
         <source>Day</source>
         <translation>日</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="135"/>
+        <location filename="../../app/ui/calendar_view.py" line="189"/>
         <source>Week</source>
         <translation>周</translation>
     </message>
     <message>
+        <location filename="../../app/ui/calendar_view.py" line="144"/>
+        <location filename="../../app/ui/calendar_view.py" line="189"/>
+        <source>Month</source>
+        <translation>月</translation>
+    </message>
+    <message>
         <location filename="../../app/ui/calendar_view.py" line="145"/>
+        <source>Days by the hour</source>
+        <translation>按小时显示的日程</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar_view.py" line="167"/>
+        <source>+%1 more</source>
+        <translation>另有 %1 项</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar_view.py" line="171"/>
+        <source>Edit…</source>
+        <translation>编辑…</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar_view.py" line="171"/>
+        <source>Delete…</source>
+        <translation>删除…</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar_view.py" line="184"/>
+        <source>New event</source>
+        <translation>新建日程</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar_view.py" line="202"/>
         <source>Today</source>
         <translation>今天</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="145"/>
+        <location filename="../../app/ui/calendar_view.py" line="202"/>
         <source>Previous</source>
         <translation>上一页</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="146"/>
+        <location filename="../../app/ui/calendar_view.py" line="203"/>
         <source>Next</source>
         <translation>下一页</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="156"/>
+        <location filename="../../app/ui/calendar_view.py" line="213"/>
         <source>Import .ics…</source>
         <translation>导入 .ics…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="157"/>
+        <location filename="../../app/ui/calendar_view.py" line="214"/>
         <source>Export .ics…</source>
         <translation>导出 .ics…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="181"/>
+        <location filename="../../app/ui/calendar_view.py" line="268"/>
         <source>Week of %1</source>
         <translation>%1 这一周</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="185"/>
+        <location filename="../../app/ui/calendar_view.py" line="281"/>
         <source>1 event</source>
         <translation>1 个日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="186"/>
+        <location filename="../../app/ui/calendar_view.py" line="282"/>
         <source>%1 events</source>
         <translation>%1 个日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="187"/>
+        <location filename="../../app/ui/calendar_view.py" line="292"/>
         <source>All day</source>
         <translation>全天</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="188"/>
+        <location filename="../../app/ui/calendar_view.py" line="293"/>
         <source>Nothing planned</source>
         <translation>没有安排</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="199"/>
+        <location filename="../../app/ui/calendar_view.py" line="319"/>
+        <source>Added “%1”</source>
+        <translation>已添加“%1”</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar_view.py" line="340"/>
+        <source>Move event</source>
+        <translation>移动日程</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar_view.py" line="341"/>
+        <source>Move “%1” to %2?</source>
+        <translation>要把“%1”移到 %2 吗？</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar_view.py" line="343"/>
+        <source>Move</source>
+        <translation>移动</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar_view.py" line="353"/>
+        <source>Delete event</source>
+        <translation>删除日程</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar_view.py" line="354"/>
+        <source>Delete “%1”?</source>
+        <translation>要删除“%1”吗？</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar_view.py" line="356"/>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar_view.py" line="384"/>
+        <source>Changed “%1”</source>
+        <translation>已更改“%1”</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar_view.py" line="391"/>
+        <source>Deleted “%1”</source>
+        <translation>已删除“%1”</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar_view.py" line="410"/>
         <source>The calendar could not be read: %1</source>
         <translation>无法读取日历：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="203"/>
+        <location filename="../../app/ui/calendar_view.py" line="414"/>
         <source>Import a calendar</source>
         <translation>导入日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="204"/>
-        <location filename="../../app/ui/calendar_view.py" line="235"/>
+        <location filename="../../app/ui/calendar_view.py" line="415"/>
+        <location filename="../../app/ui/calendar_view.py" line="447"/>
         <source>Calendars (*.ics)</source>
         <translation>日历文件 (*.ics)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="219"/>
+        <location filename="../../app/ui/calendar_view.py" line="430"/>
         <source>Imported: %1 new, %2 updated</source>
         <translation>已导入：新增 %1，更新 %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="222"/>
+        <location filename="../../app/ui/calendar_view.py" line="433"/>
         <source>; %1 repaired, %2 skipped</source>
         <translation>；修复 %1，跳过 %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="233"/>
+        <location filename="../../app/ui/calendar_view.py" line="445"/>
         <source>Export the calendar</source>
         <translation>导出日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="248"/>
+        <location filename="../../app/ui/calendar_view.py" line="460"/>
         <source>Exported to %1</source>
         <translation>已导出到 %1</translation>
     </message>
@@ -360,21 +437,166 @@
     </message>
 </context>
 <context>
+    <name>ConnectPage</name>
+    <message>
+        <location filename="../../app/ui/connect_page.py" line="62"/>
+        <source>Let other apps use Hearth&apos;s model (local server)</source>
+        <translation>允许其他应用使用 Hearth 的模型（本地服务器）</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/connect_page.py" line="67"/>
+        <source>Programs on this computer (OpenClaw, editors, scripts) can then use the model Hearth has loaded, with the key below. Your own chats always go first.</source>
+        <translation>这台电脑上的程序（OpenClaw、编辑器、脚本）就可以凭下面的密钥使用 Hearth 已加载的模型。你自己的对话始终优先。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/connect_page.py" line="71"/>
+        <source>The server listens on %1, so other computers on your network can reach it (they still need the key).</source>
+        <translation>服务器监听在 %1 上，所以你网络中的其他电脑也能访问它（仍然需要密钥）。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/connect_page.py" line="74"/>
+        <source>Port</source>
+        <translation>端口</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/connect_page.py" line="78"/>
+        <source>Server port</source>
+        <translation>服务器端口</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/connect_page.py" line="83"/>
+        <source>Base URL</source>
+        <translation>基础 URL</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/connect_page.py" line="84"/>
+        <source>API key</source>
+        <translation>API 密钥</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/connect_page.py" line="85"/>
+        <source>New key</source>
+        <translation>新密钥</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/connect_page.py" line="86"/>
+        <source>Replace the API key with a new one</source>
+        <translation>用新的 API 密钥替换当前密钥</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/connect_page.py" line="89"/>
+        <source>Web pages allowed to call the server (CORS)</source>
+        <translation>允许调用服务器的网页（CORS）</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/connect_page.py" line="91"/>
+        <source>None (recommended), or e.g. http://localhost:5173</source>
+        <translation>无（推荐），或例如 http://localhost:5173</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/connect_page.py" line="92"/>
+        <source>Allowed web origins</source>
+        <translation>允许的网页来源</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/connect_page.py" line="94"/>
+        <source>Ready-to-paste configuration</source>
+        <translation>可直接粘贴的配置</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/connect_page.py" line="96"/>
+        <source>OpenClaw</source>
+        <translation>OpenClaw</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/connect_page.py" line="97"/>
+        <source>Editor (Continue)</source>
+        <translation>编辑器（Continue）</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/connect_page.py" line="98"/>
+        <source>MCP clients</source>
+        <translation>MCP 客户端</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/connect_page.py" line="101"/>
+        <source>Test connection</source>
+        <translation>测试连接</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/connect_page.py" line="107"/>
+        <source>Recent requests (no message text is kept)</source>
+        <translation>最近的请求（不保存消息内容）</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/connect_page.py" line="109"/>
+        <source>Request log</source>
+        <translation>请求日志</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/connect_page.py" line="129"/>
+        <location filename="../../app/ui/connect_page.py" line="144"/>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/connect_page.py" line="130"/>
+        <location filename="../../app/ui/connect_page.py" line="145"/>
+        <source>Copy %1</source>
+        <translation>复制%1</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/connect_page.py" line="174"/>
+        <source>A new key takes effect when you save; programs using the old one must be given the new one.</source>
+        <translation>新密钥在保存后生效；使用旧密钥的程序需要换成新密钥。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/connect_page.py" line="193"/>
+        <source>The server is off: turn it on and save first.</source>
+        <translation>服务器未开启：请先开启并保存。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/connect_page.py" line="211"/>
+        <source>Testing…</source>
+        <translation>正在测试…</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/connect_page.py" line="215"/>
+        <source>Connected: the server answers with %1.</source>
+        <translation>已连接：服务器以 %1 应答。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/connect_page.py" line="220"/>
+        <source>No answer: %1</source>
+        <translation>没有应答：%1</translation>
+    </message>
+</context>
+<context>
     <name>Desktop</name>
     <message>
-        <location filename="../../app/ui/desktop.py" line="92"/>
+        <location filename="../../app/ui/desktop.py" line="113"/>
         <source>Hearth is still running</source>
         <translation>Hearth 仍在运行</translation>
     </message>
     <message>
-        <location filename="../../app/ui/desktop.py" line="93"/>
+        <location filename="../../app/ui/desktop.py" line="114"/>
         <source>Hearth keeps running in the tray so reminders and quick ask work. Quit it from the tray menu.</source>
         <translation>Hearth 会继续在托盘中运行，以便提醒和快速提问可用。可从托盘菜单退出。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/desktop.py" line="96"/>
+        <location filename="../../app/ui/desktop.py" line="117"/>
         <source>Could not save settings</source>
         <translation>无法保存设置</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/desktop.py" line="121"/>
+        <source>Hearth test reminder</source>
+        <translation>Hearth 测试提醒</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/desktop.py" line="122"/>
+        <source>Reminders appear like this, with Snooze and Open.</source>
+        <translation>提醒会像这样显示，并带有“稍后提醒”和“打开”。</translation>
     </message>
 </context>
 <context>
@@ -461,6 +683,164 @@
         <location filename="../../app/ui/chat/parts.py" line="59"/>
         <source>Summarise the PDF I dropped</source>
         <translation>总结我拖进来的 PDF</translation>
+    </message>
+</context>
+<context>
+    <name>EventDialog</name>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="51"/>
+        <source>Edit event</source>
+        <translation>编辑日程</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="51"/>
+        <source>New event</source>
+        <translation>新建日程</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="54"/>
+        <source>What is it?</source>
+        <translation>是什么事？</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="55"/>
+        <location filename="../../app/ui/calendar/editor.py" line="56"/>
+        <source>Title</source>
+        <translation>标题</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="57"/>
+        <source>All day</source>
+        <translation>全天</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="61"/>
+        <source>Starts</source>
+        <translation>开始</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="61"/>
+        <source>Ends</source>
+        <translation>结束</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="75"/>
+        <location filename="../../app/ui/calendar/editor.py" line="76"/>
+        <source>Place</source>
+        <translation>地点</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="78"/>
+        <location filename="../../app/ui/calendar/editor.py" line="80"/>
+        <source>Notes</source>
+        <translation>备注</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="82"/>
+        <source>Does not repeat</source>
+        <translation>不重复</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="82"/>
+        <source>Every day</source>
+        <translation>每天</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="82"/>
+        <source>Every week</source>
+        <translation>每周</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="83"/>
+        <source>Every month</source>
+        <translation>每月</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="83"/>
+        <source>Every year</source>
+        <translation>每年</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="88"/>
+        <source>Custom (%1)</source>
+        <translation>自定义（%1）</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="92"/>
+        <location filename="../../app/ui/calendar/editor.py" line="94"/>
+        <source>Repeat</source>
+        <translation>重复</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="96"/>
+        <source>No reminder</source>
+        <translation>不提醒</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="96"/>
+        <source>At the start</source>
+        <translation>开始时</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="96"/>
+        <source>5 minutes before</source>
+        <translation>提前 5 分钟</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="97"/>
+        <source>10 minutes before</source>
+        <translation>提前 10 分钟</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="97"/>
+        <source>15 minutes before</source>
+        <translation>提前 15 分钟</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="98"/>
+        <source>30 minutes before</source>
+        <translation>提前 30 分钟</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="98"/>
+        <source>1 hour before</source>
+        <translation>提前 1 小时</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="99"/>
+        <source>1 day before</source>
+        <translation>提前 1 天</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="104"/>
+        <source>%1 minutes before</source>
+        <translation>提前 %1 分钟</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="106"/>
+        <location filename="../../app/ui/calendar/editor.py" line="107"/>
+        <source>Reminder</source>
+        <translation>提醒</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="115"/>
+        <source>Delete…</source>
+        <translation>删除…</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="136"/>
+        <source>Give the event a title.</source>
+        <translation>请为日程填写标题。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="141"/>
+        <source>The end must be on or after the start.</source>
+        <translation>结束日期不能早于开始日期。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="147"/>
+        <source>The end must be after the start.</source>
+        <translation>结束时间必须晚于开始时间。</translation>
     </message>
 </context>
 <context>
@@ -761,22 +1141,22 @@
 <context>
     <name>FolderList</name>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="59"/>
+        <location filename="../../app/ui/settings_dialog.py" line="60"/>
         <source>Add…</source>
         <translation>添加…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="60"/>
+        <location filename="../../app/ui/settings_dialog.py" line="61"/>
         <source>Add a folder to %1</source>
         <translation>向「%1」添加文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="62"/>
+        <location filename="../../app/ui/settings_dialog.py" line="63"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="63"/>
+        <location filename="../../app/ui/settings_dialog.py" line="64"/>
         <source>Remove the selected folder from %1</source>
         <translation>从「%1」移除所选文件夹</translation>
     </message>
@@ -1194,163 +1574,178 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/ui/main_window.py" line="89"/>
-        <location filename="../../app/ui/main_window.py" line="297"/>
+        <location filename="../../app/ui/main_window.py" line="90"/>
+        <location filename="../../app/ui/main_window.py" line="312"/>
         <source>No model loaded</source>
         <translation>未加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="93"/>
+        <location filename="../../app/ui/main_window.py" line="94"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="94"/>
+        <location filename="../../app/ui/main_window.py" line="95"/>
         <source>Context used</source>
         <translation>已用上下文</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="95"/>
+        <location filename="../../app/ui/main_window.py" line="96"/>
         <source>Speed of the last answer</source>
         <translation>上次回答的速度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="100"/>
+        <location filename="../../app/ui/main_window.py" line="101"/>
+        <source>Other apps</source>
+        <translation>其他应用</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/main_window.py" line="104"/>
         <source>Model download</source>
         <translation>模型下载</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="107"/>
+        <location filename="../../app/ui/main_window.py" line="113"/>
+        <source>API: %1 in queue</source>
+        <translation>API：排队 %1 个</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/main_window.py" line="115"/>
+        <source>API: on</source>
+        <translation>API：已开启</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/main_window.py" line="121"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="108"/>
+        <location filename="../../app/ui/main_window.py" line="122"/>
         <source>&amp;New chat</source>
         <translation>新对话(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="110"/>
+        <location filename="../../app/ui/main_window.py" line="124"/>
         <source>&amp;Add files to this chat…</source>
         <translation>向此对话添加文件(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="112"/>
+        <location filename="../../app/ui/main_window.py" line="126"/>
         <source>&amp;Export this chat…</source>
         <translation>导出此对话(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="114"/>
+        <location filename="../../app/ui/main_window.py" line="128"/>
         <source>&amp;Quit Hearth</source>
         <translation>退出 Hearth(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="116"/>
+        <location filename="../../app/ui/main_window.py" line="130"/>
         <source>&amp;View</source>
         <translation>查看(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="117"/>
+        <location filename="../../app/ui/main_window.py" line="131"/>
         <source>&amp;Chat</source>
         <translation>对话(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="118"/>
+        <location filename="../../app/ui/main_window.py" line="132"/>
         <source>&amp;Library</source>
         <translation>资料库(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="120"/>
+        <location filename="../../app/ui/main_window.py" line="134"/>
         <source>C&amp;alendar</source>
         <translation>日历(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="122"/>
+        <location filename="../../app/ui/main_window.py" line="136"/>
         <source>&amp;Files</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="124"/>
+        <location filename="../../app/ui/main_window.py" line="138"/>
         <source>&amp;Search chats</source>
         <translation>搜索对话(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="126"/>
+        <location filename="../../app/ui/main_window.py" line="140"/>
         <source>&amp;Model</source>
         <translation>模型(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="127"/>
+        <location filename="../../app/ui/main_window.py" line="141"/>
         <source>&amp;Models…</source>
         <translation>模型管理(&amp;M)…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="128"/>
+        <location filename="../../app/ui/main_window.py" line="142"/>
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="129"/>
+        <location filename="../../app/ui/main_window.py" line="143"/>
         <source>S&amp;top answer</source>
         <translation>停止回答(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="265"/>
+        <location filename="../../app/ui/main_window.py" line="280"/>
         <source>Could not save settings</source>
         <translation>无法保存设置</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="272"/>
+        <location filename="../../app/ui/main_window.py" line="287"/>
         <source>No model yet. Hearth needs a model to answer: download one or open a file you have.</source>
         <translation>还没有模型。Hearth 需要模型才能回答：请下载一个，或打开已有的模型文件。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="275"/>
+        <location filename="../../app/ui/main_window.py" line="290"/>
         <source>Loading the model…</source>
         <translation>正在加载模型…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="289"/>
+        <location filename="../../app/ui/main_window.py" line="304"/>
         <source>remote</source>
         <translation>远程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="309"/>
+        <location filename="../../app/ui/main_window.py" line="324"/>
         <source>%1 tok/s</source>
         <translation>%1 token/秒</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="316"/>
+        <location filename="../../app/ui/main_window.py" line="331"/>
         <source>Context %1 / %2</source>
         <translation>上下文 %1 / %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="318"/>
+        <location filename="../../app/ui/main_window.py" line="333"/>
         <source> · earlier messages summarized</source>
         <translation> · 较早的消息已总结</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="325"/>
+        <location filename="../../app/ui/main_window.py" line="340"/>
         <source>Add files to this chat</source>
         <translation>向此对话添加文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="335"/>
+        <location filename="../../app/ui/main_window.py" line="350"/>
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="336"/>
+        <location filename="../../app/ui/main_window.py" line="351"/>
         <source>Export this chat</source>
         <translation>导出此对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="338"/>
+        <location filename="../../app/ui/main_window.py" line="353"/>
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="344"/>
+        <location filename="../../app/ui/main_window.py" line="359"/>
         <source>Could not export the chat</source>
         <translation>无法导出对话</translation>
     </message>
@@ -1480,6 +1875,19 @@
     </message>
 </context>
 <context>
+    <name>Notifier</name>
+    <message>
+        <location filename="../../app/ui/notifications.py" line="107"/>
+        <source>Open</source>
+        <translation>打开</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/notifications.py" line="108"/>
+        <source>Snooze %1 min</source>
+        <translation>%1 分钟后再提醒</translation>
+    </message>
+</context>
+<context>
     <name>Ops</name>
     <message>
         <location filename="../../app/ui/ops.py" line="73"/>
@@ -1577,6 +1985,39 @@
     </message>
 </context>
 <context>
+    <name>RepeatScope</name>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="173"/>
+        <source>Delete only this event, this and the following ones, or every one?</source>
+        <translation>只删除这一次、这一次及以后的，还是全部？</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="175"/>
+        <source>Change only this event, this and the following ones, or every one?</source>
+        <translation>只更改这一次、这一次及以后的，还是全部？</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="177"/>
+        <source>Repeating event</source>
+        <translation>重复的日程</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="180"/>
+        <source>This event only</source>
+        <translation>仅此一次</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="181"/>
+        <source>This and following</source>
+        <translation>此次及以后</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="182"/>
+        <source>All events</source>
+        <translation>全部</translation>
+    </message>
+</context>
+<context>
     <name>ServerDialog</name>
     <message>
         <location filename="../../app/ui/mcp_settings.py" line="28"/>
@@ -1652,6 +2093,29 @@
     </message>
 </context>
 <context>
+    <name>ServerSwitch</name>
+    <message>
+        <location filename="../../app/ui/api_server.py" line="117"/>
+        <source>Another program asks to change your calendar</source>
+        <translation>另一个程序请求修改你的日历</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/api_server.py" line="119"/>
+        <source>Nothing changes unless you allow it.</source>
+        <translation>除非你允许，否则不会有任何更改。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/api_server.py" line="120"/>
+        <source>Allow</source>
+        <translation>允许</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/api_server.py" line="121"/>
+        <source>Refuse</source>
+        <translation>拒绝</translation>
+    </message>
+</context>
+<context>
     <name>Services</name>
     <message>
         <location filename="../../app/ui/services.py" line="54"/>
@@ -1672,213 +2136,229 @@
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="223"/>
+        <location filename="../../app/ui/settings_dialog.py" line="233"/>
         <source>Start Hearth in the tray when I sign in</source>
         <translation>登录时在托盘中启动 Hearth</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="295"/>
+        <location filename="../../app/ui/settings_dialog.py" line="306"/>
         <source>Could not change start at login</source>
         <translation>无法更改登录时启动</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="98"/>
+        <location filename="../../app/ui/settings_dialog.py" line="100"/>
         <source>Settings — Hearth</source>
         <translation>设置 — Hearth</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="110"/>
+        <location filename="../../app/ui/settings_dialog.py" line="112"/>
         <source>Tool servers</source>
         <translation>工具服务器</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="114"/>
+        <location filename="../../app/ui/settings_dialog.py" line="116"/>
         <source>Answers</source>
         <translation>回答</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="115"/>
-        <location filename="../../app/ui/settings_dialog.py" line="143"/>
+        <location filename="../../app/ui/settings_dialog.py" line="120"/>
+        <source>Connect another app</source>
+        <translation>连接其他应用</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_dialog.py" line="121"/>
+        <location filename="../../app/ui/settings_dialog.py" line="149"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="116"/>
+        <location filename="../../app/ui/settings_dialog.py" line="122"/>
         <source>Folders</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="117"/>
+        <location filename="../../app/ui/settings_dialog.py" line="123"/>
         <source>General</source>
         <translation>通用</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="135"/>
+        <location filename="../../app/ui/settings_dialog.py" line="141"/>
         <source>No model chosen</source>
         <translation>未选择模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="136"/>
+        <location filename="../../app/ui/settings_dialog.py" line="142"/>
         <source>Model file or folder</source>
         <translation>模型文件或文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="138"/>
+        <location filename="../../app/ui/settings_dialog.py" line="144"/>
         <source>Models…</source>
         <translation>模型管理…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="139"/>
+        <location filename="../../app/ui/settings_dialog.py" line="145"/>
         <source>Manage models</source>
         <translation>管理模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="145"/>
         <location filename="../../app/ui/settings_dialog.py" line="151"/>
+        <location filename="../../app/ui/settings_dialog.py" line="157"/>
         <source>Engine</source>
         <translation>引擎</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="146"/>
+        <location filename="../../app/ui/settings_dialog.py" line="152"/>
         <source>Automatic</source>
         <translation>自动</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="146"/>
+        <location filename="../../app/ui/settings_dialog.py" line="152"/>
         <source>Remote server</source>
         <translation>远程服务器</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="154"/>
+        <location filename="../../app/ui/settings_dialog.py" line="160"/>
         <source>Remote server address</source>
         <translation>远程服务器地址</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="156"/>
+        <location filename="../../app/ui/settings_dialog.py" line="162"/>
         <source>Server</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="162"/>
+        <location filename="../../app/ui/settings_dialog.py" line="168"/>
         <source>Automatic (from free memory)</source>
         <translation>自动（根据可用内存）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="164"/>
+        <location filename="../../app/ui/settings_dialog.py" line="170"/>
         <source>Context length in tokens</source>
         <translation>上下文长度（token）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="165"/>
+        <location filename="../../app/ui/settings_dialog.py" line="171"/>
         <source>Context length</source>
         <translation>上下文长度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="167"/>
+        <location filename="../../app/ui/settings_dialog.py" line="173"/>
         <source>f16 (best quality)</source>
         <translation>f16（质量最好）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="168"/>
+        <location filename="../../app/ui/settings_dialog.py" line="174"/>
         <source>q8_0 (half the memory)</source>
         <translation>q8_0（内存减半）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="170"/>
+        <location filename="../../app/ui/settings_dialog.py" line="176"/>
         <source>KV cache precision</source>
         <translation>KV 缓存精度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="171"/>
+        <location filename="../../app/ui/settings_dialog.py" line="177"/>
         <source>KV cache</source>
         <translation>KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="172"/>
+        <location filename="../../app/ui/settings_dialog.py" line="178"/>
         <source>Each token of context takes 176 KiB at f16 (94 KiB at q8_0): 8K tokens need about 1.4 GiB.</source>
         <translation>每个上下文 token 在 f16 下占 176 KiB（q8_0 下 94 KiB）：8K token 约需 1.4 GiB。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="174"/>
+        <location filename="../../app/ui/settings_dialog.py" line="180"/>
         <source>Think before answering by default</source>
         <translation>默认回答前先思考</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="176"/>
+        <location filename="../../app/ui/settings_dialog.py" line="182"/>
         <source>Thinking</source>
         <translation>思考</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="183"/>
+        <location filename="../../app/ui/settings_dialog.py" line="189"/>
         <source>Watched folders (documents Hearth can read and cite)</source>
         <translation>监视的文件夹（Hearth 可以阅读并引用其中的文档）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="184"/>
+        <location filename="../../app/ui/settings_dialog.py" line="190"/>
         <source>Watched folders</source>
         <translation>监视的文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="187"/>
+        <location filename="../../app/ui/settings_dialog.py" line="193"/>
         <source>File search folders (Hearth finds files only here)</source>
         <translation>文件搜索范围（Hearth 只在这些文件夹中查找文件）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="188"/>
+        <location filename="../../app/ui/settings_dialog.py" line="194"/>
         <source>File search folders</source>
         <translation>文件搜索范围</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="200"/>
-        <location filename="../../app/ui/settings_dialog.py" line="201"/>
+        <location filename="../../app/ui/settings_dialog.py" line="206"/>
+        <location filename="../../app/ui/settings_dialog.py" line="207"/>
         <source>Quick ask shortcut</source>
         <translation>快速提问快捷键</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="207"/>
-        <location filename="../../app/ui/settings_dialog.py" line="214"/>
+        <location filename="../../app/ui/settings_dialog.py" line="213"/>
+        <location filename="../../app/ui/settings_dialog.py" line="220"/>
         <source>Follow the system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="207"/>
+        <location filename="../../app/ui/settings_dialog.py" line="213"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="208"/>
+        <location filename="../../app/ui/settings_dialog.py" line="214"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="211"/>
-        <location filename="../../app/ui/settings_dialog.py" line="212"/>
+        <location filename="../../app/ui/settings_dialog.py" line="217"/>
+        <location filename="../../app/ui/settings_dialog.py" line="218"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="218"/>
-        <location filename="../../app/ui/settings_dialog.py" line="219"/>
+        <location filename="../../app/ui/settings_dialog.py" line="224"/>
+        <location filename="../../app/ui/settings_dialog.py" line="225"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="220"/>
+        <location filename="../../app/ui/settings_dialog.py" line="226"/>
         <source>The language changes as soon as you save.</source>
         <translation>保存后语言立即切换。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="231"/>
+        <location filename="../../app/ui/settings_dialog.py" line="227"/>
+        <location filename="../../app/ui/settings_dialog.py" line="228"/>
+        <source>Show a test notification</source>
+        <translation>显示测试通知</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_dialog.py" line="230"/>
+        <source>Reminders</source>
+        <translation>提醒</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_dialog.py" line="241"/>
         <source>The shortcut is registered while Hearth runs.</source>
         <translation>Hearth 运行时会注册该快捷键。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="257"/>
+        <location filename="../../app/ui/settings_dialog.py" line="267"/>
         <source>Choose a model to see which engine runs it.</source>
         <translation>选择模型后可查看由哪个引擎运行。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="298"/>
+        <location filename="../../app/ui/settings_dialog.py" line="309"/>
         <source>Could not save settings</source>
         <translation>无法保存设置</translation>
     </message>
@@ -2093,103 +2573,138 @@
 <context>
     <name>ToolCard</name>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="17"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="19"/>
         <source>Searched documents</source>
         <translation>搜索了文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="18"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="20"/>
         <source>Read a document</source>
         <translation>阅读了文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="19"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="21"/>
         <source>Searched files</source>
         <translation>搜索了文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="20"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="22"/>
         <source>Open a file</source>
         <translation>打开文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="21"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="23"/>
         <source>Show a file</source>
         <translation>显示文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="22"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="24"/>
         <source>Looked at the calendar</source>
         <translation>查看了日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="23"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="25"/>
         <source>Found free time</source>
         <translation>查找了空闲时间</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="24"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="26"/>
         <source>Add an event</source>
         <translation>添加日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="25"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="27"/>
         <source>Change an event</source>
         <translation>修改日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="26"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="28"/>
         <source>Delete an event</source>
         <translation>删除日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="118"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="29"/>
+        <source>Looked at a spreadsheet</source>
+        <translation>查看了电子表格</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="30"/>
+        <source>Queried a spreadsheet</source>
+        <translation>查询了电子表格</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="31"/>
+        <source>Summarised a folder</source>
+        <translation>汇总了文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="32"/>
+        <source>Convert a spreadsheet</source>
+        <translation>转换电子表格</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="33"/>
+        <source>Clean a spreadsheet</source>
+        <translation>清理电子表格</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="34"/>
+        <source>Write a Word report</source>
+        <translation>撰写 Word 报告</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="35"/>
+        <source>Make slides</source>
+        <translation>制作幻灯片</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="128"/>
         <source>Running…</source>
         <translation>运行中…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="137"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="147"/>
         <source>Tool: %s</source>
         <translation>工具：%s</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="147"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="157"/>
         <source>Approve</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="149"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="159"/>
         <source>Deny</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="166"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="176"/>
         <source>Waiting for you</source>
         <translation>等待你的确认</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="177"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="187"/>
         <source>Approved</source>
         <translation>已批准</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="177"/>
-        <location filename="../../app/ui/chat/tool_card.py" line="192"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="187"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="202"/>
         <source>Denied</source>
         <translation>已拒绝</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="191"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="201"/>
         <source>Stopped before you decided</source>
         <translation>在你决定之前已停止</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="198"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="208"/>
         <source>Done</source>
         <translation>完成</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="198"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="208"/>
         <source>Failed</source>
         <translation>失败</translation>
     </message>
@@ -2197,24 +2712,44 @@
 <context>
     <name>Tray</name>
     <message>
-        <location filename="../../app/ui/tray.py" line="39"/>
+        <location filename="../../app/ui/tray.py" line="35"/>
+        <source>Recent reminders</source>
+        <translation>最近的提醒</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/tray.py" line="45"/>
         <source>Ask…</source>
         <translation>提问…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/tray.py" line="40"/>
+        <location filename="../../app/ui/tray.py" line="46"/>
         <source>Open Hearth</source>
         <translation>打开 Hearth</translation>
     </message>
     <message>
-        <location filename="../../app/ui/tray.py" line="41"/>
+        <location filename="../../app/ui/tray.py" line="47"/>
         <source>Pause indexing</source>
         <translation>暂停索引</translation>
     </message>
     <message>
-        <location filename="../../app/ui/tray.py" line="42"/>
+        <location filename="../../app/ui/tray.py" line="48"/>
         <source>Quit Hearth</source>
         <translation>退出 Hearth</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/tray.py" line="60"/>
+        <source>No reminders yet</source>
+        <translation>还没有提醒</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/tray.py" line="84"/>
+        <source>Serving other apps at %1</source>
+        <translation>正在为其他应用提供服务：%1</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/tray.py" line="87"/>
+        <source>Hearth · serving other apps</source>
+        <translation>Hearth · 正在为其他应用提供服务</translation>
     </message>
 </context>
 <context>
@@ -2259,6 +2794,39 @@
         <location filename="../../app/ui/hotkey/windows.py" line="64"/>
         <source>Windows refused the shortcut (error %1).</source>
         <translation>Windows 拒绝了该快捷键（错误 %1）。</translation>
+    </message>
+</context>
+<context>
+    <name>WrittenFileActions</name>
+    <message>
+        <location filename="../../app/ui/chat/written_file.py" line="33"/>
+        <source>Open</source>
+        <translation>打开</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/written_file.py" line="34"/>
+        <source>Show in folder</source>
+        <translation>在文件夹中显示</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/written_file.py" line="35"/>
+        <source>Undo</source>
+        <translation>撤销</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/written_file.py" line="36"/>
+        <source>Open %1</source>
+        <translation>打开 %1</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/written_file.py" line="69"/>
+        <source>Undone: the file is as it was before.</source>
+        <translation>已撤销：文件已恢复原样。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/written_file.py" line="73"/>
+        <source>Could not undo: %1</source>
+        <translation>无法撤销：%1</translation>
     </message>
 </context>
 <context>

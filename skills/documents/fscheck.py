@@ -42,8 +42,23 @@ def walk(folder: str, report: IndexReport) -> Iterator[tuple[str, str]]:
             if hidden(name):
                 continue
             path = os.path.join(base, name)
-            if kind_of(Path(path)) is not None:
-                yield path, folder
+            if kind_of(Path(path)) is None:
+                continue
+            reason = unstorable_name(path)
+            if reason:  # skipped with its reason; its neighbours are indexed as usual
+                report.failures.append(Failure(path, reason))
+                continue
+            yield path, folder
+
+
+def unstorable_name(path: str) -> str:
+    """Why a path cannot be kept in the index ('' when it can): names that are not valid UTF-8
+    (bytes Python carries as lone surrogates) cannot be stored as text, nor shown exactly."""
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        return "its name is not valid UTF-8 (rename it to index it)"
+    return ""
 
 
 def hidden(relative: str) -> bool:

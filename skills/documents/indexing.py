@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from skills.documents import fscheck, store
 from skills.documents.chunking import Prepared
-from skills.documents.models import IndexReport, Progress
+from skills.documents.models import Failure, IndexReport, Progress
 from skills.documents.records import Records
 from skills.documents.worker import Limits, Outcome, ParserPool
 
@@ -170,6 +170,10 @@ class Indexer:
         self, path: str, root: str, scope: str | None, report: IndexReport, force: bool = False
     ) -> _Job | None:
         """Settle what needs no parsing (bad, unchanged, moved files); else a parse job."""
+        unstorable = fscheck.unstorable_name(path)
+        if unstorable:  # reported, but no row: the name cannot be stored
+            report.failures.append(Failure(path, unstorable))
+            return None
         reason, stat = fscheck.check_file(path, root, self.limits.max_bytes)
         if reason:
             self.records.save_failure(path, reason, stat, scope, report)
@@ -215,4 +219,8 @@ def expand(path: str, report: IndexReport) -> Files:
     """Files to index under a path, each with the root it was found under."""
     if os.path.isdir(path) and not os.path.islink(path):
         return list(fscheck.walk(path, report))
+    reason = fscheck.unstorable_name(path)
+    if reason:
+        report.failures.append(Failure(path, reason))
+        return []
     return [(path, os.path.dirname(path))]

@@ -1,12 +1,15 @@
-"""Text content for the index: plain text read directly, PDF/DOCX/XLSX/PPTX through the
-document parsers when that package is present, always within size caps."""
+"""Text content for the index: plain text read directly (a capped read), PDF/DOCX/XLSX/PPTX/HTML
+through the documents area's parsers in the same limited worker process documents use
+(skills/documents/worker.py: time, memory and size limits), so a hostile file costs a worker
+restart and its content, never the scan."""
 
 from __future__ import annotations
 
-import importlib
 import logging
+import os
 from typing import Any
 
+from skills.documents.worker import Limits, ParserPool
 from skills.files.kinds import PARSED, is_plain_text
 
 log = logging.getLogger(__name__)
@@ -14,13 +17,24 @@ log = logging.getLogger(__name__)
 TEXT_READ_CAP = 256 * 1024  # bytes of a plain-text file that are read and indexed
 PARSE_SIZE_CAP = 20 * 1024 * 1024  # larger documents are indexed by name only
 CONTENT_CAP = 256 * 1024  # characters kept from any one file
+PARSE_TARGET = "skills.files.content:parsed_text"
+# Content is a bonus for file search (the name is always indexed): tighter than documents.
+LIMITS = Limits(max_bytes=PARSE_SIZE_CAP, seconds=20.0, memory_bytes=1024 * 1024 * 1024)
 
 
-def extract(path: str, ext: str, size: int) -> str:
+def content_pool() -> ParserPool:
+    """The worker that file search parses documents in (started on first use)."""
+    return ParserPool(LIMITS, PARSE_TARGET)
+
+
+def extract(path: str, ext: str, size: int, pool: ParserPool) -> str:
     """The indexed text of a file, or '' when it has none we can read cheaply and safely."""
     try:
         if ext in PARSED and size <= PARSE_SIZE_CAP:
-            text = _parsed(path)
+            outcome = pool.parse(path, pool.limits.seconds + size / 1e6)
+            if not outcome.ok:
+                log.info("no content for %r: %s", path, outcome.error)
+            text = str(outcome.value or "")
             if text or not is_plain_text(ext):  # HTML falls back to its raw text
                 return text[:CONTENT_CAP]
         if is_plain_text(ext):
@@ -38,18 +52,13 @@ def _plain(path: str) -> str:
     return data.decode("utf-8", errors="replace")
 
 
-def _parsed(path: str) -> str:
-    """Text from skills.documents.parsers (the documents area's parsers), or '' when that
-    package is absent or the file is damaged."""
-    try:
-        parsers = importlib.import_module("skills.documents.parsers")
-    except ImportError:
+def parsed_text(path: str) -> str:
+    """In the worker process: the text the document parsers find, capped. Nothing is
+    opened that is not a regular file (a FIFO would block the worker until its time limit)."""
+    if not os.path.isfile(path):
         return ""
-    parse_file = getattr(parsers, "parse_file", None)
-    if not callable(parse_file):
-        return ""
-    # A damaged PDF makes pypdf log a warning per file; while indexing thousands, that is noise.
-    logging.getLogger("pypdf").setLevel(logging.ERROR)
+    from skills.documents.parsers import parse_file
+
     return _joined(parse_file(path))
 
 

@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
 
+from skills.documents.worker import ParserPool
 from skills.files import content
 from skills.files.ignore import IgnoreRules
 from skills.files.kinds import extension, has_text, kind_of, normalize_kind
@@ -36,8 +37,11 @@ class FileIndex:
     """The file index. Roots are OS paths, resolved; `search` and `info` never look outside."""
 
     def __init__(self, db_path: Path | str, roots: Sequence[str] = (),
-                 ignore_patterns: Sequence[str] = ()) -> None:
+                 ignore_patterns: Sequence[str] = (), pool: ParserPool | None = None) -> None:
+        """`pool`: the limited worker documents are parsed in (made here when not given)."""
         self.store = FileStore(Path(db_path))
+        self._owns_pool = pool is None
+        self.pool = pool or content.content_pool()
         self.rules = IgnoreRules(ignore_patterns)
         self._roots: list[str] = []
         for root in roots:
@@ -122,7 +126,7 @@ class FileIndex:
                 batch.append((found, None if has_text(extension(found.name)) else ""))
             else:
                 report.updated += 1
-                batch.append((found, _content(found)))
+                batch.append((found, self._content(found)))
             if len(batch) >= BATCH:
                 self.store.upsert(batch)
                 batch.clear()
@@ -147,7 +151,7 @@ class FileIndex:
             if self._stop.is_set():
                 break
             path = os.fsdecode(raw)
-            done.append((file_id, content.extract(path, ext, size)))
+            done.append((file_id, content.extract(path, ext, size, self.pool)))
             if len(done) >= BATCH // 4:
                 self.store.set_content(done)
                 done.clear()
@@ -205,7 +209,7 @@ class FileIndex:
     def _index_files(self, found: list[FoundFile]) -> None:
         changed = [f for f in found
                    if self.store.signature(os.fsencode(f.path)) != (f.size, f.mtime_ns)]
-        self.store.upsert([(f, _content(f)) for f in changed])
+        self.store.upsert([(f, self._content(f)) for f in changed])
 
     # -- reading --------------------------------------------------------------------------
 
@@ -295,7 +299,8 @@ class FileIndex:
         self.stop()
         with self._scanning:  # let a scan in another thread finish its batch first
             self.store.close()
+        if self._owns_pool:
+            self.pool.close()
 
-
-def _content(found: FoundFile) -> str:
-    return content.extract(found.path, extension(found.name), found.size)
+    def _content(self, found: FoundFile) -> str:
+        return content.extract(found.path, extension(found.name), found.size, self.pool)

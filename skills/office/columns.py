@@ -70,6 +70,13 @@ def infer(values: Sequence[Any]) -> str:
 
 
 def _kind(value: Any) -> str:
+    cls = value.__class__  # the common cell types first: this runs for every cell
+    if cls is int:
+        return "integer"
+    if cls is float:
+        return "real"
+    if cls is datetime or cls is date:
+        return "date"
     number = number_of(value)
     if number is not None:
         return "integer" if isinstance(number, int) else "real"
@@ -101,7 +108,9 @@ def has_time(values: Sequence[Any]) -> bool:
 
 
 def _as_number(value: Any) -> Any:
-    return None if value is None else number_of(value)
+    if value is None or value.__class__ is int or value.__class__ is float:
+        return value
+    return number_of(value)
 
 
 def _as_date(value: Any) -> Any:

@@ -145,8 +145,7 @@ def _load_worksheet(path: str, workbook: Any, name: str, limits: Limits, budget:
     ws = workbook[name]
     if not hasattr(ws, "iter_rows"):  # a chart sheet
         return Sheet(path, name, 0, [], [], notes=["a chart sheet: no cells"])
-    merged, formulas = _scan_sheet_xml(workbook, ws)
-    stated = int(ws.max_row or 0)
+    merged, formulas, stated = _scan_sheet_xml(workbook, ws)
     grid: list[list[Any]] = []
     truncated = False
     cells = 0
@@ -164,34 +163,47 @@ def _load_worksheet(path: str, workbook: Any, name: str, limits: Limits, budget:
 
 
 _MERGE = re.compile(rb'<(?:\w+:)?mergeCell\s+ref="([A-Z]+)(\d+)(?::([A-Z]+)(\d+))?"')
-_FORMULA = re.compile(rb"<(?:\w+:)?f[\s>/]")
+_DIMENSION = re.compile(rb'<(?:\w+:)?dimension\s+ref="[A-Z]*\d*:?[A-Z]*(\d+)"')
+_FORMULA_TAGS = (b"<f>", b"<f ", b"<x:f>", b"<x:f ")
 
 
-def _scan_sheet_xml(workbook: Any, ws: Any) -> tuple[list[tuple[int, int, int, int]], int]:
-    """Merged areas (read-only openpyxl does not give them) and formula count, from the XML."""
+def _scan_sheet_xml(workbook: Any, ws: Any) -> tuple[list[tuple[int, int, int, int]], int, int]:
+    """Merged areas (read-only openpyxl does not give them), formula count and the rows the
+    file says it has, from the XML in one pass (ws.max_row would parse the sheet again)."""
     archive = getattr(workbook, "_archive", None)
     member = getattr(ws, "_worksheet_path", None)
     if archive is None or member is None:
-        return [], 0
+        return [], 0, 0
     merged: list[tuple[int, int, int, int]] = []
-    formulas = 0
+    formulas = stated = 0
     tail = b""
     with archive.open(member) as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
+        for n, block in enumerate(iter(lambda: handle.read(1 << 20), b"")):
             chunk = tail + block
+            if n == 0:
+                found = _DIMENSION.search(chunk, 0, 4096)
+                stated = int(found.group(1)) if found else 0
             cut = max(0, len(chunk) - 256)  # a tag split across blocks is seen in the next
-            formulas += len(_FORMULA.findall(chunk, 0, cut))
-            for m in _MERGE.finditer(chunk, 0, cut):
-                first, top = column_index(m.group(1).decode()), int(m.group(2))
-                last = column_index((m.group(3) or m.group(1)).decode())
-                bottom = int(m.group(4) or m.group(2))
-                merged.append((top, first, bottom, last))
+            # Each tag is counted in the chunk where it starts (before `cut`).
+            formulas += sum(chunk.count(tag, 0, cut + len(tag) - 1) for tag in _FORMULA_TAGS)
+            if b"mergeCell" in chunk:
+                merged += _merges(chunk, cut)
             tail = chunk[cut:]
-    formulas += len(_FORMULA.findall(tail))
-    merged += [(int(m.group(2)), column_index(m.group(1).decode()),
-                int(m.group(4) or m.group(2)), column_index((m.group(3) or m.group(1)).decode()))
-               for m in _MERGE.finditer(tail)]
-    return merged, formulas
+    formulas += sum(tail.count(tag) for tag in _FORMULA_TAGS)
+    merged += _merges(tail, len(tail))
+    return merged, formulas, stated
+
+
+def _merges(chunk: bytes, before: int) -> list[tuple[int, int, int, int]]:
+    """The merged areas whose tag starts before `before` (later ones: the next chunk's)."""
+    out = []
+    for m in _MERGE.finditer(chunk):
+        if m.start() >= before:
+            break
+        first, top = column_index(m.group(1).decode()), int(m.group(2))
+        last = column_index((m.group(3) or m.group(1)).decode())
+        out.append((top, first, int(m.group(4) or m.group(2)), last))
+    return out
 
 
 def _external_link_parts(path: str) -> int:
@@ -249,14 +261,9 @@ def _from_grid(path: str, name: str, grid: list[list[Any]], limits: Limits,
 
 
 def _padded(row: list[Any], width: int) -> list[Any]:
-    cells = [clean_cell(v) for v in row[:width]]
+    # the per-cell work of a 100,000-row load: kept to one comprehension
+    cells = [None if v.__class__ is str and not v.strip() else v for v in row[:width]]
     return cells + [None] * (width - len(cells))
-
-
-def clean_cell(value: Any) -> Any:
-    if isinstance(value, str):
-        return value if value.strip() else None
-    return value
 
 
 def detect_header(grid: list[list[Any]]) -> int:

@@ -6,6 +6,7 @@ import inspect
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from files_helpers import write
@@ -38,7 +39,8 @@ def test_rescan_reads_only_new_and_changed_files(root: Path, make_index, monkeyp
     index.scan()
     read: list[str] = []
     real = content.extract
-    monkeypatch.setattr(content, "extract", lambda p, e, s: read.append(p) or real(p, e, s))
+    monkeypatch.setattr(content, "extract",
+                        lambda p, e, s, pool: read.append(p) or real(p, e, s, pool))
     write(root / "note1.txt", "rewritten with the word pineapple", mtime=1_700_000_000)
     write(root / "new.txt", "brand new")
     (root / "note2.txt").unlink()
@@ -210,13 +212,13 @@ def test_names_come_first_and_a_stopped_content_pass_resumes(
     names_at_first_read: list[int] = []
     real = content.extract
 
-    def reading(path: str, ext: str, size: int) -> str:
+    def reading(path: str, ext: str, size: int, pool: Any) -> str:
         if not names_at_first_read:
             names_at_first_read.append(len(index.search("memo", limit=1000)))
         if len(names_at_first_read) == 1 and len(read) == 10:
             index.stop()
         read.append(path)
-        return real(path, ext, size)
+        return real(path, ext, size, pool)
 
     read: list[str] = []
     monkeypatch.setattr(content, "extract", reading)

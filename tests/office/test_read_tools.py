@@ -114,3 +114,23 @@ def test_a_dropped_file_is_readable_by_its_name(folders: dict[str, Path]) -> Non
     assert inspect.run({"file": "dropped.xlsx"}, SkillContext(conversation_id="c")).ok
     with pytest.raises(SkillError):  # another chat did not get that file
         inspect.run({"file": "dropped.xlsx"}, SkillContext(conversation_id="other"))
+
+
+def test_merged_areas_at_the_end_of_the_sheet_xml_are_all_seen(
+        tools: dict[str, Any], folders: dict[str, Path], ctx: SkillContext) -> None:
+    import openpyxl
+
+    book = openpyxl.Workbook()
+    ws = book.active
+    ws.append(["k", "group"])
+    for i in range(60):
+        ws.append([i, f"g{i // 3}" if i % 3 == 0 else None])
+    for top in range(2, 62, 3):
+        ws.merge_cells(f"B{top}:B{top + 2}")  # 20 areas: the last tags sit at the very end
+    path = folders["chosen"] / "groups.xlsx"
+    book.save(path)
+    data = tools["office_query"].run({"files": [str(path)], "sql": "select count(*) from Sheet"
+                                      " where \"group\" is null"}, ctx).data
+    assert data["rows"] == [[0]]
+    sheet = tools["office_inspect"].run({"file": str(path)}, ctx).data["sheets"][0]
+    assert sheet["merged_cells"] == 20

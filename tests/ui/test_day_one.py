@@ -74,11 +74,13 @@ def test_closing_into_the_tray_says_so_once(ctx, qtbot, monkeypatch) -> None:
     from PySide6.QtWidgets import QApplication
 
     from app.ui.desktop import Desktop
-    from app.ui.tray import Tray
+    from app.ui.notifications import Notifier
 
     said: list[tuple[str, str]] = []
     monkeypatch.setattr("app.ui.desktop.tray_available", lambda: True)
-    monkeypatch.setattr(Tray, "notify", lambda self, title, text: said.append((title, text)))
+    monkeypatch.setattr(Notifier, "notify",
+                        lambda self, title, text, key="", remember=True: said.append(
+                            (title, text)))
     desktop = Desktop(QApplication.instance(), ctx.hearth)
     qtbot.addWidget(desktop.window)
     qtbot.addWidget(desktop.quick)

@@ -10,6 +10,8 @@ from typing import Any
 from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
+from app.ui.chat.written_file import WrittenFileActions, written_path
+
 MAX_ROWS = 8
 
 # Skill names the model sees are snake_case; people read words (translated in ToolCard).
@@ -24,6 +26,13 @@ _NICE: dict[str, str] = {
     "add_event": str(QT_TRANSLATE_NOOP("ToolCard", "Add an event")),
     "update_event": str(QT_TRANSLATE_NOOP("ToolCard", "Change an event")),
     "delete_event": str(QT_TRANSLATE_NOOP("ToolCard", "Delete an event")),
+    "office_inspect": str(QT_TRANSLATE_NOOP("ToolCard", "Looked at a spreadsheet")),
+    "office_query": str(QT_TRANSLATE_NOOP("ToolCard", "Queried a spreadsheet")),
+    "office_digest": str(QT_TRANSLATE_NOOP("ToolCard", "Summarised a folder")),
+    "office_convert": str(QT_TRANSLATE_NOOP("ToolCard", "Convert a spreadsheet")),
+    "office_clean": str(QT_TRANSLATE_NOOP("ToolCard", "Clean a spreadsheet")),
+    "office_report": str(QT_TRANSLATE_NOOP("ToolCard", "Write a Word report")),
+    "office_slides": str(QT_TRANSLATE_NOOP("ToolCard", "Make slides")),
 }
 
 
@@ -108,6 +117,7 @@ class ToolCard(QFrame):
         self.call_id = call_id
         self.name = name
         self._request: Any = None
+        self.file_actions: WrittenFileActions | None = None  # Open / Reveal / Undo
         self._denied = False
         layout = QVBoxLayout(self)
         layout.setContentsMargins(12, 9, 12, 10)
@@ -200,3 +210,6 @@ class ToolCard(QFrame):
         self.status.style().polish(self.status)
         self.result.setText(result_html(text, data))
         self.result.setVisible(bool(text or data))
+        if ok and written_path(data) and self.file_actions is None:
+            self.file_actions = WrittenFileActions(data, self)
+            self.layout().addWidget(self.file_actions)

@@ -1,0 +1,64 @@
+"""Ready-to-paste configuration for other programs: OpenClaw, a Continue-style editor plugin,
+and MCP clients (for `hearth mcp serve`)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass
+
+PROVIDER = "hearth"
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    """What a client needs to know about the running server and its model."""
+
+    base_url: str  # …/v1
+    api_key: str
+    model: str
+    context_window: int
+    max_tokens: int
+
+
+def openclaw_config(end: Endpoint) -> str:
+    """A custom OpenAI-compatible provider for openclaw.json (models.providers + default)."""
+    config = {
+        "models": {"mode": "merge", "providers": {PROVIDER: {
+            "baseUrl": end.base_url, "apiKey": end.api_key, "api": "openai-completions",
+            "models": [{"id": end.model, "name": f"{end.model} (Hearth)", "reasoning": True,
+                        "input": ["text"], "contextWindow": end.context_window,
+                        "maxTokens": end.max_tokens}]}}},
+        "agents": {"defaults": {"model": {"primary": f"{PROVIDER}/{end.model}"}}},
+    }
+    return json.dumps(config, indent=2, ensure_ascii=False)
+
+
+def continue_config(end: Endpoint) -> str:
+    """A model entry for Continue's config.yaml (an OpenAI-compatible provider)."""
+    return "\n".join([
+        "models:",
+        f"  - name: {end.model} (Hearth)",
+        "    provider: openai",
+        f"    model: {end.model}",
+        f"    apiBase: {end.base_url}",
+        f"    apiKey: {end.api_key}",
+        "    roles: [chat, edit, apply]",
+        "    defaultCompletionOptions:",
+        f"      contextLength: {end.context_window}",
+        f"      maxTokens: {end.max_tokens}",
+    ])
+
+
+def mcp_command() -> list[str]:
+    """How another program starts Hearth's MCP server: the bundle's own executable, or the
+    `hearth` command of a Python install."""
+    if getattr(sys, "frozen", False):
+        return [sys.executable, "mcp", "serve"]
+    return ["hearth", "mcp", "serve"]
+
+
+def mcp_config() -> str:
+    """The `mcpServers` entry MCP clients (OpenClaw, Claude Desktop, editors) read."""
+    command, *args = mcp_command()
+    return json.dumps({"mcpServers": {PROVIDER: {"command": command, "args": args}}}, indent=2)

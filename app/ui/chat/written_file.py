@@ -1,0 +1,74 @@
+"""Open, Reveal and Undo for a file an office tool wrote (shown in its tool card)."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
+
+from app.ui.file_actions import open_path, reveal_path
+
+
+def written_path(data: Any) -> str:
+    """The path a tool result says it wrote, or ""."""
+    if isinstance(data, dict) and isinstance(data.get("written"), str):
+        return str(data["written"])
+    return ""
+
+
+class WrittenFileActions(QWidget):
+    """Undo runs off the GUI thread (it hashes the file to be sure it was not edited since)."""
+
+    undone = Signal(bool, str)  # ok, message: emitted from the worker, delivered queued
+
+    def __init__(self, data: dict[str, Any], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.data = data
+        self.path = written_path(data)
+        row = QHBoxLayout(self)
+        row.setContentsMargins(0, 4, 0, 0)
+        self.open_button = QPushButton(self.tr("Open"))
+        self.reveal_button = QPushButton(self.tr("Show in folder"))
+        self.undo_button = QPushButton(self.tr("Undo"))
+        self.open_button.setAccessibleName(self.tr("Open %1").replace("%1", Path(self.path).name))
+        self.open_button.clicked.connect(lambda: open_path(self.path))
+        self.reveal_button.clicked.connect(lambda: reveal_path(self.path))
+        self.undo_button.clicked.connect(self.undo)
+        self.note = QLabel()
+        self.note.setObjectName("dim")
+        for widget in (self.open_button, self.reveal_button, self.undo_button):
+            row.addWidget(widget)
+        row.addWidget(self.note)
+        row.addStretch(1)
+        self.undone.connect(self._after_undo)
+
+    def undo(self) -> None:
+        from skills.office import undo
+
+        self.undo_button.setEnabled(False)
+        data = dict(self.data)
+
+        def work() -> None:
+            try:
+                message = undo(data)
+                ok = True
+            except Exception as exc:  # noqa: BLE001 - shown in the card, in words
+                message, ok = str(exc), False
+            try:
+                self.undone.emit(ok, message)
+            except RuntimeError:  # the card was closed meanwhile
+                pass
+
+        threading.Thread(target=work, name="hearth-undo", daemon=True).start()
+
+    def _after_undo(self, ok: bool, message: str) -> None:
+        if ok:
+            self.note.setText(self.tr("Undone: the file is as it was before."))
+            self.open_button.setEnabled(bool(self.data.get("backup")))
+            self.reveal_button.setEnabled(bool(self.data.get("backup")))
+        else:
+            self.note.setText(self.tr("Could not undo: %1").replace("%1", message))
+            self.undo_button.setEnabled(True)

@@ -1,0 +1,227 @@
+"""Settings page "Connect another app": the switch, base URL, key, ready-to-paste configuration
+for OpenClaw, an editor and MCP clients, a connection test and the request log."""
+
+from __future__ import annotations
+
+import http.client
+import json
+from datetime import datetime
+from typing import Any
+
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QPlainTextEdit,
+    QPushButton,
+    QScrollArea,
+    QSpinBox,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.core.server import RequestRecord, new_api_key
+from app.core.server.client_config import Endpoint, continue_config, mcp_config, openclaw_config
+from app.core.server.guard import is_loopback_host
+from app.core.server.routes import model_id
+from app.ui.context import UiContext
+
+LOG_ROWS = 200
+
+
+def _dim(text: str = "") -> QLabel:
+    label = QLabel(text)
+    label.setObjectName("dim")
+    label.setWordWrap(True)
+    return label
+
+
+def _copy(text: str) -> None:
+    clipboard = QGuiApplication.clipboard()
+    if clipboard is not None:
+        clipboard.setText(text)
+
+
+class ConnectPage(QScrollArea):
+    """Edits a copy of the server settings; the dialog's Save applies them (values())."""
+
+    def __init__(self, ctx: UiContext, switch: Any, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.switch = switch  # app.ui.api_server.ServerSwitch, or None in a bare dialog
+        settings = ctx.hearth.settings
+        self._key = settings.server_api_key or new_api_key()
+        self.setWidgetResizable(True)
+        body = QWidget()
+        column = QVBoxLayout(body)
+        column.setContentsMargins(12, 14, 12, 8)
+        self.enabled = QCheckBox(self.tr("Let other apps use Hearth's model (local server)"))
+        self.enabled.setChecked(settings.server_enabled)
+        self.enabled.setAccessibleName(self.enabled.text())
+        column.addWidget(self.enabled)
+        column.addWidget(_dim(self.tr(
+            "Programs on this computer (OpenClaw, editors, scripts) can then use the model "
+            "Hearth has loaded, with the key below. Your own chats always go first.")))
+        if not is_loopback_host(settings.server_host):
+            column.addWidget(_dim("⚠ " + self.tr(
+                "The server listens on %1, so other computers on your network can reach it "
+                "(they still need the key).").replace("%1", settings.server_host)))
+        row = QHBoxLayout()
+        row.addWidget(QLabel(self.tr("Port")))
+        self.port = QSpinBox()
+        self.port.setRange(1024, 65535)
+        self.port.setValue(settings.server_port)
+        self.port.setAccessibleName(self.tr("Server port"))
+        self.port.valueChanged.connect(lambda _v: self._refresh())
+        row.addWidget(self.port)
+        row.addStretch(1)
+        column.addLayout(row)
+        self.url = self._copy_row(column, self.tr("Base URL"), "")
+        self.key = self._copy_row(column, self.tr("API key"), self._key)
+        regenerate = QPushButton(self.tr("New key"))
+        regenerate.setAccessibleName(self.tr("Replace the API key with a new one"))
+        regenerate.clicked.connect(self._regenerate)
+        column.addWidget(regenerate)
+        column.addWidget(QLabel(self.tr("Web pages allowed to call the server (CORS)")))
+        self.origins = QLineEdit(", ".join(settings.server_cors_origins))
+        self.origins.setPlaceholderText(self.tr("None (recommended), or e.g. http://localhost:5173"))
+        self.origins.setAccessibleName(self.tr("Allowed web origins"))
+        column.addWidget(self.origins)
+        column.addWidget(QLabel(self.tr("Ready-to-paste configuration")))
+        self.configs = QTabWidget()
+        self.openclaw = self._config_tab(self.tr("OpenClaw"))
+        self.editor = self._config_tab(self.tr("Editor (Continue)"))
+        self.mcp = self._config_tab(self.tr("MCP clients"))
+        column.addWidget(self.configs)
+        test_row = QHBoxLayout()
+        self.test = QPushButton(self.tr("Test connection"))
+        self.test.clicked.connect(self._test)
+        test_row.addWidget(self.test)
+        self.test_result = _dim()
+        test_row.addWidget(self.test_result, 1)
+        column.addLayout(test_row)
+        column.addWidget(QLabel(self.tr("Recent requests (no message text is kept)")))
+        self.log = QListWidget()
+        self.log.setAccessibleName(self.tr("Request log"))
+        self.log.setMaximumHeight(130)
+        column.addWidget(self.log)
+        self.setWidget(body)
+        if switch is not None:
+            for record in switch.records()[-LOG_ROWS:]:
+                self.add_record(record)
+            switch.logged.connect(self.add_record)
+        self._refresh()
+
+    # -- building ---------------------------------------------------------------------------
+    def _copy_row(self, column: QVBoxLayout, title: str, text: str) -> QLineEdit:
+        row = QHBoxLayout()
+        label = QLabel(title)
+        label.setMinimumWidth(80)
+        row.addWidget(label)
+        field = QLineEdit(text)
+        field.setReadOnly(True)
+        field.setAccessibleName(title)
+        row.addWidget(field, 1)
+        button = QPushButton(self.tr("Copy"))
+        button.setAccessibleName(self.tr("Copy %1").replace("%1", title))
+        button.clicked.connect(lambda: _copy(field.text()))
+        row.addWidget(button)
+        column.addLayout(row)
+        return field
+
+    def _config_tab(self, title: str) -> QPlainTextEdit:
+        page = QWidget()
+        column = QVBoxLayout(page)
+        text = QPlainTextEdit()
+        text.setReadOnly(True)
+        text.setAccessibleName(title)
+        text.setMinimumHeight(150)
+        column.addWidget(text)
+        button = QPushButton(self.tr("Copy"))
+        button.setAccessibleName(self.tr("Copy %1").replace("%1", title))
+        button.clicked.connect(lambda: _copy(text.toPlainText()))
+        column.addWidget(button)
+        self.configs.addTab(page, title)
+        return text
+
+    # -- state ------------------------------------------------------------------------------
+    def base_url(self) -> str:
+        host = self.ctx.hearth.settings.server_host
+        shown = "127.0.0.1" if host in ("", "0.0.0.0") else host  # noqa: S104 - display only
+        return f"http://{shown}:{self.port.value()}/v1"
+
+    def endpoint(self) -> Endpoint:
+        info = self.ctx.hearth.runner.info  # a snapshot: never touches the engine
+        return Endpoint(base_url=self.base_url(), api_key=self._key,
+                        model=model_id(info) if info is not None else "hearth",
+                        context_window=info.context_length if info is not None else 0,
+                        max_tokens=self.ctx.hearth.settings.max_tokens)
+
+    def _refresh(self) -> None:
+        end = self.endpoint()
+        self.url.setText(end.base_url)
+        self.key.setText(self._key)
+        self.openclaw.setPlainText(openclaw_config(end))
+        self.editor.setPlainText(continue_config(end))
+        self.mcp.setPlainText(mcp_config())
+
+    def _regenerate(self) -> None:
+        self._key = new_api_key()
+        self.test_result.setText(self.tr("A new key takes effect when you save; programs using "
+                                         "the old one must be given the new one."))
+        self._refresh()
+
+    def add_record(self, record: RequestRecord) -> None:
+        when = datetime.fromtimestamp(record.at).strftime("%H:%M:%S")
+        tools = f" · {', '.join(record.tool_calls)}" if record.tool_calls else ""
+        self.log.addItem(f"{when}  {record.status}  {record.path}  {record.client}  "
+                         f"{record.prompt_tokens}+{record.completion_tokens} "
+                         f"({record.cached_tokens} cached)  {record.duration_ms:.0f} ms{tools}")
+        while self.log.count() > LOG_ROWS:
+            self.log.takeItem(0)
+        self.log.scrollToBottom()
+
+    def _test(self) -> None:
+        """GET /v1/models on the running server with the saved key (off the GUI thread)."""
+        settings = self.ctx.hearth.settings
+        running = self.switch is not None and self.switch.running
+        if not running:
+            self.test_result.setText(self.tr("The server is off: turn it on and save first."))
+            return
+        url, key = self.switch.url, settings.server_api_key
+        host, port = url.removeprefix("http://").removesuffix("/v1").rsplit(":", 1)
+
+        def work() -> str:
+            conn = http.client.HTTPConnection(host.strip("[]"), int(port), timeout=10)
+            try:
+                conn.request("GET", "/v1/models", headers={"Authorization": f"Bearer {key}"})
+                response = conn.getresponse()
+                body = json.loads(response.read() or b"{}")
+            finally:
+                conn.close()
+            if response.status != 200:
+                raise RuntimeError(str(body.get("error", {}).get("message", response.status)))
+            return str(body["data"][0]["id"])
+
+        self.test.setEnabled(False)
+        self.test_result.setText(self.tr("Testing…"))
+
+        def done(model: str) -> None:
+            self.test.setEnabled(True)
+            self.test_result.setText("✓ " + self.tr("Connected: the server answers with %1.")
+                                     .replace("%1", model))
+
+        def failed(error: Exception) -> None:
+            self.test.setEnabled(True)
+            self.test_result.setText("⚠ " + self.tr("No answer: %1").replace("%1", str(error)))
+
+        self.ctx.ops.run(work, done, failed)
+
+    def values(self) -> dict[str, Any]:
+        origins = [o.strip() for o in self.origins.text().split(",") if o.strip()]
+        return {"server_enabled": self.enabled.isChecked(), "server_port": self.port.value(),
+                "server_api_key": self._key, "server_cors_origins": origins}
