@@ -10,6 +10,7 @@ from datetime import date, datetime, time, timedelta
 from functools import partial
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from PySide6.QtCore import QDate, QLocale, Qt, QTimer, Signal
 from PySide6.QtGui import QShowEvent
