@@ -74,6 +74,8 @@ class Settings:
     unknown: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
     load_notes: list[str] = field(default_factory=list, compare=False, repr=False)
     office_output_folder: str = ""  # "": a "Hearth" folder in the user's Documents
+    threads: int = 0  # engine threads; 0: one per physical core
+    prefix_cache_mb: int = 2048  # disk for saved prompt-prefix states (least recently used go)
 
     @classmethod
     def from_dict(cls, raw: dict[str, Any]) -> Settings:

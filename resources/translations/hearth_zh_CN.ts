@@ -2852,4 +2852,77 @@
         <translation>在任何地方按 %1 即可打开快速提问。</translation>
     </message>
 </context>
+<context>
+    <name>LiveAnswer</name>
+    <message>
+        <location filename="../../app/ui/chat/live_answer.py" line="1"/>
+        <source>Preparing…</source>
+        <translation>正在准备…</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/live_answer.py" line="1"/>
+        <source>Waiting for the model (%1 ahead)…</source>
+        <translation>正在等待模型（前面还有 %1 个）…</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/live_answer.py" line="1"/>
+        <source>Loading the model…</source>
+        <translation>正在加载模型…</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/live_answer.py" line="1"/>
+        <source>Reading %1 tokens (%2%)…</source>
+        <translation>正在读取 %1 个 token（%2%）…</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/live_answer.py" line="1"/>
+        <source>Reading your message…</source>
+        <translation>正在读取你的消息…</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/live_answer.py" line="1"/>
+        <source>Thinking…</source>
+        <translation>思考中…</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/live_answer.py" line="1"/>
+        <source>Thinking was cut short.</source>
+        <translation>思考被提前结束。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/live_answer.py" line="1"/>
+        <source>The answer was stopped because it kept repeating itself.</source>
+        <translation>回答一直在重复，已被停止。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/live_answer.py" line="1"/>
+        <source>Stopped: the same tool call kept repeating.</source>
+        <translation>已停止：同一个工具调用一再重复。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/live_answer.py" line="1"/>
+        <source>Earlier messages were summarized to fit the context.</source>
+        <translation>较早的消息已被总结，以放入上下文。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/live_answer.py" line="1"/>
+        <source>Stopped.</source>
+        <translation>已停止。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/live_answer.py" line="1"/>
+        <source>The answer reached the length limit.</source>
+        <translation>回答已达到长度上限。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/live_answer.py" line="1"/>
+        <source>Stopped after too many tool steps.</source>
+        <translation>工具步骤过多，已停止。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/live_answer.py" line="1"/>
+        <source>The answer is ready.</source>
+        <translation>回答已完成。</translation>
+    </message>
+</context>
 </TS>
