@@ -196,180 +196,180 @@
 <context>
     <name>CalendarView</name>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="143"/>
-        <location filename="../../app/ui/calendar_view.py" line="190"/>
+        <location filename="../../app/ui/calendar_view.py" line="146"/>
+        <location filename="../../app/ui/calendar_view.py" line="193"/>
         <source>Agenda</source>
         <translation>日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="190"/>
+        <location filename="../../app/ui/calendar_view.py" line="193"/>
         <source>Day</source>
         <translation>日</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="189"/>
+        <location filename="../../app/ui/calendar_view.py" line="192"/>
         <source>Week</source>
         <translation>周</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="144"/>
-        <location filename="../../app/ui/calendar_view.py" line="189"/>
+        <location filename="../../app/ui/calendar_view.py" line="147"/>
+        <location filename="../../app/ui/calendar_view.py" line="192"/>
         <source>Month</source>
         <translation>月</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="145"/>
+        <location filename="../../app/ui/calendar_view.py" line="148"/>
         <source>Days by the hour</source>
         <translation>按小时显示的日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="167"/>
+        <location filename="../../app/ui/calendar_view.py" line="170"/>
         <source>+%1 more</source>
         <translation>另有 %1 项</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="171"/>
+        <location filename="../../app/ui/calendar_view.py" line="174"/>
         <source>Edit…</source>
         <translation>编辑…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="171"/>
+        <location filename="../../app/ui/calendar_view.py" line="174"/>
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="184"/>
+        <location filename="../../app/ui/calendar_view.py" line="187"/>
         <source>New event</source>
         <translation>新建日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="202"/>
+        <location filename="../../app/ui/calendar_view.py" line="205"/>
         <source>Today</source>
         <translation>今天</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="202"/>
+        <location filename="../../app/ui/calendar_view.py" line="205"/>
         <source>Previous</source>
         <translation>上一页</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="203"/>
+        <location filename="../../app/ui/calendar_view.py" line="206"/>
         <source>Next</source>
         <translation>下一页</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="213"/>
+        <location filename="../../app/ui/calendar_view.py" line="216"/>
         <source>Import .ics…</source>
         <translation>导入 .ics…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="214"/>
+        <location filename="../../app/ui/calendar_view.py" line="217"/>
         <source>Export .ics…</source>
         <translation>导出 .ics…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="268"/>
+        <location filename="../../app/ui/calendar_view.py" line="271"/>
         <source>Week of %1</source>
         <translation>%1 这一周</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="281"/>
+        <location filename="../../app/ui/calendar_view.py" line="284"/>
         <source>1 event</source>
         <translation>1 个日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="282"/>
+        <location filename="../../app/ui/calendar_view.py" line="285"/>
         <source>%1 events</source>
         <translation>%1 个日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="292"/>
+        <location filename="../../app/ui/calendar_view.py" line="295"/>
         <source>All day</source>
         <translation>全天</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="293"/>
+        <location filename="../../app/ui/calendar_view.py" line="296"/>
         <source>Nothing planned</source>
         <translation>没有安排</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="319"/>
+        <location filename="../../app/ui/calendar_view.py" line="322"/>
         <source>Added “%1”</source>
         <translation>已添加“%1”</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="340"/>
+        <location filename="../../app/ui/calendar_view.py" line="343"/>
         <source>Move event</source>
         <translation>移动日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="341"/>
+        <location filename="../../app/ui/calendar_view.py" line="344"/>
         <source>Move “%1” to %2?</source>
         <translation>要把“%1”移到 %2 吗？</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="343"/>
+        <location filename="../../app/ui/calendar_view.py" line="346"/>
         <source>Move</source>
         <translation>移动</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="353"/>
+        <location filename="../../app/ui/calendar_view.py" line="356"/>
         <source>Delete event</source>
         <translation>删除日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="354"/>
+        <location filename="../../app/ui/calendar_view.py" line="357"/>
         <source>Delete “%1”?</source>
         <translation>要删除“%1”吗？</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="356"/>
+        <location filename="../../app/ui/calendar_view.py" line="359"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="384"/>
+        <location filename="../../app/ui/calendar_view.py" line="387"/>
         <source>Changed “%1”</source>
         <translation>已更改“%1”</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="391"/>
+        <location filename="../../app/ui/calendar_view.py" line="394"/>
         <source>Deleted “%1”</source>
         <translation>已删除“%1”</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="410"/>
+        <location filename="../../app/ui/calendar_view.py" line="413"/>
         <source>The calendar could not be read: %1</source>
         <translation>无法读取日历：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="414"/>
+        <location filename="../../app/ui/calendar_view.py" line="417"/>
         <source>Import a calendar</source>
         <translation>导入日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="415"/>
-        <location filename="../../app/ui/calendar_view.py" line="447"/>
+        <location filename="../../app/ui/calendar_view.py" line="418"/>
+        <location filename="../../app/ui/calendar_view.py" line="450"/>
         <source>Calendars (*.ics)</source>
         <translation>日历文件 (*.ics)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="430"/>
+        <location filename="../../app/ui/calendar_view.py" line="433"/>
         <source>Imported: %1 new, %2 updated</source>
         <translation>已导入：新增 %1，更新 %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="433"/>
+        <location filename="../../app/ui/calendar_view.py" line="436"/>
         <source>; %1 repaired, %2 skipped</source>
         <translation>；修复 %1，跳过 %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="445"/>
+        <location filename="../../app/ui/calendar_view.py" line="448"/>
         <source>Export the calendar</source>
         <translation>导出日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="460"/>
+        <location filename="../../app/ui/calendar_view.py" line="463"/>
         <source>Exported to %1</source>
         <translation>已导出到 %1</translation>
     </message>
