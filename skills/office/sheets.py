@@ -25,7 +25,7 @@ class Limits:
 
     max_bytes: int = 200_000_000
     max_rows: int = 200_000
-    max_cells: int = 4_000_000
+    max_cells: int = 2_000_000  # about 400 MB at most while loading and converting
 
 
 @dataclass
