@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import logging
 import multiprocessing
+import shutil
 import sys
 from functools import cached_property
 from pathlib import Path
@@ -20,6 +21,7 @@ if TYPE_CHECKING:
     from app.core.conversations import Conversations
     from app.core.history import HistoryStore
     from app.core.runner import ModelRunner
+    from app.core.warmup import OnStatus, PrefixWarmup
     from backends.base import Backend
     from skills.base import Skill
     from skills.calendar import CalendarStore
@@ -40,6 +42,23 @@ class Hearth:
         self._closers: list[Any] = []
         self.notices: list[str] = []  # said once to the user (CLI: stderr; GUI: status line)
         self._salvaged: list[tuple[str, str]] = []
+        self._tell_settings_notes()
+
+    def _tell_settings_notes(self) -> None:
+        """Settings from another version: say what was kept aside or replaced, once ever."""
+        told = self.settings.settings_notes_told
+        new = [note for note in self.settings.load_notes if note not in told]
+        if not new:
+            return
+        self.notices.append("settings.json comes from another version: " + "; ".join(new))
+        self.settings.settings_notes_told = [*told, *new][-200:]
+        previous = self.paths.settings_file.with_name("settings.previous.json")
+        try:
+            if not previous.exists():  # the file as it was, before defaults replaced values
+                shutil.copy2(self.paths.settings_file, previous)
+            self.save_settings()
+        except OSError as exc:  # a read-only home: told again next time, nothing lost
+            log.warning("could not update settings.json: %s", exc)
 
     def save_settings(self) -> None:
         save_settings(self.settings, self.paths.settings_file)
@@ -137,6 +156,8 @@ class Hearth:
             context_length=self.settings.context_length,
             kv_type=self.settings.kv_type,
             cache_dir=self.paths.kv_cache_dir,
+            threads=max(0, self.settings.threads),
+            prefix_limit_bytes=max(0, self.settings.prefix_cache_mb) * 1024**2,
         )
 
     @cached_property
@@ -216,6 +237,24 @@ class Hearth:
         # Closed before the runner (closers run in reverse): turns cancel, MCP servers stop.
         self._closers.append(assistant)
         return assistant
+
+    def warmup(self, on_status: OnStatus) -> PrefixWarmup:
+        """The launch warm-up for the loaded model (start() it off the GUI thread)."""
+        from app.core.warmup import PrefixWarmup
+
+        return PrefixWarmup(self.runner, self.assistant.prefix_request, on_status)
+
+    def saved_states_bytes(self) -> int:
+        """Disk used by saved prompt prefixes and conversation caches (for Settings)."""
+        from app.core.saved_states import disk_usage
+
+        return disk_usage(self.paths.kv_cache_dir)
+
+    def clear_saved_states(self) -> None:
+        """Settings' Clear: forget every saved model state (off the GUI thread)."""
+        from app.core.saved_states import clear
+
+        clear(self.runner, self.paths.kv_cache_dir)
 
     def ui_selftest(self) -> None:
         """Open the main window offscreen and close it (for `hearth selftest` in a bundle)."""

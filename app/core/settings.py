@@ -5,9 +5,11 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from app.core import settings_compat
 
 SETTINGS_VERSION = 1
 
@@ -20,6 +22,7 @@ class McpServer:
     command: list[str] = field(default_factory=list)
     url: str = ""
     trusted: bool = False
+    unknown: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
 
 @dataclass
@@ -66,27 +69,24 @@ class Settings:
     max_tool_calls_per_step: int = 10  # also with --yes: the rest are refused, not run
     max_tool_calls_per_turn: int = 40
     tray_notice_shown: bool = False  # "still running in the tray" is said once, ever
+    settings_notes_told: list[str] = field(default_factory=list)  # problems said once, ever
+    # Not settings: keys of other versions (kept when saving) and this load's problems.
+    unknown: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    load_notes: list[str] = field(default_factory=list, compare=False, repr=False)
     office_output_folder: str = ""  # "": a "Hearth" folder in the user's Documents
+    threads: int = 0  # engine threads; 0: one per physical core
+    prefix_cache_mb: int = 2048  # disk for saved prompt-prefix states (least recently used go)
 
     @classmethod
     def from_dict(cls, raw: dict[str, Any]) -> Settings:
-        defaults = cls()
-        values: dict[str, Any] = {}
-        for f in fields(cls):
-            if f.name not in raw:
-                continue
-            value = raw[f.name]
-            default = getattr(defaults, f.name)
-            if f.name == "mcp_servers" and isinstance(value, list):
-                values[f.name] = [McpServer(**v) for v in value if isinstance(v, dict)]
-            elif type(value) is type(default):  # a wrong type keeps the default
-                values[f.name] = value
-            elif type(default) is float and type(value) is int:  # "1" for 1.0 in the file
-                values[f.name] = float(value)
-        return cls(**values)
+        """Every field checked on its own (app/core/settings_compat.py); problems in load_notes."""
+        notes: list[str] = []
+        settings = settings_compat.build(cls, raw, "", notes)
+        settings.load_notes = notes
+        return settings
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return settings_compat.plain(self)
 
 
 def load_settings(path: Path) -> Settings:

@@ -11,11 +11,13 @@ from app.core.root import HearthParts
 from app.ui import markdown
 from app.ui.api_server import ServerSwitch
 from app.ui.autostart import hide_dock_icon
+from app.ui.chat.live_answer import LiveAnswer
 from app.ui.context import UiContext
 from app.ui.hotkey import create_hotkey, default_hotkey
 from app.ui.i18n import Translations
 from app.ui.icons import app_icon
 from app.ui.main_window import MainWindow
+from app.ui.notifications import Notifier
 from app.ui.ops import Ops
 from app.ui.quick_ask import QuickAsk
 from app.ui.services import Services
@@ -44,6 +46,7 @@ class Desktop(QObject):
         self.window.settings_saved.connect(self.server.settings_changed)
         self.quick = QuickAsk(self.ctx)
         self.quick.open_in_main.connect(self.open_conversation)
+        self.quick.take_over.connect(self.take_over)
         self.quick.find_files.connect(self.find_files)
         self.services = Services(self.ctx, self)
         self.window.settings_saved.connect(self.services.settings_changed)
@@ -54,8 +57,16 @@ class Desktop(QObject):
             self.tray.open_main.connect(self.show_window)
             self.tray.quit.connect(self.window.quit_app)
             self.tray.pause_indexing.connect(self._pause_indexing)
-            self.services.reminder.connect(self.tray.notify)
             self.server.state.connect(self.tray.show_server)
+        self.notifier = Notifier(hearth.paths.data / "reminders.json",
+                                 tray=self.tray.icon if self.tray is not None else None,
+                                 parent=self)
+        self.services.reminder.connect(self.notifier.notify)
+        self.notifier.opened.connect(self._open_reminder)
+        self.window.test_notification.connect(self.test_notification)
+        if self.tray is not None:
+            self.notifier.changed.connect(lambda: self.tray.set_recent(self.notifier.recent))
+            self.tray.open_recent.connect(self._open_reminder)
         # With a tray, closing the window keeps Hearth running; without one it quits.
         app.setQuitOnLastWindowClosed(self.tray is None)
         self.window.keep_in_tray = self.tray is not None
@@ -83,6 +94,7 @@ class Desktop(QObject):
         self.ctx.ops.run(self.ctx.assistant, lambda _a: None, lambda _e: None)  # warm it up
         self.ctx.ops.run(markdown.warm_up, lambda _r: None, lambda _e: None)
         self.services.start()
+        self.notifier.start(self.ctx.ops)
         if self.hearth.settings.server_enabled:
             self.server.start()
         self.ctx.hotkey = create_hotkey(self)
@@ -100,11 +112,21 @@ class Desktop(QObject):
         if self.tray is None or settings.tray_notice_shown:
             return
         settings.tray_notice_shown = True
-        self.tray.notify(self.tr("Hearth is still running"),
-                         self.tr("Hearth keeps running in the tray so reminders and quick ask "
-                                 "work. Quit it from the tray menu."))
+        self.notifier.notify(self.tr("Hearth is still running"),
+                             self.tr("Hearth keeps running in the tray so reminders and quick "
+                                     "ask work. Quit it from the tray menu."), remember=False)
         self.ctx.ops.run(self.hearth.save_settings, lambda _r: None,
                          title=self.tr("Could not save settings"))
+
+    def test_notification(self) -> None:
+        """Settings > Test: shows what a reminder looks like, through the same service."""
+        self.notifier.notify(self.tr("Hearth test reminder"),
+                             self.tr("Reminders appear like this, with Snooze and Open."),
+                             remember=False)
+
+    def _open_reminder(self, _key: str = "") -> None:
+        self.show_window()
+        self.window.show_page("calendar")
 
     def handle_message(self, args: list[str]) -> None:
         """A second `hearth` launch: --toggle flips Quick ask, anything else shows the window."""
@@ -126,6 +148,10 @@ class Desktop(QObject):
     def open_conversation(self, cid: str) -> None:
         self.show_window()
         self.window.open_conversation(cid)
+
+    def take_over(self, live: LiveAnswer) -> None:
+        self.show_window()
+        self.window.take_over(live)
 
     def _stop_answers(self) -> None:
         """Cancel running turns and let their threads end before the widgets they post to go
@@ -152,6 +178,7 @@ class Desktop(QObject):
             self.ctx.hotkey.unregister()
         if self.tray is not None:
             self.tray.hide()
+        self.notifier.close()
         self.services.stop()  # first: it ends scans and watchers that ops.wait would wait for
         self.ctx.ops.wait(5000)
         self.services.stop()  # and anything that started while we waited

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.ui.chat.chat_view import ChatView
+from app.ui.chat.live_answer import LiveAnswer
 from app.ui.context import UiContext
 from app.ui.failures import present_error
 from app.ui.file_actions import file_name_for, start_folder
@@ -39,6 +40,7 @@ class MainWindow(QMainWindow):
     model_loaded = Signal(object)
     shown = Signal()
     settings_saved = Signal(set)  # names of the settings that changed
+    test_notification = Signal()  # Settings > Test notification
     hidden_to_tray = Signal()  # the window was closed while Hearth keeps running in the tray
 
     def __init__(self, ctx: UiContext, parent: QWidget | None = None) -> None:
@@ -185,12 +187,21 @@ class MainWindow(QMainWindow):
         self.sidebar.select(None)
 
     def open_conversation(self, cid: str, focus: Any = None) -> None:
+        self._open_page_for(cid)
+        self.chat.load_conversation(cid, focus)
+
+    def take_over(self, live: LiveAnswer) -> None:
+        """An answer still being written elsewhere (quick ask) goes on in this window."""
+        if live.conversation_id is not None:
+            self._open_page_for(live.conversation_id)
+        self.chat.adopt(live)
+
+    def _open_page_for(self, cid: str) -> None:
         if cid != self.chat.conversation_id:
             self._forget_figures()
             self.indexer.leave(cid)
         self.show_page("chat")
         self.sidebar.select(cid)
-        self.chat.load_conversation(cid, focus)
 
     def _conversation_started(self, cid: str) -> None:
         self.sidebar.current_id = cid
@@ -255,6 +266,7 @@ class MainWindow(QMainWindow):
         dialog = SettingsDialog(self.ctx, parent=self)
         dialog.saved.connect(self._settings_saved)
         dialog.open_models.connect(self.open_models)
+        dialog.test_notification.connect(self.test_notification)
         dialog.open()
         self._dialogs["settings"] = dialog
         return dialog

@@ -89,6 +89,7 @@ class SettingsDialog(QDialog):
 
     saved = Signal(set)  # names of the fields that changed
     open_models = Signal()
+    test_notification = Signal()
 
     def __init__(self, ctx: UiContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -223,6 +224,10 @@ class SettingsDialog(QDialog):
         self.language.setAccessibleName(self.tr("Language"))
         form.addRow(self.tr("Language"), self.language)
         form.addRow("", _hint(self.tr("The language changes as soon as you save.")))
+        test = QPushButton(self.tr("Show a test notification"))
+        test.setAccessibleName(self.tr("Show a test notification"))
+        test.clicked.connect(self.test_notification)
+        form.addRow(self.tr("Reminders"), test)
         # The OS's own login-item record is the setting (the Windows installer writes it too).
         self.autostart = QCheckBox()
         self._tr(lambda: self.autostart.setText(self.tr("Start Hearth in the tray when I sign in")))

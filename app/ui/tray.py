@@ -21,6 +21,7 @@ class Tray(QObject):
     open_main = Signal()
     quit = Signal()
     pause_indexing = Signal(bool)
+    open_recent = Signal(str)  # a reminder picked from "Recent reminders"
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -30,6 +31,10 @@ class Tray(QObject):
         self._tr = Retranslator(self.menu)  # the menu is a window: Qt tells it of a new language
         self.ask_action = self._add(self.ask.emit)
         self.open_action = self._add(self.open_main.emit)
+        self.recent_menu = self.menu.addMenu("")
+        self._tr(lambda: self.recent_menu.setTitle(self.tr("Recent reminders")))
+        self._recent: list[Any] = []
+        self._tr(lambda: self.set_recent(self._recent))
         self.menu.addSeparator()
         self.pause_action = self._add(None)
         self.pause_action.setCheckable(True)
@@ -43,6 +48,17 @@ class Tray(QObject):
         self._tr(lambda: quit_action.setText(self.tr("Quit Hearth")))
         self.icon.setContextMenu(self.menu)
         self.icon.activated.connect(self._activated)
+
+    def set_recent(self, reminders: list[Any]) -> None:
+        """The last reminders, newest first, so a missed one can still be read."""
+        self._recent = list(reminders)
+        self.recent_menu.clear()
+        for reminder in reversed(reminders[-10:]):
+            action = self.recent_menu.addAction(f"{reminder.title} — {reminder.text}")
+            action.triggered.connect(lambda _=False, k=reminder.key: self.open_recent.emit(k))
+        if not reminders:
+            empty = self.recent_menu.addAction(self.tr("No reminders yet"))
+            empty.setEnabled(False)
 
     def _add(self, slot: Any) -> QAction:
         action = self.menu.addAction("")

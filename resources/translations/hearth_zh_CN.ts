@@ -141,103 +141,180 @@
 <context>
     <name>CalendarView</name>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="121"/>
+        <location filename="../../app/ui/calendar_view.py" line="143"/>
+        <location filename="../../app/ui/calendar_view.py" line="190"/>
         <source>Agenda</source>
         <translation>日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="135"/>
+        <location filename="../../app/ui/calendar_view.py" line="190"/>
         <source>Day</source>
         <translation>日</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="136"/>
+        <location filename="../../app/ui/calendar_view.py" line="189"/>
         <source>Week</source>
         <translation>周</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="146"/>
+        <location filename="../../app/ui/calendar_view.py" line="144"/>
+        <location filename="../../app/ui/calendar_view.py" line="189"/>
+        <source>Month</source>
+        <translation>月</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar_view.py" line="145"/>
+        <source>Days by the hour</source>
+        <translation>按小时显示的日程</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar_view.py" line="167"/>
+        <source>+%1 more</source>
+        <translation>另有 %1 项</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar_view.py" line="171"/>
+        <source>Edit…</source>
+        <translation>编辑…</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar_view.py" line="171"/>
+        <source>Delete…</source>
+        <translation>删除…</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar_view.py" line="184"/>
+        <source>New event</source>
+        <translation>新建日程</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar_view.py" line="202"/>
         <source>Today</source>
         <translation>今天</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="146"/>
+        <location filename="../../app/ui/calendar_view.py" line="202"/>
         <source>Previous</source>
         <translation>上一页</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="147"/>
+        <location filename="../../app/ui/calendar_view.py" line="203"/>
         <source>Next</source>
         <translation>下一页</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="157"/>
+        <location filename="../../app/ui/calendar_view.py" line="213"/>
         <source>Import .ics…</source>
         <translation>导入 .ics…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="158"/>
+        <location filename="../../app/ui/calendar_view.py" line="214"/>
         <source>Export .ics…</source>
         <translation>导出 .ics…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="182"/>
+        <location filename="../../app/ui/calendar_view.py" line="268"/>
         <source>Week of %1</source>
         <translation>%1 这一周</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="190"/>
+        <location filename="../../app/ui/calendar_view.py" line="281"/>
         <source>1 event</source>
         <translation>1 个日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="191"/>
+        <location filename="../../app/ui/calendar_view.py" line="282"/>
         <source>%1 events</source>
         <translation>%1 个日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="193"/>
+        <location filename="../../app/ui/calendar_view.py" line="292"/>
         <source>All day</source>
         <translation>全天</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="194"/>
+        <location filename="../../app/ui/calendar_view.py" line="293"/>
         <source>Nothing planned</source>
         <translation>没有安排</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="205"/>
+        <location filename="../../app/ui/calendar_view.py" line="319"/>
+        <source>Added “%1”</source>
+        <translation>已添加“%1”</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar_view.py" line="340"/>
+        <source>Move event</source>
+        <translation>移动日程</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar_view.py" line="341"/>
+        <source>Move “%1” to %2?</source>
+        <translation>要把“%1”移到 %2 吗？</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar_view.py" line="343"/>
+        <source>Move</source>
+        <translation>移动</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar_view.py" line="353"/>
+        <source>Delete event</source>
+        <translation>删除日程</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar_view.py" line="354"/>
+        <source>Delete “%1”?</source>
+        <translation>要删除“%1”吗？</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar_view.py" line="356"/>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar_view.py" line="384"/>
+        <source>Changed “%1”</source>
+        <translation>已更改“%1”</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar_view.py" line="391"/>
+        <source>Deleted “%1”</source>
+        <translation>已删除“%1”</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar_view.py" line="410"/>
         <source>The calendar could not be read: %1</source>
         <translation>无法读取日历：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="209"/>
+        <location filename="../../app/ui/calendar_view.py" line="414"/>
         <source>Import a calendar</source>
         <translation>导入日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="210"/>
-        <location filename="../../app/ui/calendar_view.py" line="242"/>
+        <location filename="../../app/ui/calendar_view.py" line="415"/>
+        <location filename="../../app/ui/calendar_view.py" line="447"/>
         <source>Calendars (*.ics)</source>
         <translation>日历文件 (*.ics)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="225"/>
+        <location filename="../../app/ui/calendar_view.py" line="430"/>
         <source>Imported: %1 new, %2 updated</source>
         <translation>已导入：新增 %1，更新 %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="228"/>
+        <location filename="../../app/ui/calendar_view.py" line="433"/>
         <source>; %1 repaired, %2 skipped</source>
         <translation>；修复 %1，跳过 %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="240"/>
+        <location filename="../../app/ui/calendar_view.py" line="445"/>
         <source>Export the calendar</source>
         <translation>导出日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="255"/>
+        <location filename="../../app/ui/calendar_view.py" line="460"/>
         <source>Exported to %1</source>
         <translation>已导出到 %1</translation>
     </message>
@@ -497,19 +574,29 @@
 <context>
     <name>Desktop</name>
     <message>
-        <location filename="../../app/ui/desktop.py" line="103"/>
+        <location filename="../../app/ui/desktop.py" line="113"/>
         <source>Hearth is still running</source>
         <translation>Hearth 仍在运行</translation>
     </message>
     <message>
-        <location filename="../../app/ui/desktop.py" line="104"/>
+        <location filename="../../app/ui/desktop.py" line="114"/>
         <source>Hearth keeps running in the tray so reminders and quick ask work. Quit it from the tray menu.</source>
         <translation>Hearth 会继续在托盘中运行，以便提醒和快速提问可用。可从托盘菜单退出。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/desktop.py" line="107"/>
+        <location filename="../../app/ui/desktop.py" line="117"/>
         <source>Could not save settings</source>
         <translation>无法保存设置</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/desktop.py" line="121"/>
+        <source>Hearth test reminder</source>
+        <translation>Hearth 测试提醒</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/desktop.py" line="122"/>
+        <source>Reminders appear like this, with Snooze and Open.</source>
+        <translation>提醒会像这样显示，并带有“稍后提醒”和“打开”。</translation>
     </message>
 </context>
 <context>
@@ -596,6 +683,164 @@
         <location filename="../../app/ui/chat/parts.py" line="59"/>
         <source>Summarise the PDF I dropped</source>
         <translation>总结我拖进来的 PDF</translation>
+    </message>
+</context>
+<context>
+    <name>EventDialog</name>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="51"/>
+        <source>Edit event</source>
+        <translation>编辑日程</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="51"/>
+        <source>New event</source>
+        <translation>新建日程</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="54"/>
+        <source>What is it?</source>
+        <translation>是什么事？</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="55"/>
+        <location filename="../../app/ui/calendar/editor.py" line="56"/>
+        <source>Title</source>
+        <translation>标题</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="57"/>
+        <source>All day</source>
+        <translation>全天</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="61"/>
+        <source>Starts</source>
+        <translation>开始</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="61"/>
+        <source>Ends</source>
+        <translation>结束</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="75"/>
+        <location filename="../../app/ui/calendar/editor.py" line="76"/>
+        <source>Place</source>
+        <translation>地点</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="78"/>
+        <location filename="../../app/ui/calendar/editor.py" line="80"/>
+        <source>Notes</source>
+        <translation>备注</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="82"/>
+        <source>Does not repeat</source>
+        <translation>不重复</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="82"/>
+        <source>Every day</source>
+        <translation>每天</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="82"/>
+        <source>Every week</source>
+        <translation>每周</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="83"/>
+        <source>Every month</source>
+        <translation>每月</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="83"/>
+        <source>Every year</source>
+        <translation>每年</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="88"/>
+        <source>Custom (%1)</source>
+        <translation>自定义（%1）</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="92"/>
+        <location filename="../../app/ui/calendar/editor.py" line="94"/>
+        <source>Repeat</source>
+        <translation>重复</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="96"/>
+        <source>No reminder</source>
+        <translation>不提醒</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="96"/>
+        <source>At the start</source>
+        <translation>开始时</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="96"/>
+        <source>5 minutes before</source>
+        <translation>提前 5 分钟</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="97"/>
+        <source>10 minutes before</source>
+        <translation>提前 10 分钟</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="97"/>
+        <source>15 minutes before</source>
+        <translation>提前 15 分钟</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="98"/>
+        <source>30 minutes before</source>
+        <translation>提前 30 分钟</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="98"/>
+        <source>1 hour before</source>
+        <translation>提前 1 小时</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="99"/>
+        <source>1 day before</source>
+        <translation>提前 1 天</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="104"/>
+        <source>%1 minutes before</source>
+        <translation>提前 %1 分钟</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="106"/>
+        <location filename="../../app/ui/calendar/editor.py" line="107"/>
+        <source>Reminder</source>
+        <translation>提醒</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="115"/>
+        <source>Delete…</source>
+        <translation>删除…</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="136"/>
+        <source>Give the event a title.</source>
+        <translation>请为日程填写标题。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="141"/>
+        <source>The end must be on or after the start.</source>
+        <translation>结束日期不能早于开始日期。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="147"/>
+        <source>The end must be after the start.</source>
+        <translation>结束时间必须晚于开始时间。</translation>
     </message>
 </context>
 <context>
@@ -1329,178 +1574,178 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/ui/main_window.py" line="89"/>
-        <location filename="../../app/ui/main_window.py" line="310"/>
+        <location filename="../../app/ui/main_window.py" line="90"/>
+        <location filename="../../app/ui/main_window.py" line="312"/>
         <source>No model loaded</source>
         <translation>未加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="93"/>
+        <location filename="../../app/ui/main_window.py" line="94"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="94"/>
+        <location filename="../../app/ui/main_window.py" line="95"/>
         <source>Context used</source>
         <translation>已用上下文</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="95"/>
+        <location filename="../../app/ui/main_window.py" line="96"/>
         <source>Speed of the last answer</source>
         <translation>上次回答的速度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="100"/>
+        <location filename="../../app/ui/main_window.py" line="101"/>
         <source>Other apps</source>
         <translation>其他应用</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="103"/>
+        <location filename="../../app/ui/main_window.py" line="104"/>
         <source>Model download</source>
         <translation>模型下载</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="112"/>
+        <location filename="../../app/ui/main_window.py" line="113"/>
         <source>API: %1 in queue</source>
         <translation>API：排队 %1 个</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="114"/>
+        <location filename="../../app/ui/main_window.py" line="115"/>
         <source>API: on</source>
         <translation>API：已开启</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="120"/>
+        <location filename="../../app/ui/main_window.py" line="121"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="121"/>
+        <location filename="../../app/ui/main_window.py" line="122"/>
         <source>&amp;New chat</source>
         <translation>新对话(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="123"/>
+        <location filename="../../app/ui/main_window.py" line="124"/>
         <source>&amp;Add files to this chat…</source>
         <translation>向此对话添加文件(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="125"/>
+        <location filename="../../app/ui/main_window.py" line="126"/>
         <source>&amp;Export this chat…</source>
         <translation>导出此对话(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="127"/>
+        <location filename="../../app/ui/main_window.py" line="128"/>
         <source>&amp;Quit Hearth</source>
         <translation>退出 Hearth(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="129"/>
+        <location filename="../../app/ui/main_window.py" line="130"/>
         <source>&amp;View</source>
         <translation>查看(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="130"/>
+        <location filename="../../app/ui/main_window.py" line="131"/>
         <source>&amp;Chat</source>
         <translation>对话(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="131"/>
+        <location filename="../../app/ui/main_window.py" line="132"/>
         <source>&amp;Library</source>
         <translation>资料库(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="133"/>
+        <location filename="../../app/ui/main_window.py" line="134"/>
         <source>C&amp;alendar</source>
         <translation>日历(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="135"/>
+        <location filename="../../app/ui/main_window.py" line="136"/>
         <source>&amp;Files</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="137"/>
+        <location filename="../../app/ui/main_window.py" line="138"/>
         <source>&amp;Search chats</source>
         <translation>搜索对话(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="139"/>
+        <location filename="../../app/ui/main_window.py" line="140"/>
         <source>&amp;Model</source>
         <translation>模型(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="140"/>
+        <location filename="../../app/ui/main_window.py" line="141"/>
         <source>&amp;Models…</source>
         <translation>模型管理(&amp;M)…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="141"/>
+        <location filename="../../app/ui/main_window.py" line="142"/>
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="142"/>
+        <location filename="../../app/ui/main_window.py" line="143"/>
         <source>S&amp;top answer</source>
         <translation>停止回答(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="278"/>
+        <location filename="../../app/ui/main_window.py" line="280"/>
         <source>Could not save settings</source>
         <translation>无法保存设置</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="285"/>
+        <location filename="../../app/ui/main_window.py" line="287"/>
         <source>No model yet. Hearth needs a model to answer: download one or open a file you have.</source>
         <translation>还没有模型。Hearth 需要模型才能回答：请下载一个，或打开已有的模型文件。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="288"/>
+        <location filename="../../app/ui/main_window.py" line="290"/>
         <source>Loading the model…</source>
         <translation>正在加载模型…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="302"/>
+        <location filename="../../app/ui/main_window.py" line="304"/>
         <source>remote</source>
         <translation>远程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="322"/>
+        <location filename="../../app/ui/main_window.py" line="324"/>
         <source>%1 tok/s</source>
         <translation>%1 token/秒</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="329"/>
+        <location filename="../../app/ui/main_window.py" line="331"/>
         <source>Context %1 / %2</source>
         <translation>上下文 %1 / %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="331"/>
+        <location filename="../../app/ui/main_window.py" line="333"/>
         <source> · earlier messages summarized</source>
         <translation> · 较早的消息已总结</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="338"/>
+        <location filename="../../app/ui/main_window.py" line="340"/>
         <source>Add files to this chat</source>
         <translation>向此对话添加文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="348"/>
+        <location filename="../../app/ui/main_window.py" line="350"/>
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="349"/>
+        <location filename="../../app/ui/main_window.py" line="351"/>
         <source>Export this chat</source>
         <translation>导出此对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="351"/>
+        <location filename="../../app/ui/main_window.py" line="353"/>
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="357"/>
+        <location filename="../../app/ui/main_window.py" line="359"/>
         <source>Could not export the chat</source>
         <translation>无法导出对话</translation>
     </message>
@@ -1630,6 +1875,19 @@
     </message>
 </context>
 <context>
+    <name>Notifier</name>
+    <message>
+        <location filename="../../app/ui/notifications.py" line="107"/>
+        <source>Open</source>
+        <translation>打开</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/notifications.py" line="108"/>
+        <source>Snooze %1 min</source>
+        <translation>%1 分钟后再提醒</translation>
+    </message>
+</context>
+<context>
     <name>Ops</name>
     <message>
         <location filename="../../app/ui/ops.py" line="73"/>
@@ -1724,6 +1982,39 @@
         <location filename="../../app/ui/quick_ask.py" line="184"/>
         <source>Stopped.</source>
         <translation>已停止。</translation>
+    </message>
+</context>
+<context>
+    <name>RepeatScope</name>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="173"/>
+        <source>Delete only this event, this and the following ones, or every one?</source>
+        <translation>只删除这一次、这一次及以后的，还是全部？</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="175"/>
+        <source>Change only this event, this and the following ones, or every one?</source>
+        <translation>只更改这一次、这一次及以后的，还是全部？</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="177"/>
+        <source>Repeating event</source>
+        <translation>重复的日程</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="180"/>
+        <source>This event only</source>
+        <translation>仅此一次</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="181"/>
+        <source>This and following</source>
+        <translation>此次及以后</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar/editor.py" line="182"/>
+        <source>All events</source>
+        <translation>全部</translation>
     </message>
 </context>
 <context>
@@ -1845,218 +2136,229 @@
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="228"/>
+        <location filename="../../app/ui/settings_dialog.py" line="233"/>
         <source>Start Hearth in the tray when I sign in</source>
         <translation>登录时在托盘中启动 Hearth</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="301"/>
+        <location filename="../../app/ui/settings_dialog.py" line="306"/>
         <source>Could not change start at login</source>
         <translation>无法更改登录时启动</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="99"/>
+        <location filename="../../app/ui/settings_dialog.py" line="100"/>
         <source>Settings — Hearth</source>
         <translation>设置 — Hearth</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="111"/>
+        <location filename="../../app/ui/settings_dialog.py" line="112"/>
         <source>Tool servers</source>
         <translation>工具服务器</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="115"/>
+        <location filename="../../app/ui/settings_dialog.py" line="116"/>
         <source>Answers</source>
         <translation>回答</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="119"/>
+        <location filename="../../app/ui/settings_dialog.py" line="120"/>
         <source>Connect another app</source>
         <translation>连接其他应用</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="120"/>
-        <location filename="../../app/ui/settings_dialog.py" line="148"/>
+        <location filename="../../app/ui/settings_dialog.py" line="121"/>
+        <location filename="../../app/ui/settings_dialog.py" line="149"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="121"/>
+        <location filename="../../app/ui/settings_dialog.py" line="122"/>
         <source>Folders</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="122"/>
+        <location filename="../../app/ui/settings_dialog.py" line="123"/>
         <source>General</source>
         <translation>通用</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="140"/>
+        <location filename="../../app/ui/settings_dialog.py" line="141"/>
         <source>No model chosen</source>
         <translation>未选择模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="141"/>
+        <location filename="../../app/ui/settings_dialog.py" line="142"/>
         <source>Model file or folder</source>
         <translation>模型文件或文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="143"/>
+        <location filename="../../app/ui/settings_dialog.py" line="144"/>
         <source>Models…</source>
         <translation>模型管理…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="144"/>
+        <location filename="../../app/ui/settings_dialog.py" line="145"/>
         <source>Manage models</source>
         <translation>管理模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="150"/>
-        <location filename="../../app/ui/settings_dialog.py" line="156"/>
+        <location filename="../../app/ui/settings_dialog.py" line="151"/>
+        <location filename="../../app/ui/settings_dialog.py" line="157"/>
         <source>Engine</source>
         <translation>引擎</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="151"/>
+        <location filename="../../app/ui/settings_dialog.py" line="152"/>
         <source>Automatic</source>
         <translation>自动</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="151"/>
+        <location filename="../../app/ui/settings_dialog.py" line="152"/>
         <source>Remote server</source>
         <translation>远程服务器</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="159"/>
+        <location filename="../../app/ui/settings_dialog.py" line="160"/>
         <source>Remote server address</source>
         <translation>远程服务器地址</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="161"/>
+        <location filename="../../app/ui/settings_dialog.py" line="162"/>
         <source>Server</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="167"/>
+        <location filename="../../app/ui/settings_dialog.py" line="168"/>
         <source>Automatic (from free memory)</source>
         <translation>自动（根据可用内存）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="169"/>
+        <location filename="../../app/ui/settings_dialog.py" line="170"/>
         <source>Context length in tokens</source>
         <translation>上下文长度（token）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="170"/>
+        <location filename="../../app/ui/settings_dialog.py" line="171"/>
         <source>Context length</source>
         <translation>上下文长度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="172"/>
+        <location filename="../../app/ui/settings_dialog.py" line="173"/>
         <source>f16 (best quality)</source>
         <translation>f16（质量最好）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="173"/>
+        <location filename="../../app/ui/settings_dialog.py" line="174"/>
         <source>q8_0 (half the memory)</source>
         <translation>q8_0（内存减半）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="175"/>
+        <location filename="../../app/ui/settings_dialog.py" line="176"/>
         <source>KV cache precision</source>
         <translation>KV 缓存精度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="176"/>
+        <location filename="../../app/ui/settings_dialog.py" line="177"/>
         <source>KV cache</source>
         <translation>KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="177"/>
+        <location filename="../../app/ui/settings_dialog.py" line="178"/>
         <source>Each token of context takes 176 KiB at f16 (94 KiB at q8_0): 8K tokens need about 1.4 GiB.</source>
         <translation>每个上下文 token 在 f16 下占 176 KiB（q8_0 下 94 KiB）：8K token 约需 1.4 GiB。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="179"/>
+        <location filename="../../app/ui/settings_dialog.py" line="180"/>
         <source>Think before answering by default</source>
         <translation>默认回答前先思考</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="181"/>
+        <location filename="../../app/ui/settings_dialog.py" line="182"/>
         <source>Thinking</source>
         <translation>思考</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="188"/>
+        <location filename="../../app/ui/settings_dialog.py" line="189"/>
         <source>Watched folders (documents Hearth can read and cite)</source>
         <translation>监视的文件夹（Hearth 可以阅读并引用其中的文档）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="189"/>
+        <location filename="../../app/ui/settings_dialog.py" line="190"/>
         <source>Watched folders</source>
         <translation>监视的文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="192"/>
+        <location filename="../../app/ui/settings_dialog.py" line="193"/>
         <source>File search folders (Hearth finds files only here)</source>
         <translation>文件搜索范围（Hearth 只在这些文件夹中查找文件）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="193"/>
+        <location filename="../../app/ui/settings_dialog.py" line="194"/>
         <source>File search folders</source>
         <translation>文件搜索范围</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="205"/>
         <location filename="../../app/ui/settings_dialog.py" line="206"/>
+        <location filename="../../app/ui/settings_dialog.py" line="207"/>
         <source>Quick ask shortcut</source>
         <translation>快速提问快捷键</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="212"/>
-        <location filename="../../app/ui/settings_dialog.py" line="219"/>
+        <location filename="../../app/ui/settings_dialog.py" line="213"/>
+        <location filename="../../app/ui/settings_dialog.py" line="220"/>
         <source>Follow the system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="212"/>
+        <location filename="../../app/ui/settings_dialog.py" line="213"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="213"/>
+        <location filename="../../app/ui/settings_dialog.py" line="214"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="216"/>
         <location filename="../../app/ui/settings_dialog.py" line="217"/>
+        <location filename="../../app/ui/settings_dialog.py" line="218"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="223"/>
         <location filename="../../app/ui/settings_dialog.py" line="224"/>
+        <location filename="../../app/ui/settings_dialog.py" line="225"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="225"/>
+        <location filename="../../app/ui/settings_dialog.py" line="226"/>
         <source>The language changes as soon as you save.</source>
         <translation>保存后语言立即切换。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="236"/>
+        <location filename="../../app/ui/settings_dialog.py" line="227"/>
+        <location filename="../../app/ui/settings_dialog.py" line="228"/>
+        <source>Show a test notification</source>
+        <translation>显示测试通知</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_dialog.py" line="230"/>
+        <source>Reminders</source>
+        <translation>提醒</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_dialog.py" line="241"/>
         <source>The shortcut is registered while Hearth runs.</source>
         <translation>Hearth 运行时会注册该快捷键。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="262"/>
+        <location filename="../../app/ui/settings_dialog.py" line="267"/>
         <source>Choose a model to see which engine runs it.</source>
         <translation>选择模型后可查看由哪个引擎运行。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="304"/>
+        <location filename="../../app/ui/settings_dialog.py" line="309"/>
         <source>Could not save settings</source>
         <translation>无法保存设置</translation>
     </message>
@@ -2410,32 +2712,42 @@
 <context>
     <name>Tray</name>
     <message>
-        <location filename="../../app/ui/tray.py" line="40"/>
+        <location filename="../../app/ui/tray.py" line="35"/>
+        <source>Recent reminders</source>
+        <translation>最近的提醒</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/tray.py" line="45"/>
         <source>Ask…</source>
         <translation>提问…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/tray.py" line="41"/>
+        <location filename="../../app/ui/tray.py" line="46"/>
         <source>Open Hearth</source>
         <translation>打开 Hearth</translation>
     </message>
     <message>
-        <location filename="../../app/ui/tray.py" line="42"/>
+        <location filename="../../app/ui/tray.py" line="47"/>
         <source>Pause indexing</source>
         <translation>暂停索引</translation>
     </message>
     <message>
-        <location filename="../../app/ui/tray.py" line="43"/>
+        <location filename="../../app/ui/tray.py" line="48"/>
         <source>Quit Hearth</source>
         <translation>退出 Hearth</translation>
     </message>
     <message>
-        <location filename="../../app/ui/tray.py" line="68"/>
+        <location filename="../../app/ui/tray.py" line="60"/>
+        <source>No reminders yet</source>
+        <translation>还没有提醒</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/tray.py" line="84"/>
         <source>Serving other apps at %1</source>
         <translation>正在为其他应用提供服务：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/tray.py" line="71"/>
+        <location filename="../../app/ui/tray.py" line="87"/>
         <source>Hearth · serving other apps</source>
         <translation>Hearth · 正在为其他应用提供服务</translation>
     </message>
@@ -2538,6 +2850,79 @@
         <location filename="../../app/ui/hotkey/x11.py" line="109"/>
         <source>%1 opens Quick ask from anywhere.</source>
         <translation>在任何地方按 %1 即可打开快速提问。</translation>
+    </message>
+</context>
+<context>
+    <name>LiveAnswer</name>
+    <message>
+        <location filename="../../app/ui/chat/live_answer.py" line="1"/>
+        <source>Preparing…</source>
+        <translation>正在准备…</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/live_answer.py" line="1"/>
+        <source>Waiting for the model (%1 ahead)…</source>
+        <translation>正在等待模型（前面还有 %1 个）…</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/live_answer.py" line="1"/>
+        <source>Loading the model…</source>
+        <translation>正在加载模型…</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/live_answer.py" line="1"/>
+        <source>Reading %1 tokens (%2%)…</source>
+        <translation>正在读取 %1 个 token（%2%）…</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/live_answer.py" line="1"/>
+        <source>Reading your message…</source>
+        <translation>正在读取你的消息…</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/live_answer.py" line="1"/>
+        <source>Thinking…</source>
+        <translation>思考中…</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/live_answer.py" line="1"/>
+        <source>Thinking was cut short.</source>
+        <translation>思考被提前结束。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/live_answer.py" line="1"/>
+        <source>The answer was stopped because it kept repeating itself.</source>
+        <translation>回答一直在重复，已被停止。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/live_answer.py" line="1"/>
+        <source>Stopped: the same tool call kept repeating.</source>
+        <translation>已停止：同一个工具调用一再重复。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/live_answer.py" line="1"/>
+        <source>Earlier messages were summarized to fit the context.</source>
+        <translation>较早的消息已被总结，以放入上下文。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/live_answer.py" line="1"/>
+        <source>Stopped.</source>
+        <translation>已停止。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/live_answer.py" line="1"/>
+        <source>The answer reached the length limit.</source>
+        <translation>回答已达到长度上限。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/live_answer.py" line="1"/>
+        <source>Stopped after too many tool steps.</source>
+        <translation>工具步骤过多，已停止。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/live_answer.py" line="1"/>
+        <source>The answer is ready.</source>
+        <translation>回答已完成。</translation>
     </message>
 </context>
 </TS>

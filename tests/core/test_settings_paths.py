@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from app.core.paths import Paths
 from app.core.settings import McpServer, Settings, load_settings, save_settings
 
@@ -61,3 +63,45 @@ def test_failed_write_leaves_previous_settings(tmp_path: Path, monkeypatch) -> N
         pass
     assert load_settings(path).model_path == "/old.gguf"
     assert [p.name for p in tmp_path.iterdir()] == ["settings.json"]  # no temp file left behind
+
+
+def test_settings_from_another_version_keep_unknown_keys_and_fix_wrong_types(
+        tmp_path: Path) -> None:
+    path = tmp_path / "settings.json"
+    path.write_text(json.dumps({
+        "file_roots": 5, "watched_folders": ["/docs", 7], "theme": "dark", "future_flag": True,
+        "chat_temperature": 1,
+        "mcp_servers": [{"name": "notes", "command": ["notes-mcp"], "env": {"A": "1"}},
+                        {"command": ["nameless"]}, "junk"],
+    }))
+    loaded = load_settings(path)
+    assert loaded.file_roots == [] and loaded.watched_folders == ["/docs"]
+    assert loaded.theme == "dark" and loaded.chat_temperature == 1.0
+    assert [s.name for s in loaded.mcp_servers] == ["notes"]
+    notes = "\n".join(loaded.load_notes)
+    assert "file_roots: expected a list of text, found int; using the default" in notes
+    assert "future_flag: not a setting this version knows (kept, ignored)" in notes
+    assert "mcp_servers[0].env: not a setting this version knows" in notes
+    assert "mcp_servers[1]: expected McpServer; left out" in notes
+    save_settings(loaded, path)
+    saved = json.loads(path.read_text())
+    assert saved["future_flag"] is True and saved["mcp_servers"][0]["env"] == {"A": "1"}
+    assert "unknown" not in saved and "load_notes" not in saved
+
+
+def test_the_user_is_told_once_and_every_command_still_runs(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from app.main import main
+
+    home = Paths.from_env().ensure()
+    home.settings_file.write_text(json.dumps({
+        "mcp_servers": [{"name": "n", "command": ["x"], "transport": "stdio"}],
+        "file_roots": [3], "model_path": 12}))
+    assert main(["history", "list"]) == 0
+    err = capsys.readouterr().err
+    assert err.count("settings.json comes from another version") == 1
+    assert "Traceback" not in err
+    assert main(["files", "status"]) == 0
+    assert "another version" not in capsys.readouterr().err  # told once
+    assert json.loads(home.settings_file.read_text())["mcp_servers"][0]["transport"] == "stdio"
+    assert (home.data / "settings.previous.json").exists()

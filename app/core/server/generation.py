@@ -132,8 +132,8 @@ def _add(outcome: Outcome, event: Event) -> None:
     elif isinstance(event, StreamError):
         if event.kind is not None:
             outcome.error = event
-    else:
-        outcome.done = event
+    elif isinstance(event, Done):
+        outcome.done = event  # Prefill (reading progress) has no place in a reply
 
 
 async def wait_disconnect(receive: Any) -> None:
