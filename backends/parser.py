@@ -8,7 +8,8 @@ MODEL.md or the JSON variant. Rules, chosen to be lenient with untidy output:
   `<think>\\n{reasoning}\\n</think>\\n\\n{content}\\n\\n<tool_call>`); blank lines before a segment
   go but the indentation of its first line stays.
 - A stray `<think>` at the very start of the output is skipped (and, when output was expected
-  to start in the answer, it opens reasoning).
+  to start in the answer, it opens reasoning); so is a `</think>` at the very start of output
+  expected to start in the answer.
 - A text that could still become a tag (`<tool_`) is held back until it is decided, nothing more.
 - `<tool_call>` opens a call when a newline, `<function=` or `{` follows it, in the answer or
   in reasoning that never closed (the reasoning ends there); followed on its line by other
@@ -155,7 +156,9 @@ class OutputParser:
             self._literal_upto = start
 
     def _skip_stray_think(self) -> bool:
-        """At the very start, drop a `<think>` the model repeated (or opened when not expected)."""
+        """At the very start, drop a `<think>` the model repeated (or opened when not expected),
+        and a `</think>` that closes reasoning which never opened (Non-Think, or a server that
+        split the reasoning out already): neither is ever part of an answer."""
         stripped = self._buf.lstrip(_WHITESPACE)
         if stripped.startswith(THINK_OPEN):
             self._buf = stripped[len(THINK_OPEN):]
@@ -163,12 +166,19 @@ class OutputParser:
             self._at_output_start = False
             self._start_segment()
             return True
-        if stripped and not THINK_OPEN.startswith(stripped):
+        stray_close = self._mode == _TEXT
+        if stray_close and stripped.startswith(THINK_CLOSE):
+            self._buf = stripped[len(THINK_CLOSE):]
+            self._at_output_start = False
+            self._start_segment()
+            return True
+        if stripped and not THINK_OPEN.startswith(stripped) and not (
+                stray_close and THINK_CLOSE.startswith(stripped)):
             self._at_output_start = False
         return False
 
     def _watched_tags(self, tags: tuple[str, ...]) -> tuple[str, ...]:
-        return (*tags, THINK_OPEN) if self._at_output_start else tags
+        return (*tags, THINK_OPEN, THINK_CLOSE) if self._at_output_start else tags
 
     def _step_tool(self, events: list[Event]) -> bool:
         start = max(0, self._scanned - len(CALL_CLOSE))

@@ -4,6 +4,11 @@ Works with servers that return the model's raw text in `delta.content` (Hearth's
 then finds reasoning and tool calls) and with servers that split them out themselves into
 `delta.reasoning_content` / `delta.reasoning` and `delta.tool_calls`. Standard library only.
 
+load() probes what the server is (backends/remote_probe.py). A server that ignores
+`chat_template_kwargs` but takes raw prompts (llama-cpp-python's) gets the prompt rendered with
+the model's own template on /v1/completions, so Think / Non-Think and tool history behave as on
+the local engines; the template comes from the local model, the server, or the served file.
+
 Cancel is checked between streamed chunks and closes the connection, which tells the server to
 stop. Servers that report no usage get a completion count of one token per chunk and a prompt
 count of 0 (llama-cpp-python's own server is one).
@@ -16,8 +21,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from backends.base import BackendInfo, GenerateOptions, Message, ShouldStop
-from backends.chat_format import estimate_tokens
-from backends.errors import FailureKind, NotLoaded
+from backends.chat_format import ChatTemplate, estimate_tokens, opens_reasoning
+from backends.errors import FailureKind, NotLoaded, RemoteError, UnsupportedModel
 from backends.events import Done, Event, StreamError
 from backends.remote_http import (
     Connection,
@@ -26,9 +31,11 @@ from backends.remote_http import (
     RefusedRequest,
     as_int,
     chat_request,
+    completion_request,
     is_sse,
     json_or_empty,
 )
+from backends.remote_probe import GENERIC, LLAMA_CPP_PYTHON, ServerKind, probe, served_template
 from backends.remote_sse import Turn, follow
 
 
@@ -36,11 +43,17 @@ class RemoteBackend:
     """Streams /v1/chat/completions. load() checks the server answers and picks its model."""
 
     def __init__(self, url: str, model: str = "", api_key: str = "",
-                 timeout: float = 60.0) -> None:
+                 timeout: float = 60.0, chat_template: str = "", context_length: int = 0) -> None:
+        """chat_template: the model's own template, when Hearth has the model locally too;
+        context_length: the server's window, for servers that do not report it."""
         self._endpoint = Endpoint.parse(url)
         self._http = HttpClient(self._endpoint, api_key, timeout)
         self._model = model
         self._loaded = False
+        self._known_template = chat_template
+        self._context_length = context_length
+        self._server = ServerKind(GENERIC)
+        self._template: ChatTemplate | None = None  # set: Hearth renders (raw completions)
         self._extras = True  # send the non-OpenAI fields until the server refuses them
         # One info object for the backend's life, so what others write on it (reason) stays.
         self._info = BackendInfo(engine="remote", model_path=self._endpoint.url,
@@ -65,10 +78,34 @@ class RemoteBackend:
         if not self._model and models:
             self._model = str(models[0].get("id", ""))
         chosen = next((m for m in models if m.get("id") == self._model), {})
+        self._server = probe(self._http, self._endpoint, models)
+        self._template = self._raw_template(models)
         self._info.model_name = self._model
-        self._info.context_length = _context_length(chosen)
+        # llama-cpp-python's server never says its context: the user's setting stands in.
+        self._info.context_length = (_context_length(chosen) or self._server.context_length
+                                     or self._context_length)
         self._info.extra["served_models"] = [str(m.get("id", "")) for m in models]
+        self._info.extra["server"] = self._server.name
+        self._info.extra["prompt_rendered_by"] = "hearth" if self._template else "server"
         self._loaded = True
+
+    def _raw_template(self, models: list[dict[str, Any]]) -> ChatTemplate | None:
+        """The model's template, when this server must be sent a prompt Hearth renders."""
+        server = self._server
+        if server.template_kwargs or not server.completions:
+            return None
+        source = (self._known_template or server.chat_template
+                  or served_template([m for m in models if m.get("id") == self._model]))
+        if not source:
+            return None  # chat requests then; Non-Think may not switch off on this server
+        try:
+            return ChatTemplate(source)
+        except UnsupportedModel:
+            return None
+
+    @property
+    def server(self) -> ServerKind:
+        return self._server
 
     def unload(self) -> None:
         self._loaded = False  # nothing is held between requests
@@ -77,12 +114,35 @@ class RemoteBackend:
         pass  # nothing is kept here; the server holds no state between requests
 
     def render_prompt(self, messages: list[Message], options: GenerateOptions) -> str:
+        if self._template is not None:  # the exact prompt this server is sent
+            return self._template.render(messages, options)
         # The server renders the real prompt from this request; show what Hearth sends it.
         body = json.dumps(self._request(messages, options), indent=2, ensure_ascii=False)
         return f"POST {self._endpoint.full_url('chat/completions')}\n{body}"
 
     def count_tokens(self, text: str) -> int:
+        """The server's own count where it offers one, else a cautious estimate."""
+        if self._server.tokenize:
+            try:
+                return self._server_count(text)
+            except (RemoteError, ValueError):
+                pass
         return estimate_tokens(text)
+
+    def _server_count(self, text: str) -> int:
+        field = "input" if self._server.name == LLAMA_CPP_PYTHON else "content"
+        body = json.dumps({field: text, "model": self._model}, ensure_ascii=False).encode()
+        conn, response = self._http.open("POST", self._endpoint.prefix + self._server.tokenize,
+                                         body)
+        try:
+            data = json_or_empty(self._http.read(response))
+        finally:
+            conn.close()
+        if isinstance(data.get("count"), int):
+            return int(data["count"])
+        if isinstance(data.get("tokens"), list):
+            return len(data["tokens"])
+        raise ValueError("no token count in the answer")
 
     def stream(self, messages: list[Message], options: GenerateOptions,
                should_stop: ShouldStop) -> Iterator[Event]:
@@ -93,11 +153,27 @@ class RemoteBackend:
                               kind=FailureKind.BAD_INPUT)
             yield Done("error")
             return
-        turn = Turn(options)
+        prompt = self._template.render(messages, options) if self._template else None
+        turn = Turn(options, starts_in_reasoning=opens_reasoning(prompt) if prompt else None)
         if should_stop():
             yield turn.done("cancelled")
             return
-        conn, response = self._post_chat(messages, options)
+        def post(stream: bool) -> Connection:
+            if prompt is not None:
+                return self._post_completion(prompt, options, stream)
+            return self._post_chat(messages, options, stream)
+
+        yield from self._read(post(True), turn, should_stop)
+        if not (turn.received or turn.cancelled or should_stop()):
+            # An empty stream: llama-cpp-python's server drops its error that way. Asked again
+            # without streaming it answers with its own words (RefusedRequest), or the reply.
+            yield from self._read(post(False), turn, should_stop)
+        yield from turn.finish()
+        yield turn.done()
+
+    def _read(self, connection: Connection, turn: Turn, should_stop: ShouldStop
+              ) -> Iterator[Event]:
+        conn, response = connection
         try:
             if "json" in (response.getheader("Content-Type") or "") and not is_sse(response):
                 yield from turn.handle(json_or_empty(self._http.read(response)))  # not streamed
@@ -106,12 +182,15 @@ class RemoteBackend:
                 yield from follow(lambda: self._http.readline(response), turn, should_stop)
         finally:
             conn.close()  # also what a cancel does: the server notices and stops generating
-        yield from turn.finish()
-        yield turn.done()
 
-    def _post_chat(self, messages: list[Message], options: GenerateOptions) -> Connection:
+    def _post_chat(self, messages: list[Message], options: GenerateOptions,
+                   stream: bool = True) -> Connection:
         def post() -> Connection:
-            payload = json.dumps(self._request(messages, options), ensure_ascii=False)
+            body = self._request(messages, options)
+            if not stream:
+                body.update(stream=False)
+                body.pop("stream_options", None)
+            payload = json.dumps(body, ensure_ascii=False)
             return self._http.open("POST", self._endpoint.path("chat/completions"),
                                    payload.encode())
 
@@ -122,6 +201,13 @@ class RemoteBackend:
                 raise
             self._extras = False  # remembered: this server wants plain OpenAI requests
             return post()
+
+    def _post_completion(self, prompt: str, options: GenerateOptions,
+                         stream: bool = True) -> Connection:
+        body = completion_request(prompt, options, self._model)
+        body["stream"] = stream
+        payload = json.dumps(body, ensure_ascii=False)
+        return self._http.open("POST", self._endpoint.path("completions"), payload.encode())
 
     def _request(self, messages: list[Message], options: GenerateOptions) -> dict[str, Any]:
         return chat_request(messages, options, self._model, self._extras)

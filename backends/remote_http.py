@@ -17,7 +17,8 @@ Connection = tuple[http.client.HTTPConnection, http.client.HTTPResponse]
 _ERROR_SNIPPET = 300
 # Fields outside OpenAI's own API: llama-server, vLLM and SGLang accept them; a strict server
 # that refuses them by name gets the request again without them.
-_EXTRA_FIELDS = ("top_k", "min_p", "chat_template_kwargs")
+_EXTRA_FIELDS = ("top_k", "min_p", "chat_template_kwargs", "continue_final_message",
+                 "add_generation_prompt")
 
 
 class RefusedRequest(RemoteRefused):
@@ -138,8 +139,11 @@ class HttpClient:
 def chat_request(messages: list[Message], options: GenerateOptions, model: str,
                  extras: bool) -> dict[str, Any]:
     """The /v1/chat/completions body; `extras` adds the fields beyond OpenAI's own API."""
+    wired = [_wire_message(m) for m in messages]
+    if options.assistant_prefix:  # the reply so far: the server continues it
+        wired.append({"role": "assistant", "content": options.assistant_prefix})
     body: dict[str, Any] = {
-        "messages": [_wire_message(m) for m in messages],
+        "messages": wired,
         "stream": True,
         "stream_options": {"include_usage": True},
         "max_tokens": options.max_tokens,
@@ -152,10 +156,31 @@ def chat_request(messages: list[Message], options: GenerateOptions, model: str,
         body["chat_template_kwargs"] = {"enable_thinking": options.enable_thinking,
                                         "preserve_thinking": options.preserve_thinking,
                                         "tool_call_format": options.tool_call_format}
+        if options.assistant_prefix:  # vLLM's and SGLang's names; llama-server prefills anyway
+            body["continue_final_message"] = True
+            body["add_generation_prompt"] = False
     if model:
         body["model"] = model
     if options.tools:
         body["tools"] = options.tools
+    if options.seed is not None:
+        body["seed"] = options.seed
+    return body
+
+
+STOP_TEXTS = ["<|im_end|>", "<|endoftext|>"]
+
+
+def completion_request(prompt: str, options: GenerateOptions, model: str) -> dict[str, Any]:
+    """The /v1/completions body for a prompt Hearth rendered with the model's template."""
+    body: dict[str, Any] = {
+        "prompt": prompt, "stream": True, "max_tokens": options.max_tokens,
+        "temperature": options.effective_temperature(), "top_p": options.top_p,
+        "top_k": options.top_k, "min_p": options.min_p, "repeat_penalty": 1.0,
+        "stop": STOP_TEXTS,
+    }
+    if model:
+        body["model"] = model
     if options.seed is not None:
         body["seed"] = options.seed
     return body

@@ -52,8 +52,12 @@ def sse_data(readline: Callable[[], bytes]) -> Iterator[str]:
 class Turn:
     """What one streamed reply has said so far, in either server style."""
 
-    def __init__(self, options: GenerateOptions) -> None:
+    def __init__(self, options: GenerateOptions, starts_in_reasoning: bool | None = None) -> None:
+        """starts_in_reasoning: where raw output begins (None: from the options)."""
         self.options = options
+        if starts_in_reasoning is None:
+            starts_in_reasoning = options.enable_thinking and not options.assistant_prefix
+        self.starts_in_reasoning = starts_in_reasoning
         self.started = time.perf_counter()
         self.first = 0.0
         self.pieces = 0  # content/reasoning chunks, the token count when the server gives none
@@ -65,6 +69,7 @@ class Turn:
         self.saw_call = False
         self.saw_reasoning = False  # the server split the reasoning out itself
         self.server_error = False
+        self.received = False  # any chunk (or a whole reply) came from the server
         self.reasoning_pieces = 0  # chunks inside the reasoning: its token count, near enough
         self.budget_spent = False
         # Reasoning split out by the server still goes through a parser, to trim it the same way.
@@ -73,6 +78,7 @@ class Turn:
         self.calls: dict[int, dict[str, str]] = {}
 
     def handle(self, chunk: dict[str, Any]) -> list[Event]:
+        self.received = True
         events: list[Event] = []
         if chunk.get("error"):
             self.server_error = True
@@ -92,6 +98,9 @@ class Turn:
         delta = choice.get("delta") or choice.get("message") or {}
         reasoning = delta.get("reasoning_content") or delta.get("reasoning")
         content, calls = delta.get("content"), delta.get("tool_calls") or []
+        if isinstance(choice.get("text"), str):  # /v1/completions: the raw output
+            # The closing chunk carries the finish reason and no token.
+            content = choice["text"] if choice["text"] or not choice.get("finish_reason") else None
         # Each chunk is about one token; an empty content piece is one too (llama.cpp sends ""
         # for part of a character). The count stands in when the server reports no usage.
         self.pieces += isinstance(content, str) or bool(reasoning) or bool(calls)
@@ -112,13 +121,13 @@ class Turn:
         """Is raw content (before this chunk) still inside the reasoning?"""
         if self.content is not None:
             return self.content.in_reasoning
-        return self.options.enable_thinking and not self.saw_reasoning
+        return self.starts_in_reasoning and not self.saw_reasoning
 
     def _start_content(self) -> tuple[OutputParser, list[Event]]:
         # Reasoning the server split out is over; raw text starts inside <think> in Think mode.
         self.content = OutputParser(
             self.options.tool_call_format, tools=self.options.tools,
-            starts_in_reasoning=self.options.enable_thinking and not self.saw_reasoning)
+            starts_in_reasoning=self.starts_in_reasoning and not self.saw_reasoning)
         return self.content, self.reasoning.finish()
 
     def _add_call_fragment(self, call: dict[str, Any]) -> None:
@@ -150,7 +159,7 @@ class Turn:
         """Still reasoning and the thinking budget is spent."""
         budget = self.options.thinking_budget
         still = self.content.in_reasoning if self.content is not None else (
-            self.saw_reasoning or self.options.enable_thinking)
+            self.saw_reasoning or self.starts_in_reasoning)
         return budget is not None and still and self.reasoning_pieces >= budget
 
     def _seen(self, events: list[Event]) -> list[Event]:

@@ -7,10 +7,11 @@ import platform
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from backends.engines import CHOICES, Engine
-from backends.errors import EngineUnavailable, ModelNotFound, UnsupportedModel
+from backends.errors import BackendError, EngineUnavailable, ModelNotFound, UnsupportedModel
+from backends.prefix_cache import DEFAULT_LIMIT_BYTES
 
 if TYPE_CHECKING:
     from backends.base import Backend, BackendInfo, GenerateOptions, Message, ShouldStop
@@ -161,22 +162,27 @@ def _need_llama(info: PlatformInfo) -> None:
 def create_backend(model_path: str, engine: str = "auto", url: str = "", remote_model: str = "",
                    context_length: int = 0, kv_type: str = "f16",
                    cache_dir: Path | None = None,
-                   platform_info: PlatformInfo | None = None) -> Backend:
-    """Choose the engine and build its backend (unloaded); info.reason says why."""
+                   platform_info: PlatformInfo | None = None, threads: int = 0,
+                   prefix_limit_bytes: int = DEFAULT_LIMIT_BYTES) -> Backend:
+    """Choose the engine and build its backend (unloaded); info.reason says why.
+
+    threads: 0 for one per physical core; prefix_limit_bytes: disk for saved prompt prefixes."""
     choice = choose_engine(model_path, engine, url, platform_info)
     backend = _construct(choice.engine, model_path, url, remote_model, context_length, kv_type,
-                         cache_dir)
+                         cache_dir, threads, prefix_limit_bytes)
     return _with_reason(backend, choice.reason)
 
 
 def _construct(engine: str, model_path: str, url: str, remote_model: str, context_length: int,
-               kv_type: str, cache_dir: Path | None) -> Backend:
+               kv_type: str, cache_dir: Path | None, threads: int = 0,
+               prefix_limit_bytes: int = DEFAULT_LIMIT_BYTES) -> Backend:
     # Engine modules are imported only for the engine chosen, keeping `import backends` cheap.
     backend: Backend
     if engine == "remote":
         from backends.remote import RemoteBackend
 
-        backend = RemoteBackend(url, model=remote_model)
+        backend = RemoteBackend(url, model=remote_model, chat_template=_local_template(model_path),
+                                context_length=context_length)
     elif engine == "scripted":
         from backends.scripted import ScriptedBackend
 
@@ -185,13 +191,29 @@ def _construct(engine: str, model_path: str, url: str, remote_model: str, contex
         from backends.mlx_backend import MlxBackend
 
         backend = MlxBackend(model_path, context_length=context_length, kv_type=kv_type,
-                             cache_dir=cache_dir)
+                             cache_dir=cache_dir, prefix_limit_bytes=prefix_limit_bytes)
     else:
         from backends.llama_cpp import LlamaCppBackend
 
         backend = LlamaCppBackend(model_path, context_length=context_length, kv_type=kv_type,
-                                  cache_dir=cache_dir)
+                                  cache_dir=cache_dir, n_threads=threads or None,
+                                  prefix_limit_bytes=prefix_limit_bytes)
     return backend
+
+
+def _local_template(model_path: str) -> str:
+    """The chat template of the local copy of the model, if there is one (a remote server
+    that cannot switch thinking off is then sent prompts rendered with it)."""
+    try:
+        if model_format(model_path) == "gguf":
+            from backends.llama_gguf import inspect_gguf
+
+            return inspect_gguf(model_path).chat_template
+        from backends.mlx_folder import inspect_folder
+
+        return inspect_folder(model_path).chat_template
+    except (BackendError, OSError, ValueError):
+        return ""
 
 
 def _with_reason(backend: Backend, reason: str) -> Backend:
@@ -235,3 +257,7 @@ class _Reasoned:
 
     def forget_conversation(self, cache_key: str) -> None:
         self._backend.forget_conversation(cache_key)
+
+    def __getattr__(self, name: str) -> Any:
+        # Optional engine abilities (base.LocalEngine: prefix warm-up, token counts) pass through.
+        return getattr(self._backend, name)

@@ -1,4 +1,5 @@
-"""The calendar: a day or week agenda, with .ics import and export."""
+"""The calendar: month, week, day and agenda views; create, edit, move and delete events;
+.ics import and export."""
 
 from __future__ import annotations
 
@@ -11,19 +12,24 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from PySide6.QtCore import QDate, QLocale
+from PySide6.QtCore import QDate, QLocale, Qt, QTimer, Signal
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QButtonGroup,
     QFileDialog,
     QHBoxLayout,
     QLabel,
+    QMessageBox,
     QPushButton,
+    QScrollArea,
+    QStackedWidget,
     QTextBrowser,
     QVBoxLayout,
     QWidget,
 )
 
+from app.ui.calendar.editor import EventDialog, ask_scope
+from app.ui.calendar.grids import HOUR_PX, MonthGrid, TimeGrid
 from app.ui.context import UiContext
 from app.ui.file_actions import start_folder
 from app.ui.i18n import Retranslator, plural
@@ -64,11 +70,14 @@ def agenda_html(occurrences: list[Any], first: date, days: int, all_day_label: s
 def _own_zone(occ: Any) -> str:
     """' · Europe/Berlin 09:00' when the event's own clock differs from this machine's."""
     if occ.event.all_day or not isinstance(occ.start, datetime):
+        return ""  # all-day events keep their own dates in every zone
+    from skills.calendar.display import view_times  # loaded already: the store is open
+    from skills.calendar.timeutil import local_timezone_name
+
+    shown = view_times(occ, local_timezone_name())
+    if not shown.own_zone:
         return ""
-    own = occ.start.astimezone(ZoneInfo(occ.event.timezone or "UTC"))
-    if own.utcoffset() == _local(occ.start).utcoffset():
-        return ""
-    return f" · {html.escape(occ.event.timezone)} {own:%H:%M}"
+    return f" · {html.escape(shown.own_zone)} {shown.own_start:%H:%M}"
 
 
 def _set_text(button: QPushButton, text: Callable[[], str]) -> None:
@@ -102,12 +111,22 @@ def long_date(locale: QLocale, day: date, weekday: bool, year: bool) -> str:
 
 
 class CalendarView(QWidget):
+    """Month, week, day and agenda; New event, double-click to create or edit, right-click
+    for Edit / Delete, drag to move or resize. Every change asks first (as the calendar tools
+    do) and runs on the same store, off the GUI thread."""
+
+    MODES = ("month", "week", "day", "agenda")
+    shown = Signal()  # a range finished showing (tests, benchmarks)
+    changed = Signal()  # an event was added, changed or deleted here
+
     def __init__(self, ctx: UiContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("calendarPage")
         self.ctx = ctx
         self.first = date.today()
         self.days = 7
+        self.mode = "week"
+        self._token = 0
         self._notice = ""  # shown instead of the event count at the next refresh
         self._tr = Retranslator(self)
         layout = QVBoxLayout(self)
@@ -117,11 +136,43 @@ class CalendarView(QWidget):
         self.status = QLabel()
         self.status.setObjectName("dim")
         layout.addWidget(self.status)
+        self.stack = QStackedWidget()
+        self.month_grid = MonthGrid()
+        self.time_grid = TimeGrid()
+        self.time_scroll = QScrollArea()
+        self.time_scroll.setWidgetResizable(True)
+        self.time_scroll.setWidget(self.time_grid)
         self.agenda = QTextBrowser()
         self._tr(lambda: self.agenda.setAccessibleName(self.tr("Agenda")))
-        layout.addWidget(self.agenda, 1)
+        self._tr(lambda: self.month_grid.setAccessibleName(self.tr("Month")))
+        self._tr(lambda: self.time_grid.setAccessibleName(self.tr("Days by the hour")))
+        for grid in (self.month_grid, self.time_grid):
+            grid.new_requested.connect(self.new_event)
+            grid.edit_requested.connect(self.edit_occurrence)
+            grid.delete_requested.connect(self.delete_occurrence)
+            grid.move_requested.connect(self.move_occurrence)
+        for widget in (self.month_grid, self.time_scroll, self.agenda):
+            self.stack.addWidget(widget)
+        layout.addWidget(self.stack, 1)
         self._shown_once = False
+        self._tr(self._grid_texts)
         self._tr(self.refresh)  # the title, the count and the agenda's labels
+        QTimer.singleShot(0, self, lambda: self.time_scroll.verticalScrollBar().setValue(
+            8 * HOUR_PX))  # the working day in view
+
+    def _grid_texts(self) -> None:
+        locale = self._locale()
+        first = Qt.DayOfWeek(locale.firstDayOfWeek().value).value
+        self.month_grid.first_weekday = first
+        self.month_grid.day_names = [
+            locale.dayName((first - 1 + i) % 7 + 1, QLocale.FormatType.ShortFormat)
+            for i in range(7)]
+        self.month_grid.more_text = self.tr("+%1 more")
+        self.time_grid.day_label = lambda d: locale.toString(
+            QDate(d.year, d.month, d.day), "ddd d")
+        for grid in (self.month_grid, self.time_grid):
+            grid.edit_text, grid.delete_text = self.tr("Edit…"), self.tr("Delete…")
+            grid.update()
 
     def _header(self) -> QHBoxLayout:
         row = QHBoxLayout()
@@ -131,17 +182,25 @@ class CalendarView(QWidget):
         self.title.setFont(font)
         row.addWidget(self.title)
         row.addStretch(1)
+        self.new_button = QPushButton()
+        self.new_button.setObjectName("primary")
+        self._tr(lambda: self.new_button.setText(self.tr("New event")))
+        self.new_button.clicked.connect(lambda: self.new_event(None, None))
+        row.addWidget(self.new_button)
         group = QButtonGroup(self)
-        labels: list[tuple[Callable[[], str], int]] = [(lambda: self.tr("Day"), 1),
-                                                       (lambda: self.tr("Week"), 7)]
-        for label, days in labels:
+        labels: list[tuple[Callable[[], str], str]] = [
+            (lambda: self.tr("Month"), "month"), (lambda: self.tr("Week"), "week"),
+            (lambda: self.tr("Day"), "day"), (lambda: self.tr("Agenda"), "agenda")]
+        self.mode_buttons: dict[str, QPushButton] = {}
+        for label, mode in labels:
             button = QPushButton()
             self._tr(partial(_set_text, button, label))
             button.setCheckable(True)
-            button.setChecked(days == self.days)
-            button.clicked.connect(lambda _=False, d=days: self.set_days(d))
+            button.setChecked(mode == self.mode)
+            button.clicked.connect(lambda _=False, m=mode: self.set_mode(m))
             group.addButton(button)
             row.addWidget(button)
+            self.mode_buttons[mode] = button
         names: dict[int, Callable[[], str]] = {
             -1: lambda: self.tr("Previous"), 0: lambda: self.tr("Today"),
             1: lambda: self.tr("Next")}
@@ -161,11 +220,23 @@ class CalendarView(QWidget):
         return row
 
     def set_days(self, days: int) -> None:
-        self.days = days
+        self.set_mode("day" if days == 1 else "week")
+
+    def set_mode(self, mode: str) -> None:
+        self.mode = mode
+        self.days = {"day": 1, "week": 7}.get(mode, 7)
+        if mode in self.mode_buttons:
+            self.mode_buttons[mode].setChecked(True)
         self.refresh()
 
     def step(self, step: int) -> None:
-        self.first = date.today() if step == 0 else self.first + timedelta(days=step * self.days)
+        if step == 0:
+            self.first = date.today()
+        elif self.mode == "month":
+            month = self.first.replace(day=1) + timedelta(days=32 * step if step > 0 else -1)
+            self.first = month.replace(day=1)
+        else:
+            self.first = self.first + timedelta(days=step * (1 if self.mode == "day" else 7))
         self.refresh()
 
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802
@@ -174,15 +245,38 @@ class CalendarView(QWidget):
             self.refresh()
         self._shown_once = True
 
-    def refresh(self) -> None:
-        first, days, store = self.first, self.days, self.ctx.lazy("calendar")
-        lo = _local(first)
-        hi = lo + timedelta(days=days)
-        shown = long_date(self._locale(), first, weekday=False, year=True)
-        self.title.setText(shown if days == 1 else self.tr("Week of %1").replace("%1", shown))
-        self.ctx.ops.run(lambda: store.occurrences(lo, hi), self._show, self._failed)
+    def shown_range(self) -> tuple[date, int]:
+        """The first day and the number of days the current mode shows."""
+        if self.mode == "month":
+            self.month_grid.month = self.first.replace(day=1)
+            return self.month_grid.first_day(), 42
+        if self.mode == "week":
+            back = (self.first.isoweekday() - self.month_grid.first_weekday) % 7
+            return self.first - timedelta(days=back), 7
+        if self.mode == "day":
+            return self.first, 1
+        return self.first, 14  # agenda: two weeks ahead
 
-    def _show(self, occurrences: list[Any]) -> None:
+    def refresh(self) -> None:
+        store = self.ctx.lazy("calendar")
+        first, days = self.shown_range()
+        lo = _local(first)
+        hi = _local(first + timedelta(days=days))
+        locale = self._locale()
+        if self.mode == "month":
+            self.title.setText(locale.toString(QDate(self.first.year, self.first.month, 1),
+                                               "MMMM yyyy"))
+        else:
+            shown = long_date(locale, first, weekday=False, year=True)
+            self.title.setText(shown if days == 1 else self.tr("Week of %1").replace("%1", shown))
+        self._token += 1
+        token = self._token
+        self.ctx.ops.run(lambda: store.occurrences(lo, hi),
+                         lambda occ: self._show(token, first, days, occ), self._failed)
+
+    def _show(self, token: int, first: date, days: int, occurrences: list[Any]) -> None:
+        if token != self._token:
+            return  # the person moved on: a newer range is on its way
         if self._notice:  # an import's summary outlives the refresh it triggers
             self.status.setText(self._notice)
             self._notice = ""
@@ -190,8 +284,122 @@ class CalendarView(QWidget):
             self.status.setText(plural(len(occurrences), self.tr("1 event"),
                                           self.tr("%1 events")))
             self.status.setToolTip("")
-        self.agenda.setHtml(agenda_html(occurrences, self.first, self.days, self.tr("All day"),
+        if self.mode == "month":
+            self.month_grid.set_month(self.first, occurrences)
+            self.stack.setCurrentWidget(self.month_grid)
+        elif self.mode in ("week", "day"):
+            self.time_grid.set_days(first, days, occurrences)
+            self.stack.setCurrentWidget(self.time_scroll)
+        else:
+            self.stack.setCurrentWidget(self.agenda)
+        self.agenda.setHtml(agenda_html(occurrences, first, days, self.tr("All day"),
                                         self.tr("Nothing planned"), self._locale()))
+        self.shown.emit()
+
+    # -- changing events (each asks first, then runs on the store off the GUI thread) --------
+    def _zone(self) -> str:
+        from skills.calendar.timeutil import local_timezone_name
+
+        return local_timezone_name()
+
+    def new_event(self, start: Any = None, end: Any = None) -> EventDialog:
+        if start is None:
+            now = datetime.now().astimezone().replace(minute=0, second=0, microsecond=0)
+            start, end = now + timedelta(hours=1), now + timedelta(hours=2)
+        dialog = EventDialog(start, end, None, self._zone(), self)
+        dialog.accepted.connect(lambda: self._create(dialog))
+        dialog.open()
+        return dialog
+
+    def _create(self, dialog: EventDialog) -> None:
+        from app.ui.calendar.edits import new_event
+
+        fields = dialog.changes()
+        store = self.ctx.lazy("calendar")
+        event = new_event(fields.pop("title"), fields.pop("start"), fields.pop("end"),
+                          fields.pop("timezone") or self._zone(),
+                          **{k: v for k, v in fields.items() if k != "all_day"})
+        self._run(lambda: store.add(event), self.tr("Added “%1”").replace("%1", event.title))
+
+    def edit_occurrence(self, occ: Any) -> EventDialog:
+        dialog = EventDialog(occ.start, occ.end, occ.event, self._zone(), self)
+        dialog.accepted.connect(lambda: self._edited(occ, dialog))
+        dialog.open()
+        return dialog
+
+    def _edited(self, occ: Any, dialog: EventDialog) -> None:
+        if dialog.deleted:
+            self.delete_occurrence(occ)
+            return
+        self.with_scope(occ, False, lambda scope: self._save(occ, dialog.changes(), scope))
+
+    def move_occurrence(self, occ: Any, start: Any, end: Any) -> QMessageBox:
+        """A drag: ask, showing the new time, then move (or the scope for a series)."""
+        zone = ZoneInfo(occ.event.timezone or self._zone())
+        if isinstance(start, datetime):
+            start, end = start.astimezone(zone), end.astimezone(zone)
+        when = (f"{_local(start):%a %d %b %H:%M}–{_local(end):%H:%M}" if isinstance(
+            start, datetime) else f"{start:%a %d %b}")
+        box = QMessageBox(QMessageBox.Icon.Question, self.tr("Move event"),
+                          self.tr("Move “%1” to %2?").replace("%1", occ.event.title)
+                          .replace("%2", when), QMessageBox.StandardButton.Cancel, self)
+        move = box.addButton(self.tr("Move"), QMessageBox.ButtonRole.AcceptRole)
+        box.setDefaultButton(move)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.buttonClicked.connect(lambda b: self.with_scope(
+            occ, False, lambda scope: self._save(occ, {"start": start, "end": end}, scope))
+            if b is move else self.refresh())
+        box.open()
+        return box
+
+    def delete_occurrence(self, occ: Any) -> QMessageBox:
+        box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Delete event"),
+                          self.tr("Delete “%1”?").replace("%1", occ.event.title),
+                          QMessageBox.StandardButton.Cancel, self)
+        delete = box.addButton(self.tr("Delete"), QMessageBox.ButtonRole.DestructiveRole)
+        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.buttonClicked.connect(lambda b: self.with_scope(occ, True, lambda scope: self._gone(
+            occ, scope)) if b is delete else None)
+        box.open()
+        return box
+
+    def with_scope(self, occ: Any, deleting: bool, then: Callable[[str], None]) -> None:
+        """A repeating event asks which instances; a single one goes straight on."""
+        from app.ui.calendar.edits import ALL
+
+        if not occ.event.recurring and occ.recurrence_id is None:
+            then(ALL)
+            return
+        box = ask_scope(self, deleting)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.buttonClicked.connect(lambda b: then(box.choices[b])  # type: ignore[attr-defined]
+                                  if b in box.choices else self.refresh())  # type: ignore[attr-defined]
+        box.open()
+        self.scope_box = box  # tests press its buttons
+
+    def _save(self, occ: Any, changes: dict[str, Any], scope: str) -> None:
+        from app.ui.calendar.edits import save_occurrence
+
+        store = self.ctx.lazy("calendar")
+        title = changes.get("title", occ.event.title)
+        self._run(lambda: save_occurrence(store, occ, changes, scope),
+                  self.tr("Changed “%1”").replace("%1", title))
+
+    def _gone(self, occ: Any, scope: str) -> None:
+        from app.ui.calendar.edits import delete_occurrence
+
+        store = self.ctx.lazy("calendar")
+        self._run(lambda: delete_occurrence(store, occ, scope),
+                  self.tr("Deleted “%1”").replace("%1", occ.event.title))
+
+    def _run(self, work: Callable[[], Any], done_text: str) -> None:
+        def done(_r: Any) -> None:
+            self._notice = done_text
+            self.refresh()
+            self.changed.emit()
+
+        self.ctx.ops.run(work, done, self._failed)
 
     def _locale(self) -> QLocale:
         """Day and month names in the language the UI speaks (not the C locale's English)."""

@@ -314,3 +314,11 @@ def test_optional_string_parameters_are_never_coerced(schema: dict[str, object])
         text = (f"</think><tool_call>\n<function=f>\n<parameter=v>\n{raw}\n</parameter>\n"
                 "<parameter=n>\n7\n</parameter>\n</function>\n</tool_call>")
         assert calls(parse(text, tools=tools)) == [("f", {"v": raw, "n": 7})]
+
+
+@pytest.mark.parametrize("chunk", [0, 1, 3])
+def test_a_stray_think_close_at_the_start_of_an_answer_is_dropped(chunk: int) -> None:
+    out = parse("</think>\n\nIt is noon.", chunk, starts_in_reasoning=False)
+    assert out == [TextDelta("It is noon.")]
+    assert parse("Use </think> to close.", chunk, starts_in_reasoning=False) == [
+        TextDelta("Use </think> to close.")]

@@ -41,7 +41,7 @@ def _start(model: Path, log: Path) -> tuple[subprocess.Popen[bytes], str]:
         with log.open("wb") as out:
             process = subprocess.Popen(
                 [sys.executable, "-m", "llama_cpp.server", "--model", str(model),
-                 "--host", "127.0.0.1", "--port", str(port), "--n_ctx", "512",
+                 "--host", "127.0.0.1", "--port", str(port), "--n_ctx", "1024",
                  "--n_threads", "1", "--verbose", "False"],
                 stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
         url = f"http://127.0.0.1:{port}"
@@ -124,3 +124,137 @@ def test_real_server_cancel_then_next_request_works(llama_server: str) -> None:
     assert isinstance(cancelled[-1], Done) and cancelled[-1].finish_reason == "cancelled"
     again = _stream(llama_server, GenerateOptions(max_tokens=4, seed=4))
     assert isinstance(again[-1], Done) and again[-1].finish_reason in ("stop", "length")
+
+
+# -- spoken to correctly (issue 12) --------------------------------------------------------------
+
+TOOL_HISTORY = [
+    {"role": "system", "content": "You are Hearth."},
+    {"role": "user", "content": "Weather in Oslo?"},
+    {"role": "assistant", "content": "", "reasoning_content": "I will look it up.",
+     "tool_calls": [{"id": "call_1", "type": "function",
+                     "function": {"name": "get_weather", "arguments": {"city": "Oslo"}}}]},
+    {"role": "tool", "tool_call_id": "call_1", "name": "get_weather", "content": "Sunny, 3 C"},
+    {"role": "user", "content": "And tomorrow?"},
+]
+WEATHER = {"type": "function", "function": {
+    "name": "get_weather", "description": "Weather for a city",
+    "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}}
+
+
+def _loaded(url: str) -> RemoteBackend:
+    backend = RemoteBackend(url, timeout=30.0)
+    backend.load()
+    return backend
+
+
+def test_llama_cpp_python_is_recognised_and_hearth_renders_the_prompt(llama_server: str) -> None:
+    backend = _loaded(llama_server)
+    assert backend.server.name == "llama-cpp-python"
+    assert backend.info.extra["prompt_rendered_by"] == "hearth"
+    prompt = backend.render_prompt(USER, GenerateOptions(enable_thinking=False))
+    assert prompt.endswith("<|im_start|>assistant\n<think>\n\n</think>\n\n")  # Non-Think
+    assert backend.count_tokens(prompt) > 10  # the server's own tokenizer counted it
+
+
+def test_non_think_is_really_off_on_llama_cpp_python(llama_server: str) -> None:
+    for seed in range(5):
+        events = _stream(llama_server, GenerateOptions(enable_thinking=False, max_tokens=12,
+                                                       seed=seed))
+        assert not any(isinstance(e, ReasoningDelta) for e in events)
+        assert "</think>" not in "".join(e.text for e in events if isinstance(e, TextDelta))
+
+
+def test_a_tool_call_in_history_is_answered(llama_server: str) -> None:
+    backend = _loaded(llama_server)
+    options = GenerateOptions(tools=[WEATHER], preserve_thinking=True, max_tokens=8, seed=7)
+    prompt = backend.render_prompt(TOOL_HISTORY, options)
+    assert "<parameter=city>\nOslo\n</parameter>" in prompt  # arguments rendered as a mapping
+    events = list(backend.stream(TOOL_HISTORY, options, lambda: False))
+    done = events[-1]
+    assert isinstance(done, Done) and done.finish_reason in ("stop", "length", "tool_calls")
+    assert not [e for e in events if getattr(e, "kind", None) is not None]
+
+
+def test_the_thinking_budget_is_honoured_on_the_server(llama_server: str) -> None:
+    events = _stream(llama_server, GenerateOptions(max_tokens=64, thinking_budget=4, seed=8,
+                                                   temperature=0.0))
+    done = events[-1]
+    assert isinstance(done, Done) and done.finish_reason == "thinking_budget"
+    assert done.completion_tokens == 4
+
+
+def test_a_server_that_never_says_its_context_takes_the_setting(llama_server: str) -> None:
+    assert _loaded(llama_server).info.context_length == 0  # llama_cpp.server does not tell
+    backend = RemoteBackend(llama_server, context_length=512)
+    backend.load()
+    assert backend.info.context_length == 512
+
+
+def test_a_server_error_reaches_the_user_in_its_own_words(llama_server: str) -> None:
+    from backends.errors import FailureKind, kind_of
+
+    backend = _loaded(llama_server)
+    too_long = [{"role": "user", "content": "word " * 2000}]
+    with pytest.raises(RemoteError) as refused:
+        list(backend.stream(too_long, GenerateOptions(max_tokens=8), lambda: False))
+    message = str(refused.value)
+    assert kind_of(refused.value) == FailureKind.SERVER_REFUSED
+    assert "maximum context length is 1024 tokens" in message and "\n" not in message
+    assert "before it was complete" not in message
+
+
+def test_a_message_too_long_for_the_server_still_gets_an_answer(llama_server: str,
+                                                                tmp_path: Path) -> None:
+    from app.core.assistant import Assistant, TurnMode
+    from app.core.events import TurnDone, TurnFailed
+    from app.core.history import HistoryStore
+    from app.core.runner import ModelRunner
+    from app.core.settings import Settings
+
+    runner = ModelRunner()
+    history = HistoryStore(tmp_path / "hearth.db")
+    try:
+        runner.load(RemoteBackend(llama_server, timeout=30.0, context_length=1024)).result(30)
+        events: list[Any] = []
+        assistant = Assistant(runner, history, [], Settings(max_tokens=16))
+        handle = assistant.send(None, "word " * 2000 + "\nHow many words?",
+                                mode=TurnMode(thinking=False, seed=2), on_event=events.append)
+        assert handle.wait(60)
+        assert not [e for e in events if isinstance(e, TurnFailed)]
+        assert [e for e in events if isinstance(e, TurnDone)]
+    finally:
+        runner.close()
+        history.close()
+
+
+def test_assistant_turn_with_tool_history_on_the_real_server(llama_server: str,
+                                                             tmp_path: Path) -> None:
+    from app.core.assistant import Assistant, TurnMode
+    from app.core.events import TurnDone, TurnFailed
+    from app.core.history import HistoryStore
+    from app.core.runner import ModelRunner
+    from app.core.settings import Settings
+
+    runner = ModelRunner()
+    history = HistoryStore(tmp_path / "hearth.db")
+    try:
+        runner.load(RemoteBackend(llama_server, timeout=30.0)).result(30)
+        conv = str(history.create_conversation("t").id)
+        history.add_message(conv, "user", "Weather in Oslo?")
+        history.add_message(conv, "assistant", "", tool_calls=[
+            {"id": "c1", "name": "get_weather", "arguments": {"city": "Oslo"}}])
+        history.add_message(conv, "tool", "Sunny", tool_call_id="c1", tool_name="get_weather",
+                            tool_ok=True)
+        events: list[Any] = []
+        assistant = Assistant(runner, history, [], Settings(max_tokens=8))
+        handle = assistant.send(conv, "Thanks", mode=TurnMode(thinking=False, seed=3),
+                                on_event=events.append)
+        assert handle.wait(60)
+        assert [e for e in events if isinstance(e, TurnDone)]
+        assert not [e for e in events if isinstance(e, TurnFailed)]
+        answer = [m for m in history.messages(conv) if m.role == "assistant"][-1]
+        assert "</think>" not in answer.content and "<think>" not in answer.content
+    finally:
+        runner.close()
+        history.close()

@@ -1,0 +1,416 @@
+"""Month and time grids, painted (thousands of events stay cheap): double-click to create or
+edit, right-click for Edit / Delete, drag to move, drag an event's bottom edge to resize."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta
+from typing import Any
+
+from PySide6.QtCore import QPoint, QRectF, Qt, Signal
+from PySide6.QtGui import QColor, QContextMenuEvent, QFont, QMouseEvent, QPainter, QPaintEvent
+from PySide6.QtWidgets import QMenu, QWidget
+
+SNAP_MIN = 15
+HOUR_PX = 44
+GUTTER = 56
+DAY_HEADER = 26
+RESIZE_EDGE = 6
+
+
+def local(value: Any) -> datetime:
+    if isinstance(value, datetime):
+        return value.astimezone()
+    return datetime.combine(value, time()).astimezone()
+
+
+def day_of(occ: Any) -> date:
+    return local(occ.start).date()
+
+
+@dataclass
+class Hit:
+    """Where one occurrence was painted, for the mouse."""
+
+    rect: QRectF
+    occ: Any
+
+
+class _Grid(QWidget):
+    new_requested = Signal(object, object)  # (start, end): local datetimes, or dates
+    edit_requested = Signal(object)  # occurrence
+    delete_requested = Signal(object)  # occurrence
+    move_requested = Signal(object, object, object)  # (occurrence, new start, new end)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.occurrences: list[Any] = []
+        self.hits: list[Hit] = []
+        self.colors: dict[str, QColor] = {}
+        self._press: tuple[Hit, QPoint, str] | None = None  # (hit, where, "move"|"resize")
+        self._drag_to: QPoint | None = None
+        self.setMouseTracking(True)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.edit_text = "Edit…"
+        self.delete_text = "Delete…"
+
+    def hit_at(self, pos: QPoint) -> Hit | None:
+        for hit in reversed(self.hits):
+            if hit.rect.contains(pos.toPointF()):
+                return hit
+        return None
+
+    def palette_color(self, role: str) -> QColor:
+        pal = self.palette()
+        roles = {"text": pal.text(), "dim": pal.placeholderText(), "base": pal.base(),
+                 "mid": pal.mid(), "accent": pal.highlight(), "window": pal.window(),
+                 "alt": pal.alternateBase()}
+        return roles[role].color()
+
+    def contextMenuEvent(self, event: QContextMenuEvent) -> None:  # noqa: N802
+        hit = self.hit_at(event.pos())
+        if hit is None:
+            return
+        menu = QMenu(self)
+        menu.addAction(self.edit_text, lambda: self.edit_requested.emit(hit.occ))
+        menu.addAction(self.delete_text, lambda: self.delete_requested.emit(hit.occ))
+        menu.popup(event.globalPos())
+
+    def _chip(self, painter: QPainter, rect: QRectF, occ: Any, text: str) -> None:
+        accent = self.palette_color("accent")
+        fill = QColor(accent)
+        fill.setAlpha(60 if not getattr(occ.event, "cancelled", False) else 25)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(fill)
+        painter.drawRoundedRect(rect, 4, 4)
+        painter.setBrush(accent)
+        painter.drawRect(QRectF(rect.left(), rect.top(), 3, rect.height()))
+        painter.setPen(self.palette_color("text"))
+        font = painter.font()
+        font.setStrikeOut(bool(getattr(occ.event, "cancelled", False)))
+        painter.setFont(font)
+        inner = rect.adjusted(6, 1, -3, -1)
+        painter.drawText(inner, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop,
+                         painter.fontMetrics().elidedText(text, Qt.TextElideMode.ElideRight,
+                                                          int(inner.width())))
+        font.setStrikeOut(False)
+        painter.setFont(font)
+
+
+class MonthGrid(_Grid):
+    """Six weeks from the week holding the 1st; each day lists what fits, then "+n more"."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.month = date.today().replace(day=1)
+        self.first_weekday = 1  # Monday (Qt.DayOfWeek numbering)
+        self.day_names: list[str] = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+        self.more_text = "+%1 more"
+        self._by_day: dict[date, list[Any]] = {}
+        self.setMinimumSize(420, 360)
+
+    def set_month(self, month: date, occurrences: list[Any]) -> None:
+        self.month = month.replace(day=1)
+        self.occurrences = occurrences
+        by_day: dict[date, list[Any]] = {}
+        for occ in occurrences:
+            first, last = day_of(occ), local(occ.end).date()
+            if not isinstance(occ.end, datetime):
+                last -= timedelta(days=1)  # an all-day end is exclusive
+            elif local(occ.end).time() == time() and last > first:
+                last -= timedelta(days=1)
+            day = first
+            while day <= last and (day - first).days < 42:
+                by_day.setdefault(day, []).append(occ)
+                day += timedelta(days=1)
+        self._by_day = by_day
+        self.update()
+
+    def first_day(self) -> date:
+        back = (self.month.isoweekday() - self.first_weekday) % 7
+        return self.month - timedelta(days=back)
+
+    def cell_rect(self, index: int) -> QRectF:
+        width = self.width() / 7
+        height = (self.height() - DAY_HEADER) / 6
+        return QRectF((index % 7) * width, DAY_HEADER + (index // 7) * height, width, height)
+
+    def day_at(self, pos: QPoint) -> date | None:
+        if pos.y() < DAY_HEADER:
+            return None
+        col = int(pos.x() / (self.width() / 7))
+        row = int((pos.y() - DAY_HEADER) / ((self.height() - DAY_HEADER) / 6))
+        if not (0 <= col < 7 and 0 <= row < 6):
+            return None
+        return self.first_day() + timedelta(days=row * 7 + col)
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        self.hits = []
+        line = painter.fontMetrics().height() + 3
+        dim, text, mid = (self.palette_color(r) for r in ("dim", "text", "mid"))
+        width = self.width() / 7
+        for col in range(7):
+            painter.setPen(dim)
+            painter.drawText(QRectF(col * width, 0, width, DAY_HEADER),
+                             Qt.AlignmentFlag.AlignCenter, self.day_names[col])
+        today = date.today()
+        for index in range(42):
+            day = self.first_day() + timedelta(days=index)
+            rect = self.cell_rect(index)
+            painter.setPen(mid)
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawRect(rect)
+            number = QRectF(rect.left() + 4, rect.top() + 2, rect.width() - 8, line)
+            if day == today:
+                painter.setBrush(self.palette_color("accent"))
+                painter.setPen(Qt.PenStyle.NoPen)
+                painter.drawEllipse(QRectF(number.right() - line, number.top(), line, line))
+                painter.setPen(self.palette().highlightedText().color())
+            else:
+                painter.setPen(text if day.month == self.month.month else dim)
+            painter.drawText(QRectF(number.right() - line, number.top(), line, line),
+                             Qt.AlignmentFlag.AlignCenter, str(day.day))
+            items = self._by_day.get(day, [])
+            room = max(0, int((rect.height() - line - 4) // line))
+            shown = items if len(items) <= room else items[:max(0, room - 1)]
+            y = rect.top() + line + 2
+            for occ in shown:
+                chip = QRectF(rect.left() + 3, y, rect.width() - 6, line - 2)
+                label = occ.event.title if occ.event.all_day else (
+                    f"{local(occ.start):%H:%M} {occ.event.title}")
+                self._chip(painter, chip, occ, label)
+                self.hits.append(Hit(chip, occ))
+                y += line
+            if len(items) > len(shown):
+                painter.setPen(dim)
+                painter.drawText(QRectF(rect.left() + 6, y, rect.width() - 8, line),
+                                 Qt.AlignmentFlag.AlignLeft,
+                                 self.more_text.replace("%1", str(len(items) - len(shown))))
+        if self._press is not None and self._drag_to is not None:
+            target = self.day_at(self._drag_to)
+            if target is not None:
+                index = (target - self.first_day()).days
+                painter.setPen(self.palette_color("accent"))
+                painter.setBrush(Qt.BrushStyle.NoBrush)
+                painter.drawRect(self.cell_rect(index).adjusted(1, 1, -1, -1))
+        painter.end()
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802
+        hit = self.hit_at(event.position().toPoint())
+        if event.button() == Qt.MouseButton.LeftButton and hit is not None:
+            self._press = (hit, event.position().toPoint(), "move")
+        super().mousePressEvent(event)
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:  # noqa: N802
+        if self._press is not None:
+            self._drag_to = event.position().toPoint()
+            self.update()
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:  # noqa: N802
+        press, self._press, self._drag_to = self._press, None, None
+        self.update()
+        if press is None:
+            return
+        hit, origin, _mode = press
+        target = self.day_at(event.position().toPoint())
+        if target is None or (event.position().toPoint() - origin).manhattanLength() < 8:
+            return
+        shift = timedelta(days=(target - day_of(hit.occ)).days)
+        if shift:
+            self.move_requested.emit(hit.occ, hit.occ.start + shift, hit.occ.end + shift)
+
+    def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:  # noqa: N802
+        pos = event.position().toPoint()
+        hit = self.hit_at(pos)
+        if hit is not None:
+            self.edit_requested.emit(hit.occ)
+            return
+        day = self.day_at(pos)
+        if day is not None:
+            start = datetime.combine(day, time(9)).astimezone()
+            self.new_requested.emit(start, start + timedelta(hours=1))
+
+
+class TimeGrid(_Grid):
+    """One or several days by the hour; all-day events in a strip on top."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.first = date.today()
+        self.days = 7
+        self.day_label: Callable[[date], str] = lambda d: d.isoformat()
+        self._ghost: QRectF | None = None
+        self.setMinimumHeight(DAY_HEADER * 2 + 24 * HOUR_PX)
+
+    def set_days(self, first: date, days: int, occurrences: list[Any]) -> None:
+        self.first, self.days, self.occurrences = first, days, occurrences
+        self.update()
+
+    def sizeHint(self) -> Any:  # noqa: N802
+        size = super().sizeHint()
+        size.setHeight(self.minimumHeight())
+        return size
+
+    # geometry
+    @property
+    def top(self) -> int:
+        return DAY_HEADER * 2  # day names, then the all-day strip
+
+    def column_width(self) -> float:
+        return (self.width() - GUTTER) / max(1, self.days)
+
+    def y_of(self, moment: datetime) -> float:
+        return self.top + (moment.hour + moment.minute / 60) * HOUR_PX
+
+    def moment_at(self, pos: QPoint) -> datetime | None:
+        if pos.x() < GUTTER or pos.y() < self.top:
+            return None
+        col = int((pos.x() - GUTTER) / self.column_width())
+        if not 0 <= col < self.days:
+            return None
+        minutes = (pos.y() - self.top) / HOUR_PX * 60
+        minutes = max(0, min(24 * 60 - SNAP_MIN, round(minutes / SNAP_MIN) * SNAP_MIN))
+        day = self.first + timedelta(days=col)
+        return datetime.combine(day, time()).astimezone() + timedelta(minutes=minutes)
+
+    def _layout(self) -> list[Hit]:
+        """Rectangles per timed occurrence; overlapping ones share their day's width."""
+        hits: list[Hit] = []
+        width = self.column_width()
+        for col in range(self.days):
+            day = self.first + timedelta(days=col)
+            todays = sorted((o for o in self.occurrences if not o.event.all_day
+                             and day_of(o) == day), key=lambda o: local(o.start))
+            lanes: list[datetime] = []
+            placed: list[tuple[Any, int]] = []
+            for occ in todays:
+                start = local(occ.start)
+                lane = next((i for i, end in enumerate(lanes) if end <= start), len(lanes))
+                if lane == len(lanes):
+                    lanes.append(local(occ.end))
+                else:
+                    lanes[lane] = local(occ.end)
+                placed.append((occ, lane))
+            count = max(1, len(lanes))
+            for occ, lane in placed:
+                start, end = local(occ.start), local(occ.end)
+                bottom = self.y_of(end) if end.date() == day else self.top + 24 * HOUR_PX
+                x = GUTTER + col * width + lane * width / count
+                hits.append(Hit(QRectF(x + 1, self.y_of(start), width / count - 3,
+                                       max(14.0, bottom - self.y_of(start) - 1)), occ))
+        for occ in self.occurrences:
+            if occ.event.all_day:
+                col = (day_of(occ) - self.first).days
+                if 0 <= col < self.days:
+                    hits.append(Hit(QRectF(GUTTER + col * width + 2, DAY_HEADER + 3,
+                                           width - 4, DAY_HEADER - 6), occ))
+        return hits
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        dim, mid, text = (self.palette_color(r) for r in ("dim", "mid", "text"))
+        width = self.column_width()
+        small = QFont(painter.font())
+        small.setPointSizeF(max(6.0, small.pointSizeF() * 0.85))
+        for hour in range(24):
+            y: float = self.top + hour * HOUR_PX
+            painter.setPen(mid)
+            painter.drawLine(GUTTER, int(y), self.width(), int(y))
+            painter.setPen(dim)
+            painter.setFont(small)
+            painter.drawText(QRectF(0, y - 2, GUTTER - 6, 16), Qt.AlignmentFlag.AlignRight,
+                             f"{hour:02d}:00")
+        painter.setFont(self.font())
+        today = date.today()
+        for col in range(self.days):
+            day = self.first + timedelta(days=col)
+            x = GUTTER + col * width
+            painter.setPen(mid)
+            painter.drawLine(int(x), 0, int(x), self.height())
+            painter.setPen(self.palette_color("accent") if day == today else text)
+            painter.drawText(QRectF(x, 0, width, DAY_HEADER), Qt.AlignmentFlag.AlignCenter,
+                             self.day_label(day))
+        now = datetime.now().astimezone()
+        if 0 <= (now.date() - self.first).days < self.days:
+            col = (now.date() - self.first).days
+            painter.setPen(self.palette_color("accent"))
+            y = self.y_of(now)
+            painter.drawLine(int(GUTTER + col * width), int(y), int(GUTTER + (col + 1) * width),
+                             int(y))
+        self.hits = self._layout()
+        for hit in self.hits:
+            occ = hit.occ
+            label = occ.event.title if occ.event.all_day else (
+                f"{local(occ.start):%H:%M} {occ.event.title}")
+            self._chip(painter, hit.rect, occ, label)
+        if self._ghost is not None:
+            painter.setPen(self.palette_color("accent"))
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawRoundedRect(self._ghost, 4, 4)
+        painter.end()
+
+    # mouse
+    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802
+        pos = event.position().toPoint()
+        hit = self.hit_at(pos)
+        if event.button() == Qt.MouseButton.LeftButton and hit is not None and not (
+                hit.occ.event.all_day):
+            mode = "resize" if hit.rect.bottom() - pos.y() <= RESIZE_EDGE else "move"
+            self._press = (hit, pos, mode)
+        super().mousePressEvent(event)
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:  # noqa: N802
+        pos = event.position().toPoint()
+        if self._press is None:
+            hit = self.hit_at(pos)
+            near_edge = hit is not None and hit.rect.bottom() - pos.y() <= RESIZE_EDGE
+            self.setCursor(Qt.CursorShape.SizeVerCursor if near_edge else
+                           Qt.CursorShape.ArrowCursor)
+            return
+        planned = self._planned(pos)
+        if planned is not None:
+            start, end = planned
+            col = (start.date() - self.first).days
+            width = self.column_width()
+            self._ghost = QRectF(GUTTER + col * width + 1, self.y_of(start), width - 3,
+                                 max(14.0, self.y_of(end) - self.y_of(start)))
+            self.update()
+
+    def _planned(self, pos: QPoint) -> tuple[datetime, datetime] | None:
+        assert self._press is not None
+        hit, origin, mode = self._press
+        moment = self.moment_at(pos)
+        if moment is None or (pos - origin).manhattanLength() < 6:
+            return None
+        start, end = local(hit.occ.start), local(hit.occ.end)
+        if mode == "resize":
+            end = max(start + timedelta(minutes=SNAP_MIN), moment)
+            return start, end
+        grabbed = self.moment_at(origin) or start
+        shift = moment - grabbed
+        shift = timedelta(minutes=round(shift.total_seconds() / 60 / SNAP_MIN) * SNAP_MIN)
+        return start + shift, end + shift
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:  # noqa: N802
+        if self._press is None:
+            return
+        planned = self._planned(event.position().toPoint())
+        hit = self._press[0]
+        self._press, self._ghost = None, None
+        self.update()
+        if planned is not None and planned != (local(hit.occ.start), local(hit.occ.end)):
+            self.move_requested.emit(hit.occ, planned[0], planned[1])
+
+    def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:  # noqa: N802
+        pos = event.position().toPoint()
+        hit = self.hit_at(pos)
+        if hit is not None:
+            self.edit_requested.emit(hit.occ)
+            return
+        moment = self.moment_at(pos)
+        if moment is not None:
+            self.new_requested.emit(moment, moment + timedelta(hours=1))

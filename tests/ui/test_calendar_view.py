@@ -1,0 +1,155 @@
+"""The Calendar view: month / week / day / agenda, create and edit by double-click, drag to
+move or resize, repeating-event edits, delete, reminders per event (issue 16)."""
+
+from __future__ import annotations
+
+from datetime import date, datetime, time, timedelta
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtWidgets import QMessageBox
+
+from app.ui.calendar.editor import EventDialog
+from app.ui.calendar.grids import HOUR_PX
+from app.ui.calendar_view import CalendarView
+from skills.calendar.model import Event
+from skills.calendar.timeutil import local_timezone_name
+from tests.ui.scripts import WAIT_MS
+
+MONDAY = date.today() - timedelta(days=date.today().weekday())
+
+
+def at(day: date, hour: int, minute: int = 0) -> datetime:
+    return datetime.combine(day, time(hour, minute)).astimezone()
+
+
+@pytest.fixture
+def view(ctx: Any, qtbot: Any) -> CalendarView:
+    page = CalendarView(ctx)
+    qtbot.addWidget(page)
+    page.resize(1000, 700)
+    page.show()
+    page.month_grid.first_weekday = 1
+    page.first = MONDAY + timedelta(days=2)  # a Wednesday: the week starts on its Monday
+    return page
+
+
+def add(ctx: Any, title: str, start: datetime, minutes: int = 60, **fields: Any) -> Event:
+    return ctx.hearth.calendar.add(Event(uid="", title=title, start=start,
+                                         end=start + timedelta(minutes=minutes),
+                                         timezone=local_timezone_name(), **fields))
+
+
+def show(qtbot: Any, view: CalendarView, mode: str) -> None:
+    with qtbot.waitSignal(view.shown, timeout=WAIT_MS):
+        view.set_mode(mode)
+
+
+def press(box: QMessageBox, text: str) -> None:
+    next(b for b in box.buttons() if b.text() == text).click()
+
+
+def hit(view: CalendarView, title: str) -> Any:
+    grid = view.month_grid if view.mode == "month" else view.time_grid
+    grid.repaint()
+    return next(h for h in grid.hits if h.occ.event.title == title)
+
+
+def test_new_event_with_its_own_reminder(ctx, view, qtbot) -> None:
+    show(qtbot, view, "week")
+    dialog = view.new_event(at(MONDAY + timedelta(days=1), 14), at(MONDAY + timedelta(days=1),
+                                                                   15))
+    dialog.title.setText("Dentist")
+    dialog.location.setText("High Street")
+    dialog.alarm.setCurrentIndex(dialog.alarm.findData(15))
+    with qtbot.waitSignal(view.changed, timeout=WAIT_MS):
+        dialog.accept()
+    (event,) = ctx.hearth.calendar.all_events()
+    assert (event.title, event.location, event.alarms) == ("Dentist", "High Street", [15])
+    qtbot.waitUntil(lambda: any(h.occ.event.title == "Dentist" for h in view.time_grid.hits)
+                    or view.time_grid.repaint() is None and bool(view.time_grid.hits),
+                    timeout=WAIT_MS)
+    assert view.status.text() == "Added “Dentist”"
+
+
+def test_drag_moves_and_the_bottom_edge_resizes_after_asking(ctx, view, qtbot) -> None:
+    add(ctx, "Review", at(MONDAY + timedelta(days=2), 10))
+    show(qtbot, view, "week")
+    qtbot.waitUntil(lambda: bool(view.time_grid.occurrences), timeout=WAIT_MS)
+    rect = hit(view, "Review").rect
+    grid = view.time_grid
+    start = QPoint(int(rect.center().x()), int(rect.top() + 10))
+    qtbot.mousePress(grid, Qt.MouseButton.LeftButton, pos=start)
+    qtbot.mouseMove(grid, start + QPoint(0, HOUR_PX))  # an hour later
+    qtbot.mouseRelease(grid, Qt.MouseButton.LeftButton, pos=start + QPoint(0, HOUR_PX))
+    box = next(w for w in view.findChildren(QMessageBox) if w.isVisible())
+    assert "Review" in box.text() and "11:00" in box.text()
+    with qtbot.waitSignal(view.changed, timeout=WAIT_MS):
+        press(box, "Move")
+    (event,) = ctx.hearth.calendar.all_events()
+    assert event.start.astimezone().hour == 11 and event.duration == timedelta(hours=1)
+
+    qtbot.waitUntil(lambda: hit(view, "Review").rect.top() > rect.top() + HOUR_PX / 2,
+                    timeout=WAIT_MS)
+    rect = hit(view, "Review").rect
+    edge = QPoint(int(rect.center().x()), int(rect.bottom() - 2))
+    qtbot.mousePress(grid, Qt.MouseButton.LeftButton, pos=edge)
+    qtbot.mouseMove(grid, edge + QPoint(0, HOUR_PX // 2))
+    qtbot.mouseRelease(grid, Qt.MouseButton.LeftButton, pos=edge + QPoint(0, HOUR_PX // 2))
+    box = next(w for w in view.findChildren(QMessageBox) if w.isVisible())
+    with qtbot.waitSignal(view.changed, timeout=WAIT_MS):
+        press(box, "Move")
+    (event,) = ctx.hearth.calendar.all_events()
+    assert event.start.astimezone().hour == 11 and event.duration == timedelta(minutes=90)
+
+
+def test_double_click_edits_and_a_repeating_event_asks_which(ctx, view, qtbot) -> None:
+    add(ctx, "Standup", at(MONDAY, 9), 15, rrule="FREQ=DAILY;COUNT=5")
+    show(qtbot, view, "week")
+    qtbot.waitUntil(lambda: len(view.time_grid.occurrences) == 5, timeout=WAIT_MS)
+    wednesday = next(h for h in (view.time_grid.repaint(), view.time_grid.hits)[1]
+                     if h.occ.start.astimezone().date() == MONDAY + timedelta(days=2))
+    qtbot.mouseDClick(view.time_grid, Qt.MouseButton.LeftButton,
+                      pos=wednesday.rect.center().toPoint())
+    (dialog,) = [d for d in view.findChildren(EventDialog) if d.isVisible()]
+    assert dialog.title.text() == "Standup" and dialog.repeat.currentData().startswith(
+        "FREQ=DAILY")
+    dialog.title.setText("Standup with guests")
+    dialog.accept()
+    with qtbot.waitSignal(view.changed, timeout=WAIT_MS):
+        press(view.scope_box, "This event only")
+    titles = [o.event.title for o in ctx.hearth.calendar.occurrences(at(MONDAY, 0),
+                                                                     at(MONDAY, 0) + timedelta(days=7))]
+    assert titles.count("Standup with guests") == 1 and titles.count("Standup") == 4
+
+    occurrences = ctx.hearth.calendar.occurrences(at(MONDAY, 0), at(MONDAY, 0) + timedelta(days=7))
+    thursday = next(o for o in occurrences if o.start.astimezone().date() == MONDAY + timedelta(days=3))
+    box = view.delete_occurrence(thursday)
+    assert box.defaultButton() is box.button(QMessageBox.StandardButton.Cancel)
+    press(box, "Delete")
+    with qtbot.waitSignal(view.changed, timeout=WAIT_MS):
+        press(view.scope_box, "This and following")
+    left = ctx.hearth.calendar.occurrences(at(MONDAY, 0), at(MONDAY, 0) + timedelta(days=7))
+    assert sorted(o.start.astimezone().date().weekday() for o in left) == [0, 1, 2]
+
+
+def test_month_shows_the_month_and_a_chip_drags_to_another_day(ctx, view, qtbot) -> None:
+    view.first = date.today().replace(day=10)
+    add(ctx, "Haircut", at(view.first, 16))
+    show(qtbot, view, "month")
+    assert view.stack.currentWidget() is view.month_grid
+    chip = hit(view, "Haircut")
+    grid = view.month_grid
+    target = grid.cell_rect((view.first + timedelta(days=2) - grid.first_day()).days).center()
+    qtbot.mousePress(grid, Qt.MouseButton.LeftButton, pos=chip.rect.center().toPoint())
+    qtbot.mouseMove(grid, target.toPoint())
+    qtbot.mouseRelease(grid, Qt.MouseButton.LeftButton, pos=target.toPoint())
+    box = next(w for w in view.findChildren(QMessageBox) if w.isVisible())
+    with qtbot.waitSignal(view.changed, timeout=WAIT_MS):
+        press(box, "Move")
+    (event,) = ctx.hearth.calendar.all_events()
+    assert event.start.astimezone().date() == view.first + timedelta(days=2)
+    assert event.start.astimezone().hour == 16  # the time of day stays
+    show(qtbot, view, "agenda")
+    assert view.stack.currentWidget() is view.agenda
