@@ -23,7 +23,7 @@ from backends.errors import (
     NotLoaded,
     UnsupportedModel,
 )
-from backends.events import Done, Event, StreamError, ToolCall
+from backends.events import Done, Event, Prefill, StreamError, ToolCall
 from backends.kv_cache import ConversationCaches, model_fingerprint
 from backends.llama_gguf import GgufSummary, inspect_gguf, model_shape
 from backends.llama_log import TAP
@@ -330,6 +330,7 @@ class LlamaCppBackend:
         run = _Run(started)
         finish = "stop"
         try:
+            yield from _prefill(llm, tokens, cached, should_stop)
             for token in llm.generate(
                 tokens, top_k=options.top_k, top_p=options.top_p, min_p=options.min_p,
                 typical_p=1.0, temp=options.effective_temperature(), repeat_penalty=1.0,
@@ -425,6 +426,25 @@ class _Run:
         }
         return Done(finish, prompt_tokens=prompt_tokens, cached_prompt_tokens=cached,
                     completion_tokens=self.completion, timings=timings)
+
+
+PREFILL_CHUNK = 256  # tokens read between two progress reports
+
+
+def _prefill(llm: Any, tokens: list[int], cached: int, should_stop: ShouldStop
+             ) -> Iterator[Event]:
+    """Read a long prompt in chunks and say how far it got: the first token can be seconds
+    away. generate() then finds all but the last token already read and reuses them."""
+    todo = len(tokens) - 1 - cached
+    if todo < 2 * PREFILL_CHUNK:
+        return  # over in a blink: nothing worth showing
+    llm.n_tokens = cached  # eval() drops the old sequence's KV from here on
+    yield Prefill(0, todo)
+    for start in range(cached, len(tokens) - 1, PREFILL_CHUNK):
+        if should_stop():
+            return  # generate() sees the stop at once and reuses what was read
+        llm.eval(tokens[start:min(start + PREFILL_CHUNK, len(tokens) - 1)])
+        yield Prefill(min(start + PREFILL_CHUNK, len(tokens) - 1) - cached, todo)
 
 
 def _reusable_prefix(llm: Any, tokens: list[int]) -> int:

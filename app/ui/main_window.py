@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.ui.chat.chat_view import ChatView
+from app.ui.chat.live_answer import LiveAnswer
 from app.ui.context import UiContext
 from app.ui.failures import present_error
 from app.ui.file_actions import file_name_for, start_folder
@@ -61,7 +62,7 @@ class MainWindow(QMainWindow):
         self._lazy_pages: dict[str, QWidget] = {}
         splitter = QSplitter()
         splitter.addWidget(self.sidebar)
-        splitter.addWidget(self.pages)
+        splitter.addWidget(self._with_header(self.pages))
         splitter.setStretchFactor(1, 1)
         splitter.setSizes([260, 920])
         splitter.setChildrenCollapsible(False)
@@ -73,6 +74,31 @@ class MainWindow(QMainWindow):
         self._connect()
         self._dialogs: dict[str, QWidget] = {}
         self._tr(self._forget_idle_models_dialog)
+
+    def _with_header(self, pages: QWidget) -> QWidget:
+        """The chat's header row: the model picker (shown with the chat page)."""
+        from PySide6.QtWidgets import QHBoxLayout, QVBoxLayout
+
+        from app.ui.models.picker import ModelPicker
+
+        box = QWidget()
+        column = QVBoxLayout(box)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(0)
+        self.chat_header = QWidget()
+        row = QHBoxLayout(self.chat_header)
+        row.setContentsMargins(16, 6, 16, 0)
+        row.addStretch(1)
+        self.model_picker = ModelPicker(self.ctx.hearth.settings)
+        self.model_picker.chosen.connect(self.use_model)
+        self.model_picker.manage.connect(self.open_models)
+        self._tr(self.model_picker.refresh)
+        row.addWidget(self.model_picker)
+        column.addWidget(self.chat_header)
+        column.addWidget(pages, 1)
+        pages.currentChanged.connect(
+            lambda _i: self.chat_header.setVisible(pages.currentWidget() is self.chat))
+        return box
 
     def _forget_idle_models_dialog(self) -> None:
         """The model manager is kept between openings (its downloads go on while hidden); after
@@ -191,12 +217,21 @@ class MainWindow(QMainWindow):
         self.sidebar.select(None)
 
     def open_conversation(self, cid: str, focus: Any = None) -> None:
+        self._open_page_for(cid)
+        self.chat.load_conversation(cid, focus)
+
+    def take_over(self, live: LiveAnswer) -> None:
+        """An answer still being written elsewhere (quick ask) goes on in this window."""
+        if live.conversation_id is not None:
+            self._open_page_for(live.conversation_id)
+        self.chat.adopt(live)
+
+    def _open_page_for(self, cid: str) -> None:
         if cid != self.chat.conversation_id:
             self._forget_figures()
             self.indexer.leave(cid)
         self.show_page("chat")
         self.sidebar.select(cid)
-        self.chat.load_conversation(cid, focus)
 
     def _conversation_started(self, cid: str) -> None:
         self.sidebar.current_id = cid
@@ -268,6 +303,8 @@ class MainWindow(QMainWindow):
 
     def _settings_saved(self, changed: set[str]) -> None:
         self.settings_saved.emit(changed)
+        if "model_path" in changed:
+            self.model_picker.refresh()
         if changed & {"model_path", "engine", "remote_url", "context_length", "kv_type",
                       "threads", "prefix_cache_mb"}:
             self.load_model()
@@ -281,6 +318,8 @@ class MainWindow(QMainWindow):
     def use_model(self, path: str) -> None:
         settings = self.ctx.hearth.settings
         settings.model_path = path
+        settings.recent_models = [path, *[p for p in settings.recent_models if p != path]][:8]
+        self.model_picker.refresh()
         hearth = self.ctx.hearth
         self.ctx.ops.run(hearth.save_settings, lambda _r: self.load_model(),
                          title=self.tr("Could not save settings"))

@@ -272,7 +272,9 @@ class SettingsDialog(QDialog):
             return
 
         def done(choice: Any) -> None:
-            self.engine_reason.setText(choice.reason)
+            from app.ui.engine_reason import engine_reason
+
+            self.engine_reason.setText(engine_reason(choice, url))
 
         def failed(error: Exception) -> None:
             self.engine_reason.setText("⚠ " + str(error))
