@@ -76,12 +76,12 @@ def time_months(app: QApplication, view, months: int = 12) -> list[float]:  # ty
     wait(app, lambda: view.stack.currentWidget() is view.month_grid)
     times = []
     for _ in range(months):
-        shown = []
-        view.shown.connect(lambda: shown.append(1))
+        shown: list[int] = []
+        view.shown.connect(lambda s=shown: s.append(1))
         clock = QElapsedTimer()
         clock.start()
         view.step(1)
-        wait(app, lambda: bool(shown))
+        wait(app, lambda s=shown: bool(s))
         view.month_grid.repaint()
         times.append(clock.nsecsElapsed() / 1e6)
         view.shown.disconnect()
