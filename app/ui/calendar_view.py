@@ -142,6 +142,7 @@ class CalendarView(QWidget):
         self.time_scroll = QScrollArea()
         self.time_scroll.setWidgetResizable(True)
         self.time_scroll.setWidget(self.time_grid)
+        self.time_scroll.verticalScrollBar().valueChanged.connect(self.time_grid.follow_scroll)
         self.agenda = QTextBrowser()
         self._tr(lambda: self.agenda.setAccessibleName(self.tr("Agenda")))
         self._tr(lambda: self.month_grid.setAccessibleName(self.tr("Month")))
