@@ -269,7 +269,8 @@ class CalendarView(QWidget):
                                                "MMMM yyyy"))
         else:
             shown = long_date(locale, first, weekday=False, year=True)
-            self.title.setText(shown if days == 1 else self.tr("Week of %1").replace("%1", shown))
+            titles = {1: shown, 7: self.tr("Week of %1").replace("%1", shown)}
+            self.title.setText(titles.get(days, self.tr("From %1").replace("%1", shown)))
         self._token += 1
         token = self._token
         self.ctx.ops.run(lambda: store.occurrences(lo, hi),

@@ -273,103 +273,108 @@
         <translation>%1 这一周</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="285"/>
+        <location filename="../../app/ui/calendar_view.py" line="273"/>
+        <source>From %1</source>
+        <translation>自 %1 起</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar_view.py" line="286"/>
         <source>1 event</source>
         <translation>1 个日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="286"/>
+        <location filename="../../app/ui/calendar_view.py" line="287"/>
         <source>%1 events</source>
         <translation>%1 个日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="296"/>
+        <location filename="../../app/ui/calendar_view.py" line="297"/>
         <source>All day</source>
         <translation>全天</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="297"/>
+        <location filename="../../app/ui/calendar_view.py" line="298"/>
         <source>Nothing planned</source>
         <translation>没有安排</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="323"/>
+        <location filename="../../app/ui/calendar_view.py" line="324"/>
         <source>Added “%1”</source>
         <translation>已添加“%1”</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="344"/>
+        <location filename="../../app/ui/calendar_view.py" line="345"/>
         <source>Move event</source>
         <translation>移动日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="345"/>
+        <location filename="../../app/ui/calendar_view.py" line="346"/>
         <source>Move “%1” to %2?</source>
         <translation>要把“%1”移到 %2 吗？</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="347"/>
+        <location filename="../../app/ui/calendar_view.py" line="348"/>
         <source>Move</source>
         <translation>移动</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="357"/>
+        <location filename="../../app/ui/calendar_view.py" line="358"/>
         <source>Delete event</source>
         <translation>删除日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="358"/>
+        <location filename="../../app/ui/calendar_view.py" line="359"/>
         <source>Delete “%1”?</source>
         <translation>要删除“%1”吗？</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="360"/>
+        <location filename="../../app/ui/calendar_view.py" line="361"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="388"/>
+        <location filename="../../app/ui/calendar_view.py" line="389"/>
         <source>Changed “%1”</source>
         <translation>已更改“%1”</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="395"/>
+        <location filename="../../app/ui/calendar_view.py" line="396"/>
         <source>Deleted “%1”</source>
         <translation>已删除“%1”</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="414"/>
+        <location filename="../../app/ui/calendar_view.py" line="415"/>
         <source>The calendar could not be read: %1</source>
         <translation>无法读取日历：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="418"/>
+        <location filename="../../app/ui/calendar_view.py" line="419"/>
         <source>Import a calendar</source>
         <translation>导入日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="419"/>
-        <location filename="../../app/ui/calendar_view.py" line="451"/>
+        <location filename="../../app/ui/calendar_view.py" line="420"/>
+        <location filename="../../app/ui/calendar_view.py" line="452"/>
         <source>Calendars (*.ics)</source>
         <translation>日历文件 (*.ics)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="434"/>
+        <location filename="../../app/ui/calendar_view.py" line="435"/>
         <source>Imported: %1 new, %2 updated</source>
         <translation>已导入：新增 %1，更新 %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="437"/>
+        <location filename="../../app/ui/calendar_view.py" line="438"/>
         <source>; %1 repaired, %2 skipped</source>
         <translation>；修复 %1，跳过 %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="449"/>
+        <location filename="../../app/ui/calendar_view.py" line="450"/>
         <source>Export the calendar</source>
         <translation>导出日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="464"/>
+        <location filename="../../app/ui/calendar_view.py" line="465"/>
         <source>Exported to %1</source>
         <translation>已导出到 %1</translation>
     </message>
