@@ -1194,22 +1194,22 @@
 <context>
     <name>FolderList</name>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="60"/>
+        <location filename="../../app/ui/settings_dialog.py" line="61"/>
         <source>Add…</source>
         <translation>添加…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="61"/>
+        <location filename="../../app/ui/settings_dialog.py" line="62"/>
         <source>Add a folder to %1</source>
         <translation>向「%1」添加文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="63"/>
+        <location filename="../../app/ui/settings_dialog.py" line="64"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="64"/>
+        <location filename="../../app/ui/settings_dialog.py" line="65"/>
         <source>Remove the selected folder from %1</source>
         <translation>从「%1」移除所选文件夹</translation>
     </message>
@@ -1650,178 +1650,193 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/ui/main_window.py" line="116"/>
-        <location filename="../../app/ui/main_window.py" line="351"/>
+        <location filename="../../app/ui/main_window.py" line="117"/>
+        <location filename="../../app/ui/main_window.py" line="386"/>
         <source>No model loaded</source>
         <translation>未加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="120"/>
+        <location filename="../../app/ui/main_window.py" line="121"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="121"/>
+        <location filename="../../app/ui/main_window.py" line="122"/>
         <source>Context used</source>
         <translation>已用上下文</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="122"/>
+        <location filename="../../app/ui/main_window.py" line="123"/>
         <source>Speed of the last answer</source>
         <translation>上次回答的速度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="127"/>
+        <location filename="../../app/ui/main_window.py" line="128"/>
+        <source>Assistant</source>
+        <translation>助手</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/main_window.py" line="132"/>
         <source>Other apps</source>
         <translation>其他应用</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="130"/>
+        <location filename="../../app/ui/main_window.py" line="135"/>
         <source>Model download</source>
         <translation>模型下载</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="139"/>
+        <location filename="../../app/ui/main_window.py" line="144"/>
         <source>API: %1 in queue</source>
         <translation>API：排队 %1 个</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="141"/>
+        <location filename="../../app/ui/main_window.py" line="146"/>
         <source>API: on</source>
         <translation>API：已开启</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="147"/>
+        <location filename="../../app/ui/main_window.py" line="152"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="148"/>
+        <location filename="../../app/ui/main_window.py" line="153"/>
         <source>&amp;New chat</source>
         <translation>新对话(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="150"/>
+        <location filename="../../app/ui/main_window.py" line="155"/>
         <source>&amp;Add files to this chat…</source>
         <translation>向此对话添加文件(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="152"/>
+        <location filename="../../app/ui/main_window.py" line="157"/>
         <source>&amp;Export this chat…</source>
         <translation>导出此对话(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="154"/>
+        <location filename="../../app/ui/main_window.py" line="159"/>
         <source>&amp;Quit Hearth</source>
         <translation>退出 Hearth(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="156"/>
+        <location filename="../../app/ui/main_window.py" line="161"/>
         <source>&amp;View</source>
         <translation>查看(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="157"/>
+        <location filename="../../app/ui/main_window.py" line="162"/>
         <source>&amp;Chat</source>
         <translation>对话(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="158"/>
+        <location filename="../../app/ui/main_window.py" line="163"/>
         <source>&amp;Library</source>
         <translation>资料库(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="160"/>
+        <location filename="../../app/ui/main_window.py" line="165"/>
         <source>C&amp;alendar</source>
         <translation>日历(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="162"/>
+        <location filename="../../app/ui/main_window.py" line="167"/>
         <source>&amp;Files</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="164"/>
+        <location filename="../../app/ui/main_window.py" line="169"/>
         <source>&amp;Search chats</source>
         <translation>搜索对话(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="166"/>
+        <location filename="../../app/ui/main_window.py" line="171"/>
         <source>&amp;Model</source>
         <translation>模型(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="167"/>
+        <location filename="../../app/ui/main_window.py" line="172"/>
         <source>&amp;Models…</source>
         <translation>模型管理(&amp;M)…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="168"/>
+        <location filename="../../app/ui/main_window.py" line="173"/>
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="169"/>
+        <location filename="../../app/ui/main_window.py" line="174"/>
         <source>S&amp;top answer</source>
         <translation>停止回答(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="319"/>
+        <location filename="../../app/ui/main_window.py" line="325"/>
         <source>Could not save settings</source>
         <translation>无法保存设置</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="326"/>
+        <location filename="../../app/ui/main_window.py" line="332"/>
         <source>No model yet. Hearth needs a model to answer: download one or open a file you have.</source>
         <translation>还没有模型。Hearth 需要模型才能回答：请下载一个，或打开已有的模型文件。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="329"/>
+        <location filename="../../app/ui/main_window.py" line="335"/>
         <source>Loading the model…</source>
         <translation>正在加载模型…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="343"/>
+        <location filename="../../app/ui/main_window.py" line="359"/>
         <source>remote</source>
         <translation>远程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="363"/>
+        <location filename="../../app/ui/main_window.py" line="379"/>
+        <source>Ready</source>
+        <translation>就绪</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/main_window.py" line="383"/>
+        <source>Preparing the assistant… %1%</source>
+        <translation>正在准备助手… %1%</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/main_window.py" line="398"/>
         <source>%1 tok/s</source>
         <translation>%1 token/秒</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="370"/>
+        <location filename="../../app/ui/main_window.py" line="405"/>
         <source>Context %1 / %2</source>
         <translation>上下文 %1 / %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="372"/>
+        <location filename="../../app/ui/main_window.py" line="407"/>
         <source> · earlier messages summarized</source>
         <translation> · 较早的消息已总结</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="379"/>
+        <location filename="../../app/ui/main_window.py" line="414"/>
         <source>Add files to this chat</source>
         <translation>向此对话添加文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="389"/>
+        <location filename="../../app/ui/main_window.py" line="424"/>
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="390"/>
+        <location filename="../../app/ui/main_window.py" line="425"/>
         <source>Export this chat</source>
         <translation>导出此对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="392"/>
+        <location filename="../../app/ui/main_window.py" line="427"/>
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="398"/>
+        <location filename="../../app/ui/main_window.py" line="433"/>
         <source>Could not export the chat</source>
         <translation>无法导出对话</translation>
     </message>
@@ -2263,229 +2278,234 @@
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="233"/>
+        <location filename="../../app/ui/settings_dialog.py" line="237"/>
         <source>Start Hearth in the tray when I sign in</source>
         <translation>登录时在托盘中启动 Hearth</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="308"/>
+        <location filename="../../app/ui/settings_dialog.py" line="313"/>
         <source>Could not change start at login</source>
         <translation>无法更改登录时启动</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="100"/>
+        <location filename="../../app/ui/settings_dialog.py" line="101"/>
         <source>Settings — Hearth</source>
         <translation>设置 — Hearth</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="112"/>
+        <location filename="../../app/ui/settings_dialog.py" line="113"/>
         <source>Tool servers</source>
         <translation>工具服务器</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="116"/>
+        <location filename="../../app/ui/settings_dialog.py" line="117"/>
         <source>Answers</source>
         <translation>回答</translation>
     </message>
     <message>
         <location filename="../../app/ui/settings_dialog.py" line="120"/>
+        <source>Speed</source>
+        <translation>速度</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_dialog.py" line="124"/>
         <source>Connect another app</source>
         <translation>连接其他应用</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="121"/>
-        <location filename="../../app/ui/settings_dialog.py" line="149"/>
+        <location filename="../../app/ui/settings_dialog.py" line="125"/>
+        <location filename="../../app/ui/settings_dialog.py" line="153"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="122"/>
+        <location filename="../../app/ui/settings_dialog.py" line="126"/>
         <source>Folders</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="123"/>
+        <location filename="../../app/ui/settings_dialog.py" line="127"/>
         <source>General</source>
         <translation>通用</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="141"/>
+        <location filename="../../app/ui/settings_dialog.py" line="145"/>
         <source>No model chosen</source>
         <translation>未选择模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="142"/>
+        <location filename="../../app/ui/settings_dialog.py" line="146"/>
         <source>Model file or folder</source>
         <translation>模型文件或文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="144"/>
+        <location filename="../../app/ui/settings_dialog.py" line="148"/>
         <source>Models…</source>
         <translation>模型管理…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="145"/>
+        <location filename="../../app/ui/settings_dialog.py" line="149"/>
         <source>Manage models</source>
         <translation>管理模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="151"/>
-        <location filename="../../app/ui/settings_dialog.py" line="157"/>
+        <location filename="../../app/ui/settings_dialog.py" line="155"/>
+        <location filename="../../app/ui/settings_dialog.py" line="161"/>
         <source>Engine</source>
         <translation>引擎</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="152"/>
+        <location filename="../../app/ui/settings_dialog.py" line="156"/>
         <source>Automatic</source>
         <translation>自动</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="152"/>
+        <location filename="../../app/ui/settings_dialog.py" line="156"/>
         <source>Remote server</source>
         <translation>远程服务器</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="160"/>
+        <location filename="../../app/ui/settings_dialog.py" line="164"/>
         <source>Remote server address</source>
         <translation>远程服务器地址</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="162"/>
+        <location filename="../../app/ui/settings_dialog.py" line="166"/>
         <source>Server</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="168"/>
+        <location filename="../../app/ui/settings_dialog.py" line="172"/>
         <source>Automatic (from free memory)</source>
         <translation>自动（根据可用内存）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="170"/>
+        <location filename="../../app/ui/settings_dialog.py" line="174"/>
         <source>Context length in tokens</source>
         <translation>上下文长度（token）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="171"/>
+        <location filename="../../app/ui/settings_dialog.py" line="175"/>
         <source>Context length</source>
         <translation>上下文长度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="173"/>
+        <location filename="../../app/ui/settings_dialog.py" line="177"/>
         <source>f16 (best quality)</source>
         <translation>f16（质量最好）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="174"/>
+        <location filename="../../app/ui/settings_dialog.py" line="178"/>
         <source>q8_0 (half the memory)</source>
         <translation>q8_0（内存减半）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="176"/>
+        <location filename="../../app/ui/settings_dialog.py" line="180"/>
         <source>KV cache precision</source>
         <translation>KV 缓存精度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="177"/>
+        <location filename="../../app/ui/settings_dialog.py" line="181"/>
         <source>KV cache</source>
         <translation>KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="178"/>
+        <location filename="../../app/ui/settings_dialog.py" line="182"/>
         <source>Each token of context takes 176 KiB at f16 (94 KiB at q8_0): 8K tokens need about 1.4 GiB.</source>
         <translation>每个上下文 token 在 f16 下占 176 KiB（q8_0 下 94 KiB）：8K token 约需 1.4 GiB。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="180"/>
+        <location filename="../../app/ui/settings_dialog.py" line="184"/>
         <source>Think before answering by default</source>
         <translation>默认回答前先思考</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="182"/>
+        <location filename="../../app/ui/settings_dialog.py" line="186"/>
         <source>Thinking</source>
         <translation>思考</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="189"/>
+        <location filename="../../app/ui/settings_dialog.py" line="193"/>
         <source>Watched folders (documents Hearth can read and cite)</source>
         <translation>监视的文件夹（Hearth 可以阅读并引用其中的文档）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="190"/>
+        <location filename="../../app/ui/settings_dialog.py" line="194"/>
         <source>Watched folders</source>
         <translation>监视的文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="193"/>
+        <location filename="../../app/ui/settings_dialog.py" line="197"/>
         <source>File search folders (Hearth finds files only here)</source>
         <translation>文件搜索范围（Hearth 只在这些文件夹中查找文件）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="194"/>
+        <location filename="../../app/ui/settings_dialog.py" line="198"/>
         <source>File search folders</source>
         <translation>文件搜索范围</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="206"/>
-        <location filename="../../app/ui/settings_dialog.py" line="207"/>
+        <location filename="../../app/ui/settings_dialog.py" line="210"/>
+        <location filename="../../app/ui/settings_dialog.py" line="211"/>
         <source>Quick ask shortcut</source>
         <translation>快速提问快捷键</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="213"/>
-        <location filename="../../app/ui/settings_dialog.py" line="220"/>
+        <location filename="../../app/ui/settings_dialog.py" line="217"/>
+        <location filename="../../app/ui/settings_dialog.py" line="224"/>
         <source>Follow the system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="213"/>
+        <location filename="../../app/ui/settings_dialog.py" line="217"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="214"/>
+        <location filename="../../app/ui/settings_dialog.py" line="218"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="217"/>
-        <location filename="../../app/ui/settings_dialog.py" line="218"/>
+        <location filename="../../app/ui/settings_dialog.py" line="221"/>
+        <location filename="../../app/ui/settings_dialog.py" line="222"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="224"/>
-        <location filename="../../app/ui/settings_dialog.py" line="225"/>
+        <location filename="../../app/ui/settings_dialog.py" line="228"/>
+        <location filename="../../app/ui/settings_dialog.py" line="229"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="226"/>
+        <location filename="../../app/ui/settings_dialog.py" line="230"/>
         <source>The language changes as soon as you save.</source>
         <translation>保存后语言立即切换。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="227"/>
-        <location filename="../../app/ui/settings_dialog.py" line="228"/>
+        <location filename="../../app/ui/settings_dialog.py" line="231"/>
+        <location filename="../../app/ui/settings_dialog.py" line="232"/>
         <source>Show a test notification</source>
         <translation>显示测试通知</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="230"/>
+        <location filename="../../app/ui/settings_dialog.py" line="234"/>
         <source>Reminders</source>
         <translation>提醒</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="241"/>
+        <location filename="../../app/ui/settings_dialog.py" line="245"/>
         <source>The shortcut is registered while Hearth runs.</source>
         <translation>Hearth 运行时会注册该快捷键。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="267"/>
+        <location filename="../../app/ui/settings_dialog.py" line="271"/>
         <source>Choose a model to see which engine runs it.</source>
         <translation>选择模型后可查看由哪个引擎运行。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="311"/>
+        <location filename="../../app/ui/settings_dialog.py" line="316"/>
         <source>Could not save settings</source>
         <translation>无法保存设置</translation>
     </message>
@@ -2642,6 +2662,79 @@
         <location filename="../../app/ui/open_source.py" line="21"/>
         <source>This file is no longer there:</source>
         <translation>此文件已不存在：</translation>
+    </message>
+</context>
+<context>
+    <name>SpeedTab</name>
+    <message>
+        <location filename="../../app/ui/settings_speed.py" line="29"/>
+        <source>Automatic (%1, one per physical core)</source>
+        <translation>自动（%1，每个物理核心一个）</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_speed.py" line="31"/>
+        <source>Engine threads</source>
+        <translation>引擎线程数</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_speed.py" line="32"/>
+        <source>Threads</source>
+        <translation>线程</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_speed.py" line="38"/>
+        <source>Disk limit for saved prompt states</source>
+        <translation>已保存提示状态的磁盘上限</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_speed.py" line="39"/>
+        <source>Saved prompt states</source>
+        <translation>已保存的提示状态</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_speed.py" line="42"/>
+        <source>Disk used by saved model states</source>
+        <translation>已保存模型状态占用的磁盘空间</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_speed.py" line="43"/>
+        <source>Clear</source>
+        <translation>清除</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_speed.py" line="44"/>
+        <source>Clear saved model states</source>
+        <translation>清除已保存的模型状态</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_speed.py" line="48"/>
+        <source>On disk now</source>
+        <translation>当前磁盘占用</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_speed.py" line="49"/>
+        <source>Hearth keeps the model&apos;s reading of its instructions and tools on disk, so a new chat answers at once, even after a restart. The least recently used states go first when the limit is reached.</source>
+        <translation>Hearth 会把模型对其指令和工具的读取结果保存在磁盘上，因此新对话即使在重启后也能立即回答。达到上限时，最久未使用的状态会先被删除。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_speed.py" line="62"/>
+        <source>Measuring…</source>
+        <translation>正在计算…</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_speed.py" line="67"/>
+        <source>%1 MB</source>
+        <translation>%1 MB</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_speed.py" line="71"/>
+        <source>Clearing…</source>
+        <translation>正在清除…</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_speed.py" line="78"/>
+        <source>Could not clear the saved model states</source>
+        <translation>无法清除已保存的模型状态</translation>
     </message>
 </context>
 <context>
