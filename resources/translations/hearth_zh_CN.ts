@@ -3005,22 +3005,27 @@
     </message>
     <message>
         <location filename="../../app/ui/chat/tool_card.py" line="187"/>
-        <location filename="../../app/ui/chat/tool_card.py" line="202"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="208"/>
         <source>Denied</source>
         <translation>已拒绝</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="201"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="192"/>
+        <source>%1 of %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="207"/>
         <source>Stopped before you decided</source>
         <translation>在你决定之前已停止</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="208"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="214"/>
         <source>Done</source>
         <translation>完成</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="208"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="214"/>
         <source>Failed</source>
         <translation>失败</translation>
     </message>
