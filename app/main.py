@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from app.core.conversations import Conversations
     from app.core.history import HistoryStore
     from app.core.runner import ModelRunner
+    from app.core.warmup import OnStatus, PrefixWarmup
     from backends.base import Backend
     from skills.base import Skill
     from skills.calendar import CalendarStore
@@ -68,6 +69,9 @@ class Hearth:
 
         store = HistoryStore(self.paths.history_db)
         self._closers.append(store)
+        if store.read_only:
+            self.notices.append(f"{self.paths.history_db} could only be opened read-only: "
+                                "your conversations are readable, but nothing new is saved")
         return store
 
     @cached_property
@@ -155,6 +159,8 @@ class Hearth:
             context_length=self.settings.context_length,
             kv_type=self.settings.kv_type,
             cache_dir=self.paths.kv_cache_dir,
+            threads=max(0, self.settings.threads),
+            prefix_limit_bytes=max(0, self.settings.prefix_cache_mb) * 1024**2,
         )
 
     @cached_property
@@ -234,6 +240,24 @@ class Hearth:
         # Closed before the runner (closers run in reverse): turns cancel, MCP servers stop.
         self._closers.append(assistant)
         return assistant
+
+    def warmup(self, on_status: OnStatus) -> PrefixWarmup:
+        """The launch warm-up for the loaded model (start() it off the GUI thread)."""
+        from app.core.warmup import PrefixWarmup
+
+        return PrefixWarmup(self.runner, self.assistant.prefix_request, on_status)
+
+    def saved_states_bytes(self) -> int:
+        """Disk used by saved prompt prefixes and conversation caches (for Settings)."""
+        from app.core.saved_states import disk_usage
+
+        return disk_usage(self.paths.kv_cache_dir)
+
+    def clear_saved_states(self) -> None:
+        """Settings' Clear: forget every saved model state (off the GUI thread)."""
+        from app.core.saved_states import clear
+
+        clear(self.runner, self.paths.kv_cache_dir)
 
     def ui_selftest(self) -> None:
         """Open the main window offscreen and close it (for `hearth selftest` in a bundle)."""

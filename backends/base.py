@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from backends.events import Event
 
@@ -94,3 +94,22 @@ class Backend(Protocol):
 
         should_stop is polled between tokens; when it returns True the stream ends with
         Done(finish_reason="cancelled")."""
+
+
+OnProgress = Callable[[int, int], None]  # (tokens ready, tokens in all)
+
+
+@runtime_checkable
+class LocalEngine(Protocol):
+    """What the local engines (llama.cpp, MLX) add: a saved, warmable prompt prefix."""
+
+    def prepare_prefix(self, messages: list[Message], options: GenerateOptions,
+                       should_stop: ShouldStop, on_progress: OnProgress | None = None) -> bool:
+        """Bring the prefix (system message + tools) into the engine, from disk or computed;
+        True when complete, False when should_stop ended it early (the part done is kept)."""
+
+    def count_tokens(self, text: str) -> int:
+        """Tokens of `text` with the loaded model's own tokenizer."""
+
+    def clear_saved_states(self) -> None:
+        """Forget every saved prefix and conversation state, in memory and on disk."""

@@ -43,6 +43,14 @@ class StreamError:
 
 
 @dataclass(frozen=True)
+class Prefill:
+    """How far the engine has read a long prompt (before its first token); optional."""
+
+    done: int  # prompt tokens read so far, of
+    total: int  # the tokens this request has to read (those not reused from a cache)
+
+
+@dataclass(frozen=True)
 class Done:
     """The last event of every stream."""
 
@@ -53,7 +61,7 @@ class Done:
     timings: dict[str, float] = field(default_factory=dict)
 
 
-Event = ReasoningDelta | TextDelta | ToolCall | StreamError | Done
+Event = ReasoningDelta | TextDelta | ToolCall | StreamError | Prefill | Done
 
 
 def event_to_json(event: Event) -> dict[str, Any]:
@@ -66,6 +74,8 @@ def event_to_json(event: Event) -> dict[str, Any]:
         return {"type": "tool_call", "name": event.name, "arguments": event.arguments}
     if isinstance(event, StreamError):
         return {"type": "error", "message": event.message}
+    if isinstance(event, Prefill):
+        return {"type": "prefill", "done": event.done, "total": event.total}
     return {
         "type": "done",
         "finish_reason": event.finish_reason,

@@ -114,6 +114,13 @@ class ConversationCaches(Generic[S]):
         if path is not None:
             path.unlink(missing_ok=True)
 
+    def clear(self) -> None:
+        """Forget every state, in memory and on disk."""
+        self._memory.clear()
+        if self.folder is not None:
+            for path in self.folder.glob("*" + self.codec.suffix):
+                path.unlink(missing_ok=True)
+
     def keys_in_memory(self) -> list[str]:
         return list(self._memory)
 

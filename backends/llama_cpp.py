@@ -11,8 +11,9 @@ from typing import Any
 
 from jinja2 import TemplateError
 
-from backends.base import BackendInfo, GenerateOptions, Message, ShouldStop
+from backends.base import BackendInfo, GenerateOptions, Message, OnProgress, ShouldStop
 from backends.chat_format import ChatTemplate
+from backends.cpu import engine_threads
 from backends.engines import Engine
 from backends.errors import (
     BackendError,
@@ -22,12 +23,20 @@ from backends.errors import (
     NotLoaded,
     UnsupportedModel,
 )
-from backends.events import Done, Event, StreamError, ToolCall
+from backends.events import Done, Event, Prefill, StreamError, ToolCall
 from backends.kv_cache import ConversationCaches, model_fingerprint
 from backends.llama_gguf import GgufSummary, inspect_gguf, model_shape
 from backends.llama_log import TAP
+from backends.llama_prefix import LlamaPrefix
 from backends.llama_state import SeqState, restore_sequence, save_sequence, seq_state_codec
 from backends.parser import OutputParser, over_budget
+from backends.prefix_cache import (
+    DEFAULT_LIMIT_BYTES,
+    PrefixKey,
+    PrefixOutcome,
+    leading_system,
+    prefix_key,
+)
 from backends.safe_tokens import (
     ControlStrings,
     EncodedPrompt,
@@ -47,8 +56,10 @@ class LlamaCppBackend:
 
     def __init__(self, model_path: str, context_length: int = 0, kv_type: str = "f16",
                  cache_dir: Path | None = None, n_threads: int | None = None,
-                 chat_template: str | None = None) -> None:
-        """chat_template overrides the GGUF's own (for files that carry none, like base models)."""
+                 chat_template: str | None = None,
+                 prefix_limit_bytes: int = DEFAULT_LIMIT_BYTES) -> None:
+        """chat_template overrides the GGUF's own (for files that carry none, like base models);
+        prefix_limit_bytes bounds the saved prompt-prefix states under cache_dir."""
         if kv_type not in KV_GGML_TYPES:
             raise BackendError(f"Unknown KV cache type {kv_type!r}: choose one of "
                                f"{', '.join(KV_GGML_TYPES)}")
@@ -58,6 +69,8 @@ class LlamaCppBackend:
         self.cache_dir = cache_dir
         self.n_threads = n_threads
         self.chat_template = chat_template
+        self.prefix_limit_bytes = prefix_limit_bytes
+        self._prefix: LlamaPrefix | None = None
         self._llm: Any = None
         self._summary: GgufSummary | None = None
         self._template: ChatTemplate | None = None
@@ -80,7 +93,8 @@ class LlamaCppBackend:
             quantization=summary.file_type if summary else "", device=self._device,
             kv_type=self.kv_type,
             extra={"architecture": summary.architecture if summary else "",
-                   "memory_plan": self._plan_message},
+                   "memory_plan": self._plan_message,
+                   "threads": self._llm.n_threads if self._llm is not None else 0},
         )
 
     @property
@@ -100,6 +114,8 @@ class LlamaCppBackend:
             self._stop_ids = self._find_stop_ids(llama_cpp)
             self._controls = llama_controls(llama_cpp, self._llm)
             self._caches = self._make_caches(context)
+            self._prefix = LlamaPrefix(self.cache_dir, self._fingerprint(context),
+                                       self.prefix_limit_bytes, N_BATCH)
         except BaseException:
             self._llm.close()  # never half-loaded: free the weights again
             self._llm = None
@@ -124,7 +140,8 @@ class LlamaCppBackend:
     def count_tokens(self, text: str) -> int:
         return len(self._require().tokenize(text.encode("utf-8"), add_bos=False, special=False))
 
-    def encode_prompt(self, messages: list[Message], options: GenerateOptions) -> EncodedPrompt:
+    def encode_prompt(self, messages: list[Message], options: GenerateOptions,
+                      add_generation_prompt: bool = True) -> EncodedPrompt:
         """The prompt's token ids: special tokens only from the template (backends/safe_tokens)."""
         llm = self._require()
         if self._template is None:
@@ -132,7 +149,8 @@ class LlamaCppBackend:
         return encode(self._template, self._controls, messages, options,
                       markup=lambda text: llm.tokenize(text.encode(), add_bos=False, special=True),
                       plain=plain_by_pieces(self._controls, lambda text: llm.tokenize(
-                          text.encode(), add_bos=False, special=False)))
+                          text.encode(), add_bos=False, special=False)),
+                      add_generation_prompt=add_generation_prompt)
 
     def stream(self, messages: list[Message], options: GenerateOptions,
                should_stop: ShouldStop) -> Iterator[Event]:
@@ -153,7 +171,26 @@ class LlamaCppBackend:
             yield Done("error", prompt_tokens=len(tokens))
             return
         self._switch_conversation(options.cache_key)
-        yield from self._generate(tokens, prompt, options, should_stop, started)
+        outcome = self._ensure_prefix(messages, options, tokens, should_stop)
+        yield from self._generate(tokens, prompt, options, should_stop, started, outcome.computed)
+
+    def prepare_prefix(self, messages: list[Message], options: GenerateOptions,
+                       should_stop: ShouldStop, on_progress: OnProgress | None = None) -> bool:
+        """Warm-up: bring the prefix of `messages` (system message + tools) into the context,
+        from disk or by computing it; True when it is complete, False when stopped early."""
+        llm = self._require()
+        key = self._key(messages, options, None)
+        if key is None or self._prefix is None:
+            return True
+        self._switch_conversation(None)  # park a live conversation before touching the KV
+        return self._prefix.ensure(llm, key, should_stop, on_progress).ready
+
+    def clear_saved_states(self) -> None:
+        """Forget every saved prompt prefix and conversation state, in memory and on disk."""
+        if self._caches is not None:
+            self._caches.clear()
+        if self._prefix is not None:
+            self._prefix.store.clear()
 
     # -- loading ----------------------------------------------------------------------------
 
@@ -178,13 +215,16 @@ class LlamaCppBackend:
         gpu = bool(llama_cpp.llama_supports_gpu_offload())
         self._device = _device_name(llama_cpp) if gpu else "cpu"
         ggml_type = KV_GGML_TYPES[self.kv_type]
+        # One thread per physical core for prefill and decode alike (llama-cpp-python's own
+        # default counts hyper-threads for prefill, which oversubscribes the cores).
+        threads = engine_threads(self.n_threads or 0)
         TAP.install(llama_cpp)
         TAP.clear()
         try:
             return llama_cpp.Llama(
                 model_path=str(summary.path), n_ctx=context, n_batch=N_BATCH, n_ubatch=N_BATCH,
-                n_gpu_layers=-1 if gpu else 0, n_threads=self.n_threads,
-                n_threads_batch=self.n_threads, type_k=ggml_type, type_v=ggml_type,
+                n_gpu_layers=-1 if gpu else 0, n_threads=threads,
+                n_threads_batch=threads, type_k=ggml_type, type_v=ggml_type,
                 flash_attn=self.kv_type not in ("f16", "f32"), verbose=False,
             )
         except (ValueError, RuntimeError, OSError) as exc:
@@ -217,11 +257,13 @@ class LlamaCppBackend:
                 ids.add(found[0])
         return frozenset(ids)
 
+    def _fingerprint(self, context: int) -> str:
+        return model_fingerprint(self.model_path, context, self.kv_type)
+
     def _make_caches(self, context: int) -> ConversationCaches[SeqState]:
         folder = None
         if self.cache_dir is not None:
-            stamp = model_fingerprint(self.model_path, context, self.kv_type)
-            folder = Path(self.cache_dir) / "kv-llama" / stamp
+            folder = Path(self.cache_dir) / "kv-llama" / self._fingerprint(context)
         return ConversationCaches(seq_state_codec(), folder)
 
     def _require(self) -> Any:
@@ -243,6 +285,24 @@ class LlamaCppBackend:
         if state is not None and not restore_sequence(self._llm, state):
             self._llm.reset()
 
+    def _key(self, messages: list[Message], options: GenerateOptions,
+             tokens: list[int] | None) -> PrefixKey | None:
+        if self._prefix is None or self._template is None:
+            return None
+        lead = leading_system(messages)
+        if not lead:
+            return None
+        prefix = self.encode_prompt(lead, options, add_generation_prompt=False)
+        return prefix_key(self._prefix.fingerprint, prefix.text, prefix.tokens, tokens)
+
+    def _ensure_prefix(self, messages: list[Message], options: GenerateOptions,
+                       tokens: list[int], should_stop: ShouldStop) -> PrefixOutcome:
+        """Before a turn: the shared prefix from the live context, the disk or a fresh prefill."""
+        key = self._key(messages, options, tokens)
+        if key is None or self._prefix is None:
+            return PrefixOutcome()
+        return self._prefix.ensure(self._llm, key, should_stop)
+
     def forget_conversation(self, cache_key: str) -> None:
         if self._caches is not None:
             self._caches.forget(cache_key)
@@ -259,9 +319,10 @@ class LlamaCppBackend:
     # -- generation -------------------------------------------------------------------------
 
     def _generate(self, tokens: list[int], prompt: str, options: GenerateOptions,
-                  should_stop: ShouldStop, started: float) -> Iterator[Event]:
+                  should_stop: ShouldStop, started: float, computed: int = 0) -> Iterator[Event]:
         llm = self._llm
-        cached = _reusable_prefix(llm, tokens)
+        # Prefix tokens this turn computed itself are not cached, though the context now holds them.
+        cached = max(0, _reusable_prefix(llm, tokens) - computed)
         llm.set_seed(options.seed if options.seed is not None else random.getrandbits(31))
         parser = OutputParser(options.tool_call_format, tools=options.tools,
                               starts_in_reasoning=_opens_reasoning(prompt))
@@ -269,6 +330,7 @@ class LlamaCppBackend:
         run = _Run(started)
         finish = "stop"
         try:
+            yield from _prefill(llm, tokens, cached, should_stop)
             for token in llm.generate(
                 tokens, top_k=options.top_k, top_p=options.top_p, min_p=options.min_p,
                 typical_p=1.0, temp=options.effective_temperature(), repeat_penalty=1.0,
@@ -364,6 +426,25 @@ class _Run:
         }
         return Done(finish, prompt_tokens=prompt_tokens, cached_prompt_tokens=cached,
                     completion_tokens=self.completion, timings=timings)
+
+
+PREFILL_CHUNK = 256  # tokens read between two progress reports
+
+
+def _prefill(llm: Any, tokens: list[int], cached: int, should_stop: ShouldStop
+             ) -> Iterator[Event]:
+    """Read a long prompt in chunks and say how far it got: the first token can be seconds
+    away. generate() then finds all but the last token already read and reuses them."""
+    todo = len(tokens) - 1 - cached
+    if todo < 2 * PREFILL_CHUNK:
+        return  # over in a blink: nothing worth showing
+    llm.n_tokens = cached  # eval() drops the old sequence's KV from here on
+    yield Prefill(0, todo)
+    for start in range(cached, len(tokens) - 1, PREFILL_CHUNK):
+        if should_stop():
+            return  # generate() sees the stop at once and reuses what was read
+        llm.eval(tokens[start:min(start + PREFILL_CHUNK, len(tokens) - 1)])
+        yield Prefill(min(start + PREFILL_CHUNK, len(tokens) - 1) - cached, todo)
 
 
 def _reusable_prefix(llm: Any, tokens: list[int]) -> int:

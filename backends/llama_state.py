@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 import ctypes
+import json
+import os
+import struct
+import zlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -10,8 +15,10 @@ from typing import Any
 import numpy as np
 
 from backends.kv_cache import StateCodec
+from backends.prefix_cache import PrefixCodec, PrefixFileError
 
 SEQ = 0  # llama-cpp-python keeps the whole conversation in sequence 0
+PREFIX_MAGIC = b"HEARTHPX-LLAMA1\n"
 
 
 @dataclass(frozen=True)
@@ -68,3 +75,39 @@ def _load(path: Path) -> SeqState:
 
 def seq_state_codec() -> StateCodec[SeqState]:
     return StateCodec(suffix=".llkv.npz", size=lambda s: s.nbytes, dump=_dump, load=_load)
+
+
+def _dump_prefix(state: SeqState, meta: dict[str, str], tokens: Sequence[int],
+                 path: Path) -> None:
+    """Magic, a JSON header (metadata, sizes, CRC-32 of the KV bytes), the tokens, the KV."""
+    ids = np.asarray(tokens, dtype="<i4").tobytes()
+    header = json.dumps({**meta, "kv_bytes": len(state.data), "crc32": zlib.crc32(state.data),
+                         "tokens_crc32": zlib.crc32(ids)}).encode()
+    with path.open("wb") as handle:
+        handle.write(PREFIX_MAGIC + struct.pack("<I", len(header)) + header + ids)
+        handle.write(state.data)
+        handle.flush()
+        os.fsync(handle.fileno())
+
+
+def _load_prefix(path: Path) -> tuple[SeqState, dict[str, str], list[int]]:
+    blob = path.read_bytes()
+    if not blob.startswith(PREFIX_MAGIC):
+        raise PrefixFileError("it is not a Hearth llama.cpp prompt state")
+    start = len(PREFIX_MAGIC) + 4
+    (length,) = struct.unpack_from("<I", blob, len(PREFIX_MAGIC))
+    header = json.loads(blob[start:start + length])
+    n_tokens, kv_bytes = int(header["n_tokens"]), int(header["kv_bytes"])
+    ids = blob[start + length:start + length + 4 * n_tokens]
+    data = blob[start + length + 4 * n_tokens:]
+    if len(ids) != 4 * n_tokens or len(data) != kv_bytes:
+        raise PrefixFileError("the file is truncated")
+    if zlib.crc32(ids) != header["tokens_crc32"] or zlib.crc32(data) != header["crc32"]:
+        raise PrefixFileError("the file is damaged (checksum mismatch)")
+    tokens = np.frombuffer(ids, dtype="<i4").astype(np.int32)
+    meta = {k: str(v) for k, v in header.items()}
+    return SeqState(tokens, data), meta, [int(t) for t in tokens]
+
+
+def seq_prefix_codec() -> PrefixCodec[SeqState]:
+    return PrefixCodec(suffix=".llpx", dump=_dump_prefix, load=_load_prefix)

@@ -14,7 +14,7 @@ from typing import Any
 
 from jinja2 import TemplateError
 
-from backends.base import BackendInfo, GenerateOptions, Message, ShouldStop
+from backends.base import BackendInfo, GenerateOptions, Message, OnProgress, ShouldStop
 from backends.chat_format import ChatTemplate
 from backends.engines import Engine
 from backends.errors import (
@@ -30,7 +30,15 @@ from backends.kv_cache import ConversationCaches
 from backends.memory import plan_for_model, require_fit
 from backends.mlx_cache import DEFAULT_KEY, CacheEntry, common_prefix, conversation_caches
 from backends.mlx_folder import MlxFolder, inspect_folder
+from backends.mlx_prefix import MlxPrefix
 from backends.parser import OutputParser, over_budget
+from backends.prefix_cache import (
+    DEFAULT_LIMIT_BYTES,
+    PrefixKey,
+    PrefixOutcome,
+    leading_system,
+    prefix_key,
+)
 from backends.safe_tokens import (
     ControlStrings,
     EncodedPrompt,
@@ -42,6 +50,7 @@ from backends.safe_tokens import (
 KV_BITS: dict[str, int | None] = {"f16": None, "q8_0": 8, "q4_0": 4}
 STOP_TOKENS = ("<|im_end|>", "<|endoftext|>")
 PREFILL_STEP = 512  # tokens per prefill chunk; cancel is checked between chunks
+WARM_SLOT = "__prefix__"  # the warm-up's cache, handed to the first new conversation
 
 
 class _PrefillCancelled(Exception):
@@ -60,6 +69,7 @@ class _Engine:
     make_prompt_cache: Any
     can_trim_prompt_cache: Any
     trim_prompt_cache: Any
+    maybe_quantize: Any
 
 
 def _import_engine() -> _Engine:
@@ -75,7 +85,7 @@ def _import_engine() -> _Engine:
             f"(Linux) ({_one_line(exc)})") from exc
     return _Engine(mx, utils.load_model, utils.load_tokenizer, generate.stream_generate,
                    sample.make_sampler, cache.make_prompt_cache, cache.can_trim_prompt_cache,
-                   cache.trim_prompt_cache)
+                   cache.trim_prompt_cache, generate.maybe_quantize_kv_cache)
 
 
 @dataclass
@@ -86,6 +96,7 @@ class _Turn:
     tokens: list[int]
     reused: int
     started: float
+    computed: int = 0  # prefix tokens this turn computed before the prompt (not cached)
     generated: list[int] = field(default_factory=list)
     first_token_at: float = 0.0
     prefill_started: float = 0.0
@@ -96,7 +107,8 @@ class _Turn:
     def done(self) -> Done:
         end = perf_counter()
         first = self.first_token_at or end
-        new_tokens = len(self.tokens) - self.reused
+        cached = max(0, self.reused - self.computed)
+        new_tokens = len(self.tokens) - cached
         prefill_s, decode_s = first - self.prefill_started, end - first
         stop_token = 1 if self.finish in ("stop", "tool_calls") and self.generated else 0
         timings = {
@@ -108,7 +120,7 @@ class _Turn:
             "tokens_per_second": (len(self.generated) - 1) / decode_s
             if decode_s > 0 and len(self.generated) > 1 else 0.0,
         }
-        return Done(self.finish, prompt_tokens=len(self.tokens), cached_prompt_tokens=self.reused,
+        return Done(self.finish, prompt_tokens=len(self.tokens), cached_prompt_tokens=cached,
                     completion_tokens=len(self.generated) - stop_token, timings=timings)
 
 
@@ -116,7 +128,8 @@ class MlxBackend:
     """Nanbeige (or any mlx_lm model) on MLX: Metal on a Mac, the CPU build on Linux."""
 
     def __init__(self, model_path: str, context_length: int = 0, kv_type: str = "f16",
-                 cache_dir: Path | None = None) -> None:
+                 cache_dir: Path | None = None,
+                 prefix_limit_bytes: int = DEFAULT_LIMIT_BYTES) -> None:
         if kv_type not in KV_BITS:
             raise BackendError(f"Unknown KV cache type {kv_type!r} for MLX: choose "
                                f"{', '.join(KV_BITS)}")
@@ -132,6 +145,8 @@ class MlxBackend:
         self._template: ChatTemplate | None = None
         self._controls = ControlStrings(())
         self._store: ConversationCaches[CacheEntry] | None = None
+        self._prefix: MlxPrefix | None = None
+        self._prefix_limit = prefix_limit_bytes
         self._kv_group = 64
 
     @property
@@ -160,6 +175,9 @@ class MlxBackend:
         self._engine = engine
         self._store = conversation_caches(self._cache_dir, folder.fingerprint(self._kv_type),
                                           kv_budget=plan.kv_bytes)
+        self._prefix = MlxPrefix(self._cache_dir,
+                                 f"{folder.fingerprint(self._kv_type)}-{plan.context_length}",
+                                 self._prefix_limit, PREFILL_STEP)
         self._info.context_length = plan.context_length
         self._info.num_loops = shape.num_loops
         self._info.quantization = folder.quantization
@@ -194,7 +212,8 @@ class MlxBackend:
             raise NotLoaded("The MLX model is not loaded yet")
         return len(self._tokenizer.encode(text, add_special_tokens=False))
 
-    def encode_prompt(self, messages: list[Message], options: GenerateOptions) -> EncodedPrompt:
+    def encode_prompt(self, messages: list[Message], options: GenerateOptions,
+                      add_generation_prompt: bool = True) -> EncodedPrompt:
         """The prompt's token ids: special tokens only from the template (backends/safe_tokens)."""
         if not self.loaded or self._template is None:
             raise NotLoaded("The MLX model is not loaded yet")
@@ -203,7 +222,8 @@ class MlxBackend:
         def markup(text: str) -> list[int]:
             return [int(t) for t in tokenizer.encode(text, add_special_tokens=False)]
         return encode(self._template, self._controls, messages, options, markup,
-                      plain_by_pieces(self._controls, markup))
+                      plain_by_pieces(self._controls, markup),
+                      add_generation_prompt=add_generation_prompt)
 
     def stream(self, messages: list[Message], options: GenerateOptions,
                should_stop: ShouldStop) -> Iterator[Event]:
@@ -228,13 +248,67 @@ class MlxBackend:
         if should_stop():
             yield Done("cancelled", prompt_tokens=len(tokens))
             return
-        yield from self._run(_Turn(prompt, tokens, 0, started), options, should_stop, room)
+        prefix = self._key(messages, options, tokens)
+        yield from self._run(_Turn(prompt, tokens, 0, started), options, should_stop, room,
+                             prefix)
+
+    def prepare_prefix(self, messages: list[Message], options: GenerateOptions,
+                       should_stop: ShouldStop, on_progress: OnProgress | None = None) -> bool:
+        """Warm-up: compute (or find on disk) the prefix of `messages`; what is computed waits
+        in memory for the first new conversation. True when complete, False when stopped."""
+        if not self.loaded:
+            raise NotLoaded("The MLX model is not loaded yet")
+        assert self._store is not None
+        key = self._key(messages, options, None)
+        if key is None:
+            return True
+        entry = self._store.take(WARM_SLOT) or CacheEntry([], [])
+        entry, outcome = self._ensure_prefix(entry, key, should_stop, on_progress)
+        self._store.put(WARM_SLOT, entry)
+        return outcome.ready
+
+    def clear_saved_states(self) -> None:
+        """Forget every saved prompt prefix and conversation cache, in memory and on disk."""
+        if self._store is not None:
+            self._store.clear()
+        if self._prefix is not None:
+            self._prefix.store.clear()
+
+    def _key(self, messages: list[Message], options: GenerateOptions,
+             tokens: list[int] | None) -> PrefixKey | None:
+        if self._prefix is None or self._template is None:
+            return None
+        lead = leading_system(messages)
+        if not lead:
+            return None
+        prefix = self.encode_prompt(lead, options, add_generation_prompt=False)
+        return prefix_key(self._prefix.fingerprint, prefix.text, prefix.tokens, tokens)
+
+    def _ensure_prefix(self, entry: CacheEntry, key: PrefixKey, should_stop: ShouldStop,
+                       on_progress: OnProgress | None = None
+                       ) -> tuple[CacheEntry, PrefixOutcome]:
+        assert self._prefix is not None and self._engine is not None
+        engine, model = self._engine, self._model
+        return self._prefix.ensure(entry, key, lambda: engine.make_prompt_cache(model),
+                                   self._prefill, engine.trim_prompt_cache, should_stop,
+                                   on_progress)
+
+    def _prefill(self, cache: list[Any], tokens: list[int]) -> None:
+        """Feed prompt tokens into the cache as mlx_lm's own prefill does (quantizing alike)."""
+        assert self._engine is not None
+        mx = self._engine.mx
+        self._model(mx.array(tokens)[None], cache=cache)
+        options = self._kv_options()
+        if options:
+            self._engine.maybe_quantize(cache, options["quantized_kv_start"],
+                                        options["kv_group_size"], options["kv_bits"])
+        mx.eval([c.state for c in cache])
 
     def _run(self, turn: _Turn, options: GenerateOptions, should_stop: ShouldStop,
-             room: int) -> Iterator[Event]:
+             room: int, prefix: PrefixKey | None = None) -> Iterator[Event]:
         assert self._store is not None
         key = options.cache_key or DEFAULT_KEY
-        entry = self._reusable_entry(key, turn)
+        entry = self._reusable_entry(key, turn, prefix, should_stop)
         keep = True
         try:
             yield from self._generate(turn, entry, options, should_stop, room)
@@ -248,12 +322,20 @@ class MlxBackend:
             if keep:
                 self._keep(key, entry, turn)
 
-    def _reusable_entry(self, key: str, turn: _Turn) -> CacheEntry:
-        """This conversation's cache, trimmed back to the prefix the new prompt shares."""
+    def _reusable_entry(self, key: str, turn: _Turn, prefix: PrefixKey | None = None,
+                        should_stop: ShouldStop = lambda: False) -> CacheEntry:
+        """This conversation's cache, trimmed back to the prefix the new prompt shares; a new
+        conversation starts from the warm-up's cache or the saved prefix state."""
         assert self._store is not None and self._engine is not None
         entry = self._store.take(key)
+        if entry is None:
+            entry = self._store.take(WARM_SLOT)
         if entry is None or not self._engine.can_trim_prompt_cache(entry.cache):
             entry = CacheEntry([], self._engine.make_prompt_cache(self._model))
+        turn.prefill_started = perf_counter()
+        if prefix is not None:
+            entry, outcome = self._ensure_prefix(entry, prefix, should_stop)
+            turn.computed = outcome.computed
         held = min(_offset(entry.cache), len(entry.tokens))
         # At least one prompt token must be fed so the model produces logits for this turn.
         reuse = min(common_prefix(entry.tokens[:held], turn.tokens), len(turn.tokens) - 1)
@@ -275,7 +357,7 @@ class MlxBackend:
             max_tokens=max(1, min(options.max_tokens, room)), prompt_cache=entry.cache,
             sampler=self._sampler(options), prefill_step_size=PREFILL_STEP,
             prompt_progress_callback=_progress_check(should_stop), **self._kv_options())
-        turn.prefill_started = perf_counter()
+        turn.prefill_started = turn.prefill_started or perf_counter()
         try:
             yield from self._decode(turn, responses, parser, should_stop, options)
         except _PrefillCancelled:

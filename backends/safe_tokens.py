@@ -83,16 +83,21 @@ class EncodedPrompt:
 
 
 def render_marked(template: ChatTemplate, controls: ControlStrings, messages: list[Message],
-                  options: GenerateOptions) -> list[tuple[str, bool]]:
+                  options: GenerateOptions,
+                  add_generation_prompt: bool = True) -> list[tuple[str, bool]]:
     """Render the template over marked content; returns its (text, is_markup) segments."""
     marked = dataclasses.replace(options, tools=controls.mark(options.tools))
-    return controls.segments(template.render(controls.mark(messages), marked))
+    return controls.segments(template.render(controls.mark(messages), marked,
+                                             add_generation_prompt=add_generation_prompt))
 
 
 def encode(template: ChatTemplate, controls: ControlStrings, messages: list[Message],
-           options: GenerateOptions, markup: Tokenize, plain: Tokenize) -> EncodedPrompt:
-    """Tokenize markup with special tokens (`markup`) and each quoted special as text (`plain`)."""
-    segments = render_marked(template, controls, messages, options)
+           options: GenerateOptions, markup: Tokenize, plain: Tokenize,
+           add_generation_prompt: bool = True) -> EncodedPrompt:
+    """Tokenize markup with special tokens (`markup`) and each quoted special as text (`plain`).
+
+    add_generation_prompt=False encodes a prompt prefix (the saved system part) alone."""
+    segments = render_marked(template, controls, messages, options, add_generation_prompt)
     tokens: list[int] = []
     for text, is_markup in segments:
         tokens += markup(text) if is_markup else plain(text)

@@ -7,10 +7,11 @@ import platform
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from backends.engines import CHOICES, Engine
 from backends.errors import BackendError, EngineUnavailable, ModelNotFound, UnsupportedModel
+from backends.prefix_cache import DEFAULT_LIMIT_BYTES
 
 if TYPE_CHECKING:
     from backends.base import Backend, BackendInfo, GenerateOptions, Message, ShouldStop
@@ -161,16 +162,20 @@ def _need_llama(info: PlatformInfo) -> None:
 def create_backend(model_path: str, engine: str = "auto", url: str = "", remote_model: str = "",
                    context_length: int = 0, kv_type: str = "f16",
                    cache_dir: Path | None = None,
-                   platform_info: PlatformInfo | None = None) -> Backend:
-    """Choose the engine and build its backend (unloaded); info.reason says why."""
+                   platform_info: PlatformInfo | None = None, threads: int = 0,
+                   prefix_limit_bytes: int = DEFAULT_LIMIT_BYTES) -> Backend:
+    """Choose the engine and build its backend (unloaded); info.reason says why.
+
+    threads: 0 for one per physical core; prefix_limit_bytes: disk for saved prompt prefixes."""
     choice = choose_engine(model_path, engine, url, platform_info)
     backend = _construct(choice.engine, model_path, url, remote_model, context_length, kv_type,
-                         cache_dir)
+                         cache_dir, threads, prefix_limit_bytes)
     return _with_reason(backend, choice.reason)
 
 
 def _construct(engine: str, model_path: str, url: str, remote_model: str, context_length: int,
-               kv_type: str, cache_dir: Path | None) -> Backend:
+               kv_type: str, cache_dir: Path | None, threads: int = 0,
+               prefix_limit_bytes: int = DEFAULT_LIMIT_BYTES) -> Backend:
     # Engine modules are imported only for the engine chosen, keeping `import backends` cheap.
     backend: Backend
     if engine == "remote":
@@ -186,12 +191,13 @@ def _construct(engine: str, model_path: str, url: str, remote_model: str, contex
         from backends.mlx_backend import MlxBackend
 
         backend = MlxBackend(model_path, context_length=context_length, kv_type=kv_type,
-                             cache_dir=cache_dir)
+                             cache_dir=cache_dir, prefix_limit_bytes=prefix_limit_bytes)
     else:
         from backends.llama_cpp import LlamaCppBackend
 
         backend = LlamaCppBackend(model_path, context_length=context_length, kv_type=kv_type,
-                                  cache_dir=cache_dir)
+                                  cache_dir=cache_dir, n_threads=threads or None,
+                                  prefix_limit_bytes=prefix_limit_bytes)
     return backend
 
 
@@ -251,3 +257,7 @@ class _Reasoned:
 
     def forget_conversation(self, cache_key: str) -> None:
         self._backend.forget_conversation(cache_key)
+
+    def __getattr__(self, name: str) -> Any:
+        # Optional engine abilities (base.LocalEngine: prefix warm-up, token counts) pass through.
+        return getattr(self._backend, name)

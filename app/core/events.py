@@ -76,6 +76,16 @@ class Queued:
 
 
 @dataclass(frozen=True)
+class Progress:
+    """What the model is doing before its first token: "loading" (the model loads first) or
+    "reading" (the prompt: `done` of `total` tokens, where the engine reports them)."""
+
+    stage: str  # "loading" | "reading"
+    done: int = 0
+    total: int = 0
+
+
+@dataclass(frozen=True)
 class ToolStarted:
     call_id: str
     name: str
@@ -157,7 +167,7 @@ class TitleChanged:
 
 
 AssistantEvent = (
-    TurnStarted | Queued | ReasoningDelta | TextDelta | ToolStarted | ConfirmationNeeded
+    TurnStarted | Queued | Progress | ReasoningDelta | TextDelta | ToolStarted | ConfirmationNeeded
     | ToolFinished | SourcesFound | TurnDone | TurnFailed | TitleChanged | OutputCut
     | ContextCompacted
 )

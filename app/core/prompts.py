@@ -1,11 +1,10 @@
-"""Builds Hearth's system prompt from resources/prompts/*.md: identity, date, zone, skills."""
+"""Builds Hearth's system prompt from resources/prompts/*.md: identity, zone, locale, skills."""
 
 from __future__ import annotations
 
 import locale
 import os
 from collections.abc import Sequence
-from datetime import datetime
 from functools import cache
 from importlib import resources
 from string import Template
@@ -34,11 +33,6 @@ def user_locale(language_setting: str = "system") -> str:
     return found or "en_US"
 
 
-def _utc_offset(now: datetime) -> str:
-    offset = now.strftime("%z")  # +0100
-    return f"{offset[:3]}:{offset[3:]}" if offset else "+00:00"
-
-
 def tools_section(skills: Sequence[Skill]) -> str:
     if not skills:
         return prompt_text("no_tools").strip()
@@ -50,16 +44,15 @@ def tools_section(skills: Sequence[Skill]) -> str:
     return Template(prompt_text("tools")).substitute(tool_list="\n".join(lines)).strip()
 
 
-def build_system_prompt(skills: Sequence[Skill], *, now: datetime | None = None,
-                        timezone: str | None = None, locale_name: str | None = None,
-                        instructions: str = "", notes: Sequence[str] = ()) -> str:
-    """The system message for one turn. Only the date changes during a day (cache friendly)."""
-    moment = now if now is not None and now.tzinfo else (now or datetime.now()).astimezone()
+def build_system_prompt(skills: Sequence[Skill], *, timezone: str | None = None,
+                        locale_name: str | None = None, instructions: str = "",
+                        notes: Sequence[str] = ()) -> str:
+    """The system message: the same text on every day, in every conversation, for as long as
+    the skills, zone, locale and instructions stay the same, so its model state can be kept on
+    disk and reused. "Now" travels in each user message's [sent ...] note instead (the date,
+    and the UTC offset, which moves with daylight saving time, are deliberately absent)."""
     text = Template(prompt_text("system")).substitute(
-        weekday=moment.strftime("%A"),
-        date=moment.strftime("%d %B %Y").lstrip("0"),
         timezone=timezone or local_timezone_name(),
-        utc_offset=_utc_offset(moment),
         locale=locale_name or user_locale(),
         tools_section=tools_section(skills),
     ).strip()

@@ -88,6 +88,7 @@ class _Job:
     call: Callable[[], Any] | None = None
     future: Future[Any] | None = None
     priority: Priority = Priority.USER
+    loading: bool = False  # a model load (what a request queued behind it waits for)
 
 
 class ModelRunner:
@@ -118,7 +119,15 @@ class ModelRunner:
 
     def load(self, backend: Backend) -> Future[BackendInfo]:
         """Load `backend` on the runner thread after unloading the previous one."""
-        return self.call(lambda: self._switch(backend))
+        future: Future[BackendInfo] = Future()
+        self._enqueue(_Job(call=lambda: self._switch(backend), future=future, loading=True))
+        return future
+
+    @property
+    def loading(self) -> bool:
+        """A model load is running now."""
+        with self._cond:
+            return self._running is not None and self._running.loading
 
     def unload(self) -> Future[None]:
         return self.call(self._unload_current)

@@ -11,6 +11,7 @@ from app.core.events import (
     ConfirmationNeeded,
     ContextCompacted,
     OutputCut,
+    Progress,
     Queued,
     ReasoningDelta,
     SourcesFound,
@@ -33,6 +34,7 @@ class TurnBridge(QObject):
     raw = Signal(object)
     started = Signal(object)  # TurnStarted
     queued = Signal(int)
+    progress = Signal(object)  # Progress: loading the model, reading the prompt
     reasoning = Signal(str)
     text = Signal(str)
     tool_started = Signal(object)  # ToolStarted
@@ -87,6 +89,8 @@ class TurnBridge(QObject):
                 self.started.emit(event)
             case Queued():
                 self.queued.emit(event.position)
+            case Progress():
+                self.progress.emit(event)
             case ToolStarted():
                 self.tool_started.emit(event)
             case ConfirmationNeeded():

@@ -70,11 +70,14 @@ def agenda_html(occurrences: list[Any], first: date, days: int, all_day_label: s
 def _own_zone(occ: Any) -> str:
     """' · Europe/Berlin 09:00' when the event's own clock differs from this machine's."""
     if occ.event.all_day or not isinstance(occ.start, datetime):
+        return ""  # all-day events keep their own dates in every zone
+    from skills.calendar.display import view_times  # loaded already: the store is open
+    from skills.calendar.timeutil import local_timezone_name
+
+    shown = view_times(occ, local_timezone_name())
+    if not shown.own_zone:
         return ""
-    own = occ.start.astimezone(ZoneInfo(occ.event.timezone or "UTC"))
-    if own.utcoffset() == _local(occ.start).utcoffset():
-        return ""
-    return f" · {html.escape(occ.event.timezone)} {own:%H:%M}"
+    return f" · {html.escape(shown.own_zone)} {shown.own_start:%H:%M}"
 
 
 def _set_text(button: QPushButton, text: Callable[[], str]) -> None:

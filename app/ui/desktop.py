@@ -11,6 +11,7 @@ from app.core.root import HearthParts
 from app.ui import markdown
 from app.ui.api_server import ServerSwitch
 from app.ui.autostart import hide_dock_icon
+from app.ui.chat.live_answer import LiveAnswer
 from app.ui.context import UiContext
 from app.ui.hotkey import create_hotkey, default_hotkey
 from app.ui.i18n import Translations
@@ -45,6 +46,7 @@ class Desktop(QObject):
         self.window.settings_saved.connect(self.server.settings_changed)
         self.quick = QuickAsk(self.ctx)
         self.quick.open_in_main.connect(self.open_conversation)
+        self.quick.take_over.connect(self.take_over)
         self.quick.find_files.connect(self.find_files)
         self.services = Services(self.ctx, self)
         self.window.settings_saved.connect(self.services.settings_changed)
@@ -146,6 +148,10 @@ class Desktop(QObject):
     def open_conversation(self, cid: str) -> None:
         self.show_window()
         self.window.open_conversation(cid)
+
+    def take_over(self, live: LiveAnswer) -> None:
+        self.show_window()
+        self.window.take_over(live)
 
     def _stop_answers(self) -> None:
         """Cancel running turns and let their threads end before the widgets they post to go

@@ -6,7 +6,12 @@ itself when it loses focus."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
+
+from app.core.events import TurnStarted
+
+if TYPE_CHECKING:
+    from app.core.assistant import TurnHandle
 
 from PySide6.QtCore import QEvent, QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QCursor, QGuiApplication, QKeyEvent, QKeySequence, QShortcut
@@ -22,10 +27,9 @@ from PySide6.QtWidgets import (
 )
 
 from app.ui import turns
-from app.ui.bridge import TurnBridge
+from app.ui.chat.live_answer import LiveAnswer
 from app.ui.chat.message import AssistantMessage
 from app.ui.context import UiContext
-from app.ui.failures import present, present_error
 from app.ui.i18n import Retranslator
 
 WIDTH = 640
@@ -34,6 +38,7 @@ MAX_ANSWER_HEIGHT = 420
 
 class QuickAsk(QWidget):
     open_in_main = Signal(str)  # conversation id
+    take_over = Signal(object)  # LiveAnswer: the main window goes on showing it
     find_files = Signal(str)  # what was typed: search for it in the Files view
 
     def __init__(self, ctx: UiContext, parent: QWidget | None = None) -> None:
@@ -46,11 +51,10 @@ class QuickAsk(QWidget):
         self._tr = Retranslator(self)
         self._tr(lambda: self.setWindowTitle(self.tr("Quick ask — Hearth")))
         self.conversation_id: str | None = None
-        self.handle: Any = None
-        self.bridge: TurnBridge | None = None
+        self.live: LiveAnswer | None = None
         self.answer: AssistantMessage | None = None
         self._was_active = False
-        self._old: list[tuple[TurnBridge, Any]] = []
+        self._old: list[LiveAnswer] = []
         self._fit_timer = QTimer(self)
         self._fit_timer.setInterval(100)  # grow with the streaming answer, ~10 times a second
         self._fit_timer.timeout.connect(self.fit)
@@ -158,61 +162,53 @@ class QuickAsk(QWidget):
     # -- asking -------------------------------------------------------------------------------
     def ask(self) -> None:
         text = self.input.text().strip()
-        if not text or self.bridge is not None:
+        if not text or self.live is not None:
             return
-        for old in [o for o in self._old if o[1] is None or o[1].done]:
+        for old in [o for o in self._old if o.thread_done]:
             self._old.remove(old)
-            old[0].deleteLater()
+            old.deleteLater()
         self.input.clear()
         self._tr(lambda: self.input.setPlaceholderText(text), key="placeholder")  # the last one
         self.answer = AssistantMessage(dark=self.ctx.dark)
         self.answer._layout.setContentsMargins(0, 0, 0, 0)
+        self.answer.regenerate_button.hide()
         self.scroll_area.setWidget(self.answer)
         self.scroll_area.show()
-        self.bridge = bridge = TurnBridge(self)
-        answer = self.answer
-        bridge.reasoning.connect(answer.add_reasoning)
-        bridge.text.connect(answer.add_text)
-        bridge.tool_started.connect(lambda e: answer.add_tool(e.call_id, e.name, e.arguments))
-        bridge.tool_finished.connect(
-            lambda e: answer.finish_tool(e.call_id, e.name, e.ok, e.text, e.data))
-        bridge.confirmation.connect(lambda e: answer.card_for(
-            e.request.call_id, e.request.name).ask(e.request))
-        bridge.sources.connect(answer.set_sources)
-        bridge.started.connect(self._started)
-        bridge.done.connect(lambda e: self._finished(
-            "", self.tr("Stopped.") if getattr(e, "finish_reason", "") == "cancelled" else ""))
-        bridge.failed.connect(lambda e: self._finished(present(e.kind, e.message).text))
+        thinking = bool(self.ctx.hearth.settings.thinking_default)
+        self.live = live = LiveAnswer(self.answer, self.conversation_id, thinking, self)
+        live.started.connect(self._started)
+        live.finished.connect(lambda _figures: self._finished())
         self.stop_button.show()
         self._fit_timer.start()
-        ctx, cid = self.ctx, self.conversation_id
-        thinking = bool(self.ctx.hearth.settings.thinking_default)
-        self.ctx.ops.run(lambda: turns.send(ctx.assistant(), cid, text, thinking, bridge.post,
-                                            kind="quick"),
-                         self._got_handle, lambda e: self._finished(present_error(e).text))
+        cid = self.conversation_id
+        live.start(self.ctx.ops, self.ctx.assistant,
+                   lambda a, post: self._begun(turns.send(a, cid, text, thinking, post,
+                                                          kind="quick")))
 
-    def _got_handle(self, handle: Any) -> None:
-        self.handle = handle
-        self.conversation_id = str(handle.conversation_id)
+    def _begun(self, handle: TurnHandle) -> TurnHandle:
+        self.conversation_id = handle.conversation_id
         self.open_button.setEnabled(True)
+        return handle
 
-    def _started(self, event: Any) -> None:
-        self.conversation_id = str(event.conversation_id)
+    @property
+    def handle(self) -> TurnHandle | None:
+        return self.live.handle if self.live is not None else None
+
+    def _started(self, event: TurnStarted) -> None:
+        self.conversation_id = event.conversation_id
         self.open_button.setEnabled(True)
 
     def stop(self) -> None:
-        if self.handle is not None:
-            self.handle.cancel()
+        if self.live is not None:
+            self.live.stop()
 
-    def _finished(self, error: str, note: str = "") -> None:
+    def _finished(self) -> None:
         if self.answer is not None:
-            self.answer.finish(note=("⚠ " + error) if error else note)
             self.answer.regenerate_button.hide()
-        if self.bridge is not None:
+        if self.live is not None:
             # Deleted only once the turn thread is done: it may still post (the title).
-            self._old.append((self.bridge, self.handle))
-        self.bridge = None
-        self.handle = None
+            self._old.append(self.live)
+        self.live = None
         self.stop_button.hide()
         self._fit_timer.stop()
         QTimer.singleShot(0, self, self.fit)
@@ -232,13 +228,25 @@ class QuickAsk(QWidget):
 
     @property
     def streaming(self) -> bool:
-        return self.bridge is not None
+        return self.live is not None
 
     def _find_files(self) -> None:
         self.find_files.emit(self.input.text().strip())
         self.dismiss()
 
     def _open_in_main(self) -> None:
-        if self.conversation_id:
+        """Continue in the main window; an answer still being written goes on there, live."""
+        live = self.live
+        if live is not None and self.answer is not None:
+            live.release()
+            self.scroll_area.takeWidget()  # the widget moves with the answer
+            self.answer.regenerate_button.show()
+            self.live, self.answer = None, None
+            self.stop_button.hide()
+            self._fit_timer.stop()
+            self.scroll_area.hide()
+            self.take_over.emit(live)
+            self.dismiss()
+        elif self.conversation_id:
             self.open_in_main.emit(self.conversation_id)
             self.dismiss()

@@ -1,35 +1,41 @@
 """Starting turns on the core Assistant: send, regenerate, edit-and-resend, one place.
 
-Runs on a background-ops worker (the assistant writes the user message to disk before it
-returns its handle), never on the GUI thread."""
+Each returns the turn's handle at once (the turn's thread stores the user's message), so the
+GUI thread may call them once it has the assistant (app/ui/chat/live_answer.py)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Literal
+
+from app.core.assistant import TurnMode
+
+if TYPE_CHECKING:
+    from app.core.assistant import Assistant, TurnHandle
+    from app.core.events import AssistantEvent
+
+OnEvent = Callable[["AssistantEvent"], None]
 
 
-def _mode(thinking: bool, kind: str = "chat") -> Any:
-    from app.core.assistant import TurnMode
-
-    return TurnMode(thinking=thinking, kind=kind)  # type: ignore[arg-type]
+def _mode(thinking: bool, kind: Literal["chat", "quick"] = "chat") -> TurnMode:
+    return TurnMode(thinking=thinking, kind=kind)
 
 
-def send(assistant: Any, conversation_id: str | None, text: str, thinking: bool,
-         on_event: Callable[[Any], None], attachments: list[str] | None = None,
-         kind: str = "chat") -> Any:
+def send(assistant: Assistant, conversation_id: str | None, text: str, thinking: bool,
+         on_event: OnEvent, attachments: list[str] | None = None,
+         kind: Literal["chat", "quick"] = "chat") -> TurnHandle:
     """kind "quick" (the quick-ask box) gets its own thinking budget."""
     return assistant.send(conversation_id, text, attachments=attachments or None,
                           mode=_mode(thinking, kind), on_event=on_event, confirm="ask")
 
 
-def regenerate(assistant: Any, conversation_id: str, thinking: bool,
-               on_event: Callable[[Any], None]) -> Any:
+def regenerate(assistant: Assistant, conversation_id: str, thinking: bool,
+               on_event: OnEvent) -> TurnHandle:
     return assistant.regenerate(conversation_id, mode=_mode(thinking), on_event=on_event,
                                 confirm="ask")
 
 
-def edit_and_resend(assistant: Any, conversation_id: str, message_id: Any, text: str,
-                    thinking: bool, on_event: Callable[[Any], None]) -> Any:
+def edit_and_resend(assistant: Assistant, conversation_id: str, message_id: str, text: str,
+                    thinking: bool, on_event: OnEvent) -> TurnHandle:
     return assistant.edit_and_resend(conversation_id, message_id, text, mode=_mode(thinking),
                                      on_event=on_event, confirm="ask")

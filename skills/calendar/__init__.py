@@ -1,9 +1,10 @@
 """A private local calendar: events with recurrence and alarms, .ics import/export, tools."""
 
-from skills.calendar.ical import IcsError, export_ics, parse_ics
+from skills.calendar.ical import IcsError, IcsRead, export_ics, import_file, parse_ics, read_ics
+from skills.calendar.listing import Listing
 from skills.calendar.model import Event, Occurrence
 from skills.calendar.reminders import FiredAlarm, Reminders
-from skills.calendar.store import CalendarStore, ImportReport
+from skills.calendar.store import CalendarStore, ImportIssue, ImportReport
 from skills.calendar.tools import calendar_skills
 
 __all__ = [
@@ -11,10 +12,15 @@ __all__ = [
     "Event",
     "FiredAlarm",
     "IcsError",
+    "IcsRead",
+    "ImportIssue",
     "ImportReport",
+    "Listing",
     "Occurrence",
     "Reminders",
     "calendar_skills",
     "export_ics",
+    "import_file",
     "parse_ics",
+    "read_ics",
 ]

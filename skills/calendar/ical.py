@@ -163,6 +163,12 @@ def import_file(store: CalendarStore, path: Path, default_tz: str,
                                report=report)
 
 
+# What Hearth reads from an event (RRULE is read from the raw lines, so not parsed twice).
+USED = frozenset({"UID", "SUMMARY", "DTSTART", "DTEND", "DUE", "DURATION", "RDATE", "EXDATE",
+                  "RECURRENCE-ID", "STATUS", "SEQUENCE", "LAST-MODIFIED", "LOCATION",
+                  "DESCRIPTION", CALENDAR_PROP, "TRIGGER", "ACTION"})
+
+
 class _Reader:
     """Turns components into Events in IANA zones, repairing what common programs repair."""
 
@@ -182,7 +188,7 @@ class _Reader:
             self.zones[tzid] = ""
 
     def event(self, block: Block, calendar_name: str, fixes: list[ImportIssue]) -> Event | None:
-        comp = Component.from_ical(block.text())
+        comp = Component.from_ical(block.text(USED))
         uid = str(comp.get("uid", "")).strip() or _stable_uid(comp)
         note = _Notes(uid, block, fixes)
         if comp.get("dtstart") is None and block.name == "VTODO":

@@ -27,8 +27,12 @@ class Block:
     problem_line: int = 0
     ignored: list[tuple[int, str]] = field(default_factory=list)  # lines dropped, and why
 
-    def text(self) -> str:
-        return "\r\n".join(text for _, text in self.lines) + "\r\n"
+    def text(self, keep: frozenset[str] | None = None) -> str:
+        """The component as text; with `keep`, only those properties (and BEGIN/END), so the
+        parser skips what Hearth does not use (attendee lists are most of an export)."""
+        lines = [text for _, text in self.lines
+                 if keep is None or split(text)[0] in keep or split(text)[0] in ("BEGIN", "END")]
+        return "\r\n".join(lines) + "\r\n"
 
     def first(self, prop: str) -> tuple[int, str] | None:
         """(line, value) of the first `prop` line of this component itself."""

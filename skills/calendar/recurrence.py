@@ -15,12 +15,13 @@ from datetime import datetime, time
 from zoneinfo import ZoneInfo
 
 from skills.base import SkillError
-from skills.calendar.model import Event, Occurrence, When
+from skills.calendar.model import Event, Occurrence, When, span
 from skills.calendar.rulewalk import Budget, as_datetime, build, walk
 
 UTC = ZoneInfo("UTC")
 _UNTIL = re.compile(r"UNTIL=(\d{8})(T\d{6})?(Z?)", re.IGNORECASE)
 SERIES_STEPS = 200_000  # repetitions one series may generate for one query
+END_STEPS = 5_000  # a COUNT rule longer than this is stored as running for ever
 
 
 def key(value: When) -> str:
@@ -62,6 +63,34 @@ def _until(match: re.Match[str], start: When, tz: str) -> str:
     wall = datetime.strptime(day + (clock or "T235959"), "%Y%m%dT%H%M%S")
     local = wall.replace(tzinfo=ZoneInfo(tz or "UTC"))
     return local.astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
+
+
+def last_end(event: Event) -> When | None:
+    """When a series' last instance ends, for the range prefilter; None when it runs for ever
+    (or its COUNT is too long to walk when saving)."""
+    ends: list[datetime] = []
+    start = as_datetime(event.start)
+    for rule in event.rrules:
+        built = build(rule, start)
+        if built._until is not None:
+            ends.append(built._until)
+        elif built._count is None or built._count > END_STEPS:
+            return None
+        else:
+            ends += list(built)[-1:]
+    ends += [as_datetime(d) for d in event.rdates] + [as_datetime(b) for _, b in
+                                                      event.rdate_periods]
+    last = max([start, *(_same_kind(e, start) for e in ends)])
+    end = last + max([event.duration, *(span(a, b) for a, b in event.rdate_periods)])
+    return end if isinstance(event.start, datetime) else end.date()
+
+
+def _same_kind(value: datetime, like: datetime) -> datetime:
+    if (value.tzinfo is None) == (like.tzinfo is None):
+        return value
+    if like.tzinfo is None:
+        return value.replace(tzinfo=None)
+    return value.replace(tzinfo=like.tzinfo)
 
 
 def expand(master: Event, overrides: list[Event], lo: datetime, hi: datetime,

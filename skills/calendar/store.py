@@ -19,7 +19,14 @@ import sqlite_utils
 from skills.base import SkillError
 from skills.calendar.listing import DEFAULT_LIMIT, Listing, take
 from skills.calendar.model import Event, Occurrence, When, span
-from skills.calendar.recurrence import SERIES_STEPS, key, normalize_rrule, series, sort_key
+from skills.calendar.recurrence import (
+    SERIES_STEPS,
+    key,
+    last_end,
+    normalize_rrule,
+    series,
+    sort_key,
+)
 from skills.calendar.rulewalk import Budget
 from skills.migrations import Migrations
 
@@ -122,10 +129,24 @@ def event_to_row(event: Event) -> dict[str, Any]:
         "this_and_future": int(event.this_and_future),
         "origin": event.origin,
         "start_utc": _utc(event.start, -FLOAT_SLACK),
-        # A series may run for ever; its rows always pass the SQL range prefilter.
-        "end_utc": FAR_FUTURE if recurring else _utc(event.end, FLOAT_SLACK),
+        "end_utc": _series_end(event) if recurring else _utc(event.end, FLOAT_SLACK),
         "updated": datetime.now(UTC).isoformat(timespec="seconds"),
     }
+
+
+def _series_end(event: Event) -> str:
+    """A series that runs for ever always passes the SQL range prefilter; a finite one (UNTIL,
+    a short COUNT) only up to its last instance (plus a day: a THISANDFUTURE move may follow)."""
+    try:
+        end = last_end(event)
+    except (ValueError, TypeError, OverflowError):
+        end = None
+    if end is None:
+        return FAR_FUTURE
+    try:
+        return _utc(end + timedelta(days=1), FLOAT_SLACK)
+    except OverflowError:
+        return FAR_FUTURE
 
 
 def row_to_event(row: dict[str, Any]) -> Event:

@@ -7,7 +7,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from skills.base import Skill, SkillContext, SkillError, SkillResult
-from skills.calendar.display import view_times
+from skills.calendar.display import view_days, view_times
 from skills.calendar.freetime import free_slots, parse_working_hours
 from skills.calendar.model import Event, Occurrence, When
 from skills.calendar.store import OCCURRENCES_LIMIT, CalendarStore
@@ -40,7 +40,9 @@ def line(occ: Occurrence, tz: str = "") -> str:
     """One occurrence in the user's zone (its own zone named when that differs)."""
     e = occ.event
     if e.all_day:
-        span = f"{describe(occ.start)} (all day)"
+        days = view_days(occ)  # the dates as written, whatever the user's zone
+        span = f"{describe(days.first)} (all day)" if days.first == days.last else (
+            f"{describe(days.first)} - {describe(days.last)} (all day)")
     else:
         shown = view_times(occ, tz or e.timezone or "UTC")
         span = f"{describe(shown.start)} - {shown.end:%H:%M}"

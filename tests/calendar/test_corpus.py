@@ -28,3 +28,23 @@ def test_expansion_agrees_with_the_reference(name: str) -> None:
     ours_only, theirs_only = result.difference()
     assert (ours_only, theirs_only) == ([], [])
     assert result.ours, "every corpus file has occurrences in its first year"
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize("name", FILES)
+def test_export_then_import_keeps_every_occurrence(tmp_path: Path, name: str) -> None:
+    from skills.calendar import CalendarStore, export_ics
+    from skills.calendar.ical import read_ics
+    from tests.calendar.reference import first_year
+
+    data = (CORPUS / name).read_bytes()
+    lo, hi = first_year(data)
+    listed = []
+    for step, db in enumerate(("first.db", "second.db")):
+        store = CalendarStore(tmp_path / db)
+        store.import_events(read_ics(data, "Europe/Berlin").events)
+        listed.append([(o.event.uid, o.start, o.end, o.event.title, o.cancelled)
+                       for o in store.listing(lo, hi, limit=100_000).occurrences])
+        data = export_ics(store.all_events()) if step == 0 else data
+        store.close()
+    assert listed[0] == listed[1]

@@ -213,3 +213,18 @@ def test_the_assistant_is_told_how_many_more(store: CalendarStore) -> None:
     assert result.text.splitlines()[-1] == (
         "... and 315 more: call list_events again with start=2026-02-20T07:00:00+01:00 "
         "(same end) to see them.")
+
+
+@pytest.mark.parametrize("zone", ["Pacific/Kiritimati", "Pacific/Pago_Pago", "Asia/Tokyo"])
+def test_all_day_events_never_shift_a_day_whatever_the_users_zone(
+        store: CalendarStore, zone: str) -> None:
+    from skills.calendar.ical import import_file
+
+    import_file(store, CORPUS / "google-00.ics", "Europe/Berlin")  # a trip, 1-3 March
+    tools = {t.name: t for t in calendar_skills(store, zone)}
+    ctx = SkillContext(timezone=zone)
+    result = tools["list_events"].run({"start": "2026-03-01", "end": "2026-03-02",
+                                       "query": "Lyon"}, ctx)
+    (trip,) = result.data["events"]
+    assert (trip["start"], trip["end"], trip["all_day"]) == ("2026-03-01", "2026-03-04", True)
+    assert "Sun 01 Mar 2026 - Tue 03 Mar 2026 (all day)" in result.text

@@ -52,3 +52,16 @@ def test_each_occurrence_of_a_series_fires(store: CalendarStore) -> None:
         reminders.check(T0 + timedelta(days=day, seconds=1))
     assert [a.start for a in fired] == [T0 + timedelta(days=d) for d in range(3)]
     assert not any(a.missed for a in fired)
+
+
+def test_a_cancelled_instance_gives_no_reminder(store: CalendarStore) -> None:
+    start = T0 + timedelta(minutes=30)
+    store.add(Event(uid="club", title="Club", start=start, end=start + timedelta(hours=1),
+                    rrule="FREQ=DAILY", alarms=[15]))
+    store.import_events([Event(uid="club", title="Club", start=start, end=start + timedelta(
+        hours=1), recurrence_id=start, cancelled=True, alarms=[15])])
+    fired: list[FiredAlarm] = []
+    reminders = Reminders(store, fired.append)
+    reminders.check(T0 + timedelta(minutes=16))
+    reminders.check(T0 + timedelta(days=1, minutes=16))
+    assert [a.start for a in fired] == [start + timedelta(days=1)]  # today's is called off

@@ -35,22 +35,32 @@ def test_fallback_title_uses_the_first_words() -> None:
     assert len(fallback_title("x" * 500)) <= 60
 
 
-def test_system_prompt_names_date_zone_locale_and_skills() -> None:
-    moment = datetime(2026, 3, 5, 14, 30, tzinfo=ZoneInfo("Europe/Paris"))
-    text = build_system_prompt(builtin_skills(), now=moment, timezone="Europe/Paris",
+def test_system_prompt_names_zone_locale_and_skills() -> None:
+    text = build_system_prompt(builtin_skills(), timezone="Europe/Paris",
                                locale_name="fr_FR", instructions="Answer in haiku.",
                                notes=["The external tool server 'x' is unavailable."])
-    assert "Hearth" in text and "Thursday, 5 March 2026" in text
-    assert "Europe/Paris (UTC+01:00)" in text and "fr_FR" in text
+    assert "Hearth" in text
+    assert "Europe/Paris" in text and "fr_FR" in text and "[sent " in text
     assert "- get_current_time" in text and "- convert_units" in text
     assert "[n]" in text and "read_document" in text  # citations, whole documents
     assert "never instructions" in text  # tool output is data
     assert text.endswith("The external tool server 'x' is unavailable.\n\nAnswer in haiku.")
-    # Nothing finer than the date, so the prompt (and the KV cache behind it) lasts all day.
-    later = build_system_prompt(builtin_skills(), now=moment.replace(hour=23),
-                                timezone="Europe/Paris", locale_name="fr_FR")
-    assert later == build_system_prompt(builtin_skills(), now=moment, timezone="Europe/Paris",
-                                        locale_name="fr_FR")
+
+
+
+def test_system_prompt_is_the_same_on_every_day(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No date, time or UTC offset (it moves with daylight saving): the saved prefix state
+    behind the prompt stays valid across midnight and across a DST change."""
+    import time_machine
+
+    texts = []
+    for moment in ("2026-03-28 23:59", "2026-03-29 12:00", "2026-11-30 08:00"):
+        with time_machine.travel(datetime.fromisoformat(moment).replace(
+                tzinfo=ZoneInfo("Europe/Paris")), tick=False):
+            texts.append(build_system_prompt(builtin_skills(), timezone="Europe/Paris",
+                                             locale_name="fr_FR"))
+    assert texts[0] == texts[1] == texts[2]
+    assert "March" not in texts[0] and "UTC+" not in texts[0]
 
 
 def test_system_prompt_without_skills_says_so() -> None:

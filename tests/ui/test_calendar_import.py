@@ -45,3 +45,24 @@ def test_cancelled_events_are_struck_through(ctx, qtbot) -> None:
     assert "line-through" in struck
     club = html[:html.index("Club")].rsplit("<span", 1)[-1]
     assert "line-through" not in club  # the 19th's Club is on
+
+
+def test_an_event_in_another_zone_shows_its_own_clock_too(ctx, qtbot, monkeypatch) -> None:
+    import time
+
+    monkeypatch.setenv("TZ", "Europe/Berlin")  # this machine's zone, for the agenda
+    time.tzset()
+    try:
+        window = MainWindow(ctx)
+        qtbot.addWidget(window)
+        window.show()
+        window.show_page("calendar")
+        calendar: Any = window.pages.currentWidget()
+        calendar.first = date(2026, 3, 2)
+        calendar.import_file(str(CORPUS / "edge-windows-zone-no-vtimezone.ics"))
+        qtbot.waitUntil(lambda: "PST standup" in calendar.agenda.toPlainText(), timeout=WAIT_MS)
+        text = calendar.agenda.toPlainText()
+        assert "18:00–19:00" in text and "America/Los_Angeles 09:00" in text
+    finally:
+        monkeypatch.delenv("TZ")
+        time.tzset()

@@ -155,7 +155,8 @@ def test_figures_belong_to_their_chat_and_stopped_answers_have_no_speed(ctx, qtb
     approval showed "Failed" and "78521.7 tok/s"; "1 tokens"."""
     from types import SimpleNamespace
 
-    from app.ui.chat.live_turn import Turn, turn_stats
+    from app.core.events import TurnDone
+    from app.ui.chat.live_answer import LiveAnswer
     from app.ui.chat.tool_card import ToolCard
     from app.ui.main_window import MainWindow
 
@@ -172,10 +173,9 @@ def test_figures_belong_to_their_chat_and_stopped_answers_have_no_speed(ctx, qtb
                            "finish_reason": "cancelled"})
     assert window.speed_label.text() == ""
 
-    turn = Turn(bridge=None, message=None, conversation_id=None, thinking=False)  # type: ignore[arg-type]
-    turn.first_token = turn.started
-    text, figures = turn_stats(turn, SimpleNamespace(usage={"completion_tokens": 1},
-                                                     timings={}))
+    live = LiveAnswer(None, None, thinking=False)
+    live.first_token = live.started_at
+    text, figures = live._figures(TurnDone("c", "m", "stop", usage={"completion_tokens": 1}))
     assert text == "1 token" and figures["tps"] == 0.0
 
     card = ToolCard("c1", "delete_event", {"uid": "x"})

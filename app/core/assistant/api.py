@@ -15,12 +15,14 @@ from app.core.assistant.mode import (
     _ignore,
     is_office_turn,
 )
+from app.core.assistant.prefix import system_message, tool_specs
 from app.core.assistant.store import HistoryLike
 from app.core.assistant.turn import OnPrompt, TitleClaims, Turn, TurnSetup
 from app.core.events import TurnFailed
 from app.core.mcp import servers_for
 from app.core.runner import ModelRunner
 from app.core.settings import McpServer, Settings
+from backends.base import GenerateOptions, Message
 from backends.errors import FailureKind
 from skills.base import Skill
 
@@ -52,6 +54,15 @@ class Assistant:
         """Built-in and registered skills plus the tools of the MCP servers (started on demand;
         should_stop, a turn's cancel flag, ends the wait for their first start early)."""
         return [*self._skills, *self.mcp.skills(should_stop)]
+
+    def prefix_request(self, should_stop: Callable[[], bool] | None = None
+                       ) -> tuple[list[Message], GenerateOptions]:
+        """The system message and tools a new conversation's turn will send (for the warm-up):
+        built exactly as Turn builds them, so the engine finds the same prefix."""
+        mode = TurnMode()
+        skills = [s for s in self.skills(should_stop) if mode.allows(s.name)]
+        messages = [system_message(skills, self.settings, mode, self.mcp.notes())]
+        return messages, GenerateOptions(tools=tool_specs(skills))
 
     # -- turns ----------------------------------------------------------------------------
     def send(self, conversation_id: str | None, text: str, attachments: list[str] | None = None,

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 
 from app.core.assistant.budget import RepetitionGuard
 from app.core.assistant.store import HistoryLike
-from app.core.events import AssistantEvent, Queued, ReasoningDelta, TextDelta
+from app.core.events import AssistantEvent, Progress, Queued, ReasoningDelta, TextDelta
 from app.core.runner import ModelRunner
 from backends import events as be
 from backends.base import GenerateOptions, Message
@@ -39,7 +39,7 @@ class StepResult:
         return self.cut == "reasoning_loop" or self.done.finish_reason == "thinking_budget"
 
 
-_Item = be.Event | Queued
+_Item = be.Event | Queued | Progress
 
 
 def stream_step(runner: ModelRunner, history: HistoryLike, message_id: str,
@@ -56,8 +56,10 @@ def stream_step(runner: ModelRunner, history: HistoryLike, message_id: str,
         watch.see(event)  # on the runner thread: a loop is stopped before the next token
         inbox.put(event)
 
-    request = runner.submit(messages, options, on_event,
-                            on_position=lambda n: inbox.put(Queued(n)))
+    def on_position(ahead: int) -> None:  # behind a model load, the wait is the load
+        inbox.put(Progress("loading") if runner.loading else Queued(ahead))
+
+    request = runner.submit(messages, options, on_event, on_position=on_position)
     watch.attach(request.cancel)
     hooks.append(request.cancel)
     if cancel.is_set():
@@ -108,8 +110,10 @@ def _consume(inbox: queue.Queue[_Item], history: HistoryLike, message_id: str,
     saved_at = time.monotonic()
     while True:
         item = inbox.get()
-        if isinstance(item, Queued):
+        if isinstance(item, Queued | Progress):
             emit(item)
+        elif isinstance(item, be.Prefill):
+            emit(Progress("reading", item.done, item.total))
         elif isinstance(item, be.ReasoningDelta):
             emit(ReasoningDelta(item.text))
         elif isinstance(item, be.TextDelta):

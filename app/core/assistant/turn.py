@@ -14,6 +14,7 @@ from typing import Any
 from app.core.assistant.budget import step_sampling, thinking_budget
 from app.core.assistant.context import StepPrompt, fit_context
 from app.core.assistant.mode import ConfirmPolicy, OnEvent, TurnHandle, TurnMode
+from app.core.assistant.prefix import system_message, tool_specs
 from app.core.assistant.store import HistoryLike
 from app.core.assistant.stream import StepResult, stream_step
 from app.core.assistant.tools import CANCELLED, CallBudget, ToolCaller
@@ -31,14 +32,14 @@ from app.core.events import (
     TurnStarted,
 )
 from app.core.oneshot import closing_prefix
-from app.core.prompts import build_system_prompt, local_timezone_name, user_locale
+from app.core.prompts import local_timezone_name
 from app.core.runner import ModelRunner
 from app.core.settings import Settings
 from app.core.titles import fallback_title, generate_title
 from backends.base import GenerateOptions, Message
 from backends.errors import FailureKind, kind_of
 from backends.events import Done
-from skills.base import Skill, SkillContext, Source, tool_spec
+from skills.base import Skill, SkillContext, Source
 
 log = logging.getLogger(__name__)
 
@@ -208,8 +209,7 @@ class Turn:
     def _prompt(self, skills: list[Skill], used_tools: bool) -> StepPrompt:
         """The step's messages and options before the context budget is applied."""
         mode, settings = self.s.mode, self.s.settings
-        system = build_system_prompt(skills, locale_name=user_locale(settings.language),
-                                     instructions=mode.instructions, notes=self.s.notes())
+        system = system_message(skills, settings, mode, self.s.notes())
         thinking = settings.thinking_default if mode.thinking is None else mode.thinking
         budget = thinking_budget(settings, "tools" if used_tools else mode.kind)
         sampling = step_sampling(settings, after_tool=used_tools)
@@ -219,7 +219,7 @@ class Turn:
             # reasoning, which MODEL.md recommends once the model works through tool steps.
             preserve_thinking=used_tools if mode.preserve_thinking is None
             else mode.preserve_thinking,
-            tools=[tool_spec(skill) for skill in skills],
+            tools=tool_specs(skills),
             max_tokens=mode.max_tokens or settings.max_tokens,
             temperature=sampling.temperature if mode.temperature is None else mode.temperature,
             top_p=sampling.top_p, top_k=sampling.top_k,
@@ -227,8 +227,7 @@ class Turn:
             cache_key=self.conv,
             thinking_budget=budget if thinking and budget > 0 else None,
         )
-        system_message: Message = {"role": "system", "content": system}
-        return StepPrompt([system_message], options).with_history(
+        return StepPrompt([system], options).with_history(
             self.s.history.messages(self.conv))
 
     def _stream(self, messages: list[Message], options: GenerateOptions, message_id: str,

@@ -106,6 +106,23 @@ class Generation:
             elif not (self._stops.hit and isinstance(event, (ReasoningDelta, ToolCall))):
                 return event
 
+    def ready(self) -> bool:
+        """Whether next() has an event without waiting."""
+        return bool(self._pending) or not self._events.empty()
+
+    async def merged(self, event: Event) -> tuple[Event, Event | None]:
+        """`event` joined with the deltas of its kind already waiting (a client behind a fast
+        model gets fewer, larger chunks; nothing waits for more), and the next other event."""
+        if not isinstance(event, (ReasoningDelta, TextDelta)):
+            return event, None
+        pieces = [event.text]
+        while self.ready():
+            following = await self.next()
+            if type(following) is not type(event):
+                return type(event)("".join(pieces)), following
+            pieces.append(following.text)
+        return type(event)("".join(pieces)), None
+
     def _finish(self, done: Done) -> Done:
         if self._stops.hit and done.finish_reason in ("cancelled", "stop"):
             return Done("stop", done.prompt_tokens, done.cached_prompt_tokens,
@@ -132,8 +149,8 @@ def _add(outcome: Outcome, event: Event) -> None:
     elif isinstance(event, StreamError):
         if event.kind is not None:
             outcome.error = event
-    else:
-        outcome.done = event
+    elif isinstance(event, Done):
+        outcome.done = event  # Prefill (reading progress) has no place in a reply
 
 
 async def wait_disconnect(receive: Any) -> None:

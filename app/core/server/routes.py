@@ -286,6 +286,7 @@ class Endpoints:
             if not completion:
                 yield chunk({"role": "assistant", "content": ""})
             while True:
+                event, carried = await generation.merged(event)
                 if isinstance(event, ReasoningDelta):
                     yield chunk({"text": event.text} if completion else
                                 {"reasoning_content": event.text})
@@ -311,7 +312,7 @@ class Endpoints:
                             yield chunk(None, usage=shapes.usage(event))
                     yield shapes.sse("[DONE]")
                     return
-                event = await generation.next()
+                event = carried if carried is not None else await generation.next()
         except asyncio.CancelledError:
             record.status, record.error = 499, "client disconnected"
             raise

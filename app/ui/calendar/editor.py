@@ -136,7 +136,7 @@ class EventDialog(QDialog):
             raise ValueError(self.tr("Give the event a title."))
         if self.all_day.isChecked():
             first: Any = self.start.date().toPython()
-            last: Any = self.end.date().toPython() + timedelta(days=1)
+            last: Any = self.end.date().toPython() + timedelta(days=1)  # type: ignore[operator]
             if last <= first:
                 raise ValueError(self.tr("The end must be on or after the start."))
         else:

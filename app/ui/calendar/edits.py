@@ -75,7 +75,7 @@ def save_occurrence(store: Any, occ: Occurrence, changes: dict[str, Any],
                     scope: str = ALL) -> Event:
     """Apply `changes` (Event fields) to this occurrence as `scope` says; returns the event
     written. A single event ignores the scope."""
-    master = store.get(occ.event.uid)
+    master: Event | None = store.get(occ.event.uid)
     if master is None:
         raise ValueError("This event is no longer in the calendar.")
     if not master.recurring or scope == ALL:
@@ -94,7 +94,8 @@ def save_occurrence(store: Any, occ: Occurrence, changes: dict[str, Any],
     fresh = replace(master, uid=f"{uuid.uuid4()}@hearth", start=occ.start, end=occ.end,
                     rrule=_remaining(master.rrule, past), exdates=[], rdates=[],
                     rdate_periods=[], recurrence_id=None, sequence=0)
-    return store.add(replace(fresh, **changes))
+    added: Event = store.add(replace(fresh, **changes))
+    return added
 
 
 def _change_series(store: Any, master: Event, occ: Occurrence,
@@ -125,7 +126,7 @@ def _shift(old: Any, new: Any) -> timedelta:
 
 def delete_occurrence(store: Any, occ: Occurrence, scope: str = ALL) -> str:
     """Delete this occurrence as `scope` says; returns the uid touched."""
-    master = store.get(occ.event.uid)
+    master: Event | None = store.get(occ.event.uid)
     if master is None:
         return occ.event.uid
     if not master.recurring or scope == ALL:

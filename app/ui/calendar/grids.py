@@ -3,6 +3,7 @@ edit, right-click for Edit / Delete, drag to move, drag an event's bottom edge t
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from typing import Any
@@ -240,7 +241,7 @@ class TimeGrid(_Grid):
         super().__init__(parent)
         self.first = date.today()
         self.days = 7
-        self.day_label = lambda d: d.isoformat()
+        self.day_label: Callable[[date], str] = lambda d: d.isoformat()
         self._ghost: QRectF | None = None
         self.setMinimumHeight(DAY_HEADER * 2 + 24 * HOUR_PX)
 
@@ -316,7 +317,7 @@ class TimeGrid(_Grid):
         small = QFont(painter.font())
         small.setPointSizeF(max(6.0, small.pointSizeF() * 0.85))
         for hour in range(24):
-            y = self.top + hour * HOUR_PX
+            y: float = self.top + hour * HOUR_PX
             painter.setPen(mid)
             painter.drawLine(GUTTER, int(y), self.width(), int(y))
             painter.setPen(dim)

@@ -15,16 +15,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.core.events import TurnStarted
 from app.ui import turns
-from app.ui.bridge import TurnBridge
 from app.ui.chat.composer import Composer
 from app.ui.chat.history_view import build_widget, group_messages
-from app.ui.chat.live_turn import Turn, announce, turn_stats
+from app.ui.chat.live_answer import Begin, LiveAnswer
 from app.ui.chat.message import AssistantMessage, UserMessage
 from app.ui.chat.parts import Banner, EmptyState
 from app.ui.chat.text_view import RenderQueue
 from app.ui.context import UiContext
-from app.ui.failures import Action, Presented, action_label, present, present_error
+from app.ui.failures import Action, Presented, action_label
 from app.ui.open_source import open_source
 
 HISTORY_BUDGET_S = 0.010  # GUI time per event-loop pass spent building a loaded conversation
@@ -48,12 +48,12 @@ class ChatView(QWidget):
         self.setObjectName("chatPage")
         self.ctx = ctx
         self.conversation_id: str | None = None
-        self.turn: Turn | None = None
+        self.turn: LiveAnswer | None = None
         self._editing: Any = None
         self._load_token = 0
         self.attachments: list[str] = []
         self._focus: Any = None
-        self._finished: list[Turn] = []
+        self._finished: list[LiveAnswer] = []
         self.renders = RenderQueue(self)  # one queue: long histories render a bit per pass
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -197,21 +197,42 @@ class ChatView(QWidget):
         self.conversation_id = None
         self.composer.input.setFocus()
 
-    def load_conversation(self, conversation_id: str, focus: Any = None) -> None:
+    def load_conversation(self, conversation_id: str, focus: Any = None,
+                          live: LiveAnswer | None = None) -> None:
         """Read the messages on a worker, then build the widgets (one render per message).
 
-        `focus`: a message id (a search hit) to scroll to once the conversation is shown."""
+        `focus`: a message id (a search hit) to scroll to once the conversation is shown.
+        `live`: an answer still being written (quick ask's): it goes on below the history."""
         self.clear()
         self.conversation_id = conversation_id
         self._focus = focus
         self._load_token += 1
         token = self._load_token
         history = self.ctx.lazy("history")
-        self.ctx.ops.run(lambda: group_messages(history.messages(conversation_id)),
-                         lambda groups: self._show_history(token, groups),
+
+        def read() -> list[Any]:
+            groups = group_messages(history.messages(conversation_id))
+            if live is not None:  # the live turn's own messages are shown by its widget
+                users = [i for i, (kind, _m) in enumerate(groups) if kind == "user"]
+                groups = groups[:users[-1] + 1] if users else groups
+            return groups
+
+        self.ctx.ops.run(read, lambda groups: self._show_history(token, groups, live),
                          title=self.tr("Could not open this conversation"))
 
-    def _show_history(self, token: int, groups: list[Any]) -> None:
+    def adopt(self, live: LiveAnswer) -> None:
+        """Open in Hearth: quick ask's answer goes on here, the same widget, still streaming."""
+        if live.conversation_id is None:
+            return
+        if self.turn is not None:  # one answer at a time here: the other goes on unseen
+            live.message = None
+            self._finished.append(live)
+            self.load_conversation(live.conversation_id)
+            return
+        self.load_conversation(live.conversation_id, live=live)
+
+    def _show_history(self, token: int, groups: list[Any],
+                      live: LiveAnswer | None = None) -> None:
         """Build the widgets a few at a time: a long conversation must not freeze the window."""
         if token != self._load_token:
             return  # the user already clicked another conversation
@@ -221,8 +242,11 @@ class ChatView(QWidget):
             self._wire(widget)
             self._add(widget)
         if groups:
-            QTimer.singleShot(0, self, lambda: self._show_history(token, groups))
+            QTimer.singleShot(0, self, lambda: self._show_history(token, groups, live))
         else:
+            if live is not None and live.message is not None:
+                self._add(_wired(self, live.message))
+                self._host(live)
             self._show_empty(not self._widgets())
             self.history_loaded.emit(self.conversation_id or "")
             if self._focus:  # a title hit has no message to scroll to
@@ -259,11 +283,10 @@ class ChatView(QWidget):
             self._resend_edit(text, think)
             return
         self._add(_wired(self, UserMessage(text, dark=self.ctx.dark)))
-        cid, ctx = self.conversation_id, self.ctx
+        cid = self.conversation_id
         files, self.attachments = self.attachments, []
         self.composer.set_attachments([])
-        self._start(think, lambda post: turns.send(ctx.assistant(), cid, text, think, post,
-                                                   files))
+        self._start(think, lambda a, post: turns.send(a, cid, text, think, post, files))
 
     def add_attachments(self, paths: list[str]) -> None:
         """Files just indexed for this chat; the next message tells the assistant about them."""
@@ -277,9 +300,9 @@ class ChatView(QWidget):
         if last is not None:
             last.deleteLater()
             self.messages.removeWidget(last)
-        cid, ctx = self.conversation_id, self.ctx
+        cid = self.conversation_id
         think = self.composer.think.isChecked()
-        self._start(think, lambda post: turns.regenerate(ctx.assistant(), cid, think, post))
+        self._start(think, lambda a, post: turns.regenerate(a, cid, think, post))
 
     def begin_edit(self, message_id: Any, text: str) -> None:
         if self.turn is not None:
@@ -292,9 +315,9 @@ class ChatView(QWidget):
         self.composer.set_editing(None)
         self._drop_from(message_id)
         self._add(_wired(self, UserMessage(text, dark=self.ctx.dark)))
-        cid, ctx = self.conversation_id, self.ctx
-        self._start(think, lambda post: turns.edit_and_resend(
-            ctx.assistant(), str(cid), message_id, text, think, post))
+        cid = self.conversation_id
+        self._start(think, lambda a, post: turns.edit_and_resend(
+            a, str(cid), message_id, text, think, post))
 
     def _drop_from(self, message_id: Any) -> None:
         """Remove the edited message and everything after it from the view."""
@@ -312,147 +335,66 @@ class ChatView(QWidget):
     def _last(self, kind: type) -> Any:
         return next((w for w in reversed(self._widgets()) if isinstance(w, kind)), None)
 
-    def _start(self, thinking: bool, starter: Any) -> None:
+    def _start(self, thinking: bool, begin: Begin) -> None:
         self._prune_finished()
         message = _wired(self, AssistantMessage(dark=self.ctx.dark, renders=self.renders))
         self._add(message)
-        bridge = TurnBridge(self)
-        turn = Turn(bridge, message, self.conversation_id, thinking)
-        self.turn = turn
-        self._connect(turn)
+        live = LiveAnswer(message, self.conversation_id, thinking, self)
+        self._host(live)
+        live.start(self.ctx.ops, self.ctx.assistant, begin)
+
+    def _host(self, live: LiveAnswer) -> None:
+        """Show `live` here from now on: a new answer, or one that quick ask hands over."""
+        live.setParent(self)
+        if live.ended:  # it finished while the conversation loaded
+            self._finished.append(live)
+            return
+        self.turn = live
+        live.started.connect(lambda e: self._on_started(live, e))
+        live.tool_added.connect(lambda: self._tab_to_composer_after(live.message)
+                                if live.message is not None else None)
+        live.finished.connect(lambda figures: self._on_finished(live, figures))
+        live.failed.connect(self._on_failed)
+        live.title_changed.connect(self.title_changed)
         self.composer.set_streaming(True)
         self.streaming_changed.emit(True)
-        self.ctx.ops.run(lambda: starter(bridge.post), lambda h: self._got_handle(turn, h),
-                         lambda e: self._on_failed(turn, present_error(e)))
 
-    def _got_handle(self, turn: Turn, handle: Any) -> None:
-        turn.handle = handle
-        if turn.stop_asked:
-            handle.cancel()
-
-    def _connect(self, turn: Turn) -> None:
-        b = turn.bridge
-        b.started.connect(lambda e: self._on_started(turn, e))
-        b.queued.connect(lambda n: self._on_queued(turn, n))
-        b.reasoning.connect(lambda t: self._on_delta(turn, t, True))
-        b.text.connect(lambda t: self._on_delta(turn, t, False))
-        b.tool_started.connect(lambda e: self._on_tool(turn, e))
-        b.confirmation.connect(lambda e: self._on_confirm(turn, e))
-        b.tool_finished.connect(lambda e: self._on_tool(turn, e, finished=True))
-        b.sources.connect(lambda s: self._on_sources(turn, s))
-        b.done.connect(lambda e: self._on_done(turn, e))
-        b.failed.connect(lambda e: self._on_failed(turn, present(e.kind, e.message)))
-        b.title_changed.connect(self.title_changed)
-        b.cut.connect(lambda e: self._on_cut(turn, e))
-        b.compacted.connect(lambda e: self._on_compacted(turn, e))
-
-    def _on_started(self, turn: Turn, event: Any) -> None:
-        cid = str(event.conversation_id)
-        if turn.message is not None:
-            turn.message.message_id = event.assistant_message_id
+    def _on_started(self, live: LiveAnswer, event: TurnStarted) -> None:
+        if live.message is not None:
             user = self._last(UserMessage)
             if user is not None and user.message_id is None:
-                user.message_id = getattr(event, "user_message_id", None)
-        if turn.conversation_id is None:
-            turn.conversation_id = cid
-            if self.conversation_id is None and turn.message is not None:
-                self.conversation_id = cid
-            self.conversation_started.emit(cid)
-
-    def _on_queued(self, turn: Turn, position: int) -> None:
-        if turn.message is not None:
-            turn.message._stats.setText(self.tr("Waiting for the model (%1 ahead)…")
-                                        .replace("%1", str(position)))
-            turn.message._footer.show()
-
-    def _on_delta(self, turn: Turn, text: str, reasoning: bool) -> None:
-        if not turn.first_token:
-            turn.first_token = time.perf_counter()
-        turn.deltas += 1
-        if turn.message is None:
-            return
-        if reasoning:
-            turn.message.add_reasoning(text)
-        else:
-            turn.message.add_text(text)
-
-    def _on_tool(self, turn: Turn, event: Any, finished: bool = False) -> None:
-        if turn.message is None:
-            return
-        if finished:
-            turn.message.finish_tool(event.call_id, event.name, event.ok, event.text, event.data)
-        else:
-            turn.message.add_tool(event.call_id, event.name, event.arguments)
-            self._tab_to_composer_after(turn.message)  # its approve/deny buttons come first
-
-    def _on_cut(self, turn: Turn, event: Any) -> None:
-        if turn.message is None:
-            return
-        words = {"reasoning": self.tr("Thinking was cut short."),
-                 "answer": self.tr("The answer was stopped because it kept repeating itself."),
-                 "tools": self.tr("Stopped: the same tool call kept repeating.")}
-        turn.message.add_notice(words.get(str(event.part), ""))
-
-    def _on_compacted(self, turn: Turn, event: Any) -> None:
-        turn.compacted = True
-        if turn.message is not None:
-            turn.message.add_notice(self.tr("Earlier messages were summarized to fit the "
-                                            "context."))
-
-    def _on_sources(self, turn: Turn, sources: list[Any]) -> None:
-        if turn.message is not None:
-            turn.message.set_sources(turn.message.sources + list(sources))
-
-    def _on_confirm(self, turn: Turn, event: Any) -> None:
-        request = getattr(event, "request", event)
-        if turn.message is None:
-            request.deny()  # nobody can see the question: never approve unseen changes
-            return
-        card = turn.message.card_for(getattr(request, "call_id", ""), request.name)
-        card.ask(request)
+                user.message_id = event.user_message_id
+        if live.new_conversation:
+            live.new_conversation = False
+            if self.conversation_id is None and live.message is not None:
+                self.conversation_id = event.conversation_id
+            self.conversation_started.emit(event.conversation_id)
 
     def stop(self) -> None:
-        turn = self.turn
-        if turn is None:
-            return
-        turn.stop_asked = True
-        if turn.handle is not None:
-            turn.handle.cancel()
+        if self.turn is not None:
+            self.turn.stop()
 
-    def _on_done(self, turn: Turn, event: Any) -> None:
-        stats, figures = turn_stats(turn, event)
-        reason = str(getattr(event, "finish_reason", "stop"))
-        notes = {"cancelled": self.tr("Stopped."),
-                 "length": self.tr("The answer reached the length limit."),
-                 "step_limit": self.tr("Stopped after too many tool steps.")}
-        if turn.message is not None:
-            turn.message.finish(stats, notes.get(reason, ""))
-            announce(turn.message, notes.get(reason) or self.tr("The answer is ready."))
-        figures["finish_reason"] = reason  # type: ignore[assignment]
-        figures["compacted"] = float(turn.compacted)
-        self._end(turn)
-        self.turn_finished.emit(figures)
+    def _on_finished(self, live: LiveAnswer, figures: dict[str, Any]) -> None:
+        self._end(live)
+        if figures.get("finish_reason") != "error":  # a failure says so in the banner
+            self.turn_finished.emit(figures)
 
-    def _on_failed(self, turn: Turn, failure: Presented) -> None:
-        if turn.message is not None:
-            turn.message.finish("", "⚠ " + failure.text)
-            announce(turn.message, failure.text)
-        self._end(turn)
+    def _on_failed(self, failure: Presented) -> None:
         if failure.action is not Action.NONE:
             self.show_failure(failure)
 
-    def _end(self, turn: Turn) -> None:
-        if self.turn is turn:
+    def _end(self, live: LiveAnswer) -> None:
+        if self.turn is live:
             self.turn = None
             self.composer.set_streaming(False)
             self.streaming_changed.emit(False)
-        # The bridge stays until the turn's thread is done: the title arrives after TurnDone.
-        self._finished.append(turn)
+        # Kept until the turn's thread is done: the title arrives after TurnDone.
+        self._finished.append(live)
 
     def _prune_finished(self) -> None:
-        for turn in [t for t in self._finished if t.handle is None or t.handle.done]:
-            self._finished.remove(turn)
-            turn.bridge.deleteLater()
+        for live in [t for t in self._finished if t.thread_done]:
+            self._finished.remove(live)
+            live.deleteLater()
 
     # -- sources and drops --------------------------------------------------------------------
     def open_citation(self, message: AssistantMessage, number: int) -> QWidget | None:

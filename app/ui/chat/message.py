@@ -320,6 +320,15 @@ class AssistantMessage(QFrame):
             self._note.show()
         self._footer.show()
 
+    def show_status(self, text: str) -> None:
+        """What happens before the answer (waiting, loading, reading, thinking); "" clears it."""
+        self._stats.setText(text)
+        self._footer.setVisible(bool(text) or bool(self._notices))
+
+    @property
+    def status_shown(self) -> bool:
+        return bool(self._stats.text()) and not self._footer.isHidden()
+
     def add_notice(self, text: str) -> None:
         """A short notice under the answer, shown at once (while the answer still streams)."""
         if text and text not in self._notices:

@@ -212,4 +212,6 @@ class ToolCard(QFrame):
         self.result.setVisible(bool(text or data))
         if ok and written_path(data) and self.file_actions is None:
             self.file_actions = WrittenFileActions(data, self)
-            self.layout().addWidget(self.file_actions)
+            layout = self.layout()
+            if layout is not None:
+                layout.addWidget(self.file_actions)

@@ -1,0 +1,252 @@
+"""LiveAnswer: one answer being written, the same in the chat view and in quick ask.
+
+It owns the turn's bridge and handle and fills an AssistantMessage: what happens before the
+first token (preparing, waiting, loading the model, reading the prompt with a percentage,
+thinking), the text, tool cards, notices, the final figures, and what screen readers are told.
+Its widget can move to another window mid-answer ("Open in Hearth" takes it over)."""
+
+from __future__ import annotations
+
+import time
+import warnings
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QCoreApplication, QObject, Signal
+from PySide6.QtGui import QAccessible, QAccessibleAnnouncementEvent
+from PySide6.QtWidgets import QWidget
+
+from app.core.events import (
+    ConfirmationNeeded,
+    ContextCompacted,
+    OutputCut,
+    Progress,
+    ToolFinished,
+    ToolStarted,
+    TurnDone,
+    TurnFailed,
+    TurnStarted,
+)
+from app.ui.bridge import TurnBridge
+from app.ui.chat.message import AssistantMessage
+from app.ui.failures import Presented, present, present_error
+
+if TYPE_CHECKING:
+    from app.core.assistant import Assistant, TurnHandle
+    from app.core.events import AssistantEvent
+    from app.ui.ops import Ops
+
+Begin = Callable[["Assistant", Callable[["AssistantEvent"], None]], "TurnHandle"]
+CONTEXT = "LiveAnswer"
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate(CONTEXT, text)
+
+
+class LiveAnswer(QObject):
+    """Start it with start(); its host (chat view, quick ask) listens to the signals below."""
+
+    started = Signal(object)  # TurnStarted: the conversation and message ids exist
+    tool_added = Signal()  # a tool card appeared (its buttons join the focus chain)
+    finished = Signal(dict)  # figures: tps, tokens, prompt_tokens, finish_reason, compacted
+    failed = Signal(object)  # Presented (after `finished`)
+    title_changed = Signal(str, str)
+
+    def __init__(self, message: AssistantMessage | None, conversation_id: str | None,
+                 thinking: bool, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.bridge = TurnBridge(self)
+        self.message = message
+        self.conversation_id = conversation_id
+        self.new_conversation = conversation_id is None  # the host lists it once it exists
+        self.thinking = thinking
+        self.handle: TurnHandle | None = None
+        self.stop_asked = False
+        self.ended = False
+        self.started_at = time.perf_counter()
+        self.first_token = 0.0
+        self.deltas = 0
+        self.compacted = False
+        self._connect()
+
+    # -- running ------------------------------------------------------------------------------
+    def start(self, ops: Ops, assistant: Callable[[], Assistant], begin: Begin) -> None:
+        """Says "Preparing…" at once; the assistant is fetched off the GUI thread (it is built
+        on first use), then begin() starts the turn, which returns its handle at once."""
+        self._status(_tr("Preparing…"))
+        ops.run(assistant, self._begin(begin), lambda e: self._fail(present_error(e)))
+
+    def _begin(self, begin: Begin) -> Callable[[Assistant], None]:
+        def run(assistant: Assistant) -> None:
+            if self.stop_asked:  # stopped before it began: nothing was sent
+                self._done_with({"finish_reason": "cancelled"}, _tr("Stopped."))
+                return
+            try:
+                self.handle = begin(assistant, self.bridge.post)
+            except ValueError as exc:  # an empty message
+                self._fail(present_error(exc))
+                return
+            self.conversation_id = self.handle.conversation_id
+        return run
+
+    def stop(self) -> None:
+        self.stop_asked = True
+        if self.handle is not None:
+            self.handle.cancel()
+
+    @property
+    def thread_done(self) -> bool:
+        """The turn's thread has ended (it may post the title after the answer is done)."""
+        return self.handle is None or self.handle.done
+
+    # -- events -------------------------------------------------------------------------------
+    def _connect(self) -> None:
+        b = self.bridge
+        b.started.connect(self._on_started)
+        b.queued.connect(self._on_queued)
+        b.progress.connect(self._on_progress)
+        b.reasoning.connect(lambda t: self._on_delta(t, True))
+        b.text.connect(lambda t: self._on_delta(t, False))
+        b.tool_started.connect(self._on_tool)
+        b.confirmation.connect(self._on_confirm)
+        b.tool_finished.connect(self._on_tool_finished)
+        b.sources.connect(self._on_sources)
+        b.cut.connect(self._on_cut)
+        b.compacted.connect(self._on_compacted)
+        b.done.connect(self._on_done)
+        b.failed.connect(lambda e: self._fail(present(e.kind, e.message)) if isinstance(
+            e, TurnFailed) else None)
+        b.title_changed.connect(self.title_changed)
+
+    def _on_started(self, event: TurnStarted) -> None:
+        self.conversation_id = event.conversation_id
+        if self.message is not None:
+            self.message.message_id = event.assistant_message_id
+        self.started.emit(event)
+
+    def _on_queued(self, position: int) -> None:
+        self._status(_tr("Waiting for the model (%1 ahead)…").replace("%1", str(position)))
+
+    def _on_progress(self, event: Progress) -> None:
+        if self.first_token:
+            return
+        if event.stage == "loading":
+            self._status(_tr("Loading the model…"))
+        elif event.total:
+            percent = min(100, event.done * 100 // event.total)
+            self._status(_tr("Reading %1 tokens (%2%)…").replace("%1", f"{event.total:,}")
+                         .replace("%2", str(percent)))
+        else:
+            self._status(_tr("Reading your message…"))
+
+    def _on_delta(self, text: str, reasoning: bool) -> None:
+        if not self.first_token:
+            self.first_token = time.perf_counter()
+            self._status(_tr("Thinking…") if reasoning else "")
+        elif not reasoning and self.message is not None and self.message.status_shown:
+            self._status("")  # the thinking is over: the answer speaks for itself
+        self.deltas += 1
+        if self.message is None:
+            return
+        if reasoning:
+            self.message.add_reasoning(text)
+        else:
+            self.message.add_text(text)
+
+    def _on_tool(self, event: ToolStarted) -> None:
+        if self.message is not None:
+            self.message.add_tool(event.call_id, event.name, event.arguments)
+            self.tool_added.emit()
+
+    def _on_tool_finished(self, event: ToolFinished) -> None:
+        if self.message is not None:
+            self.message.finish_tool(event.call_id, event.name, event.ok, event.text, event.data)
+
+    def _on_confirm(self, event: ConfirmationNeeded) -> None:
+        request = event.request
+        if self.message is None:
+            request.deny()  # nobody can see the question: never approve unseen changes
+            return
+        self.message.card_for(request.call_id, request.name).ask(request)
+
+    def _on_sources(self, sources: list[Any]) -> None:
+        if self.message is not None:
+            self.message.set_sources(self.message.sources + list(sources))
+
+    def _on_cut(self, event: OutputCut) -> None:
+        words = {"reasoning": _tr("Thinking was cut short."),
+                 "answer": _tr("The answer was stopped because it kept repeating itself."),
+                 "tools": _tr("Stopped: the same tool call kept repeating.")}
+        if self.message is not None:
+            self.message.add_notice(words.get(event.part, ""))
+
+    def _on_compacted(self, _event: ContextCompacted) -> None:
+        self.compacted = True
+        if self.message is not None:
+            self.message.add_notice(_tr("Earlier messages were summarized to fit the context."))
+
+    def _on_done(self, event: TurnDone) -> None:
+        stats, figures = self._figures(event)
+        notes = {"cancelled": _tr("Stopped."),
+                 "length": _tr("The answer reached the length limit."),
+                 "step_limit": _tr("Stopped after too many tool steps.")}
+        self._done_with(figures, notes.get(event.finish_reason, ""), stats)
+
+    def _done_with(self, figures: dict[str, Any], note: str, stats: str = "") -> None:
+        if self.ended:
+            return
+        self.ended = True
+        figures.setdefault("compacted", float(self.compacted))
+        if self.message is not None:
+            self.message.finish(stats, note)
+            announce(self.message, note or _tr("The answer is ready."))
+        self.finished.emit(figures)
+
+    def _fail(self, failure: Presented) -> None:
+        if self.ended:
+            return
+        self.ended = True
+        if self.message is not None:
+            self.message.finish("", "⚠ " + failure.text)
+            announce(self.message, failure.text)
+        self.finished.emit({"finish_reason": "error", "compacted": float(self.compacted)})
+        self.failed.emit(failure)
+
+    def _status(self, text: str) -> None:
+        if self.message is not None:
+            self.message.show_status(text)
+
+    def _figures(self, done: TurnDone) -> tuple[str, dict[str, Any]]:
+        """'12.3 tok/s · 256 tokens' from the engine's figures, else from what was counted."""
+        usage, timings = dict(done.usage or {}), dict(done.timings or {})
+        tokens = int(usage.get("completion_tokens", 0)) or self.deltas
+        decode_ms = float(timings.get("decode_ms", 0) or 0)
+        tps = tokens * 1000 / decode_ms if decode_ms > 0 and tokens > 1 else 0.0
+        if not tps and self.first_token and tokens > 1:  # one token has no speed
+            elapsed = time.perf_counter() - self.first_token
+            tps = tokens / elapsed if elapsed > 0 else 0.0
+        figures: dict[str, Any] = {"tps": tps, "tokens": float(tokens),
+                                   "prompt_tokens": float(usage.get("prompt_tokens", 0)),
+                                   "finish_reason": done.finish_reason}
+        count = "1 token" if tokens == 1 else f"{tokens} tokens"
+        return (f"{tps:.1f} tok/s · {count}" if tps else count) if tokens else "", figures
+
+    def release(self) -> None:
+        """Drop the current host's connections (the answer moves to another window)."""
+        with warnings.catch_warnings():  # a signal nobody listened to warns; nothing is lost
+            warnings.simplefilter("ignore", RuntimeWarning)
+            for signal in (self.started, self.tool_added, self.finished, self.failed,
+                           self.title_changed):
+                try:
+                    signal.disconnect()
+                except (RuntimeError, TypeError):
+                    pass
+
+
+def announce(widget: QWidget, text: str) -> None:
+    """Tell screen readers once, when an answer is complete (never per token)."""
+    if QAccessible.isActive():
+        event = QAccessibleAnnouncementEvent(widget, text)
+        event.setPoliteness(QAccessible.AnnouncementPoliteness.Polite)
+        QAccessible.updateAccessibility(event)

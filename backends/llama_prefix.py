@@ -1,0 +1,70 @@
+"""The shared prompt prefix on llama.cpp: restore it from disk, or compute it and save it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from backends.base import OnProgress, ShouldStop
+from backends.llama_state import SeqState, restore_sequence, save_sequence, seq_prefix_codec
+from backends.prefix_cache import (
+    DEFAULT_LIMIT_BYTES,
+    PrefixKey,
+    PrefixOutcome,
+    PrefixStore,
+)
+
+
+class LlamaPrefix:
+    """The prefix states of one loaded model (file + context + KV type = `fingerprint`)."""
+
+    def __init__(self, cache_dir: Path | None, fingerprint: str,
+                 limit_bytes: int = DEFAULT_LIMIT_BYTES, batch: int = 512) -> None:
+        root = None if cache_dir is None else Path(cache_dir) / "prefix-llama"
+        self.store: PrefixStore[SeqState] = PrefixStore(seq_prefix_codec(), root, limit_bytes)
+        self.fingerprint = fingerprint
+        self.batch = batch
+
+    def ensure(self, llm: Any, key: PrefixKey, should_stop: ShouldStop,
+               on_progress: OnProgress | None = None) -> PrefixOutcome:
+        """Make the live context begin with the prefix: keep what matches, else restore the
+        saved state, else evaluate the rest in batches (stopping early when asked) and save."""
+        tokens = list(key.tokens)
+        held = _matching(llm, tokens)
+        if held >= len(tokens):
+            return PrefixOutcome(ready=True)
+        state = self.store.load(key)
+        if state is not None and restore_sequence(llm, state):
+            if on_progress is not None:
+                on_progress(len(tokens), len(tokens))
+            return PrefixOutcome(ready=True, restored=True)
+        if state is not None:  # llama.cpp refused it; restore_sequence emptied the context
+            held = 0
+        return self._compute(llm, key, held, should_stop, on_progress)
+
+    def _compute(self, llm: Any, key: PrefixKey, held: int, should_stop: ShouldStop,
+                 on_progress: OnProgress | None) -> PrefixOutcome:
+        tokens = list(key.tokens)
+        llm.n_tokens = held  # eval() drops the KV past this point before it appends
+        outcome = PrefixOutcome()
+        for start in range(held, len(tokens), self.batch):
+            if should_stop():
+                return outcome  # the part computed so far stays in the context for the next turn
+            chunk = tokens[start:start + self.batch]
+            llm.eval(chunk)
+            outcome.computed += len(chunk)
+            if on_progress is not None:
+                on_progress(start + len(chunk), len(tokens))
+        outcome.ready = True
+        self.store.save(key, save_sequence(llm))
+        return outcome
+
+
+def _matching(llm: Any, tokens: list[int]) -> int:
+    """How many leading prefix tokens the live context already holds."""
+    common = 0
+    for old, new in zip(llm.input_ids[: llm.n_tokens].tolist(), tokens, strict=False):
+        if old != new:
+            break
+        common += 1
+    return common
