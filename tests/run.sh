@@ -5,11 +5,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # System packages (Debian/Ubuntu, as root): fonts for Chinese text, and Xvfb plus the libraries
-# Qt's xcb plugin needs, so the real-window tests (X11 hotkey) run instead of skipping.
+# Qt's xcb plugin needs, so the real-window tests (X11 hotkey, quick ask under openbox,
+# notifications on a private D-Bus) run instead of skipping.
 DEBS=(xvfb libxtst6 fonts-noto-core fonts-noto-cjk libxcb-cursor0 libxkbcommon-x11-0
       libxcb-icccm4 libxcb-image0 libxcb-keysyms1 libxcb-randr0 libxcb-render-util0
       libxcb-shape0 libxcb-xinerama0 libxcb-xkb1 libegl1 libgl1 libfontconfig1 libdbus-1-3
-      shellcheck desktop-file-utils)
+      shellcheck desktop-file-utils openbox x11-utils dbus)
 if command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
     missing=()
     for deb in "${DEBS[@]}"; do dpkg -s "$deb" >/dev/null 2>&1 || missing+=("$deb"); done

@@ -256,7 +256,7 @@ class DigestFolder:
     def run(self, arguments: dict[str, Any], context: SkillContext) -> SkillResult:
         folder = self.access.readable_folder(str(arguments.get("folder") or ""))
         max_files = max(1, min(int(arguments.get("max_files") or 50), 500))
-        self.job = job = DigestJob()
+        self.job = job = DigestJob(context.progress)
         try:
             report = self.digester.run(folder, job, context.should_stop, max_files)
         finally:
