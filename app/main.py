@@ -69,6 +69,9 @@ class Hearth:
 
         store = HistoryStore(self.paths.history_db)
         self._closers.append(store)
+        if store.read_only:
+            self.notices.append(f"{self.paths.history_db} could only be opened read-only: "
+                                "your conversations are readable, but nothing new is saved")
         return store
 
     @cached_property

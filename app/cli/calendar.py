@@ -107,6 +107,9 @@ def _add(args: argparse.Namespace, hearth: Hearth, tz: str) -> int:
 def _import(args: argparse.Namespace, hearth: Hearth, tz: str) -> int:
     from skills.calendar.ical import import_file
 
+    source = Path(args.file).expanduser()
+    if source.exists() and not source.is_file():  # a FIFO or device would block the read
+        return fail(f"Nothing imported from {args.file}: not a regular file", code=2)
     report = import_file(hearth.calendar, args.file, tz, remove_missing=args.remove_missing)
     if not (report.added or report.updated or report.unchanged) and report.skipped:
         return fail(f"Nothing imported from {args.file}: {report.skipped[0]}", code=2)

@@ -142,6 +142,7 @@ class CalendarView(QWidget):
         self.time_scroll = QScrollArea()
         self.time_scroll.setWidgetResizable(True)
         self.time_scroll.setWidget(self.time_grid)
+        self.time_scroll.verticalScrollBar().valueChanged.connect(self.time_grid.follow_scroll)
         self.agenda = QTextBrowser()
         self._tr(lambda: self.agenda.setAccessibleName(self.tr("Agenda")))
         self._tr(lambda: self.month_grid.setAccessibleName(self.tr("Month")))
@@ -268,7 +269,8 @@ class CalendarView(QWidget):
                                                "MMMM yyyy"))
         else:
             shown = long_date(locale, first, weekday=False, year=True)
-            self.title.setText(shown if days == 1 else self.tr("Week of %1").replace("%1", shown))
+            titles = {1: shown, 7: self.tr("Week of %1").replace("%1", shown)}
+            self.title.setText(titles.get(days, self.tr("From %1").replace("%1", shown)))
         self._token += 1
         token = self._token
         self.ctx.ops.run(lambda: store.occurrences(lo, hi),

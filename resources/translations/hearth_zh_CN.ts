@@ -196,180 +196,185 @@
 <context>
     <name>CalendarView</name>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="146"/>
-        <location filename="../../app/ui/calendar_view.py" line="193"/>
+        <location filename="../../app/ui/calendar_view.py" line="147"/>
+        <location filename="../../app/ui/calendar_view.py" line="194"/>
         <source>Agenda</source>
         <translation>日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="193"/>
+        <location filename="../../app/ui/calendar_view.py" line="194"/>
         <source>Day</source>
         <translation>日</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="192"/>
+        <location filename="../../app/ui/calendar_view.py" line="193"/>
         <source>Week</source>
         <translation>周</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="147"/>
-        <location filename="../../app/ui/calendar_view.py" line="192"/>
+        <location filename="../../app/ui/calendar_view.py" line="148"/>
+        <location filename="../../app/ui/calendar_view.py" line="193"/>
         <source>Month</source>
         <translation>月</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="148"/>
+        <location filename="../../app/ui/calendar_view.py" line="149"/>
         <source>Days by the hour</source>
         <translation>按小时显示的日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="170"/>
+        <location filename="../../app/ui/calendar_view.py" line="171"/>
         <source>+%1 more</source>
         <translation>另有 %1 项</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="174"/>
+        <location filename="../../app/ui/calendar_view.py" line="175"/>
         <source>Edit…</source>
         <translation>编辑…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="174"/>
+        <location filename="../../app/ui/calendar_view.py" line="175"/>
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="187"/>
+        <location filename="../../app/ui/calendar_view.py" line="188"/>
         <source>New event</source>
         <translation>新建日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="205"/>
+        <location filename="../../app/ui/calendar_view.py" line="206"/>
         <source>Today</source>
         <translation>今天</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="205"/>
+        <location filename="../../app/ui/calendar_view.py" line="206"/>
         <source>Previous</source>
         <translation>上一页</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="206"/>
+        <location filename="../../app/ui/calendar_view.py" line="207"/>
         <source>Next</source>
         <translation>下一页</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="216"/>
+        <location filename="../../app/ui/calendar_view.py" line="217"/>
         <source>Import .ics…</source>
         <translation>导入 .ics…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="217"/>
+        <location filename="../../app/ui/calendar_view.py" line="218"/>
         <source>Export .ics…</source>
         <translation>导出 .ics…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="271"/>
+        <location filename="../../app/ui/calendar_view.py" line="272"/>
         <source>Week of %1</source>
         <translation>%1 这一周</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="284"/>
+        <location filename="../../app/ui/calendar_view.py" line="273"/>
+        <source>From %1</source>
+        <translation>自 %1 起</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar_view.py" line="286"/>
         <source>1 event</source>
         <translation>1 个日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="285"/>
+        <location filename="../../app/ui/calendar_view.py" line="287"/>
         <source>%1 events</source>
         <translation>%1 个日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="295"/>
+        <location filename="../../app/ui/calendar_view.py" line="297"/>
         <source>All day</source>
         <translation>全天</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="296"/>
+        <location filename="../../app/ui/calendar_view.py" line="298"/>
         <source>Nothing planned</source>
         <translation>没有安排</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="322"/>
+        <location filename="../../app/ui/calendar_view.py" line="324"/>
         <source>Added “%1”</source>
         <translation>已添加“%1”</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="343"/>
+        <location filename="../../app/ui/calendar_view.py" line="345"/>
         <source>Move event</source>
         <translation>移动日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="344"/>
+        <location filename="../../app/ui/calendar_view.py" line="346"/>
         <source>Move “%1” to %2?</source>
         <translation>要把“%1”移到 %2 吗？</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="346"/>
+        <location filename="../../app/ui/calendar_view.py" line="348"/>
         <source>Move</source>
         <translation>移动</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="356"/>
+        <location filename="../../app/ui/calendar_view.py" line="358"/>
         <source>Delete event</source>
         <translation>删除日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="357"/>
+        <location filename="../../app/ui/calendar_view.py" line="359"/>
         <source>Delete “%1”?</source>
         <translation>要删除“%1”吗？</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="359"/>
+        <location filename="../../app/ui/calendar_view.py" line="361"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="387"/>
+        <location filename="../../app/ui/calendar_view.py" line="389"/>
         <source>Changed “%1”</source>
         <translation>已更改“%1”</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="394"/>
+        <location filename="../../app/ui/calendar_view.py" line="396"/>
         <source>Deleted “%1”</source>
         <translation>已删除“%1”</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="413"/>
+        <location filename="../../app/ui/calendar_view.py" line="415"/>
         <source>The calendar could not be read: %1</source>
         <translation>无法读取日历：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="417"/>
+        <location filename="../../app/ui/calendar_view.py" line="419"/>
         <source>Import a calendar</source>
         <translation>导入日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="418"/>
-        <location filename="../../app/ui/calendar_view.py" line="450"/>
+        <location filename="../../app/ui/calendar_view.py" line="420"/>
+        <location filename="../../app/ui/calendar_view.py" line="452"/>
         <source>Calendars (*.ics)</source>
         <translation>日历文件 (*.ics)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="433"/>
+        <location filename="../../app/ui/calendar_view.py" line="435"/>
         <source>Imported: %1 new, %2 updated</source>
         <translation>已导入：新增 %1，更新 %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="436"/>
+        <location filename="../../app/ui/calendar_view.py" line="438"/>
         <source>; %1 repaired, %2 skipped</source>
         <translation>；修复 %1，跳过 %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="448"/>
+        <location filename="../../app/ui/calendar_view.py" line="450"/>
         <source>Export the calendar</source>
         <translation>导出日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="463"/>
+        <location filename="../../app/ui/calendar_view.py" line="465"/>
         <source>Exported to %1</source>
         <translation>已导出到 %1</translation>
     </message>
@@ -1023,6 +1028,7 @@
     </message>
     <message>
         <location filename="../../app/ui/files_view.py" line="208"/>
+        <location filename="../../app/ui/files_view.py" line="214"/>
         <source>Audio</source>
         <translation>音频</translation>
     </message>
@@ -1038,155 +1044,187 @@
     </message>
     <message>
         <location filename="../../app/ui/files_view.py" line="209"/>
+        <location filename="../../app/ui/files_view.py" line="215"/>
         <source>Code</source>
         <translation>代码</translation>
     </message>
     <message>
         <location filename="../../app/ui/files_view.py" line="210"/>
+        <location filename="../../app/ui/files_view.py" line="215"/>
         <source>Other</source>
         <translation>其他</translation>
     </message>
     <message>
         <location filename="../../app/ui/files_view.py" line="212"/>
+        <source>Document</source>
+        <translation>文档</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="212"/>
+        <source>Spreadsheet</source>
+        <translation>表格</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="213"/>
+        <source>Presentation</source>
+        <translation>演示文稿</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="213"/>
+        <source>Image</source>
+        <translation>图片</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="214"/>
+        <source>Video</source>
+        <translation>视频</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="214"/>
+        <source>Archive</source>
+        <translation>压缩包</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="217"/>
         <source>Any kind</source>
         <translation>任意类型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="213"/>
+        <location filename="../../app/ui/files_view.py" line="218"/>
         <source>Kind of file</source>
         <translation>文件类型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="214"/>
+        <location filename="../../app/ui/files_view.py" line="219"/>
         <source>Any time</source>
         <translation>任意时间</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="215"/>
+        <location filename="../../app/ui/files_view.py" line="220"/>
         <source>Today</source>
         <translation>今天</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="215"/>
+        <location filename="../../app/ui/files_view.py" line="220"/>
         <source>Past week</source>
         <translation>过去一周</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="215"/>
+        <location filename="../../app/ui/files_view.py" line="220"/>
         <source>Past month</source>
         <translation>过去一个月</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="216"/>
+        <location filename="../../app/ui/files_view.py" line="221"/>
         <source>Past year</source>
         <translation>过去一年</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="216"/>
         <location filename="../../app/ui/files_view.py" line="221"/>
+        <location filename="../../app/ui/files_view.py" line="226"/>
         <source>Modified</source>
         <translation>修改时间</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="217"/>
+        <location filename="../../app/ui/files_view.py" line="222"/>
         <source>Any size</source>
         <translation>任意大小</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="218"/>
+        <location filename="../../app/ui/files_view.py" line="223"/>
         <source>Under 1 MB</source>
         <translation>小于 1 MB</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="218"/>
+        <location filename="../../app/ui/files_view.py" line="223"/>
         <source>1 to 100 MB</source>
         <translation>1 到 100 MB</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="219"/>
+        <location filename="../../app/ui/files_view.py" line="224"/>
         <source>Over 100 MB</source>
         <translation>大于 100 MB</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="219"/>
-        <location filename="../../app/ui/files_view.py" line="221"/>
+        <location filename="../../app/ui/files_view.py" line="224"/>
+        <location filename="../../app/ui/files_view.py" line="226"/>
         <source>Size</source>
         <translation>大小</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="220"/>
+        <location filename="../../app/ui/files_view.py" line="225"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="220"/>
+        <location filename="../../app/ui/files_view.py" line="225"/>
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="220"/>
+        <location filename="../../app/ui/files_view.py" line="225"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="272"/>
-        <location filename="../../app/ui/files_view.py" line="291"/>
+        <location filename="../../app/ui/files_view.py" line="285"/>
+        <location filename="../../app/ui/files_view.py" line="304"/>
         <source>1 file</source>
         <translation>1 个文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="272"/>
-        <location filename="../../app/ui/files_view.py" line="291"/>
+        <location filename="../../app/ui/files_view.py" line="285"/>
+        <location filename="../../app/ui/files_view.py" line="304"/>
         <source>%1 files</source>
         <translation>%1 个文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="274"/>
+        <location filename="../../app/ui/files_view.py" line="287"/>
         <source>The first %1 files; type more to narrow them down</source>
         <translation>前 %1 个文件；多输入一些以缩小范围</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="279"/>
+        <location filename="../../app/ui/files_view.py" line="292"/>
         <source>File search failed: %1</source>
         <translation>文件搜索失败：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="287"/>
+        <location filename="../../app/ui/files_view.py" line="300"/>
         <source>No folders are chosen for file search yet: add one (Hearth finds files only there).</source>
         <translation>尚未选择用于文件搜索的文件夹：请添加一个（Hearth 只在其中查找文件）。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="292"/>
+        <location filename="../../app/ui/files_view.py" line="305"/>
         <source>in 1 folder</source>
         <translation>位于 1 个文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="292"/>
+        <location filename="../../app/ui/files_view.py" line="305"/>
         <source>in %1 folders</source>
         <translation>位于 %1 个文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="311"/>
+        <location filename="../../app/ui/files_view.py" line="324"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="312"/>
+        <location filename="../../app/ui/files_view.py" line="325"/>
         <source>Show in folder</source>
         <translation>在文件夹中显示</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="313"/>
+        <location filename="../../app/ui/files_view.py" line="326"/>
         <source>Add to chat</source>
         <translation>添加到对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="317"/>
+        <location filename="../../app/ui/files_view.py" line="330"/>
         <source>Search files in a folder</source>
         <translation>在文件夹中搜索文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="334"/>
+        <location filename="../../app/ui/files_view.py" line="347"/>
         <source>Reading %1…</source>
         <translation>正在读取 %1…</translation>
     </message>
@@ -1348,255 +1386,255 @@
 <context>
     <name>LibraryView</name>
     <message>
-        <location filename="../../app/ui/library_view.py" line="77"/>
+        <location filename="../../app/ui/library_view.py" line="78"/>
         <source>Reading the library…</source>
         <translation>正在读取资料库…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="92"/>
+        <location filename="../../app/ui/library_view.py" line="93"/>
         <source>Documents</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="93"/>
-        <location filename="../../app/ui/library_view.py" line="151"/>
+        <location filename="../../app/ui/library_view.py" line="94"/>
+        <location filename="../../app/ui/library_view.py" line="152"/>
         <source>Watched folders</source>
         <translation>监视的文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="94"/>
-        <location filename="../../app/ui/library_view.py" line="208"/>
+        <location filename="../../app/ui/library_view.py" line="95"/>
+        <location filename="../../app/ui/library_view.py" line="210"/>
         <source>Problems</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="102"/>
+        <location filename="../../app/ui/library_view.py" line="103"/>
         <source>Library</source>
         <translation>资料库</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="113"/>
+        <location filename="../../app/ui/library_view.py" line="114"/>
         <source>Re-index now</source>
         <translation>立即重建索引</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="121"/>
+        <location filename="../../app/ui/library_view.py" line="122"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="121"/>
+        <location filename="../../app/ui/library_view.py" line="122"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="122"/>
+        <location filename="../../app/ui/library_view.py" line="123"/>
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="121"/>
+        <location filename="../../app/ui/library_view.py" line="122"/>
         <source>Length</source>
         <translation>长度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="82"/>
         <location filename="../../app/ui/library_view.py" line="83"/>
+        <location filename="../../app/ui/library_view.py" line="84"/>
         <source>Search inside your documents</source>
         <translation>在文档内容中搜索</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="109"/>
+        <location filename="../../app/ui/library_view.py" line="110"/>
         <source>Add files…</source>
         <translation>添加文件…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="121"/>
+        <location filename="../../app/ui/library_view.py" line="122"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="136"/>
+        <location filename="../../app/ui/library_view.py" line="137"/>
         <source>Indexed documents</source>
         <translation>已索引的文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="141"/>
+        <location filename="../../app/ui/library_view.py" line="142"/>
         <source>Passages found</source>
         <translation>找到的段落</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="157"/>
+        <location filename="../../app/ui/library_view.py" line="158"/>
         <source>Add folder…</source>
         <translation>添加文件夹…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="158"/>
+        <location filename="../../app/ui/library_view.py" line="159"/>
         <source>Stop watching</source>
         <translation>停止监视</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="168"/>
+        <location filename="../../app/ui/library_view.py" line="169"/>
         <source>Files that could not be read</source>
         <translation>无法读取的文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="192"/>
+        <location filename="../../app/ui/library_view.py" line="193"/>
         <source>1 document</source>
         <translation>1 个文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="192"/>
+        <location filename="../../app/ui/library_view.py" line="193"/>
         <source>%1 documents</source>
         <translation>%1 个文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="193"/>
+        <location filename="../../app/ui/library_view.py" line="194"/>
         <source>1 passage</source>
         <translation>1 个段落</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="194"/>
+        <location filename="../../app/ui/library_view.py" line="195"/>
         <source>%1 passages</source>
         <translation>%1 个段落</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="196"/>
+        <location filename="../../app/ui/library_view.py" line="197"/>
         <source>1 only in a chat</source>
         <translation>1 个仅在对话中</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="197"/>
+        <location filename="../../app/ui/library_view.py" line="198"/>
         <source>%1 only in chats</source>
         <translation>%1 个仅在对话中</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="199"/>
+        <location filename="../../app/ui/library_view.py" line="200"/>
         <source>paused</source>
         <translation>已暂停</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="227"/>
+        <location filename="../../app/ui/library_view.py" line="229"/>
         <source>Skipped: %1</source>
         <translation>已跳过：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="227"/>
+        <location filename="../../app/ui/library_view.py" line="230"/>
         <source>unreadable</source>
         <translation>无法读取</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="229"/>
+        <location filename="../../app/ui/library_view.py" line="232"/>
         <source>Indexed · watching its folder</source>
         <translation>已索引 · 正在监视其文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="231"/>
+        <location filename="../../app/ui/library_view.py" line="234"/>
         <source>Indexed · only in a chat</source>
         <translation>已索引 · 仅在对话中</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="232"/>
+        <location filename="../../app/ui/library_view.py" line="235"/>
         <source>Indexed</source>
         <translation>已索引</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="237"/>
+        <location filename="../../app/ui/library_view.py" line="240"/>
         <source>Text</source>
         <translation>文本</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="243"/>
+        <location filename="../../app/ui/library_view.py" line="246"/>
         <source>1 page</source>
         <translation>1 页</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="243"/>
+        <location filename="../../app/ui/library_view.py" line="246"/>
         <source>%1 pages</source>
         <translation>%1 页</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="245"/>
+        <location filename="../../app/ui/library_view.py" line="248"/>
         <source>1 sheet</source>
         <translation>1 个工作表</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="245"/>
+        <location filename="../../app/ui/library_view.py" line="248"/>
         <source>%1 sheets</source>
         <translation>%1 个工作表</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="247"/>
+        <location filename="../../app/ui/library_view.py" line="250"/>
         <source>1 slide</source>
         <translation>1 张幻灯片</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="247"/>
+        <location filename="../../app/ui/library_view.py" line="250"/>
         <source>%1 slides</source>
         <translation>%1 张幻灯片</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="251"/>
+        <location filename="../../app/ui/library_view.py" line="254"/>
         <source>The library could not be read: %1</source>
         <translation>无法读取资料库：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="273"/>
+        <location filename="../../app/ui/library_view.py" line="276"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="274"/>
+        <location filename="../../app/ui/library_view.py" line="277"/>
         <source>Show in folder</source>
         <translation>在文件夹中显示</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="276"/>
+        <location filename="../../app/ui/library_view.py" line="279"/>
         <source>Re-index</source>
         <translation>重新索引</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="277"/>
+        <location filename="../../app/ui/library_view.py" line="280"/>
         <source>Remove from Hearth…</source>
         <translation>从 Hearth 中移除…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="282"/>
+        <location filename="../../app/ui/library_view.py" line="285"/>
         <source>Reading %1 again…</source>
         <translation>正在重新读取 %1…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="288"/>
+        <location filename="../../app/ui/library_view.py" line="291"/>
         <source>Remove from Hearth</source>
         <translation>从 Hearth 中移除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="289"/>
+        <location filename="../../app/ui/library_view.py" line="292"/>
         <source>Remove “%1” from Hearth? Its passages are forgotten; the file itself stays where it is.</source>
         <translation>要从 Hearth 中移除“%1”吗？其段落将被遗忘，文件本身保留在原处。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="293"/>
+        <location filename="../../app/ui/library_view.py" line="296"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="306"/>
+        <location filename="../../app/ui/library_view.py" line="309"/>
         <source>Add files to the library</source>
         <translation>将文件添加到资料库</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="333"/>
+        <location filename="../../app/ui/library_view.py" line="336"/>
         <source>No passage matches “%1”.</source>
         <translation>没有段落匹配“%1”。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="359"/>
+        <location filename="../../app/ui/library_view.py" line="362"/>
         <source>Indexing %1 of %2: %3</source>
         <translation>正在索引第 %1 个，共 %2 个：%3</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="371"/>
+        <location filename="../../app/ui/library_view.py" line="374"/>
         <source>Watch a folder</source>
         <translation>监视文件夹</translation>
     </message>
@@ -2654,6 +2692,64 @@
         <location filename="../../app/ui/sidebar.py" line="304"/>
         <source>Title</source>
         <translation>标题</translation>
+    </message>
+</context>
+<context>
+    <name>SkipReason</name>
+    <message>
+        <location filename="../../app/ui/skip_reasons.py" line="38"/>
+        <source>damaged or unreadable %1 file</source>
+        <translation>%1 文件已损坏或无法读取</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/skip_reasons.py" line="39"/>
+        <source>not a valid %1 file</source>
+        <translation>不是有效的 %1 文件</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/skip_reasons.py" line="40"/>
+        <source>unsupported file type %1</source>
+        <translation>不支持的文件类型 %1</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/skip_reasons.py" line="41"/>
+        <source>cannot read the file: permission denied</source>
+        <translation>无法读取文件：没有权限</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/skip_reasons.py" line="42"/>
+        <source>needed more memory than the parsing limit allows</source>
+        <translation>所需内存超出了解析限制</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/skip_reasons.py" line="43"/>
+        <source>no text found in the file (a scanned document needs OCR)</source>
+        <translation>文件中没有文字（扫描件需要 OCR）</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/skip_reasons.py" line="44"/>
+        <source>encrypted PDF (it needs a password)</source>
+        <translation>加密的 PDF（需要密码）</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/skip_reasons.py" line="45"/>
+        <source>suspicious archive (too many parts)</source>
+        <translation>可疑的压缩文件（部件过多）</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/skip_reasons.py" line="46"/>
+        <source>the archive expands beyond the size limit</source>
+        <translation>压缩文件解压后超出大小限制</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/skip_reasons.py" line="47"/>
+        <source>binary data, not text</source>
+        <translation>二进制数据，不是文本</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/skip_reasons.py" line="48"/>
+        <source>watched folder not found</source>
+        <translation>找不到监视的文件夹</translation>
     </message>
 </context>
 <context>
