@@ -368,7 +368,7 @@ def million_rows(folder: Path) -> tuple[float, float, str]:
             "from skills.office.sheets import load_sheets;from skills.office.sql import "
             f"SheetDatabase;t=time.perf_counter();s=load_sheets({str(path)!r});d=SheetDatabase(s);"
             "r=d.query('select count(*) from Sheet');print(json.dumps([time.perf_counter()-t,"
-            "resource.getrusage(resource.RUSAGE_SELF).ru_maxrss/1024,r.count,r.rows[0][0],"
+            "int(open('/proc/self/status').read().split('VmHWM:')[1].split()[0])/1024,r.count,r.rows[0][0],"
             "s[0].truncated]))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          timeout=900, check=True).stdout
