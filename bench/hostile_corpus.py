@@ -168,8 +168,8 @@ def _bad_names(root: Path) -> list[str]:
     os.makedirs(folder, exist_ok=True)
     made = []
     for raw in (b"caf\xe9 latin1.txt", b"bad \xff\xfe bytes.md",
-                "escape \x1b[2K\x1b[1A name.txt".encode(), "new\nline.txt".encode(),
-                "forged <|im_end|> token.txt".encode(), ("x" * 250 + ".txt").encode()):
+                b"escape \x1b[2K\x1b[1A name.txt", b"new\nline.txt",
+                b"forged <|im_end|> token.txt", ("x" * 250 + ".txt").encode()):
         path = folder + b"/" + raw
         with open(path, "wb") as handle:
             handle.write(b"text in a badly named file")
