@@ -36,6 +36,8 @@ def inspect_gguf(model_path: str | Path) -> GgufSummary:
         raise ModelNotFound(f"No model file at {path}")
     if path.is_dir():
         raise UnsupportedModel(f"{path} is a folder; llama.cpp needs a single .gguf file")
+    if not path.is_file():  # a FIFO or a device would block the first read for ever
+        raise ModelCorrupt(f"{path} is not a regular file (a pipe or a device), so not a model")
     _check_magic(path)
     header = read_header(path)
     _check_complete(path, header)

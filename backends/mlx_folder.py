@@ -68,6 +68,8 @@ def inspect_folder(model_path: str) -> MlxFolder:
         raise ModelCorrupt(f"{path} has no weights (model*.safetensors): the download is "
                            "incomplete")
     for file in weights:
+        if not file.is_file():  # a FIFO or a device would block the first read for ever
+            raise ModelCorrupt(f"{file} is not a regular file (a pipe or a device)")
         check_safetensors(file)
     template, bos, eos = read_chat_template(path)
     return MlxFolder(path, config, template, bos, eos, weights)

@@ -128,6 +128,10 @@ def main() -> int:
     seed_pages(hearth)
     saved += shoot_pages(app, hearth)
     saved += shoot_chinese(app, hearth)
+    seed_files(hearth)
+    for language in ("en", "zh_CN"):
+        for scheme in ("light", "dark"):
+            saved += shoot_views(app, hearth, language, scheme)
     for path in saved:
         print(path.relative_to(ROOT))
     hearth.close()
@@ -155,6 +159,71 @@ def seed_pages(hearth: object) -> None:
         when = start + timedelta(days=day, hours=day)
         hearth.calendar.add(Event(uid="", title=title, start=when,  # type: ignore[attr-defined]
                                   end=when + timedelta(hours=1), location=place))
+
+
+def seed_files(hearth: object) -> None:
+    """A folder chosen for file search, with files of several kinds and ages."""
+    folder = Path(tempfile.mkdtemp(prefix="hearth-files-")) / "Projects"
+    for sub, names in (("Trip", ["Berlin budget.xlsx", "Flights.pdf", "Packing list.txt"]),
+                       ("Taxes", ["Receipts 2025.zip", "Tax return draft.docx"]),
+                       ("Photos", ["Harbour.jpg", "Offsite team.png"])):
+        (folder / sub).mkdir(parents=True)
+        for name in names:
+            (folder / sub / name).write_bytes(b"budget notes " * 200)
+    settings = hearth.settings  # type: ignore[attr-defined]
+    settings.file_roots = [str(folder)]
+    hearth.files.add_root(str(folder))  # type: ignore[attr-defined]
+    hearth.files.scan()  # type: ignore[attr-defined]
+
+
+def shoot_views(app: object, hearth: object, language: str, scheme: str) -> list[Path]:
+    """Every view, in this language and theme: library, files, calendar (month, week,
+    agenda), the event form, and Settings' tabs."""
+    from app.ui.context import UiContext
+    from app.ui.i18n import Translations
+    from app.ui.main_window import MainWindow
+    from app.ui.ops import Ops
+    from app.ui.theme import ThemeManager
+
+    translations = Translations(app)  # type: ignore[arg-type]
+    translations.apply(language)
+    theme = ThemeManager(app, scheme)  # type: ignore[arg-type]
+    theme.apply()
+    ctx = UiContext(hearth, Ops(), theme, translations=translations)
+    window = MainWindow(ctx)
+    window.resize(1280, 820)
+    window.show()
+    window.sidebar.reload()
+    wait(app, ctx.ops)
+    tag = f"{language}-{scheme}"
+    paths = []
+    window.show_page("library")
+    wait(app, ctx.ops, 400)
+    paths.append(shoot(window, f"view-library-{tag}"))
+    window.show_files("budget")
+    wait(app, ctx.ops, 500)
+    paths.append(shoot(window, f"view-files-{tag}"))
+    window.show_page("calendar")
+    calendar = window.pages.currentWidget()
+    for mode in ("month", "week", "agenda"):
+        calendar.set_mode(mode)  # type: ignore[attr-defined]
+        wait(app, ctx.ops, 400)
+        paths.append(shoot(window, f"view-calendar-{mode}-{tag}"))
+    form = calendar.new_event()  # type: ignore[attr-defined]
+    form.title.setText("Dentist" if language == "en" else "看牙医")
+    wait(app, ctx.ops, 100)
+    paths.append(shoot(form, f"dialog-event-{tag}"))
+    form.reject()
+    settings = window.open_settings()
+    for index in range(settings.tabs.count()):  # type: ignore[attr-defined]
+        settings.tabs.setCurrentIndex(index)  # type: ignore[attr-defined]
+        wait(app, ctx.ops, 150)
+        paths.append(shoot(settings, f"dialog-settings-{index}-{tag}"))
+    settings.reject()
+    window.close()
+    wait(app, ctx.ops, 50)
+    translations.apply("en")
+    return paths
 
 
 def _workbook(path: Path) -> None:

@@ -43,6 +43,8 @@ class SkillContext:
     timezone: str = "UTC"
     should_stop: Callable[[], bool] = lambda: False
     next_citation: Callable[[], int] | None = None  # hands out [n] numbers within a turn
+    # A long-running tool reports (done, total, what it works on now); the UI shows it.
+    progress: Callable[[int, int, str], None] = lambda _done, _total, _current: None
 
 
 class Skill(Protocol):

@@ -58,10 +58,9 @@ def problem(path: Path, deep: bool = False) -> str | None:
 
 
 def _schema_problem(path: Path, check: bool) -> str | None:
-    try:
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30)
-    except sqlite3.Error as exc:
-        return f"unreadable ({exc})"
+    conn = _open_read_only(path)
+    if conn is None:
+        return None  # cannot even be opened here (a read-only folder): not a sign of damage
     try:
         tables = {row[0] for row in conn.execute("select name from sqlite_master")}
         if tables and not tables & OUR_TABLES:
@@ -79,9 +78,28 @@ def _schema_problem(path: Path, check: bool) -> str | None:
     return None
 
 
+def _open_read_only(path: Path) -> sqlite3.Connection | None:
+    # immutable: a read-only folder where no -shm can be made still reads
+    for mode in ("ro", "ro&immutable=1"):
+        try:
+            conn = sqlite3.connect(f"file:{path}?mode={mode}", uri=True, timeout=30)
+            conn.execute("select 1 from sqlite_master limit 1").fetchall()
+            return conn
+        except sqlite3.OperationalError:
+            continue
+        except sqlite3.DatabaseError:
+            return sqlite3.connect(f"file:{path}?mode={mode}", uri=True, timeout=30)
+    return None
+
+
 def set_aside_if_damaged(path: Path) -> SetAside | None:
     reason = problem(path)
-    return set_aside(path, reason) if reason else None
+    if not reason:
+        return None
+    try:
+        return set_aside(path, reason)
+    except OSError:  # a read-only folder: it stays, and opening it will say why it fails
+        return None
 
 
 def set_aside(path: Path, reason: str) -> SetAside:

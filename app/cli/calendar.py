@@ -49,7 +49,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def run(args: argparse.Namespace, hearth: Hearth) -> int:
-    from skills.calendar.timeutil import local_timezone_name, zone
+    from common.clock import local_timezone_name
+    from skills.calendar.timeutil import zone
 
     tz = getattr(args, "tz", None) or local_timezone_name()
     try:
@@ -107,6 +108,9 @@ def _add(args: argparse.Namespace, hearth: Hearth, tz: str) -> int:
 def _import(args: argparse.Namespace, hearth: Hearth, tz: str) -> int:
     from skills.calendar.ical import import_file
 
+    source = Path(args.file).expanduser()
+    if source.exists() and not source.is_file():  # a FIFO or device would block the read
+        return fail(f"Nothing imported from {args.file}: not a regular file", code=2)
     report = import_file(hearth.calendar, args.file, tz, remove_missing=args.remove_missing)
     if not (report.added or report.updated or report.unchanged) and report.skipped:
         return fail(f"Nothing imported from {args.file}: {report.skipped[0]}", code=2)

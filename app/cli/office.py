@@ -11,7 +11,8 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
-from app.cli.output import emit_json, fail
+from app.cli.output import emit_json, fail, fail_on
+from app.core.failures import FailureKind, exit_code
 
 if TYPE_CHECKING:
     from app.main import Hearth
@@ -87,10 +88,10 @@ def run(args: argparse.Namespace, hearth: Hearth) -> int:
                 return fail("office digest is not available in this build yet")
             return int(run_digest(args, hearth))
         return _run_tool(action, args, hearth)
-    except SkillError as exc:
-        return fail(str(exc))
-    except (OSError, ValueError) as exc:
-        return fail(str(exc))
+    except (SkillError, ValueError) as exc:  # a refused path, a bad file, bad JSON
+        return fail(str(exc), exit_code(FailureKind.BAD_INPUT))
+    except OSError as exc:  # the disk: full, read-only...
+        return fail_on(exc)
 
 
 def _named_files(action: str, args: argparse.Namespace) -> list[str]:
@@ -152,10 +153,15 @@ def _run_tool(action: str, args: argparse.Namespace, hearth: Hearth) -> int:
     skill = _skills(hearth, _named_files(action, args))[f"office_{action}"]
     arguments = {k: v for k, v in _arguments(action, args).items() if v not in (None, "")}
     context = SkillContext(conversation_id="cli")
-    if skill.changes_things and not _approved(skill, arguments, context, args):
-        if args.json:
-            emit_json({"ok": False, "written": None, "reason": "not approved"})
-        return fail("nothing was written (not approved; use --yes to write)", 3)
+    if skill.changes_things:
+        answer = _approved(skill, arguments, context, args)
+        if answer != "yes":
+            if args.json:
+                emit_json({"ok": False, "written": None, "reason": answer})
+            if answer == "no":
+                return fail("nothing was written", exit_code(FailureKind.CANCELLED))
+            return fail("nothing was written: add --yes to write without a terminal to ask in",
+                        exit_code(FailureKind.BAD_INPUT))
     result = skill.run(arguments, context)
     if args.json:
         emit_json({"ok": result.ok, "text": result.text, "data": result.data})
@@ -165,7 +171,8 @@ def _run_tool(action: str, args: argparse.Namespace, hearth: Hearth) -> int:
 
 
 def _approved(skill: Skill, arguments: dict[str, Any], context: Any,
-              args: argparse.Namespace) -> bool:
+              args: argparse.Namespace) -> str:
+    """"yes", "no" (the person said no) or "no terminal" (nobody to ask, no --yes)."""
     asks = skill.confirmations(arguments, context)  # type: ignore[attr-defined]
     for text in asks:
         if not args.json:
@@ -173,8 +180,7 @@ def _approved(skill: Skill, arguments: dict[str, Any], context: Any,
         if args.yes:
             continue
         if not sys.stdin.isatty():
-            return False
-        answer = input("Write it? [y/N] ").strip().lower()
-        if answer not in ("y", "yes"):
-            return False
-    return True
+            return "no terminal"
+        if input("Write it? [y/N] ").strip().lower() not in ("y", "yes"):
+            return "no"
+    return "yes"

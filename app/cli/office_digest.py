@@ -8,7 +8,8 @@ import sys
 import threading
 from typing import TYPE_CHECKING
 
-from app.cli.output import emit_json, fail
+from app.cli.output import emit_json, fail, fail_on
+from app.core.failures import FailureKind, exit_code
 
 if TYPE_CHECKING:
     from app.main import Hearth
@@ -23,11 +24,11 @@ def run_digest(args: argparse.Namespace, hearth: Hearth) -> int:
 
     folder = os.path.realpath(os.path.abspath(os.path.expanduser(args.folder)))
     if not os.path.isdir(folder):
-        return fail(f"not a folder: {args.folder}")
+        return fail(f"not a folder: {args.folder}", exit_code(FailureKind.BAD_INPUT))
     try:
         hearth.runner.load(hearth.make_backend(model_path=args.model)).result()
     except BackendError as exc:
-        return fail(str(exc))
+        return fail_on(exc)
     except Exception as exc:  # an engine's own surprise is still one readable line
         return fail(f"Could not load the model: {exc}")
 
@@ -44,11 +45,12 @@ def run_digest(args: argparse.Namespace, hearth: Hearth) -> int:
         report = hearth.digester.run(folder, job, stop.is_set, args.max_files)
     except KeyboardInterrupt:
         stop.set()
-        return fail("stopped; the summaries made so far are kept (run it again to go on)", 130)
+        return fail("stopped; the summaries made so far are kept (run it again to go on)",
+                    exit_code(FailureKind.CANCELLED))
     if not args.json:
         sys.stderr.write("\n")
     if not report.files:
-        return fail("no document in that folder could be read")
+        return fail("no document in that folder could be read", exit_code(FailureKind.BAD_INPUT))
     result = digest_result(report, args.question, SkillContext(conversation_id="cli"))
     answer = ""
     if args.question:

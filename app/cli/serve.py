@@ -7,6 +7,7 @@ request handled (no message bodies). SIGTERM or Ctrl+C stops it cleanly."""
 from __future__ import annotations
 
 import argparse
+import errno
 import sys
 import threading
 from concurrent.futures import Future
@@ -18,7 +19,7 @@ from app.core.server import ApiServer, RequestRecord, ServerConfig, ensure_api_k
 from app.core.server.guard import is_loopback_host
 from app.core.server.routes import model_id
 from backends.base import Backend, BackendInfo
-from backends.errors import BackendError
+from backends.errors import BackendError, FailureKind
 
 if TYPE_CHECKING:
     from app.main import Hearth
@@ -87,8 +88,9 @@ def run_serve(args: argparse.Namespace, hearth: Hearth) -> int:
     out = _Lines(args.json)
     try:
         server.bind()
-    except OSError as exc:
-        return fail(str(exc.strerror or exc), exit_code(kind_of(exc)))
+    except OSError as exc:  # a port in use is "busy", not a storage problem
+        kind = FailureKind.BUSY if exc.errno == errno.EADDRINUSE else kind_of(exc)
+        return fail(str(exc.strerror or exc), exit_code(kind))
     server.log.subscribe(lambda record: out.event(record.to_json(), _request_line(record)))
     failure: list[BaseException] = []
 
@@ -114,7 +116,9 @@ def _backend(args: argparse.Namespace, hearth: Hearth) -> Backend:
         try:
             return _scripted(args)
         except CliError as exc:
-            raise BackendError(str(exc)) from exc
+            error = BackendError(str(exc))
+            error.kind = FailureKind.BAD_INPUT
+            raise error from exc
     return hearth.make_backend(model_path=args.model, engine=args.engine, url=args.url)
 
 

@@ -109,6 +109,17 @@ class ToolFinished:
 
 
 @dataclass(frozen=True)
+class ToolProgress:
+    """A long tool (a folder digest) reports how far it is: done of total, working on current."""
+
+    call_id: str
+    name: str
+    done: int
+    total: int
+    current: str = ""
+
+
+@dataclass(frozen=True)
 class SourcesFound:
     """Citable passages found by a tool, numbered [n] uniquely within the turn."""
 
@@ -168,6 +179,6 @@ class TitleChanged:
 
 AssistantEvent = (
     TurnStarted | Queued | Progress | ReasoningDelta | TextDelta | ToolStarted | ConfirmationNeeded
-    | ToolFinished | SourcesFound | TurnDone | TurnFailed | TitleChanged | OutputCut
+    | ToolFinished | ToolProgress | SourcesFound | TurnDone | TurnFailed | TitleChanged | OutputCut
     | ContextCompacted
 )

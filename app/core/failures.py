@@ -51,6 +51,9 @@ def describe(exc: BaseException) -> str:
                     "folder you can write")
         if kind is FailureKind.BUSY:
             return f"Hearth's data is busy in another Hearth process ({text}): try again"
+        if "unable to open" in text:
+            return (f"a Hearth database could not be opened ({text}): its folder is missing, "
+                    "read-only or not yours")
         if kind is FailureKind.STORAGE:
             return f"a Hearth database could not be used ({text})"
     if isinstance(exc, OSError):

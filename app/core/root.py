@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from app.core.conversations import Conversations
     from app.core.history import HistoryStore
     from app.core.runner import ModelRunner
+    from app.core.warmup import OnStatus, PrefixWarmup
     from backends.base import Backend
     from skills.calendar import CalendarStore
     from skills.documents import DocumentIndex
@@ -53,6 +54,12 @@ class HearthParts(Protocol):
 
     def make_backend(self, model_path: str | None = None, engine: str | None = None,
                      url: str | None = None) -> Backend: ...
+
+    def warmup(self, on_status: OnStatus) -> PrefixWarmup: ...
+
+    def saved_states_bytes(self) -> int: ...
+
+    def clear_saved_states(self) -> None: ...
 
     def close(self) -> None: ...
 

@@ -68,6 +68,7 @@ class Settings:
     server_cors_origins: list[str] = field(default_factory=list)  # empty: no browser page
     max_tool_calls_per_step: int = 10  # also with --yes: the rest are refused, not run
     max_tool_calls_per_turn: int = 40
+    recent_models: list[str] = field(default_factory=list)  # newest first, for quick switching
     tray_notice_shown: bool = False  # "still running in the tray" is said once, ever
     settings_notes_told: list[str] = field(default_factory=list)  # problems said once, ever
     # Not settings: keys of other versions (kept when saving) and this load's problems.

@@ -18,6 +18,7 @@ from app.core.events import (
     TextDelta,
     TitleChanged,
     ToolFinished,
+    ToolProgress,
     ToolStarted,
     TurnDone,
     TurnFailed,
@@ -40,6 +41,7 @@ class TurnBridge(QObject):
     tool_started = Signal(object)  # ToolStarted
     confirmation = Signal(object)  # ConfirmationNeeded
     tool_finished = Signal(object)  # ToolFinished
+    tool_progress = Signal(object)  # ToolProgress
     sources = Signal(object)  # list[Source]
     done = Signal(object)  # TurnDone
     failed = Signal(object)  # TurnFailed
@@ -97,6 +99,8 @@ class TurnBridge(QObject):
                 self.confirmation.emit(event)
             case ToolFinished():
                 self.tool_finished.emit(event)
+            case ToolProgress():
+                self.tool_progress.emit(event)
             case SourcesFound():
                 self.sources.emit(list(event.sources))
             case TurnDone():

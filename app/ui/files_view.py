@@ -208,7 +208,12 @@ class FilesView(QWidget):
                  "audio": self.tr("Audio"), "video": self.tr("Videos"),
                  "archive": self.tr("Archives"), "code": self.tr("Code"),
                  "other": self.tr("Other")}
-        self.model.kind_names = names
+        self.model.kind_names = {
+            "document": self.tr("Document"), "spreadsheet": self.tr("Spreadsheet"),
+            "presentation": self.tr("Presentation"), "image": self.tr("Image"),
+            "audio": self.tr("Audio"), "video": self.tr("Video"), "archive": self.tr("Archive"),
+            "code": self.tr("Code"), "other": self.tr("Other")}
+        self.model.locale = self._locale()
         self._refill(self.kind, self.tr("Any kind"), [(names[k], k) for k in KINDS],
                      self.tr("Kind of file"))
         self._refill(self.when, self.tr("Any time"), [
@@ -220,6 +225,14 @@ class FilesView(QWidget):
         self.model.headers = [self.tr("Name"), self.tr("Folder"), self.tr("Kind"),
                               self.tr("Size"), self.tr("Modified")]
         self.model.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, FileResults.COLUMNS - 1)
+
+    def _locale(self) -> QLocale:
+        """Dates and sizes as the UI's language writes them (not the C locale's)."""
+        language = getattr(self.ctx.translations, "language", "en")
+        if language != "en":
+            return QLocale(language)
+        system = QLocale.system()
+        return system if system.language() == QLocale.Language.English else QLocale("en_GB")
 
     @staticmethod
     def _refill(combo: QComboBox, anything: str, items: list[tuple[str, Any]],

@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 from app.ui.context import UiContext
 from app.ui.file_actions import reveal_path, start_folder
 from app.ui.i18n import Retranslator, plural
+from app.ui.skip_reasons import skip_reason
 
 TITLE_MAX_WIDTH = 360  # a long file name must leave the folder column room
 SEARCH_DELAY_MS = 200  # search once typing pauses
@@ -203,7 +204,8 @@ class LibraryView(QWidget):
         self.folders.addItems(self._watched)
         self.failures.clear()
         failures = list(status.failures)
-        self.failures.addItems([f"{Path(f.path).name} — {f.reason}" for f in failures])
+        self.failures.addItems([f"{Path(f.path).name} — {skip_reason(f.reason)}"
+                                for f in failures])
         count = len(failures)
         self.tabs.setTabText(2, self.tr("Problems") + (f" ({count})" if count else ""))
 
@@ -224,7 +226,8 @@ class LibraryView(QWidget):
     def status_text(self, entry: Any) -> str:
         """Indexed / skipped and why / where it comes from, in a few words."""
         if entry.status != "ok":
-            return self.tr("Skipped: %1").replace("%1", entry.error or self.tr("unreadable"))
+            return self.tr("Skipped: %1").replace(
+                "%1", skip_reason(entry.error) if entry.error else self.tr("unreadable"))
         if _under(entry.path, self._watched):
             return self.tr("Indexed · watching its folder")
         if not entry.in_library:

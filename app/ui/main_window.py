@@ -38,6 +38,7 @@ class MainWindow(QMainWindow):
     """Hearth's window. Closing it hides to the tray when there is one (see application.py)."""
 
     model_loaded = Signal(object)
+    prefix_status = Signal(object)  # app.core.warmup.PrefixStatus, from the model thread
     shown = Signal()
     settings_saved = Signal(set)  # names of the settings that changed
     test_notification = Signal()  # Settings > Test notification
@@ -61,7 +62,7 @@ class MainWindow(QMainWindow):
         self._lazy_pages: dict[str, QWidget] = {}
         splitter = QSplitter()
         splitter.addWidget(self.sidebar)
-        splitter.addWidget(self.pages)
+        splitter.addWidget(self._with_header(self.pages))
         splitter.setStretchFactor(1, 1)
         splitter.setSizes([260, 920])
         splitter.setChildrenCollapsible(False)
@@ -73,6 +74,31 @@ class MainWindow(QMainWindow):
         self._connect()
         self._dialogs: dict[str, QWidget] = {}
         self._tr(self._forget_idle_models_dialog)
+
+    def _with_header(self, pages: QStackedWidget) -> QWidget:
+        """The chat's header row: the model picker (shown with the chat page)."""
+        from PySide6.QtWidgets import QHBoxLayout, QVBoxLayout
+
+        from app.ui.models.picker import ModelPicker
+
+        box = QWidget()
+        column = QVBoxLayout(box)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(0)
+        self.chat_header = QWidget()
+        row = QHBoxLayout(self.chat_header)
+        row.setContentsMargins(16, 6, 16, 0)
+        row.addStretch(1)
+        self.model_picker = ModelPicker(self.ctx.hearth.settings)
+        self.model_picker.chosen.connect(self.use_model)
+        self.model_picker.manage.connect(self.open_models)
+        self._tr(self.model_picker.refresh)
+        row.addWidget(self.model_picker)
+        column.addWidget(self.chat_header)
+        column.addWidget(pages, 1)
+        pages.currentChanged.connect(
+            lambda _i: self.chat_header.setVisible(pages.currentWidget() is self.chat))
+        return box
 
     def _forget_idle_models_dialog(self) -> None:
         """The model manager is kept between openings (its downloads go on while hidden); after
@@ -98,6 +124,10 @@ class MainWindow(QMainWindow):
         for label, name in names:
             self._tr(partial(_set_name, label, name))
             bar.addWidget(label)
+        self.prefix_label = QLabel()  # "Preparing the assistant… 45%" / "Ready"
+        self._tr(lambda: self.prefix_label.setAccessibleName(self.tr("Assistant")))
+        bar.addPermanentWidget(self.prefix_label)
+        self.prefix_status.connect(self._show_prefix)
         self.api_label = QLabel()  # the local server's queue, while it is on
         self._tr(lambda: self.api_label.setAccessibleName(self.tr("Other apps")))
         bar.addPermanentWidget(self.api_label)
@@ -273,7 +303,10 @@ class MainWindow(QMainWindow):
 
     def _settings_saved(self, changed: set[str]) -> None:
         self.settings_saved.emit(changed)
-        if changed & {"model_path", "engine", "remote_url", "context_length", "kv_type"}:
+        if "model_path" in changed:
+            self.model_picker.refresh()
+        if changed & {"model_path", "engine", "remote_url", "context_length", "kv_type",
+                      "threads", "prefix_cache_mb"}:
             self.load_model()
 
     def _show_failure(self, title: str, message: str) -> None:
@@ -285,6 +318,8 @@ class MainWindow(QMainWindow):
     def use_model(self, path: str) -> None:
         settings = self.ctx.hearth.settings
         settings.model_path = path
+        settings.recent_models = [path, *[p for p in settings.recent_models if p != path]][:8]
+        self.model_picker.refresh()
         hearth = self.ctx.hearth
         self.ctx.ops.run(hearth.save_settings, lambda _r: self.load_model(),
                          title=self.tr("Could not save settings"))
@@ -301,10 +336,20 @@ class MainWindow(QMainWindow):
         self.chat.show_banner("")
         self._tr(lambda: None, key="banner")  # other banners (indexing) must not be redone
 
-        def work() -> Any:
-            return hearth.runner.load(hearth.make_backend()).result()
+        self.prefix_label.setText("")
 
-        self.ctx.ops.run(work, self._model_ready, self._model_failed)
+        def work() -> Any:
+            loading = hearth.runner.load(hearth.make_backend())
+            # Called on the model thread as the load ends, before any turn queued meanwhile
+            # runs: the status bar says "Ready" before that turn's first token.
+            loading.add_done_callback(self._loaded)
+            return loading.result()
+
+        def ready(info: Any) -> None:
+            self._model_ready(info)
+            self._warm_up()
+
+        self.ctx.ops.run(work, ready, self._model_failed)
 
     def _model_ready(self, info: Any) -> None:
         name = getattr(info, "model_name", "") or Path(getattr(info, "model_path", "")).name
@@ -317,6 +362,25 @@ class MainWindow(QMainWindow):
         self._set_engine(engine)
         self._context_length = int(getattr(info, "context_length", 0) or 0)
         self.model_loaded.emit(info)
+
+    def _loaded(self, loading: Any) -> None:
+        if loading.exception() is None:
+            self.prefix_status.emit(None)
+
+    def _warm_up(self) -> None:
+        """Bring the saved prompt prefix into the engine (or compute it) on the model thread,
+        below any turn the user sends meanwhile; the status bar follows its progress."""
+        hearth = self.ctx.hearth
+        self.ctx.ops.run(lambda: hearth.warmup(self.prefix_status.emit).start(),
+                         on_failure=lambda _exc: self._show_prefix(None))
+
+    def _show_prefix(self, status: Any) -> None:
+        if status is None or status.ready:
+            self._tr(lambda: self.prefix_label.setText(self.tr("Ready")), key="prefix")
+        else:
+            percent = str(status.percent)
+            self._tr(lambda: self.prefix_label.setText(
+                self.tr("Preparing the assistant… %1%").replace("%1", percent)), key="prefix")
 
     def _model_failed(self, error: Exception) -> None:
         self._set_engine(lambda: self.tr("No model loaded"))

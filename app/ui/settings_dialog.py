@@ -33,6 +33,7 @@ from app.ui.hotkey import default_hotkey
 from app.ui.i18n import LANGUAGES, Retranslator
 from app.ui.mcp_settings import McpServersPage
 from app.ui.settings_generation import GenerationTab
+from app.ui.settings_speed import SpeedTab
 from backends.engines import AUTO, CHOICES, Engine, display_name
 
 
@@ -114,6 +115,9 @@ class SettingsDialog(QDialog):
         self.tabs.addTab(self.generation, "")
         self._tr(lambda: self.tabs.setTabText(self.tabs.indexOf(self.generation),
                                               self.tr("Answers")))
+        self.speed = SpeedTab(ctx)
+        self.tabs.addTab(self.speed, "")
+        self._tr(lambda: self.tabs.setTabText(self.tabs.indexOf(self.speed), self.tr("Speed")))
         self.connect_page = ConnectPage(ctx, ctx.server)
         self.tabs.addTab(self.connect_page, "")
         self._tr(lambda: self.tabs.setTabText(self.tabs.indexOf(self.connect_page),
@@ -268,7 +272,9 @@ class SettingsDialog(QDialog):
             return
 
         def done(choice: Any) -> None:
-            self.engine_reason.setText(choice.reason)
+            from app.ui.engine_reason import engine_reason
+
+            self.engine_reason.setText(engine_reason(choice, url))
 
         def failed(error: Exception) -> None:
             self.engine_reason.setText("⚠ " + str(error))
@@ -292,6 +298,7 @@ class SettingsDialog(QDialog):
             "language": str(self.language.currentData()),
             "mcp_servers": self.mcp.servers(),
             **self.generation.values(),
+            **self.speed.values(),
             **self.connect_page.values(),
         }
 

@@ -9,27 +9,27 @@
         <translation>回答</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="417"/>
+        <location filename="../../app/ui/chat/message.py" line="426"/>
         <source>Sources</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="415"/>
+        <location filename="../../app/ui/chat/message.py" line="424"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="415"/>
+        <location filename="../../app/ui/chat/message.py" line="424"/>
         <source>Copy the answer</source>
         <translation>复制回答</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="416"/>
+        <location filename="../../app/ui/chat/message.py" line="425"/>
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="416"/>
+        <location filename="../../app/ui/chat/message.py" line="425"/>
         <source>Answer this again</source>
         <translation>重新回答</translation>
     </message>
@@ -50,90 +50,145 @@
 <context>
     <name>BuildRow</name>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="78"/>
+        <location filename="../../app/ui/models/manager.py" line="62"/>
+        <source>Could not reach the download server. Check the internet connection and try again: the download continues where it stopped.</source>
+        <translation>无法连接下载服务器。请检查网络连接后重试：下载会从中断处继续。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/models/manager.py" line="66"/>
+        <source>The disk is full. Free some space and try again: the download continues where it stopped.</source>
+        <translation>磁盘已满。请腾出空间后重试：下载会从中断处继续。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/models/manager.py" line="69"/>
+        <source>The downloaded file was damaged and was not used. Try again.</source>
+        <translation>下载的文件已损坏，未被使用。请重试。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/models/manager.py" line="71"/>
+        <source>The download failed. Try again: it continues where it stopped.</source>
+        <translation>下载失败。请重试：会从中断处继续。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/models/manager.py" line="122"/>
         <source>Recommended</source>
         <translation>推荐</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="88"/>
+        <location filename="../../app/ui/models/manager.py" line="132"/>
         <source>This computer is not an Apple Silicon Mac: prefer a GGUF build here.</source>
         <translation>这台电脑不是 Apple Silicon Mac：建议在此使用 GGUF 版本。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="94"/>
+        <location filename="../../app/ui/models/manager.py" line="138"/>
         <source>Checking free memory…</source>
         <translation>正在检查可用内存…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="100"/>
+        <location filename="../../app/ui/models/manager.py" line="144"/>
         <source>Download progress</source>
         <translation>下载进度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="110"/>
-        <location filename="../../app/ui/models/manager.py" line="149"/>
+        <location filename="../../app/ui/models/manager.py" line="154"/>
+        <location filename="../../app/ui/models/manager.py" line="193"/>
         <source>Download</source>
         <translation>下载</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="112"/>
+        <location filename="../../app/ui/models/manager.py" line="156"/>
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="114"/>
-        <location filename="../../app/ui/models/manager.py" line="153"/>
+        <location filename="../../app/ui/models/manager.py" line="158"/>
+        <location filename="../../app/ui/models/manager.py" line="197"/>
         <source>Use this model</source>
         <translation>使用此模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="138"/>
-        <location filename="../../app/ui/models/manager.py" line="229"/>
+        <location filename="../../app/ui/models/manager.py" line="182"/>
+        <location filename="../../app/ui/models/manager.py" line="295"/>
         <source>Paused at %1 — resume to continue</source>
         <translation>已暂停于 %1 — 点击继续</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="148"/>
+        <location filename="../../app/ui/models/manager.py" line="192"/>
         <source>Resume</source>
         <translation>继续</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="148"/>
+        <location filename="../../app/ui/models/manager.py" line="192"/>
         <source>Retry</source>
         <translation>重试</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="153"/>
+        <location filename="../../app/ui/models/manager.py" line="197"/>
         <source>In use</source>
         <translation>使用中</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="155"/>
+        <location filename="../../app/ui/models/manager.py" line="199"/>
         <source>Downloaded and verified.</source>
         <translation>已下载并校验。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="161"/>
+        <location filename="../../app/ui/models/manager.py" line="205"/>
+        <source>Needs an Apple Silicon Mac.</source>
+        <translation>需要 Apple Silicon Mac。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/models/manager.py" line="208"/>
         <source>Fits</source>
         <translation>可运行</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="161"/>
+        <location filename="../../app/ui/models/manager.py" line="208"/>
         <source>Tight</source>
         <translation>勉强</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="162"/>
+        <location filename="../../app/ui/models/manager.py" line="209"/>
         <source>Won&apos;t fit</source>
         <translation>内存不足</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="171"/>
+        <location filename="../../app/ui/models/manager.py" line="209"/>
+        <source>Not for this computer</source>
+        <translation>不适用于这台电脑</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/models/manager.py" line="216"/>
+        <source>%1 of weights + %2 of KV cache for %3 tokens</source>
+        <translation>权重 %1 + KV 缓存 %2（%3 个 token）</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/models/manager.py" line="220"/>
+        <source>Free memory is unknown here; using a %1-token context.</source>
+        <translation>无法得知可用内存；使用 %1 个 token 的上下文。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/models/manager.py" line="223"/>
+        <source>; %1 free.</source>
+        <translation>；可用 %1。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/models/manager.py" line="225"/>
+        <source> leaves little of the %1 free; other apps may slow down.</source>
+        <translation>，可用的 %1 所剩无几；其他应用可能变慢。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/models/manager.py" line="228"/>
+        <source>: only %1 is free. Close other apps, pick a smaller build, or use q8_0 KV.</source>
+        <translation>：可用内存只有 %1。请关闭其他应用、选择更小的版本，或使用 q8_0 KV。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/models/manager.py" line="237"/>
         <source>Contacting the server…</source>
         <translation>正在连接服务器…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="215"/>
+        <location filename="../../app/ui/models/manager.py" line="281"/>
         <source>Downloading %1: %2%</source>
         <translation>正在下载 %1：%2%</translation>
     </message>
@@ -141,180 +196,185 @@
 <context>
     <name>CalendarView</name>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="143"/>
-        <location filename="../../app/ui/calendar_view.py" line="190"/>
+        <location filename="../../app/ui/calendar_view.py" line="147"/>
+        <location filename="../../app/ui/calendar_view.py" line="194"/>
         <source>Agenda</source>
         <translation>日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="190"/>
+        <location filename="../../app/ui/calendar_view.py" line="194"/>
         <source>Day</source>
         <translation>日</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="189"/>
+        <location filename="../../app/ui/calendar_view.py" line="193"/>
         <source>Week</source>
         <translation>周</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="144"/>
-        <location filename="../../app/ui/calendar_view.py" line="189"/>
+        <location filename="../../app/ui/calendar_view.py" line="148"/>
+        <location filename="../../app/ui/calendar_view.py" line="193"/>
         <source>Month</source>
         <translation>月</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="145"/>
+        <location filename="../../app/ui/calendar_view.py" line="149"/>
         <source>Days by the hour</source>
         <translation>按小时显示的日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="167"/>
+        <location filename="../../app/ui/calendar_view.py" line="171"/>
         <source>+%1 more</source>
         <translation>另有 %1 项</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="171"/>
+        <location filename="../../app/ui/calendar_view.py" line="175"/>
         <source>Edit…</source>
         <translation>编辑…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="171"/>
+        <location filename="../../app/ui/calendar_view.py" line="175"/>
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="184"/>
+        <location filename="../../app/ui/calendar_view.py" line="188"/>
         <source>New event</source>
         <translation>新建日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="202"/>
+        <location filename="../../app/ui/calendar_view.py" line="206"/>
         <source>Today</source>
         <translation>今天</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="202"/>
+        <location filename="../../app/ui/calendar_view.py" line="206"/>
         <source>Previous</source>
         <translation>上一页</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="203"/>
+        <location filename="../../app/ui/calendar_view.py" line="207"/>
         <source>Next</source>
         <translation>下一页</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="213"/>
+        <location filename="../../app/ui/calendar_view.py" line="217"/>
         <source>Import .ics…</source>
         <translation>导入 .ics…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="214"/>
+        <location filename="../../app/ui/calendar_view.py" line="218"/>
         <source>Export .ics…</source>
         <translation>导出 .ics…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="268"/>
+        <location filename="../../app/ui/calendar_view.py" line="272"/>
         <source>Week of %1</source>
         <translation>%1 这一周</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="281"/>
+        <location filename="../../app/ui/calendar_view.py" line="273"/>
+        <source>From %1</source>
+        <translation>自 %1 起</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/calendar_view.py" line="286"/>
         <source>1 event</source>
         <translation>1 个日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="282"/>
+        <location filename="../../app/ui/calendar_view.py" line="287"/>
         <source>%1 events</source>
         <translation>%1 个日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="292"/>
+        <location filename="../../app/ui/calendar_view.py" line="297"/>
         <source>All day</source>
         <translation>全天</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="293"/>
+        <location filename="../../app/ui/calendar_view.py" line="298"/>
         <source>Nothing planned</source>
         <translation>没有安排</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="319"/>
+        <location filename="../../app/ui/calendar_view.py" line="324"/>
         <source>Added “%1”</source>
         <translation>已添加“%1”</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="340"/>
+        <location filename="../../app/ui/calendar_view.py" line="345"/>
         <source>Move event</source>
         <translation>移动日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="341"/>
+        <location filename="../../app/ui/calendar_view.py" line="346"/>
         <source>Move “%1” to %2?</source>
         <translation>要把“%1”移到 %2 吗？</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="343"/>
+        <location filename="../../app/ui/calendar_view.py" line="348"/>
         <source>Move</source>
         <translation>移动</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="353"/>
+        <location filename="../../app/ui/calendar_view.py" line="358"/>
         <source>Delete event</source>
         <translation>删除日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="354"/>
+        <location filename="../../app/ui/calendar_view.py" line="359"/>
         <source>Delete “%1”?</source>
         <translation>要删除“%1”吗？</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="356"/>
+        <location filename="../../app/ui/calendar_view.py" line="361"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="384"/>
+        <location filename="../../app/ui/calendar_view.py" line="389"/>
         <source>Changed “%1”</source>
         <translation>已更改“%1”</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="391"/>
+        <location filename="../../app/ui/calendar_view.py" line="396"/>
         <source>Deleted “%1”</source>
         <translation>已删除“%1”</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="410"/>
+        <location filename="../../app/ui/calendar_view.py" line="415"/>
         <source>The calendar could not be read: %1</source>
         <translation>无法读取日历：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="414"/>
+        <location filename="../../app/ui/calendar_view.py" line="419"/>
         <source>Import a calendar</source>
         <translation>导入日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="415"/>
-        <location filename="../../app/ui/calendar_view.py" line="447"/>
+        <location filename="../../app/ui/calendar_view.py" line="420"/>
+        <location filename="../../app/ui/calendar_view.py" line="452"/>
         <source>Calendars (*.ics)</source>
         <translation>日历文件 (*.ics)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="430"/>
+        <location filename="../../app/ui/calendar_view.py" line="435"/>
         <source>Imported: %1 new, %2 updated</source>
         <translation>已导入：新增 %1，更新 %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="433"/>
+        <location filename="../../app/ui/calendar_view.py" line="438"/>
         <source>; %1 repaired, %2 skipped</source>
         <translation>；修复 %1，跳过 %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="445"/>
+        <location filename="../../app/ui/calendar_view.py" line="450"/>
         <source>Export the calendar</source>
         <translation>导出日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="460"/>
+        <location filename="../../app/ui/calendar_view.py" line="465"/>
         <source>Exported to %1</source>
         <translation>已导出到 %1</translation>
     </message>
@@ -322,54 +382,9 @@
 <context>
     <name>ChatView</name>
     <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="212"/>
+        <location filename="../../app/ui/chat/chat_view.py" line="221"/>
         <source>Could not open this conversation</source>
         <translation>无法打开此对话</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="364"/>
-        <source>Waiting for the model (%1 ahead)…</source>
-        <translation>正在等待模型（前面还有 %1 个）…</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="391"/>
-        <source>Thinking was cut short.</source>
-        <translation>思考被提前结束。</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="392"/>
-        <source>The answer was stopped because it kept repeating itself.</source>
-        <translation>回答一直在重复，已被停止。</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="393"/>
-        <source>Stopped: the same tool call kept repeating.</source>
-        <translation>已停止：同一个工具调用一再重复。</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="399"/>
-        <source>Earlier messages were summarized to fit the context.</source>
-        <translation>较早的消息已被总结，以放入上下文。</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="425"/>
-        <source>Stopped.</source>
-        <translation>已停止。</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="426"/>
-        <source>The answer reached the length limit.</source>
-        <translation>回答已达到长度上限。</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="427"/>
-        <source>Stopped after too many tool steps.</source>
-        <translation>工具步骤过多，已停止。</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="430"/>
-        <source>The answer is ready.</source>
-        <translation>回答已完成。</translation>
     </message>
 </context>
 <context>
@@ -574,27 +589,27 @@
 <context>
     <name>Desktop</name>
     <message>
-        <location filename="../../app/ui/desktop.py" line="113"/>
+        <location filename="../../app/ui/desktop.py" line="115"/>
         <source>Hearth is still running</source>
         <translation>Hearth 仍在运行</translation>
     </message>
     <message>
-        <location filename="../../app/ui/desktop.py" line="114"/>
+        <location filename="../../app/ui/desktop.py" line="116"/>
         <source>Hearth keeps running in the tray so reminders and quick ask work. Quit it from the tray menu.</source>
         <translation>Hearth 会继续在托盘中运行，以便提醒和快速提问可用。可从托盘菜单退出。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/desktop.py" line="117"/>
+        <location filename="../../app/ui/desktop.py" line="119"/>
         <source>Could not save settings</source>
         <translation>无法保存设置</translation>
     </message>
     <message>
-        <location filename="../../app/ui/desktop.py" line="121"/>
+        <location filename="../../app/ui/desktop.py" line="123"/>
         <source>Hearth test reminder</source>
         <translation>Hearth 测试提醒</translation>
     </message>
     <message>
-        <location filename="../../app/ui/desktop.py" line="122"/>
+        <location filename="../../app/ui/desktop.py" line="124"/>
         <source>Reminders appear like this, with Snooze and Open.</source>
         <translation>提醒会像这样显示，并带有“稍后提醒”和“打开”。</translation>
     </message>
@@ -683,6 +698,49 @@
         <location filename="../../app/ui/chat/parts.py" line="59"/>
         <source>Summarise the PDF I dropped</source>
         <translation>总结我拖进来的 PDF</translation>
+    </message>
+</context>
+<context>
+    <name>EngineReason</name>
+    <message>
+        <location filename="../../app/ui/engine_reason.py" line="11"/>
+        <source>You chose llama.cpp in settings.</source>
+        <translation>你在设置中选择了 llama.cpp。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/engine_reason.py" line="12"/>
+        <source>You chose MLX in settings.</source>
+        <translation>你在设置中选择了 MLX。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/engine_reason.py" line="13"/>
+        <source>The model is a GGUF file, so Hearth runs it with llama.cpp on this machine.</source>
+        <translation>模型是 GGUF 文件，因此 Hearth 在这台电脑上用 llama.cpp 运行它。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/engine_reason.py" line="15"/>
+        <source>The model is a GGUF file, so Hearth runs it with llama.cpp with Metal on this Mac.</source>
+        <translation>模型是 GGUF 文件，因此 Hearth 在这台 Mac 上用 llama.cpp（Metal）运行它。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/engine_reason.py" line="17"/>
+        <source>Apple Silicon with MLX installed and an MLX model folder: MLX is the fastest engine here.</source>
+        <translation>Apple Silicon、已安装 MLX，且模型是 MLX 文件夹：MLX 是这里最快的引擎。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/engine_reason.py" line="19"/>
+        <source>The model is an MLX folder and MLX&apos;s CPU build is installed, so Hearth runs it with MLX; a GGUF build with llama.cpp would be faster on this machine.</source>
+        <translation>模型是 MLX 文件夹且已安装 MLX 的 CPU 版本，因此 Hearth 用 MLX 运行它；在这台电脑上，GGUF 版本配合 llama.cpp 会更快。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/engine_reason.py" line="29"/>
+        <source>You chose the remote engine: Hearth talks to %1.</source>
+        <translation>你选择了远程引擎：Hearth 连接到 %1。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/engine_reason.py" line="31"/>
+        <source>No local model is chosen and a server URL is set, so Hearth talks to %1.</source>
+        <translation>未选择本地模型且设置了服务器地址，因此 Hearth 连接到 %1。</translation>
     </message>
 </context>
 <context>
@@ -970,6 +1028,7 @@
     </message>
     <message>
         <location filename="../../app/ui/files_view.py" line="208"/>
+        <location filename="../../app/ui/files_view.py" line="214"/>
         <source>Audio</source>
         <translation>音频</translation>
     </message>
@@ -985,155 +1044,187 @@
     </message>
     <message>
         <location filename="../../app/ui/files_view.py" line="209"/>
+        <location filename="../../app/ui/files_view.py" line="215"/>
         <source>Code</source>
         <translation>代码</translation>
     </message>
     <message>
         <location filename="../../app/ui/files_view.py" line="210"/>
+        <location filename="../../app/ui/files_view.py" line="215"/>
         <source>Other</source>
         <translation>其他</translation>
     </message>
     <message>
         <location filename="../../app/ui/files_view.py" line="212"/>
+        <source>Document</source>
+        <translation>文档</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="212"/>
+        <source>Spreadsheet</source>
+        <translation>表格</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="213"/>
+        <source>Presentation</source>
+        <translation>演示文稿</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="213"/>
+        <source>Image</source>
+        <translation>图片</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="214"/>
+        <source>Video</source>
+        <translation>视频</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="214"/>
+        <source>Archive</source>
+        <translation>压缩包</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/files_view.py" line="217"/>
         <source>Any kind</source>
         <translation>任意类型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="213"/>
+        <location filename="../../app/ui/files_view.py" line="218"/>
         <source>Kind of file</source>
         <translation>文件类型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="214"/>
+        <location filename="../../app/ui/files_view.py" line="219"/>
         <source>Any time</source>
         <translation>任意时间</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="215"/>
+        <location filename="../../app/ui/files_view.py" line="220"/>
         <source>Today</source>
         <translation>今天</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="215"/>
+        <location filename="../../app/ui/files_view.py" line="220"/>
         <source>Past week</source>
         <translation>过去一周</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="215"/>
+        <location filename="../../app/ui/files_view.py" line="220"/>
         <source>Past month</source>
         <translation>过去一个月</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="216"/>
+        <location filename="../../app/ui/files_view.py" line="221"/>
         <source>Past year</source>
         <translation>过去一年</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="216"/>
         <location filename="../../app/ui/files_view.py" line="221"/>
+        <location filename="../../app/ui/files_view.py" line="226"/>
         <source>Modified</source>
         <translation>修改时间</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="217"/>
+        <location filename="../../app/ui/files_view.py" line="222"/>
         <source>Any size</source>
         <translation>任意大小</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="218"/>
+        <location filename="../../app/ui/files_view.py" line="223"/>
         <source>Under 1 MB</source>
         <translation>小于 1 MB</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="218"/>
+        <location filename="../../app/ui/files_view.py" line="223"/>
         <source>1 to 100 MB</source>
         <translation>1 到 100 MB</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="219"/>
+        <location filename="../../app/ui/files_view.py" line="224"/>
         <source>Over 100 MB</source>
         <translation>大于 100 MB</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="219"/>
-        <location filename="../../app/ui/files_view.py" line="221"/>
+        <location filename="../../app/ui/files_view.py" line="224"/>
+        <location filename="../../app/ui/files_view.py" line="226"/>
         <source>Size</source>
         <translation>大小</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="220"/>
+        <location filename="../../app/ui/files_view.py" line="225"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="220"/>
+        <location filename="../../app/ui/files_view.py" line="225"/>
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="220"/>
+        <location filename="../../app/ui/files_view.py" line="225"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="272"/>
-        <location filename="../../app/ui/files_view.py" line="291"/>
+        <location filename="../../app/ui/files_view.py" line="285"/>
+        <location filename="../../app/ui/files_view.py" line="304"/>
         <source>1 file</source>
         <translation>1 个文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="272"/>
-        <location filename="../../app/ui/files_view.py" line="291"/>
+        <location filename="../../app/ui/files_view.py" line="285"/>
+        <location filename="../../app/ui/files_view.py" line="304"/>
         <source>%1 files</source>
         <translation>%1 个文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="274"/>
+        <location filename="../../app/ui/files_view.py" line="287"/>
         <source>The first %1 files; type more to narrow them down</source>
         <translation>前 %1 个文件；多输入一些以缩小范围</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="279"/>
+        <location filename="../../app/ui/files_view.py" line="292"/>
         <source>File search failed: %1</source>
         <translation>文件搜索失败：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="287"/>
+        <location filename="../../app/ui/files_view.py" line="300"/>
         <source>No folders are chosen for file search yet: add one (Hearth finds files only there).</source>
         <translation>尚未选择用于文件搜索的文件夹：请添加一个（Hearth 只在其中查找文件）。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="292"/>
+        <location filename="../../app/ui/files_view.py" line="305"/>
         <source>in 1 folder</source>
         <translation>位于 1 个文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="292"/>
+        <location filename="../../app/ui/files_view.py" line="305"/>
         <source>in %1 folders</source>
         <translation>位于 %1 个文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="311"/>
+        <location filename="../../app/ui/files_view.py" line="324"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="312"/>
+        <location filename="../../app/ui/files_view.py" line="325"/>
         <source>Show in folder</source>
         <translation>在文件夹中显示</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="313"/>
+        <location filename="../../app/ui/files_view.py" line="326"/>
         <source>Add to chat</source>
         <translation>添加到对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="317"/>
+        <location filename="../../app/ui/files_view.py" line="330"/>
         <source>Search files in a folder</source>
         <translation>在文件夹中搜索文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="334"/>
+        <location filename="../../app/ui/files_view.py" line="347"/>
         <source>Reading %1…</source>
         <translation>正在读取 %1…</translation>
     </message>
@@ -1141,22 +1232,22 @@
 <context>
     <name>FolderList</name>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="60"/>
+        <location filename="../../app/ui/settings_dialog.py" line="61"/>
         <source>Add…</source>
         <translation>添加…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="61"/>
+        <location filename="../../app/ui/settings_dialog.py" line="62"/>
         <source>Add a folder to %1</source>
         <translation>向「%1」添加文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="63"/>
+        <location filename="../../app/ui/settings_dialog.py" line="64"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="64"/>
+        <location filename="../../app/ui/settings_dialog.py" line="65"/>
         <source>Remove the selected folder from %1</source>
         <translation>从「%1」移除所选文件夹</translation>
     </message>
@@ -1295,257 +1386,280 @@
 <context>
     <name>LibraryView</name>
     <message>
-        <location filename="../../app/ui/library_view.py" line="77"/>
+        <location filename="../../app/ui/library_view.py" line="78"/>
         <source>Reading the library…</source>
         <translation>正在读取资料库…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="92"/>
+        <location filename="../../app/ui/library_view.py" line="93"/>
         <source>Documents</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="93"/>
-        <location filename="../../app/ui/library_view.py" line="151"/>
+        <location filename="../../app/ui/library_view.py" line="94"/>
+        <location filename="../../app/ui/library_view.py" line="152"/>
         <source>Watched folders</source>
         <translation>监视的文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="94"/>
-        <location filename="../../app/ui/library_view.py" line="208"/>
+        <location filename="../../app/ui/library_view.py" line="95"/>
+        <location filename="../../app/ui/library_view.py" line="210"/>
         <source>Problems</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="102"/>
+        <location filename="../../app/ui/library_view.py" line="103"/>
         <source>Library</source>
         <translation>资料库</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="113"/>
+        <location filename="../../app/ui/library_view.py" line="114"/>
         <source>Re-index now</source>
         <translation>立即重建索引</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="121"/>
+        <location filename="../../app/ui/library_view.py" line="122"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="121"/>
+        <location filename="../../app/ui/library_view.py" line="122"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="122"/>
+        <location filename="../../app/ui/library_view.py" line="123"/>
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="121"/>
+        <location filename="../../app/ui/library_view.py" line="122"/>
         <source>Length</source>
         <translation>长度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="82"/>
         <location filename="../../app/ui/library_view.py" line="83"/>
+        <location filename="../../app/ui/library_view.py" line="84"/>
         <source>Search inside your documents</source>
         <translation>在文档内容中搜索</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="109"/>
+        <location filename="../../app/ui/library_view.py" line="110"/>
         <source>Add files…</source>
         <translation>添加文件…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="121"/>
+        <location filename="../../app/ui/library_view.py" line="122"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="136"/>
+        <location filename="../../app/ui/library_view.py" line="137"/>
         <source>Indexed documents</source>
         <translation>已索引的文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="141"/>
+        <location filename="../../app/ui/library_view.py" line="142"/>
         <source>Passages found</source>
         <translation>找到的段落</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="157"/>
+        <location filename="../../app/ui/library_view.py" line="158"/>
         <source>Add folder…</source>
         <translation>添加文件夹…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="158"/>
+        <location filename="../../app/ui/library_view.py" line="159"/>
         <source>Stop watching</source>
         <translation>停止监视</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="168"/>
+        <location filename="../../app/ui/library_view.py" line="169"/>
         <source>Files that could not be read</source>
         <translation>无法读取的文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="192"/>
+        <location filename="../../app/ui/library_view.py" line="193"/>
         <source>1 document</source>
         <translation>1 个文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="192"/>
+        <location filename="../../app/ui/library_view.py" line="193"/>
         <source>%1 documents</source>
         <translation>%1 个文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="193"/>
+        <location filename="../../app/ui/library_view.py" line="194"/>
         <source>1 passage</source>
         <translation>1 个段落</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="194"/>
+        <location filename="../../app/ui/library_view.py" line="195"/>
         <source>%1 passages</source>
         <translation>%1 个段落</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="196"/>
+        <location filename="../../app/ui/library_view.py" line="197"/>
         <source>1 only in a chat</source>
         <translation>1 个仅在对话中</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="197"/>
+        <location filename="../../app/ui/library_view.py" line="198"/>
         <source>%1 only in chats</source>
         <translation>%1 个仅在对话中</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="199"/>
+        <location filename="../../app/ui/library_view.py" line="200"/>
         <source>paused</source>
         <translation>已暂停</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="227"/>
+        <location filename="../../app/ui/library_view.py" line="229"/>
         <source>Skipped: %1</source>
         <translation>已跳过：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="227"/>
+        <location filename="../../app/ui/library_view.py" line="230"/>
         <source>unreadable</source>
         <translation>无法读取</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="229"/>
+        <location filename="../../app/ui/library_view.py" line="232"/>
         <source>Indexed · watching its folder</source>
         <translation>已索引 · 正在监视其文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="231"/>
+        <location filename="../../app/ui/library_view.py" line="234"/>
         <source>Indexed · only in a chat</source>
         <translation>已索引 · 仅在对话中</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="232"/>
+        <location filename="../../app/ui/library_view.py" line="235"/>
         <source>Indexed</source>
         <translation>已索引</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="237"/>
+        <location filename="../../app/ui/library_view.py" line="240"/>
         <source>Text</source>
         <translation>文本</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="243"/>
+        <location filename="../../app/ui/library_view.py" line="246"/>
         <source>1 page</source>
         <translation>1 页</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="243"/>
+        <location filename="../../app/ui/library_view.py" line="246"/>
         <source>%1 pages</source>
         <translation>%1 页</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="245"/>
+        <location filename="../../app/ui/library_view.py" line="248"/>
         <source>1 sheet</source>
         <translation>1 个工作表</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="245"/>
+        <location filename="../../app/ui/library_view.py" line="248"/>
         <source>%1 sheets</source>
         <translation>%1 个工作表</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="247"/>
+        <location filename="../../app/ui/library_view.py" line="250"/>
         <source>1 slide</source>
         <translation>1 张幻灯片</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="247"/>
+        <location filename="../../app/ui/library_view.py" line="250"/>
         <source>%1 slides</source>
         <translation>%1 张幻灯片</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="251"/>
+        <location filename="../../app/ui/library_view.py" line="254"/>
         <source>The library could not be read: %1</source>
         <translation>无法读取资料库：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="273"/>
+        <location filename="../../app/ui/library_view.py" line="276"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="274"/>
+        <location filename="../../app/ui/library_view.py" line="277"/>
         <source>Show in folder</source>
         <translation>在文件夹中显示</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="276"/>
+        <location filename="../../app/ui/library_view.py" line="279"/>
         <source>Re-index</source>
         <translation>重新索引</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="277"/>
+        <location filename="../../app/ui/library_view.py" line="280"/>
         <source>Remove from Hearth…</source>
         <translation>从 Hearth 中移除…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="282"/>
+        <location filename="../../app/ui/library_view.py" line="285"/>
         <source>Reading %1 again…</source>
         <translation>正在重新读取 %1…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="288"/>
+        <location filename="../../app/ui/library_view.py" line="291"/>
         <source>Remove from Hearth</source>
         <translation>从 Hearth 中移除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="289"/>
+        <location filename="../../app/ui/library_view.py" line="292"/>
         <source>Remove “%1” from Hearth? Its passages are forgotten; the file itself stays where it is.</source>
         <translation>要从 Hearth 中移除“%1”吗？其段落将被遗忘，文件本身保留在原处。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="293"/>
+        <location filename="../../app/ui/library_view.py" line="296"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="306"/>
+        <location filename="../../app/ui/library_view.py" line="309"/>
         <source>Add files to the library</source>
         <translation>将文件添加到资料库</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="333"/>
+        <location filename="../../app/ui/library_view.py" line="336"/>
         <source>No passage matches “%1”.</source>
         <translation>没有段落匹配“%1”。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="359"/>
+        <location filename="../../app/ui/library_view.py" line="362"/>
         <source>Indexing %1 of %2: %3</source>
         <translation>正在索引第 %1 个，共 %2 个：%3</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="371"/>
+        <location filename="../../app/ui/library_view.py" line="374"/>
         <source>Watch a folder</source>
         <translation>监视文件夹</translation>
+    </message>
+</context>
+<context>
+    <name>LocalModels</name>
+    <message>
+        <location filename="../../app/ui/models/manager.py" line="508"/>
+        <source>On this computer</source>
+        <translation>这台电脑上的模型</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/models/manager.py" line="526"/>
+        <source>In use</source>
+        <translation>使用中</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/models/manager.py" line="529"/>
+        <source>Use</source>
+        <translation>使用</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/models/manager.py" line="529"/>
+        <source>Not found</source>
+        <translation>找不到文件</translation>
     </message>
 </context>
 <context>
@@ -1574,178 +1688,193 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/ui/main_window.py" line="90"/>
-        <location filename="../../app/ui/main_window.py" line="312"/>
+        <location filename="../../app/ui/main_window.py" line="117"/>
+        <location filename="../../app/ui/main_window.py" line="386"/>
         <source>No model loaded</source>
         <translation>未加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="94"/>
+        <location filename="../../app/ui/main_window.py" line="121"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="95"/>
+        <location filename="../../app/ui/main_window.py" line="122"/>
         <source>Context used</source>
         <translation>已用上下文</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="96"/>
+        <location filename="../../app/ui/main_window.py" line="123"/>
         <source>Speed of the last answer</source>
         <translation>上次回答的速度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="101"/>
+        <location filename="../../app/ui/main_window.py" line="128"/>
+        <source>Assistant</source>
+        <translation>助手</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/main_window.py" line="132"/>
         <source>Other apps</source>
         <translation>其他应用</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="104"/>
+        <location filename="../../app/ui/main_window.py" line="135"/>
         <source>Model download</source>
         <translation>模型下载</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="113"/>
+        <location filename="../../app/ui/main_window.py" line="144"/>
         <source>API: %1 in queue</source>
         <translation>API：排队 %1 个</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="115"/>
+        <location filename="../../app/ui/main_window.py" line="146"/>
         <source>API: on</source>
         <translation>API：已开启</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="121"/>
+        <location filename="../../app/ui/main_window.py" line="152"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="122"/>
+        <location filename="../../app/ui/main_window.py" line="153"/>
         <source>&amp;New chat</source>
         <translation>新对话(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="124"/>
+        <location filename="../../app/ui/main_window.py" line="155"/>
         <source>&amp;Add files to this chat…</source>
         <translation>向此对话添加文件(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="126"/>
+        <location filename="../../app/ui/main_window.py" line="157"/>
         <source>&amp;Export this chat…</source>
         <translation>导出此对话(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="128"/>
+        <location filename="../../app/ui/main_window.py" line="159"/>
         <source>&amp;Quit Hearth</source>
         <translation>退出 Hearth(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="130"/>
+        <location filename="../../app/ui/main_window.py" line="161"/>
         <source>&amp;View</source>
         <translation>查看(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="131"/>
+        <location filename="../../app/ui/main_window.py" line="162"/>
         <source>&amp;Chat</source>
         <translation>对话(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="132"/>
+        <location filename="../../app/ui/main_window.py" line="163"/>
         <source>&amp;Library</source>
         <translation>资料库(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="134"/>
+        <location filename="../../app/ui/main_window.py" line="165"/>
         <source>C&amp;alendar</source>
         <translation>日历(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="136"/>
+        <location filename="../../app/ui/main_window.py" line="167"/>
         <source>&amp;Files</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="138"/>
+        <location filename="../../app/ui/main_window.py" line="169"/>
         <source>&amp;Search chats</source>
         <translation>搜索对话(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="140"/>
+        <location filename="../../app/ui/main_window.py" line="171"/>
         <source>&amp;Model</source>
         <translation>模型(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="141"/>
+        <location filename="../../app/ui/main_window.py" line="172"/>
         <source>&amp;Models…</source>
         <translation>模型管理(&amp;M)…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="142"/>
+        <location filename="../../app/ui/main_window.py" line="173"/>
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="143"/>
+        <location filename="../../app/ui/main_window.py" line="174"/>
         <source>S&amp;top answer</source>
         <translation>停止回答(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="280"/>
+        <location filename="../../app/ui/main_window.py" line="325"/>
         <source>Could not save settings</source>
         <translation>无法保存设置</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="287"/>
+        <location filename="../../app/ui/main_window.py" line="332"/>
         <source>No model yet. Hearth needs a model to answer: download one or open a file you have.</source>
         <translation>还没有模型。Hearth 需要模型才能回答：请下载一个，或打开已有的模型文件。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="290"/>
+        <location filename="../../app/ui/main_window.py" line="335"/>
         <source>Loading the model…</source>
         <translation>正在加载模型…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="304"/>
+        <location filename="../../app/ui/main_window.py" line="359"/>
         <source>remote</source>
         <translation>远程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="324"/>
+        <location filename="../../app/ui/main_window.py" line="379"/>
+        <source>Ready</source>
+        <translation>就绪</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/main_window.py" line="383"/>
+        <source>Preparing the assistant… %1%</source>
+        <translation>正在准备助手… %1%</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/main_window.py" line="398"/>
         <source>%1 tok/s</source>
         <translation>%1 token/秒</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="331"/>
+        <location filename="../../app/ui/main_window.py" line="405"/>
         <source>Context %1 / %2</source>
         <translation>上下文 %1 / %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="333"/>
+        <location filename="../../app/ui/main_window.py" line="407"/>
         <source> · earlier messages summarized</source>
         <translation> · 较早的消息已总结</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="340"/>
+        <location filename="../../app/ui/main_window.py" line="414"/>
         <source>Add files to this chat</source>
         <translation>向此对话添加文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="350"/>
+        <location filename="../../app/ui/main_window.py" line="424"/>
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="351"/>
+        <location filename="../../app/ui/main_window.py" line="425"/>
         <source>Export this chat</source>
         <translation>导出此对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="353"/>
+        <location filename="../../app/ui/main_window.py" line="427"/>
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="359"/>
+        <location filename="../../app/ui/main_window.py" line="433"/>
         <source>Could not export the chat</source>
         <translation>无法导出对话</translation>
     </message>
@@ -1812,66 +1941,122 @@
     </message>
 </context>
 <context>
+    <name>ModelCatalog</name>
+    <message>
+        <location filename="../../app/ui/models/manager.py" line="33"/>
+        <source>GGUF for llama.cpp. Good quality, fastest on most computers.</source>
+        <translation>用于 llama.cpp 的 GGUF。质量好，在大多数电脑上最快。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/models/manager.py" line="35"/>
+        <source>GGUF for llama.cpp. Closest to the original; needs more memory.</source>
+        <translation>用于 llama.cpp 的 GGUF。最接近原始模型；需要更多内存。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/models/manager.py" line="37"/>
+        <source>For Apple Silicon Macs (MLX). The fastest choice on a Mac.</source>
+        <translation>适用于 Apple Silicon Mac（MLX）。在 Mac 上最快。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/models/manager.py" line="39"/>
+        <source>For Apple Silicon Macs (MLX). Higher quality, more memory.</source>
+        <translation>适用于 Apple Silicon Mac（MLX）。质量更高，占用内存更多。</translation>
+    </message>
+</context>
+<context>
     <name>ModelManager</name>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="248"/>
+        <location filename="../../app/ui/models/manager.py" line="315"/>
         <source>Models — Hearth</source>
         <translation>模型 — Hearth</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="270"/>
+        <location filename="../../app/ui/models/manager.py" line="347"/>
         <source>Welcome to Hearth</source>
         <translation>欢迎使用 Hearth</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="270"/>
+        <location filename="../../app/ui/models/manager.py" line="347"/>
         <source>Models</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="275"/>
+        <location filename="../../app/ui/models/manager.py" line="352"/>
         <source>Hearth answers with Nanbeige4.2-3B, running entirely on this computer; nothing you ask leaves it. There is no model here yet: download one below (Q4_K_M is a good start) or open one you already have.</source>
         <translation>Hearth 使用完全在本机运行的 Nanbeige4.2-3B 回答问题，你问的任何内容都不会离开这台电脑。这里还没有模型：请在下方下载一个（推荐从 Q4_K_M 开始），或打开你已有的模型。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="279"/>
+        <location filename="../../app/ui/models/manager.py" line="356"/>
         <source>Download a build of Nanbeige4.2-3B or open one you already have. Downloads resume where they stopped and are checked before use.</source>
         <translation>下载 Nanbeige4.2-3B 的某个版本，或打开已有的模型。下载可断点续传，使用前会校验。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="303"/>
+        <location filename="../../app/ui/models/manager.py" line="380"/>
         <source>Open a GGUF file…</source>
         <translation>打开 GGUF 文件…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="305"/>
+        <location filename="../../app/ui/models/manager.py" line="382"/>
         <source>Open an MLX folder…</source>
         <translation>打开 MLX 文件夹…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="307"/>
+        <location filename="../../app/ui/models/manager.py" line="384"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="334"/>
+        <location filename="../../app/ui/models/manager.py" line="413"/>
         <source>Open a GGUF model</source>
         <translation>打开 GGUF 模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="335"/>
+        <location filename="../../app/ui/models/manager.py" line="414"/>
         <source>GGUF models (*.gguf)</source>
         <translation>GGUF 模型 (*.gguf)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="340"/>
+        <location filename="../../app/ui/models/manager.py" line="430"/>
+        <source>“%1” cannot be used: it is not a complete GGUF model file.</source>
+        <translation>无法使用“%1”：它不是完整的 GGUF 模型文件。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/models/manager.py" line="435"/>
+        <source>“%1” has no chat template, so Hearth cannot hold a conversation with it. Choose a chat (instruct) build of the model, such as Nanbeige4.2-3B above.</source>
+        <translation>“%1”没有对话模板，Hearth 无法与它对话。请选择该模型的对话（instruct）版本，例如上面的 Nanbeige4.2-3B。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/models/manager.py" line="448"/>
         <source>Open an MLX model folder</source>
         <translation>打开 MLX 模型文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="343"/>
+        <location filename="../../app/ui/models/manager.py" line="452"/>
         <source>That folder has no config.json, so it is not an MLX model.</source>
         <translation>该文件夹没有 config.json，不是 MLX 模型。</translation>
+    </message>
+</context>
+<context>
+    <name>ModelPicker</name>
+    <message>
+        <location filename="../../app/ui/models/picker.py" line="39"/>
+        <source>No model yet</source>
+        <translation>还没有模型</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/models/picker.py" line="41"/>
+        <source>Manage models…</source>
+        <translation>管理模型…</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/models/picker.py" line="43"/>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/models/picker.py" line="44"/>
+        <source>No model chosen</source>
+        <translation>未选择模型</translation>
     </message>
 </context>
 <context>
@@ -1939,49 +2124,44 @@
 <context>
     <name>QuickAsk</name>
     <message>
-        <location filename="../../app/ui/quick_ask.py" line="47"/>
+        <location filename="../../app/ui/quick_ask.py" line="52"/>
         <source>Quick ask — Hearth</source>
         <translation>快速提问 — Hearth</translation>
     </message>
     <message>
-        <location filename="../../app/ui/quick_ask.py" line="75"/>
+        <location filename="../../app/ui/quick_ask.py" line="80"/>
         <source>Ask Hearth…</source>
         <translation>问问 Hearth…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/quick_ask.py" line="76"/>
+        <location filename="../../app/ui/quick_ask.py" line="81"/>
         <source>Quick question</source>
         <translation>快速提问</translation>
     </message>
     <message>
-        <location filename="../../app/ui/quick_ask.py" line="95"/>
+        <location filename="../../app/ui/quick_ask.py" line="100"/>
         <source>Enter to ask · Esc to close</source>
         <translation>Enter 提问 · Esc 关闭</translation>
     </message>
     <message>
-        <location filename="../../app/ui/quick_ask.py" line="98"/>
+        <location filename="../../app/ui/quick_ask.py" line="103"/>
         <source>Open in Hearth</source>
         <translation>在 Hearth 中打开</translation>
     </message>
     <message>
-        <location filename="../../app/ui/quick_ask.py" line="102"/>
+        <location filename="../../app/ui/quick_ask.py" line="107"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../app/ui/quick_ask.py" line="106"/>
+        <location filename="../../app/ui/quick_ask.py" line="111"/>
         <source>Find files</source>
         <translation>查找文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/quick_ask.py" line="107"/>
+        <location filename="../../app/ui/quick_ask.py" line="112"/>
         <source>Search your files for what you typed, without asking the model</source>
         <translation>直接在你的文件中搜索输入的内容，不经过模型</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/quick_ask.py" line="184"/>
-        <source>Stopped.</source>
-        <translation>已停止。</translation>
     </message>
 </context>
 <context>
@@ -2136,229 +2316,234 @@
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="233"/>
+        <location filename="../../app/ui/settings_dialog.py" line="237"/>
         <source>Start Hearth in the tray when I sign in</source>
         <translation>登录时在托盘中启动 Hearth</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="306"/>
+        <location filename="../../app/ui/settings_dialog.py" line="313"/>
         <source>Could not change start at login</source>
         <translation>无法更改登录时启动</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="100"/>
+        <location filename="../../app/ui/settings_dialog.py" line="101"/>
         <source>Settings — Hearth</source>
         <translation>设置 — Hearth</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="112"/>
+        <location filename="../../app/ui/settings_dialog.py" line="113"/>
         <source>Tool servers</source>
         <translation>工具服务器</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="116"/>
+        <location filename="../../app/ui/settings_dialog.py" line="117"/>
         <source>Answers</source>
         <translation>回答</translation>
     </message>
     <message>
         <location filename="../../app/ui/settings_dialog.py" line="120"/>
+        <source>Speed</source>
+        <translation>速度</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_dialog.py" line="124"/>
         <source>Connect another app</source>
         <translation>连接其他应用</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="121"/>
-        <location filename="../../app/ui/settings_dialog.py" line="149"/>
+        <location filename="../../app/ui/settings_dialog.py" line="125"/>
+        <location filename="../../app/ui/settings_dialog.py" line="153"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="122"/>
+        <location filename="../../app/ui/settings_dialog.py" line="126"/>
         <source>Folders</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="123"/>
+        <location filename="../../app/ui/settings_dialog.py" line="127"/>
         <source>General</source>
         <translation>通用</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="141"/>
+        <location filename="../../app/ui/settings_dialog.py" line="145"/>
         <source>No model chosen</source>
         <translation>未选择模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="142"/>
+        <location filename="../../app/ui/settings_dialog.py" line="146"/>
         <source>Model file or folder</source>
         <translation>模型文件或文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="144"/>
+        <location filename="../../app/ui/settings_dialog.py" line="148"/>
         <source>Models…</source>
         <translation>模型管理…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="145"/>
+        <location filename="../../app/ui/settings_dialog.py" line="149"/>
         <source>Manage models</source>
         <translation>管理模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="151"/>
-        <location filename="../../app/ui/settings_dialog.py" line="157"/>
+        <location filename="../../app/ui/settings_dialog.py" line="155"/>
+        <location filename="../../app/ui/settings_dialog.py" line="161"/>
         <source>Engine</source>
         <translation>引擎</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="152"/>
+        <location filename="../../app/ui/settings_dialog.py" line="156"/>
         <source>Automatic</source>
         <translation>自动</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="152"/>
+        <location filename="../../app/ui/settings_dialog.py" line="156"/>
         <source>Remote server</source>
         <translation>远程服务器</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="160"/>
+        <location filename="../../app/ui/settings_dialog.py" line="164"/>
         <source>Remote server address</source>
         <translation>远程服务器地址</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="162"/>
+        <location filename="../../app/ui/settings_dialog.py" line="166"/>
         <source>Server</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="168"/>
+        <location filename="../../app/ui/settings_dialog.py" line="172"/>
         <source>Automatic (from free memory)</source>
         <translation>自动（根据可用内存）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="170"/>
+        <location filename="../../app/ui/settings_dialog.py" line="174"/>
         <source>Context length in tokens</source>
         <translation>上下文长度（token）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="171"/>
+        <location filename="../../app/ui/settings_dialog.py" line="175"/>
         <source>Context length</source>
         <translation>上下文长度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="173"/>
+        <location filename="../../app/ui/settings_dialog.py" line="177"/>
         <source>f16 (best quality)</source>
         <translation>f16（质量最好）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="174"/>
+        <location filename="../../app/ui/settings_dialog.py" line="178"/>
         <source>q8_0 (half the memory)</source>
         <translation>q8_0（内存减半）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="176"/>
+        <location filename="../../app/ui/settings_dialog.py" line="180"/>
         <source>KV cache precision</source>
         <translation>KV 缓存精度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="177"/>
+        <location filename="../../app/ui/settings_dialog.py" line="181"/>
         <source>KV cache</source>
         <translation>KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="178"/>
+        <location filename="../../app/ui/settings_dialog.py" line="182"/>
         <source>Each token of context takes 176 KiB at f16 (94 KiB at q8_0): 8K tokens need about 1.4 GiB.</source>
         <translation>每个上下文 token 在 f16 下占 176 KiB（q8_0 下 94 KiB）：8K token 约需 1.4 GiB。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="180"/>
+        <location filename="../../app/ui/settings_dialog.py" line="184"/>
         <source>Think before answering by default</source>
         <translation>默认回答前先思考</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="182"/>
+        <location filename="../../app/ui/settings_dialog.py" line="186"/>
         <source>Thinking</source>
         <translation>思考</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="189"/>
+        <location filename="../../app/ui/settings_dialog.py" line="193"/>
         <source>Watched folders (documents Hearth can read and cite)</source>
         <translation>监视的文件夹（Hearth 可以阅读并引用其中的文档）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="190"/>
+        <location filename="../../app/ui/settings_dialog.py" line="194"/>
         <source>Watched folders</source>
         <translation>监视的文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="193"/>
+        <location filename="../../app/ui/settings_dialog.py" line="197"/>
         <source>File search folders (Hearth finds files only here)</source>
         <translation>文件搜索范围（Hearth 只在这些文件夹中查找文件）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="194"/>
+        <location filename="../../app/ui/settings_dialog.py" line="198"/>
         <source>File search folders</source>
         <translation>文件搜索范围</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="206"/>
-        <location filename="../../app/ui/settings_dialog.py" line="207"/>
+        <location filename="../../app/ui/settings_dialog.py" line="210"/>
+        <location filename="../../app/ui/settings_dialog.py" line="211"/>
         <source>Quick ask shortcut</source>
         <translation>快速提问快捷键</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="213"/>
-        <location filename="../../app/ui/settings_dialog.py" line="220"/>
+        <location filename="../../app/ui/settings_dialog.py" line="217"/>
+        <location filename="../../app/ui/settings_dialog.py" line="224"/>
         <source>Follow the system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="213"/>
+        <location filename="../../app/ui/settings_dialog.py" line="217"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="214"/>
+        <location filename="../../app/ui/settings_dialog.py" line="218"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="217"/>
-        <location filename="../../app/ui/settings_dialog.py" line="218"/>
+        <location filename="../../app/ui/settings_dialog.py" line="221"/>
+        <location filename="../../app/ui/settings_dialog.py" line="222"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="224"/>
-        <location filename="../../app/ui/settings_dialog.py" line="225"/>
+        <location filename="../../app/ui/settings_dialog.py" line="228"/>
+        <location filename="../../app/ui/settings_dialog.py" line="229"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="226"/>
+        <location filename="../../app/ui/settings_dialog.py" line="230"/>
         <source>The language changes as soon as you save.</source>
         <translation>保存后语言立即切换。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="227"/>
-        <location filename="../../app/ui/settings_dialog.py" line="228"/>
+        <location filename="../../app/ui/settings_dialog.py" line="231"/>
+        <location filename="../../app/ui/settings_dialog.py" line="232"/>
         <source>Show a test notification</source>
         <translation>显示测试通知</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="230"/>
+        <location filename="../../app/ui/settings_dialog.py" line="234"/>
         <source>Reminders</source>
         <translation>提醒</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="241"/>
+        <location filename="../../app/ui/settings_dialog.py" line="245"/>
         <source>The shortcut is registered while Hearth runs.</source>
         <translation>Hearth 运行时会注册该快捷键。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="267"/>
+        <location filename="../../app/ui/settings_dialog.py" line="271"/>
         <source>Choose a model to see which engine runs it.</source>
         <translation>选择模型后可查看由哪个引擎运行。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="309"/>
+        <location filename="../../app/ui/settings_dialog.py" line="316"/>
         <source>Could not save settings</source>
         <translation>无法保存设置</translation>
     </message>
@@ -2510,11 +2695,142 @@
     </message>
 </context>
 <context>
+    <name>SkipReason</name>
+    <message>
+        <location filename="../../app/ui/skip_reasons.py" line="38"/>
+        <source>damaged or unreadable %1 file</source>
+        <translation>%1 文件已损坏或无法读取</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/skip_reasons.py" line="39"/>
+        <source>not a valid %1 file</source>
+        <translation>不是有效的 %1 文件</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/skip_reasons.py" line="40"/>
+        <source>unsupported file type %1</source>
+        <translation>不支持的文件类型 %1</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/skip_reasons.py" line="41"/>
+        <source>cannot read the file: permission denied</source>
+        <translation>无法读取文件：没有权限</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/skip_reasons.py" line="42"/>
+        <source>needed more memory than the parsing limit allows</source>
+        <translation>所需内存超出了解析限制</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/skip_reasons.py" line="43"/>
+        <source>no text found in the file (a scanned document needs OCR)</source>
+        <translation>文件中没有文字（扫描件需要 OCR）</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/skip_reasons.py" line="44"/>
+        <source>encrypted PDF (it needs a password)</source>
+        <translation>加密的 PDF（需要密码）</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/skip_reasons.py" line="45"/>
+        <source>suspicious archive (too many parts)</source>
+        <translation>可疑的压缩文件（部件过多）</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/skip_reasons.py" line="46"/>
+        <source>the archive expands beyond the size limit</source>
+        <translation>压缩文件解压后超出大小限制</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/skip_reasons.py" line="47"/>
+        <source>binary data, not text</source>
+        <translation>二进制数据，不是文本</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/skip_reasons.py" line="48"/>
+        <source>watched folder not found</source>
+        <translation>找不到监视的文件夹</translation>
+    </message>
+</context>
+<context>
     <name>Sources</name>
     <message>
         <location filename="../../app/ui/open_source.py" line="21"/>
         <source>This file is no longer there:</source>
         <translation>此文件已不存在：</translation>
+    </message>
+</context>
+<context>
+    <name>SpeedTab</name>
+    <message>
+        <location filename="../../app/ui/settings_speed.py" line="29"/>
+        <source>Automatic (%1, one per physical core)</source>
+        <translation>自动（%1，每个物理核心一个）</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_speed.py" line="31"/>
+        <source>Engine threads</source>
+        <translation>引擎线程数</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_speed.py" line="32"/>
+        <source>Threads</source>
+        <translation>线程</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_speed.py" line="38"/>
+        <source>Disk limit for saved prompt states</source>
+        <translation>已保存提示状态的磁盘上限</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_speed.py" line="39"/>
+        <source>Saved prompt states</source>
+        <translation>已保存的提示状态</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_speed.py" line="42"/>
+        <source>Disk used by saved model states</source>
+        <translation>已保存模型状态占用的磁盘空间</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_speed.py" line="43"/>
+        <source>Clear</source>
+        <translation>清除</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_speed.py" line="44"/>
+        <source>Clear saved model states</source>
+        <translation>清除已保存的模型状态</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_speed.py" line="48"/>
+        <source>On disk now</source>
+        <translation>当前磁盘占用</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_speed.py" line="49"/>
+        <source>Hearth keeps the model&apos;s reading of its instructions and tools on disk, so a new chat answers at once, even after a restart. The least recently used states go first when the limit is reached.</source>
+        <translation>Hearth 会把模型对其指令和工具的读取结果保存在磁盘上，因此新对话即使在重启后也能立即回答。达到上限时，最久未使用的状态会先被删除。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_speed.py" line="62"/>
+        <source>Measuring…</source>
+        <translation>正在计算…</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_speed.py" line="67"/>
+        <source>%1 MB</source>
+        <translation>%1 MB</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_speed.py" line="71"/>
+        <source>Clearing…</source>
+        <translation>正在清除…</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_speed.py" line="78"/>
+        <source>Could not clear the saved model states</source>
+        <translation>无法清除已保存的模型状态</translation>
     </message>
 </context>
 <context>
@@ -2689,22 +3005,27 @@
     </message>
     <message>
         <location filename="../../app/ui/chat/tool_card.py" line="187"/>
-        <location filename="../../app/ui/chat/tool_card.py" line="202"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="208"/>
         <source>Denied</source>
         <translation>已拒绝</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="201"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="192"/>
+        <source>%1 of %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="207"/>
         <source>Stopped before you decided</source>
         <translation>在你决定之前已停止</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="208"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="214"/>
         <source>Done</source>
         <translation>完成</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="208"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="214"/>
         <source>Failed</source>
         <translation>失败</translation>
     </message>
@@ -2850,79 +3171,6 @@
         <location filename="../../app/ui/hotkey/x11.py" line="109"/>
         <source>%1 opens Quick ask from anywhere.</source>
         <translation>在任何地方按 %1 即可打开快速提问。</translation>
-    </message>
-</context>
-<context>
-    <name>LiveAnswer</name>
-    <message>
-        <location filename="../../app/ui/chat/live_answer.py" line="1"/>
-        <source>Preparing…</source>
-        <translation>正在准备…</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/chat/live_answer.py" line="1"/>
-        <source>Waiting for the model (%1 ahead)…</source>
-        <translation>正在等待模型（前面还有 %1 个）…</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/chat/live_answer.py" line="1"/>
-        <source>Loading the model…</source>
-        <translation>正在加载模型…</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/chat/live_answer.py" line="1"/>
-        <source>Reading %1 tokens (%2%)…</source>
-        <translation>正在读取 %1 个 token（%2%）…</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/chat/live_answer.py" line="1"/>
-        <source>Reading your message…</source>
-        <translation>正在读取你的消息…</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/chat/live_answer.py" line="1"/>
-        <source>Thinking…</source>
-        <translation>思考中…</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/chat/live_answer.py" line="1"/>
-        <source>Thinking was cut short.</source>
-        <translation>思考被提前结束。</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/chat/live_answer.py" line="1"/>
-        <source>The answer was stopped because it kept repeating itself.</source>
-        <translation>回答一直在重复，已被停止。</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/chat/live_answer.py" line="1"/>
-        <source>Stopped: the same tool call kept repeating.</source>
-        <translation>已停止：同一个工具调用一再重复。</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/chat/live_answer.py" line="1"/>
-        <source>Earlier messages were summarized to fit the context.</source>
-        <translation>较早的消息已被总结，以放入上下文。</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/chat/live_answer.py" line="1"/>
-        <source>Stopped.</source>
-        <translation>已停止。</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/chat/live_answer.py" line="1"/>
-        <source>The answer reached the length limit.</source>
-        <translation>回答已达到长度上限。</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/chat/live_answer.py" line="1"/>
-        <source>Stopped after too many tool steps.</source>
-        <translation>工具步骤过多，已停止。</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/chat/live_answer.py" line="1"/>
-        <source>The answer is ready.</source>
-        <translation>回答已完成。</translation>
     </message>
 </context>
 </TS>

@@ -10,6 +10,7 @@ from typing import Any
 
 _NUMBER = re.compile(r"[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?")
 _GROUPED = re.compile(r"[-+]?\d{1,3}(,\d{3})+(\.\d+)?")
+_NUMBER_START = frozenset("0123456789+-.")
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2})?)?")
 
 # XML 1.0 cannot hold these: Word, Excel and PowerPoint files would not save or open.
@@ -28,6 +29,8 @@ def number_of(value: Any) -> int | float | None:
     if not isinstance(value, str):
         return None
     text = value.strip()
+    if not text or text[0] not in _NUMBER_START:  # most text cells: no regex needed
+        return None
     if _GROUPED.fullmatch(text):
         text = text.replace(",", "")
     elif not _NUMBER.fullmatch(text):
@@ -45,7 +48,7 @@ def date_of(value: Any) -> datetime | None:
         return value
     if isinstance(value, date):
         return datetime.combine(value, time())
-    if isinstance(value, str) and _ISO_DATE.fullmatch(value.strip()):
+    if isinstance(value, str) and value.strip()[:1].isdigit() and _ISO_DATE.fullmatch(value.strip()):
         try:
             return datetime.fromisoformat(value.strip())
         except ValueError:
@@ -124,7 +127,9 @@ def _as_datetime(value: Any) -> Any:
 
 
 def _as_text(value: Any) -> Any:
-    return None if value is None else display_text(value)
+    if value is None or value.__class__ is str:
+        return value
+    return display_text(value)
 
 
 def _as_given(value: Any) -> Any:

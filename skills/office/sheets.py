@@ -25,7 +25,7 @@ class Limits:
 
     max_bytes: int = 200_000_000
     max_rows: int = 200_000
-    max_cells: int = 4_000_000
+    max_cells: int = 2_000_000  # about 400 MB at most while loading and converting
 
 
 @dataclass
@@ -110,106 +110,42 @@ def _load_csv(path: str, limits: Limits) -> Sheet:
 
 
 def _load_xlsx(path: str, limits: Limits, only: str | None) -> list[Sheet]:
-    import openpyxl
+    from skills.office.xlsx_read import Workbook
 
     check_zip_file(path)
-    workbook = openpyxl.load_workbook(path, read_only=True, data_only=True, keep_links=False)
-    try:
-        names = list(workbook.sheetnames)
+    with zipfile.ZipFile(path) as archive:
+        book = Workbook(archive)
+        names = [s.name for s in book.sheets]
+        wanted = book.sheets
         if only is not None:
-            if only not in names:
+            wanted = [s for s in book.sheets if s.name == only]
+            if not wanted:
                 raise SkillError(f"{os.path.basename(path)} has no sheet {only!r}; its sheets:"
                                  f" {', '.join(names)}")
-            names = [only]
-        externals = _external_link_parts(path)
+        externals = sum(1 for n in book.names
+                        if n.startswith("xl/externalLinks/") and n.endswith(".xml"))
         sheets = []
         budget = limits.max_cells
-        for name in names:
-            sheet = _load_worksheet(path, workbook, name, limits, budget)
-            sheet.external_links = externals
+        for ref in wanted:
+            if not ref.member:
+                sheets.append(Sheet(path, ref.name, 0, [], [], notes=["a chart sheet: no cells"]))
+                continue
+            cells = book.cells(ref, limits.max_rows + HEADER_SCAN_ROWS, budget)
+            sheet = _from_grid(path, ref.name, cells.grid, limits, cells.merged)
+            sheet.truncated = sheet.truncated or cells.truncated
+            sheet.merged, sheet.formulas = len(cells.merged), cells.formulas
+            sheet.stated_rows, sheet.external_links = cells.stated_rows, externals
+            sheet.used_range = _used_range(cells.grid)
             budget -= sum(len(r) for r in sheet.rows)
             sheets.append(sheet)
         return sheets
-    finally:
-        workbook.close()
 
 
 def check_zip_file(path: str) -> None:
-    """The documents parser's zip-bomb check, before openpyxl expands anything."""
+    """The documents parser's zip-bomb check, before anything is expanded."""
     from pathlib import Path
 
     check_zip(Path(path))
-
-
-def _load_worksheet(path: str, workbook: Any, name: str, limits: Limits, budget: int) -> Sheet:
-    ws = workbook[name]
-    if not hasattr(ws, "iter_rows"):  # a chart sheet
-        return Sheet(path, name, 0, [], [], notes=["a chart sheet: no cells"])
-    merged, formulas, stated = _scan_sheet_xml(workbook, ws)
-    grid: list[list[Any]] = []
-    truncated = False
-    cells = 0
-    for row in ws.iter_rows(values_only=True):
-        if len(grid) >= limits.max_rows + HEADER_SCAN_ROWS or cells > budget:
-            truncated = True
-            break
-        grid.append(list(row))
-        cells += len(row)
-    sheet = _from_grid(path, name, grid, limits, merged)
-    sheet.truncated = sheet.truncated or truncated
-    sheet.merged, sheet.formulas, sheet.stated_rows = len(merged), formulas, stated
-    sheet.used_range = _used_range(grid)
-    return sheet
-
-
-_MERGE = re.compile(rb'<(?:\w+:)?mergeCell\s+ref="([A-Z]+)(\d+)(?::([A-Z]+)(\d+))?"')
-_DIMENSION = re.compile(rb'<(?:\w+:)?dimension\s+ref="[A-Z]*\d*:?[A-Z]*(\d+)"')
-_FORMULA_TAGS = (b"<f>", b"<f ", b"<x:f>", b"<x:f ")
-
-
-def _scan_sheet_xml(workbook: Any, ws: Any) -> tuple[list[tuple[int, int, int, int]], int, int]:
-    """Merged areas (read-only openpyxl does not give them), formula count and the rows the
-    file says it has, from the XML in one pass (ws.max_row would parse the sheet again)."""
-    archive = getattr(workbook, "_archive", None)
-    member = getattr(ws, "_worksheet_path", None)
-    if archive is None or member is None:
-        return [], 0, 0
-    merged: list[tuple[int, int, int, int]] = []
-    formulas = stated = 0
-    tail = b""
-    with archive.open(member) as handle:
-        for n, block in enumerate(iter(lambda: handle.read(1 << 20), b"")):
-            chunk = tail + block
-            if n == 0:
-                found = _DIMENSION.search(chunk, 0, 4096)
-                stated = int(found.group(1)) if found else 0
-            cut = max(0, len(chunk) - 256)  # a tag split across blocks is seen in the next
-            # Each tag is counted in the chunk where it starts (before `cut`).
-            formulas += sum(chunk.count(tag, 0, cut + len(tag) - 1) for tag in _FORMULA_TAGS)
-            if b"mergeCell" in chunk:
-                merged += _merges(chunk, cut)
-            tail = chunk[cut:]
-    formulas += sum(tail.count(tag) for tag in _FORMULA_TAGS)
-    merged += _merges(tail, len(tail))
-    return merged, formulas, stated
-
-
-def _merges(chunk: bytes, before: int) -> list[tuple[int, int, int, int]]:
-    """The merged areas whose tag starts before `before` (later ones: the next chunk's)."""
-    out = []
-    for m in _MERGE.finditer(chunk):
-        if m.start() >= before:
-            break
-        first, top = column_index(m.group(1).decode()), int(m.group(2))
-        last = column_index((m.group(3) or m.group(1)).decode())
-        out.append((top, first, int(m.group(4) or m.group(2)), last))
-    return out
-
-
-def _external_link_parts(path: str) -> int:
-    with zipfile.ZipFile(path) as archive:
-        return sum(1 for n in archive.namelist()
-                   if n.startswith("xl/externalLinks/") and n.endswith(".xml"))
 
 
 def _fill_merged(grid: list[list[Any]], merged: list[tuple[int, int, int, int]],

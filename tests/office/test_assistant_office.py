@@ -150,3 +150,47 @@ def test_a_refused_path_is_reported_without_asking(setup: Any) -> None:
     assert not [e for e in events if isinstance(e, ConfirmationNeeded)]
     finished = next(e for e in events if isinstance(e, ToolFinished))
     assert not finished.ok and "outside the folders" in finished.text
+
+
+class EchoSummarizer:
+    """The first words of each document (the model path is tested in test_digest.py)."""
+
+    name = "echo"
+
+    def summarize(self, title: str, text: str, should_stop: Any) -> str:
+        return " ".join(text.split()[:8])
+
+
+def test_a_digest_reports_progress_per_file_to_the_turn(tmp_path: Path,
+                                                        folders: dict[str, Path]) -> None:
+    from app.core.events import ToolProgress
+    from skills.office import DigestCache, Digester
+
+    for n in range(3):
+        (folders["chosen"] / f"n{n}.md").write_text(f"# Note {n}\n\nBudget {n}.\n")
+    history = HistoryStore(tmp_path / "hearth.db")
+    cache = DigestCache(tmp_path / "index.db")
+    digester = Digester(cache, EchoSummarizer())
+    access = OfficeAccess(roots=lambda: [str(folders["chosen"])],
+                          output=lambda: str(folders["output"]))
+    backend = ScriptedBackend()
+    runner = ModelRunner()
+    runner.load(backend).result(WAIT)
+    assistant = Assistant(runner, history, office_skills(access, digester=digester), Settings())
+    try:
+        backend.queue(call("office_digest", folder=str(folders["chosen"]), question="budget?"),
+                      "Ok.\n</think>\n\nThe budgets are 0, 1 and 2 [1][2][3].")
+        events: list[Any] = []
+        handle = assistant.send(None, "digest my notes", on_event=events.append)
+        assert handle.wait(WAIT)
+        progress = [e for e in events if isinstance(e, ToolProgress)]
+        assert [(p.done, p.total) for p in progress] == [(0, 3), (1, 3), (2, 3), (3, 3)]
+        finished = next(e for e in events if isinstance(e, ToolFinished))
+        assert finished.ok and progress[0].call_id == finished.call_id
+        assert "Budget 1." in finished.text
+    finally:
+        assistant.close()
+        runner.close()
+        history.close()
+        digester.close()
+        cache.close()

@@ -33,13 +33,13 @@ def test_inspect_and_query_as_json(tmp_path: Path, output: Path,
     assert main(["office", "query", str(book), "--sql", "select sum(金额) from 销售",
                  "--json"]) == 0
     assert _last(capsys.readouterr().out)["data"]["rows"] == [[6600]]
-    assert main(["office", "query", str(book), "--sql", "drop table 销售"]) == 1
+    assert main(["office", "query", str(book), "--sql", "drop table 销售"]) == 2
     assert "only SELECT" in capsys.readouterr().err
 
 
 def test_writes_need_yes(tmp_path: Path, output: Path, capsys: pytest.CaptureFixture[str]) -> None:
     book = make_sales(tmp_path / "sales.xlsx")
-    assert main(["office", "convert", str(book), "--to", "csv", "--json"]) == 3  # stdin: no tty
+    assert main(["office", "convert", str(book), "--to", "csv", "--json"]) == 2  # stdin: no tty
     assert listing(output) == []
     assert main(["office", "convert", str(book), "--to", "csv", "--yes", "--json"]) == 0
     assert _last(capsys.readouterr().out)["data"]["written"] == str(output / "sales.csv")
@@ -51,5 +51,5 @@ def test_writes_need_yes(tmp_path: Path, output: Path, capsys: pytest.CaptureFix
     assert main(["office", "slides", str(slides), "--yes"]) == 0
     assert main(["office", "clean", str(book), "--ops", '[{"op": "trim"}]', "--yes"]) == 0
     assert listing(output) == ["One.pptx", "T.docx", "sales-clean.xlsx", "sales.csv"]
-    assert main(["office", "report", str(md), "--output", "/etc/x.docx", "--yes"]) == 1
+    assert main(["office", "report", str(md), "--output", "/etc/x.docx", "--yes"]) == 2
     assert "outside the folders" in capsys.readouterr().err

@@ -43,6 +43,26 @@ def test_health_is_503_with_retry_after_while_loading_then_ok() -> None:
         runner.close()
 
 
+def test_a_port_in_use_is_refused_as_busy(tmp_path: Path) -> None:
+    import socket
+
+    (tmp_path / "script.json").write_text('["hi"]', encoding="utf-8")
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen(1)
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "app.main", "serve", "--engine", "scripted", "--script",
+             str(tmp_path / "script.json"), "--port", str(taken.getsockname()[1])],
+            capture_output=True, text=True, timeout=120, cwd=ROOT,
+            env={"HEARTH_HOME": str(tmp_path / "home"), "PYTHONPATH": str(ROOT),
+                 "PATH": "/usr/bin:/bin"})
+    finally:
+        taken.close()
+    assert done.returncode == 9, done.stderr  # busy
+    assert "Cannot listen on 127.0.0.1" in done.stderr and "Traceback" not in done.stderr
+
+
 def test_serve_with_a_missing_model_fails_in_one_line(tmp_path: Path) -> None:
     done = subprocess.run(
         [sys.executable, "-m", "app.main", "serve", "--port", "0", "--model",

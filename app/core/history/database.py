@@ -55,7 +55,7 @@ class Database:
                 continue
             self.conn, self.read_only = conn, True
             self.db = sqlite_utils.Database(conn, execute_plugins=False)
-            log.warning("history database %s opened read-only: %s", path, cause)
+            log.info("history database %s opened read-only: %s", path, cause)
             return
         raise HistoryError(f"cannot open history database {path}: {cause}{hint}",
                            FailureKind.STORAGE) from cause

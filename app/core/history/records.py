@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field, fields
 from datetime import UTC, datetime
 from typing import Any
@@ -120,7 +121,18 @@ def to_columns(values: dict[str, Any]) -> dict[str, Any]:
             out[name] = None if value is None else int(bool(value))
         else:
             out[name] = value
+        if isinstance(out[name], str):
+            out[name] = storable(out[name])
     return out
+
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def storable(text: str) -> str:
+    """Text SQLite can store: a lone surrogate (a model or server can emit half a character
+    pair) becomes U+FFFD, so the answer is saved instead of failing as a whole."""
+    return _LONE_SURROGATE.sub("\ufffd", text)
 
 
 def message_from_row(row: dict[str, Any]) -> StoredMessage:

@@ -30,6 +30,7 @@ from app.core.history.records import (
     conversation_from_row,
     message_from_row,
     now,
+    storable,
     to_columns,
 )
 
@@ -64,6 +65,11 @@ class HistoryStore:
                 f" and writer not in ({marks})",
                 alive,
             )
+
+    @property
+    def read_only(self) -> bool:
+        """Opened read-only (a read-only disk or a damaged file): reads work, writes say why."""
+        return self._db.read_only
 
     def close(self) -> None:
         self._db.close()
@@ -279,4 +285,4 @@ class HistoryStore:
 
 def _clean_title(title: str) -> str:
     """One line, no surrounding space, bounded: model-made titles can carry newlines."""
-    return " ".join(str(title).split())[:TITLE_MAX]
+    return storable(" ".join(str(title).split())[:TITLE_MAX])

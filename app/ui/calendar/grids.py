@@ -243,7 +243,19 @@ class TimeGrid(_Grid):
         self.days = 7
         self.day_label: Callable[[date], str] = lambda d: d.isoformat()
         self._ghost: QRectF | None = None
+        self.header_at = 0  # the scrolled-to y: day names and all-day events stay in view
         self.setMinimumHeight(DAY_HEADER * 2 + 24 * HOUR_PX)
+
+    def hit_at(self, pos: QPoint) -> Hit | None:
+        hit = super().hit_at(pos)
+        covered = pos.y() < self.header_at + DAY_HEADER * 2
+        if hit is not None and covered and not hit.occ.event.all_day:
+            return None  # under the day names: not clickable there
+        return hit
+
+    def follow_scroll(self, value: int) -> None:
+        self.header_at = value
+        self.update()
 
     def set_days(self, first: date, days: int, occurrences: list[Any]) -> None:
         self.first, self.days, self.occurrences = first, days, occurrences
@@ -266,7 +278,7 @@ class TimeGrid(_Grid):
         return self.top + (moment.hour + moment.minute / 60) * HOUR_PX
 
     def moment_at(self, pos: QPoint) -> datetime | None:
-        if pos.x() < GUTTER or pos.y() < self.top:
+        if pos.x() < GUTTER or pos.y() < max(self.top, self.header_at + DAY_HEADER * 2):
             return None
         col = int((pos.x() - GUTTER) / self.column_width())
         if not 0 <= col < self.days:
@@ -305,7 +317,8 @@ class TimeGrid(_Grid):
             if occ.event.all_day:
                 col = (day_of(occ) - self.first).days
                 if 0 <= col < self.days:
-                    hits.append(Hit(QRectF(GUTTER + col * width + 2, DAY_HEADER + 3,
+                    hits.append(Hit(QRectF(GUTTER + col * width + 2,
+                                           self.header_at + DAY_HEADER + 3,
                                            width - 4, DAY_HEADER - 6), occ))
         return hits
 
@@ -325,15 +338,10 @@ class TimeGrid(_Grid):
             painter.drawText(QRectF(0, y - 2, GUTTER - 6, 16), Qt.AlignmentFlag.AlignRight,
                              f"{hour:02d}:00")
         painter.setFont(self.font())
-        today = date.today()
         for col in range(self.days):
-            day = self.first + timedelta(days=col)
             x = GUTTER + col * width
             painter.setPen(mid)
             painter.drawLine(int(x), 0, int(x), self.height())
-            painter.setPen(self.palette_color("accent") if day == today else text)
-            painter.drawText(QRectF(x, 0, width, DAY_HEADER), Qt.AlignmentFlag.AlignCenter,
-                             self.day_label(day))
         now = datetime.now().astimezone()
         if 0 <= (now.date() - self.first).days < self.days:
             col = (now.date() - self.first).days
@@ -342,16 +350,34 @@ class TimeGrid(_Grid):
             painter.drawLine(int(GUTTER + col * width), int(y), int(GUTTER + (col + 1) * width),
                              int(y))
         self.hits = self._layout()
+        timed = [h for h in self.hits if not h.occ.event.all_day]
+        for hit in timed:
+            self._chip(painter, hit.rect, hit.occ, f"{local(hit.occ.start):%H:%M} "
+                                                   f"{hit.occ.event.title}")
+        self._paint_header(painter, width, text, mid)
         for hit in self.hits:
-            occ = hit.occ
-            label = occ.event.title if occ.event.all_day else (
-                f"{local(occ.start):%H:%M} {occ.event.title}")
-            self._chip(painter, hit.rect, occ, label)
+            if hit.occ.event.all_day:
+                self._chip(painter, hit.rect, hit.occ, hit.occ.event.title)
         if self._ghost is not None:
             painter.setPen(self.palette_color("accent"))
             painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.drawRoundedRect(self._ghost, 4, 4)
         painter.end()
+
+    def _paint_header(self, painter: QPainter, width: float, text: QColor, mid: QColor) -> None:
+        """Day names and the all-day strip, drawn over the hours at the scrolled-to top."""
+        band = QRectF(0, self.header_at, self.width(), DAY_HEADER * 2)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(self.palette_color("window"))
+        painter.drawRect(band)
+        painter.setPen(mid)
+        painter.drawLine(0, int(band.bottom()), self.width(), int(band.bottom()))
+        today = date.today()
+        for col in range(self.days):
+            day = self.first + timedelta(days=col)
+            painter.setPen(self.palette_color("accent") if day == today else text)
+            painter.drawText(QRectF(GUTTER + col * width, self.header_at, width, DAY_HEADER),
+                             Qt.AlignmentFlag.AlignCenter, self.day_label(day))
 
     # mouse
     def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802

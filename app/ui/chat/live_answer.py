@@ -111,6 +111,7 @@ class LiveAnswer(QObject):
         b.tool_started.connect(self._on_tool)
         b.confirmation.connect(self._on_confirm)
         b.tool_finished.connect(self._on_tool_finished)
+        b.tool_progress.connect(self._on_tool_progress)
         b.sources.connect(self._on_sources)
         b.cut.connect(self._on_cut)
         b.compacted.connect(self._on_compacted)
@@ -162,6 +163,11 @@ class LiveAnswer(QObject):
     def _on_tool_finished(self, event: ToolFinished) -> None:
         if self.message is not None:
             self.message.finish_tool(event.call_id, event.name, event.ok, event.text, event.data)
+
+    def _on_tool_progress(self, event: Any) -> None:
+        if self.message is not None:
+            self.message.card_for(event.call_id, event.name).show_progress(
+                event.done, event.total, event.current)
 
     def _on_confirm(self, event: ConfirmationNeeded) -> None:
         request = event.request

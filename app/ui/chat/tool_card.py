@@ -187,6 +187,12 @@ class ToolCard(QFrame):
         self.status.setText(self.tr("Approved") if approved else self.tr("Denied"))
         self.decided.emit(approved)
 
+    def show_progress(self, done: int, total: int, current: str) -> None:
+        """A long tool's progress in its status: "3 of 20: report.pdf"."""
+        text = self.tr("%1 of %2").replace("%1", str(min(done + 1, total))).replace(
+            "%2", str(total))
+        self.status.setText(text + (f": {Path(current).name}" if current else ""))
+
     @property
     def waiting(self) -> bool:
         return self._request is not None

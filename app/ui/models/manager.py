@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, Qt, Signal
 from PySide6.QtWidgets import (
     QDialog,
     QFileDialog,
@@ -24,8 +24,52 @@ from PySide6.QtWidgets import (
 from app.core.model_catalog import BUILDS, Build, endpoint, human_size, kv_bytes_per_token
 from app.core.model_download import Downloader, Paused, Progress, resolve
 from app.ui.context import UiContext
+from app.ui.file_actions import start_folder
 
-_VERDICT_COLOURS = {"fits": "#3a8a5c", "tight": "#b7791f", "won't fit": "#c8553d"}
+_VERDICT_COLOURS = {"fits": "#3a8a5c", "tight": "#b7791f", "won't fit": "#c8553d",
+                    "not here": "#8a8d93"}
+# The catalogue (app.core, no Qt) describes builds in English; shown through this context.
+_NOTES = (
+    QT_TRANSLATE_NOOP("ModelCatalog", "GGUF for llama.cpp. Good quality, fastest on most "
+                                      "computers."),
+    QT_TRANSLATE_NOOP("ModelCatalog", "GGUF for llama.cpp. Closest to the original; needs more "
+                                      "memory."),
+    QT_TRANSLATE_NOOP("ModelCatalog", "For Apple Silicon Macs (MLX). The fastest choice on a "
+                                      "Mac."),
+    QT_TRANSLATE_NOOP("ModelCatalog", "For Apple Silicon Macs (MLX). Higher quality, more "
+                                      "memory."),
+)
+
+
+def gib(n: int) -> str:
+    return f"{n / 2**30:.1f} GiB" if n >= 2**30 else f"{n / 2**20:.0f} MiB"
+
+
+def runs_here(build: Build) -> bool:
+    """MLX builds run on Apple Silicon only (MLX's Linux CPU build is far slower than GGUF)."""
+    return build.kind != "mlx" or _apple_silicon()
+
+
+def plain_download_error(error: Exception) -> str:
+    """A download failure in words a person can act on (not "[Errno -2] Name or service not
+    known"), translated; the technical text stays in the tooltip."""
+    text = str(error).lower()
+    translate = QCoreApplication.translate
+    offline = ("name or service not known", "temporary failure in name resolution",
+               "nodename nor servname", "getaddrinfo", "connection refused", "network is "
+               "unreachable", "timed out", "max retries", "failed to establish", "offline")
+    if any(word in text for word in offline) or isinstance(error, ConnectionError | TimeoutError):
+        return translate("BuildRow", "Could not reach the download server. Check the internet "
+                                     "connection and try again: the download continues where "
+                                     "it stopped.")
+    if "no space" in text or "disk full" in text:
+        return translate("BuildRow", "The disk is full. Free some space and try again: the "
+                                     "download continues where it stopped.")
+    if "sha256" in text or "checksum" in text or "corrupt" in text:
+        return translate("BuildRow", "The downloaded file was damaged and was not used. Try "
+                                     "again.")
+    return translate("BuildRow", "The download failed. Try again: it continues where it "
+                                 "stopped.")
 
 
 class _ProgressRelay(QObject):
@@ -83,8 +127,8 @@ class BuildRow(QFrame):
         self.size_label.setObjectName("dim")
         head.addWidget(self.size_label)
         layout.addLayout(head)
-        text = self.build.note
-        if self.build.kind == "mlx" and not _apple_silicon():
+        text = QCoreApplication.translate("ModelCatalog", self.build.note)
+        if not runs_here(self.build):
             text += " " + self.tr("This computer is not an Apple Silicon Mac: prefer a GGUF "
                                   "build here.")
         note = QLabel(text)
@@ -157,11 +201,33 @@ class BuildRow(QFrame):
             self.bar.setRange(0, 1000)
 
     def set_verdict(self, verdict: str, message: str) -> None:
+        if not runs_here(self.build):  # marked, and not offered for download
+            verdict, message = "not here", self.tr("Needs an Apple Silicon Mac.")
+            self.download_button.setEnabled(False)
         colour = _VERDICT_COLOURS.get(verdict, "")
         label = {"fits": self.tr("Fits"), "tight": self.tr("Tight"),
-                 "won't fit": self.tr("Won't fit")}.get(verdict, verdict)
+                 "won't fit": self.tr("Won't fit"), "not here": self.tr("Not for this computer")
+                 }.get(verdict, verdict)
         self.verdict.setText(f'<span style="color:{colour}; font-weight:600;">● {label}</span>'
-                             f"&nbsp; {message.split(': ', 1)[-1]}")
+                             f"&nbsp; {message}")
+
+    def set_plan(self, plan: Any, free: int | None) -> None:
+        """The memory verdict in the UI's language, from the plan's figures."""
+        sizes = self.tr("%1 of weights + %2 of KV cache for %3 tokens").replace(
+            "%1", gib(self.build.size)).replace("%2", gib(plan.kv_bytes)).replace(
+            "%3", f"{plan.context_length:,}")
+        if free is None:
+            message = self.tr("Free memory is unknown here; using a %1-token context.").replace(
+                "%1", f"{plan.context_length:,}")
+        elif plan.verdict == "fits":
+            message = sizes + self.tr("; %1 free.").replace("%1", gib(free))
+        elif plan.verdict == "tight":
+            message = sizes + self.tr(" leaves little of the %1 free; other apps may slow "
+                                      "down.").replace("%1", gib(free))
+        else:
+            message = sizes + self.tr(": only %1 is free. Close other apps, pick a smaller "
+                                      "build, or use q8_0 KV.").replace("%1", gib(free))
+        self.set_verdict(plan.verdict, message)
 
     # -- download -----------------------------------------------------------------------------
     def start(self) -> None:
@@ -230,7 +296,8 @@ class BuildRow(QFrame):
                 "%1", human_size(self._part_bytes())))
         else:
             self.state = "failed"
-            self.status.setText("⚠ " + str(error))
+            self.status.setText("⚠ " + plain_download_error(error))
+            self.status.setToolTip(str(error))
         self._sync()
         self.progress_text.emit("")
 
@@ -254,7 +321,17 @@ class ModelManager(QDialog):
         layout.setContentsMargins(20, 18, 20, 16)
         layout.setSpacing(10)
         layout.addWidget(self._header(first_run))
-        self.rows = [BuildRow(b, ctx, self.models_dir, in_use) for b in BUILDS]
+        self.error = QLabel()
+        self.error.setObjectName("error")
+        self.error.setWordWrap(True)
+        self.error.hide()
+        layout.addWidget(self.error)
+        self.local = LocalModels(ctx.hearth.settings)
+        self.local.use_requested.connect(self._choose)
+        layout.addWidget(self.local)
+        # Builds this computer can run first; the others stay listed, marked, at the end.
+        builds = sorted(BUILDS, key=lambda b: not runs_here(b))
+        self.rows = [BuildRow(b, ctx, self.models_dir, in_use) for b in builds]
         layout.addWidget(self._list(), 1)
         layout.addLayout(self._footer())
         for row in self.rows:
@@ -315,29 +392,61 @@ class ModelManager(QDialog):
     def _plan(self) -> None:
         settings = self.ctx.hearth.settings
         kv_type = settings.kv_type if settings.kv_type in ("f16", "q8_0") else "f16"
+        rows = list(self.rows)
 
-        def work() -> list[Any]:
+        def work() -> tuple[list[Any], int | None]:
             from backends.memory import free_memory_bytes, plan_context
 
             per_token = kv_bytes_per_token(kv_type)
             free = free_memory_bytes()
-            return [plan_context(b.size, free, per_token, requested=settings.context_length)
-                    for b in BUILDS]
+            return [plan_context(r.build.size, free, per_token,
+                                 requested=settings.context_length) for r in rows], free
 
         self.ctx.ops.run(work, self._show_plans, lambda e: None)
 
-    def _show_plans(self, plans: list[Any]) -> None:
+    def _show_plans(self, result: tuple[list[Any], int | None]) -> None:
+        plans, free = result
         for row, plan in zip(self.rows, plans, strict=True):
-            row.set_verdict(plan.verdict, plan.message)
+            row.set_plan(plan, free)
 
     def _open_gguf(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, self.tr("Open a GGUF model"), "",
+        path, _ = QFileDialog.getOpenFileName(self, self.tr("Open a GGUF model"), start_folder(),
                                               self.tr("GGUF models (*.gguf)"))
         if path:
-            self._choose(path)
+            self.open_gguf(path)
+
+    def open_gguf(self, path: str) -> None:
+        """Check the file first (off the GUI thread): a GGUF without a chat template, or one
+        that is not a model at all, is explained here, in the dialog, instead of failing later
+        behind it."""
+        def work() -> str:
+            from backends.llama_gguf import inspect_gguf
+
+            return inspect_gguf(path).chat_template
+
+        self.error.hide()
+        self.ctx.ops.run(work, lambda template: self._checked(path, template),
+                         lambda error: self._show_error(
+                             self.tr("“%1” cannot be used: it is not a complete GGUF model "
+                                     "file.").replace("%1", Path(path).name), str(error)))
+
+    def _checked(self, path: str, template: str) -> None:
+        if not template.strip():
+            self._show_error(self.tr("“%1” has no chat template, so Hearth cannot hold a "
+                                     "conversation with it. Choose a chat (instruct) build of "
+                                     "the model, such as Nanbeige4.2-3B above.")
+                             .replace("%1", Path(path).name), "")
+            return
+        self._choose(path)
+
+    def _show_error(self, text: str, detail: str) -> None:
+        self.error.setText("⚠ " + text)
+        self.error.setToolTip(detail)
+        self.error.show()
 
     def _open_mlx(self) -> None:
-        path = QFileDialog.getExistingDirectory(self, self.tr("Open an MLX model folder"))
+        path = QFileDialog.getExistingDirectory(self, self.tr("Open an MLX model folder"),
+                                                start_folder())
         if path:
             if not (Path(path) / "config.json").is_file():
                 self._warn(self.tr("That folder has no config.json, so it is not an MLX model."))
@@ -352,9 +461,11 @@ class ModelManager(QDialog):
         box.open()
 
     def _choose(self, path: str) -> None:
+        self.error.hide()
         self.model_chosen.emit(path)
         for row in self.rows:
             row.refresh(path)
+        self.local.refresh(path)
 
     def _downloaded(self, path: str) -> None:
         # The first model anyone downloads is the one they want to use: no extra click.
@@ -369,3 +480,55 @@ class ModelManager(QDialog):
     @property
     def downloading(self) -> bool:
         return any(r.state in ("resolving", "downloading") for r in self.rows)
+
+
+class LocalModels(QWidget):
+    """"On this computer": the model in use and the ones used recently, one click away."""
+
+    use_requested = Signal(str)
+
+    def __init__(self, settings: Any, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.settings = settings
+        self.column = QVBoxLayout(self)
+        self.column.setContentsMargins(0, 0, 0, 0)
+        self.column.setSpacing(4)
+        self.refresh(str(settings.model_path or ""))
+
+    def refresh(self, in_use: str) -> None:
+        while self.column.count():
+            item = self.column.takeAt(0)
+            widget = item.widget() if item is not None else None
+            if widget is not None:
+                widget.deleteLater()
+        paths = [p for p in dict.fromkeys([in_use, *self.settings.recent_models]) if p]
+        self.setVisible(bool(paths))
+        if not paths:
+            return
+        heading = QLabel(self.tr("On this computer"))
+        font = heading.font()
+        font.setBold(True)
+        heading.setFont(font)
+        self.column.addWidget(heading)
+        for path in paths[:6]:
+            self.column.addWidget(self._row(path, path == in_use))
+
+    def _row(self, path: str, current: bool) -> QWidget:
+        row = QFrame()
+        row.setObjectName("card")
+        line = QHBoxLayout(row)
+        line.setContentsMargins(12, 6, 12, 6)
+        name = QLabel(Path(path).name)
+        name.setToolTip(path)
+        line.addWidget(name, 1)
+        exists = Path(path).exists()
+        if current:
+            button = QPushButton(self.tr("In use"))
+            button.setEnabled(False)
+        else:
+            button = QPushButton(self.tr("Use") if exists else self.tr("Not found"))
+            button.setEnabled(exists)
+            button.clicked.connect(lambda: self.use_requested.emit(path))
+        button.setAccessibleDescription(Path(path).name)
+        line.addWidget(button)
+        return row

@@ -52,19 +52,26 @@ class Migrations:
         done = set(self.applied(db))
         ran: list[str] = []
         for migration in self._items:
-            if migration.name not in done:
-                conn: sqlite3.Connection = db.conn
-                with conn:  # each migration commits whole or not at all
-                    # sqlite3 runs DDL in autocommit unless a transaction is open: open one, or a
-                    # migration failing half-way would leave half a schema behind.
-                    if not conn.in_transaction:
-                        conn.execute("begin immediate")
-                    migration.apply(db)
-                    conn.execute(
-                        "insert into _migrations (component, name) values (?, ?)",
-                        [self.component, migration.name],
-                    )
+            if migration.name not in done and self._run(db, migration):
                 ran.append(migration.name)
             if migration.name == upto:
                 break
         return ran
+
+    def _run(self, db: sqlite_utils.Database, migration: Migration) -> bool:
+        """Apply one migration in its own write transaction; False when another process (a
+        concurrent first start) applied it while this one waited for the lock."""
+        conn: sqlite3.Connection = db.conn
+        with conn:  # each migration commits whole or not at all
+            # sqlite3 runs DDL in autocommit unless a transaction is open: open one, or a
+            # migration failing half-way would leave half a schema behind.
+            if not conn.in_transaction:
+                conn.execute("begin immediate")
+            if migration.name in self.applied(db):  # decided under the lock, not before it
+                return False
+            migration.apply(db)
+            conn.execute(
+                "insert into _migrations (component, name) values (?, ?)",
+                [self.component, migration.name],
+            )
+        return True

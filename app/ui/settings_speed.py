@@ -1,0 +1,78 @@
+"""The Settings tab for speed: engine threads and the saved prompt states on disk (Clear)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtWidgets import QFormLayout, QHBoxLayout, QLabel, QPushButton, QSpinBox, QWidget
+
+from app.ui.context import UiContext
+from backends.cpu import physical_cores
+
+MIB = 1024**2
+
+
+class SpeedTab(QWidget):
+    """Threads (0: one per physical core) and the disk limit for saved prompt prefixes, with
+    the disk all saved model states use now and a button that forgets them."""
+
+    def __init__(self, ctx: UiContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        settings = ctx.hearth.settings
+        form = QFormLayout(self)
+        form.setContentsMargins(12, 14, 12, 8)
+        form.setVerticalSpacing(10)
+        self.threads = QSpinBox()
+        self.threads.setRange(0, 256)
+        self.threads.setSpecialValueText(
+            self.tr("Automatic (%1, one per physical core)").replace("%1", str(physical_cores())))
+        self.threads.setValue(max(0, settings.threads))
+        self.threads.setAccessibleName(self.tr("Engine threads"))
+        form.addRow(self.tr("Threads"), self.threads)
+        self.limit = QSpinBox()
+        self.limit.setRange(0, 1024 * 1024)
+        self.limit.setSingleStep(512)
+        self.limit.setSuffix(" MB")
+        self.limit.setValue(max(0, settings.prefix_cache_mb))
+        self.limit.setAccessibleName(self.tr("Disk limit for saved prompt states"))
+        form.addRow(self.tr("Saved prompt states"), self.limit)
+        row = QHBoxLayout()
+        self.usage = QLabel()
+        self.usage.setAccessibleName(self.tr("Disk used by saved model states"))
+        self.clear = QPushButton(self.tr("Clear"))
+        self.clear.setAccessibleName(self.tr("Clear saved model states"))
+        self.clear.clicked.connect(self._clear)
+        row.addWidget(self.usage, 1)
+        row.addWidget(self.clear)
+        form.addRow(self.tr("On disk now"), row)
+        hint = QLabel(self.tr("Hearth keeps the model's reading of its instructions and tools "
+                              "on disk, so a new chat answers at once, even after a restart. "
+                              "The least recently used states go first when the limit is "
+                              "reached."))
+        hint.setObjectName("dim")
+        hint.setWordWrap(True)
+        form.addRow("", hint)
+        self._refresh()
+
+    def values(self) -> dict[str, Any]:
+        return {"threads": int(self.threads.value()), "prefix_cache_mb": int(self.limit.value())}
+
+    def _refresh(self) -> None:
+        self.usage.setText(self.tr("Measuring…"))
+        self.ctx.ops.run(self.ctx.hearth.saved_states_bytes, self._show_usage,
+                         lambda _exc: self.usage.setText(""))
+
+    def _show_usage(self, used: int) -> None:
+        self.usage.setText(self.tr("%1 MB").replace("%1", f"{used / MIB:,.1f}"))
+
+    def _clear(self) -> None:
+        self.clear.setEnabled(False)
+        self.usage.setText(self.tr("Clearing…"))
+
+        def done(_result: Any) -> None:
+            self.clear.setEnabled(True)
+            self._refresh()
+
+        self.ctx.ops.run(self.ctx.hearth.clear_saved_states, done,
+                         title=self.tr("Could not clear the saved model states"))
