@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # Sets up everything the tests need on a fresh Linux or macOS machine, then runs all checks:
-# ruff, mypy (strict on app/core, backends, skills, app/ui, app/cli), import-linter, pytest.
+# ruff, mypy (strict on app, backends, skills, common), import-linter, pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # System packages (Debian/Ubuntu, as root): fonts for Chinese text, and Xvfb plus the libraries
-# Qt's xcb plugin needs, so the real-window tests (X11 hotkey) run instead of skipping.
+# Qt's xcb plugin needs, so the real-window tests (X11 hotkey, quick ask under openbox,
+# notifications on a private D-Bus) run instead of skipping.
 DEBS=(xvfb libxtst6 fonts-noto-core fonts-noto-cjk libxcb-cursor0 libxkbcommon-x11-0
       libxcb-icccm4 libxcb-image0 libxcb-keysyms1 libxcb-randr0 libxcb-render-util0
       libxcb-shape0 libxcb-xinerama0 libxcb-xkb1 libegl1 libgl1 libfontconfig1 libdbus-1-3
-      shellcheck desktop-file-utils)
+      shellcheck desktop-file-utils openbox x11-utils dbus)
 if command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
     missing=()
     for deb in "${DEBS[@]}"; do dpkg -s "$deb" >/dev/null 2>&1 || missing+=("$deb"); done
@@ -42,7 +43,7 @@ export QT_QPA_PLATFORM=offscreen HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1
 echo "== ruff"
 .venv/bin/ruff check .
 echo "== mypy"
-.venv/bin/mypy app backends skills
+.venv/bin/mypy app backends skills common
 echo "== import-linter"
 .venv/bin/lint-imports
 echo "== pytest"

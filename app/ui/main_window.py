@@ -75,7 +75,7 @@ class MainWindow(QMainWindow):
         self._dialogs: dict[str, QWidget] = {}
         self._tr(self._forget_idle_models_dialog)
 
-    def _with_header(self, pages: QWidget) -> QWidget:
+    def _with_header(self, pages: QStackedWidget) -> QWidget:
         """The chat's header row: the model picker (shown with the chat page)."""
         from PySide6.QtWidgets import QHBoxLayout, QVBoxLayout
 

@@ -6,7 +6,7 @@ itself when it loses focus."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from app.core.events import TurnStarted
 
@@ -51,6 +51,7 @@ class QuickAsk(QWidget):
         self._tr = Retranslator(self)
         self._tr(lambda: self.setWindowTitle(self.tr("Quick ask — Hearth")))
         self.conversation_id: str | None = None
+        self._composited: bool | None = None  # known once shown (X11: asked of the server)
         self.live: LiveAnswer | None = None
         self.answer: AssistantMessage | None = None
         self._was_active = False
@@ -128,10 +129,36 @@ class QuickAsk(QWidget):
         y = area.y() + area.height() // 4
         self.move(QPoint(x, y))
         self.show()
+        self._fit_desktop()
         self.raise_()
         self.activateWindow()
         self.input.setFocus()
         self.input.selectAll()
+
+    def _fit_desktop(self) -> None:
+        """X11: no taskbar button of its own, and without a compositor the see-through margin
+        (black there) is cut away with a rounded mask."""
+        from app.ui.x11_window import composited, skip_taskbar
+
+        if QGuiApplication.platformName() != "xcb":
+            return
+        skip_taskbar(int(self.winId()))
+        if self._composited is None:
+            self._composited = composited()
+        self._mask_corners()
+
+    def _mask_corners(self) -> None:
+        if self._composited is not False:
+            return
+        from PySide6.QtGui import QPainterPath, QRegion
+
+        path = QPainterPath()
+        path.addRoundedRect(self.frame.geometry().toRectF(), 14, 14)
+        self.setMask(QRegion(path.toFillPolygon().toPolygon()))
+
+    def resizeEvent(self, event: Any) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        self._mask_corners()
 
     def toggle(self) -> None:
         if self.isVisible():

@@ -1642,22 +1642,22 @@
 <context>
     <name>LocalModels</name>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="507"/>
+        <location filename="../../app/ui/models/manager.py" line="508"/>
         <source>On this computer</source>
         <translation>这台电脑上的模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="525"/>
+        <location filename="../../app/ui/models/manager.py" line="526"/>
         <source>In use</source>
         <translation>使用中</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="528"/>
+        <location filename="../../app/ui/models/manager.py" line="529"/>
         <source>Use</source>
         <translation>使用</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="528"/>
+        <location filename="../../app/ui/models/manager.py" line="529"/>
         <source>Not found</source>
         <translation>找不到文件</translation>
     </message>
@@ -2129,37 +2129,37 @@
         <translation>快速提问 — Hearth</translation>
     </message>
     <message>
-        <location filename="../../app/ui/quick_ask.py" line="79"/>
+        <location filename="../../app/ui/quick_ask.py" line="80"/>
         <source>Ask Hearth…</source>
         <translation>问问 Hearth…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/quick_ask.py" line="80"/>
+        <location filename="../../app/ui/quick_ask.py" line="81"/>
         <source>Quick question</source>
         <translation>快速提问</translation>
     </message>
     <message>
-        <location filename="../../app/ui/quick_ask.py" line="99"/>
+        <location filename="../../app/ui/quick_ask.py" line="100"/>
         <source>Enter to ask · Esc to close</source>
         <translation>Enter 提问 · Esc 关闭</translation>
     </message>
     <message>
-        <location filename="../../app/ui/quick_ask.py" line="102"/>
+        <location filename="../../app/ui/quick_ask.py" line="103"/>
         <source>Open in Hearth</source>
         <translation>在 Hearth 中打开</translation>
     </message>
     <message>
-        <location filename="../../app/ui/quick_ask.py" line="106"/>
+        <location filename="../../app/ui/quick_ask.py" line="107"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../app/ui/quick_ask.py" line="110"/>
+        <location filename="../../app/ui/quick_ask.py" line="111"/>
         <source>Find files</source>
         <translation>查找文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/quick_ask.py" line="111"/>
+        <location filename="../../app/ui/quick_ask.py" line="112"/>
         <source>Search your files for what you typed, without asking the model</source>
         <translation>直接在你的文件中搜索输入的内容，不经过模型</translation>
     </message>

@@ -498,8 +498,9 @@ class LocalModels(QWidget):
     def refresh(self, in_use: str) -> None:
         while self.column.count():
             item = self.column.takeAt(0)
-            if item.widget() is not None:
-                item.widget().deleteLater()
+            widget = item.widget() if item is not None else None
+            if widget is not None:
+                widget.deleteLater()
         paths = [p for p in dict.fromkeys([in_use, *self.settings.recent_models]) if p]
         self.setVisible(bool(paths))
         if not paths:

@@ -1,0 +1,48 @@
+"""Run under a real X server with a window manager: show quick ask, then report how the X
+server and the window manager see it (one JSON line)."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+os.environ["QT_QPA_PLATFORM"] = "xcb"
+os.environ["HEARTH_HOME"] = tempfile.mkdtemp(prefix="hearth-x11-")
+
+
+def main() -> None:
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication([])
+    from app.main import Hearth
+    from app.ui.context import UiContext
+    from app.ui.ops import Ops
+    from app.ui.quick_ask import QuickAsk
+    from app.ui.x11_window import composited
+
+    hearth = Hearth()
+    quick = QuickAsk(UiContext(hearth, Ops()))
+    quick.summon()
+
+    def report() -> None:
+        import subprocess
+
+        state = subprocess.run(["xprop", "-id", str(int(quick.winId())), "_NET_WM_STATE"],
+                               capture_output=True, text=True).stdout
+        print(json.dumps({"state": state, "composited": composited(),
+                          "masked": not quick.mask().isEmpty(),
+                          "mask_corner_open": not quick.mask().contains(quick.rect().topLeft()),
+                          }), flush=True)
+        app.quit()
+
+    QTimer.singleShot(1500, report)
+    app.exec()
+    hearth.close()
+
+
+if __name__ == "__main__":
+    main()
