@@ -13,7 +13,8 @@ MODEL.md or the JSON variant. Rules, chosen to be lenient with untidy output:
 - A text that could still become a tag (`<tool_`) is held back until it is decided, nothing more.
 - `<tool_call>` opens a call when a newline, `<function=` or `{` follows it, in the answer or
   in reasoning that never closed (the reasoning ends there); followed on its line by other
-  words it is quoted in prose and stays text.
+  words it is quoted in prose and stays text. A `</tool_call>` or `</think>` in the answer
+  closes nothing and is dropped, unless it is quoted as code (right after a backtick).
 - Inside `<tool_call>`: every `<function=NAME>` block becomes one ToolCall. A parameter ends at
   a `</parameter>` followed by the next parameter or the end of its function (so a value may
   quote the tags), at the next `<parameter=` or at the end of its function; `</tool_call>` inside
@@ -54,6 +55,8 @@ _PARAMETER_RE = re.compile(
 _LEADING_RE = re.compile(r"\A[ \t\r]*\n|\A[ \t]+")
 _TRAILING_RE = re.compile(r"[ \t\r]*\n?[ \t\r]*\Z")
 _UNDECIDED, _MARKUP, _LITERAL = "undecided", "markup", "literal"
+_STRAY_CLOSERS = (CALL_CLOSE, THINK_CLOSE)  # in an answer: dropped unless quoted as `code`
+_TEXT_TAGS = (CALL_OPEN, *_STRAY_CLOSERS)
 _CALL_STARTS = ("<function=", "{", CALL_OPEN)
 _SNIPPET = 80
 
@@ -79,6 +82,7 @@ class OutputParser:
         self._held_ws = ""  # trailing whitespace, emitted only if the segment goes on
         self._literal_upto = 0  # _buf before this index holds only `<tool_call>`s that are text
         self._finishing = False
+        self._last_raw = ""
 
     def feed(self, text: str) -> list[Event]:
         """Parse the next piece of output; returns the events it completes."""
@@ -116,7 +120,7 @@ class OutputParser:
             return True
         if self._mode == _TOOL:
             return self._step_tool(events)
-        tags = (THINK_CLOSE, CALL_OPEN) if self._mode == _REASONING else (CALL_OPEN,)
+        tags = (THINK_CLOSE, CALL_OPEN) if self._mode == _REASONING else _TEXT_TAGS
         index, tag, verdict = self._next_tag(tags)
         if index < 0:
             keep = _held_prefix(self._buf, self._watched_tags(tags))
@@ -129,6 +133,11 @@ class OutputParser:
             self._buf = self._buf[index:]
             self._literal_upto = 0
             return False
+        if self._mode == _TEXT and tag in _STRAY_CLOSERS:  # closes nothing: not answer text
+            self._emit(self._buf[:index], events, segment_ends=False)
+            self._buf = self._buf[index + len(tag):]
+            self._literal_upto = 0
+            return True
         self._emit(self._buf[:index], events, segment_ends=True)
         self._buf = self._buf[index + len(tag):]
         self._literal_upto = 0
@@ -147,6 +156,11 @@ class OutputParser:
             if not found:
                 return -1, "", ""
             index, tag = min(found)
+            before = self._buf[index - 1:index] if index else self._last_raw
+            if self._mode == _TEXT and tag in _STRAY_CLOSERS and before == "`":
+                start = index + len(tag)  # quoted as code in the answer: text
+                self._literal_upto = start
+                continue
             if tag != CALL_OPEN:
                 return index, tag, _MARKUP
             verdict = _opens_call(self._buf[index + len(CALL_OPEN):], final=self._finishing)
@@ -206,6 +220,8 @@ class OutputParser:
 
     def _emit(self, text: str, events: list[Event], segment_ends: bool) -> None:
         """Emit segment text, trimming its edges without ever emitting whitespace too early."""
+        if text:
+            self._last_raw = text[-1]  # what precedes the buffer (a backtick quotes a tag)
         text = self._held_ws + text
         self._held_ws = ""
         if self._at_segment_start:

@@ -320,5 +320,13 @@ def test_optional_string_parameters_are_never_coerced(schema: dict[str, object])
 def test_a_stray_think_close_at_the_start_of_an_answer_is_dropped(chunk: int) -> None:
     out = parse("</think>\n\nIt is noon.", chunk, starts_in_reasoning=False)
     assert out == [TextDelta("It is noon.")]
-    assert parse("Use </think> to close.", chunk, starts_in_reasoning=False) == [
-        TextDelta("Use </think> to close.")]
+    assert parse("Use `</think>` to close.", chunk, starts_in_reasoning=False) == [
+        TextDelta("Use `</think>` to close.")]
+
+
+@pytest.mark.parametrize("chunk", [0, 1, 3])
+def test_closing_tags_that_close_nothing_never_reach_the_answer(chunk: int) -> None:
+    out = parse("</think>\n\nDone.</tool_call> Really </think>done.", chunk)
+    assert out == [TextDelta("Done. Really done.")]
+    assert parse("</think>Write `</tool_call>` last.", chunk) == [
+        TextDelta("Write `</tool_call>` last.")]

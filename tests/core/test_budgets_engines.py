@@ -17,10 +17,11 @@ from app.core.runner import ModelRunner
 from app.core.settings import Settings
 from backends.base import Backend, GenerateOptions
 from backends.events import Done, Event, ReasoningDelta, TextDelta
-from tests.core.test_assistant_loop import WAIT, Events
+from tests.core.test_assistant_loop import Events
 from tests.support.tiny_model import TinyModel
 
 CONTEXT = 2048
+WAIT = 600.0  # a safety net only: real engines on a busy machine may take minutes
 
 
 def _llama(model: TinyModel) -> Backend:
