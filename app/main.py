@@ -5,13 +5,14 @@ from __future__ import annotations
 import argparse
 import logging
 import multiprocessing
+import os
 import shutil
 import sys
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from app.core.paths import Paths
+from app.core.paths import OWNER_UMASK, Paths
 from app.core.settings import Settings, load_settings, save_settings
 
 log = logging.getLogger(__name__)
@@ -173,9 +174,9 @@ class Hearth:
 
     def skills(self) -> list[Skill]:
         """The explicit registry: every skill the assistant may offer the model."""
+        from common.clock import local_timezone_name
         from skills.builtin import builtin_skills
         from skills.calendar import calendar_skills
-        from skills.calendar.timeutil import local_timezone_name
         from skills.documents import document_skills
         from skills.files import file_skills
 
@@ -299,10 +300,15 @@ def main(argv: list[str] | None = None) -> int:
     if not args_list or (args_list[0] not in COMMANDS and args_list[0] not in ("-h", "--help")):
         from app.ui.application import run_app
 
-        return run_app(args_list, Hearth)
+        mask = os.umask(OWNER_UMASK)  # what Hearth creates is owner-only (0600, folders 0700)
+        try:
+            return run_app(args_list, Hearth)
+        finally:
+            os.umask(mask)
     from app.cli.terminal import SafeStream
 
     streams = sys.stdout, sys.stderr
+    mask = os.umask(OWNER_UMASK)
     # Model- and file-supplied text must never drive the terminal (app/cli/terminal.py).
     sys.stdout, sys.stderr = SafeStream(sys.stdout), SafeStream(sys.stderr)
     try:
@@ -310,6 +316,7 @@ def main(argv: list[str] | None = None) -> int:
         return _run_command(args)
     finally:
         sys.stdout, sys.stderr = streams
+        os.umask(mask)
 
 
 def _run_command(args: argparse.Namespace) -> int:

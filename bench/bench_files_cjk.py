@@ -17,8 +17,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from common.cjk import index_terms  # noqa: E402
 from skills.files import FileIndex  # noqa: E402
-from skills.files.cjk import index_terms  # noqa: E402
 from skills.files.query import Filters, search  # noqa: E402
 
 # Common characters, so two-character pieces repeat across files as real words do.

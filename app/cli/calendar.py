@@ -49,7 +49,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def run(args: argparse.Namespace, hearth: Hearth) -> int:
-    from skills.calendar.timeutil import local_timezone_name, zone
+    from common.clock import local_timezone_name
+    from skills.calendar.timeutil import zone
 
     tz = getattr(args, "tz", None) or local_timezone_name()
     try:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,8 +36,11 @@ class Paths:
         )
 
     def ensure(self) -> Paths:
+        """Create every folder owner-only (0700 on POSIX) and tighten what an older version
+        left readable by others: conversations, indexes and caches are private."""
         for folder in (self.data, self.cache, self.models, self.logs):
-            folder.mkdir(parents=True, exist_ok=True)
+            folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+            owner_only(folder)
         return self
 
     @property
@@ -54,3 +58,29 @@ class Paths:
     @property
     def kv_cache_dir(self) -> Path:
         return self.cache / "kv"
+
+
+OWNER_UMASK = 0o077  # what Hearth creates is readable by its user only
+
+
+def owner_only(folder: Path) -> None:
+    """Folders under `folder` 0700 and files 0600 at most (POSIX; Windows keeps the profile's
+    own ACLs, which already limit the per-user data and cache folders to their user)."""
+    if os.name == "nt":
+        return
+    _tighten(folder)
+    for base, dirs, files in os.walk(folder):
+        for name in dirs + files:
+            _tighten(Path(base) / name)
+
+
+def _tighten(path: Path) -> None:
+    try:
+        info = path.lstat()
+        if stat.S_ISLNK(info.st_mode):
+            return  # never follow a link out of Hearth's folders
+        mode = stat.S_IMODE(info.st_mode)
+        if mode & 0o077:  # the owner's own bits stay as they were
+            path.chmod(mode & ~0o077)
+    except OSError:
+        pass  # a read-only disk or a file another user owns: reading still works

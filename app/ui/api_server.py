@@ -54,7 +54,7 @@ class ServerSwitch(QObject):
                               default_max_tokens=lambda: settings.max_tokens)
 
         def work() -> ApiServer:
-            from skills.calendar.timeutil import local_timezone_name
+            from common.clock import local_timezone_name
             from skills.calendar.tools import calendar_skills
 
             if ensure_api_key(settings):

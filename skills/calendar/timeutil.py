@@ -1,50 +1,16 @@
-"""Time helpers: the local IANA zone, strict ISO 8601 parsing, and sane-range checks."""
+"""Calendar time helpers: zones by name, strict ISO 8601 parsing, and sane-range checks
+(the computer's own zone is common/clock.py)."""
 
 from __future__ import annotations
 
-import os
 from datetime import date, datetime, time, timedelta
-from pathlib import Path
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import ZoneInfo
 
+from common.clock import valid_zone
 from skills.base import SkillError
 from skills.calendar.model import When, span
 
 MIN_YEAR, MAX_YEAR = 1900, 2200
-
-
-def local_timezone_name() -> str:
-    """The machine's IANA zone (tzlocal, which knows Windows and macOS too; then TZ,
-    /etc/localtime, /etc/timezone), always a name zoneinfo accepts: "UTC" when unknown."""
-    candidates: list[str] = []
-    try:
-        import tzlocal
-
-        candidates.append(str(tzlocal.get_localzone_name() or ""))
-    except Exception:  # an odd system setup: fall back to the files below
-        pass
-    candidates.append(os.environ.get("TZ", "").lstrip(":"))
-    localtime = Path("/etc/localtime")
-    if localtime.is_symlink():
-        target = str(localtime.resolve())
-        if "zoneinfo/" in target:
-            candidates.append(target.split("zoneinfo/", 1)[1])
-    try:
-        candidates.append(Path("/etc/timezone").read_text(encoding="utf-8").strip())
-    except OSError:
-        pass
-    for name in candidates:
-        if name and valid_zone(name):
-            return "UTC" if name in ("Etc/UTC", "Etc/Universal", "Universal", "Zulu") else name
-    return "UTC"
-
-
-def valid_zone(name: str) -> bool:
-    try:
-        ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
-        return False
-    return True
 
 
 def zone(name: str) -> ZoneInfo:

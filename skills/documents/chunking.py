@@ -2,21 +2,15 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from common.cjk import run_bigrams
 from skills.documents.parsers import Section, parse_file
 
 TARGET_CHARS = 900  # a few paragraphs: enough context for the model, precise enough to cite
 MAX_LINE_CHARS = 1200
 
-# CJK ideographs, kana and hangul: scripts written without spaces between words.
-_CJK = (
-    "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
-    "\U00020000-\U0002fa1f"
-)
-CJK_RUN = re.compile(f"[{_CJK}]+")
 
 
 @dataclass(frozen=True)
@@ -67,7 +61,7 @@ def chunk_sections(sections: list[Section], target: int = TARGET_CHARS) -> list[
                 location = f"{location}, rows {rows[0]}-{rows[1]}".lstrip(", ")
             size = len("\n".join(group))
             chunks.append(Chunk(len(chunks), text, location, section.page, start, start + size,
-                                cjk_bigrams(text)))
+                                run_bigrams(text)))
             start += size + 1
         offset += len(section_text(section)) + 2
     return chunks
@@ -117,13 +111,3 @@ def _split_long(line: str) -> Iterator[str]:
     yield line
 
 
-def cjk_bigrams(text: str) -> str:
-    """CJK runs as overlapping character pairs, so FTS5 can match Chinese words without a
-    dictionary (single characters stay as they are)."""
-    out: list[str] = []
-    for run in CJK_RUN.findall(text):
-        if len(run) == 1:
-            out.append(run)
-        else:
-            out.extend(run[i : i + 2] for i in range(len(run) - 1))
-    return " ".join(out)

@@ -13,7 +13,7 @@ from skills.documents import fscheck, store
 from skills.documents.chunking import Prepared
 from skills.documents.models import Failure, IndexReport, Progress
 from skills.documents.records import Records
-from skills.documents.worker import Limits, Outcome, ParserPool
+from skills.documents.worker import CLOSED, Limits, Outcome, ParserPool
 
 ProgressFn = Callable[[Progress], None]
 Files = list[tuple[str, str]]  # (path, root it was found under)
@@ -149,8 +149,7 @@ class Indexer:
         if parsing is None or self.closed:
             return
         job, outcome = parsing
-        self._store(job, outcome, report)
-        if queued:
+        if self._store(job, outcome, report) and queued:
             self._dequeue(job.path, job.scope)
 
     def _report(self, value: Progress, progress: ProgressFn | None) -> None:
@@ -199,20 +198,24 @@ class Indexer:
     def _parse(self, job: _Job) -> Outcome:
         return self.pool.parse(job.path, self.limits.seconds + job.stat.size / 1e6)
 
-    def _store(self, job: _Job, parsing: Future[Outcome] | None, report: IndexReport) -> None:
+    def _store(self, job: _Job, parsing: Future[Outcome] | None, report: IndexReport) -> bool:
+        """Record what parsing gave; False when closing cut it short (the file stays queued)."""
         started = time.perf_counter()
         outcome = parsing.result() if parsing is not None else self._parse(job)
         seconds = time.perf_counter() - started
+        if not outcome.ok and (self.closed or outcome.error == CLOSED):
+            return False  # cut short by closing, not the file's fault: read again next time
         if not outcome.ok:
             self.records.save_failure(job.path, outcome.error, job.stat, job.scope, report,
                                       job.digest)
-            return
+            return True
         prepared: Prepared = outcome.value
         self.records.save_parsed(job.path, job.stat, job.scope, job.digest, prepared, seconds)
         if job.existed:
             report.updated += 1
         else:
             report.added += 1
+        return True
 
 
 def expand(path: str, report: IndexReport) -> Files:

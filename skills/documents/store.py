@@ -10,8 +10,9 @@ from typing import Any
 
 import sqlite_utils
 
-from skills.documents.chunking import CJK_RUN, Chunk, cjk_bigrams
-from skills.migrations import Migrations
+from common.cjk import CJK_RUN, run_bigrams
+from common.migrations import Migrations
+from skills.documents.chunking import Chunk
 
 migrations = Migrations("documents")
 
@@ -194,7 +195,7 @@ def match_expression(query: str, titles: frozenset[str] | None = None) -> str:
             if not piece:
                 continue
             if CJK_RUN.fullmatch(piece):
-                grams.extend(cjk_bigrams(piece).split())
+                grams.extend(run_bigrams(piece).split())
             else:
                 words.append(piece.lower())
     kept = [w for w in words if w not in STOPWORDS] or words

@@ -17,6 +17,10 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 DEFAULT_TARGET = "skills.documents.chunking:parse_and_chunk"
+# Starting the worker (a new interpreter importing the parsers) is not part of any file's time
+# limit: a busy machine may take long to start it. This bounds only a worker that never starts.
+STARTUP_S = 300.0
+CLOSED = "indexing stopped"  # the reason a parse cut short by close() returns
 
 
 @dataclass(frozen=True)
@@ -48,6 +52,11 @@ def _resolve(target: str) -> Callable[[str], Any]:
 
 def _serve(conn: Connection, target: str, memory_bytes: int) -> None:
     """The worker's loop: receive a path, send back ("ok", value) or ("error", reason)."""
+    import signal
+
+    # Ctrl+C in a terminal reaches the whole process group: the parent decides when this
+    # worker stops, so a file being parsed is never recorded as crashed on the way out.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     if sys.platform.startswith("linux") and memory_bytes > 0:
         import resource
 
@@ -56,6 +65,7 @@ def _serve(conn: Connection, target: str, memory_bytes: int) -> None:
 
     logging.getLogger("pypdf").setLevel(logging.ERROR)  # damaged files are reported, not logged
     fn = _resolve(target)
+    conn.send(("ready", None))  # each file's time limit starts from here
     while True:
         try:
             path = conn.recv()
@@ -88,11 +98,17 @@ class ParserPool:
         self._lock = threading.Lock()
         self._process: Any = None
         self._conn: Connection | None = None
+        self._closed = False
 
     def parse(self, path: str, seconds: float | None = None) -> Outcome:
         timeout = self.limits.seconds if seconds is None else seconds
         with self._lock:
-            conn = self._ensure()
+            if self._closed:
+                return Outcome(error=CLOSED)
+            try:
+                conn = self._ensure()
+            except OSError as exc:
+                return Outcome(error=CLOSED if self._closed else str(exc))
             try:
                 conn.send(path)
                 if not conn.poll(timeout):
@@ -100,6 +116,9 @@ class ParserPool:
                     return Outcome(error=f"parsing took longer than {timeout:g} s; skipped")
                 status, value = conn.recv()
             except (EOFError, OSError, BrokenPipeError):
+                if self._closed:  # close() stopped the worker under this parse
+                    self._kill()
+                    return Outcome(error=CLOSED)
                 code = None
                 if self._process is not None:
                     self._process.join(timeout=5)  # the pipe closes a moment before exit
@@ -123,6 +142,13 @@ class ParserPool:
             process.start()
         child.close()
         self._process, self._conn = process, parent
+        try:
+            ready = parent.poll(STARTUP_S) and parent.recv() == ("ready", None)
+        except (EOFError, OSError):
+            ready = False
+        if not ready:
+            self._kill()
+            raise OSError("the document parser could not start; skipped")
         return parent
 
     def _kill(self) -> None:
@@ -135,7 +161,15 @@ class ParserPool:
         self._process, self._conn = None, None
 
     def close(self) -> None:
-        with self._lock:
+        """Stop the worker. A parse in flight ends at once (with CLOSED) instead of running
+        to its time limit: quitting, or Ctrl+C on `hearth docs watch`, never waits on it."""
+        self._closed = True
+        if not self._lock.acquire(blocking=False):
+            process = self._process
+            if process is not None and process.is_alive():
+                process.kill()  # the waiting parse reads end-of-file and returns
+            self._lock.acquire()
+        try:
             if self._conn is not None and self._process is not None and self._process.is_alive():
                 try:
                     self._conn.send(None)
@@ -143,6 +177,8 @@ class ParserPool:
                 except (OSError, BrokenPipeError):
                     pass
             self._kill()
+        finally:
+            self._lock.release()
 
 
 @contextlib.contextmanager

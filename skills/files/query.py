@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from skills.files import cjk
+from common import cjk
 from skills.files.models import FileHit, local_time
 from skills.files.paths import text_range
 from skills.files.snippet import make_snippet

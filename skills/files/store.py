@@ -11,11 +11,11 @@ from pathlib import Path
 
 import sqlite_utils
 
-from skills.files.cjk import index_terms, sql_index_terms
+from common.cjk import index_terms, sql_index_terms
+from common.migrations import Migrations
 from skills.files.kinds import extension, kind_of
 from skills.files.paths import bytes_range, display
 from skills.files.scanner import FoundFile
-from skills.migrations import Migrations
 
 migrations = Migrations("files")
 

@@ -16,13 +16,13 @@ from typing import Any, Protocol
 
 import sqlite_utils
 
+from common.migrations import Migrations
 from skills.base import SkillContext, SkillError, SkillResult, Source
 from skills.documents import fscheck
 from skills.documents.models import IndexReport
 from skills.documents.tools import neutralise
 from skills.documents.worker import Limits as ParseLimits
 from skills.documents.worker import ParserPool
-from skills.migrations import Migrations
 
 PARSE_TARGET = "skills.documents.parsers:parse_file"
 MAX_INPUT_CHARS = 6000  # per document: what a small model summarises well in one pass

@@ -52,6 +52,16 @@ def test_chinese_words_inside_a_sentence_are_found(store: HistoryStore) -> None:
     assert "[[天气]]" in hit.snippet
 
 
+def test_rare_characters_beyond_the_basic_block_are_found_inside_a_word(
+        store: HistoryStore) -> None:
+    """CJK Extension B (U+20000...), as in many names: the history's own copy of the CJK
+    class lacked it, so such a word was searched as one whole token and never found inside."""
+    conversation = store.create_conversation("Family names")
+    store.add_message(conversation.id, "user", "我的祖父叫𠀀𠀁𠀂先生")
+    [hit] = store.search("𠀁𠀂")
+    assert hit.conversation_id == conversation.id and "[[𠀁𠀂]]" in hit.snippet
+
+
 @pytest.mark.parametrize(
     ("query", "titles"),
     [

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import signal
 import time
+from pathlib import Path
 
 
 def hang(path: str) -> str:
@@ -12,6 +13,12 @@ def hang(path: str) -> str:
         return "fine"
     while True:  # a parser stuck in a loop on a crafted file
         time.sleep(0.1)
+
+
+def hang_visibly(path: str) -> str:
+    """As hang, after leaving a mark beside the file: the test knows the parse is running."""
+    Path(path + ".parsing").touch()
+    return hang(path)
 
 
 def allocate(path: str) -> int:

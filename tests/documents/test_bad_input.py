@@ -121,3 +121,42 @@ def test_a_large_real_spreadsheet_is_not_mistaken_for_a_bomb(tmp_path: Path) -> 
     book = write_xlsx(tmp_path / "ledger.xlsx", {"Ledger": rows})
     check_zip(book)
     assert len(parse_file(str(book)).sections[0].lines) == 7_000
+
+
+def test_closing_never_waits_for_a_parse_and_does_not_blame_the_file(tmp_path: Path) -> None:
+    """Quitting (or Ctrl+C on `hearth docs watch`) while a slow file parses: the index closes
+    at once, the file is not recorded as failed, and it is read again next time."""
+    import threading
+
+    from tests.documents.conftest import wait_for
+
+    slow = tmp_path / "slow.txt"
+    slow.write_text("a file whose parser takes its time")
+    pool = ParserPool(Limits(seconds=3600), target="tests.documents.hostile:hang_visibly")
+    index = DocumentIndex(tmp_path / "index.db", pool=pool)
+    adding = threading.Thread(target=index.add_paths, args=([slow],))
+    adding.start()
+    wait_for(lambda: (tmp_path / "slow.txt.parsing").exists(), timeout=300)
+    pool.close()  # what DocumentIndex.close does first for a pool it owns
+    index.close()
+    adding.join(timeout=300)
+    assert not adding.is_alive()  # it did not sit out the hour-long limit
+    again = DocumentIndex(tmp_path / "index.db")
+    try:
+        assert again.failures() == []
+        assert [Path(p).name for p, _s, _r in again._indexer.pending()] == ["slow.txt"]
+    finally:
+        again.close()
+
+
+def test_ctrl_c_in_the_terminal_does_not_stop_the_parser_worker() -> None:
+    import signal
+
+    pool = ParserPool(Limits(seconds=30), target="tests.documents.hostile:hang")
+    try:
+        assert pool.parse("first ok").value == "fine"
+        os.kill(pool._process.pid, signal.SIGINT)  # the terminal signals the whole group
+        assert pool.parse("second ok").value == "fine"
+        assert pool._process.is_alive()
+    finally:
+        pool.close()

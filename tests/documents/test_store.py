@@ -7,8 +7,8 @@ from pathlib import Path
 
 import sqlite_utils
 
+from common.migrations import Migrations
 from skills.documents import store
-from skills.migrations import Migrations
 
 
 def test_documents_and_files_components_share_index_db(tmp_path: Path) -> None:

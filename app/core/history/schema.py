@@ -10,7 +10,7 @@ import functools
 
 import sqlite_utils
 
-from skills.migrations import MigrationFn, Migrations
+from common.migrations import MigrationFn, Migrations
 
 MIGRATIONS = Migrations("history")
 

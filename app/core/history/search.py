@@ -12,6 +12,7 @@ import re
 import sqlite3
 
 from app.core.history.records import SearchHit
+from common.cjk import CJK_RUN
 
 HIT_OPEN, HIT_CLOSE = "[[", "]]"
 TITLE_ROLE = "title"  # the role of a hit on a conversation's title
@@ -19,7 +20,6 @@ ELLIPSIS = "…"
 SNIPPET_WORDS = 16  # FTS snippet length in tokens
 SNIPPET_CHARS = 40  # substring snippet: characters kept either side of the first hit
 _WORD = re.compile(r"\w+", re.UNICODE)  # what the unicode61 tokenizer treats as a word
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 
 _FTS_SQL = f"""
 select m.conversation_id, c.title, m.id, m.role,
@@ -76,7 +76,7 @@ def search(conn: sqlite3.Connection, query: str, limit: int) -> list[SearchHit]:
     limit -= len(hits)
     if limit <= 0:
         return hits
-    if _CJK.search(query):
+    if CJK_RUN.search(query):
         return hits + _substring_search(conn, words, limit)
     rows = conn.execute(_FTS_SQL, [match_expression(query), limit]).fetchall()
     return hits + [SearchHit(*row) for row in rows]
@@ -87,7 +87,7 @@ def _title_search(
 ) -> list[SearchHit]:
     """Conversations whose title holds every word (pinned, then most recently active, first);
     the snippet is the whole title (at most 200 characters) with the hits marked."""
-    if not _CJK.search(query):
+    if not CJK_RUN.search(query):
         rows = conn.execute(_TITLE_SQL, [match_expression(query), limit]).fetchall()
         return [SearchHit(*row) for row in rows]
     conditions = " and ".join("instr(lower(c.title), lower(?)) > 0" for _ in words)

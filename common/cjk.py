@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import re
 
-# Ideographs, kana and hangul: scripts written without spaces between words (as in
-# skills/documents/chunking.py, which files do not import: documents are optional there).
+# Ideographs (with Extensions A to F and the compatibility block), kana and hangul: scripts
+# written without spaces between words. History, file search and documents all use this one.
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\U00020000-\U0002fa1f"
 CJK_RUN = re.compile(f"[{_CJK}]+")
 _SPLIT = re.compile(f"([{_CJK}]+)")
@@ -25,6 +25,11 @@ def is_cjk(piece: str) -> bool:
 def bigrams(run: str) -> list[str]:
     """Overlapping character pairs of one CJK run (a single character stays itself)."""
     return [run] if len(run) < 2 else [run[i : i + 2] for i in range(len(run) - 1)]
+
+
+def run_bigrams(text: str) -> str:
+    """Every CJK run of `text` as its character pairs, space-separated (the documents index)."""
+    return " ".join(pair for run in CJK_RUN.findall(text) for pair in bigrams(run))
 
 
 def index_terms(text: str) -> str:
