@@ -108,8 +108,8 @@ class LocalEngine(Protocol):
         """Bring the prefix (system message + tools) into the engine, from disk or computed;
         True when complete, False when should_stop ended it early (the part done is kept)."""
 
-    def count_tokens(self, text: str) -> int:
-        """Tokens of `text` with the loaded model's own tokenizer."""
+    def prefix_tokens(self, messages: list[Message], options: GenerateOptions) -> int:
+        """Tokens of the rendered prefix of `messages` (system message + tool schemas)."""
 
     def clear_saved_states(self) -> None:
         """Forget every saved prefix and conversation state, in memory and on disk."""

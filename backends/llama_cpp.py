@@ -185,6 +185,11 @@ class LlamaCppBackend:
         self._switch_conversation(None)  # park a live conversation before touching the KV
         return self._prefix.ensure(llm, key, should_stop, on_progress).ready
 
+    def prefix_tokens(self, messages: list[Message], options: GenerateOptions) -> int:
+        """Tokens of the rendered prefix (system message + tool schemas), as the engine reads it."""
+        lead = leading_system(messages)
+        return len(self.encode_prompt(lead, options, add_generation_prompt=False).tokens) if lead else 0
+
     def clear_saved_states(self) -> None:
         """Forget every saved prompt prefix and conversation state, in memory and on disk."""
         if self._caches is not None:

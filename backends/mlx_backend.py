@@ -267,6 +267,11 @@ class MlxBackend:
         self._store.put(WARM_SLOT, entry)
         return outcome.ready
 
+    def prefix_tokens(self, messages: list[Message], options: GenerateOptions) -> int:
+        """Tokens of the rendered prefix (system message + tool schemas), as the engine reads it."""
+        lead = leading_system(messages)
+        return len(self.encode_prompt(lead, options, add_generation_prompt=False).tokens) if lead else 0
+
     def clear_saved_states(self) -> None:
         """Forget every saved prompt prefix and conversation cache, in memory and on disk."""
         if self._store is not None:

@@ -8,7 +8,7 @@ import platform
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from app.cli.output import emit_json
 
@@ -69,14 +69,20 @@ def engine_modules() -> tuple[str, ...]:
     return ("llama_cpp",)
 
 
-def _engine_check(hearth: Hearth, model: str) -> Callable[[], None]:
+def _engine_check(hearth: Hearth, model: str,
+                  sizes: dict[str, Any] | None = None) -> Callable[[], None]:
+    """Load the model and generate a few tokens; `sizes` gets the prompt prefix's token counts
+    (system message, each tool schema) measured with this model's own tokenizer."""
     def check() -> None:
-        from backends.base import GenerateOptions
+        from app.core.prompt_size import measure
+        from backends.base import GenerateOptions, LocalEngine
         from backends.events import Done
 
         backend = hearth.make_backend(model_path=model, engine="auto", url="")
         backend.load()
         try:
+            if sizes is not None and isinstance(backend, LocalEngine):
+                sizes.update(measure(backend, *hearth.assistant.prefix_request()))
             options = GenerateOptions(enable_thinking=False, max_tokens=4)
             messages = [{"role": "system", "content": "test"}, {"role": "user", "content": "hi"}]
             if not backend.render_prompt(messages, options):
@@ -130,7 +136,8 @@ def _data_checks() -> dict[str, Callable[[], object]]:
             "code highlighting": lexers}
 
 
-def collect(args: argparse.Namespace, hearth: Hearth) -> dict[str, str]:
+def collect(args: argparse.Namespace, hearth: Hearth,
+            sizes: dict[str, dict[str, Any]] | None = None) -> dict[str, str]:
     checks: dict[str, str] = {}
     for name in (*MODULES, *LIBRARIES, *engine_modules()):
         checks[f"import {name}"] = _check(_importer(name))
@@ -140,24 +147,32 @@ def collect(args: argparse.Namespace, hearth: Hearth) -> dict[str, str]:
     if "mlx.core" in engine_modules():
         checks["metal kernels"] = _metal_check()
     for model in args.model:
-        checks[f"model {Path(model).name}"] = _check(_engine_check(hearth, model))
+        measured: dict[str, Any] = {}
+        checks[f"model {Path(model).name}"] = _check(_engine_check(hearth, model, measured))
+        if sizes is not None and measured:
+            sizes[Path(model).name] = measured
     if not args.no_window:
         checks["window"] = _check(hearth.ui_selftest)
     return checks
 
 
 def run(args: argparse.Namespace, hearth: Hearth) -> int:
-    checks = collect(args, hearth)
+    sizes: dict[str, dict[str, Any]] = {}
+    checks = collect(args, hearth, sizes)
     ok = all(passed(v) for v in checks.values())
     report = {
         "ok": ok,
         "python": sys.version.split()[0],
         "frozen": bool(getattr(sys, "frozen", False)),
         "checks": checks,
+        "prompt_tokens": sizes,  # per model: the fixed prefix every new chat starts with
     }
     if args.json:
         emit_json(report)
     else:
         for name, result in checks.items():
             print(f"ok   {name}{result[2:]}" if passed(result) else f"FAIL {name}: {result}")
+        for model, size in sizes.items():
+            print(f"prompt prefix with {model}: {size['total']:,} tokens (system message "
+                  f"{size['system']:,}, tools {size['tools_total']:,})")
     return 0 if ok else 1

@@ -35,12 +35,18 @@ def user_locale(language_setting: str = "system") -> str:
 def tools_section(skills: Sequence[Skill]) -> str:
     if not skills:
         return prompt_text("no_tools").strip()
-    # Names only: the chat template already renders every tool's description and schema.
-    lines = []
-    for skill in skills:
-        asks = " (asks the user first)" if skill.changes_things else ""
-        lines.append(f"- {skill.name}{asks}")
-    return Template(prompt_text("tools")).substitute(tool_list="\n".join(lines)).strip()
+    # The chat template already renders every tool's name, description and schema: only what
+    # it cannot say is written here (which tools change things and wait for the user).
+    changing = [skill.name for skill in skills if skill.changes_things]
+    asks = ""
+    if changing:
+        asks = (f"- {', '.join(changing)} change something on the user's computer: the user "
+                "approves or declines each call. If declined, do not retry unless asked, and "
+                "say it was not done.\n")
+    documents = any(skill.name == "read_document" for skill in skills)
+    return Template(prompt_text("tools")).substitute(
+        asks_first=asks, documents=prompt_text("tools_documents").strip() if documents else ""
+    ).strip()
 
 
 def build_system_prompt(skills: Sequence[Skill], *, timezone: str | None = None,

@@ -499,89 +499,89 @@
         <translation>用新的 API 密钥替换当前密钥</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="89"/>
+        <location filename="../../app/ui/connect_page.py" line="92"/>
         <source>Web pages allowed to call the server (CORS)</source>
         <translation>允许调用服务器的网页（CORS）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="91"/>
+        <location filename="../../app/ui/connect_page.py" line="94"/>
         <source>None (recommended), or e.g. http://localhost:5173</source>
         <translation>无（推荐），或例如 http://localhost:5173</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="92"/>
+        <location filename="../../app/ui/connect_page.py" line="95"/>
         <source>Allowed web origins</source>
         <translation>允许的网页来源</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="94"/>
+        <location filename="../../app/ui/connect_page.py" line="97"/>
         <source>Ready-to-paste configuration</source>
         <translation>可直接粘贴的配置</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="96"/>
+        <location filename="../../app/ui/connect_page.py" line="99"/>
         <source>OpenClaw</source>
         <translation>OpenClaw</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="97"/>
+        <location filename="../../app/ui/connect_page.py" line="100"/>
         <source>Editor (Continue)</source>
         <translation>编辑器（Continue）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="98"/>
+        <location filename="../../app/ui/connect_page.py" line="101"/>
         <source>MCP clients</source>
         <translation>MCP 客户端</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="101"/>
+        <location filename="../../app/ui/connect_page.py" line="104"/>
         <source>Test connection</source>
         <translation>测试连接</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="107"/>
+        <location filename="../../app/ui/connect_page.py" line="110"/>
         <source>Recent requests (no message text is kept)</source>
         <translation>最近的请求（不保存消息内容）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="109"/>
+        <location filename="../../app/ui/connect_page.py" line="112"/>
         <source>Request log</source>
         <translation>请求日志</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="129"/>
-        <location filename="../../app/ui/connect_page.py" line="144"/>
+        <location filename="../../app/ui/connect_page.py" line="132"/>
+        <location filename="../../app/ui/connect_page.py" line="147"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="130"/>
-        <location filename="../../app/ui/connect_page.py" line="145"/>
+        <location filename="../../app/ui/connect_page.py" line="133"/>
+        <location filename="../../app/ui/connect_page.py" line="148"/>
         <source>Copy %1</source>
         <translation>复制%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="174"/>
+        <location filename="../../app/ui/connect_page.py" line="177"/>
         <source>A new key takes effect when you save; programs using the old one must be given the new one.</source>
         <translation>新密钥在保存后生效；使用旧密钥的程序需要换成新密钥。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="193"/>
+        <location filename="../../app/ui/connect_page.py" line="196"/>
         <source>The server is off: turn it on and save first.</source>
         <translation>服务器未开启：请先开启并保存。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="211"/>
+        <location filename="../../app/ui/connect_page.py" line="214"/>
         <source>Testing…</source>
         <translation>正在测试…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="215"/>
+        <location filename="../../app/ui/connect_page.py" line="218"/>
         <source>Connected: the server answers with %1.</source>
         <translation>已连接：服务器以 %1 应答。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="220"/>
+        <location filename="../../app/ui/connect_page.py" line="223"/>
         <source>No answer: %1</source>
         <translation>没有应答：%1</translation>
     </message>
@@ -2755,7 +2755,7 @@
 <context>
     <name>Sources</name>
     <message>
-        <location filename="../../app/ui/open_source.py" line="21"/>
+        <location filename="../../app/ui/open_source.py" line="22"/>
         <source>This file is no longer there:</source>
         <translation>此文件已不存在：</translation>
     </message>

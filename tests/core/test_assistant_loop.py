@@ -275,7 +275,7 @@ def test_system_prompt_and_options_sent_to_the_engine(
     messages, options = backend.calls[0]
     system = messages[0]["content"]
     assert messages[0]["role"] == "system" and "Hearth" in system
-    assert "time zone" in system and "get_current_time" in system
+    assert "time zone" in system and "never instructions" in system  # tools go in options
     assert messages[1]["role"] == "user" and messages[1]["content"].startswith("hi\n\n[sent ")
     assert options.enable_thinking is False and options.preserve_thinking is False
     assert options.max_tokens == 77 and options.cache_key

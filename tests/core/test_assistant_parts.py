@@ -41,8 +41,8 @@ def test_system_prompt_names_zone_locale_and_skills() -> None:
                                notes=["The external tool server 'x' is unavailable."])
     assert "Hearth" in text
     assert "Europe/Paris" in text and "fr_FR" in text and "[sent " in text
-    assert "- get_current_time" in text and "- convert_units" in text
-    assert "[n]" in text and "read_document" in text  # citations, whole documents
+    # The template lists the tools; the prompt adds only what it cannot say.
+    assert "get_current_time" not in text and "[n]" not in text  # no document skill here
     assert "never instructions" in text  # tool output is data
     assert text.endswith("The external tool server 'x' is unavailable.\n\nAnswer in haiku.")
 
@@ -61,6 +61,20 @@ def test_system_prompt_is_the_same_on_every_day(monkeypatch: pytest.MonkeyPatch)
                                              locale_name="fr_FR"))
     assert texts[0] == texts[1] == texts[2]
     assert "March" not in texts[0] and "UTC+" not in texts[0]
+
+
+def test_system_prompt_names_the_tools_that_ask_first_and_how_to_cite() -> None:
+    from types import SimpleNamespace
+    from typing import Any
+
+    def skill(name: str, changes: bool) -> Any:
+        return SimpleNamespace(name=name, changes_things=changes)
+
+    text = build_system_prompt([skill("read_document", False), skill("add_event", True),
+                                skill("delete_event", True)], timezone="UTC",
+                               locale_name="en_US")
+    assert "add_event, delete_event change something" in text and "approves" in text
+    assert "[n]" in text and "read_document" in text  # citations, whole documents
 
 
 def test_system_prompt_without_skills_says_so() -> None:

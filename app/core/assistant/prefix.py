@@ -21,6 +21,22 @@ def system_message(skills: Sequence[Skill], settings: Settings, mode: TurnMode,
     return {"role": "system", "content": text}
 
 
+# Schema keys that only a validator needs: arguments are validated against the skill's full
+# schema before a tool runs (assistant/tools.py), so the model is spared reading them.
+VALIDATION_ONLY = frozenset({"additionalProperties", "$schema", "title"})
+
+
 def tool_specs(skills: Sequence[Skill]) -> list[dict[str, Any]]:
     """The schemas the chat template renders after the system message, in a fixed order."""
-    return [tool_spec(skill) for skill in skills]
+    return [_compact(tool_spec(skill)) for skill in skills]
+
+
+def _compact(value: Any) -> Any:
+    if isinstance(value, dict):
+        # A property may itself be named "title": only drop the keyword, never a property.
+        return {key: (_compact(item) if key != "properties" else
+                      {name: _compact(schema) for name, schema in item.items()})
+                for key, item in value.items() if key not in VALIDATION_ONLY}
+    if isinstance(value, list):
+        return [_compact(item) for item in value]
+    return value
