@@ -200,12 +200,12 @@ class LlamaCppBackend:
     # -- loading ----------------------------------------------------------------------------
 
     def _plan_context(self, summary: GgufSummary) -> int:
-        from backends import memory
+        from backends import free_memory, memory
 
         shape = model_shape(summary, summary.path.stat().st_size)
         limit = shape.max_context or memory.DEFAULT_MAX_CONTEXT
         plan = memory.plan_context(
-            shape.weights_bytes, memory.free_memory_bytes(), shape.kv_bytes_per_token(self.kv_type),
+            shape.weights_bytes, free_memory.free_memory_bytes(), shape.kv_bytes_per_token(self.kv_type),
             requested=self.context_length, minimum=min(memory.DEFAULT_MIN_CONTEXT, limit),
             maximum=min(memory.DEFAULT_MAX_CONTEXT, limit))
         if self.kv_type not in ("f16", "f32") and shape.head_dim % 32:
