@@ -1,7 +1,7 @@
 """Calendar figures: agreement with recurring-ical-events on the corpus, a 50,000-event import
 (time, peak RSS), ten years of a daily event, hostile rules, and kills during an import.
 
-Run: .venv/bin/python bench/bench_calendar.py [--events 50000] [--kills 20]
+Run: .venv/bin/python bench/bench_calendar.py [--events 50000] [--kills 20] [--before DIR]
 Each speed/memory figure is a ratio against a reference measured in the same run: the import
 against icalendar parsing the same file, the listing against recurring-ical-events. Results go
 to bench/results/calendar.md."""
@@ -12,6 +12,7 @@ import argparse
 import os
 import random
 import signal
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -225,17 +226,70 @@ def kill_figures(kills: int, folder: Path) -> list[str]:
             f"{outcomes['all']}, partial {outcomes['partial']} |"]
 
 
+WRITER = """
+import os, signal, sys
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from skills.calendar import CalendarStore, Event
+store = CalendarStore(Path(sys.argv[1]))
+first = datetime(2026, 1, 1, tzinfo=timezone.utc)
+events = [Event(uid=f"e{i}", title=f"Event {i}", start=first + timedelta(hours=i),
+                end=first + timedelta(hours=i, minutes=30)) for i in range(20_000)]
+calls, stop = 0, int(sys.argv[2])
+def tick():
+    global calls
+    calls += 1
+    if calls == stop:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return 0
+store._db.conn.set_progress_handler(tick, 100)
+store.import_events(events)
+print(calls)
+"""
+
+
+def write_kill_figures(kills: int, folder: Path, tree: Path, label: str) -> list[str]:
+    """Kills at random moments of the write itself (SQLite's progress handler, every 100 VM
+    steps), where a non-atomic import would leave part of the file."""
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    # cwd=tree too: `python -c` puts the working folder first on sys.path
+    counted = subprocess.run([sys.executable, "-c", WRITER, str(folder / f"{label}.db"), "0"],
+                             env=env, capture_output=True, text=True, check=True, cwd=tree)
+    total = int(counted.stdout.split()[-1])
+    rng = random.Random(11)
+    counts = []
+    for n in range(kills):
+        db = folder / f"{label}-{n}.db"
+        subprocess.run([sys.executable, "-c", WRITER, str(db), str(rng.randint(1, total))],
+                       env=env, capture_output=True, cwd=tree)
+        conn = sqlite3.connect(db)
+        try:
+            counts.append(conn.execute("select count(*) from calendar_events").fetchone()[0])
+        except sqlite3.OperationalError:
+            counts.append(0)  # killed before the table existed
+        conn.close()
+    partial = [c for c in counts if c not in (0, 20_000)]
+    return [f"| {label}: SIGKILL inside the write of a 20,000-event import ({kills} runs) | "
+            f"nothing {counts.count(0)}, all {counts.count(20_000)}, partial {len(partial)}"
+            f"{f' ({min(partial):,}-{max(partial):,} events)' if partial else ''} |"]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--events", type=int, default=50_000)
     parser.add_argument("--kills", type=int, default=20)
+    parser.add_argument("--before", type=Path, help="a checkout of the code before, to compare "
+                        "the write kills with (git archive b6254d1 | tar -x -C DIR)")
     args = parser.parse_args()
     warnings.simplefilter("ignore")
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         agree, diffs = agreement()
         rows = [*agree, *import_figures(args.events, folder), *listing_figures(folder),
-                *hostile_figures(folder), *kill_figures(args.kills, folder)]
+                *hostile_figures(folder), *kill_figures(args.kills, folder),
+                *write_kill_figures(args.kills, folder, ROOT, "now")]
+        if args.before:
+            rows += write_kill_figures(args.kills, folder, args.before.resolve(), "before")
     out = ["# Calendar (issues 15 and 18)", "",
            f"`.venv/bin/python bench/bench_calendar.py --events {args.events} --kills "
            f"{args.kills}`", "", "| figure | value |", "|---|---|", *rows, ""]

@@ -499,89 +499,89 @@
         <translation>用新的 API 密钥替换当前密钥</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="89"/>
+        <location filename="../../app/ui/connect_page.py" line="92"/>
         <source>Web pages allowed to call the server (CORS)</source>
         <translation>允许调用服务器的网页（CORS）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="91"/>
+        <location filename="../../app/ui/connect_page.py" line="94"/>
         <source>None (recommended), or e.g. http://localhost:5173</source>
         <translation>无（推荐），或例如 http://localhost:5173</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="92"/>
+        <location filename="../../app/ui/connect_page.py" line="95"/>
         <source>Allowed web origins</source>
         <translation>允许的网页来源</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="94"/>
+        <location filename="../../app/ui/connect_page.py" line="97"/>
         <source>Ready-to-paste configuration</source>
         <translation>可直接粘贴的配置</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="96"/>
+        <location filename="../../app/ui/connect_page.py" line="99"/>
         <source>OpenClaw</source>
         <translation>OpenClaw</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="97"/>
+        <location filename="../../app/ui/connect_page.py" line="100"/>
         <source>Editor (Continue)</source>
         <translation>编辑器（Continue）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="98"/>
+        <location filename="../../app/ui/connect_page.py" line="101"/>
         <source>MCP clients</source>
         <translation>MCP 客户端</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="101"/>
+        <location filename="../../app/ui/connect_page.py" line="104"/>
         <source>Test connection</source>
         <translation>测试连接</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="107"/>
+        <location filename="../../app/ui/connect_page.py" line="110"/>
         <source>Recent requests (no message text is kept)</source>
         <translation>最近的请求（不保存消息内容）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="109"/>
+        <location filename="../../app/ui/connect_page.py" line="112"/>
         <source>Request log</source>
         <translation>请求日志</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="129"/>
-        <location filename="../../app/ui/connect_page.py" line="144"/>
+        <location filename="../../app/ui/connect_page.py" line="132"/>
+        <location filename="../../app/ui/connect_page.py" line="147"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="130"/>
-        <location filename="../../app/ui/connect_page.py" line="145"/>
+        <location filename="../../app/ui/connect_page.py" line="133"/>
+        <location filename="../../app/ui/connect_page.py" line="148"/>
         <source>Copy %1</source>
         <translation>复制%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="174"/>
+        <location filename="../../app/ui/connect_page.py" line="177"/>
         <source>A new key takes effect when you save; programs using the old one must be given the new one.</source>
         <translation>新密钥在保存后生效；使用旧密钥的程序需要换成新密钥。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="193"/>
+        <location filename="../../app/ui/connect_page.py" line="196"/>
         <source>The server is off: turn it on and save first.</source>
         <translation>服务器未开启：请先开启并保存。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="211"/>
+        <location filename="../../app/ui/connect_page.py" line="214"/>
         <source>Testing…</source>
         <translation>正在测试…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="215"/>
+        <location filename="../../app/ui/connect_page.py" line="218"/>
         <source>Connected: the server answers with %1.</source>
         <translation>已连接：服务器以 %1 应答。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="220"/>
+        <location filename="../../app/ui/connect_page.py" line="223"/>
         <source>No answer: %1</source>
         <translation>没有应答：%1</translation>
     </message>
@@ -1642,22 +1642,22 @@
 <context>
     <name>LocalModels</name>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="508"/>
+        <location filename="../../app/ui/models/manager.py" line="509"/>
         <source>On this computer</source>
         <translation>这台电脑上的模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="526"/>
+        <location filename="../../app/ui/models/manager.py" line="527"/>
         <source>In use</source>
         <translation>使用中</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="529"/>
+        <location filename="../../app/ui/models/manager.py" line="530"/>
         <source>Use</source>
         <translation>使用</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="529"/>
+        <location filename="../../app/ui/models/manager.py" line="530"/>
         <source>Not found</source>
         <translation>找不到文件</translation>
     </message>
@@ -2006,32 +2006,32 @@
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="413"/>
+        <location filename="../../app/ui/models/manager.py" line="414"/>
         <source>Open a GGUF model</source>
         <translation>打开 GGUF 模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="414"/>
+        <location filename="../../app/ui/models/manager.py" line="415"/>
         <source>GGUF models (*.gguf)</source>
         <translation>GGUF 模型 (*.gguf)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="430"/>
+        <location filename="../../app/ui/models/manager.py" line="431"/>
         <source>“%1” cannot be used: it is not a complete GGUF model file.</source>
         <translation>无法使用“%1”：它不是完整的 GGUF 模型文件。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="435"/>
+        <location filename="../../app/ui/models/manager.py" line="436"/>
         <source>“%1” has no chat template, so Hearth cannot hold a conversation with it. Choose a chat (instruct) build of the model, such as Nanbeige4.2-3B above.</source>
         <translation>“%1”没有对话模板，Hearth 无法与它对话。请选择该模型的对话（instruct）版本，例如上面的 Nanbeige4.2-3B。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="448"/>
+        <location filename="../../app/ui/models/manager.py" line="449"/>
         <source>Open an MLX model folder</source>
         <translation>打开 MLX 模型文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="452"/>
+        <location filename="../../app/ui/models/manager.py" line="453"/>
         <source>That folder has no config.json, so it is not an MLX model.</source>
         <translation>该文件夹没有 config.json，不是 MLX 模型。</translation>
     </message>
@@ -2551,145 +2551,145 @@
 <context>
     <name>Sidebar</name>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="65"/>
-        <location filename="../../app/ui/sidebar.py" line="176"/>
-        <location filename="../../app/ui/sidebar.py" line="254"/>
-        <location filename="../../app/ui/sidebar.py" line="301"/>
+        <location filename="../../app/ui/sidebar.py" line="66"/>
+        <location filename="../../app/ui/sidebar.py" line="182"/>
+        <location filename="../../app/ui/sidebar.py" line="260"/>
+        <location filename="../../app/ui/sidebar.py" line="307"/>
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="66"/>
+        <location filename="../../app/ui/sidebar.py" line="67"/>
         <source>Start a new conversation (Ctrl+N)</source>
         <translation>开始新对话（Ctrl+N）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="70"/>
+        <location filename="../../app/ui/sidebar.py" line="71"/>
         <source>Search all chats (Ctrl+K)</source>
         <translation>搜索所有对话 (Ctrl+K)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="71"/>
+        <location filename="../../app/ui/sidebar.py" line="72"/>
         <source>Search all chats</source>
         <translation>搜索所有对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="98"/>
+        <location filename="../../app/ui/sidebar.py" line="99"/>
         <source>Conversations</source>
         <translation>对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="122"/>
+        <location filename="../../app/ui/sidebar.py" line="123"/>
         <source>Search results</source>
         <translation>搜索结果</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="136"/>
+        <location filename="../../app/ui/sidebar.py" line="137"/>
         <source>Library</source>
         <translation>资料库</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="136"/>
+        <location filename="../../app/ui/sidebar.py" line="137"/>
         <source>Files</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="137"/>
+        <location filename="../../app/ui/sidebar.py" line="138"/>
         <source>Calendar</source>
         <translation>日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="138"/>
+        <location filename="../../app/ui/sidebar.py" line="139"/>
         <source>Models</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="138"/>
+        <location filename="../../app/ui/sidebar.py" line="139"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="152"/>
+        <location filename="../../app/ui/sidebar.py" line="153"/>
         <source>Could not read your conversations</source>
         <translation>无法读取你的对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="160"/>
+        <location filename="../../app/ui/sidebar.py" line="166"/>
         <source>Pinned</source>
         <translation>已置顶</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="162"/>
+        <location filename="../../app/ui/sidebar.py" line="168"/>
         <source>Recent</source>
         <translation>最近</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="209"/>
+        <location filename="../../app/ui/sidebar.py" line="215"/>
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="211"/>
+        <location filename="../../app/ui/sidebar.py" line="217"/>
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="211"/>
+        <location filename="../../app/ui/sidebar.py" line="217"/>
         <source>Pin</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="214"/>
+        <location filename="../../app/ui/sidebar.py" line="220"/>
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="239"/>
+        <location filename="../../app/ui/sidebar.py" line="245"/>
         <source>Rename conversation</source>
         <translation>重命名对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="240"/>
+        <location filename="../../app/ui/sidebar.py" line="246"/>
         <source>Title:</source>
         <translation>标题：</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="255"/>
+        <location filename="../../app/ui/sidebar.py" line="261"/>
         <source>Delete conversation</source>
         <translation>删除对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="256"/>
+        <location filename="../../app/ui/sidebar.py" line="262"/>
         <source>Delete “%1”? Its messages and the files dropped into it are forgotten. This cannot be undone.</source>
         <translation>要删除“%1”吗？其中的消息和拖入的文件都将被遗忘，且无法撤销。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="259"/>
+        <location filename="../../app/ui/sidebar.py" line="265"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="291"/>
+        <location filename="../../app/ui/sidebar.py" line="297"/>
         <source>Search failed</source>
         <translation>搜索失败</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="298"/>
+        <location filename="../../app/ui/sidebar.py" line="304"/>
         <source>1 result</source>
         <translation>1 条结果</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="298"/>
+        <location filename="../../app/ui/sidebar.py" line="304"/>
         <source>%1 results</source>
         <translation>%1 条结果</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="299"/>
+        <location filename="../../app/ui/sidebar.py" line="305"/>
         <source>Nothing found</source>
         <translation>没有找到</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="304"/>
+        <location filename="../../app/ui/sidebar.py" line="310"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
@@ -2755,7 +2755,7 @@
 <context>
     <name>Sources</name>
     <message>
-        <location filename="../../app/ui/open_source.py" line="21"/>
+        <location filename="../../app/ui/open_source.py" line="22"/>
         <source>This file is no longer there:</source>
         <translation>此文件已不存在：</translation>
     </message>

@@ -4,7 +4,8 @@ from skills.calendar.ical import IcsError, IcsRead, export_ics, import_file, par
 from skills.calendar.listing import Listing
 from skills.calendar.model import Event, Occurrence
 from skills.calendar.reminders import FiredAlarm, Reminders
-from skills.calendar.store import CalendarStore, ImportIssue, ImportReport
+from skills.calendar.report import ImportIssue, ImportReport
+from skills.calendar.store import CalendarStore
 from skills.calendar.tools import calendar_skills
 
 __all__ = [

@@ -8,7 +8,7 @@ import sqlite3
 import threading
 import uuid
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -28,6 +28,7 @@ from skills.calendar.recurrence import (
     series,
     sort_key,
 )
+from skills.calendar.report import ImportIssue, ImportReport
 from skills.calendar.rulewalk import Budget
 
 UTC = ZoneInfo("UTC")
@@ -183,51 +184,6 @@ def _load_rid(text: str, tz: str) -> When:
             ZoneInfo(tz)
         )
     return date.fromisoformat(text)
-
-
-@dataclass(frozen=True)
-class ImportIssue:
-    """One thing an import skipped or repaired: which event, where in the file, and why."""
-
-    uid: str
-    line: int
-    reason: str
-
-    def to_json(self) -> dict[str, object]:
-        return {"uid": self.uid, "line": self.line, "reason": self.reason}
-
-    def __str__(self) -> str:
-        where = f"line {self.line}" if self.line else "the file"
-        return f"{where}{f' ({self.uid})' if self.uid else ''}: {self.reason}"
-
-
-@dataclass
-class ImportReport:
-    """What an import did, typed for the CLI (--json) and the GUI's import summary."""
-
-    added: int = 0
-    updated: int = 0
-    unchanged: int = 0  # the stored copy is newer (higher SEQUENCE or later LAST-MODIFIED)
-    removed: int = 0  # dropped from a re-imported subscription (on request)
-    skipped: list[ImportIssue] = field(default_factory=list)
-    repaired: list[ImportIssue] = field(default_factory=list)
-
-    def to_json(self) -> dict[str, object]:
-        return {"added": self.added, "updated": self.updated, "unchanged": self.unchanged,
-                "removed": self.removed, "skipped": [i.to_json() for i in self.skipped],
-                "repaired": [i.to_json() for i in self.repaired]}
-
-    def summary(self) -> str:
-        parts = [f"{self.added} new", f"{self.updated} updated"]
-        if self.unchanged:
-            parts.append(f"{self.unchanged} kept (the stored copy is newer)")
-        if self.removed:
-            parts.append(f"{self.removed} removed")
-        if self.repaired:
-            parts.append(f"{len(self.repaired)} repaired")
-        if self.skipped:
-            parts.append(f"{len(self.skipped)} skipped")
-        return ", ".join(parts)
 
 
 _COLUMNS = ("uid", "recurrence_id", "title", "start", "end", "all_day", "timezone", "location",

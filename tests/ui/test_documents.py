@@ -120,3 +120,15 @@ def test_a_missing_source_says_so_without_blocking(window, tmp_path, qtbot) -> N
     box = open_source(SimpleNamespace(document=str(tmp_path / "gone.pdf"), page=1), window)
     assert box is not None and "gone.pdf" in box.text()
     box.close()
+
+
+def test_a_cited_launcher_is_shown_in_its_folder_never_run(window, tmp_path, monkeypatch) -> None:
+    from app.ui.open_source import open_source
+
+    opened: list[str] = []
+    monkeypatch.setattr("app.ui.open_source.QDesktopServices.openUrl",
+                        lambda url: opened.append(url.toLocalFile()) or True)
+    launcher = tmp_path / "notes.txt"
+    launcher.write_text("[Desktop Entry]\nType=Application\nExec=sh -c 'touch /tmp/x'\n")
+    assert open_source(SimpleNamespace(document=str(launcher), page=None), window) is None
+    assert opened == [str(tmp_path)]

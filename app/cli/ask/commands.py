@@ -9,19 +9,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from app.cli.ask.render import Renderer
+from app.cli.ask.waiting import wait_for_turn
 from app.cli.output import emit_json, fail_on
-from app.cli.terminal import visible
-from app.core.assistant import ConfirmPolicy, TurnHandle, TurnMode
-from app.core.events import ConfirmationRequest
+from app.core.assistant import ConfirmPolicy, TurnMode
 from app.core.failures import FailureKind, exit_code
 from backends.base import Backend, GenerateOptions, Message
 from backends.errors import BackendError
 
 if TYPE_CHECKING:
     from app.main import Hearth
-
-POLL_S = 0.1
-
 
 class CliError(Exception):
     """A readable problem with the command line or its inputs."""
@@ -69,29 +65,6 @@ def run_chat(args: argparse.Namespace, hearth: Hearth) -> int:
                          "approve" if args.yes else "ask", args.json)
     finally:
         hearth.assistant.close()
-
-
-def wait_for_turn(handle: TurnHandle, renderer: Renderer) -> bool:
-    """Wait on the main thread (so Ctrl+C lands here); ask pending confirmations. False: cancelled."""
-    try:
-        while not handle.wait(POLL_S):
-            while not renderer.pending.empty():
-                _ask_person(renderer.pending.get(), renderer)
-    except KeyboardInterrupt:
-        handle.cancel()
-        handle.wait(30)
-        return False
-    return handle.finish_reason != "cancelled"
-
-
-def _ask_person(request: ConfirmationRequest, renderer: Renderer) -> None:
-    renderer.err.write(visible(f"Allow this? {request.description} [y/N] "))
-    renderer.err.flush()
-    line = sys.stdin.readline()
-    if line.strip().lower() in ("y", "yes"):
-        request.approve()
-    else:
-        request.deny()
 
 
 def _mode(args: argparse.Namespace, hearth: Hearth) -> TurnMode:

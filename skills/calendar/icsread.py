@@ -1,0 +1,334 @@
+"""Reading .ics files leniently: per component, repaired the way the common programs repair,
+each component that cannot be understood skipped with its UID, line and reason."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from datetime import date, datetime, time, timedelta, tzinfo
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from icalendar import Component
+
+from skills.base import SkillError
+from skills.calendar.icslines import MAX_BYTES, Block, read_blocks
+from skills.calendar.model import Event, When, span
+from skills.calendar.recurrence import normalize_rrule
+from skills.calendar.report import ImportIssue
+from skills.calendar.zones import iana_name, matching_zone
+
+CALENDAR_PROP = "X-HEARTH-CALENDAR"  # the Hearth calendar an exported event belongs to
+UTC = ZoneInfo("UTC")
+
+
+class IcsError(SkillError):
+    """A file that is not iCalendar at all (nothing in it can be imported)."""
+
+
+class _PropError(ValueError):
+    """A bad property value inside an event, reported at that property's line."""
+
+    def __init__(self, prop: str, message: str) -> None:
+        super().__init__(message)
+        self.prop = prop
+
+
+@dataclass
+class IcsRead:
+    """What a file held: the events Hearth understood, and what it skipped or repaired."""
+
+    events: list[Event]
+    name: str = "Imported"
+    skipped: list[ImportIssue] = field(default_factory=list)
+    repaired: list[ImportIssue] = field(default_factory=list)
+
+
+def parse_ics(data: bytes | str, default_tz: str = "UTC") -> list[Event]:
+    """Every VEVENT (and dated VTODO) Hearth can understand; IcsError only for a file that is
+    not iCalendar at all. `read_ics` also says what was skipped or repaired."""
+    return read_ics(data, default_tz).events
+
+
+def read_ics(data: bytes | str, default_tz: str = "UTC") -> IcsRead:
+    if len(data) > MAX_BYTES:
+        raise IcsError(f"The file is {len(data) / 2**20:.0f} MB; Hearth imports calendar files "
+                       f"up to {MAX_BYTES // 2**20} MB (split it, or import a shorter range).")
+    text = data.decode("utf-8-sig", errors="replace") if isinstance(data, bytes) else data
+    try:
+        parsed = read_blocks(text)
+    except ValueError:
+        raise IcsError("Not an iCalendar file: no BEGIN:VCALENDAR found.") from None
+    wr_zone = iana_name(parsed.properties.get("X-WR-TIMEZONE", ""))
+    reader = _Reader(default_tz, wr_zone)
+    result = IcsRead([], name=parsed.properties.get("X-WR-CALNAME", "").strip() or "Imported")
+    result.skipped += [ImportIssue("", line, reason) for line, reason in parsed.notes]
+    for block in parsed.blocks:
+        if block.name == "VTIMEZONE" and not block.problem:
+            reader.add_zone(block)
+    for block in parsed.blocks:
+        if block.name == "VTIMEZONE":
+            continue
+        uid = (block.first("UID") or (0, ""))[1].strip()
+        if block.problem:
+            result.skipped.append(ImportIssue(uid, block.problem_line or block.line,
+                                              block.problem))
+            continue
+        fixes: list[ImportIssue] = [ImportIssue(uid, n, f"line ignored: {why}")
+                                    for n, why in block.ignored]
+        try:
+            event = reader.event(block, result.name, fixes)
+        except _PropError as exc:
+            found = block.first(exc.prop)
+            result.skipped.append(ImportIssue(uid, found[0] if found else block.line,
+                                              f"{exc.prop} {exc}"))
+            continue
+        except (ValueError, TypeError, KeyError, IndexError, AttributeError, OverflowError,
+                SkillError) as exc:
+            result.skipped.append(ImportIssue(uid, block.line, f"cannot be read ({exc})"))
+            continue
+        if event is None:
+            result.skipped.append(ImportIssue(uid, block.line, "a to-do without any date"))
+            continue
+        result.events.append(event)
+        result.repaired += [ImportIssue(event.uid, f.line, f.reason) for f in fixes]
+    return result
+
+
+# What Hearth reads from an event (RRULE is read from the raw lines, so not parsed twice).
+USED = frozenset({"UID", "SUMMARY", "DTSTART", "DTEND", "DUE", "DURATION", "RDATE", "EXDATE",
+                  "RECURRENCE-ID", "STATUS", "SEQUENCE", "LAST-MODIFIED", "LOCATION",
+                  "DESCRIPTION", CALENDAR_PROP, "TRIGGER", "ACTION"})
+
+
+class _Reader:
+    """Turns components into Events in IANA zones, repairing what common programs repair."""
+
+    def __init__(self, default_tz: str, wr_zone: str) -> None:
+        self.default_tz, self.wr_zone = default_tz, wr_zone
+        self.zones: dict[str, str] = {}  # TZID -> IANA name for this file's VTIMEZONEs
+
+    def add_zone(self, block: Block) -> None:
+        tzid = (block.first("TZID") or (0, ""))[1].strip()
+        if not tzid or iana_name(tzid):
+            return
+        try:
+            component: Any = Component.from_ical(block.text())  # a Timezone (has to_tz)
+            location = (block.first("X-LIC-LOCATION") or (0, ""))[1].strip()
+            self.zones[tzid] = matching_zone(component.to_tz(), (location, self.default_tz))
+        except (ValueError, TypeError, KeyError, IndexError, AttributeError):
+            self.zones[tzid] = ""
+
+    def event(self, block: Block, calendar_name: str, fixes: list[ImportIssue]) -> Event | None:
+        comp = Component.from_ical(block.text(USED))
+        uid = str(comp.get("uid", "")).strip() or _stable_uid(comp)
+        note = _Notes(uid, block, fixes)
+        if comp.get("dtstart") is None and block.name == "VTODO":
+            if comp.get("due") is None:
+                return None
+            start_raw = self.when(comp, "DUE", note)
+        else:
+            start_raw = self.when(comp, "DTSTART", note)
+        tz = self.zone_of(start_raw, comp, "DTSTART")
+        start = self.pin(start_raw, tz)
+        start, end = self.span(comp, block, start, tz, note)
+        rid = comp.get("recurrence-id")
+        rrule = self.rrules(block, start, tz, note)
+        all_day = not isinstance(start, datetime)
+        return Event(
+            uid=uid,
+            title=str(comp.get("summary", "")).strip() or "(untitled)",
+            start=start, end=end, all_day=all_day, timezone="" if all_day else tz,
+            location=str(comp.get("location", "")),
+            notes=str(comp.get("description", "")),
+            calendar=str(comp.get(CALENDAR_PROP, "")) or calendar_name,
+            rrule=rrule,
+            rdates=self.dates_for(comp.get("rdate"), start, tz),
+            rdate_periods=self.periods(comp.get("rdate"), tz),
+            exdates=self.dates_for(comp.get("exdate"), start, tz),
+            alarms=_alarms(comp, start, end),
+            recurrence_id=self.pin(rid.dt, tz) if rid is not None else None,
+            this_and_future=rid is not None and str(rid.params.get("RANGE", "")).upper()
+            == "THISANDFUTURE",
+            cancelled=str(comp.get("status", "")).upper() == "CANCELLED",
+            sequence=_int(comp.get("sequence")),
+            last_modified=_utc_text(comp.get("last-modified")),
+        )
+
+    def when(self, comp: Any, prop: str, note: _Notes) -> When:
+        if comp.get(prop) is None:
+            raise _PropError(prop, "is missing")
+        try:
+            value = comp.decoded(prop)
+        except (ValueError, TypeError) as exc:
+            raise _PropError(prop, f"is not a date or time ({exc})") from None
+        if not isinstance(value, date):
+            raise _PropError(prop, "is not a date or time")
+        tzid = str(comp.get(prop).params.get("TZID", ""))
+        if isinstance(value, datetime) and tzid and not iana_name(tzid) and \
+                not self.zones.get(tzid) and value.tzinfo is None:
+            note.fix(prop, f"unknown time zone {tzid!r}: read as {self.default_tz}")
+        found: When = value
+        return found
+
+    def zone_of(self, value: When, comp: Any, prop: str) -> str:
+        if not isinstance(value, datetime):
+            return self.default_tz
+        tzid = str(comp.get(prop).params.get("TZID", "")) if comp.get(prop) is not None else ""
+        if value.tzinfo is None:
+            return self.wr_zone or self.default_tz
+        named = getattr(value.tzinfo, "key", None)
+        if named and iana_name(str(named)):
+            zone = iana_name(str(named))
+            return self.wr_zone if zone == "UTC" and self.wr_zone else zone
+        return iana_name(tzid) or self.zones.get(tzid) or "UTC"
+
+    def pin(self, value: When, tz: str) -> When:
+        """A value in the event's zone: floating and custom-zone times keep their wall clock."""
+        if not isinstance(value, datetime):
+            return value
+        zone = ZoneInfo(tz)
+        info: tzinfo | None = value.tzinfo
+        if info is None:
+            return value.replace(tzinfo=zone)
+        if getattr(info, "key", None) is None and self._custom(info):
+            return value.replace(tzinfo=zone)
+        return value.astimezone(zone)
+
+    def _custom(self, info: tzinfo) -> bool:
+        name = str(getattr(info, "_tzid", "") or getattr(info, "zone", "") or "")
+        return bool(self.zones.get(name))
+
+    def span(self, comp: Any, block: Block, start: When, tz: str,
+             note: _Notes) -> tuple[When, When]:
+        if comp.get("dtend") is not None or comp.get("due") is not None:
+            prop = "DTEND" if comp.get("dtend") is not None else "DUE"
+            try:
+                end = self.pin(self.when(comp, prop, note), tz)
+            except _PropError:
+                note.fix(prop, "cannot be read: the event is given its default length")
+                end = _default_end(start)
+        elif comp.get("duration") is not None:
+            try:
+                end = start + comp.decoded("duration")
+            except (ValueError, TypeError):
+                note.fix("DURATION", "cannot be read: the event is given its default length")
+                end = _default_end(start)
+        else:
+            end = _default_end(start)
+        prop = "DTEND" if comp.get("dtend") is not None else "DTSTART"
+        if isinstance(start, datetime) != isinstance(end, datetime):
+            end = _same_kind(start, end)
+            note.fix(prop, "end is a date while start is a time (or the reverse): matched")
+        if span(start, end) < timedelta(0):
+            # As recurring-ical-events and the common programs do: the two were swapped.
+            note.fix(prop, "end before start: start and end swapped")
+            start, end = end, start
+        elif span(start, end) == timedelta(0) and not isinstance(start, datetime):
+            if comp.get("dtend") is not None:
+                note.fix(prop, "all-day event ends when it starts: read as one day")
+            end = start + timedelta(days=1)
+        return start, end
+
+    def rrules(self, block: Block, start: When, tz: str, note: _Notes) -> str:
+        lines = block.all("RRULE")
+        texts = [value.strip() for _, value in lines]
+        if any(not t for t in texts):
+            note.fix("RRULE", "empty RRULE ignored")
+        kept = [t for t in texts if t]
+        if len(kept) > len(set(kept)):
+            note.fix("RRULE", "the same RRULE written twice: kept once")
+        try:
+            return normalize_rrule("\n".join(kept), start, tz)
+        except SkillError as exc:
+            raise _PropError("RRULE", f"cannot be read: {exc}") from None
+
+    def dates(self, prop: Any, tz: str, periods: bool) -> list[When]:
+        found: list[When] = []
+        for item in prop if isinstance(prop, list) else [prop] if prop is not None else []:
+            for entry in item.dts:
+                if isinstance(entry.dt, tuple) == periods:
+                    found.append(self.pin(entry.dt, tz))
+        return found
+
+    def dates_for(self, prop: Any, start: When, tz: str) -> list[When]:
+        """RDATE/EXDATE values; on an all-day event a time means its own date (mixed files)."""
+        values = self.dates(prop, tz, periods=False)
+        if isinstance(start, datetime):
+            return values
+        return [v.date() if isinstance(v, datetime) else v for v in values]
+
+    def periods(self, prop: Any, tz: str) -> list[tuple[When, When]]:
+        found: list[tuple[When, When]] = []
+        for item in prop if isinstance(prop, list) else [prop] if prop is not None else []:
+            for entry in item.dts:
+                if isinstance(entry.dt, tuple):
+                    first = self.pin(entry.dt[0], tz)
+                    length = entry.dt[1]
+                    last = first + length if isinstance(length, timedelta) else self.pin(length,
+                                                                                        tz)
+                    found.append((first, last))
+        return found
+
+
+class _Notes:
+    """Collects what was repaired in one component, at the line of the property concerned."""
+
+    def __init__(self, uid: str, block: Block, fixes: list[ImportIssue]) -> None:
+        self.uid, self.block, self.fixes = uid, block, fixes
+
+    def fix(self, prop: str, reason: str) -> None:
+        found = self.block.first(prop)
+        self.fixes.append(ImportIssue(self.uid, found[0] if found else self.block.line, reason))
+
+
+def _default_end(start: When) -> When:
+    return start + timedelta(days=1) if not isinstance(start, datetime) else start
+
+
+def _same_kind(start: When, end: When) -> When:
+    if isinstance(start, datetime):
+        day = end.date() if isinstance(end, datetime) else end
+        moment = datetime.combine(day, time(0), tzinfo=start.tzinfo)
+        return moment if moment >= start else start
+    day = end.date() if isinstance(end, datetime) else end
+    return day if day > start else start + timedelta(days=1)
+
+
+def _int(value: Any) -> int:
+    try:
+        return int(str(value)) if value is not None else 0
+    except ValueError:
+        return 0
+
+
+def _utc_text(prop: Any) -> str:
+    value = getattr(prop, "dt", None)
+    if isinstance(value, datetime):
+        aware = value if value.tzinfo else value.replace(tzinfo=UTC)
+        return aware.astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
+    return ""
+
+
+def _alarms(comp: Any, start: When, end: When) -> list[int]:
+    minutes: list[int] = []
+    for alarm in comp.walk("VALARM"):
+        trigger = alarm.get("trigger")
+        if trigger is None:
+            continue
+        value = trigger.dt
+        if isinstance(value, timedelta):
+            if str(trigger.params.get("RELATED", "START")).upper() == "END":
+                value += span(start, end)
+            minutes.append(max(0, round(-value.total_seconds() / 60)))
+        elif isinstance(value, datetime) and isinstance(start, datetime):
+            minutes.append(max(0, round((start - value).total_seconds() / 60)))
+    return sorted(set(minutes))
+
+
+def _stable_uid(comp: Any) -> str:
+    """Files without UIDs still import once: derive one from the event's own content."""
+    start = comp.get("dtstart")
+    basis = f"{comp.get('summary', '')}|{start.to_ical() if start is not None else ''!r}"
+    return hashlib.sha256(basis.encode()).hexdigest()[:32] + "@import.hearth"
+
