@@ -13,7 +13,7 @@ from jinja2 import TemplateError
 
 from backends.base import BackendInfo, GenerateOptions, Message, OnProgress, ShouldStop
 from backends.chat_format import ChatTemplate
-from backends.cpu import engine_threads
+from backends.cpu import engine_threads, wait_without_spinning
 from backends.engines import Engine
 from backends.errors import (
     BackendError,
@@ -472,6 +472,7 @@ def _device_name(llama_cpp: Any) -> str:
 
 
 def _import_engine() -> Any:
+    wait_without_spinning()  # no effect once llama.cpp is loaded: main() calls it first too
     try:
         import llama_cpp
     except ImportError as exc:
