@@ -10,7 +10,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from backends.engines import CHOICES
-from backends.errors import BackendError, EngineUnavailable, ModelNotFound, UnsupportedModel
+from backends.errors import (
+    BackendError,
+    EngineUnavailable,
+    ModelNotFound,
+    NoModelChosen,
+    UnsupportedModel,
+)
 from backends.prefix_cache import DEFAULT_LIMIT_BYTES
 
 if TYPE_CHECKING:
@@ -52,14 +58,14 @@ def _importable(name: str) -> bool:
 class EngineChoice:
     """The engine to use and a sentence saying why (shown in settings)."""
 
-    engine: str  # "llama" | "mlx" | "remote" | "scripted"
+    engine: str  # an id of backends/engines.py: "llama" | "mlx" | "remote"
     reason: str
 
 
 def model_format(model_path: str) -> str:
     """'gguf' for a GGUF file, 'mlx' for a model folder with config.json; errors otherwise."""
     if not model_path:
-        raise ModelNotFound("No model chosen: pick one in settings or pass --model PATH")
+        raise NoModelChosen("No model chosen: pick one in settings or pass --model PATH")
     path = Path(model_path).expanduser()
     if not path.exists():
         raise ModelNotFound(f"No model at {path}")

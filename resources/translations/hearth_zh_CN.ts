@@ -982,249 +982,249 @@
 <context>
     <name>FilesView</name>
     <message>
-        <location filename="../../app/ui/files_view.py" line="164"/>
+        <location filename="../../app/ui/files_view.py" line="172"/>
         <source>Files found</source>
         <translation>找到的文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="202"/>
+        <location filename="../../app/ui/files_view.py" line="210"/>
         <source>Files</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="203"/>
+        <location filename="../../app/ui/files_view.py" line="211"/>
         <source>Add folder…</source>
         <translation>添加文件夹…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="204"/>
+        <location filename="../../app/ui/files_view.py" line="212"/>
         <source>Search file names and contents</source>
         <translation>搜索文件名和内容</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="205"/>
+        <location filename="../../app/ui/files_view.py" line="213"/>
         <source>Search files</source>
         <translation>搜索文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="206"/>
+        <location filename="../../app/ui/files_view.py" line="214"/>
         <source>Documents</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="206"/>
+        <location filename="../../app/ui/files_view.py" line="214"/>
         <source>Spreadsheets</source>
         <translation>表格</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="207"/>
+        <location filename="../../app/ui/files_view.py" line="215"/>
         <source>Presentations</source>
         <translation>演示文稿</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="207"/>
+        <location filename="../../app/ui/files_view.py" line="215"/>
         <source>Images</source>
         <translation>图片</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="208"/>
-        <location filename="../../app/ui/files_view.py" line="214"/>
+        <location filename="../../app/ui/files_view.py" line="216"/>
+        <location filename="../../app/ui/files_view.py" line="222"/>
         <source>Audio</source>
         <translation>音频</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="208"/>
+        <location filename="../../app/ui/files_view.py" line="216"/>
         <source>Videos</source>
         <translation>视频</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="209"/>
+        <location filename="../../app/ui/files_view.py" line="217"/>
         <source>Archives</source>
         <translation>压缩包</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="209"/>
-        <location filename="../../app/ui/files_view.py" line="215"/>
+        <location filename="../../app/ui/files_view.py" line="217"/>
+        <location filename="../../app/ui/files_view.py" line="223"/>
         <source>Code</source>
         <translation>代码</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="210"/>
-        <location filename="../../app/ui/files_view.py" line="215"/>
+        <location filename="../../app/ui/files_view.py" line="218"/>
+        <location filename="../../app/ui/files_view.py" line="223"/>
         <source>Other</source>
         <translation>其他</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="212"/>
+        <location filename="../../app/ui/files_view.py" line="220"/>
         <source>Document</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="212"/>
+        <location filename="../../app/ui/files_view.py" line="220"/>
         <source>Spreadsheet</source>
         <translation>表格</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="213"/>
+        <location filename="../../app/ui/files_view.py" line="221"/>
         <source>Presentation</source>
         <translation>演示文稿</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="213"/>
+        <location filename="../../app/ui/files_view.py" line="221"/>
         <source>Image</source>
         <translation>图片</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="214"/>
+        <location filename="../../app/ui/files_view.py" line="222"/>
         <source>Video</source>
         <translation>视频</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="214"/>
+        <location filename="../../app/ui/files_view.py" line="222"/>
         <source>Archive</source>
         <translation>压缩包</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="217"/>
+        <location filename="../../app/ui/files_view.py" line="225"/>
         <source>Any kind</source>
         <translation>任意类型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="218"/>
+        <location filename="../../app/ui/files_view.py" line="226"/>
         <source>Kind of file</source>
         <translation>文件类型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="219"/>
+        <location filename="../../app/ui/files_view.py" line="227"/>
         <source>Any time</source>
         <translation>任意时间</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="220"/>
+        <location filename="../../app/ui/files_view.py" line="228"/>
         <source>Today</source>
         <translation>今天</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="220"/>
+        <location filename="../../app/ui/files_view.py" line="228"/>
         <source>Past week</source>
         <translation>过去一周</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="220"/>
+        <location filename="../../app/ui/files_view.py" line="228"/>
         <source>Past month</source>
         <translation>过去一个月</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="221"/>
+        <location filename="../../app/ui/files_view.py" line="229"/>
         <source>Past year</source>
         <translation>过去一年</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="221"/>
-        <location filename="../../app/ui/files_view.py" line="226"/>
+        <location filename="../../app/ui/files_view.py" line="229"/>
+        <location filename="../../app/ui/files_view.py" line="234"/>
         <source>Modified</source>
         <translation>修改时间</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="222"/>
+        <location filename="../../app/ui/files_view.py" line="230"/>
         <source>Any size</source>
         <translation>任意大小</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="223"/>
+        <location filename="../../app/ui/files_view.py" line="231"/>
         <source>Under 1 MB</source>
         <translation>小于 1 MB</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="223"/>
+        <location filename="../../app/ui/files_view.py" line="231"/>
         <source>1 to 100 MB</source>
         <translation>1 到 100 MB</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="224"/>
+        <location filename="../../app/ui/files_view.py" line="232"/>
         <source>Over 100 MB</source>
         <translation>大于 100 MB</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="224"/>
-        <location filename="../../app/ui/files_view.py" line="226"/>
+        <location filename="../../app/ui/files_view.py" line="232"/>
+        <location filename="../../app/ui/files_view.py" line="234"/>
         <source>Size</source>
         <translation>大小</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="225"/>
+        <location filename="../../app/ui/files_view.py" line="233"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="225"/>
+        <location filename="../../app/ui/files_view.py" line="233"/>
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="225"/>
+        <location filename="../../app/ui/files_view.py" line="233"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="285"/>
-        <location filename="../../app/ui/files_view.py" line="304"/>
+        <location filename="../../app/ui/files_view.py" line="293"/>
+        <location filename="../../app/ui/files_view.py" line="312"/>
         <source>1 file</source>
         <translation>1 个文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="285"/>
-        <location filename="../../app/ui/files_view.py" line="304"/>
+        <location filename="../../app/ui/files_view.py" line="293"/>
+        <location filename="../../app/ui/files_view.py" line="312"/>
         <source>%1 files</source>
         <translation>%1 个文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="287"/>
+        <location filename="../../app/ui/files_view.py" line="295"/>
         <source>The first %1 files; type more to narrow them down</source>
         <translation>前 %1 个文件；多输入一些以缩小范围</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="292"/>
+        <location filename="../../app/ui/files_view.py" line="300"/>
         <source>File search failed: %1</source>
         <translation>文件搜索失败：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="300"/>
+        <location filename="../../app/ui/files_view.py" line="308"/>
         <source>No folders are chosen for file search yet: add one (Hearth finds files only there).</source>
         <translation>尚未选择用于文件搜索的文件夹：请添加一个（Hearth 只在其中查找文件）。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="305"/>
+        <location filename="../../app/ui/files_view.py" line="313"/>
         <source>in 1 folder</source>
         <translation>位于 1 个文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="305"/>
+        <location filename="../../app/ui/files_view.py" line="313"/>
         <source>in %1 folders</source>
         <translation>位于 %1 个文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="324"/>
+        <location filename="../../app/ui/files_view.py" line="332"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="325"/>
+        <location filename="../../app/ui/files_view.py" line="333"/>
         <source>Show in folder</source>
         <translation>在文件夹中显示</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="326"/>
+        <location filename="../../app/ui/files_view.py" line="334"/>
         <source>Add to chat</source>
         <translation>添加到对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="330"/>
+        <location filename="../../app/ui/files_view.py" line="338"/>
         <source>Search files in a folder</source>
         <translation>在文件夹中搜索文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="347"/>
+        <location filename="../../app/ui/files_view.py" line="355"/>
         <source>Reading %1…</source>
         <translation>正在读取 %1…</translation>
     </message>
