@@ -292,6 +292,9 @@ def main(argv: list[str] | None = None) -> int:
     # Document parsing runs in a spawned worker process; a frozen build must hand that process
     # over to multiprocessing instead of starting the app again.
     multiprocessing.freeze_support()
+    from backends.cpu import wait_without_spinning
+
+    wait_without_spinning()  # before anything loads llama.cpp (OpenMP reads it once)
     args_list = sys.argv[1:] if argv is None else argv
     if args_list[:1] in (["--version"], ["-V"]):
         from app import __version__
