@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
 
+from skills import index_health
 from skills.documents.worker import ParserPool
 from skills.files import content
 from skills.files.ignore import IgnoreRules
@@ -51,7 +52,8 @@ class FileIndex:
         self._stop = threading.Event()
         self._scanning = threading.Lock()
         self.watcher = Watcher(self._apply)
-        self.store.keep_only(self._roots)  # roots dropped while Hearth was shut
+        if not index_health.is_read_only(self.store.conn):  # a read-only disk: just read
+            self.store.keep_only(self._roots)  # roots dropped while Hearth was shut
 
     @property
     def roots(self) -> list[str]:
