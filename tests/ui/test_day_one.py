@@ -295,10 +295,9 @@ def test_drops_are_taken_as_a_copy_and_delete_asks_naming_the_chat(ctx, qtbot,
 
 def test_the_gui_never_tells_people_to_pass_command_line_options(ctx, qtbot) -> None:
     """Defect 11: "...or pass --model" in the GUI (the engine's words are for the CLI)."""
+    from app.ui.main_window import MainWindow
     from backends.errors import ModelNotFound
     from backends.select import model_format
-
-    from app.ui.main_window import MainWindow
 
     window = MainWindow(ctx)
     qtbot.addWidget(window)
