@@ -288,93 +288,93 @@
         <translation>%1 个日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="297"/>
+        <location filename="../../app/ui/calendar_view.py" line="296"/>
         <source>All day</source>
         <translation>全天</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="298"/>
+        <location filename="../../app/ui/calendar_view.py" line="297"/>
         <source>Nothing planned</source>
         <translation>没有安排</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="324"/>
+        <location filename="../../app/ui/calendar_view.py" line="328"/>
         <source>Added “%1”</source>
         <translation>已添加“%1”</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="345"/>
+        <location filename="../../app/ui/calendar_view.py" line="349"/>
         <source>Move event</source>
         <translation>移动日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="346"/>
+        <location filename="../../app/ui/calendar_view.py" line="350"/>
         <source>Move “%1” to %2?</source>
         <translation>要把“%1”移到 %2 吗？</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="348"/>
+        <location filename="../../app/ui/calendar_view.py" line="352"/>
         <source>Move</source>
         <translation>移动</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="358"/>
+        <location filename="../../app/ui/calendar_view.py" line="362"/>
         <source>Delete event</source>
         <translation>删除日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="359"/>
+        <location filename="../../app/ui/calendar_view.py" line="363"/>
         <source>Delete “%1”?</source>
         <translation>要删除“%1”吗？</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="361"/>
+        <location filename="../../app/ui/calendar_view.py" line="365"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="389"/>
+        <location filename="../../app/ui/calendar_view.py" line="393"/>
         <source>Changed “%1”</source>
         <translation>已更改“%1”</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="396"/>
+        <location filename="../../app/ui/calendar_view.py" line="400"/>
         <source>Deleted “%1”</source>
         <translation>已删除“%1”</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="415"/>
+        <location filename="../../app/ui/calendar_view.py" line="419"/>
         <source>The calendar could not be read: %1</source>
         <translation>无法读取日历：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="419"/>
+        <location filename="../../app/ui/calendar_view.py" line="423"/>
         <source>Import a calendar</source>
         <translation>导入日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="420"/>
-        <location filename="../../app/ui/calendar_view.py" line="452"/>
+        <location filename="../../app/ui/calendar_view.py" line="424"/>
+        <location filename="../../app/ui/calendar_view.py" line="456"/>
         <source>Calendars (*.ics)</source>
         <translation>日历文件 (*.ics)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="435"/>
+        <location filename="../../app/ui/calendar_view.py" line="439"/>
         <source>Imported: %1 new, %2 updated</source>
         <translation>已导入：新增 %1，更新 %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="438"/>
+        <location filename="../../app/ui/calendar_view.py" line="442"/>
         <source>; %1 repaired, %2 skipped</source>
         <translation>；修复 %1，跳过 %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="450"/>
+        <location filename="../../app/ui/calendar_view.py" line="454"/>
         <source>Export the calendar</source>
         <translation>导出日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="465"/>
+        <location filename="../../app/ui/calendar_view.py" line="469"/>
         <source>Exported to %1</source>
         <translation>已导出到 %1</translation>
     </message>
