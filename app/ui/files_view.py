@@ -38,11 +38,10 @@ from PySide6.QtWidgets import (
 from app.ui.context import UiContext
 from app.ui.file_actions import open_path, reveal_path, start_folder
 from app.ui.i18n import Retranslator, plural
+from skills.files.kinds import KINDS
 
 SEARCH_DELAY_MS = 120  # as you type, but not a search per key on a fast typist
 PAGE = 200  # results shown at once: more than a person reads, few enough to show at once
-KINDS = ("document", "spreadsheet", "presentation", "image", "audio", "video", "archive",
-         "code", "other")
 MB = 1024 * 1024
 Index = QModelIndex | QPersistentModelIndex
 

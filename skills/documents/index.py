@@ -238,10 +238,6 @@ class DocumentIndex:
         passages = self._queries.chunks_from(info.path, start)
         return select_passages(passages, pages, section, max_chars)
 
-    def chunk_count(self, document: str, scope: str | None = None) -> int:
-        info = self.find(document, scope)
-        return info.chunks if info else 0
-
     def close(self) -> None:
         if self._indexer.closed:
             return
