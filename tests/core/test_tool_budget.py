@@ -3,17 +3,22 @@
 from __future__ import annotations
 
 from pathlib import Path
+from zoneinfo import available_timezones
 
 import pytest
 
 from tests.core.test_assistant_loop import answer
 from tests.core.test_cli_ask import ask_json, history, script, settings
 
+ZONES = sorted(available_timezones())
 
-def many_calls(count: int) -> str:
-    one = ("<tool_call>\n<function=get_current_time>\n<parameter=timezone>\nUTC\n</parameter>\n"
-           "</function>\n</tool_call>")
-    return "Calling.\n</think>\n\n" + "\n".join([one] * count)
+
+def many_calls(count: int, start: int = 0) -> str:
+    """`count` calls, each with its own zone (a repeated identical call is refused anyway)."""
+    calls = [("<tool_call>\n<function=get_current_time>\n<parameter=timezone>\n"
+              f"{ZONES[(start + i) % len(ZONES)]}\n</parameter>\n</function>\n</tool_call>")
+             for i in range(count)]
+    return "Calling.\n</think>\n\n" + "\n".join(calls)
 
 
 def test_a_thousand_calls_in_one_step_run_only_the_cap_even_with_yes(
@@ -39,7 +44,8 @@ def test_a_thousand_calls_in_one_step_run_only_the_cap_even_with_yes(
 def test_the_turn_cap_holds_across_steps(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], hearth_home: Path) -> None:
     settings(hearth_home, max_tool_calls_per_step=4, max_tool_calls_per_turn=6)
-    file = script(tmp_path, many_calls(4), many_calls(4), many_calls(4), answer("Done."), "Clock")
+    file = script(tmp_path, many_calls(4), many_calls(4, 4), many_calls(4, 8), answer("Done."),
+                  "Clock")
     code, lines, err = ask_json(capsys, "time?", "--engine", "scripted", "--script", file, "--yes")
     assert code == 0, err
     ran = [line for line in lines if line["type"] == "tool_result" and line["name"]]
