@@ -9,6 +9,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from common.folder_watch import Change, FolderWatcher
+from skills import index_health
 from skills.documents import fscheck, store
 from skills.documents.indexing import Files, Indexer, ProgressFn, expand
 from skills.documents.models import (
@@ -44,7 +45,8 @@ class DocumentIndex:
         pool: ParserPool | None = None,
     ) -> None:
         self.db = store.connect(Path(db_path))
-        store.repair(self.db.conn)
+        if not index_health.is_read_only(self.db.conn):
+            store.repair(self.db.conn)
         self.limits = limits or (pool.limits if pool is not None else Limits())
         self._owns_pool = pool is None  # a shared pool (tests, benchmarks) outlives us
         self.pool = pool or ParserPool(self.limits)

@@ -12,6 +12,7 @@ from datetime import datetime
 from pathlib import Path
 
 from common.folder_watch import Change, FolderWatcher
+from skills import index_health
 from skills.documents.worker import ParserPool
 from skills.files import content
 from skills.files.ignore import IgnoreRules
@@ -51,7 +52,8 @@ class FileIndex:
         self._stop = threading.Event()
         self._scanning = threading.Lock()
         self.watcher = FolderWatcher(self._apply, "hearth-files-watch")
-        self.store.keep_only(self._roots)  # roots dropped while Hearth was shut
+        if not index_health.is_read_only(self.store.conn):  # a read-only disk: just read
+            self.store.keep_only(self._roots)  # roots dropped while Hearth was shut
 
     @property
     def roots(self) -> list[str]:
