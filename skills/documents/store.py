@@ -13,6 +13,7 @@ import sqlite_utils
 from common import fts
 from common.cjk import is_cjk, pieces, run_bigrams
 from common.migrations import Migrations
+from skills import index_health
 from skills.documents.chunking import Chunk
 
 migrations = Migrations("documents")
@@ -76,13 +77,19 @@ def connect(path: Path) -> sqlite_utils.Database:
     """Open index.db shared with the file index: WAL so readers never block the writer."""
     path.parent.mkdir(parents=True, exist_ok=True)
     conn = sqlite3.connect(str(path), check_same_thread=False, timeout=30)
-    conn.execute("pragma busy_timeout = 30000")
-    conn.execute("pragma journal_mode = wal")
-    conn.execute("pragma foreign_keys = on")
-    conn.execute("pragma synchronous = normal")  # WAL + normal: durable enough for a cache
-    conn.execute("pragma secure_delete = on")  # a forgotten chat's text is overwritten on disk
-    db = sqlite_utils.Database(conn)
-    migrations.apply(db)
+    try:
+        conn.execute("pragma busy_timeout = 30000")
+        conn.execute("pragma journal_mode = wal")
+        conn.execute("pragma foreign_keys = on")
+        conn.execute("pragma synchronous = normal")  # WAL + normal: durable enough for a cache
+        conn.execute("pragma secure_delete = on")  # a forgotten chat's text is overwritten
+        db = sqlite_utils.Database(conn)
+        migrations.apply(db)
+    except sqlite3.OperationalError as exc:  # a read-only or full disk: searches still work
+        conn.close()
+        db = sqlite_utils.Database(index_health.fallback(path, exc))
+        if migrations.applied(db) != migrations.names:
+            raise exc from None
     return db
 
 
