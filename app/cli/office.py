@@ -82,10 +82,8 @@ def run(args: argparse.Namespace, hearth: Hearth) -> int:
 
     try:
         if action == "digest":
-            try:
-                from app.cli.office_digest import run_digest
-            except ModuleNotFoundError:
-                return fail("office digest is not available in this build yet")
+            from app.cli.office_digest import run_digest
+
             return int(run_digest(args, hearth))
         return _run_tool(action, args, hearth)
     except (SkillError, ValueError) as exc:  # a refused path, a bad file, bad JSON

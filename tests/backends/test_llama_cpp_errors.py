@@ -89,9 +89,9 @@ def test_unknown_architecture(tmp_path: Path) -> None:
 
 def test_too_little_memory_is_refused_before_loading(tiny_model: TinyModel,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    from backends import memory
+    from backends import free_memory
 
-    monkeypatch.setattr(memory, "free_memory_bytes", lambda: 64 * 1024)
+    monkeypatch.setattr(free_memory, "free_memory_bytes", lambda: 64 * 1024)
     backend = LlamaCppBackend(str(tiny_model.gguf_path))
     with pytest.raises(InsufficientMemory, match="Won't fit"):
         backend.load()

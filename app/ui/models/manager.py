@@ -395,7 +395,8 @@ class ModelManager(QDialog):
         rows = list(self.rows)
 
         def work() -> tuple[list[Any], int | None]:
-            from backends.memory import free_memory_bytes, plan_context
+            from backends.free_memory import free_memory_bytes
+            from backends.memory import plan_context
 
             per_token = kv_bytes_per_token(kv_type)
             free = free_memory_bytes()
