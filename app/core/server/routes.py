@@ -17,6 +17,7 @@ from starlette.routing import Route
 
 from app.core.runner import ModelRunner
 from app.core.server import protocol, shapes
+from app.core.server.client_config import model_id
 from app.core.server.errors import ApiError, from_failure
 from app.core.server.generation import Generation, Outcome, wait_disconnect
 from app.core.server.log import RequestLog, RequestRecord
@@ -76,11 +77,6 @@ class ServerState:
     @property
     def api_waiting(self) -> int:
         return len(self.live)
-
-
-def model_id(info: BackendInfo) -> str:
-    name = info.model_name or Path(info.model_path).name or info.engine
-    return name.removesuffix(".gguf")
 
 
 def max_output(info: BackendInfo) -> int:
