@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import logging
 import multiprocessing
 import os
@@ -325,7 +326,7 @@ def main(argv: list[str] | None = None) -> int:
 def _run_command(args: argparse.Namespace) -> int:
     """Run one CLI command; any failure that reaches here becomes one line and its exit code."""
     from app.cli.output import fail
-    from app.core.failures import FailureKind, describe, exit_code, kind_of
+    from app.core.failures import FailureKind, describe, exit_code, kind_of, refine
 
     hearth: Hearth | None = None
     try:
@@ -336,6 +337,9 @@ def _run_command(args: argparse.Namespace) -> int:
     except Exception as exc:  # the edge: a full disk, a read-only home, a damaged file, a bug
         kind = kind_of(exc)
         if hearth is not None and kind is FailureKind.STORAGE:
+            kind = refine(kind, [hearth.paths.data, hearth.paths.cache])
+            if kind is FailureKind.DISK_FULL:
+                return fail(describe(OSError(errno.ENOSPC, "no space left")), exit_code(kind))
             hearth.set_aside_damaged_index()
         if kind is FailureKind.INTERNAL:
             log.error("hearth %s failed", args.command, exc_info=exc)

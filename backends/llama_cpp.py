@@ -5,7 +5,7 @@ from __future__ import annotations
 import codecs
 import random
 import time
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -338,13 +338,14 @@ class LlamaCppBackend:
         run = _Run(started)
         finish = "stop"
         try:
-            yield from _prefill(llm, tokens, cached, should_stop)
+            if (yield from _prefill(llm, tokens, cached, should_stop)):
+                finish = "cancelled"  # stopped while reading: generate() would read the rest
             for token in llm.generate(
                 tokens, top_k=options.top_k, top_p=options.top_p, min_p=options.min_p,
                 typical_p=1.0, temp=options.effective_temperature(), repeat_penalty=1.0,
                 frequency_penalty=0.0, presence_penalty=0.0, tfs_z=1.0, mirostat_mode=0,
                 reset=True,
-            ):
+            ) if finish == "stop" else ():
                 run.token()
                 if token in self._stop_ids:
                     break
@@ -440,19 +441,20 @@ PREFILL_CHUNK = 256  # tokens read between two progress reports
 
 
 def _prefill(llm: Any, tokens: list[int], cached: int, should_stop: ShouldStop
-             ) -> Iterator[Event]:
+             ) -> Generator[Event, None, bool]:
     """Read a long prompt in chunks and say how far it got: the first token can be seconds
     away. generate() then finds all but the last token already read and reuses them."""
     todo = len(tokens) - 1 - cached
     if todo < 2 * PREFILL_CHUNK:
-        return  # over in a blink: nothing worth showing
+        return False  # over in a blink: nothing worth showing
     llm.n_tokens = cached  # eval() drops the old sequence's KV from here on
     yield Prefill(0, todo)
     for start in range(cached, len(tokens) - 1, PREFILL_CHUNK):
         if should_stop():
-            return  # generate() sees the stop at once and reuses what was read
+            return True  # stopped: what was read stays for the next turn to reuse
         llm.eval(tokens[start:min(start + PREFILL_CHUNK, len(tokens) - 1)])
         yield Prefill(min(start + PREFILL_CHUNK, len(tokens) - 1) - cached, todo)
+    return False
 
 
 def _reusable_prefix(llm: Any, tokens: list[int]) -> int:

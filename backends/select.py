@@ -9,15 +9,21 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from backends.engines import CHOICES, Engine
-from backends.errors import BackendError, EngineUnavailable, ModelNotFound, UnsupportedModel
+from backends.engines import CHOICES
+from backends.errors import (
+    BackendError,
+    EngineUnavailable,
+    ModelNotFound,
+    NoModelChosen,
+    UnsupportedModel,
+)
 from backends.prefix_cache import DEFAULT_LIMIT_BYTES
 
 if TYPE_CHECKING:
     from backends.base import Backend, BackendInfo, GenerateOptions, Message, ShouldStop
     from backends.events import Event
 
-ENGINES = (*CHOICES, Engine.SCRIPTED)
+ENGINES = CHOICES  # the test engine is built by tests and the hidden CLI hook, never chosen
 
 
 @dataclass(frozen=True)
@@ -52,14 +58,14 @@ def _importable(name: str) -> bool:
 class EngineChoice:
     """The engine to use and a sentence saying why (shown in settings)."""
 
-    engine: str  # "llama" | "mlx" | "remote" | "scripted"
+    engine: str  # an id of backends/engines.py: "llama" | "mlx" | "remote"
     reason: str
 
 
 def model_format(model_path: str) -> str:
     """'gguf' for a GGUF file, 'mlx' for a model folder with config.json; errors otherwise."""
     if not model_path:
-        raise ModelNotFound("No model chosen: pick one in settings or pass --model PATH")
+        raise NoModelChosen("No model chosen: pick one in settings or pass --model PATH")
     path = Path(model_path).expanduser()
     if not path.exists():
         raise ModelNotFound(f"No model at {path}")
@@ -86,8 +92,6 @@ def choose_engine(model_path: str, engine: str = "auto", url: str = "",
     """Pick the engine for this model on this machine, honouring a user override."""
     if engine not in ENGINES:
         raise EngineUnavailable(f"Unknown engine {engine!r}: choose one of {', '.join(ENGINES)}")
-    if engine == "scripted":
-        return EngineChoice("scripted", "The scripted engine replays queued answers (for tests).")
     # Automatic runs a chosen local model here; a saved server URL is used only without one
     # (a URL left in the field must not silently send everything to a server).
     if engine == "remote" or (engine == "auto" and url and not model_path):
@@ -183,10 +187,6 @@ def _construct(engine: str, model_path: str, url: str, remote_model: str, contex
 
         backend = RemoteBackend(url, model=remote_model, chat_template=_local_template(model_path),
                                 context_length=context_length)
-    elif engine == "scripted":
-        from backends.scripted import ScriptedBackend
-
-        backend = ScriptedBackend()
     elif engine == "mlx":
         from backends.mlx_backend import MlxBackend
 

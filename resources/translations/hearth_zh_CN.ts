@@ -9,27 +9,27 @@
         <translation>回答</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="426"/>
+        <location filename="../../app/ui/chat/message.py" line="418"/>
         <source>Sources</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="424"/>
+        <location filename="../../app/ui/chat/message.py" line="416"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="424"/>
+        <location filename="../../app/ui/chat/message.py" line="416"/>
         <source>Copy the answer</source>
         <translation>复制回答</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="425"/>
+        <location filename="../../app/ui/chat/message.py" line="417"/>
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="425"/>
+        <location filename="../../app/ui/chat/message.py" line="417"/>
         <source>Answer this again</source>
         <translation>重新回答</translation>
     </message>
@@ -288,93 +288,93 @@
         <translation>%1 个日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="297"/>
+        <location filename="../../app/ui/calendar_view.py" line="296"/>
         <source>All day</source>
         <translation>全天</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="298"/>
+        <location filename="../../app/ui/calendar_view.py" line="297"/>
         <source>Nothing planned</source>
         <translation>没有安排</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="324"/>
+        <location filename="../../app/ui/calendar_view.py" line="328"/>
         <source>Added “%1”</source>
         <translation>已添加“%1”</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="345"/>
+        <location filename="../../app/ui/calendar_view.py" line="349"/>
         <source>Move event</source>
         <translation>移动日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="346"/>
+        <location filename="../../app/ui/calendar_view.py" line="350"/>
         <source>Move “%1” to %2?</source>
         <translation>要把“%1”移到 %2 吗？</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="348"/>
+        <location filename="../../app/ui/calendar_view.py" line="352"/>
         <source>Move</source>
         <translation>移动</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="358"/>
+        <location filename="../../app/ui/calendar_view.py" line="362"/>
         <source>Delete event</source>
         <translation>删除日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="359"/>
+        <location filename="../../app/ui/calendar_view.py" line="363"/>
         <source>Delete “%1”?</source>
         <translation>要删除“%1”吗？</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="361"/>
+        <location filename="../../app/ui/calendar_view.py" line="365"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="389"/>
+        <location filename="../../app/ui/calendar_view.py" line="393"/>
         <source>Changed “%1”</source>
         <translation>已更改“%1”</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="396"/>
+        <location filename="../../app/ui/calendar_view.py" line="400"/>
         <source>Deleted “%1”</source>
         <translation>已删除“%1”</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="415"/>
+        <location filename="../../app/ui/calendar_view.py" line="419"/>
         <source>The calendar could not be read: %1</source>
         <translation>无法读取日历：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="419"/>
+        <location filename="../../app/ui/calendar_view.py" line="423"/>
         <source>Import a calendar</source>
         <translation>导入日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="420"/>
-        <location filename="../../app/ui/calendar_view.py" line="452"/>
+        <location filename="../../app/ui/calendar_view.py" line="424"/>
+        <location filename="../../app/ui/calendar_view.py" line="456"/>
         <source>Calendars (*.ics)</source>
         <translation>日历文件 (*.ics)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="435"/>
+        <location filename="../../app/ui/calendar_view.py" line="439"/>
         <source>Imported: %1 new, %2 updated</source>
         <translation>已导入：新增 %1，更新 %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="438"/>
+        <location filename="../../app/ui/calendar_view.py" line="442"/>
         <source>; %1 repaired, %2 skipped</source>
         <translation>；修复 %1，跳过 %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="450"/>
+        <location filename="../../app/ui/calendar_view.py" line="454"/>
         <source>Export the calendar</source>
         <translation>导出日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="465"/>
+        <location filename="../../app/ui/calendar_view.py" line="469"/>
         <source>Exported to %1</source>
         <translation>已导出到 %1</translation>
     </message>
@@ -662,12 +662,7 @@
         <translation>拖入的内容中没有可读取的文档。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/indexing.py" line="109"/>
-        <source>Reading documents is not available in this build yet.</source>
-        <translation>此版本暂不支持读取文档。</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/indexing.py" line="111"/>
+        <location filename="../../app/ui/indexing.py" line="108"/>
         <source>Could not add these files: %1</source>
         <translation>无法添加这些文件：%1</translation>
     </message>
@@ -982,249 +977,249 @@
 <context>
     <name>FilesView</name>
     <message>
-        <location filename="../../app/ui/files_view.py" line="164"/>
+        <location filename="../../app/ui/files_view.py" line="171"/>
         <source>Files found</source>
         <translation>找到的文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="202"/>
+        <location filename="../../app/ui/files_view.py" line="209"/>
         <source>Files</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="203"/>
+        <location filename="../../app/ui/files_view.py" line="210"/>
         <source>Add folder…</source>
         <translation>添加文件夹…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="204"/>
+        <location filename="../../app/ui/files_view.py" line="211"/>
         <source>Search file names and contents</source>
         <translation>搜索文件名和内容</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="205"/>
+        <location filename="../../app/ui/files_view.py" line="212"/>
         <source>Search files</source>
         <translation>搜索文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="206"/>
+        <location filename="../../app/ui/files_view.py" line="213"/>
         <source>Documents</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="206"/>
+        <location filename="../../app/ui/files_view.py" line="213"/>
         <source>Spreadsheets</source>
         <translation>表格</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="207"/>
+        <location filename="../../app/ui/files_view.py" line="214"/>
         <source>Presentations</source>
         <translation>演示文稿</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="207"/>
+        <location filename="../../app/ui/files_view.py" line="214"/>
         <source>Images</source>
         <translation>图片</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="208"/>
-        <location filename="../../app/ui/files_view.py" line="214"/>
+        <location filename="../../app/ui/files_view.py" line="215"/>
+        <location filename="../../app/ui/files_view.py" line="221"/>
         <source>Audio</source>
         <translation>音频</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="208"/>
+        <location filename="../../app/ui/files_view.py" line="215"/>
         <source>Videos</source>
         <translation>视频</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="209"/>
+        <location filename="../../app/ui/files_view.py" line="216"/>
         <source>Archives</source>
         <translation>压缩包</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="209"/>
-        <location filename="../../app/ui/files_view.py" line="215"/>
+        <location filename="../../app/ui/files_view.py" line="216"/>
+        <location filename="../../app/ui/files_view.py" line="222"/>
         <source>Code</source>
         <translation>代码</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="210"/>
-        <location filename="../../app/ui/files_view.py" line="215"/>
+        <location filename="../../app/ui/files_view.py" line="217"/>
+        <location filename="../../app/ui/files_view.py" line="222"/>
         <source>Other</source>
         <translation>其他</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="212"/>
+        <location filename="../../app/ui/files_view.py" line="219"/>
         <source>Document</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="212"/>
+        <location filename="../../app/ui/files_view.py" line="219"/>
         <source>Spreadsheet</source>
         <translation>表格</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="213"/>
+        <location filename="../../app/ui/files_view.py" line="220"/>
         <source>Presentation</source>
         <translation>演示文稿</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="213"/>
+        <location filename="../../app/ui/files_view.py" line="220"/>
         <source>Image</source>
         <translation>图片</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="214"/>
+        <location filename="../../app/ui/files_view.py" line="221"/>
         <source>Video</source>
         <translation>视频</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="214"/>
+        <location filename="../../app/ui/files_view.py" line="221"/>
         <source>Archive</source>
         <translation>压缩包</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="217"/>
+        <location filename="../../app/ui/files_view.py" line="224"/>
         <source>Any kind</source>
         <translation>任意类型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="218"/>
+        <location filename="../../app/ui/files_view.py" line="225"/>
         <source>Kind of file</source>
         <translation>文件类型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="219"/>
+        <location filename="../../app/ui/files_view.py" line="226"/>
         <source>Any time</source>
         <translation>任意时间</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="220"/>
+        <location filename="../../app/ui/files_view.py" line="227"/>
         <source>Today</source>
         <translation>今天</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="220"/>
+        <location filename="../../app/ui/files_view.py" line="227"/>
         <source>Past week</source>
         <translation>过去一周</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="220"/>
+        <location filename="../../app/ui/files_view.py" line="227"/>
         <source>Past month</source>
         <translation>过去一个月</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="221"/>
+        <location filename="../../app/ui/files_view.py" line="228"/>
         <source>Past year</source>
         <translation>过去一年</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="221"/>
-        <location filename="../../app/ui/files_view.py" line="226"/>
+        <location filename="../../app/ui/files_view.py" line="228"/>
+        <location filename="../../app/ui/files_view.py" line="233"/>
         <source>Modified</source>
         <translation>修改时间</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="222"/>
+        <location filename="../../app/ui/files_view.py" line="229"/>
         <source>Any size</source>
         <translation>任意大小</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="223"/>
+        <location filename="../../app/ui/files_view.py" line="230"/>
         <source>Under 1 MB</source>
         <translation>小于 1 MB</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="223"/>
+        <location filename="../../app/ui/files_view.py" line="230"/>
         <source>1 to 100 MB</source>
         <translation>1 到 100 MB</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="224"/>
+        <location filename="../../app/ui/files_view.py" line="231"/>
         <source>Over 100 MB</source>
         <translation>大于 100 MB</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="224"/>
-        <location filename="../../app/ui/files_view.py" line="226"/>
+        <location filename="../../app/ui/files_view.py" line="231"/>
+        <location filename="../../app/ui/files_view.py" line="233"/>
         <source>Size</source>
         <translation>大小</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="225"/>
+        <location filename="../../app/ui/files_view.py" line="232"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="225"/>
+        <location filename="../../app/ui/files_view.py" line="232"/>
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="225"/>
+        <location filename="../../app/ui/files_view.py" line="232"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="285"/>
-        <location filename="../../app/ui/files_view.py" line="304"/>
+        <location filename="../../app/ui/files_view.py" line="292"/>
+        <location filename="../../app/ui/files_view.py" line="311"/>
         <source>1 file</source>
         <translation>1 个文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="285"/>
-        <location filename="../../app/ui/files_view.py" line="304"/>
+        <location filename="../../app/ui/files_view.py" line="292"/>
+        <location filename="../../app/ui/files_view.py" line="311"/>
         <source>%1 files</source>
         <translation>%1 个文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="287"/>
+        <location filename="../../app/ui/files_view.py" line="294"/>
         <source>The first %1 files; type more to narrow them down</source>
         <translation>前 %1 个文件；多输入一些以缩小范围</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="292"/>
+        <location filename="../../app/ui/files_view.py" line="299"/>
         <source>File search failed: %1</source>
         <translation>文件搜索失败：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="300"/>
+        <location filename="../../app/ui/files_view.py" line="307"/>
         <source>No folders are chosen for file search yet: add one (Hearth finds files only there).</source>
         <translation>尚未选择用于文件搜索的文件夹：请添加一个（Hearth 只在其中查找文件）。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="305"/>
+        <location filename="../../app/ui/files_view.py" line="312"/>
         <source>in 1 folder</source>
         <translation>位于 1 个文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="305"/>
+        <location filename="../../app/ui/files_view.py" line="312"/>
         <source>in %1 folders</source>
         <translation>位于 %1 个文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="324"/>
+        <location filename="../../app/ui/files_view.py" line="331"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="325"/>
+        <location filename="../../app/ui/files_view.py" line="332"/>
         <source>Show in folder</source>
         <translation>在文件夹中显示</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="326"/>
+        <location filename="../../app/ui/files_view.py" line="333"/>
         <source>Add to chat</source>
         <translation>添加到对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="330"/>
+        <location filename="../../app/ui/files_view.py" line="337"/>
         <source>Search files in a folder</source>
         <translation>在文件夹中搜索文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="347"/>
+        <location filename="../../app/ui/files_view.py" line="354"/>
         <source>Reading %1…</source>
         <translation>正在读取 %1…</translation>
     </message>
@@ -1935,7 +1930,7 @@
 <context>
     <name>MessageText</name>
     <message>
-        <location filename="../../app/ui/chat/text_view.py" line="87"/>
+        <location filename="../../app/ui/chat/text_view.py" line="77"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
@@ -2078,29 +2073,6 @@
         <location filename="../../app/ui/ops.py" line="73"/>
         <source>Something went wrong</source>
         <translation>出错了</translation>
-    </message>
-</context>
-<context>
-    <name>Pages</name>
-    <message>
-        <location filename="../../app/ui/pages.py" line="33"/>
-        <source>Library</source>
-        <translation>资料库</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/pages.py" line="34"/>
-        <source>Document search is not available in this build yet.</source>
-        <translation>此版本暂不支持文档搜索。</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/pages.py" line="43"/>
-        <source>Calendar</source>
-        <translation>日历</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/pages.py" line="44"/>
-        <source>The calendar is not available in this build yet.</source>
-        <translation>此版本暂不支持日历。</translation>
     </message>
 </context>
 <context>

@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from app.cli.ask.render import Renderer
 from app.cli.ask.waiting import wait_for_turn
 from app.cli.output import emit_json, fail_on
+from app.cli.scripted import scripted_backend
 from app.core.assistant import ConfirmPolicy, TurnMode
 from app.core.failures import FailureKind, exit_code
 from backends.base import Backend, GenerateOptions, Message
+from backends.engines import Engine
 from backends.errors import BackendError
 
 if TYPE_CHECKING:
@@ -86,7 +86,7 @@ def _conversation(args: argparse.Namespace, hearth: Hearth) -> str | None:
 def _load_model(args: argparse.Namespace, hearth: Hearth) -> Backend:
     # --model names a file here: a server URL saved in settings must not win over it.
     url = args.url if args.url is not None or not args.model else ""
-    backend = _scripted(args) if args.engine == "scripted" else hearth.make_backend(
+    backend = scripted_backend(args) if args.engine == Engine.SCRIPTED else hearth.make_backend(
         model_path=args.model, engine=args.engine, url=url)
     try:
         hearth.runner.load(backend).result()
@@ -95,24 +95,6 @@ def _load_model(args: argparse.Namespace, hearth: Hearth) -> Backend:
     except Exception as exc:  # a surprise from an engine is still one readable line
         raise BackendError(f"Could not load the model: {exc}") from exc
     return backend
-
-
-def _scripted(args: argparse.Namespace) -> Backend:
-    from backends.scripted import ScriptedBackend
-
-    if not args.script:
-        raise CliError("--engine scripted needs --script FILE")
-    try:
-        text = Path(args.script).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise CliError(f"cannot read the script {args.script}: {exc.strerror}") from exc
-    try:
-        outputs = json.loads(text)
-    except ValueError:
-        outputs = [text]
-    if not isinstance(outputs, list) or not all(isinstance(o, str) for o in outputs):
-        raise CliError("the script must be a JSON list of model outputs (strings)")
-    return ScriptedBackend(outputs, delay=args.script_delay)
 
 
 def _prompt_printer(hearth: Hearth, backend: Backend, json_mode: bool) -> Any:

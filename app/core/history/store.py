@@ -5,8 +5,10 @@ text so far (`update_message(id, content=..., reasoning=...)`), then marked "com
 "cancelled"/"error"). Each call is one small committed transaction (see database.py), so a
 committed write survives a crash of the process. Callers should throttle updates (the assistant
 writes at most every ~250 ms); each text update rewrites the message and re-indexes it for
-search (well under a millisecond for a 2,000-token answer, see bench/results/history.md). A message still "streaming" when a store opens, whose
-writer is no longer open (lease.py), was left by a crash and is marked "interrupted".
+search (well under a millisecond for a 2,000-token answer, see bench/results/history.md). A
+message still "streaming" when a store opens, whose writer is no longer open (lease.py), was
+left by a crash and is marked "interrupted". Deleting a whole conversation goes through
+app/core/conversations.py, which also forgets what other parts keep of it.
 """
 
 from __future__ import annotations

@@ -31,7 +31,7 @@ HISTORY_BUDGET_S = 0.010  # GUI time per event-loop pass spent building a loaded
 
 
 class ChatView(QWidget):
-    """Shows a conversation and runs turns through the assistant via one bridge per turn."""
+    """Shows a conversation; each answer being written is a LiveAnswer (live_answer.py)."""
 
     history_loaded = Signal(str)
     conversation_started = Signal(str)

@@ -341,14 +341,6 @@ class AssistantMessage(QFrame):
     def notices(self) -> list[str]:
         return list(self._notices)
 
-    # -- history ------------------------------------------------------------------------------
-    def set_complete(self, text: str, reasoning: str = "") -> None:
-        """A stored message: one render, no timers."""
-        if reasoning:
-            self.add_reasoning(reasoning)
-        self.add_text(text)
-        self.finish()
-
     @property
     def answer(self) -> str:
         return self._answer
