@@ -289,6 +289,8 @@ class Endpoints:
             return shapes.sse(shapes.chat_chunk(rid, model, created, delta, finish, usage,
                                                 with_usage))
 
+        deltas = shapes.DeltaChunks(shapes.chat_chunk(rid, model, created, {}, None, None,
+                                                      with_usage))
         calls: list[ToolCall] = []
         event: Event = first
         try:
@@ -297,10 +299,11 @@ class Endpoints:
             while True:
                 event, carried = await generation.merged(event)
                 if isinstance(event, ReasoningDelta):
-                    yield chunk({"text": event.text} if completion else
-                                {"reasoning_content": event.text})
+                    yield chunk({"text": event.text}) if completion else deltas.chunk(
+                        "reasoning_content", event.text)
                 elif isinstance(event, TextDelta):
-                    yield chunk({"text": event.text} if completion else {"content": event.text})
+                    yield chunk({"text": event.text}) if completion else deltas.chunk(
+                        "content", event.text)
                 elif isinstance(event, ToolCall):
                     yield chunk({"text": event.raw} if completion else
                                 {"tool_calls": [shapes.tool_call(event, len(calls))]})
