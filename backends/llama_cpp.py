@@ -172,6 +172,9 @@ class LlamaCppBackend:
             return
         self._switch_conversation(options.cache_key)
         outcome = self._ensure_prefix(messages, options, tokens, should_stop)
+        if not outcome.ready:  # Stop came while the prefix was read: the part read stays
+            yield Done("cancelled", prompt_tokens=len(tokens))
+            return
         yield from self._generate(tokens, prompt, options, should_stop, started, outcome.computed)
 
     def prepare_prefix(self, messages: list[Message], options: GenerateOptions,
@@ -305,7 +308,7 @@ class LlamaCppBackend:
         """Before a turn: the shared prefix from the live context, the disk or a fresh prefill."""
         key = self._key(messages, options, tokens)
         if key is None or self._prefix is None:
-            return PrefixOutcome()
+            return PrefixOutcome(ready=True)  # nothing to share: the prompt is read as a whole
         return self._prefix.ensure(self._llm, key, should_stop)
 
     def forget_conversation(self, cache_key: str) -> None:

@@ -16,9 +16,10 @@ from typing import TYPE_CHECKING, Any
 from app.cli.output import emit_json, fail
 from app.cli.scripted import CLI_ENGINES, add_script_options, scripted_backend
 from app.core.failures import exit_code, kind_of
-from app.core.server import ApiServer, RequestRecord, ServerConfig, ensure_api_key
+from app.core.server.client_config import model_id
 from app.core.server.guard import is_loopback_host
-from app.core.server.routes import model_id
+from app.core.server.keys import ensure_api_key
+from app.core.server.log import RequestRecord
 from backends.base import Backend, BackendInfo
 from backends.engines import Engine
 from backends.errors import BackendError, FailureKind
@@ -64,6 +65,8 @@ class _Lines:
 
 
 def run_serve(args: argparse.Namespace, hearth: Hearth) -> int:
+    from app.core.server.service import ApiServer, ServerConfig  # the ASGI stack, on demand
+
     settings = hearth.settings
     if args.new_key:
         settings.server_api_key = ""
@@ -113,7 +116,7 @@ def _backend(args: argparse.Namespace, hearth: Hearth) -> Backend:
     return hearth.make_backend(model_path=args.model, engine=args.engine, url=args.url)
 
 
-def _on_loaded(future: Future[BackendInfo], server: ApiServer, out: _Lines,
+def _on_loaded(future: Future[BackendInfo], server: Any, out: _Lines,
                failure: list[BaseException]) -> None:
     error = future.exception()
     if error is not None:

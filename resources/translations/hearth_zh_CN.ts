@@ -4,6 +4,31 @@
 <context>
     <name>AssistantMessage</name>
     <message>
+        <location filename="../../app/ui/chat/message.py"/>
+        <source>Previous answer</source>
+        <translation>上一个回答</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/message.py"/>
+        <source>Show the previous answer to this message</source>
+        <translation>显示对这条消息的上一个回答</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/message.py"/>
+        <source>Next answer</source>
+        <translation>下一个回答</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/message.py"/>
+        <source>Show the next answer to this message</source>
+        <translation>显示对这条消息的下一个回答</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/message.py"/>
+        <source>Answer shown</source>
+        <translation>当前显示的回答</translation>
+    </message>
+    <message>
         <location filename="../../app/ui/chat/message.py" line="284"/>
         <source>Answer</source>
         <translation>回答</translation>
@@ -381,6 +406,11 @@
 </context>
 <context>
     <name>ChatView</name>
+    <message>
+        <location filename="../../app/ui/chat/chat_view.py"/>
+        <source>Could not show that answer</source>
+        <translation>无法显示该回答</translation>
+    </message>
     <message>
         <location filename="../../app/ui/chat/chat_view.py" line="221"/>
         <source>Could not open this conversation</source>

@@ -7,8 +7,8 @@ import os
 import threading
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any
 
+from common.folder_watch import Change, FolderWatcher
 from skills import index_health
 from skills.documents import fscheck, store
 from skills.documents.indexing import Files, Indexer, ProgressFn, expand
@@ -55,7 +55,7 @@ class DocumentIndex:
         self._indexer = Indexer(self._records, self.limits, self.pool)
         self._queries = Queries(self._records)
         self._watched: list[str] = [fscheck.absolute(f) for f in watched]
-        self._watcher: Any = None
+        self._watcher: FolderWatcher | None = None
 
     # --- indexing -------------------------------------------------------------------------
 
@@ -148,7 +148,7 @@ class DocumentIndex:
         if path not in self._watched:
             self._watched.append(path)
         if self._watcher is not None:
-            self._watcher.schedule(path)
+            self._watcher.add(path)
 
     def unwatch(self, folder: str | Path) -> None:
         """Stop watching a folder and drop its documents (unless a chat holds them)."""
@@ -156,24 +156,31 @@ class DocumentIndex:
         if path in self._watched:
             self._watched.remove(path)
         if self._watcher is not None:
-            self._watcher.unschedule(path)
+            self._watcher.remove(path)
         self._records.remove_unscoped(path)
 
     def start_watching(self) -> None:
-        """Start the watchdog observer and catch up with changes made while Hearth was off."""
-        from skills.documents.watcher import FolderWatcher
-
+        """Start the watchdog observer and catch up with changes made while Hearth was off
+        (files dropped in before a quit first, then each watched folder)."""
         if self._watcher is None:
-            self._watcher = FolderWatcher(self)
+            self._watcher = FolderWatcher(self._apply_changes, "hearth-doc-watch",
+                                          on_start=self.resume_pending)
+            self._watcher.start([])
             for folder in self._watched:
-                self._watcher.schedule(folder)
-            self._watcher.start()
+                self._watcher.add(folder)
 
     def stop(self) -> None:
         """Stop watching (the index stays as it is)."""
         if self._watcher is not None:
             self._watcher.stop()
             self._watcher = None
+
+    def _apply_changes(self, changes: list[Change]) -> None:
+        for path, _tree in changes:  # a folder is always brought up to date as a whole
+            try:
+                self.handle_change(path)
+            except Exception:  # one bad path must not stop the others
+                log.exception("could not update the index for %s", path)
 
     def handle_change(self, path: str) -> None:
         """A watched path changed: index, re-index or remove it (called by the watcher)."""

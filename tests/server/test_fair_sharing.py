@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from app.core.runner import ModelRunner, Priority
-from app.core.server import ApiServer, ServerConfig
+from app.core.server.service import ApiServer, ServerConfig
 from backends.base import GenerateOptions
 from backends.events import Done, Event
 from backends.llama_cpp import LlamaCppBackend

@@ -17,6 +17,7 @@ from starlette.routing import Route
 
 from app.core.runner import ModelRunner
 from app.core.server import protocol, shapes
+from app.core.server.client_config import model_id
 from app.core.server.errors import ApiError, from_failure
 from app.core.server.generation import Generation, Outcome, wait_disconnect
 from app.core.server.log import RequestLog, RequestRecord
@@ -76,11 +77,6 @@ class ServerState:
     @property
     def api_waiting(self) -> int:
         return len(self.live)
-
-
-def model_id(info: BackendInfo) -> str:
-    name = info.model_name or Path(info.model_path).name or info.engine
-    return name.removesuffix(".gguf")
 
 
 def max_output(info: BackendInfo) -> int:
@@ -293,6 +289,8 @@ class Endpoints:
             return shapes.sse(shapes.chat_chunk(rid, model, created, delta, finish, usage,
                                                 with_usage))
 
+        deltas = shapes.DeltaChunks(shapes.chat_chunk(rid, model, created, {}, None, None,
+                                                      with_usage))
         calls: list[ToolCall] = []
         event: Event = first
         try:
@@ -301,10 +299,11 @@ class Endpoints:
             while True:
                 event, carried = await generation.merged(event)
                 if isinstance(event, ReasoningDelta):
-                    yield chunk({"text": event.text} if completion else
-                                {"reasoning_content": event.text})
+                    yield chunk({"text": event.text}) if completion else deltas.chunk(
+                        "reasoning_content", event.text)
                 elif isinstance(event, TextDelta):
-                    yield chunk({"text": event.text} if completion else {"content": event.text})
+                    yield chunk({"text": event.text}) if completion else deltas.chunk(
+                        "content", event.text)
                 elif isinstance(event, ToolCall):
                     yield chunk({"text": event.raw} if completion else
                                 {"tool_calls": [shapes.tool_call(event, len(calls))]})
