@@ -1991,6 +1991,16 @@
 <context>
     <name>ModelManager</name>
     <message>
+        <location filename="../../app/ui/models/manager.py"/>
+        <source>“%1” has no chat template of its own. Its architecture is known: Hearth can hold a conversation with it using the %2 template.</source>
+        <translation>“%1”没有自带对话模板。它的架构是已知的：Hearth 可以使用 %2 模板与它对话。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/models/manager.py"/>
+        <source>Use the %1 template</source>
+        <translation>使用 %1 模板</translation>
+    </message>
+    <message>
         <location filename="../../app/ui/models/manager.py" line="315"/>
         <source>Models — Hearth</source>
         <translation>模型 — Hearth</translation>
