@@ -2326,7 +2326,40 @@
     </message>
 </context>
 <context>
+    <name>OutputFolder</name>
+    <message>
+        <location filename="../../app/ui/settings_dialog.py"/>
+        <source>Choose…</source>
+        <translation>选择…</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_dialog.py"/>
+        <source>Choose %1</source>
+        <translation>选择%1</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_dialog.py"/>
+        <source>Default</source>
+        <translation>默认</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_dialog.py"/>
+        <source>Use the default for %1</source>
+        <translation>%1使用默认值</translation>
+    </message>
+</context>
+<context>
     <name>SettingsDialog</name>
+    <message>
+        <location filename="../../app/ui/settings_dialog.py"/>
+        <source>Office files Hearth writes (documents, sheets, slides) go to</source>
+        <translation>Hearth 生成的办公文件（文档、表格、幻灯片）保存到</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_dialog.py"/>
+        <source>Folder for office files</source>
+        <translation>办公文件文件夹</translation>
+    </message>
     <message>
         <location filename="../../app/ui/settings_dialog.py" line="237"/>
         <source>Start Hearth in the tray when I sign in</source>
