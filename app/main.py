@@ -163,6 +163,8 @@ class Hearth:
             cache_dir=self.paths.kv_cache_dir,
             threads=max(0, self.settings.threads),
             prefix_limit_bytes=max(0, self.settings.prefix_cache_mb) * 1024**2,
+            known_template=(model_path or self.settings.model_path)
+            in self.settings.known_template_models,
         )
 
     @cached_property

@@ -24,6 +24,7 @@ from backends.errors import (
     UnsupportedModel,
 )
 from backends.events import Done, Event, Prefill, StreamError, ToolCall
+from backends.known_templates import known_template
 from backends.kv_cache import ConversationCaches, model_fingerprint
 from backends.llama_gguf import GgufSummary, inspect_gguf, model_shape
 from backends.llama_log import TAP
@@ -57,9 +58,12 @@ class LlamaCppBackend:
     def __init__(self, model_path: str, context_length: int = 0, kv_type: str = "f16",
                  cache_dir: Path | None = None, n_threads: int | None = None,
                  chat_template: str | None = None,
-                 prefix_limit_bytes: int = DEFAULT_LIMIT_BYTES) -> None:
+                 prefix_limit_bytes: int = DEFAULT_LIMIT_BYTES,
+                 known_template: bool = False) -> None:
         """chat_template overrides the GGUF's own (for files that carry none, like base models);
-        prefix_limit_bytes bounds the saved prompt-prefix states under cache_dir."""
+        known_template: a file without one uses its architecture's well-known template (the
+        user agreed to it, backends/known_templates.py); prefix_limit_bytes bounds the saved
+        prompt-prefix states under cache_dir."""
         if kv_type not in KV_GGML_TYPES:
             raise BackendError(f"Unknown KV cache type {kv_type!r}: choose one of "
                                f"{', '.join(KV_GGML_TYPES)}")
@@ -69,6 +73,7 @@ class LlamaCppBackend:
         self.cache_dir = cache_dir
         self.n_threads = n_threads
         self.chat_template = chat_template
+        self.known_template = known_template
         self.prefix_limit_bytes = prefix_limit_bytes
         self._prefix: LlamaPrefix | None = None
         self._llm: Any = None
@@ -243,6 +248,8 @@ class LlamaCppBackend:
         # metadata is the fallback for templates stored in a way the reader skipped.
         source = (self.chat_template or summary.chat_template
                   or str(self._llm.metadata.get("tokenizer.chat_template", "")))
+        known = known_template(summary.architecture) if self.known_template else None
+        source = source or (known.source if known is not None else "")
         if not source:
             raise UnsupportedModel(f"{summary.path.name} carries no chat template, so Hearth "
                                    "cannot format a conversation for it")

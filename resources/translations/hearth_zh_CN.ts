@@ -1991,6 +1991,16 @@
 <context>
     <name>ModelManager</name>
     <message>
+        <location filename="../../app/ui/models/manager.py"/>
+        <source>“%1” has no chat template of its own. Its architecture is known: Hearth can hold a conversation with it using the %2 template.</source>
+        <translation>“%1”没有自带对话模板。它的架构是已知的：Hearth 可以使用 %2 模板与它对话。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/models/manager.py"/>
+        <source>Use the %1 template</source>
+        <translation>使用 %1 模板</translation>
+    </message>
+    <message>
         <location filename="../../app/ui/models/manager.py" line="315"/>
         <source>Models — Hearth</source>
         <translation>模型 — Hearth</translation>
@@ -2316,7 +2326,40 @@
     </message>
 </context>
 <context>
+    <name>OutputFolder</name>
+    <message>
+        <location filename="../../app/ui/settings_dialog.py"/>
+        <source>Choose…</source>
+        <translation>选择…</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_dialog.py"/>
+        <source>Choose %1</source>
+        <translation>选择%1</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_dialog.py"/>
+        <source>Default</source>
+        <translation>默认</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_dialog.py"/>
+        <source>Use the default for %1</source>
+        <translation>%1使用默认值</translation>
+    </message>
+</context>
+<context>
     <name>SettingsDialog</name>
+    <message>
+        <location filename="../../app/ui/settings_dialog.py"/>
+        <source>Office files Hearth writes (documents, sheets, slides) go to</source>
+        <translation>Hearth 生成的办公文件（文档、表格、幻灯片）保存到</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_dialog.py"/>
+        <source>Folder for office files</source>
+        <translation>办公文件文件夹</translation>
+    </message>
     <message>
         <location filename="../../app/ui/settings_dialog.py" line="237"/>
         <source>Start Hearth in the tray when I sign in</source>
