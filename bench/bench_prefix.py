@@ -204,7 +204,11 @@ def tokens(args: argparse.Namespace) -> None:
             backend.unload()
         finally:
             hearth.close()
-    print(json.dumps({**sizes, "rendered_prefix_characters": len(rendered)}, indent=1))
+    # Characters of each schema as sent: the estimate for the real model's tokenizer.
+    characters = {str(spec["function"]["name"]): len(json.dumps(spec, ensure_ascii=False))
+                  for spec in options.tools}
+    print(json.dumps({**sizes, "tool_characters": characters,
+                      "rendered_prefix_characters": len(rendered)}, indent=1))
 
 
 def main() -> None:

@@ -109,13 +109,12 @@ class CurrentTime:
     """The date, time and time zone now, here or in another IANA time zone."""
 
     name = "get_current_time"
-    description = ("Get the current date, time, weekday and time zone, on this computer or in "
-                   "another time zone (IANA name such as Europe/Paris or Asia/Shanghai).")
+    description = "Get the current date, time, weekday and time zone, here or in another zone."
     parameters: dict[str, Any] = {
         "type": "object",
         "properties": {
             "timezone": {"type": "string",
-                         "description": "IANA time zone name; leave out for the user's own."},
+                         "description": "IANA name, e.g. Europe/Paris; omit for the user's."},
         },
         "additionalProperties": False,
     }
@@ -144,13 +143,13 @@ class ConvertUnits:
 
     name = "convert_units"
     description = ("Convert a quantity between units of length, mass, volume, area, speed, "
-                   "time, data size or temperature, e.g. 5 miles to km or 100 F to C.")
+                   "time, data size or temperature.")
     parameters: dict[str, Any] = {
         "type": "object",
         "properties": {
-            "value": {"type": "number", "description": "The quantity to convert."},
-            "from_unit": {"type": "string", "description": "Unit of the value, e.g. mi, kg, °F."},
-            "to_unit": {"type": "string", "description": "Unit wanted, e.g. km, lb, °C."},
+            "value": {"type": "number"},
+            "from_unit": {"type": "string", "description": "e.g. mi, kg, °F"},
+            "to_unit": {"type": "string", "description": "e.g. km, lb, °C"},
         },
         "required": ["value", "from_unit", "to_unit"],
         "additionalProperties": False,

@@ -13,7 +13,8 @@ from skills.calendar.model import Event, Occurrence, When
 from skills.calendar.store import OCCURRENCES_LIMIT, CalendarStore
 from skills.calendar.timeutil import as_aware, check_span, parse_when, zone
 
-ISO = "ISO 8601 date-time, e.g. 2026-12-03T14:00 (the user's time zone unless an offset is given)"
+# Said once per tool description rather than on every start/end (each is sent in the prefix).
+TIMES = " Times are ISO 8601, e.g. 2026-12-03T14:00, in the user's zone unless an offset is given."
 FREE_TIME_RANGE = timedelta(days=400)  # free slots over years mean nothing
 TOOL_LIMIT = 50  # occurrences one list_events call shows the model (it can ask for more)
 MAX_LIMIT = 1000
@@ -56,15 +57,15 @@ def line(occ: Occurrence, tz: str = "") -> str:
 
 class ListEvents:
     name = "list_events"
-    description = "List calendar events between two times, optionally matching words."
+    description = "List calendar events between start and end, optionally matching words." + TIMES
     parameters: dict[str, Any] = {
         "type": "object",
         "properties": {
-            "start": {"type": "string", "description": ISO},
-            "end": {"type": "string", "description": ISO},
-            "query": {"type": "string", "description": "words in title, place or notes"},
+            "start": {"type": "string"},
+            "end": {"type": "string"},
+            "query": {"type": "string", "description": "In title, place or notes."},
             "limit": {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT,
-                      "description": f"most events to list (default {TOOL_LIMIT})"},
+                      "description": f"Default {TOOL_LIMIT}."},
         },
         "required": ["start", "end"],
     }
@@ -99,15 +100,15 @@ class ListEvents:
 
 class FindFreeTime:
     name = "find_free_time"
-    description = ("Find free slots of at least `duration` minutes between two times, "
-                   "optionally within working hours like '09:00-17:00'.")
+    description = ("Find free slots of at least `duration` minutes between start and end,"
+                   " optionally within working hours." + TIMES)
     parameters: dict[str, Any] = {
         "type": "object",
         "properties": {
-            "start": {"type": "string", "description": ISO},
-            "end": {"type": "string", "description": ISO},
+            "start": {"type": "string"},
+            "end": {"type": "string"},
             "duration": {"type": "integer", "minimum": 5, "maximum": 1440,
-                         "description": "minutes"},
+                         "description": "Minutes."},
             "working_hours": {"type": "string", "description": "e.g. 09:00-17:00"},
         },
         "required": ["start", "end", "duration"],
@@ -140,15 +141,15 @@ class FindFreeTime:
 
 EVENT_FIELDS: dict[str, Any] = {
     "title": {"type": "string"},
-    "start": {"type": "string", "description": ISO + "; a date alone for all-day events"},
-    "end": {"type": "string", "description": "end time (default: one hour after start)"},
+    "start": {"type": "string", "description": "A date alone: all day."},
+    "end": {"type": "string", "description": "Default: start + 1 hour."},
     "all_day": {"type": "boolean"},
     "location": {"type": "string"},
     "notes": {"type": "string"},
     "recurrence": {"type": "string", "description": "RRULE, e.g. FREQ=WEEKLY;BYDAY=MO"},
-    "timezone": {"type": "string", "description": "IANA zone, default the user's"},
+    "timezone": {"type": "string", "description": "IANA; default the user's."},
     "alarm_minutes": {"type": "integer", "minimum": 0, "maximum": 10080,
-                      "description": "remind this many minutes before"},
+                      "description": "Remind this many minutes before."},
 }
 
 
@@ -201,7 +202,7 @@ def summary(event: Event) -> str:
 
 class AddEvent:
     name = "add_event"
-    description = "Add an event to the user's calendar (the user is asked to confirm)."
+    description = "Add an event to the user's calendar." + TIMES
     parameters: dict[str, Any] = {"type": "object", "properties": EVENT_FIELDS,
                                   "required": ["title", "start"]}
     changes_things = True
@@ -223,8 +224,8 @@ class AddEvent:
 
 class UpdateEvent:
     name = "update_event"
-    description = ("Change an event by its uid: give only the fields to change. Moving the "
-                   "start keeps the length unless an end is given. (The user confirms.)")
+    description = ("Change an event by its uid, giving only the fields to change (a moved start"
+                   " keeps the length unless end is given)." + TIMES)
     parameters: dict[str, Any] = {
         "type": "object",
         "properties": {"uid": {"type": "string"}, **EVENT_FIELDS},
@@ -261,7 +262,7 @@ class UpdateEvent:
 
 class DeleteEvent:
     name = "delete_event"
-    description = "Delete an event (a whole series if it repeats) by its uid. (The user confirms.)"
+    description = "Delete an event (a whole series if it repeats) by its uid."
     parameters: dict[str, Any] = {"type": "object", "properties": {"uid": {"type": "string"}},
                                   "required": ["uid"]}
     changes_things = True

@@ -51,15 +51,12 @@ def _source(number: int, passage: Passage, text: str) -> Source:
 
 class SearchDocuments:
     name = "search_documents"
-    description = (
-        "Search the user's indexed documents (PDF, Word, spreadsheets, slides, text) and return"
-        " the best passages, each with a citation number, document name and page. Use it for"
-        " questions about the user's files; cite answers with [n]."
-    )
+    description = ("Search the user's indexed documents (PDF, Word, sheets, slides, text) for the"
+                   " best passages, each with a citation number [n], name and page.")
     parameters: dict[str, Any] = {
         "type": "object",
         "properties": {
-            "query": {"type": "string", "description": "What to look for, in a few words."},
+            "query": {"type": "string", "description": "A few words."},
             "limit": {"type": "integer", "minimum": 1, "maximum": 20, "default": 6},
         },
         "required": ["query"],
@@ -93,19 +90,15 @@ class SearchDocuments:
 
 class ReadDocument:
     name = "read_document"
-    description = (
-        "Read an indexed document in full, in order (or only some pages, or one section)."
-        " Use it for questions about all of something (every deadline, how many invoices):"
-        " keep calling with the start value it gives until the document ends."
-    )
+    description = ("Read an indexed document in order (whole, some pages or one section); call"
+                   " again with the start it gives until the document ends.")
     parameters: dict[str, Any] = {
         "type": "object",
         "properties": {
-            "document": {"type": "string", "description": "Document name or path, from"
-                         " search_documents or list_documents."},
-            "pages": {"type": "string", "description": "Optional pages, e.g. '3' or '2-5,8'."},
-            "section": {"type": "string", "description": "Optional heading, sheet or slide."},
-            "start": {"type": "integer", "minimum": 0, "description": "Continue from here."},
+            "document": {"type": "string", "description": "Name or path."},
+            "pages": {"type": "string", "description": "e.g. '3' or '2-5,8'"},
+            "section": {"type": "string", "description": "Heading, sheet or slide."},
+            "start": {"type": "integer", "minimum": 0},
         },
         "required": ["document"],
     }
@@ -165,10 +158,10 @@ class ReadDocument:
 
 class ListDocuments:
     name = "list_documents"
-    description = "List the user's indexed documents, optionally only names containing a filter."
+    description = "List the user's indexed documents, optionally those whose names contain filter."
     parameters: dict[str, Any] = {
         "type": "object",
-        "properties": {"filter": {"type": "string", "description": "Part of a file name."}},
+        "properties": {"filter": {"type": "string", "description": "Part of a name."}},
     }
     changes_things = False
 

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 _PATH = {"type": "object", "required": ["path"], "additionalProperties": False,
          "properties": {"path": {"type": "string",
-                                  "description": "Full path of the file (from search_files)."}}}
+                                  "description": "Full path (from search_files)."}}}
 
 
 def _human_size(size: int) -> str:
@@ -58,26 +58,21 @@ class _FileSkill:
 
 class SearchFiles(_FileSkill):
     name = "search_files"
-    description = (
-        "Find files in the folders the user chose, by words in the file name or content "
-        "(prefix matching; Chinese or Japanese words match anywhere), kind, extension, "
-        "folder, modification date and size. Resolve relative dates ('last week') to ISO "
-        "dates yourself. Returns path, name, kind, size, modified time and a content snippet "
-        "for each file."
-    )
+    description = ("Find files in the folders the user chose by words in the name or content,"
+                   " kind, extension, folder, modification date and size.")
     parameters: dict[str, Any] = {
         "type": "object",
         "additionalProperties": False,
         "properties": {
-            "query": {"type": "string", "description": "Words in the name or content."},
+            "query": {"type": "string"},
             "kind": {"type": "string", "enum": list(KINDS)},
             "extensions": {"type": "array", "items": {"type": "string"},
-                           "description": "e.g. [\"pdf\", \"docx\"]"},
-            "folder": {"type": "string", "description": "Only inside this folder."},
-            "modified_after": {"type": "string", "description": "ISO date, e.g. 2026-03-01"},
-            "modified_before": {"type": "string", "description": "ISO date, e.g. 2026-04-01"},
+                           "description": "e.g. [\"pdf\"]"},
+            "folder": {"type": "string", "description": "Only inside it."},
+            "modified_after": {"type": "string", "description": "ISO date"},
+            "modified_before": {"type": "string", "description": "ISO date"},
             "larger_than": {"type": ["integer", "string"],
-                            "description": "Bytes, or text like '10MB'."},
+                            "description": "Bytes or '10MB'"},
             "limit": {"type": "integer", "minimum": 1, "maximum": 100, "default": 20},
         },
     }
@@ -115,7 +110,7 @@ def _search_args(arguments: dict[str, Any]) -> dict[str, Any]:
 
 class FileDetails(_FileSkill):
     name = "file_info"
-    description = "Details of one file in the user's chosen folders: size, kind, dates."
+    description = "Size, kind and dates of one file in the user's chosen folders."
     parameters: dict[str, Any] = _PATH
 
     def run(self, arguments: dict[str, Any], context: SkillContext) -> SkillResult:

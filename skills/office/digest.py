@@ -232,16 +232,13 @@ def _first_words(text: str, limit: int = 300) -> str:
 
 class DigestFolder:
     name = "office_digest"
-    description = (
-        "Summarise every document in a folder (PDF, Word, slides, sheets, text): one summary per"
-        " file citing its pages, then answer the user's question from them, citing [n]. Slow on"
-        " big folders; summaries are kept, so asking again is fast."
-    )
+    description = ("Summarise every document in a folder, one summary per file, and answer the"
+                   " question from them. Slow on big folders; summaries are kept for next time.")
     parameters: dict[str, Any] = {
         "type": "object",
         "properties": {
-            "folder": {"type": "string", "description": "Full path of a chosen folder."},
-            "question": {"type": "string", "description": "What the user wants to know."},
+            "folder": {"type": "string", "description": "Full path."},
+            "question": {"type": "string"},
             "max_files": {"type": "integer", "minimum": 1, "maximum": 500, "default": 50},
         },
         "required": ["folder"],

@@ -45,16 +45,13 @@ def _paths(arguments: dict[str, Any], access: OfficeAccess, context: SkillContex
 
 class InspectSheet:
     name = "office_inspect"
-    description = (
-        "Look at a spreadsheet (.xlsx) or CSV file: its sheets, used range, header row, column"
-        " names and types, a few sample rows, merged cells and formulas. Call it before"
-        " office_query to learn the table and column names."
-    )
+    description = ("Show a spreadsheet's (.xlsx) or CSV's sheets, columns with types and sample"
+                   " rows. Call it before office_query to learn the table and column names.")
     parameters: dict[str, Any] = {
         "type": "object",
         "properties": {
-            "file": {"type": "string", "description": "Full path, or the name of a dropped file."},
-            "sheet": {"type": "string", "description": "Optional: only this sheet."},
+            "file": {"type": "string", "description": "Full path or dropped file name."},
+            "sheet": {"type": "string", "description": "Only this sheet."},
         },
         "required": ["file"],
     }
@@ -113,18 +110,16 @@ def describe_sheet(sheet: Sheet) -> str:
 class QuerySheets:
     name = "office_query"
     description = (
-        "Answer exact questions about spreadsheets and CSV files with one SQL SELECT (SQLite)."
-        " Each sheet is a table named after the sheet (a CSV: after the file); the header row"
-        " gives the column names: quote them like \"Amount\". Dates are 'YYYY-MM-DD' text."
-        " Returns up to max_rows rows and the exact row count. Use it for counts, sums, lists"
-        " and joins instead of reading the sheet."
+        "Answer exact questions (counts, sums, lists, joins) about spreadsheets and CSVs with one"
+        " SQLite SELECT. Each sheet is a table named after the sheet (a CSV: after the file);"
+        " quote column names like \"Amount\"; dates are 'YYYY-MM-DD' text."
     )
     parameters: dict[str, Any] = {
         "type": "object",
         "properties": {
             "files": {"type": "array", "items": {"type": "string"}, "minItems": 1,
-                      "description": "Workbooks/CSVs to load (full paths or dropped names)."},
-            "sql": {"type": "string", "description": "One SELECT statement."},
+                      "description": "Full paths or dropped names."},
+            "sql": {"type": "string"},
             "max_rows": {"type": "integer", "minimum": 1, "maximum": 500, "default": 50},
         },
         "required": ["files", "sql"],

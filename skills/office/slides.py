@@ -14,8 +14,8 @@ SLIDE_SCHEMA: dict[str, Any] = {
     "properties": {
         "title": {"type": "string"},
         "bullets": {"type": "array", "items": {"type": "string"},
-                    "description": "One line each; start a line with two spaces to indent it."},
-        "notes": {"type": "string", "description": "Speaker notes."},
+                    "description": "Two leading spaces indent one."},
+        "notes": {"type": "string"},
         "table": {"type": "object", "properties": {
             "columns": {"type": "array", "items": {"type": "string"}},
             "rows": {"type": "array", "items": {"type": "array"}}}},

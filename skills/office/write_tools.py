@@ -21,13 +21,11 @@ from skills.office.read_tools import markdown_table
 from skills.office.sheets import Limits, Sheet, load_sheets, sheet_kind
 
 PREVIEW_ROWS = 5
+# Sent with every write tool: kept short (the approval itself shows the target and the backup).
 _PLACEMENT: dict[str, Any] = {
-    "output": {"type": "string", "description": "Optional file name (goes to the output folder)"
-               " or full path inside a chosen folder."},
-    "next_to_source": {"type": "boolean", "description": "Write beside the source file instead"
-                       " of the output folder."},
-    "overwrite": {"type": "boolean", "description": "Replace an existing file of that name"
-                  " (the user approves twice; a backup is kept). Default: a new name."},
+    "output": {"type": "string", "description": "File name or full path (default folder: output)."},
+    "next_to_source": {"type": "boolean", "description": "Write beside the source."},
+    "overwrite": {"type": "boolean", "description": "Replace an existing file of that name."},
 }
 OVERWRITE_TEXT = ("Second approval: {path} already exists and will be REPLACED. The current file"
                   " is kept as a backup beside it, and Undo puts it back.")
@@ -140,20 +138,17 @@ def table_draft(path: str, header: list[str], rows: list[list[Any]], overwrite: 
 class ConvertSheet(WriteTool):
     name = "office_convert"
     action = "Convert"
-    description = (
-        "Make a CSV from a sheet, or an XLSX (bold frozen header, fitted columns) from a CSV or"
-        " sheet, or an XLSX/CSV from rows you give. Writes a new file after the user approves."
-    )
+    description = "Write a sheet, a CSV or rows you give as a new CSV or XLSX file."
     parameters: dict[str, Any] = {
         "type": "object",
         "properties": {
-            "source": {"type": "string", "description": "Workbook or CSV to convert."},
-            "sheet": {"type": "string", "description": "Optional sheet of the source."},
+            "source": {"type": "string", "description": "Workbook or CSV."},
+            "sheet": {"type": "string"},
             "to": {"type": "string", "enum": ["csv", "xlsx"]},
             "columns": {"type": "array", "items": {"type": "string"},
-                        "description": "With rows: the header."},
+                        "description": "Header of rows."},
             "rows": {"type": "array", "items": {"type": "array"},
-                     "description": "Instead of a source: the rows to write."},
+                     "description": "Rows to write instead of a source."},
             **_PLACEMENT,
         },
         "required": ["to"],
@@ -187,16 +182,12 @@ class ConvertSheet(WriteTool):
 class CleanSheet(WriteTool):
     name = "office_clean"
     action = "Clean"
-    description = (
-        "Clean a sheet or CSV with a fixed list of operations, in order: trim, drop_empty_rows,"
-        " dedupe (columns = the keys), normalise_dates, to_number, split_column, fill_down,"
-        " rename_columns. Writes the result to a NEW file (the source is not changed) after the"
-        " user approves, and says what each operation changed."
-    )
+    description = ("Clean a sheet or CSV with operations applied in order, into a NEW file (the"
+                   " source is not changed).")
     parameters: dict[str, Any] = {
         "type": "object",
         "properties": {
-            "source": {"type": "string", "description": "Workbook or CSV to clean."},
+            "source": {"type": "string", "description": "Workbook or CSV."},
             "sheet": {"type": "string"},
             "operations": {"type": "array", "items": clean.OPERATION_SCHEMA, "minItems": 1},
             **_PLACEMENT,
@@ -217,19 +208,16 @@ class CleanSheet(WriteTool):
 class WriteReport(WriteTool):
     name = "office_report"
     action = "Create a Word report"
-    description = (
-        "Create a Word (.docx) report from Markdown: # headings, - and 1. lists, | tables |,"
-        " **bold**, *italic*, and \\pagebreak on its own line. Optional template: a .docx whose"
-        " styles to use. Writes a new file after the user approves."
-    )
+    description = ("Create a Word (.docx) report from Markdown (# headings, lists, | tables |,"
+                   " **bold**, *italic*, \\pagebreak on its own line).")
     parameters: dict[str, Any] = {
         "type": "object",
         "properties": {
             "title": {"type": "string"},
-            "markdown": {"type": "string", "description": "The report's body in Markdown."},
-            "template": {"type": "string", "description": "Optional .docx with the styles."},
-            "digest": {"type": "string", "description": "Optional folder digested with"
-                       " office_digest: its file summaries are appended as a Sources section."},
+            "markdown": {"type": "string"},
+            "template": {"type": "string", "description": "A .docx whose styles to use."},
+            "digest": {"type": "string", "description": "A folder digested by office_digest:"
+                       " adds its summaries as sources."},
             **_PLACEMENT,
         },
         "required": ["markdown"],
@@ -271,14 +259,11 @@ class WriteReport(WriteTool):
 class WriteSlides(WriteTool):
     name = "office_slides"
     action = "Create a PowerPoint deck"
-    description = (
-        "Create a PowerPoint (.pptx) deck from a list of slides, each with a title, bullet lines,"
-        " speaker notes and an optional table. Writes a new file after the user approves."
-    )
+    description = "Create a PowerPoint (.pptx) deck; each slide has a title, bullets, notes, a table."
     parameters: dict[str, Any] = {
         "type": "object",
         "properties": {
-            "title": {"type": "string", "description": "Optional: a title slide first."},
+            "title": {"type": "string", "description": "Adds a title slide."},
             "slides": {"type": "array", "items": slides.SLIDE_SCHEMA, "minItems": 1},
             **_PLACEMENT,
         },
