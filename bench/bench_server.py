@@ -25,8 +25,8 @@ sys.path.insert(0, str(ROOT))
 import openai  # noqa: E402
 
 from app.core.runner import ModelRunner, Priority  # noqa: E402
-from app.core.server import ApiServer, ServerConfig  # noqa: E402
 from app.core.server.routes import cache_key  # noqa: E402
+from app.core.server.service import ApiServer, ServerConfig  # noqa: E402
 from backends.base import GenerateOptions  # noqa: E402
 from backends.events import Done, Event  # noqa: E402
 from backends.llama_cpp import LlamaCppBackend  # noqa: E402

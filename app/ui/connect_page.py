@@ -24,10 +24,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.server import RequestRecord, new_api_key
-from app.core.server.client_config import Endpoint, continue_config, mcp_config, openclaw_config
+from app.core.server.client_config import (
+    Endpoint,
+    continue_config,
+    mcp_config,
+    model_id,
+    openclaw_config,
+)
 from app.core.server.guard import is_loopback_host
-from app.core.server.routes import model_id
+from app.core.server.keys import new_api_key
+from app.core.server.log import RequestRecord
 from app.ui.context import UiContext
 
 LOG_ROWS = 200
