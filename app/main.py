@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import logging
 import multiprocessing
 import os
@@ -162,6 +163,8 @@ class Hearth:
             cache_dir=self.paths.kv_cache_dir,
             threads=max(0, self.settings.threads),
             prefix_limit_bytes=max(0, self.settings.prefix_cache_mb) * 1024**2,
+            known_template=(model_path or self.settings.model_path)
+            in self.settings.known_template_models,
         )
 
     @cached_property
@@ -291,6 +294,9 @@ def main(argv: list[str] | None = None) -> int:
     # Document parsing runs in a spawned worker process; a frozen build must hand that process
     # over to multiprocessing instead of starting the app again.
     multiprocessing.freeze_support()
+    from backends.cpu import wait_without_spinning
+
+    wait_without_spinning()  # before anything loads llama.cpp (OpenMP reads it once)
     args_list = sys.argv[1:] if argv is None else argv
     if args_list[:1] in (["--version"], ["-V"]):
         from app import __version__
@@ -322,7 +328,7 @@ def main(argv: list[str] | None = None) -> int:
 def _run_command(args: argparse.Namespace) -> int:
     """Run one CLI command; any failure that reaches here becomes one line and its exit code."""
     from app.cli.output import fail
-    from app.core.failures import FailureKind, describe, exit_code, kind_of
+    from app.core.failures import FailureKind, describe, exit_code, kind_of, refine
 
     hearth: Hearth | None = None
     try:
@@ -333,6 +339,9 @@ def _run_command(args: argparse.Namespace) -> int:
     except Exception as exc:  # the edge: a full disk, a read-only home, a damaged file, a bug
         kind = kind_of(exc)
         if hearth is not None and kind is FailureKind.STORAGE:
+            kind = refine(kind, [hearth.paths.data, hearth.paths.cache])
+            if kind is FailureKind.DISK_FULL:
+                return fail(describe(OSError(errno.ENOSPC, "no space left")), exit_code(kind))
             hearth.set_aside_damaged_index()
         if kind is FailureKind.INTERNAL:
             log.error("hearth %s failed", args.command, exc_info=exc)

@@ -73,12 +73,6 @@ class ChatTemplate:
         return prompt + options.assistant_prefix if add_generation_prompt else prompt
 
 
-def opens_reasoning(prompt: str) -> bool:
-    """Whether the output of this prompt starts inside the reasoning (Think mode leaves
-    `<think>` open; Non-Think and a closed reasoning prefix end after `</think>`)."""
-    return prompt.rfind("<think>") > prompt.rfind("</think>")
-
-
 def estimate_tokens(text: str) -> int:
     """A cautious token count where no tokenizer is at hand (a remote server that offers
     none): about 3 characters per token, the dense end of English, code and CJK mixes."""

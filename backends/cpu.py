@@ -25,6 +25,17 @@ def engine_threads(setting: int = 0) -> int:
     return setting if setting > 0 else physical_cores()
 
 
+def wait_without_spinning() -> None:
+    """Make llama.cpp's OpenMP worker threads sleep, not spin, while they wait for each other.
+
+    With the default policy a waiting thread spins for a while at every barrier; when another
+    program holds a core, the spinning threads burn the time the descheduled one needs, and
+    prefill on a busy machine ran 2.7x (9x with tiny ops) slower than with passive waiting
+    (bench/bench_threads.py). OpenMP reads this once, when llama.cpp's library loads, so call
+    it before the first `import llama_cpp`; a value the user set is kept."""
+    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
+
 def _usable_logical() -> int:
     try:
         return len(os.sched_getaffinity(0))  # a container or taskset may allow fewer

@@ -39,6 +39,12 @@ class ModelNotFound(BackendError):
     kind = FailureKind.MODEL_BAD
 
 
+class NoModelChosen(ModelNotFound):
+    """No model path at all: nothing is wrong with a file, there is none yet."""
+
+    kind = FailureKind.NO_MODEL
+
+
 class ModelCorrupt(BackendError):
     """The file exists but is truncated, damaged or not a model at all."""
 

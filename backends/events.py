@@ -62,27 +62,3 @@ class Done:
 
 
 Event = ReasoningDelta | TextDelta | ToolCall | StreamError | Prefill | Done
-
-
-def event_to_json(event: Event) -> dict[str, Any]:
-    """The JSON-lines shape used by `hearth ask --json`."""
-    if isinstance(event, ReasoningDelta):
-        return {"type": "reasoning", "text": event.text}
-    if isinstance(event, TextDelta):
-        return {"type": "text", "text": event.text}
-    if isinstance(event, ToolCall):
-        return {"type": "tool_call", "name": event.name, "arguments": event.arguments}
-    if isinstance(event, StreamError):
-        return {"type": "error", "message": event.message}
-    if isinstance(event, Prefill):
-        return {"type": "prefill", "done": event.done, "total": event.total}
-    return {
-        "type": "done",
-        "finish_reason": event.finish_reason,
-        "usage": {
-            "prompt_tokens": event.prompt_tokens,
-            "cached_prompt_tokens": event.cached_prompt_tokens,
-            "completion_tokens": event.completion_tokens,
-        },
-        "timings": dict(event.timings),
-    }

@@ -5,7 +5,7 @@ from __future__ import annotations
 import codecs
 import random
 import time
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +13,7 @@ from jinja2 import TemplateError
 
 from backends.base import BackendInfo, GenerateOptions, Message, OnProgress, ShouldStop
 from backends.chat_format import ChatTemplate
-from backends.cpu import engine_threads
+from backends.cpu import engine_threads, wait_without_spinning
 from backends.engines import Engine
 from backends.errors import (
     BackendError,
@@ -24,11 +24,13 @@ from backends.errors import (
     UnsupportedModel,
 )
 from backends.events import Done, Event, Prefill, StreamError, ToolCall
+from backends.known_templates import known_template
 from backends.kv_cache import ConversationCaches, model_fingerprint
 from backends.llama_gguf import GgufSummary, inspect_gguf, model_shape
 from backends.llama_log import TAP
 from backends.llama_prefix import LlamaPrefix
 from backends.llama_state import SeqState, restore_sequence, save_sequence, seq_state_codec
+from backends.nanbeige import STOP_TEXTS, opens_reasoning
 from backends.parser import OutputParser, over_budget
 from backends.prefix_cache import (
     DEFAULT_LIMIT_BYTES,
@@ -47,7 +49,6 @@ from backends.safe_tokens import (
 
 # ggml_type values for llama.cpp's KV cache (quantized V needs flash attention).
 KV_GGML_TYPES = {"f32": 0, "f16": 1, "q4_0": 2, "q4_1": 3, "q5_0": 6, "q5_1": 7, "q8_0": 8}
-STOP_TEXTS = ("<|im_end|>", "<|endoftext|>")
 N_BATCH = 512
 
 
@@ -57,9 +58,12 @@ class LlamaCppBackend:
     def __init__(self, model_path: str, context_length: int = 0, kv_type: str = "f16",
                  cache_dir: Path | None = None, n_threads: int | None = None,
                  chat_template: str | None = None,
-                 prefix_limit_bytes: int = DEFAULT_LIMIT_BYTES) -> None:
+                 prefix_limit_bytes: int = DEFAULT_LIMIT_BYTES,
+                 known_template: bool = False) -> None:
         """chat_template overrides the GGUF's own (for files that carry none, like base models);
-        prefix_limit_bytes bounds the saved prompt-prefix states under cache_dir."""
+        known_template: a file without one uses its architecture's well-known template (the
+        user agreed to it, backends/known_templates.py); prefix_limit_bytes bounds the saved
+        prompt-prefix states under cache_dir."""
         if kv_type not in KV_GGML_TYPES:
             raise BackendError(f"Unknown KV cache type {kv_type!r}: choose one of "
                                f"{', '.join(KV_GGML_TYPES)}")
@@ -69,6 +73,7 @@ class LlamaCppBackend:
         self.cache_dir = cache_dir
         self.n_threads = n_threads
         self.chat_template = chat_template
+        self.known_template = known_template
         self.prefix_limit_bytes = prefix_limit_bytes
         self._prefix: LlamaPrefix | None = None
         self._llm: Any = None
@@ -172,6 +177,9 @@ class LlamaCppBackend:
             return
         self._switch_conversation(options.cache_key)
         outcome = self._ensure_prefix(messages, options, tokens, should_stop)
+        if not outcome.ready:  # Stop came while the prefix was read: the part read stays
+            yield Done("cancelled", prompt_tokens=len(tokens))
+            return
         yield from self._generate(tokens, prompt, options, should_stop, started, outcome.computed)
 
     def prepare_prefix(self, messages: list[Message], options: GenerateOptions,
@@ -200,12 +208,12 @@ class LlamaCppBackend:
     # -- loading ----------------------------------------------------------------------------
 
     def _plan_context(self, summary: GgufSummary) -> int:
-        from backends import memory
+        from backends import free_memory, memory
 
         shape = model_shape(summary, summary.path.stat().st_size)
         limit = shape.max_context or memory.DEFAULT_MAX_CONTEXT
         plan = memory.plan_context(
-            shape.weights_bytes, memory.free_memory_bytes(), shape.kv_bytes_per_token(self.kv_type),
+            shape.weights_bytes, free_memory.free_memory_bytes(), shape.kv_bytes_per_token(self.kv_type),
             requested=self.context_length, minimum=min(memory.DEFAULT_MIN_CONTEXT, limit),
             maximum=min(memory.DEFAULT_MAX_CONTEXT, limit))
         if self.kv_type not in ("f16", "f32") and shape.head_dim % 32:
@@ -240,6 +248,8 @@ class LlamaCppBackend:
         # metadata is the fallback for templates stored in a way the reader skipped.
         source = (self.chat_template or summary.chat_template
                   or str(self._llm.metadata.get("tokenizer.chat_template", "")))
+        known = known_template(summary.architecture) if self.known_template else None
+        source = source or (known.source if known is not None else "")
         if not source:
             raise UnsupportedModel(f"{summary.path.name} carries no chat template, so Hearth "
                                    "cannot format a conversation for it")
@@ -305,7 +315,7 @@ class LlamaCppBackend:
         """Before a turn: the shared prefix from the live context, the disk or a fresh prefill."""
         key = self._key(messages, options, tokens)
         if key is None or self._prefix is None:
-            return PrefixOutcome()
+            return PrefixOutcome(ready=True)  # nothing to share: the prompt is read as a whole
         return self._prefix.ensure(self._llm, key, should_stop)
 
     def forget_conversation(self, cache_key: str) -> None:
@@ -330,18 +340,19 @@ class LlamaCppBackend:
         cached = max(0, _reusable_prefix(llm, tokens) - computed)
         llm.set_seed(options.seed if options.seed is not None else random.getrandbits(31))
         parser = OutputParser(options.tool_call_format, tools=options.tools,
-                              starts_in_reasoning=_opens_reasoning(prompt))
+                              starts_in_reasoning=opens_reasoning(prompt))
         decoder = TokenText(llm)
         run = _Run(started)
         finish = "stop"
         try:
-            yield from _prefill(llm, tokens, cached, should_stop)
+            if (yield from _prefill(llm, tokens, cached, should_stop)):
+                finish = "cancelled"  # stopped while reading: generate() would read the rest
             for token in llm.generate(
                 tokens, top_k=options.top_k, top_p=options.top_p, min_p=options.min_p,
                 typical_p=1.0, temp=options.effective_temperature(), repeat_penalty=1.0,
                 frequency_penalty=0.0, presence_penalty=0.0, tfs_z=1.0, mirostat_mode=0,
                 reset=True,
-            ):
+            ) if finish == "stop" else ():
                 run.token()
                 if token in self._stop_ids:
                     break
@@ -437,19 +448,20 @@ PREFILL_CHUNK = 256  # tokens read between two progress reports
 
 
 def _prefill(llm: Any, tokens: list[int], cached: int, should_stop: ShouldStop
-             ) -> Iterator[Event]:
+             ) -> Generator[Event, None, bool]:
     """Read a long prompt in chunks and say how far it got: the first token can be seconds
     away. generate() then finds all but the last token already read and reuses them."""
     todo = len(tokens) - 1 - cached
     if todo < 2 * PREFILL_CHUNK:
-        return  # over in a blink: nothing worth showing
+        return False  # over in a blink: nothing worth showing
     llm.n_tokens = cached  # eval() drops the old sequence's KV from here on
     yield Prefill(0, todo)
     for start in range(cached, len(tokens) - 1, PREFILL_CHUNK):
         if should_stop():
-            return  # generate() sees the stop at once and reuses what was read
+            return True  # stopped: what was read stays for the next turn to reuse
         llm.eval(tokens[start:min(start + PREFILL_CHUNK, len(tokens) - 1)])
         yield Prefill(min(start + PREFILL_CHUNK, len(tokens) - 1) - cached, todo)
+    return False
 
 
 def _reusable_prefix(llm: Any, tokens: list[int]) -> int:
@@ -463,11 +475,6 @@ def _reusable_prefix(llm: Any, tokens: list[int]) -> int:
     return min(common, len(tokens) - 1)
 
 
-def _opens_reasoning(prompt: str) -> bool:
-    """Nanbeige's thinking prompt ends inside an open <think>: the output starts as reasoning."""
-    return prompt.rstrip().endswith("<think>")
-
-
 def _device_name(llama_cpp: Any) -> str:
     info = bytes(llama_cpp.llama_print_system_info() or b"").decode("utf-8", "replace").upper()
     for name in ("CUDA", "METAL", "VULKAN", "HIP", "SYCL"):
@@ -477,6 +484,7 @@ def _device_name(llama_cpp: Any) -> str:
 
 
 def _import_engine() -> Any:
+    wait_without_spinning()  # no effect once llama.cpp is loaded: main() calls it first too
     try:
         import llama_cpp
     except ImportError as exc:

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from backends.errors import ModelCorrupt, ModelNotFound, UnsupportedModel
-from backends.memory import ModelShape
+from backends.kv_size import ModelShape
 
 GGUF_MAGIC = b"GGUF"
 MIN_GGUF_BYTES = 32  # magic, version, tensor count, metadata count: anything smaller is cut off

@@ -31,6 +31,7 @@ from backends.memory import plan_for_model, require_fit
 from backends.mlx_cache import DEFAULT_KEY, CacheEntry, common_prefix, conversation_caches
 from backends.mlx_folder import MlxFolder, inspect_folder
 from backends.mlx_prefix import MlxPrefix
+from backends.nanbeige import STOP_TEXTS, opens_reasoning
 from backends.parser import OutputParser, over_budget
 from backends.prefix_cache import (
     DEFAULT_LIMIT_BYTES,
@@ -48,7 +49,6 @@ from backends.safe_tokens import (
 )
 
 KV_BITS: dict[str, int | None] = {"f16": None, "q8_0": 8, "q4_0": 4}
-STOP_TOKENS = ("<|im_end|>", "<|endoftext|>")
 PREFILL_STEP = 512  # tokens per prefill chunk; cancel is checked between chunks
 WARM_SLOT = "__prefix__"  # the warm-up's cache, handed to the first new conversation
 
@@ -355,7 +355,7 @@ class MlxBackend:
         engine = self._engine
         if options.seed is not None:
             engine.mx.random.seed(options.seed)
-        parser = OutputParser(options.tool_call_format, starts_in_reasoning=_opens_reasoning(
+        parser = OutputParser(options.tool_call_format, starts_in_reasoning=opens_reasoning(
             turn.prompt), tools=options.tools)
         responses = engine.stream_generate(
             self._model, self._tokenizer, engine.mx.array(turn.tokens[turn.reused:]),
@@ -435,11 +435,6 @@ def _offset(cache: list[Any]) -> int:
     return int(getattr(cache[0], "offset", 0)) if cache else 0
 
 
-def _opens_reasoning(prompt: str) -> bool:
-    # The template decides: Think mode leaves "<think>\n" open; Non-Think closes it at once.
-    return prompt.rfind("<think>") > prompt.rfind("</think>")
-
-
 def _kv_group_size(head_dim: int, kv_type: str) -> int:
     if KV_BITS[kv_type] is None:
         return 64
@@ -497,7 +492,7 @@ def _one_line(exc: BaseException, limit: int = 300) -> str:
 def _stop_ids(tokenizer: Any) -> set[int]:
     vocab = tokenizer.get_vocab()
     ids = {int(i) for i in tokenizer.eos_token_ids}
-    return ids | {int(vocab[t]) for t in STOP_TOKENS if t in vocab}
+    return ids | {int(vocab[t]) for t in STOP_TEXTS if t in vocab}
 
 
 def metal_status() -> str:

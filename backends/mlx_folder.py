@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from backends.errors import ModelCorrupt, ModelNotFound, UnsupportedModel
-from backends.memory import read_mlx_config
+from backends.model_shape import read_mlx_config
 
 _MAX_HEADER = 100 * 1024 * 1024  # safetensors caps its JSON header at 100 MB
 

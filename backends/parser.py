@@ -36,9 +36,8 @@ from typing import Any
 
 from backends.base import GenerateOptions
 from backends.events import Event, ReasoningDelta, StreamError, TextDelta, ToolCall
+from backends.nanbeige import THINK_CLOSE, THINK_OPEN
 
-THINK_OPEN = "<think>"
-THINK_CLOSE = "</think>"
 CALL_OPEN = "<tool_call>"
 CALL_CLOSE = "</tool_call>"
 _FUNCTION_CLOSE = "</function>"

@@ -21,9 +21,10 @@ from collections.abc import Iterator
 from typing import Any
 
 from backends.base import BackendInfo, GenerateOptions, Message, ShouldStop
-from backends.chat_format import ChatTemplate, estimate_tokens, opens_reasoning
+from backends.chat_format import ChatTemplate, estimate_tokens
 from backends.errors import FailureKind, NotLoaded, RemoteError, UnsupportedModel
 from backends.events import Done, Event, StreamError
+from backends.nanbeige import opens_reasoning
 from backends.remote_http import (
     Connection,
     Endpoint,

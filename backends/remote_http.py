@@ -12,6 +12,7 @@ from urllib.parse import urlsplit
 
 from backends.base import GenerateOptions, Message
 from backends.errors import RemoteError, RemoteRefused
+from backends.nanbeige import STOP_TEXTS
 
 Connection = tuple[http.client.HTTPConnection, http.client.HTTPResponse]
 _ERROR_SNIPPET = 300
@@ -168,7 +169,6 @@ def chat_request(messages: list[Message], options: GenerateOptions, model: str,
     return body
 
 
-STOP_TEXTS = ["<|im_end|>", "<|endoftext|>"]
 
 
 def completion_request(prompt: str, options: GenerateOptions, model: str) -> dict[str, Any]:
@@ -177,7 +177,7 @@ def completion_request(prompt: str, options: GenerateOptions, model: str) -> dic
         "prompt": prompt, "stream": True, "max_tokens": options.max_tokens,
         "temperature": options.effective_temperature(), "top_p": options.top_p,
         "top_k": options.top_k, "min_p": options.min_p, "repeat_penalty": 1.0,
-        "stop": STOP_TEXTS,
+        "stop": list(STOP_TEXTS),
     }
     if model:
         body["model"] = model

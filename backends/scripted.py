@@ -13,6 +13,7 @@ from backends.base import BackendInfo, GenerateOptions, Message, ShouldStop
 from backends.chat_format import ChatTemplate
 from backends.errors import BackendError, NotLoaded
 from backends.events import Done, Event, StreamError, ToolCall
+from backends.nanbeige import STOP_TEXTS, opens_reasoning
 from backends.parser import OutputParser, over_budget
 
 # ChatML with the Nanbeige generation prompt, enough for tests to see what the "model" was sent.
@@ -30,7 +31,6 @@ MINIMAL_TEMPLATE = (
 
 # Nanbeige's added tokens are single tokens; words and whitespace runs stand in for the rest.
 _TOKEN_RE = re.compile(r"<\|im_end\|>|<\|endoftext\|>|</?think>|</?tool_call>|\s+|[^\s<]+|<")
-_STOP_TOKENS = ("<|im_end|>", "<|endoftext|>")
 
 Script = str | list[str] | BackendError
 
@@ -116,7 +116,7 @@ class ScriptedBackend:
                 should_stop: ShouldStop) -> Iterator[Event]:
         started = time.perf_counter()
         parser = OutputParser(options.tool_call_format, tools=options.tools,
-                              starts_in_reasoning=prompt.rfind("<think>") > prompt.rfind("</think>"))
+                              starts_in_reasoning=opens_reasoning(prompt))
         chunks = _TOKEN_RE.findall(script) if isinstance(script, str) else list(script)
         finish, saw_call, first, reasoning = "stop", False, 0.0, 0
         sent: list[str] = []
@@ -124,7 +124,7 @@ class ScriptedBackend:
             if should_stop():
                 finish = "cancelled"
                 break
-            if chunk in _STOP_TOKENS:
+            if chunk in STOP_TEXTS:
                 break
             if len(sent) >= options.max_tokens:
                 finish = "length"

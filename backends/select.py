@@ -9,15 +9,21 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from backends.engines import CHOICES, Engine
-from backends.errors import BackendError, EngineUnavailable, ModelNotFound, UnsupportedModel
+from backends.engines import CHOICES
+from backends.errors import (
+    BackendError,
+    EngineUnavailable,
+    ModelNotFound,
+    NoModelChosen,
+    UnsupportedModel,
+)
 from backends.prefix_cache import DEFAULT_LIMIT_BYTES
 
 if TYPE_CHECKING:
     from backends.base import Backend, BackendInfo, GenerateOptions, Message, ShouldStop
     from backends.events import Event
 
-ENGINES = (*CHOICES, Engine.SCRIPTED)
+ENGINES = CHOICES  # the test engine is built by tests and the hidden CLI hook, never chosen
 
 
 @dataclass(frozen=True)
@@ -52,14 +58,14 @@ def _importable(name: str) -> bool:
 class EngineChoice:
     """The engine to use and a sentence saying why (shown in settings)."""
 
-    engine: str  # "llama" | "mlx" | "remote" | "scripted"
+    engine: str  # an id of backends/engines.py: "llama" | "mlx" | "remote"
     reason: str
 
 
 def model_format(model_path: str) -> str:
     """'gguf' for a GGUF file, 'mlx' for a model folder with config.json; errors otherwise."""
     if not model_path:
-        raise ModelNotFound("No model chosen: pick one in settings or pass --model PATH")
+        raise NoModelChosen("No model chosen: pick one in settings or pass --model PATH")
     path = Path(model_path).expanduser()
     if not path.exists():
         raise ModelNotFound(f"No model at {path}")
@@ -86,8 +92,6 @@ def choose_engine(model_path: str, engine: str = "auto", url: str = "",
     """Pick the engine for this model on this machine, honouring a user override."""
     if engine not in ENGINES:
         raise EngineUnavailable(f"Unknown engine {engine!r}: choose one of {', '.join(ENGINES)}")
-    if engine == "scripted":
-        return EngineChoice("scripted", "The scripted engine replays queued answers (for tests).")
     # Automatic runs a chosen local model here; a saved server URL is used only without one
     # (a URL left in the field must not silently send everything to a server).
     if engine == "remote" or (engine == "auto" and url and not model_path):
@@ -163,19 +167,22 @@ def create_backend(model_path: str, engine: str = "auto", url: str = "", remote_
                    context_length: int = 0, kv_type: str = "f16",
                    cache_dir: Path | None = None,
                    platform_info: PlatformInfo | None = None, threads: int = 0,
-                   prefix_limit_bytes: int = DEFAULT_LIMIT_BYTES) -> Backend:
+                   prefix_limit_bytes: int = DEFAULT_LIMIT_BYTES,
+                   known_template: bool = False) -> Backend:
     """Choose the engine and build its backend (unloaded); info.reason says why.
 
-    threads: 0 for one per physical core; prefix_limit_bytes: disk for saved prompt prefixes."""
+    threads: 0 for one per physical core; prefix_limit_bytes: disk for saved prompt prefixes;
+    known_template: a GGUF without a chat template uses its architecture's well-known one."""
     choice = choose_engine(model_path, engine, url, platform_info)
     backend = _construct(choice.engine, model_path, url, remote_model, context_length, kv_type,
-                         cache_dir, threads, prefix_limit_bytes)
+                         cache_dir, threads, prefix_limit_bytes, known_template)
     return _with_reason(backend, choice.reason)
 
 
 def _construct(engine: str, model_path: str, url: str, remote_model: str, context_length: int,
                kv_type: str, cache_dir: Path | None, threads: int = 0,
-               prefix_limit_bytes: int = DEFAULT_LIMIT_BYTES) -> Backend:
+               prefix_limit_bytes: int = DEFAULT_LIMIT_BYTES,
+               known_template: bool = False) -> Backend:
     # Engine modules are imported only for the engine chosen, keeping `import backends` cheap.
     backend: Backend
     if engine == "remote":
@@ -183,10 +190,6 @@ def _construct(engine: str, model_path: str, url: str, remote_model: str, contex
 
         backend = RemoteBackend(url, model=remote_model, chat_template=_local_template(model_path),
                                 context_length=context_length)
-    elif engine == "scripted":
-        from backends.scripted import ScriptedBackend
-
-        backend = ScriptedBackend()
     elif engine == "mlx":
         from backends.mlx_backend import MlxBackend
 
@@ -197,7 +200,8 @@ def _construct(engine: str, model_path: str, url: str, remote_model: str, contex
 
         backend = LlamaCppBackend(model_path, context_length=context_length, kv_type=kv_type,
                                   cache_dir=cache_dir, n_threads=threads or None,
-                                  prefix_limit_bytes=prefix_limit_bytes)
+                                  prefix_limit_bytes=prefix_limit_bytes,
+                                  known_template=known_template)
     return backend
 
 

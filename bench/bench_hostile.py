@@ -255,7 +255,8 @@ def faults_run(work: Path) -> list[str]:
     if os.geteuid() != 0:
         return [*lines, "Not run: mounting needs root.", ""]
     folder = work / "killdocs"
-    rows = []
+    rows: list[str] = []
+    exits: list[str] = []
     for label in ("full disk (tmpfs, filled)", "read-only (bind mount, ro)"):
         home = work / ("home-full" if "full" in label else "home-ro")
         home.mkdir()
@@ -268,49 +269,73 @@ def faults_run(work: Path) -> list[str]:
                      ["calendar", "add", "--title", "Tea", "--start", "2026-12-03T10:00"]):
             subprocess.run([sys.executable, "-c", LAUNCH, *argv], env=env_for(home),
                            capture_output=True, check=False)
-        if "full" in label:
-            with open(home / "filler", "wb") as handle:  # fill every last block
-                try:
-                    while True:
-                        handle.write(b"\0" * 65536)
-                        handle.flush()
-                except OSError:
-                    pass
-        else:
-            subprocess.run(["mount", "--bind", str(home), str(home)], check=True)
-            subprocess.run(["mount", "-o", "remount,bind,ro", str(home)], check=True)
         tracebacks = failed = longest = 0
+        codes: list[str] = []
         try:
+            if "full" in label:
+                _fill(home / "filler")
+            else:
+                subprocess.run(["mount", "--bind", str(home), str(home)], check=True)
+                subprocess.run(["mount", "-o", "remount,bind,ro", str(home)], check=True)
             for argv in cli_commands(work, folder):
                 result = subprocess.run([sys.executable, "-c", LAUNCH, *argv],
                                         env=env_for(home), capture_output=True, text=True,
                                         check=False, timeout=600)
                 tracebacks += int("Traceback" in result.stderr)
                 failed += int(result.returncode != 0)
+                codes.append(f"`{' '.join(argv[:2])}` {result.returncode}")
                 longest = max(longest, len(result.stderr.strip().splitlines()))
         finally:
             subprocess.run(["umount", "-l", str(home)], check=False)
         rows.append(f"| {label} | {len(cli_commands(work, folder))} | {failed} | {tracebacks} "
                     f"| {longest} |")
+        exits.append(f"Exit codes, {label}: " + ", ".join(codes) + ".")
     return [*lines, "| home | commands | non-zero exits | tracebacks | most stderr lines |",
-            "|---|---|---|---|---|", *rows, ""]
+            "|---|---|---|---|---|", *rows, "", *exits, ""]
+
+
+def _fill(path: Path) -> None:
+    """Write until the disk refuses a single byte more."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT)
+    try:
+        for size in (1 << 20, 4096, 1):
+            try:
+                while True:
+                    os.write(fd, b"\0" * size)
+            except OSError:
+                continue
+    finally:
+        os.close(fd)
 
 
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--kills", type=int, default=20)
     parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "hostile.md"))
+    parser.add_argument("--only", choices=("corpus", "kills", "faults"), action="append")
     args = parser.parse_args()
+    parts = args.only or ["corpus", "kills", "faults"]
+    out = Path(args.out)
+    out.write_text("# Issue 18: hostile input, damaged state and faults\n\n", encoding="utf-8")
     with tempfile.TemporaryDirectory(prefix="hearth-hostile-") as tmp:
         work = Path(tmp)
-        lines = ["# Issue 18: hostile input, damaged state and faults", ""]
-        lines += corpus_run(work)
-        lines += kill_run(work, args.kills)
-        lines += faults_run(work)
-    text = "\n".join(lines)
-    Path(args.out).write_text(text + "\n", encoding="utf-8")
-    print(text)
+        for part in parts:
+            if part == "faults" and "kills" not in parts:
+                _prepare_faults(work)
+            lines = {"corpus": lambda: corpus_run(work), "kills": lambda: kill_run(
+                work, args.kills), "faults": lambda: faults_run(work)}[part]()
+            text = "\n".join(lines)
+            with out.open("a", encoding="utf-8") as handle:  # each part as soon as it is done
+                handle.write(text + "\n")
+            print(text, flush=True)
     return 0
+
+
+def _prepare_faults(work: Path) -> None:
+    folder = work / "killdocs"
+    folder.mkdir()
+    _texts(folder, 0, 40, random.Random(1))
+    (work / "script.json").write_text(json.dumps(["I have what I need.\n</think>\n\nHi."]))
 
 
 if __name__ == "__main__":

@@ -21,8 +21,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from backends.base import GenerateOptions, Message  # noqa: E402
 from backends.events import Done  # noqa: E402
-from backends.memory import model_shape  # noqa: E402
 from backends.mlx_backend import PREFILL_STEP, MlxBackend  # noqa: E402
+from backends.model_shape import model_shape  # noqa: E402
 
 CACHE = Path(__file__).resolve().parent / ".cache"
 SIZES: dict[str, dict[str, int]] = {

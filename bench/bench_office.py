@@ -313,14 +313,25 @@ def written_files(folder: Path) -> tuple[list[str], int, int]:
         lines.append(f"| {name} | {'yes' if passed else 'NO'} |")
     office = shutil.which("soffice") or shutil.which("libreoffice")
     if office:
-        for path in (made, csv_path, cleaned, report, deck):
-            out = folder / "lo"
-            done = subprocess.run([office, "--headless", "--convert-to", "pdf", "--outdir",
+        out = folder / "lo"
+        # LibreOffice re-reads each file; sheets and the report are converted to text and
+        # compared, slides only opened (exported to PDF).
+        targets = [(made, "csv", lambda t: len(t.splitlines()) == len(rows) + 1),
+                   (cleaned, "csv", lambda t: len(t.splitlines()) == 41),
+                   (csv_path, "pdf", None),
+                   (report, "txt:Text", lambda t: all(w in t for w in ("摘要", "销售增长", "华南"))),
+                   (deck, "pdf", None)]
+        for path, kind, check in targets:
+            done = subprocess.run([office, "--headless", "--convert-to", kind, "--outdir",
                                    str(out), path], capture_output=True, timeout=180)
-            opened = done.returncode == 0 and (out / (Path(path).stem + ".pdf")).exists()
+            produced = out / (Path(path).stem + "." + kind.split(":")[0])
+            opened = done.returncode == 0 and produced.exists()
+            if opened and check is not None:
+                opened = check(produced.read_text(encoding="utf-8", errors="replace"))
             ok += opened
-            lines.append(f"| LibreOffice opens {Path(path).name} | {'yes' if opened else 'NO'} |")
-        return lines, ok, len(checks) + 5
+            what = "opens, rows or text match" if check else "opens"
+            lines.append(f"| LibreOffice {Path(path).name} ({what}) | {'yes' if opened else 'NO'} |")
+        return lines, ok, len(checks) + len(targets)
     lines.append("| LibreOffice headless | not installed here (optional) |")
     return lines, ok, len(checks)
 

@@ -103,7 +103,23 @@ def calendar_figures(app: QApplication, events: int) -> dict[str, object]:
         view.show()
         wait(app, lambda v=view: v.time_grid.occurrences is not None)
         time_months(app, view, 2)  # warm up (imports, fonts)
+        view.first = date.today() - timedelta(days=183)  # the twelve months the events fill
         out[f"month_{label}"] = time_months(app, view, 12)
+        view.first = date.today()
+        # The two halves of a month: the store's query (on a worker) and the paint (GUI).
+        first, days = view.shown_range()
+        lo = datetime.combine(first, datetime.min.time()).astimezone()
+        queries, paints = [], []
+        for _ in range(6):
+            started = time.perf_counter()
+            found = hearth.calendar.occurrences(lo, lo + timedelta(days=days))
+            queries.append((time.perf_counter() - started) * 1000)
+            started = time.perf_counter()
+            view.month_grid.set_month(view.first, found)
+            view.month_grid.repaint()
+            paints.append((time.perf_counter() - started) * 1000)
+        out[f"month_query_{label}"], out[f"month_paint_{label}"] = queries, paints
+        view.first = date.today() - timedelta(days=28)  # weeks that have events
         view.set_mode("week")
         weeks = []
         for _ in range(8):
@@ -256,6 +272,10 @@ def main() -> None:
         f"| calendar, {args.events:,} events: ask for a week -> painted | "
         f"{summary(week_full)} | empty calendar: {summary(week_empty)} | "
         f"{statistics.median(week_full) / statistics.median(week_empty):.2f} |",
+        f"| calendar month: the store's query (worker thread) | "
+        f"{summary(cal['month_query_full'])} | empty: {summary(cal['month_query_empty'])} | |",
+        f"| calendar month: GUI-thread part (lay out + paint) | "
+        f"{summary(cal['month_paint_full'])} | empty: {summary(cal['month_paint_empty'])} | |",
         f"| files, {args.files:,} indexed: longest GUI-thread stall per keystroke | "
         f"{summary(stalls)} | idle event loop: {summary(idle)} | "
         f"{statistics.median(stalls) / max(0.01, statistics.median(idle)):.2f} |",

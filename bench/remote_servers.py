@@ -53,11 +53,20 @@ def _seed_history(history: HistoryStore, n: int) -> str:
     return conv
 
 
-def run_conversations(url: str, count: int, served: list[str] | None = None) -> dict[str, int]:
-    """served: the prompts a fake server recorded; otherwise each prompt Hearth rendered."""
+class ChatOnly(RemoteBackend):
+    """The reference: plain chat requests, as Hearth spoke to every server before issue 12."""
+
+    def _raw_template(self, models: list[dict[str, Any]]) -> Any:
+        return None
+
+
+def run_conversations(url: str, count: int, served: list[str] | None = None,
+                      engine: type[RemoteBackend] = RemoteBackend) -> dict[str, int]:
+    """served: the prompts a fake server recorded; otherwise each prompt Hearth rendered
+    (for the chat-only reference, the prompt the server renders is not known: not counted)."""
     with tempfile.TemporaryDirectory(prefix="hearth-bench-") as tmp:
         runner = ModelRunner()
-        runner.load(RemoteBackend(url, timeout=60.0, context_length=CONTEXT)).result(60)
+        runner.load(engine(url, timeout=60.0, context_length=CONTEXT)).result(60)
         history = HistoryStore(Path(tmp) / "hearth.db")
         assistant = Assistant(runner, history, builtin_skills(), Settings(max_tokens=24))
         answered = non_think_off = non_think = clean = 0
@@ -94,7 +103,9 @@ def run_conversations(url: str, count: int, served: list[str] | None = None) -> 
 def _rendered(runner: ModelRunner, messages: Any, options: Any) -> str:
     backend = runner.backend
     assert backend is not None
-    return backend.render_prompt(messages, options)  # for llama-cpp-python: what it is sent
+    prompt = backend.render_prompt(messages, options)  # for llama-cpp-python: what it is sent
+    # A chat request: the server renders; whether it honours enable_thinking is unknown here.
+    return prompt if not prompt.startswith("POST ") else ""
 
 
 def _free_port() -> int:
@@ -103,7 +114,8 @@ def _free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def llama_cpp_python(model: Path, count: int) -> dict[str, int]:
+def llama_cpp_python(model: Path, count: int,
+                     engine: type[RemoteBackend] = RemoteBackend) -> dict[str, int]:
     port = _free_port()
     url = f"http://127.0.0.1:{port}"
     log = Path(tempfile.mkdtemp(prefix="hearth-bench-")) / "llama-server.log"
@@ -122,7 +134,7 @@ def llama_cpp_python(model: Path, count: int) -> dict[str, int]:
                 if time.monotonic() > deadline or process.poll() is not None:
                     raise SystemExit(f"llama_cpp.server did not start; see {log}") from None
                 time.sleep(0.3)
-        return run_conversations(url, count)
+        return run_conversations(url, count, engine=engine)
     finally:
         process.terminate()
         process.wait(10)
@@ -150,7 +162,9 @@ def main() -> None:
     parser.add_argument("--verbose", action="store_true", help="print each answer with markup")
     args = parser.parse_args()
     model = build_tiny_model(ROOT / "tests" / ".cache" / "tiny-model").gguf_path
-    rows = [("llama-cpp-python server (real process, tiny GGUF)",
+    rows = [("reference: llama-cpp-python server spoken to with plain chat requests",
+             llama_cpp_python(model, args.conversations, ChatOnly)),
+            ("llama-cpp-python server (real process, tiny GGUF)",
              llama_cpp_python(model, args.conversations)),
             ("fake vLLM (Nanbeige parsers)", fake("vllm", args.conversations)),
             ("fake SGLang (Nanbeige parsers)", fake("sglang", args.conversations))]

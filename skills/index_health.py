@@ -58,7 +58,7 @@ def problem(path: Path, deep: bool = False) -> str | None:
 
 
 def _schema_problem(path: Path, check: bool) -> str | None:
-    conn = _open_read_only(path)
+    conn = open_read_only(path)
     if conn is None:
         return None  # cannot even be opened here (a read-only folder): not a sign of damage
     try:
@@ -78,12 +78,15 @@ def _schema_problem(path: Path, check: bool) -> str | None:
     return None
 
 
-def _open_read_only(path: Path) -> sqlite3.Connection | None:
+def open_read_only(path: Path) -> sqlite3.Connection | None:
+    """`path` opened for reading only (query_only set, so callers can tell), or None."""
     # immutable: a read-only folder where no -shm can be made still reads
     for mode in ("ro", "ro&immutable=1"):
         try:
-            conn = sqlite3.connect(f"file:{path}?mode={mode}", uri=True, timeout=30)
+            conn = sqlite3.connect(f"file:{path}?mode={mode}", uri=True, timeout=30,
+                                   check_same_thread=False)
             conn.execute("select 1 from sqlite_master limit 1").fetchall()
+            conn.execute("pragma query_only = 1")
             return conn
         except sqlite3.OperationalError:
             continue
@@ -155,3 +158,16 @@ def _scopes(conn: sqlite3.Connection, doc_id: int) -> list[str]:
             "select scope from doc_scopes where document_id = ?", [doc_id])]
     except sqlite3.Error:
         return []
+
+
+def is_read_only(conn: sqlite3.Connection) -> bool:
+    return bool(conn.execute("pragma query_only").fetchone()[0])
+
+
+def fallback(path: Path, cause: sqlite3.OperationalError) -> sqlite3.Connection:
+    """Where index.db cannot be written (a read-only or full disk), read it as it is; the
+    original error when it cannot even be read."""
+    conn = open_read_only(path) if path.exists() else None
+    if conn is None:
+        raise cause
+    return conn

@@ -10,6 +10,9 @@ import pytest
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+# As the app does (backends/cpu.py): llama.cpp threads sleep instead of spinning while they
+# wait, which keeps a busy CI box from slowing every real-engine test down severalfold.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 CACHE = Path(__file__).parent / ".cache"
 

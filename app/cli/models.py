@@ -34,7 +34,8 @@ def run(args: argparse.Namespace, hearth: Hearth) -> int:
 
 def _list(args: argparse.Namespace, hearth: Hearth) -> int:
     from app.core.model_catalog import BUILDS, human_size, kv_bytes_per_token
-    from backends.memory import free_memory_bytes, plan_context
+    from backends.free_memory import free_memory_bytes
+    from backends.memory import plan_context
 
     free = free_memory_bytes()
     for build in BUILDS:

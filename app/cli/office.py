@@ -82,10 +82,8 @@ def run(args: argparse.Namespace, hearth: Hearth) -> int:
 
     try:
         if action == "digest":
-            try:
-                from app.cli.office_digest import run_digest
-            except ModuleNotFoundError:
-                return fail("office digest is not available in this build yet")
+            from app.cli.office_digest import run_digest
+
             return int(run_digest(args, hearth))
         return _run_tool(action, args, hearth)
     except (SkillError, ValueError) as exc:  # a refused path, a bad file, bad JSON
@@ -166,8 +164,17 @@ def _run_tool(action: str, args: argparse.Namespace, hearth: Hearth) -> int:
     if args.json:
         emit_json({"ok": result.ok, "text": result.text, "data": result.data})
     else:
-        print(result.text)
+        print(_for_people(result.text))
     return 0 if result.ok else 1
+
+
+def _for_people(text: str) -> str:
+    """The tool's text without the fences and notes that are there for the model."""
+    from skills.office.read_tools import DATA_NOTE
+
+    kept = [line for line in text.replace(DATA_NOTE, "").splitlines()
+            if not line.startswith(("<document_data", "</document_data>"))]
+    return "\n".join(kept).strip()
 
 
 def _approved(skill: Skill, arguments: dict[str, Any], context: Any,

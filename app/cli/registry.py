@@ -22,10 +22,4 @@ MODULES = (
 
 def register_all(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     for name in MODULES:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name != name:
-                raise
-            continue  # a command not built yet
-        module.register(sub)
+        importlib.import_module(name).register(sub)

@@ -14,29 +14,28 @@ from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any
 
 from app.cli.output import emit_json, fail
+from app.cli.scripted import CLI_ENGINES, add_script_options, scripted_backend
 from app.core.failures import exit_code, kind_of
-from app.core.server import ApiServer, RequestRecord, ServerConfig, ensure_api_key
+from app.core.server.client_config import model_id
 from app.core.server.guard import is_loopback_host
-from app.core.server.routes import model_id
+from app.core.server.keys import ensure_api_key
+from app.core.server.log import RequestRecord
 from backends.base import Backend, BackendInfo
+from backends.engines import Engine
 from backends.errors import BackendError, FailureKind
 
 if TYPE_CHECKING:
     from app.main import Hearth
-
-ENGINES = ("auto", "llama", "mlx", "remote", "scripted")
-
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser = sub.add_parser("serve", help="serve the model to other programs (OpenAI API)")
     parser.add_argument("--host", help="address to listen on (default 127.0.0.1, loopback only)")
     parser.add_argument("--port", type=_port, help="port (default from settings, 8484; 0: any)")
     parser.add_argument("--model", metavar="PATH", help="a .gguf file or an MLX model folder")
-    parser.add_argument("--engine", choices=ENGINES, metavar="{auto,llama,mlx,remote}",
+    parser.add_argument("--engine", choices=CLI_ENGINES, metavar="{auto,llama,mlx,remote}",
                         help="which engine runs the model (default: settings, then auto)")
     parser.add_argument("--url", help="server URL for --engine remote")
-    parser.add_argument("--script", help=argparse.SUPPRESS)  # with --engine scripted (tests)
-    parser.add_argument("--script-delay", type=float, default=0.0, help=argparse.SUPPRESS)
+    add_script_options(parser)
     parser.add_argument("--json", action="store_true", help="one JSON object per line")
     parser.add_argument("--new-key", action="store_true",
                         help="replace the API key with a new random one first")
@@ -66,6 +65,8 @@ class _Lines:
 
 
 def run_serve(args: argparse.Namespace, hearth: Hearth) -> int:
+    from app.core.server.service import ApiServer, ServerConfig  # the ASGI stack, on demand
+
     settings = hearth.settings
     if args.new_key:
         settings.server_api_key = ""
@@ -110,19 +111,12 @@ def run_serve(args: argparse.Namespace, hearth: Hearth) -> int:
 
 
 def _backend(args: argparse.Namespace, hearth: Hearth) -> Backend:
-    if args.engine == "scripted":
-        from app.cli.ask.commands import CliError, _scripted
-
-        try:
-            return _scripted(args)
-        except CliError as exc:
-            error = BackendError(str(exc))
-            error.kind = FailureKind.BAD_INPUT
-            raise error from exc
+    if args.engine == Engine.SCRIPTED:
+        return scripted_backend(args)  # a bad script is bad input (ScriptError)
     return hearth.make_backend(model_path=args.model, engine=args.engine, url=args.url)
 
 
-def _on_loaded(future: Future[BackendInfo], server: ApiServer, out: _Lines,
+def _on_loaded(future: Future[BackendInfo], server: Any, out: _Lines,
                failure: list[BaseException]) -> None:
     error = future.exception()
     if error is not None:

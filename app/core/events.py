@@ -133,8 +133,8 @@ class OutputCut:
 
     conversation_id: str
     message_id: MessageId
-    part: str  # "reasoning" | "answer"
-    reason: str  # "budget" | "loop"
+    part: str  # "reasoning" | "answer" | "tools"
+    reason: str  # "budget" | "loop" | "no_answer" (it stopped after reasoning, unanswered)
     tokens: int  # tokens the model spent on that part before the cut
 
 

@@ -7,11 +7,13 @@ English detail on one line and exits with `exit_code(kind)`."""
 from __future__ import annotations
 
 import errno
+import os
 import sqlite3
+from pathlib import Path
 
 from backends.errors import FailureKind, kind_of
 
-__all__ = ["EXIT_CODES", "FailureKind", "describe", "exit_code", "kind_of"]
+__all__ = ["EXIT_CODES", "FailureKind", "describe", "exit_code", "kind_of", "refine"]
 
 EXIT_CODES: dict[FailureKind, int] = {
     FailureKind.INTERNAL: 1,
@@ -65,3 +67,17 @@ def describe(exc: BaseException) -> str:
 def _where(exc: BaseException) -> str:
     name = getattr(exc, "filename", None)
     return f" ({name})" if name else ""
+
+
+def refine(kind: FailureKind, folders: list[Path]) -> FailureKind:
+    """A storage error on a disk with no space left is a full disk, whatever SQLite called it
+    (opening a database there fails with "unable to open" or an I/O error)."""
+    if kind is not FailureKind.STORAGE:
+        return kind
+    for folder in folders:
+        try:
+            if os.statvfs(folder).f_bavail == 0:
+                return FailureKind.DISK_FULL
+        except (OSError, AttributeError):  # gone, or Windows (no statvfs)
+            continue
+    return kind

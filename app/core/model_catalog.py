@@ -12,7 +12,7 @@ GGUF_REPO = "bartowski/Nanbeige_Nanbeige4.2-3B-GGUF"
 
 def kv_bytes_per_token(kv_type: str = "f16") -> int:
     """Nanbeige4.2-3B: 22 layers run twice, 8 KV heads of 128 (176 KiB a token at f16)."""
-    from backends.memory import kv_bytes_per_token as per_token
+    from backends.kv_size import kv_bytes_per_token as per_token
 
     return per_token(22, 2, 8, 128, kv_type)
 

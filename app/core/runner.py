@@ -39,6 +39,7 @@ class RequestHandle:
         self._on_event = on_event
         self._on_position = on_position
         self._cancel = threading.Event()
+        self._started = threading.Event()
         self._finished = threading.Event()
         self._position = 0
         self._runner: ModelRunner | None = None
@@ -55,6 +56,11 @@ class RequestHandle:
     @property
     def done(self) -> bool:
         return self._finished.is_set()
+
+    @property
+    def running(self) -> bool:
+        """On the model thread now (started, not finished)."""
+        return self._started.is_set() and not self._finished.is_set()
 
     def cancel(self) -> None:
         self._cancel.set()
@@ -149,15 +155,16 @@ class ModelRunner:
 
     def submit(self, messages: list[Message], options: GenerateOptions, on_event: OnEvent,
                on_position: OnPosition | None = None, *,
-               priority: Priority = Priority.USER) -> RequestHandle:
+               priority: Priority = Priority.USER, front: bool = False) -> RequestHandle:
         """Queue a generation; on_event gets backend events on the runner thread, ending in Done.
 
-        It runs after every waiting job of a more urgent priority and of its own, before less
-        urgent ones. on_position(n) is called while the request waits behind n others."""
+        It runs after every waiting job of a more urgent priority and of its own (`front`: before
+        those of its own, for the rest of a generation that gave way), before less urgent ones.
+        on_position(n) is called while the request waits behind n others."""
         handle = RequestHandle(on_event, on_position)
         handle._runner = self
         self._enqueue(_Job(handle=handle, messages=list(messages), options=options,
-                           priority=priority))
+                           priority=priority), front)
         return handle
 
     def preempt_requested(self) -> bool:
@@ -194,11 +201,11 @@ class ModelRunner:
         _wait_for_native_exit(self._thread, timeout)
 
     # -- queue --------------------------------------------------------------------------------
-    def _enqueue(self, job: _Job) -> None:
+    def _enqueue(self, job: _Job, front: bool = False) -> None:
         with self._cond:
             closed = self._closed
             if not closed:
-                index = _insertion_index(self._jobs, job.priority)
+                index = _insertion_index(self._jobs, job.priority, front)
                 self._jobs.insert(index, job)
                 ahead = index + (1 if self._running is not None else 0)
                 overtook = index < len(self._jobs) - 1
@@ -268,6 +275,7 @@ class ModelRunner:
     def _generate(self, handle: RequestHandle, messages: list[Message],
                   options: GenerateOptions) -> None:
         handle._position = 0
+        handle._started.set()
         if handle.cancelled:
             handle._deliver(Done("cancelled"))
             return
@@ -303,10 +311,11 @@ class ModelRunner:
                 pass
 
 
-def _insertion_index(jobs: deque[_Job], priority: Priority) -> int:
-    """After the last job at least as urgent as `priority` (FIFO within a level)."""
+def _insertion_index(jobs: deque[_Job], priority: Priority, front: bool = False) -> int:
+    """After the last job at least as urgent as `priority` (FIFO within a level); `front`:
+    after the last more urgent one."""
     for index in range(len(jobs) - 1, -1, -1):
-        if jobs[index].priority <= priority:
+        if jobs[index].priority < priority or (jobs[index].priority == priority and not front):
             return index + 1
     return 0
 

@@ -77,6 +77,9 @@ class Settings:
     office_output_folder: str = ""  # "": a "Hearth" folder in the user's Documents
     threads: int = 0  # engine threads; 0: one per physical core
     prefix_cache_mb: int = 2048  # disk for saved prompt-prefix states (least recently used go)
+    # GGUF files without a chat template the user chose to run with their architecture's
+    # well-known one (backends/known_templates.py), asked in the model manager.
+    known_template_models: list[str] = field(default_factory=list)
 
     @classmethod
     def from_dict(cls, raw: dict[str, Any]) -> Settings:

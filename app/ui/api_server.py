@@ -3,15 +3,18 @@ shows proposals from other programs for approval, and reports state and queue to
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from app.core.events import ConfirmationRequest
-from app.core.server import ApiServer, RequestRecord, ServerConfig, ensure_api_key
-from app.core.server.proposals import ProposalDesk
+from app.core.server.keys import ensure_api_key
+from app.core.server.log import RequestRecord
 from app.ui.context import UiContext
+
+if TYPE_CHECKING:
+    from app.core.server.service import ApiServer
 
 SERVER_SETTINGS = {"server_enabled", "server_host", "server_port"}
 QUEUE_POLL_MS = 1000
@@ -46,6 +49,9 @@ class ServerSwitch(QObject):
     def start(self) -> None:
         if self.server is not None:
             return
+        from app.core.server.proposals import ProposalDesk
+        from app.core.server.service import ApiServer, ServerConfig  # the ASGI stack, on demand
+
         settings = self.ctx.hearth.settings
         hearth = self.ctx.hearth
         config = ServerConfig(api_key=lambda: settings.server_api_key, host=settings.server_host,

@@ -289,13 +289,17 @@ class CalendarView(QWidget):
         if self.mode == "month":
             self.month_grid.set_month(self.first, occurrences)
             self.stack.setCurrentWidget(self.month_grid)
-        elif self.mode in ("week", "day"):
-            self.time_grid.set_days(first, days, occurrences)
-            self.stack.setCurrentWidget(self.time_scroll)
         else:
-            self.stack.setCurrentWidget(self.agenda)
-        self.agenda.setHtml(agenda_html(occurrences, first, days, self.tr("All day"),
-                                        self.tr("Nothing planned"), self._locale()))
+            # The agenda text follows a week or a day too (screen readers read it; it is
+            # cheap for a few days), but never a month: 42 days of hundreds of events is the
+            # slowest document this view could lay out.
+            self.agenda.setHtml(agenda_html(occurrences, first, days, self.tr("All day"),
+                                            self.tr("Nothing planned"), self._locale()))
+            if self.mode in ("week", "day"):
+                self.time_grid.set_days(first, days, occurrences)
+                self.stack.setCurrentWidget(self.time_scroll)
+            else:
+                self.stack.setCurrentWidget(self.agenda)
         self.shown.emit()
 
     # -- changing events (each asks first, then runs on the store off the GUI thread) --------

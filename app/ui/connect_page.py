@@ -24,10 +24,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.server import RequestRecord, new_api_key
-from app.core.server.client_config import Endpoint, continue_config, mcp_config, openclaw_config
+from app.core.server.client_config import (
+    Endpoint,
+    continue_config,
+    mcp_config,
+    model_id,
+    openclaw_config,
+)
 from app.core.server.guard import is_loopback_host
-from app.core.server.routes import model_id
+from app.core.server.keys import new_api_key
+from app.core.server.log import RequestRecord
 from app.ui.context import UiContext
 
 LOG_ROWS = 200
@@ -85,7 +91,10 @@ class ConnectPage(QScrollArea):
         regenerate = QPushButton(self.tr("New key"))
         regenerate.setAccessibleName(self.tr("Replace the API key with a new one"))
         regenerate.clicked.connect(self._regenerate)
-        column.addWidget(regenerate)
+        key_row = QHBoxLayout()
+        key_row.addStretch(1)
+        key_row.addWidget(regenerate)
+        column.addLayout(key_row)
         column.addWidget(QLabel(self.tr("Web pages allowed to call the server (CORS)")))
         self.origins = QLineEdit(", ".join(settings.server_cors_origins))
         self.origins.setPlaceholderText(self.tr("None (recommended), or e.g. http://localhost:5173"))

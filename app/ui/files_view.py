@@ -38,17 +38,21 @@ from PySide6.QtWidgets import (
 from app.ui.context import UiContext
 from app.ui.file_actions import open_path, reveal_path, start_folder
 from app.ui.i18n import Retranslator, plural
+from skills.files.kinds import KINDS
 
 SEARCH_DELAY_MS = 120  # as you type, but not a search per key on a fast typist
 PAGE = 200  # results shown at once: more than a person reads, few enough to show at once
-KINDS = ("document", "spreadsheet", "presentation", "image", "audio", "video", "archive",
-         "code", "other")
 MB = 1024 * 1024
 Index = QModelIndex | QPersistentModelIndex
 
 
 def human_size(size: int, locale: QLocale) -> str:
     return locale.formattedDataSize(size, 1, QLocale.DataSizeFormat.DataSizeTraditionalFormat)
+
+
+_DISPLAY = Qt.ItemDataRole.DisplayRole
+_TOOLTIP = Qt.ItemDataRole.ToolTipRole
+_USER = Qt.ItemDataRole.UserRole
 
 
 class FileResults(QAbstractTableModel):
@@ -59,6 +63,7 @@ class FileResults(QAbstractTableModel):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.hits: list[Any] = []
+        self._texts: dict[int, tuple[str, ...]] = {}
         self.headers: list[str] = [""] * self.COLUMNS
         self.kind_names: dict[str, str] = {}
         self.locale = QLocale()
@@ -66,7 +71,19 @@ class FileResults(QAbstractTableModel):
     def set_hits(self, hits: list[Any]) -> None:
         self.beginResetModel()
         self.hits = hits
+        self._texts = {}
         self.endResetModel()
+
+    def texts(self, row: int) -> tuple[str, ...]:
+        """A row's five cells, formatted once (a paint asks each cell for many roles)."""
+        cached = self._texts.get(row)
+        if cached is None:
+            hit = self.hits[row]
+            cached = (hit.name, str(Path(hit.path).parent),
+                      self.kind_names.get(hit.kind, hit.kind), human_size(hit.size, self.locale),
+                      self.locale.toString(hit.modified, QLocale.FormatType.ShortFormat))
+            self._texts[row] = cached
+        return cached
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802, B008
         return 0 if parent.isValid() else len(self.hits)
@@ -81,24 +98,14 @@ class FileResults(QAbstractTableModel):
         return None
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid():
-            return None
-        hit = self.hits[index.row()]
-        if role == Qt.ItemDataRole.DisplayRole:
-            column = index.column()
-            if column == 0:
-                return hit.name
-            if column == 1:
-                return str(Path(hit.path).parent)
-            if column == 2:
-                return self.kind_names.get(hit.kind, hit.kind)
-            if column == 3:
-                return human_size(hit.size, self.locale)
-            return self.locale.toString(hit.modified, QLocale.FormatType.ShortFormat)
-        if role == Qt.ItemDataRole.ToolTipRole:
+        # Called for every role of every visible cell on each paint: the common cases first.
+        if role == _DISPLAY:
+            return self.texts(index.row())[index.column()]
+        if role == _TOOLTIP:
+            hit = self.hits[index.row()]
             return hit.snippet or hit.path
-        if role == Qt.ItemDataRole.UserRole:
-            return hit.os_path or hit.path
+        if role == _USER:
+            return self.path(index.row())
         return None
 
     def flags(self, index: Index) -> Qt.ItemFlag:

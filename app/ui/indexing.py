@@ -105,10 +105,7 @@ class DropIndexer(QObject):
 
     def _failed(self, error: Exception, cid: str) -> None:
         self.running -= 1
-        if isinstance(error, ImportError):
-            message = self.tr("Reading documents is not available in this build yet.")
-        else:
-            message = self.tr("Could not add these files: %1").replace("%1", str(error))
+        message = self.tr("Could not add these files: %1").replace("%1", str(error))
         self._show(message, cid=cid)
         self.finished.emit(error)
 

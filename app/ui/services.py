@@ -32,7 +32,7 @@ class Services(QObject):
         if settings.file_roots:
             self.apply_roots()
         self.ctx.ops.run(self._start_reminders, lambda _r: None,
-                         lambda _e: None)  # no calendar skill in this build: no reminders
+                         lambda _e: None)  # reminders are extra: a failure stays quiet
 
     # -- folders ------------------------------------------------------------------------------
     def apply_folders(self) -> None:

@@ -35,6 +35,7 @@ from app.ui.mcp_settings import McpServersPage
 from app.ui.settings_generation import GenerationTab
 from app.ui.settings_speed import SpeedTab
 from backends.engines import AUTO, CHOICES, Engine, display_name
+from skills.office.access import default_output_folder
 
 
 def _hint(text: str = "") -> QLabel:
@@ -83,6 +84,44 @@ class FolderList(QWidget):
     def _remove(self) -> None:
         for item in self.list.selectedItems():
             self.list.takeItem(self.list.row(item))
+
+
+class OutputFolder(QWidget):
+    """One folder with Choose… and Default; "" stands for the default, which is shown."""
+
+    def __init__(self, folder: str, default: str, title: str,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._title, self._default, self._folder = title, default, folder
+        row = QHBoxLayout(self)
+        row.setContentsMargins(0, 0, 0, 0)
+        self.path = QLineEdit()
+        self.path.setReadOnly(True)
+        self.path.setAccessibleName(title)
+        choose = QPushButton(self.tr("Choose…"))
+        choose.setAccessibleName(self.tr("Choose %1").replace("%1", title))
+        choose.clicked.connect(self._choose)
+        self.reset = QPushButton(self.tr("Default"))
+        self.reset.setAccessibleName(self.tr("Use the default for %1").replace("%1", title))
+        self.reset.clicked.connect(lambda: self.set_folder(""))
+        row.addWidget(self.path, 1)
+        row.addWidget(choose)
+        row.addWidget(self.reset)
+        self.set_folder(folder)
+
+    def folder(self) -> str:
+        return self._folder
+
+    def set_folder(self, folder: str) -> None:
+        self._folder = "" if folder == self._default else folder
+        self.path.setText(self._folder or self._default)
+        self.reset.setEnabled(bool(self._folder))
+
+    def _choose(self) -> None:
+        chosen = QFileDialog.getExistingDirectory(self, self._title,
+                                                  self._folder or start_folder())
+        if chosen:
+            self.set_folder(chosen)
 
 
 class SettingsDialog(QDialog):
@@ -197,6 +236,13 @@ class SettingsDialog(QDialog):
         column.addWidget(QLabel(self.tr("File search folders (Hearth finds files only here)")))
         self.roots = FolderList(list(self.settings.file_roots), self.tr("File search folders"))
         column.addWidget(self.roots)
+        column.addSpacing(8)
+        column.addWidget(QLabel(self.tr("Office files Hearth writes (documents, sheets, "
+                                        "slides) go to")))
+        self.office_output = OutputFolder(self.settings.office_output_folder,
+                                          default_output_folder(),
+                                          self.tr("Folder for office files"))
+        column.addWidget(self.office_output)
         column.addStretch(1)
         return page
 
@@ -293,6 +339,7 @@ class SettingsDialog(QDialog):
             "thinking_default": self.thinking.isChecked(),
             "watched_folders": self.watched.folders(),
             "file_roots": self.roots.folders(),
+            "office_output_folder": self.office_output.folder(),
             "hotkey": "" if sequence == default_hotkey() else sequence,
             "theme": str(self.theme.currentData()),
             "language": str(self.language.currentData()),

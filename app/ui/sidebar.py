@@ -57,6 +57,7 @@ class Sidebar(QWidget):
         self.ctx = ctx
         self.conversations: list[Any] = []
         self.current_id: str | None = None
+        self._keep: str | None = None  # the row to select again after a reload
         self._tr = Retranslator(self)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(10, 12, 10, 10)
@@ -155,6 +156,11 @@ class Sidebar(QWidget):
         pinned = [c for c in conversations if c.pinned]
         recent = [c for c in conversations if not c.pinned]
         self.conversations = pinned + recent
+        # A reload (e.g. when the window comes back to the front) keeps the row the keyboard
+        # is on, so Shift+F10 or Delete still act on the chat the person picked.
+        item = self.list.currentItem()
+        picked = item.data(ID_ROLE) if item is not None else None
+        self._keep = str(picked) if picked else self.current_id
         self.list.clear()
         if pinned:
             self._header(self.tr("Pinned"))
@@ -178,7 +184,7 @@ class Sidebar(QWidget):
             item.setData(ID_ROLE, conv.id)
             item.setToolTip(title)
             self.list.addItem(item)
-            if conv.id == self.current_id:
+            if conv.id == self._keep:
                 self.list.setCurrentItem(item)
 
     def select(self, conversation_id: str | None) -> None:

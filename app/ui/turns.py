@@ -30,9 +30,10 @@ def send(assistant: Assistant, conversation_id: str | None, text: str, thinking:
 
 
 def regenerate(assistant: Assistant, conversation_id: str, thinking: bool,
-               on_event: OnEvent) -> TurnHandle:
+               on_event: OnEvent, message_id: str | None = None) -> TurnHandle:
+    """Answer again the question `message_id` (an answer) replied to; None: the last one."""
     return assistant.regenerate(conversation_id, mode=_mode(thinking), on_event=on_event,
-                                confirm="ask")
+                                confirm="ask", message_id=message_id)
 
 
 def edit_and_resend(assistant: Assistant, conversation_id: str, message_id: str, text: str,

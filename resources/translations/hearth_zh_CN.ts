@@ -4,32 +4,57 @@
 <context>
     <name>AssistantMessage</name>
     <message>
+        <location filename="../../app/ui/chat/message.py"/>
+        <source>Previous answer</source>
+        <translation>上一个回答</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/message.py"/>
+        <source>Show the previous answer to this message</source>
+        <translation>显示对这条消息的上一个回答</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/message.py"/>
+        <source>Next answer</source>
+        <translation>下一个回答</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/message.py"/>
+        <source>Show the next answer to this message</source>
+        <translation>显示对这条消息的下一个回答</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/message.py"/>
+        <source>Answer shown</source>
+        <translation>当前显示的回答</translation>
+    </message>
+    <message>
         <location filename="../../app/ui/chat/message.py" line="284"/>
         <source>Answer</source>
         <translation>回答</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="426"/>
+        <location filename="../../app/ui/chat/message.py" line="418"/>
         <source>Sources</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="424"/>
+        <location filename="../../app/ui/chat/message.py" line="416"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="424"/>
+        <location filename="../../app/ui/chat/message.py" line="416"/>
         <source>Copy the answer</source>
         <translation>复制回答</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="425"/>
+        <location filename="../../app/ui/chat/message.py" line="417"/>
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="425"/>
+        <location filename="../../app/ui/chat/message.py" line="417"/>
         <source>Answer this again</source>
         <translation>重新回答</translation>
     </message>
@@ -288,99 +313,104 @@
         <translation>%1 个日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="297"/>
+        <location filename="../../app/ui/calendar_view.py" line="296"/>
         <source>All day</source>
         <translation>全天</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="298"/>
+        <location filename="../../app/ui/calendar_view.py" line="297"/>
         <source>Nothing planned</source>
         <translation>没有安排</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="324"/>
+        <location filename="../../app/ui/calendar_view.py" line="328"/>
         <source>Added “%1”</source>
         <translation>已添加“%1”</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="345"/>
+        <location filename="../../app/ui/calendar_view.py" line="349"/>
         <source>Move event</source>
         <translation>移动日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="346"/>
+        <location filename="../../app/ui/calendar_view.py" line="350"/>
         <source>Move “%1” to %2?</source>
         <translation>要把“%1”移到 %2 吗？</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="348"/>
+        <location filename="../../app/ui/calendar_view.py" line="352"/>
         <source>Move</source>
         <translation>移动</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="358"/>
+        <location filename="../../app/ui/calendar_view.py" line="362"/>
         <source>Delete event</source>
         <translation>删除日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="359"/>
+        <location filename="../../app/ui/calendar_view.py" line="363"/>
         <source>Delete “%1”?</source>
         <translation>要删除“%1”吗？</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="361"/>
+        <location filename="../../app/ui/calendar_view.py" line="365"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="389"/>
+        <location filename="../../app/ui/calendar_view.py" line="393"/>
         <source>Changed “%1”</source>
         <translation>已更改“%1”</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="396"/>
+        <location filename="../../app/ui/calendar_view.py" line="400"/>
         <source>Deleted “%1”</source>
         <translation>已删除“%1”</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="415"/>
+        <location filename="../../app/ui/calendar_view.py" line="419"/>
         <source>The calendar could not be read: %1</source>
         <translation>无法读取日历：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="419"/>
+        <location filename="../../app/ui/calendar_view.py" line="423"/>
         <source>Import a calendar</source>
         <translation>导入日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="420"/>
-        <location filename="../../app/ui/calendar_view.py" line="452"/>
+        <location filename="../../app/ui/calendar_view.py" line="424"/>
+        <location filename="../../app/ui/calendar_view.py" line="456"/>
         <source>Calendars (*.ics)</source>
         <translation>日历文件 (*.ics)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="435"/>
+        <location filename="../../app/ui/calendar_view.py" line="439"/>
         <source>Imported: %1 new, %2 updated</source>
         <translation>已导入：新增 %1，更新 %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="438"/>
+        <location filename="../../app/ui/calendar_view.py" line="442"/>
         <source>; %1 repaired, %2 skipped</source>
         <translation>；修复 %1，跳过 %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="450"/>
+        <location filename="../../app/ui/calendar_view.py" line="454"/>
         <source>Export the calendar</source>
         <translation>导出日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="465"/>
+        <location filename="../../app/ui/calendar_view.py" line="469"/>
         <source>Exported to %1</source>
         <translation>已导出到 %1</translation>
     </message>
 </context>
 <context>
     <name>ChatView</name>
+    <message>
+        <location filename="../../app/ui/chat/chat_view.py"/>
+        <source>Could not show that answer</source>
+        <translation>无法显示该回答</translation>
+    </message>
     <message>
         <location filename="../../app/ui/chat/chat_view.py" line="221"/>
         <source>Could not open this conversation</source>
@@ -499,89 +529,89 @@
         <translation>用新的 API 密钥替换当前密钥</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="89"/>
+        <location filename="../../app/ui/connect_page.py" line="92"/>
         <source>Web pages allowed to call the server (CORS)</source>
         <translation>允许调用服务器的网页（CORS）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="91"/>
+        <location filename="../../app/ui/connect_page.py" line="94"/>
         <source>None (recommended), or e.g. http://localhost:5173</source>
         <translation>无（推荐），或例如 http://localhost:5173</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="92"/>
+        <location filename="../../app/ui/connect_page.py" line="95"/>
         <source>Allowed web origins</source>
         <translation>允许的网页来源</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="94"/>
+        <location filename="../../app/ui/connect_page.py" line="97"/>
         <source>Ready-to-paste configuration</source>
         <translation>可直接粘贴的配置</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="96"/>
+        <location filename="../../app/ui/connect_page.py" line="99"/>
         <source>OpenClaw</source>
         <translation>OpenClaw</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="97"/>
+        <location filename="../../app/ui/connect_page.py" line="100"/>
         <source>Editor (Continue)</source>
         <translation>编辑器（Continue）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="98"/>
+        <location filename="../../app/ui/connect_page.py" line="101"/>
         <source>MCP clients</source>
         <translation>MCP 客户端</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="101"/>
+        <location filename="../../app/ui/connect_page.py" line="104"/>
         <source>Test connection</source>
         <translation>测试连接</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="107"/>
+        <location filename="../../app/ui/connect_page.py" line="110"/>
         <source>Recent requests (no message text is kept)</source>
         <translation>最近的请求（不保存消息内容）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="109"/>
+        <location filename="../../app/ui/connect_page.py" line="112"/>
         <source>Request log</source>
         <translation>请求日志</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="129"/>
-        <location filename="../../app/ui/connect_page.py" line="144"/>
+        <location filename="../../app/ui/connect_page.py" line="132"/>
+        <location filename="../../app/ui/connect_page.py" line="147"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="130"/>
-        <location filename="../../app/ui/connect_page.py" line="145"/>
+        <location filename="../../app/ui/connect_page.py" line="133"/>
+        <location filename="../../app/ui/connect_page.py" line="148"/>
         <source>Copy %1</source>
         <translation>复制%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="174"/>
+        <location filename="../../app/ui/connect_page.py" line="177"/>
         <source>A new key takes effect when you save; programs using the old one must be given the new one.</source>
         <translation>新密钥在保存后生效；使用旧密钥的程序需要换成新密钥。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="193"/>
+        <location filename="../../app/ui/connect_page.py" line="196"/>
         <source>The server is off: turn it on and save first.</source>
         <translation>服务器未开启：请先开启并保存。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="211"/>
+        <location filename="../../app/ui/connect_page.py" line="214"/>
         <source>Testing…</source>
         <translation>正在测试…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="215"/>
+        <location filename="../../app/ui/connect_page.py" line="218"/>
         <source>Connected: the server answers with %1.</source>
         <translation>已连接：服务器以 %1 应答。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="220"/>
+        <location filename="../../app/ui/connect_page.py" line="223"/>
         <source>No answer: %1</source>
         <translation>没有应答：%1</translation>
     </message>
@@ -662,12 +692,7 @@
         <translation>拖入的内容中没有可读取的文档。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/indexing.py" line="109"/>
-        <source>Reading documents is not available in this build yet.</source>
-        <translation>此版本暂不支持读取文档。</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/indexing.py" line="111"/>
+        <location filename="../../app/ui/indexing.py" line="108"/>
         <source>Could not add these files: %1</source>
         <translation>无法添加这些文件：%1</translation>
     </message>
@@ -982,249 +1007,249 @@
 <context>
     <name>FilesView</name>
     <message>
-        <location filename="../../app/ui/files_view.py" line="164"/>
+        <location filename="../../app/ui/files_view.py" line="171"/>
         <source>Files found</source>
         <translation>找到的文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="202"/>
+        <location filename="../../app/ui/files_view.py" line="209"/>
         <source>Files</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="203"/>
+        <location filename="../../app/ui/files_view.py" line="210"/>
         <source>Add folder…</source>
         <translation>添加文件夹…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="204"/>
+        <location filename="../../app/ui/files_view.py" line="211"/>
         <source>Search file names and contents</source>
         <translation>搜索文件名和内容</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="205"/>
+        <location filename="../../app/ui/files_view.py" line="212"/>
         <source>Search files</source>
         <translation>搜索文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="206"/>
+        <location filename="../../app/ui/files_view.py" line="213"/>
         <source>Documents</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="206"/>
+        <location filename="../../app/ui/files_view.py" line="213"/>
         <source>Spreadsheets</source>
         <translation>表格</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="207"/>
+        <location filename="../../app/ui/files_view.py" line="214"/>
         <source>Presentations</source>
         <translation>演示文稿</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="207"/>
+        <location filename="../../app/ui/files_view.py" line="214"/>
         <source>Images</source>
         <translation>图片</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="208"/>
-        <location filename="../../app/ui/files_view.py" line="214"/>
+        <location filename="../../app/ui/files_view.py" line="215"/>
+        <location filename="../../app/ui/files_view.py" line="221"/>
         <source>Audio</source>
         <translation>音频</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="208"/>
+        <location filename="../../app/ui/files_view.py" line="215"/>
         <source>Videos</source>
         <translation>视频</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="209"/>
+        <location filename="../../app/ui/files_view.py" line="216"/>
         <source>Archives</source>
         <translation>压缩包</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="209"/>
-        <location filename="../../app/ui/files_view.py" line="215"/>
+        <location filename="../../app/ui/files_view.py" line="216"/>
+        <location filename="../../app/ui/files_view.py" line="222"/>
         <source>Code</source>
         <translation>代码</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="210"/>
-        <location filename="../../app/ui/files_view.py" line="215"/>
+        <location filename="../../app/ui/files_view.py" line="217"/>
+        <location filename="../../app/ui/files_view.py" line="222"/>
         <source>Other</source>
         <translation>其他</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="212"/>
+        <location filename="../../app/ui/files_view.py" line="219"/>
         <source>Document</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="212"/>
+        <location filename="../../app/ui/files_view.py" line="219"/>
         <source>Spreadsheet</source>
         <translation>表格</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="213"/>
+        <location filename="../../app/ui/files_view.py" line="220"/>
         <source>Presentation</source>
         <translation>演示文稿</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="213"/>
+        <location filename="../../app/ui/files_view.py" line="220"/>
         <source>Image</source>
         <translation>图片</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="214"/>
+        <location filename="../../app/ui/files_view.py" line="221"/>
         <source>Video</source>
         <translation>视频</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="214"/>
+        <location filename="../../app/ui/files_view.py" line="221"/>
         <source>Archive</source>
         <translation>压缩包</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="217"/>
+        <location filename="../../app/ui/files_view.py" line="224"/>
         <source>Any kind</source>
         <translation>任意类型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="218"/>
+        <location filename="../../app/ui/files_view.py" line="225"/>
         <source>Kind of file</source>
         <translation>文件类型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="219"/>
+        <location filename="../../app/ui/files_view.py" line="226"/>
         <source>Any time</source>
         <translation>任意时间</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="220"/>
+        <location filename="../../app/ui/files_view.py" line="227"/>
         <source>Today</source>
         <translation>今天</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="220"/>
+        <location filename="../../app/ui/files_view.py" line="227"/>
         <source>Past week</source>
         <translation>过去一周</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="220"/>
+        <location filename="../../app/ui/files_view.py" line="227"/>
         <source>Past month</source>
         <translation>过去一个月</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="221"/>
+        <location filename="../../app/ui/files_view.py" line="228"/>
         <source>Past year</source>
         <translation>过去一年</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="221"/>
-        <location filename="../../app/ui/files_view.py" line="226"/>
+        <location filename="../../app/ui/files_view.py" line="228"/>
+        <location filename="../../app/ui/files_view.py" line="233"/>
         <source>Modified</source>
         <translation>修改时间</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="222"/>
+        <location filename="../../app/ui/files_view.py" line="229"/>
         <source>Any size</source>
         <translation>任意大小</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="223"/>
+        <location filename="../../app/ui/files_view.py" line="230"/>
         <source>Under 1 MB</source>
         <translation>小于 1 MB</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="223"/>
+        <location filename="../../app/ui/files_view.py" line="230"/>
         <source>1 to 100 MB</source>
         <translation>1 到 100 MB</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="224"/>
+        <location filename="../../app/ui/files_view.py" line="231"/>
         <source>Over 100 MB</source>
         <translation>大于 100 MB</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="224"/>
-        <location filename="../../app/ui/files_view.py" line="226"/>
+        <location filename="../../app/ui/files_view.py" line="231"/>
+        <location filename="../../app/ui/files_view.py" line="233"/>
         <source>Size</source>
         <translation>大小</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="225"/>
+        <location filename="../../app/ui/files_view.py" line="232"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="225"/>
+        <location filename="../../app/ui/files_view.py" line="232"/>
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="225"/>
+        <location filename="../../app/ui/files_view.py" line="232"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="285"/>
-        <location filename="../../app/ui/files_view.py" line="304"/>
+        <location filename="../../app/ui/files_view.py" line="292"/>
+        <location filename="../../app/ui/files_view.py" line="311"/>
         <source>1 file</source>
         <translation>1 个文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="285"/>
-        <location filename="../../app/ui/files_view.py" line="304"/>
+        <location filename="../../app/ui/files_view.py" line="292"/>
+        <location filename="../../app/ui/files_view.py" line="311"/>
         <source>%1 files</source>
         <translation>%1 个文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="287"/>
+        <location filename="../../app/ui/files_view.py" line="294"/>
         <source>The first %1 files; type more to narrow them down</source>
         <translation>前 %1 个文件；多输入一些以缩小范围</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="292"/>
+        <location filename="../../app/ui/files_view.py" line="299"/>
         <source>File search failed: %1</source>
         <translation>文件搜索失败：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="300"/>
+        <location filename="../../app/ui/files_view.py" line="307"/>
         <source>No folders are chosen for file search yet: add one (Hearth finds files only there).</source>
         <translation>尚未选择用于文件搜索的文件夹：请添加一个（Hearth 只在其中查找文件）。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="305"/>
+        <location filename="../../app/ui/files_view.py" line="312"/>
         <source>in 1 folder</source>
         <translation>位于 1 个文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="305"/>
+        <location filename="../../app/ui/files_view.py" line="312"/>
         <source>in %1 folders</source>
         <translation>位于 %1 个文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="324"/>
+        <location filename="../../app/ui/files_view.py" line="331"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="325"/>
+        <location filename="../../app/ui/files_view.py" line="332"/>
         <source>Show in folder</source>
         <translation>在文件夹中显示</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="326"/>
+        <location filename="../../app/ui/files_view.py" line="333"/>
         <source>Add to chat</source>
         <translation>添加到对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="330"/>
+        <location filename="../../app/ui/files_view.py" line="337"/>
         <source>Search files in a folder</source>
         <translation>在文件夹中搜索文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="347"/>
+        <location filename="../../app/ui/files_view.py" line="354"/>
         <source>Reading %1…</source>
         <translation>正在读取 %1…</translation>
     </message>
@@ -1642,22 +1667,22 @@
 <context>
     <name>LocalModels</name>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="508"/>
+        <location filename="../../app/ui/models/manager.py" line="509"/>
         <source>On this computer</source>
         <translation>这台电脑上的模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="526"/>
+        <location filename="../../app/ui/models/manager.py" line="527"/>
         <source>In use</source>
         <translation>使用中</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="529"/>
+        <location filename="../../app/ui/models/manager.py" line="530"/>
         <source>Use</source>
         <translation>使用</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="529"/>
+        <location filename="../../app/ui/models/manager.py" line="530"/>
         <source>Not found</source>
         <translation>找不到文件</translation>
     </message>
@@ -1935,7 +1960,7 @@
 <context>
     <name>MessageText</name>
     <message>
-        <location filename="../../app/ui/chat/text_view.py" line="87"/>
+        <location filename="../../app/ui/chat/text_view.py" line="77"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
@@ -1965,6 +1990,16 @@
 </context>
 <context>
     <name>ModelManager</name>
+    <message>
+        <location filename="../../app/ui/models/manager.py"/>
+        <source>“%1” has no chat template of its own. Its architecture is known: Hearth can hold a conversation with it using the %2 template.</source>
+        <translation>“%1”没有自带对话模板。它的架构是已知的：Hearth 可以使用 %2 模板与它对话。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/models/manager.py"/>
+        <source>Use the %1 template</source>
+        <translation>使用 %1 模板</translation>
+    </message>
     <message>
         <location filename="../../app/ui/models/manager.py" line="315"/>
         <source>Models — Hearth</source>
@@ -2006,32 +2041,32 @@
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="413"/>
+        <location filename="../../app/ui/models/manager.py" line="414"/>
         <source>Open a GGUF model</source>
         <translation>打开 GGUF 模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="414"/>
+        <location filename="../../app/ui/models/manager.py" line="415"/>
         <source>GGUF models (*.gguf)</source>
         <translation>GGUF 模型 (*.gguf)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="430"/>
+        <location filename="../../app/ui/models/manager.py" line="431"/>
         <source>“%1” cannot be used: it is not a complete GGUF model file.</source>
         <translation>无法使用“%1”：它不是完整的 GGUF 模型文件。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="435"/>
+        <location filename="../../app/ui/models/manager.py" line="436"/>
         <source>“%1” has no chat template, so Hearth cannot hold a conversation with it. Choose a chat (instruct) build of the model, such as Nanbeige4.2-3B above.</source>
         <translation>“%1”没有对话模板，Hearth 无法与它对话。请选择该模型的对话（instruct）版本，例如上面的 Nanbeige4.2-3B。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="448"/>
+        <location filename="../../app/ui/models/manager.py" line="449"/>
         <source>Open an MLX model folder</source>
         <translation>打开 MLX 模型文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="452"/>
+        <location filename="../../app/ui/models/manager.py" line="453"/>
         <source>That folder has no config.json, so it is not an MLX model.</source>
         <translation>该文件夹没有 config.json，不是 MLX 模型。</translation>
     </message>
@@ -2078,29 +2113,6 @@
         <location filename="../../app/ui/ops.py" line="73"/>
         <source>Something went wrong</source>
         <translation>出错了</translation>
-    </message>
-</context>
-<context>
-    <name>Pages</name>
-    <message>
-        <location filename="../../app/ui/pages.py" line="33"/>
-        <source>Library</source>
-        <translation>资料库</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/pages.py" line="34"/>
-        <source>Document search is not available in this build yet.</source>
-        <translation>此版本暂不支持文档搜索。</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/pages.py" line="43"/>
-        <source>Calendar</source>
-        <translation>日历</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/pages.py" line="44"/>
-        <source>The calendar is not available in this build yet.</source>
-        <translation>此版本暂不支持日历。</translation>
     </message>
 </context>
 <context>
@@ -2314,7 +2326,40 @@
     </message>
 </context>
 <context>
+    <name>OutputFolder</name>
+    <message>
+        <location filename="../../app/ui/settings_dialog.py"/>
+        <source>Choose…</source>
+        <translation>选择…</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_dialog.py"/>
+        <source>Choose %1</source>
+        <translation>选择%1</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_dialog.py"/>
+        <source>Default</source>
+        <translation>默认</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_dialog.py"/>
+        <source>Use the default for %1</source>
+        <translation>%1使用默认值</translation>
+    </message>
+</context>
+<context>
     <name>SettingsDialog</name>
+    <message>
+        <location filename="../../app/ui/settings_dialog.py"/>
+        <source>Office files Hearth writes (documents, sheets, slides) go to</source>
+        <translation>Hearth 生成的办公文件（文档、表格、幻灯片）保存到</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_dialog.py"/>
+        <source>Folder for office files</source>
+        <translation>办公文件文件夹</translation>
+    </message>
     <message>
         <location filename="../../app/ui/settings_dialog.py" line="237"/>
         <source>Start Hearth in the tray when I sign in</source>
@@ -2551,145 +2596,145 @@
 <context>
     <name>Sidebar</name>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="65"/>
-        <location filename="../../app/ui/sidebar.py" line="176"/>
-        <location filename="../../app/ui/sidebar.py" line="254"/>
-        <location filename="../../app/ui/sidebar.py" line="301"/>
+        <location filename="../../app/ui/sidebar.py" line="66"/>
+        <location filename="../../app/ui/sidebar.py" line="182"/>
+        <location filename="../../app/ui/sidebar.py" line="260"/>
+        <location filename="../../app/ui/sidebar.py" line="307"/>
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="66"/>
+        <location filename="../../app/ui/sidebar.py" line="67"/>
         <source>Start a new conversation (Ctrl+N)</source>
         <translation>开始新对话（Ctrl+N）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="70"/>
+        <location filename="../../app/ui/sidebar.py" line="71"/>
         <source>Search all chats (Ctrl+K)</source>
         <translation>搜索所有对话 (Ctrl+K)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="71"/>
+        <location filename="../../app/ui/sidebar.py" line="72"/>
         <source>Search all chats</source>
         <translation>搜索所有对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="98"/>
+        <location filename="../../app/ui/sidebar.py" line="99"/>
         <source>Conversations</source>
         <translation>对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="122"/>
+        <location filename="../../app/ui/sidebar.py" line="123"/>
         <source>Search results</source>
         <translation>搜索结果</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="136"/>
+        <location filename="../../app/ui/sidebar.py" line="137"/>
         <source>Library</source>
         <translation>资料库</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="136"/>
+        <location filename="../../app/ui/sidebar.py" line="137"/>
         <source>Files</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="137"/>
+        <location filename="../../app/ui/sidebar.py" line="138"/>
         <source>Calendar</source>
         <translation>日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="138"/>
+        <location filename="../../app/ui/sidebar.py" line="139"/>
         <source>Models</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="138"/>
+        <location filename="../../app/ui/sidebar.py" line="139"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="152"/>
+        <location filename="../../app/ui/sidebar.py" line="153"/>
         <source>Could not read your conversations</source>
         <translation>无法读取你的对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="160"/>
+        <location filename="../../app/ui/sidebar.py" line="166"/>
         <source>Pinned</source>
         <translation>已置顶</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="162"/>
+        <location filename="../../app/ui/sidebar.py" line="168"/>
         <source>Recent</source>
         <translation>最近</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="209"/>
+        <location filename="../../app/ui/sidebar.py" line="215"/>
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="211"/>
+        <location filename="../../app/ui/sidebar.py" line="217"/>
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="211"/>
+        <location filename="../../app/ui/sidebar.py" line="217"/>
         <source>Pin</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="214"/>
+        <location filename="../../app/ui/sidebar.py" line="220"/>
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="239"/>
+        <location filename="../../app/ui/sidebar.py" line="245"/>
         <source>Rename conversation</source>
         <translation>重命名对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="240"/>
+        <location filename="../../app/ui/sidebar.py" line="246"/>
         <source>Title:</source>
         <translation>标题：</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="255"/>
+        <location filename="../../app/ui/sidebar.py" line="261"/>
         <source>Delete conversation</source>
         <translation>删除对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="256"/>
+        <location filename="../../app/ui/sidebar.py" line="262"/>
         <source>Delete “%1”? Its messages and the files dropped into it are forgotten. This cannot be undone.</source>
         <translation>要删除“%1”吗？其中的消息和拖入的文件都将被遗忘，且无法撤销。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="259"/>
+        <location filename="../../app/ui/sidebar.py" line="265"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="291"/>
+        <location filename="../../app/ui/sidebar.py" line="297"/>
         <source>Search failed</source>
         <translation>搜索失败</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="298"/>
+        <location filename="../../app/ui/sidebar.py" line="304"/>
         <source>1 result</source>
         <translation>1 条结果</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="298"/>
+        <location filename="../../app/ui/sidebar.py" line="304"/>
         <source>%1 results</source>
         <translation>%1 条结果</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="299"/>
+        <location filename="../../app/ui/sidebar.py" line="305"/>
         <source>Nothing found</source>
         <translation>没有找到</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="304"/>
+        <location filename="../../app/ui/sidebar.py" line="310"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
@@ -2755,7 +2800,7 @@
 <context>
     <name>Sources</name>
     <message>
-        <location filename="../../app/ui/open_source.py" line="21"/>
+        <location filename="../../app/ui/open_source.py" line="22"/>
         <source>This file is no longer there:</source>
         <translation>此文件已不存在：</translation>
     </message>

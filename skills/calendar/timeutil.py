@@ -54,7 +54,3 @@ def as_aware(value: When, tz: str) -> datetime:
     if isinstance(value, datetime):
         return value
     return datetime.combine(value, time(0), tzinfo=zone(tz or "UTC"))
-
-
-def to_utc_iso(value: When, tz: str) -> str:
-    return as_aware(value, tz).astimezone(ZoneInfo("UTC")).isoformat()

@@ -7,8 +7,9 @@ import os
 import threading
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any
 
+from common.folder_watch import Change, FolderWatcher
+from skills import index_health
 from skills.documents import fscheck, store
 from skills.documents.indexing import Files, Indexer, ProgressFn, expand
 from skills.documents.models import (
@@ -44,7 +45,8 @@ class DocumentIndex:
         pool: ParserPool | None = None,
     ) -> None:
         self.db = store.connect(Path(db_path))
-        store.repair(self.db.conn)
+        if not index_health.is_read_only(self.db.conn):
+            store.repair(self.db.conn)
         self.limits = limits or (pool.limits if pool is not None else Limits())
         self._owns_pool = pool is None  # a shared pool (tests, benchmarks) outlives us
         self.pool = pool or ParserPool(self.limits)
@@ -53,7 +55,7 @@ class DocumentIndex:
         self._indexer = Indexer(self._records, self.limits, self.pool)
         self._queries = Queries(self._records)
         self._watched: list[str] = [fscheck.absolute(f) for f in watched]
-        self._watcher: Any = None
+        self._watcher: FolderWatcher | None = None
 
     # --- indexing -------------------------------------------------------------------------
 
@@ -146,7 +148,7 @@ class DocumentIndex:
         if path not in self._watched:
             self._watched.append(path)
         if self._watcher is not None:
-            self._watcher.schedule(path)
+            self._watcher.add(path)
 
     def unwatch(self, folder: str | Path) -> None:
         """Stop watching a folder and drop its documents (unless a chat holds them)."""
@@ -154,24 +156,31 @@ class DocumentIndex:
         if path in self._watched:
             self._watched.remove(path)
         if self._watcher is not None:
-            self._watcher.unschedule(path)
+            self._watcher.remove(path)
         self._records.remove_unscoped(path)
 
     def start_watching(self) -> None:
-        """Start the watchdog observer and catch up with changes made while Hearth was off."""
-        from skills.documents.watcher import FolderWatcher
-
+        """Start the watchdog observer and catch up with changes made while Hearth was off
+        (files dropped in before a quit first, then each watched folder)."""
         if self._watcher is None:
-            self._watcher = FolderWatcher(self)
+            self._watcher = FolderWatcher(self._apply_changes, "hearth-doc-watch",
+                                          on_start=self.resume_pending)
+            self._watcher.start([])
             for folder in self._watched:
-                self._watcher.schedule(folder)
-            self._watcher.start()
+                self._watcher.add(folder)
 
     def stop(self) -> None:
         """Stop watching (the index stays as it is)."""
         if self._watcher is not None:
             self._watcher.stop()
             self._watcher = None
+
+    def _apply_changes(self, changes: list[Change]) -> None:
+        for path, _tree in changes:  # a folder is always brought up to date as a whole
+            try:
+                self.handle_change(path)
+            except Exception:  # one bad path must not stop the others
+                log.exception("could not update the index for %s", path)
 
     def handle_change(self, path: str) -> None:
         """A watched path changed: index, re-index or remove it (called by the watcher)."""
@@ -235,10 +244,6 @@ class DocumentIndex:
             raise KeyError(document)
         passages = self._queries.chunks_from(info.path, start)
         return select_passages(passages, pages, section, max_chars)
-
-    def chunk_count(self, document: str, scope: str | None = None) -> int:
-        info = self.find(document, scope)
-        return info.chunks if info else 0
 
     def close(self) -> None:
         if self._indexer.closed:

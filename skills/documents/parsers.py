@@ -12,6 +12,8 @@ from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
+from common.formats import FORMATS
+
 # Office files are zip archives: refuse ones that would expand into something huge.
 MAX_UNZIPPED_BYTES = 400 * 1024 * 1024
 MAX_ZIP_RATIO = 200  # real OOXML parts compress ~5-50x; bombs compress ~1000x
@@ -46,26 +48,11 @@ class Parsed:
     pages: int = 0  # pages, slides or sheets: what a user would count
 
 
-KINDS = {
-    ".pdf": "pdf",
-    ".docx": "docx",
-    ".xlsx": "xlsx",
-    ".xlsm": "xlsx",
-    ".pptx": "pptx",
-    ".txt": "text",
-    ".text": "text",
-    ".log": "text",
-    ".md": "markdown",
-    ".markdown": "markdown",
-    ".html": "html",
-    ".htm": "html",
-    ".csv": "csv",
-}
 
 
 def kind_of(path: Path) -> str | None:
     """The document kind for a file name, or None when Hearth does not index it."""
-    return KINDS.get(path.suffix.lower())
+    return FORMATS.get(path.suffix.lower())
 
 
 def parse_file(path_str: str) -> Parsed:

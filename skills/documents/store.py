@@ -10,8 +10,10 @@ from typing import Any
 
 import sqlite_utils
 
-from common.cjk import CJK_RUN, run_bigrams
+from common import fts
+from common.cjk import is_cjk, pieces, run_bigrams
 from common.migrations import Migrations
+from skills import index_health
 from skills.documents.chunking import Chunk
 
 migrations = Migrations("documents")
@@ -75,13 +77,19 @@ def connect(path: Path) -> sqlite_utils.Database:
     """Open index.db shared with the file index: WAL so readers never block the writer."""
     path.parent.mkdir(parents=True, exist_ok=True)
     conn = sqlite3.connect(str(path), check_same_thread=False, timeout=30)
-    conn.execute("pragma busy_timeout = 30000")
-    conn.execute("pragma journal_mode = wal")
-    conn.execute("pragma foreign_keys = on")
-    conn.execute("pragma synchronous = normal")  # WAL + normal: durable enough for a cache
-    conn.execute("pragma secure_delete = on")  # a forgotten chat's text is overwritten on disk
-    db = sqlite_utils.Database(conn)
-    migrations.apply(db)
+    try:
+        conn.execute("pragma busy_timeout = 30000")
+        conn.execute("pragma journal_mode = wal")
+        conn.execute("pragma foreign_keys = on")
+        conn.execute("pragma synchronous = normal")  # WAL + normal: durable enough for a cache
+        conn.execute("pragma secure_delete = on")  # a forgotten chat's text is overwritten
+        db = sqlite_utils.Database(conn)
+        migrations.apply(db)
+    except sqlite3.OperationalError as exc:  # a read-only or full disk: searches still work
+        conn.close()
+        db = sqlite_utils.Database(index_health.fallback(path, exc))
+        if migrations.applied(db) != migrations.names:
+            raise exc from None
     return db
 
 
@@ -180,7 +188,7 @@ def title_prefixes(conn: sqlite3.Connection) -> frozenset[str]:
     """Starts of every word in a document name, to tell which query words could match one."""
     words: set[str] = set()
     for (title,) in conn.execute("select title from doc_documents where status = 'ok'"):
-        words.update(w[:TITLE_PREFIX] for w in re.findall(r"\w+", title.lower()))
+        words.update(w[:TITLE_PREFIX] for w in fts.words(title.lower()))
     return frozenset(words)
 
 
@@ -190,11 +198,9 @@ def match_expression(query: str, titles: frozenset[str] | None = None) -> str:
     that start like a word of some name (`titles`): scoring a column costs time per match."""
     words: list[str] = []
     grams: list[str] = []
-    for token in re.findall(r"\w+", query):
-        for piece in re.split(f"({CJK_RUN.pattern})", token):
-            if not piece:
-                continue
-            if CJK_RUN.fullmatch(piece):
+    for token in fts.words(query):
+        for piece in pieces(token):
+            if is_cjk(piece):
                 grams.extend(run_bigrams(piece).split())
             else:
                 words.append(piece.lower())
@@ -204,19 +210,15 @@ def match_expression(query: str, titles: frozenset[str] | None = None) -> str:
         # adjacent query words also count as a phrase: names like "Granite Orchard" then
         # outrank passages that merely mention "granite" and "orchard" apart
         pairs = [f"{a} {b}" for a, b in zip(kept, kept[1:], strict=False)]
-        terms = [_quote(w) for w in dict.fromkeys(kept + pairs)]
+        terms = [fts.quote(w) for w in dict.fromkeys(kept + pairs)]
         parts.append("text : (" + " OR ".join(terms) + ")")
         named = [w for w in dict.fromkeys(kept) if titles is None or w[:TITLE_PREFIX] in titles]
         if named:
-            parts.append("title : (" + " OR ".join(_quote(w) for w in named) + ")")
+            parts.append("title : (" + " OR ".join(fts.quote(w) for w in named) + ")")
     if grams:
-        terms = [_quote(g) + ("*" if len(g) == 1 else "") for g in dict.fromkeys(grams)]
+        terms = [fts.quote(g) + ("*" if len(g) == 1 else "") for g in dict.fromkeys(grams)]
         parts.append("cjk : (" + " OR ".join(terms) + ")")
     return " OR ".join(parts)
-
-
-def _quote(term: str) -> str:
-    return '"' + term.replace('"', '""') + '"'
 
 
 _RANKED = "select rowid as id, bm25(doc_fts, 1.0, 1.0, 0.3) as rank from doc_fts" \

@@ -11,6 +11,8 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
 
+from common.folder_watch import Change, FolderWatcher
+from skills import index_health
 from skills.documents.worker import ParserPool
 from skills.files import content
 from skills.files.ignore import IgnoreRules
@@ -26,7 +28,6 @@ from skills.files.paths import (
 from skills.files.query import Filters, search
 from skills.files.scanner import FoundFile, Walker, found_from_stat
 from skills.files.store import FileStore
-from skills.files.watcher import Change, Watcher
 
 BATCH = 256  # files per write transaction during a scan
 PROGRESS_EVERY = 500  # files between progress callbacks
@@ -50,8 +51,9 @@ class FileIndex:
                 self._roots.append(resolved)
         self._stop = threading.Event()
         self._scanning = threading.Lock()
-        self.watcher = Watcher(self._apply)
-        self.store.keep_only(self._roots)  # roots dropped while Hearth was shut
+        self.watcher = FolderWatcher(self._apply, "hearth-files-watch")
+        if not index_health.is_read_only(self.store.conn):  # a read-only disk: just read
+            self.store.keep_only(self._roots)  # roots dropped while Hearth was shut
 
     @property
     def roots(self) -> list[str]:

@@ -6,6 +6,8 @@ as often as for "the spreadsheet"; everything unknown is "other"."""
 
 from __future__ import annotations
 
+from common.formats import NEEDS_PARSER
+
 KINDS = (
     "document",
     "spreadsheet",
@@ -38,8 +40,7 @@ KIND_OF: dict[str, str] = {ext: kind for kind, exts in _BY_KIND.items() for ext 
 
 # Read as plain text (UTF-8, errors replaced). Everything of kind "code" plus these.
 _PLAIN_TEXT = {"txt", "text", "md", "markdown", "rst", "tex", "log", "org", "adoc", "csv", "tsv"}
-# Formats whose text only the document parsers can extract.
-PARSED = {"pdf", "docx", "xlsx", "xlsm", "pptx", "html", "htm"}
+PARSED = NEEDS_PARSER  # formats whose text only the document parsers can extract
 
 
 def extension(name: str) -> str:

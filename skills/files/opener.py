@@ -8,6 +8,8 @@ import subprocess
 import sys
 from typing import Protocol
 
+from skills.files.runnable import runnable_reason
+
 
 class Opener(Protocol):
     def open(self, path: str) -> None: ...
@@ -44,6 +46,9 @@ class SystemOpener:
         self.platform = platform
 
     def open(self, path: str) -> None:
+        if runnable_reason(path):  # the last line of defence: this opener never runs programs
+            self.reveal(path)
+            return
         command = open_command(path, self.platform)
         if command is None:
             os.startfile(path)  # type: ignore[attr-defined]  # Windows only

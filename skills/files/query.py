@@ -4,18 +4,15 @@ ranking users expect (name hits first, then content hits; newer before older).""
 from __future__ import annotations
 
 import os
-import re
 import sqlite3
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from common import cjk
+from common import cjk, fts
 from skills.files.models import FileHit, local_time
 from skills.files.paths import text_range
 from skills.files.snippet import make_snippet
-
-_WORD = re.compile(r"\w+", re.UNICODE)
 
 
 @dataclass
@@ -32,7 +29,7 @@ class Filters:
 
 
 def words(query: str) -> list[str]:
-    return [w.lower() for w in _WORD.findall(query)]
+    return [w.lower() for w in fts.words(query)]
 
 
 def fts_query(terms: list[str], column: str | None = None, joiner: str = "AND") -> str:
@@ -46,19 +43,14 @@ def _atoms(term: str) -> list[str]:
     """FTS5 conditions for one word: a prefix, or for a CJK run of 2+ characters the phrase
     of its character pairs, which matches exactly where the run occurs inside longer text."""
     if not cjk.CJK_RUN.search(term):
-        return [_quote(term) + "*"]
+        return [fts.prefix(term)]
     out = []
     for piece in cjk.pieces(term):
         if cjk.is_cjk(piece) and len(piece) > 1:
-            out.append(_quote(" ".join(cjk.bigrams(piece))))
+            out.append(fts.quote(" ".join(cjk.bigrams(piece))))
         else:
-            out.append(_quote(piece) + "*")
+            out.append(fts.prefix(piece))
     return out
-
-
-def _quote(text: str) -> str:
-    # \w+ words never hold a quote; this keeps any future caller's text out of FTS syntax too
-    return '"' + text.replace('"', '""') + '"'
 
 
 def _ns(moment: datetime) -> int:

@@ -33,15 +33,6 @@ def found_from_stat(path: str, st: os.stat_result) -> FoundFile:
     )
 
 
-def stat_file(path: str) -> FoundFile | None:
-    """A regular, non-symlink file at `path`, or None (gone, a link, a folder, a device...)."""
-    try:
-        st = os.lstat(path)
-    except OSError:
-        return None
-    return found_from_stat(path, st) if stat.S_ISREG(st.st_mode) else None
-
-
 class Walker:
     """Walks one root with the index's ignore rules; collects (path, reason) for what it could
     not read instead of stopping."""

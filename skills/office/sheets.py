@@ -7,7 +7,6 @@ import io
 import os
 import re
 import zipfile
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -255,8 +254,3 @@ def column_index(letters: str) -> int:
     for ch in letters:
         n = n * 26 + ord(ch) - 64
     return n
-
-
-def iter_all(paths: list[str], limits: Limits | None = None) -> Iterator[Sheet]:
-    for path in paths:
-        yield from load_sheets(path, limits)

@@ -11,7 +11,7 @@ from backends.base import GenerateOptions
 from backends.errors import InsufficientMemory, ModelCorrupt, ModelNotFound, UnsupportedModel
 from backends.events import Done, StreamError
 from backends.llama_gguf import inspect_gguf
-from tests.support.tiny_model import TINY_CONTEXT, TinyModel
+from tests.support.tiny_model import TINY_CONTEXT, TinyModel, copy_without_template
 
 pytest.importorskip("llama_cpp")
 
@@ -89,9 +89,9 @@ def test_unknown_architecture(tmp_path: Path) -> None:
 
 def test_too_little_memory_is_refused_before_loading(tiny_model: TinyModel,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    from backends import memory
+    from backends import free_memory
 
-    monkeypatch.setattr(memory, "free_memory_bytes", lambda: 64 * 1024)
+    monkeypatch.setattr(free_memory, "free_memory_bytes", lambda: 64 * 1024)
     backend = LlamaCppBackend(str(tiny_model.gguf_path))
     with pytest.raises(InsufficientMemory, match="Won't fit"):
         backend.load()
@@ -115,27 +115,9 @@ def test_header_reader_is_fast_on_the_real_file_shape(tiny_model: TinyModel) -> 
     assert summary.chat_template.startswith("\n{#- Hearth test template")
 
 
-def _copy_without_template(source: Path, target: Path) -> None:
-    import gguf
-
-    reader = gguf.GGUFReader(source)
-    writer = gguf.GGUFWriter(str(target), "nanbeige")
-    for name, field in reader.fields.items():
-        if name.startswith("GGUF.") or name in ("general.architecture", "tokenizer.chat_template"):
-            continue
-        sub_type = field.types[-1] if field.types[0] == gguf.GGUFValueType.ARRAY else None
-        writer.add_key_value(name, field.contents(), field.types[0], sub_type=sub_type)
-    for tensor in reader.tensors:
-        writer.add_tensor(tensor.name, np.array(tensor.data), raw_dtype=tensor.tensor_type)
-    writer.write_header_to_file()
-    writer.write_kv_data_to_file()
-    writer.write_tensors_to_file()
-    writer.close()
-
-
 def test_a_model_without_chat_template_is_refused(tiny_model: TinyModel, tmp_path: Path) -> None:
     bare = tmp_path / "bare.gguf"
-    _copy_without_template(tiny_model.gguf_path, bare)
+    copy_without_template(tiny_model.gguf_path, bare)
     backend = LlamaCppBackend(str(bare), context_length=256)
     with pytest.raises(UnsupportedModel, match="no chat template"):
         backend.load()
@@ -148,6 +130,22 @@ def test_a_model_without_chat_template_is_refused(tiny_model: TinyModel, tmp_pat
     assert backend.render_prompt([{"role": "user", "content": "x"}],
                                  GenerateOptions()).endswith("<think>\n")
     backend.unload()
+
+
+def test_a_model_without_chat_template_runs_with_its_architectures_known_one(
+        tiny_model: TinyModel, tmp_path: Path) -> None:
+    bare = tmp_path / "bare.gguf"
+    copy_without_template(tiny_model.gguf_path, bare)
+    backend = LlamaCppBackend(str(bare), context_length=256, known_template=True)
+    backend.load()
+    try:
+        prompt = backend.render_prompt([{"role": "user", "content": "hello"}], GenerateOptions())
+        assert "<|im_start|>user\nhello" in prompt  # Nanbeige4.2's own template, bundled
+        events = list(backend.stream([{"role": "user", "content": "hello"}],
+                                     GenerateOptions(max_tokens=4), lambda: False))
+        assert isinstance(events[-1], Done)
+    finally:
+        backend.unload()
 
 
 def test_messages_the_template_refuses_end_the_stream_with_an_error(tiny_model: TinyModel) -> None:

@@ -8,18 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from backends import memory
+from backends import free_memory
 from backends.errors import InsufficientMemory, ModelCorrupt, ModelNotFound
-from backends.memory import (
-    GIB,
-    KIB,
-    MIB,
-    kv_bytes_per_token,
-    model_shape,
-    plan_context,
-    plan_for_model,
-    require_fit,
-)
+from backends.kv_size import GIB, KIB, MIB, kv_bytes_per_token
+from backends.memory import plan_context, plan_for_model, require_fit
+from backends.model_shape import model_shape
 from tests.support.tiny_model import TINY_CONTEXT
 
 NANBEIGE = {"n_layers_physical": 22, "num_loops": 2, "n_kv_heads": 8, "head_dim": 128}
@@ -149,7 +142,7 @@ def test_plan_for_model_refuses_before_loading(tiny_model) -> None:  # type: ign
 
 
 def test_free_memory_is_measured_on_this_machine() -> None:
-    free = memory.free_memory_bytes()
+    free = free_memory.free_memory_bytes()
     assert free is not None and 64 * MIB < free < 64 * 1024 * GIB
 
 
@@ -157,18 +150,18 @@ def test_linux_probe_reads_memavailable_and_respects_cgroups(tmp_path: Path) -> 
     meminfo = tmp_path / "meminfo"
     meminfo.write_text("MemTotal: 16000000 kB\nMemFree: 1000000 kB\nMemAvailable: 8000000 kB\n"
                        "Buffers: 100 kB\nCached: 2000000 kB\n")
-    assert memory._linux_free(meminfo, tmp_path / "none") == 8_000_000 * KIB
+    assert free_memory._linux_free(meminfo, tmp_path / "none") == 8_000_000 * KIB
     (tmp_path / "memory.max").write_text(f"{4 * GIB}\n")
     (tmp_path / "memory.current").write_text(f"{GIB}\n")
-    assert memory._linux_free(meminfo, tmp_path) == 3 * GIB
+    assert free_memory._linux_free(meminfo, tmp_path) == 3 * GIB
     (tmp_path / "memory.max").write_text("max\n")
-    assert memory._linux_free(meminfo, tmp_path) == 8_000_000 * KIB
+    assert free_memory._linux_free(meminfo, tmp_path) == 8_000_000 * KIB
 
 
 def test_linux_probe_without_memavailable(tmp_path: Path) -> None:
     meminfo = tmp_path / "meminfo"
     meminfo.write_text("MemTotal: 16000000 kB\nMemFree: 1000 kB\nBuffers: 200 kB\nCached: 300 kB\n")
-    assert memory._linux_free(meminfo, tmp_path) == 1500 * KIB
+    assert free_memory._linux_free(meminfo, tmp_path) == 1500 * KIB
 
 
 def test_macos_probe_counts_reclaimable_pages(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -182,18 +175,18 @@ def test_macos_probe_counts_reclaimable_pages(monkeypatch: pytest.MonkeyPatch) -
     def fake_run(*args: object, **kwargs: object) -> subprocess.CompletedProcess[str]:
         return subprocess.CompletedProcess(["vm_stat"], 0, stdout=out, stderr="")
 
-    monkeypatch.setattr(memory.subprocess, "run", fake_run)
-    assert memory._macos_free() == 3600 * 16384
+    monkeypatch.setattr(free_memory.subprocess, "run", fake_run)
+    assert free_memory._macos_free() == 3600 * 16384
 
 
 def test_a_failing_probe_falls_back_instead_of_crashing(monkeypatch: pytest.MonkeyPatch) -> None:
     def broken(*args: object, **kwargs: object) -> int:
         raise OSError("no /proc here")
 
-    monkeypatch.setattr(memory, "_linux_free", broken)
-    monkeypatch.setattr(memory, "_macos_free", broken)
-    monkeypatch.setattr(memory, "_windows_free", broken)
-    free = memory.free_memory_bytes()
+    monkeypatch.setattr(free_memory, "_linux_free", broken)
+    monkeypatch.setattr(free_memory, "_macos_free", broken)
+    monkeypatch.setattr(free_memory, "_windows_free", broken)
+    free = free_memory.free_memory_bytes()
     assert free is None or free > 0
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from backends import memory
+from backends import free_memory
 from backends.base import GenerateOptions
 from backends.errors import (
     BackendError,
@@ -130,7 +130,7 @@ def test_mlx_not_installed(tiny_model, monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_too_little_memory_is_refused_before_loading(tiny_model,  # type: ignore[no-untyped-def]
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(memory, "free_memory_bytes", lambda: 100_000)
+    monkeypatch.setattr(free_memory, "free_memory_bytes", lambda: 100_000)
     error = load_error(tiny_model.mlx_dir)
     assert isinstance(error, InsufficientMemory) and "Won't fit" in str(error)
 

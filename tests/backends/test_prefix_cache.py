@@ -221,3 +221,21 @@ def test_a_stale_file_under_the_right_name_is_not_loaded(tmp_path: Path) -> None
     assert old_path is not None and new_path is not None
     old_path.rename(new_path)
     assert store.load(new) is None and not new_path.exists()
+
+
+def test_stop_while_the_prefix_is_read_is_immediate_and_keeps_the_part_read(
+        tiny_model: TinyModel, tmp_path: Path) -> None:
+    backend = llama(tiny_model, tmp_path)
+    polls: list[int] = []
+
+    def stop_after_one_chunk() -> bool:
+        polls.append(1)
+        return len(polls) >= 2
+
+    options = GenerateOptions(max_tokens=6, tools=TOOLS, cache_key="a")
+    events = list(backend.stream(chat("hello"), options, stop_after_one_chunk))
+    assert len(events) == 1 and isinstance(events[0], Done)
+    assert events[0].finish_reason == "cancelled" and events[0].completion_tokens == 0
+    _, again = turn(backend, chat("hello"), "a")
+    backend.unload()
+    assert again.cached_prompt_tokens == 512  # the chunk read before Stop was kept

@@ -126,8 +126,11 @@ def test_create_backend_builds_the_chosen_engine_with_its_reason(tiny_model) -> 
 
 
 def test_reason_survives_backends_that_rebuild_their_info() -> None:
-    backend = create_backend("", "scripted")
-    assert backend.info.reason == choose_engine("", "scripted").reason
+    from backends.scripted import ScriptedBackend
+    from backends.select import _with_reason
+
+    backend = _with_reason(ScriptedBackend(), "scripted outputs (tests)")
+    assert backend.info.reason == "scripted outputs (tests)"
     backend.load()
     events = list(backend.stream([{"role": "user", "content": "hi"}], GenerateOptions(),
                                  lambda: False))

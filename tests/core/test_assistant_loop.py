@@ -578,7 +578,7 @@ def test_a_second_turn_continues_the_conversation(
     assert not events.of(TitleChanged)  # titled once, after the first exchange
 
 
-def test_regenerate_and_edit_replace_the_tail(
+def test_regenerate_keeps_the_earlier_answer_and_edit_replaces_the_tail(
     runner: ModelRunner, history: HistoryStore, backend: ScriptedBackend
 ) -> None:
     assistant = make(runner, history)
@@ -589,10 +589,38 @@ def test_regenerate_and_edit_replace_the_tail(
     assert regen.wait(WAIT)
     assert [m.content for m in history.messages(conv)] == ["question one", "second"]
     user_id = history.messages(conv)[0].id
+    assert history.alternatives(conv) == {user_id: (2, 2)}
     edited = assistant.edit_and_resend(conv, user_id, "question two", mode=TurnMode(thinking=True))
     assert edited.wait(WAIT)
     assert [m.content for m in history.messages(conv)] == ["question two", "third"]
     assert backend.calls[-1].messages[1]["content"].startswith("question two")
+    assert history.alternatives(conv) == {}  # the old answers answered other words
+
+
+def test_regenerating_an_earlier_answer_keeps_what_followed_it_and_the_model_reads_the_choice(
+    runner: ModelRunner, history: HistoryStore, backend: ScriptedBackend
+) -> None:
+    assistant = make(runner, history)
+    backend.queue(answer("Paris."), "Title", answer("Rome."), answer("Lyon."), answer("Next."))
+    first, _ = turn(assistant, "a city?")
+    conv = first.conversation_id
+    assert assistant.send(conv, "another?", mode=TurnMode(thinking=True)).wait(WAIT)
+    paris = history.messages(conv)[1]
+    assert paris.content == "Paris."
+    assert assistant.regenerate(conv, mode=TurnMode(thinking=True),
+                                message_id=paris.id).wait(WAIT)
+    assert [m.content for m in history.messages(conv)] == ["a city?", "Lyon."]
+    question = history.messages(conv)[0].id
+    assert history.alternatives(conv) == {question: (2, 2)}
+
+    assistant.select_answer(conv, question, 1)  # back to Paris and the exchange after it
+    assert [m.content for m in history.messages(conv)] == ["a city?", "Paris.", "another?",
+                                                           "Rome."]
+    assert history.alternatives(conv) == {question: (1, 2)}
+    assert assistant.send(conv, "and now?", mode=TurnMode(thinking=True)).wait(WAIT)
+    sent = [m["content"] for m in backend.calls[-1].messages if m["role"] == "assistant"]
+    assert sent == ["Paris.", "Rome."]  # the model reads the answer shown, not "Lyon."
+    assert not history.search("Lyon")  # an answer put aside is not found until shown again
 
 
 def test_a_second_send_to_a_busy_conversation_is_refused(

@@ -242,3 +242,13 @@ def test_a_single_message_bigger_than_the_window_still_gets_an_answer(
     assert events.of(TurnDone) and not events.of(TurnFailed)
     sent = backend.calls[0].messages[-1]["content"]
     assert "left out" in sent and sent.rstrip().endswith("]")
+
+
+def test_reasoning_that_stops_without_an_answer_is_closed_and_answered(
+        runner: ModelRunner, history: HistoryStore, backend: ScriptedBackend) -> None:
+    backend.queue("I think about it and then stop.<|im_end|>", "Here is the answer.", "Title")
+    handle, events = turn(make(runner, history), "hm?")
+    (cut,) = events.of(OutputCut)
+    assert (cut.part, cut.reason) == ("reasoning", "no_answer")
+    stored = last_answer(history, handle.conversation_id)
+    assert stored.content == "Here is the answer." and stored.notice == "thinking_cut"

@@ -224,8 +224,8 @@ def test_chat_runs_for_real_on_the_tiny_gguf(tiny_model: Any, hearth_home: Path,
 
 
 def test_ctrl_c_while_waiting_cancels_the_turn() -> None:
-    from app.cli.ask.commands import wait_for_turn
     from app.cli.ask.render import Renderer
+    from app.cli.ask.waiting import wait_for_turn
     from app.core.assistant import TurnHandle
 
     class Interrupted(TurnHandle):

@@ -26,12 +26,12 @@ def holders(root: Path, needle: bytes) -> list[str]:
     return [str(p.relative_to(root)) for p in files_under(root) if needle in p.read_bytes()]
 
 
-def cache_samples(state: bytes) -> list[bytes]:
-    """Pieces from the second half of a saved KV state (past the system prompt every chat
-    shares, so they belong to this conversation alone)."""
-    start = len(state) // 2
-    step = max((len(state) - start) // 8, SAMPLE)
-    return [state[i:i + SAMPLE] for i in range(start, len(state) - SAMPLE, step)]
+def cache_samples(state: bytes, shared: bytes, most: int = 32) -> list[bytes]:
+    """Pieces of a saved KV state that belong to this conversation alone: not found in the
+    states every chat shares (the system prompt's), and not filler (MLX pads its buffers)."""
+    pieces = (state[i:i + SAMPLE] for i in range(0, len(state) - SAMPLE, SAMPLE))
+    own = [p for p in pieces if len(set(p)) > 4 and p not in shared]
+    return own[:: max(1, len(own) // most)]
 
 
 def answer(hearth: Hearth, conversation_id: str, text: str) -> None:
@@ -40,12 +40,14 @@ def answer(hearth: Hearth, conversation_id: str, text: str) -> None:
     assert handle.finish_reason != "error"
 
 
-@pytest.fixture
-def hearth(tiny_model: Any, hearth_home: Path) -> Any:
-    pytest.importorskip("llama_cpp")
+@pytest.fixture(params=["llama", "mlx"])
+def hearth(request: pytest.FixtureRequest, tiny_model: Any, hearth_home: Path) -> Any:
+    engine = request.param
+    pytest.importorskip("llama_cpp" if engine == "llama" else "mlx_lm")
     made = Hearth()
-    made.settings.model_path = str(tiny_model.gguf_path)
-    made.settings.engine = "llama"
+    made.settings.model_path = str(tiny_model.gguf_path if engine == "llama"
+                                   else tiny_model.mlx_dir)
+    made.settings.engine = engine
     made.settings.context_length = 2048
     made.settings.max_tokens = 12
     made.settings.enabled_skills = ["get_current_time"]
@@ -71,8 +73,9 @@ def test_deleting_a_chat_leaves_no_byte_of_it_on_disk(hearth: Any, hearth_home: 
     # llama.cpp lays the KV out layer by layer, so any part of the file also holds rows of the
     # shared system prompt; the saved prompt-prefix state holds exactly those (and nothing of
     # this chat), so pieces found there are not the chat's own and are not looked for.
-    shared = b"".join(p.read_bytes() for p in hearth.paths.kv_cache_dir.rglob("*.llpx"))
-    samples = [s for s in cache_samples(saved[0].read_bytes()) if s not in shared]
+    shared = b"".join(p.read_bytes() for suffix in ("*.llpx", "*.mlxpx.safetensors")
+                      for p in hearth.paths.kv_cache_dir.rglob(suffix))
+    samples = cache_samples(saved[0].read_bytes(), shared)
     assert samples
     texts = [m.content for m in hearth.history.messages(chat.id) if len(m.content) >= 12]
     # Back in the chat: its KV is in the engine's memory again when it is deleted.

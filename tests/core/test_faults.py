@@ -153,6 +153,9 @@ def test_the_whole_cli_on_a_read_only_home(tmp_path: Path) -> None:
         listed = hearth(home, "history", "list")
         assert listed.returncode == 0 and "Greeting" in listed.stdout  # still readable
         assert "read-only" in listed.stderr
+        for area in ("docs", "files"):  # the indexes read too
+            found = hearth(home, area, "search", "walrus")
+            assert found.returncode == 0 and "a.txt" in found.stdout, found.stderr
     finally:
         subprocess.run(["umount", "-l", str(home)], check=False)
 

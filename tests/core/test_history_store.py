@@ -141,6 +141,31 @@ def test_delete_messages_after_supports_regenerate(store: HistoryStore) -> None:
     assert retry.seq == question.seq + 1
 
 
+def test_answers_kept_by_regenerate_come_back_whole_and_go_with_the_chat(
+        store: HistoryStore, tmp_path: Path) -> None:
+    chat = store.create_conversation()
+    question = store.add_message(chat.id, "user", "first question")
+    first = store.add_message(chat.id, "assistant", "answer walrus", sources=[{"citation": 1}])
+    store.add_message(chat.id, "user", "follow-up")
+    assert store.keep_alternative(chat.id, question.id) == 2
+    store.add_message(chat.id, "assistant", "answer heron")
+    assert store.keep_alternative(chat.id, question.id) == 3
+    store.add_message(chat.id, "assistant", "answer crane")
+    assert store.alternatives(chat.id) == {question.id: (3, 3)}
+    store.select_alternative(chat.id, question.id, 1)
+    back = store.messages(chat.id)
+    assert [m.content for m in back] == ["first question", "answer walrus", "follow-up"]
+    assert back[1].id == first.id and back[1].sources == [{"citation": 1}]
+    assert store.search("walrus")[0].message_id == first.id  # shown again: found again
+    assert store.alternatives(chat.id) == {question.id: (1, 3)}
+    with pytest.raises(NotFound):
+        store.select_alternative(chat.id, question.id, 4)
+    store.delete_conversation(chat.id)
+    raw = sqlite3.connect(tmp_path / "hearth.db")
+    assert raw.execute("select count(*) from answer_alternatives").fetchone() == (0,)
+    raw.close()
+
+
 @pytest.mark.parametrize("checkpointed", [False, True], ids=["in-wal", "in-main-file"])
 def test_delete_removes_conversation_messages_and_the_text_on_disk(
     tmp_path: Path, checkpointed: bool

@@ -11,7 +11,7 @@ from files_helpers import wait_until, write
 
 from skills.base import SkillContext, SkillError, tool_spec
 from skills.files import file_skills
-from skills.files.opener import open_command, reveal_command
+from skills.files.opener import SystemOpener, open_command, reveal_command
 
 
 class RecordingOpener:
@@ -174,6 +174,10 @@ def test_the_system_opener_hands_only_the_folder_to_xdg_open(
     index = skills["open_file"].index
     (real_open,) = [s for s in file_skills(index) if s.name == "open_file"]
     real_open.run({"path": str(launcher)}, SkillContext())
-    # The opener runs detached: wait for its line to appear.
-    assert wait_until(lambda: record.exists() and bool(record.read_text()), timeout=120)
-    assert record.read_text().splitlines() == [str(root)]
+    SystemOpener().open(str(root / "Trip" / "itinerary.txt"))  # a document: opened itself
+    SystemOpener().open(str(launcher))  # asked directly, the opener still only reveals
+    # The opener runs detached: wait for its lines to appear.
+    assert wait_until(lambda: record.exists() and len(record.read_text().splitlines()) == 3,
+                      timeout=120)
+    assert sorted(record.read_text().splitlines()) == sorted(
+        [str(root), str(root), str(root / "Trip" / "itinerary.txt")])

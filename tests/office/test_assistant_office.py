@@ -194,3 +194,28 @@ def test_a_digest_reports_progress_per_file_to_the_turn(tmp_path: Path,
         history.close()
         digester.close()
         cache.close()
+
+
+def test_every_write_tool_through_the_assistant_feeds_its_result_back(
+        setup: Any, folders: dict[str, Path]) -> None:
+    from tests.office.conftest import make_sales
+
+    assistant, backend, _ = setup
+    book = str(make_sales(folders["chosen"] / "sales.xlsx"))
+    backend.queue(call("office_inspect", file=book),
+                  call("office_convert", source=book, to="csv"),
+                  call("office_clean", source=book, operations=[{"op": "dedupe",
+                                                                 "columns": ["客户"]}]),
+                  call("office_slides", slides=[{"title": "Totals", "bullets": ["c0: 1800"]}]),
+                  "Done.\n</think>\n\nAll three files are written.")
+    events: list[Any] = []
+    handle = assistant.send(None, "convert, clean and present it", on_event=events.append,
+                            confirm="approve")
+    assert handle.wait(WAIT)
+    finished = [e for e in events if isinstance(e, ToolFinished)]
+    assert [(f.name, f.ok) for f in finished] == [
+        ("office_inspect", True), ("office_convert", True), ("office_clean", True),
+        ("office_slides", True)]
+    assert listing(folders["output"]) == ["Totals.pptx", "sales-clean.xlsx", "sales.csv"]
+    fed_back = [m["content"] for m in backend.calls[4][0] if m["role"] == "tool"]
+    assert "removed 9 duplicate row(s)" in fed_back[2] and "re-opened and checked" in fed_back[3]

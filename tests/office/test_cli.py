@@ -33,6 +33,9 @@ def test_inspect_and_query_as_json(tmp_path: Path, output: Path,
     assert main(["office", "query", str(book), "--sql", "select sum(金额) from 销售",
                  "--json"]) == 0
     assert _last(capsys.readouterr().out)["data"]["rows"] == [[6600]]
+    assert main(["office", "query", str(book), "--sql", "select count(*) as n from 销售"]) == 0
+    shown = capsys.readouterr().out
+    assert "| 12 |" in shown and "document_data" not in shown  # no model-facing fences
     assert main(["office", "query", str(book), "--sql", "drop table 销售"]) == 2
     assert "only SELECT" in capsys.readouterr().err
 

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from app.core.runner import ModelRunner
-from app.core.server import ApiServer, ServerConfig
+from app.core.server.service import ApiServer, ServerConfig
 from tests.server.served import ROOT
 
 

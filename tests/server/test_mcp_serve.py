@@ -17,8 +17,8 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 
 from app.core.paths import Paths
 from app.core.runner import ModelRunner
-from app.core.server import ApiServer, ServerConfig
 from app.core.server.proposals import ProposalDesk
+from app.core.server.service import ApiServer, ServerConfig
 from app.main import main
 from skills.calendar import CalendarStore
 from skills.calendar.tools import calendar_skills

@@ -76,3 +76,16 @@ def test_stop_sequences_are_cut_even_across_pieces() -> None:
     assert out == "Hello " and stops.hit
     keeps = StopFilter(["</end>"])
     assert keeps.push("a </e") + keeps.push("x") + keeps.flush() == "a </ex"
+
+
+def test_streamed_delta_chunks_are_the_chunks_json_would_write() -> None:
+    import json
+
+    from app.core.server import shapes
+
+    template = shapes.chat_chunk("chatcmpl-1", "odd{}\"name", 7, {}, None, None, True)
+    fast = shapes.DeltaChunks(template).chunk("reasoning_content", "中文 \"quoted\"\n")
+    assert fast.startswith(b"data: ") and fast.endswith(b"\n\n")
+    assert json.loads(fast[6:]) == shapes.chat_chunk(
+        "chatcmpl-1", "odd{}\"name", 7, {"reasoning_content": "中文 \"quoted\"\n"}, None, None,
+        True)

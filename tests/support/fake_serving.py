@@ -15,8 +15,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from backends.base import GenerateOptions
-from backends.chat_format import ChatTemplate, opens_reasoning
+from backends.chat_format import ChatTemplate
 from backends.events import ReasoningDelta, TextDelta, ToolCall
+from backends.nanbeige import opens_reasoning
 from backends.parser import OutputParser
 
 

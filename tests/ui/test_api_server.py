@@ -94,3 +94,24 @@ def test_connect_page_offers_url_key_and_configs(ctx: Any, qtbot: Any) -> None:
     assert page.values()["server_enabled"] is False  # off by default
 
 
+
+
+def test_a_proposal_from_another_program_waits_for_allow(ctx: Any, qtbot: Any) -> None:
+    from PySide6.QtWidgets import QApplication, QMessageBox
+
+    from app.core.events import ConfirmationRequest
+
+    switch = ServerSwitch(ctx)
+    request = ConfirmationRequest("p1", "add_event", {"title": "Dentist"},
+                                  "Another program asks: add 'Dentist' on 3 December")
+    switch.proposal.emit(request)
+    qtbot.waitUntil(lambda: any(isinstance(w, QMessageBox) and w.isVisible()
+                                for w in QApplication.topLevelWidgets()), timeout=WAIT_MS)
+    box = next(w for w in QApplication.topLevelWidgets() if isinstance(w, QMessageBox)
+               and w.isVisible())
+    assert "Dentist" in box.text() and not request.answered
+    allow = next(b for b in box.buttons() if b.text() == "Allow")
+    allow.click()
+    qtbot.waitUntil(lambda: request.answered, timeout=WAIT_MS)
+    assert request.approved
+    switch.deleteLater()

@@ -9,7 +9,7 @@ import pytest
 from app.ui.chat.message import AssistantMessage, SummaryMarker
 from app.ui.main_window import MainWindow
 from app.ui.settings_dialog import SettingsDialog
-from tests.ui.scripts import TITLE, WAIT_MS
+from tests.ui.scripts import TITLE, WAIT_MS, answer
 from tests.ui.test_chat import messages, send, wait_idle
 
 
@@ -48,7 +48,7 @@ def test_a_summary_is_a_collapsed_marker_and_the_meter_says_so(window, backend, 
         history.add_message(conv, "assistant", f"Answer {n}: " + "reply " * 40)
     window.chat.load_conversation(conv)
     qtbot.waitUntil(lambda: len(messages(window, AssistantMessage)) == 30, timeout=WAIT_MS)
-    backend.queue("The user asked thirty questions.", "I am here.")
+    backend.queue("The user asked thirty questions.", answer("Still here.", "I am here."))
     send(qtbot, window, "Still there?")
     wait_idle(qtbot, window)
     reply = messages(window, AssistantMessage)[-1]

@@ -134,17 +134,59 @@ def test_changes_wait_for_approve_or_deny_in_the_card(window, backend, qtbot, ct
     assert card.status.text() == ("✓ Done" if approve else "○ Denied")  # not a failure
 
 
-def test_regenerate_replaces_the_last_answer(window, backend, qtbot, ctx) -> None:
-    backend.queue(answer("r", "First answer."), TITLE, answer("r", "Second answer."))
+def click(qtbot: Any, button: Any) -> None:
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+
+
+def test_regenerate_keeps_both_answers_behind_a_switcher(window, backend, qtbot, ctx) -> None:
+    backend.queue(answer("r", "First answer."), TITLE, answer("r", "Second answer."),
+                  answer("r", "Third answer."))
     send(qtbot, window, "Tell me something")
     wait_idle(qtbot, window)
-    qtbot.mouseClick(messages(window, AssistantMessage)[0].regenerate_button,
-                     Qt.MouseButton.LeftButton)
+    (reply,) = messages(window, AssistantMessage)
+    assert reply.switcher.isHidden()  # one answer: nothing to switch
+    click(qtbot, reply.regenerate_button)
+    assert messages(window, AssistantMessage)[0].alternative_label.text() == "2 / 2"
     wait_idle(qtbot, window)
     (reply,) = messages(window, AssistantMessage)
     assert "Second answer." in shown_text(reply)
+    assert reply.switcher.isVisible() and reply.alternative_label.text() == "2 / 2"
+    assert not reply.next_button.isEnabled()
+
+    click(qtbot, reply.previous_button)
+    qtbot.waitUntil(lambda: "First answer." in "".join(
+        shown_text(m) for m in messages(window, AssistantMessage)), timeout=WAIT_MS)
+    (reply,) = messages(window, AssistantMessage)
+    assert reply.alternative_label.text() == "1 / 2" and reply.next_button.isEnabled()
     stored = ctx.hearth.history.messages(window.chat.conversation_id)
-    assert [m.content for m in stored if m.role == "assistant"] == ["Second answer."]
+    assert [m.content for m in stored if m.role == "assistant"] == ["First answer."]
+
+    send(qtbot, window, "And then?")  # the model reads the answer shown
+    wait_idle(qtbot, window)
+    sent = [m["content"] for m in backend.calls[-1].messages if m["role"] == "assistant"]
+    assert sent == ["First answer."]
+
+
+def test_any_answer_can_be_regenerated_and_what_followed_comes_back(
+        window, backend, qtbot, ctx) -> None:
+    backend.queue(answer("r", "Paris."), TITLE, answer("r", "Rome."), answer("r", "Lyon."))
+    send(qtbot, window, "A city?")
+    wait_idle(qtbot, window)
+    send(qtbot, window, "Another?")
+    wait_idle(qtbot, window)
+    first, last = messages(window, AssistantMessage)
+    assert first.regenerate_button.isVisible() and last.regenerate_button.isVisible()
+    click(qtbot, first.regenerate_button)
+    wait_idle(qtbot, window)
+    assert [u.text for u in messages(window, UserMessage)] == ["A city?"]
+    (reply,) = messages(window, AssistantMessage)
+    assert "Lyon." in shown_text(reply) and reply.alternative_label.text() == "2 / 2"
+    click(qtbot, reply.previous_button)
+    qtbot.waitUntil(lambda: len(messages(window, UserMessage)) == 2, timeout=WAIT_MS)
+    assert [u.text for u in messages(window, UserMessage)] == ["A city?", "Another?"]
+    first, _ = messages(window, AssistantMessage)
+    qtbot.waitUntil(lambda: "Paris." in shown_text(first), timeout=WAIT_MS)
+    assert first.alternative_label.text() == "1 / 2"
 
 
 def test_edit_and_resend_rewrites_the_question(window, backend, qtbot, ctx) -> None:

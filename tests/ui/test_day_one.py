@@ -291,3 +291,21 @@ def test_drops_are_taken_as_a_copy_and_delete_asks_naming_the_chat(ctx, qtbot,
     box.button(QMessageBox.StandardButton.Cancel).click()
     assert ctx.hearth.history.get_conversation(conv.id) is not None  # Cancel keeps it
     assert file_name_for("Boiler quotes: 2/3?", ".md") == "Boiler quotes 2 3.md"
+
+
+def test_the_gui_never_tells_people_to_pass_command_line_options(ctx, qtbot) -> None:
+    """Defect 11: "...or pass --model" in the GUI (the engine's words are for the CLI)."""
+    from app.ui.main_window import MainWindow
+    from backends.errors import ModelNotFound
+    from backends.select import model_format
+
+    window = MainWindow(ctx)
+    qtbot.addWidget(window)
+    window.show()
+    try:
+        model_format("")
+    except ModelNotFound as exc:
+        assert "--model" in str(exc)  # what the CLI prints
+        window._model_failed(exc)
+    text = window.chat.banner_text.text()
+    assert text and "--model" not in text and "pass" not in text

@@ -224,6 +224,33 @@ def test_a_gguf_without_a_chat_template_is_explained_in_the_dialog(ctx, manager,
     assert chosen == []
 
 
+def test_a_gguf_without_a_template_of_a_known_architecture_gets_an_offer(
+        ctx, manager, qtbot, tmp_path, tiny_model) -> None:
+    pytest.importorskip("llama_cpp")
+    from backends.base import GenerateOptions
+    from tests.support.tiny_model import copy_without_template
+
+    bare = tmp_path / "bare-nanbeige.gguf"
+    copy_without_template(tiny_model.gguf_path, bare)
+    chosen: list[str] = []
+    manager.model_chosen.connect(chosen.append)
+    manager.open_gguf(str(bare))
+    qtbot.waitUntil(manager.template_offer.isVisible, timeout=WAIT_MS)
+    assert "no chat template of its own" in manager.error.text()
+    assert manager.template_offer.text() == "Use the Nanbeige4.2 template"
+    assert chosen == [] and ctx.hearth.settings.known_template_models == []  # asked first
+    qtbot.mouseClick(manager.template_offer, Qt.MouseButton.LeftButton)
+    assert chosen == [str(bare)] and ctx.hearth.settings.known_template_models == [str(bare)]
+    assert manager.error.isHidden() and manager.template_offer.isHidden()
+    backend = ctx.hearth.make_backend(str(bare), engine="llama")
+    backend.load()  # the engine the app builds for this file formats conversations with it
+    try:
+        assert "<|im_start|>user\nhi" in backend.render_prompt(
+            [{"role": "user", "content": "hi"}], GenerateOptions())
+    finally:
+        backend.unload()
+
+
 def test_the_chat_header_picks_a_recent_model(ctx, qtbot, tmp_path, monkeypatch) -> None:
     from app.ui.main_window import MainWindow
 

@@ -61,7 +61,8 @@ def test_no_stall_while_streaming_and_indexing(ctx, backend, qtbot, tmp_path) ->
     window.resize(1100, 800)
     window.show()
     qtbot.waitExposed(window)
-    backend.queue(answer("Long reasoning. " * 50, LONG_ANSWER), TITLE)
+    backend.queue(answer(" ".join(f"Reasoning step {i}: weigh source {i * 7}." for i in range(50)),
+                         LONG_ANSWER), TITLE)  # varied: one sentence 50 times is a loop Hearth cuts
     # What the app does in the background right after its window appears (desktop.py).
     markdown.warm_up()
     ctx.assistant()

@@ -131,3 +131,34 @@ def test_tool_servers_are_added_in_the_gui_and_saved(ctx, dialog, qtbot) -> None
         ("notes", ["npx", "-y", "@modelcontextprotocol/server-filesystem", "~/Notes"], "",
          False),
         ("browser", [], "http://127.0.0.1:8931/mcp", True)]
+
+
+def test_the_office_output_folder_is_chosen_in_settings(ctx, dialog, qtbot, tmp_path,
+                                                        monkeypatch) -> None:
+    from PySide6.QtWidgets import QFileDialog, QPushButton
+
+    from skills.office import default_output_folder
+
+    field = dialog.office_output
+    assert field.path.text() == default_output_folder()  # the default is shown, not a blank
+    assert not field.reset.isEnabled()
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory",
+                        staticmethod(lambda *_a, **_k: str(tmp_path)))
+    choose = next(b for b in field.findChildren(QPushButton) if b.text() == "Choose…")
+    qtbot.mouseClick(choose, Qt.MouseButton.LeftButton)
+    assert field.path.text() == str(tmp_path) and field.reset.isEnabled()
+    saved: list[set[str]] = []
+    dialog.saved.connect(saved.append)
+    save(qtbot, dialog)
+    qtbot.waitUntil(lambda: bool(saved), timeout=WAIT_MS)
+    assert "office_output_folder" in saved[0]
+    assert on_disk(ctx)["office_output_folder"] == str(tmp_path)
+    # The office tools write there from now on (they read the setting for each file).
+    assert ctx.hearth.office_access().output_folder() == str(tmp_path.resolve())
+
+    again = SettingsDialog(ctx)
+    qtbot.addWidget(again)
+    assert again.office_output.path.text() == str(tmp_path)
+    qtbot.mouseClick(again.office_output.reset, Qt.MouseButton.LeftButton)
+    assert again.office_output.path.text() == default_output_folder()
+    assert again.values()["office_output_folder"] == ""

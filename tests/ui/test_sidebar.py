@@ -100,7 +100,8 @@ def test_the_tray_menu_offers_ask_open_pause_and_quit(qapp) -> None:
 
     tray = Tray()
     texts = [a.text() for a in tray.menu.actions() if not a.isSeparator()]
-    assert texts == ["Ask…", "Open Hearth", "Pause indexing", "Quit Hearth"]
+    assert texts == ["Ask…", "Open Hearth", "Recent reminders", "Pause indexing", "Quit Hearth"]
+    assert [a.text() for a in tray.recent_menu.actions()] == ["No reminders yet"]
     asked: list[bool] = []
     paused: list[bool] = []
     tray.ask.connect(lambda: asked.append(True))

@@ -1,26 +1,21 @@
 """`hearth ask` (one question, streamed) and `hearth chat` (interactive), over the same Assistant.
 
-Tests and demos can replace the model with `--engine scripted --script FILE` (hidden): FILE is a
-JSON list of raw model outputs (as ScriptedBackend replays them), or plain text for one output;
-`--script-delay S` (hidden) streams them S seconds a token, to test stopping an answer."""
+Tests replace the model with the hidden `--engine scripted --script FILE` (app/cli/scripted.py)."""
 
 from __future__ import annotations
 
 import argparse
 
 from app.cli.ask.commands import run_ask, run_chat
-from backends.engines import CHOICES, Engine
-
-ENGINE_CHOICES = (*CHOICES, Engine.SCRIPTED)
+from app.cli.scripted import CLI_ENGINES, add_script_options
 
 
 def _model_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--model", metavar="PATH", help="a .gguf file or an MLX model folder")
-    parser.add_argument("--engine", choices=ENGINE_CHOICES, metavar="{auto,llama,mlx,remote}",
+    parser.add_argument("--engine", choices=CLI_ENGINES, metavar="{auto,llama,mlx,remote}",
                         help="which engine runs the model (default: settings, then auto)")
     parser.add_argument("--url", help="server URL for --engine remote")
-    parser.add_argument("--script", help=argparse.SUPPRESS)  # with --engine scripted (tests)
-    parser.add_argument("--script-delay", type=_seconds, default=0.0, help=argparse.SUPPRESS)
+    add_script_options(parser)
     think = parser.add_mutually_exclusive_group()
     think.add_argument("--think", dest="think", action="store_const", const=True,
                        help="reason before answering (default: as in settings)")
@@ -42,16 +37,6 @@ def _positive(text: str) -> int:
         value = 0
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be a whole number of at least 1, not {text!r}")
-    return value
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not 0 <= value <= 60:  # also refuses nan
-        raise argparse.ArgumentTypeError(f"must be between 0 and 60 seconds, not {text!r}")
     return value
 
 

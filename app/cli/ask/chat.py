@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import sys
 
-from app.cli.ask.commands import wait_for_turn
 from app.cli.ask.render import Renderer
+from app.cli.ask.waiting import wait_for_turn
 from app.core.assistant import Assistant, ConfirmPolicy, TurnMode
 
 HELP = "Type a message. /new starts a new conversation, /quit leaves, Ctrl+C stops an answer."

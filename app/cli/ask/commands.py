@@ -3,25 +3,21 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from app.cli.ask.render import Renderer
+from app.cli.ask.waiting import wait_for_turn
 from app.cli.output import emit_json, fail_on
-from app.cli.terminal import visible
-from app.core.assistant import ConfirmPolicy, TurnHandle, TurnMode
-from app.core.events import ConfirmationRequest
+from app.cli.scripted import scripted_backend
+from app.core.assistant import ConfirmPolicy, TurnMode
 from app.core.failures import FailureKind, exit_code
 from backends.base import Backend, GenerateOptions, Message
+from backends.engines import Engine
 from backends.errors import BackendError
 
 if TYPE_CHECKING:
     from app.main import Hearth
-
-POLL_S = 0.1
-
 
 class CliError(Exception):
     """A readable problem with the command line or its inputs."""
@@ -71,29 +67,6 @@ def run_chat(args: argparse.Namespace, hearth: Hearth) -> int:
         hearth.assistant.close()
 
 
-def wait_for_turn(handle: TurnHandle, renderer: Renderer) -> bool:
-    """Wait on the main thread (so Ctrl+C lands here); ask pending confirmations. False: cancelled."""
-    try:
-        while not handle.wait(POLL_S):
-            while not renderer.pending.empty():
-                _ask_person(renderer.pending.get(), renderer)
-    except KeyboardInterrupt:
-        handle.cancel()
-        handle.wait(30)
-        return False
-    return handle.finish_reason != "cancelled"
-
-
-def _ask_person(request: ConfirmationRequest, renderer: Renderer) -> None:
-    renderer.err.write(visible(f"Allow this? {request.description} [y/N] "))
-    renderer.err.flush()
-    line = sys.stdin.readline()
-    if line.strip().lower() in ("y", "yes"):
-        request.approve()
-    else:
-        request.deny()
-
-
 def _mode(args: argparse.Namespace, hearth: Hearth) -> TurnMode:
     # --think / --no-think override; otherwise the same default the app uses (Settings).
     thinking = hearth.settings.thinking_default if args.think is None else args.think
@@ -113,7 +86,7 @@ def _conversation(args: argparse.Namespace, hearth: Hearth) -> str | None:
 def _load_model(args: argparse.Namespace, hearth: Hearth) -> Backend:
     # --model names a file here: a server URL saved in settings must not win over it.
     url = args.url if args.url is not None or not args.model else ""
-    backend = _scripted(args) if args.engine == "scripted" else hearth.make_backend(
+    backend = scripted_backend(args) if args.engine == Engine.SCRIPTED else hearth.make_backend(
         model_path=args.model, engine=args.engine, url=url)
     try:
         hearth.runner.load(backend).result()
@@ -122,24 +95,6 @@ def _load_model(args: argparse.Namespace, hearth: Hearth) -> Backend:
     except Exception as exc:  # a surprise from an engine is still one readable line
         raise BackendError(f"Could not load the model: {exc}") from exc
     return backend
-
-
-def _scripted(args: argparse.Namespace) -> Backend:
-    from backends.scripted import ScriptedBackend
-
-    if not args.script:
-        raise CliError("--engine scripted needs --script FILE")
-    try:
-        text = Path(args.script).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise CliError(f"cannot read the script {args.script}: {exc.strerror}") from exc
-    try:
-        outputs = json.loads(text)
-    except ValueError:
-        outputs = [text]
-    if not isinstance(outputs, list) or not all(isinstance(o, str) for o in outputs):
-        raise CliError("the script must be a JSON list of model outputs (strings)")
-    return ScriptedBackend(outputs, delay=args.script_delay)
 
 
 def _prompt_printer(hearth: Hearth, backend: Backend, json_mode: bool) -> Any:

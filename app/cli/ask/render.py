@@ -138,7 +138,8 @@ def change_text(request: ConfirmationRequest) -> str:
 def cut_notice(event: OutputCut) -> str:
     """One line saying how Hearth cut the model short."""
     if event.part == "reasoning":
-        why = "it reached its budget" if event.reason == "budget" else "it went in circles"
+        why = {"budget": "it reached its budget", "loop": "it went in circles"}.get(
+            event.reason, "it ended without an answer")
         return f"Thinking was cut short after {event.tokens} tokens ({why}); answering now"
     if event.part == "tools":
         return "Stopped: the model kept repeating the same tool call"

@@ -86,17 +86,26 @@ class Assistant:
         return self._start(conv, prepare, mode, on_event, confirm, on_prompt)
 
     def regenerate(self, conversation_id: str, mode: TurnMode | None = None,
-                   on_event: OnEvent = _ignore, confirm: ConfirmPolicy | None = None
-                   ) -> TurnHandle:
-        """Drop everything after the last user message and answer it again."""
+                   on_event: OnEvent = _ignore, confirm: ConfirmPolicy | None = None,
+                   message_id: str | None = None) -> TurnHandle:
+        """Answer a user message again, keeping the earlier answer as an alternative (see
+        select_answer): the question `message_id` answers (an assistant message), or the last
+        one. What came after that answer stays with it."""
 
         def prepare() -> str | None:
             self._require(conversation_id)
-            last = self._last_user(conversation_id)
-            self.history.delete_messages_after(conversation_id, last.seq)
-            return str(last.id)
+            user = self._question_of(conversation_id, message_id)
+            self.history.keep_alternative(conversation_id, str(user.id))
+            return str(user.id)
 
         return self._start(conversation_id, prepare, mode, on_event, confirm, None)
+
+    def select_answer(self, conversation_id: str, user_message_id: str, position: int) -> None:
+        """Show answer `position` (from 1) to a user message; the model then reads that one.
+        Blocks on the disk: call it from a worker. Refused while the chat is answering."""
+        if self.active(conversation_id) is not None:
+            raise ValueError(BUSY)
+        self.history.select_alternative(conversation_id, user_message_id, position)
 
     def edit_and_resend(self, conversation_id: str, message_id: str, new_text: str,
                         mode: TurnMode | None = None, on_event: OnEvent = _ignore,
@@ -177,8 +186,15 @@ class Assistant:
         if self.history.get_conversation(conversation_id) is None:
             raise ValueError(f"There is no conversation with id {conversation_id}.")
 
-    def _last_user(self, conversation_id: str) -> Any:
-        users = [m for m in self.history.messages(conversation_id) if m.role == "user"]
+    def _question_of(self, conversation_id: str, message_id: str | None) -> Any:
+        """The user message an answer (message_id; None: the last answer) replied to."""
+        stored = self.history.messages(conversation_id)
+        if message_id is not None:
+            answer = next((m for m in stored if str(m.id) == str(message_id)), None)
+            if answer is None:
+                raise ValueError(f"No message {message_id} in this conversation.")
+            stored = [m for m in stored if m.seq < answer.seq]
+        users = [m for m in stored if m.role == "user"]
         if not users:
             raise ValueError("This conversation has no message to answer again.")
         return users[-1]

@@ -46,6 +46,11 @@ class HistoryLike(Protocol):
 
     def delete_messages_after(self, conversation_id: str, seq: int) -> Any: ...
 
+    def keep_alternative(self, conversation_id: str, user_message_id: str) -> int: ...
+
+    def select_alternative(self, conversation_id: str, user_message_id: str,
+                           position: int) -> None: ...
+
 
 def sent_note(created: str) -> str:
     """When the user sent a message, in local time.

@@ -38,6 +38,12 @@ class StepResult:
         """The reasoning was stopped (budget spent or a loop): it should be closed and answered."""
         return self.cut == "reasoning_loop" or self.done.finish_reason == "thinking_budget"
 
+    @property
+    def unanswered(self) -> bool:
+        """The model reasoned, then stopped (or ran out of tokens) without a word of answer."""
+        return (bool(self.reasoning) and not self.content.strip() and not self.calls
+                and not self.errors and self.done.finish_reason in ("stop", "length"))
+
 
 _Item = be.Event | Queued | Progress
 

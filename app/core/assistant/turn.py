@@ -198,7 +198,7 @@ class Turn:
         if self.s.on_prompt is not None:
             self.s.on_prompt(messages, options)
         result = self._stream(messages, options, message_id)
-        if result.reasoning_cut and not self.s.handle.cancelled:
+        if (result.reasoning_cut or result.unanswered) and not self.s.handle.cancelled:
             result = self._close_reasoning(messages, options, message_id, result)
         if result.cut == "answer_loop":
             result.notice = "answer_loop"
@@ -242,8 +242,8 @@ class Turn:
                          message_id: str, cut: StepResult) -> StepResult:
         """The reasoning hit its budget or looped: close it ourselves and let the model answer."""
         spent = cut.done.completion_tokens
-        self.emit(OutputCut(self.conv, message_id, "reasoning",
-                            "loop" if cut.cut else "budget", spent))
+        reason = "loop" if cut.cut else "budget" if cut.reasoning_cut else "no_answer"
+        self.emit(OutputCut(self.conv, message_id, "reasoning", reason, spent))
         answer = replace(options, thinking_budget=None,
                          assistant_prefix=closing_prefix(cut.reasoning),
                          max_tokens=max(MIN_ANSWER_TOKENS, options.max_tokens - spent))

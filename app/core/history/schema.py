@@ -168,3 +168,23 @@ def m006_message_notice_and_summary(db: sqlite_utils.Database) -> None:
     # messages up to this seq for the model (the originals stay, shown and exported as they were).
     db.execute("alter table messages add column notice text not null default ''")
     db.execute("alter table messages add column summary_of integer not null default 0")
+
+
+@MIGRATIONS
+@_atomic
+def m007_answer_alternatives(db: sqlite_utils.Database) -> None:
+    # Regenerate keeps the earlier answer: one row per answer to a user message (`anchor_id`),
+    # numbered from 1. The one shown lives in `messages` (its row has `messages` NULL); each
+    # other keeps its messages (the answer and all that followed it) as JSON rows here until
+    # the user switches back to it. Deleting the conversation deletes them (cascade).
+    db.execute(
+        """create table answer_alternatives (
+            conversation_id text not null references conversations(id) on delete cascade,
+            anchor_id text not null,
+            position integer not null,
+            messages text,
+            primary key (anchor_id, position)
+        )"""
+    )
+    db.execute("create index answer_alternatives_conversation"
+               " on answer_alternatives (conversation_id)")

@@ -12,6 +12,7 @@ import re
 import sqlite3
 
 from app.core.history.records import SearchHit
+from common import fts
 from common.cjk import CJK_RUN
 
 HIT_OPEN, HIT_CLOSE = "[[", "]]"
@@ -19,7 +20,6 @@ TITLE_ROLE = "title"  # the role of a hit on a conversation's title
 ELLIPSIS = "…"
 SNIPPET_WORDS = 16  # FTS snippet length in tokens
 SNIPPET_CHARS = 40  # substring snippet: characters kept either side of the first hit
-_WORD = re.compile(r"\w+", re.UNICODE)  # what the unicode61 tokenizer treats as a word
 
 _FTS_SQL = f"""
 select m.conversation_id, c.title, m.id, m.role,
@@ -62,14 +62,14 @@ def match_expression(query: str) -> str | None:
     """User words -> an FTS5 query: every word must appear, each as a prefix ("meet" finds
     "meeting"). Words are quoted, so AND/OR/NOT, quotes, colons and stars are plain text.
     None when the query has no words at all (only punctuation or spaces)."""
-    words = _WORD.findall(query)
+    words = fts.words(query)
     if not words:
         return None
-    return " ".join('"' + word.replace('"', '""') + '"*' for word in words)
+    return " ".join(fts.prefix(word) for word in words)
 
 
 def search(conn: sqlite3.Connection, query: str, limit: int) -> list[SearchHit]:
-    words = _WORD.findall(query)
+    words = fts.words(query)
     if not words or limit <= 0:
         return []
     hits = _title_search(conn, query, words, limit)

@@ -5,8 +5,10 @@ text so far (`update_message(id, content=..., reasoning=...)`), then marked "com
 "cancelled"/"error"). Each call is one small committed transaction (see database.py), so a
 committed write survives a crash of the process. Callers should throttle updates (the assistant
 writes at most every ~250 ms); each text update rewrites the message and re-indexes it for
-search (well under a millisecond for a 2,000-token answer, see bench/results/history.md). A message still "streaming" when a store opens, whose
-writer is no longer open (lease.py), was left by a crash and is marked "interrupted".
+search (well under a millisecond for a 2,000-token answer, see bench/results/history.md). A
+message still "streaming" when a store opens, whose writer is no longer open (lease.py), was
+left by a crash and is marked "interrupted". Deleting a whole conversation goes through
+app/core/conversations.py, which also forgets what other parts keep of it.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
-from app.core.history import export, search
+from app.core.history import alternatives, export, search
 from app.core.history.database import Database
 from app.core.history.lease import WriterLease
 from app.core.history.records import (
@@ -238,12 +240,38 @@ class HistoryStore:
         return [message_from_row(row) for row in rows]
 
     def delete_messages_after(self, conversation_id: str, seq: int) -> None:
-        """Drop every message after `seq` (edit-and-resend, regenerate)."""
+        """Drop every message after `seq` (edit-and-resend), and the other answers kept for
+        the message at `seq` and the dropped ones."""
         with self._write() as conn:
+            alternatives.forget_from(conn, conversation_id, seq)
             conn.execute(
                 "delete from messages where conversation_id = ? and seq > ?",
                 [conversation_id, seq],
             )
+
+    # Answer alternatives (alternatives.py)
+
+    def keep_alternative(self, conversation_id: str, user_message_id: str) -> int:
+        """Regenerate: put the answer to this user message (and all after it) aside as an
+        alternative; the new answer will be the next one. Returns its position (2, 3...)."""
+        with self._write() as conn:
+            found = conn.execute("select seq from messages where id = ? and conversation_id = ?"
+                                 " and role = 'user'", [user_message_id, conversation_id])
+            row = found.fetchone()
+            if row is None:
+                raise NotFound(f"no message of yours with id {user_message_id!r}")
+            return alternatives.keep(conn, conversation_id, user_message_id, int(row[0]))
+
+    def select_alternative(self, conversation_id: str, user_message_id: str,
+                           position: int) -> None:
+        """Show answer `position` (from 1) to this user message, with what followed it."""
+        with self._write() as conn:
+            alternatives.select(conn, conversation_id, user_message_id, position)
+
+    def alternatives(self, conversation_id: str) -> dict[str, tuple[int, int]]:
+        """{user message id: (answer shown, how many answers)} where there are several."""
+        with self._db.lock, self._db.readable_errors():
+            return alternatives.shown(self._db.conn, conversation_id)
 
     # Search, export, titles
 

@@ -1,9 +1,4 @@
-"""The OpenAI-compatible HTTP server that lets other programs use Hearth's loaded model."""
+"""The OpenAI-compatible HTTP server that lets other programs use Hearth's loaded model.
 
-from app.core.server.errors import ApiError
-from app.core.server.keys import ensure_api_key, new_api_key
-from app.core.server.log import RequestLog, RequestRecord
-from app.core.server.service import ApiServer, ServerConfig
-
-__all__ = ["ApiError", "ApiServer", "RequestLog", "RequestRecord", "ServerConfig",
-           "ensure_api_key", "new_api_key"]
+Nothing is imported here: the ASGI stack (uvicorn, Starlette) loads only when a server starts,
+so other commands and the window do not pay for it. Import from the submodules."""

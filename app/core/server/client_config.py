@@ -6,8 +6,17 @@ from __future__ import annotations
 import json
 import sys
 from dataclasses import dataclass
+from pathlib import Path
+
+from backends.base import BackendInfo
 
 PROVIDER = "hearth"
+
+
+def model_id(info: BackendInfo) -> str:
+    """The name clients use for the loaded model: its file or folder name."""
+    name = info.model_name or Path(info.model_path).name or info.engine
+    return name.removesuffix(".gguf")
 
 
 @dataclass(frozen=True)

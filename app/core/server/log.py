@@ -26,6 +26,7 @@ class RequestRecord:
     completion_tokens: int = 0
     duration_ms: float = 0.0
     queue_position: int = 0
+    gave_way: int = 0  # times it let the person's own turn go first
     finish_reason: str = ""
     tools_offered: int = 0
     tool_calls: list[str] = field(default_factory=list)  # names only

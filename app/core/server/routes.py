@@ -17,6 +17,7 @@ from starlette.routing import Route
 
 from app.core.runner import ModelRunner
 from app.core.server import protocol, shapes
+from app.core.server.client_config import model_id
 from app.core.server.errors import ApiError, from_failure
 from app.core.server.generation import Generation, Outcome, wait_disconnect
 from app.core.server.log import RequestLog, RequestRecord
@@ -24,7 +25,15 @@ from app.core.server.proposals import PATH as PROPOSALS_PATH
 from app.core.server.proposals import ProposalDesk
 from backends.base import BackendInfo, GenerateOptions, Message
 from backends.errors import FailureKind
-from backends.events import Done, Event, ReasoningDelta, StreamError, TextDelta, ToolCall
+from backends.events import (
+    Done,
+    Event,
+    Prefill,
+    ReasoningDelta,
+    StreamError,
+    TextDelta,
+    ToolCall,
+)
 from skills.base import SkillError
 
 MAX_BODY = 16 * 1024 * 1024
@@ -68,11 +77,6 @@ class ServerState:
     @property
     def api_waiting(self) -> int:
         return len(self.live)
-
-
-def model_id(info: BackendInfo) -> str:
-    name = info.model_name or Path(info.model_path).name or info.engine
-    return name.removesuffix(".gguf")
 
 
 def max_output(info: BackendInfo) -> int:
@@ -228,11 +232,11 @@ class Endpoints:
                 self.state.live.discard(generation)
                 raise
             if isinstance(first, StreamError) and first.kind is not None:
-                self._end(generation)
+                self._end(generation, record)
                 rest = await generation.collect()
                 raise _failure(first, rest.done, info)
             if isinstance(first, Done) and first.finish_reason == "cancelled":
-                self._end(generation)
+                self._end(generation, record)
                 raise ApiError(503, "Hearth's server is shutting down.", type="server_error",
                                code="server_shutdown")
             if parsed.stream:
@@ -241,7 +245,7 @@ class Endpoints:
                                          media_type="text/event-stream", headers={
                                              **headers, "Cache-Control": "no-cache"})
             outcome = await _until_disconnect(request, generation, generation.collect(first))
-            self._end(generation)
+            self._end(generation, record)
             record.finish(outcome.done, outcome.tool_calls, 200)
             if outcome.error is not None:
                 raise _failure(outcome.error, outcome.done, info)
@@ -260,10 +264,15 @@ class Endpoints:
                stops: list[str]) -> Generation:
         generation = Generation(self.state.runner, messages, options, stops)
         self.state.live.add(generation)
+        task = asyncio.get_running_loop().create_task(generation.watch())
+        self._draining.add(task)
+        task.add_done_callback(self._draining.discard)
         return generation
 
-    def _end(self, generation: Generation) -> None:
+    def _end(self, generation: Generation, record: _Record | None = None) -> None:
         self.state.live.discard(generation)
+        if record is not None:
+            record.gave_way = generation.gave_way
 
     async def _stream_chat(self, generation: Generation, first: Event, record: _Record,
                            parsed: protocol.Sampling) -> AsyncIterator[bytes]:
@@ -280,6 +289,8 @@ class Endpoints:
             return shapes.sse(shapes.chat_chunk(rid, model, created, delta, finish, usage,
                                                 with_usage))
 
+        deltas = shapes.DeltaChunks(shapes.chat_chunk(rid, model, created, {}, None, None,
+                                                      with_usage))
         calls: list[ToolCall] = []
         event: Event = first
         try:
@@ -288,14 +299,17 @@ class Endpoints:
             while True:
                 event, carried = await generation.merged(event)
                 if isinstance(event, ReasoningDelta):
-                    yield chunk({"text": event.text} if completion else
-                                {"reasoning_content": event.text})
+                    yield chunk({"text": event.text}) if completion else deltas.chunk(
+                        "reasoning_content", event.text)
                 elif isinstance(event, TextDelta):
-                    yield chunk({"text": event.text} if completion else {"content": event.text})
+                    yield chunk({"text": event.text}) if completion else deltas.chunk(
+                        "content", event.text)
                 elif isinstance(event, ToolCall):
                     yield chunk({"text": event.raw} if completion else
                                 {"tool_calls": [shapes.tool_call(event, len(calls))]})
                     calls.append(event)
+                elif isinstance(event, Prefill):  # a comment: clients see the prompt is read
+                    yield f": prefill {event.done}/{event.total}\n\n".encode()
                 elif isinstance(event, StreamError) and event.kind is not None:
                     record.error = event.message
                     yield shapes.sse(from_failure(event.kind, event.message).body())
@@ -323,7 +337,7 @@ class Endpoints:
                 self._draining.add(task)
                 task.add_done_callback(self._draining.discard)
             else:
-                self._end(generation)
+                self._end(generation, record)
                 self.state.log.add(record.build())
 
     async def _drain(self, generation: Generation, record: _Record) -> None:
@@ -331,7 +345,7 @@ class Endpoints:
             rest = await generation.collect()
             record.done = rest.done
         finally:
-            self._end(generation)
+            self._end(generation, record)
             self.state.log.add(record.build())
 
 
@@ -412,6 +426,7 @@ class _Record:
         self.status = 200
         self.model = ""
         self.queue_position = 0
+        self.gave_way = 0
         self.tools_offered = 0
         self.streaming = False
         self.error = ""
@@ -429,5 +444,5 @@ class _Record:
             cached_tokens=done.cached_prompt_tokens if done else 0,
             completion_tokens=done.completion_tokens if done else 0,
             duration_ms=round((time.perf_counter() - self.started) * 1000, 1),
-            queue_position=self.queue_position, finish_reason=done.finish_reason if done else "",
+            queue_position=self.queue_position, gave_way=self.gave_way, finish_reason=done.finish_reason if done else "",
             tools_offered=self.tools_offered, tool_calls=self.calls, error=self.error)

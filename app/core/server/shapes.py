@@ -119,6 +119,24 @@ def response_object(outcome: Outcome, model: str, request_id: str) -> dict[str, 
                       if done else 0}}
 
 
+class DeltaChunks:
+    """SSE chunks for one streamed text delta, the JSON around it written once per stream
+    (json.dumps of the whole chunk for every token was most of the server's per-token work)."""
+
+    def __init__(self, template: dict[str, Any]) -> None:
+        marker = "\u0000delta\u0000"  # where the delta object goes; no model name holds it
+        text = json.dumps(_with_delta(template, marker), ensure_ascii=False)
+        self._head, _, self._tail = text.partition(json.dumps(marker))
+
+    def chunk(self, key: str, value: str) -> bytes:
+        delta = json.dumps(key) + ": " + json.dumps(value, ensure_ascii=False)
+        return f"data: {self._head}{{{delta}}}{self._tail}\n\n".encode()
+
+
+def _with_delta(chunk: dict[str, Any], marker: str) -> dict[str, Any]:
+    return {**chunk, "choices": [{**chunk["choices"][0], "delta": marker}]}
+
+
 def sse(data: dict[str, Any] | str) -> bytes:
     text = data if isinstance(data, str) else json.dumps(data, ensure_ascii=False)
     return f"data: {text}\n\n".encode()

@@ -52,6 +52,7 @@ class _Grid(QWidget):
         self._drag_to: QPoint | None = None
         self.setMouseTracking(True)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self._colours = (QColor(), QColor())
         self.edit_text = "Edit…"
         self.delete_text = "Delete…"
 
@@ -78,24 +79,31 @@ class _Grid(QWidget):
         menu.popup(event.globalPos())
 
     def _chip(self, painter: QPainter, rect: QRectF, occ: Any, text: str) -> None:
-        accent = self.palette_color("accent")
+        # Hundreds of chips a paint: colours are looked up once per paint (see paintEvent).
+        accent, text_colour = self._colours
+        cancelled = bool(getattr(occ.event, "cancelled", False))
         fill = QColor(accent)
-        fill.setAlpha(60 if not getattr(occ.event, "cancelled", False) else 25)
+        fill.setAlpha(25 if cancelled else 60)
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(fill)
         painter.drawRoundedRect(rect, 4, 4)
         painter.setBrush(accent)
         painter.drawRect(QRectF(rect.left(), rect.top(), 3, rect.height()))
-        painter.setPen(self.palette_color("text"))
-        font = painter.font()
-        font.setStrikeOut(bool(getattr(occ.event, "cancelled", False)))
-        painter.setFont(font)
+        painter.setPen(text_colour)
+        if cancelled:  # struck through, as other calendars show a cancelled event
+            font = painter.font()
+            font.setStrikeOut(True)
+            painter.setFont(font)
         inner = rect.adjusted(6, 1, -3, -1)
         painter.drawText(inner, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop,
                          painter.fontMetrics().elidedText(text, Qt.TextElideMode.ElideRight,
                                                           int(inner.width())))
-        font.setStrikeOut(False)
-        painter.setFont(font)
+        if cancelled:
+            font.setStrikeOut(False)
+            painter.setFont(font)
+
+    def _begin(self, painter: QPainter) -> None:
+        self._colours = (self.palette_color("accent"), self.palette_color("text"))
 
 
 class MonthGrid(_Grid):
@@ -148,6 +156,7 @@ class MonthGrid(_Grid):
     def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802
         painter = QPainter(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        self._begin(painter)
         self.hits = []
         line = painter.fontMetrics().height() + 3
         dim, text, mid = (self.palette_color(r) for r in ("dim", "text", "mid"))
@@ -325,6 +334,7 @@ class TimeGrid(_Grid):
     def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802
         painter = QPainter(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        self._begin(painter)
         dim, mid, text = (self.palette_color(r) for r in ("dim", "mid", "text"))
         width = self.column_width()
         small = QFont(painter.font())

@@ -31,7 +31,7 @@ HISTORY_BUDGET_S = 0.010  # GUI time per event-loop pass spent building a loaded
 
 
 class ChatView(QWidget):
-    """Shows a conversation and runs turns through the assistant via one bridge per turn."""
+    """Shows a conversation; each answer being written is a LiveAnswer (live_answer.py)."""
 
     history_loaded = Signal(str)
     conversation_started = Signal(str)
@@ -159,10 +159,6 @@ class ChatView(QWidget):
             self.scroll_area.verticalScrollBar().setValue(maximum)
 
     def _add(self, widget: QWidget) -> None:
-        if isinstance(widget, AssistantMessage):  # only the newest answer can be regenerated
-            older = self._last(AssistantMessage)
-            if older is not None:
-                older.regenerate_button.hide()
         self._show_empty(False)
         self.messages.addWidget(widget)
         self._stick = True
@@ -210,14 +206,14 @@ class ChatView(QWidget):
         token = self._load_token
         history = self.ctx.lazy("history")
 
-        def read() -> list[Any]:
+        def read() -> tuple[list[Any], dict[str, tuple[int, int]]]:
             groups = group_messages(history.messages(conversation_id))
             if live is not None:  # the live turn's own messages are shown by its widget
                 users = [i for i, (kind, _m) in enumerate(groups) if kind == "user"]
                 groups = groups[:users[-1] + 1] if users else groups
-            return groups
+            return groups, history.alternatives(conversation_id)
 
-        self.ctx.ops.run(read, lambda groups: self._show_history(token, groups, live),
+        self.ctx.ops.run(read, lambda got: self._show_history(token, got[0], live, got[1]),
                          title=self.tr("Could not open this conversation"))
 
     def adopt(self, live: LiveAnswer) -> None:
@@ -231,18 +227,23 @@ class ChatView(QWidget):
             return
         self.load_conversation(live.conversation_id, live=live)
 
-    def _show_history(self, token: int, groups: list[Any],
-                      live: LiveAnswer | None = None) -> None:
-        """Build the widgets a few at a time: a long conversation must not freeze the window."""
+    def _show_history(self, token: int, groups: list[Any], live: LiveAnswer | None = None,
+                      alternatives: dict[str, tuple[int, int]] | None = None) -> None:
+        """Build the widgets a few at a time: a long conversation must not freeze the window.
+        `alternatives`: {user message id: (answer shown, how many)} for the answers' ‹ n / N ›."""
         if token != self._load_token:
             return  # the user already clicked another conversation
         started = time.perf_counter()
         while groups and time.perf_counter() - started < HISTORY_BUDGET_S:
             widget = build_widget(groups.pop(0), self.ctx.dark, self.renders)
             self._wire(widget)
+            question = self._last(UserMessage)
+            if isinstance(widget, AssistantMessage) and question is not None and alternatives:
+                widget.set_alternatives(*alternatives.get(str(question.message_id), (1, 1)))
             self._add(widget)
         if groups:
-            QTimer.singleShot(0, self, lambda: self._show_history(token, groups, live))
+            QTimer.singleShot(0, self, lambda: self._show_history(token, groups, live,
+                                                                  alternatives))
         else:
             if live is not None and live.message is not None:
                 self._add(_wired(self, live.message))
@@ -267,7 +268,9 @@ class ChatView(QWidget):
         if isinstance(widget, UserMessage):
             widget.edit_requested.connect(self.begin_edit)
         elif isinstance(widget, AssistantMessage):
-            widget.regenerate_requested.connect(self.regenerate)
+            widget.regenerate_requested.connect(lambda w=widget: self.regenerate(w))
+            widget.alternative_requested.connect(
+                lambda n, w=widget: self.show_alternative(w, n))
             widget.cite_clicked.connect(lambda n, w=widget: self.open_citation(w, n))
 
     # -- turns --------------------------------------------------------------------------------
@@ -293,16 +296,44 @@ class ChatView(QWidget):
         self.attachments += [p for p in paths if p not in self.attachments]
         self.composer.set_attachments(self.attachments)
 
-    def regenerate(self) -> None:
+    def regenerate(self, answer: AssistantMessage | None = None) -> None:
+        """Answer again (the last answer when none is given); the earlier answer is kept, and
+        what followed it goes with it: the new answer's ‹ n / N › switches between them."""
         if self.turn is not None or self.conversation_id is None:
             return
-        last = self._last(AssistantMessage)
-        if last is not None:
-            last.deleteLater()
-            self.messages.removeWidget(last)
+        answer = answer or self._last(AssistantMessage)
+        if answer is None:
+            return
+        widgets = self._widgets()
+        shown, total = answer.alternative
+        message_id = None if answer.message_id is None else str(answer.message_id)
+        for widget in widgets[widgets.index(answer):] if answer in widgets else []:
+            self.messages.removeWidget(widget)
+            widget.deleteLater()
         cid = self.conversation_id
         think = self.composer.think.isChecked()
-        self._start(think, lambda a, post: turns.regenerate(a, cid, think, post))
+        self._start(think, lambda a, post: turns.regenerate(a, cid, think, post, message_id))
+        if self.turn is not None and self.turn.message is not None:
+            self.turn.message.set_alternatives(total + 1, total + 1)
+
+    def show_alternative(self, answer: AssistantMessage, position: int) -> None:
+        """Show another answer kept for the question above `answer` (with what followed it)."""
+        if self.turn is not None or self.conversation_id is None:
+            return
+        widgets = self._widgets()
+        before = widgets[:widgets.index(answer)] if answer in widgets else []
+        question = next((w for w in reversed(before) if isinstance(w, UserMessage)), None)
+        if question is None or question.message_id is None:
+            return
+        cid, anchor = self.conversation_id, str(question.message_id)
+        assistant = self.ctx.assistant
+        self.ctx.ops.run(lambda: assistant().select_answer(cid, anchor, position),
+                         lambda _: self._reload_at(cid, anchor),
+                         title=self.tr("Could not show that answer"))
+
+    def _reload_at(self, conversation_id: str, message_id: str) -> None:
+        if self.conversation_id == conversation_id and self.turn is None:
+            self.load_conversation(conversation_id, focus=message_id)
 
     def begin_edit(self, message_id: Any, text: str) -> None:
         if self.turn is not None:

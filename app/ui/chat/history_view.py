@@ -102,8 +102,3 @@ def build_widget(group: Group, dark: bool, renders: RenderQueue | None = None) -
                                None)
     widget.finish(note=_note(status), deferred=renders is not None)
     return widget
-
-
-def build_messages(stored: list[Any], dark: bool) -> list[QWidget]:
-    """Every widget at once (screenshots, small histories); the chat view builds in batches."""
-    return [build_widget(g, dark) for g in group_messages(stored)]

@@ -212,6 +212,7 @@ class AssistantMessage(QFrame):
     Deltas only touch Python strings; a single-shot timer renders them ~16 times a second."""
 
     regenerate_requested = Signal()
+    alternative_requested = Signal(int)  # the answer to show instead (1, 2...)
     cite_clicked = Signal(int)
 
     def __init__(self, parent: QWidget | None = None, dark: bool = False,
@@ -341,14 +342,6 @@ class AssistantMessage(QFrame):
     def notices(self) -> list[str]:
         return list(self._notices)
 
-    # -- history ------------------------------------------------------------------------------
-    def set_complete(self, text: str, reasoning: str = "") -> None:
-        """A stored message: one render, no timers."""
-        if reasoning:
-            self.add_reasoning(reasoning)
-        self.add_text(text)
-        self.finish()
-
     @property
     def answer(self) -> str:
         return self._answer
@@ -407,22 +400,64 @@ class AssistantMessage(QFrame):
         self.copy_button.clicked.connect(
             lambda: QGuiApplication.clipboard().setText(self._answer.strip()))
         self.regenerate_button = _action("", "")
-        self._retranslate()
         self.regenerate_button.clicked.connect(self.regenerate_requested)
         self._stats = QLabel()
         self._stats.setObjectName("dim")
+        row.addWidget(self._build_switcher())
         row.addWidget(self.copy_button)
         row.addWidget(self.regenerate_button)
         row.addSpacing(8)
         row.addWidget(self._stats)
         row.addStretch(1)
         column.addLayout(row)
+        self._retranslate()
         footer.hide()
         return footer
+
+    def _build_switcher(self) -> QWidget:
+        """‹ 2 / 3 ›: the answers kept by regenerate; shown only when there are several."""
+        self.alternative = (1, 1)  # (shown, how many)
+        self.switcher = QWidget()
+        row = QHBoxLayout(self.switcher)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.setSpacing(0)
+        self.previous_button = _action("‹", "")
+        self.alternative_label = QLabel()
+        self.alternative_label.setObjectName("dim")
+        self.next_button = _action("›", "")
+        self.previous_button.clicked.connect(lambda: self._step(-1))
+        self.next_button.clicked.connect(lambda: self._step(1))
+        for widget in (self.previous_button, self.alternative_label, self.next_button):
+            row.addWidget(widget)
+        self.switcher.hide()
+        return self.switcher
+
+    def set_alternatives(self, shown: int, total: int) -> None:
+        """Answer `shown` of `total` (1-based); one answer hides the switcher."""
+        self.alternative = (shown, total)
+        self.alternative_label.setText(f"{shown} / {total}")
+        self.previous_button.setEnabled(shown > 1)
+        self.next_button.setEnabled(shown < total)
+        self.switcher.setVisible(total > 1)
+
+    def _step(self, delta: int) -> None:
+        shown, total = self.alternative
+        wanted = shown + delta
+        if 1 <= wanted <= total:
+            self.alternative_requested.emit(wanted)
 
     def _retranslate(self) -> None:
         _retext(self.copy_button, self.tr("Copy"), self.tr("Copy the answer"))
         _retext(self.regenerate_button, self.tr("Regenerate"), self.tr("Answer this again"))
+        for button, name, description in (
+                (self.previous_button, self.tr("Previous answer"),
+                 self.tr("Show the previous answer to this message")),
+                (self.next_button, self.tr("Next answer"),
+                 self.tr("Show the next answer to this message"))):
+            button.setAccessibleName(name)
+            button.setAccessibleDescription(description)
+            button.setToolTip(description)
+        self.alternative_label.setAccessibleName(self.tr("Answer shown"))
         self._sources_label.setAccessibleName(self.tr("Sources"))
 
     def changeEvent(self, event: QEvent) -> None:  # noqa: N802

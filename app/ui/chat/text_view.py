@@ -67,16 +67,6 @@ class MessageText(QTextBrowser):
         elif not self._timer.isActive():
             self._timer.start(self._interval)
 
-    def markdown_source(self) -> str:
-        return self._source
-
-    def set_dark(self, dark: bool) -> None:
-        if dark != self._dark:
-            self._dark = dark
-            self.document().setDefaultStyleSheet(markdown.table_css(dark))
-            self._dirty = True
-            self.flush()
-
     def flush(self) -> None:
         """Render pending text now (end of a stream, theme change)."""
         self._timer.stop()
@@ -163,10 +153,6 @@ class RenderQueue(QObject):
             self._views.pop(0).flush()
         if self._views:
             self._timer.start()
-
-    def flush_all(self) -> None:
-        while self._views:
-            self._views.pop(0).flush()
 
     @property
     def pending(self) -> int:

@@ -326,6 +326,13 @@ class ModelManager(QDialog):
         self.error.setWordWrap(True)
         self.error.hide()
         layout.addWidget(self.error)
+        # Shown under the error for a GGUF without a template whose architecture has a
+        # well-known one: nothing changes until the user clicks it.
+        self.template_offer = QPushButton()
+        self.template_offer.clicked.connect(self._use_known_template)
+        self.template_offer.hide()
+        self._offered = ""
+        layout.addWidget(self.template_offer, 0, Qt.AlignmentFlag.AlignLeft)
         self.local = LocalModels(ctx.hearth.settings)
         self.local.use_requested.connect(self._choose)
         layout.addWidget(self.local)
@@ -395,7 +402,8 @@ class ModelManager(QDialog):
         rows = list(self.rows)
 
         def work() -> tuple[list[Any], int | None]:
-            from backends.memory import free_memory_bytes, plan_context
+            from backends.free_memory import free_memory_bytes
+            from backends.memory import plan_context
 
             per_token = kv_bytes_per_token(kv_type)
             free = free_memory_bytes()
@@ -418,25 +426,48 @@ class ModelManager(QDialog):
     def open_gguf(self, path: str) -> None:
         """Check the file first (off the GUI thread): a GGUF without a chat template, or one
         that is not a model at all, is explained here, in the dialog, instead of failing later
-        behind it."""
-        def work() -> str:
+        behind it. Where the file's architecture has a well-known template, using it is offered."""
+        def work() -> tuple[str, str]:
+            from backends.known_templates import known_template
             from backends.llama_gguf import inspect_gguf
 
-            return inspect_gguf(path).chat_template
+            summary = inspect_gguf(path)
+            known = known_template(summary.architecture)
+            return summary.chat_template, known.name if known is not None else ""
 
         self.error.hide()
-        self.ctx.ops.run(work, lambda template: self._checked(path, template),
+        self.template_offer.hide()
+        self.ctx.ops.run(work, lambda found: self._checked(path, *found),
                          lambda error: self._show_error(
                              self.tr("“%1” cannot be used: it is not a complete GGUF model "
                                      "file.").replace("%1", Path(path).name), str(error)))
 
-    def _checked(self, path: str, template: str) -> None:
-        if not template.strip():
-            self._show_error(self.tr("“%1” has no chat template, so Hearth cannot hold a "
-                                     "conversation with it. Choose a chat (instruct) build of "
-                                     "the model, such as Nanbeige4.2-3B above.")
-                             .replace("%1", Path(path).name), "")
+    def _checked(self, path: str, template: str, known: str = "") -> None:
+        if template.strip() or path in self.ctx.hearth.settings.known_template_models:
+            self._choose(path)
             return
+        if known:
+            self._show_error(self.tr("“%1” has no chat template of its own. Its architecture "
+                                     "is known: Hearth can hold a conversation with it using "
+                                     "the %2 template.").replace("%1", Path(path).name)
+                             .replace("%2", known), "")
+            self.template_offer.setText(self.tr("Use the %1 template").replace("%1", known))
+            self._offered = path
+            self.template_offer.show()
+            return
+        self._show_error(self.tr("“%1” has no chat template, so Hearth cannot hold a "
+                                 "conversation with it. Choose a chat (instruct) build of "
+                                 "the model, such as Nanbeige4.2-3B above.")
+                         .replace("%1", Path(path).name), "")
+
+    def _use_known_template(self) -> None:
+        """The user agreed: this file runs with its architecture's template from now on."""
+        path, self._offered = self._offered, ""
+        if not path:
+            return
+        models = self.ctx.hearth.settings.known_template_models
+        if path not in models:
+            models.append(path)  # saved with the model choice (MainWindow.use_model)
         self._choose(path)
 
     def _show_error(self, text: str, detail: str) -> None:
@@ -462,6 +493,7 @@ class ModelManager(QDialog):
 
     def _choose(self, path: str) -> None:
         self.error.hide()
+        self.template_offer.hide()
         self.model_chosen.emit(path)
         for row in self.rows:
             row.refresh(path)

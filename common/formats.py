@@ -1,0 +1,23 @@
+"""Document formats by file extension: what Hearth's parsers read. The document index parses
+them; file search reads the text of the ones plain text cannot give (one list for both)."""
+
+from __future__ import annotations
+
+FORMATS: dict[str, str] = {
+    ".pdf": "pdf",
+    ".docx": "docx",
+    ".xlsx": "xlsx",
+    ".xlsm": "xlsx",
+    ".pptx": "pptx",
+    ".txt": "text",
+    ".text": "text",
+    ".log": "text",
+    ".md": "markdown",
+    ".markdown": "markdown",
+    ".html": "html",
+    ".htm": "html",
+    ".csv": "csv",
+}
+PLAIN_FORMATS = frozenset({"text", "markdown", "csv"})  # readable as they are
+NEEDS_PARSER = frozenset(ext[1:] for ext, fmt in FORMATS.items() if fmt not in PLAIN_FORMATS)
+"""Extensions (without the dot) whose text only the parsers can extract."""
