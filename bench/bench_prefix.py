@@ -68,8 +68,10 @@ def run_child(args: dict[str, Any]) -> dict[str, Any]:
 
 def child(home: Path, **args: Any) -> dict[str, Any]:
     out = subprocess.run([sys.executable, "-c", CHILD, str(ROOT), json.dumps(args)],
-                         capture_output=True, text=True, check=True, timeout=7200,
+                         capture_output=True, text=True, check=False, timeout=7200,
                          env={**os.environ, "HEARTH_HOME": str(home)})
+    if out.returncode != 0:
+        raise SystemExit(f"the run failed:\n{out.stderr[-2000:]}")
     return dict(json.loads(out.stdout.strip().splitlines()[-1]))
 
 
