@@ -11,6 +11,7 @@ times a day, would walk (or build) millions of instances before reaching the ask
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -46,7 +47,10 @@ class Budget:
         return True
 
 
+@functools.lru_cache(maxsize=4096)
 def build(rule: str, dtstart: datetime) -> RRule:
+    """The parsed rule, kept: parsing is most of a month's work for a calendar with many
+    series, and a parsed rule is only read afterwards (each walk iterates it afresh)."""
     built = rrulestr(rule, dtstart=dtstart, cache=False)
     if not isinstance(built, RRule):
         raise ValueError("only a single RRULE per line is supported")
