@@ -285,14 +285,18 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         agree, diffs = agreement()
-        rows = [*agree, *import_figures(args.events, folder), *listing_figures(folder),
-                *hostile_figures(folder), *kill_figures(args.kills, folder),
-                *write_kill_figures(args.kills, folder, ROOT, "now")]
+        rows = list(agree)
+        for phase in (lambda: import_figures(args.events, folder),
+                      lambda: listing_figures(folder), lambda: hostile_figures(folder),
+                      lambda: kill_figures(args.kills, folder),
+                      lambda: write_kill_figures(args.kills, folder, ROOT, "now")):
+            rows += phase()
+            print(rows[-1], file=sys.stderr, flush=True)  # progress: these take minutes
         if args.before:
             rows += write_kill_figures(args.kills, folder, args.before.resolve(), "before")
     out = ["# Calendar (issues 15 and 18)", "",
            f"`.venv/bin/python bench/bench_calendar.py --events {args.events} --kills "
-           f"{args.kills}`", "", "| figure | value |", "|---|---|", *rows, ""]
+           f"{args.kills}{' --before ' + str(args.before) if args.before else ''}`", "", "| figure | value |", "|---|---|", *rows, ""]
     out += ["Differences: none." if not diffs else "Differences:"]
     out += [f"- {name}: {why}" for name, why in diffs.items()]
     text = "\n".join(out) + "\n"

@@ -8,6 +8,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from app.cli.output import emit_json, fail
+from app.core.failures import exit_code
+from backends.errors import FailureKind
 from skills.base import SkillContext, SkillError
 
 if TYPE_CHECKING:
@@ -113,7 +115,8 @@ def _import(args: argparse.Namespace, hearth: Hearth, tz: str) -> int:
         return fail(f"Nothing imported from {args.file}: not a regular file", code=2)
     report = import_file(hearth.calendar, args.file, tz, remove_missing=args.remove_missing)
     if not (report.added or report.updated or report.unchanged) and report.skipped:
-        return fail(f"Nothing imported from {args.file}: {report.skipped[0]}", code=2)
+        return fail(f"Nothing imported from {args.file}: {report.skipped[0]}",
+                    code=exit_code(FailureKind.BAD_INPUT))
     if args.json:
         emit_json({"file": str(args.file), **report.to_json()})
     else:

@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 
 from app.ui.calendar.editor import EventDialog, ask_scope
 from app.ui.calendar.grids import HOUR_PX, MonthGrid, TimeGrid
+from app.ui.calendar.ranges import RangeCache
 from app.ui.context import UiContext
 from app.ui.file_actions import start_folder
 from app.ui.i18n import Retranslator, plural
@@ -127,6 +128,7 @@ class CalendarView(QWidget):
         self.days = 7
         self.mode = "week"
         self._token = 0
+        self._ranges: RangeCache | None = None
         self._notice = ""  # shown instead of the event count at the next refresh
         self._tr = Retranslator(self)
         layout = QVBoxLayout(self)
@@ -250,16 +252,48 @@ class CalendarView(QWidget):
         """The first day and the number of days the current mode shows."""
         if self.mode == "month":
             self.month_grid.month = self.first.replace(day=1)
-            return self.month_grid.first_day(), 42
+        return self._range_at(self.first)
+
+    def _range_at(self, first: date) -> tuple[date, int]:
+        """shown_range for another first day (the ranges fetched ahead)."""
+        if self.mode == "month":
+            month = first.replace(day=1)
+            return month - timedelta(days=(month.isoweekday()
+                                           - self.month_grid.first_weekday) % 7), 42
         if self.mode == "week":
-            back = (self.first.isoweekday() - self.month_grid.first_weekday) % 7
-            return self.first - timedelta(days=back), 7
-        if self.mode == "day":
-            return self.first, 1
-        return self.first, 14  # agenda: two weeks ahead
+            back = (first.isoweekday() - self.month_grid.first_weekday) % 7
+            return first - timedelta(days=back), 7
+        return first, 1 if self.mode == "day" else 14  # agenda: two weeks ahead
+
+    def _neighbours(self) -> list[tuple[date, int]]:
+        """The ranges one step before and after, which the person most likely asks next."""
+        if self.mode == "month":
+            month = self.first.replace(day=1)
+            firsts = [(month + timedelta(days=32)).replace(day=1),
+                      (month - timedelta(days=1)).replace(day=1)]
+        else:
+            step = timedelta(days=1 if self.mode == "day" else 7)
+            firsts = [self.first + step, self.first - step]
+        return [self._range_at(f) for f in firsts]
+
+    def _cache(self) -> RangeCache:
+        if self._ranges is None:
+            self._ranges = RangeCache(self.ctx.lazy("calendar"))
+        return self._ranges
+
+    def forget_ranges(self) -> None:
+        """Drop what was fetched ahead (benchmarks measure a cold month with it)."""
+        self._ranges = None
+
+    def _fetch_ahead(self) -> None:
+        cache = self._cache()
+        for first, days in self._neighbours():
+            lo, hi = _local(first), _local(first + timedelta(days=days))
+            self.ctx.ops.run(lambda lo=lo, hi=hi: cache.get(lo, hi), lambda _r: None,
+                             lambda _e: None)  # only a head start: the real ask reports
 
     def refresh(self) -> None:
-        store = self.ctx.lazy("calendar")
+        cache = self._cache()
         first, days = self.shown_range()
         lo = _local(first)
         hi = _local(first + timedelta(days=days))
@@ -273,7 +307,7 @@ class CalendarView(QWidget):
             self.title.setText(titles.get(days, self.tr("From %1").replace("%1", shown)))
         self._token += 1
         token = self._token
-        self.ctx.ops.run(lambda: store.occurrences(lo, hi),
+        self.ctx.ops.run(lambda: cache.get(lo, hi),
                          lambda occ: self._show(token, first, days, occ), self._failed)
 
     def _show(self, token: int, first: date, days: int, occurrences: list[Any]) -> None:
@@ -301,6 +335,7 @@ class CalendarView(QWidget):
             else:
                 self.stack.setCurrentWidget(self.agenda)
         self.shown.emit()
+        self._fetch_ahead()
 
     # -- changing events (each asks first, then runs on the store off the GUI thread) --------
     def _zone(self) -> str:

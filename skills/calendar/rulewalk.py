@@ -11,6 +11,7 @@ times a day, would walk (or build) millions of instances before reaching the ask
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -47,6 +48,15 @@ class Budget:
 
 
 def build(rule: str, dtstart: datetime) -> RRule:
+    """The parsed rule, kept: parsing is most of a month's work for a calendar with many
+    series, and a parsed rule is only read afterwards (each walk iterates it afresh). The zone
+    is part of the key: aware datetimes at the same instant compare equal across zones, but
+    their rules repeat on different wall clocks."""
+    return _parsed(rule, dtstart, str(getattr(dtstart.tzinfo, "key", dtstart.tzinfo)))
+
+
+@functools.lru_cache(maxsize=4096)
+def _parsed(rule: str, dtstart: datetime, zone: str) -> RRule:
     built = rrulestr(rule, dtstart=dtstart, cache=False)
     if not isinstance(built, RRule):
         raise ValueError("only a single RRULE per line is supported")

@@ -164,18 +164,23 @@ def row_to_event(row: dict[str, Any]) -> Event:
         notes=row["notes"],
         calendar=row["calendar"],
         rrule=row["rrule"],
-        rdates=[load_when(d, tz) for d in json.loads(row["rdates"])],
-        exdates=[load_when(d, tz) for d in json.loads(row["exdates"])],
-        alarms=list(json.loads(row["alarms"])),
+        rdates=[load_when(d, tz) for d in _list(row["rdates"])],
+        exdates=[load_when(d, tz) for d in _list(row["exdates"])],
+        alarms=list(_list(row["alarms"])),
         recurrence_id=_load_rid(rid, tz) if rid else None,
         cancelled=bool(row["cancelled"]),
         rdate_periods=[(load_when(a, tz), load_when(b, tz))
-                       for a, b in json.loads(row["rdate_periods"])],
+                       for a, b in _list(row["rdate_periods"])],
         sequence=int(row["sequence"]),
         last_modified=row["last_modified"],
         this_and_future=bool(row["this_and_future"]),
         origin=row["origin"],
     )
+
+
+def _list(text: str) -> list[Any]:
+    """A stored JSON list; most are empty, and parsing "[]" thousands of times adds up."""
+    return [] if text == "[]" else list(json.loads(text))
 
 
 def _load_rid(text: str, tz: str) -> When:
@@ -215,6 +220,13 @@ class CalendarStore:
             self._db.conn.close()
 
     # -- reading -----------------------------------------------------------------------------
+    def stamp(self) -> tuple[int, int]:
+        """Differs after any write: by this store (its connection's change count) or by
+        another process (SQLite's data_version), so a view may keep what it read until then."""
+        with self._lock:
+            version = self._db.conn.execute("pragma data_version").fetchone()[0]
+            return int(version), self._db.conn.total_changes
+
     def get(self, uid: str) -> Event | None:
         rows = self._rows("select * from calendar_events where uid = ? and recurrence_id = ''",
                           [uid])

@@ -156,3 +156,17 @@ def test_a_kill_during_a_20000_event_import_leaves_nothing_half_imported(
     store = CalendarStore(db)
     assert [e.uid for e in store.all_events()] == ["before"]  # all or nothing: nothing
     store.close()
+
+
+def test_the_assistant_gets_a_page_and_a_count_for_a_secondly_event(store: CalendarStore) -> None:
+    from skills.base import SkillContext
+    from skills.calendar import calendar_skills
+
+    add(store, "tick", "FREQ=SECONDLY")
+    tools = {t.name: t for t in calendar_skills(store, "Europe/Berlin")}
+    result = tools["list_events"].run({"start": "2026-01-01", "end": "2027-01-01"},
+                                      SkillContext(timezone="Europe/Berlin"))
+    assert len(result.data["events"]) == 50 and result.data["more_at_least"]
+    assert result.text.splitlines()[-1] == (
+        "... and more than 10,000 more: call list_events again with "
+        "start=2026-01-01T00:00:50+01:00 (same end) to see them.")

@@ -104,3 +104,18 @@ def test_exdate_and_override_replace_their_instances(store: CalendarStore) -> No
     titles = [(o.start.astimezone(BERLIN).strftime("%a %H:%M"), o.event.title) for o in week]
     assert titles == [("Mon 10:00", "Standup"), ("Sat 11:00", "Standup"),
                       ("Mon 15:00", "Standup (moved)")]
+
+
+def test_same_instant_in_two_zones_repeats_on_each_zones_clock(store: CalendarStore) -> None:
+    start = datetime(2026, 3, 2, 3, 0, tzinfo=NY)  # 09:00 in Berlin: the same instant
+    store.add(Event(uid="ny", title="New York", start=start, end=start + timedelta(hours=1),
+                    timezone="America/New_York", rrule="FREQ=DAILY;COUNT=20"))
+    store.add(Event(uid="ber", title="Berlin", start=start.astimezone(BERLIN),
+                    end=start.astimezone(BERLIN) + timedelta(hours=1), timezone="Europe/Berlin",
+                    rrule="FREQ=DAILY;COUNT=20"))
+    found = [o for o in store.occurrences(datetime(2026, 3, 2, tzinfo=UTC),
+                                          datetime(2026, 3, 16, tzinfo=UTC))
+             if o.start.astimezone(UTC).day == 15]
+    hours = {o.event.uid: (o.start.astimezone(NY).hour, o.start.astimezone(BERLIN).hour)
+             for o in found}
+    assert hours == {"ny": (3, 8), "ber": (4, 9)}  # New York changed clocks on 8 March

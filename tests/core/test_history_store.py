@@ -164,6 +164,10 @@ def test_answers_kept_by_regenerate_come_back_whole_and_go_with_the_chat(
     raw = sqlite3.connect(tmp_path / "hearth.db")
     assert raw.execute("select count(*) from answer_alternatives").fetchone() == (0,)
     raw.close()
+    store.close()
+    on_disk = b"".join(p.read_bytes() for p in tmp_path.glob("hearth.db*") if p.is_file())
+    for word in (b"walrus", b"heron", b"crane"):  # kept answers are forgotten with the chat
+        assert word not in on_disk, word
 
 
 @pytest.mark.parametrize("checkpointed", [False, True], ids=["in-wal", "in-main-file"])

@@ -153,3 +153,30 @@ def test_month_shows_the_month_and_a_chip_drags_to_another_day(ctx, view, qtbot)
     assert event.start.astimezone().hour == 16  # the time of day stays
     show(qtbot, view, "agenda")
     assert view.stack.currentWidget() is view.agenda
+
+
+def test_the_next_month_is_fetched_ahead_and_a_change_meanwhile_still_shows(
+        ctx, view, qtbot, monkeypatch) -> None:
+    store = ctx.hearth.calendar
+    next_month = (view.first.replace(day=1) + timedelta(days=32)).replace(day=15)
+    add(ctx, "Dentist", at(next_month, 9))
+    asked: list[datetime] = []
+    real = store.occurrences
+    monkeypatch.setattr(store, "occurrences",
+                        lambda lo, hi, query="": asked.append(lo) or real(lo, hi, query))
+    show(qtbot, view, "month")
+    qtbot.waitUntil(lambda: len(asked) == 3, timeout=WAIT_MS)  # this month, the next, the last
+    assert ctx.ops.wait(WAIT_MS)
+    with qtbot.waitSignal(view.shown, timeout=WAIT_MS):
+        view.step(1)
+    first, _days = view.shown_range()
+    asked_days = [lo.astimezone().date() for lo in asked]
+    assert asked_days.count(first) == 1  # shown from what was fetched ahead: no second query
+    assert "Dentist" in {o.event.title for o in view.month_grid.occurrences}
+
+    add(ctx, "Plumber", at(next_month, 14))  # as the assistant's tool would, same store
+    with qtbot.waitSignal(view.shown, timeout=WAIT_MS):
+        view.step(-1)
+    with qtbot.waitSignal(view.shown, timeout=WAIT_MS):
+        view.step(1)
+    assert {"Dentist", "Plumber"} <= {o.event.title for o in view.month_grid.occurrences}

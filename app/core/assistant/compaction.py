@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from backends.base import GenerateOptions, Message
@@ -40,7 +40,6 @@ class Fit:
     # When it does not fit: how many engine messages after the system message to summarize
     # (always whole turns, so no tool result loses its call).
     summarize: int = 0
-    notes: list[str] = field(default_factory=list)
 
 
 def reserve_for(window: int, max_tokens: int) -> int:
