@@ -289,7 +289,7 @@ class CalendarView(QWidget):
         cache = self._cache()
         for first, days in self._neighbours():
             lo, hi = _local(first), _local(first + timedelta(days=days))
-            self.ctx.ops.run(lambda lo=lo, hi=hi: cache.get(lo, hi), lambda _r: None,
+            self.ctx.ops.run(partial(cache.get, lo, hi), lambda _r: None,
                              lambda _e: None)  # only a head start: the real ask reports
 
     def refresh(self) -> None:
