@@ -165,6 +165,9 @@ class FilesView(QWidget):
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         header.resizeSection(0, 280)
+        # Wide enough for a whole date and time: elided in the middle, "01/12/2…6 11:21" hides
+        # the year. (Resize-to-contents would measure every row on each result page.)
+        header.resizeSection(4, self.fontMetrics().horizontalAdvance("00/00/0000 00:00") + 28)
         self.table.doubleClicked.connect(lambda index: self.open_row(index.row()))
         self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.table.customContextMenuRequested.connect(self._menu)
