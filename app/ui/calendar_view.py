@@ -34,6 +34,7 @@ from app.ui.calendar.ranges import RangeCache
 from app.ui.context import UiContext
 from app.ui.file_actions import start_folder
 from app.ui.i18n import Retranslator, plural
+from app.ui.theme import page_title
 
 
 def _local(value: Any) -> datetime:
@@ -179,10 +180,7 @@ class CalendarView(QWidget):
 
     def _header(self) -> QHBoxLayout:
         row = QHBoxLayout()
-        self.title = QLabel()
-        font = self.title.font()
-        font.setPointSizeF(font.pointSizeF() * 1.5)
-        self.title.setFont(font)
+        self.title = page_title()
         row.addWidget(self.title)
         row.addStretch(1)
         self.new_button = QPushButton()

@@ -32,6 +32,7 @@ from app.ui.context import UiContext
 from app.ui.file_actions import reveal_path, start_folder
 from app.ui.i18n import Retranslator, plural
 from app.ui.skip_reasons import skip_reason
+from app.ui.theme import page_title
 
 TITLE_MAX_WIDTH = 360  # a long file name must leave the folder column room
 SEARCH_DELAY_MS = 200  # search once typing pauses
@@ -99,11 +100,8 @@ class LibraryView(QWidget):
 
     def _header(self) -> QHBoxLayout:
         row = QHBoxLayout()
-        title = QLabel()
+        title = page_title()
         self._tr(lambda: title.setText(self.tr("Library")))
-        font = title.font()
-        font.setPointSizeF(font.pointSizeF() * 1.5)
-        title.setFont(font)
         row.addWidget(title)
         row.addStretch(1)
         self.add_files_button = QPushButton()

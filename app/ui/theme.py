@@ -9,7 +9,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QLabel
 
 STYLES = Path(__file__).resolve().parents[2] / "resources" / "styles"
 
@@ -86,3 +86,12 @@ class ThemeManager(QObject):
         self._app.setPalette(make_palette(dark))
         self._app.setStyleSheet(stylesheet(dark))
         self.changed.emit(dark)
+
+
+def page_title(text: str = "") -> QLabel:
+    """The large title at the top of a page (Library, Files, Calendar, Models)."""
+    title = QLabel(text)
+    font = title.font()
+    font.setPointSizeF(font.pointSizeF() * 1.5)
+    title.setFont(font)
+    return title

@@ -25,6 +25,7 @@ from app.core.model_catalog import BUILDS, Build, endpoint, human_size, kv_bytes
 from app.core.model_download import Downloader, Paused, Progress, resolve
 from app.ui.context import UiContext
 from app.ui.file_actions import start_folder
+from app.ui.theme import page_title
 
 _VERDICT_COLOURS = {"fits": "#3a8a5c", "tight": "#b7791f", "won't fit": "#c8553d",
                     "not here": "#8a8d93"}
@@ -351,10 +352,7 @@ class ModelManager(QDialog):
         box = QWidget()
         column = QVBoxLayout(box)
         column.setContentsMargins(0, 0, 0, 0)
-        title = QLabel(self.tr("Welcome to Hearth") if first_run else self.tr("Models"))
-        font = title.font()
-        font.setPointSizeF(font.pointSizeF() * 1.5)
-        title.setFont(font)
+        title = page_title(self.tr("Welcome to Hearth") if first_run else self.tr("Models"))
         column.addWidget(title)
         text = (self.tr("Hearth answers with Nanbeige4.2-3B, running entirely on this computer; "
                         "nothing you ask leaves it. There is no model here yet: download one "
