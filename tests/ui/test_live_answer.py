@@ -3,6 +3,8 @@ queue notice in both, and "Open in Hearth" taking the answer over mid-way."""
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -31,7 +33,24 @@ def ask(qtbot: Any, quick: QuickAsk, text: str) -> None:
     qtbot.keyClick(quick.input, Qt.Key.Key_Return)
 
 
-def test_send_says_what_happens_before_the_first_token(window, backend, qtbot) -> None:  # noqa: F811
+def hold_engine(backend: Any, monkeypatch: Any) -> threading.Event:
+    """Make the engine wait until the returned event is set.
+
+    Otherwise the first tokens can arrive (and replace a notice) before a notice the test posts
+    is drawn, on a busy machine."""
+    gate, real_stream = threading.Event(), backend.stream
+
+    def held_stream(*args: Any, **kwargs: Any) -> Iterator[Any]:
+        gate.wait(WAIT_MS / 1000)
+        yield from real_stream(*args, **kwargs)
+
+    monkeypatch.setattr(backend, "stream", held_stream)
+    return gate
+
+
+def test_send_says_what_happens_before_the_first_token(window, backend, qtbot,  # noqa: F811
+                                                      monkeypatch) -> None:
+    gate = hold_engine(backend, monkeypatch)
     backend.queue(answer("Thinking it over.", "Done."), TITLE)
     send(qtbot, window, "Hello")
     live = window.chat.turn
@@ -43,6 +62,7 @@ def test_send_says_what_happens_before_the_first_token(window, backend, qtbot) -
     live.bridge.post(Progress("reading", 512, 2048))
     qtbot.waitUntil(lambda: live.message._stats.text() == "Reading 2,048 tokens (25%)…",
                     timeout=WAIT_MS)
+    gate.set()
     wait_idle(qtbot, window)
     (reply,) = messages(window, AssistantMessage)
     assert "Done." in reply.answer and "tok/s" in reply._stats.text()
@@ -52,6 +72,7 @@ def test_quick_ask_shows_the_queue_and_tells_screen_readers(quick, backend, qtbo
                                                             monkeypatch) -> None:
     told: list[str] = []
     monkeypatch.setattr("app.ui.chat.live_answer.announce", lambda w, text: told.append(text))
+    gate = hold_engine(backend, monkeypatch)
     backend.queue(answer("Sum.", "It is 4."), TITLE)
     ask(qtbot, quick, "2 + 2?")
     live = quick.live
@@ -59,6 +80,7 @@ def test_quick_ask_shows_the_queue_and_tells_screen_readers(quick, backend, qtbo
     live.bridge.post(Queued(2))  # what the runner says while another answer runs
     qtbot.waitUntil(lambda: quick.answer is not None and "2 ahead" in quick.answer._stats.text(),
                     timeout=WAIT_MS)
+    gate.set()
     qtbot.waitUntil(lambda: not quick.streaming, timeout=WAIT_MS)
     assert told == ["The answer is ready."]
 
