@@ -177,9 +177,9 @@ class Hearth:
 
     def skills(self) -> list[Skill]:
         """The explicit registry: every skill the assistant may offer the model."""
-        from common.clock import local_timezone_name
         from skills.builtin import builtin_skills
         from skills.calendar import calendar_skills
+        from skills.common.clock import local_timezone_name
         from skills.documents import document_skills
         from skills.files import file_skills
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from common.cjk import index_terms  # noqa: E402
+from skills.common.cjk import index_terms  # noqa: E402
 from skills.files import FileIndex  # noqa: E402
 from skills.files.query import Filters, search  # noqa: E402
 

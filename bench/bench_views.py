@@ -54,8 +54,8 @@ def wait(app: QApplication, until, timeout: float = 60.0) -> None:  # type: igno
 
 
 def fill_calendar(store, events: int) -> None:  # type: ignore[no-untyped-def]
-    from common.clock import local_timezone_name
     from skills.calendar import Event
+    from skills.common.clock import local_timezone_name
 
     rng, zone = random.Random(1), local_timezone_name()
     today = datetime.combine(date.today(), datetime.min.time()).astimezone()

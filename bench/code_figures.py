@@ -11,7 +11,7 @@ import statistics
 import sys
 from pathlib import Path
 
-PACKAGES = ("app", "backends", "skills", "common")
+PACKAGES = ("app", "backends", "skills")
 
 
 def modules(root: Path) -> dict[str, tuple[Path, ast.Module]]:

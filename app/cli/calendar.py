@@ -51,8 +51,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def run(args: argparse.Namespace, hearth: Hearth) -> int:
-    from common.clock import local_timezone_name
     from skills.calendar.timeutil import zone
+    from skills.common.clock import local_timezone_name
 
     tz = getattr(args, "tz", None) or local_timezone_name()
     try:

@@ -27,7 +27,7 @@ def run_mcp_serve(args: argparse.Namespace, hearth: Hearth) -> int:
     from app.core.mcp.server import HearthTools, serve_stdio
     from app.core.server.guard import is_loopback_host
     from app.core.server.proposals import NOT_RUNNING, propose_to_app
-    from common.clock import local_timezone_name
+    from skills.common.clock import local_timezone_name
 
     settings = hearth.settings
     roots = [*settings.watched_folders, *settings.file_roots]

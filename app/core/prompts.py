@@ -9,9 +9,10 @@ from functools import cache
 from importlib import resources
 from string import Template
 
-# One way to find the local zone, shared with the calendar (re-exported for the turn loop).
-from common.clock import local_timezone_name as local_timezone_name
 from skills.base import Skill
+
+# One way to find the local zone, shared with the calendar (re-exported for the turn loop).
+from skills.common.clock import local_timezone_name as local_timezone_name
 
 
 @cache

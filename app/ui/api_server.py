@@ -60,8 +60,8 @@ class ServerSwitch(QObject):
                               default_max_tokens=lambda: settings.max_tokens)
 
         def work() -> ApiServer:
-            from common.clock import local_timezone_name
             from skills.calendar.tools import calendar_skills
+            from skills.common.clock import local_timezone_name
 
             if ensure_api_key(settings):
                 hearth.save_settings()

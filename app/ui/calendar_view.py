@@ -73,8 +73,8 @@ def _own_zone(occ: Any) -> str:
     """' · Europe/Berlin 09:00' when the event's own clock differs from this machine's."""
     if occ.event.all_day or not isinstance(occ.start, datetime):
         return ""  # all-day events keep their own dates in every zone
-    from common.clock import local_timezone_name
     from skills.calendar.display import view_times  # loaded already: the store is open
+    from skills.common.clock import local_timezone_name
 
     shown = view_times(occ, local_timezone_name())
     if not shown.own_zone:
@@ -337,7 +337,7 @@ class CalendarView(QWidget):
 
     # -- changing events (each asks first, then runs on the store off the GUI thread) --------
     def _zone(self) -> str:
-        from common.clock import local_timezone_name
+        from skills.common.clock import local_timezone_name
 
         return local_timezone_name()
 
@@ -463,8 +463,8 @@ class CalendarView(QWidget):
 
         def work() -> Any:
             # imported here: icalendar is slow to load
-            from common.clock import local_timezone_name
             from skills.calendar.ical import import_file
+            from skills.common.clock import local_timezone_name
 
             return import_file(store, Path(path), local_timezone_name())
 

@@ -79,8 +79,8 @@ class Services(QObject):
 
     # -- reminders ----------------------------------------------------------------------------
     def _start_reminders(self) -> None:
-        from common.clock import local_timezone_name
         from skills.calendar import Reminders
+        from skills.common.clock import local_timezone_name
 
         with self._lock:
             if self._closing:

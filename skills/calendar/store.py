@@ -16,7 +16,6 @@ from zoneinfo import ZoneInfo
 
 import sqlite_utils
 
-from common.migrations import Migrations
 from skills.base import SkillError
 from skills.calendar.listing import DEFAULT_LIMIT, Listing, take
 from skills.calendar.model import Event, Occurrence, When, span
@@ -30,6 +29,7 @@ from skills.calendar.recurrence import (
 )
 from skills.calendar.report import ImportIssue, ImportReport
 from skills.calendar.rulewalk import Budget
+from skills.common.migrations import Migrations
 
 UTC = ZoneInfo("UTC")
 FAR_FUTURE = "9999-12-31T00:00:00+00:00"

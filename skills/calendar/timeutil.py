@@ -1,14 +1,14 @@
 """Calendar time helpers: zones by name, strict ISO 8601 parsing, and sane-range checks
-(the computer's own zone is common/clock.py)."""
+(the computer's own zone is skills/common/clock.py)."""
 
 from __future__ import annotations
 
 from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
-from common.clock import valid_zone
 from skills.base import SkillError
 from skills.calendar.model import When, span
+from skills.common.clock import valid_zone
 
 MIN_YEAR, MAX_YEAR = 1900, 2200
 

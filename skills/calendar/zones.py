@@ -11,7 +11,7 @@ from zoneinfo import ZoneInfo, available_timezones
 
 from icalendar.timezone.windows_to_olson import WINDOWS_TO_OLSON
 
-from common.clock import valid_zone
+from skills.common.clock import valid_zone
 
 UTC = ZoneInfo("UTC")
 # Offsets compared every 6 hours over two years: DST rules and transition days must agree.

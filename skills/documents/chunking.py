@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from common.cjk import run_bigrams
+from skills.common.cjk import run_bigrams
 from skills.documents.parsers import Section, parse_file
 
 TARGET_CHARS = 900  # a few paragraphs: enough context for the model, precise enough to cite

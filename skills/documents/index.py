@@ -8,8 +8,8 @@ import threading
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from common.folder_watch import Change, FolderWatcher
 from skills import index_health
+from skills.common.folder_watch import Change, FolderWatcher
 from skills.documents import fscheck, store
 from skills.documents.indexing import Files, Indexer, ProgressFn, expand
 from skills.documents.models import (

@@ -12,7 +12,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
-from common.formats import FORMATS
+from skills.common.formats import FORMATS
 
 # Office files are zip archives: refuse ones that would expand into something huge.
 MAX_UNZIPPED_BYTES = 400 * 1024 * 1024

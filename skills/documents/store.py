@@ -10,10 +10,10 @@ from typing import Any
 
 import sqlite_utils
 
-from common import fts
-from common.cjk import is_cjk, pieces, run_bigrams
-from common.migrations import Migrations
 from skills import index_health
+from skills.common import fts
+from skills.common.cjk import is_cjk, pieces, run_bigrams
+from skills.common.migrations import Migrations
 from skills.documents.chunking import Chunk
 
 migrations = Migrations("documents")

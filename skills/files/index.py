@@ -11,8 +11,8 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
 
-from common.folder_watch import Change, FolderWatcher
 from skills import index_health
+from skills.common.folder_watch import Change, FolderWatcher
 from skills.documents.worker import ParserPool
 from skills.files import content
 from skills.files.ignore import IgnoreRules

@@ -6,7 +6,7 @@ as often as for "the spreadsheet"; everything unknown is "other"."""
 
 from __future__ import annotations
 
-from common.formats import NEEDS_PARSER
+from skills.common.formats import NEEDS_PARSER
 
 KINDS = (
     "document",

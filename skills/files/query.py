@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from common import cjk, fts
+from skills.common import cjk, fts
 from skills.files.models import FileHit, local_time
 from skills.files.paths import text_range
 from skills.files.snippet import make_snippet

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from common.cjk import CJK_RUN, pieces
+from skills.common.cjk import CJK_RUN, pieces
 
 BEFORE = 50  # characters of context before the first match
 AFTER = 110  # and after it

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import sqlite_utils
 
-from common.cjk import index_terms, sql_index_terms
-from common.migrations import Migrations
 from skills import index_health
+from skills.common.cjk import index_terms, sql_index_terms
+from skills.common.migrations import Migrations
 from skills.files.kinds import extension, kind_of
 from skills.files.paths import bytes_range, display
 from skills.files.scanner import FoundFile

@@ -16,8 +16,8 @@ from typing import Any, Protocol
 
 import sqlite_utils
 
-from common.migrations import Migrations
 from skills.base import SkillContext, SkillError, SkillResult, Source
+from skills.common.migrations import Migrations
 from skills.documents import fscheck
 from skills.documents.models import IndexReport
 from skills.documents.tools import neutralise

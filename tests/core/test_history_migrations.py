@@ -107,7 +107,7 @@ def test_upgrade_from_each_earlier_schema_keeps_data(tmp_path: Path, upto: str) 
 
 def test_a_failing_migration_leaves_no_half_schema(tmp_path: Path) -> None:
     from app.core.history.schema import _atomic
-    from common.migrations import Migrations
+    from skills.common.migrations import Migrations
 
     steps = Migrations("test")
 

@@ -233,7 +233,7 @@ def test_resolve_id_refuses_an_ambiguous_prefix(store: HistoryStore) -> None:
 
 
 def test_database_is_wal_with_foreign_keys_and_shares_the_file(tmp_path: Path) -> None:
-    from common.migrations import Migrations
+    from skills.common.migrations import Migrations
 
     path = tmp_path / "hearth.db"
     calendar = Migrations("calendar")  # another component keeps its tables in the same file

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 import sqlite_utils
 
-from common.migrations import Migrations
+from skills.common.migrations import Migrations
 
 
 def test_failing_migration_leaves_no_half_schema(tmp_path: Path) -> None:

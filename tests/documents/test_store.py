@@ -7,7 +7,7 @@ from pathlib import Path
 
 import sqlite_utils
 
-from common.migrations import Migrations
+from skills.common.migrations import Migrations
 from skills.documents import store
 
 

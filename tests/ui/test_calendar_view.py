@@ -13,8 +13,8 @@ from PySide6.QtWidgets import QMessageBox
 from app.ui.calendar.editor import EventDialog
 from app.ui.calendar.grids import HOUR_PX
 from app.ui.calendar_view import CalendarView
-from common.clock import local_timezone_name
 from skills.calendar.model import Event
+from skills.common.clock import local_timezone_name
 from tests.ui.scripts import WAIT_MS
 
 MONDAY = date.today() - timedelta(days=date.today().weekday())

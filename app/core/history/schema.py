@@ -10,7 +10,7 @@ import functools
 
 import sqlite_utils
 
-from common.migrations import MigrationFn, Migrations
+from skills.common.migrations import MigrationFn, Migrations
 
 MIGRATIONS = Migrations("history")
 

@@ -12,8 +12,8 @@ import re
 import sqlite3
 
 from app.core.history.records import SearchHit
-from common import fts
-from common.cjk import CJK_RUN
+from skills.common import fts
+from skills.common.cjk import CJK_RUN
 
 HIT_OPEN, HIT_CLOSE = "[[", "]]"
 TITLE_ROLE = "title"  # the role of a hit on a conversation's title
