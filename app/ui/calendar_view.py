@@ -34,7 +34,7 @@ from app.ui.calendar.ranges import RangeCache
 from app.ui.context import UiContext
 from app.ui.file_actions import start_folder
 from app.ui.i18n import Retranslator, plural
-from app.ui.theme import page_title
+from app.ui.theme import page_title, title_row
 
 
 def _local(value: Any) -> datetime:
@@ -179,15 +179,12 @@ class CalendarView(QWidget):
             grid.update()
 
     def _header(self) -> QHBoxLayout:
-        row = QHBoxLayout()
         self.title = page_title()
-        row.addWidget(self.title)
-        row.addStretch(1)
         self.new_button = QPushButton()
         self.new_button.setObjectName("primary")
         self._tr(lambda: self.new_button.setText(self.tr("New event")))
         self.new_button.clicked.connect(lambda: self.new_event(None, None))
-        row.addWidget(self.new_button)
+        row = title_row(self.title, self.new_button)
         group = QButtonGroup(self)
         labels: list[tuple[Callable[[], str], str]] = [
             (lambda: self.tr("Month"), "month"), (lambda: self.tr("Week"), "week"),

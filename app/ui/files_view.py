@@ -38,7 +38,7 @@ from PySide6.QtWidgets import (
 from app.ui.context import UiContext
 from app.ui.file_actions import open_path, reveal_path, start_folder
 from app.ui.i18n import Retranslator, plural
-from app.ui.theme import page_title
+from app.ui.theme import page_title, title_row
 from skills.files.kinds import KINDS
 
 SEARCH_DELAY_MS = 120  # as you type, but not a search per key on a fast typist
@@ -181,14 +181,10 @@ class FilesView(QWidget):
 
     # -- building -----------------------------------------------------------------------------
     def _header(self) -> QHBoxLayout:
-        row = QHBoxLayout()
         self.title = page_title()
-        row.addWidget(self.title)
-        row.addStretch(1)
         self.add_folder_button = QPushButton()
         self.add_folder_button.clicked.connect(self._add_folder)
-        row.addWidget(self.add_folder_button)
-        return row
+        return title_row(self.title, self.add_folder_button)
 
     def _filters(self) -> QHBoxLayout:
         row = QHBoxLayout()

@@ -32,7 +32,7 @@ from app.ui.context import UiContext
 from app.ui.file_actions import reveal_path, start_folder
 from app.ui.i18n import Retranslator, plural
 from app.ui.skip_reasons import skip_reason
-from app.ui.theme import page_title
+from app.ui.theme import page_title, title_row
 
 TITLE_MAX_WIDTH = 360  # a long file name must leave the folder column room
 SEARCH_DELAY_MS = 200  # search once typing pauses
@@ -99,20 +99,15 @@ class LibraryView(QWidget):
         self._tr(self.refresh)  # counts, "Problems (n)" and lengths are built with the data
 
     def _header(self) -> QHBoxLayout:
-        row = QHBoxLayout()
         title = page_title()
         self._tr(lambda: title.setText(self.tr("Library")))
-        row.addWidget(title)
-        row.addStretch(1)
         self.add_files_button = QPushButton()
         self._tr(lambda: self.add_files_button.setText(self.tr("Add files…")))
         self.add_files_button.clicked.connect(self._add_files)
-        row.addWidget(self.add_files_button)
         self.reindex_button = QPushButton()
         self._tr(lambda: self.reindex_button.setText(self.tr("Re-index now")))
         self.reindex_button.clicked.connect(self.reindex)
-        row.addWidget(self.reindex_button)
-        return row
+        return title_row(title, self.add_files_button, self.reindex_button)
 
     def _documents_tab(self) -> QWidget:
         self.table = QTableWidget(0, len(COLUMNS))
