@@ -13,7 +13,6 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
     QHeaderView,
-    QLabel,
     QLineEdit,
     QListWidget,
     QListWidgetItem,
@@ -32,7 +31,7 @@ from app.ui.context import UiContext
 from app.ui.file_actions import reveal_path, start_folder
 from app.ui.i18n import Retranslator, plural
 from app.ui.skip_reasons import skip_reason
-from app.ui.theme import page_title, title_row
+from app.ui.theme import page_layout, page_title, title_row
 
 TITLE_MAX_WIDTH = 360  # a long file name must leave the folder column room
 SEARCH_DELAY_MS = 200  # search once typing pauses
@@ -71,14 +70,8 @@ class LibraryView(QWidget):
         self._tr = Retranslator(self)
         self._entries: list[Any] = []
         self._watched: list[str] = []
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(24, 18, 24, 16)
-        layout.setSpacing(10)
-        layout.addLayout(self._header())
-        self.status = QLabel()
+        layout, self.status = page_layout(self, self._header())
         self._tr(lambda: self.status.setText(self.tr("Reading the library…")), key="status")
-        self.status.setObjectName("dim")
-        layout.addWidget(self.status)
         self.search = QLineEdit()
         self.search.setClearButtonEnabled(True)
         self._tr(lambda: self.search.setPlaceholderText(self.tr("Search inside your documents")))

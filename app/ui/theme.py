@@ -9,7 +9,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
-from PySide6.QtWidgets import QApplication, QHBoxLayout, QLabel, QWidget
+from PySide6.QtWidgets import QApplication, QHBoxLayout, QLabel, QLayout, QVBoxLayout, QWidget
 
 STYLES = Path(__file__).resolve().parents[2] / "resources" / "styles"
 
@@ -105,3 +105,16 @@ def title_row(title: QLabel, *widgets: QWidget) -> QHBoxLayout:
     for widget in widgets:
         row.addWidget(widget)
     return row
+
+
+def page_layout(page: QWidget, header: QLayout) -> tuple[QVBoxLayout, QLabel]:
+    """A page's column (Library, Files, Calendar): its header row, then its dim status line;
+    the caller adds the rest below."""
+    layout = QVBoxLayout(page)
+    layout.setContentsMargins(24, 18, 24, 16)
+    layout.setSpacing(10)
+    layout.addLayout(header)
+    status = QLabel()
+    status.setObjectName("dim")
+    layout.addWidget(status)
+    return layout, status
