@@ -484,6 +484,24 @@
 <context>
     <name>ConnectPage</name>
     <message>
+        <source>Clear log</source>
+        <translation>清除日志</translation>
+    </message>
+    <message>
+        <source>Clear the request log</source>
+        <translation>清除请求日志</translation>
+    </message>
+    <message>
+        <source>Clear the request log?</source>
+        <translation>清除请求日志？</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n logged request(s) will be forgotten, here and on disk.</source>
+        <translation>
+            <numerusform>将忘记 %n 条已记录的请求，这里和磁盘上都不再保留。</numerusform>
+        </translation>
+    </message>
+    <message>
         <location filename="../../app/ui/connect_page.py" line="68"/>
         <source>Let other apps use Hearth&apos;s model (local server)</source>
         <translation>允许其他应用使用 Hearth 的模型（本地服务器）</translation>
@@ -492,11 +510,6 @@
         <location filename="../../app/ui/connect_page.py" line="73"/>
         <source>Programs on this computer (OpenClaw, editors, scripts) can then use the model Hearth has loaded, with the key below. Your own chats always go first.</source>
         <translation>这台电脑上的程序（OpenClaw、编辑器、脚本）就可以凭下面的密钥使用 Hearth 已加载的模型。你自己的对话始终优先。</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/connect_page.py" line="77"/>
-        <source>The server listens on %1, so other computers on your network can reach it (they still need the key).</source>
-        <translation>服务器监听在 %1 上，所以你网络中的其他电脑也能访问它（仍然需要密钥）。</translation>
     </message>
     <message>
         <location filename="../../app/ui/connect_page.py" line="80"/>
@@ -2136,6 +2149,29 @@
         <location filename="../../app/ui/models/picker.py" line="44"/>
         <source>No model chosen</source>
         <translation>未选择模型</translation>
+    </message>
+</context>
+<context>
+    <name>NetworkAccess</name>
+    <message>
+        <source>Allow other devices on this network</source>
+        <translation>允许此网络中的其他设备</translation>
+    </message>
+    <message>
+        <source>Listen on</source>
+        <translation>监听地址</translation>
+    </message>
+    <message>
+        <source>Network address to listen on</source>
+        <translation>要监听的网络地址</translation>
+    </message>
+    <message>
+        <source>Every network (%1)</source>
+        <translation>所有网络（%1）</translation>
+    </message>
+    <message>
+        <source>Anyone on your network who has the key can then use Hearth&apos;s model, and ask to change your calendar (you still allow or refuse each change). Hearth&apos;s Host check then accepts this address. The key is still required. This takes effect when the server restarts (when you save, if it is on).</source>
+        <translation>这样，你网络中任何拥有密钥的人都能使用 Hearth 的模型，并请求修改你的日历（每项修改仍由你允许或拒绝）。Hearth 的主机名检查随后会接受这个地址。仍然需要密钥。此设置在服务器重启时生效（保存时，如果服务器已开启）。</translation>
     </message>
 </context>
 <context>
