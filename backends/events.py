@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from backends.errors import FailureKind
 
@@ -62,3 +63,19 @@ class Done:
 
 
 Event = ReasoningDelta | TextDelta | ToolCall | StreamError | Prefill | Done
+
+E = TypeVar("E")
+
+
+def merge_deltas(events: Iterable[E]) -> list[E | ReasoningDelta | TextDelta]:
+    """Runs of reasoning or text deltas become one delta each; everything keeps its order."""
+    out: list[E | ReasoningDelta | TextDelta] = []
+    for event in events:
+        last = out[-1] if out else None
+        if isinstance(event, ReasoningDelta) and isinstance(last, ReasoningDelta):
+            out[-1] = ReasoningDelta(last.text + event.text)
+        elif isinstance(event, TextDelta) and isinstance(last, TextDelta):
+            out[-1] = TextDelta(last.text + event.text)
+        else:
+            out.append(event)
+    return out

@@ -36,8 +36,8 @@ from backends.prefix_cache import (
     DEFAULT_LIMIT_BYTES,
     PrefixKey,
     PrefixOutcome,
-    leading_system,
-    prefix_key,
+    engine_prefix_key,
+    prefix_length,
 )
 from backends.safe_tokens import (
     ControlStrings,
@@ -195,8 +195,7 @@ class LlamaCppBackend:
 
     def prefix_tokens(self, messages: list[Message], options: GenerateOptions) -> int:
         """Tokens of the rendered prefix (system message + tool schemas), as the engine reads it."""
-        lead = leading_system(messages)
-        return len(self.encode_prompt(lead, options, add_generation_prompt=False).tokens) if lead else 0
+        return prefix_length(self, messages, options)
 
     def clear_saved_states(self) -> None:
         """Forget every saved prompt prefix and conversation state, in memory and on disk."""
@@ -304,11 +303,7 @@ class LlamaCppBackend:
              tokens: list[int] | None) -> PrefixKey | None:
         if self._prefix is None or self._template is None:
             return None
-        lead = leading_system(messages)
-        if not lead:
-            return None
-        prefix = self.encode_prompt(lead, options, add_generation_prompt=False)
-        return prefix_key(self._prefix.fingerprint, prefix.text, prefix.tokens, tokens)
+        return engine_prefix_key(self, self._prefix.fingerprint, messages, options, tokens)
 
     def _ensure_prefix(self, messages: list[Message], options: GenerateOptions,
                        tokens: list[int], should_stop: ShouldStop) -> PrefixOutcome:

@@ -10,9 +10,10 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Generic, TypeVar
+from typing import Generic, Protocol, TypeVar
 
-from backends.base import Message
+from backends.base import GenerateOptions, Message
+from backends.safe_tokens import EncodedPrompt
 
 S = TypeVar("S")
 MIB = 1024**2
@@ -175,6 +176,37 @@ def leading_system(messages: Sequence[Message]) -> list[Message]:
     """The opening system message: the part every conversation shares. Only the first one, so
     nothing a conversation adds (a summary, a note) can ever end up in a shared saved state."""
     return list(messages[:1]) if messages and messages[0].get("role") == "system" else []
+
+
+class PromptEncoder(Protocol):
+    """An engine that turns messages into the exact tokens it is fed (llama.cpp, MLX)."""
+
+    def encode_prompt(self, messages: list[Message], options: GenerateOptions,
+                      add_generation_prompt: bool = True) -> EncodedPrompt: ...
+
+
+def encode_prefix(engine: PromptEncoder, messages: Sequence[Message],
+                  options: GenerateOptions) -> EncodedPrompt | None:
+    """The shared prefix (system message + tools) as `engine` reads it; None without one."""
+    lead = leading_system(messages)
+    return engine.encode_prompt(lead, options, add_generation_prompt=False) if lead else None
+
+
+def prefix_length(engine: PromptEncoder, messages: Sequence[Message],
+                  options: GenerateOptions) -> int:
+    """Tokens of the rendered prefix (system message + tool schemas), 0 without one."""
+    prefix = encode_prefix(engine, messages, options)
+    return len(prefix.tokens) if prefix is not None else 0
+
+
+def engine_prefix_key(engine: PromptEncoder, fingerprint: str, messages: Sequence[Message],
+                      options: GenerateOptions,
+                      prompt_tokens: Sequence[int] | None) -> PrefixKey | None:
+    """The key of `messages`' prefix as `engine` encodes it (see prefix_key), or None."""
+    prefix = encode_prefix(engine, messages, options)
+    if prefix is None:
+        return None
+    return prefix_key(fingerprint, prefix.text, prefix.tokens, prompt_tokens)
 
 
 def prefix_key(fingerprint: str, text: str, prefix_tokens: Sequence[int],

@@ -8,6 +8,7 @@ load() probes what the server is (backends/remote_probe.py). A server that ignor
 `chat_template_kwargs` but takes raw prompts (llama-cpp-python's) gets the prompt rendered with
 the model's own template on /v1/completions, so Think / Non-Think and tool history behave as on
 the local engines; the template comes from the local model, the server, or the served file.
+Either way content goes out with its control-token look-alikes broken (remote_content.py).
 
 Cancel is checked between streamed chunks and closes the connection, which tells the server to
 stop. Servers that report no usage get a completion count of one token per chunk and a prompt
@@ -25,6 +26,7 @@ from backends.chat_format import ChatTemplate, estimate_tokens
 from backends.errors import FailureKind, NotLoaded, RemoteError, UnsupportedModel
 from backends.events import Done, Event, StreamError
 from backends.nanbeige import opens_reasoning
+from backends.remote_content import ControlPattern
 from backends.remote_http import (
     Connection,
     Endpoint,
@@ -55,6 +57,7 @@ class RemoteBackend:
         self._context_length = context_length
         self._server = ServerKind(GENERIC)
         self._template: ChatTemplate | None = None  # set: Hearth renders (raw completions)
+        self._controls = ControlPattern(chat_template)  # content never becomes control there
         self._extras = True  # send the non-OpenAI fields until the server refuses them
         # One info object for the backend's life, so what others write on it (reason) stays.
         self._info = BackendInfo(engine="remote", model_path=self._endpoint.url,
@@ -81,6 +84,8 @@ class RemoteBackend:
         chosen = next((m for m in models if m.get("id") == self._model), {})
         self._server = probe(self._http, self._endpoint, models)
         self._template = self._raw_template(models)
+        self._controls = ControlPattern(self._template.source if self._template else
+                                        self._known_template or self._server.chat_template)
         self._info.model_name = self._model
         # llama-cpp-python's server never says its context: the user's setting stands in.
         self._info.context_length = (_context_length(chosen) or self._server.context_length
@@ -115,6 +120,7 @@ class RemoteBackend:
         pass  # nothing is kept here; the server holds no state between requests
 
     def render_prompt(self, messages: list[Message], options: GenerateOptions) -> str:
+        messages, options = self._controls.request(messages, options)
         if self._template is not None:  # the exact prompt this server is sent
             return self._template.render(messages, options)
         # The server renders the real prompt from this request; show what Hearth sends it.
@@ -154,6 +160,7 @@ class RemoteBackend:
                               kind=FailureKind.BAD_INPUT)
             yield Done("error")
             return
+        messages, options = self._controls.request(messages, options)
         prompt = self._template.render(messages, options) if self._template else None
         turn = Turn(options, starts_in_reasoning=opens_reasoning(prompt) if prompt else None)
         if should_stop():

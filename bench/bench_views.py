@@ -18,6 +18,7 @@ import tempfile
 import time
 from datetime import date, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 ROOT = Path(__file__).resolve().parents[1]
@@ -70,6 +71,20 @@ def fill_calendar(store, events: int) -> None:  # type: ignore[no-untyped-def]
     store.import_events(batch)
 
 
+def time_step(app: QApplication, view: Any, grid: Any) -> float:
+    """ms from stepping the view one page on to `grid` painted with what was fetched."""
+    shown: list[int] = []
+    view.shown.connect(lambda: shown.append(1))
+    clock = QElapsedTimer()
+    clock.start()
+    view.step(1)
+    wait(app, lambda: bool(shown))
+    grid.repaint()
+    elapsed = clock.nsecsElapsed() / 1e6
+    view.shown.disconnect()
+    return elapsed
+
+
 def time_months(app: QApplication, view, months: int = 12,  # type: ignore[no-untyped-def]
                 cold: bool = False) -> list[float]:
     """ms from asking for a month to the month painted (query off-thread, paint on it).
@@ -81,15 +96,7 @@ def time_months(app: QApplication, view, months: int = 12,  # type: ignore[no-un
         view.ctx.ops.wait(10000)  # the fetch ahead done (or, cold, not competing)
         if cold:
             view.forget_ranges()
-        shown: list[int] = []
-        view.shown.connect(lambda s=shown: s.append(1))
-        clock = QElapsedTimer()
-        clock.start()
-        view.step(1)
-        wait(app, lambda s=shown: bool(s))
-        view.month_grid.repaint()
-        times.append(clock.nsecsElapsed() / 1e6)
-        view.shown.disconnect()
+        times.append(time_step(app, view, view.month_grid))
     return times
 
 
@@ -130,15 +137,7 @@ def calendar_figures(app: QApplication, events: int) -> dict[str, object]:
         view.set_mode("week")
         weeks = []
         for _ in range(8):
-            shown: list[int] = []
-            view.shown.connect(lambda s=shown: s.append(1))
-            clock = QElapsedTimer()
-            clock.start()
-            view.step(1)
-            wait(app, lambda s=shown: bool(s))
-            view.time_grid.repaint()
-            weeks.append(clock.nsecsElapsed() / 1e6)
-            view.shown.disconnect()
+            weeks.append(time_step(app, view, view.time_grid))
         out[f"week_{label}"] = weeks
         view.close()
         view.ctx.ops.wait(10000)

@@ -9,6 +9,8 @@ import zipfile
 import zlib
 from pathlib import Path
 
+from tests.support.text_pdf import pdf_bytes
+
 GOOD_MARKERS = [f"goodmarker{i:02d}" for i in range(12)]
 
 
@@ -88,22 +90,9 @@ def _many_members(path: Path, count: int) -> str:
     return str(path)
 
 
-def _pdf(objects: list[bytes]) -> bytes:
-    out = bytearray(b"%PDF-1.4\n")
-    offsets = []
-    for number, body in enumerate(objects, 1):
-        offsets.append(len(out))
-        out += f"{number} 0 obj\n".encode() + body + b"\nendobj\n"
-    xref = len(out)
-    out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode()
-    out += b"".join(f"{o:010d} 00000 n \n".encode() for o in offsets)
-    out += f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
-    return bytes(out)
-
-
 def _pdf_text(path: Path, text: str) -> None:
     stream = f"BT /F1 12 Tf 72 720 Td ({text}) Tj ET".encode()
-    path.write_bytes(_pdf([
+    path.write_bytes(pdf_bytes([
         b"<< /Type /Catalog /Pages 2 0 R >>",
         b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
         b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R"
@@ -123,7 +112,7 @@ def _pdf_pages(path: Path, pages: int) -> str:
                b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"]
     objects += [b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 3 0 R"
                 b" /Resources << /Font << /F1 4 0 R >> >> >>"] * pages
-    path.write_bytes(_pdf(objects))
+    path.write_bytes(pdf_bytes(objects))
     return str(path)
 
 
@@ -135,12 +124,12 @@ def _pdf_deep(path: Path, depth: int) -> str:
         parent = b"" if level == 0 else b" /Parent %d 0 R" % (number - 1)
         objects.append(b"<< /Type /Pages /Kids [%d 0 R] /Count 1%s >>" % (number + 1, parent))
     objects.append(b"<< /Type /Page /Parent %d 0 R /MediaBox [0 0 612 792] >>" % (depth + 1))
-    path.write_bytes(_pdf(objects))
+    path.write_bytes(pdf_bytes(objects))
     return str(path)
 
 
 def _pdf_huge_box(path: Path) -> str:
-    path.write_bytes(_pdf([
+    path.write_bytes(pdf_bytes([
         b"<< /Type /Catalog /Pages 2 0 R >>",
         b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
         b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 1e12 1e12] /UserUnit 75000 >>",

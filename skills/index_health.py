@@ -16,6 +16,10 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import sqlite_utils
+
+from skills.common.migrations import Migrations
+
 SQLITE_MAGIC = b"SQLite format 3\x00"
 OUR_TABLES = frozenset({"_migrations", "doc_documents", "file_index"})
 QUICK_CHECK_MAX_BYTES = 64 * 1024 * 1024  # bigger files get the cheap checks only on open
@@ -162,6 +166,25 @@ def _scopes(conn: sqlite3.Connection, doc_id: int) -> list[str]:
 
 def is_read_only(conn: sqlite3.Connection) -> bool:
     return bool(conn.execute("pragma query_only").fetchone()[0])
+
+
+def open_index(path: Path, migrations: Migrations, *pragmas: str) -> sqlite_utils.Database:
+    """index.db for one component (files, documents), its migrations applied: WAL and a busy
+    timeout, since both write to the same file from their own threads, then `pragmas`. On a
+    read-only or full disk, the file as it is (searches still work) if it has them all."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    conn = sqlite3.connect(str(path), check_same_thread=False, timeout=30)
+    try:
+        for pragma in ("busy_timeout = 30000", "journal_mode = wal", *pragmas):
+            conn.execute(f"pragma {pragma}")
+        db = sqlite_utils.Database(conn)
+        migrations.apply(db)
+    except sqlite3.OperationalError as exc:
+        conn.close()
+        db = sqlite_utils.Database(fallback(path, exc))
+        if migrations.applied(db) != migrations.names:
+            raise exc from None
+    return db
 
 
 def fallback(path: Path, cause: sqlite3.OperationalError) -> sqlite3.Connection:

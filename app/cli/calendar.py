@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import argparse
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from app.cli.output import emit_json, fail
 from app.core.failures import exit_code
 from backends.errors import FailureKind
-from skills.base import SkillContext, SkillError
+from skills.base import SkillError
 
 if TYPE_CHECKING:
     from app.main import Hearth
+    from skills.calendar.listing import Listing
+    from skills.calendar.model import Occurrence
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -58,34 +60,91 @@ def run(args: argparse.Namespace, hearth: Hearth) -> int:
     try:
         zone(tz)
         return ACTIONS[args.action](args, hearth, tz)
-    except SkillError as exc:
-        return fail(str(exc))
+    except SkillError as exc:  # a bad date, zone or uid: the person's input
+        return fail(str(exc), exit_code(FailureKind.BAD_INPUT))
     except OSError as exc:
         return fail(f"{exc.strerror or exc}: {exc.filename or ''}".strip(": "))
 
 
 def _list(args: argparse.Namespace, hearth: Hearth, tz: str) -> int:
     from skills.calendar.listing import DEFAULT_LIMIT
-    from skills.calendar.tools import ListEvents
+
+    if args.limit is not None and args.limit < 1:
+        return fail("--limit must be at least 1", code=exit_code(FailureKind.BAD_INPUT))
+    lo, hi = _span(args, tz)
+    page = hearth.calendar.listing(lo, hi, args.query, limit=args.limit or DEFAULT_LIMIT)
+    if args.json:
+        for occurrence in page.occurrences:
+            emit_json(occurrence.to_json())
+        if not page.complete:
+            emit_json(page.to_json())
+        return 0
+    print(_agenda_text(page, lo, hi, tz))
+    return 0
+
+
+def _agenda_text(page: Listing, lo: datetime, hi: datetime, tz: str) -> str:
+    from skills.calendar.tools import describe
+
+    found = page.occurrences
+    if not found:
+        return f"No events from {describe(lo)} to {describe(hi)}."
+    lines = [f"{len(found)} event(s) from {describe(lo)} to {describe(hi)}:",
+             agenda(found, tz)]
+    if page.more:
+        count = f"more than {page.more:,}" if page.more_at_least else f"{page.more:,}"
+        start = page.next_start.isoformat() if page.next_start is not None else ""
+        lines.append(f"{count} more not listed. Next page: "
+                     f"hearth calendar list --from {start} --to {hi.isoformat()}")
+    lines += [f"Limited: {cut}; ask for a shorter range to see every repetition."
+              for cut in page.cuts]
+    return "\n".join(lines)
+
+
+def _span(args: argparse.Namespace, tz: str) -> tuple[datetime, datetime]:
+    """--from/--to as aware times (dates: midnight in tz); by default today and a week on."""
+    from skills.calendar.timeutil import as_aware, parse_when
 
     today = datetime.now().astimezone().date()
-    arguments: dict[str, Any] = {"start": args.start or today.isoformat(),
-                                 "end": args.end or (today + timedelta(days=7)).isoformat(),
-                                 "query": args.query}
-    arguments["limit"] = args.limit or DEFAULT_LIMIT
-    result = ListEvents(hearth.calendar).run(arguments, SkillContext(timezone=tz))
-    if args.json:
-        for event in result.data["events"]:
-            emit_json(event)
-        if result.data["more"] or result.data["cuts"]:
-            emit_json({"more": result.data["more"], "more_at_least": result.data["more_at_least"],
-                       "next_start": result.data["next_start"], "cuts": result.data["cuts"]})
-    else:
-        print(result.text)
-        if result.data["next_start"]:
-            print(f"Next page: hearth calendar list --from {result.data['next_start']} "
-                  f"--to {arguments['end']}")
-    return 0
+    lo = as_aware(parse_when(args.start or today.isoformat(), tz), tz)
+    hi = as_aware(parse_when(args.end or (today + timedelta(days=7)).isoformat(), tz), tz)
+    if hi <= lo:
+        raise SkillError("--to must be after --from")
+    return lo, hi
+
+
+def agenda(occurrences: list[Occurrence], tz: str) -> str:
+    """Occurrences under a heading per day, times in the user's zone, each with its uid."""
+    lines: list[str] = []
+    day = None
+    for occurrence in occurrences:
+        first, when = _when(occurrence, tz)
+        if first != day:
+            day = first
+            lines.append(f"{first:%a %d %b %Y}")
+        event = occurrence.event
+        marks = "".join((f" @ {event.location}" if event.location else "",
+                         " (repeats)" if occurrence.recurrence_id is not None else "",
+                         " (cancelled)" if event.cancelled else ""))
+        lines.append(f"  {when}  {event.title}{marks}  [uid {event.uid}]")
+    return "\n".join(lines)
+
+
+def _when(occurrence: Occurrence, tz: str) -> tuple[date, str]:
+    """The day it is listed under and its times (all-day events keep their own dates)."""
+    from skills.calendar.display import view_days, view_times
+
+    if occurrence.event.all_day:
+        days = view_days(occurrence)
+        return days.first, ("all day" if days.first == days.last
+                            else f"all day, until {days.last:%a %d %b}")
+    shown = view_times(occurrence, tz)
+    when = f"{shown.start:%H:%M}-{shown.end:%H:%M} {shown.start:%Z}".strip()
+    if shown.end.date() != shown.start.date():
+        when = f"{shown.start:%H:%M} - {shown.end:%a %d %b %H:%M} {shown.start:%Z}".strip()
+    if shown.own_zone:
+        when += f" ({shown.own_zone} {shown.own_start:%H:%M})"
+    return shown.start.date(), when
 
 
 def _add(args: argparse.Namespace, hearth: Hearth, tz: str) -> int:

@@ -9,59 +9,40 @@ import sys
 import threading
 from typing import TYPE_CHECKING, Any
 
+from app.cli.groups import add_action, command_group, show
 from app.cli.output import emit_json, fail
 from app.cli.terminal import control
 
 if TYPE_CHECKING:
     from app.main import Hearth
-    from skills.documents import IndexReport, Passage, Progress
+    from skills.documents import IndexReport, IndexStatus, Passage, Progress
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    parser = sub.add_parser("docs", help="index, watch and search your documents")
-    parser.set_defaults(func=run)
-    actions = parser.add_subparsers(dest="action")
-
-    adding = actions.add_parser("add", help="index files or folders now")
+    actions = command_group(sub, "docs", "index, watch and search your documents")
+    adding = add_action(actions, "add", "index files or folders now", run_add)
     adding.add_argument("paths", nargs="+", metavar="PATH")
-    adding.set_defaults(handler=run_add)
 
-    watching = actions.add_parser("watch", help="watch a folder: index it now and on changes")
+    watching = add_action(actions, "watch", "watch a folder: index it now and on changes",
+                          run_watch)
     watching.add_argument("folder", metavar="DIR")
     watching.add_argument("--foreground", action="store_true",
                           help="keep watching until Ctrl+C")
-    watching.set_defaults(handler=run_watch)
 
-    unwatching = actions.add_parser("unwatch", help="stop watching a folder")
+    unwatching = add_action(actions, "unwatch", "stop watching a folder", run_unwatch)
     unwatching.add_argument("folder", metavar="DIR")
-    unwatching.set_defaults(handler=run_unwatch)
 
-    status = actions.add_parser("status", help="documents, passages and files skipped")
-    status.set_defaults(handler=run_status)
+    add_action(actions, "status", "documents, passages and files skipped", run_status)
 
-    searching = actions.add_parser("search", help="passages that match a query")
+    searching = add_action(actions, "search", "passages that match a query", run_search)
     searching.add_argument("query")
     searching.add_argument("--limit", type=int, default=8)
-    searching.set_defaults(handler=run_search)
 
-    listing = actions.add_parser("list", help="indexed documents")
+    listing = add_action(actions, "list", "indexed documents", run_list)
     listing.add_argument("filter", nargs="?", help="only names containing this")
-    listing.set_defaults(handler=run_list)
 
-    removing = actions.add_parser("remove", help="drop files or folders from the index")
+    removing = add_action(actions, "remove", "drop files or folders from the index", run_remove)
     removing.add_argument("paths", nargs="+", metavar="PATH")
-    removing.set_defaults(handler=run_remove)
-
-    for command in (adding, watching, unwatching, status, searching, listing, removing):
-        command.add_argument("--json", action="store_true", help="machine-readable output")
-
-
-def run(args: argparse.Namespace, hearth: Hearth) -> int:
-    handler = getattr(args, "handler", None)
-    if handler is None:
-        return fail("choose one of: docs add, watch, unwatch, status, search, list, remove")
-    result: int = handler(args, hearth)
-    return result
 
 
 def run_add(args: argparse.Namespace, hearth: Hearth) -> int:
@@ -102,27 +83,24 @@ def run_unwatch(args: argparse.Namespace, hearth: Hearth) -> int:
     hearth.settings.watched_folders.remove(folder)
     hearth.save_settings()
     hearth.documents.unwatch(folder)
-    if args.json:
-        emit_json({"unwatched": folder})
-    else:
-        print(f"No longer watching {folder}.")
+    show(args.json, {"unwatched": folder}, f"No longer watching {folder}.")
     return 0
 
 
 def run_status(args: argparse.Namespace, hearth: Hearth) -> int:
     status = hearth.documents.status()
-    if args.json:
-        emit_json(status.to_dict())
-        return 0
-    print(f"{_count(status.documents, 'document')}, {_count(status.chunks, 'passage')} "
-              "indexed.")
-    for folder in status.watching:
-        print(f"Watching {folder}")
-    if status.failures:
-        print(f"{_count(len(status.failures), 'file')} skipped:")
-        for failure in status.failures:
-            print(f"  {failure.path}: {failure.reason}")
+    show(args.json, status.to_dict(), _status_text(status))
     return 0
+
+
+def _status_text(status: IndexStatus) -> str:
+    lines = [f"{_count(status.documents, 'document')}, {_count(status.chunks, 'passage')} "
+             "indexed."]
+    lines += [f"Watching {folder}" for folder in status.watching]
+    if status.failures:
+        lines.append(f"{_count(len(status.failures), 'file')} skipped:")
+        lines += [f"  {failure.path}: {failure.reason}" for failure in status.failures]
+    return "\n".join(lines)
 
 
 def run_search(args: argparse.Namespace, hearth: Hearth) -> int:
@@ -164,10 +142,7 @@ def _count(n: int, noun: str) -> str:
 
 def run_remove(args: argparse.Namespace, hearth: Hearth) -> int:
     removed = sum(hearth.documents.remove(path) for path in args.paths)
-    if args.json:
-        emit_json({"removed": removed})
-    else:
-        print(f"Removed {_count(removed, 'document')} from the index.")
+    show(args.json, {"removed": removed}, f"Removed {_count(removed, 'document')} from the index.")
     return 0
 
 

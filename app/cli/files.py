@@ -7,35 +7,31 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from app.cli.groups import add_action, command_group, dispatch, show
 from app.cli.output import emit_json, fail
 from app.cli.terminal import control
 
 if TYPE_CHECKING:
     from app.main import Hearth
     from skills.files import FileHit, ScanProgress, ScanReport
+    from skills.files import IndexStatus as FilesStatus
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    parser = sub.add_parser("files", help="find files in the folders you chose")
-    parser.set_defaults(func=run)
-    actions = parser.add_subparsers(dest="action")
-
-    adding = actions.add_parser("add-root", help="search this folder too (and index it now)")
+    actions = command_group(sub, "files", "find files in the folders you chose", run)
+    adding = add_action(actions, "add-root", "search this folder too (and index it now)",
+                        run_add_root)
     adding.add_argument("dir")
     adding.add_argument("--no-scan", action="store_true", help="do not index it now")
-    adding.set_defaults(handler=run_add_root)
 
-    removing = actions.add_parser("remove-root", help="stop searching this folder")
+    removing = add_action(actions, "remove-root", "stop searching this folder", run_remove_root)
     removing.add_argument("dir")
-    removing.set_defaults(handler=run_remove_root)
 
-    status = actions.add_parser("status", help="folders, file counts, last scan")
-    status.set_defaults(handler=run_status)
+    add_action(actions, "status", "folders, file counts, last scan", run_status)
+    add_action(actions, "scan", "catch up with changes since the last scan", run_scan)
 
-    scanning = actions.add_parser("scan", help="catch up with changes since the last scan")
-    scanning.set_defaults(handler=run_scan)
-
-    finding = actions.add_parser("search", help="files by words in name or content, and filters")
+    finding = add_action(actions, "search", "files by words in name or content, and filters",
+                         run_search)
     finding.add_argument("query", nargs="?", default="", help="words (prefixes work: 'lea agr')")
     finding.add_argument("--kind", help="document, spreadsheet, presentation, image, audio, "
                          "video, archive, code or other")
@@ -46,21 +42,13 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     finding.add_argument("--larger-than", help="size, e.g. 10MB")
     finding.add_argument("--smaller-than", help="size, e.g. 500k")
     finding.add_argument("--limit", type=int, default=20)
-    finding.set_defaults(handler=run_search)
-
-    for command in (adding, removing, status, scanning, finding):
-        command.add_argument("--json", action="store_true", help="machine-readable output")
 
 
 def run(args: argparse.Namespace, hearth: Hearth) -> int:
-    handler = getattr(args, "handler", None)
-    if handler is None:
-        return fail("choose one of: files add-root, remove-root, status, scan, search")
     try:
-        result: int = handler(args, hearth)
+        return dispatch(args, hearth)
     except (ValueError, OSError) as exc:  # bad input or an unreadable folder: one clear line
         return fail(str(exc))
-    return result
 
 
 def run_add_root(args: argparse.Namespace, hearth: Hearth) -> int:
@@ -88,31 +76,28 @@ def run_remove_root(args: argparse.Namespace, hearth: Hearth) -> int:
     hearth.settings.file_roots = [r for r in hearth.settings.file_roots
                                   if r not in (removed, args.dir)]
     hearth.save_settings()
-    if args.json:
-        emit_json({"removed": removed})
-    else:
-        print(f"Removed {removed}; its files no longer appear in searches.")
+    show(args.json, {"removed": removed},
+         f"Removed {removed}; its files no longer appear in searches.")
     return 0
 
 
 def run_status(args: argparse.Namespace, hearth: Hearth) -> int:
     status = hearth.files.status()
-    if args.json:
-        emit_json(status.to_dict())
-        return 0
+    show(args.json, status.to_dict(), _status_text(status))
+    return 0
+
+
+def _status_text(status: FilesStatus) -> str:
     if not status.roots:
         from skills.files.paths import suggested_roots
 
-        print("No folders chosen yet: hearth files add-root DIR")
-        for folder in suggested_roots():
-            print(f"  suggestion: hearth files add-root {folder}")
-        return 0
-    print("Folders:\n" + "\n".join(f"  {r}" for r in status.roots))
-    print(f"{status.files} files, {status.total_bytes / 1024**2:.1f} MB")
+        return "\n".join(["No folders chosen yet: hearth files add-root DIR",
+                          *(f"  suggestion: hearth files add-root {f}" for f in suggested_roots())])
     kinds = ", ".join(f"{k} {n}" for k, n in sorted(status.by_kind.items()))
-    print(f"By kind: {kinds or 'none'}")
-    print(f"Last scan: {status.last_scan.isoformat(timespec='seconds') if status.last_scan else 'never'}")
-    return 0
+    last = status.last_scan.isoformat(timespec="seconds") if status.last_scan else "never"
+    return "\n".join(["Folders:", *(f"  {r}" for r in status.roots),
+                      f"{status.files} files, {status.total_bytes / 1024**2:.1f} MB",
+                      f"By kind: {kinds or 'none'}", f"Last scan: {last}"])
 
 
 def run_scan(args: argparse.Namespace, hearth: Hearth) -> int:

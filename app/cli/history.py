@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from app.cli.groups import add_action, command_group
 from app.cli.output import emit_json, fail, fail_on
 from app.cli.terminal import raw
 from app.core.conversations import Forgotten
@@ -23,51 +24,34 @@ SHORT_ID = 8  # enough to tell conversations apart; any unique prefix is accepte
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    parser = sub.add_parser("history", help="list, search, export or delete saved conversations")
-    parser.set_defaults(func=run)
-    actions = parser.add_subparsers(dest="action")
-
-    listing = actions.add_parser("list", help="conversations, pinned first, newest first")
+    actions = command_group(sub, "history", "list, search, export or delete saved conversations")
+    listing = add_action(actions, "list", "conversations, pinned first, newest first", run_list)
     listing.add_argument("--all", action="store_true", help="include archived conversations")
-    listing.set_defaults(handler=run_list)
 
-    finding = actions.add_parser("search", help="messages containing all these words")
+    finding = add_action(actions, "search", "messages containing all these words", run_search)
     finding.add_argument("words", help="words to find (quote several)")
     finding.add_argument("--limit", type=int, default=50)
-    finding.set_defaults(handler=run_search)
 
-    exporting = actions.add_parser("export", help="one conversation or all, as Markdown or JSON")
+    exporting = add_action(actions, "export", "one conversation or all, as Markdown or JSON",
+                           run_export)
     exporting.add_argument(
         "--format", choices=("md", "json"), help="md by default; json with --json"
     )
     exporting.add_argument("--conversation", metavar="ID", help="only this one (id or prefix)")
     exporting.add_argument("--output", metavar="FILE", help="write here instead of stdout")
-    exporting.set_defaults(handler=run_export)
 
-    deleting = actions.add_parser(
-        "delete", help="delete a conversation for good (its messages, documents and model cache)")
+    deleting = add_action(
+        actions, "delete",
+        "delete a conversation for good (its messages, documents and model cache)", run_delete)
     deleting.add_argument("id", nargs="?", help="conversation id (or a unique prefix)")
     deleting.add_argument("--all", action="store_true", help="delete every conversation")
     deleting.add_argument("--yes", action="store_true", help="do not ask before --all")
-    deleting.set_defaults(handler=run_delete)
 
-    recovering = actions.add_parser(
-        "recover", help="copy what can be read from a damaged hearth.db into a new file and use "
-        "it (the damaged file is kept beside it)")
+    recovering = add_action(
+        actions, "recover", "copy what can be read from a damaged hearth.db into a new file and "
+        "use it (the damaged file is kept beside it)", run_recover)
     recovering.add_argument("--force", action="store_true",
                             help="recover even when the file passes SQLite's checks")
-    recovering.set_defaults(handler=run_recover)
-
-    for command in (listing, finding, exporting, deleting, recovering):
-        command.add_argument("--json", action="store_true", help="machine-readable output")
-
-
-def run(args: argparse.Namespace, hearth: Hearth) -> int:
-    handler = getattr(args, "handler", None)
-    if handler is None:
-        return fail("choose one of: history list, search, export, delete", BAD_INPUT)
-    result: int = handler(args, hearth)
-    return result
 
 
 def _store(hearth: Hearth) -> HistoryStore:

@@ -1,4 +1,5 @@
-"""The test engine behind the hidden `--engine scripted --script FILE` of ask, chat and serve.
+"""The engine options of ask, chat and serve, and the test engine behind the hidden
+`--engine scripted --script FILE`.
 
 Never offered to people (not in Settings, not in --help, not in `backends.engines.CHOICES`):
 FILE is a JSON list of raw model outputs as ScriptedBackend replays them, or plain text for one
@@ -23,7 +24,12 @@ class ScriptError(BackendError):
     kind = FailureKind.BAD_INPUT
 
 
-def add_script_options(parser: argparse.ArgumentParser) -> None:
+def add_engine_options(parser: argparse.ArgumentParser) -> None:
+    """--model, --engine and --url of the commands that run the model, with the hidden --script."""
+    parser.add_argument("--model", metavar="PATH", help="a .gguf file or an MLX model folder")
+    parser.add_argument("--engine", choices=CLI_ENGINES, metavar="{auto,llama,mlx,remote}",
+                        help="which engine runs the model (default: settings, then auto)")
+    parser.add_argument("--url", help="server URL for --engine remote")
     parser.add_argument("--script", help=argparse.SUPPRESS)
     parser.add_argument("--script-delay", type=_seconds, default=0.0, help=argparse.SUPPRESS)
 

@@ -14,7 +14,7 @@ from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any
 
 from app.cli.output import emit_json, fail
-from app.cli.scripted import CLI_ENGINES, add_script_options, scripted_backend
+from app.cli.scripted import add_engine_options, scripted_backend
 from app.core.failures import exit_code, kind_of
 from app.core.server.client_config import model_id
 from app.core.server.guard import is_loopback_host
@@ -31,11 +31,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser = sub.add_parser("serve", help="serve the model to other programs (OpenAI API)")
     parser.add_argument("--host", help="address to listen on (default 127.0.0.1, loopback only)")
     parser.add_argument("--port", type=_port, help="port (default from settings, 8484; 0: any)")
-    parser.add_argument("--model", metavar="PATH", help="a .gguf file or an MLX model folder")
-    parser.add_argument("--engine", choices=CLI_ENGINES, metavar="{auto,llama,mlx,remote}",
-                        help="which engine runs the model (default: settings, then auto)")
-    parser.add_argument("--url", help="server URL for --engine remote")
-    add_script_options(parser)
+    add_engine_options(parser)
     parser.add_argument("--json", action="store_true", help="one JSON object per line")
     parser.add_argument("--new-key", action="store_true",
                         help="replace the API key with a new random one first")

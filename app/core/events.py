@@ -11,6 +11,7 @@ from backends.errors import FailureKind
 # The engines' own delta records reach the caller unchanged: one definition of each.
 from backends.events import ReasoningDelta as ReasoningDelta
 from backends.events import TextDelta as TextDelta
+from backends.events import merge_deltas as merge_deltas
 from skills.base import Source
 
 MessageId = str

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import stat
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -36,11 +37,17 @@ class Paths:
         )
 
     def ensure(self) -> Paths:
-        """Create every folder owner-only (0700 on POSIX) and tighten what an older version
-        left readable by others: conversations, indexes and caches are private."""
-        for folder in (self.data, self.cache, self.models, self.logs):
+        """Create every folder owner-only (0700 on POSIX, the user's own ACL on Windows) and
+        tighten what an older version left readable by others: conversations, indexes and
+        caches are private."""
+        folders = (self.data, self.cache, self.models, self.logs)
+        for folder in folders:
             folder.mkdir(mode=0o700, parents=True, exist_ok=True)
             owner_only(folder)
+        if sys.platform == "win32":
+            from app.core.windows_acl import run_hidden, tighten
+
+            tighten(folders, run_hidden)  # failures are logged: the profile's ACL still holds
         return self
 
     @property
@@ -64,8 +71,8 @@ OWNER_UMASK = 0o077  # what Hearth creates is readable by its user only
 
 
 def owner_only(folder: Path) -> None:
-    """Folders under `folder` 0700 and files 0600 at most (POSIX; Windows keeps the profile's
-    own ACLs, which already limit the per-user data and cache folders to their user)."""
+    """Folders under `folder` 0700 and files 0600 at most (POSIX; on Windows ACLs do this:
+    windows_acl.py, from Paths.ensure)."""
     if os.name == "nt":
         return
     _tighten(folder)

@@ -23,6 +23,7 @@ from app.core.events import (
     TurnDone,
     TurnFailed,
     TurnStarted,
+    merge_deltas,
 )
 
 
@@ -114,16 +115,3 @@ class TurnBridge(QObject):
             case ContextCompacted():
                 self.compacted.emit(event)
 
-
-def merge_deltas(events: list[AssistantEvent]) -> list[AssistantEvent]:
-    """Runs of reasoning or text deltas become one delta each; everything keeps its order."""
-    out: list[AssistantEvent] = []
-    for event in events:
-        last = out[-1] if out else None
-        if isinstance(event, ReasoningDelta) and isinstance(last, ReasoningDelta):
-            out[-1] = ReasoningDelta(last.text + event.text)
-        elif isinstance(event, TextDelta) and isinstance(last, TextDelta):
-            out[-1] = TextDelta(last.text + event.text)
-        else:
-            out.append(event)
-    return out

@@ -18,13 +18,11 @@ from PySide6.QtWidgets import (
     QButtonGroup,
     QFileDialog,
     QHBoxLayout,
-    QLabel,
     QMessageBox,
     QPushButton,
     QScrollArea,
     QStackedWidget,
     QTextBrowser,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -34,7 +32,7 @@ from app.ui.calendar.ranges import RangeCache
 from app.ui.context import UiContext
 from app.ui.file_actions import start_folder
 from app.ui.i18n import Retranslator, plural
-from app.ui.theme import page_title
+from app.ui.theme import page_layout, page_title, title_row
 
 
 def _local(value: Any) -> datetime:
@@ -132,13 +130,7 @@ class CalendarView(QWidget):
         self._ranges: RangeCache | None = None
         self._notice = ""  # shown instead of the event count at the next refresh
         self._tr = Retranslator(self)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(24, 18, 24, 16)
-        layout.setSpacing(10)
-        layout.addLayout(self._header())
-        self.status = QLabel()
-        self.status.setObjectName("dim")
-        layout.addWidget(self.status)
+        layout, self.status = page_layout(self, self._header())
         self.stack = QStackedWidget()
         self.month_grid = MonthGrid()
         self.time_grid = TimeGrid()
@@ -179,15 +171,12 @@ class CalendarView(QWidget):
             grid.update()
 
     def _header(self) -> QHBoxLayout:
-        row = QHBoxLayout()
         self.title = page_title()
-        row.addWidget(self.title)
-        row.addStretch(1)
         self.new_button = QPushButton()
         self.new_button.setObjectName("primary")
         self._tr(lambda: self.new_button.setText(self.tr("New event")))
         self.new_button.clicked.connect(lambda: self.new_event(None, None))
-        row.addWidget(self.new_button)
+        row = title_row(self.title, self.new_button)
         group = QButtonGroup(self)
         labels: list[tuple[Callable[[], str], str]] = [
             (lambda: self.tr("Month"), "month"), (lambda: self.tr("Week"), "week"),

@@ -26,19 +26,17 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
     QHeaderView,
-    QLabel,
     QLineEdit,
     QMenu,
     QPushButton,
     QTableView,
-    QVBoxLayout,
     QWidget,
 )
 
 from app.ui.context import UiContext
 from app.ui.file_actions import open_path, reveal_path, start_folder
 from app.ui.i18n import Retranslator, plural
-from app.ui.theme import page_title
+from app.ui.theme import page_layout, page_title, title_row
 from skills.files.kinds import KINDS
 
 SEARCH_DELAY_MS = 120  # as you type, but not a search per key on a fast typist
@@ -142,13 +140,7 @@ class FilesView(QWidget):
         self.ctx = ctx
         self._tr = Retranslator(self)
         self._token = 0
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(24, 18, 24, 16)
-        layout.setSpacing(10)
-        layout.addLayout(self._header())
-        self.status = QLabel()
-        self.status.setObjectName("dim")
-        layout.addWidget(self.status)
+        layout, self.status = page_layout(self, self._header())
         layout.addLayout(self._filters())
         self.model = FileResults(self)
         self.table = QTableView()
@@ -181,14 +173,10 @@ class FilesView(QWidget):
 
     # -- building -----------------------------------------------------------------------------
     def _header(self) -> QHBoxLayout:
-        row = QHBoxLayout()
         self.title = page_title()
-        row.addWidget(self.title)
-        row.addStretch(1)
         self.add_folder_button = QPushButton()
         self.add_folder_button.clicked.connect(self._add_folder)
-        row.addWidget(self.add_folder_button)
-        return row
+        return title_row(self.title, self.add_folder_button)
 
     def _filters(self) -> QHBoxLayout:
         row = QHBoxLayout()

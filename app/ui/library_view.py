@@ -13,7 +13,6 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
     QHeaderView,
-    QLabel,
     QLineEdit,
     QListWidget,
     QListWidgetItem,
@@ -32,7 +31,7 @@ from app.ui.context import UiContext
 from app.ui.file_actions import reveal_path, start_folder
 from app.ui.i18n import Retranslator, plural
 from app.ui.skip_reasons import skip_reason
-from app.ui.theme import page_title
+from app.ui.theme import page_layout, page_title, title_row
 
 TITLE_MAX_WIDTH = 360  # a long file name must leave the folder column room
 SEARCH_DELAY_MS = 200  # search once typing pauses
@@ -71,14 +70,8 @@ class LibraryView(QWidget):
         self._tr = Retranslator(self)
         self._entries: list[Any] = []
         self._watched: list[str] = []
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(24, 18, 24, 16)
-        layout.setSpacing(10)
-        layout.addLayout(self._header())
-        self.status = QLabel()
+        layout, self.status = page_layout(self, self._header())
         self._tr(lambda: self.status.setText(self.tr("Reading the library…")), key="status")
-        self.status.setObjectName("dim")
-        layout.addWidget(self.status)
         self.search = QLineEdit()
         self.search.setClearButtonEnabled(True)
         self._tr(lambda: self.search.setPlaceholderText(self.tr("Search inside your documents")))
@@ -99,20 +92,15 @@ class LibraryView(QWidget):
         self._tr(self.refresh)  # counts, "Problems (n)" and lengths are built with the data
 
     def _header(self) -> QHBoxLayout:
-        row = QHBoxLayout()
         title = page_title()
         self._tr(lambda: title.setText(self.tr("Library")))
-        row.addWidget(title)
-        row.addStretch(1)
         self.add_files_button = QPushButton()
         self._tr(lambda: self.add_files_button.setText(self.tr("Add files…")))
         self.add_files_button.clicked.connect(self._add_files)
-        row.addWidget(self.add_files_button)
         self.reindex_button = QPushButton()
         self._tr(lambda: self.reindex_button.setText(self.tr("Re-index now")))
         self.reindex_button.clicked.connect(self.reindex)
-        row.addWidget(self.reindex_button)
-        return row
+        return title_row(title, self.add_files_button, self.reindex_button)
 
     def _documents_tab(self) -> QWidget:
         self.table = QTableWidget(0, len(COLUMNS))

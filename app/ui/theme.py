@@ -9,7 +9,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
-from PySide6.QtWidgets import QApplication, QLabel
+from PySide6.QtWidgets import QApplication, QHBoxLayout, QLabel, QLayout, QVBoxLayout, QWidget
 
 STYLES = Path(__file__).resolve().parents[2] / "resources" / "styles"
 
@@ -95,3 +95,26 @@ def page_title(text: str = "") -> QLabel:
     font.setPointSizeF(font.pointSizeF() * 1.5)
     title.setFont(font)
     return title
+
+
+def title_row(title: QLabel, *widgets: QWidget) -> QHBoxLayout:
+    """A page's header row: its title on the left, `widgets` (its buttons) on the right."""
+    row = QHBoxLayout()
+    row.addWidget(title)
+    row.addStretch(1)
+    for widget in widgets:
+        row.addWidget(widget)
+    return row
+
+
+def page_layout(page: QWidget, header: QLayout) -> tuple[QVBoxLayout, QLabel]:
+    """A page's column (Library, Files, Calendar): its header row, then its dim status line;
+    the caller adds the rest below."""
+    layout = QVBoxLayout(page)
+    layout.setContentsMargins(24, 18, 24, 16)
+    layout.setSpacing(10)
+    layout.addLayout(header)
+    status = QLabel()
+    status.setObjectName("dim")
+    layout.addWidget(status)
+    return layout, status

@@ -4,57 +4,57 @@
 <context>
     <name>AssistantMessage</name>
     <message>
-        <location filename="../../app/ui/chat/message.py"/>
+        <location filename="../../app/ui/chat/message.py" line="453"/>
         <source>Previous answer</source>
         <translation>上一个回答</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py"/>
+        <location filename="../../app/ui/chat/message.py" line="454"/>
         <source>Show the previous answer to this message</source>
         <translation>显示对这条消息的上一个回答</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py"/>
+        <location filename="../../app/ui/chat/message.py" line="455"/>
         <source>Next answer</source>
         <translation>下一个回答</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py"/>
+        <location filename="../../app/ui/chat/message.py" line="456"/>
         <source>Show the next answer to this message</source>
         <translation>显示对这条消息的下一个回答</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py"/>
+        <location filename="../../app/ui/chat/message.py" line="460"/>
         <source>Answer shown</source>
         <translation>当前显示的回答</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="284"/>
+        <location filename="../../app/ui/chat/message.py" line="285"/>
         <source>Answer</source>
         <translation>回答</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="418"/>
+        <location filename="../../app/ui/chat/message.py" line="461"/>
         <source>Sources</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="416"/>
+        <location filename="../../app/ui/chat/message.py" line="450"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="416"/>
+        <location filename="../../app/ui/chat/message.py" line="450"/>
         <source>Copy the answer</source>
         <translation>复制回答</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="417"/>
+        <location filename="../../app/ui/chat/message.py" line="451"/>
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="417"/>
+        <location filename="../../app/ui/chat/message.py" line="451"/>
         <source>Answer this again</source>
         <translation>重新回答</translation>
     </message>
@@ -75,145 +75,145 @@
 <context>
     <name>BuildRow</name>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="62"/>
+        <location filename="../../app/ui/models/manager.py" line="63"/>
         <source>Could not reach the download server. Check the internet connection and try again: the download continues where it stopped.</source>
         <translation>无法连接下载服务器。请检查网络连接后重试：下载会从中断处继续。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="66"/>
+        <location filename="../../app/ui/models/manager.py" line="67"/>
         <source>The disk is full. Free some space and try again: the download continues where it stopped.</source>
         <translation>磁盘已满。请腾出空间后重试：下载会从中断处继续。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="69"/>
+        <location filename="../../app/ui/models/manager.py" line="70"/>
         <source>The downloaded file was damaged and was not used. Try again.</source>
         <translation>下载的文件已损坏，未被使用。请重试。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="71"/>
+        <location filename="../../app/ui/models/manager.py" line="72"/>
         <source>The download failed. Try again: it continues where it stopped.</source>
         <translation>下载失败。请重试：会从中断处继续。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="122"/>
+        <location filename="../../app/ui/models/manager.py" line="123"/>
         <source>Recommended</source>
         <translation>推荐</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="132"/>
+        <location filename="../../app/ui/models/manager.py" line="133"/>
         <source>This computer is not an Apple Silicon Mac: prefer a GGUF build here.</source>
         <translation>这台电脑不是 Apple Silicon Mac：建议在此使用 GGUF 版本。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="138"/>
+        <location filename="../../app/ui/models/manager.py" line="139"/>
         <source>Checking free memory…</source>
         <translation>正在检查可用内存…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="144"/>
+        <location filename="../../app/ui/models/manager.py" line="145"/>
         <source>Download progress</source>
         <translation>下载进度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="154"/>
-        <location filename="../../app/ui/models/manager.py" line="193"/>
+        <location filename="../../app/ui/models/manager.py" line="155"/>
+        <location filename="../../app/ui/models/manager.py" line="194"/>
         <source>Download</source>
         <translation>下载</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="156"/>
+        <location filename="../../app/ui/models/manager.py" line="157"/>
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="158"/>
-        <location filename="../../app/ui/models/manager.py" line="197"/>
+        <location filename="../../app/ui/models/manager.py" line="159"/>
+        <location filename="../../app/ui/models/manager.py" line="198"/>
         <source>Use this model</source>
         <translation>使用此模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="182"/>
-        <location filename="../../app/ui/models/manager.py" line="295"/>
+        <location filename="../../app/ui/models/manager.py" line="183"/>
+        <location filename="../../app/ui/models/manager.py" line="296"/>
         <source>Paused at %1 — resume to continue</source>
         <translation>已暂停于 %1 — 点击继续</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="192"/>
+        <location filename="../../app/ui/models/manager.py" line="193"/>
         <source>Resume</source>
         <translation>继续</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="192"/>
+        <location filename="../../app/ui/models/manager.py" line="193"/>
         <source>Retry</source>
         <translation>重试</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="197"/>
+        <location filename="../../app/ui/models/manager.py" line="198"/>
         <source>In use</source>
         <translation>使用中</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="199"/>
+        <location filename="../../app/ui/models/manager.py" line="200"/>
         <source>Downloaded and verified.</source>
         <translation>已下载并校验。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="205"/>
+        <location filename="../../app/ui/models/manager.py" line="206"/>
         <source>Needs an Apple Silicon Mac.</source>
         <translation>需要 Apple Silicon Mac。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="208"/>
+        <location filename="../../app/ui/models/manager.py" line="209"/>
         <source>Fits</source>
         <translation>可运行</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="208"/>
+        <location filename="../../app/ui/models/manager.py" line="209"/>
         <source>Tight</source>
         <translation>勉强</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="209"/>
+        <location filename="../../app/ui/models/manager.py" line="210"/>
         <source>Won&apos;t fit</source>
         <translation>内存不足</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="209"/>
+        <location filename="../../app/ui/models/manager.py" line="210"/>
         <source>Not for this computer</source>
         <translation>不适用于这台电脑</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="216"/>
+        <location filename="../../app/ui/models/manager.py" line="217"/>
         <source>%1 of weights + %2 of KV cache for %3 tokens</source>
         <translation>权重 %1 + KV 缓存 %2（%3 个 token）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="220"/>
+        <location filename="../../app/ui/models/manager.py" line="221"/>
         <source>Free memory is unknown here; using a %1-token context.</source>
         <translation>无法得知可用内存；使用 %1 个 token 的上下文。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="223"/>
+        <location filename="../../app/ui/models/manager.py" line="224"/>
         <source>; %1 free.</source>
         <translation>；可用 %1。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="225"/>
+        <location filename="../../app/ui/models/manager.py" line="226"/>
         <source> leaves little of the %1 free; other apps may slow down.</source>
         <translation>，可用的 %1 所剩无几；其他应用可能变慢。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="228"/>
+        <location filename="../../app/ui/models/manager.py" line="229"/>
         <source>: only %1 is free. Close other apps, pick a smaller build, or use q8_0 KV.</source>
         <translation>：可用内存只有 %1。请关闭其他应用、选择更小的版本，或使用 q8_0 KV。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="237"/>
+        <location filename="../../app/ui/models/manager.py" line="238"/>
         <source>Contacting the server…</source>
         <translation>正在连接服务器…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="281"/>
+        <location filename="../../app/ui/models/manager.py" line="282"/>
         <source>Downloading %1: %2%</source>
         <translation>正在下载 %1：%2%</translation>
     </message>
@@ -221,7 +221,7 @@
 <context>
     <name>CalendarView</name>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="147"/>
+        <location filename="../../app/ui/calendar_view.py" line="150"/>
         <location filename="../../app/ui/calendar_view.py" line="194"/>
         <source>Agenda</source>
         <translation>日程</translation>
@@ -237,28 +237,28 @@
         <translation>周</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="148"/>
+        <location filename="../../app/ui/calendar_view.py" line="151"/>
         <location filename="../../app/ui/calendar_view.py" line="193"/>
         <source>Month</source>
         <translation>月</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="149"/>
+        <location filename="../../app/ui/calendar_view.py" line="152"/>
         <source>Days by the hour</source>
         <translation>按小时显示的日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="171"/>
+        <location filename="../../app/ui/calendar_view.py" line="174"/>
         <source>+%1 more</source>
         <translation>另有 %1 项</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="175"/>
+        <location filename="../../app/ui/calendar_view.py" line="178"/>
         <source>Edit…</source>
         <translation>编辑…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="175"/>
+        <location filename="../../app/ui/calendar_view.py" line="178"/>
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
@@ -293,113 +293,113 @@
         <translation>导出 .ics…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="272"/>
+        <location filename="../../app/ui/calendar_view.py" line="304"/>
         <source>Week of %1</source>
         <translation>%1 这一周</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="273"/>
+        <location filename="../../app/ui/calendar_view.py" line="305"/>
         <source>From %1</source>
         <translation>自 %1 起</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="286"/>
+        <location filename="../../app/ui/calendar_view.py" line="318"/>
         <source>1 event</source>
         <translation>1 个日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="287"/>
+        <location filename="../../app/ui/calendar_view.py" line="319"/>
         <source>%1 events</source>
         <translation>%1 个日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="296"/>
+        <location filename="../../app/ui/calendar_view.py" line="328"/>
         <source>All day</source>
         <translation>全天</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="297"/>
+        <location filename="../../app/ui/calendar_view.py" line="329"/>
         <source>Nothing planned</source>
         <translation>没有安排</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="328"/>
+        <location filename="../../app/ui/calendar_view.py" line="361"/>
         <source>Added “%1”</source>
         <translation>已添加“%1”</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="349"/>
+        <location filename="../../app/ui/calendar_view.py" line="382"/>
         <source>Move event</source>
         <translation>移动日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="350"/>
+        <location filename="../../app/ui/calendar_view.py" line="383"/>
         <source>Move “%1” to %2?</source>
         <translation>要把“%1”移到 %2 吗？</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="352"/>
+        <location filename="../../app/ui/calendar_view.py" line="385"/>
         <source>Move</source>
         <translation>移动</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="362"/>
+        <location filename="../../app/ui/calendar_view.py" line="395"/>
         <source>Delete event</source>
         <translation>删除日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="363"/>
+        <location filename="../../app/ui/calendar_view.py" line="396"/>
         <source>Delete “%1”?</source>
         <translation>要删除“%1”吗？</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="365"/>
+        <location filename="../../app/ui/calendar_view.py" line="398"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="393"/>
+        <location filename="../../app/ui/calendar_view.py" line="426"/>
         <source>Changed “%1”</source>
         <translation>已更改“%1”</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="400"/>
+        <location filename="../../app/ui/calendar_view.py" line="433"/>
         <source>Deleted “%1”</source>
         <translation>已删除“%1”</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="419"/>
+        <location filename="../../app/ui/calendar_view.py" line="452"/>
         <source>The calendar could not be read: %1</source>
         <translation>无法读取日历：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="423"/>
+        <location filename="../../app/ui/calendar_view.py" line="456"/>
         <source>Import a calendar</source>
         <translation>导入日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="424"/>
-        <location filename="../../app/ui/calendar_view.py" line="456"/>
+        <location filename="../../app/ui/calendar_view.py" line="457"/>
+        <location filename="../../app/ui/calendar_view.py" line="489"/>
         <source>Calendars (*.ics)</source>
         <translation>日历文件 (*.ics)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="439"/>
+        <location filename="../../app/ui/calendar_view.py" line="472"/>
         <source>Imported: %1 new, %2 updated</source>
         <translation>已导入：新增 %1，更新 %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="442"/>
+        <location filename="../../app/ui/calendar_view.py" line="475"/>
         <source>; %1 repaired, %2 skipped</source>
         <translation>；修复 %1，跳过 %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="454"/>
+        <location filename="../../app/ui/calendar_view.py" line="487"/>
         <source>Export the calendar</source>
         <translation>导出日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="469"/>
+        <location filename="../../app/ui/calendar_view.py" line="502"/>
         <source>Exported to %1</source>
         <translation>已导出到 %1</translation>
     </message>
@@ -407,12 +407,12 @@
 <context>
     <name>ChatView</name>
     <message>
-        <location filename="../../app/ui/chat/chat_view.py"/>
+        <location filename="../../app/ui/chat/chat_view.py" line="332"/>
         <source>Could not show that answer</source>
         <translation>无法显示该回答</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="221"/>
+        <location filename="../../app/ui/chat/chat_view.py" line="217"/>
         <source>Could not open this conversation</source>
         <translation>无法打开此对话</translation>
     </message>
@@ -484,134 +484,134 @@
 <context>
     <name>ConnectPage</name>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="62"/>
+        <location filename="../../app/ui/connect_page.py" line="68"/>
         <source>Let other apps use Hearth&apos;s model (local server)</source>
         <translation>允许其他应用使用 Hearth 的模型（本地服务器）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="67"/>
+        <location filename="../../app/ui/connect_page.py" line="73"/>
         <source>Programs on this computer (OpenClaw, editors, scripts) can then use the model Hearth has loaded, with the key below. Your own chats always go first.</source>
         <translation>这台电脑上的程序（OpenClaw、编辑器、脚本）就可以凭下面的密钥使用 Hearth 已加载的模型。你自己的对话始终优先。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="71"/>
+        <location filename="../../app/ui/connect_page.py" line="77"/>
         <source>The server listens on %1, so other computers on your network can reach it (they still need the key).</source>
         <translation>服务器监听在 %1 上，所以你网络中的其他电脑也能访问它（仍然需要密钥）。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="74"/>
+        <location filename="../../app/ui/connect_page.py" line="80"/>
         <source>Port</source>
         <translation>端口</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="78"/>
+        <location filename="../../app/ui/connect_page.py" line="84"/>
         <source>Server port</source>
         <translation>服务器端口</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="83"/>
+        <location filename="../../app/ui/connect_page.py" line="89"/>
         <source>Base URL</source>
         <translation>基础 URL</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="84"/>
+        <location filename="../../app/ui/connect_page.py" line="90"/>
         <source>API key</source>
         <translation>API 密钥</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="85"/>
+        <location filename="../../app/ui/connect_page.py" line="91"/>
         <source>New key</source>
         <translation>新密钥</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="86"/>
+        <location filename="../../app/ui/connect_page.py" line="92"/>
         <source>Replace the API key with a new one</source>
         <translation>用新的 API 密钥替换当前密钥</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="92"/>
+        <location filename="../../app/ui/connect_page.py" line="98"/>
         <source>Web pages allowed to call the server (CORS)</source>
         <translation>允许调用服务器的网页（CORS）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="94"/>
+        <location filename="../../app/ui/connect_page.py" line="100"/>
         <source>None (recommended), or e.g. http://localhost:5173</source>
         <translation>无（推荐），或例如 http://localhost:5173</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="95"/>
+        <location filename="../../app/ui/connect_page.py" line="101"/>
         <source>Allowed web origins</source>
         <translation>允许的网页来源</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="97"/>
+        <location filename="../../app/ui/connect_page.py" line="103"/>
         <source>Ready-to-paste configuration</source>
         <translation>可直接粘贴的配置</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="99"/>
+        <location filename="../../app/ui/connect_page.py" line="105"/>
         <source>OpenClaw</source>
         <translation>OpenClaw</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="100"/>
+        <location filename="../../app/ui/connect_page.py" line="106"/>
         <source>Editor (Continue)</source>
         <translation>编辑器（Continue）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="101"/>
+        <location filename="../../app/ui/connect_page.py" line="107"/>
         <source>MCP clients</source>
         <translation>MCP 客户端</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="104"/>
+        <location filename="../../app/ui/connect_page.py" line="110"/>
         <source>Test connection</source>
         <translation>测试连接</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="110"/>
+        <location filename="../../app/ui/connect_page.py" line="116"/>
         <source>Recent requests (no message text is kept)</source>
         <translation>最近的请求（不保存消息内容）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="112"/>
+        <location filename="../../app/ui/connect_page.py" line="118"/>
         <source>Request log</source>
         <translation>请求日志</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="132"/>
-        <location filename="../../app/ui/connect_page.py" line="147"/>
+        <location filename="../../app/ui/connect_page.py" line="138"/>
+        <location filename="../../app/ui/connect_page.py" line="153"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="133"/>
-        <location filename="../../app/ui/connect_page.py" line="148"/>
+        <location filename="../../app/ui/connect_page.py" line="139"/>
+        <location filename="../../app/ui/connect_page.py" line="154"/>
         <source>Copy %1</source>
         <translation>复制%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="177"/>
+        <location filename="../../app/ui/connect_page.py" line="183"/>
         <source>A new key takes effect when you save; programs using the old one must be given the new one.</source>
         <translation>新密钥在保存后生效；使用旧密钥的程序需要换成新密钥。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="196"/>
+        <location filename="../../app/ui/connect_page.py" line="202"/>
         <source>The server is off: turn it on and save first.</source>
         <translation>服务器未开启：请先开启并保存。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="214"/>
+        <location filename="../../app/ui/connect_page.py" line="220"/>
         <source>Testing…</source>
         <translation>正在测试…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="218"/>
+        <location filename="../../app/ui/connect_page.py" line="224"/>
         <source>Connected: the server answers with %1.</source>
         <translation>已连接：服务器以 %1 应答。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="223"/>
+        <location filename="../../app/ui/connect_page.py" line="229"/>
         <source>No answer: %1</source>
         <translation>没有应答：%1</translation>
     </message>
@@ -1007,249 +1007,249 @@
 <context>
     <name>FilesView</name>
     <message>
-        <location filename="../../app/ui/files_view.py" line="171"/>
+        <location filename="../../app/ui/files_view.py" line="175"/>
         <source>Files found</source>
         <translation>找到的文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="209"/>
+        <location filename="../../app/ui/files_view.py" line="210"/>
         <source>Files</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="210"/>
+        <location filename="../../app/ui/files_view.py" line="211"/>
         <source>Add folder…</source>
         <translation>添加文件夹…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="211"/>
+        <location filename="../../app/ui/files_view.py" line="212"/>
         <source>Search file names and contents</source>
         <translation>搜索文件名和内容</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="212"/>
+        <location filename="../../app/ui/files_view.py" line="213"/>
         <source>Search files</source>
         <translation>搜索文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="213"/>
+        <location filename="../../app/ui/files_view.py" line="214"/>
         <source>Documents</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="213"/>
+        <location filename="../../app/ui/files_view.py" line="214"/>
         <source>Spreadsheets</source>
         <translation>表格</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="214"/>
+        <location filename="../../app/ui/files_view.py" line="215"/>
         <source>Presentations</source>
         <translation>演示文稿</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="214"/>
+        <location filename="../../app/ui/files_view.py" line="215"/>
         <source>Images</source>
         <translation>图片</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="215"/>
-        <location filename="../../app/ui/files_view.py" line="221"/>
+        <location filename="../../app/ui/files_view.py" line="216"/>
+        <location filename="../../app/ui/files_view.py" line="222"/>
         <source>Audio</source>
         <translation>音频</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="215"/>
+        <location filename="../../app/ui/files_view.py" line="216"/>
         <source>Videos</source>
         <translation>视频</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="216"/>
+        <location filename="../../app/ui/files_view.py" line="217"/>
         <source>Archives</source>
         <translation>压缩包</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="216"/>
-        <location filename="../../app/ui/files_view.py" line="222"/>
+        <location filename="../../app/ui/files_view.py" line="217"/>
+        <location filename="../../app/ui/files_view.py" line="223"/>
         <source>Code</source>
         <translation>代码</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="217"/>
-        <location filename="../../app/ui/files_view.py" line="222"/>
+        <location filename="../../app/ui/files_view.py" line="218"/>
+        <location filename="../../app/ui/files_view.py" line="223"/>
         <source>Other</source>
         <translation>其他</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="219"/>
+        <location filename="../../app/ui/files_view.py" line="220"/>
         <source>Document</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="219"/>
+        <location filename="../../app/ui/files_view.py" line="220"/>
         <source>Spreadsheet</source>
         <translation>表格</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="220"/>
+        <location filename="../../app/ui/files_view.py" line="221"/>
         <source>Presentation</source>
         <translation>演示文稿</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="220"/>
+        <location filename="../../app/ui/files_view.py" line="221"/>
         <source>Image</source>
         <translation>图片</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="221"/>
+        <location filename="../../app/ui/files_view.py" line="222"/>
         <source>Video</source>
         <translation>视频</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="221"/>
+        <location filename="../../app/ui/files_view.py" line="222"/>
         <source>Archive</source>
         <translation>压缩包</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="224"/>
+        <location filename="../../app/ui/files_view.py" line="225"/>
         <source>Any kind</source>
         <translation>任意类型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="225"/>
+        <location filename="../../app/ui/files_view.py" line="226"/>
         <source>Kind of file</source>
         <translation>文件类型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="226"/>
+        <location filename="../../app/ui/files_view.py" line="227"/>
         <source>Any time</source>
         <translation>任意时间</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="227"/>
+        <location filename="../../app/ui/files_view.py" line="228"/>
         <source>Today</source>
         <translation>今天</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="227"/>
+        <location filename="../../app/ui/files_view.py" line="228"/>
         <source>Past week</source>
         <translation>过去一周</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="227"/>
+        <location filename="../../app/ui/files_view.py" line="228"/>
         <source>Past month</source>
         <translation>过去一个月</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="228"/>
+        <location filename="../../app/ui/files_view.py" line="229"/>
         <source>Past year</source>
         <translation>过去一年</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="228"/>
-        <location filename="../../app/ui/files_view.py" line="233"/>
+        <location filename="../../app/ui/files_view.py" line="229"/>
+        <location filename="../../app/ui/files_view.py" line="234"/>
         <source>Modified</source>
         <translation>修改时间</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="229"/>
+        <location filename="../../app/ui/files_view.py" line="230"/>
         <source>Any size</source>
         <translation>任意大小</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="230"/>
+        <location filename="../../app/ui/files_view.py" line="231"/>
         <source>Under 1 MB</source>
         <translation>小于 1 MB</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="230"/>
+        <location filename="../../app/ui/files_view.py" line="231"/>
         <source>1 to 100 MB</source>
         <translation>1 到 100 MB</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="231"/>
+        <location filename="../../app/ui/files_view.py" line="232"/>
         <source>Over 100 MB</source>
         <translation>大于 100 MB</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="231"/>
-        <location filename="../../app/ui/files_view.py" line="233"/>
+        <location filename="../../app/ui/files_view.py" line="232"/>
+        <location filename="../../app/ui/files_view.py" line="234"/>
         <source>Size</source>
         <translation>大小</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="232"/>
+        <location filename="../../app/ui/files_view.py" line="233"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="232"/>
+        <location filename="../../app/ui/files_view.py" line="233"/>
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="232"/>
+        <location filename="../../app/ui/files_view.py" line="233"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="292"/>
-        <location filename="../../app/ui/files_view.py" line="311"/>
+        <location filename="../../app/ui/files_view.py" line="293"/>
+        <location filename="../../app/ui/files_view.py" line="312"/>
         <source>1 file</source>
         <translation>1 个文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="292"/>
-        <location filename="../../app/ui/files_view.py" line="311"/>
+        <location filename="../../app/ui/files_view.py" line="293"/>
+        <location filename="../../app/ui/files_view.py" line="312"/>
         <source>%1 files</source>
         <translation>%1 个文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="294"/>
+        <location filename="../../app/ui/files_view.py" line="295"/>
         <source>The first %1 files; type more to narrow them down</source>
         <translation>前 %1 个文件；多输入一些以缩小范围</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="299"/>
+        <location filename="../../app/ui/files_view.py" line="300"/>
         <source>File search failed: %1</source>
         <translation>文件搜索失败：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="307"/>
+        <location filename="../../app/ui/files_view.py" line="308"/>
         <source>No folders are chosen for file search yet: add one (Hearth finds files only there).</source>
         <translation>尚未选择用于文件搜索的文件夹：请添加一个（Hearth 只在其中查找文件）。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="312"/>
+        <location filename="../../app/ui/files_view.py" line="313"/>
         <source>in 1 folder</source>
         <translation>位于 1 个文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="312"/>
+        <location filename="../../app/ui/files_view.py" line="313"/>
         <source>in %1 folders</source>
         <translation>位于 %1 个文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="331"/>
+        <location filename="../../app/ui/files_view.py" line="332"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="332"/>
+        <location filename="../../app/ui/files_view.py" line="333"/>
         <source>Show in folder</source>
         <translation>在文件夹中显示</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="333"/>
+        <location filename="../../app/ui/files_view.py" line="334"/>
         <source>Add to chat</source>
         <translation>添加到对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="337"/>
+        <location filename="../../app/ui/files_view.py" line="338"/>
         <source>Search files in a folder</source>
         <translation>在文件夹中搜索文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="354"/>
+        <location filename="../../app/ui/files_view.py" line="355"/>
         <source>Reading %1…</source>
         <translation>正在读取 %1…</translation>
     </message>
@@ -1257,22 +1257,22 @@
 <context>
     <name>FolderList</name>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="61"/>
+        <location filename="../../app/ui/settings_dialog.py" line="62"/>
         <source>Add…</source>
         <translation>添加…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="62"/>
+        <location filename="../../app/ui/settings_dialog.py" line="63"/>
         <source>Add a folder to %1</source>
         <translation>向「%1」添加文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="64"/>
+        <location filename="../../app/ui/settings_dialog.py" line="65"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="65"/>
+        <location filename="../../app/ui/settings_dialog.py" line="66"/>
         <source>Remove the selected folder from %1</source>
         <translation>从「%1」移除所选文件夹</translation>
     </message>
@@ -1411,255 +1411,255 @@
 <context>
     <name>LibraryView</name>
     <message>
-        <location filename="../../app/ui/library_view.py" line="78"/>
+        <location filename="../../app/ui/library_view.py" line="79"/>
         <source>Reading the library…</source>
         <translation>正在读取资料库…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="93"/>
+        <location filename="../../app/ui/library_view.py" line="94"/>
         <source>Documents</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="94"/>
-        <location filename="../../app/ui/library_view.py" line="152"/>
+        <location filename="../../app/ui/library_view.py" line="95"/>
+        <location filename="../../app/ui/library_view.py" line="150"/>
         <source>Watched folders</source>
         <translation>监视的文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="95"/>
-        <location filename="../../app/ui/library_view.py" line="210"/>
+        <location filename="../../app/ui/library_view.py" line="96"/>
+        <location filename="../../app/ui/library_view.py" line="208"/>
         <source>Problems</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="103"/>
+        <location filename="../../app/ui/library_view.py" line="104"/>
         <source>Library</source>
         <translation>资料库</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="114"/>
+        <location filename="../../app/ui/library_view.py" line="112"/>
         <source>Re-index now</source>
         <translation>立即重建索引</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="122"/>
+        <location filename="../../app/ui/library_view.py" line="120"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="122"/>
+        <location filename="../../app/ui/library_view.py" line="120"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="123"/>
+        <location filename="../../app/ui/library_view.py" line="121"/>
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="122"/>
+        <location filename="../../app/ui/library_view.py" line="120"/>
         <source>Length</source>
         <translation>长度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="83"/>
         <location filename="../../app/ui/library_view.py" line="84"/>
+        <location filename="../../app/ui/library_view.py" line="85"/>
         <source>Search inside your documents</source>
         <translation>在文档内容中搜索</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="110"/>
+        <location filename="../../app/ui/library_view.py" line="108"/>
         <source>Add files…</source>
         <translation>添加文件…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="122"/>
+        <location filename="../../app/ui/library_view.py" line="120"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="137"/>
+        <location filename="../../app/ui/library_view.py" line="135"/>
         <source>Indexed documents</source>
         <translation>已索引的文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="142"/>
+        <location filename="../../app/ui/library_view.py" line="140"/>
         <source>Passages found</source>
         <translation>找到的段落</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="158"/>
+        <location filename="../../app/ui/library_view.py" line="156"/>
         <source>Add folder…</source>
         <translation>添加文件夹…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="159"/>
+        <location filename="../../app/ui/library_view.py" line="157"/>
         <source>Stop watching</source>
         <translation>停止监视</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="169"/>
+        <location filename="../../app/ui/library_view.py" line="167"/>
         <source>Files that could not be read</source>
         <translation>无法读取的文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="193"/>
+        <location filename="../../app/ui/library_view.py" line="191"/>
         <source>1 document</source>
         <translation>1 个文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="193"/>
+        <location filename="../../app/ui/library_view.py" line="191"/>
         <source>%1 documents</source>
         <translation>%1 个文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="194"/>
+        <location filename="../../app/ui/library_view.py" line="192"/>
         <source>1 passage</source>
         <translation>1 个段落</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="195"/>
+        <location filename="../../app/ui/library_view.py" line="193"/>
         <source>%1 passages</source>
         <translation>%1 个段落</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="197"/>
+        <location filename="../../app/ui/library_view.py" line="195"/>
         <source>1 only in a chat</source>
         <translation>1 个仅在对话中</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="198"/>
+        <location filename="../../app/ui/library_view.py" line="196"/>
         <source>%1 only in chats</source>
         <translation>%1 个仅在对话中</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="200"/>
+        <location filename="../../app/ui/library_view.py" line="198"/>
         <source>paused</source>
         <translation>已暂停</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="229"/>
+        <location filename="../../app/ui/library_view.py" line="227"/>
         <source>Skipped: %1</source>
         <translation>已跳过：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="230"/>
+        <location filename="../../app/ui/library_view.py" line="228"/>
         <source>unreadable</source>
         <translation>无法读取</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="232"/>
+        <location filename="../../app/ui/library_view.py" line="230"/>
         <source>Indexed · watching its folder</source>
         <translation>已索引 · 正在监视其文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="234"/>
+        <location filename="../../app/ui/library_view.py" line="232"/>
         <source>Indexed · only in a chat</source>
         <translation>已索引 · 仅在对话中</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="235"/>
+        <location filename="../../app/ui/library_view.py" line="233"/>
         <source>Indexed</source>
         <translation>已索引</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="240"/>
+        <location filename="../../app/ui/library_view.py" line="238"/>
         <source>Text</source>
         <translation>文本</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="246"/>
+        <location filename="../../app/ui/library_view.py" line="244"/>
         <source>1 page</source>
         <translation>1 页</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="246"/>
+        <location filename="../../app/ui/library_view.py" line="244"/>
         <source>%1 pages</source>
         <translation>%1 页</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="248"/>
+        <location filename="../../app/ui/library_view.py" line="246"/>
         <source>1 sheet</source>
         <translation>1 个工作表</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="248"/>
+        <location filename="../../app/ui/library_view.py" line="246"/>
         <source>%1 sheets</source>
         <translation>%1 个工作表</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="250"/>
+        <location filename="../../app/ui/library_view.py" line="248"/>
         <source>1 slide</source>
         <translation>1 张幻灯片</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="250"/>
+        <location filename="../../app/ui/library_view.py" line="248"/>
         <source>%1 slides</source>
         <translation>%1 张幻灯片</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="254"/>
+        <location filename="../../app/ui/library_view.py" line="252"/>
         <source>The library could not be read: %1</source>
         <translation>无法读取资料库：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="276"/>
+        <location filename="../../app/ui/library_view.py" line="274"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="277"/>
+        <location filename="../../app/ui/library_view.py" line="275"/>
         <source>Show in folder</source>
         <translation>在文件夹中显示</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="279"/>
+        <location filename="../../app/ui/library_view.py" line="277"/>
         <source>Re-index</source>
         <translation>重新索引</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="280"/>
+        <location filename="../../app/ui/library_view.py" line="278"/>
         <source>Remove from Hearth…</source>
         <translation>从 Hearth 中移除…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="285"/>
+        <location filename="../../app/ui/library_view.py" line="283"/>
         <source>Reading %1 again…</source>
         <translation>正在重新读取 %1…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="291"/>
+        <location filename="../../app/ui/library_view.py" line="289"/>
         <source>Remove from Hearth</source>
         <translation>从 Hearth 中移除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="292"/>
+        <location filename="../../app/ui/library_view.py" line="290"/>
         <source>Remove “%1” from Hearth? Its passages are forgotten; the file itself stays where it is.</source>
         <translation>要从 Hearth 中移除“%1”吗？其段落将被遗忘，文件本身保留在原处。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="296"/>
+        <location filename="../../app/ui/library_view.py" line="294"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="309"/>
+        <location filename="../../app/ui/library_view.py" line="307"/>
         <source>Add files to the library</source>
         <translation>将文件添加到资料库</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="336"/>
+        <location filename="../../app/ui/library_view.py" line="334"/>
         <source>No passage matches “%1”.</source>
         <translation>没有段落匹配“%1”。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="362"/>
+        <location filename="../../app/ui/library_view.py" line="360"/>
         <source>Indexing %1 of %2: %3</source>
         <translation>正在索引第 %1 个，共 %2 个：%3</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="374"/>
+        <location filename="../../app/ui/library_view.py" line="372"/>
         <source>Watch a folder</source>
         <translation>监视文件夹</translation>
     </message>
@@ -1667,22 +1667,22 @@
 <context>
     <name>LocalModels</name>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="509"/>
+        <location filename="../../app/ui/models/manager.py" line="538"/>
         <source>On this computer</source>
         <translation>这台电脑上的模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="527"/>
+        <location filename="../../app/ui/models/manager.py" line="556"/>
         <source>In use</source>
         <translation>使用中</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="530"/>
+        <location filename="../../app/ui/models/manager.py" line="559"/>
         <source>Use</source>
         <translation>使用</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="530"/>
+        <location filename="../../app/ui/models/manager.py" line="559"/>
         <source>Not found</source>
         <translation>找不到文件</translation>
     </message>
@@ -1968,22 +1968,22 @@
 <context>
     <name>ModelCatalog</name>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="33"/>
+        <location filename="../../app/ui/models/manager.py" line="34"/>
         <source>GGUF for llama.cpp. Good quality, fastest on most computers.</source>
         <translation>用于 llama.cpp 的 GGUF。质量好，在大多数电脑上最快。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="35"/>
+        <location filename="../../app/ui/models/manager.py" line="36"/>
         <source>GGUF for llama.cpp. Closest to the original; needs more memory.</source>
         <translation>用于 llama.cpp 的 GGUF。最接近原始模型；需要更多内存。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="37"/>
+        <location filename="../../app/ui/models/manager.py" line="38"/>
         <source>For Apple Silicon Macs (MLX). The fastest choice on a Mac.</source>
         <translation>适用于 Apple Silicon Mac（MLX）。在 Mac 上最快。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="39"/>
+        <location filename="../../app/ui/models/manager.py" line="40"/>
         <source>For Apple Silicon Macs (MLX). Higher quality, more memory.</source>
         <translation>适用于 Apple Silicon Mac（MLX）。质量更高，占用内存更多。</translation>
     </message>
@@ -1991,82 +1991,82 @@
 <context>
     <name>ModelManager</name>
     <message>
-        <location filename="../../app/ui/models/manager.py"/>
+        <location filename="../../app/ui/models/manager.py" line="448"/>
         <source>“%1” has no chat template of its own. Its architecture is known: Hearth can hold a conversation with it using the %2 template.</source>
         <translation>“%1”没有自带对话模板。它的架构是已知的：Hearth 可以使用 %2 模板与它对话。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py"/>
+        <location filename="../../app/ui/models/manager.py" line="452"/>
         <source>Use the %1 template</source>
         <translation>使用 %1 模板</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="315"/>
+        <location filename="../../app/ui/models/manager.py" line="316"/>
         <source>Models — Hearth</source>
         <translation>模型 — Hearth</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="347"/>
+        <location filename="../../app/ui/models/manager.py" line="355"/>
         <source>Welcome to Hearth</source>
         <translation>欢迎使用 Hearth</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="347"/>
+        <location filename="../../app/ui/models/manager.py" line="355"/>
         <source>Models</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="352"/>
+        <location filename="../../app/ui/models/manager.py" line="357"/>
         <source>Hearth answers with Nanbeige4.2-3B, running entirely on this computer; nothing you ask leaves it. There is no model here yet: download one below (Q4_K_M is a good start) or open one you already have.</source>
         <translation>Hearth 使用完全在本机运行的 Nanbeige4.2-3B 回答问题，你问的任何内容都不会离开这台电脑。这里还没有模型：请在下方下载一个（推荐从 Q4_K_M 开始），或打开你已有的模型。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="356"/>
+        <location filename="../../app/ui/models/manager.py" line="361"/>
         <source>Download a build of Nanbeige4.2-3B or open one you already have. Downloads resume where they stopped and are checked before use.</source>
         <translation>下载 Nanbeige4.2-3B 的某个版本，或打开已有的模型。下载可断点续传，使用前会校验。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="380"/>
+        <location filename="../../app/ui/models/manager.py" line="385"/>
         <source>Open a GGUF file…</source>
         <translation>打开 GGUF 文件…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="382"/>
+        <location filename="../../app/ui/models/manager.py" line="387"/>
         <source>Open an MLX folder…</source>
         <translation>打开 MLX 文件夹…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="384"/>
+        <location filename="../../app/ui/models/manager.py" line="389"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="414"/>
+        <location filename="../../app/ui/models/manager.py" line="419"/>
         <source>Open a GGUF model</source>
         <translation>打开 GGUF 模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="415"/>
+        <location filename="../../app/ui/models/manager.py" line="420"/>
         <source>GGUF models (*.gguf)</source>
         <translation>GGUF 模型 (*.gguf)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="431"/>
+        <location filename="../../app/ui/models/manager.py" line="440"/>
         <source>“%1” cannot be used: it is not a complete GGUF model file.</source>
         <translation>无法使用“%1”：它不是完整的 GGUF 模型文件。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="436"/>
+        <location filename="../../app/ui/models/manager.py" line="456"/>
         <source>“%1” has no chat template, so Hearth cannot hold a conversation with it. Choose a chat (instruct) build of the model, such as Nanbeige4.2-3B above.</source>
         <translation>“%1”没有对话模板，Hearth 无法与它对话。请选择该模型的对话（instruct）版本，例如上面的 Nanbeige4.2-3B。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="449"/>
+        <location filename="../../app/ui/models/manager.py" line="477"/>
         <source>Open an MLX model folder</source>
         <translation>打开 MLX 模型文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="453"/>
+        <location filename="../../app/ui/models/manager.py" line="481"/>
         <source>That folder has no config.json, so it is not an MLX model.</source>
         <translation>该文件夹没有 config.json，不是 MLX 模型。</translation>
     </message>
@@ -2113,6 +2113,29 @@
         <location filename="../../app/ui/ops.py" line="73"/>
         <source>Something went wrong</source>
         <translation>出错了</translation>
+    </message>
+</context>
+<context>
+    <name>OutputFolder</name>
+    <message>
+        <location filename="../../app/ui/settings_dialog.py" line="101"/>
+        <source>Choose…</source>
+        <translation>选择…</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_dialog.py" line="102"/>
+        <source>Choose %1</source>
+        <translation>选择%1</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_dialog.py" line="104"/>
+        <source>Default</source>
+        <translation>默认</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_dialog.py" line="105"/>
+        <source>Use the default for %1</source>
+        <translation>%1使用默认值</translation>
     </message>
 </context>
 <context>
@@ -2287,22 +2310,22 @@
 <context>
     <name>ServerSwitch</name>
     <message>
-        <location filename="../../app/ui/api_server.py" line="117"/>
+        <location filename="../../app/ui/api_server.py" line="123"/>
         <source>Another program asks to change your calendar</source>
         <translation>另一个程序请求修改你的日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/api_server.py" line="119"/>
+        <location filename="../../app/ui/api_server.py" line="125"/>
         <source>Nothing changes unless you allow it.</source>
         <translation>除非你允许，否则不会有任何更改。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/api_server.py" line="120"/>
+        <location filename="../../app/ui/api_server.py" line="126"/>
         <source>Allow</source>
         <translation>允许</translation>
     </message>
     <message>
-        <location filename="../../app/ui/api_server.py" line="121"/>
+        <location filename="../../app/ui/api_server.py" line="127"/>
         <source>Refuse</source>
         <translation>拒绝</translation>
     </message>
@@ -2326,269 +2349,246 @@
     </message>
 </context>
 <context>
-    <name>OutputFolder</name>
-    <message>
-        <location filename="../../app/ui/settings_dialog.py"/>
-        <source>Choose…</source>
-        <translation>选择…</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/settings_dialog.py"/>
-        <source>Choose %1</source>
-        <translation>选择%1</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/settings_dialog.py"/>
-        <source>Default</source>
-        <translation>默认</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/settings_dialog.py"/>
-        <source>Use the default for %1</source>
-        <translation>%1使用默认值</translation>
-    </message>
-</context>
-<context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../app/ui/settings_dialog.py"/>
+        <location filename="../../app/ui/settings_dialog.py" line="240"/>
         <source>Office files Hearth writes (documents, sheets, slides) go to</source>
         <translation>Hearth 生成的办公文件（文档、表格、幻灯片）保存到</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py"/>
+        <location filename="../../app/ui/settings_dialog.py" line="244"/>
         <source>Folder for office files</source>
         <translation>办公文件文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="237"/>
+        <location filename="../../app/ui/settings_dialog.py" line="283"/>
         <source>Start Hearth in the tray when I sign in</source>
         <translation>登录时在托盘中启动 Hearth</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="313"/>
+        <location filename="../../app/ui/settings_dialog.py" line="360"/>
         <source>Could not change start at login</source>
         <translation>无法更改登录时启动</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="101"/>
+        <location filename="../../app/ui/settings_dialog.py" line="140"/>
         <source>Settings — Hearth</source>
         <translation>设置 — Hearth</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="113"/>
+        <location filename="../../app/ui/settings_dialog.py" line="152"/>
         <source>Tool servers</source>
         <translation>工具服务器</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="117"/>
+        <location filename="../../app/ui/settings_dialog.py" line="156"/>
         <source>Answers</source>
         <translation>回答</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="120"/>
+        <location filename="../../app/ui/settings_dialog.py" line="159"/>
         <source>Speed</source>
         <translation>速度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="124"/>
+        <location filename="../../app/ui/settings_dialog.py" line="163"/>
         <source>Connect another app</source>
         <translation>连接其他应用</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="125"/>
-        <location filename="../../app/ui/settings_dialog.py" line="153"/>
+        <location filename="../../app/ui/settings_dialog.py" line="164"/>
+        <location filename="../../app/ui/settings_dialog.py" line="192"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="126"/>
+        <location filename="../../app/ui/settings_dialog.py" line="165"/>
         <source>Folders</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="127"/>
+        <location filename="../../app/ui/settings_dialog.py" line="166"/>
         <source>General</source>
         <translation>通用</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="145"/>
+        <location filename="../../app/ui/settings_dialog.py" line="184"/>
         <source>No model chosen</source>
         <translation>未选择模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="146"/>
+        <location filename="../../app/ui/settings_dialog.py" line="185"/>
         <source>Model file or folder</source>
         <translation>模型文件或文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="148"/>
+        <location filename="../../app/ui/settings_dialog.py" line="187"/>
         <source>Models…</source>
         <translation>模型管理…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="149"/>
+        <location filename="../../app/ui/settings_dialog.py" line="188"/>
         <source>Manage models</source>
         <translation>管理模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="155"/>
-        <location filename="../../app/ui/settings_dialog.py" line="161"/>
+        <location filename="../../app/ui/settings_dialog.py" line="194"/>
+        <location filename="../../app/ui/settings_dialog.py" line="200"/>
         <source>Engine</source>
         <translation>引擎</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="156"/>
+        <location filename="../../app/ui/settings_dialog.py" line="195"/>
         <source>Automatic</source>
         <translation>自动</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="156"/>
+        <location filename="../../app/ui/settings_dialog.py" line="195"/>
         <source>Remote server</source>
         <translation>远程服务器</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="164"/>
+        <location filename="../../app/ui/settings_dialog.py" line="203"/>
         <source>Remote server address</source>
         <translation>远程服务器地址</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="166"/>
+        <location filename="../../app/ui/settings_dialog.py" line="205"/>
         <source>Server</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="172"/>
+        <location filename="../../app/ui/settings_dialog.py" line="211"/>
         <source>Automatic (from free memory)</source>
         <translation>自动（根据可用内存）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="174"/>
+        <location filename="../../app/ui/settings_dialog.py" line="213"/>
         <source>Context length in tokens</source>
         <translation>上下文长度（token）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="175"/>
+        <location filename="../../app/ui/settings_dialog.py" line="214"/>
         <source>Context length</source>
         <translation>上下文长度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="177"/>
+        <location filename="../../app/ui/settings_dialog.py" line="216"/>
         <source>f16 (best quality)</source>
         <translation>f16（质量最好）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="178"/>
+        <location filename="../../app/ui/settings_dialog.py" line="217"/>
         <source>q8_0 (half the memory)</source>
         <translation>q8_0（内存减半）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="180"/>
+        <location filename="../../app/ui/settings_dialog.py" line="219"/>
         <source>KV cache precision</source>
         <translation>KV 缓存精度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="181"/>
+        <location filename="../../app/ui/settings_dialog.py" line="220"/>
         <source>KV cache</source>
         <translation>KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="182"/>
+        <location filename="../../app/ui/settings_dialog.py" line="221"/>
         <source>Each token of context takes 176 KiB at f16 (94 KiB at q8_0): 8K tokens need about 1.4 GiB.</source>
         <translation>每个上下文 token 在 f16 下占 176 KiB（q8_0 下 94 KiB）：8K token 约需 1.4 GiB。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="184"/>
+        <location filename="../../app/ui/settings_dialog.py" line="223"/>
         <source>Think before answering by default</source>
         <translation>默认回答前先思考</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="186"/>
+        <location filename="../../app/ui/settings_dialog.py" line="225"/>
         <source>Thinking</source>
         <translation>思考</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="193"/>
+        <location filename="../../app/ui/settings_dialog.py" line="232"/>
         <source>Watched folders (documents Hearth can read and cite)</source>
         <translation>监视的文件夹（Hearth 可以阅读并引用其中的文档）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="194"/>
+        <location filename="../../app/ui/settings_dialog.py" line="233"/>
         <source>Watched folders</source>
         <translation>监视的文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="197"/>
+        <location filename="../../app/ui/settings_dialog.py" line="236"/>
         <source>File search folders (Hearth finds files only here)</source>
         <translation>文件搜索范围（Hearth 只在这些文件夹中查找文件）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="198"/>
+        <location filename="../../app/ui/settings_dialog.py" line="237"/>
         <source>File search folders</source>
         <translation>文件搜索范围</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="210"/>
-        <location filename="../../app/ui/settings_dialog.py" line="211"/>
+        <location filename="../../app/ui/settings_dialog.py" line="256"/>
+        <location filename="../../app/ui/settings_dialog.py" line="257"/>
         <source>Quick ask shortcut</source>
         <translation>快速提问快捷键</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="217"/>
-        <location filename="../../app/ui/settings_dialog.py" line="224"/>
+        <location filename="../../app/ui/settings_dialog.py" line="263"/>
+        <location filename="../../app/ui/settings_dialog.py" line="270"/>
         <source>Follow the system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="217"/>
+        <location filename="../../app/ui/settings_dialog.py" line="263"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="218"/>
+        <location filename="../../app/ui/settings_dialog.py" line="264"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="221"/>
-        <location filename="../../app/ui/settings_dialog.py" line="222"/>
+        <location filename="../../app/ui/settings_dialog.py" line="267"/>
+        <location filename="../../app/ui/settings_dialog.py" line="268"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="228"/>
-        <location filename="../../app/ui/settings_dialog.py" line="229"/>
+        <location filename="../../app/ui/settings_dialog.py" line="274"/>
+        <location filename="../../app/ui/settings_dialog.py" line="275"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="230"/>
+        <location filename="../../app/ui/settings_dialog.py" line="276"/>
         <source>The language changes as soon as you save.</source>
         <translation>保存后语言立即切换。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="231"/>
-        <location filename="../../app/ui/settings_dialog.py" line="232"/>
+        <location filename="../../app/ui/settings_dialog.py" line="277"/>
+        <location filename="../../app/ui/settings_dialog.py" line="278"/>
         <source>Show a test notification</source>
         <translation>显示测试通知</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="234"/>
+        <location filename="../../app/ui/settings_dialog.py" line="280"/>
         <source>Reminders</source>
         <translation>提醒</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="245"/>
+        <location filename="../../app/ui/settings_dialog.py" line="291"/>
         <source>The shortcut is registered while Hearth runs.</source>
         <translation>Hearth 运行时会注册该快捷键。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="271"/>
+        <location filename="../../app/ui/settings_dialog.py" line="317"/>
         <source>Choose a model to see which engine runs it.</source>
         <translation>选择模型后可查看由哪个引擎运行。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="316"/>
+        <location filename="../../app/ui/settings_dialog.py" line="363"/>
         <source>Could not save settings</source>
         <translation>无法保存设置</translation>
     </message>

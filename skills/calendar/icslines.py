@@ -5,6 +5,7 @@ A component that is broken is marked with the reason; the rest of the file still
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 MAX_BYTES = 64 * 1024 * 1024  # a 50,000-event calendar is ~15 MB
@@ -36,6 +37,13 @@ class Block:
 
     def first(self, prop: str) -> tuple[int, str] | None:
         """(line, value) of the first `prop` line of this component itself."""
+        return next(self._own(prop), None)
+
+    def all(self, prop: str) -> list[tuple[int, str]]:
+        return list(self._own(prop))
+
+    def _own(self, prop: str) -> Iterator[tuple[int, str]]:
+        # (line, value) of each `prop` line of this component, not of those nested in it.
         depth = 0
         for number, text in self.lines[1:]:
             name, value = split(text)
@@ -44,20 +52,7 @@ class Block:
             elif name == "END":
                 depth -= 1
             elif depth == 0 and name == prop:
-                return number, value
-        return None
-
-    def all(self, prop: str) -> list[tuple[int, str]]:
-        depth, found = 0, []
-        for number, text in self.lines[1:]:
-            name, value = split(text)
-            if name == "BEGIN":
-                depth += 1
-            elif name == "END":
-                depth -= 1
-            elif depth == 0 and name == prop:
-                found.append((number, value))
-        return found
+                yield number, value
 
 
 @dataclass

@@ -75,22 +75,10 @@ def m002_queue(db: sqlite_utils.Database) -> None:
 
 def connect(path: Path) -> sqlite_utils.Database:
     """Open index.db shared with the file index: WAL so readers never block the writer."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    conn = sqlite3.connect(str(path), check_same_thread=False, timeout=30)
-    try:
-        conn.execute("pragma busy_timeout = 30000")
-        conn.execute("pragma journal_mode = wal")
-        conn.execute("pragma foreign_keys = on")
-        conn.execute("pragma synchronous = normal")  # WAL + normal: durable enough for a cache
-        conn.execute("pragma secure_delete = on")  # a forgotten chat's text is overwritten
-        db = sqlite_utils.Database(conn)
-        migrations.apply(db)
-    except sqlite3.OperationalError as exc:  # a read-only or full disk: searches still work
-        conn.close()
-        db = sqlite_utils.Database(index_health.fallback(path, exc))
-        if migrations.applied(db) != migrations.names:
-            raise exc from None
-    return db
+    # WAL + synchronous normal: durable enough for a cache; secure_delete: a forgotten chat's
+    # text is overwritten, not left in free pages.
+    return index_health.open_index(path, migrations, "foreign_keys = on",
+                                   "synchronous = normal", "secure_delete = on")
 
 
 INDEXING = "indexing"  # a row whose passages are being written: never "unchanged"

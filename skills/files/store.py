@@ -83,20 +83,7 @@ def name_terms(name: str) -> str:
 
 def connect(path: Path) -> sqlite_utils.Database:
     """WAL and a busy timeout: the documents index writes to the same file from its own thread."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    conn = sqlite3.connect(str(path), check_same_thread=False, timeout=30)
-    try:
-        conn.execute("pragma journal_mode=wal")
-        conn.execute("pragma busy_timeout=30000")
-        conn.execute("pragma synchronous=normal")
-        db = sqlite_utils.Database(conn)
-        migrations.apply(db)
-    except sqlite3.OperationalError as exc:  # a read-only or full disk: searches still work
-        conn.close()
-        db = sqlite_utils.Database(index_health.fallback(path, exc))
-        if migrations.applied(db) != migrations.names:
-            raise exc from None
-    return db
+    return index_health.open_index(path, migrations, "synchronous = normal")
 
 
 _UPSERT = (

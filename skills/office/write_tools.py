@@ -27,6 +27,11 @@ _PLACEMENT: dict[str, Any] = {
     "next_to_source": {"type": "boolean", "description": "Write beside the source."},
     "overwrite": {"type": "boolean", "description": "Replace an existing file of that name."},
 }
+# The source a sheet tool reads (office_convert, office_clean).
+_SOURCE: dict[str, Any] = {
+    "source": {"type": "string", "description": "Workbook or CSV."},
+    "sheet": {"type": "string"},
+}
 OVERWRITE_TEXT = ("Second approval: {path} already exists and will be REPLACED. The current file"
                   " is kept as a backup beside it, and Undo puts it back.")
 
@@ -113,6 +118,11 @@ class WriteTool:
         return sheet
 
 
+def write_parameters(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
+    """A write tool's JSON schema: its own properties, then where to write (_PLACEMENT)."""
+    return {"type": "object", "properties": {**properties, **_PLACEMENT}, "required": required}
+
+
 def name_from(title: str, fallback: str) -> str:
     cleaned = re.sub(r'[<>:"/\\|?*\x00-\x1f]+', "-", title).strip(" .-")[:80].strip(" .")
     return cleaned or fallback
@@ -139,20 +149,14 @@ class ConvertSheet(WriteTool):
     name = "office_convert"
     action = "Convert"
     description = "Write a sheet, a CSV or rows you give as a new CSV or XLSX file."
-    parameters: dict[str, Any] = {
-        "type": "object",
-        "properties": {
-            "source": {"type": "string", "description": "Workbook or CSV."},
-            "sheet": {"type": "string"},
-            "to": {"type": "string", "enum": ["csv", "xlsx"]},
-            "columns": {"type": "array", "items": {"type": "string"},
-                        "description": "Header of rows."},
-            "rows": {"type": "array", "items": {"type": "array"},
-                     "description": "Rows to write instead of a source."},
-            **_PLACEMENT,
-        },
-        "required": ["to"],
-    }
+    parameters = write_parameters({
+        **_SOURCE,
+        "to": {"type": "string", "enum": ["csv", "xlsx"]},
+        "columns": {"type": "array", "items": {"type": "string"},
+                    "description": "Header of rows."},
+        "rows": {"type": "array", "items": {"type": "array"},
+                 "description": "Rows to write instead of a source."},
+    }, required=["to"])
 
     def plan(self, arguments: dict[str, Any], context: SkillContext) -> Draft:
         to = str(arguments.get("to") or "").lower().lstrip(".")
@@ -184,16 +188,10 @@ class CleanSheet(WriteTool):
     action = "Clean"
     description = ("Clean a sheet or CSV with operations applied in order, into a NEW file (the"
                    " source is not changed).")
-    parameters: dict[str, Any] = {
-        "type": "object",
-        "properties": {
-            "source": {"type": "string", "description": "Workbook or CSV."},
-            "sheet": {"type": "string"},
-            "operations": {"type": "array", "items": clean.OPERATION_SCHEMA, "minItems": 1},
-            **_PLACEMENT,
-        },
-        "required": ["source", "operations"],
-    }
+    parameters = write_parameters({
+        **_SOURCE,
+        "operations": {"type": "array", "items": clean.OPERATION_SCHEMA, "minItems": 1},
+    }, required=["source", "operations"])
 
     def plan(self, arguments: dict[str, Any], context: SkillContext) -> Draft:
         sheet = self.source_sheet(arguments, context)
@@ -210,18 +208,13 @@ class WriteReport(WriteTool):
     action = "Create a Word report"
     description = ("Create a Word (.docx) report from Markdown (# headings, lists, | tables |,"
                    " **bold**, *italic*, \\pagebreak on its own line).")
-    parameters: dict[str, Any] = {
-        "type": "object",
-        "properties": {
-            "title": {"type": "string"},
-            "markdown": {"type": "string"},
-            "template": {"type": "string", "description": "A .docx whose styles to use."},
-            "digest": {"type": "string", "description": "A folder digested by office_digest:"
-                       " adds its summaries as sources."},
-            **_PLACEMENT,
-        },
-        "required": ["markdown"],
-    }
+    parameters = write_parameters({
+        "title": {"type": "string"},
+        "markdown": {"type": "string"},
+        "template": {"type": "string", "description": "A .docx whose styles to use."},
+        "digest": {"type": "string", "description": "A folder digested by office_digest:"
+                   " adds its summaries as sources."},
+    }, required=["markdown"])
 
     def __init__(self, access: OfficeAccess, limits: Limits | None = None,
                  digester: Digester | None = None) -> None:
@@ -260,15 +253,10 @@ class WriteSlides(WriteTool):
     name = "office_slides"
     action = "Create a PowerPoint deck"
     description = "Create a PowerPoint (.pptx) deck; each slide has a title, bullets, notes, a table."
-    parameters: dict[str, Any] = {
-        "type": "object",
-        "properties": {
-            "title": {"type": "string", "description": "Adds a title slide."},
-            "slides": {"type": "array", "items": slides.SLIDE_SCHEMA, "minItems": 1},
-            **_PLACEMENT,
-        },
-        "required": ["slides"],
-    }
+    parameters = write_parameters({
+        "title": {"type": "string", "description": "Adds a title slide."},
+        "slides": {"type": "array", "items": slides.SLIDE_SCHEMA, "minItems": 1},
+    }, required=["slides"])
 
     def plan(self, arguments: dict[str, Any], context: SkillContext) -> Draft:
         title = str(arguments.get("title") or "")

@@ -4,22 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from backends.events import Event, ReasoningDelta, StreamError, TextDelta, ToolCall
+from backends.events import Event, ReasoningDelta, StreamError, TextDelta, ToolCall, merge_deltas
 from backends.parser import OutputParser
 
 
 def merged(events: list[Event]) -> list[Event]:
     """Join adjacent deltas of one kind, so results compare whatever the chunking."""
-    out: list[Event] = []
-    for event in events:
-        last = out[-1] if out else None
-        if isinstance(event, ReasoningDelta) and isinstance(last, ReasoningDelta):
-            out[-1] = ReasoningDelta(last.text + event.text)
-        elif isinstance(event, TextDelta) and isinstance(last, TextDelta):
-            out[-1] = TextDelta(last.text + event.text)
-        else:
-            out.append(event)
-    return out
+    return merge_deltas(events)
 
 
 def parse(text: str, chunk: int = 0, **kwargs: object) -> list[Event]:

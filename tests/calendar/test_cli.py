@@ -47,3 +47,24 @@ def test_errors_are_one_line_without_traceback(tmp_path: Path,
     assert "missing.ics" in capsys.readouterr().err
     assert main(["calendar", "add", "--title", "x", "--start", "soon"]) != 0
     assert "ISO 8601" in capsys.readouterr().err
+
+
+def test_list_reads_as_an_agenda_and_pages_on(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["calendar", "add", "--title", "Standup", "--start", "2026-12-01T09:00",
+                 "--tz", "UTC", "--rrule", "FREQ=DAILY;COUNT=5", "--location", "Room 2"]) == 0
+    capsys.readouterr()
+    assert main(["calendar", "list", "--from", "2026-12-01", "--to", "2026-12-08",
+                 "--tz", "Europe/Berlin", "--limit", "2"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[:3] == ["2 event(s) from Tue 01 Dec 2026 00:00 CET to Tue 08 Dec 2026 00:00 CET:",
+                       "Tue 01 Dec 2026", out[2]]
+    assert out[2].startswith("  10:00-11:00 CET (UTC 09:00)  Standup @ Room 2 (repeats)  [uid ")
+    assert "list_events" not in "\n".join(out)  # nothing addressed to the model
+    more, command = out[-1].split(". Next page: ")
+    assert more == "3 more not listed" and command.startswith("hearth calendar list --from ")
+    # The command it prints lists the rest.
+    assert main([*command.split()[1:], "--tz", "Europe/Berlin"]) == 0
+    rest = capsys.readouterr().out
+    assert rest.startswith("3 event(s)") and "Sat 05 Dec 2026" in rest and "more" not in rest
+    assert main(["calendar", "list", "--from", "2026-12-09", "--to", "2026-12-08"]) == 2
+    assert "--to must be after --from" in capsys.readouterr().err

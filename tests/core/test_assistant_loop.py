@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -198,26 +197,6 @@ class DocSkill:
         ]
         text = "\n".join(f"[{s.citation}] {s.text}" for s in sources)
         return SkillResult(text, sources=sources)
-
-
-@pytest.fixture
-def backend() -> ScriptedBackend:
-    return ScriptedBackend()
-
-
-@pytest.fixture
-def runner(backend: ScriptedBackend) -> Iterator[ModelRunner]:
-    r = ModelRunner()
-    r.load(backend).result(WAIT)
-    yield r
-    r.close()
-
-
-@pytest.fixture
-def history(tmp_path: Path) -> Iterator[HistoryStore]:
-    store = HistoryStore(tmp_path / "hearth.db")
-    yield store
-    store.close()
 
 
 def make(

@@ -3,11 +3,7 @@ Assistant and ModelRunner on the scripted engine (the loop's logic; the engines 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
-
-import pytest
 
 from app.core.assistant import Assistant, TurnMode
 from app.core.assistant.compaction import RESULT_CUT, SUMMARY_INTRO
@@ -18,26 +14,6 @@ from app.core.settings import Settings
 from backends.scripted import ScriptedBackend
 from skills.builtin import builtin_skills
 from tests.core.test_assistant_loop import TIME_CALL, WAIT, Events, answer, turn
-
-
-@pytest.fixture
-def backend() -> ScriptedBackend:
-    return ScriptedBackend()
-
-
-@pytest.fixture
-def runner(backend: ScriptedBackend) -> Iterator[ModelRunner]:
-    r = ModelRunner()
-    r.load(backend).result(WAIT)
-    yield r
-    r.close()
-
-
-@pytest.fixture
-def history(tmp_path: Path) -> Iterator[HistoryStore]:
-    store = HistoryStore(tmp_path / "hearth.db")
-    yield store
-    store.close()
 
 
 def make(runner: ModelRunner, history: HistoryStore, **settings: Any) -> Assistant:

@@ -4,7 +4,6 @@ reasoning closed at its budget, a conversation that outgrows the window summariz
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -44,13 +43,6 @@ def engine(request: pytest.FixtureRequest, tiny_model: TinyModel) -> Iterator[Mo
     runner.load(request.param(tiny_model)).result(120)
     yield runner
     runner.close()
-
-
-@pytest.fixture
-def history(tmp_path: Path) -> Iterator[HistoryStore]:
-    store = HistoryStore(tmp_path / "hearth.db")
-    yield store
-    store.close()
 
 
 def _stream(runner: ModelRunner, options: GenerateOptions) -> list[Event]:

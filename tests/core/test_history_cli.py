@@ -106,7 +106,7 @@ def test_delete_removes_it_from_list_and_search(chats, capsys) -> None:  # type:
             ["history", "export", "--conversation", "nope"],
             "hearth: no conversation with id 'nope'\n",
         ),
-        (["history"], "hearth: choose one of: history list, search, export, delete\n"),
+        (["history"], "hearth: choose one of: history list, search, export, delete, recover\n"),
     ],
 )
 def test_mistakes_give_one_line_and_an_error_code(chats, capsys, argv, message) -> None:  # type: ignore[no-untyped-def]

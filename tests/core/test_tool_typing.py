@@ -3,11 +3,7 @@ real Assistant: the parser never turns a value the schema allows to be a string 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
-
-import pytest
 
 from app.core.assistant import Assistant, TurnMode
 from app.core.events import ToolFinished
@@ -37,13 +33,6 @@ class LookupSkill:
     def run(self, arguments: dict[str, Any], context: SkillContext) -> SkillResult:
         self.seen.append(arguments)
         return SkillResult("found it")
-
-
-@pytest.fixture
-def history(tmp_path: Path) -> Iterator[HistoryStore]:
-    store = HistoryStore(tmp_path / "hearth.db")
-    yield store
-    store.close()
 
 
 def test_optional_strings_that_look_like_numbers_stay_strings(history: HistoryStore) -> None:

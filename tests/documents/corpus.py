@@ -11,6 +11,8 @@ from pathlib import Path
 
 from pypdf import PdfReader, PdfWriter
 
+from tests.support.text_pdf import pdf_bytes
+
 
 def _pdf_escape(text: str) -> str:
     return text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
@@ -36,17 +38,7 @@ def write_pdf(path: Path, pages: list[list[str]]) -> Path:
             f" << /F1 {font_id} 0 R >> >> /Contents {page_ids[i] + 1} 0 R >>".encode()
         )
         objects.append(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream")
-    out = bytearray(b"%PDF-1.4\n")
-    offsets = []
-    for number, body in enumerate(objects, start=1):
-        offsets.append(len(out))
-        out += f"{number} 0 obj\n".encode() + body + b"\nendobj\n"
-    xref = len(out)
-    out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode()
-    out += b"".join(f"{o:010d} 00000 n \n".encode() for o in offsets)
-    out += f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\n".encode()
-    out += f"startxref\n{xref}\n%%EOF\n".encode()
-    path.write_bytes(bytes(out))
+    path.write_bytes(pdf_bytes(objects))
     return path
 
 

@@ -22,6 +22,12 @@ def text_pdf(path: Path, pages: list[str]) -> Path:
         objects.append(b"<< /Length %d >>\nstream\n" % len(stream) + stream
                        + b"\nendstream")
     objects.append(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
+    path.write_bytes(pdf_bytes(objects))
+    return path
+
+
+def pdf_bytes(objects: list[bytes]) -> bytes:
+    """A PDF file of `objects` (numbered from 1; object 1 the catalog) with a correct xref."""
     out = bytearray(b"%PDF-1.4\n")
     offsets = []
     for number, body in enumerate(objects, start=1):
@@ -32,5 +38,4 @@ def text_pdf(path: Path, pages: list[str]) -> Path:
     out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
     out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
         len(objects) + 1, xref)
-    path.write_bytes(bytes(out))
-    return path
+    return bytes(out)

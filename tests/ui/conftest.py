@@ -55,6 +55,17 @@ def hearth(hearth_home: Any, backend: ScriptedBackend) -> Iterator[Any]:
 
 
 @pytest.fixture
+def window(ctx: Any, qtbot: Any) -> Any:
+    """The main window, shown; a test module may define its own (set up differently)."""
+    from app.ui.main_window import MainWindow
+
+    w = MainWindow(ctx)
+    qtbot.addWidget(w)
+    w.show()
+    return w
+
+
+@pytest.fixture
 def ctx(qapp: Any, hearth: Any) -> Iterator[Any]:
     from app.ui.context import UiContext
     from app.ui.ops import Ops

@@ -2,23 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from app.ui.chat.message import AssistantMessage, SummaryMarker
-from app.ui.main_window import MainWindow
 from app.ui.settings_dialog import SettingsDialog
 from tests.ui.scripts import TITLE, WAIT_MS, answer
 from tests.ui.test_chat import messages, send, wait_idle
-
-
-@pytest.fixture
-def window(ctx: Any, qtbot: Any) -> MainWindow:
-    w = MainWindow(ctx)
-    qtbot.addWidget(w)
-    w.show()
-    return w
 
 
 def test_cut_thinking_shows_a_notice_live_and_after_reopening(window, backend, qtbot,

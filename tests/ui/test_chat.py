@@ -13,14 +13,6 @@ from app.ui.main_window import MainWindow
 from tests.ui.scripts import LONG_ANSWER, TITLE, WAIT_MS, answer, tool_call
 
 
-@pytest.fixture
-def window(ctx: Any, qtbot: Any) -> MainWindow:
-    w = MainWindow(ctx)
-    qtbot.addWidget(w)
-    w.show()
-    return w
-
-
 def send(qtbot: Any, window: MainWindow, text: str) -> None:
     box = window.chat.composer.input
     box.setFocus()

@@ -17,14 +17,6 @@ from tests.ui.scripts import TITLE, WAIT_MS, answer, tool_call
 
 
 @pytest.fixture
-def window(ctx: Any, qtbot: Any) -> MainWindow:
-    w = MainWindow(ctx)
-    qtbot.addWidget(w)
-    w.show()
-    return w
-
-
-@pytest.fixture
 def folder(tmp_path: Path) -> Path:
     docs = tmp_path / "Project"
     docs.mkdir()

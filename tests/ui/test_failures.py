@@ -13,7 +13,7 @@ from app.ui.chat.message import AssistantMessage
 from app.ui.failures import Action, action_label, present
 from app.ui.i18n import TRANSLATIONS
 from backends.errors import ContextFull, RemoteError
-from tests.ui.test_chat import messages, send, wait_idle, window  # noqa: F401 - the fixture
+from tests.ui.test_chat import messages, send, wait_idle
 
 
 def test_every_kind_has_its_own_line_in_english_and_chinese(qapp: Any) -> None:

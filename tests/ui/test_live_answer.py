@@ -17,7 +17,7 @@ from app.ui.chat.message import AssistantMessage
 from app.ui.main_window import MainWindow
 from app.ui.quick_ask import QuickAsk
 from tests.ui.scripts import TITLE, WAIT_MS, answer
-from tests.ui.test_chat import event_call, messages, send, wait_idle, window  # noqa: F401
+from tests.ui.test_chat import event_call, messages, send, wait_idle
 
 
 @pytest.fixture

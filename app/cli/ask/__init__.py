@@ -7,15 +7,11 @@ from __future__ import annotations
 import argparse
 
 from app.cli.ask.commands import run_ask, run_chat
-from app.cli.scripted import CLI_ENGINES, add_script_options
+from app.cli.scripted import add_engine_options
 
 
 def _model_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--model", metavar="PATH", help="a .gguf file or an MLX model folder")
-    parser.add_argument("--engine", choices=CLI_ENGINES, metavar="{auto,llama,mlx,remote}",
-                        help="which engine runs the model (default: settings, then auto)")
-    parser.add_argument("--url", help="server URL for --engine remote")
-    add_script_options(parser)
+    add_engine_options(parser)
     think = parser.add_mutually_exclusive_group()
     think.add_argument("--think", dest="think", action="store_const", const=True,
                        help="reason before answering (default: as in settings)")

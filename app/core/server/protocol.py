@@ -383,7 +383,8 @@ RESPONSES_FIELDS = {
     name: _ignored for name in (
         "model", "input", "instructions", "stream", "max_output_tokens", "temperature", "top_p",
         "tools", "tool_choice", "reasoning", "user", "metadata", "store", "parallel_tool_calls",
-        "service_tier", "prompt_cache_key", "safety_identifier", "text", "truncation", "seed")
+        "service_tier", "prompt_cache_key", "safety_identifier", "text", "truncation", "seed",
+        "stream_options")
 } | {"previous_response_id": _neutral(None), "background": _neutral(False),
      "conversation": _neutral(None), "include": _ignored}
 

@@ -23,6 +23,7 @@ from app.core.server.generation import Generation, Outcome, wait_disconnect
 from app.core.server.log import RequestLog, RequestRecord
 from app.core.server.proposals import PATH as PROPOSALS_PATH
 from app.core.server.proposals import ProposalDesk
+from app.core.server.response_stream import ResponseStream
 from backends.base import BackendInfo, GenerateOptions, Message
 from backends.errors import FailureKind
 from backends.events import (
@@ -205,14 +206,11 @@ class Endpoints:
         return await self._generate(request, "responses")
 
     async def _generate(self, request: Request, kind: str) -> Response:
-        record = _Record(request)
+        record = _Record(request, "resp" if kind == "responses" else "chatcmpl")
         try:
             info = self.state.model()
             raw = await _body(request)
             parsed = _parse(kind, raw, self.state.default_max_tokens())
-            if kind == "responses" and parsed.stream:
-                raise ApiError(400, "Streaming is not supported on /v1/responses yet; use "
-                               "/v1/chat/completions for streaming.", param="stream")
             if self.state.closing:
                 raise ApiError(503, "Hearth's server is shutting down.", type="server_error",
                                code="server_shutdown")
@@ -241,9 +239,11 @@ class Endpoints:
                                code="server_shutdown")
             if parsed.stream:
                 record.streaming = True  # the stream logs it when it ends
-                return StreamingResponse(self._stream_chat(generation, first, record, parsed),
-                                         media_type="text/event-stream", headers={
-                                             **headers, "Cache-Control": "no-cache"})
+                stream = (self._stream_response(generation, first, record, parsed)
+                          if kind == "responses" else
+                          self._stream_chat(generation, first, record, parsed))
+                return StreamingResponse(stream, media_type="text/event-stream", headers={
+                    **headers, "Cache-Control": "no-cache"})
             outcome = await _until_disconnect(request, generation, generation.collect(first))
             self._end(generation, record)
             record.finish(outcome.done, outcome.tool_calls, 200)
@@ -331,14 +331,64 @@ class Endpoints:
             record.status, record.error = 499, "client disconnected"
             raise
         finally:
-            generation.cancel()  # a client that went away stops its generation at once
-            if record.done is None:  # log once the engine has really stopped
-                task = asyncio.get_running_loop().create_task(self._drain(generation, record))
-                self._draining.add(task)
-                task.add_done_callback(self._draining.discard)
-            else:
-                self._end(generation, record)
-                self.state.log.add(record.build())
+            self._settle(generation, record)
+
+    async def _stream_response(self, generation: Generation, first: Event, record: _Record,
+                               parsed: protocol.Sampling) -> AsyncIterator[bytes]:
+        """/v1/responses with stream: true, as the Responses API's typed events."""
+        record.streaming = True
+        events = ResponseStream(record.request_id, record.model, parsed.options.tools)
+        calls: list[ToolCall] = []
+        event: Event = first
+        try:
+            for data in events.start():
+                yield data
+            while True:
+                event, carried = await generation.merged(event)
+                out: list[bytes] = []
+                if isinstance(event, ReasoningDelta):
+                    out = events.reasoning(event.text)
+                elif isinstance(event, TextDelta):
+                    out = events.text(event.text)
+                elif isinstance(event, ToolCall):
+                    out = events.tool_call(event)
+                    calls.append(event)
+                elif isinstance(event, Prefill):  # a comment: clients see the prompt is read
+                    out = [f": prefill {event.done}/{event.total}\n\n".encode()]
+                elif isinstance(event, StreamError) and event.kind is not None:
+                    record.error = event.message
+                    out = events.fail(from_failure(event.kind, event.message).code or
+                                      "engine_failed", event.message)
+                elif isinstance(event, Done):
+                    record.finish(event, calls, 200)
+                    if event.finish_reason == "cancelled" and generation.shutdown:
+                        record.error = "server shutting down"
+                        out = events.fail("server_shutdown", "Hearth's server is shutting "
+                                          "down; this answer was cut off.", event)
+                    elif event.finish_reason != "error":
+                        out = events.finish(event)
+                for data in out:
+                    yield data
+                if isinstance(event, Done):
+                    return
+                event = carried if carried is not None else await generation.next()
+        except asyncio.CancelledError:
+            record.status, record.error = 499, "client disconnected"
+            raise
+        finally:
+            self._settle(generation, record)
+
+    def _settle(self, generation: Generation, record: _Record) -> None:
+        """A stream ended (whole, failed or cut off by its client): stop the generation and
+        log the request once the engine has really stopped."""
+        generation.cancel()  # a client that went away stops its generation at once
+        if record.done is None:
+            task = asyncio.get_running_loop().create_task(self._drain(generation, record))
+            self._draining.add(task)
+            task.add_done_callback(self._draining.discard)
+        else:
+            self._end(generation, record)
+            self.state.log.add(record.build())
 
     async def _drain(self, generation: Generation, record: _Record) -> None:
         try:
@@ -377,7 +427,8 @@ def _shape(kind: str, outcome: Outcome, record: _Record,
         assert isinstance(parsed, protocol.CompletionRequest)
         return shapes.completion(outcome, record.model, record.request_id, parsed.prompt,
                                  parsed.echo)
-    return shapes.response_object(outcome, record.model, record.request_id)
+    return shapes.response_object(outcome, record.model, record.request_id,
+                                  parsed.options.tools)
 
 
 def _failure(error: StreamError, done: Done | None, info: BackendInfo) -> ApiError:
@@ -418,8 +469,8 @@ async def _http_error(request: Request, exc: Exception) -> Response:
 class _Record:
     """What the request log keeps of one request, filled in as it goes."""
 
-    def __init__(self, request: Request) -> None:
-        self.request_id = shapes.new_id("chatcmpl")
+    def __init__(self, request: Request, id_prefix: str) -> None:
+        self.request_id = shapes.new_id(id_prefix)
         self.client = client_name(request)
         self.method, self.path = request.method, request.url.path
         self.started = time.perf_counter()

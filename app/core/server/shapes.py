@@ -88,35 +88,78 @@ def completion_text(outcome: Outcome) -> str:
         c.raw for c in outcome.tool_calls)
 
 
-def response_object(outcome: Outcome, model: str, request_id: str) -> dict[str, Any]:
+def reasoning_item(item_id: str, text: str, status: str = "completed") -> dict[str, Any]:
+    """A Responses reasoning item (the model's thinking as reasoning_text)."""
+    content = [{"type": "reasoning_text", "text": text}] if text or status == "completed" else []
+    return {"type": "reasoning", "id": item_id, "summary": [], "content": content,
+            "status": status}
+
+
+def message_item(item_id: str, text: str | None, status: str = "completed") -> dict[str, Any]:
+    """A Responses assistant message; `text` None while it has no content part yet."""
+    content = [] if text is None else [output_text(text)]
+    return {"type": "message", "id": item_id, "role": "assistant", "status": status,
+            "content": content}
+
+
+def output_text(text: str) -> dict[str, Any]:
+    return {"type": "output_text", "text": text, "annotations": [], "logprobs": []}
+
+
+def function_call_item(item_id: str, call: ToolCall, call_id: str, arguments: str,
+                       status: str = "completed") -> dict[str, Any]:
+    return {"type": "function_call", "id": item_id, "call_id": call_id, "name": call.name,
+            "arguments": arguments, "status": status}
+
+
+def response_usage(done: Done | None) -> dict[str, Any]:
+    return {"input_tokens": done.prompt_tokens if done else 0,
+            "input_tokens_details": {"cached_tokens": done.cached_prompt_tokens if done else 0},
+            "output_tokens": done.completion_tokens if done else 0,
+            "output_tokens_details": {"reasoning_tokens": 0},
+            "total_tokens": (done.prompt_tokens + done.completion_tokens) if done else 0}
+
+
+def response_tools(tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The request's tools as the Responses API echoes them (flat function tools)."""
+    return [{"type": "function", "strict": False, "description": None, "parameters": None,
+             **tool["function"]} for tool in tools]
+
+
+def response_body(request_id: str, model: str, created: int, status: str,
+                  output: list[dict[str, Any]], done: Done | None,
+                  tools: list[dict[str, Any]], error: dict[str, Any] | None = None
+                  ) -> dict[str, Any]:
+    """A Response object; `status` in_progress, completed, incomplete or failed."""
+    text = "".join(part["text"] for item in output if item["type"] == "message"
+                   for part in item["content"])
+    return {"id": request_id, "object": "response", "created_at": created, "model": model,
+            "status": status, "error": error,
+            "incomplete_details": {"reason": "max_output_tokens"} if status == "incomplete"
+            else None,
+            "output": output, "output_text": text, "store": False, "instructions": None,
+            "tools": response_tools(tools), "tool_choice": "auto", "parallel_tool_calls": True,
+            "usage": response_usage(done) if status != "in_progress" else None}
+
+
+def response_status(done: Done | None) -> str:
+    return "incomplete" if done is not None and done.finish_reason == "length" else "completed"
+
+
+def response_object(outcome: Outcome, model: str, request_id: str,
+                    tools: list[dict[str, Any]]) -> dict[str, Any]:
     output: list[dict[str, Any]] = []
     if outcome.reasoning:
-        output.append({"type": "reasoning", "id": new_id("rs"), "summary": [],
-                       "content": [{"type": "reasoning_text",
-                                    "text": "".join(outcome.reasoning)}]})
+        output.append(reasoning_item(new_id("rs"), "".join(outcome.reasoning)))
     text = "".join(outcome.text)
     if text or not outcome.tool_calls:
-        output.append({"type": "message", "id": new_id("msg"), "role": "assistant",
-                       "status": "completed", "content": [
-                           {"type": "output_text", "text": text, "annotations": []}]})
+        output.append(message_item(new_id("msg"), text))
     for call in outcome.tool_calls:
         shaped = tool_call(call)
-        output.append({"type": "function_call", "id": new_id("fc"), "call_id": shaped["id"],
-                       "name": call.name, "arguments": shaped["function"]["arguments"],
-                       "status": "completed"})
-    done = outcome.done
-    incomplete = done is not None and done.finish_reason == "length"
-    return {"id": request_id, "object": "response", "created_at": int(time.time()),
-            "model": model, "status": "incomplete" if incomplete else "completed",
-            "incomplete_details": {"reason": "max_output_tokens"} if incomplete else None,
-            "output": output, "output_text": text, "error": None, "store": False,
-            "usage": {"input_tokens": done.prompt_tokens if done else 0,
-                      "input_tokens_details": {"cached_tokens":
-                                               done.cached_prompt_tokens if done else 0},
-                      "output_tokens": done.completion_tokens if done else 0,
-                      "output_tokens_details": {"reasoning_tokens": 0},
-                      "total_tokens": (done.prompt_tokens + done.completion_tokens)
-                      if done else 0}}
+        output.append(function_call_item(new_id("fc"), call, shaped["id"],
+                                         shaped["function"]["arguments"]))
+    return response_body(request_id, model, int(time.time()), response_status(outcome.done),
+                         output, outcome.done, tools)
 
 
 class DeltaChunks:

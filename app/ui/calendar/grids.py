@@ -62,6 +62,21 @@ class _Grid(QWidget):
                 return hit
         return None
 
+    def start_at(self, pos: QPoint) -> datetime | None:
+        """Where a new event double-clicked at `pos` starts; None off the days."""
+        return None
+
+    def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:  # noqa: N802
+        # On an event: edit it; on empty time: a new one-hour event there.
+        pos = event.position().toPoint()
+        hit = self.hit_at(pos)
+        if hit is not None:
+            self.edit_requested.emit(hit.occ)
+            return
+        start = self.start_at(pos)
+        if start is not None:
+            self.new_requested.emit(start, start + timedelta(hours=1))
+
     def palette_color(self, role: str) -> QColor:
         pal = self.palette()
         roles = {"text": pal.text(), "dim": pal.placeholderText(), "base": pal.base(),
@@ -231,16 +246,9 @@ class MonthGrid(_Grid):
         if shift:
             self.move_requested.emit(hit.occ, hit.occ.start + shift, hit.occ.end + shift)
 
-    def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:  # noqa: N802
-        pos = event.position().toPoint()
-        hit = self.hit_at(pos)
-        if hit is not None:
-            self.edit_requested.emit(hit.occ)
-            return
+    def start_at(self, pos: QPoint) -> datetime | None:
         day = self.day_at(pos)
-        if day is not None:
-            start = datetime.combine(day, time(9)).astimezone()
-            self.new_requested.emit(start, start + timedelta(hours=1))
+        return datetime.combine(day, time(9)).astimezone() if day is not None else None
 
 
 class TimeGrid(_Grid):
@@ -441,12 +449,5 @@ class TimeGrid(_Grid):
         if planned is not None and planned != (local(hit.occ.start), local(hit.occ.end)):
             self.move_requested.emit(hit.occ, planned[0], planned[1])
 
-    def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:  # noqa: N802
-        pos = event.position().toPoint()
-        hit = self.hit_at(pos)
-        if hit is not None:
-            self.edit_requested.emit(hit.occ)
-            return
-        moment = self.moment_at(pos)
-        if moment is not None:
-            self.new_requested.emit(moment, moment + timedelta(hours=1))
+    def start_at(self, pos: QPoint) -> datetime | None:
+        return self.moment_at(pos)

@@ -1,0 +1,55 @@
+"""Commands made of actions (`hearth docs add|search|...`): their parsers, --json and dispatch."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeAlias
+
+from app.cli.output import emit_json, fail
+from app.core.failures import FailureKind, exit_code
+
+if TYPE_CHECKING:
+    from app.main import Hearth
+
+Handler = Callable[[argparse.Namespace, "Hearth"], int]
+Actions: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"  # generic to mypy only
+
+
+def command_group(sub: Actions, name: str, help: str, run: Handler | None = None) -> Actions:
+    """`hearth NAME ACTION ...`; `run` (default: `dispatch`) runs whichever action was given."""
+    parser = sub.add_parser(name, help=help)
+    actions: Actions = parser.add_subparsers(dest="action")
+    parser.set_defaults(func=run or dispatch, group=name, group_actions=actions)
+    return actions
+
+
+def add_action(actions: Actions, name: str, help: str,
+               handler: Handler | None = None) -> argparse.ArgumentParser:
+    """One action, with the --json every action has."""
+    parser: argparse.ArgumentParser = actions.add_parser(name, help=help)
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+    if handler is not None:
+        parser.set_defaults(handler=handler)
+    return parser
+
+
+def dispatch(args: argparse.Namespace, hearth: Hearth) -> int:
+    handler = getattr(args, "handler", None)
+    if handler is None:
+        return no_action(args)
+    result: int = handler(args, hearth)
+    return result
+
+
+def no_action(args: argparse.Namespace) -> int:
+    names = ", ".join(args.group_actions.choices)
+    return fail(f"choose one of: {args.group} {names}", exit_code(FailureKind.BAD_INPUT))
+
+
+def show(as_json: bool, record: Any, text: str) -> None:
+    """The typed record as one JSON line, or the sentence for a person."""
+    if as_json:
+        emit_json(record)
+    else:
+        print(text)
