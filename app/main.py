@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from app.core.conversations import Conversations
     from app.core.history import HistoryStore
     from app.core.runner import ModelRunner
+    from app.core.server.log import RequestLog
     from app.core.warmup import OnStatus, PrefixWarmup
     from backends.base import Backend
     from skills.base import Skill
@@ -94,6 +95,16 @@ class Hearth:
         store = CalendarStore(self.paths.history_db)
         self._closers.append(store)
         return store
+
+    @cached_property
+    def request_log(self) -> RequestLog:
+        """The API server's request log, kept in hearth.db across restarts (no message text)."""
+        from app.core.server.log import RequestLog
+        from app.core.server.log_store import RequestLogStore
+
+        kept = RequestLog(store=RequestLogStore(self.paths.history_db))
+        self._closers.append(kept)
+        return kept
 
     @cached_property
     def index_db(self) -> Path:

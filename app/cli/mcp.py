@@ -25,13 +25,13 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 def run_mcp_serve(args: argparse.Namespace, hearth: Hearth) -> int:
     from app import __version__
     from app.core.mcp.server import HearthTools, serve_stdio
-    from app.core.server.guard import is_loopback_host
+    from app.core.server.guard import local_address
     from app.core.server.proposals import NOT_RUNNING, propose_to_app
     from skills.common.clock import local_timezone_name
 
     settings = hearth.settings
     roots = [*settings.watched_folders, *settings.file_roots]
-    host = settings.server_host if is_loopback_host(settings.server_host) else "127.0.0.1"
+    host = local_address(settings.server_host)  # where the app's server can be reached
     if settings.server_enabled and settings.server_api_key:
         propose = propose_to_app(host, settings.server_port, settings.server_api_key)
     else:

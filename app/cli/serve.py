@@ -81,7 +81,8 @@ def run_serve(args: argparse.Namespace, hearth: Hearth) -> int:
                           cors_origins=lambda: list(settings.server_cors_origins),
                           default_max_tokens=lambda: settings.max_tokens)
     loaded: Future[BackendInfo] | None = None
-    server = ApiServer(hearth.runner, config, loading=lambda: loaded is None or not loaded.done())
+    server = ApiServer(hearth.runner, config, log=hearth.request_log,
+                       loading=lambda: loaded is None or not loaded.done())
     out = _Lines(args.json)
     try:
         server.bind()

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from app.core.conversations import Conversations
     from app.core.history import HistoryStore
     from app.core.runner import ModelRunner
+    from app.core.server.log import RequestLog
     from app.core.warmup import OnStatus, PrefixWarmup
     from backends.base import Backend
     from skills.calendar import CalendarStore
@@ -48,6 +49,9 @@ class HearthParts(Protocol):
 
     @property
     def runner(self) -> ModelRunner: ...
+
+    @property
+    def request_log(self) -> RequestLog: ...
 
     @property
     def assistant(self) -> Assistant: ...

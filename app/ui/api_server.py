@@ -3,6 +3,8 @@ shows proposals from other programs for approval, and reports state and queue to
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
@@ -10,7 +12,7 @@ from PySide6.QtWidgets import QMessageBox, QWidget
 
 from app.core.events import ConfirmationRequest
 from app.core.server.keys import ensure_api_key
-from app.core.server.log import RequestRecord
+from app.core.server.log import RequestLog, RequestRecord
 from app.ui.context import UiContext
 
 if TYPE_CHECKING:
@@ -36,6 +38,8 @@ class ServerSwitch(QObject):
         self._timer.setInterval(QUEUE_POLL_MS)
         self._timer.timeout.connect(self._poll)
         self._last_queue = -1
+        self._log: RequestLog | None = None
+        self._log_lock = threading.Lock()
         self.proposal.connect(self._ask_person)
 
     @property
@@ -68,9 +72,8 @@ class ServerSwitch(QObject):
             zone = local_timezone_name()
             desk = ProposalDesk(calendar_skills(self.ctx.part("calendar"), zone),
                                 self.proposal.emit, zone)
-            server = ApiServer(hearth.runner, config, proposals=desk,
+            server = ApiServer(hearth.runner, config, log=self._request_log(), proposals=desk,
                                loading=lambda: bool(settings.model_path or settings.remote_url))
-            server.log.subscribe(self.logged.emit)
             server.start()
             return server
 
@@ -113,8 +116,21 @@ class ServerSwitch(QObject):
             self._last_queue = count
             self.queue.emit(count)
 
-    def records(self) -> list[RequestRecord]:
-        return self.server.log.records() if self.server is not None else []
+    def _request_log(self) -> RequestLog:
+        """The log kept in hearth.db, opened once (on a worker: it reads the disk)."""
+        with self._log_lock:
+            if self._log is None:
+                self._log = self.ctx.hearth.request_log
+                self._log.subscribe(self.logged.emit)
+            return self._log
+
+    def load_log(self, on_ready: Callable[[list[RequestRecord]], None]) -> None:
+        """The kept requests (from earlier runs too), handed to `on_ready` on the GUI thread."""
+        self.ctx.ops.run(lambda: self._request_log().records(), on_ready)
+
+    def clear_log(self, on_done: Callable[[Any], None] | None = None) -> None:
+        """Forget every logged request, in memory and in hearth.db."""
+        self.ctx.ops.run(lambda: self._request_log().clear(), on_done)
 
     def _ask_person(self, request: ConfirmationRequest) -> None:
         parent = self.parent()

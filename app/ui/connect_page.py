@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QListWidget,
+    QMessageBox,
     QPlainTextEdit,
     QPushButton,
     QScrollArea,
@@ -31,10 +32,11 @@ from app.core.server.client_config import (
     model_id,
     openclaw_config,
 )
-from app.core.server.guard import is_loopback_host
+from app.core.server.guard import local_address
 from app.core.server.keys import new_api_key
 from app.core.server.log import RequestRecord
 from app.ui.context import UiContext
+from app.ui.network_access import NetworkAccess
 
 LOG_ROWS = 200
 
@@ -72,10 +74,9 @@ class ConnectPage(QScrollArea):
         column.addWidget(_dim(self.tr(
             "Programs on this computer (OpenClaw, editors, scripts) can then use the model "
             "Hearth has loaded, with the key below. Your own chats always go first.")))
-        if not is_loopback_host(settings.server_host):
-            column.addWidget(_dim("⚠ " + self.tr(
-                "The server listens on %1, so other computers on your network can reach it "
-                "(they still need the key).").replace("%1", settings.server_host)))
+        self.network = NetworkAccess(settings.server_host)
+        self.network.changed.connect(self._refresh)
+        column.addWidget(self.network)
         row = QHBoxLayout()
         row.addWidget(QLabel(self.tr("Port")))
         self.port = QSpinBox()
@@ -113,16 +114,23 @@ class ConnectPage(QScrollArea):
         self.test_result = _dim()
         test_row.addWidget(self.test_result, 1)
         column.addLayout(test_row)
-        column.addWidget(QLabel(self.tr("Recent requests (no message text is kept)")))
+        log_row = QHBoxLayout()
+        log_row.addWidget(QLabel(self.tr("Recent requests (no message text is kept)")), 1)
+        self.clear_log = QPushButton(self.tr("Clear log"))
+        self.clear_log.setAccessibleName(self.tr("Clear the request log"))
+        self.clear_log.clicked.connect(self._ask_clear)
+        log_row.addWidget(self.clear_log)
+        column.addLayout(log_row)
         self.log = QListWidget()
         self.log.setAccessibleName(self.tr("Request log"))
         self.log.setMaximumHeight(130)
         column.addWidget(self.log)
         self.setWidget(body)
+        self._records: list[RequestRecord] = []
+        self.clear_log.setEnabled(False)
         if switch is not None:
-            for record in switch.records()[-LOG_ROWS:]:
-                self.add_record(record)
             switch.logged.connect(self.add_record)
+            switch.load_log(self._show_kept)  # read off the GUI thread
         self._refresh()
 
     # -- building ---------------------------------------------------------------------------
@@ -159,8 +167,8 @@ class ConnectPage(QScrollArea):
 
     # -- state ------------------------------------------------------------------------------
     def base_url(self) -> str:
-        host = self.ctx.hearth.settings.server_host
-        shown = "127.0.0.1" if host in ("", "0.0.0.0") else host  # noqa: S104 - display only
+        shown = local_address(self.network.host())
+        shown = f"[{shown}]" if ":" in shown else shown
         return f"http://{shown}:{self.port.value()}/v1"
 
     def endpoint(self) -> Endpoint:
@@ -185,14 +193,38 @@ class ConnectPage(QScrollArea):
         self._refresh()
 
     def add_record(self, record: RequestRecord) -> None:
-        when = datetime.fromtimestamp(record.at).strftime("%H:%M:%S")
-        tools = f" · {', '.join(record.tool_calls)}" if record.tool_calls else ""
-        self.log.addItem(f"{when}  {record.status}  {record.path}  {record.client}  "
-                         f"{record.prompt_tokens}+{record.completion_tokens} "
-                         f"({record.cached_tokens} cached)  {record.duration_ms:.0f} ms{tools}")
+        self._records = [*self._records[1 - LOG_ROWS:], record]
+        self.log.addItem(_row(record))
         while self.log.count() > LOG_ROWS:
             self.log.takeItem(0)
+        self.clear_log.setEnabled(True)
         self.log.scrollToBottom()
+
+    def _show_kept(self, kept: list[RequestRecord]) -> None:
+        """Requests logged before this page opened (earlier runs too), above any new ones."""
+        self._records = [*kept, *(r for r in self._records if r not in kept)][-LOG_ROWS:]
+        self.log.clear()
+        self.log.addItems([_row(r) for r in self._records])
+        self.clear_log.setEnabled(bool(self._records))
+        self.log.scrollToBottom()
+
+    def _ask_clear(self) -> None:
+        box = QMessageBox(QMessageBox.Icon.Question, self.tr("Clear the request log?"),
+                          self.tr("%n logged request(s) will be forgotten, here and on disk.",
+                                  "", len(self._records)),
+                          QMessageBox.StandardButton.Cancel, self)
+        clear = box.addButton(self.tr("Clear log"), QMessageBox.ButtonRole.DestructiveRole)
+
+        def answered(_result: int) -> None:
+            if box.clickedButton() is clear and self.switch is not None:
+                self.switch.clear_log()
+                self._records = []
+                self.log.clear()
+                self.clear_log.setEnabled(False)
+            box.deleteLater()
+
+        box.finished.connect(answered)
+        box.open()  # never blocks the GUI thread
 
     def _test(self) -> None:
         """GET /v1/models on the running server with the saved key (off the GUI thread)."""
@@ -233,4 +265,13 @@ class ConnectPage(QScrollArea):
     def values(self) -> dict[str, Any]:
         origins = [o.strip() for o in self.origins.text().split(",") if o.strip()]
         return {"server_enabled": self.enabled.isChecked(), "server_port": self.port.value(),
+                "server_host": self.network.host(),
                 "server_api_key": self._key, "server_cors_origins": origins}
+
+
+def _row(record: RequestRecord) -> str:
+    when = datetime.fromtimestamp(record.at).strftime("%Y-%m-%d %H:%M:%S")
+    tools = f" · {', '.join(record.tool_calls)}" if record.tool_calls else ""
+    return (f"{when}  {record.status}  {record.path}  {record.client}  "
+            f"{record.prompt_tokens}+{record.completion_tokens} ({record.cached_tokens} cached)  "
+            f"{record.duration_ms:.0f} ms{tools}")

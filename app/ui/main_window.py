@@ -297,6 +297,7 @@ class MainWindow(QMainWindow):
         dialog.saved.connect(self._settings_saved)
         dialog.open_models.connect(self.open_models)
         dialog.test_notification.connect(self.test_notification)
+        dialog.privacy.eraser.erased.connect(self.sidebar.forgotten)
         dialog.open()
         self._dialogs["settings"] = dialog
         return dialog

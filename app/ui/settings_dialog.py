@@ -1,4 +1,4 @@
-"""Settings: model and engine (with why), context and KV, thinking, folders, hotkey, look."""
+"""Settings: model and engine (with why), context, thinking, folders, hotkey, look, privacy."""
 
 from __future__ import annotations
 
@@ -33,6 +33,7 @@ from app.ui.hotkey import default_hotkey
 from app.ui.i18n import LANGUAGES, Retranslator
 from app.ui.mcp_settings import McpServersPage
 from app.ui.settings_generation import GenerationTab
+from app.ui.settings_privacy import PrivacyTab
 from app.ui.settings_speed import SpeedTab
 from backends.engines import AUTO, CHOICES, Engine, display_name
 from skills.office.access import default_output_folder
@@ -157,6 +158,10 @@ class SettingsDialog(QDialog):
         self.speed = SpeedTab(ctx)
         self.tabs.addTab(self.speed, "")
         self._tr(lambda: self.tabs.setTabText(self.tabs.indexOf(self.speed), self.tr("Speed")))
+        self.privacy = PrivacyTab(ctx)
+        self.tabs.addTab(self.privacy, "")
+        self._tr(lambda: self.tabs.setTabText(self.tabs.indexOf(self.privacy),
+                                              self.tr("Privacy")))
         self.connect_page = ConnectPage(ctx, ctx.server)
         self.tabs.addTab(self.connect_page, "")
         self._tr(lambda: self.tabs.setTabText(self.tabs.indexOf(self.connect_page),

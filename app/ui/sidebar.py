@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.ui.context import UiContext
+from app.ui.forget_history import HistoryEraser
 from app.ui.i18n import Retranslator, plural
 from app.ui.rich_delegate import HTML_ROLE, RichTextDelegate
 
@@ -59,6 +60,8 @@ class Sidebar(QWidget):
         self.current_id: str | None = None
         self._keep: str | None = None  # the row to select again after a reload
         self._tr = Retranslator(self)
+        self.eraser = HistoryEraser(ctx, self)  # "Delete all history…" in the chat menu
+        self.eraser.erased.connect(self.forgotten)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(10, 12, 10, 10)
         layout.setSpacing(8)
@@ -218,6 +221,8 @@ class Sidebar(QWidget):
                        lambda: self.set_pinned(cid, not pinned))
         menu.addSeparator()
         menu.addAction(self.tr("Delete…"), lambda: self.delete(cid))
+        menu.addSeparator()  # the rest is about every chat, not this one
+        menu.addAction(self.tr("Delete all history…"), self.eraser.ask)
         menu.popup(self.list.viewport().mapToGlobal(pos))
 
     def menu_for_current(self) -> None:
@@ -277,6 +282,12 @@ class Sidebar(QWidget):
 
         self.ctx.ops.run(lambda: conversations.delete(cid), done)
         return None
+
+    def forgotten(self, gone: list[Any]) -> None:
+        """Conversations deleted elsewhere too (Delete all history in Settings): off the list."""
+        for item in gone:
+            self.deleted.emit(item.conversation_id)
+        self.reload()
 
     # -- search -------------------------------------------------------------------------------
     def _schedule_search(self, _text: str) -> None:

@@ -222,23 +222,23 @@
     <name>CalendarView</name>
     <message>
         <location filename="../../app/ui/calendar_view.py" line="150"/>
-        <location filename="../../app/ui/calendar_view.py" line="194"/>
+        <location filename="../../app/ui/calendar_view.py" line="191"/>
         <source>Agenda</source>
         <translation>日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="194"/>
+        <location filename="../../app/ui/calendar_view.py" line="191"/>
         <source>Day</source>
         <translation>日</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="193"/>
+        <location filename="../../app/ui/calendar_view.py" line="190"/>
         <source>Week</source>
         <translation>周</translation>
     </message>
     <message>
         <location filename="../../app/ui/calendar_view.py" line="151"/>
-        <location filename="../../app/ui/calendar_view.py" line="193"/>
+        <location filename="../../app/ui/calendar_view.py" line="190"/>
         <source>Month</source>
         <translation>月</translation>
     </message>
@@ -263,143 +263,143 @@
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="188"/>
+        <location filename="../../app/ui/calendar_view.py" line="185"/>
         <source>New event</source>
         <translation>新建日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="206"/>
+        <location filename="../../app/ui/calendar_view.py" line="203"/>
         <source>Today</source>
         <translation>今天</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="206"/>
+        <location filename="../../app/ui/calendar_view.py" line="203"/>
         <source>Previous</source>
         <translation>上一页</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="207"/>
+        <location filename="../../app/ui/calendar_view.py" line="204"/>
         <source>Next</source>
         <translation>下一页</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="217"/>
+        <location filename="../../app/ui/calendar_view.py" line="214"/>
         <source>Import .ics…</source>
         <translation>导入 .ics…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="218"/>
+        <location filename="../../app/ui/calendar_view.py" line="215"/>
         <source>Export .ics…</source>
         <translation>导出 .ics…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="304"/>
+        <location filename="../../app/ui/calendar_view.py" line="301"/>
         <source>Week of %1</source>
         <translation>%1 这一周</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="305"/>
+        <location filename="../../app/ui/calendar_view.py" line="302"/>
         <source>From %1</source>
         <translation>自 %1 起</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="318"/>
+        <location filename="../../app/ui/calendar_view.py" line="315"/>
         <source>1 event</source>
         <translation>1 个日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="319"/>
+        <location filename="../../app/ui/calendar_view.py" line="316"/>
         <source>%1 events</source>
         <translation>%1 个日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="328"/>
+        <location filename="../../app/ui/calendar_view.py" line="325"/>
         <source>All day</source>
         <translation>全天</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="329"/>
+        <location filename="../../app/ui/calendar_view.py" line="326"/>
         <source>Nothing planned</source>
         <translation>没有安排</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="361"/>
+        <location filename="../../app/ui/calendar_view.py" line="358"/>
         <source>Added “%1”</source>
         <translation>已添加“%1”</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="382"/>
+        <location filename="../../app/ui/calendar_view.py" line="379"/>
         <source>Move event</source>
         <translation>移动日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="383"/>
+        <location filename="../../app/ui/calendar_view.py" line="380"/>
         <source>Move “%1” to %2?</source>
         <translation>要把“%1”移到 %2 吗？</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="385"/>
+        <location filename="../../app/ui/calendar_view.py" line="382"/>
         <source>Move</source>
         <translation>移动</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="395"/>
+        <location filename="../../app/ui/calendar_view.py" line="392"/>
         <source>Delete event</source>
         <translation>删除日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="396"/>
+        <location filename="../../app/ui/calendar_view.py" line="393"/>
         <source>Delete “%1”?</source>
         <translation>要删除“%1”吗？</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="398"/>
+        <location filename="../../app/ui/calendar_view.py" line="395"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="426"/>
+        <location filename="../../app/ui/calendar_view.py" line="423"/>
         <source>Changed “%1”</source>
         <translation>已更改“%1”</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="433"/>
+        <location filename="../../app/ui/calendar_view.py" line="430"/>
         <source>Deleted “%1”</source>
         <translation>已删除“%1”</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="452"/>
+        <location filename="../../app/ui/calendar_view.py" line="449"/>
         <source>The calendar could not be read: %1</source>
         <translation>无法读取日历：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="456"/>
+        <location filename="../../app/ui/calendar_view.py" line="453"/>
         <source>Import a calendar</source>
         <translation>导入日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="457"/>
-        <location filename="../../app/ui/calendar_view.py" line="489"/>
+        <location filename="../../app/ui/calendar_view.py" line="454"/>
+        <location filename="../../app/ui/calendar_view.py" line="486"/>
         <source>Calendars (*.ics)</source>
         <translation>日历文件 (*.ics)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="472"/>
+        <location filename="../../app/ui/calendar_view.py" line="469"/>
         <source>Imported: %1 new, %2 updated</source>
         <translation>已导入：新增 %1，更新 %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="475"/>
+        <location filename="../../app/ui/calendar_view.py" line="472"/>
         <source>; %1 repaired, %2 skipped</source>
         <translation>；修复 %1，跳过 %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="487"/>
+        <location filename="../../app/ui/calendar_view.py" line="484"/>
         <source>Export the calendar</source>
         <translation>导出日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="502"/>
+        <location filename="../../app/ui/calendar_view.py" line="499"/>
         <source>Exported to %1</source>
         <translation>已导出到 %1</translation>
     </message>
@@ -484,6 +484,24 @@
 <context>
     <name>ConnectPage</name>
     <message>
+        <source>Clear log</source>
+        <translation>清除日志</translation>
+    </message>
+    <message>
+        <source>Clear the request log</source>
+        <translation>清除请求日志</translation>
+    </message>
+    <message>
+        <source>Clear the request log?</source>
+        <translation>清除请求日志？</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n logged request(s) will be forgotten, here and on disk.</source>
+        <translation>
+            <numerusform>将忘记 %n 条已记录的请求，这里和磁盘上都不再保留。</numerusform>
+        </translation>
+    </message>
+    <message>
         <location filename="../../app/ui/connect_page.py" line="68"/>
         <source>Let other apps use Hearth&apos;s model (local server)</source>
         <translation>允许其他应用使用 Hearth 的模型（本地服务器）</translation>
@@ -492,11 +510,6 @@
         <location filename="../../app/ui/connect_page.py" line="73"/>
         <source>Programs on this computer (OpenClaw, editors, scripts) can then use the model Hearth has loaded, with the key below. Your own chats always go first.</source>
         <translation>这台电脑上的程序（OpenClaw、编辑器、脚本）就可以凭下面的密钥使用 Hearth 已加载的模型。你自己的对话始终优先。</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/connect_page.py" line="77"/>
-        <source>The server listens on %1, so other computers on your network can reach it (they still need the key).</source>
-        <translation>服务器监听在 %1 上，所以你网络中的其他电脑也能访问它（仍然需要密钥）。</translation>
     </message>
     <message>
         <location filename="../../app/ui/connect_page.py" line="80"/>
@@ -1012,244 +1025,244 @@
         <translation>找到的文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="210"/>
+        <location filename="../../app/ui/files_view.py" line="206"/>
         <source>Files</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="211"/>
+        <location filename="../../app/ui/files_view.py" line="207"/>
         <source>Add folder…</source>
         <translation>添加文件夹…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="212"/>
+        <location filename="../../app/ui/files_view.py" line="208"/>
         <source>Search file names and contents</source>
         <translation>搜索文件名和内容</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="213"/>
+        <location filename="../../app/ui/files_view.py" line="209"/>
         <source>Search files</source>
         <translation>搜索文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="214"/>
+        <location filename="../../app/ui/files_view.py" line="210"/>
         <source>Documents</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="214"/>
+        <location filename="../../app/ui/files_view.py" line="210"/>
         <source>Spreadsheets</source>
         <translation>表格</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="215"/>
+        <location filename="../../app/ui/files_view.py" line="211"/>
         <source>Presentations</source>
         <translation>演示文稿</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="215"/>
+        <location filename="../../app/ui/files_view.py" line="211"/>
         <source>Images</source>
         <translation>图片</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="216"/>
-        <location filename="../../app/ui/files_view.py" line="222"/>
+        <location filename="../../app/ui/files_view.py" line="212"/>
+        <location filename="../../app/ui/files_view.py" line="218"/>
         <source>Audio</source>
         <translation>音频</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="216"/>
+        <location filename="../../app/ui/files_view.py" line="212"/>
         <source>Videos</source>
         <translation>视频</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="217"/>
+        <location filename="../../app/ui/files_view.py" line="213"/>
         <source>Archives</source>
         <translation>压缩包</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="217"/>
-        <location filename="../../app/ui/files_view.py" line="223"/>
+        <location filename="../../app/ui/files_view.py" line="213"/>
+        <location filename="../../app/ui/files_view.py" line="219"/>
         <source>Code</source>
         <translation>代码</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="218"/>
-        <location filename="../../app/ui/files_view.py" line="223"/>
+        <location filename="../../app/ui/files_view.py" line="214"/>
+        <location filename="../../app/ui/files_view.py" line="219"/>
         <source>Other</source>
         <translation>其他</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="220"/>
+        <location filename="../../app/ui/files_view.py" line="216"/>
         <source>Document</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="220"/>
+        <location filename="../../app/ui/files_view.py" line="216"/>
         <source>Spreadsheet</source>
         <translation>表格</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="221"/>
+        <location filename="../../app/ui/files_view.py" line="217"/>
         <source>Presentation</source>
         <translation>演示文稿</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="221"/>
+        <location filename="../../app/ui/files_view.py" line="217"/>
         <source>Image</source>
         <translation>图片</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="222"/>
+        <location filename="../../app/ui/files_view.py" line="218"/>
         <source>Video</source>
         <translation>视频</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="222"/>
+        <location filename="../../app/ui/files_view.py" line="218"/>
         <source>Archive</source>
         <translation>压缩包</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="225"/>
+        <location filename="../../app/ui/files_view.py" line="221"/>
         <source>Any kind</source>
         <translation>任意类型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="226"/>
+        <location filename="../../app/ui/files_view.py" line="222"/>
         <source>Kind of file</source>
         <translation>文件类型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="227"/>
+        <location filename="../../app/ui/files_view.py" line="223"/>
         <source>Any time</source>
         <translation>任意时间</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="228"/>
+        <location filename="../../app/ui/files_view.py" line="224"/>
         <source>Today</source>
         <translation>今天</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="228"/>
+        <location filename="../../app/ui/files_view.py" line="224"/>
         <source>Past week</source>
         <translation>过去一周</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="228"/>
+        <location filename="../../app/ui/files_view.py" line="224"/>
         <source>Past month</source>
         <translation>过去一个月</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="229"/>
+        <location filename="../../app/ui/files_view.py" line="225"/>
         <source>Past year</source>
         <translation>过去一年</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="229"/>
-        <location filename="../../app/ui/files_view.py" line="234"/>
+        <location filename="../../app/ui/files_view.py" line="225"/>
+        <location filename="../../app/ui/files_view.py" line="230"/>
         <source>Modified</source>
         <translation>修改时间</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="230"/>
+        <location filename="../../app/ui/files_view.py" line="226"/>
         <source>Any size</source>
         <translation>任意大小</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="231"/>
+        <location filename="../../app/ui/files_view.py" line="227"/>
         <source>Under 1 MB</source>
         <translation>小于 1 MB</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="231"/>
+        <location filename="../../app/ui/files_view.py" line="227"/>
         <source>1 to 100 MB</source>
         <translation>1 到 100 MB</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="232"/>
+        <location filename="../../app/ui/files_view.py" line="228"/>
         <source>Over 100 MB</source>
         <translation>大于 100 MB</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="232"/>
-        <location filename="../../app/ui/files_view.py" line="234"/>
+        <location filename="../../app/ui/files_view.py" line="228"/>
+        <location filename="../../app/ui/files_view.py" line="230"/>
         <source>Size</source>
         <translation>大小</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="233"/>
+        <location filename="../../app/ui/files_view.py" line="229"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="233"/>
+        <location filename="../../app/ui/files_view.py" line="229"/>
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="233"/>
+        <location filename="../../app/ui/files_view.py" line="229"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="293"/>
-        <location filename="../../app/ui/files_view.py" line="312"/>
+        <location filename="../../app/ui/files_view.py" line="289"/>
+        <location filename="../../app/ui/files_view.py" line="308"/>
         <source>1 file</source>
         <translation>1 个文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="293"/>
-        <location filename="../../app/ui/files_view.py" line="312"/>
+        <location filename="../../app/ui/files_view.py" line="289"/>
+        <location filename="../../app/ui/files_view.py" line="308"/>
         <source>%1 files</source>
         <translation>%1 个文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="295"/>
+        <location filename="../../app/ui/files_view.py" line="291"/>
         <source>The first %1 files; type more to narrow them down</source>
         <translation>前 %1 个文件；多输入一些以缩小范围</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="300"/>
+        <location filename="../../app/ui/files_view.py" line="296"/>
         <source>File search failed: %1</source>
         <translation>文件搜索失败：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="308"/>
+        <location filename="../../app/ui/files_view.py" line="304"/>
         <source>No folders are chosen for file search yet: add one (Hearth finds files only there).</source>
         <translation>尚未选择用于文件搜索的文件夹：请添加一个（Hearth 只在其中查找文件）。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="313"/>
+        <location filename="../../app/ui/files_view.py" line="309"/>
         <source>in 1 folder</source>
         <translation>位于 1 个文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="313"/>
+        <location filename="../../app/ui/files_view.py" line="309"/>
         <source>in %1 folders</source>
         <translation>位于 %1 个文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="332"/>
+        <location filename="../../app/ui/files_view.py" line="328"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="333"/>
+        <location filename="../../app/ui/files_view.py" line="329"/>
         <source>Show in folder</source>
         <translation>在文件夹中显示</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="334"/>
+        <location filename="../../app/ui/files_view.py" line="330"/>
         <source>Add to chat</source>
         <translation>添加到对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="338"/>
+        <location filename="../../app/ui/files_view.py" line="334"/>
         <source>Search files in a folder</source>
         <translation>在文件夹中搜索文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="355"/>
+        <location filename="../../app/ui/files_view.py" line="351"/>
         <source>Reading %1…</source>
         <translation>正在读取 %1…</translation>
     </message>
@@ -1257,22 +1270,22 @@
 <context>
     <name>FolderList</name>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="62"/>
+        <location filename="../../app/ui/settings_dialog.py" line="63"/>
         <source>Add…</source>
         <translation>添加…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="63"/>
+        <location filename="../../app/ui/settings_dialog.py" line="64"/>
         <source>Add a folder to %1</source>
         <translation>向「%1」添加文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="65"/>
+        <location filename="../../app/ui/settings_dialog.py" line="66"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="66"/>
+        <location filename="../../app/ui/settings_dialog.py" line="67"/>
         <source>Remove the selected folder from %1</source>
         <translation>从「%1」移除所选文件夹</translation>
     </message>
@@ -1409,6 +1422,50 @@
     </message>
 </context>
 <context>
+    <name>HistoryEraser</name>
+    <message>
+        <location filename="../../app/ui/forget_history.py" line="31"/>
+        <source>Could not read your conversations</source>
+        <translation>无法读取你的对话</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/forget_history.py" line="35"/>
+        <location filename="../../app/ui/forget_history.py" line="45"/>
+        <source>Delete all history</source>
+        <translation>删除全部历史记录</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/forget_history.py" line="36"/>
+        <source>There is no history to delete.</source>
+        <translation>没有可删除的历史记录。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/forget_history.py" line="40"/>
+        <source>Delete your conversation for good?</source>
+        <translation>永久删除你的对话？</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/forget_history.py" line="41"/>
+        <source>Delete all %1 conversations for good?</source>
+        <translation>永久删除全部 %1 个对话？</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/forget_history.py" line="42"/>
+        <source>Their messages, the documents dropped into them, the model&apos;s saved memory of them (KV caches) and their search entries are forgotten. This cannot be undone.</source>
+        <translation>它们的消息、拖入其中的文档、模型保存的对话记忆（KV 缓存）和搜索条目都会被清除。此操作无法撤销。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/forget_history.py" line="48"/>
+        <source>Delete all</source>
+        <translation>全部删除</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/forget_history.py" line="67"/>
+        <source>Could not delete the history</source>
+        <translation>无法删除历史记录</translation>
+    </message>
+</context>
+<context>
     <name>LibraryView</name>
     <message>
         <location filename="../../app/ui/library_view.py" line="79"/>
@@ -1422,43 +1479,43 @@
     </message>
     <message>
         <location filename="../../app/ui/library_view.py" line="95"/>
-        <location filename="../../app/ui/library_view.py" line="150"/>
+        <location filename="../../app/ui/library_view.py" line="145"/>
         <source>Watched folders</source>
         <translation>监视的文件夹</translation>
     </message>
     <message>
         <location filename="../../app/ui/library_view.py" line="96"/>
-        <location filename="../../app/ui/library_view.py" line="208"/>
+        <location filename="../../app/ui/library_view.py" line="203"/>
         <source>Problems</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="104"/>
+        <location filename="../../app/ui/library_view.py" line="103"/>
         <source>Library</source>
         <translation>资料库</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="112"/>
+        <location filename="../../app/ui/library_view.py" line="108"/>
         <source>Re-index now</source>
         <translation>立即重建索引</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="120"/>
+        <location filename="../../app/ui/library_view.py" line="115"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="120"/>
+        <location filename="../../app/ui/library_view.py" line="115"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="121"/>
+        <location filename="../../app/ui/library_view.py" line="116"/>
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="120"/>
+        <location filename="../../app/ui/library_view.py" line="115"/>
         <source>Length</source>
         <translation>长度</translation>
     </message>
@@ -1469,197 +1526,197 @@
         <translation>在文档内容中搜索</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="108"/>
+        <location filename="../../app/ui/library_view.py" line="105"/>
         <source>Add files…</source>
         <translation>添加文件…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="120"/>
+        <location filename="../../app/ui/library_view.py" line="115"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="135"/>
+        <location filename="../../app/ui/library_view.py" line="130"/>
         <source>Indexed documents</source>
         <translation>已索引的文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="140"/>
+        <location filename="../../app/ui/library_view.py" line="135"/>
         <source>Passages found</source>
         <translation>找到的段落</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="156"/>
+        <location filename="../../app/ui/library_view.py" line="151"/>
         <source>Add folder…</source>
         <translation>添加文件夹…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="157"/>
+        <location filename="../../app/ui/library_view.py" line="152"/>
         <source>Stop watching</source>
         <translation>停止监视</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="167"/>
+        <location filename="../../app/ui/library_view.py" line="162"/>
         <source>Files that could not be read</source>
         <translation>无法读取的文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="191"/>
+        <location filename="../../app/ui/library_view.py" line="186"/>
         <source>1 document</source>
         <translation>1 个文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="191"/>
+        <location filename="../../app/ui/library_view.py" line="186"/>
         <source>%1 documents</source>
         <translation>%1 个文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="192"/>
+        <location filename="../../app/ui/library_view.py" line="187"/>
         <source>1 passage</source>
         <translation>1 个段落</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="193"/>
+        <location filename="../../app/ui/library_view.py" line="188"/>
         <source>%1 passages</source>
         <translation>%1 个段落</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="195"/>
+        <location filename="../../app/ui/library_view.py" line="190"/>
         <source>1 only in a chat</source>
         <translation>1 个仅在对话中</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="196"/>
+        <location filename="../../app/ui/library_view.py" line="191"/>
         <source>%1 only in chats</source>
         <translation>%1 个仅在对话中</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="198"/>
+        <location filename="../../app/ui/library_view.py" line="193"/>
         <source>paused</source>
         <translation>已暂停</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="227"/>
+        <location filename="../../app/ui/library_view.py" line="222"/>
         <source>Skipped: %1</source>
         <translation>已跳过：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="228"/>
+        <location filename="../../app/ui/library_view.py" line="223"/>
         <source>unreadable</source>
         <translation>无法读取</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="230"/>
+        <location filename="../../app/ui/library_view.py" line="225"/>
         <source>Indexed · watching its folder</source>
         <translation>已索引 · 正在监视其文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="232"/>
+        <location filename="../../app/ui/library_view.py" line="227"/>
         <source>Indexed · only in a chat</source>
         <translation>已索引 · 仅在对话中</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="233"/>
+        <location filename="../../app/ui/library_view.py" line="228"/>
         <source>Indexed</source>
         <translation>已索引</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="238"/>
+        <location filename="../../app/ui/library_view.py" line="233"/>
         <source>Text</source>
         <translation>文本</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="244"/>
+        <location filename="../../app/ui/library_view.py" line="239"/>
         <source>1 page</source>
         <translation>1 页</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="244"/>
+        <location filename="../../app/ui/library_view.py" line="239"/>
         <source>%1 pages</source>
         <translation>%1 页</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="246"/>
+        <location filename="../../app/ui/library_view.py" line="241"/>
         <source>1 sheet</source>
         <translation>1 个工作表</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="246"/>
+        <location filename="../../app/ui/library_view.py" line="241"/>
         <source>%1 sheets</source>
         <translation>%1 个工作表</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="248"/>
+        <location filename="../../app/ui/library_view.py" line="243"/>
         <source>1 slide</source>
         <translation>1 张幻灯片</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="248"/>
+        <location filename="../../app/ui/library_view.py" line="243"/>
         <source>%1 slides</source>
         <translation>%1 张幻灯片</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="252"/>
+        <location filename="../../app/ui/library_view.py" line="247"/>
         <source>The library could not be read: %1</source>
         <translation>无法读取资料库：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="274"/>
+        <location filename="../../app/ui/library_view.py" line="269"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="275"/>
+        <location filename="../../app/ui/library_view.py" line="270"/>
         <source>Show in folder</source>
         <translation>在文件夹中显示</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="277"/>
+        <location filename="../../app/ui/library_view.py" line="272"/>
         <source>Re-index</source>
         <translation>重新索引</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="278"/>
+        <location filename="../../app/ui/library_view.py" line="273"/>
         <source>Remove from Hearth…</source>
         <translation>从 Hearth 中移除…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="283"/>
+        <location filename="../../app/ui/library_view.py" line="278"/>
         <source>Reading %1 again…</source>
         <translation>正在重新读取 %1…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="289"/>
+        <location filename="../../app/ui/library_view.py" line="284"/>
         <source>Remove from Hearth</source>
         <translation>从 Hearth 中移除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="290"/>
+        <location filename="../../app/ui/library_view.py" line="285"/>
         <source>Remove “%1” from Hearth? Its passages are forgotten; the file itself stays where it is.</source>
         <translation>要从 Hearth 中移除“%1”吗？其段落将被遗忘，文件本身保留在原处。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="294"/>
+        <location filename="../../app/ui/library_view.py" line="289"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="307"/>
+        <location filename="../../app/ui/library_view.py" line="302"/>
         <source>Add files to the library</source>
         <translation>将文件添加到资料库</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="334"/>
+        <location filename="../../app/ui/library_view.py" line="329"/>
         <source>No passage matches “%1”.</source>
         <translation>没有段落匹配“%1”。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="360"/>
+        <location filename="../../app/ui/library_view.py" line="355"/>
         <source>Indexing %1 of %2: %3</source>
         <translation>正在索引第 %1 个，共 %2 个：%3</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="372"/>
+        <location filename="../../app/ui/library_view.py" line="367"/>
         <source>Watch a folder</source>
         <translation>监视文件夹</translation>
     </message>
@@ -1714,7 +1771,7 @@
     <name>MainWindow</name>
     <message>
         <location filename="../../app/ui/main_window.py" line="117"/>
-        <location filename="../../app/ui/main_window.py" line="386"/>
+        <location filename="../../app/ui/main_window.py" line="387"/>
         <source>No model loaded</source>
         <translation>未加载模型</translation>
     </message>
@@ -1834,72 +1891,72 @@
         <translation>停止回答(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="325"/>
+        <location filename="../../app/ui/main_window.py" line="326"/>
         <source>Could not save settings</source>
         <translation>无法保存设置</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="332"/>
+        <location filename="../../app/ui/main_window.py" line="333"/>
         <source>No model yet. Hearth needs a model to answer: download one or open a file you have.</source>
         <translation>还没有模型。Hearth 需要模型才能回答：请下载一个，或打开已有的模型文件。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="335"/>
+        <location filename="../../app/ui/main_window.py" line="336"/>
         <source>Loading the model…</source>
         <translation>正在加载模型…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="359"/>
+        <location filename="../../app/ui/main_window.py" line="360"/>
         <source>remote</source>
         <translation>远程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="379"/>
+        <location filename="../../app/ui/main_window.py" line="380"/>
         <source>Ready</source>
         <translation>就绪</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="383"/>
+        <location filename="../../app/ui/main_window.py" line="384"/>
         <source>Preparing the assistant… %1%</source>
         <translation>正在准备助手… %1%</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="398"/>
+        <location filename="../../app/ui/main_window.py" line="399"/>
         <source>%1 tok/s</source>
         <translation>%1 token/秒</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="405"/>
+        <location filename="../../app/ui/main_window.py" line="406"/>
         <source>Context %1 / %2</source>
         <translation>上下文 %1 / %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="407"/>
+        <location filename="../../app/ui/main_window.py" line="408"/>
         <source> · earlier messages summarized</source>
         <translation> · 较早的消息已总结</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="414"/>
+        <location filename="../../app/ui/main_window.py" line="415"/>
         <source>Add files to this chat</source>
         <translation>向此对话添加文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="424"/>
+        <location filename="../../app/ui/main_window.py" line="425"/>
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="425"/>
+        <location filename="../../app/ui/main_window.py" line="426"/>
         <source>Export this chat</source>
         <translation>导出此对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="427"/>
+        <location filename="../../app/ui/main_window.py" line="428"/>
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="433"/>
+        <location filename="../../app/ui/main_window.py" line="434"/>
         <source>Could not export the chat</source>
         <translation>无法导出对话</translation>
     </message>
@@ -2095,6 +2152,29 @@
     </message>
 </context>
 <context>
+    <name>NetworkAccess</name>
+    <message>
+        <source>Allow other devices on this network</source>
+        <translation>允许此网络中的其他设备</translation>
+    </message>
+    <message>
+        <source>Listen on</source>
+        <translation>监听地址</translation>
+    </message>
+    <message>
+        <source>Network address to listen on</source>
+        <translation>要监听的网络地址</translation>
+    </message>
+    <message>
+        <source>Every network (%1)</source>
+        <translation>所有网络（%1）</translation>
+    </message>
+    <message>
+        <source>Anyone on your network who has the key can then use Hearth&apos;s model, and ask to change your calendar (you still allow or refuse each change). Hearth&apos;s Host check then accepts this address. The key is still required. This takes effect when the server restarts (when you save, if it is on).</source>
+        <translation>这样，你网络中任何拥有密钥的人都能使用 Hearth 的模型，并请求修改你的日历（每项修改仍由你允许或拒绝）。Hearth 的主机名检查随后会接受这个地址。仍然需要密钥。此设置在服务器重启时生效（保存时，如果服务器已开启）。</translation>
+    </message>
+</context>
+<context>
     <name>Notifier</name>
     <message>
         <location filename="../../app/ui/notifications.py" line="107"/>
@@ -2118,22 +2198,22 @@
 <context>
     <name>OutputFolder</name>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="101"/>
+        <location filename="../../app/ui/settings_dialog.py" line="102"/>
         <source>Choose…</source>
         <translation>选择…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="102"/>
+        <location filename="../../app/ui/settings_dialog.py" line="103"/>
         <source>Choose %1</source>
         <translation>选择%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="104"/>
+        <location filename="../../app/ui/settings_dialog.py" line="105"/>
         <source>Default</source>
         <translation>默认</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="105"/>
+        <location filename="../../app/ui/settings_dialog.py" line="106"/>
         <source>Use the default for %1</source>
         <translation>%1使用默认值</translation>
     </message>
@@ -2154,6 +2234,39 @@
         <location filename="../../app/ui/pdf_viewer.py" line="68"/>
         <source>Page %1 of %2</source>
         <translation>第 %1 页，共 %2 页</translation>
+    </message>
+</context>
+<context>
+    <name>PrivacyTab</name>
+    <message>
+        <location filename="../../app/ui/settings_privacy.py" line="20"/>
+        <source>History</source>
+        <translation>历史记录</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_privacy.py" line="25"/>
+        <source>Your conversations, the documents dropped into them and the model&apos;s memory of them stay on this computer.</source>
+        <translation>你的对话、拖入其中的文档以及模型对它们的记忆都只保存在这台电脑上。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_privacy.py" line="30"/>
+        <source>Delete all history…</source>
+        <translation>删除全部历史记录…</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_privacy.py" line="31"/>
+        <source>Delete all history</source>
+        <translation>删除全部历史记录</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_privacy.py" line="43"/>
+        <source>1 conversation deleted.</source>
+        <translation>已删除 1 个对话。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_privacy.py" line="44"/>
+        <source>%1 conversations deleted.</source>
+        <translation>已删除 %1 个对话。</translation>
     </message>
 </context>
 <context>
@@ -2351,244 +2464,249 @@
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="240"/>
+        <location filename="../../app/ui/settings_dialog.py" line="245"/>
         <source>Office files Hearth writes (documents, sheets, slides) go to</source>
         <translation>Hearth 生成的办公文件（文档、表格、幻灯片）保存到</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="244"/>
+        <location filename="../../app/ui/settings_dialog.py" line="249"/>
         <source>Folder for office files</source>
         <translation>办公文件文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="283"/>
+        <location filename="../../app/ui/settings_dialog.py" line="288"/>
         <source>Start Hearth in the tray when I sign in</source>
         <translation>登录时在托盘中启动 Hearth</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="360"/>
+        <location filename="../../app/ui/settings_dialog.py" line="365"/>
         <source>Could not change start at login</source>
         <translation>无法更改登录时启动</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="140"/>
+        <location filename="../../app/ui/settings_dialog.py" line="141"/>
         <source>Settings — Hearth</source>
         <translation>设置 — Hearth</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="152"/>
+        <location filename="../../app/ui/settings_dialog.py" line="153"/>
         <source>Tool servers</source>
         <translation>工具服务器</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="156"/>
+        <location filename="../../app/ui/settings_dialog.py" line="157"/>
         <source>Answers</source>
         <translation>回答</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="159"/>
+        <location filename="../../app/ui/settings_dialog.py" line="160"/>
         <source>Speed</source>
         <translation>速度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="163"/>
+        <location filename="../../app/ui/settings_dialog.py" line="164"/>
+        <source>Privacy</source>
+        <translation>隐私</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings_dialog.py" line="168"/>
         <source>Connect another app</source>
         <translation>连接其他应用</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="164"/>
-        <location filename="../../app/ui/settings_dialog.py" line="192"/>
+        <location filename="../../app/ui/settings_dialog.py" line="169"/>
+        <location filename="../../app/ui/settings_dialog.py" line="197"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="165"/>
+        <location filename="../../app/ui/settings_dialog.py" line="170"/>
         <source>Folders</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="166"/>
+        <location filename="../../app/ui/settings_dialog.py" line="171"/>
         <source>General</source>
         <translation>通用</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="184"/>
+        <location filename="../../app/ui/settings_dialog.py" line="189"/>
         <source>No model chosen</source>
         <translation>未选择模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="185"/>
+        <location filename="../../app/ui/settings_dialog.py" line="190"/>
         <source>Model file or folder</source>
         <translation>模型文件或文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="187"/>
+        <location filename="../../app/ui/settings_dialog.py" line="192"/>
         <source>Models…</source>
         <translation>模型管理…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="188"/>
+        <location filename="../../app/ui/settings_dialog.py" line="193"/>
         <source>Manage models</source>
         <translation>管理模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="194"/>
-        <location filename="../../app/ui/settings_dialog.py" line="200"/>
+        <location filename="../../app/ui/settings_dialog.py" line="199"/>
+        <location filename="../../app/ui/settings_dialog.py" line="205"/>
         <source>Engine</source>
         <translation>引擎</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="195"/>
+        <location filename="../../app/ui/settings_dialog.py" line="200"/>
         <source>Automatic</source>
         <translation>自动</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="195"/>
+        <location filename="../../app/ui/settings_dialog.py" line="200"/>
         <source>Remote server</source>
         <translation>远程服务器</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="203"/>
+        <location filename="../../app/ui/settings_dialog.py" line="208"/>
         <source>Remote server address</source>
         <translation>远程服务器地址</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="205"/>
+        <location filename="../../app/ui/settings_dialog.py" line="210"/>
         <source>Server</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="211"/>
+        <location filename="../../app/ui/settings_dialog.py" line="216"/>
         <source>Automatic (from free memory)</source>
         <translation>自动（根据可用内存）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="213"/>
+        <location filename="../../app/ui/settings_dialog.py" line="218"/>
         <source>Context length in tokens</source>
         <translation>上下文长度（token）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="214"/>
+        <location filename="../../app/ui/settings_dialog.py" line="219"/>
         <source>Context length</source>
         <translation>上下文长度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="216"/>
+        <location filename="../../app/ui/settings_dialog.py" line="221"/>
         <source>f16 (best quality)</source>
         <translation>f16（质量最好）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="217"/>
+        <location filename="../../app/ui/settings_dialog.py" line="222"/>
         <source>q8_0 (half the memory)</source>
         <translation>q8_0（内存减半）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="219"/>
+        <location filename="../../app/ui/settings_dialog.py" line="224"/>
         <source>KV cache precision</source>
         <translation>KV 缓存精度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="220"/>
+        <location filename="../../app/ui/settings_dialog.py" line="225"/>
         <source>KV cache</source>
         <translation>KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="221"/>
+        <location filename="../../app/ui/settings_dialog.py" line="226"/>
         <source>Each token of context takes 176 KiB at f16 (94 KiB at q8_0): 8K tokens need about 1.4 GiB.</source>
         <translation>每个上下文 token 在 f16 下占 176 KiB（q8_0 下 94 KiB）：8K token 约需 1.4 GiB。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="223"/>
+        <location filename="../../app/ui/settings_dialog.py" line="228"/>
         <source>Think before answering by default</source>
         <translation>默认回答前先思考</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="225"/>
+        <location filename="../../app/ui/settings_dialog.py" line="230"/>
         <source>Thinking</source>
         <translation>思考</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="232"/>
+        <location filename="../../app/ui/settings_dialog.py" line="237"/>
         <source>Watched folders (documents Hearth can read and cite)</source>
         <translation>监视的文件夹（Hearth 可以阅读并引用其中的文档）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="233"/>
+        <location filename="../../app/ui/settings_dialog.py" line="238"/>
         <source>Watched folders</source>
         <translation>监视的文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="236"/>
+        <location filename="../../app/ui/settings_dialog.py" line="241"/>
         <source>File search folders (Hearth finds files only here)</source>
         <translation>文件搜索范围（Hearth 只在这些文件夹中查找文件）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="237"/>
+        <location filename="../../app/ui/settings_dialog.py" line="242"/>
         <source>File search folders</source>
         <translation>文件搜索范围</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="256"/>
-        <location filename="../../app/ui/settings_dialog.py" line="257"/>
+        <location filename="../../app/ui/settings_dialog.py" line="261"/>
+        <location filename="../../app/ui/settings_dialog.py" line="262"/>
         <source>Quick ask shortcut</source>
         <translation>快速提问快捷键</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="263"/>
-        <location filename="../../app/ui/settings_dialog.py" line="270"/>
+        <location filename="../../app/ui/settings_dialog.py" line="268"/>
+        <location filename="../../app/ui/settings_dialog.py" line="275"/>
         <source>Follow the system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="263"/>
+        <location filename="../../app/ui/settings_dialog.py" line="268"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="264"/>
+        <location filename="../../app/ui/settings_dialog.py" line="269"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="267"/>
-        <location filename="../../app/ui/settings_dialog.py" line="268"/>
+        <location filename="../../app/ui/settings_dialog.py" line="272"/>
+        <location filename="../../app/ui/settings_dialog.py" line="273"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="274"/>
-        <location filename="../../app/ui/settings_dialog.py" line="275"/>
+        <location filename="../../app/ui/settings_dialog.py" line="279"/>
+        <location filename="../../app/ui/settings_dialog.py" line="280"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="276"/>
+        <location filename="../../app/ui/settings_dialog.py" line="281"/>
         <source>The language changes as soon as you save.</source>
         <translation>保存后语言立即切换。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="277"/>
-        <location filename="../../app/ui/settings_dialog.py" line="278"/>
+        <location filename="../../app/ui/settings_dialog.py" line="282"/>
+        <location filename="../../app/ui/settings_dialog.py" line="283"/>
         <source>Show a test notification</source>
         <translation>显示测试通知</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="280"/>
+        <location filename="../../app/ui/settings_dialog.py" line="285"/>
         <source>Reminders</source>
         <translation>提醒</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="291"/>
+        <location filename="../../app/ui/settings_dialog.py" line="296"/>
         <source>The shortcut is registered while Hearth runs.</source>
         <translation>Hearth 运行时会注册该快捷键。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="317"/>
+        <location filename="../../app/ui/settings_dialog.py" line="322"/>
         <source>Choose a model to see which engine runs it.</source>
         <translation>选择模型后可查看由哪个引擎运行。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="363"/>
+        <location filename="../../app/ui/settings_dialog.py" line="368"/>
         <source>Could not save settings</source>
         <translation>无法保存设置</translation>
     </message>
@@ -2596,145 +2714,150 @@
 <context>
     <name>Sidebar</name>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="66"/>
-        <location filename="../../app/ui/sidebar.py" line="182"/>
-        <location filename="../../app/ui/sidebar.py" line="260"/>
-        <location filename="../../app/ui/sidebar.py" line="307"/>
+        <location filename="../../app/ui/sidebar.py" line="69"/>
+        <location filename="../../app/ui/sidebar.py" line="185"/>
+        <location filename="../../app/ui/sidebar.py" line="264"/>
+        <location filename="../../app/ui/sidebar.py" line="317"/>
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="67"/>
+        <location filename="../../app/ui/sidebar.py" line="70"/>
         <source>Start a new conversation (Ctrl+N)</source>
         <translation>开始新对话（Ctrl+N）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="71"/>
+        <location filename="../../app/ui/sidebar.py" line="74"/>
         <source>Search all chats (Ctrl+K)</source>
         <translation>搜索所有对话 (Ctrl+K)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="72"/>
+        <location filename="../../app/ui/sidebar.py" line="75"/>
         <source>Search all chats</source>
         <translation>搜索所有对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="99"/>
+        <location filename="../../app/ui/sidebar.py" line="102"/>
         <source>Conversations</source>
         <translation>对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="123"/>
+        <location filename="../../app/ui/sidebar.py" line="126"/>
         <source>Search results</source>
         <translation>搜索结果</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="137"/>
+        <location filename="../../app/ui/sidebar.py" line="140"/>
         <source>Library</source>
         <translation>资料库</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="137"/>
+        <location filename="../../app/ui/sidebar.py" line="140"/>
         <source>Files</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="138"/>
+        <location filename="../../app/ui/sidebar.py" line="141"/>
         <source>Calendar</source>
         <translation>日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="139"/>
+        <location filename="../../app/ui/sidebar.py" line="142"/>
         <source>Models</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="139"/>
+        <location filename="../../app/ui/sidebar.py" line="142"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="153"/>
+        <location filename="../../app/ui/sidebar.py" line="156"/>
         <source>Could not read your conversations</source>
         <translation>无法读取你的对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="166"/>
+        <location filename="../../app/ui/sidebar.py" line="169"/>
         <source>Pinned</source>
         <translation>已置顶</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="168"/>
+        <location filename="../../app/ui/sidebar.py" line="171"/>
         <source>Recent</source>
         <translation>最近</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="215"/>
+        <location filename="../../app/ui/sidebar.py" line="218"/>
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="217"/>
+        <location filename="../../app/ui/sidebar.py" line="220"/>
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="217"/>
+        <location filename="../../app/ui/sidebar.py" line="220"/>
         <source>Pin</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="220"/>
+        <location filename="../../app/ui/sidebar.py" line="223"/>
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="245"/>
+        <location filename="../../app/ui/sidebar.py" line="224"/>
+        <source>Delete all history…</source>
+        <translation>删除全部历史记录…</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/sidebar.py" line="249"/>
         <source>Rename conversation</source>
         <translation>重命名对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="246"/>
+        <location filename="../../app/ui/sidebar.py" line="250"/>
         <source>Title:</source>
         <translation>标题：</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="261"/>
+        <location filename="../../app/ui/sidebar.py" line="265"/>
         <source>Delete conversation</source>
         <translation>删除对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="262"/>
+        <location filename="../../app/ui/sidebar.py" line="266"/>
         <source>Delete “%1”? Its messages and the files dropped into it are forgotten. This cannot be undone.</source>
         <translation>要删除“%1”吗？其中的消息和拖入的文件都将被遗忘，且无法撤销。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="265"/>
+        <location filename="../../app/ui/sidebar.py" line="269"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="297"/>
+        <location filename="../../app/ui/sidebar.py" line="307"/>
         <source>Search failed</source>
         <translation>搜索失败</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="304"/>
+        <location filename="../../app/ui/sidebar.py" line="314"/>
         <source>1 result</source>
         <translation>1 条结果</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="304"/>
+        <location filename="../../app/ui/sidebar.py" line="314"/>
         <source>%1 results</source>
         <translation>%1 条结果</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="305"/>
+        <location filename="../../app/ui/sidebar.py" line="315"/>
         <source>Nothing found</source>
         <translation>没有找到</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="310"/>
+        <location filename="../../app/ui/sidebar.py" line="320"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>

@@ -29,6 +29,15 @@ def is_loopback_host(host: str) -> bool:
         return False
 
 
+ANY_ADDRESS = "0.0.0.0"  # noqa: S104 - every network, only when the user allows it
+_WILDCARD_LOCAL = {"": "127.0.0.1", ANY_ADDRESS: "127.0.0.1", "::": "::1"}
+
+
+def local_address(bind_host: str) -> str:
+    """The address a program on this computer uses for a server bound to `bind_host`."""
+    return _WILDCARD_LOCAL.get(bind_host, bind_host)
+
+
 def host_name(header: str) -> str:
     """The name in a Host header, without port or IPv6 brackets, lower case."""
     header = header.strip().lower()

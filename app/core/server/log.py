@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import logging
+import queue
+import sqlite3
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 Listener = Callable[["RequestRecord"], None]
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -37,18 +41,37 @@ class RequestRecord:
         return {"type": "request", **asdict(self)}
 
 
-class RequestLog:
-    """The most recent records in memory, and listeners told of each new one (any thread)."""
+class Keeper(Protocol):
+    """Where records outlive the process (log_store.RequestLogStore)."""
 
-    def __init__(self, keep: int = 500) -> None:
-        self._records: deque[RequestRecord] = deque(maxlen=keep)
+    def add(self, records: Iterable[RequestRecord]) -> None: ...
+
+    def recent(self) -> list[RequestRecord]: ...
+
+    def clear(self) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class RequestLog:
+    """The most recent records in memory, and listeners told of each new one (any thread).
+
+    With a `store`, the records kept there are read once at the start, and each new one is
+    written by a thread of the log's own: a request never waits for the disk."""
+
+    def __init__(self, keep: int = 1000, store: Keeper | None = None) -> None:
+        self._records: deque[RequestRecord] = deque(store.recent() if store else (), maxlen=keep)
         self._listeners: list[Listener] = []
         self._lock = threading.Lock()
+        self._store = store
+        self._writes: queue.SimpleQueue[RequestRecord | str] = queue.SimpleQueue()
+        self._writer: threading.Thread | None = None
 
     def add(self, record: RequestRecord) -> None:
         with self._lock:
             self._records.append(record)
             listeners = list(self._listeners)
+            self._write(record)
         for listener in listeners:
             listener(record)
 
@@ -59,3 +82,60 @@ class RequestLog:
     def subscribe(self, listener: Listener) -> None:
         with self._lock:
             self._listeners.append(listener)
+
+    def clear(self) -> None:
+        """Forget every record, here and on disk (in order with writes still queued)."""
+        with self._lock:
+            self._records.clear()
+            self._write(_CLEAR)
+
+    def close(self) -> None:
+        """Write what is queued, then stop the writer and close the store."""
+        with self._lock:
+            writer, self._writer = self._writer, None
+            store, self._store = self._store, None
+        if writer is not None:
+            self._writes.put(_STOP)
+            writer.join()
+        if store is not None:
+            store.close()
+
+    def _write(self, item: RequestRecord | str) -> None:  # under the lock
+        if self._store is None:
+            return
+        if self._writer is None:
+            self._writer = threading.Thread(target=self._write_loop, args=(self._store,),
+                                            name="hearth-request-log", daemon=True)
+            self._writer.start()
+        self._writes.put(item)
+
+    def _write_loop(self, store: Keeper) -> None:
+        while True:
+            items = [self._writes.get()]
+            while not self._writes.empty():  # what arrived meanwhile: one transaction
+                items.append(self._writes.get())
+            batch: list[RequestRecord] = []
+            for item in items:
+                if isinstance(item, RequestRecord):
+                    batch.append(item)
+                    continue
+                self._save(store, batch)
+                batch = []
+                if item == _STOP:
+                    return
+                self._guarded(store.clear)
+            self._save(store, batch)
+
+    def _save(self, store: Keeper, batch: list[RequestRecord]) -> None:
+        if batch:
+            self._guarded(lambda: store.add(batch))
+
+    @staticmethod
+    def _guarded(work: Callable[[], None]) -> None:
+        try:
+            work()
+        except (sqlite3.Error, OSError) as exc:  # a full or locked disk loses log lines only
+            log.warning("request log not written: %s", exc)
+
+
+_CLEAR, _STOP = "clear", "stop"

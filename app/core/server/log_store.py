@@ -1,0 +1,111 @@
+"""The request log's table in hearth.db: the most recent requests, kept across restarts (who
+asked, tokens, duration, tools; never a message's text)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections.abc import Iterable
+from pathlib import Path
+
+import sqlite_utils
+
+from app.core.server.log import RequestRecord
+from skills.common.migrations import Migrations
+
+KEEP = 1000  # requests kept; older ones are dropped as new ones arrive
+
+migrations = Migrations("server")
+
+
+@migrations
+def m001_requests(db: sqlite_utils.Database) -> None:
+    # Counts and names only: no column can hold a prompt or an answer.
+    db.execute(
+        """create table server_requests (
+            n integer primary key,
+            at real not null,
+            client text not null,
+            method text not null,
+            path text not null,
+            status integer not null,
+            model text not null default '',
+            prompt_tokens integer not null default 0,
+            cached_tokens integer not null default 0,
+            completion_tokens integer not null default 0,
+            duration_ms real not null default 0,
+            queue_position integer not null default 0,
+            gave_way integer not null default 0,
+            finish_reason text not null default '',
+            tools_offered integer not null default 0,
+            tool_calls text not null default '[]',
+            error text not null default ''
+        )"""
+    )
+
+
+_COLUMNS = ("at", "client", "method", "path", "status", "model", "prompt_tokens",
+            "cached_tokens", "completion_tokens", "duration_ms", "queue_position", "gave_way",
+            "finish_reason", "tools_offered", "tool_calls", "error")
+
+
+class RequestLogStore:
+    """One connection of its own to hearth.db, used by the log's writer thread and whoever
+    reads the log at start (one lock)."""
+
+    def __init__(self, path: Path, keep: int = KEEP) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.keep = keep
+        conn = sqlite3.connect(str(path), check_same_thread=False, timeout=30,
+                               isolation_level=None)
+        conn.execute("pragma journal_mode=wal")
+        conn.execute("pragma secure_delete = on")  # a cleared log leaves no old rows readable
+        self._db = sqlite_utils.Database(conn, execute_plugins=False)
+        self._lock = threading.Lock()
+        with self._lock:
+            migrations.apply(self._db)
+
+    def add(self, records: Iterable[RequestRecord]) -> None:
+        """Append, then drop what is older than the last `keep` (one transaction)."""
+        rows = [_row(record) for record in records]
+        if not rows:
+            return
+        marks = ", ".join("?" for _ in _COLUMNS)
+        with self._lock, self._db.conn as conn:
+            conn.execute("begin immediate")
+            conn.executemany(f"insert into server_requests ({', '.join(_COLUMNS)}) "
+                             f"values ({marks})", rows)
+            conn.execute("delete from server_requests where n <= "
+                         "(select max(n) from server_requests) - ?", [self.keep])
+
+    def recent(self) -> list[RequestRecord]:
+        """The kept requests, oldest first."""
+        with self._lock:
+            rows = self._db.conn.execute(
+                f"select {', '.join(_COLUMNS)} from server_requests order by n desc limit ?",
+                [self.keep]).fetchall()
+        return [_record(row) for row in reversed(rows)]
+
+    def clear(self) -> None:
+        with self._lock:
+            self._db.conn.execute("delete from server_requests")
+            # The deleted rows' pages may still be in the write-ahead log: fold it in.
+            self._db.conn.execute("pragma wal_checkpoint(truncate)")
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.conn.close()
+
+
+def _row(record: RequestRecord) -> list[object]:
+    return [record.at, record.client, record.method, record.path, record.status, record.model,
+            record.prompt_tokens, record.cached_tokens, record.completion_tokens,
+            record.duration_ms, record.queue_position, record.gave_way, record.finish_reason,
+            record.tools_offered, json.dumps(record.tool_calls), record.error]
+
+
+def _record(row: tuple[object, ...]) -> RequestRecord:
+    fields = dict(zip(_COLUMNS, row, strict=True))
+    names = json.loads(str(fields.pop("tool_calls")))
+    return RequestRecord(**fields, tool_calls=[str(n) for n in names])  # type: ignore[arg-type]

@@ -1,0 +1,67 @@
+"""Delete all history: asks first (how many chats, what goes with them), forgets off the GUI thread."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtWidgets import QMessageBox, QWidget
+
+from app.ui.context import UiContext
+from app.ui.i18n import plural
+
+
+class HistoryEraser(QObject):
+    """`ask()` counts the chats, shows what deleting them forgets, and on "Delete all" runs the
+    lifecycle owner (app.core.conversations) on a worker; `erased` carries what it forgot."""
+
+    erased = Signal(list)  # app.core.conversations.Forgotten, one per conversation
+
+    def __init__(self, ctx: UiContext, parent: QWidget) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self._parent = parent
+        self.box: QMessageBox | None = None  # the question on screen (tests click it)
+
+    def ask(self) -> None:
+        history = self.ctx.lazy("history")
+        # The chats a person can see: started-and-never-used ones hold nothing (they go too).
+        self.ctx.ops.run(
+            lambda: len(history.list_conversations(include_archived=True, include_empty=False)),
+            self._confirm, title=self.tr("Could not read your conversations"))
+
+    def _confirm(self, count: int) -> None:
+        if count == 0:
+            self.box = QMessageBox(QMessageBox.Icon.Information, self.tr("Delete all history"),
+                                   self.tr("There is no history to delete."),
+                                   QMessageBox.StandardButton.Ok, self._parent)
+            self._show(self.box)
+            return
+        question = plural(count, self.tr("Delete your conversation for good?"),
+                          self.tr("Delete all %1 conversations for good?"))
+        detail = self.tr("Their messages, the documents dropped into them, the model's saved "
+                         "memory of them (KV caches) and their search entries are forgotten. "
+                         "This cannot be undone.")
+        box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Delete all history"),
+                          f"{question}\n\n{detail}", QMessageBox.StandardButton.Cancel,
+                          self._parent)
+        delete = box.addButton(self.tr("Delete all"), QMessageBox.ButtonRole.DestructiveRole)
+        box.setDefaultButton(QMessageBox.StandardButton.Cancel)  # Enter keeps the history
+        box.buttonClicked.connect(lambda button: self.erase() if button is delete else None)
+        self.box = box
+        self._show(box)
+
+    @staticmethod
+    def _show(box: QMessageBox) -> None:
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.open()
+
+    def erase(self) -> None:
+        """Forget every conversation now (no question asked)."""
+        conversations = self.ctx.lazy("conversations")
+
+        def done(gone: list[Any]) -> None:
+            self.erased.emit(gone)
+
+        self.ctx.ops.run(lambda: conversations.delete_all(), done,
+                         title=self.tr("Could not delete the history"))

@@ -1,0 +1,44 @@
+"""The Settings tab for privacy: where the history is kept, and Delete all history."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QLabel, QPushButton, QVBoxLayout, QWidget
+
+from app.ui.context import UiContext
+from app.ui.forget_history import HistoryEraser
+from app.ui.i18n import plural
+
+
+class PrivacyTab(QWidget):
+    """Delete all history asks first, then forgets every chat (`eraser.erased` tells the sidebar)."""
+
+    def __init__(self, ctx: UiContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        column = QVBoxLayout(self)
+        column.setContentsMargins(12, 14, 12, 8)
+        column.setSpacing(10)
+        heading = QLabel(self.tr("History"))
+        font = heading.font()
+        font.setBold(True)
+        heading.setFont(font)
+        column.addWidget(heading)
+        where = QLabel(self.tr("Your conversations, the documents dropped into them and the "
+                               "model's memory of them stay on this computer."))
+        where.setWordWrap(True)
+        column.addWidget(where)
+        self.eraser = HistoryEraser(ctx, self)
+        self.delete_all = QPushButton(self.tr("Delete all history…"))
+        self.delete_all.setAccessibleName(self.tr("Delete all history"))
+        self.delete_all.clicked.connect(self.eraser.ask)
+        column.addWidget(self.delete_all)
+        done = QLabel()
+        done.setObjectName("dim")
+        done.setWordWrap(True)
+        self.done = done
+        self.eraser.erased.connect(self._erased)
+        column.addWidget(done)
+        column.addStretch(1)
+
+    def _erased(self, gone: list[object]) -> None:
+        self.done.setText(plural(len(gone), self.tr("1 conversation deleted."),
+                                 self.tr("%1 conversations deleted.")))
