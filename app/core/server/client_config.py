@@ -31,14 +31,24 @@ class Endpoint:
 
 
 def openclaw_config(end: Endpoint) -> str:
-    """A custom OpenAI-compatible provider for openclaw.json (models.providers + default)."""
+    """What to merge into openclaw.json: Hearth as a custom OpenAI-compatible provider
+    (models.providers, fields as OpenClaw's ModelProviderSchema has them), its model as the
+    agents' default, and `hearth mcp serve` under mcp.servers for Hearth's skills."""
+    model: dict[str, object] = {
+        "id": end.model, "name": f"{end.model} (Hearth)", "reasoning": True, "input": ["text"],
+        "cost": {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0},  # a local model
+    }
+    if end.context_window > 0:  # OpenClaw wants a positive number; unknown until loaded
+        model["contextWindow"] = end.context_window
+    if end.max_tokens > 0:
+        model["maxTokens"] = end.max_tokens
+    command, *args = mcp_command()
     config = {
         "models": {"mode": "merge", "providers": {PROVIDER: {
             "baseUrl": end.base_url, "apiKey": end.api_key, "api": "openai-completions",
-            "models": [{"id": end.model, "name": f"{end.model} (Hearth)", "reasoning": True,
-                        "input": ["text"], "contextWindow": end.context_window,
-                        "maxTokens": end.max_tokens}]}}},
+            "models": [model]}}},
         "agents": {"defaults": {"model": {"primary": f"{PROVIDER}/{end.model}"}}},
+        "mcp": {"servers": {PROVIDER: {"command": command, "args": args}}},
     }
     return json.dumps(config, indent=2, ensure_ascii=False)
 
@@ -54,7 +64,7 @@ def continue_config(end: Endpoint) -> str:
         f"    apiKey: {end.api_key}",
         "    roles: [chat, edit, apply]",
         "    defaultCompletionOptions:",
-        f"      contextLength: {end.context_window}",
+        *([f"      contextLength: {end.context_window}"] if end.context_window > 0 else []),
         f"      maxTokens: {end.max_tokens}",
     ])
 
