@@ -13,6 +13,7 @@ import tempfile
 import time
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ["HEARTH_HOME"] = tempfile.mkdtemp(prefix="hearth-shots-")
@@ -100,6 +101,24 @@ def fill_chat(window: object) -> None:
     chat.composer.think.setChecked(True)
 
 
+def open_window(app: object, hearth: object, scheme: str, size: tuple[int, int],
+                translations: object = None) -> tuple[Any, Any]:
+    """The main window over `hearth` in `scheme`, shown at `size`, its conversations listed."""
+    from app.ui.context import UiContext
+    from app.ui.main_window import MainWindow
+    from app.ui.ops import Ops
+    from app.ui.theme import ThemeManager
+
+    theme = ThemeManager(app, scheme)  # type: ignore[arg-type]
+    theme.apply()
+    ctx = UiContext(hearth, Ops(), theme, translations=translations)  # type: ignore[arg-type]
+    window = MainWindow(ctx)
+    window.resize(*size)
+    window.show()
+    window.sidebar.reload()
+    return window, ctx
+
+
 def shoot(widget: object, name: str) -> Path:
     path = OUT / f"{name}.png"
     widget.grab().save(str(path))  # type: ignore[attr-defined]
@@ -179,21 +198,11 @@ def seed_files(hearth: object) -> None:
 def shoot_views(app: object, hearth: object, language: str, scheme: str) -> list[Path]:
     """Every view, in this language and theme: library, files, calendar (month, week,
     agenda), the event form, and Settings' tabs."""
-    from app.ui.context import UiContext
     from app.ui.i18n import Translations
-    from app.ui.main_window import MainWindow
-    from app.ui.ops import Ops
-    from app.ui.theme import ThemeManager
 
     translations = Translations(app)  # type: ignore[arg-type]
     translations.apply(language)
-    theme = ThemeManager(app, scheme)  # type: ignore[arg-type]
-    theme.apply()
-    ctx = UiContext(hearth, Ops(), theme, translations=translations)
-    window = MainWindow(ctx)
-    window.resize(1280, 820)
-    window.show()
-    window.sidebar.reload()
+    window, ctx = open_window(app, hearth, scheme, (1280, 820), translations)
     wait(app, ctx.ops)
     tag = f"{language}-{scheme}"
     paths = []
@@ -238,18 +247,7 @@ def _workbook(path: Path) -> None:
 
 
 def shoot_pages(app: object, hearth: object, suffix: str = "light") -> list[Path]:
-    from app.ui.context import UiContext
-    from app.ui.main_window import MainWindow
-    from app.ui.ops import Ops
-    from app.ui.theme import ThemeManager
-
-    theme = ThemeManager(app, "light")  # type: ignore[arg-type]
-    theme.apply()
-    ctx = UiContext(hearth, Ops(), theme)
-    window = MainWindow(ctx)
-    window.resize(1180, 720)
-    window.show()
-    window.sidebar.reload()
+    window, ctx = open_window(app, hearth, "light", (1180, 720))
     paths = []
     for page in ("library", "calendar"):
         window.show_page(page)
@@ -262,20 +260,10 @@ def shoot_pages(app: object, hearth: object, suffix: str = "light") -> list[Path
 def shoot_chinese(app: object, hearth: object) -> list[Path]:
     """The main window switched live to Simplified Chinese (checks that every open text
     follows the new language, the translation and the CJK font)."""
-    from app.ui.context import UiContext
     from app.ui.i18n import Translations
-    from app.ui.main_window import MainWindow
-    from app.ui.ops import Ops
-    from app.ui.theme import ThemeManager
 
     translations = Translations(app)  # type: ignore[arg-type]
-    theme = ThemeManager(app, "light")  # type: ignore[arg-type]
-    theme.apply()
-    ctx = UiContext(hearth, Ops(), theme, translations=translations)
-    window = MainWindow(ctx)
-    window.resize(1280, 860)
-    window.show()
-    window.sidebar.reload()
+    window, ctx = open_window(app, hearth, "light", (1280, 860), translations)
     wait(app, ctx.ops)
     for page in ("library", "calendar", "chat"):  # built in English, then switched
         window.show_page(page)

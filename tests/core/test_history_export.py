@@ -3,25 +3,17 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
 from app.core.history import HistoryStore, NotFound
 
 
-@pytest.fixture
-def store(tmp_path: Path):  # type: ignore[no-untyped-def]
-    opened = HistoryStore(tmp_path / "hearth.db")
-    yield opened
-    opened.close()
-
-
-def _tool_chat(store: HistoryStore) -> str:
-    chat = store.create_conversation("Convert units")
-    store.add_message(chat.id, "user", "How many km is 3 miles?", attachments=["/d/u.pdf"])
+def _tool_chat(history: HistoryStore) -> str:
+    chat = history.create_conversation("Convert units")
+    history.add_message(chat.id, "user", "How many km is 3 miles?", attachments=["/d/u.pdf"])
     call = {"id": "c1", "name": "convert_units", "arguments": {"value": 3, "unit": "mi"}}
-    store.add_message(
+    history.add_message(
         chat.id,
         "assistant",
         "",
@@ -29,21 +21,21 @@ def _tool_chat(store: HistoryStore) -> str:
         tool_calls=[call],
         model="nanbeige",
     )
-    store.add_message(
+    history.add_message(
         chat.id, "tool", "```4.83 km```", tool_call_id="c1", tool_name="convert_units", tool_ok=True
     )
-    store.add_message(
+    history.add_message(
         chat.id,
         "assistant",
         "3 miles is about 4.83 km [1].",
         sources=[{"citation": 1, "title": "Units.pdf", "location": "page 2"}],
     )
-    store.add_message(chat.id, "assistant", "And in metres", status="interrupted")
+    history.add_message(chat.id, "assistant", "And in metres", status="interrupted")
     return chat.id
 
 
-def test_markdown_reads_like_the_conversation(store: HistoryStore) -> None:
-    text = store.export_markdown(_tool_chat(store))
+def test_markdown_reads_like_the_conversation(history: HistoryStore) -> None:
+    text = history.export_markdown(_tool_chat(history))
     assert text.startswith("# Convert units\n")
     order = [
         "## You",
@@ -63,33 +55,33 @@ def test_markdown_reads_like_the_conversation(store: HistoryStore) -> None:
     assert positions == sorted(positions)
 
 
-def test_json_holds_every_field_and_loads_back(store: HistoryStore) -> None:
-    chat_id = _tool_chat(store)
-    [exported] = json.loads(json.dumps(store.export_json(chat_id)))
+def test_json_holds_every_field_and_loads_back(history: HistoryStore) -> None:
+    chat_id = _tool_chat(history)
+    [exported] = json.loads(json.dumps(history.export_json(chat_id)))
     assert exported["title"] == "Convert units" and exported["id"] == chat_id
-    saved = store.messages(chat_id)
+    saved = history.messages(chat_id)
     assert [m["id"] for m in exported["messages"]] == [m.id for m in saved]
     assert exported["messages"][1]["tool_calls"][0]["arguments"] == {"value": 3, "unit": "mi"}
     assert exported["messages"][2]["tool_ok"] is True
     assert exported["messages"][4]["status"] == "interrupted"
 
 
-def test_export_all_includes_archived_conversations(store: HistoryStore) -> None:
-    _tool_chat(store)
-    hidden = store.create_conversation("Archived one")
-    store.add_message(hidden.id, "user", "old question")
-    store.set_archived(hidden.id, True)
-    untitled = store.create_conversation()
-    store.add_message(untitled.id, "user", "no title yet")
-    assert {c["title"] for c in store.export_json()} == {"Convert units", "Archived one", ""}
-    text = store.export_markdown()
+def test_export_all_includes_archived_conversations(history: HistoryStore) -> None:
+    _tool_chat(history)
+    hidden = history.create_conversation("Archived one")
+    history.add_message(hidden.id, "user", "old question")
+    history.set_archived(hidden.id, True)
+    untitled = history.create_conversation()
+    history.add_message(untitled.id, "user", "no title yet")
+    assert {c["title"] for c in history.export_json()} == {"Convert units", "Archived one", ""}
+    text = history.export_markdown()
     assert "# Archived one" in text and "# Convert units" in text
     assert "# New chat" in text and text.count("\n---\n") == 2
 
 
-def test_unknown_conversation_is_a_clear_error(store: HistoryStore) -> None:
+def test_unknown_conversation_is_a_clear_error(history: HistoryStore) -> None:
     with pytest.raises(NotFound, match="no conversation"):
-        store.export_markdown("missing")
+        history.export_markdown("missing")
     with pytest.raises(NotFound):
-        store.export_json("missing")
-    assert store.export_json() == [] and store.export_markdown() == ""
+        history.export_json("missing")
+    assert history.export_json() == [] and history.export_markdown() == ""

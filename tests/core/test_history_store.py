@@ -11,18 +11,11 @@ import pytest
 from app.core.history import HistoryError, HistoryStore, NotFound
 
 
-@pytest.fixture
-def store(tmp_path: Path):  # type: ignore[no-untyped-def]
-    opened = HistoryStore(tmp_path / "hearth.db")
-    yield opened
-    opened.close()
-
-
-def test_every_message_field_round_trips(store: HistoryStore) -> None:
-    chat = store.create_conversation("Units")
+def test_every_message_field_round_trips(history: HistoryStore) -> None:
+    chat = history.create_conversation("Units")
     call = {"id": "c1", "name": "convert_units", "arguments": {"value": 3, "from": "mi"}}
     source = {"citation": 1, "document": "/docs/a.pdf", "page": 2, "title": "A"}
-    answer = store.add_message(
+    answer = history.add_message(
         chat.id,
         "assistant",
         "3 miles is 4.83 km",
@@ -38,24 +31,24 @@ def test_every_message_field_round_trips(store: HistoryStore) -> None:
         timings={"ttft_ms": 80.5},
         status="complete",
     )
-    tool = store.add_message(
+    tool = history.add_message(
         chat.id, "tool", "4.83", tool_call_id="c1", tool_name="convert_units", tool_ok=False
     )
-    saved = store.messages(chat.id)
+    saved = history.messages(chat.id)
     assert saved == [answer, tool]
     assert saved[0].tool_calls == [call] and saved[0].sources == [source]
     assert saved[0].timings == {"ttft_ms": 80.5} and saved[0].cached_prompt_tokens == 100
     assert (saved[1].tool_ok, saved[1].tool_name, saved[1].seq) == (False, "convert_units", 2)
-    assert store.add_message(chat.id, "user", "hi").tool_ok is None
+    assert history.add_message(chat.id, "user", "hi").tool_ok is None
 
 
-def test_streamed_answer_is_saved_as_it_grows(store: HistoryStore) -> None:
-    chat = store.create_conversation()
-    answer = store.add_message(chat.id, "assistant", status="streaming")
-    store.update_message(answer.id, content="Hel", reasoning="think")
-    assert store.messages(chat.id)[0].content == "Hel"
-    store.update_message(answer.id, content="Hello", status="complete", completion_tokens=2)
-    final = store.messages(chat.id)[0]
+def test_streamed_answer_is_saved_as_it_grows(history: HistoryStore) -> None:
+    chat = history.create_conversation()
+    answer = history.add_message(chat.id, "assistant", status="streaming")
+    history.update_message(answer.id, content="Hel", reasoning="think")
+    assert history.messages(chat.id)[0].content == "Hel"
+    history.update_message(answer.id, content="Hello", status="complete", completion_tokens=2)
+    final = history.messages(chat.id)[0]
     assert (final.content, final.reasoning, final.status, final.completion_tokens) == (
         "Hello",
         "think",
@@ -76,95 +69,95 @@ def test_reopening_marks_answers_left_streaming_as_interrupted(tmp_path: Path) -
     assert statuses == {done.id: ("complete", "finished"), cut.id: ("interrupted", "half an ans")}
 
 
-def test_list_puts_pinned_first_then_recent_and_hides_archived(store: HistoryStore) -> None:
-    old, middle, new = (store.create_conversation(t) for t in ("old", "middle", "new"))
-    store.add_message(middle.id, "user", "bump")  # activity makes it the most recent
-    store.set_pinned(old.id, True)
-    store.set_archived(new.id, True)
-    assert [c.title for c in store.list_conversations()] == ["old", "middle"]
-    listed = store.list_conversations(include_archived=True)
+def test_list_puts_pinned_first_then_recent_and_hides_archived(history: HistoryStore) -> None:
+    old, middle, new = (history.create_conversation(t) for t in ("old", "middle", "new"))
+    history.add_message(middle.id, "user", "bump")  # activity makes it the most recent
+    history.set_pinned(old.id, True)
+    history.set_archived(new.id, True)
+    assert [c.title for c in history.list_conversations()] == ["old", "middle"]
+    listed = history.list_conversations(include_archived=True)
     assert [c.title for c in listed] == ["old", "middle", "new"]
     assert listed[0].pinned and listed[2].archived
-    store.set_pinned(old.id, False)
-    store.set_archived(new.id, False)
-    assert [c.title for c in store.list_conversations()] == ["middle", "new", "old"]
+    history.set_pinned(old.id, False)
+    history.set_archived(new.id, False)
+    assert [c.title for c in history.list_conversations()] == ["middle", "new", "old"]
 
 
-def test_rename_keeps_one_clean_line(store: HistoryStore) -> None:
-    chat = store.create_conversation()
-    store.rename(chat.id, "  Trip\nplanning   for May \n")
-    found = store.get_conversation(chat.id)
+def test_rename_keeps_one_clean_line(history: HistoryStore) -> None:
+    chat = history.create_conversation()
+    history.rename(chat.id, "  Trip\nplanning   for May \n")
+    found = history.get_conversation(chat.id)
     assert found is not None and found.title == "Trip planning for May"
 
 
-def test_answer_model_becomes_the_conversations_model(store: HistoryStore) -> None:
-    chat = store.create_conversation()
-    store.add_message(chat.id, "user", "hi", model="ignored-for-users")
-    store.add_message(chat.id, "assistant", "hello", model="nanbeige-mlx")
-    found = store.get_conversation(chat.id)
+def test_answer_model_becomes_the_conversations_model(history: HistoryStore) -> None:
+    chat = history.create_conversation()
+    history.add_message(chat.id, "user", "hi", model="ignored-for-users")
+    history.add_message(chat.id, "assistant", "hello", model="nanbeige-mlx")
+    found = history.get_conversation(chat.id)
     assert found is not None and found.model == "nanbeige-mlx"
 
 
-def test_bad_input_is_refused_clearly_and_writes_nothing(store: HistoryStore) -> None:
-    chat = store.create_conversation()
+def test_bad_input_is_refused_clearly_and_writes_nothing(history: HistoryStore) -> None:
+    chat = history.create_conversation()
     with pytest.raises(HistoryError, match="role must be one of"):
-        store.add_message(chat.id, "robot", "x")
+        history.add_message(chat.id, "robot", "x")
     with pytest.raises(HistoryError, match="unknown message field.*colour"):
-        store.add_message(chat.id, "user", "x", colour="red")
+        history.add_message(chat.id, "user", "x", colour="red")
     with pytest.raises(HistoryError, match="status must be one of"):
-        store.add_message(chat.id, "assistant", "x", status="done")
+        history.add_message(chat.id, "assistant", "x", status="done")
     with pytest.raises(HistoryError, match="JSON"):
-        store.add_message(chat.id, "assistant", "x", timings={"t": object()})
+        history.add_message(chat.id, "assistant", "x", timings={"t": object()})
     with pytest.raises(HistoryError, match="unknown message field.*seq"):
-        store.add_message(chat.id, "user", "x", seq=7)
+        history.add_message(chat.id, "user", "x", seq=7)
     with pytest.raises(NotFound, match="no conversation"):
-        store.add_message("nope", "user", "x")
+        history.add_message("nope", "user", "x")
     with pytest.raises(NotFound, match="no message"):
-        store.update_message("nope", content="x")
+        history.update_message("nope", content="x")
     with pytest.raises(NotFound):
-        store.rename("nope", "title")
+        history.rename("nope", "title")
     with pytest.raises(NotFound):
-        store.delete_conversation("nope")
-    assert store.messages(chat.id) == []
-    assert store.get_conversation("nope") is None
+        history.delete_conversation("nope")
+    assert history.messages(chat.id) == []
+    assert history.get_conversation("nope") is None
 
 
-def test_delete_messages_after_supports_regenerate(store: HistoryStore) -> None:
-    chat = store.create_conversation()
-    question = store.add_message(chat.id, "user", "first question")
-    store.add_message(chat.id, "assistant", "first answer zebra")
-    store.add_message(chat.id, "user", "second")
-    store.delete_messages_after(chat.id, question.seq)
-    assert [m.content for m in store.messages(chat.id)] == ["first question"]
-    assert store.search("zebra") == []
-    retry = store.add_message(chat.id, "assistant", "better answer")
+def test_delete_messages_after_supports_regenerate(history: HistoryStore) -> None:
+    chat = history.create_conversation()
+    question = history.add_message(chat.id, "user", "first question")
+    history.add_message(chat.id, "assistant", "first answer zebra")
+    history.add_message(chat.id, "user", "second")
+    history.delete_messages_after(chat.id, question.seq)
+    assert [m.content for m in history.messages(chat.id)] == ["first question"]
+    assert history.search("zebra") == []
+    retry = history.add_message(chat.id, "assistant", "better answer")
     assert retry.seq == question.seq + 1
 
 
 def test_answers_kept_by_regenerate_come_back_whole_and_go_with_the_chat(
-        store: HistoryStore, tmp_path: Path) -> None:
-    chat = store.create_conversation()
-    question = store.add_message(chat.id, "user", "first question")
-    first = store.add_message(chat.id, "assistant", "answer walrus", sources=[{"citation": 1}])
-    store.add_message(chat.id, "user", "follow-up")
-    assert store.keep_alternative(chat.id, question.id) == 2
-    store.add_message(chat.id, "assistant", "answer heron")
-    assert store.keep_alternative(chat.id, question.id) == 3
-    store.add_message(chat.id, "assistant", "answer crane")
-    assert store.alternatives(chat.id) == {question.id: (3, 3)}
-    store.select_alternative(chat.id, question.id, 1)
-    back = store.messages(chat.id)
+        history: HistoryStore, tmp_path: Path) -> None:
+    chat = history.create_conversation()
+    question = history.add_message(chat.id, "user", "first question")
+    first = history.add_message(chat.id, "assistant", "answer walrus", sources=[{"citation": 1}])
+    history.add_message(chat.id, "user", "follow-up")
+    assert history.keep_alternative(chat.id, question.id) == 2
+    history.add_message(chat.id, "assistant", "answer heron")
+    assert history.keep_alternative(chat.id, question.id) == 3
+    history.add_message(chat.id, "assistant", "answer crane")
+    assert history.alternatives(chat.id) == {question.id: (3, 3)}
+    history.select_alternative(chat.id, question.id, 1)
+    back = history.messages(chat.id)
     assert [m.content for m in back] == ["first question", "answer walrus", "follow-up"]
     assert back[1].id == first.id and back[1].sources == [{"citation": 1}]
-    assert store.search("walrus")[0].message_id == first.id  # shown again: found again
-    assert store.alternatives(chat.id) == {question.id: (1, 3)}
+    assert history.search("walrus")[0].message_id == first.id  # shown again: found again
+    assert history.alternatives(chat.id) == {question.id: (1, 3)}
     with pytest.raises(NotFound):
-        store.select_alternative(chat.id, question.id, 4)
-    store.delete_conversation(chat.id)
+        history.select_alternative(chat.id, question.id, 4)
+    history.delete_conversation(chat.id)
     raw = sqlite3.connect(tmp_path / "hearth.db")
     assert raw.execute("select count(*) from answer_alternatives").fetchone() == (0,)
     raw.close()
-    store.close()
+    history.close()
     on_disk = b"".join(p.read_bytes() for p in tmp_path.glob("hearth.db*") if p.is_file())
     for word in (b"walrus", b"heron", b"crane"):  # kept answers are forgotten with the chat
         assert word not in on_disk, word
@@ -175,23 +168,23 @@ def test_delete_removes_conversation_messages_and_the_text_on_disk(
     tmp_path: Path, checkpointed: bool
 ) -> None:
     path = tmp_path / "hearth.db"
-    store = HistoryStore(path)
-    keep = store.create_conversation("keep")
-    store.add_message(keep.id, "user", "ordinary words")
-    secret = store.create_conversation("private")
-    store.add_message(secret.id, "user", "my password is xylophonequartz")
-    answer = store.add_message(secret.id, "assistant", status="streaming")
+    history = HistoryStore(path)
+    keep = history.create_conversation("keep")
+    history.add_message(keep.id, "user", "ordinary words")
+    secret = history.create_conversation("private")
+    history.add_message(secret.id, "user", "my password is xylophonequartz")
+    answer = history.add_message(secret.id, "assistant", status="streaming")
     for n in range(1, 20):  # streamed versions leave old copies in freed pages and the WAL
-        store.update_message(answer.id, content="noted xylophonequartz " * n)
+        history.update_message(answer.id, content="noted xylophonequartz " * n)
     if checkpointed:  # into the main file, as SQLite's auto-checkpoint does as the WAL grows
-        store._conn.execute("pragma wal_checkpoint(truncate)")
-    store.delete_conversation(secret.id)
-    assert store.get_conversation(secret.id) is None
-    assert store.messages(secret.id) == []
-    assert store.search("xylophonequartz") == []
-    assert [c.title for c in store.list_conversations()] == ["keep"]
+        history._conn.execute("pragma wal_checkpoint(truncate)")
+    history.delete_conversation(secret.id)
+    assert history.get_conversation(secret.id) is None
+    assert history.messages(secret.id) == []
+    assert history.search("xylophonequartz") == []
+    assert [c.title for c in history.list_conversations()] == ["keep"]
     while_open = _bytes_on_disk(path)  # the app keeps running after a delete
-    store.close()
+    history.close()
     assert b"xylophonequartz" not in while_open
     assert b"xylophonequartz" not in _bytes_on_disk(path)
     assert b"ordinary words" in _bytes_on_disk(path)
@@ -202,34 +195,34 @@ def _bytes_on_disk(path: Path) -> bytes:
     return b"".join(p.read_bytes() for p in path.parent.glob(path.name + "*") if p.is_file())
 
 
-def test_needs_title_after_the_first_exchange_only(store: HistoryStore) -> None:
-    chat = store.create_conversation()
-    assert not store.needs_title(chat.id)
-    store.add_message(chat.id, "user", "How far is the moon?")
-    answer = store.add_message(chat.id, "assistant", "", status="streaming")
-    assert not store.needs_title(chat.id)
-    store.update_message(answer.id, content="About 384,000 km.", status="complete")
-    assert store.needs_title(chat.id)
-    store.rename(chat.id, "Distance to the moon")
-    assert not store.needs_title(chat.id)
-    assert not store.needs_title("nope")
+def test_needs_title_after_the_first_exchange_only(history: HistoryStore) -> None:
+    chat = history.create_conversation()
+    assert not history.needs_title(chat.id)
+    history.add_message(chat.id, "user", "How far is the moon?")
+    answer = history.add_message(chat.id, "assistant", "", status="streaming")
+    assert not history.needs_title(chat.id)
+    history.update_message(answer.id, content="About 384,000 km.", status="complete")
+    assert history.needs_title(chat.id)
+    history.rename(chat.id, "Distance to the moon")
+    assert not history.needs_title(chat.id)
+    assert not history.needs_title("nope")
 
 
-def test_resolve_id_accepts_a_unique_prefix(store: HistoryStore) -> None:
-    chat = store.create_conversation()
-    assert store.resolve_id(chat.id[:6]) == chat.id
-    assert store.resolve_id(chat.id) == chat.id
+def test_resolve_id_accepts_a_unique_prefix(history: HistoryStore) -> None:
+    chat = history.create_conversation()
+    assert history.resolve_id(chat.id[:6]) == chat.id
+    assert history.resolve_id(chat.id) == chat.id
     with pytest.raises(NotFound):
-        store.resolve_id("%")  # LIKE wildcards are plain characters here
+        history.resolve_id("%")  # LIKE wildcards are plain characters here
     with pytest.raises(NotFound):
-        store.resolve_id("zz")
+        history.resolve_id("zz")
 
 
-def test_resolve_id_refuses_an_ambiguous_prefix(store: HistoryStore) -> None:
-    ids = [store.create_conversation().id for _ in range(17)]  # 17 ids, 16 hex digits: a clash
+def test_resolve_id_refuses_an_ambiguous_prefix(history: HistoryStore) -> None:
+    ids = [history.create_conversation().id for _ in range(17)]  # 17 ids, 16 hex digits: a clash
     first = next(i[0] for i in ids if sum(j[0] == i[0] for j in ids) > 1)
     with pytest.raises(HistoryError, match="matches several conversations"):
-        store.resolve_id(first)
+        history.resolve_id(first)
 
 
 def test_database_is_wal_with_foreign_keys_and_shares_the_file(tmp_path: Path) -> None:
@@ -242,18 +235,18 @@ def test_database_is_wal_with_foreign_keys_and_shares_the_file(tmp_path: Path) -
     def m001_events(db):  # type: ignore[no-untyped-def]
         db.execute("create table events (id integer primary key, title text)")
 
-    store = HistoryStore(path)
+    history = HistoryStore(path)
     import sqlite_utils
 
     other = sqlite_utils.Database(path)
     calendar.apply(other)
     other.execute("insert into events (title) values ('dentist')")
     other.conn.commit()
-    store.create_conversation("still works")
-    assert store._conn.execute("pragma journal_mode").fetchone()[0] == "wal"
-    assert store._conn.execute("pragma foreign_keys").fetchone()[0] == 1
+    history.create_conversation("still works")
+    assert history._conn.execute("pragma journal_mode").fetchone()[0] == "wal"
+    assert history._conn.execute("pragma foreign_keys").fetchone()[0] == 1
     other.close()
-    store.close()
+    history.close()
     reopened = HistoryStore(path)
     assert [c.title for c in reopened.list_conversations()] == ["still works"]
     reopened.close()
@@ -266,16 +259,16 @@ def test_corrupt_file_gives_a_readable_error(tmp_path: Path) -> None:
         HistoryStore(path)
 
 
-def test_ui_thread_reads_while_worker_streams(store: HistoryStore) -> None:
-    chat = store.create_conversation()
-    answer = store.add_message(chat.id, "assistant", status="streaming")
+def test_ui_thread_reads_while_worker_streams(history: HistoryStore) -> None:
+    chat = history.create_conversation()
+    answer = history.add_message(chat.id, "assistant", status="streaming")
     errors: list[BaseException] = []
 
     def stream() -> None:
         try:
             for n in range(1, 301):
-                store.update_message(answer.id, content="x" * n)
-            store.update_message(answer.id, status="complete")
+                history.update_message(answer.id, content="x" * n)
+            history.update_message(answer.id, status="complete")
         except BaseException as exc:  # surfaced below; a thread would swallow it
             errors.append(exc)
 
@@ -283,37 +276,37 @@ def test_ui_thread_reads_while_worker_streams(store: HistoryStore) -> None:
     writer.start()
     lengths = []
     while writer.is_alive():
-        lengths.append(len(store.messages(chat.id)[0].content))
-        store.list_conversations()
+        lengths.append(len(history.messages(chat.id)[0].content))
+        history.list_conversations()
     writer.join()
     assert errors == []
     assert lengths == sorted(lengths)  # readers never see the text go backwards
-    final = store.messages(chat.id)[0]
+    final = history.messages(chat.id)[0]
     assert (final.content, final.status) == ("x" * 300, "complete")
 
 
 def test_closed_store_refuses_further_use(tmp_path: Path) -> None:
-    store = HistoryStore(tmp_path / "hearth.db")
-    store.close()
+    history = HistoryStore(tmp_path / "hearth.db")
+    history.close()
     with pytest.raises(sqlite3.ProgrammingError):
-        store.list_conversations()
+        history.list_conversations()
 
 
 def test_a_database_locked_too_long_is_a_readable_error(tmp_path: Path) -> None:
-    store = HistoryStore(tmp_path / "hearth.db", busy_timeout=0.05)
-    chat = store.create_conversation("before")
+    history = HistoryStore(tmp_path / "hearth.db", busy_timeout=0.05)
+    chat = history.create_conversation("before")
     other = sqlite3.connect(tmp_path / "hearth.db", isolation_level=None)
     other.execute("begin immediate")  # another process in the middle of a long write
     try:
         with pytest.raises(HistoryError, match="database is locked"):
-            store.rename(chat.id, "during")
-        assert [c.title for c in store.list_conversations()] == ["before"]  # reads still work
+            history.rename(chat.id, "during")
+        assert [c.title for c in history.list_conversations()] == ["before"]  # reads still work
     finally:
         other.execute("rollback")
         other.close()
-    store.rename(chat.id, "after")
-    assert [c.title for c in store.list_conversations()] == ["after"]
-    store.close()
+    history.rename(chat.id, "after")
+    assert [c.title for c in history.list_conversations()] == ["after"]
+    history.close()
 
 
 def test_without_a_lock_folder_the_store_still_works(tmp_path: Path) -> None:

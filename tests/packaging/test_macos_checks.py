@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-
-ROOT = Path(__file__).resolve().parents[2]
 
 OTOOL = """Load command 3
           cmd LC_LOAD_DYLIB
@@ -25,16 +22,6 @@ Load command 9
     minos {minos}
       sdk 15.2
 """
-
-
-@pytest.fixture
-def check_minos() -> Any:
-    sys.path.insert(0, str(ROOT / "packaging" / "macos"))
-    try:
-        import check_minos
-    finally:
-        sys.path.pop(0)
-    return check_minos
 
 
 def _fake_app(tmp_path: Path, minos: dict[str, str], check_minos: Any,

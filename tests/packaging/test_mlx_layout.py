@@ -6,7 +6,6 @@ them exactly as it reads a built Hearth.app on a Mac."""
 from __future__ import annotations
 
 import struct
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -37,16 +36,6 @@ def _fat(thin: bytes) -> bytes:
     header = struct.pack(">II", 0xCAFEBABE, 1) + struct.pack(">5I", 0x0100000C, 0, offset,
                                                              len(thin), 12)
     return header.ljust(offset, b"\0") + thin
-
-
-@pytest.fixture
-def check_mlx() -> Any:
-    sys.path.insert(0, str(ROOT / "packaging" / "macos"))
-    try:
-        import check_mlx
-    finally:
-        sys.path.pop(0)
-    return check_mlx
 
 
 def _app(tmp_path: Path, rpaths: list[str], fat: bool = False, metallib: bool = True,

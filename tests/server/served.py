@@ -17,16 +17,19 @@ WAIT_S = 120  # generous: a busy machine can be slow to start Python and load a 
 
 
 class Served:
-    """`hearth serve --json --port 0` in a child process with its own HEARTH_HOME."""
+    """`hearth serve --json --port 0` in a child process with its own HEARTH_HOME; `cpus`, if
+    given, are the only CPUs it may run on (the benchmark keeps it off the client's core)."""
 
-    def __init__(self, home: Path, *args: str, settings: dict[str, Any] | None = None) -> None:
+    def __init__(self, home: Path, *args: str, settings: dict[str, Any] | None = None,
+                 cpus: set[int] | None = None) -> None:
         (home / "data").mkdir(parents=True, exist_ok=True)
         if settings:
             (home / "data" / "settings.json").write_text(json.dumps(settings), encoding="utf-8")
         env = {**os.environ, "HEARTH_HOME": str(home), "PYTHONPATH": str(ROOT)}
         self.process = subprocess.Popen(
             [sys.executable, "-m", "app.main", "serve", "--json", "--port", "0", *args],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT,
+            preexec_fn=None if cpus is None else lambda: os.sched_setaffinity(0, cpus))
         self.lines: queue.Queue[dict[str, Any]] = queue.Queue()
         self.seen: list[dict[str, Any]] = []
         threading.Thread(target=self._read, daemon=True).start()

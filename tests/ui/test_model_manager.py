@@ -113,14 +113,21 @@ def test_a_checksum_mismatch_deletes_the_file_and_offers_retry(ctx, manager, hub
     assert chosen == [str(final)]  # the first model downloaded is put to use at once
 
 
-def test_an_unreachable_server_fails_with_a_reason(ctx, manager, qtbot, monkeypatch) -> None:
+def failed_download(manager: Any, qtbot: Any, monkeypatch: pytest.MonkeyPatch,
+                    endpoint: str) -> Any:
+    """The first row's download from `endpoint` (a server that does not answer), once failed."""
     import huggingface_hub.constants
 
-    monkeypatch.setenv("HF_ENDPOINT", "http://127.0.0.1:9")
+    monkeypatch.setenv("HF_ENDPOINT", endpoint)
     monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_OFFLINE", False)
     row = manager.rows[0]
     click(qtbot, row.download_button)
     qtbot.waitUntil(lambda: row.state == "failed", timeout=WAIT_MS)
+    return row
+
+
+def test_an_unreachable_server_fails_with_a_reason(ctx, manager, qtbot, monkeypatch) -> None:
+    row = failed_download(manager, qtbot, monkeypatch, "http://127.0.0.1:9")
     assert row.status.text().startswith("⚠")
     assert row.download_button.text() == "Retry"
 
@@ -177,13 +184,7 @@ def test_builds_that_cannot_run_here_are_marked_and_listed_last(manager, qtbot,
 
 
 def test_an_offline_download_says_so_in_plain_words(ctx, manager, qtbot, monkeypatch) -> None:
-    import huggingface_hub.constants
-
-    monkeypatch.setenv("HF_ENDPOINT", "http://no-such-host.invalid")
-    monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_OFFLINE", False)
-    row = manager.rows[0]
-    click(qtbot, row.download_button)
-    qtbot.waitUntil(lambda: row.state == "failed", timeout=WAIT_MS)
+    row = failed_download(manager, qtbot, monkeypatch, "http://no-such-host.invalid")
     assert row.status.text().startswith("⚠ Could not reach the download server")
     assert "Errno" not in row.status.text()
 

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.xvfb import xvfb
+
 PROBE = Path(__file__).with_name("x11_quick_ask_probe.py")
 pytestmark = pytest.mark.skipif(
     not (sys.platform.startswith("linux") and shutil.which("Xvfb") and shutil.which("openbox")
@@ -23,29 +25,22 @@ pytestmark = pytest.mark.skipif(
 
 @pytest.fixture
 def desktop() -> Iterator[dict[str, str]]:
-    read, write = os.pipe()
-    server = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", "1280x800x24"],
-                              pass_fds=(write,), stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL)
-    os.close(write)
-    with os.fdopen(read) as pipe:
-        env = {**os.environ, "DISPLAY": f":{pipe.readline().strip()}"}
-    manager = subprocess.Popen(["openbox"], env=env, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:  # openbox owns the WM selection once it manages
-        check = subprocess.run(["xprop", "-root", "_NET_SUPPORTING_WM_CHECK"], env=env,
-                               capture_output=True, text=True)
-        if "window id" in check.stdout:
-            break
-        time.sleep(0.05)
-    try:
-        yield env
-    finally:
-        manager.terminate()
-        manager.wait(10)
-        server.terminate()
-        server.wait(10)
+    with xvfb("1280x800x24") as display:
+        env = {**os.environ, "DISPLAY": display}
+        manager = subprocess.Popen(["openbox"], env=env, stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:  # openbox owns the WM selection once it manages
+            check = subprocess.run(["xprop", "-root", "_NET_SUPPORTING_WM_CHECK"], env=env,
+                                   capture_output=True, text=True)
+            if "window id" in check.stdout:
+                break
+            time.sleep(0.05)
+        try:
+            yield env
+        finally:
+            manager.terminate()
+            manager.wait(10)
 
 
 def test_quick_ask_has_no_taskbar_button_and_no_black_corners(desktop) -> None:

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.xvfb import xvfb
+
 PROBE = Path(__file__).with_name("x11_hotkey_probe.py")
 pytestmark = pytest.mark.skipif(
     not (sys.platform.startswith("linux") and shutil.which("Xvfb")
@@ -22,18 +24,8 @@ pytestmark = pytest.mark.skipif(
 
 @pytest.fixture
 def display() -> Iterator[str]:
-    read, write = os.pipe()
-    server = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", "800x600x24"],
-                              pass_fds=(write,), stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL)
-    os.close(write)
-    with os.fdopen(read) as pipe:
-        number = pipe.readline().strip()
-    try:
-        yield f":{number}"
-    finally:
-        server.terminate()
-        server.wait(10)
+    with xvfb("800x600x24") as name:
+        yield name
 
 
 def probe(display: str, *args: str) -> subprocess.Popen[str]:

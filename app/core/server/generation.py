@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -76,7 +77,7 @@ class Generation:
     def __init__(self, runner: ModelRunner, messages: list[Message], options: GenerateOptions,
                  stops: list[str]) -> None:
         self._loop = asyncio.get_running_loop()
-        self._events: asyncio.Queue[Event] = asyncio.Queue()
+        self._events = _Handoff(self._loop)
         self._stops = StopFilter(stops)
         self._runner = runner
         self._messages = messages
@@ -134,9 +135,7 @@ class Generation:
         return None
 
     def _forward(self, event: Event) -> None:
-        try:
-            self._loop.call_soon_threadsafe(self._events.put_nowait, event)
-        except RuntimeError:  # the loop is gone (server stopped): nobody is listening
+        if not self._events.put(event):  # the loop is gone (server stopped): nobody listens
             self.cancel()
 
     def cancel(self, shutdown: bool = False) -> None:
@@ -160,7 +159,7 @@ class Generation:
                 if self._stops.hit:
                     self.cancel()  # within one token, as for a disconnect
                 if text:
-                    return TextDelta(text)
+                    return event if text is event.text else TextDelta(text)
             elif isinstance(event, Done):
                 self._ended = True
                 tail = self._stops.flush()
@@ -171,7 +170,7 @@ class Generation:
 
     def ready(self) -> bool:
         """Whether next() has an event without waiting."""
-        return bool(self._pending) or not self._events.empty()
+        return bool(self._pending) or self._events.ready()
 
     async def merged(self, event: Event) -> tuple[Event, Event | None]:
         """`event` joined with the deltas of its kind already waiting (a client behind a fast
@@ -184,7 +183,7 @@ class Generation:
             if type(following) is not type(event):
                 return type(event)("".join(pieces)), following
             pieces.append(following.text)
-        return type(event)("".join(pieces)), None
+        return (event if len(pieces) == 1 else type(event)("".join(pieces))), None
 
     def _finish(self, done: Done) -> Done:
         if self._stops.hit and done.finish_reason in ("cancelled", "stop"):
@@ -200,6 +199,54 @@ class Generation:
             if isinstance(event, Done):
                 return outcome
             event = await self.next()
+
+
+class _Handoff:
+    """Events from the runner thread to the asyncio loop, waking the loop only when it waits.
+
+    A queue fed by call_soon_threadsafe costs a self-pipe write on the model thread, a loop
+    callback and a future per token; here a token that arrives while the loop is still busy
+    with the last one is only appended, and is sent with it (deltas already waiting)."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._loop = loop
+        self._items: deque[Event] = deque()
+        self._lock = threading.Lock()
+        self._waiter: asyncio.Future[None] | None = None  # set while get() sleeps
+
+    def put(self, event: Event) -> bool:  # runner thread
+        """Hand over one event; False if the loop has closed."""
+        with self._lock:
+            self._items.append(event)
+            waiter, self._waiter = self._waiter, None
+        if waiter is None:
+            return not self._loop.is_closed()
+        try:
+            self._loop.call_soon_threadsafe(_wake, waiter)
+        except RuntimeError:
+            return False
+        return True
+
+    def ready(self) -> bool:
+        return bool(self._items)
+
+    async def get(self) -> Event:
+        while True:
+            with self._lock:
+                if self._items:
+                    return self._items.popleft()
+                waiter = self._waiter = self._loop.create_future()
+            try:
+                await waiter
+            finally:
+                with self._lock:
+                    if self._waiter is waiter:  # cancelled while waiting: nobody else will wake it
+                        self._waiter = None
+
+
+def _wake(waiter: asyncio.Future[None]) -> None:
+    if not waiter.done():
+        waiter.set_result(None)
 
 
 def _add(outcome: Outcome, event: Event) -> None:

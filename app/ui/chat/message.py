@@ -99,6 +99,28 @@ def _retext(button: QToolButton, text: str, description: str) -> None:
     button.setToolTip(description)
 
 
+def disclosure_button() -> QToolButton:
+    """A collapsed section's toggle: an arrow that points right when closed, down when open."""
+    button = QToolButton()
+    button.setCheckable(True)
+    button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+    button.setArrowType(Qt.ArrowType.RightArrow)
+    button.toggled.connect(lambda open_: button.setArrowType(
+        Qt.ArrowType.DownArrow if open_ else Qt.ArrowType.RightArrow))
+    return button
+
+
+def model_text(text: str = "") -> QLabel:
+    """Text the model wrote aside from its answer (reasoning, a summary): plain, selectable."""
+    label = QLabel(text)
+    label.setObjectName("thinkingText")
+    label.setWordWrap(True)
+    label.setTextFormat(Qt.TextFormat.PlainText)
+    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse
+                                  | Qt.TextInteractionFlag.TextSelectableByKeyboard)
+    return label
+
+
 class ThinkingSection(QFrame):
     """The model's reasoning, collapsed by default behind a "Thinking" toggle."""
 
@@ -107,10 +129,7 @@ class ThinkingSection(QFrame):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)
-        self.toggle = QToolButton()
-        self.toggle.setCheckable(True)
-        self.toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-        self.toggle.setArrowType(Qt.ArrowType.RightArrow)
+        self.toggle = disclosure_button()
         self.toggle.setAccessibleName(self.tr("Show thinking"))
         self.toggle.toggled.connect(self._toggled)
         layout.addWidget(self.toggle, 0, Qt.AlignmentFlag.AlignLeft)
@@ -118,12 +137,7 @@ class ThinkingSection(QFrame):
         self.frame.setObjectName("thinking")
         inner = QVBoxLayout(self.frame)
         inner.setContentsMargins(12, 2, 4, 4)
-        self.body = QLabel()
-        self.body.setObjectName("thinkingText")
-        self.body.setWordWrap(True)
-        self.body.setTextFormat(Qt.TextFormat.PlainText)
-        self.body.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse
-                                          | Qt.TextInteractionFlag.TextSelectableByKeyboard)
+        self.body = model_text()
         self.body.setAccessibleName(self.tr("Thinking"))
         inner.addWidget(self.body)
         self.frame.hide()
@@ -145,7 +159,6 @@ class ThinkingSection(QFrame):
         self.refresh()
 
     def _toggled(self, open_: bool) -> None:
-        self.toggle.setArrowType(Qt.ArrowType.DownArrow if open_ else Qt.ArrowType.RightArrow)
         self.frame.setVisible(open_)
         self.refresh()
 
@@ -172,25 +185,16 @@ class SummaryMarker(QFrame):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 4, 40, 4)
         layout.setSpacing(2)
-        self.toggle = QToolButton()
-        self.toggle.setCheckable(True)
-        self.toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-        self.toggle.setArrowType(Qt.ArrowType.RightArrow)
+        self.toggle = disclosure_button()
         self.toggle.toggled.connect(self._toggled)
         layout.addWidget(self.toggle, 0, Qt.AlignmentFlag.AlignLeft)
-        self.body = QLabel(summary)
-        self.body.setObjectName("thinkingText")
-        self.body.setWordWrap(True)
-        self.body.setTextFormat(Qt.TextFormat.PlainText)
-        self.body.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse
-                                          | Qt.TextInteractionFlag.TextSelectableByKeyboard)
+        self.body = model_text(summary)
         self.body.hide()
         layout.addWidget(self.body)
         self.summary = summary
         self._retranslate()
 
     def _toggled(self, open_: bool) -> None:
-        self.toggle.setArrowType(Qt.ArrowType.DownArrow if open_ else Qt.ArrowType.RightArrow)
         self.body.setVisible(open_)
 
     def _retranslate(self) -> None:
