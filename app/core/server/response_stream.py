@@ -39,9 +39,10 @@ class ResponseStream:
         return [*self._close(), self._event(kind, response=self._response(status, done))]
 
     def fail(self, code: str, message: str, done: Done | None = None) -> list[bytes]:
-        """An `error` event, then response.failed with what had been written."""
+        """An `error` event with Hearth's code, then response.failed with what had been
+        written (its error code is one of the API's own: server_error)."""
         events = self._close("incomplete")
-        error = {"code": code, "message": message}
+        error = {"code": "server_error", "message": message}
         events.append(self._event("error", code=code, message=message, param=None))
         events.append(self._event("response.failed", response=self._response(
             "failed", done, error)))

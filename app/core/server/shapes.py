@@ -114,7 +114,8 @@ def function_call_item(item_id: str, call: ToolCall, call_id: str, arguments: st
 
 def response_usage(done: Done | None) -> dict[str, Any]:
     return {"input_tokens": done.prompt_tokens if done else 0,
-            "input_tokens_details": {"cached_tokens": done.cached_prompt_tokens if done else 0},
+            "input_tokens_details": {"cached_tokens": done.cached_prompt_tokens if done else 0,
+                                     "cache_write_tokens": 0},
             "output_tokens": done.completion_tokens if done else 0,
             "output_tokens_details": {"reasoning_tokens": 0},
             "total_tokens": (done.prompt_tokens + done.completion_tokens) if done else 0}
