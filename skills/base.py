@@ -62,6 +62,15 @@ class Skill(Protocol):
         ...
 
 
+class ReadOnlyTool:
+    """Base for a skill that only reads: nothing for the user to approve, no change to describe."""
+
+    changes_things = False
+
+    def describe_change(self, arguments: dict[str, Any]) -> str:
+        return ""
+
+
 class Previewing(Protocol):
     """Optional, for skills that change things: instead of one describe_change text, the texts
     the user approves in turn (with the turn's context, so paths resolve as in run). A

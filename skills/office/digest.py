@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 import sqlite_utils
 
-from skills.base import SkillContext, SkillError, SkillResult, Source
+from skills.base import ReadOnlyTool, SkillContext, SkillError, SkillResult, Source
 from skills.common.migrations import Migrations
 from skills.documents import fscheck
 from skills.documents.models import IndexReport
@@ -230,7 +230,7 @@ def _first_words(text: str, limit: int = 300) -> str:
     return flat[:limit] + ("…" if len(flat) > limit else "")
 
 
-class DigestFolder:
+class DigestFolder(ReadOnlyTool):
     name = "office_digest"
     description = ("Summarise every document in a folder, one summary per file, and answer the"
                    " question from them. Slow on big folders; summaries are kept for next time.")
@@ -243,7 +243,6 @@ class DigestFolder:
         },
         "required": ["folder"],
     }
-    changes_things = False
 
     def __init__(self, access: Any, digester: Digester) -> None:
         self.access = access
@@ -262,9 +261,6 @@ class DigestFolder:
             raise SkillError(f"stopped after {len(report.files)} file(s); the summaries made so"
                              " far are kept, so running it again goes on from there")
         return digest_result(report, str(arguments.get("question") or ""), context)
-
-    def describe_change(self, arguments: dict[str, Any]) -> str:
-        return ""
 
 
 def digest_result(report: DigestReport, question: str, context: SkillContext) -> SkillResult:
