@@ -152,6 +152,8 @@ class ContextCompacted:
     summarized: int  # how many messages the summary stands for
     tokens_before: int  # prompt tokens without the summary
     tokens_after: int  # prompt tokens with it
+    summary: str = ""  # what the model wrote (the chat shows it in its marker at once)
+    before_message_id: MessageId = ""  # the first message kept whole: the marker goes above it
 
 
 @dataclass(frozen=True)

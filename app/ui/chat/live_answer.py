@@ -52,6 +52,7 @@ class LiveAnswer(QObject):
     finished = Signal(dict)  # figures: tps, tokens, prompt_tokens, finish_reason, compacted
     failed = Signal(object)  # Presented (after `finished`)
     title_changed = Signal(str, str)
+    summarized = Signal(object)  # ContextCompacted: the host shows its marker at once
 
     def __init__(self, message: AssistantMessage | None, conversation_id: str | None,
                  thinking: bool, parent: QObject | None = None) -> None:
@@ -200,10 +201,11 @@ class LiveAnswer(QObject):
         if self.message is not None:
             self.message.add_notice(words.get(event.part, ""))
 
-    def _on_compacted(self, _event: ContextCompacted) -> None:
+    def _on_compacted(self, event: ContextCompacted) -> None:
         self.compacted = True
         if self.message is not None:
             self.message.add_notice(_tr("Earlier messages were summarized to fit the context."))
+            self.summarized.emit(event)
 
     def _on_done(self, event: TurnDone) -> None:
         stats, figures = self._figures(event)
@@ -263,7 +265,7 @@ class LiveAnswer(QObject):
         with warnings.catch_warnings():  # a signal nobody listened to warns; nothing is lost
             warnings.simplefilter("ignore", RuntimeWarning)
             for signal in (self.started, self.tool_added, self.finished, self.failed,
-                           self.title_changed):
+                           self.title_changed, self.summarized):
                 try:
                     signal.disconnect()
                 except (RuntimeError, TypeError):
