@@ -111,13 +111,16 @@ class ToolFinished:
 
 @dataclass(frozen=True)
 class ToolProgress:
-    """A long tool (a folder digest) reports how far it is: done of total, working on current."""
+    """A long tool (a folder digest) reports how far it is: done of total, working on current.
+    `control`, where the tool offers it, is its running job: pause() and resume() from any
+    thread (skills.base.Pausable)."""
 
     call_id: str
     name: str
     done: int
     total: int
     current: str = ""
+    control: Any = None
 
 
 @dataclass(frozen=True)
