@@ -13,6 +13,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from app.core.notices import Notice, NoticeKind, Notices
 from app.core.paths import OWNER_UMASK, Paths
 from app.core.settings import Settings, load_settings, save_settings
 
@@ -22,6 +23,7 @@ if TYPE_CHECKING:
     from app.core.assistant import Assistant
     from app.core.conversations import Conversations
     from app.core.history import HistoryStore
+    from app.core.recovery import Recovery
     from app.core.runner import ModelRunner
     from app.core.server.log import RequestLog
     from app.core.warmup import OnStatus, PrefixWarmup
@@ -30,6 +32,7 @@ if TYPE_CHECKING:
     from skills.calendar import CalendarStore
     from skills.documents import DocumentIndex
     from skills.files import FileIndex
+    from skills.index_health import SetAside
     from skills.office import Digester, OfficeAccess, WorkbookCache
 
 
@@ -43,7 +46,7 @@ class Hearth:
         self.paths = (paths or Paths.from_env()).ensure()
         self.settings = settings or load_settings(self.paths.settings_file)
         self._closers: list[Any] = []
-        self.notices: list[str] = []  # said once to the user (CLI: stderr; GUI: status line)
+        self.notices = Notices()  # said once to the user (CLI: stderr; GUI: a banner)
         self._salvaged: list[tuple[str, str]] = []
         self._tell_settings_notes()
 
@@ -53,7 +56,9 @@ class Hearth:
         new = [note for note in self.settings.load_notes if note not in told]
         if not new:
             return
-        self.notices.append("settings.json comes from another version: " + "; ".join(new))
+        self.notices.add(Notice(NoticeKind.SETTINGS_OTHER_VERSION,
+                                "settings.json comes from another version: " + "; ".join(new),
+                                detail="; ".join(new), count=len(new)))
         self.settings.settings_notes_told = [*told, *new][-200:]
         previous = self.paths.settings_file.with_name("settings.previous.json")
         try:
@@ -73,8 +78,13 @@ class Hearth:
         store = HistoryStore(self.paths.history_db)
         self._closers.append(store)
         if store.read_only:
-            self.notices.append(f"{self.paths.history_db} could only be opened read-only: "
-                                "your conversations are readable, but nothing new is saved")
+            from skills.index_health import problem
+
+            damaged = problem(self.paths.history_db, deep=True)  # else a read-only disk
+            self.notices.add(Notice(
+                NoticeKind.HISTORY_READ_ONLY, f"{self.paths.history_db} could only be opened "
+                "read-only: your conversations are readable, but nothing new is saved",
+                detail=damaged or "", path=str(self.paths.history_db), damaged=bool(damaged)))
         return store
 
     @cached_property
@@ -114,7 +124,7 @@ class Hearth:
         aside = set_aside_if_damaged(self.paths.index_db)
         if aside is not None:
             log.warning("index.db set aside: %s", aside.reason)
-            self.notices.append(aside.notice())
+            self.notices.add(_rebuilt(aside))
             self._salvaged = aside.documents
         return self.paths.index_db
 
@@ -129,7 +139,7 @@ class Hearth:
         if reason is not None:
             self.close()  # our connections go first: the file is renamed, never deleted
             aside = set_aside(self.paths.index_db, reason)
-            self.notices.append(aside.notice())
+            self.notices.add(_rebuilt(aside))
             if aside.documents:  # the new index starts with them queued
                 from skills.documents import DocumentIndex
 
@@ -280,6 +290,34 @@ class Hearth:
 
         window_selftest(self)
 
+    def recover_history(self) -> Recovery:
+        """Copy what can be read of a damaged hearth.db into a new file that then takes its
+        place; the damaged file is kept beside it. The history and calendar opened on it are
+        closed for that (restart to use the copy). Run off the GUI thread: it reads the file."""
+        from app.core.history import HistoryError
+        from app.core.history.lease import WriterLease
+        from app.core.recovery import install_copy, recover
+        from backends.errors import FailureKind
+
+        source = self.paths.history_db
+        result = recover(source, install=False)  # the original is only read
+        own = {part.writer_token for part in [self.__dict__.get("history")] if part is not None}
+        lease = WriterLease(source.parent / (source.name + "-writers"))
+        try:
+            if lease.alive_tokens() - {lease.token} - own:
+                result.copy.unlink(missing_ok=True)
+                raise HistoryError("another Hearth process has the history open: close it, "
+                                   "then recover", FailureKind.BUSY)
+        finally:
+            lease.release()
+        for name in ("calendar", "history"):
+            part = self.__dict__.get(name)
+            if part is not None and part in self._closers:
+                part.close()
+                self._closers.remove(part)
+        install_copy(result)
+        return result
+
     def close(self) -> None:
         for part in reversed(self._closers):
             close = getattr(part, "close", None)
@@ -334,6 +372,11 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         sys.stdout, sys.stderr = streams
         os.umask(mask)
+
+
+def _rebuilt(aside: SetAside) -> Notice:
+    return Notice(NoticeKind.INDEX_REBUILT, aside.notice(), detail=aside.reason,
+                  path=str(aside.moved_to), count=len(aside.documents))
 
 
 def _run_command(args: argparse.Namespace) -> int:

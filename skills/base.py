@@ -62,12 +62,30 @@ class Skill(Protocol):
         ...
 
 
+class ReadOnlyTool:
+    """Base for a skill that only reads: nothing for the user to approve, no change to describe."""
+
+    changes_things = False
+
+    def describe_change(self, arguments: dict[str, Any]) -> str:
+        return ""
+
+
 class Previewing(Protocol):
     """Optional, for skills that change things: instead of one describe_change text, the texts
     the user approves in turn (with the turn's context, so paths resolve as in run). A
     SkillError here refuses the call before anyone is asked."""
 
     def confirmations(self, arguments: dict[str, Any], context: SkillContext) -> list[str]: ...
+
+
+class Pausable(Protocol):
+    """Optional, for a long-running skill: it keeps the job now running in `job` (None
+    between runs) and the UI offers Pause and Resume on its progress."""
+
+    def pause(self) -> None: ...
+
+    def resume(self) -> None: ...
 
 
 def tool_spec(skill: Skill) -> dict[str, Any]:

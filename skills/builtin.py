@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from skills.base import Skill, SkillContext, SkillError, SkillResult
+from skills.base import ReadOnlyTool, Skill, SkillContext, SkillError, SkillResult
 
 # Factor to the base unit of each kind; aliases are lower-case, matched after normalising.
 _UNITS: dict[str, tuple[str, float, tuple[str, ...]]] = {
@@ -105,7 +105,7 @@ def convert(value: float, source: str, target: str) -> float:
     return value * factor_a / factor_b
 
 
-class CurrentTime:
+class CurrentTime(ReadOnlyTool):
     """The date, time and time zone now, here or in another IANA time zone."""
 
     name = "get_current_time"
@@ -118,10 +118,6 @@ class CurrentTime:
         },
         "additionalProperties": False,
     }
-    changes_things = False
-
-    def describe_change(self, arguments: dict[str, Any]) -> str:
-        return ""
 
     def run(self, arguments: dict[str, Any], context: SkillContext) -> SkillResult:
         zone_name = str(arguments.get("timezone") or "").strip()
@@ -138,7 +134,7 @@ class CurrentTime:
         return SkillResult(text=text, data={"iso": now.isoformat(), "timezone": label})
 
 
-class ConvertUnits:
+class ConvertUnits(ReadOnlyTool):
     """Length, mass, volume, area, speed, time, data size and temperature conversions."""
 
     name = "convert_units"
@@ -154,10 +150,6 @@ class ConvertUnits:
         "required": ["value", "from_unit", "to_unit"],
         "additionalProperties": False,
     }
-    changes_things = False
-
-    def describe_change(self, arguments: dict[str, Any]) -> str:
-        return ""
 
     def run(self, arguments: dict[str, Any], context: SkillContext) -> SkillResult:
         value = float(arguments["value"])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
@@ -69,8 +70,9 @@ class Conversations:
         conversation = self.history.get_conversation(conversation_id)
         if conversation is None:
             raise NotFound(f"no conversation with id {conversation_id!r}")
+        forgetting = self._forget_in_engine(conversation_id)  # first: nothing queued runs now
         self._stop_turn(conversation_id)
-        self._forget_in_engine(conversation_id)
+        _wait(forgetting, conversation_id)
         self.history.delete_conversation(conversation_id)
         documents = self._documents()
         dropped = documents.forget_scope(conversation_id) if documents is not None else 0
@@ -93,12 +95,17 @@ class Conversations:
             handle.cancel()
             handle.wait(FORGET_WAIT_S)
 
-    def _forget_in_engine(self, conversation_id: str) -> None:
-        """Queued behind the turns already sent to the model, so nothing parks the KV again."""
+    def _forget_in_engine(self, conversation_id: str) -> Future[None] | None:
+        """The runner refuses every request for it from now on (those queued too, so none parks
+        its KV again) and drops its KV from the engine right after the job running now."""
         runner = self._runner()
-        if runner is None:
-            return
-        try:
-            runner.forget(conversation_id).result(FORGET_WAIT_S)
-        except Exception as exc:  # noqa: BLE001 - the files on disk still go below
-            log.warning("Could not drop the engine's memory of %s: %s", conversation_id, exc)
+        return runner.forget(conversation_id) if runner is not None else None
+
+
+def _wait(forgetting: Future[None] | None, conversation_id: str) -> None:
+    if forgetting is None:
+        return
+    try:
+        forgetting.result(FORGET_WAIT_S)
+    except Exception as exc:  # noqa: BLE001 - the files on disk still go below
+        log.warning("Could not drop the engine's memory of %s: %s", conversation_id, exc)

@@ -54,15 +54,23 @@ def recover(source: Path, install: bool = True) -> Recovery:
         src.close()
         dst.close()
     if install:
-        result.kept_as = source.with_name(f"{source.stem}.damaged-{stamp}{source.suffix}")
-        os.replace(source, result.kept_as)
-        for suffix in ("-wal", "-shm"):
-            side = source.with_name(source.name + suffix)
-            if side.exists():
-                os.replace(side, result.kept_as.with_name(result.kept_as.name + suffix))
-        os.replace(copy, source)
-        result.copy = source
+        install_copy(result, stamp)
     return result
+
+
+def install_copy(result: Recovery, stamp: str = "") -> None:
+    """The verified copy takes the original's place; the original (and its -wal and -shm) is
+    renamed beside it, never deleted. Whatever had the original open must have closed it."""
+    source = result.source
+    stamp = stamp or time.strftime("%Y%m%d-%H%M%S")
+    result.kept_as = source.with_name(f"{source.stem}.damaged-{stamp}{source.suffix}")
+    os.replace(source, result.kept_as)
+    for suffix in ("-wal", "-shm"):
+        side = source.with_name(source.name + suffix)
+        if side.exists():
+            os.replace(side, result.kept_as.with_name(result.kept_as.name + suffix))
+    os.replace(result.copy, source)
+    result.copy = source
 
 
 def _copy(src: sqlite3.Connection, dst: sqlite3.Connection, result: Recovery) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol
 
+from app.core.notices import Notices
 from app.core.paths import Paths
 from app.core.settings import Settings
 
@@ -15,6 +16,7 @@ if TYPE_CHECKING:
     from app.core.assistant import Assistant
     from app.core.conversations import Conversations
     from app.core.history import HistoryStore
+    from app.core.recovery import Recovery
     from app.core.runner import ModelRunner
     from app.core.server.log import RequestLog
     from app.core.warmup import OnStatus, PrefixWarmup
@@ -29,6 +31,7 @@ class HearthParts(Protocol):
 
     paths: Paths
     settings: Settings
+    notices: Notices
 
     def save_settings(self) -> None: ...
 
@@ -64,6 +67,8 @@ class HearthParts(Protocol):
     def saved_states_bytes(self) -> int: ...
 
     def clear_saved_states(self) -> None: ...
+
+    def recover_history(self) -> Recovery: ...
 
     def close(self) -> None: ...
 

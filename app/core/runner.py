@@ -109,6 +109,7 @@ class ModelRunner:
         self._running: _Job | None = None
         self._info: BackendInfo | None = None
         self._closed = False
+        self._forgotten: set[str] = set()  # deleted conversations: their requests never run
         self._thread = threading.Thread(target=self._loop, name="hearth-model-runner", daemon=True)
         self._thread.start()
 
@@ -139,13 +140,34 @@ class ModelRunner:
         return self.call(self._unload_current)
 
     def forget(self, cache_key: str) -> Future[None]:
-        """Drop a conversation's KV from the loaded engine, after every request queued before."""
+        """Forget a conversation for good (it was deleted). From now on no request for it runs:
+        those queued end as cancelled at once and the running one stops between tokens, so none
+        saves its KV (in memory or on disk) or an answer again. The future is done when the
+        loaded engine has dropped its KV, right after the job running now."""
+        with self._cond:
+            self._forgotten.add(cache_key)
+            queued = [j for j in self._jobs if _key_of(j) == cache_key]
+            for job in queued:
+                self._jobs.remove(job)
+            running = self._running
+        if running is not None and running.handle is not None and _key_of(running) == cache_key:
+            running.handle._cancel.set()
+        for job in queued:
+            self._abandon(job, "The conversation was deleted.")
+        if queued:
+            self._renumber()
 
         def forget() -> None:
             if self._backend is not None and self._backend.loaded:
                 self._backend.forget_conversation(cache_key)
 
-        return self.call(forget)
+        future: Future[None] = Future()
+        self._enqueue(_Job(call=forget, future=future), front=True)
+        return future
+
+    def forgotten(self, cache_key: str) -> bool:
+        with self._cond:
+            return cache_key in self._forgotten
 
     def call(self, fn: Callable[[], T], *, priority: Priority = Priority.USER) -> Future[T]:
         """Run fn on the runner thread, queued like a request (e.g. backend.render_prompt)."""
@@ -276,7 +298,7 @@ class ModelRunner:
                   options: GenerateOptions) -> None:
         handle._position = 0
         handle._started.set()
-        if handle.cancelled:
+        if handle.cancelled or self.forgotten(options.cache_key or ""):
             handle._deliver(Done("cancelled"))
             return
         backend = self._backend
@@ -309,6 +331,11 @@ class ModelRunner:
                 backend.unload()
             except Exception:  # noqa: BLE001, S110 - a failing unload must not kill the runner
                 pass
+
+
+def _key_of(job: _Job) -> str | None:
+    """The conversation a generation belongs to (its KV cache key), if any."""
+    return job.options.cache_key if job.handle is not None and job.options is not None else None
 
 
 def _insertion_index(jobs: deque[_Job], priority: Priority, front: bool = False) -> int:

@@ -26,6 +26,7 @@ from app.ui.failures import present_error
 from app.ui.file_actions import file_name_for, start_folder
 from app.ui.i18n import Retranslator
 from app.ui.indexing import DropIndexer
+from app.ui.notice_banner import NoticeBanner
 from app.ui.pages import make_calendar_page, make_files_page, make_library_page
 from backends.engines import Engine, display_name
 
@@ -85,6 +86,8 @@ class MainWindow(QMainWindow):
         column = QVBoxLayout(box)
         column.setContentsMargins(0, 0, 0, 0)
         column.setSpacing(0)
+        self.notices = NoticeBanner(self.ctx)  # over every page: said where it is seen
+        column.addWidget(self.notices)
         self.chat_header = QWidget()
         row = QHBoxLayout(self.chat_header)
         row.setContentsMargins(16, 6, 16, 0)

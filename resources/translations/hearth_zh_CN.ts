@@ -3197,6 +3197,18 @@
         <source>Failed</source>
         <translation>失败</translation>
     </message>
+    <message>
+        <source>Pause</source>
+        <translation>暂停</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>继续</translation>
+    </message>
+    <message>
+        <source>Paused — %1 of %2 files</source>
+        <translation>已暂停 — 已完成 %1 / %2 个文件</translation>
+    </message>
 </context>
 <context>
     <name>Tray</name>
@@ -3339,6 +3351,59 @@
         <location filename="../../app/ui/hotkey/x11.py" line="109"/>
         <source>%1 opens Quick ask from anywhere.</source>
         <translation>在任何地方按 %1 即可打开快速提问。</translation>
+    </message>
+</context>
+<context>
+    <name>Notices</name>
+    <message>
+        <location filename="../../app/ui/notice_banner.py"/>
+        <source>Your settings were written by another version of Hearth. Settings this version does not know are kept and ignored; values of the wrong type were replaced by their defaults. The file as it was is kept as settings.previous.json. Details: %1</source>
+        <translation>您的设置由另一个版本的 Hearth 写入。此版本不认识的设置已保留但不会使用；类型不对的值已替换为默认值。原来的文件保存为 settings.previous.json。详情：%1</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/notice_banner.py"/>
+        <source>The search index was damaged (%1). It was moved aside as %2 and is being rebuilt; %3 documents will be indexed again.</source>
+        <translation>搜索索引已损坏（%1）。它已被移到一旁，保存为 %2，正在重建；%3 个文档将重新编入索引。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/notice_banner.py"/>
+        <source>Your chat history is damaged (%1) and was opened read-only: you can read your conversations, but new chats cannot be saved. Recovering copies what can still be read into a new file; the damaged file is kept.</source>
+        <translation>您的聊天记录已损坏（%1），已以只读方式打开：您可以阅读对话，但无法保存新的聊天。恢复会把仍可读取的内容复制到一个新文件中；损坏的文件会保留。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/notice_banner.py"/>
+        <source>Your chat history could only be opened read-only (%1 cannot be written): you can read your conversations, but new chats cannot be saved.</source>
+        <translation>您的聊天记录只能以只读方式打开（无法写入 %1）：您可以阅读对话，但无法保存新的聊天。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/notice_banner.py"/>
+        <source>Notice</source>
+        <translation>通知</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/notice_banner.py"/>
+        <source>Recover into a new file</source>
+        <translation>恢复到新文件</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/notice_banner.py"/>
+        <source>Dismiss</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/notice_banner.py"/>
+        <source>Recovering your chat history…</source>
+        <translation>正在恢复聊天记录…</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/notice_banner.py"/>
+        <source>Recovered %1 rows into a new chat history; the damaged file is kept as %2. Restart Hearth to use the recovered history.</source>
+        <translation>已将 %1 行恢复到新的聊天记录中；损坏的文件保存为 %2。请重新启动 Hearth 以使用恢复的记录。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/notice_banner.py"/>
+        <source>Nothing could be recovered: %1. Your chat history file is unchanged.</source>
+        <translation>无法恢复任何内容：%1。您的聊天记录文件未被更改。</translation>
     </message>
 </context>
 </TS>

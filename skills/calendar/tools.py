@@ -6,7 +6,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
-from skills.base import Skill, SkillContext, SkillError, SkillResult
+from skills.base import ReadOnlyTool, Skill, SkillContext, SkillError, SkillResult
 from skills.calendar.display import view_days, view_times
 from skills.calendar.freetime import free_slots, parse_working_hours
 from skills.calendar.model import Event, Occurrence, When
@@ -55,7 +55,7 @@ def line(occ: Occurrence, tz: str = "") -> str:
     return f"- {e.title}: {span}{where}{repeat}{cancelled} [uid {e.uid}]"
 
 
-class ListEvents:
+class ListEvents(ReadOnlyTool):
     name = "list_events"
     description = "List calendar events between start and end, optionally matching words." + TIMES
     parameters: dict[str, Any] = {
@@ -69,7 +69,6 @@ class ListEvents:
         },
         "required": ["start", "end"],
     }
-    changes_things = False
 
     def __init__(self, store: CalendarStore) -> None:
         self.store = store
@@ -94,11 +93,8 @@ class ListEvents:
         return SkillResult(text="\n".join(lines), data={
             "kind": "agenda", "events": [o.to_json() for o in found], **page.to_json()})
 
-    def describe_change(self, arguments: dict[str, Any]) -> str:
-        return ""
 
-
-class FindFreeTime:
+class FindFreeTime(ReadOnlyTool):
     name = "find_free_time"
     description = ("Find free slots of at least `duration` minutes between start and end,"
                    " optionally within working hours." + TIMES)
@@ -113,7 +109,6 @@ class FindFreeTime:
         },
         "required": ["start", "end", "duration"],
     }
-    changes_things = False
 
     def __init__(self, store: CalendarStore) -> None:
         self.store = store
@@ -134,9 +129,6 @@ class FindFreeTime:
         return SkillResult(text="Free slots:\n" + "\n".join(lines),
                            data={"kind": "slots", "slots": [[a.isoformat(), b.isoformat()]
                                                             for a, b in slots]})
-
-    def describe_change(self, arguments: dict[str, Any]) -> str:
-        return ""
 
 
 EVENT_FIELDS: dict[str, Any] = {

@@ -51,25 +51,16 @@ class DocumentInfo:
     pages: int
     chunks: int
     size: int
-    status: str
-    error: str
-    indexed_at: str
-
-
-@dataclass
-class CatalogEntry:
-    """A document the index knows about, wherever it belongs: the library, or only the chats
-    it was dropped into (`chats` holds their ids), indexed or skipped with the reason."""
-
-    path: str
-    title: str
-    kind: str
-    pages: int
-    chunks: int
-    size: int
     status: str  # ok | failed
     error: str
     indexed_at: str
+
+
+@dataclass(frozen=True)
+class CatalogEntry(DocumentInfo):
+    """A document the index knows about, wherever it belongs: the library, or only the chats
+    it was dropped into (`chats` holds their ids), indexed or skipped with the reason."""
+
     in_library: bool
     chats: list[str]
 

@@ -7,7 +7,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from skills.base import Skill, SkillContext, SkillError, SkillResult, Source
+from skills.base import ReadOnlyTool, Skill, SkillContext, SkillError, SkillResult, Source
 from skills.documents.index import DocumentIndex
 from skills.documents.models import Passage
 
@@ -49,7 +49,7 @@ def _source(number: int, passage: Passage, text: str) -> Source:
     return Source(number, passage.document, passage.title, passage.location, passage.page, text)
 
 
-class SearchDocuments:
+class SearchDocuments(ReadOnlyTool):
     name = "search_documents"
     description = ("Search the user's indexed documents (PDF, Word, sheets, slides, text) for the"
                    " best passages, each with a citation number [n], name and page.")
@@ -61,7 +61,6 @@ class SearchDocuments:
         },
         "required": ["query"],
     }
-    changes_things = False
 
     def __init__(self, index: DocumentIndex) -> None:
         self.index = index
@@ -84,11 +83,8 @@ class SearchDocuments:
         data = [{**s.__dict__, "score": p.score} for s, p in zip(sources, passages, strict=True)]
         return SkillResult("\n\n".join(parts), data=data, sources=sources)
 
-    def describe_change(self, arguments: dict[str, Any]) -> str:
-        return ""
 
-
-class ReadDocument:
+class ReadDocument(ReadOnlyTool):
     name = "read_document"
     description = ("Read an indexed document in order (whole, some pages or one section); call"
                    " again with the start it gives until the document ends.")
@@ -102,7 +98,6 @@ class ReadDocument:
         },
         "required": ["document"],
     }
-    changes_things = False
 
     def __init__(self, index: DocumentIndex, max_chars: int = 12_000) -> None:
         self.index = index
@@ -152,18 +147,14 @@ class ReadDocument:
         data = {"document": path, "next_start": next_start}
         return SkillResult("\n\n".join(parts), data=data, sources=sources)
 
-    def describe_change(self, arguments: dict[str, Any]) -> str:
-        return ""
 
-
-class ListDocuments:
+class ListDocuments(ReadOnlyTool):
     name = "list_documents"
     description = "List the user's indexed documents, optionally those whose names contain filter."
     parameters: dict[str, Any] = {
         "type": "object",
         "properties": {"filter": {"type": "string", "description": "Part of a name."}},
     }
-    changes_things = False
 
     def __init__(self, index: DocumentIndex) -> None:
         self.index = index
@@ -181,9 +172,6 @@ class ListDocuments:
         if len(found) > 200:
             lines.append(f"... and {len(found) - 200} more; use a filter.")
         return SkillResult("\n".join(lines), data=[i.__dict__ for i in found])
-
-    def describe_change(self, arguments: dict[str, Any]) -> str:
-        return ""
 
 
 def parse_pages(value: Any) -> list[int] | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from skills.base import Skill, SkillContext, SkillError, SkillResult
+from skills.base import ReadOnlyTool, Skill, SkillContext, SkillError, SkillResult
 from skills.files.kinds import KINDS
 from skills.files.models import FileHit
 from skills.files.opener import Opener, SystemOpener, file_manager_name
@@ -36,15 +36,11 @@ def _line(number: int, hit: FileHit) -> str:
     return text + (f"\n   …{hit.snippet}…" if hit.snippet else "")
 
 
-class _FileSkill:
-    changes_things = False
+class _FileSkill(ReadOnlyTool):
 
     def __init__(self, index: FileIndex, opener: Opener | None = None) -> None:
         self.index = index
         self.opener = opener or SystemOpener()
-
-    def describe_change(self, arguments: dict[str, Any]) -> str:
-        return ""
 
     def _resolve(self, arguments: dict[str, Any]) -> str:
         path = arguments.get("path")

@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 import sqlite_utils
 
-from skills.base import SkillContext, SkillError, SkillResult, Source
+from skills.base import ReadOnlyTool, SkillContext, SkillError, SkillResult, Source
 from skills.common.migrations import Migrations
 from skills.documents import fscheck
 from skills.documents.models import IndexReport
@@ -111,6 +111,16 @@ class DigestJob:
         self._running = threading.Event()
         self._running.set()
         self._cancel = threading.Event()
+        self._held = threading.Event()  # set while the run waits here, paused
+
+    @property
+    def paused(self) -> bool:
+        return not self._running.is_set()
+
+    @property
+    def held(self) -> bool:
+        """The run has stopped between files and waits for resume()."""
+        return self._held.is_set()
 
     def pause(self) -> None:
         self._running.clear()
@@ -125,8 +135,11 @@ class DigestJob:
     def stopped(self, should_stop: Callable[[], bool]) -> bool:
         """Waits here while paused; True when the job should end."""
         while not self._running.wait(0.05):
+            self._held.set()
             if should_stop():
+                self._held.clear()
                 return True
+        self._held.clear()
         return self._cancel.is_set() or should_stop()
 
 
@@ -230,7 +243,7 @@ def _first_words(text: str, limit: int = 300) -> str:
     return flat[:limit] + ("…" if len(flat) > limit else "")
 
 
-class DigestFolder:
+class DigestFolder(ReadOnlyTool):
     name = "office_digest"
     description = ("Summarise every document in a folder, one summary per file, and answer the"
                    " question from them. Slow on big folders; summaries are kept for next time.")
@@ -243,12 +256,11 @@ class DigestFolder:
         },
         "required": ["folder"],
     }
-    changes_things = False
 
     def __init__(self, access: Any, digester: Digester) -> None:
         self.access = access
         self.digester = digester
-        self.job: DigestJob | None = None  # the running one, for pause/resume from the UI
+        self.job: DigestJob | None = None  # the running one: skills.base.Pausable
 
     def run(self, arguments: dict[str, Any], context: SkillContext) -> SkillResult:
         folder = self.access.readable_folder(str(arguments.get("folder") or ""))
@@ -262,9 +274,6 @@ class DigestFolder:
             raise SkillError(f"stopped after {len(report.files)} file(s); the summaries made so"
                              " far are kept, so running it again goes on from there")
         return digest_result(report, str(arguments.get("question") or ""), context)
-
-    def describe_change(self, arguments: dict[str, Any]) -> str:
-        return ""
 
 
 def digest_result(report: DigestReport, question: str, context: SkillContext) -> SkillResult:

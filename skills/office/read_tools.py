@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from skills.base import SkillContext, SkillError, SkillResult
+from skills.base import ReadOnlyTool, SkillContext, SkillError, SkillResult
 from skills.documents.tools import neutralise
 from skills.office import columns
 from skills.office.access import OfficeAccess
@@ -43,7 +43,7 @@ def _paths(arguments: dict[str, Any], access: OfficeAccess, context: SkillContex
     return [access.readable(str(p), context.conversation_id) for p in wanted[:10]]
 
 
-class InspectSheet:
+class InspectSheet(ReadOnlyTool):
     name = "office_inspect"
     description = ("Show a spreadsheet's (.xlsx) or CSV's sheets, columns with types and sample"
                    " rows. Call it before office_query to learn the table and column names.")
@@ -55,7 +55,6 @@ class InspectSheet:
         },
         "required": ["file"],
     }
-    changes_things = False
 
     def __init__(self, access: OfficeAccess, limits: Limits | None = None) -> None:
         self.access = access
@@ -75,9 +74,6 @@ class InspectSheet:
                                      for s, text in zip(sheets, described, strict=True)]
         data = {"file": path, "sheets": [sheet_summary(s) for s in sheets]}
         return SkillResult("\n\n".join(parts), data=data)
-
-    def describe_change(self, arguments: dict[str, Any]) -> str:
-        return ""
 
 
 def sheet_summary(sheet: Sheet) -> dict[str, Any]:
@@ -107,7 +103,7 @@ def describe_sheet(sheet: Sheet) -> str:
     return "\n".join(lines)
 
 
-class QuerySheets:
+class QuerySheets(ReadOnlyTool):
     name = "office_query"
     description = (
         "Answer exact questions (counts, sums, lists, joins) about spreadsheets and CSVs with one"
@@ -124,7 +120,6 @@ class QuerySheets:
         },
         "required": ["files", "sql"],
     }
-    changes_things = False
 
     def __init__(self, access: OfficeAccess, cache: WorkbookCache,
                  seconds: float = 5.0) -> None:
@@ -153,6 +148,3 @@ class QuerySheets:
         data = {"columns": result.columns, "rows": result.rows, "count": result.count,
                 "files": paths, "limited": result.limited}
         return SkillResult("\n\n".join(parts), data=data)
-
-    def describe_change(self, arguments: dict[str, Any]) -> str:
-        return ""

@@ -19,14 +19,14 @@ from app.core.runner import ModelRunner
 from app.core.settings import Settings
 from backends.scripted import ScriptedBackend
 from skills.calendar import CalendarStore, Event, calendar_skills
+from tests.support.model_output import tool_call_output
 
 WAIT = 20
 START = datetime(2026, 12, 3, 10, 0, tzinfo=ZoneInfo("UTC"))
 
 
 def call(name: str, **params: str) -> str:
-    body = "".join(f"<parameter={k}>\n{v}\n</parameter>\n" for k, v in params.items())
-    return f"I'll do it.\n</think>\n\n<tool_call>\n<function={name}>\n{body}</function>\n</tool_call>"
+    return tool_call_output("I'll do it.", name, params)
 
 
 @pytest.fixture

@@ -29,6 +29,7 @@ from backends.errors import BackendError, FailureKind
 from backends.scripted import ScriptedBackend
 from skills.base import Skill, SkillContext, SkillError, SkillResult, Source
 from skills.builtin import builtin_skills
+from tests.support.model_output import answer_output, tool_call_output
 
 WAIT = 20
 
@@ -59,15 +60,11 @@ NO_SUCH_TOOL = (
 
 
 def answer(text: str) -> str:
-    return f"I have what I need.\n</think>\n\n{text}"
+    return answer_output("I have what I need.", text)
 
 
 def call(name: str, **params: Any) -> str:
-    body = "".join(f"<parameter={k}>\n{v}\n</parameter>\n" for k, v in params.items())
-    return (
-        f"I will use {name}.\n</think>\n\n<tool_call>\n<function={name}>\n{body}"
-        "</function>\n</tool_call>"
-    )
+    return tool_call_output(f"I will use {name}.", name, params)
 
 
 class Events:

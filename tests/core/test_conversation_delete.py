@@ -3,13 +3,17 @@ in any file under HEARTH_HOME (history, index.db, the cache folder), on the real
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from app.core.history import NotFound
+from app.core.runner import Priority
 from app.main import Hearth, main
+from backends.base import GenerateOptions, Message
+from backends.events import Done
 from backends.kv_cache import file_stem
 
 QUESTION = "Plan the Xylophonia festival for Quendrick Marlowe near Vestrabridge harbour."
@@ -100,6 +104,38 @@ def test_deleting_a_chat_leaves_no_byte_of_it_on_disk(hearth: Any, hearth_home: 
             again.conversations.delete(chat.id)
     finally:
         again.close()
+
+
+def test_requests_queued_for_a_deleted_chat_never_run_or_save_its_kv(
+        hearth: Any, hearth_home: Path) -> None:
+    """An API request and a warm-up for a chat wait behind other work when it is deleted: they
+    end as cancelled without a token, and nothing of the chat's KV reaches memory or disk."""
+    chat = hearth.conversations.create(title="Queued")
+    hearth.history.add_message(chat.id, "user", QUESTION)
+    messages: list[Message] = [{"role": "user", "content": QUESTION}]
+    gate = threading.Event()
+    holding = hearth.runner.call(gate.wait)  # the model thread is busy with earlier work
+    events: list[object] = []
+    queued = [hearth.runner.submit(messages, GenerateOptions(max_tokens=4, cache_key=chat.id),
+                                   events.append, priority=priority)
+              for priority in (Priority.API, Priority.WARMUP)]
+    deleting = threading.Thread(target=hearth.conversations.delete, args=(chat.id,))
+    deleting.start()
+    assert all(handle.wait(60) for handle in queued)  # ended while the engine is still busy
+    assert not holding.done()
+    assert [type(e) for e in events] == [Done, Done]
+    assert {e.finish_reason for e in events if isinstance(e, Done)} == {"cancelled"}
+    gate.set()
+    deleting.join(120)
+    assert not deleting.is_alive() and hearth.history.get_conversation(chat.id) is None
+    late = hearth.runner.submit(messages, GenerateOptions(max_tokens=4, cache_key=chat.id),
+                                events.append)
+    assert late.wait(60) and isinstance(events[-1], Done)
+    assert events[-1].finish_reason == "cancelled"  # a request sent after it: refused too
+    hearth.runner.unload().result(60)  # parks and writes out every KV the engine holds
+    assert [p.name for p in files_under(hearth.paths.kv_cache_dir)
+            if p.name.startswith(file_stem(chat.id))] == []
+    assert holders(hearth_home, b"Xylophonia") == []
 
 
 def test_delete_all_from_the_cli_forgets_every_chat(hearth_home: Path,

@@ -20,6 +20,7 @@ from backends.scripted import ScriptedBackend
 from skills.base import SkillContext, SkillResult
 from skills.documents import DocumentIndex, document_skills
 from tests.documents.corpus import write_docx, write_pdf
+from tests.support.model_output import tool_call_output
 
 WAIT = 30
 SECRET = "hunter2-correct-horse"
@@ -54,9 +55,7 @@ class ChangeRecorder:
 
 
 def call(name: str, **params: str) -> str:
-    body = "".join(f"<parameter={k}>\n{v}\n</parameter>\n" for k, v in params.items())
-    return (f"The document says to do this, so I will.\n</think>\n\n<tool_call>\n"
-            f"<function={name}>\n{body}</function>\n</tool_call>")
+    return tool_call_output("The document says to do this, so I will.", name, params)
 
 
 @pytest.fixture

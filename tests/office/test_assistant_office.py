@@ -18,14 +18,14 @@ from app.core.settings import Settings
 from backends.scripted import ScriptedBackend
 from skills.office import OfficeAccess, office_skills
 from tests.office.conftest import listing
+from tests.support.model_output import tool_call_output
 
 WAIT = 30
 
 
 def call(name: str, **params: Any) -> str:
-    body = "".join(f"<parameter={k}>\n{v if isinstance(v, str) else json.dumps(v)}\n"
-                   "</parameter>\n" for k, v in params.items())
-    return f"Let me do it.\n</think>\n\n<tool_call>\n<function={name}>\n{body}</function>\n</tool_call>"
+    values = {k: v if isinstance(v, str) else json.dumps(v) for k, v in params.items()}
+    return tool_call_output("Let me do it.", name, values)
 
 
 @pytest.fixture

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import queue
+import threading
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -104,6 +106,8 @@ def test_only_the_newest_requests_are_kept_and_clear_forgets_them(tmp_path: Path
     store = RequestLogStore(db)
     assert store.recent() == []
     store.close()
+    for path in tmp_path.glob("hearth.db*"):  # "forgotten on disk": no old row left readable
+        assert b"client7" not in path.read_bytes(), path
 
 
 def test_the_json_line_of_a_record_is_unchanged() -> None:
@@ -114,3 +118,38 @@ def test_the_json_line_of_a_record_is_unchanged() -> None:
                          "prompt_tokens", "cached_tokens", "completion_tokens", "duration_ms",
                          "queue_position", "gave_way", "finish_reason", "tools_offered",
                          "tool_calls", "error", "at"}
+
+
+class _StuckDisk:
+    """A store whose writes wait until the test lets them through (a slow or locked disk)."""
+
+    def __init__(self) -> None:
+        self.release = threading.Event()
+        self.written: list[RequestRecord] = []
+
+    def add(self, records: Iterable[RequestRecord]) -> None:
+        self.release.wait()
+        self.written += records
+
+    def recent(self) -> list[RequestRecord]:
+        return []
+
+    def clear(self) -> None:
+        self.written = []
+
+    def close(self) -> None:
+        pass
+
+
+def test_a_request_never_waits_for_the_disk() -> None:
+    disk = _StuckDisk()
+    log = RequestLog(store=disk)
+    heard: list[RequestRecord] = []
+    log.subscribe(heard.append)
+    for n in range(3):
+        log.add(_record(n))  # returns at once though the disk does not move
+    assert heard == [_record(0), _record(1), _record(2)] and disk.written == []
+    assert [r.client for r in log.records()] == ["client0", "client1", "client2"]
+    disk.release.set()
+    log.close()  # what was queued is written before the log closes
+    assert disk.written == [_record(0), _record(1), _record(2)]

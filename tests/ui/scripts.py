@@ -4,18 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from tests.support.model_output import answer_output, tool_call_output
+
 WAIT_MS = 15000
 
 
-def answer(reasoning: str, text: str) -> str:
-    """Raw output with thinking on: reasoning, </think>, then the answer."""
-    return f"{reasoning}\n</think>\n\n{text}"
+answer = answer_output  # (reasoning, text): raw output with thinking on
 
 
 def tool_call(name: str, **params: Any) -> str:
-    body = "".join(f"<parameter={k}>\n{v}\n</parameter>\n" for k, v in params.items())
-    return (f"I should use {name}.\n</think>\n\n<tool_call>\n<function={name}>\n{body}"
-            "</function>\n</tool_call>")
+    return tool_call_output(f"I should use {name}.", name, params)
 
 
 TITLE = "A test chat"  # after a conversation's first answer the assistant asks for a title

@@ -25,6 +25,7 @@ class Database:
 
     def __init__(self, path: Path, busy_timeout: float) -> None:
         self.path = path
+        self._busy_timeout = busy_timeout
         self.lock = threading.RLock()
         # Autocommit mode: every write below opens its own transaction explicitly.
         self.conn = sqlite3.connect(
@@ -59,6 +60,12 @@ class Database:
             return
         raise HistoryError(f"cannot open history database {path}: {cause}{hint}",
                            FailureKind.STORAGE) from cause
+
+    def fall_back_read_only(self, cause: sqlite3.DatabaseError) -> None:
+        """Damage met by the first write after opening (the crash recovery's): keep reading."""
+        with self.lock:
+            self.conn.close()
+            self._open_read_only(self.path, self._busy_timeout, cause)
 
     def _prepare(self) -> None:
         self.db.enable_wal()
@@ -120,9 +127,14 @@ _CALLER_ERRORS = (sqlite3.ProgrammingError, sqlite3.IntegrityError, sqlite3.Inte
                   sqlite3.DataError, sqlite3.NotSupportedError)
 
 
-def _hint(exc: sqlite3.DatabaseError) -> str:
+def is_damage(exc: BaseException | None) -> bool:
+    """A damaged file (SQLITE_CORRUPT, SQLITE_NOTADB), not a full or read-only disk."""
     code = getattr(exc, "sqlite_errorcode", 0) & 0xFF
-    if code in (11, 26) or "malformed" in str(exc):  # SQLITE_CORRUPT, SQLITE_NOTADB
+    return isinstance(exc, sqlite3.DatabaseError) and (code in (11, 26) or "malformed" in str(exc))
+
+
+def _hint(exc: sqlite3.DatabaseError) -> str:
+    if is_damage(exc):
         return ("; `hearth history recover` copies what can be read into a new file "
                 "(this one is kept)")
     return ""

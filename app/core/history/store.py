@@ -17,10 +17,10 @@ import sqlite3
 import uuid
 from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from app.core.history import alternatives, export, search
-from app.core.history.database import Database
+from app.core.history.database import Database, is_damage
 from app.core.history.lease import WriterLease
 from app.core.history.records import (
     Conversation,
@@ -51,11 +51,20 @@ class HistoryStore:
         try:
             self._db = Database(self.path, busy_timeout)
             if not self._db.read_only:
-                self._recover()
+                self._recover_or_read_only()
         except BaseException:
             self._lease.release()
             raise
         self._conn = self._db.conn  # for tests and the crash checks (integrity_check)
+
+    def _recover_or_read_only(self) -> None:
+        try:
+            self._recover()
+        except HistoryError as exc:
+            if not is_damage(exc.__cause__):
+                raise  # a full disk, a lock held too long: said as it is
+            # Damage the opening checks missed: reading may still work, writing would not.
+            self._db.fall_back_read_only(cast(sqlite3.DatabaseError, exc.__cause__))
 
     def _recover(self) -> None:
         """Answers left "streaming" by a store that is no longer open were cut short."""
@@ -67,6 +76,11 @@ class HistoryStore:
                 f" and writer not in ({marks})",
                 alive,
             )
+
+    @property
+    def writer_token(self) -> str:
+        """This store's token among the open ones (lease.py)."""
+        return self._lease.token
 
     @property
     def read_only(self) -> bool:

@@ -8,6 +8,7 @@ import sqlite3
 import threading
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 import sqlite_utils
 
@@ -105,7 +106,14 @@ def _row(record: RequestRecord) -> list[object]:
             record.tools_offered, json.dumps(record.tool_calls), record.error]
 
 
-def _record(row: tuple[object, ...]) -> RequestRecord:
-    fields = dict(zip(_COLUMNS, row, strict=True))
-    names = json.loads(str(fields.pop("tool_calls")))
-    return RequestRecord(**fields, tool_calls=[str(n) for n in names])  # type: ignore[arg-type]
+def _record(row: tuple[Any, ...]) -> RequestRecord:
+    (at, client, method, path, status, model, prompt_tokens, cached_tokens, completion_tokens,
+     duration_ms, queue_position, gave_way, finish_reason, tools_offered, tool_calls,
+     error) = row
+    return RequestRecord(
+        client=client, method=method, path=path, status=status, model=model,
+        prompt_tokens=prompt_tokens, cached_tokens=cached_tokens,
+        completion_tokens=completion_tokens, duration_ms=duration_ms,
+        queue_position=queue_position, gave_way=gave_way, finish_reason=finish_reason,
+        tools_offered=tools_offered, tool_calls=[str(n) for n in json.loads(tool_calls)],
+        error=error, at=at)

@@ -39,9 +39,10 @@ class ResponseStream:
         return [*self._close(), self._event(kind, response=self._response(status, done))]
 
     def fail(self, code: str, message: str, done: Done | None = None) -> list[bytes]:
-        """An `error` event, then response.failed with what had been written."""
+        """An `error` event with Hearth's code, then response.failed with what had been
+        written (its error code is one of the API's own: server_error)."""
         events = self._close("incomplete")
-        error = {"code": code, "message": message}
+        error = {"code": "server_error", "message": message}
         events.append(self._event("error", code=code, message=message, param=None))
         events.append(self._event("response.failed", response=self._response(
             "failed", done, error)))
@@ -66,7 +67,7 @@ class ResponseStream:
         events = self._close()
         shaped = shapes.tool_call(call)
         arguments = shaped["function"]["arguments"]
-        item_id, index = shapes.new_id("fc"), len(self.output)
+        item_id, index = shapes.item_id("fc"), len(self.output)
         events.append(self._event("response.output_item.added", output_index=index,
                                   item=shapes.function_call_item(item_id, call, shaped["id"], "",
                                                                  "in_progress")))
@@ -87,10 +88,10 @@ class ResponseStream:
         events = self._close()
         index = len(self.output)
         if kind == "reasoning":
-            self._open = shapes.reasoning_item(shapes.new_id("rs"), "", "in_progress")
+            self._open = shapes.reasoning_item(shapes.item_id("rs"), "", "in_progress")
             part: dict[str, Any] = {"type": "reasoning_text", "text": ""}
         else:
-            self._open = shapes.message_item(shapes.new_id("msg"), None, "in_progress")
+            self._open = shapes.message_item(shapes.item_id("msg"), None, "in_progress")
             part = shapes.output_text("")
         events.append(self._event("response.output_item.added", output_index=index,
                                   item=self._open))

@@ -206,7 +206,8 @@ class Endpoints:
         return await self._generate(request, "responses")
 
     async def _generate(self, request: Request, kind: str) -> Response:
-        record = _Record(request, "resp" if kind == "responses" else "chatcmpl")
+        record = _Record(request, shapes.item_id("resp") if kind == "responses"
+                         else shapes.new_id("chatcmpl"))
         try:
             info = self.state.model()
             raw = await _body(request)
@@ -345,29 +346,7 @@ class Endpoints:
                 yield data
             while True:
                 event, carried = await generation.merged(event)
-                out: list[bytes] = []
-                if isinstance(event, ReasoningDelta):
-                    out = events.reasoning(event.text)
-                elif isinstance(event, TextDelta):
-                    out = events.text(event.text)
-                elif isinstance(event, ToolCall):
-                    out = events.tool_call(event)
-                    calls.append(event)
-                elif isinstance(event, Prefill):  # a comment: clients see the prompt is read
-                    out = [f": prefill {event.done}/{event.total}\n\n".encode()]
-                elif isinstance(event, StreamError) and event.kind is not None:
-                    record.error = event.message
-                    out = events.fail(from_failure(event.kind, event.message).code or
-                                      "engine_failed", event.message)
-                elif isinstance(event, Done):
-                    record.finish(event, calls, 200)
-                    if event.finish_reason == "cancelled" and generation.shutdown:
-                        record.error = "server shutting down"
-                        out = events.fail("server_shutdown", "Hearth's server is shutting "
-                                          "down; this answer was cut off.", event)
-                    elif event.finish_reason != "error":
-                        out = events.finish(event)
-                for data in out:
+                for data in _response_events(events, event, calls, record, generation):
                     yield data
                 if isinstance(event, Done):
                     return
@@ -397,6 +376,37 @@ class Endpoints:
         finally:
             self._end(generation, record)
             self.state.log.add(record.build())
+
+
+def _response_events(events: ResponseStream, event: Event, calls: list[ToolCall],
+                     record: _Record, generation: Generation) -> list[bytes]:
+    """The Responses API events for one generation event (noted in the request log too)."""
+    if isinstance(event, ReasoningDelta):
+        return events.reasoning(event.text)
+    if isinstance(event, TextDelta):
+        return events.text(event.text)
+    if isinstance(event, ToolCall):
+        calls.append(event)
+        return events.tool_call(event)
+    if isinstance(event, Prefill):  # a comment: clients see the prompt is being read
+        return [f": prefill {event.done}/{event.total}\n\n".encode()]
+    if isinstance(event, StreamError) and event.kind is not None:
+        record.error = event.message
+        code = from_failure(event.kind, event.message).code or "engine_failed"
+        return events.fail(code, event.message)
+    if not isinstance(event, Done):
+        return []
+    record.finish(event, calls, 200)
+    if event.finish_reason == "cancelled" and generation.shutdown:
+        record.error = "server shutting down"
+        return events.fail("server_shutdown", "Hearth's server is shutting down; this answer "
+                           "was cut off.", event)
+    if event.finish_reason == "error":
+        if record.error:  # told already
+            return []
+        record.error = "The engine failed."
+        return events.fail("engine_failed", record.error, event)
+    return events.finish(event)
 
 
 def _completion_chunk(rid: str, created: int, model: str, delta: dict[str, Any] | None,
@@ -469,8 +479,8 @@ async def _http_error(request: Request, exc: Exception) -> Response:
 class _Record:
     """What the request log keeps of one request, filled in as it goes."""
 
-    def __init__(self, request: Request, id_prefix: str) -> None:
-        self.request_id = shapes.new_id(id_prefix)
+    def __init__(self, request: Request, request_id: str) -> None:
+        self.request_id = request_id
         self.client = client_name(request)
         self.method, self.path = request.method, request.url.path
         self.started = time.perf_counter()

@@ -1,0 +1,135 @@
+"""Hearth's notices about its own state, shown once at the top of the window, in its language.
+
+Non-modal: each notice is a row that stays until dismissed. A read-only history offers to
+recover what can be read into a new file, on a worker (it reads the whole file); the damaged
+file is kept, and the recovered one is used from the next start.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication, Signal
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+
+from app.core.notices import Notice, NoticeKind
+from app.ui.context import UiContext
+from app.ui.i18n import Retranslator
+
+translate = QCoreApplication.translate  # context "Notices" written out: lupdate reads the calls
+
+
+def describe(notice: Notice) -> str:
+    """The notice in the UI language; English specifics (keys, reasons) stay as they are."""
+    if notice.kind is NoticeKind.SETTINGS_OTHER_VERSION:
+        return translate(
+            "Notices", "Your settings were written by another version of Hearth. Settings this "
+            "version does not know are kept and ignored; values of the wrong type were replaced "
+            "by their defaults. The file as it was is kept as settings.previous.json. "
+            "Details: %1").replace("%1", notice.detail)
+    if notice.kind is NoticeKind.INDEX_REBUILT:
+        return translate(
+            "Notices", "The search index was damaged (%1). It was moved aside as %2 and is being "
+            "rebuilt; %3 documents will be indexed again.").replace(
+            "%1", notice.detail).replace("%2", Path(notice.path).name).replace(
+            "%3", str(notice.count))
+    if notice.damaged:
+        return translate(
+            "Notices", "Your chat history is damaged (%1) and was opened read-only: you can "
+            "read your conversations, but new chats cannot be saved. Recovering copies what can "
+            "still be read into a new file; the damaged file is kept.").replace(
+            "%1", notice.detail)
+    return translate(
+        "Notices", "Your chat history could only be opened read-only (%1 cannot be written): "
+        "you can read your conversations, but new chats cannot be saved.").replace(
+        "%1", notice.path)
+
+
+class NoticeRow(QFrame):
+    """One notice: its words, the action it offers, and a button that puts it away."""
+
+    def __init__(self, ctx: UiContext, notice: Notice, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.notice = notice
+        self.setObjectName("banner")
+        self._tr = Retranslator(self)
+        row = QHBoxLayout(self)
+        row.setContentsMargins(12, 8, 12, 8)
+        self.text = QLabel()
+        self.text.setWordWrap(True)
+        self._tr(lambda: self.text.setText(describe(notice)), key="text")
+        self._tr(lambda: self.text.setAccessibleName(translate("Notices", "Notice")))
+        row.addWidget(self.text, 1)
+        self.action = QPushButton()
+        self._tr(lambda: self.action.setText(translate("Notices", "Recover into a new file")))
+        self.action.clicked.connect(self.recover)
+        self.action.setVisible(notice.kind is NoticeKind.HISTORY_READ_ONLY and notice.damaged)
+        row.addWidget(self.action)
+        self.dismiss = QPushButton("×")
+        self.dismiss.setFlat(True)
+        self._tr(lambda: self.dismiss.setAccessibleName(translate("Notices", "Dismiss")))
+        self._tr(lambda: self.dismiss.setToolTip(translate("Notices", "Dismiss")))
+        self.dismiss.clicked.connect(self.hide)
+        row.addWidget(self.dismiss)
+
+    def recover(self) -> None:
+        self.action.setEnabled(False)
+        self._say(lambda: translate("Notices", "Recovering your chat history…"))
+        self.ctx.ops.run(self.ctx.hearth.recover_history, self._recovered, self._not_recovered)
+
+    def _recovered(self, result: Any) -> None:
+        rows = f"{sum(result.rows.values()):,}"
+        kept = Path(str(result.kept_as)).name
+        self.action.hide()
+        self._say(lambda: translate(
+            "Notices", "Recovered %1 rows into a new chat history; the damaged file is kept as "
+            "%2. Restart Hearth to use the recovered history.").replace("%1", rows).replace(
+            "%2", kept))
+
+    def _not_recovered(self, error: Exception) -> None:
+        self.action.setEnabled(True)
+        self._say(lambda: translate(
+            "Notices", "Nothing could be recovered: %1. Your chat history file is "
+            "unchanged.").replace("%1", str(error)))
+
+    def _say(self, text: Callable[[], str]) -> None:
+        self._tr(lambda: self.text.setText(text()), key="text")
+
+
+class NoticeBanner(QWidget):
+    """The column of notice rows; notices come from any thread through `arrived`."""
+
+    arrived = Signal(object)
+
+    def __init__(self, ctx: UiContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.rows: list[NoticeRow] = []
+        self._column = QVBoxLayout(self)
+        self._column.setContentsMargins(16, 8, 16, 0)
+        self._column.setSpacing(6)
+        self.arrived.connect(self._show)  # queued onto the GUI thread when emitted elsewhere
+        stop = ctx.hearth.notices.listen(self._deliver)
+        self.destroyed.connect(lambda *_: stop())
+        self.setVisible(bool(self.rows))
+
+    def _deliver(self, notice: Notice) -> None:
+        try:
+            self.arrived.emit(notice)
+        except RuntimeError:
+            pass  # the window is going away
+
+    def _show(self, notice: Notice) -> None:
+        if any(r.notice == notice for r in self.rows):
+            return  # said once
+        row = NoticeRow(self.ctx, notice, self)
+        self.rows.append(row)
+        self._column.addWidget(row)
+        self.show()
+
+    def texts(self) -> list[str]:
+        """What the visible rows say (for tests and screen readers' summaries)."""
+        return [r.text.text() for r in self.rows if not r.isHidden()]
