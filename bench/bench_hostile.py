@@ -2,7 +2,7 @@
 kills at random moments (integrity, stale or missing passages), and the whole CLI on a full
 disk and a read-only HEARTH_HOME (tracebacks). Linux; the mounts need root.
 
-    .venv/bin/python bench/bench_hostile.py [--kills 20] [--out bench/results/hostile.md]
+    .venv/bin/python bench/bench_hostile.py [--kills 100] [--only kills] [--out bench/results/hostile.md]
 """
 
 from __future__ import annotations
@@ -170,50 +170,190 @@ def _history_check(history_db: Path) -> bool:
         conn.close()
 
 
+# Words that never repeat: a repeating answer would be cut short by the loop guard.
+ANSWER = " ".join(f"{w}{i}" for i, w in enumerate(["granite", "orchard", "delta", "lantern"]
+                                                  * 100))
+CALENDAR_EVENTS = 6000
+REWRITTEN = 10  # documents changed before each `docs add`
+
+
+def _calendar_file(template: str, folder: Path, generation: int) -> Path:
+    """The same events under new UIDs, so each import adds exactly CALENDAR_EVENTS rows."""
+    path = folder / f"import{generation}.ics"
+    path.write_text(template.replace("UID:", f"UID:g{generation}-"), encoding="utf-8")
+    return path
+
+
+def _events(history_db: Path) -> int:
+    if not history_db.exists():
+        return 0
+    conn = sqlite3.connect(history_db)
+    try:
+        return int(conn.execute("select count(*) from calendar_events").fetchone()[0])
+    except sqlite3.OperationalError:
+        return 0  # killed before the calendar's table was made
+    finally:
+        conn.close()
+
+
+def _half_turns(history_db: Path, answer: str) -> set[str]:
+    """Turns a kill left half-written, once a store has reopened the file (which marks answers
+    whose writer died 'interrupted'): a conversation without its question, a gap in its
+    messages, an answer still 'streaming', an answer marked complete without all the text of
+    the uninterrupted one (`answer`), or search entries out of step with the messages."""
+    if not history_db.exists():
+        return set()
+    from app.core.history.store import HistoryStore
+
+    HistoryStore(history_db).close()  # what the next `hearth` does first
+    conn = sqlite3.connect(history_db)
+    try:
+        queries = [
+            "select 'no question ' || id from conversations c where not exists (select 1 from"
+            " messages m where m.conversation_id = c.id and m.role = 'user')",
+            "select 'gap ' || conversation_id from messages group by conversation_id"
+            " having count(*) != max(seq) - min(seq) + 1",
+            "select 'streaming ' || id from messages where status = 'streaming'",
+            "select 'cut but complete ' || id from messages where role = 'assistant' and"
+            " status = 'complete' and content != ?"]
+        bad = {row[0] for q in queries
+               for row in conn.execute(q, [answer] if "?" in q else [])}
+        try:
+            conn.execute("insert into messages_fts (messages_fts) values ('integrity-check')")
+        except sqlite3.DatabaseError as exc:
+            bad.add(f"search index: {exc}")
+        return bad
+    except sqlite3.OperationalError:
+        return set()  # killed before the history tables were made
+    finally:
+        conn.close()
+
+
+def _answer(history_db: Path) -> str:
+    """The text of the uninterrupted answer, as the history stores it."""
+    conn = sqlite3.connect(history_db)
+    try:
+        return str(conn.execute("select content from messages where role = 'assistant' and"
+                                " status = 'complete'").fetchone()[0])
+    finally:
+        conn.close()
+
+
+def _timed(argv: list[str], home: Path) -> float:
+    started = time.perf_counter()
+    subprocess.run([sys.executable, "-c", LAUNCH, *argv], env=env_for(home),
+                   capture_output=True, check=False)
+    return time.perf_counter() - started
+
+
+def _durations(commands: dict[str, list[str]], home: Path, folder: Path, rng: random.Random
+               ) -> dict[str, float]:
+    """Each command's uninterrupted time in this home as the kills find it (the documents
+    indexed once, then REWRITTEN of them changed), and the start-up every command pays
+    (`history list`): kills are spread over the work after it."""
+    for name in ("docs add", "files add-root"):
+        _timed(commands[name], home)
+    _texts(folder, 0, REWRITTEN, rng)
+    out = {name: _timed(argv, home) for name, argv in commands.items()}
+    out["start-up"] = _timed(["history", "list"], home)
+    return out
+
+
 def kill_run(work: Path, kills: int, seed: int = 18) -> list[str]:
+    from bench.bench_calendar import big_calendar
+
     rng = random.Random(seed)
     folder = work / "killdocs"
     folder.mkdir()
     _texts(folder, 0, 40, rng)
+    icals = work / "icals"
+    icals.mkdir()
+    template = big_calendar(CALENDAR_EVENTS, seed=seed)
     home = work / "home-kills"
     script = work / "script.json"
-    script.write_text(json.dumps(["I have what I need.\n</think>\n\n" + "word " * 400]))
+    script.write_text(json.dumps(["I have what I need.\n</think>\n\n" + ANSWER]))
+    ask = ["ask", "tell me", "--engine", "scripted", "--script", str(script),
+           "--script-delay", "0.02"]
     commands = {
         "docs add": ["docs", "add", str(folder)],
         "files add-root": ["files", "add-root", str(folder)],
-        "ask": ["ask", "tell me", "--engine", "scripted", "--script", str(script),
-                "--script-delay", "0.002"],
+        "calendar import": ["calendar", "import", str(_calendar_file(template, icals, 0))],
+        "ask": ask,
     }
-    results: dict[str, list[int]] = {name: [0, 0, 0] for name in commands}  # kills, bad, stale
+    full = _durations(commands, home, folder, rng)  # also the first import and answer
+    hearth_db, index_db = home / "data" / "hearth.db", home / "cache" / "index.db"
+    # kills, failed integrity checks, documents with passages missing, partial imports,
+    # half-written turns; and what each import left: nothing or all
+    results: dict[str, list[int]] = {name: [0, 0, 0, 0, 0] for name in commands}
+    answer = _answer(hearth_db)
+    half: set[str] = set()
+    imports = {"nothing": 0, "all": 0, "partial": 0}
     for generation in range(1, kills + 1):
         name = list(commands)[generation % len(commands)]
+        argv = commands[name]
         if name == "docs add":
-            _texts(folder, generation, 5, rng)  # changed files: old passages must go
-        process = subprocess.Popen([sys.executable, "-c", LAUNCH, *commands[name]],
+            _texts(folder, generation, REWRITTEN, rng)  # changed: old passages must go
+        if name == "calendar import":
+            argv = ["calendar", "import", str(_calendar_file(template, icals, generation))]
+        before = _events(hearth_db)
+        process = subprocess.Popen([sys.executable, "-c", LAUNCH, *argv],
                                    env=env_for(home), stdout=subprocess.DEVNULL,
                                    stderr=subprocess.DEVNULL)
-        time.sleep(rng.uniform(0.3, 4.0))
+        # From the end of start-up (some kills land in it) to past the end of the work.
+        time.sleep(rng.uniform(full["start-up"] * 0.8, full[name] * 1.1))
         process.send_signal(signal.SIGKILL)
         process.wait()
-        ok, mismatched = _index_check(home / "cache" / "index.db")
-        history_ok = _history_check(home / "data" / "hearth.db")
-        results[name][0] += 1
-        results[name][1] += int(not ok or not history_ok)
-        results[name][2] += mismatched
+        ok, mismatched = _index_check(index_db)
+        history_ok = _history_check(hearth_db)
+        row = results[name]
+        row[0] += 1
+        row[1] += int(not ok or not history_ok)
+        row[2] += mismatched
+        if name == "calendar import":
+            added = _events(hearth_db) - before
+            outcome = ("nothing" if added == 0 else "all" if added == CALENDAR_EVENTS
+                       else "partial")
+            imports[outcome] += 1
+            row[3] += int(outcome == "partial")
+        found = _half_turns(hearth_db, answer) - half  # each counted once, by who left it
+        half |= found
+        row[4] += len(found)
     code = subprocess.run([sys.executable, "-c", LAUNCH, "docs", "add", str(folder)],
                           env=env_for(home), capture_output=True, check=False).returncode
-    stale, missing = _stale_and_missing(home / "cache" / "index.db", folder)
+    stale, missing = _stale_and_missing(index_db, folder)
+    window = ", ".join(f"{name} {seconds:.1f} s" for name, seconds in full.items())
     lines = ["## Kills at random moments", "",
-             f"{kills} SIGKILLs spread over the three commands, each 0.3-4 s after start; "
-             "5 of the 40 documents rewritten before each `docs add` (so a kill can land "
-             "while old passages are replaced). After every kill: `pragma integrity_check` "
-             "on index.db and hearth.db, and every document marked indexed must hold exactly "
-             "its passages and their search entries.", "",
-             "| command | kills | failed integrity checks | documents with passages missing |",
-             "|---|---|---|---|"]
-    lines += [f"| {name} | {k} | {b} | {s} |" for name, (k, b, s) in results.items()]
-    lines += ["", f"Then one uninterrupted `docs add` (exit {code}): {stale} documents with "
+             f"{kills} SIGKILLs spread over the four commands in one HEARTH_HOME, each at a "
+             "random moment from 0.8x the start-up every command pays to 1.1x the command's "
+             f"uninterrupted time in this run ({window}). {REWRITTEN} of the 40 documents "
+             "rewritten before each `docs add` (so a kill can land while old passages are "
+             f"replaced); each `calendar import` brings {CALENDAR_EVENTS:,} new events "
+             "(Google-shaped, 1 in 10 recurring); `ask` streams a scripted answer of "
+             f"{len(answer.split())} words (the hidden test engine, 20 ms a token). After every "
+             "kill: `pragma integrity_check` on index.db and hearth.db; every document marked "
+             "indexed must hold exactly its passages and their search entries; the import "
+             "added nothing or all; once the history is reopened, no conversation without its "
+             "question, no gap in a conversation, no answer still streaming or marked complete "
+             "without all its text, and the history's search index passes FTS5's "
+             "integrity-check.", "",
+             "| command | kills | failed integrity checks | documents with passages missing |"
+             " partial imports | half-written turns |",
+             "|---|---|---|---|---|---|"]
+    lines += [f"| {name} | {k} | {b} | {s} | {p} | {h} |"
+              for name, (k, b, s, p, h) in results.items()]
+    lines += ["", f"Imports killed: {imports['nothing']} left nothing, {imports['all']} all "
+              f"{CALENDAR_EVENTS:,} events (killed after the commit), {imports['partial']} "
+              "partial.", "",
+              f"Then one uninterrupted `docs add` (exit {code}): {stale} documents with "
               f"stale passages (text of an older version), {missing} of 40 missing.", ""]
+    lines += [f"- half-written: {item}" for item in sorted(half)]
+    conn = sqlite3.connect(hearth_db)
+    statuses = dict(conn.execute("select status, count(*) from messages where role ="
+                                 " 'assistant' group by status").fetchall())
+    conn.close()
+    lines += ["Answers in the history at the end, by status (the uninterrupted one and kills "
+              "after the last token are complete; a cut answer keeps its text, marked): "
+              + ", ".join(f"{k} {v}" for k, v in sorted(statuses.items())) + ".", ""]
     return lines
 
 
@@ -310,7 +450,7 @@ def _fill(path: Path) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--kills", type=int, default=20)
+    parser.add_argument("--kills", type=int, default=100)
     parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "hostile.md"))
     parser.add_argument("--only", choices=("corpus", "kills", "faults"), action="append")
     args = parser.parse_args()

@@ -79,6 +79,15 @@ class Previewing(Protocol):
     def confirmations(self, arguments: dict[str, Any], context: SkillContext) -> list[str]: ...
 
 
+class Pausable(Protocol):
+    """Optional, for a long-running skill: it keeps the job now running in `job` (None
+    between runs) and the UI offers Pause and Resume on its progress."""
+
+    def pause(self) -> None: ...
+
+    def resume(self) -> None: ...
+
+
 def tool_spec(skill: Skill) -> dict[str, Any]:
     """The OpenAI-style tool object the chat template renders."""
     return {

@@ -111,13 +111,16 @@ class ToolFinished:
 
 @dataclass(frozen=True)
 class ToolProgress:
-    """A long tool (a folder digest) reports how far it is: done of total, working on current."""
+    """A long tool (a folder digest) reports how far it is: done of total, working on current.
+    `control`, where the tool offers it, is its running job: pause() and resume() from any
+    thread (skills.base.Pausable)."""
 
     call_id: str
     name: str
     done: int
     total: int
     current: str = ""
+    control: Any = None
 
 
 @dataclass(frozen=True)
@@ -149,6 +152,8 @@ class ContextCompacted:
     summarized: int  # how many messages the summary stands for
     tokens_before: int  # prompt tokens without the summary
     tokens_after: int  # prompt tokens with it
+    summary: str = ""  # what the model wrote (the chat shows it in its marker at once)
+    before_message_id: MessageId = ""  # the first message kept whole: the marker goes above it
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from pathlib import Path
 log = logging.getLogger(__name__)
 
 SYSTEM_SID = "S-1-5-18"
+MARKER = ".owner-only"  # in a folder once tightened: later starts spawn nothing for it
 WHOAMI = ["whoami", "/user", "/fo", "csv", "/nh"]  # "DOMAIN\\user","S-1-5-21-..."
 
 Run = Callable[[list[str]], tuple[int, str]]  # argv -> (exit status, its output)
@@ -48,8 +49,18 @@ def commands(folder: Path, sid: str) -> list[list[str]]:
             ["icacls", str(folder / "*"), "/reset", "/T", "/C", "/Q"]]
 
 
+def pending(folders: Iterable[Path]) -> list[Path]:
+    """The folders not tightened yet: new ones (a deleted cache comes back with the profile's
+    ACL) and those a failure left as they were. What is created inside a tightened folder
+    later inherits its ACL, so each folder is done once, not at every start."""
+    return [f for f in folders if not (f / MARKER).exists()]
+
+
 def tighten(folders: Iterable[Path], run: Run) -> int:
-    """Run the commands for every folder; returns how many failed (each logged)."""
+    """Run the commands for every folder not done yet; returns how many failed (each logged)."""
+    folders = pending(folders)
+    if not folders:
+        return 0
     code, out = _safely(run, WHOAMI)
     sid = user_sid(out) if code == 0 else ""
     if not sid:
@@ -58,13 +69,25 @@ def tighten(folders: Iterable[Path], run: Run) -> int:
         return 1
     failed = 0
     for folder in folders:
+        empty = _empty(folder)
+        ok = True
         for argv in commands(folder, sid):
             code, out = _safely(run, argv)
-            if code != 0 and not (argv[-3:] == ["/T", "/C", "/Q"] and _empty(folder)):
-                failed += 1
+            if code != 0 and not (argv[-3:] == ["/T", "/C", "/Q"] and empty):
+                ok = False
                 log.warning("Could not make %s owner-only (%s: exit %s, %s)", folder,
                             " ".join(argv[2:]), code, out.strip()[:200])
+        failed += int(not ok)
+        if ok:
+            _mark(folder)
     return failed
+
+
+def _mark(folder: Path) -> None:
+    try:
+        (folder / MARKER).touch()
+    except OSError:
+        pass  # tried again next start
 
 
 def _empty(folder: Path) -> bool:

@@ -18,34 +18,30 @@ from app.core.notices import Notice, NoticeKind
 from app.ui.context import UiContext
 from app.ui.i18n import Retranslator
 
-CONTEXT = "Notices"
-
-
-def _tr(text: str) -> str:
-    return QCoreApplication.translate(CONTEXT, text)
+translate = QCoreApplication.translate  # context "Notices" written out: lupdate reads the calls
 
 
 def describe(notice: Notice) -> str:
     """The notice in the UI language; English specifics (keys, reasons) stay as they are."""
     if notice.kind is NoticeKind.SETTINGS_OTHER_VERSION:
-        return QCoreApplication.translate(
+        return translate(
             "Notices", "Your settings were written by another version of Hearth. Settings this "
             "version does not know are kept and ignored; values of the wrong type were replaced "
             "by their defaults. The file as it was is kept as settings.previous.json. "
             "Details: %1").replace("%1", notice.detail)
     if notice.kind is NoticeKind.INDEX_REBUILT:
-        return QCoreApplication.translate(
+        return translate(
             "Notices", "The search index was damaged (%1). It was moved aside as %2 and is being "
             "rebuilt; %3 documents will be indexed again.").replace(
             "%1", notice.detail).replace("%2", Path(notice.path).name).replace(
             "%3", str(notice.count))
     if notice.damaged:
-        return QCoreApplication.translate(
+        return translate(
             "Notices", "Your chat history is damaged (%1) and was opened read-only: you can "
             "read your conversations, but new chats cannot be saved. Recovering copies what can "
             "still be read into a new file; the damaged file is kept.").replace(
             "%1", notice.detail)
-    return QCoreApplication.translate(
+    return translate(
         "Notices", "Your chat history could only be opened read-only (%1 cannot be written): "
         "you can read your conversations, but new chats cannot be saved.").replace(
         "%1", notice.path)
@@ -65,38 +61,39 @@ class NoticeRow(QFrame):
         self.text = QLabel()
         self.text.setWordWrap(True)
         self._tr(lambda: self.text.setText(describe(notice)), key="text")
-        self._tr(lambda: self.text.setAccessibleName(_tr("Notice")))
+        self._tr(lambda: self.text.setAccessibleName(translate("Notices", "Notice")))
         row.addWidget(self.text, 1)
         self.action = QPushButton()
-        self._tr(lambda: self.action.setText(_tr("Recover into a new file")))
+        self._tr(lambda: self.action.setText(translate("Notices", "Recover into a new file")))
         self.action.clicked.connect(self.recover)
         self.action.setVisible(notice.kind is NoticeKind.HISTORY_READ_ONLY and notice.damaged)
         row.addWidget(self.action)
         self.dismiss = QPushButton("×")
         self.dismiss.setFlat(True)
-        self._tr(lambda: self.dismiss.setAccessibleName(_tr("Dismiss")))
-        self._tr(lambda: self.dismiss.setToolTip(_tr("Dismiss")))
+        self._tr(lambda: self.dismiss.setAccessibleName(translate("Notices", "Dismiss")))
+        self._tr(lambda: self.dismiss.setToolTip(translate("Notices", "Dismiss")))
         self.dismiss.clicked.connect(self.hide)
         row.addWidget(self.dismiss)
 
     def recover(self) -> None:
         self.action.setEnabled(False)
-        self._say(lambda: _tr("Recovering your chat history…"))
+        self._say(lambda: translate("Notices", "Recovering your chat history…"))
         self.ctx.ops.run(self.ctx.hearth.recover_history, self._recovered, self._not_recovered)
 
     def _recovered(self, result: Any) -> None:
         rows = f"{sum(result.rows.values()):,}"
         kept = Path(str(result.kept_as)).name
         self.action.hide()
-        self._say(lambda: _tr(
-            "Recovered %1 rows into a new chat history; the damaged file is kept as %2. "
-            "Restart Hearth to use the recovered history.").replace("%1", rows).replace(
+        self._say(lambda: translate(
+            "Notices", "Recovered %1 rows into a new chat history; the damaged file is kept as "
+            "%2. Restart Hearth to use the recovered history.").replace("%1", rows).replace(
             "%2", kept))
 
     def _not_recovered(self, error: Exception) -> None:
         self.action.setEnabled(True)
-        self._say(lambda: _tr("Nothing could be recovered: %1. Your chat history file is "
-                              "unchanged.").replace("%1", str(error)))
+        self._say(lambda: translate(
+            "Notices", "Nothing could be recovered: %1. Your chat history file is "
+            "unchanged.").replace("%1", str(error)))
 
     def _say(self, text: Callable[[], str]) -> None:
         self._tr(lambda: self.text.setText(text()), key="text")

@@ -3197,6 +3197,18 @@
         <source>Failed</source>
         <translation>失败</translation>
     </message>
+    <message>
+        <source>Pause</source>
+        <translation>暂停</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>继续</translation>
+    </message>
+    <message>
+        <source>Paused — %1 of %2 files</source>
+        <translation>已暂停 — 已完成 %1 / %2 个文件</translation>
+    </message>
 </context>
 <context>
     <name>Tray</name>

@@ -111,6 +111,16 @@ class DigestJob:
         self._running = threading.Event()
         self._running.set()
         self._cancel = threading.Event()
+        self._held = threading.Event()  # set while the run waits here, paused
+
+    @property
+    def paused(self) -> bool:
+        return not self._running.is_set()
+
+    @property
+    def held(self) -> bool:
+        """The run has stopped between files and waits for resume()."""
+        return self._held.is_set()
 
     def pause(self) -> None:
         self._running.clear()
@@ -125,8 +135,11 @@ class DigestJob:
     def stopped(self, should_stop: Callable[[], bool]) -> bool:
         """Waits here while paused; True when the job should end."""
         while not self._running.wait(0.05):
+            self._held.set()
             if should_stop():
+                self._held.clear()
                 return True
+        self._held.clear()
         return self._cancel.is_set() or should_stop()
 
 
@@ -247,7 +260,7 @@ class DigestFolder(ReadOnlyTool):
     def __init__(self, access: Any, digester: Digester) -> None:
         self.access = access
         self.digester = digester
-        self.job: DigestJob | None = None  # the running one, for pause/resume from the UI
+        self.job: DigestJob | None = None  # the running one: skills.base.Pausable
 
     def run(self, arguments: dict[str, Any], context: SkillContext) -> SkillResult:
         folder = self.access.readable_folder(str(arguments.get("folder") or ""))

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from app.core.windows_acl import SYSTEM_SID, WHOAMI, commands, tighten, user_sid
+from app.core.windows_acl import MARKER, SYSTEM_SID, WHOAMI, commands, tighten, user_sid
 
 SID = "S-1-5-21-1004336348-1177238915-682003330-1001"
 WHOAMI_OUT = f'"desktop-7\\\\ana maría","{SID}"\r\n'
@@ -45,13 +45,20 @@ class Recorder:
         return 0, "Successfully processed 1 files"
 
 
-def test_every_folder_is_tightened_with_one_lookup_of_the_user(tmp_path: Path) -> None:
+def test_every_folder_is_tightened_once_with_one_lookup_of_the_user(tmp_path: Path) -> None:
     folders = [tmp_path / name for name in ("data", "cache", "models", "logs")]
+    for folder in folders:
+        folder.mkdir()
     run = Recorder()
     assert tighten(folders, run) == 0
     assert run.calls.count(WHOAMI) == 1
     assert [c[1] for c in run.calls[1:]] == [p for f in folders
                                              for p in (str(f), str(f), str(f / "*"))]
+    again = Recorder()
+    assert tighten(folders, again) == 0 and again.calls == []  # the next start spawns nothing
+    (folders[1] / MARKER).unlink()  # a cache deleted and made again
+    assert tighten(folders, again) == 0
+    assert {c[1] for c in again.calls[1:]} == {str(folders[1]), str(folders[1] / "*")}
 
 
 def test_failures_are_logged_not_raised(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
@@ -60,6 +67,7 @@ def test_failures_are_logged_not_raised(tmp_path: Path, caplog: pytest.LogCaptur
     with caplog.at_level(logging.WARNING, logger="app.core.windows_acl"):
         assert tighten([tmp_path / "data"], Recorder(failing="/inheritance:r")) == 1
     assert "Could not make" in caplog.text and "Access is denied" in caplog.text
+    assert not (tmp_path / "data" / MARKER).exists()  # tried again at the next start
 
     def missing(argv: list[str]) -> tuple[int, str]:
         raise FileNotFoundError(2, "No such file", argv[0])

@@ -106,6 +106,8 @@ def test_only_the_newest_requests_are_kept_and_clear_forgets_them(tmp_path: Path
     store = RequestLogStore(db)
     assert store.recent() == []
     store.close()
+    for path in tmp_path.glob("hearth.db*"):  # "forgotten on disk": no old row left readable
+        assert b"client7" not in path.read_bytes(), path
 
 
 def test_the_json_line_of_a_record_is_unchanged() -> None:

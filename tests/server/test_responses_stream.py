@@ -43,7 +43,8 @@ def test_streamed_text_and_reasoning_arrive_as_typed_events(serve: Any) -> None:
     final = events[-1].response
     assert final.status == "completed" and final.output_text == "Hello from Hearth."
     assert [item.type for item in final.output] == ["reasoning", "message"]
-    assert final.id == events[0].response.id
+    assert final.id == events[0].response.id and final.id.startswith("resp_")
+    assert final.output[0].id.startswith("rs_") and final.output[1].id.startswith("msg_")
     assert final.usage is not None and final.usage.input_tokens > 0
     assert final.usage.output_tokens > 0
 

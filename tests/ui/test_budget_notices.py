@@ -7,7 +7,7 @@ import pytest
 from app.ui.chat.message import AssistantMessage, SummaryMarker
 from app.ui.settings_dialog import SettingsDialog
 from tests.ui.scripts import TITLE, WAIT_MS, answer
-from tests.ui.test_chat import messages, send, wait_idle
+from tests.ui.test_chat import messages, send, shown_text, wait_idle
 
 
 def test_cut_thinking_shows_a_notice_live_and_after_reopening(window, backend, qtbot,
@@ -43,15 +43,36 @@ def test_a_summary_is_a_collapsed_marker_and_the_meter_says_so(window, backend, 
     reply = messages(window, AssistantMessage)[-1]
     assert "Earlier messages were summarized to fit the context." in reply.notices
     assert "earlier messages summarized" in window.context_label.text()
+    live_at = where_summarized(window)
+    # Above the first question kept whole (Question 29), below the last one summarized.
+    assert live_at[0].startswith("Answer") and live_at[1].startswith("Question")
+    (marker,) = messages(window, SummaryMarker)  # in the open chat, without reopening it
+    assert_collapsed_marker(marker)
     window.chat.new_conversation()
     window.chat.load_conversation(conv)
     qtbot.waitUntil(lambda: len(messages(window, SummaryMarker)) == 1, timeout=WAIT_MS)
     (marker,) = messages(window, SummaryMarker)
+    assert_collapsed_marker(marker)
+    assert where_summarized(window) == live_at  # the same place, live and reopened
+    assert len(messages(window, AssistantMessage)) == 31  # every earlier answer still shown
+
+
+def where_summarized(window) -> tuple[str, str]:
+    """The first words of the messages either side of the marker."""
+    widgets = window.chat._widgets()
+    at = next(i for i, w in enumerate(widgets) if isinstance(w, SummaryMarker))
+    return tuple(shown(w).split(":")[0] for w in (widgets[at - 1], widgets[at + 1]))
+
+
+def shown(widget) -> str:
+    return shown_text(widget) if isinstance(widget, AssistantMessage) else widget.text
+
+
+def assert_collapsed_marker(marker: SummaryMarker) -> None:
     assert marker.toggle.text() == "Earlier messages summarized"
     assert marker.body.isHidden()
     marker.toggle.click()
     assert not marker.body.isHidden() and "thirty questions" in marker.body.text()
-    assert len(messages(window, AssistantMessage)) == 31  # every earlier answer still shown
 
 
 def test_settings_edit_sampling_and_thinking_budgets(ctx, qtbot) -> None:

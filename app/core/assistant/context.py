@@ -100,10 +100,14 @@ def _compact(prompt: StepPrompt, fit: Fit, budget: ContextBudget, runner: ModelR
     count = fit.summarize
     head = fit.messages[1:1 + count]
     text = summarize(runner, budget, head, cancel) or fallback_summary(head)
-    stored = history.add_message(conv, "system", text, summary_of=prompt.seqs[1 + count] - 1)
-    again = StepPrompt(prompt.messages[:1], prompt.options).with_history(history.messages(conv))
+    kept = prompt.seqs[1 + count]  # a user message: summaries end at a turn
+    stored = history.add_message(conv, "system", text, summary_of=kept - 1)
+    messages = history.messages(conv)
+    again = StepPrompt(prompt.messages[:1], prompt.options).with_history(messages)
     refit = runner.call(lambda: budget.fit(again.messages, again.options)).result()
-    emit(ContextCompacted(conv, str(stored.id), count, fit.prompt_tokens, refit.prompt_tokens))
+    first_kept = next((str(m.id) for m in messages if m.seq == kept), "")
+    emit(ContextCompacted(conv, str(stored.id), count, fit.prompt_tokens, refit.prompt_tokens,
+                          text, first_kept))
     return again, refit
 
 

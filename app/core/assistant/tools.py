@@ -132,8 +132,9 @@ class ToolCaller:
     def _run(self, call_id: str, skill: Skill, arguments: dict[str, Any]) -> ToolOutcome:
         box: dict[str, Any] = {}
         finished = threading.Event()
+        # A skill that can pause keeps its running job in `job` (see skills.base.Pausable).
         context = replace(self.context, progress=lambda done, total, current: self.emit(
-            ToolProgress(call_id, skill.name, done, total, current)))
+            ToolProgress(call_id, skill.name, done, total, current, getattr(skill, "job", None))))
 
         def work() -> None:
             try:

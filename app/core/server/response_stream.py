@@ -67,7 +67,7 @@ class ResponseStream:
         events = self._close()
         shaped = shapes.tool_call(call)
         arguments = shaped["function"]["arguments"]
-        item_id, index = shapes.new_id("fc"), len(self.output)
+        item_id, index = shapes.item_id("fc"), len(self.output)
         events.append(self._event("response.output_item.added", output_index=index,
                                   item=shapes.function_call_item(item_id, call, shaped["id"], "",
                                                                  "in_progress")))
@@ -88,10 +88,10 @@ class ResponseStream:
         events = self._close()
         index = len(self.output)
         if kind == "reasoning":
-            self._open = shapes.reasoning_item(shapes.new_id("rs"), "", "in_progress")
+            self._open = shapes.reasoning_item(shapes.item_id("rs"), "", "in_progress")
             part: dict[str, Any] = {"type": "reasoning_text", "text": ""}
         else:
-            self._open = shapes.message_item(shapes.new_id("msg"), None, "in_progress")
+            self._open = shapes.message_item(shapes.item_id("msg"), None, "in_progress")
             part = shapes.output_text("")
         events.append(self._event("response.output_item.added", output_index=index,
                                   item=self._open))

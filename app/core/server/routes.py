@@ -206,7 +206,8 @@ class Endpoints:
         return await self._generate(request, "responses")
 
     async def _generate(self, request: Request, kind: str) -> Response:
-        record = _Record(request, "resp" if kind == "responses" else "chatcmpl")
+        record = _Record(request, shapes.item_id("resp") if kind == "responses"
+                         else shapes.new_id("chatcmpl"))
         try:
             info = self.state.model()
             raw = await _body(request)
@@ -478,8 +479,8 @@ async def _http_error(request: Request, exc: Exception) -> Response:
 class _Record:
     """What the request log keeps of one request, filled in as it goes."""
 
-    def __init__(self, request: Request, id_prefix: str) -> None:
-        self.request_id = shapes.new_id(id_prefix)
+    def __init__(self, request: Request, request_id: str) -> None:
+        self.request_id = request_id
         self.client = client_name(request)
         self.method, self.path = request.method, request.url.path
         self.started = time.perf_counter()

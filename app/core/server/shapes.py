@@ -18,6 +18,11 @@ def new_id(prefix: str) -> str:
     return f"{prefix}-{secrets.token_hex(12)}"
 
 
+def item_id(prefix: str) -> str:
+    """A Responses API id as OpenAI writes them: resp_…, msg_…, rs_…, fc_…."""
+    return f"{prefix}_{secrets.token_hex(12)}"
+
+
 def usage(done: Done | None) -> dict[str, Any]:
     if done is None:
         return {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0,
@@ -151,13 +156,13 @@ def response_object(outcome: Outcome, model: str, request_id: str,
                     tools: list[dict[str, Any]]) -> dict[str, Any]:
     output: list[dict[str, Any]] = []
     if outcome.reasoning:
-        output.append(reasoning_item(new_id("rs"), "".join(outcome.reasoning)))
+        output.append(reasoning_item(item_id("rs"), "".join(outcome.reasoning)))
     text = "".join(outcome.text)
     if text or not outcome.tool_calls:
-        output.append(message_item(new_id("msg"), text))
+        output.append(message_item(item_id("msg"), text))
     for call in outcome.tool_calls:
         shaped = tool_call(call)
-        output.append(function_call_item(new_id("fc"), call, shaped["id"],
+        output.append(function_call_item(item_id("fc"), call, shaped["id"],
                                          shaped["function"]["arguments"]))
     return response_body(request_id, model, int(time.time()), response_status(outcome.done),
                          output, outcome.done, tools)

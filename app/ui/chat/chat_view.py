@@ -15,12 +15,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.events import TurnStarted
+from app.core.events import ContextCompacted, TurnStarted
 from app.ui import turns
 from app.ui.chat.composer import Composer
 from app.ui.chat.history_view import build_widget, group_messages
 from app.ui.chat.live_answer import Begin, LiveAnswer
-from app.ui.chat.message import AssistantMessage, UserMessage
+from app.ui.chat.message import AssistantMessage, SummaryMarker, UserMessage
 from app.ui.chat.parts import Banner, EmptyState
 from app.ui.chat.text_view import RenderQueue
 from app.ui.context import UiContext
@@ -387,6 +387,7 @@ class ChatView(QWidget):
         live.finished.connect(lambda figures: self._on_finished(live, figures))
         live.failed.connect(self._on_failed)
         live.title_changed.connect(self.title_changed)
+        live.summarized.connect(lambda e: self._show_summary(live, e))
         self.composer.set_streaming(True)
         self.streaming_changed.emit(True)
 
@@ -400,6 +401,16 @@ class ChatView(QWidget):
             if self.conversation_id is None and live.message is not None:
                 self.conversation_id = event.conversation_id
             self.conversation_started.emit(event.conversation_id)
+
+    def _show_summary(self, live: LiveAnswer, event: ContextCompacted) -> None:
+        """The marker where the summary applies (as a reopened chat shows it): above the
+        first message kept whole, else above this turn's own message."""
+        if live.message is None or self.conversation_id != event.conversation_id:
+            return
+        users = [w for w in self._widgets() if isinstance(w, UserMessage)]
+        above = next((w for w in users if str(w.message_id) == event.before_message_id),
+                     users[-1] if users else live.message)
+        self.messages.insertWidget(self.messages.indexOf(above), SummaryMarker(event.summary))
 
     def stop(self) -> None:
         if self.turn is not None:

@@ -68,18 +68,25 @@ Group = tuple[str, list[Any]]  # ("user" | "summary", [message]) or ("assistant"
 def group_messages(stored: list[Any]) -> list[Group]:
     """Consecutive assistant and tool messages (one tool-using turn) form one group.
 
-    Pure data, so it runs on the worker that read the messages."""
+    A summary is stored when it is made (mid-turn) but shown where it applies: above the
+    first message it did not summarize, as the live chat shows it. Pure data, so it runs on
+    the worker that read the messages."""
     groups: list[Group] = []
+    summaries = []
     for message in stored:
         if message.role == "user":
             groups.append(("user", [message]))
         elif getattr(message, "summary_of", 0):
-            groups.append(("summary", [message]))
+            summaries.append(message)
         elif message.role in ("assistant", "tool"):
             if groups and groups[-1][0] == "assistant":
                 groups[-1][1].append(message)
             else:
                 groups.append(("assistant", [message]))
+    for summary in summaries:
+        at = next((i for i, (_kind, messages) in enumerate(groups)
+                   if getattr(messages[0], "seq", 0) > summary.summary_of), len(groups))
+        groups.insert(at, ("summary", [summary]))
     return groups
 
 

@@ -52,6 +52,7 @@ class LiveAnswer(QObject):
     finished = Signal(dict)  # figures: tps, tokens, prompt_tokens, finish_reason, compacted
     failed = Signal(object)  # Presented (after `finished`)
     title_changed = Signal(str, str)
+    summarized = Signal(object)  # ContextCompacted: the host shows its marker at once
 
     def __init__(self, message: AssistantMessage | None, conversation_id: str | None,
                  thinking: bool, parent: QObject | None = None) -> None:
@@ -68,6 +69,8 @@ class LiveAnswer(QObject):
         self.first_token = 0.0
         self.deltas = 0
         self.compacted = False
+        self._ops: Ops | None = None
+        self._pausable: set[str] = set()  # cards whose Pause / Resume are wired
         self._connect()
 
     # -- running ------------------------------------------------------------------------------
@@ -75,6 +78,7 @@ class LiveAnswer(QObject):
         """Says "Preparing…" at once; the assistant is fetched off the GUI thread (it is built
         on first use), then begin() starts the turn, which returns its handle at once."""
         self._status(_tr("Preparing…"))
+        self._ops = ops
         ops.run(assistant, self._begin(begin), lambda e: self._fail(present_error(e)))
 
     def _begin(self, begin: Begin) -> Callable[[Assistant], None]:
@@ -165,9 +169,19 @@ class LiveAnswer(QObject):
             self.message.finish_tool(event.call_id, event.name, event.ok, event.text, event.data)
 
     def _on_tool_progress(self, event: Any) -> None:
-        if self.message is not None:
-            self.message.card_for(event.call_id, event.name).show_progress(
-                event.done, event.total, event.current)
+        if self.message is None:
+            return
+        card = self.message.card_for(event.call_id, event.name)
+        card.show_progress(event.done, event.total, event.current)
+        if event.control is not None and card.call_id not in self._pausable:
+            self._pausable.add(card.call_id)
+            card.offer_pause()
+            card.pause_asked.connect(lambda paused, job=event.control: self._pause(job, paused))
+
+    def _pause(self, job: Any, paused: bool) -> None:
+        """Pause / Resume a running tool's job (off the GUI thread, like every core call)."""
+        if self._ops is not None:
+            self._ops.run(job.pause if paused else job.resume)
 
     def _on_confirm(self, event: ConfirmationNeeded) -> None:
         request = event.request
@@ -187,10 +201,11 @@ class LiveAnswer(QObject):
         if self.message is not None:
             self.message.add_notice(words.get(event.part, ""))
 
-    def _on_compacted(self, _event: ContextCompacted) -> None:
+    def _on_compacted(self, event: ContextCompacted) -> None:
         self.compacted = True
         if self.message is not None:
             self.message.add_notice(_tr("Earlier messages were summarized to fit the context."))
+            self.summarized.emit(event)
 
     def _on_done(self, event: TurnDone) -> None:
         stats, figures = self._figures(event)
@@ -204,6 +219,7 @@ class LiveAnswer(QObject):
             return
         self.ended = True
         figures.setdefault("compacted", float(self.compacted))
+        self._withdraw_pause()
         if self.message is not None:
             self.message.finish(stats, note)
             announce(self.message, note or _tr("The answer is ready."))
@@ -213,11 +229,17 @@ class LiveAnswer(QObject):
         if self.ended:
             return
         self.ended = True
+        self._withdraw_pause()
         if self.message is not None:
             self.message.finish("", "⚠ " + failure.text)
             announce(self.message, failure.text)
         self.finished.emit({"finish_reason": "error", "compacted": float(self.compacted)})
         self.failed.emit(failure)
+
+    def _withdraw_pause(self) -> None:
+        if self.message is not None:
+            for card in self.message.cards.values():
+                card.withdraw_pause()
 
     def _status(self, text: str) -> None:
         if self.message is not None:
@@ -243,7 +265,7 @@ class LiveAnswer(QObject):
         with warnings.catch_warnings():  # a signal nobody listened to warns; nothing is lost
             warnings.simplefilter("ignore", RuntimeWarning)
             for signal in (self.started, self.tool_added, self.finished, self.failed,
-                           self.title_changed):
+                           self.title_changed, self.summarized):
                 try:
                     signal.disconnect()
                 except (RuntimeError, TypeError):

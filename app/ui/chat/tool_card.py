@@ -108,6 +108,7 @@ class ToolCard(QFrame):
     """Shows a running tool; an action waits for Approve / Deny in the card itself."""
 
     decided = Signal(bool)
+    pause_asked = Signal(bool)  # True: pause the running tool; False: resume it
 
     def __init__(
         self, call_id: str, name: str, arguments: dict[str, Any], parent: QWidget | None = None
@@ -144,7 +145,11 @@ class ToolCard(QFrame):
         layout.addWidget(self.result)
         self._confirm_row = self._build_confirm_row()
         layout.addWidget(self._confirm_row)
-        self.setAccessibleName(self.tr("Tool: %s") % nice_name(name))
+        self._pause_row = self._build_pause_row()
+        layout.addWidget(self._pause_row)
+        self.paused = False
+        self._done_of = (0, 0)  # files done, files in all: what "Paused — 12 of 40" says
+        self.setAccessibleName(self.tr("Tool: %s") % self.tr(nice_name(name)))
 
     def _build_confirm_row(self) -> QWidget:
         row = QWidget()
@@ -165,6 +170,42 @@ class ToolCard(QFrame):
         box.addLayout(buttons)
         row.hide()
         return row
+
+    def _build_pause_row(self) -> QWidget:
+        row = QWidget()
+        buttons = QHBoxLayout(row)
+        buttons.setContentsMargins(0, 4, 0, 0)
+        self.pause_button = QPushButton(self.tr("Pause"))
+        self.resume_button = QPushButton(self.tr("Resume"))
+        self.resume_button.setObjectName("primary")
+        self.resume_button.hide()
+        self.pause_button.clicked.connect(lambda: self._set_paused(True))
+        self.resume_button.clicked.connect(lambda: self._set_paused(False))
+        buttons.addWidget(self.pause_button)
+        buttons.addWidget(self.resume_button)
+        buttons.addStretch(1)
+        row.hide()
+        return row
+
+    def offer_pause(self) -> None:
+        """The running tool can pause (a folder digest): show Pause / Resume."""
+        if self.status.objectName() == "dim":  # still running
+            self._pause_row.show()
+
+    def withdraw_pause(self) -> None:
+        """The turn ended (Stop): nothing left to pause."""
+        self._pause_row.hide()
+        self.paused = False
+
+    def _set_paused(self, paused: bool) -> None:
+        if paused == self.paused:
+            return
+        self.paused = paused
+        self.pause_button.setVisible(not paused)
+        self.resume_button.setVisible(paused)
+        (self.resume_button if paused else self.pause_button).setFocus()
+        self._show_count("")
+        self.pause_asked.emit(paused)
 
     def ask(self, request: Any) -> None:
         """Wait for the user's decision on a change (the turn thread blocks until then)."""
@@ -189,8 +230,16 @@ class ToolCard(QFrame):
 
     def show_progress(self, done: int, total: int, current: str) -> None:
         """A long tool's progress in its status: "3 of 20: report.pdf"."""
-        text = self.tr("%1 of %2").replace("%1", str(min(done + 1, total))).replace(
-            "%2", str(total))
+        self._done_of = (min(done + 1, total) if current else done, total)
+        self._show_count(current)
+
+    def _show_count(self, current: str) -> None:
+        done, total = self._done_of
+        if self.paused:  # the file being read is finished first, then it waits
+            self.status.setText(self.tr("Paused — %1 of %2 files").replace(
+                "%1", str(done)).replace("%2", str(total)))
+            return
+        text = self.tr("%1 of %2").replace("%1", str(done)).replace("%2", str(total))
         self.status.setText(text + (f": {Path(current).name}" if current else ""))
 
     @property
@@ -198,6 +247,7 @@ class ToolCard(QFrame):
         return self._request is not None
 
     def finish(self, ok: bool, text: str, data: Any) -> None:
+        self.withdraw_pause()
         unanswered = self._request is not None
         if unanswered:  # the turn ended (Esc, Stop) without an answer: treated as denied
             self._request = None
