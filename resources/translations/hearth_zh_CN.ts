@@ -1960,6 +1960,10 @@
         <source>Could not export the chat</source>
         <translation>无法导出对话</translation>
     </message>
+    <message>
+        <source>open to the network at %1</source>
+        <translation>已向网络开放：%1</translation>
+    </message>
 </context>
 <context>
     <name>McpServersPage</name>
@@ -3251,6 +3255,14 @@
         <location filename="../../app/ui/tray.py" line="87"/>
         <source>Hearth · serving other apps</source>
         <translation>Hearth · 正在为其他应用提供服务</translation>
+    </message>
+    <message>
+        <source>Open to the network at %1</source>
+        <translation>已向网络开放：%1</translation>
+    </message>
+    <message>
+        <source>Hearth · open to the network</source>
+        <translation>Hearth · 已向网络开放</translation>
     </message>
 </context>
 <context>
