@@ -403,6 +403,46 @@
         <source>Exported to %1</source>
         <translation>已导出到 %1</translation>
     </message>
+    <message>
+        <source>Remove events the file dropped</source>
+        <translation>删除文件中已不存在的日程</translation>
+    </message>
+    <message>
+        <source>When you import a calendar again, remove the events an earlier import of it brought in that the file no longer has. You see how many before anything changes.</source>
+        <translation>再次导入同一日历时，删除之前导入的、但文件中已不存在的日程。在任何更改之前，您会先看到将删除多少个。</translation>
+    </message>
+    <message>
+        <source>1 event from an earlier import of this calendar is not in %2 and will be removed:</source>
+        <translation>之前导入的此日历中有 1 个日程不在 %2 中，将被删除：</translation>
+    </message>
+    <message>
+        <source>%1 events from an earlier import of this calendar are not in %2 and will be removed:</source>
+        <translation>之前导入的此日历中有 %1 个日程不在 %2 中，将被删除：</translation>
+    </message>
+    <message>
+        <source>…and %1 more</source>
+        <translation>……还有 %1 个</translation>
+    </message>
+    <message>
+        <source>Remove events?</source>
+        <translation>删除日程？</translation>
+    </message>
+    <message>
+        <source>Remove 1 and import</source>
+        <translation>删除 1 个并导入</translation>
+    </message>
+    <message>
+        <source>Remove %1 and import</source>
+        <translation>删除 %1 个并导入</translation>
+    </message>
+    <message>
+        <source>Import cancelled: nothing changed.</source>
+        <translation>已取消导入：没有任何更改。</translation>
+    </message>
+    <message>
+        <source>, %1 removed</source>
+        <translation>，删除 %1 个</translation>
+    </message>
 </context>
 <context>
     <name>ChatView</name>
