@@ -27,7 +27,7 @@ from app.core.runner import ModelRunner
 from app.core.settings import Settings
 from backends.errors import BackendError, FailureKind
 from backends.scripted import ScriptedBackend
-from skills.base import Skill, SkillContext, SkillError, SkillResult, Source
+from skills.base import ReadOnlyTool, Skill, SkillContext, SkillError, SkillResult, Source
 from skills.builtin import builtin_skills
 from tests.support.model_output import answer_output, tool_call_output
 
@@ -130,20 +130,16 @@ class NoteSkill:
         return SkillResult(f"Deleted '{arguments['title']}'.")
 
 
-class BlockingSkill:
+class BlockingSkill(ReadOnlyTool):
     """Runs until released: lets a test cancel while a tool is running."""
 
     name = "slow_search"
     description = "Search slowly."
     parameters = {"type": "object", "properties": {"q": {"type": "string"}}}
-    changes_things = False
 
     def __init__(self) -> None:
         self.started = threading.Event()
         self.release = threading.Event()
-
-    def describe_change(self, arguments: dict[str, Any]) -> str:
-        return ""
 
     def run(self, arguments: dict[str, Any], context: SkillContext) -> SkillResult:
         self.started.set()
@@ -151,14 +147,10 @@ class BlockingSkill:
         return SkillResult("found nothing")
 
 
-class BrokenSkill:
+class BrokenSkill(ReadOnlyTool):
     name = "broken"
     description = "Always fails."
     parameters = {"type": "object", "properties": {"kind": {"type": "string"}}}
-    changes_things = False
-
-    def describe_change(self, arguments: dict[str, Any]) -> str:
-        return ""
 
     def run(self, arguments: dict[str, Any], context: SkillContext) -> SkillResult:
         if arguments.get("kind") == "readable":
@@ -166,7 +158,7 @@ class BrokenSkill:
         raise KeyError("chunk_id")
 
 
-class DocSkill:
+class DocSkill(ReadOnlyTool):
     """Returns two citable passages per call, numbered through the turn's counter."""
 
     name = "search_documents"
@@ -176,10 +168,6 @@ class DocSkill:
         "properties": {"query": {"type": "string"}},
         "required": ["query"],
     }
-    changes_things = False
-
-    def describe_change(self, arguments: dict[str, Any]) -> str:
-        return ""
 
     def run(self, arguments: dict[str, Any], context: SkillContext) -> SkillResult:
         assert context.next_citation is not None

@@ -11,24 +11,20 @@ from app.core.history import HistoryStore
 from app.core.runner import ModelRunner
 from app.core.settings import Settings
 from backends.scripted import ScriptedBackend
-from skills.base import SkillContext, SkillResult
+from skills.base import ReadOnlyTool, SkillContext, SkillResult
 from tests.core.test_assistant_loop import WAIT, Events, answer, call
 
 
-class LookupSkill:
+class LookupSkill(ReadOnlyTool):
     name = "lookup_order"
     description = "Find an order by its number or its customer."
     parameters = {"type": "object", "properties": {
         "order": {"type": ["string", "null"]},
         "customer": {"anyOf": [{"type": "string"}, {"type": "null"}]},
         "limit": {"type": ["integer", "null"]}}}
-    changes_things = False
 
     def __init__(self) -> None:
         self.seen: list[dict[str, Any]] = []
-
-    def describe_change(self, arguments: dict[str, Any]) -> str:
-        return ""
 
     def run(self, arguments: dict[str, Any], context: SkillContext) -> SkillResult:
         self.seen.append(arguments)
