@@ -17,10 +17,7 @@ from tests.ui.test_chinese_everywhere import chinese, english_on  # noqa: F401 -
 CORPUS = Path(__file__).resolve().parents[1] / "calendar" / "corpus"
 
 
-def test_import_summary_names_repairs_and_skips(ctx, qtbot, tmp_path) -> None:
-    window = MainWindow(ctx)
-    qtbot.addWidget(window)
-    window.show()
+def test_import_summary_names_repairs_and_skips(window, qtbot, tmp_path) -> None:
     window.show_page("calendar")
     calendar: Any = window.pages.currentWidget()
     text = (CORPUS / "holidays-uk.ics").read_bytes().decode()
@@ -35,10 +32,7 @@ def test_import_summary_names_repairs_and_skips(ctx, qtbot, tmp_path) -> None:
     assert "line 11 (UK-0101-1@holidays.example): all-day event ends when it starts" in tip
 
 
-def test_cancelled_events_are_struck_through(ctx, qtbot) -> None:
-    window = MainWindow(ctx)
-    qtbot.addWidget(window)
-    window.show()
+def test_cancelled_events_are_struck_through(window, qtbot) -> None:
     window.show_page("calendar")
     calendar: Any = window.pages.currentWidget()
     calendar.first = date(2026, 1, 19)  # the import refreshes the agenda at this week
