@@ -28,7 +28,7 @@ from backends.known_templates import known_template
 from backends.kv_cache import ConversationCaches, model_fingerprint
 from backends.llama_gguf import GgufSummary, inspect_gguf, model_shape
 from backends.llama_log import TAP
-from backends.llama_prefix import LlamaPrefix
+from backends.llama_prefix import LlamaPrefix, matching_tokens
 from backends.llama_state import SeqState, restore_sequence, save_sequence, seq_state_codec
 from backends.nanbeige import STOP_TEXTS, opens_reasoning
 from backends.parser import OutputParser, over_budget
@@ -461,13 +461,8 @@ def _prefill(llm: Any, tokens: list[int], cached: int, should_stop: ShouldStop
 
 def _reusable_prefix(llm: Any, tokens: list[int]) -> int:
     """Prompt tokens whose KV llama-cpp-python's generate() will reuse (its own rule)."""
-    common = 0
-    for old, new in zip(llm.input_ids[: llm.n_tokens].tolist(), tokens, strict=False):
-        if old != new:
-            break
-        common += 1
     # generate() re-evaluates the last prompt token when everything matched, to get its logits.
-    return min(common, len(tokens) - 1)
+    return min(matching_tokens(llm, tokens), len(tokens) - 1)
 
 
 def _device_name(llama_cpp: Any) -> str:

@@ -30,7 +30,7 @@ class LlamaPrefix:
         """Make the live context begin with the prefix: keep what matches, else restore the
         saved state, else evaluate the rest in batches (stopping early when asked) and save."""
         tokens = list(key.tokens)
-        held = _matching(llm, tokens)
+        held = matching_tokens(llm, tokens)
         if held >= len(tokens):
             return PrefixOutcome(ready=True)
         state = self.store.load(key)
@@ -60,8 +60,8 @@ class LlamaPrefix:
         return outcome
 
 
-def _matching(llm: Any, tokens: list[int]) -> int:
-    """How many leading prefix tokens the live context already holds."""
+def matching_tokens(llm: Any, tokens: list[int]) -> int:
+    """How many leading `tokens` the live context already holds (its KV is reusable)."""
     common = 0
     for old, new in zip(llm.input_ids[: llm.n_tokens].tolist(), tokens, strict=False):
         if old != new:

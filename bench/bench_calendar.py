@@ -27,6 +27,7 @@ sys.path.insert(0, str(ROOT))
 
 from skills.calendar import CalendarStore, Event  # noqa: E402
 from tests.calendar.corpus.make_corpus import fold  # noqa: E402
+from tests.calendar.kill_import import KILL_DURING_IMPORT  # noqa: E402
 from tests.calendar.reference import compare  # noqa: E402
 
 CORPUS = ROOT / "tests" / "calendar" / "corpus"
@@ -226,41 +227,21 @@ def kill_figures(kills: int, folder: Path) -> list[str]:
             f"{outcomes['all']}, partial {outcomes['partial']} |"]
 
 
-WRITER = """
-import os, signal, sys
-from datetime import datetime, timedelta, timezone
-from pathlib import Path
-from skills.calendar import CalendarStore, Event
-store = CalendarStore(Path(sys.argv[1]))
-first = datetime(2026, 1, 1, tzinfo=timezone.utc)
-events = [Event(uid=f"e{i}", title=f"Event {i}", start=first + timedelta(hours=i),
-                end=first + timedelta(hours=i, minutes=30)) for i in range(20_000)]
-calls, stop = 0, int(sys.argv[2])
-def tick():
-    global calls
-    calls += 1
-    if calls == stop:
-        os.kill(os.getpid(), signal.SIGKILL)
-    return 0
-store._db.conn.set_progress_handler(tick, 100)
-store.import_events(events)
-print(calls)
-"""
-
-
 def write_kill_figures(kills: int, folder: Path, tree: Path, label: str) -> list[str]:
     """Kills at random moments of the write itself (SQLite's progress handler, every 100 VM
     steps), where a non-atomic import would leave part of the file."""
     env = {**os.environ, "PYTHONPATH": str(tree)}
     # cwd=tree too: `python -c` puts the working folder first on sys.path
-    counted = subprocess.run([sys.executable, "-c", WRITER, str(folder / f"{label}.db"), "0"],
+    counted = subprocess.run([sys.executable, "-c", KILL_DURING_IMPORT, str(folder / f"{label}.db"),
+                              "0", "100"],
                              env=env, capture_output=True, text=True, check=True, cwd=tree)
     total = int(counted.stdout.split()[-1])
     rng = random.Random(11)
     counts = []
     for n in range(kills):
         db = folder / f"{label}-{n}.db"
-        subprocess.run([sys.executable, "-c", WRITER, str(db), str(rng.randint(1, total))],
+        subprocess.run([sys.executable, "-c", KILL_DURING_IMPORT, str(db),
+                        str(rng.randint(1, total)), "100"],
                        env=env, capture_output=True, cwd=tree)
         conn = sqlite3.connect(db)
         try:

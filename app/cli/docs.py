@@ -72,7 +72,7 @@ def run_watch(args: argparse.Namespace, hearth: Hearth) -> int:
         try:
             threading.Event().wait()
         except KeyboardInterrupt:
-            index.stop()
+            pass  # Hearth.close() ends a parse in flight first, then the watcher
     return 0
 
 

@@ -14,6 +14,7 @@ from app.core.events import ConfirmationRequest
 from app.core.server.keys import ensure_api_key
 from app.core.server.log import RequestLog, RequestRecord
 from app.ui.context import UiContext
+from app.ui.network_access import reachable_url
 
 if TYPE_CHECKING:
     from app.core.server.service import ApiServer
@@ -25,7 +26,7 @@ QUEUE_POLL_MS = 1000
 class ServerSwitch(QObject):
     """Owns the ApiServer while Settings says it is on (off by default)."""
 
-    state = Signal(bool, str)  # running, base URL or the reason it could not start
+    state = Signal(bool, str)  # running, shown_url or the reason it could not start
     queue = Signal(int)  # API requests running or waiting now
     logged = Signal(object)  # a RequestRecord, on the GUI thread
     proposal = Signal(object)  # a ConfirmationRequest from another program
@@ -48,7 +49,16 @@ class ServerSwitch(QObject):
 
     @property
     def url(self) -> str:
+        """The URL programs on this computer use."""
         return self.server.url if self.server is not None else ""
+
+    @property
+    def shown_url(self) -> str:
+        """The URL the tray and status bar show: where other devices reach it when the
+        server is open to the network (app.ui.network_access)."""
+        if self.server is None:
+            return ""
+        return reachable_url(self.server.url, self.server.config.host)
 
     def start(self) -> None:
         if self.server is not None:
@@ -105,7 +115,7 @@ class ServerSwitch(QObject):
             return
         self.server = server
         self._timer.start()
-        self.state.emit(True, server.url)
+        self.state.emit(True, self.shown_url)
 
     def _failed(self, error: Exception) -> None:
         self.state.emit(False, str(error))

@@ -16,6 +16,7 @@ from PySide6.QtCore import QDate, QLocale, Qt, QTimer, Signal
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QButtonGroup,
+    QCheckBox,
     QFileDialog,
     QHBoxLayout,
     QMessageBox,
@@ -33,6 +34,8 @@ from app.ui.context import UiContext
 from app.ui.file_actions import start_folder
 from app.ui.i18n import Retranslator, plural
 from app.ui.theme import page_layout, page_title, title_row
+
+MAX_LISTED = 10  # titles named in the removal question; the rest are counted
 
 
 def _local(value: Any) -> datetime:
@@ -205,7 +208,14 @@ class CalendarView(QWidget):
         exp.clicked.connect(self._export)
         self._tr(lambda: imp.setText(self.tr("Import .ics…")))
         self._tr(lambda: exp.setText(self.tr("Export .ics…")))
+        # For a calendar imported again (a subscription's export): what it dropped can go too.
+        self.remove_missing = QCheckBox()
+        self._tr(lambda: self.remove_missing.setText(self.tr("Remove events the file dropped")))
+        self._tr(lambda: self.remove_missing.setToolTip(self.tr(
+            "When you import a calendar again, remove the events an earlier import of it "
+            "brought in that the file no longer has. You see how many before anything changes.")))
         row.addWidget(imp)
+        row.addWidget(self.remove_missing)
         row.addWidget(exp)
         return row
 
@@ -448,6 +458,51 @@ class CalendarView(QWidget):
             self.import_file(path)
 
     def import_file(self, path: str) -> None:
+        """Import `path`; with "Remove events the file dropped" on, first say how many events
+        will be removed and import only once the person agrees."""
+        if not self.remove_missing.isChecked():
+            self._run_import(path, False)
+            return
+        store = self.ctx.lazy("calendar")
+
+        def work() -> list[str]:
+            from skills.calendar.ical import missing_on_reimport  # icalendar is slow to load
+            from skills.common.clock import local_timezone_name
+
+            return missing_on_reimport(store, Path(path), local_timezone_name())
+
+        self.ctx.ops.run(work, lambda titles: self._confirm_removal(path, titles), self._failed)
+
+    def _confirm_removal(self, path: str, titles: list[str]) -> None:
+        if not titles:  # nothing to remove: no question to ask
+            self._run_import(path, True)
+            return
+        count = plural(len(titles), self.tr("1 event from an earlier import of this calendar is "
+                                            "not in %2 and will be removed:"),
+                       self.tr("%1 events from an earlier import of this calendar are not in %2 "
+                               "and will be removed:")).replace("%2", Path(path).name)
+        shown = [html.escape(t) for t in titles[:MAX_LISTED]]
+        if len(titles) > MAX_LISTED:
+            shown.append(self.tr("…and %1 more").replace("%1", str(len(titles) - MAX_LISTED)))
+        box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Remove events?"),
+                          html.escape(count) + "<br>• " + "<br>• ".join(shown),
+                          QMessageBox.StandardButton.Cancel, self)
+        box.setTextFormat(Qt.TextFormat.RichText)
+        remove = box.addButton(plural(len(titles), self.tr("Remove 1 and import"),
+                                      self.tr("Remove %1 and import")),
+                               QMessageBox.ButtonRole.DestructiveRole)
+
+        def answered(_result: int) -> None:
+            if box.clickedButton() is remove:
+                self._run_import(path, True)
+            else:
+                self.status.setText(self.tr("Import cancelled: nothing changed."))
+            box.deleteLater()
+
+        box.finished.connect(answered)
+        box.open()  # never blocks the GUI thread
+
+    def _run_import(self, path: str, remove_missing: bool) -> None:
         store = self.ctx.lazy("calendar")
 
         def work() -> Any:
@@ -455,11 +510,14 @@ class CalendarView(QWidget):
             from skills.calendar.ical import import_file
             from skills.common.clock import local_timezone_name
 
-            return import_file(store, Path(path), local_timezone_name())
+            return import_file(store, Path(path), local_timezone_name(),
+                               remove_missing=remove_missing)
 
         def done(report: Any) -> None:
             text = self.tr("Imported: %1 new, %2 updated").replace(
                 "%1", str(report.added)).replace("%2", str(report.updated))
+            if report.removed:
+                text += self.tr(", %1 removed").replace("%1", str(report.removed))
             if report.repaired or report.skipped:
                 text += self.tr("; %1 repaired, %2 skipped").replace(
                     "%1", str(len(report.repaired))).replace("%2", str(len(report.skipped)))

@@ -40,9 +40,9 @@ class Desktop(QObject):
         self.ctx.server = self.server
         self.window = MainWindow(self.ctx)
         self.server.setParent(self.window)  # proposal dialogs open over the window
-        self.server.state.connect(
-            lambda on, _url: self.window.show_api(on, 0))
-        self.server.queue.connect(lambda n: self.window.show_api(self.server.running, n))
+        self.server.state.connect(lambda on, url: self.window.show_api(on, 0, url))
+        self.server.queue.connect(lambda n: self.window.show_api(self.server.running, n,
+                                                                 self.server.shown_url))
         self.window.settings_saved.connect(self.server.settings_changed)
         self.quick = QuickAsk(self.ctx)
         self.quick.open_in_main.connect(self.open_conversation)

@@ -138,15 +138,26 @@ class MainWindow(QMainWindow):
         self._tr(lambda: self.download_label.setAccessibleName(self.tr("Model download")))
         bar.addPermanentWidget(self.download_label)
 
-    def show_api(self, running: bool, waiting: int) -> None:
-        """Status bar: whether other apps may use the model, and how many requests wait."""
+    def show_api(self, running: bool, waiting: int, url: str = "") -> None:
+        """Status bar: whether other apps may use the model, how many requests wait, and,
+        when other devices can reach it, that it is open to the network and at which URL."""
+        from app.ui.network_access import open_to_network  # with the server: no ASGI at launch
+
+        exposed = running and open_to_network(url)
+        self.api_label.setObjectName("warning" if exposed else "")
+        self.api_label.style().polish(self.api_label)
+        self._tr(lambda: self.api_label.setText(self._api_text(running, waiting, url, exposed)),
+                 key="api")
+        self._tr(lambda: self.api_label.setToolTip(url if running else ""), key="api_tip")
+
+    def _api_text(self, running: bool, waiting: int, url: str, exposed: bool) -> str:
         if not running:
-            self._tr(lambda: self.api_label.setText(""), key="api")
-        elif waiting:
-            self._tr(lambda: self.api_label.setText(
-                self.tr("API: %1 in queue").replace("%1", str(waiting))), key="api")
-        else:
-            self._tr(lambda: self.api_label.setText(self.tr("API: on")), key="api")
+            return ""
+        text = (self.tr("API: %1 in queue").replace("%1", str(waiting)) if waiting
+                else self.tr("API: on"))
+        if exposed:
+            text = "⚠ " + text + " · " + self.tr("open to the network at %1").replace("%1", url)
+        return text
 
     def _set_engine(self, text: Callable[[], str]) -> None:
         self._tr(lambda: self.engine_label.setText(text()), key="engine")
@@ -312,6 +323,8 @@ class MainWindow(QMainWindow):
         if changed & {"model_path", "engine", "remote_url", "context_length", "kv_type",
                       "threads", "prefix_cache_mb"}:
             self.load_model()
+        elif "enabled_skills" in changed and self.ctx.hearth.runner.info is not None:
+            self._warm_up()  # the tools offered are part of the prefix: warm the new one
 
     def _show_failure(self, title: str, message: str) -> None:
         box = QMessageBox(QMessageBox.Icon.Warning, title, message, parent=self)

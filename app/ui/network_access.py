@@ -3,6 +3,8 @@ only); turned on, it offers an address to listen on and says plainly what that e
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 from PySide6.QtCore import Signal
 from PySide6.QtNetwork import QAbstractSocket, QNetworkInterface
 from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
@@ -20,6 +22,26 @@ def network_addresses(current: str) -> list[str]:
            and not a.isLoopback()]
     chosen = [] if is_loopback_host(current) or not current else [current]
     return list(dict.fromkeys([ANY_ADDRESS, *chosen, *own]))
+
+
+def reachable_url(local_url: str, bind_host: str) -> str:
+    """The base URL to show for a server bound to `bind_host`: the local one while loopback
+    only; else the address other devices use (this computer's own for every network)."""
+    if not local_url or not bind_host or is_loopback_host(bind_host):
+        return local_url
+    host = bind_host
+    if bind_host in (ANY_ADDRESS, "::"):
+        own = [a for a in network_addresses(bind_host) if a != ANY_ADDRESS]
+        host = own[0] if own else bind_host  # no network now: say what it listens on
+    port = urlsplit(local_url).port
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}/v1"
+
+
+def open_to_network(url: str) -> bool:
+    """Whether a shown server URL is reachable from other devices (not loopback)."""
+    host = urlsplit(url).hostname
+    return bool(host) and not is_loopback_host(str(host))
 
 
 class NetworkAccess(QWidget):

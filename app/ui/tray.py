@@ -81,10 +81,19 @@ class Tray(QObject):
             self.server_action.deleteLater()
             self.server_action = None
         action = self.server_action
-        self._tr(lambda: action.setText(self.tr("Serving other apps at %1").replace("%1", url))
+        from app.ui.network_access import open_to_network  # with the server: no ASGI at launch
+
+        exposed = running and open_to_network(url)
+        self._tr(lambda: action.setText(self._serving(url, exposed))
                  if action is not None else None, key="server")
         self._tr(lambda: self.icon.setToolTip(
-            self.tr("Hearth · serving other apps") if running else "Hearth"), key="tooltip")
+            (self.tr("Hearth · open to the network") if exposed else
+             self.tr("Hearth · serving other apps")) if running else "Hearth"), key="tooltip")
+
+    def _serving(self, url: str, exposed: bool) -> str:
+        if exposed:  # other devices can reach it: said first, with the address they use
+            return "⚠ " + self.tr("Open to the network at %1").replace("%1", url)
+        return self.tr("Serving other apps at %1").replace("%1", url)
 
     def show(self) -> None:
         self.icon.show()

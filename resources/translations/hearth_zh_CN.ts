@@ -403,6 +403,46 @@
         <source>Exported to %1</source>
         <translation>已导出到 %1</translation>
     </message>
+    <message>
+        <source>Remove events the file dropped</source>
+        <translation>删除文件中已不存在的日程</translation>
+    </message>
+    <message>
+        <source>When you import a calendar again, remove the events an earlier import of it brought in that the file no longer has. You see how many before anything changes.</source>
+        <translation>再次导入同一日历时，删除之前导入的、但文件中已不存在的日程。在任何更改之前，您会先看到将删除多少个。</translation>
+    </message>
+    <message>
+        <source>1 event from an earlier import of this calendar is not in %2 and will be removed:</source>
+        <translation>之前导入的此日历中有 1 个日程不在 %2 中，将被删除：</translation>
+    </message>
+    <message>
+        <source>%1 events from an earlier import of this calendar are not in %2 and will be removed:</source>
+        <translation>之前导入的此日历中有 %1 个日程不在 %2 中，将被删除：</translation>
+    </message>
+    <message>
+        <source>…and %1 more</source>
+        <translation>……还有 %1 个</translation>
+    </message>
+    <message>
+        <source>Remove events?</source>
+        <translation>删除日程？</translation>
+    </message>
+    <message>
+        <source>Remove 1 and import</source>
+        <translation>删除 1 个并导入</translation>
+    </message>
+    <message>
+        <source>Remove %1 and import</source>
+        <translation>删除 %1 个并导入</translation>
+    </message>
+    <message>
+        <source>Import cancelled: nothing changed.</source>
+        <translation>已取消导入：没有任何更改。</translation>
+    </message>
+    <message>
+        <source>, %1 removed</source>
+        <translation>，删除 %1 个</translation>
+    </message>
 </context>
 <context>
     <name>ChatView</name>
@@ -1960,6 +2000,10 @@
         <source>Could not export the chat</source>
         <translation>无法导出对话</translation>
     </message>
+    <message>
+        <source>open to the network at %1</source>
+        <translation>已向网络开放：%1</translation>
+    </message>
 </context>
 <context>
     <name>McpServersPage</name>
@@ -2710,6 +2754,10 @@
         <source>Could not save settings</source>
         <translation>无法保存设置</translation>
     </message>
+    <message>
+        <source>Skills</source>
+        <translation>技能</translation>
+    </message>
 </context>
 <context>
     <name>Sidebar</name>
@@ -3252,6 +3300,14 @@
         <source>Hearth · serving other apps</source>
         <translation>Hearth · 正在为其他应用提供服务</translation>
     </message>
+    <message>
+        <source>Open to the network at %1</source>
+        <translation>已向网络开放：%1</translation>
+    </message>
+    <message>
+        <source>Hearth · open to the network</source>
+        <translation>Hearth · 已向网络开放</translation>
+    </message>
 </context>
 <context>
     <name>UserMessage</name>
@@ -3404,6 +3460,53 @@
         <location filename="../../app/ui/notice_banner.py"/>
         <source>Nothing could be recovered: %1. Your chat history file is unchanged.</source>
         <translation>无法恢复任何内容：%1。您的聊天记录文件未被更改。</translation>
+    </message>
+</context>
+<context>
+    <name>SkillsTab</name>
+    <message>
+        <source>Time and units</source>
+        <translation>时间和单位</translation>
+    </message>
+    <message>
+        <source>Tells the date and time anywhere in the world and converts units.</source>
+        <translation>告诉您世界各地的日期和时间，并换算单位。</translation>
+    </message>
+    <message>
+        <source>Documents</source>
+        <translation>文档</translation>
+    </message>
+    <message>
+        <source>Searches and reads the documents in your library, citing the page.</source>
+        <translation>搜索并阅读您资料库中的文档，并注明页码。</translation>
+    </message>
+    <message>
+        <source>Files</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <source>Finds files in the folders you chose, and opens or shows them.</source>
+        <translation>在您选择的文件夹中查找文件，并打开或显示它们。</translation>
+    </message>
+    <message>
+        <source>Calendar</source>
+        <translation>日历</translation>
+    </message>
+    <message>
+        <source>Reads your calendar and finds free time; adds, changes or deletes events once you approve.</source>
+        <translation>查看您的日历并查找空闲时间；经您批准后添加、更改或删除日程。</translation>
+    </message>
+    <message>
+        <source>Office</source>
+        <translation>办公</translation>
+    </message>
+    <message>
+        <source>Answers exact questions about spreadsheets, summarises folders, and writes Word, Excel and PowerPoint files once you approve.</source>
+        <translation>准确回答有关电子表格的问题，汇总文件夹内容，并在您批准后生成 Word、Excel 和 PowerPoint 文件。</translation>
+    </message>
+    <message>
+        <source>What the assistant may use. A skill switched off is not offered to the model from your next message on, so its prompt is shorter and answers start sooner.</source>
+        <translation>助手可以使用的技能。关闭的技能从您的下一条消息起不再提供给模型，提示更短，回答也更快开始。</translation>
     </message>
 </context>
 </TS>

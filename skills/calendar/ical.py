@@ -74,15 +74,28 @@ def import_file(store: CalendarStore, path: Path, default_tz: str,
                 remove_missing: bool = False) -> ImportReport:
     """Read and import one .ics file (the CLI's and the GUI's import): skipped and repaired
     components are in the report; a subscription-style re-import can drop what it lost."""
-    size = path.stat().st_size
-    if size > MAX_BYTES:
-        raise IcsError(f"{path.name} is {size / 2**20:.0f} MB; Hearth imports calendar files up "
-                       f"to {MAX_BYTES // 2**20} MB (split it, or export a shorter range).")
-    read = read_ics(path.read_bytes(), default_tz)
-    origin = "ics:" + (read.name if read.name != "Imported" else path.stem)
+    read, origin = _read_file(path, default_tz)
     report = ImportReport(skipped=list(read.skipped), repaired=list(read.repaired))
     return store.import_events(read.events, origin=origin, remove_missing=remove_missing,
                                report=report)
 
 
-__all__ = ["IcsError", "IcsRead", "export_ics", "import_file", "parse_ics", "read_ics"]
+def missing_on_reimport(store: CalendarStore, path: Path, default_tz: str) -> list[str]:
+    """The titles of the events `import_file(..., remove_missing=True)` would remove: what an
+    earlier import of this calendar brought in and the file no longer has. Changes nothing."""
+    read, origin = _read_file(path, default_tz)
+    return store.missing_from(read.events, origin)
+
+
+def _read_file(path: Path, default_tz: str) -> tuple[IcsRead, str]:
+    """The file's events and its origin (the calendar's name, else the file's)."""
+    size = path.stat().st_size
+    if size > MAX_BYTES:
+        raise IcsError(f"{path.name} is {size / 2**20:.0f} MB; Hearth imports calendar files up "
+                       f"to {MAX_BYTES // 2**20} MB (split it, or export a shorter range).")
+    read = read_ics(path.read_bytes(), default_tz)
+    return read, "ics:" + (read.name if read.name != "Imported" else path.stem)
+
+
+__all__ = ["IcsError", "IcsRead", "export_ics", "import_file", "missing_on_reimport",
+           "parse_ics", "read_ics"]

@@ -326,16 +326,7 @@ class CalendarStore:
         events an earlier import of the same `origin` brought in and this one lacks are removed.
         Events that cannot be saved are skipped and listed in the report."""
         report = report or ImportReport()
-        chosen: dict[tuple[str, str], Event] = {}
-        for event in events:
-            try:
-                event = self._prepare(replace(event, origin=origin or event.origin))
-            except (SkillError, ValueError, TypeError) as exc:
-                report.skipped.append(ImportIssue(event.uid, 0, str(exc)))
-                continue
-            ident = (event.uid, "" if event.recurrence_id is None else key(event.recurrence_id))
-            if ident not in chosen or not _newer(chosen[ident], event):
-                chosen[ident] = event  # duplicates in one file: the latest revision wins
+        chosen = self._chosen(events, origin, report)
         with self._lock:
             stored = {(r["uid"], r["recurrence_id"]): r for r in self._rows(
                 "select uid, recurrence_id, sequence, last_modified, origin from calendar_events",
@@ -357,6 +348,31 @@ class CalendarStore:
             self._write_all(rows, gone)
             report.removed = len(gone)
         return report
+
+    def _chosen(self, events: Iterable[Event], origin: str,
+                report: ImportReport) -> dict[tuple[str, str], Event]:
+        """The events an import saves, by (UID, RECURRENCE-ID); the unreadable are reported."""
+        chosen: dict[tuple[str, str], Event] = {}
+        for event in events:
+            try:
+                event = self._prepare(replace(event, origin=origin or event.origin))
+            except (SkillError, ValueError, TypeError) as exc:
+                report.skipped.append(ImportIssue(event.uid, 0, str(exc)))
+                continue
+            ident = (event.uid, "" if event.recurrence_id is None else key(event.recurrence_id))
+            if ident not in chosen or not _newer(chosen[ident], event):
+                chosen[ident] = event  # duplicates in one file: the latest revision wins
+        return chosen
+
+    def missing_from(self, events: Iterable[Event], origin: str) -> list[str]:
+        """The titles of what `import_events(events, origin=origin, remove_missing=True)`
+        would remove (asked before it happens); changes nothing."""
+        if not origin:
+            return []
+        chosen = self._chosen(events, origin, ImportReport())
+        rows = self._rows("select uid, recurrence_id, title from calendar_events where origin = ?"
+                          " order by start", [origin])
+        return [r["title"] for r in rows if (r["uid"], r["recurrence_id"]) not in chosen]
 
     def _write_all(self, rows: list[tuple[Any, ...]], gone: list[tuple[str, str]]) -> None:
         conn = self._db.conn

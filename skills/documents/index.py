@@ -249,9 +249,9 @@ class DocumentIndex:
         if self._indexer.closed:
             return
         self._indexer.close()
-        self.stop()
         if self._owns_pool:
-            self.pool.close()  # a parse in flight fails at once instead of running on
+            self.pool.close()  # first: a parse in flight fails at once instead of running on
+        self.stop()  # then the watcher's worker, no longer held by that parse, ends quickly
         if not self._indexer.idle(timeout=30):
             log.warning("indexing did not stop within 30 s; closing the index anyway")
         with self._lock:

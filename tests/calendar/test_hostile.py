@@ -21,6 +21,7 @@ from skills.calendar.icslines import MAX_DEPTH
 from skills.calendar.listing import MORE_CAP
 from skills.calendar.recurrence import SERIES_STEPS, series
 from skills.calendar.rulewalk import Budget
+from tests.calendar.kill_import import KILL_DURING_IMPORT
 
 BERLIN = ZoneInfo("Europe/Berlin")
 START = datetime(2025, 1, 1, 9, tzinfo=BERLIN)
@@ -119,28 +120,6 @@ def test_a_200_mb_file_is_refused_in_one_line_without_reading_it(
     assert err.count("\n") == 1 and "200 MB" in err and "64 MB" in err
 
 
-KILLER = """
-import os, signal, sys
-from datetime import datetime, timedelta, timezone
-from pathlib import Path
-from skills.calendar import CalendarStore, Event
-store = CalendarStore(Path(sys.argv[1]))
-first = datetime(2026, 1, 1, tzinfo=timezone.utc)
-events = [Event(uid=f"e{i}", title=f"Event {i}", start=first + timedelta(hours=i),
-                end=first + timedelta(hours=i, minutes=30)) for i in range(20_000)]
-calls = 0
-def die():
-    global calls
-    calls += 1
-    if calls == int(sys.argv[2]):
-        os.kill(os.getpid(), signal.SIGKILL)  # mid-transaction, as a power cut would
-    return 0
-store._db.conn.set_progress_handler(die, 1000)
-store.import_events(events)
-print("finished")
-"""
-
-
 @pytest.mark.parametrize("when", [3, 300])
 def test_a_kill_during_a_20000_event_import_leaves_nothing_half_imported(
         tmp_path: Path, when: int) -> None:
@@ -150,9 +129,9 @@ def test_a_kill_during_a_20000_event_import_leaves_nothing_half_imported(
                                  "20260101T100000Z\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n").events)
     store.close()
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
-    done = subprocess.run([sys.executable, "-c", KILLER, str(db), str(when)],
+    done = subprocess.run([sys.executable, "-c", KILL_DURING_IMPORT, str(db), str(when), "1000"],
                           capture_output=True, text=True, env=env, timeout=600)
-    assert done.returncode == -9 and "finished" not in done.stdout
+    assert done.returncode == -9 and not done.stdout  # killed before the import finished
     store = CalendarStore(db)
     assert [e.uid for e in store.all_events()] == ["before"]  # all or nothing: nothing
     store.close()

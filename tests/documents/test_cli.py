@@ -105,7 +105,9 @@ def test_watch_in_the_foreground_follows_changes_until_ctrl_c(
         finally:
             index.close()
         process.send_signal(signal.SIGINT)
-        assert process.wait(timeout=20) == 0
+        # Under a second on a quiet machine; the bound only keeps a real hang from stalling the
+        # suite, so it is wide enough for a machine other programs keep busy.
+        assert process.wait(timeout=120) == 0
     finally:
         if process.poll() is None:
             process.kill()

@@ -66,6 +66,16 @@ def window(ctx: Any, qtbot: Any) -> Any:
 
 
 @pytest.fixture
+def quick(ctx: Any, qtbot: Any) -> Any:
+    """The quick-ask box (not shown)."""
+    from app.ui.quick_ask import QuickAsk
+
+    box = QuickAsk(ctx)
+    qtbot.addWidget(box)
+    return box
+
+
+@pytest.fixture
 def ctx(qapp: Any, hearth: Any) -> Iterator[Any]:
     from app.ui.context import UiContext
     from app.ui.ops import Ops

@@ -7,16 +7,17 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QMessageBox
+
 from app.ui.main_window import MainWindow
 from tests.ui.scripts import WAIT_MS
+from tests.ui.test_chinese_everywhere import chinese, english_on  # noqa: F401 - a fixture
 
 CORPUS = Path(__file__).resolve().parents[1] / "calendar" / "corpus"
 
 
-def test_import_summary_names_repairs_and_skips(ctx, qtbot, tmp_path) -> None:
-    window = MainWindow(ctx)
-    qtbot.addWidget(window)
-    window.show()
+def test_import_summary_names_repairs_and_skips(window, qtbot, tmp_path) -> None:
     window.show_page("calendar")
     calendar: Any = window.pages.currentWidget()
     text = (CORPUS / "holidays-uk.ics").read_bytes().decode()
@@ -31,10 +32,7 @@ def test_import_summary_names_repairs_and_skips(ctx, qtbot, tmp_path) -> None:
     assert "line 11 (UK-0101-1@holidays.example): all-day event ends when it starts" in tip
 
 
-def test_cancelled_events_are_struck_through(ctx, qtbot) -> None:
-    window = MainWindow(ctx)
-    qtbot.addWidget(window)
-    window.show()
+def test_cancelled_events_are_struck_through(window, qtbot) -> None:
     window.show_page("calendar")
     calendar: Any = window.pages.currentWidget()
     calendar.first = date(2026, 1, 19)  # the import refreshes the agenda at this week
@@ -66,3 +64,79 @@ def test_an_event_in_another_zone_shows_its_own_clock_too(ctx, qtbot, monkeypatc
     finally:
         monkeypatch.delenv("TZ")
         time.tzset()
+
+
+def club_ics(path: Path, events: dict[str, str]) -> Path:
+    """A subscription-style export: the same calendar name each time, events by UID."""
+    body = "".join(
+        f"BEGIN:VEVENT\r\nUID:{uid}@club.example\r\nDTSTAMP:20260101T000000Z\r\n"
+        f"DTSTART:202603{2 + n:02d}T180000Z\r\nDTEND:202603{2 + n:02d}T190000Z\r\n"
+        f"SUMMARY:{title}\r\nEND:VEVENT\r\n" for n, (uid, title) in enumerate(events.items()))
+    path.write_text("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Club//EN\r\n"
+                    f"X-WR-CALNAME:Club\r\n{body}END:VCALENDAR\r\n", encoding="utf-8")
+    return path
+
+
+def _box() -> Any:
+    from PySide6.QtWidgets import QApplication, QMessageBox
+
+    return next((w for w in QApplication.topLevelWidgets()
+                 if isinstance(w, QMessageBox) and w.isVisible()), None)
+
+
+def _reimport_asks(qtbot: Any, calendar: Any, path: Path) -> Any:
+    calendar.import_file(str(path))
+    qtbot.waitUntil(lambda: _box() is not None, timeout=WAIT_MS)
+    return _box()
+
+
+def test_remove_what_the_file_dropped_says_how_many_first(ctx, qtbot, tmp_path) -> None:
+    window = MainWindow(ctx)
+    qtbot.addWidget(window)
+    window.show()
+    window.show_page("calendar")
+    calendar: Any = window.pages.currentWidget()
+    calendar.first = date(2026, 3, 2)
+    first = club_ics(tmp_path / "club.ics", {"a": "Swim", "b": "Run", "c": "Climb"})
+    calendar.import_file(str(first))
+    qtbot.waitUntil(lambda: "Climb" in calendar.agenda.toPlainText(), timeout=WAIT_MS)
+    assert calendar.status.text() == "Imported: 3 new, 0 updated"
+
+    again = club_ics(tmp_path / "club.ics", {"a": "Swim", "d": "Row"})  # Run, Climb dropped
+    qtbot.mouseClick(calendar.remove_missing, Qt.MouseButton.LeftButton)
+    assert calendar.remove_missing.isChecked()
+    box = _reimport_asks(qtbot, calendar, again)
+    assert "2 events from an earlier import of this calendar are not in club.ics" in box.text()
+    assert "Run" in box.text() and "Climb" in box.text() and "Swim" not in box.text()
+    assert "Climb" in calendar.agenda.toPlainText()  # nothing changed before the answer
+    box.button(QMessageBox.StandardButton.Cancel).click()
+    qtbot.waitUntil(lambda: "nothing changed" in calendar.status.text(), timeout=WAIT_MS)
+    assert {e.title for e in ctx.hearth.calendar.all_events()} == {"Swim", "Run", "Climb"}
+
+    box = _reimport_asks(qtbot, calendar, again)
+    remove = next(b for b in box.buttons() if b.text() == "Remove 2 and import")
+    remove.click()
+    qtbot.waitUntil(lambda: "removed" in calendar.status.text(), timeout=WAIT_MS)
+    assert calendar.status.text() == "Imported: 1 new, 1 updated, 2 removed"
+    qtbot.waitUntil(lambda: "Row" in calendar.agenda.toPlainText(), timeout=WAIT_MS)
+    shown = calendar.agenda.toPlainText()
+    assert "Swim" in shown and "Climb" not in shown and "Run" not in shown
+    assert {e.title for e in ctx.hearth.calendar.all_events()} == {"Swim", "Row"}
+
+
+def test_the_removal_question_speaks_chinese(ctx, qtbot, tmp_path, chinese) -> None:  # noqa: F811
+    ctx.translations = chinese
+    window = MainWindow(ctx)
+    qtbot.addWidget(window)
+    window.show()
+    window.show_page("calendar")
+    calendar: Any = window.pages.currentWidget()
+    calendar.import_file(str(club_ics(tmp_path / "club.ics", {"a": "游泳", "b": "跑步"})))
+    qtbot.waitUntil(lambda: "0" in calendar.status.text(), timeout=WAIT_MS)
+    calendar.remove_missing.click()
+    box = _reimport_asks(qtbot, calendar, club_ics(tmp_path / "club.ics", {"a": "游泳"}))
+    assert english_on(box) == {} and "跑步" in box.text()
+    box.button(QMessageBox.StandardButton.Cancel).click()
+    qtbot.waitUntil(lambda: calendar.status.text() == "已取消导入：没有任何更改。",
+                    timeout=WAIT_MS)
+    assert english_on(calendar) == {}

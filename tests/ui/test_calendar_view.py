@@ -11,7 +11,7 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QMessageBox
 
 from app.ui.calendar.editor import EventDialog
-from app.ui.calendar.grids import HOUR_PX
+from app.ui.calendar.grids import GUTTER, HOUR_PX
 from app.ui.calendar_view import CalendarView
 from skills.calendar.model import Event
 from skills.common.clock import local_timezone_name
@@ -102,6 +102,35 @@ def test_drag_moves_and_the_bottom_edge_resizes_after_asking(ctx, view, qtbot) -
         press(box, "Move")
     (event,) = ctx.hearth.calendar.all_events()
     assert event.start.astimezone().hour == 11 and event.duration == timedelta(minutes=90)
+
+
+def shown_dialog(view: CalendarView) -> EventDialog:
+    (dialog,) = [d for d in view.findChildren(EventDialog) if d.isVisible()]
+    return dialog
+
+
+def test_double_click_on_empty_time_offers_an_hour_there(ctx, view, qtbot) -> None:
+    show(qtbot, view, "week")
+    grid = view.time_grid
+    tuesday_2pm = QPoint(int(GUTTER + grid.column_width() * 1.5),
+                         int(grid.y_of(at(MONDAY, 14))) + 2)  # snaps to the quarter hour
+    qtbot.mouseDClick(grid, Qt.MouseButton.LeftButton, pos=tuesday_2pm)
+    dialog = shown_dialog(view)
+    tuesday = MONDAY + timedelta(days=1)
+    assert dialog.start.dateTime().toPython() == datetime.combine(tuesday, time(14))
+    assert dialog.end.dateTime().toPython() == datetime.combine(tuesday, time(15))
+    dialog.reject()
+
+
+def test_double_click_on_an_empty_day_of_the_month_offers_nine_to_ten(ctx, view, qtbot) -> None:
+    show(qtbot, view, "month")
+    grid = view.month_grid
+    qtbot.mouseDClick(grid, Qt.MouseButton.LeftButton, pos=grid.cell_rect(9).center().toPoint())
+    dialog = shown_dialog(view)
+    day = grid.first_day() + timedelta(days=9)
+    assert dialog.start.dateTime().toPython() == datetime.combine(day, time(9))
+    assert dialog.end.dateTime().toPython() == datetime.combine(day, time(10))
+    dialog.reject()
 
 
 def test_double_click_edits_and_a_repeating_event_asks_which(ctx, view, qtbot) -> None:

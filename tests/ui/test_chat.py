@@ -65,9 +65,9 @@ def test_thinking_is_collapsed_until_opened(window, backend, qtbot) -> None:
     wait_idle(qtbot, window)
     (reply,) = messages(window, AssistantMessage)
     (thinking,) = reply.findChildren(ThinkingSection)
-    assert thinking.frame.isHidden()
+    assert thinking.frame.isHidden() and thinking.toggle.arrowType() == Qt.ArrowType.RightArrow
     thinking.toggle.click()
-    assert not thinking.frame.isHidden()
+    assert not thinking.frame.isHidden() and thinking.toggle.arrowType() == Qt.ArrowType.DownArrow
     assert "Step one. Step two." in thinking.body.text()
 
 

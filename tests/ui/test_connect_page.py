@@ -6,14 +6,20 @@ from __future__ import annotations
 
 import http.client
 from typing import Any
+from urllib.parse import urlsplit
 
 from PySide6.QtWidgets import QApplication, QMessageBox
 
+from app.core.server.guard import ANY_ADDRESS
 from app.core.server.log import RequestLog, RequestRecord
 from app.core.server.log_store import RequestLogStore
 from app.ui.api_server import ServerSwitch
+from app.ui.main_window import MainWindow
+from app.ui.network_access import network_addresses
 from app.ui.settings_dialog import SettingsDialog
+from app.ui.tray import Tray
 from tests.ui.scripts import WAIT_MS
+from tests.ui.test_chinese_everywhere import chinese, english_on  # noqa: F401 - a fixture
 
 ANOTHER_DEVICE = "192.0.2.50"  # an address on the network (TEST-NET-1), as its Host header
 
@@ -110,3 +116,69 @@ def test_other_devices_need_the_separate_warned_setting_and_still_the_key(
     assert _status(switch.url, "attacker.example", key) == 403  # names still refused
     switch.stop(wait=True)
     switch.deleteLater()
+
+
+def _status_at(url: str, key: str) -> int:
+    """GET /v1/models at the address shown, as another device on the network would."""
+    parts = urlsplit(url)
+    conn = http.client.HTTPConnection(str(parts.hostname), int(parts.port or 0), timeout=60)
+    try:
+        conn.request("GET", "/v1/models", headers={"Authorization": f"Bearer {key}"})
+        response = conn.getresponse()
+        response.read()
+        return response.status
+    finally:
+        conn.close()
+
+
+def test_open_to_the_network_is_said_with_the_reachable_address_in_tray_and_status_bar(
+        ctx: Any, qtbot: Any) -> None:
+    settings = ctx.hearth.settings
+    settings.server_enabled, settings.server_port, settings.server_host = True, 0, ANY_ADDRESS
+    switch = ServerSwitch(ctx)
+    ctx.server = switch
+    window = MainWindow(ctx)
+    qtbot.addWidget(window)
+    window.show()
+    tray = Tray()
+    switch.state.connect(tray.show_server)
+    switch.state.connect(lambda on, url: window.show_api(on, 0, url))
+    with qtbot.waitSignal(switch.state, timeout=WAIT_MS) as started:
+        switch.start()
+    running, url = started.args
+    assert running and switch.server is not None
+    own = [a for a in network_addresses(ANY_ADDRESS) if a != ANY_ADDRESS]
+    port = switch.server.port
+    assert url == f"http://{own[0] if own else ANY_ADDRESS}:{port}/v1"  # never 127.0.0.1
+    assert tray.server_action is not None
+    assert tray.server_action.text() == f"⚠ Open to the network at {url}"
+    assert window.api_label.text() == f"⚠ API: on · open to the network at {url}"
+    if own:  # the address shown is where another device reaches it
+        assert _status_at(url, settings.server_api_key) == 200
+
+    settings.server_host = "127.0.0.1"  # back to this computer only: the mark goes
+    with qtbot.waitSignal(switch.state, timeout=WAIT_MS,
+                          check_params_cb=lambda on, _url: on) as again:
+        switch.settings_changed({"server_host"})
+    assert again.args[1].startswith("http://127.0.0.1:")
+    assert tray.server_action.text() == f"Serving other apps at {again.args[1]}"
+    assert window.api_label.text() == "API: on"
+    switch.stop(wait=True)
+    tray.menu.deleteLater()
+    switch.deleteLater()
+
+
+def test_the_network_mark_speaks_chinese(ctx: Any, qtbot: Any, chinese: Any) -> None:  # noqa: F811
+    ctx.translations = chinese
+    window = MainWindow(ctx)
+    qtbot.addWidget(window)
+    tray = Tray()
+    url = "http://192.0.2.2:8080/v1"
+    tray.show_server(True, url)
+    window.show_api(True, 2, url)
+    assert tray.server_action is not None
+    assert tray.server_action.text() == f"⚠ 已向网络开放：{url}"
+    assert "已向网络开放" in tray.icon.toolTip()
+    assert window.api_label.text().endswith(f"已向网络开放：{url}")
+    assert english_on(window.statusBar()) == {}
+    tray.menu.deleteLater()

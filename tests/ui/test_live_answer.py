@@ -8,7 +8,6 @@ from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-import pytest
 from PySide6.QtCore import Qt
 
 from app.core.events import Progress, Queued
@@ -18,13 +17,6 @@ from app.ui.main_window import MainWindow
 from app.ui.quick_ask import QuickAsk
 from tests.ui.scripts import TITLE, WAIT_MS, answer
 from tests.ui.test_chat import event_call, messages, send, wait_idle
-
-
-@pytest.fixture
-def quick(ctx: Any, qtbot: Any) -> QuickAsk:
-    box = QuickAsk(ctx)
-    qtbot.addWidget(box)
-    return box
 
 
 def ask(qtbot: Any, quick: QuickAsk, text: str) -> None:

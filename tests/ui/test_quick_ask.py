@@ -2,22 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-import pytest
 from PySide6.QtCore import Qt
 
 from app.ui.chat.message import AssistantMessage
 from app.ui.main_window import MainWindow
-from app.ui.quick_ask import QuickAsk
 from tests.ui.scripts import TITLE, WAIT_MS, answer
-
-
-@pytest.fixture
-def quick(ctx: Any, qtbot: Any) -> QuickAsk:
-    box = QuickAsk(ctx)
-    qtbot.addWidget(box)
-    return box
 
 
 def test_round_trip_from_quick_ask_to_the_main_window(ctx, quick, backend, qtbot) -> None:

@@ -117,8 +117,12 @@ class _Grid(QWidget):
             font.setStrikeOut(False)
             painter.setFont(font)
 
-    def _begin(self, painter: QPainter) -> None:
+    def _painter(self) -> QPainter:
+        """A painter for this paint event, antialiased, with the chip colours of the theme."""
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         self._colours = (self.palette_color("accent"), self.palette_color("text"))
+        return painter
 
 
 class MonthGrid(_Grid):
@@ -169,9 +173,7 @@ class MonthGrid(_Grid):
         return self.first_day() + timedelta(days=row * 7 + col)
 
     def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802
-        painter = QPainter(self)
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        self._begin(painter)
+        painter = self._painter()
         self.hits = []
         line = painter.fontMetrics().height() + 3
         dim, text, mid = (self.palette_color(r) for r in ("dim", "text", "mid"))
@@ -340,9 +342,7 @@ class TimeGrid(_Grid):
         return hits
 
     def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802
-        painter = QPainter(self)
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        self._begin(painter)
+        painter = self._painter()
         dim, mid, text = (self.palette_color(r) for r in ("dim", "mid", "text"))
         width = self.column_width()
         small = QFont(painter.font())
