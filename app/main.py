@@ -197,7 +197,14 @@ class Hearth:
         return runner
 
     def skills(self) -> list[Skill]:
-        """The explicit registry: every skill the assistant may offer the model."""
+        """The skills switched on in Settings (what `hearth mcp serve` offers)."""
+        from app.core.skill_switches import switched_on
+
+        return switched_on(self.all_skills(), self.settings.enabled_skills)
+
+    def all_skills(self) -> list[Skill]:
+        """The explicit registry: every skill, switched on or off (the assistant reads the
+        switches at each turn, so a change applies without a restart)."""
         from skills.builtin import builtin_skills
         from skills.calendar import calendar_skills
         from skills.common.clock import local_timezone_name
@@ -209,8 +216,7 @@ class Hearth:
         found += file_skills(self.files)
         found += calendar_skills(self.calendar, timezone=local_timezone_name())
         found += self.office_skills()
-        enabled = set(self.settings.enabled_skills)
-        return [s for s in found if not enabled or s.name in enabled]
+        return found
 
     def office_access(self) -> OfficeAccess:
         """What the office tools may read (chosen folders, files dropped into the chat) and
@@ -258,7 +264,7 @@ class Hearth:
         assistant = Assistant(
             runner=self.runner,
             history=self.history,
-            skills=self.skills(),
+            skills=self.all_skills(),
             settings=self.settings,
             mcp_servers=self.settings.mcp_servers,
         )

@@ -1,11 +1,16 @@
-"""`hearth serve` against the same turns in-process: TTFT and decode speed, an agent-shaped
-client with a ~10K-token system prompt (with a fresh server process between requests 3 and
-4), and 8 concurrent clients while the person's own chat keeps its place in the queue.
+"""`hearth serve` against the same turns in-process: decode speed and time to first token, an
+agent-shaped client with a ~10K-token system prompt (with a fresh server process between
+requests 3 and 4), and 8 concurrent clients while the person's own chat keeps its place.
 
-    .venv/bin/python bench/bench_server.py [--runs 5] [--decode 128] [--system 10000]
+    .venv/bin/python bench/bench_server.py --boost --runs 9 --decode 512     # tiny model
+    .venv/bin/python bench/bench_server.py --boost --only-compare --runs 3 --decode 24 \
+        --filler 0 --model bench/.cache/nanbeige4.2-3b-random-q8_0/model.gguf --append
 
-Tiny random model (tests/support/tiny_model.py). Every figure is compared with a reference
-measured in the same run: the in-process turn on the same loaded model."""
+Fair on a small machine: the reference runs in a child process and the server in a `hearth
+serve` process, both pinned to the same CPUs (all but the last) with the same engine threads;
+the clients (the openai SDK and a light httpx reader) run here, pinned to the last CPU; the
+arms rotate every run and the figures are medians. Every figure is compared with a reference
+measured in the same run."""
 
 from __future__ import annotations
 
@@ -64,10 +69,11 @@ def in_process_turn(runner: ModelRunner, messages: list[dict[str, Any]], decode:
     return _timed(started, first[0] if first else end, end, done[0].completion_tokens)
 
 
-def _timed(started: float, first: float, end: float, tokens: int) -> dict[str, float]:
+def _timed(started: float, first: float, end: float, tokens: int,
+           chunks: int = 0) -> dict[str, float]:
     return {"ttft_ms": (first - started) * 1000, "tokens": tokens,
             "tok_s": max(tokens - 1, 0) / max(end - first, 1e-9),
-            "turn_s": end - started}
+            "turn_s": end - started, "chunks": chunks}
 
 
 def _request(messages: list[dict[str, Any]], decode: int) -> dict[str, Any]:
@@ -82,16 +88,18 @@ def server_turn(client: openai.OpenAI, messages: list[dict[str, Any]],
     started = time.perf_counter()
     first = 0.0
     usage: Any = None
+    chunks = 0
     stream = client.chat.completions.create(**_request(messages, decode))
     for chunk in stream:
-        if chunk.choices and not first and (chunk.choices[0].delta.content or (
+        if chunk.choices and (chunk.choices[0].delta.content or (
                 chunk.choices[0].delta.model_extra or {}).get("reasoning_content")):
-            first = time.perf_counter()
+            first = first or time.perf_counter()
+            chunks += 1
         if chunk.usage is not None:
             usage = chunk.usage
     end = time.perf_counter()
     tokens = usage.completion_tokens if usage is not None else 0
-    return _timed(started, first or end, end, tokens)
+    return _timed(started, first or end, end, tokens, chunks)
 
 
 def light_turn(client: httpx.Client, messages: list[dict[str, Any]],
@@ -100,6 +108,7 @@ def light_turn(client: httpx.Client, messages: list[dict[str, Any]],
     started = time.perf_counter()
     first = 0.0
     usage: dict[str, Any] = {}
+    chunks = 0
     with client.stream("POST", "/chat/completions", json=_request(messages, decode)) as reply:
         reply.raise_for_status()
         for line in reply.iter_lines():
@@ -108,10 +117,11 @@ def light_turn(client: httpx.Client, messages: list[dict[str, Any]],
             chunk = json.loads(line[6:])
             usage = chunk.get("usage") or usage
             delta = chunk["choices"][0]["delta"] if chunk.get("choices") else {}
-            if not first and (delta.get("content") or delta.get("reasoning_content")):
-                first = time.perf_counter()
+            if delta.get("content") or delta.get("reasoning_content"):
+                first = first or time.perf_counter()
+                chunks += 1
     end = time.perf_counter()
-    return _timed(started, first or end, end, int(usage.get("completion_tokens", 0)))
+    return _timed(started, first or end, end, int(usage.get("completion_tokens", 0)), chunks)
 
 
 def short_chat(tag: str, filler: int = 4) -> list[dict[str, Any]]:
@@ -391,8 +401,8 @@ def compare_report(figures: dict[str, Any], title: str) -> list[str]:
            "sessions' programs took little of the engine's core." if figures.get("boost") else
            "Default priority: other programs on the box share the engine's core."), "",
         "| arm | decode tok/s, stream | ratio | decode tok/s, turn times | ratio | TTFT ms "
-        "| overhead | 1-token answer ms | overhead | engine process CPU us/token | of which "
-        "main thread | waited for a CPU ms |", "|---" * 12 + "|"]
+        "| overhead | 1-token answer ms | overhead | tokens per SSE chunk | engine process "
+        "CPU us/token | of which main thread | waited for a CPU ms |", "|---" * 13 + "|"]
     base = _arm_figures(rows[ARMS[0]], ones[ARMS[0]], figures["decode"])
     for arm in ARMS:
         f = _arm_figures(rows[arm], ones[arm], figures["decode"])
@@ -401,7 +411,8 @@ def compare_report(figures: dict[str, Any], title: str) -> list[str]:
         lines.append(
             f"| {arm} | {stream} | {_rate(f['turns'])} | {f['turns'] / base['turns']:.2f} | "
             f"{f['ttft']:.1f} | {f['ttft'] - base['ttft']:+.1f} | {f['one']:.1f} | "
-            f"{f['one'] - base['one']:+.1f} | {f['cpu']:.0f} | {f['main']:.0f} | "
+            f"{f['one'] - base['one']:+.1f} | {f['per_chunk']} | {f['cpu']:.0f} | "
+            f"{f['main']:.0f} | "
             f"{f['waited']:.0f} |")
     lines += ["", "Per run (decode tok/s from the stream; TTFT ms; 1-token answer ms):", "",
               "| run | " + " | ".join(ARMS) + " | load |", "|---" * (len(ARMS) + 2) + "|"]
@@ -423,7 +434,7 @@ def _visible(row: dict[str, float]) -> bool:
 
 
 def _arm_figures(rows: list[dict[str, float]], ones: list[dict[str, float]],
-                 decode: int) -> dict[str, float]:
+                 decode: int) -> dict[str, Any]:
     turn, one = _median(rows, "turn_s"), _median(ones, "turn_s")
     visible = all(_visible(row) for row in rows)
     return {"stream": _median(rows, "tok_s") if visible else 0.0,
@@ -432,7 +443,9 @@ def _arm_figures(rows: list[dict[str, float]], ones: list[dict[str, float]],
             "cpu": statistics.median(x["cpu_ms"] / max(x["tokens"], 1) * 1000 for x in rows),
             "main": statistics.median(x["main_cpu_ms"] / max(x["tokens"], 1) * 1000
                                       for x in rows),
-            "waited": _median(rows, "waited_ms")}
+            "waited": _median(rows, "waited_ms"),
+            "per_chunk": f"{_median(rows, 'tokens') / _median(rows, 'chunks'):.1f}"
+            if _median(rows, "chunks") else "-"}
 
 
 def report(figures: dict[str, Any], rows: list[dict[str, Any]], args: argparse.Namespace) -> str:
@@ -468,7 +481,8 @@ def report(figures: dict[str, Any], rows: list[dict[str, Any]], args: argparse.N
         lines.append("")
     if "clients" in figures:
         lines += [
-            f"## {figures['clients']} concurrent clients", "",
+            f"## {figures['clients']} concurrent clients, {args.queue_decode} tokens per answer "
+            "(the server in the bench process, its engine on every CPU)", "",
             f"- requests: {figures['requests']}, answered: {figures['ok']}, failed: "
             f"{len(figures['failures'])}" + (f" ({figures['failures'][:3]})"
                                              if figures["failures"] else ""),
@@ -503,6 +517,8 @@ def main() -> int:
     allowed = sorted(os.sched_getaffinity(0))
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--decode", type=int, default=128)
+    parser.add_argument("--queue-decode", type=int, default=128,
+                        help="tokens per answer with 8 concurrent clients")
     parser.add_argument("--system", type=int, default=10000)
     parser.add_argument("--model", type=Path, default=None,
                         help="a GGUF (default: the tiny test model); e.g. make_full_model.py's")
@@ -535,7 +551,7 @@ def main() -> int:
         text = "\n".join(compare_report(figures, args.title or f"Model {model.parent.name}"))
     else:
         figures["overhead"] = overhead(args.runs)
-        figures.update(concurrency_figures(model, args.decode))
+        figures.update(concurrency_figures(model, args.queue_decode))
         rows = [] if args.skip_agent else agent(model, args.system)
         text = report(figures, rows, args)
     out = Path(args.out)

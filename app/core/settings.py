@@ -45,7 +45,8 @@ class Settings:
     theme: str = "system"  # system | light | dark
     language: str = "system"  # system | en | zh_CN
     mcp_servers: list[McpServer] = field(default_factory=list)
-    enabled_skills: list[str] = field(default_factory=list)  # empty: all
+    # Tool names the model may use; empty: all, ["-"]: none (app.core.skill_switches)
+    enabled_skills: list[str] = field(default_factory=list)
     step_limit: int = 8
     # Sampling per step (MODEL.md): the first step of a turn is chat, steps after a tool result
     # are agentic work.

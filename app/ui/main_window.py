@@ -323,6 +323,8 @@ class MainWindow(QMainWindow):
         if changed & {"model_path", "engine", "remote_url", "context_length", "kv_type",
                       "threads", "prefix_cache_mb"}:
             self.load_model()
+        elif "enabled_skills" in changed and self.ctx.hearth.runner.info is not None:
+            self._warm_up()  # the tools offered are part of the prefix: warm the new one
 
     def _show_failure(self, title: str, message: str) -> None:
         box = QMessageBox(QMessageBox.Icon.Warning, title, message, parent=self)

@@ -34,6 +34,7 @@ from app.ui.i18n import LANGUAGES, Retranslator
 from app.ui.mcp_settings import McpServersPage
 from app.ui.settings_generation import GenerationTab
 from app.ui.settings_privacy import PrivacyTab
+from app.ui.settings_skills import SkillsTab
 from app.ui.settings_speed import SpeedTab
 from backends.engines import AUTO, CHOICES, Engine, display_name
 from skills.office.access import default_output_folder
@@ -155,6 +156,9 @@ class SettingsDialog(QDialog):
         self.tabs.addTab(self.generation, "")
         self._tr(lambda: self.tabs.setTabText(self.tabs.indexOf(self.generation),
                                               self.tr("Answers")))
+        self.skills = SkillsTab(ctx)
+        self.tabs.addTab(self.skills, "")
+        self._tr(lambda: self.tabs.setTabText(self.tabs.indexOf(self.skills), self.tr("Skills")))
         self.speed = SpeedTab(ctx)
         self.tabs.addTab(self.speed, "")
         self._tr(lambda: self.tabs.setTabText(self.tabs.indexOf(self.speed), self.tr("Speed")))
@@ -350,6 +354,7 @@ class SettingsDialog(QDialog):
             "language": str(self.language.currentData()),
             "mcp_servers": self.mcp.servers(),
             **self.generation.values(),
+            **self.skills.values(),
             **self.speed.values(),
             **self.connect_page.values(),
         }

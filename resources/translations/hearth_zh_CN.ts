@@ -2754,6 +2754,10 @@
         <source>Could not save settings</source>
         <translation>无法保存设置</translation>
     </message>
+    <message>
+        <source>Skills</source>
+        <translation>技能</translation>
+    </message>
 </context>
 <context>
     <name>Sidebar</name>
@@ -3456,6 +3460,53 @@
         <location filename="../../app/ui/notice_banner.py"/>
         <source>Nothing could be recovered: %1. Your chat history file is unchanged.</source>
         <translation>无法恢复任何内容：%1。您的聊天记录文件未被更改。</translation>
+    </message>
+</context>
+<context>
+    <name>SkillsTab</name>
+    <message>
+        <source>Time and units</source>
+        <translation>时间和单位</translation>
+    </message>
+    <message>
+        <source>Tells the date and time anywhere in the world and converts units.</source>
+        <translation>告诉您世界各地的日期和时间，并换算单位。</translation>
+    </message>
+    <message>
+        <source>Documents</source>
+        <translation>文档</translation>
+    </message>
+    <message>
+        <source>Searches and reads the documents in your library, citing the page.</source>
+        <translation>搜索并阅读您资料库中的文档，并注明页码。</translation>
+    </message>
+    <message>
+        <source>Files</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <source>Finds files in the folders you chose, and opens or shows them.</source>
+        <translation>在您选择的文件夹中查找文件，并打开或显示它们。</translation>
+    </message>
+    <message>
+        <source>Calendar</source>
+        <translation>日历</translation>
+    </message>
+    <message>
+        <source>Reads your calendar and finds free time; adds, changes or deletes events once you approve.</source>
+        <translation>查看您的日历并查找空闲时间；经您批准后添加、更改或删除日程。</translation>
+    </message>
+    <message>
+        <source>Office</source>
+        <translation>办公</translation>
+    </message>
+    <message>
+        <source>Answers exact questions about spreadsheets, summarises folders, and writes Word, Excel and PowerPoint files once you approve.</source>
+        <translation>准确回答有关电子表格的问题，汇总文件夹内容，并在您批准后生成 Word、Excel 和 PowerPoint 文件。</translation>
+    </message>
+    <message>
+        <source>What the assistant may use. A skill switched off is not offered to the model from your next message on, so its prompt is shorter and answers start sooner.</source>
+        <translation>助手可以使用的技能。关闭的技能从您的下一条消息起不再提供给模型，提示更短，回答也更快开始。</translation>
     </message>
 </context>
 </TS>

@@ -22,6 +22,7 @@ from app.core.events import TurnFailed
 from app.core.mcp import servers_for
 from app.core.runner import ModelRunner
 from app.core.settings import McpServer, Settings
+from app.core.skill_switches import switched_on
 from backends.base import GenerateOptions, Message
 from backends.errors import FailureKind
 from skills.base import Skill
@@ -51,9 +52,16 @@ class Assistant:
 
     # -- skills ---------------------------------------------------------------------------
     def skills(self, should_stop: Callable[[], bool] | None = None) -> list[Skill]:
-        """Built-in and registered skills plus the tools of the MCP servers (started on demand;
-        should_stop, a turn's cancel flag, ends the wait for their first start early)."""
-        return [*self._skills, *self.mcp.skills(should_stop)]
+        """The registered skills switched on in Settings (read now: a change applies from the
+        next turn) plus the tools of the MCP servers (started on demand; should_stop, a turn's
+        cancel flag, ends the wait for their first start early)."""
+        on = switched_on(self._skills, self.settings.enabled_skills)
+        return [*on, *self.mcp.skills(should_stop)]
+
+    @property
+    def registered(self) -> list[Skill]:
+        """Every registered skill, switched on or off (Settings lists them)."""
+        return list(self._skills)
 
     def prefix_request(self, should_stop: Callable[[], bool] | None = None
                        ) -> tuple[list[Message], GenerateOptions]:
