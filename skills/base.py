@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,6 +46,13 @@ class SkillContext:
     next_citation: Callable[[], int] | None = None  # hands out [n] numbers within a turn
     # A long-running tool reports (done, total, what it works on now); the UI shows it.
     progress: Callable[[int, int, str], None] = lambda _done, _total, _current: None
+
+    def citations(self) -> Callable[[], int]:
+        """Hands out [n] numbers: the turn's own counter, or 1, 2, 3... outside a turn."""
+        if self.next_citation is not None:
+            return self.next_citation
+        numbers = itertools.count(1)
+        return lambda: next(numbers)
 
 
 class Skill(Protocol):

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Callable
 from typing import Any
 
 from skills.base import ReadOnlyTool, Skill, SkillContext, SkillError, SkillResult, Source
@@ -27,22 +26,16 @@ def neutralise(text: str) -> str:
     return _FORGEABLE.sub(lambda m: "‹" + m.group(0)[1:], text)
 
 
-def _fence(number: int, label: str, text: str) -> str:
-    return (
-        f'<document_data citation="{number}" source="{neutralise(label)}">\n'
-        f"{neutralise(text)}\n</document_data>"
-    )
+def fence(label: str, text: str, citation: int | None = None) -> str:
+    """Text quoted from the user's files inside <document_data> (with its citation number, if
+    any), made unable to close the fence: data for the model, never instructions."""
+    number = f'citation="{citation}" ' if citation is not None else ""
+    return (f'<document_data {number}source="{neutralise(label)}">\n'
+            f"{neutralise(text)}\n</document_data>")
 
 
 def _label(passage: Passage) -> str:
     return f"{passage.title}, {passage.location}" if passage.location else passage.title
-
-
-def _counter(context: SkillContext) -> Callable[[], int]:
-    if context.next_citation is not None:
-        return context.next_citation
-    local = itertools.count(1)
-    return lambda: next(local)
 
 
 def _source(number: int, passage: Passage, text: str) -> Source:
@@ -73,12 +66,12 @@ class SearchDocuments(ReadOnlyTool):
         passages = self.index.search(query, scope=context.conversation_id or None, limit=limit)
         if not passages:
             return SkillResult(f'No passages in the user\'s documents match "{query}".', data=[])
-        number = _counter(context)
+        number = context.citations()
         parts = [DATA_NOTE]
         sources = []
         for passage in passages:
             n = number()
-            parts.append(_fence(n, _label(passage), passage.text))
+            parts.append(fence(_label(passage), passage.text, n))
             sources.append(_source(n, passage, passage.text))
         data = [{**s.__dict__, "score": p.score} for s, p in zip(sources, passages, strict=True)]
         return SkillResult("\n\n".join(parts), data=data, sources=sources)
@@ -127,14 +120,14 @@ class ReadDocument(ReadOnlyTool):
 
     def _result(self, title: str, path: str, passages: list[Passage], more: bool,
                 context: SkillContext, arguments: dict[str, Any]) -> SkillResult:
-        number = _counter(context)
+        number = context.citations()
         parts = [DATA_NOTE]
         sources: list[Source] = []
         for _location, group in itertools.groupby(passages, key=lambda p: p.location):
             items = list(group)
             text = "\n".join(p.text for p in items)
             n = number()
-            parts.append(_fence(n, _label(items[0]), text))
+            parts.append(fence(_label(items[0]), text, n))
             sources.append(_source(n, items[0], text))
         next_start = passages[-1].ordinal + 1 if more else None
         if next_start is not None:
