@@ -6,7 +6,7 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Callable
-from datetime import date, datetime, time, timedelta
+from datetime import date, datetime, timedelta
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -28,20 +28,14 @@ from PySide6.QtWidgets import (
 )
 
 from app.ui.calendar.editor import EventDialog, ask_scope
-from app.ui.calendar.grids import HOUR_PX, MonthGrid, TimeGrid
+from app.ui.calendar.grids import HOUR_PX, MonthGrid, TimeGrid, local
 from app.ui.calendar.ranges import RangeCache
 from app.ui.context import UiContext
 from app.ui.file_actions import start_folder
-from app.ui.i18n import Retranslator, plural
+from app.ui.i18n import Retranslator, plural, ui_locale
 from app.ui.theme import page_layout, page_title, title_row
 
 MAX_LISTED = 10  # titles named in the removal question; the rest are counted
-
-
-def _local(value: Any) -> datetime:
-    if isinstance(value, datetime):
-        return value.astimezone()
-    return datetime.combine(value, time()).astimezone()
 
 
 def agenda_html(occurrences: list[Any], first: date, days: int, all_day_label: str,
@@ -49,7 +43,7 @@ def agenda_html(occurrences: list[Any], first: date, days: int, all_day_label: s
     """Days as headings, events as lines; empty days say so (a week must not look broken)."""
     by_day: dict[date, list[Any]] = {}
     for occ in occurrences:
-        by_day.setdefault(_local(occ.start).date(), []).append(occ)
+        by_day.setdefault(local(occ.start).date(), []).append(occ)
     parts = []
     for offset in range(days):
         day = first + timedelta(days=offset)
@@ -60,7 +54,7 @@ def agenda_html(occurrences: list[Any], first: date, days: int, all_day_label: s
         for occ in items:
             event = occ.event
             when = all_day_label if event.all_day else (
-                f"{_local(occ.start):%H:%M}–{_local(occ.end):%H:%M}")
+                f"{local(occ.start):%H:%M}–{local(occ.end):%H:%M}")
             where = f" · {html.escape(event.location)}" if event.location else ""
             title = html.escape(event.title)
             if getattr(event, "cancelled", False):
@@ -160,7 +154,7 @@ class CalendarView(QWidget):
             8 * HOUR_PX))  # the working day in view
 
     def _grid_texts(self) -> None:
-        locale = self._locale()
+        locale = ui_locale(self.ctx.translations)
         first = Qt.DayOfWeek(locale.firstDayOfWeek().value).value
         self.month_grid.first_weekday = first
         self.month_grid.day_names = [
@@ -285,16 +279,16 @@ class CalendarView(QWidget):
     def _fetch_ahead(self) -> None:
         cache = self._cache()
         for first, days in self._neighbours():
-            lo, hi = _local(first), _local(first + timedelta(days=days))
+            lo, hi = local(first), local(first + timedelta(days=days))
             self.ctx.ops.run(partial(cache.get, lo, hi), lambda _r: None,
                              lambda _e: None)  # only a head start: the real ask reports
 
     def refresh(self) -> None:
         cache = self._cache()
         first, days = self.shown_range()
-        lo = _local(first)
-        hi = _local(first + timedelta(days=days))
-        locale = self._locale()
+        lo = local(first)
+        hi = local(first + timedelta(days=days))
+        locale = ui_locale(self.ctx.translations)
         if self.mode == "month":
             self.title.setText(locale.toString(QDate(self.first.year, self.first.month, 1),
                                                "MMMM yyyy"))
@@ -325,7 +319,7 @@ class CalendarView(QWidget):
             # cheap for a few days), but never a month: 42 days of hundreds of events is the
             # slowest document this view could lay out.
             self.agenda.setHtml(agenda_html(occurrences, first, days, self.tr("All day"),
-                                            self.tr("Nothing planned"), self._locale()))
+                                            self.tr("Nothing planned"), ui_locale(self.ctx.translations)))
             if self.mode in ("week", "day"):
                 self.time_grid.set_days(first, days, occurrences)
                 self.stack.setCurrentWidget(self.time_scroll)
@@ -376,7 +370,7 @@ class CalendarView(QWidget):
         zone = ZoneInfo(occ.event.timezone or self._zone())
         if isinstance(start, datetime):
             start, end = start.astimezone(zone), end.astimezone(zone)
-        when = (f"{_local(start):%a %d %b %H:%M}–{_local(end):%H:%M}" if isinstance(
+        when = (f"{local(start):%a %d %b %H:%M}–{local(end):%H:%M}" if isinstance(
             start, datetime) else f"{start:%a %d %b}")
         box = QMessageBox(QMessageBox.Icon.Question, self.tr("Move event"),
                           self.tr("Move “%1” to %2?").replace("%1", occ.event.title)
@@ -438,14 +432,6 @@ class CalendarView(QWidget):
             self.changed.emit()
 
         self.ctx.ops.run(work, done, self._failed)
-
-    def _locale(self) -> QLocale:
-        """Day and month names in the language the UI speaks (not the C locale's English)."""
-        language = getattr(self.ctx.translations, "language", "en")
-        if language != "en":
-            return QLocale(language)
-        system = QLocale.system()  # an English UI keeps the user's own order (US or UK)
-        return system if system.language() == QLocale.Language.English else QLocale("en_GB")
 
     def _failed(self, error: Exception) -> None:
         self.status.setText(self.tr("The calendar could not be read: %1").replace(

@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (
 
 from app.ui.context import UiContext
 from app.ui.file_actions import open_path, reveal_path, start_folder
-from app.ui.i18n import Retranslator, plural
+from app.ui.i18n import Retranslator, plural, ui_locale
 from app.ui.theme import page_layout, page_title, title_row
 from skills.files.kinds import KINDS
 
@@ -209,7 +209,7 @@ class FilesView(QWidget):
             "presentation": self.tr("Presentation"), "image": self.tr("Image"),
             "audio": self.tr("Audio"), "video": self.tr("Video"), "archive": self.tr("Archive"),
             "code": self.tr("Code"), "other": self.tr("Other")}
-        self.model.locale = self._locale()
+        self.model.locale = ui_locale(self.ctx.translations)
         self._refill(self.kind, self.tr("Any kind"), [(names[k], k) for k in KINDS],
                      self.tr("Kind of file"))
         self._refill(self.when, self.tr("Any time"), [
@@ -221,14 +221,6 @@ class FilesView(QWidget):
         self.model.headers = [self.tr("Name"), self.tr("Folder"), self.tr("Kind"),
                               self.tr("Size"), self.tr("Modified")]
         self.model.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, FileResults.COLUMNS - 1)
-
-    def _locale(self) -> QLocale:
-        """Dates and sizes as the UI's language writes them (not the C locale's)."""
-        language = getattr(self.ctx.translations, "language", "en")
-        if language != "en":
-            return QLocale(language)
-        system = QLocale.system()
-        return system if system.language() == QLocale.Language.English else QLocale("en_GB")
 
     @staticmethod
     def _refill(combo: QComboBox, anything: str, items: list[tuple[str, Any]],

@@ -70,6 +70,16 @@ class Retranslator(QObject):
         return False
 
 
+def ui_locale(translations: Translations | None) -> QLocale:
+    """Dates, day names and sizes as the UI's language writes them (not the C locale's); an
+    English UI keeps the user's own order (US or UK)."""
+    language = getattr(translations, "language", "en")
+    if language != "en":
+        return QLocale(language)
+    system = QLocale.system()
+    return system if system.language() == QLocale.Language.English else QLocale("en_GB")
+
+
 def plural(n: int, one: str, many: str) -> str:
     """English needs two forms, Chinese one: callers pass both, already translated.
 

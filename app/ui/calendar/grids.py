@@ -20,6 +20,7 @@ RESIZE_EDGE = 6
 
 
 def local(value: Any) -> datetime:
+    """A datetime on this computer's clock; a date (an all-day bound) at its local midnight."""
     if isinstance(value, datetime):
         return value.astimezone()
     return datetime.combine(value, time()).astimezone()
