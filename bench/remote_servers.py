@@ -13,7 +13,6 @@ stored answers free of markup."""
 from __future__ import annotations
 
 import argparse
-import socket
 import subprocess
 import sys
 import tempfile
@@ -33,6 +32,7 @@ from backends.errors import RemoteError  # noqa: E402
 from backends.remote import RemoteBackend  # noqa: E402
 from skills.builtin import builtin_skills  # noqa: E402
 from tests.support.fake_serving import FakeServing  # noqa: E402
+from tests.support.ports import free_port  # noqa: E402
 from tests.support.tiny_model import CHAT_TEMPLATE, build_tiny_model  # noqa: E402
 
 MARKUP = ("<think>", "</think>", "<tool_call>", "</tool_call>", "<|im_end|>", "<function=")
@@ -108,15 +108,9 @@ def _rendered(runner: ModelRunner, messages: Any, options: Any) -> str:
     return prompt if not prompt.startswith("POST ") else ""
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 def llama_cpp_python(model: Path, count: int,
                      engine: type[RemoteBackend] = RemoteBackend) -> dict[str, int]:
-    port = _free_port()
+    port = free_port()
     url = f"http://127.0.0.1:{port}"
     log = Path(tempfile.mkdtemp(prefix="hearth-bench-")) / "llama-server.log"
     with log.open("wb") as out:

@@ -17,6 +17,7 @@ from backends.errors import FailureKind, NotLoaded, RemoteError
 from backends.events import Done, Event, ReasoningDelta, StreamError, TextDelta, ToolCall
 from backends.remote import RemoteBackend
 from tests.backends.test_parser import merged
+from tests.support.ports import free_port
 
 WAIT = 10.0  # seconds: the longest any test waits for the other side
 USER = [{"role": "system", "content": "You are Hearth."}, {"role": "user", "content": "Hi"}]
@@ -188,9 +189,7 @@ def test_bad_url_is_a_clear_error(url: str) -> None:
 
 
 def test_connection_refused_says_so() -> None:
-    with socket.socket() as probe:  # a port that was free a moment ago and has no listener
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()  # nothing listens there
     with pytest.raises(RemoteError, match="refused. Is the server running") as caught:
         RemoteBackend(f"http://127.0.0.1:{port}").load()
     assert caught.value.kind == FailureKind.SERVER_UNREACHABLE

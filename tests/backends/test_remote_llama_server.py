@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import importlib.util
-import socket
 import subprocess
 import sys
 import time
@@ -18,6 +17,7 @@ from backends.base import GenerateOptions
 from backends.errors import RemoteError
 from backends.events import Done, Event, ReasoningDelta, TextDelta
 from backends.remote import RemoteBackend
+from tests.support.ports import free_port
 
 START_TIMEOUT = 90.0  # seconds for the server to load the model and answer
 STOP_TIMEOUT = 10.0
@@ -28,17 +28,10 @@ pytestmark = pytest.mark.skipif(
     reason="llama-cpp-python[server] is not installed")
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
 def _start(model: Path, log: Path, *extra: str) -> tuple[subprocess.Popen[bytes], str]:
     """Start the server; a port taken between probing and binding gets one more try."""
     for _ in range(3):
-        port = _free_port()
+        port = free_port()
         with log.open("wb") as out:
             process = subprocess.Popen(
                 [sys.executable, "-m", "llama_cpp.server", "--model", str(model),

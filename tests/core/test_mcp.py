@@ -20,6 +20,7 @@ from app.core.settings import McpServer, Settings
 from backends.scripted import ScriptedBackend
 from skills.base import SkillContext, SkillError
 from tests.core.test_assistant_loop import Events, answer, call
+from tests.support.ports import free_port
 
 FIXTURE = str(Path(__file__).with_name("mcp_server_fixture.py"))
 WAIT = 60
@@ -140,14 +141,8 @@ def test_the_assistant_offers_mcp_tools_and_confirms_untrusted_ones(tmp_path: Pa
         history.close()
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 def test_a_streamable_http_server_works_by_url() -> None:
-    port = _free_port()
+    port = free_port()
     process = subprocess.Popen([sys.executable, FIXTURE, "http", str(port)],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     mgr = McpManager([McpServer("web", url=f"http://127.0.0.1:{port}/mcp")], start_timeout=WAIT)
