@@ -17,9 +17,13 @@ from tests.ui.test_chinese_everywhere import chinese, english_on  # noqa: F401 -
 CORPUS = Path(__file__).resolve().parents[1] / "calendar" / "corpus"
 
 
-def test_import_summary_names_repairs_and_skips(window, qtbot, tmp_path) -> None:
+def calendar_page(window: MainWindow) -> Any:
     window.show_page("calendar")
-    calendar: Any = window.pages.currentWidget()
+    return window.pages.currentWidget()
+
+
+def test_import_summary_names_repairs_and_skips(window, qtbot, tmp_path) -> None:
+    calendar = calendar_page(window)
     text = (CORPUS / "holidays-uk.ics").read_bytes().decode()
     broken = tmp_path / "holidays.ics"  # one event with a date no program could read
     broken.write_bytes(text.replace("DTSTART;VALUE=DATE:20261225", "DTSTART;VALUE=DATE:2026-12-25"
@@ -33,8 +37,7 @@ def test_import_summary_names_repairs_and_skips(window, qtbot, tmp_path) -> None
 
 
 def test_cancelled_events_are_struck_through(window, qtbot) -> None:
-    window.show_page("calendar")
-    calendar: Any = window.pages.currentWidget()
+    calendar = calendar_page(window)
     calendar.first = date(2026, 1, 19)  # the import refreshes the agenda at this week
     calendar.import_file(str(CORPUS / "edge-cancelled.ics"))
     qtbot.waitUntil(lambda: "Called off" in calendar.agenda.toPlainText(), timeout=WAIT_MS)
@@ -54,8 +57,7 @@ def test_an_event_in_another_zone_shows_its_own_clock_too(ctx, qtbot, monkeypatc
         window = MainWindow(ctx)
         qtbot.addWidget(window)
         window.show()
-        window.show_page("calendar")
-        calendar: Any = window.pages.currentWidget()
+        calendar = calendar_page(window)
         calendar.first = date(2026, 3, 2)
         calendar.import_file(str(CORPUS / "edge-windows-zone-no-vtimezone.ics"))
         qtbot.waitUntil(lambda: "PST standup" in calendar.agenda.toPlainText(), timeout=WAIT_MS)
@@ -90,12 +92,8 @@ def _reimport_asks(qtbot: Any, calendar: Any, path: Path) -> Any:
     return _box()
 
 
-def test_remove_what_the_file_dropped_says_how_many_first(ctx, qtbot, tmp_path) -> None:
-    window = MainWindow(ctx)
-    qtbot.addWidget(window)
-    window.show()
-    window.show_page("calendar")
-    calendar: Any = window.pages.currentWidget()
+def test_remove_what_the_file_dropped_says_how_many_first(ctx, window, qtbot, tmp_path) -> None:
+    calendar = calendar_page(window)
     calendar.first = date(2026, 3, 2)
     first = club_ics(tmp_path / "club.ics", {"a": "Swim", "b": "Run", "c": "Climb"})
     calendar.import_file(str(first))
@@ -129,8 +127,7 @@ def test_the_removal_question_speaks_chinese(ctx, qtbot, tmp_path, chinese) -> N
     window = MainWindow(ctx)
     qtbot.addWidget(window)
     window.show()
-    window.show_page("calendar")
-    calendar: Any = window.pages.currentWidget()
+    calendar = calendar_page(window)
     calendar.import_file(str(club_ics(tmp_path / "club.ics", {"a": "游泳", "b": "跑步"})))
     qtbot.waitUntil(lambda: "0" in calendar.status.text(), timeout=WAIT_MS)
     calendar.remove_missing.click()
