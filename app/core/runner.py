@@ -132,9 +132,13 @@ class ModelRunner:
 
     @property
     def loading(self) -> bool:
-        """A model load is running now."""
+        """A model load is running or waiting to run: what a request queued now waits for.
+
+        A waiting load counts too: a turn sent just after load() is queued behind it before
+        the runner thread has picked it up, and its wait is still the load."""
         with self._cond:
-            return self._running is not None and self._running.loading
+            running = self._running is not None and self._running.loading
+            return running or any(job.loading for job in self._jobs)
 
     def unload(self) -> Future[None]:
         return self.call(self._unload_current)
