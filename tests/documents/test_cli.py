@@ -90,10 +90,11 @@ def test_watch_in_the_foreground_follows_changes_until_ctrl_c(
 
     folder = tmp_path / "live"
     folder.mkdir()
-    env = {**os.environ, "HEARTH_HOME": str(hearth_home)}
+    # PYTHONFAULTHANDLER: if it ever hangs, SIGABRT makes it print where every thread is.
+    env = {**os.environ, "HEARTH_HOME": str(hearth_home), "PYTHONFAULTHANDLER": "1"}
     process = subprocess.Popen(
         [sys.executable, "-m", "app.main", "docs", "watch", str(folder), "--foreground"],
-        env=env, stdout=subprocess.PIPE, text=True,
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
     try:
         assert process.stdout is not None
@@ -107,7 +108,13 @@ def test_watch_in_the_foreground_follows_changes_until_ctrl_c(
         process.send_signal(signal.SIGINT)
         # Under a second on a quiet machine; the bound only keeps a real hang from stalling the
         # suite, so it is wide enough for a machine other programs keep busy.
-        assert process.wait(timeout=120) == 0
+        try:
+            _, errors = process.communicate(timeout=120)
+        except subprocess.TimeoutExpired:
+            process.send_signal(signal.SIGABRT)
+            _, errors = process.communicate()
+            pytest.fail(f"docs watch did not stop after Ctrl+C; its threads:\n{errors}")
+        assert process.returncode == 0, errors
     finally:
         if process.poll() is None:
             process.kill()
