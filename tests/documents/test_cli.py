@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -114,6 +115,44 @@ def test_watch_in_the_foreground_follows_changes_until_ctrl_c(
             process.send_signal(signal.SIGABRT)
             _, errors = process.communicate()
             pytest.fail(f"docs watch did not stop after Ctrl+C; its threads:\n{errors}")
+        assert process.returncode == 0, errors
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="tgkill and /proc are Linux's")
+def test_watch_stops_when_ctrl_c_lands_on_another_thread(tmp_path: Path) -> None:
+    """Linux may deliver a process's SIGINT to any of its threads; one that lands on a watcher
+    thread must still stop the command (an untimed wait in the main thread never saw it)."""
+    import ctypes
+    import os
+    import signal
+    import subprocess
+
+    folder = tmp_path / "live"
+    folder.mkdir()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "app.main", "docs", "watch", str(folder), "--foreground"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "PYTHONFAULTHANDLER": "1"},
+    )
+    try:
+        assert process.stdout is not None
+        assert "Watching" in process.stdout.readline() + process.stdout.readline()
+        others = [int(tid) for tid in os.listdir(f"/proc/{process.pid}/task")
+                  if int(tid) != process.pid]
+        assert others  # the folder watcher's threads
+        libc = ctypes.CDLL(None, use_errno=True)
+        tgkill = 234 if os.uname().machine == "x86_64" else 131  # the tgkill syscall number
+        assert libc.syscall(tgkill, process.pid, others[0], signal.SIGINT) == 0
+        try:
+            _, errors = process.communicate(timeout=120)  # a hang guard, not a speed limit
+        except subprocess.TimeoutExpired:
+            process.send_signal(signal.SIGABRT)
+            _, errors = process.communicate()
+            pytest.fail(f"docs watch ignored a Ctrl+C delivered to a thread:\n{errors}")
         assert process.returncode == 0, errors
     finally:
         if process.poll() is None:
