@@ -6,10 +6,10 @@ import argparse
 import os
 import re
 import sys
-import threading
 from typing import TYPE_CHECKING, Any
 
 from app.cli.groups import add_action, command_group, show
+from app.cli.interrupts import until_interrupted
 from app.cli.output import emit_json, fail
 from app.cli.terminal import control
 
@@ -70,21 +70,10 @@ def run_watch(args: argparse.Namespace, hearth: Hearth) -> int:
         if not args.json:
             print(f"Watching {folder}; press Ctrl+C to stop.", flush=True)
         try:
-            _wait_for_ctrl_c()
+            until_interrupted()
         except KeyboardInterrupt:
             pass  # Hearth.close() ends a parse in flight first, then the watcher
     return 0
-
-
-def _wait_for_ctrl_c() -> None:
-    """Idle until Ctrl+C, waking each second.
-
-    Not one endless wait: Linux may hand the signal to one of the watcher's threads, and a main
-    thread asleep in a lock never wakes to run Python's handler (a process that ignores Ctrl+C
-    under load). A timed wait returns to the interpreter, which then raises KeyboardInterrupt."""
-    idle = threading.Event()
-    while not idle.wait(1.0):
-        pass
 
 
 def run_unwatch(args: argparse.Namespace, hearth: Hearth) -> int:

@@ -8,6 +8,7 @@ import sys
 import threading
 from typing import TYPE_CHECKING
 
+from app.cli.interrupts import result_of
 from app.cli.output import emit_json, fail, fail_on
 from app.core.failures import FailureKind, exit_code
 
@@ -26,7 +27,7 @@ def run_digest(args: argparse.Namespace, hearth: Hearth) -> int:
     if not os.path.isdir(folder):
         return fail(f"not a folder: {args.folder}", exit_code(FailureKind.BAD_INPUT))
     try:
-        hearth.runner.load(hearth.make_backend(model_path=args.model)).result()
+        result_of(hearth.runner.load(hearth.make_backend(model_path=args.model)))
     except BackendError as exc:
         return fail_on(exc)
     except Exception as exc:  # an engine's own surprise is still one readable line

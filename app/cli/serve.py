@@ -122,7 +122,7 @@ def _on_loaded(future: Future[BackendInfo], server: Any, out: _Lines,
                   f"Could not load the model: {error}")
         server.stop_soon()
         return
-    info = future.result()
+    info = future.result()  # a done callback: it is ready
     out.event({"type": "ready", "model": model_id(info), "context_length": info.context_length,
                "engine": info.engine},
               f"Model ready: {model_id(info)} ({info.context_length:,}-token context, "

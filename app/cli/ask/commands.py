@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from app.cli.ask.render import Renderer
 from app.cli.ask.waiting import wait_for_turn
+from app.cli.interrupts import result_of
 from app.cli.output import emit_json, fail_on
 from app.cli.scripted import scripted_backend
 from app.core.assistant import ConfirmPolicy, TurnMode
@@ -89,7 +90,7 @@ def _load_model(args: argparse.Namespace, hearth: Hearth) -> Backend:
     backend = scripted_backend(args) if args.engine == Engine.SCRIPTED else hearth.make_backend(
         model_path=args.model, engine=args.engine, url=url)
     try:
-        hearth.runner.load(backend).result()
+        result_of(hearth.runner.load(backend))
     except BackendError:
         raise
     except Exception as exc:  # a surprise from an engine is still one readable line
@@ -101,7 +102,7 @@ def _prompt_printer(hearth: Hearth, backend: Backend, json_mode: bool) -> Any:
     """Shows each prompt exactly as the engine renders it (on the runner thread, in order)."""
 
     def show(messages: list[Message], options: GenerateOptions) -> None:
-        text = hearth.runner.call(lambda: backend.render_prompt(messages, options)).result()
+        text = result_of(hearth.runner.call(lambda: backend.render_prompt(messages, options)))
         if json_mode:
             emit_json({"type": "prompt", "text": text})
         else:
