@@ -174,12 +174,23 @@ class SettingsDialog(QDialog):
         self._tr(lambda: self.tabs.setTabText(1, self.tr("Folders")))
         self._tr(lambda: self.tabs.setTabText(2, self.tr("General")))
         layout.addWidget(self.tabs, 1)
+        self._fit_tabs()
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save
                                    | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.save)
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
         self._explain_engine()
+
+    def _fit_tabs(self) -> None:
+        """As wide as every tab's name needs (English needs the most), so no scroll arrows
+        hide the last tabs; never wider than the screen."""
+        layout = self.layout()
+        margins = layout.contentsMargins().left() * 2 if layout is not None else 0
+        wanted = self.tabs.tabBar().sizeHint().width() + margins + 8
+        screen = self.screen()
+        limit = screen.availableGeometry().width() if screen is not None else wanted
+        self.resize(min(max(self.width(), wanted), limit), self.height())
 
     # -- tabs ---------------------------------------------------------------------------------
     def _model_tab(self) -> QWidget:

@@ -50,11 +50,12 @@ def test_a_summary_is_a_collapsed_marker_and_the_meter_says_so(window, backend, 
     assert_collapsed_marker(marker)
     window.chat.new_conversation()
     window.chat.load_conversation(conv)
-    qtbot.waitUntil(lambda: len(messages(window, SummaryMarker)) == 1, timeout=WAIT_MS)
+    # A reopened chat is drawn in steps: wait for every earlier answer (all still shown) too.
+    qtbot.waitUntil(lambda: len(messages(window, SummaryMarker)) == 1
+                    and len(messages(window, AssistantMessage)) == 31, timeout=WAIT_MS)
     (marker,) = messages(window, SummaryMarker)
     assert_collapsed_marker(marker)
     assert where_summarized(window) == live_at  # the same place, live and reopened
-    assert len(messages(window, AssistantMessage)) == 31  # every earlier answer still shown
 
 
 def where_summarized(window) -> tuple[str, str]:
