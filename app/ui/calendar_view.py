@@ -16,14 +16,15 @@ from PySide6.QtCore import QDate, QLocale, Qt, QTimer, Signal
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QButtonGroup,
-    QCheckBox,
     QFileDialog,
     QHBoxLayout,
+    QMenu,
     QMessageBox,
     QPushButton,
     QScrollArea,
     QStackedWidget,
     QTextBrowser,
+    QVBoxLayout,
     QWidget,
 )
 
@@ -167,13 +168,26 @@ class CalendarView(QWidget):
             grid.edit_text, grid.delete_text = self.tr("Edit…"), self.tr("Delete…")
             grid.update()
 
-    def _header(self) -> QHBoxLayout:
+    def _header(self) -> QVBoxLayout:
+        """The title and New event, then a row of views, steps and Import / Export: two rows,
+        so the page fits a small laptop screen beside the sidebar in every language."""
         self.title = page_title()
         self.new_button = QPushButton()
         self.new_button.setObjectName("primary")
         self._tr(lambda: self.new_button.setText(self.tr("New event")))
         self.new_button.clicked.connect(lambda: self.new_event(None, None))
-        row = title_row(self.title, self.new_button)
+        header = QVBoxLayout()
+        header.addLayout(title_row(self.title, self.new_button))
+        row = QHBoxLayout()
+        header.addLayout(row)
+        self._add_mode_buttons(row)
+        row.addSpacing(12)
+        self._add_step_buttons(row)
+        row.addStretch(1)
+        row.addWidget(self._transfer_button())
+        return header
+
+    def _add_mode_buttons(self, row: QHBoxLayout) -> None:
         group = QButtonGroup(self)
         labels: list[tuple[Callable[[], str], str]] = [
             (lambda: self.tr("Month"), "month"), (lambda: self.tr("Week"), "week"),
@@ -188,6 +202,8 @@ class CalendarView(QWidget):
             group.addButton(button)
             row.addWidget(button)
             self.mode_buttons[mode] = button
+
+    def _add_step_buttons(self, row: QHBoxLayout) -> None:
         names: dict[int, Callable[[], str]] = {
             -1: lambda: self.tr("Previous"), 0: lambda: self.tr("Today"),
             1: lambda: self.tr("Next")}
@@ -196,22 +212,30 @@ class CalendarView(QWidget):
             self._tr(partial(_set_name, button, names[step], text=step == 0))
             button.clicked.connect(lambda _=False, s=step: self.step(s))
             row.addWidget(button)
-        imp = QPushButton()
-        imp.clicked.connect(self._import)
-        exp = QPushButton()
-        exp.clicked.connect(self._export)
+
+    def _transfer_button(self) -> QPushButton:
+        """Import and export behind one menu button, so the header fits a small screen."""
+        button = QPushButton()  # a push button with a menu: styled like its neighbours
+        menu = QMenu(button)
+        menu.setToolTipsVisible(True)
+        imp = menu.addAction("")
+        imp.triggered.connect(self._import)
+        # For a calendar imported again (a subscription's export): what it dropped can go too.
+        self.remove_missing = menu.addAction("")
+        self.remove_missing.setCheckable(True)
+        menu.addSeparator()
+        exp = menu.addAction("")
+        exp.triggered.connect(self._export)
+        self._tr(lambda: button.setText(self.tr("Import / Export")))
         self._tr(lambda: imp.setText(self.tr("Import .ics…")))
         self._tr(lambda: exp.setText(self.tr("Export .ics…")))
-        # For a calendar imported again (a subscription's export): what it dropped can go too.
-        self.remove_missing = QCheckBox()
         self._tr(lambda: self.remove_missing.setText(self.tr("Remove events the file dropped")))
         self._tr(lambda: self.remove_missing.setToolTip(self.tr(
             "When you import a calendar again, remove the events an earlier import of it "
             "brought in that the file no longer has. You see how many before anything changes.")))
-        row.addWidget(imp)
-        row.addWidget(self.remove_missing)
-        row.addWidget(exp)
-        return row
+        button.setMenu(menu)
+        self.transfer_menu = menu
+        return button
 
     def set_days(self, days: int) -> None:
         self.set_mode("day" if days == 1 else "week")

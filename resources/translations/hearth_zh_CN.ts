@@ -288,6 +288,11 @@
         <translation>导入 .ics…</translation>
     </message>
     <message>
+        <location filename="../../app/ui/calendar_view.py" line="208"/>
+        <source>Import / Export</source>
+        <translation>导入 / 导出</translation>
+    </message>
+    <message>
         <location filename="../../app/ui/calendar_view.py" line="215"/>
         <source>Export .ics…</source>
         <translation>导出 .ics…</translation>

@@ -7,7 +7,6 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 
 from app.ui.main_window import MainWindow
@@ -101,7 +100,7 @@ def test_remove_what_the_file_dropped_says_how_many_first(ctx, window, qtbot, tm
     assert calendar.status.text() == "Imported: 3 new, 0 updated"
 
     again = club_ics(tmp_path / "club.ics", {"a": "Swim", "d": "Row"})  # Run, Climb dropped
-    qtbot.mouseClick(calendar.remove_missing, Qt.MouseButton.LeftButton)
+    calendar.remove_missing.trigger()  # in the Import / Export menu
     assert calendar.remove_missing.isChecked()
     box = _reimport_asks(qtbot, calendar, again)
     assert "2 events from an earlier import of this calendar are not in club.ics" in box.text()
@@ -130,7 +129,7 @@ def test_the_removal_question_speaks_chinese(ctx, qtbot, tmp_path, chinese) -> N
     calendar = calendar_page(window)
     calendar.import_file(str(club_ics(tmp_path / "club.ics", {"a": "游泳", "b": "跑步"})))
     qtbot.waitUntil(lambda: "0" in calendar.status.text(), timeout=WAIT_MS)
-    calendar.remove_missing.click()
+    calendar.remove_missing.trigger()
     box = _reimport_asks(qtbot, calendar, club_ics(tmp_path / "club.ics", {"a": "游泳"}))
     assert english_on(box) == {} and "跑步" in box.text()
     box.button(QMessageBox.StandardButton.Cancel).click()
