@@ -7,7 +7,6 @@ import json
 import os
 import select
 import signal
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -17,6 +16,7 @@ import pytest
 from app.core.history import HistoryStore
 from app.core.paths import Paths
 from tests.core.test_assistant_loop import answer
+from tests.support.processes import popen_with_ctrl_c
 
 REPO = Path(__file__).resolve().parents[2]
 WAIT = 60  # bound on every wait; a healthy run needs a few seconds
@@ -30,17 +30,10 @@ class Terminal:
         import pty  # POSIX only
 
         self.master, slave = pty.openpty()
-        # A shell that started the tests in the background may have SIGINT ignored, and the
-        # child would inherit that; a person's terminal never does.
-        ignored = signal.getsignal(signal.SIGINT) == signal.SIG_IGN
-        if ignored:
-            signal.signal(signal.SIGINT, signal.SIG_DFL)
         try:
-            self.process = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave,
-                                            cwd=REPO, start_new_session=True)
+            self.process = popen_with_ctrl_c(argv, stdin=slave, stdout=slave, stderr=slave,
+                                             cwd=REPO, start_new_session=True)
         finally:
-            if ignored:
-                signal.signal(signal.SIGINT, signal.SIG_IGN)
             os.close(slave)
         self.screen = ""
         self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")

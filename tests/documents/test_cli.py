@@ -13,6 +13,7 @@ from app.core.paths import Paths
 from app.core.settings import load_settings
 from app.main import main
 from tests.documents.corpus import write_pdf, write_xlsx
+from tests.support.processes import popen_with_ctrl_c
 
 
 def _lines(out: str) -> list[dict[str, Any]]:
@@ -93,7 +94,7 @@ def test_watch_in_the_foreground_follows_changes_until_ctrl_c(
     folder.mkdir()
     # PYTHONFAULTHANDLER: if it ever hangs, SIGABRT makes it print where every thread is.
     env = {**os.environ, "HEARTH_HOME": str(hearth_home), "PYTHONFAULTHANDLER": "1"}
-    process = subprocess.Popen(
+    process = popen_with_ctrl_c(
         [sys.executable, "-m", "app.main", "docs", "watch", str(folder), "--foreground"],
         env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
@@ -133,7 +134,7 @@ def test_watch_stops_when_ctrl_c_lands_on_another_thread(tmp_path: Path) -> None
 
     folder = tmp_path / "live"
     folder.mkdir()
-    process = subprocess.Popen(
+    process = popen_with_ctrl_c(
         [sys.executable, "-m", "app.main", "docs", "watch", str(folder), "--foreground"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         env={**os.environ, "PYTHONFAULTHANDLER": "1"},
