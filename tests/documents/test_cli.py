@@ -108,19 +108,9 @@ def test_watch_in_the_foreground_follows_changes_until_ctrl_c(
         finally:
             index.close()
         process.send_signal(signal.SIGINT)
-        # Under a second on a quiet machine; the bound only keeps a real hang from stalling the
-        # suite, so it is wide enough for a machine other programs keep busy.
-        try:
-            _, errors = process.communicate(timeout=120)
-        except subprocess.TimeoutExpired:
-            process.send_signal(signal.SIGABRT)
-            _, errors = process.communicate()
-            pytest.fail(f"docs watch did not stop after Ctrl+C; its threads:\n{errors}")
-        assert process.returncode == 0, errors
+        assert_stops(process)
     finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
+        stop(process)
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="tgkill and /proc are Linux's")
@@ -148,14 +138,29 @@ def test_watch_stops_when_ctrl_c_lands_on_another_thread(tmp_path: Path) -> None
         libc = ctypes.CDLL(None, use_errno=True)
         tgkill = 234 if os.uname().machine == "x86_64" else 131  # the tgkill syscall number
         assert libc.syscall(tgkill, process.pid, others[0], signal.SIGINT) == 0
-        try:
-            _, errors = process.communicate(timeout=120)  # a hang guard, not a speed limit
-        except subprocess.TimeoutExpired:
-            process.send_signal(signal.SIGABRT)
-            _, errors = process.communicate()
-            pytest.fail(f"docs watch ignored a Ctrl+C delivered to a thread:\n{errors}")
-        assert process.returncode == 0, errors
+        assert_stops(process)
     finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
+        stop(process)
+
+
+def assert_stops(process: Any) -> None:
+    """The command exits 0 after its Ctrl+C; if it hangs, the failure shows its threads.
+
+    Under a second on a quiet machine: the bound only keeps a real hang from stalling the
+    suite, so it is wide enough for a machine other programs keep busy."""
+    import signal
+    import subprocess
+
+    try:
+        _, errors = process.communicate(timeout=120)
+    except subprocess.TimeoutExpired:
+        process.send_signal(signal.SIGABRT)  # PYTHONFAULTHANDLER prints every thread
+        _, errors = process.communicate()
+        pytest.fail(f"docs watch did not stop after Ctrl+C; its threads:\n{errors}")
+    assert process.returncode == 0, errors
+
+
+def stop(process: Any) -> None:
+    if process.poll() is None:
+        process.kill()
+        process.wait()
