@@ -7,6 +7,7 @@ import json
 import os
 import sys
 import tempfile
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 os.environ["QT_QPA_PLATFORM"] = "xcb"
@@ -28,18 +29,28 @@ def main() -> None:
     quick = QuickAsk(UiContext(hearth, Ops()))
     quick.summon()
 
-    def report() -> None:
+    deadline = time.monotonic() + 40  # a hang guard: on a quiet machine it takes a moment
+
+    def state() -> str:
         import subprocess
 
-        state = subprocess.run(["xprop", "-id", str(int(quick.winId())), "_NET_WM_STATE"],
-                               capture_output=True, text=True).stdout
-        print(json.dumps({"state": state, "composited": composited(),
+        return subprocess.run(["xprop", "-id", str(int(quick.winId())), "_NET_WM_STATE"],
+                              capture_output=True, text=True).stdout
+
+    def report() -> None:
+        # The window manager applies the request when it gets to it (later on a busy machine):
+        # look again until it has, instead of after a fixed time.
+        seen = state()
+        if "_NET_WM_STATE_SKIP_TASKBAR" not in seen and time.monotonic() < deadline:
+            QTimer.singleShot(100, report)
+            return
+        print(json.dumps({"state": seen, "composited": composited(),
                           "masked": not quick.mask().isEmpty(),
                           "mask_corner_open": not quick.mask().contains(quick.rect().topLeft()),
                           }), flush=True)
         app.quit()
 
-    QTimer.singleShot(1500, report)
+    QTimer.singleShot(100, report)
     app.exec()
     hearth.close()
 
