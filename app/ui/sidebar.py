@@ -56,6 +56,7 @@ class Sidebar(QWidget):
         super().__init__(parent)
         self.setObjectName("sidebar")
         self.ctx = ctx
+        self._reloads = 0  # which reload of the list is the latest (see reload)
         self.conversations: list[Any] = []
         self.current_id: str | None = None
         self._keep: str | None = None  # the row to select again after a reload
@@ -151,8 +152,13 @@ class Sidebar(QWidget):
     # -- list ---------------------------------------------------------------------------------
     def reload(self) -> None:
         history = self.ctx.lazy("history")
+        # Reads run on a pool: an older read can finish after a newer one, so only the latest
+        # is shown (a stale list would hide chats just made or show ones just deleted).
+        self._reloads += 1
+        number = self._reloads
         # Chats never used are not listed (they are forgotten at the next start).
-        self.ctx.ops.run(lambda: history.list_conversations(include_empty=False), self._show,
+        self.ctx.ops.run(lambda: history.list_conversations(include_empty=False),
+                         lambda found: self._show(found) if number == self._reloads else None,
                          title=self.tr("Could not read your conversations"))
 
     def _show(self, conversations: list[Any]) -> None:
