@@ -67,9 +67,9 @@ def run_watch(args: argparse.Namespace, hearth: Hearth) -> int:
     _print_report(report, args.json)
     if args.foreground:
         index.start_watching()
-        if not args.json:
-            print(f"Watching {folder}; press Ctrl+C to stop.", flush=True)
-        try:
+        try:  # from the line saying so on, Ctrl+C is the way to stop: exit 0
+            if not args.json:
+                print(f"Watching {folder}; press Ctrl+C to stop.", flush=True)
             until_interrupted()
         except KeyboardInterrupt:
             pass  # Hearth.close() ends a parse in flight first, then the watcher
