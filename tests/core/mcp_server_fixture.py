@@ -1,13 +1,17 @@
-"""A small MCP server for the tests: `python mcp_server_fixture.py [normal|hang|crash|garbage|http PORT|gated PORT]`.
+"""A small MCP server for the tests: `python mcp_server_fixture.py [normal|hang|crash|garbage|http PORT|gated PORT] [--pidfile PATH]`.
+
+--pidfile PATH: write this process's id there first thing (a test checks that it is gone later).
 
 gated PORT: a server slow to start, on the test's command. It connects to the test's socket on
 PORT, says "starting", and speaks MCP only once the test sends a line (or closes the socket)."""
 
 from __future__ import annotations
 
+import os
 import socket
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 
@@ -43,7 +47,12 @@ def build(mode: str) -> Any:
 
 
 def main() -> None:
-    mode = sys.argv[1] if len(sys.argv) > 1 else "normal"
+    args = sys.argv[1:]
+    if "--pidfile" in args:
+        at = args.index("--pidfile")
+        Path(args[at + 1]).write_text(str(os.getpid()), encoding="ascii")
+        del args[at:at + 2]
+    mode = args[0] if args else "normal"
     if mode == "crash":
         sys.stderr.write("fixture: cannot start, the configuration is missing\n")
         sys.exit(3)
@@ -54,11 +63,11 @@ def main() -> None:
         sys.stdout.flush()
         time.sleep(3600)
     if mode == "gated":
-        with socket.create_connection(("127.0.0.1", int(sys.argv[2])), timeout=120) as gate:
+        with socket.create_connection(("127.0.0.1", int(args[1])), timeout=120) as gate:
             gate.sendall(b"starting\n")
             gate.recv(16)  # blocks until the test lets it go on (or goes away)
     if mode == "http":  # python mcp_server_fixture.py http PORT
-        build(mode).run("streamable-http", host="127.0.0.1", port=int(sys.argv[2]))
+        build(mode).run("streamable-http", host="127.0.0.1", port=int(args[1]))
         return
     build(mode).run()
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import sys
@@ -90,6 +91,41 @@ def test_a_server_that_cannot_start_is_a_readable_note(mode: str, reason: str) -
         assert len(notes) == 1 and "'broken' is unavailable" in notes[0] and reason in notes[0]
     finally:
         mgr.close()
+
+
+def _pid_in(pidfile: Path) -> int:
+    """The id a fixture server wrote at its start (it writes it before anything else)."""
+    deadline = time.monotonic() + WAIT
+    while not pidfile.exists() or not pidfile.read_text(encoding="ascii"):
+        assert time.monotonic() < deadline, f"{pidfile.name}: the server never started"
+        time.sleep(0.05)
+    return int(pidfile.read_text(encoding="ascii"))
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="os.kill(pid, 0) asks about a POSIX pid")
+def test_no_server_process_outlives_close_even_one_given_up_on(tmp_path: Path) -> None:
+    """Servers that never started (silent, garbage) and one given up on mid-call are each
+    dropped by the manager before close(); close() still ends every process it started."""
+    files = {mode: tmp_path / f"{mode}.pid" for mode in ("hang", "garbage", "normal")}
+    servers = [server(mode, f"{mode} --pidfile {pidfile}") for mode, pidfile in files.items()]
+    mgr = McpManager(servers, start_timeout=3, call_timeout=2)
+    try:
+        skills = {s.name: s for s in mgr.skills()}
+        pids = {mode: _pid_in(pidfile) for mode, pidfile in files.items()}
+        with pytest.raises(SkillError, match="did not answer"):
+            skills["normal__sleep"].run({"seconds": 3600}, SkillContext())
+        assert set(mgr.status()) == set(files) and all(map(_alive, pids.values()))
+    finally:
+        mgr.close()
+    assert [mode for mode, pid in pids.items() if _alive(pid)] == []
 
 
 def test_a_missing_command_is_a_readable_note() -> None:

@@ -12,6 +12,7 @@ import threading
 import time
 from typing import Any, TextIO, cast
 
+import anyio
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.shared.exceptions import MCPError
@@ -35,6 +36,7 @@ class Connection:
         self.ready: concurrent.futures.Future[list[Tool]] = concurrent.futures.Future()
         self._queue: asyncio.Queue[_Call | None] | None = None
         self._task: asyncio.Task[None] | None = None
+        self._scope: anyio.CancelScope | None = None  # what stop() cancels, once serving
         self._closing = False
         self.ended = threading.Event()  # set once its task has left the transport
         self.started_at = time.monotonic()
@@ -83,6 +85,8 @@ class Connection:
     def _start(self) -> None:
         self._queue = asyncio.Queue()
         self._task = self.loop.create_task(self._serve())
+        # A callback, not a finally: a task cancelled before its first step never runs one.
+        self._task.add_done_callback(self._ended)
 
     def _put(self, item: _Call) -> None:
         if self._queue is None or self._task is None or self._task.done():
@@ -92,7 +96,12 @@ class Connection:
             self._queue.put_nowait(item)
 
     def _stop(self) -> None:
-        if self._task is not None and not self._task.done():
+        # Through an anyio scope, never task.cancel(): the SDK ends the server process inside
+        # a cancel shield, which a native cancel breaks through, leaving the process running
+        # with nobody to end it. A task not started yet has no scope and nothing to end.
+        if self._scope is not None:
+            self._scope.cancel()
+        elif self._task is not None:
             self._task.cancel()
 
     def _target(self) -> Any:
@@ -105,17 +114,20 @@ class Connection:
         return stdio_client(params, errlog=self._errlog)
 
     async def _serve(self) -> None:
-        try:
-            async with Client(self._target(), read_timeout_seconds=self.call_timeout) as client:
-                self.ready.set_result(await _list_tools(client))
-                await self._answer(client)
-        except BaseException as exc:  # noqa: BLE001 - every way a server fails ends here
-            self._fail(exc)
-            if isinstance(exc, asyncio.CancelledError):
-                raise
-        finally:
-            self._fail(McpUnavailable(f"The tool server '{self.config.name}' has stopped."))
-            self.ended.set()
+        with anyio.CancelScope() as self._scope:
+            try:
+                async with Client(self._target(),
+                                  read_timeout_seconds=self.call_timeout) as client:
+                    self.ready.set_result(await _list_tools(client))
+                    await self._answer(client)
+            except BaseException as exc:  # noqa: BLE001 - every way a server fails ends here
+                self._fail(exc)
+                if isinstance(exc, asyncio.CancelledError):
+                    raise  # the scope takes its own cancellation back
+
+    def _ended(self, _task: asyncio.Task[None]) -> None:
+        self._fail(McpUnavailable(f"The tool server '{self.config.name}' has stopped."))
+        self.ended.set()
 
     async def _answer(self, client: Client) -> None:
         assert self._queue is not None

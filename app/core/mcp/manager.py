@@ -23,6 +23,10 @@ START_TIMEOUT_S = 30.0
 CALL_TIMEOUT_S = 120.0
 RETRY_AFTER_S = 60.0  # a server that failed to start is tried again after this long
 CANCEL_POLL_S = 0.05  # how often a start wait looks at the turn's cancel flag
+# How long close() lets each server's transport shut down. The SDK bounds its own steps (close
+# stdin and wait 2 s, SIGTERM the tree and wait 2 s, SIGKILL and reap 2 s); stopping the loop
+# before they finish would leave the server running with no parent.
+SHUTDOWN_S = 10.0
 _UNSAFE = re.compile(r"[^A-Za-z0-9_-]+")
 
 
@@ -90,6 +94,9 @@ class McpManager:
         self.start_timeout = start_timeout
         self.call_timeout = call_timeout
         self._connections: dict[str, Connection] = {}
+        # Every connection whose task may still own a process, including ones given up on (a
+        # failed start, a stuck call): close() waits for all of them to leave their transports.
+        self._started: list[Connection] = []
         self._failed: dict[str, tuple[str, float]] = {}  # name -> (reason, when)
         self._lock = threading.Lock()
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -137,16 +144,16 @@ class McpManager:
         return connection.call(tool, arguments)
 
     def close(self) -> None:
+        """Stop every server started, and wait until each process is gone, then the loop."""
         with self._lock:
-            connections = list(self._connections.values())
+            connections, self._started = self._started, []
             self._connections.clear()
             loop, thread = self._loop, self._thread
             self._loop = self._thread = None
         for connection in connections:
             connection.stop()
         if loop is not None and thread is not None:
-            # Give the tasks a moment to leave their transports (kills the subprocesses).
-            deadline = time.monotonic() + 5
+            deadline = time.monotonic() + SHUTDOWN_S
             for connection in connections:
                 connection.ended.wait(max(0.0, deadline - time.monotonic()))
             loop.call_soon_threadsafe(loop.stop)
@@ -215,6 +222,7 @@ class McpManager:
                 raise McpUnavailable(f"There is no tool server named '{name}' in settings.")
             connection = Connection(self.servers[name], self._ensure_loop(), self.call_timeout)
             self._connections[name] = connection
+            self._started = [c for c in self._started if not c.ended.is_set()] + [connection]
             return connection
 
     def _ensure_loop(self) -> asyncio.AbstractEventLoop:
