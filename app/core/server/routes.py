@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -240,9 +241,10 @@ class Endpoints:
                                code="server_shutdown")
             if parsed.stream:
                 record.streaming = True  # the stream logs it when it ends
-                stream = (self._stream_response(generation, first, record, parsed)
-                          if kind == "responses" else
-                          self._stream_chat(generation, first, record, parsed))
+                body = (self._stream_response(generation, first, record, parsed)
+                        if kind == "responses" else
+                        self._stream_chat(generation, first, record, parsed))
+                stream = self._settled(body, generation, record)
                 return StreamingResponse(stream, media_type="text/event-stream", headers={
                     **headers, "Cache-Control": "no-cache"})
             outcome = await _until_disconnect(request, generation, generation.collect(first))
@@ -276,8 +278,7 @@ class Endpoints:
             record.gave_way = generation.gave_way
 
     async def _stream_chat(self, generation: Generation, first: Event, record: _Record,
-                           parsed: protocol.Sampling) -> AsyncIterator[bytes]:
-        record.streaming = True
+                           parsed: protocol.Sampling) -> AsyncGenerator[bytes, None]:
         rid, created, model = record.request_id, int(time.time()), record.model
         with_usage = parsed.include_usage
         completion = not isinstance(parsed, protocol.ChatRequest)
@@ -294,63 +295,64 @@ class Endpoints:
                                                       with_usage))
         calls: list[ToolCall] = []
         event: Event = first
-        try:
-            if not completion:
-                yield chunk({"role": "assistant", "content": ""})
-            while True:
-                event, carried = await generation.merged(event)
-                if isinstance(event, ReasoningDelta):
-                    yield chunk({"text": event.text}) if completion else deltas.chunk(
-                        "reasoning_content", event.text)
-                elif isinstance(event, TextDelta):
-                    yield chunk({"text": event.text}) if completion else deltas.chunk(
-                        "content", event.text)
-                elif isinstance(event, ToolCall):
-                    yield chunk({"text": event.raw} if completion else
-                                {"tool_calls": [shapes.tool_call(event, len(calls))]})
-                    calls.append(event)
-                elif isinstance(event, Prefill):  # a comment: clients see the prompt is read
-                    yield f": prefill {event.done}/{event.total}\n\n".encode()
-                elif isinstance(event, StreamError) and event.kind is not None:
-                    record.error = event.message
-                    yield shapes.sse(from_failure(event.kind, event.message).body())
-                elif isinstance(event, Done):
-                    record.finish(event, calls, 200)
-                    if event.finish_reason == "cancelled" and generation.shutdown:
-                        record.error = "server shutting down"
-                        yield shapes.sse(ApiError(503, "Hearth's server is shutting down; "
-                                                  "this answer was cut off.", type="server_error",
-                                                  code="server_shutdown").body())
-                    elif event.finish_reason != "error":
-                        yield chunk({}, shapes.finish_reason(event, len(calls)))
-                        if with_usage:
-                            yield chunk(None, usage=shapes.usage(event))
-                    yield shapes.sse("[DONE]")
-                    return
-                event = carried if carried is not None else await generation.next()
-        except asyncio.CancelledError:
-            record.status, record.error = 499, "client disconnected"
-            raise
-        finally:
-            self._settle(generation, record)
+        if not completion:
+            yield chunk({"role": "assistant", "content": ""})
+        while True:
+            event, carried = await generation.merged(event)
+            if isinstance(event, ReasoningDelta):
+                yield chunk({"text": event.text}) if completion else deltas.chunk(
+                    "reasoning_content", event.text)
+            elif isinstance(event, TextDelta):
+                yield chunk({"text": event.text}) if completion else deltas.chunk(
+                    "content", event.text)
+            elif isinstance(event, ToolCall):
+                yield chunk({"text": event.raw} if completion else
+                            {"tool_calls": [shapes.tool_call(event, len(calls))]})
+                calls.append(event)
+            elif isinstance(event, Prefill):  # a comment: clients see the prompt is read
+                yield f": prefill {event.done}/{event.total}\n\n".encode()
+            elif isinstance(event, StreamError) and event.kind is not None:
+                record.error = event.message
+                yield shapes.sse(from_failure(event.kind, event.message).body())
+            elif isinstance(event, Done):
+                record.finish(event, calls, 200)
+                if event.finish_reason == "cancelled" and generation.shutdown:
+                    record.error = "server shutting down"
+                    yield shapes.sse(ApiError(503, "Hearth's server is shutting down; "
+                                              "this answer was cut off.", type="server_error",
+                                              code="server_shutdown").body())
+                elif event.finish_reason != "error":
+                    yield chunk({}, shapes.finish_reason(event, len(calls)))
+                    if with_usage:
+                        yield chunk(None, usage=shapes.usage(event))
+                yield shapes.sse("[DONE]")
+                return
+            event = carried if carried is not None else await generation.next()
 
     async def _stream_response(self, generation: Generation, first: Event, record: _Record,
-                               parsed: protocol.Sampling) -> AsyncIterator[bytes]:
+                               parsed: protocol.Sampling) -> AsyncGenerator[bytes, None]:
         """/v1/responses with stream: true, as the Responses API's typed events."""
-        record.streaming = True
         events = ResponseStream(record.request_id, record.model, parsed.options.tools)
         calls: list[ToolCall] = []
         event: Event = first
-        try:
-            for data in events.start():
+        for data in events.start():
+            yield data
+        while True:
+            event, carried = await generation.merged(event)
+            for data in _response_events(events, event, calls, record, generation):
                 yield data
-            while True:
-                event, carried = await generation.merged(event)
-                for data in _response_events(events, event, calls, record, generation):
+            if isinstance(event, Done):
+                return
+            event = carried if carried is not None else await generation.next()
+
+    async def _settled(self, body: AsyncGenerator[bytes, None], generation: Generation,
+                       record: _Record) -> AsyncIterator[bytes]:
+        """A stream's chunks, then its end: a client that left is logged as 499, and the
+        generation is always stopped and logged (whole, failed or cut off)."""
+        try:
+            async with contextlib.aclosing(body) as chunks:
+                async for data in chunks:
                     yield data
-                if isinstance(event, Done):
-                    return
-                event = carried if carried is not None else await generation.next()
         except asyncio.CancelledError:
             record.status, record.error = 499, "client disconnected"
             raise
