@@ -12,11 +12,11 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, Signal
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QPushButton, QVBoxLayout, QWidget
 
 from app.core.notices import Notice, NoticeKind
+from app.ui.banner_frame import BannerFrame
 from app.ui.context import UiContext
-from app.ui.i18n import Retranslator
 
 translate = QCoreApplication.translate  # context "Notices" written out: lupdate reads the calls
 
@@ -47,33 +47,26 @@ def describe(notice: Notice) -> str:
         "%1", notice.path)
 
 
-class NoticeRow(QFrame):
+class NoticeRow(BannerFrame):
     """One notice: its words, the action it offers, and a button that puts it away."""
 
     def __init__(self, ctx: UiContext, notice: Notice, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.ctx = ctx
         self.notice = notice
-        self.setObjectName("banner")
-        self._tr = Retranslator(self)
-        row = QHBoxLayout(self)
-        row.setContentsMargins(12, 8, 12, 8)
-        self.text = QLabel()
-        self.text.setWordWrap(True)
         self._tr(lambda: self.text.setText(describe(notice)), key="text")
         self._tr(lambda: self.text.setAccessibleName(translate("Notices", "Notice")))
-        row.addWidget(self.text, 1)
         self.action = QPushButton()
         self._tr(lambda: self.action.setText(translate("Notices", "Recover into a new file")))
         self.action.clicked.connect(self.recover)
         self.action.setVisible(notice.kind is NoticeKind.HISTORY_READ_ONLY and notice.damaged)
-        row.addWidget(self.action)
+        self.add(self.action)
         self.dismiss = QPushButton("×")
         self.dismiss.setFlat(True)
         self._tr(lambda: self.dismiss.setAccessibleName(translate("Notices", "Dismiss")))
         self._tr(lambda: self.dismiss.setToolTip(translate("Notices", "Dismiss")))
         self.dismiss.clicked.connect(self.hide)
-        row.addWidget(self.dismiss)
+        self.add(self.dismiss)
 
     def recover(self) -> None:
         self.action.setEnabled(False)

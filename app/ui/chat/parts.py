@@ -7,7 +7,6 @@ from functools import partial
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
-    QFrame,
     QHBoxLayout,
     QLabel,
     QProgressBar,
@@ -16,6 +15,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.ui.banner_frame import BannerFrame
 from app.ui.i18n import Retranslator
 
 
@@ -67,19 +67,13 @@ class EmptyState(QWidget):
         return chips
 
 
-class Banner(QFrame):
+class Banner(BannerFrame):
     """A quiet line above the composer: no model yet, indexing progress, an error."""
 
     action = Signal()
 
     def __init__(self, action_text: Callable[[], str], parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setObjectName("banner")
-        self._tr = Retranslator(self)
-        row = QHBoxLayout(self)
-        row.setContentsMargins(12, 8, 12, 8)
-        self.text = QLabel()
-        self.text.setWordWrap(True)
         self._tr(lambda: self.text.setAccessibleName(self.tr("Status")))
         self.progress = QProgressBar()
         self.progress.setMaximumWidth(160)
@@ -88,9 +82,8 @@ class Banner(QFrame):
         self.button = QPushButton()
         self._tr(lambda: self.button.setText(action_text()))
         self.button.clicked.connect(self.action)
-        row.addWidget(self.text, 1)
-        row.addWidget(self.progress)
-        row.addWidget(self.button)
+        self.add(self.progress)
+        self.add(self.button)
         self.hide()
 
     def show_message(self, text: str, button: bool = False, progress: int | None = None) -> None:
