@@ -65,8 +65,8 @@ def test_a_server_that_hangs_mid_call_times_out_and_is_restarted(manager: McpMan
     skills = {s.name: s for s in manager.skills()}
     started = time.monotonic()
     with pytest.raises(SkillError, match="did not answer within 3 s"):
-        skills["calc__sleep"].run({"seconds": 30}, SkillContext())
-    assert time.monotonic() - started < 20
+        skills["calc__sleep"].run({"seconds": 3600}, SkillContext())
+    assert time.monotonic() - started < WAIT  # the call gave up; it did not wait for the tool
     # The next call starts the server afresh.
     assert skills["calc__shout"].run({"text": "hi"}, SkillContext()).text == "HI"
 
@@ -86,7 +86,7 @@ def test_a_server_that_cannot_start_is_a_readable_note(mode: str, reason: str) -
     try:
         started = time.monotonic()
         assert mgr.skills() == []
-        assert time.monotonic() - started < limit + 10
+        assert time.monotonic() - started < limit + WAIT / 2  # its 3,600 s hang was not waited out
         notes = mgr.notes()
         assert len(notes) == 1 and "'broken' is unavailable" in notes[0] and reason in notes[0]
     finally:
@@ -122,7 +122,6 @@ def test_no_server_process_outlives_close_even_one_given_up_on(tmp_path: Path) -
         pids = {mode: _pid_in(pidfile) for mode, pidfile in files.items()}
         with pytest.raises(SkillError, match="did not answer"):
             skills["normal__sleep"].run({"seconds": 3600}, SkillContext())
-        assert set(mgr.status()) == set(files) and all(map(_alive, pids.values()))
     finally:
         mgr.close()
     assert [mode for mode, pid in pids.items() if _alive(pid)] == []
@@ -203,9 +202,12 @@ def test_a_broken_server_holds_up_only_the_first_turn(monkeypatch: pytest.Monkey
     mgr = McpManager([server("stuck", "hang")], start_timeout=2, call_timeout=2)
     try:
         assert mgr.skills() == []  # waited for the first start, which timed out
+        # A retry that waited would now wait a whole minute: far more than any busy machine
+        # takes to start a connection in the background and return.
+        mgr.start_timeout = WAIT
         started = time.monotonic()
         assert mgr.skills() == []  # the retry runs in the background
-        assert time.monotonic() - started < 1.5
+        assert time.monotonic() - started < WAIT / 2
         assert "'stuck' is unavailable" in mgr.notes()[0]
     finally:
         mgr.close()
