@@ -1,6 +1,6 @@
 """A small MCP server for the tests: `python mcp_server_fixture.py [normal|hang|crash|garbage|http PORT|gated PORT] [--pidfile PATH]`.
 
---pidfile PATH: write this process's id there first thing (a test checks that it is gone later).
+--pidfile PATH: add this process's id to that file first thing (a test checks it is gone later).
 
 gated PORT: a server slow to start, on the test's command. It connects to the test's socket on
 PORT, says "starting", and speaks MCP only once the test sends a line (or closes the socket)."""
@@ -50,7 +50,8 @@ def main() -> None:
     args = sys.argv[1:]
     if "--pidfile" in args:
         at = args.index("--pidfile")
-        Path(args[at + 1]).write_text(str(os.getpid()), encoding="ascii")
+        with Path(args[at + 1]).open("a", encoding="ascii") as pidfile:
+            pidfile.write(f"{os.getpid()}\n")
         del args[at:at + 2]
     mode = args[0] if args else "normal"
     if mode == "crash":

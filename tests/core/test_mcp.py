@@ -15,6 +15,7 @@ import pytest
 from app.core.assistant import Assistant, TurnMode
 from app.core.events import ConfirmationNeeded, ToolFinished, TurnDone
 from app.core.history import HistoryStore
+from app.core.mcp.base import McpUnavailable
 from app.core.mcp.manager import McpManager
 from app.core.runner import ModelRunner
 from app.core.settings import McpServer, Settings
@@ -93,13 +94,9 @@ def test_a_server_that_cannot_start_is_a_readable_note(mode: str, reason: str) -
         mgr.close()
 
 
-def _pid_in(pidfile: Path) -> int:
-    """The id a fixture server wrote at its start (it writes it before anything else)."""
-    deadline = time.monotonic() + WAIT
-    while not pidfile.exists() or not pidfile.read_text(encoding="ascii"):
-        assert time.monotonic() < deadline, f"{pidfile.name}: the server never started"
-        time.sleep(0.05)
-    return int(pidfile.read_text(encoding="ascii"))
+def _pids_in(pidfile: Path) -> list[int]:
+    """The ids fixture servers started with this file wrote (first thing they do)."""
+    return [int(line) for line in pidfile.read_text(encoding="ascii").split()]
 
 
 def _alive(pid: int) -> bool:
@@ -112,19 +109,27 @@ def _alive(pid: int) -> bool:
 
 @pytest.mark.skipif(sys.platform == "win32", reason="os.kill(pid, 0) asks about a POSIX pid")
 def test_no_server_process_outlives_close_even_one_given_up_on(tmp_path: Path) -> None:
-    """Servers that never started (silent, garbage) and one given up on mid-call are each
-    dropped by the manager before close(); close() still ends every process it started."""
-    files = {mode: tmp_path / f"{mode}.pid" for mode in ("hang", "garbage", "normal")}
+    """Servers given up on (one stuck mid-call, two that never finish starting) are dropped by
+    the manager before close(); close() still ends every process it started."""
+    files = {mode: tmp_path / f"{mode}.pid" for mode in ("normal", "hang", "garbage")}
     servers = [server(mode, f"{mode} --pidfile {pidfile}") for mode, pidfile in files.items()]
-    mgr = McpManager(servers, start_timeout=3, call_timeout=2)
+    mgr = McpManager(servers, start_timeout=WAIT, call_timeout=2)
     try:
-        skills = {s.name: s for s in mgr.skills()}
-        pids = {mode: _pid_in(pidfile) for mode, pidfile in files.items()}
-        with pytest.raises(SkillError, match="did not answer"):
-            skills["normal__sleep"].run({"seconds": 3600}, SkillContext())
+        with pytest.raises(McpUnavailable, match="did not answer"):
+            mgr.call("normal", "sleep", {"seconds": 3600})
+        # Wait until the other two have started (not for their tools, which never come),
+        # then give up on them: a start limit of 0 makes the next turn drop them at once.
+        mgr.skills(should_stop=lambda: files["hang"].exists() and files["garbage"].exists())
+        mgr.start_timeout = 0.0
+        mgr.skills()
+        notes = " ".join(mgr.notes())
+        assert "'hang' is unavailable" in notes and "'garbage' is unavailable" in notes
     finally:
         mgr.close()
-    assert [mode for mode, pid in pids.items() if _alive(pid)] == []
+    pids = {mode: _pids_in(pidfile) for mode, pidfile in files.items()}
+    assert all(pids.values()), pids
+    assert {mode: [pid for pid in found if _alive(pid)] for mode, found in pids.items()} == {
+        mode: [] for mode in files}
 
 
 def test_a_missing_command_is_a_readable_note() -> None:
