@@ -1,10 +1,18 @@
-"""The ready-to-paste OpenClaw configuration holds only fields OpenClaw's strict config schema
-knows (src/config/zod-schema.core.ts: ModelProviderSchema, ModelDefinitionSchema; types.mcp.ts),
-with values it accepts: an unknown field or a zero context window fails its validation."""
+"""The ready-to-paste configurations hold only fields their programs' schemas know, with values
+they accept. OpenClaw's strict config schema (src/config/zod-schema.core.ts: ModelProviderSchema,
+ModelDefinitionSchema; types.mcp.ts): an unknown field or a zero context window fails it.
+Continue's config.yaml (packages/config-yaml/src/schemas: index.ts, models.ts): name, version
+and schema are required at the top, and a model needs name, provider and model."""
 
 from __future__ import annotations
 
 import json
+import sys
+from typing import Any
+
+import jsonschema
+import pytest
+import yaml
 
 from app.core.server.client_config import Endpoint, continue_config, mcp_command, openclaw_config
 
@@ -13,6 +21,34 @@ PROVIDER_FIELDS = {"baseUrl", "apiKey", "auth", "api", "injectNumCtxForOpenAICom
 MODEL_FIELDS = {"id", "name", "api", "reasoning", "input", "cost", "contextWindow", "maxTokens",
                 "headers", "compat"}
 API_KINDS = {"openai-completions", "openai-responses", "anthropic-messages"}
+
+
+# Continue's zod schemas written as JSON Schema; closed objects, so a misspelt field shows.
+_NUMBER = {"type": "number"}
+CONTINUE_SCHEMA: dict[str, Any] = {
+    "type": "object", "required": ["name", "version", "schema"], "additionalProperties": False,
+    "properties": {
+        "name": {"type": "string"}, "version": {"type": "string"}, "schema": {"type": "string"},
+        "models": {"type": "array", "items": {
+            "type": "object", "required": ["name", "provider", "model"],
+            "additionalProperties": False,
+            "properties": {
+                "name": {"type": "string"}, "provider": {"type": "string"},
+                "model": {"type": "string"}, "apiBase": {"type": "string"},
+                "apiKey": {"type": "string"},
+                "roles": {"type": "array", "items": {"enum": [
+                    "chat", "autocomplete", "embed", "rerank", "edit", "apply", "summarize"]}},
+                "capabilities": {"type": "array", "items": {"enum": ["tool_use", "image_input"]}},
+                "defaultCompletionOptions": {
+                    "type": "object", "additionalProperties": False,
+                    "properties": {"contextLength": _NUMBER, "maxTokens": _NUMBER}},
+            }}},
+        "mcpServers": {"type": "array", "items": {
+            "type": "object", "required": ["name", "command"], "additionalProperties": False,
+            "properties": {"name": {"type": "string"}, "command": {"type": "string"},
+                           "args": {"type": "array", "items": {"type": "string"}}}}},
+    },
+}
 
 
 def _endpoint(context_window: int) -> Endpoint:
@@ -43,4 +79,33 @@ def test_no_context_window_is_written_before_a_model_is_loaded() -> None:
         "models"]
     assert "contextWindow" not in model  # OpenClaw requires a positive number
     assert "contextLength" not in continue_config(_endpoint(0))
-    assert "contextLength: 32768" in continue_config(_endpoint(32768))
+
+
+def test_continue_config_is_a_whole_config_yaml_that_fits_its_schema() -> None:
+    config = yaml.safe_load(continue_config(_endpoint(32768)))
+    jsonschema.validate(config, CONTINUE_SCHEMA)
+    (model,) = config["models"]
+    assert model["provider"] == "openai" and model["model"] == "Nanbeige4.2-3B-Q4_K_M"
+    assert model["apiBase"] == "http://127.0.0.1:8484/v1" and model["apiKey"] == "hearth-key"
+    assert "tool_use" in model["capabilities"]  # else Continue keeps its agent's tools away
+    assert model["defaultCompletionOptions"] == {"contextLength": 32768, "maxTokens": 4096}
+    command, *args = mcp_command()
+    assert config["mcpServers"] == [{"name": "Hearth", "command": command, "args": args}]
+
+
+def test_continue_config_keeps_odd_names_and_paths_whole(monkeypatch: pytest.MonkeyPatch
+                                                         ) -> None:
+    """A model file named with YAML's own marks, and a Windows bundle's executable path."""
+    exe = r"C:\Program Files\Hearth\Hearth.exe"
+    monkeypatch.setattr(sys, "frozen", True, raising=False)
+    monkeypatch.setattr(sys, "executable", exe)
+    end = Endpoint(base_url="http://[::1]:8484/v1", api_key="k#1", model="a: b #c [d]",
+                   context_window=0, max_tokens=0)
+    config = yaml.safe_load(continue_config(end))
+    jsonschema.validate(config, CONTINUE_SCHEMA)
+    (model,) = config["models"]
+    assert (model["model"], model["apiKey"], model["apiBase"]) == (
+        "a: b #c [d]", "k#1", "http://[::1]:8484/v1")
+    assert "defaultCompletionOptions" not in model  # nothing known yet: Continue's defaults
+    assert config["mcpServers"][0]["command"] == exe
+    assert config["mcpServers"][0]["args"] == ["mcp", "serve"]

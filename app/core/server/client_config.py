@@ -54,19 +54,30 @@ def openclaw_config(end: Endpoint) -> str:
 
 
 def continue_config(end: Endpoint) -> str:
-    """A model entry for Continue's config.yaml (an OpenAI-compatible provider)."""
+    """A whole config.yaml for Continue (fields as its config-yaml schema has them): the top
+    properties it requires, Hearth's model as an OpenAI-compatible provider that can use tools,
+    and `hearth mcp serve` under mcpServers for Hearth's skills. Strings are written as JSON
+    strings, which YAML reads as they are (a model or path with ':' or '\\' in it stays whole)."""
+    quoted = json.dumps
+    options = [*([f"      contextLength: {end.context_window}"] if end.context_window > 0 else []),
+               *([f"      maxTokens: {end.max_tokens}"] if end.max_tokens > 0 else [])]
+    command, *args = mcp_command()
     return "\n".join([
+        "name: Hearth", "version: 1.0.0", "schema: v1",
         "models:",
-        f"  - name: {end.model} (Hearth)",
+        f"  - name: {quoted(f'{end.model} (Hearth)', ensure_ascii=False)}",
         "    provider: openai",
-        f"    model: {end.model}",
-        f"    apiBase: {end.base_url}",
-        f"    apiKey: {end.api_key}",
+        f"    model: {quoted(end.model, ensure_ascii=False)}",
+        f"    apiBase: {quoted(end.base_url)}",
+        f"    apiKey: {quoted(end.api_key)}",
         "    roles: [chat, edit, apply]",
-        "    defaultCompletionOptions:",
-        *([f"      contextLength: {end.context_window}"] if end.context_window > 0 else []),
-        f"      maxTokens: {end.max_tokens}",
-    ])
+        "    capabilities: [tool_use]",
+        *(["    defaultCompletionOptions:", *options] if options else []),
+        "mcpServers:",
+        "  - name: Hearth",
+        f"    command: {quoted(command, ensure_ascii=False)}",
+        f"    args: {quoted(args, ensure_ascii=False)}",
+    ]) + "\n"
 
 
 def mcp_command() -> list[str]:
