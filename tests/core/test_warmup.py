@@ -92,8 +92,10 @@ def test_a_turn_sent_during_the_warmup_goes_first_and_continues_from_it(
     assert warmup is not None and warmup.result(WAIT) is False  # it stepped aside
     turn["thread"].join(WAIT)
     done: TurnDone = turn["done"]
-    # The turn took over the part already computed instead of starting again.
-    assert done.usage["cached_prompt_tokens"] == turn["computed"]
+    # The turn took over the part already computed instead of starting again. It may find
+    # more: the warm-up goes on, behind the turn, whenever the turn is not on the model thread
+    # (between its own steps on a busy machine).
+    assert done.usage["cached_prompt_tokens"] >= turn["computed"] > 0
     assert done.usage["completion_tokens"] > 0
 
 
