@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from skills.common.formats import FORMATS
 
@@ -188,13 +188,18 @@ def _parse_xlsx(path: Path) -> tuple[list[Section], int]:
     check_zip(path)
     book = openpyxl.load_workbook(str(path), read_only=True, data_only=True)
     try:
-        sections = [
-            _sheet_section(f"sheet {name}", book[name].iter_rows(values_only=True))
-            for name in book.sheetnames
-        ]
+        sections = [_sheet_section(f"sheet {name}", _stored_rows(book[name]))
+                    for name in book.sheetnames]
     finally:
         book.close()
     return sections, len(sections)
+
+
+def _stored_rows(sheet: Any) -> Iterator[tuple[Any, ...]]:
+    """The rows a sheet stores, as wide as each row's last cell. Not the range its header
+    claims: a few KB can claim A1:XFD1048576, 17 billion empty cells to walk."""
+    sheet.reset_dimensions()
+    return cast(Iterator[tuple[Any, ...]], sheet.iter_rows(values_only=True))
 
 
 def _sheet_section(location: str, rows: Iterator[tuple[Any, ...]]) -> Section:

@@ -66,7 +66,8 @@ def _joined(parsed: Any) -> str:
     parts: list[str] = []
     size = 0
     for section in getattr(parsed, "sections", []):
-        for line in getattr(section, "lines", []):
+        header = getattr(section, "header", "")  # a table's column names are searched too
+        for line in [*([header] if header else []), *getattr(section, "lines", [])]:
             parts.append(str(line))
             size += len(parts[-1]) + 1
             if size > CONTENT_CAP:

@@ -22,7 +22,9 @@ def xlsx_bomb(path: Path) -> Path:
     return path
 
 
-def test_a_spreadsheet_bomb_is_cut_off_and_its_neighbours_indexed(tmp_path: Path) -> None:
+def test_a_spreadsheet_bomb_is_read_as_the_cells_it_stores(tmp_path: Path) -> None:
+    """Its two cells are indexed at once: the 17 billion it claims are never walked (the time
+    limit, a minute here, would stop that; a busy machine reads two cells well within it)."""
     root = tmp_path / "home"
     root.mkdir()
     bomb = xlsx_bomb(root / "budget.xlsx")
@@ -30,7 +32,7 @@ def test_a_spreadsheet_bomb_is_cut_off_and_its_neighbours_indexed(tmp_path: Path
     good = openpyxl.Workbook()
     good.active["A1"] = "quarterly pineapple"
     good.save(root / "fruit.xlsx")
-    pool = ParserPool(Limits(max_bytes=content.PARSE_SIZE_CAP, seconds=3,
+    pool = ParserPool(Limits(max_bytes=content.PARSE_SIZE_CAP, seconds=60,
                              memory_bytes=1024 ** 3), content.PARSE_TARGET)
     index = FileIndex(tmp_path / "index.db", roots=[str(root)], pool=pool)
     try:
@@ -39,6 +41,8 @@ def test_a_spreadsheet_bomb_is_cut_off_and_its_neighbours_indexed(tmp_path: Path
         assert [h.name for h in index.search("walrus")] == ["notes.txt"]
         assert [h.name for h in index.search("pineapple")] == ["fruit.xlsx"]
         assert {h.name for h in index.search("budget")} == {"budget.xlsx", "notes.txt"}
+        assert [h.name for h in index.search("start")] == ["budget.xlsx"]
+        assert [h.name for h in index.search("end")] == ["budget.xlsx"]
         assert os.path.getsize(bomb) < 10_000
     finally:
         index.close()

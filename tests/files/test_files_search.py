@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import openpyxl
 import pytest
 from files_helpers import write
 
@@ -105,3 +106,15 @@ def test_snippets_bold_every_match_and_fold_accents() -> None:
     assert "**cafeteria**" in snippet
     assert make_snippet("Mon résumé final", ["resume"]) == "Mon **résumé** final"
     assert make_snippet("nothing here", ["zebra"]) == ""
+
+
+def test_a_spreadsheets_column_names_are_searched_with_its_cells(root: Path, make_index) -> None:  # type: ignore[no-untyped-def]
+    """The first filled row of a sheet names its columns: searching for one finds the file."""
+    book = openpyxl.Workbook()
+    book.active.append(["Invoice", "Walrusfee"])
+    book.active.append(["INV-7", 40])
+    book.save(root / "ledger.xlsx")
+    index = make_index(root)
+    index.scan()
+    assert names(index.search("walrusfee")) == ["ledger.xlsx"]
+    assert names(index.search("INV-7")) == ["ledger.xlsx"]
