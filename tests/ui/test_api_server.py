@@ -8,6 +8,7 @@ import json
 from typing import Any
 
 import pytest
+import yaml
 
 from app.ui.api_server import ServerSwitch
 from app.ui.chat.message import AssistantMessage
@@ -87,7 +88,8 @@ def test_connect_page_offers_url_key_and_configs(ctx: Any, qtbot: Any) -> None:
     provider = openclaw["models"]["providers"]["hearth"]
     assert provider["baseUrl"] == "http://127.0.0.1:8484/v1" and provider["apiKey"] == key
     assert provider["models"][0]["contextWindow"] == 32768  # the loaded model's window
-    assert "apiBase: http://127.0.0.1:8484/v1" in page.editor.toPlainText()
+    (editor_model,) = yaml.safe_load(page.editor.toPlainText())["models"]
+    assert editor_model["apiBase"] == "http://127.0.0.1:8484/v1" and editor_model["apiKey"] == key
     assert json.loads(page.mcp.toPlainText())["mcpServers"]["hearth"]["args"] == ["mcp", "serve"]
     page._regenerate()
     assert page.key.text() != key and page.values()["server_api_key"] == page.key.text()
