@@ -32,7 +32,7 @@ from app.core.server.client_config import (
     model_id,
     openclaw_config,
 )
-from app.core.server.guard import local_address
+from app.core.server.guard import base_url, local_address
 from app.core.server.keys import new_api_key
 from app.core.server.log import RequestRecord
 from app.ui.context import UiContext
@@ -167,9 +167,7 @@ class ConnectPage(QScrollArea):
 
     # -- state ------------------------------------------------------------------------------
     def base_url(self) -> str:
-        shown = local_address(self.network.host())
-        shown = f"[{shown}]" if ":" in shown else shown
-        return f"http://{shown}:{self.port.value()}/v1"
+        return base_url(local_address(self.network.host()), self.port.value())
 
     def endpoint(self) -> Endpoint:
         info = self.ctx.hearth.runner.info  # a snapshot: never touches the engine

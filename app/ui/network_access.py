@@ -9,7 +9,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtNetwork import QAbstractSocket, QNetworkInterface
 from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
-from app.core.server.guard import ANY_ADDRESS, is_loopback_host
+from app.core.server.guard import ANY_ADDRESS, base_url, is_loopback_host
 
 LOOPBACK = "127.0.0.1"
 
@@ -33,9 +33,7 @@ def reachable_url(local_url: str, bind_host: str) -> str:
     if bind_host in (ANY_ADDRESS, "::"):
         own = [a for a in network_addresses(bind_host) if a != ANY_ADDRESS]
         host = own[0] if own else bind_host  # no network now: say what it listens on
-    port = urlsplit(local_url).port
-    shown = f"[{host}]" if ":" in host else host
-    return f"http://{shown}:{port}/v1"
+    return base_url(host, urlsplit(local_url).port or 0)  # local_url always has a port
 
 
 def open_to_network(url: str) -> bool:

@@ -182,3 +182,15 @@ def test_the_network_mark_speaks_chinese(ctx: Any, qtbot: Any, chinese: Any) -> 
     assert window.api_label.text().endswith(f"已向网络开放：{url}")
     assert english_on(window.statusBar()) == {}
     tray.menu.deleteLater()
+
+
+def test_an_ipv6_address_is_written_in_brackets_in_every_url_shown() -> None:
+    """Where the server listens on an IPv6 address, the URL shown to other devices and the one
+    programs on this computer use are both valid URLs (the address in brackets)."""
+    from app.core.server.guard import base_url, local_address
+    from app.ui.network_access import reachable_url
+
+    assert reachable_url("http://[::1]:8484/v1", "fd00::5") == "http://[fd00::5]:8484/v1"
+    assert base_url(local_address("::"), 8484) == "http://[::1]:8484/v1"
+    assert base_url(local_address(ANY_ADDRESS), 8484) == "http://127.0.0.1:8484/v1"
+    assert urlsplit(reachable_url("http://[::1]:8484/v1", "fd00::5")).port == 8484

@@ -38,6 +38,12 @@ def local_address(bind_host: str) -> str:
     return _WILDCARD_LOCAL.get(bind_host, bind_host)
 
 
+def base_url(host: str, port: int) -> str:
+    """The base URL clients use (…/v1) for a server at host:port (IPv6 in brackets)."""
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}/v1"
+
+
 def host_name(header: str) -> str:
     """The name in a Host header, without port or IPv6 brackets, lower case."""
     header = header.strip().lower()

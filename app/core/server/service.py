@@ -15,7 +15,7 @@ from typing import Any
 import uvicorn
 
 from app.core.runner import ModelRunner
-from app.core.server.guard import Guard, local_address
+from app.core.server.guard import Guard, base_url, local_address
 from app.core.server.log import RequestLog
 from app.core.server.proposals import ProposalDesk
 from app.core.server.routes import Endpoints, ServerState
@@ -80,9 +80,7 @@ class ApiServer:
     @property
     def url(self) -> str:
         """The base URL clients use (…/v1); known once bound."""
-        shown = local_address(self.config.host)
-        shown = f"[{shown}]" if ":" in shown else shown
-        return f"http://{shown}:{self.port}/v1"
+        return base_url(local_address(self.config.host), self.port)
 
     @property
     def port(self) -> int:
