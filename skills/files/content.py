@@ -66,8 +66,9 @@ def _joined(parsed: Any) -> str:
     parts: list[str] = []
     size = 0
     for section in getattr(parsed, "sections", []):
+        lines = getattr(section, "lines", [])
         header = getattr(section, "header", "")  # a table's column names are searched too
-        for line in [*([header] if header else []), *getattr(section, "lines", [])]:
+        for line in [header, *lines] if header else lines:
             parts.append(str(line))
             size += len(parts[-1]) + 1
             if size > CONTENT_CAP:
