@@ -66,6 +66,9 @@ def test_server_switched_on_mid_chat_keeps_the_chat_and_shows_in_tray(
     wait_idle(qtbot, window)
     (reply,) = messages(window, AssistantMessage)
     assert shown_text(reply).strip().endswith("n119")  # the whole answer, nothing lost
+    # The chat's turn names the conversation after its answer: wait until that step has taken
+    # its scripted output, or the API request, sent first, would be given the title.
+    qtbot.waitUntil(lambda: backend.pending == 1, timeout=WAIT_MS)
     result: dict[str, Any] = {}
     ctx.ops.run(lambda: _ask_api(url, settings.server_api_key), result.update)
     qtbot.waitUntil(lambda: bool(result), timeout=WAIT_MS)
