@@ -13,7 +13,7 @@ MODEL.md or the JSON variant. Rules, chosen to be lenient with untidy output:
 - A text that could still become a tag (`<tool_`) is held back until it is decided, nothing more.
 - `<tool_call>` opens a call when a newline, `<function=` or `{` follows it, in the answer or
   in reasoning that never closed (the reasoning ends there); followed on its line by other
-  words it is quoted in prose and stays text. A `</tool_call>` or `</think>` in the answer
+  words (not a closer that is dropped, below) it is quoted in prose and stays text. A `</tool_call>` or `</think>` in the answer
   closes nothing and is dropped, unless it is quoted as code (right after a backtick).
 - Inside `<tool_call>`: every `<function=NAME>` block becomes one ToolCall. A parameter ends at
   a `</parameter>` followed by the next parameter or the end of its function (so a value may
@@ -162,7 +162,8 @@ class OutputParser:
                 continue
             if tag != CALL_OPEN:
                 return index, tag, _MARKUP
-            verdict = _opens_call(self._buf[index + len(CALL_OPEN):], final=self._finishing)
+            dropped = _STRAY_CLOSERS if self._mode == _TEXT else ()
+            verdict = _opens_call(self._buf[index + len(CALL_OPEN):], self._finishing, dropped)
             if verdict != _LITERAL:
                 return index, tag, verdict
             start = index + len(CALL_OPEN)
@@ -363,13 +364,20 @@ def allows_string(schema: dict[str, Any]) -> bool:
     return any(isinstance(c, str) for c in (choices if isinstance(choices, list) else [])) or isinstance(schema.get("const"), str)
 
 
-def _opens_call(after: str, final: bool) -> str:
-    """Does a `<tool_call>` followed by `after` open a call? Markup, literal or not yet known."""
+def _opens_call(after: str, final: bool, dropped: tuple[str, ...] = ()) -> str:
+    """Does a `<tool_call>` followed by `after` open a call? Markup, literal or not yet known.
+
+    `dropped` are the tags that would be removed right after it (stray closers in an answer):
+    they are not words quoting the tag, so what follows them decides."""
     rest = after.lstrip(" \t")
+    while (closer := next((t for t in dropped if rest.startswith(t)), None)) is not None:
+        rest = rest[len(closer):].lstrip(" \t")
     if rest[:1] in ("\n", "\r") or rest.startswith(_CALL_STARTS):
         return _MARKUP
     if not rest or any(start.startswith(rest) for start in _CALL_STARTS):
         return _MARKUP if final else _UNDECIDED
+    if not final and any(closer.startswith(rest) for closer in dropped):
+        return _UNDECIDED  # perhaps a closer still arriving
     return _LITERAL
 
 
