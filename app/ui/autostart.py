@@ -51,11 +51,19 @@ class XdgAutostart:
             return
         self.path.parent.mkdir(parents=True, exist_ok=True)
         command = " ".join(shlex.quote(part) for part in launch_command())
-        self.path.write_text(
-            "[Desktop Entry]\nType=Application\nName=Hearth\n"
-            "Comment=Your private assistant, in the tray\n"
-            f"Exec={command}\nIcon=hearth\nTerminal=false\nX-GNOME-Autostart-enabled=true\n",
-            encoding="utf-8")
+        # Written beside it, then renamed into place: the session starting (or a crash) never
+        # meets a half-written entry.
+        staged = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
+        try:
+            staged.write_text(
+                "[Desktop Entry]\nType=Application\nName=Hearth\n"
+                "Comment=Your private assistant, in the tray\n"
+                f"Exec={command}\nIcon=hearth\nTerminal=false\n"
+                "X-GNOME-Autostart-enabled=true\n", encoding="utf-8")
+            os.replace(staged, self.path)
+        except BaseException:
+            staged.unlink(missing_ok=True)  # a full disk leaves nothing behind
+            raise
 
 
 class WindowsRunKey:

@@ -34,8 +34,9 @@ def test_the_switch_writes_and_removes_the_autostart_entry(ctx: Any, qtbot: Any,
     assert not box.autostart.isChecked()
     box.autostart.setChecked(True)
     _save(qtbot, box)
-    qtbot.waitUntil(entry.exists, timeout=WAIT_MS)
+    qtbot.waitUntil(entry.exists, timeout=WAIT_MS)  # renamed into place: whole once it exists
     assert "--hidden" in entry.read_text()
+    assert [p.name for p in entry.parent.iterdir()] == ["hearth.desktop"]  # nothing staged left
 
     again = _open(ctx, qtbot)  # the dialog shows what the session will really do
     assert again.autostart.isChecked()
