@@ -292,7 +292,7 @@ class Hearth:
 
     def ui_selftest(self) -> None:
         """Open the main window offscreen and close it (for `hearth selftest` in a bundle)."""
-        from app.ui.selftest import window_selftest
+        from app.ui.shell.selftest import window_selftest
 
         window_selftest(self)
 
@@ -359,7 +359,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"hearth {__version__}")
         return 0
     if not args_list or (args_list[0] not in COMMANDS and args_list[0] not in ("-h", "--help")):
-        from app.ui.application import run_app
+        from app.ui.shell.application import run_app
 
         mask = os.umask(OWNER_UMASK)  # what Hearth creates is owner-only (0600, folders 0700)
         try:

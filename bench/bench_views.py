@@ -101,7 +101,7 @@ def time_months(app: QApplication, view, months: int = 12,  # type: ignore[no-un
 
 
 def calendar_figures(app: QApplication, events: int) -> dict[str, object]:
-    from app.ui.calendar_view import CalendarView
+    from app.ui.pages.calendar.view import CalendarView
 
     out: dict[str, object] = {}
     for label, count in (("empty", 0), ("full", events)):
@@ -198,7 +198,7 @@ def pump(app: QApplication, seconds: float) -> None:
 
 
 def files_figures(app: QApplication, count: int) -> dict[str, object]:
-    from app.ui.files_view import FilesView
+    from app.ui.pages.files import FilesView
 
     home = Path(tempfile.mkdtemp(prefix="hearth-bench-files-"))
     root = home / "Files"

@@ -105,8 +105,8 @@ def open_window(app: object, hearth: object, scheme: str, size: tuple[int, int],
                 translations: object = None) -> tuple[Any, Any]:
     """The main window over `hearth` in `scheme`, shown at `size`, its conversations listed."""
     from app.ui.context import UiContext
-    from app.ui.main_window import MainWindow
     from app.ui.ops import Ops
+    from app.ui.shell.main_window import MainWindow
     from app.ui.theme import ThemeManager
 
     theme = ThemeManager(app, scheme)  # type: ignore[arg-type]
@@ -281,10 +281,10 @@ def shoot_chinese(app: object, hearth: object) -> list[Path]:
 
 
 def shoot_all(app: object, ctx: object, scheme: str) -> list[Path]:
-    from app.ui.main_window import MainWindow
     from app.ui.models.manager import ModelManager
-    from app.ui.quick_ask import QuickAsk
-    from app.ui.settings_dialog import SettingsDialog
+    from app.ui.settings.dialog import SettingsDialog
+    from app.ui.shell.main_window import MainWindow
+    from app.ui.shell.quick_ask import QuickAsk
 
     ops = ctx.ops  # type: ignore[attr-defined]
     paths = []

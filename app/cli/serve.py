@@ -13,8 +13,8 @@ import threading
 from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any
 
+from app.cli.engine_options import add_engine_options, scripted_backend
 from app.cli.output import emit_json, fail
-from app.cli.scripted import add_engine_options, scripted_backend
 from app.core.failures import exit_code, kind_of
 from app.core.server.client_config import model_id
 from app.core.server.guard import is_loopback_host

@@ -13,9 +13,9 @@ if TYPE_CHECKING:
     from app.core.assistant import Assistant
     from app.core.conversations import Conversations
     from app.core.history import HistoryStore
-    from app.ui.api_server import ServerSwitch
-    from app.ui.hotkey import GlobalHotkey
     from app.ui.i18n import Translations
+    from app.ui.settings.api_server import ServerSwitch
+    from app.ui.shell.hotkey import GlobalHotkey
     from app.ui.theme import ThemeManager
     from skills.calendar import CalendarStore
     from skills.documents import DocumentIndex

@@ -9,7 +9,7 @@ from PySide6.QtCore import QCoreApplication, Qt, QUrl
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QMessageBox, QWidget
 
-from app.ui.pdf_viewer import PdfViewer, pdf_available
+from app.ui.pages.pdf_viewer import PdfViewer, pdf_available
 from skills.files.runnable import runnable_reason
 
 

@@ -221,190 +221,190 @@
 <context>
     <name>CalendarView</name>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="150"/>
-        <location filename="../../app/ui/calendar_view.py" line="191"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="150"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="191"/>
         <source>Agenda</source>
         <translation>日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="191"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="191"/>
         <source>Day</source>
         <translation>日</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="190"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="190"/>
         <source>Week</source>
         <translation>周</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="151"/>
-        <location filename="../../app/ui/calendar_view.py" line="190"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="151"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="190"/>
         <source>Month</source>
         <translation>月</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="152"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="152"/>
         <source>Days by the hour</source>
         <translation>按小时显示的日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="174"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="174"/>
         <source>+%1 more</source>
         <translation>另有 %1 项</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="178"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="178"/>
         <source>Edit…</source>
         <translation>编辑…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="178"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="178"/>
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="185"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="185"/>
         <source>New event</source>
         <translation>新建日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="203"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="203"/>
         <source>Today</source>
         <translation>今天</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="203"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="203"/>
         <source>Previous</source>
         <translation>上一页</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="204"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="204"/>
         <source>Next</source>
         <translation>下一页</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="214"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="214"/>
         <source>Import .ics…</source>
         <translation>导入 .ics…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="208"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="208"/>
         <source>Import / Export</source>
         <translation>导入 / 导出</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="215"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="215"/>
         <source>Export .ics…</source>
         <translation>导出 .ics…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="301"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="301"/>
         <source>Week of %1</source>
         <translation>%1 这一周</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="302"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="302"/>
         <source>From %1</source>
         <translation>自 %1 起</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="315"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="315"/>
         <source>1 event</source>
         <translation>1 个日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="316"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="316"/>
         <source>%1 events</source>
         <translation>%1 个日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="325"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="325"/>
         <source>All day</source>
         <translation>全天</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="326"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="326"/>
         <source>Nothing planned</source>
         <translation>没有安排</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="358"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="358"/>
         <source>Added “%1”</source>
         <translation>已添加“%1”</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="379"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="379"/>
         <source>Move event</source>
         <translation>移动日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="380"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="380"/>
         <source>Move “%1” to %2?</source>
         <translation>要把“%1”移到 %2 吗？</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="382"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="382"/>
         <source>Move</source>
         <translation>移动</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="392"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="392"/>
         <source>Delete event</source>
         <translation>删除日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="393"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="393"/>
         <source>Delete “%1”?</source>
         <translation>要删除“%1”吗？</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="395"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="395"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="423"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="423"/>
         <source>Changed “%1”</source>
         <translation>已更改“%1”</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="430"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="430"/>
         <source>Deleted “%1”</source>
         <translation>已删除“%1”</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="449"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="449"/>
         <source>The calendar could not be read: %1</source>
         <translation>无法读取日历：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="453"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="453"/>
         <source>Import a calendar</source>
         <translation>导入日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="454"/>
-        <location filename="../../app/ui/calendar_view.py" line="486"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="454"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="486"/>
         <source>Calendars (*.ics)</source>
         <translation>日历文件 (*.ics)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="469"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="469"/>
         <source>Imported: %1 new, %2 updated</source>
         <translation>已导入：新增 %1，更新 %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="472"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="472"/>
         <source>; %1 repaired, %2 skipped</source>
         <translation>；修复 %1，跳过 %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="484"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="484"/>
         <source>Export the calendar</source>
         <translation>导出日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar_view.py" line="499"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="499"/>
         <source>Exported to %1</source>
         <translation>已导出到 %1</translation>
     </message>
@@ -547,129 +547,129 @@
         </translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="68"/>
+        <location filename="../../app/ui/settings/connect.py" line="68"/>
         <source>Let other apps use Hearth&apos;s model (local server)</source>
         <translation>允许其他应用使用 Hearth 的模型（本地服务器）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="73"/>
+        <location filename="../../app/ui/settings/connect.py" line="73"/>
         <source>Programs on this computer (OpenClaw, editors, scripts) can then use the model Hearth has loaded, with the key below. Your own chats always go first.</source>
         <translation>这台电脑上的程序（OpenClaw、编辑器、脚本）就可以凭下面的密钥使用 Hearth 已加载的模型。你自己的对话始终优先。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="80"/>
+        <location filename="../../app/ui/settings/connect.py" line="80"/>
         <source>Port</source>
         <translation>端口</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="84"/>
+        <location filename="../../app/ui/settings/connect.py" line="84"/>
         <source>Server port</source>
         <translation>服务器端口</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="89"/>
+        <location filename="../../app/ui/settings/connect.py" line="89"/>
         <source>Base URL</source>
         <translation>基础 URL</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="90"/>
+        <location filename="../../app/ui/settings/connect.py" line="90"/>
         <source>API key</source>
         <translation>API 密钥</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="91"/>
+        <location filename="../../app/ui/settings/connect.py" line="91"/>
         <source>New key</source>
         <translation>新密钥</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="92"/>
+        <location filename="../../app/ui/settings/connect.py" line="92"/>
         <source>Replace the API key with a new one</source>
         <translation>用新的 API 密钥替换当前密钥</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="98"/>
+        <location filename="../../app/ui/settings/connect.py" line="98"/>
         <source>Web pages allowed to call the server (CORS)</source>
         <translation>允许调用服务器的网页（CORS）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="100"/>
+        <location filename="../../app/ui/settings/connect.py" line="100"/>
         <source>None (recommended), or e.g. http://localhost:5173</source>
         <translation>无（推荐），或例如 http://localhost:5173</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="101"/>
+        <location filename="../../app/ui/settings/connect.py" line="101"/>
         <source>Allowed web origins</source>
         <translation>允许的网页来源</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="103"/>
+        <location filename="../../app/ui/settings/connect.py" line="103"/>
         <source>Ready-to-paste configuration</source>
         <translation>可直接粘贴的配置</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="105"/>
+        <location filename="../../app/ui/settings/connect.py" line="105"/>
         <source>OpenClaw</source>
         <translation>OpenClaw</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="106"/>
+        <location filename="../../app/ui/settings/connect.py" line="106"/>
         <source>Editor (Continue)</source>
         <translation>编辑器（Continue）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="107"/>
+        <location filename="../../app/ui/settings/connect.py" line="107"/>
         <source>MCP clients</source>
         <translation>MCP 客户端</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="110"/>
+        <location filename="../../app/ui/settings/connect.py" line="110"/>
         <source>Test connection</source>
         <translation>测试连接</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="116"/>
+        <location filename="../../app/ui/settings/connect.py" line="116"/>
         <source>Recent requests (no message text is kept)</source>
         <translation>最近的请求（不保存消息内容）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="118"/>
+        <location filename="../../app/ui/settings/connect.py" line="118"/>
         <source>Request log</source>
         <translation>请求日志</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="138"/>
-        <location filename="../../app/ui/connect_page.py" line="153"/>
+        <location filename="../../app/ui/settings/connect.py" line="138"/>
+        <location filename="../../app/ui/settings/connect.py" line="153"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="139"/>
-        <location filename="../../app/ui/connect_page.py" line="154"/>
+        <location filename="../../app/ui/settings/connect.py" line="139"/>
+        <location filename="../../app/ui/settings/connect.py" line="154"/>
         <source>Copy %1</source>
         <translation>复制%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="183"/>
+        <location filename="../../app/ui/settings/connect.py" line="183"/>
         <source>A new key takes effect when you save; programs using the old one must be given the new one.</source>
         <translation>新密钥在保存后生效；使用旧密钥的程序需要换成新密钥。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="202"/>
+        <location filename="../../app/ui/settings/connect.py" line="202"/>
         <source>The server is off: turn it on and save first.</source>
         <translation>服务器未开启：请先开启并保存。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="220"/>
+        <location filename="../../app/ui/settings/connect.py" line="220"/>
         <source>Testing…</source>
         <translation>正在测试…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="224"/>
+        <location filename="../../app/ui/settings/connect.py" line="224"/>
         <source>Connected: the server answers with %1.</source>
         <translation>已连接：服务器以 %1 应答。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/connect_page.py" line="229"/>
+        <location filename="../../app/ui/settings/connect.py" line="229"/>
         <source>No answer: %1</source>
         <translation>没有应答：%1</translation>
     </message>
@@ -677,27 +677,27 @@
 <context>
     <name>Desktop</name>
     <message>
-        <location filename="../../app/ui/desktop.py" line="115"/>
+        <location filename="../../app/ui/shell/desktop.py" line="115"/>
         <source>Hearth is still running</source>
         <translation>Hearth 仍在运行</translation>
     </message>
     <message>
-        <location filename="../../app/ui/desktop.py" line="116"/>
+        <location filename="../../app/ui/shell/desktop.py" line="116"/>
         <source>Hearth keeps running in the tray so reminders and quick ask work. Quit it from the tray menu.</source>
         <translation>Hearth 会继续在托盘中运行，以便提醒和快速提问可用。可从托盘菜单退出。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/desktop.py" line="119"/>
+        <location filename="../../app/ui/shell/desktop.py" line="119"/>
         <source>Could not save settings</source>
         <translation>无法保存设置</translation>
     </message>
     <message>
-        <location filename="../../app/ui/desktop.py" line="123"/>
+        <location filename="../../app/ui/shell/desktop.py" line="123"/>
         <source>Hearth test reminder</source>
         <translation>Hearth 测试提醒</translation>
     </message>
     <message>
-        <location filename="../../app/ui/desktop.py" line="124"/>
+        <location filename="../../app/ui/shell/desktop.py" line="124"/>
         <source>Reminders appear like this, with Snooze and Open.</source>
         <translation>提醒会像这样显示，并带有“稍后提醒”和“打开”。</translation>
     </message>
@@ -829,157 +829,157 @@
 <context>
     <name>EventDialog</name>
     <message>
-        <location filename="../../app/ui/calendar/editor.py" line="51"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="51"/>
         <source>Edit event</source>
         <translation>编辑日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar/editor.py" line="51"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="51"/>
         <source>New event</source>
         <translation>新建日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar/editor.py" line="54"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="54"/>
         <source>What is it?</source>
         <translation>是什么事？</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar/editor.py" line="55"/>
-        <location filename="../../app/ui/calendar/editor.py" line="56"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="55"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="56"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar/editor.py" line="57"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="57"/>
         <source>All day</source>
         <translation>全天</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar/editor.py" line="61"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="61"/>
         <source>Starts</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar/editor.py" line="61"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="61"/>
         <source>Ends</source>
         <translation>结束</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar/editor.py" line="75"/>
-        <location filename="../../app/ui/calendar/editor.py" line="76"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="75"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="76"/>
         <source>Place</source>
         <translation>地点</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar/editor.py" line="78"/>
-        <location filename="../../app/ui/calendar/editor.py" line="80"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="78"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="80"/>
         <source>Notes</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar/editor.py" line="82"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="82"/>
         <source>Does not repeat</source>
         <translation>不重复</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar/editor.py" line="82"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="82"/>
         <source>Every day</source>
         <translation>每天</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar/editor.py" line="82"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="82"/>
         <source>Every week</source>
         <translation>每周</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar/editor.py" line="83"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="83"/>
         <source>Every month</source>
         <translation>每月</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar/editor.py" line="83"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="83"/>
         <source>Every year</source>
         <translation>每年</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar/editor.py" line="88"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="88"/>
         <source>Custom (%1)</source>
         <translation>自定义（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar/editor.py" line="92"/>
-        <location filename="../../app/ui/calendar/editor.py" line="94"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="92"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="94"/>
         <source>Repeat</source>
         <translation>重复</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar/editor.py" line="96"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="96"/>
         <source>No reminder</source>
         <translation>不提醒</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar/editor.py" line="96"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="96"/>
         <source>At the start</source>
         <translation>开始时</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar/editor.py" line="96"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="96"/>
         <source>5 minutes before</source>
         <translation>提前 5 分钟</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar/editor.py" line="97"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="97"/>
         <source>10 minutes before</source>
         <translation>提前 10 分钟</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar/editor.py" line="97"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="97"/>
         <source>15 minutes before</source>
         <translation>提前 15 分钟</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar/editor.py" line="98"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="98"/>
         <source>30 minutes before</source>
         <translation>提前 30 分钟</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar/editor.py" line="98"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="98"/>
         <source>1 hour before</source>
         <translation>提前 1 小时</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar/editor.py" line="99"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="99"/>
         <source>1 day before</source>
         <translation>提前 1 天</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar/editor.py" line="104"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="104"/>
         <source>%1 minutes before</source>
         <translation>提前 %1 分钟</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar/editor.py" line="106"/>
-        <location filename="../../app/ui/calendar/editor.py" line="107"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="106"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="107"/>
         <source>Reminder</source>
         <translation>提醒</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar/editor.py" line="115"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="115"/>
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar/editor.py" line="136"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="136"/>
         <source>Give the event a title.</source>
         <translation>请为日程填写标题。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar/editor.py" line="141"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="141"/>
         <source>The end must be on or after the start.</source>
         <translation>结束日期不能早于开始日期。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar/editor.py" line="147"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="147"/>
         <source>The end must be after the start.</source>
         <translation>结束时间必须晚于开始时间。</translation>
     </message>
@@ -1065,249 +1065,249 @@
 <context>
     <name>FilesView</name>
     <message>
-        <location filename="../../app/ui/files_view.py" line="175"/>
+        <location filename="../../app/ui/pages/files.py" line="175"/>
         <source>Files found</source>
         <translation>找到的文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="206"/>
+        <location filename="../../app/ui/pages/files.py" line="206"/>
         <source>Files</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="207"/>
+        <location filename="../../app/ui/pages/files.py" line="207"/>
         <source>Add folder…</source>
         <translation>添加文件夹…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="208"/>
+        <location filename="../../app/ui/pages/files.py" line="208"/>
         <source>Search file names and contents</source>
         <translation>搜索文件名和内容</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="209"/>
+        <location filename="../../app/ui/pages/files.py" line="209"/>
         <source>Search files</source>
         <translation>搜索文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="210"/>
+        <location filename="../../app/ui/pages/files.py" line="210"/>
         <source>Documents</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="210"/>
+        <location filename="../../app/ui/pages/files.py" line="210"/>
         <source>Spreadsheets</source>
         <translation>表格</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="211"/>
+        <location filename="../../app/ui/pages/files.py" line="211"/>
         <source>Presentations</source>
         <translation>演示文稿</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="211"/>
+        <location filename="../../app/ui/pages/files.py" line="211"/>
         <source>Images</source>
         <translation>图片</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="212"/>
-        <location filename="../../app/ui/files_view.py" line="218"/>
+        <location filename="../../app/ui/pages/files.py" line="212"/>
+        <location filename="../../app/ui/pages/files.py" line="218"/>
         <source>Audio</source>
         <translation>音频</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="212"/>
+        <location filename="../../app/ui/pages/files.py" line="212"/>
         <source>Videos</source>
         <translation>视频</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="213"/>
+        <location filename="../../app/ui/pages/files.py" line="213"/>
         <source>Archives</source>
         <translation>压缩包</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="213"/>
-        <location filename="../../app/ui/files_view.py" line="219"/>
+        <location filename="../../app/ui/pages/files.py" line="213"/>
+        <location filename="../../app/ui/pages/files.py" line="219"/>
         <source>Code</source>
         <translation>代码</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="214"/>
-        <location filename="../../app/ui/files_view.py" line="219"/>
+        <location filename="../../app/ui/pages/files.py" line="214"/>
+        <location filename="../../app/ui/pages/files.py" line="219"/>
         <source>Other</source>
         <translation>其他</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="216"/>
+        <location filename="../../app/ui/pages/files.py" line="216"/>
         <source>Document</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="216"/>
+        <location filename="../../app/ui/pages/files.py" line="216"/>
         <source>Spreadsheet</source>
         <translation>表格</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="217"/>
+        <location filename="../../app/ui/pages/files.py" line="217"/>
         <source>Presentation</source>
         <translation>演示文稿</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="217"/>
+        <location filename="../../app/ui/pages/files.py" line="217"/>
         <source>Image</source>
         <translation>图片</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="218"/>
+        <location filename="../../app/ui/pages/files.py" line="218"/>
         <source>Video</source>
         <translation>视频</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="218"/>
+        <location filename="../../app/ui/pages/files.py" line="218"/>
         <source>Archive</source>
         <translation>压缩包</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="221"/>
+        <location filename="../../app/ui/pages/files.py" line="221"/>
         <source>Any kind</source>
         <translation>任意类型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="222"/>
+        <location filename="../../app/ui/pages/files.py" line="222"/>
         <source>Kind of file</source>
         <translation>文件类型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="223"/>
+        <location filename="../../app/ui/pages/files.py" line="223"/>
         <source>Any time</source>
         <translation>任意时间</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="224"/>
+        <location filename="../../app/ui/pages/files.py" line="224"/>
         <source>Today</source>
         <translation>今天</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="224"/>
+        <location filename="../../app/ui/pages/files.py" line="224"/>
         <source>Past week</source>
         <translation>过去一周</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="224"/>
+        <location filename="../../app/ui/pages/files.py" line="224"/>
         <source>Past month</source>
         <translation>过去一个月</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="225"/>
+        <location filename="../../app/ui/pages/files.py" line="225"/>
         <source>Past year</source>
         <translation>过去一年</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="225"/>
-        <location filename="../../app/ui/files_view.py" line="230"/>
+        <location filename="../../app/ui/pages/files.py" line="225"/>
+        <location filename="../../app/ui/pages/files.py" line="230"/>
         <source>Modified</source>
         <translation>修改时间</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="226"/>
+        <location filename="../../app/ui/pages/files.py" line="226"/>
         <source>Any size</source>
         <translation>任意大小</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="227"/>
+        <location filename="../../app/ui/pages/files.py" line="227"/>
         <source>Under 1 MB</source>
         <translation>小于 1 MB</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="227"/>
+        <location filename="../../app/ui/pages/files.py" line="227"/>
         <source>1 to 100 MB</source>
         <translation>1 到 100 MB</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="228"/>
+        <location filename="../../app/ui/pages/files.py" line="228"/>
         <source>Over 100 MB</source>
         <translation>大于 100 MB</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="228"/>
-        <location filename="../../app/ui/files_view.py" line="230"/>
+        <location filename="../../app/ui/pages/files.py" line="228"/>
+        <location filename="../../app/ui/pages/files.py" line="230"/>
         <source>Size</source>
         <translation>大小</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="229"/>
+        <location filename="../../app/ui/pages/files.py" line="229"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="229"/>
+        <location filename="../../app/ui/pages/files.py" line="229"/>
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="229"/>
+        <location filename="../../app/ui/pages/files.py" line="229"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="289"/>
-        <location filename="../../app/ui/files_view.py" line="308"/>
+        <location filename="../../app/ui/pages/files.py" line="289"/>
+        <location filename="../../app/ui/pages/files.py" line="308"/>
         <source>1 file</source>
         <translation>1 个文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="289"/>
-        <location filename="../../app/ui/files_view.py" line="308"/>
+        <location filename="../../app/ui/pages/files.py" line="289"/>
+        <location filename="../../app/ui/pages/files.py" line="308"/>
         <source>%1 files</source>
         <translation>%1 个文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="291"/>
+        <location filename="../../app/ui/pages/files.py" line="291"/>
         <source>The first %1 files; type more to narrow them down</source>
         <translation>前 %1 个文件；多输入一些以缩小范围</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="296"/>
+        <location filename="../../app/ui/pages/files.py" line="296"/>
         <source>File search failed: %1</source>
         <translation>文件搜索失败：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="304"/>
+        <location filename="../../app/ui/pages/files.py" line="304"/>
         <source>No folders are chosen for file search yet: add one (Hearth finds files only there).</source>
         <translation>尚未选择用于文件搜索的文件夹：请添加一个（Hearth 只在其中查找文件）。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="309"/>
+        <location filename="../../app/ui/pages/files.py" line="309"/>
         <source>in 1 folder</source>
         <translation>位于 1 个文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="309"/>
+        <location filename="../../app/ui/pages/files.py" line="309"/>
         <source>in %1 folders</source>
         <translation>位于 %1 个文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="328"/>
+        <location filename="../../app/ui/pages/files.py" line="328"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="329"/>
+        <location filename="../../app/ui/pages/files.py" line="329"/>
         <source>Show in folder</source>
         <translation>在文件夹中显示</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="330"/>
+        <location filename="../../app/ui/pages/files.py" line="330"/>
         <source>Add to chat</source>
         <translation>添加到对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="334"/>
+        <location filename="../../app/ui/pages/files.py" line="334"/>
         <source>Search files in a folder</source>
         <translation>在文件夹中搜索文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/files_view.py" line="351"/>
+        <location filename="../../app/ui/pages/files.py" line="351"/>
         <source>Reading %1…</source>
         <translation>正在读取 %1…</translation>
     </message>
@@ -1315,22 +1315,22 @@
 <context>
     <name>FolderList</name>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="63"/>
+        <location filename="../../app/ui/settings/dialog.py" line="63"/>
         <source>Add…</source>
         <translation>添加…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="64"/>
+        <location filename="../../app/ui/settings/dialog.py" line="64"/>
         <source>Add a folder to %1</source>
         <translation>向「%1」添加文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="66"/>
+        <location filename="../../app/ui/settings/dialog.py" line="66"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="67"/>
+        <location filename="../../app/ui/settings/dialog.py" line="67"/>
         <source>Remove the selected folder from %1</source>
         <translation>从「%1」移除所选文件夹</translation>
     </message>
@@ -1338,69 +1338,69 @@
 <context>
     <name>GenerationTab</name>
     <message>
-        <location filename="../../app/ui/settings_generation.py" line="24"/>
+        <location filename="../../app/ui/settings/generation.py" line="24"/>
         <source>Answering a message</source>
         <translation>回答消息</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_generation.py" line="26"/>
+        <location filename="../../app/ui/settings/generation.py" line="26"/>
         <source>Temperature when answering a message</source>
         <translation>回答消息时的温度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_generation.py" line="27"/>
-        <location filename="../../app/ui/settings_generation.py" line="33"/>
+        <location filename="../../app/ui/settings/generation.py" line="27"/>
+        <location filename="../../app/ui/settings/generation.py" line="33"/>
         <source>Temperature</source>
         <translation>温度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_generation.py" line="29"/>
-        <location filename="../../app/ui/settings_generation.py" line="35"/>
+        <location filename="../../app/ui/settings/generation.py" line="29"/>
+        <location filename="../../app/ui/settings/generation.py" line="35"/>
         <source>Top p / top k</source>
         <translation>Top p / top k</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_generation.py" line="30"/>
+        <location filename="../../app/ui/settings/generation.py" line="30"/>
         <source>Steps after a tool result</source>
         <translation>工具结果之后的步骤</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_generation.py" line="32"/>
+        <location filename="../../app/ui/settings/generation.py" line="32"/>
         <source>Temperature after a tool result</source>
         <translation>工具结果之后的温度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_generation.py" line="36"/>
+        <location filename="../../app/ui/settings/generation.py" line="36"/>
         <source>Thinking budget (tokens; 0 answers without thinking)</source>
         <translation>思考预算（token；0 表示不思考直接回答）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_generation.py" line="37"/>
+        <location filename="../../app/ui/settings/generation.py" line="37"/>
         <source>Chat</source>
         <translation>对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_generation.py" line="37"/>
+        <location filename="../../app/ui/settings/generation.py" line="37"/>
         <source>Quick ask</source>
         <translation>快速提问</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_generation.py" line="37"/>
+        <location filename="../../app/ui/settings/generation.py" line="37"/>
         <source>Tool steps</source>
         <translation>工具步骤</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_generation.py" line="38"/>
+        <location filename="../../app/ui/settings/generation.py" line="38"/>
         <source>Titles</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_generation.py" line="45"/>
+        <location filename="../../app/ui/settings/generation.py" line="45"/>
         <source>Thinking budget: %1</source>
         <translation>思考预算：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_generation.py" line="48"/>
+        <location filename="../../app/ui/settings/generation.py" line="48"/>
         <source>When the reasoning reaches its budget, or goes in circles, Hearth closes it and the model answers (&quot;Thinking was cut short&quot;).</source>
         <translation>当推理达到预算或陷入循环时，Hearth 会结束推理并让模型作答（“思考被提前结束”）。</translation>
     </message>
@@ -1408,27 +1408,27 @@
 <context>
     <name>GlobalHotkey</name>
     <message>
-        <location filename="../../app/ui/hotkey/__init__.py" line="62"/>
+        <location filename="../../app/ui/shell/hotkey/__init__.py" line="62"/>
         <source>No global shortcut set.</source>
         <translation>未设置全局快捷键。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/hotkey/__init__.py" line="68"/>
+        <location filename="../../app/ui/shell/hotkey/__init__.py" line="68"/>
         <source>“%1” is not a key combination.</source>
         <translation>“%1”不是有效的组合键。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/hotkey/__init__.py" line="71"/>
+        <location filename="../../app/ui/shell/hotkey/__init__.py" line="71"/>
         <source>Use at least one of Ctrl, Alt/Option or the Windows/Cmd key, so ordinary typing is not captured.</source>
         <translation>请至少包含 Ctrl、Alt/Option 或 Windows/Cmd 键之一，以免拦截正常输入。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/hotkey/__init__.py" line="88"/>
+        <location filename="../../app/ui/shell/hotkey/__init__.py" line="88"/>
         <source>Wayland does not let apps grab keys. Add a shortcut in your desktop&apos;s keyboard settings that runs: hearth --toggle</source>
         <translation>Wayland 不允许应用抢占按键。请在桌面的键盘设置中添加一个快捷键，运行：hearth --toggle</translation>
     </message>
     <message>
-        <location filename="../../app/ui/hotkey/__init__.py" line="91"/>
+        <location filename="../../app/ui/shell/hotkey/__init__.py" line="91"/>
         <source>Global shortcuts are not available on this display (%1). Bind “hearth --toggle” to a key in your system settings.</source>
         <translation>此显示环境（%1）不支持全局快捷键。请在系统设置中把“hearth --toggle”绑定到一个按键。</translation>
     </message>
@@ -1469,43 +1469,43 @@
 <context>
     <name>HistoryEraser</name>
     <message>
-        <location filename="../../app/ui/forget_history.py" line="31"/>
+        <location filename="../../app/ui/settings/forget_history.py" line="31"/>
         <source>Could not read your conversations</source>
         <translation>无法读取你的对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/forget_history.py" line="35"/>
-        <location filename="../../app/ui/forget_history.py" line="45"/>
+        <location filename="../../app/ui/settings/forget_history.py" line="35"/>
+        <location filename="../../app/ui/settings/forget_history.py" line="45"/>
         <source>Delete all history</source>
         <translation>删除全部历史记录</translation>
     </message>
     <message>
-        <location filename="../../app/ui/forget_history.py" line="36"/>
+        <location filename="../../app/ui/settings/forget_history.py" line="36"/>
         <source>There is no history to delete.</source>
         <translation>没有可删除的历史记录。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/forget_history.py" line="40"/>
+        <location filename="../../app/ui/settings/forget_history.py" line="40"/>
         <source>Delete your conversation for good?</source>
         <translation>永久删除你的对话？</translation>
     </message>
     <message>
-        <location filename="../../app/ui/forget_history.py" line="41"/>
+        <location filename="../../app/ui/settings/forget_history.py" line="41"/>
         <source>Delete all %1 conversations for good?</source>
         <translation>永久删除全部 %1 个对话？</translation>
     </message>
     <message>
-        <location filename="../../app/ui/forget_history.py" line="42"/>
+        <location filename="../../app/ui/settings/forget_history.py" line="42"/>
         <source>Their messages, the documents dropped into them, the model&apos;s saved memory of them (KV caches) and their search entries are forgotten. This cannot be undone.</source>
         <translation>它们的消息、拖入其中的文档、模型保存的对话记忆（KV 缓存）和搜索条目都会被清除。此操作无法撤销。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/forget_history.py" line="48"/>
+        <location filename="../../app/ui/settings/forget_history.py" line="48"/>
         <source>Delete all</source>
         <translation>全部删除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/forget_history.py" line="67"/>
+        <location filename="../../app/ui/settings/forget_history.py" line="67"/>
         <source>Could not delete the history</source>
         <translation>无法删除历史记录</translation>
     </message>
@@ -1513,255 +1513,255 @@
 <context>
     <name>LibraryView</name>
     <message>
-        <location filename="../../app/ui/library_view.py" line="79"/>
+        <location filename="../../app/ui/pages/library.py" line="79"/>
         <source>Reading the library…</source>
         <translation>正在读取资料库…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="94"/>
+        <location filename="../../app/ui/pages/library.py" line="94"/>
         <source>Documents</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="95"/>
-        <location filename="../../app/ui/library_view.py" line="145"/>
+        <location filename="../../app/ui/pages/library.py" line="95"/>
+        <location filename="../../app/ui/pages/library.py" line="145"/>
         <source>Watched folders</source>
         <translation>监视的文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="96"/>
-        <location filename="../../app/ui/library_view.py" line="203"/>
+        <location filename="../../app/ui/pages/library.py" line="96"/>
+        <location filename="../../app/ui/pages/library.py" line="203"/>
         <source>Problems</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="103"/>
+        <location filename="../../app/ui/pages/library.py" line="103"/>
         <source>Library</source>
         <translation>资料库</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="108"/>
+        <location filename="../../app/ui/pages/library.py" line="108"/>
         <source>Re-index now</source>
         <translation>立即重建索引</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="115"/>
+        <location filename="../../app/ui/pages/library.py" line="115"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="115"/>
+        <location filename="../../app/ui/pages/library.py" line="115"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="116"/>
+        <location filename="../../app/ui/pages/library.py" line="116"/>
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="115"/>
+        <location filename="../../app/ui/pages/library.py" line="115"/>
         <source>Length</source>
         <translation>长度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="84"/>
-        <location filename="../../app/ui/library_view.py" line="85"/>
+        <location filename="../../app/ui/pages/library.py" line="84"/>
+        <location filename="../../app/ui/pages/library.py" line="85"/>
         <source>Search inside your documents</source>
         <translation>在文档内容中搜索</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="105"/>
+        <location filename="../../app/ui/pages/library.py" line="105"/>
         <source>Add files…</source>
         <translation>添加文件…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="115"/>
+        <location filename="../../app/ui/pages/library.py" line="115"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="130"/>
+        <location filename="../../app/ui/pages/library.py" line="130"/>
         <source>Indexed documents</source>
         <translation>已索引的文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="135"/>
+        <location filename="../../app/ui/pages/library.py" line="135"/>
         <source>Passages found</source>
         <translation>找到的段落</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="151"/>
+        <location filename="../../app/ui/pages/library.py" line="151"/>
         <source>Add folder…</source>
         <translation>添加文件夹…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="152"/>
+        <location filename="../../app/ui/pages/library.py" line="152"/>
         <source>Stop watching</source>
         <translation>停止监视</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="162"/>
+        <location filename="../../app/ui/pages/library.py" line="162"/>
         <source>Files that could not be read</source>
         <translation>无法读取的文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="186"/>
+        <location filename="../../app/ui/pages/library.py" line="186"/>
         <source>1 document</source>
         <translation>1 个文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="186"/>
+        <location filename="../../app/ui/pages/library.py" line="186"/>
         <source>%1 documents</source>
         <translation>%1 个文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="187"/>
+        <location filename="../../app/ui/pages/library.py" line="187"/>
         <source>1 passage</source>
         <translation>1 个段落</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="188"/>
+        <location filename="../../app/ui/pages/library.py" line="188"/>
         <source>%1 passages</source>
         <translation>%1 个段落</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="190"/>
+        <location filename="../../app/ui/pages/library.py" line="190"/>
         <source>1 only in a chat</source>
         <translation>1 个仅在对话中</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="191"/>
+        <location filename="../../app/ui/pages/library.py" line="191"/>
         <source>%1 only in chats</source>
         <translation>%1 个仅在对话中</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="193"/>
+        <location filename="../../app/ui/pages/library.py" line="193"/>
         <source>paused</source>
         <translation>已暂停</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="222"/>
+        <location filename="../../app/ui/pages/library.py" line="222"/>
         <source>Skipped: %1</source>
         <translation>已跳过：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="223"/>
+        <location filename="../../app/ui/pages/library.py" line="223"/>
         <source>unreadable</source>
         <translation>无法读取</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="225"/>
+        <location filename="../../app/ui/pages/library.py" line="225"/>
         <source>Indexed · watching its folder</source>
         <translation>已索引 · 正在监视其文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="227"/>
+        <location filename="../../app/ui/pages/library.py" line="227"/>
         <source>Indexed · only in a chat</source>
         <translation>已索引 · 仅在对话中</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="228"/>
+        <location filename="../../app/ui/pages/library.py" line="228"/>
         <source>Indexed</source>
         <translation>已索引</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="233"/>
+        <location filename="../../app/ui/pages/library.py" line="233"/>
         <source>Text</source>
         <translation>文本</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="239"/>
+        <location filename="../../app/ui/pages/library.py" line="239"/>
         <source>1 page</source>
         <translation>1 页</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="239"/>
+        <location filename="../../app/ui/pages/library.py" line="239"/>
         <source>%1 pages</source>
         <translation>%1 页</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="241"/>
+        <location filename="../../app/ui/pages/library.py" line="241"/>
         <source>1 sheet</source>
         <translation>1 个工作表</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="241"/>
+        <location filename="../../app/ui/pages/library.py" line="241"/>
         <source>%1 sheets</source>
         <translation>%1 个工作表</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="243"/>
+        <location filename="../../app/ui/pages/library.py" line="243"/>
         <source>1 slide</source>
         <translation>1 张幻灯片</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="243"/>
+        <location filename="../../app/ui/pages/library.py" line="243"/>
         <source>%1 slides</source>
         <translation>%1 张幻灯片</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="247"/>
+        <location filename="../../app/ui/pages/library.py" line="247"/>
         <source>The library could not be read: %1</source>
         <translation>无法读取资料库：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="269"/>
+        <location filename="../../app/ui/pages/library.py" line="269"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="270"/>
+        <location filename="../../app/ui/pages/library.py" line="270"/>
         <source>Show in folder</source>
         <translation>在文件夹中显示</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="272"/>
+        <location filename="../../app/ui/pages/library.py" line="272"/>
         <source>Re-index</source>
         <translation>重新索引</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="273"/>
+        <location filename="../../app/ui/pages/library.py" line="273"/>
         <source>Remove from Hearth…</source>
         <translation>从 Hearth 中移除…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="278"/>
+        <location filename="../../app/ui/pages/library.py" line="278"/>
         <source>Reading %1 again…</source>
         <translation>正在重新读取 %1…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="284"/>
+        <location filename="../../app/ui/pages/library.py" line="284"/>
         <source>Remove from Hearth</source>
         <translation>从 Hearth 中移除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="285"/>
+        <location filename="../../app/ui/pages/library.py" line="285"/>
         <source>Remove “%1” from Hearth? Its passages are forgotten; the file itself stays where it is.</source>
         <translation>要从 Hearth 中移除“%1”吗？其段落将被遗忘，文件本身保留在原处。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="289"/>
+        <location filename="../../app/ui/pages/library.py" line="289"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="302"/>
+        <location filename="../../app/ui/pages/library.py" line="302"/>
         <source>Add files to the library</source>
         <translation>将文件添加到资料库</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="329"/>
+        <location filename="../../app/ui/pages/library.py" line="329"/>
         <source>No passage matches “%1”.</source>
         <translation>没有段落匹配“%1”。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="355"/>
+        <location filename="../../app/ui/pages/library.py" line="355"/>
         <source>Indexing %1 of %2: %3</source>
         <translation>正在索引第 %1 个，共 %2 个：%3</translation>
     </message>
     <message>
-        <location filename="../../app/ui/library_view.py" line="367"/>
+        <location filename="../../app/ui/pages/library.py" line="367"/>
         <source>Watch a folder</source>
         <translation>监视文件夹</translation>
     </message>
@@ -1792,22 +1792,22 @@
 <context>
     <name>MacHotkey</name>
     <message>
-        <location filename="../../app/ui/hotkey/macos.py" line="62"/>
+        <location filename="../../app/ui/shell/hotkey/macos.py" line="62"/>
         <source>Choose a letter, digit, Space or F1–F12.</source>
         <translation>请选择字母、数字、空格或 F1–F12。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/hotkey/macos.py" line="70"/>
+        <location filename="../../app/ui/shell/hotkey/macos.py" line="70"/>
         <source>%1 opens Quick ask from anywhere.</source>
         <translation>在任何地方按 %1 即可打开快速提问。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/hotkey/macos.py" line="73"/>
+        <location filename="../../app/ui/shell/hotkey/macos.py" line="73"/>
         <source>%1 is already used by another app. Choose another combination.</source>
         <translation>%1 已被其他应用占用，请换一个组合键。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/hotkey/macos.py" line="75"/>
+        <location filename="../../app/ui/shell/hotkey/macos.py" line="75"/>
         <source>macOS refused the shortcut (error %1). On macOS 15.0–15.1 Option-only shortcuts are refused; add Cmd or Ctrl.</source>
         <translation>macOS 拒绝了该快捷键（错误 %1）。macOS 15.0–15.1 不接受仅含 Option 的快捷键，请加上 Cmd 或 Ctrl。</translation>
     </message>
@@ -1815,193 +1815,193 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/ui/main_window.py" line="117"/>
-        <location filename="../../app/ui/main_window.py" line="387"/>
+        <location filename="../../app/ui/shell/main_window.py" line="117"/>
+        <location filename="../../app/ui/shell/main_window.py" line="387"/>
         <source>No model loaded</source>
         <translation>未加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="121"/>
+        <location filename="../../app/ui/shell/main_window.py" line="121"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="122"/>
+        <location filename="../../app/ui/shell/main_window.py" line="122"/>
         <source>Context used</source>
         <translation>已用上下文</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="123"/>
+        <location filename="../../app/ui/shell/main_window.py" line="123"/>
         <source>Speed of the last answer</source>
         <translation>上次回答的速度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="128"/>
+        <location filename="../../app/ui/shell/main_window.py" line="128"/>
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="132"/>
+        <location filename="../../app/ui/shell/main_window.py" line="132"/>
         <source>Other apps</source>
         <translation>其他应用</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="135"/>
+        <location filename="../../app/ui/shell/main_window.py" line="135"/>
         <source>Model download</source>
         <translation>模型下载</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="144"/>
+        <location filename="../../app/ui/shell/main_window.py" line="144"/>
         <source>API: %1 in queue</source>
         <translation>API：排队 %1 个</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="146"/>
+        <location filename="../../app/ui/shell/main_window.py" line="146"/>
         <source>API: on</source>
         <translation>API：已开启</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="152"/>
+        <location filename="../../app/ui/shell/main_window.py" line="152"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="153"/>
+        <location filename="../../app/ui/shell/main_window.py" line="153"/>
         <source>&amp;New chat</source>
         <translation>新对话(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="155"/>
+        <location filename="../../app/ui/shell/main_window.py" line="155"/>
         <source>&amp;Add files to this chat…</source>
         <translation>向此对话添加文件(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="157"/>
+        <location filename="../../app/ui/shell/main_window.py" line="157"/>
         <source>&amp;Export this chat…</source>
         <translation>导出此对话(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="159"/>
+        <location filename="../../app/ui/shell/main_window.py" line="159"/>
         <source>&amp;Quit Hearth</source>
         <translation>退出 Hearth(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="161"/>
+        <location filename="../../app/ui/shell/main_window.py" line="161"/>
         <source>&amp;View</source>
         <translation>查看(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="162"/>
+        <location filename="../../app/ui/shell/main_window.py" line="162"/>
         <source>&amp;Chat</source>
         <translation>对话(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="163"/>
+        <location filename="../../app/ui/shell/main_window.py" line="163"/>
         <source>&amp;Library</source>
         <translation>资料库(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="165"/>
+        <location filename="../../app/ui/shell/main_window.py" line="165"/>
         <source>C&amp;alendar</source>
         <translation>日历(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="167"/>
+        <location filename="../../app/ui/shell/main_window.py" line="167"/>
         <source>&amp;Files</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="169"/>
+        <location filename="../../app/ui/shell/main_window.py" line="169"/>
         <source>&amp;Search chats</source>
         <translation>搜索对话(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="171"/>
+        <location filename="../../app/ui/shell/main_window.py" line="171"/>
         <source>&amp;Model</source>
         <translation>模型(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="172"/>
+        <location filename="../../app/ui/shell/main_window.py" line="172"/>
         <source>&amp;Models…</source>
         <translation>模型管理(&amp;M)…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="173"/>
+        <location filename="../../app/ui/shell/main_window.py" line="173"/>
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="174"/>
+        <location filename="../../app/ui/shell/main_window.py" line="174"/>
         <source>S&amp;top answer</source>
         <translation>停止回答(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="326"/>
+        <location filename="../../app/ui/shell/main_window.py" line="326"/>
         <source>Could not save settings</source>
         <translation>无法保存设置</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="333"/>
+        <location filename="../../app/ui/shell/main_window.py" line="333"/>
         <source>No model yet. Hearth needs a model to answer: download one or open a file you have.</source>
         <translation>还没有模型。Hearth 需要模型才能回答：请下载一个，或打开已有的模型文件。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="336"/>
+        <location filename="../../app/ui/shell/main_window.py" line="336"/>
         <source>Loading the model…</source>
         <translation>正在加载模型…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="360"/>
+        <location filename="../../app/ui/shell/main_window.py" line="360"/>
         <source>remote</source>
         <translation>远程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="380"/>
+        <location filename="../../app/ui/shell/main_window.py" line="380"/>
         <source>Ready</source>
         <translation>就绪</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="384"/>
+        <location filename="../../app/ui/shell/main_window.py" line="384"/>
         <source>Preparing the assistant… %1%</source>
         <translation>正在准备助手… %1%</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="399"/>
+        <location filename="../../app/ui/shell/main_window.py" line="399"/>
         <source>%1 tok/s</source>
         <translation>%1 token/秒</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="406"/>
+        <location filename="../../app/ui/shell/main_window.py" line="406"/>
         <source>Context %1 / %2</source>
         <translation>上下文 %1 / %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="408"/>
+        <location filename="../../app/ui/shell/main_window.py" line="408"/>
         <source> · earlier messages summarized</source>
         <translation> · 较早的消息已总结</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="415"/>
+        <location filename="../../app/ui/shell/main_window.py" line="415"/>
         <source>Add files to this chat</source>
         <translation>向此对话添加文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="425"/>
+        <location filename="../../app/ui/shell/main_window.py" line="425"/>
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="426"/>
+        <location filename="../../app/ui/shell/main_window.py" line="426"/>
         <source>Export this chat</source>
         <translation>导出此对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="428"/>
+        <location filename="../../app/ui/shell/main_window.py" line="428"/>
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="434"/>
+        <location filename="../../app/ui/shell/main_window.py" line="434"/>
         <source>Could not export the chat</source>
         <translation>无法导出对话</translation>
     </message>
@@ -2013,52 +2013,52 @@
 <context>
     <name>McpServersPage</name>
     <message>
-        <location filename="../../app/ui/mcp_settings.py" line="126"/>
+        <location filename="../../app/ui/settings/mcp_servers.py" line="126"/>
         <source>Tool servers (MCP) give Hearth more tools. Hearth asks before running a tool unless you trust its server. Changes take effect the next time Hearth starts.</source>
         <translation>工具服务器（MCP）为 Hearth 提供更多工具。除非你信任该服务器，Hearth 在运行其工具前都会先询问。更改将在下次启动 Hearth 时生效。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/mcp_settings.py" line="133"/>
+        <location filename="../../app/ui/settings/mcp_servers.py" line="133"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../app/ui/mcp_settings.py" line="133"/>
+        <location filename="../../app/ui/settings/mcp_servers.py" line="133"/>
         <source>Program or address</source>
         <translation>程序或地址</translation>
     </message>
     <message>
-        <location filename="../../app/ui/mcp_settings.py" line="134"/>
+        <location filename="../../app/ui/settings/mcp_servers.py" line="134"/>
         <source>Trusted</source>
         <translation>信任</translation>
     </message>
     <message>
-        <location filename="../../app/ui/mcp_settings.py" line="139"/>
+        <location filename="../../app/ui/settings/mcp_servers.py" line="139"/>
         <source>Tool servers</source>
         <translation>工具服务器</translation>
     </message>
     <message>
-        <location filename="../../app/ui/mcp_settings.py" line="143"/>
+        <location filename="../../app/ui/settings/mcp_servers.py" line="143"/>
         <source>Add…</source>
         <translation>添加…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/mcp_settings.py" line="144"/>
+        <location filename="../../app/ui/settings/mcp_servers.py" line="144"/>
         <source>Edit…</source>
         <translation>编辑…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/mcp_settings.py" line="145"/>
+        <location filename="../../app/ui/settings/mcp_servers.py" line="145"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/mcp_settings.py" line="160"/>
+        <location filename="../../app/ui/settings/mcp_servers.py" line="160"/>
         <source>Yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../app/ui/mcp_settings.py" line="160"/>
+        <location filename="../../app/ui/settings/mcp_servers.py" line="160"/>
         <source>Asks first</source>
         <translation>先询问</translation>
     </message>
@@ -2226,12 +2226,12 @@
 <context>
     <name>Notifier</name>
     <message>
-        <location filename="../../app/ui/notifications.py" line="107"/>
+        <location filename="../../app/ui/shell/notifications.py" line="107"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../app/ui/notifications.py" line="108"/>
+        <location filename="../../app/ui/shell/notifications.py" line="108"/>
         <source>Snooze %1 min</source>
         <translation>%1 分钟后再提醒</translation>
     </message>
@@ -2247,22 +2247,22 @@
 <context>
     <name>OutputFolder</name>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="102"/>
+        <location filename="../../app/ui/settings/dialog.py" line="102"/>
         <source>Choose…</source>
         <translation>选择…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="103"/>
+        <location filename="../../app/ui/settings/dialog.py" line="103"/>
         <source>Choose %1</source>
         <translation>选择%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="105"/>
+        <location filename="../../app/ui/settings/dialog.py" line="105"/>
         <source>Default</source>
         <translation>默认</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="106"/>
+        <location filename="../../app/ui/settings/dialog.py" line="106"/>
         <source>Use the default for %1</source>
         <translation>%1使用默认值</translation>
     </message>
@@ -2270,17 +2270,17 @@
 <context>
     <name>PdfViewer</name>
     <message>
-        <location filename="../../app/ui/pdf_viewer.py" line="37"/>
+        <location filename="../../app/ui/pages/pdf_viewer.py" line="37"/>
         <source>PDF document</source>
         <translation>PDF 文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pdf_viewer.py" line="49"/>
+        <location filename="../../app/ui/pages/pdf_viewer.py" line="49"/>
         <source>Open in default app</source>
         <translation>用默认应用打开</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pdf_viewer.py" line="68"/>
+        <location filename="../../app/ui/pages/pdf_viewer.py" line="68"/>
         <source>Page %1 of %2</source>
         <translation>第 %1 页，共 %2 页</translation>
     </message>
@@ -2288,32 +2288,32 @@
 <context>
     <name>PrivacyTab</name>
     <message>
-        <location filename="../../app/ui/settings_privacy.py" line="20"/>
+        <location filename="../../app/ui/settings/privacy.py" line="20"/>
         <source>History</source>
         <translation>历史记录</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_privacy.py" line="25"/>
+        <location filename="../../app/ui/settings/privacy.py" line="25"/>
         <source>Your conversations, the documents dropped into them and the model&apos;s memory of them stay on this computer.</source>
         <translation>你的对话、拖入其中的文档以及模型对它们的记忆都只保存在这台电脑上。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_privacy.py" line="30"/>
+        <location filename="../../app/ui/settings/privacy.py" line="30"/>
         <source>Delete all history…</source>
         <translation>删除全部历史记录…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_privacy.py" line="31"/>
+        <location filename="../../app/ui/settings/privacy.py" line="31"/>
         <source>Delete all history</source>
         <translation>删除全部历史记录</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_privacy.py" line="43"/>
+        <location filename="../../app/ui/settings/privacy.py" line="43"/>
         <source>1 conversation deleted.</source>
         <translation>已删除 1 个对话。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_privacy.py" line="44"/>
+        <location filename="../../app/ui/settings/privacy.py" line="44"/>
         <source>%1 conversations deleted.</source>
         <translation>已删除 %1 个对话。</translation>
     </message>
@@ -2321,42 +2321,42 @@
 <context>
     <name>QuickAsk</name>
     <message>
-        <location filename="../../app/ui/quick_ask.py" line="52"/>
+        <location filename="../../app/ui/shell/quick_ask.py" line="52"/>
         <source>Quick ask — Hearth</source>
         <translation>快速提问 — Hearth</translation>
     </message>
     <message>
-        <location filename="../../app/ui/quick_ask.py" line="80"/>
+        <location filename="../../app/ui/shell/quick_ask.py" line="80"/>
         <source>Ask Hearth…</source>
         <translation>问问 Hearth…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/quick_ask.py" line="81"/>
+        <location filename="../../app/ui/shell/quick_ask.py" line="81"/>
         <source>Quick question</source>
         <translation>快速提问</translation>
     </message>
     <message>
-        <location filename="../../app/ui/quick_ask.py" line="100"/>
+        <location filename="../../app/ui/shell/quick_ask.py" line="100"/>
         <source>Enter to ask · Esc to close</source>
         <translation>Enter 提问 · Esc 关闭</translation>
     </message>
     <message>
-        <location filename="../../app/ui/quick_ask.py" line="103"/>
+        <location filename="../../app/ui/shell/quick_ask.py" line="103"/>
         <source>Open in Hearth</source>
         <translation>在 Hearth 中打开</translation>
     </message>
     <message>
-        <location filename="../../app/ui/quick_ask.py" line="107"/>
+        <location filename="../../app/ui/shell/quick_ask.py" line="107"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../app/ui/quick_ask.py" line="111"/>
+        <location filename="../../app/ui/shell/quick_ask.py" line="111"/>
         <source>Find files</source>
         <translation>查找文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/quick_ask.py" line="112"/>
+        <location filename="../../app/ui/shell/quick_ask.py" line="112"/>
         <source>Search your files for what you typed, without asking the model</source>
         <translation>直接在你的文件中搜索输入的内容，不经过模型</translation>
     </message>
@@ -2364,32 +2364,32 @@
 <context>
     <name>RepeatScope</name>
     <message>
-        <location filename="../../app/ui/calendar/editor.py" line="173"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="173"/>
         <source>Delete only this event, this and the following ones, or every one?</source>
         <translation>只删除这一次、这一次及以后的，还是全部？</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar/editor.py" line="175"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="175"/>
         <source>Change only this event, this and the following ones, or every one?</source>
         <translation>只更改这一次、这一次及以后的，还是全部？</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar/editor.py" line="177"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="177"/>
         <source>Repeating event</source>
         <translation>重复的日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar/editor.py" line="180"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="180"/>
         <source>This event only</source>
         <translation>仅此一次</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar/editor.py" line="181"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="181"/>
         <source>This and following</source>
         <translation>此次及以后</translation>
     </message>
     <message>
-        <location filename="../../app/ui/calendar/editor.py" line="182"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="182"/>
         <source>All events</source>
         <translation>全部</translation>
     </message>
@@ -2397,74 +2397,74 @@
 <context>
     <name>ServerDialog</name>
     <message>
-        <location filename="../../app/ui/mcp_settings.py" line="28"/>
+        <location filename="../../app/ui/settings/mcp_servers.py" line="28"/>
         <source>Give the server a name.</source>
         <translation>请为服务器命名。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/mcp_settings.py" line="29"/>
+        <location filename="../../app/ui/settings/mcp_servers.py" line="29"/>
         <source>The address must start with http:// or https://.</source>
         <translation>地址必须以 http:// 或 https:// 开头。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/mcp_settings.py" line="30"/>
+        <location filename="../../app/ui/settings/mcp_servers.py" line="30"/>
         <source>The command has an unclosed quote.</source>
         <translation>命令中有未闭合的引号。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/mcp_settings.py" line="31"/>
+        <location filename="../../app/ui/settings/mcp_servers.py" line="31"/>
         <source>Give the command that starts the server.</source>
         <translation>请填写启动服务器的命令。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/mcp_settings.py" line="60"/>
+        <location filename="../../app/ui/settings/mcp_servers.py" line="60"/>
         <source>Tool server</source>
         <translation>工具服务器</translation>
     </message>
     <message>
-        <location filename="../../app/ui/mcp_settings.py" line="65"/>
+        <location filename="../../app/ui/settings/mcp_servers.py" line="65"/>
         <source>Server name</source>
         <translation>服务器名称</translation>
     </message>
     <message>
-        <location filename="../../app/ui/mcp_settings.py" line="66"/>
+        <location filename="../../app/ui/settings/mcp_servers.py" line="66"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../app/ui/mcp_settings.py" line="67"/>
+        <location filename="../../app/ui/settings/mcp_servers.py" line="67"/>
         <source>Start a program</source>
         <translation>启动程序</translation>
     </message>
     <message>
-        <location filename="../../app/ui/mcp_settings.py" line="68"/>
+        <location filename="../../app/ui/settings/mcp_servers.py" line="68"/>
         <source>Connect to an address</source>
         <translation>连接到地址</translation>
     </message>
     <message>
-        <location filename="../../app/ui/mcp_settings.py" line="75"/>
+        <location filename="../../app/ui/settings/mcp_servers.py" line="75"/>
         <source>How</source>
         <translation>方式</translation>
     </message>
     <message>
-        <location filename="../../app/ui/mcp_settings.py" line="78"/>
-        <location filename="../../app/ui/mcp_settings.py" line="79"/>
+        <location filename="../../app/ui/settings/mcp_servers.py" line="78"/>
+        <location filename="../../app/ui/settings/mcp_servers.py" line="79"/>
         <source>Command</source>
         <translation>命令</translation>
     </message>
     <message>
-        <location filename="../../app/ui/mcp_settings.py" line="82"/>
-        <location filename="../../app/ui/mcp_settings.py" line="83"/>
+        <location filename="../../app/ui/settings/mcp_servers.py" line="82"/>
+        <location filename="../../app/ui/settings/mcp_servers.py" line="83"/>
         <source>Address</source>
         <translation>地址</translation>
     </message>
     <message>
-        <location filename="../../app/ui/mcp_settings.py" line="84"/>
+        <location filename="../../app/ui/settings/mcp_servers.py" line="84"/>
         <source>Trust this server: run its tools without asking</source>
         <translation>信任此服务器：运行其工具时不再询问</translation>
     </message>
     <message>
-        <location filename="../../app/ui/mcp_settings.py" line="112"/>
+        <location filename="../../app/ui/settings/mcp_servers.py" line="112"/>
         <source>Another server already has this name.</source>
         <translation>已有其他服务器使用此名称。</translation>
     </message>
@@ -2472,22 +2472,22 @@
 <context>
     <name>ServerSwitch</name>
     <message>
-        <location filename="../../app/ui/api_server.py" line="123"/>
+        <location filename="../../app/ui/settings/api_server.py" line="123"/>
         <source>Another program asks to change your calendar</source>
         <translation>另一个程序请求修改你的日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/api_server.py" line="125"/>
+        <location filename="../../app/ui/settings/api_server.py" line="125"/>
         <source>Nothing changes unless you allow it.</source>
         <translation>除非你允许，否则不会有任何更改。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/api_server.py" line="126"/>
+        <location filename="../../app/ui/settings/api_server.py" line="126"/>
         <source>Allow</source>
         <translation>允许</translation>
     </message>
     <message>
-        <location filename="../../app/ui/api_server.py" line="127"/>
+        <location filename="../../app/ui/settings/api_server.py" line="127"/>
         <source>Refuse</source>
         <translation>拒绝</translation>
     </message>
@@ -2495,17 +2495,17 @@
 <context>
     <name>Services</name>
     <message>
-        <location filename="../../app/ui/services.py" line="54"/>
+        <location filename="../../app/ui/shell/services.py" line="54"/>
         <source>Could not index your watched folders</source>
         <translation>无法索引监视的文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/services.py" line="72"/>
+        <location filename="../../app/ui/shell/services.py" line="72"/>
         <source>Could not scan your file search folders</source>
         <translation>无法扫描文件搜索范围</translation>
     </message>
     <message>
-        <location filename="../../app/ui/services.py" line="101"/>
+        <location filename="../../app/ui/shell/services.py" line="101"/>
         <source>missed while Hearth was closed</source>
         <translation>在 Hearth 关闭期间错过</translation>
     </message>
@@ -2513,249 +2513,249 @@
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="245"/>
+        <location filename="../../app/ui/settings/dialog.py" line="245"/>
         <source>Office files Hearth writes (documents, sheets, slides) go to</source>
         <translation>Hearth 生成的办公文件（文档、表格、幻灯片）保存到</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="249"/>
+        <location filename="../../app/ui/settings/dialog.py" line="249"/>
         <source>Folder for office files</source>
         <translation>办公文件文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="288"/>
+        <location filename="../../app/ui/settings/dialog.py" line="288"/>
         <source>Start Hearth in the tray when I sign in</source>
         <translation>登录时在托盘中启动 Hearth</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="365"/>
+        <location filename="../../app/ui/settings/dialog.py" line="365"/>
         <source>Could not change start at login</source>
         <translation>无法更改登录时启动</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="141"/>
+        <location filename="../../app/ui/settings/dialog.py" line="141"/>
         <source>Settings — Hearth</source>
         <translation>设置 — Hearth</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="153"/>
+        <location filename="../../app/ui/settings/dialog.py" line="153"/>
         <source>Tool servers</source>
         <translation>工具服务器</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="157"/>
+        <location filename="../../app/ui/settings/dialog.py" line="157"/>
         <source>Answers</source>
         <translation>回答</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="160"/>
+        <location filename="../../app/ui/settings/dialog.py" line="160"/>
         <source>Speed</source>
         <translation>速度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="164"/>
+        <location filename="../../app/ui/settings/dialog.py" line="164"/>
         <source>Privacy</source>
         <translation>隐私</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="168"/>
+        <location filename="../../app/ui/settings/dialog.py" line="168"/>
         <source>Connect another app</source>
         <translation>连接其他应用</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="169"/>
-        <location filename="../../app/ui/settings_dialog.py" line="197"/>
+        <location filename="../../app/ui/settings/dialog.py" line="169"/>
+        <location filename="../../app/ui/settings/dialog.py" line="197"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="170"/>
+        <location filename="../../app/ui/settings/dialog.py" line="170"/>
         <source>Folders</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="171"/>
+        <location filename="../../app/ui/settings/dialog.py" line="171"/>
         <source>General</source>
         <translation>通用</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="189"/>
+        <location filename="../../app/ui/settings/dialog.py" line="189"/>
         <source>No model chosen</source>
         <translation>未选择模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="190"/>
+        <location filename="../../app/ui/settings/dialog.py" line="190"/>
         <source>Model file or folder</source>
         <translation>模型文件或文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="192"/>
+        <location filename="../../app/ui/settings/dialog.py" line="192"/>
         <source>Models…</source>
         <translation>模型管理…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="193"/>
+        <location filename="../../app/ui/settings/dialog.py" line="193"/>
         <source>Manage models</source>
         <translation>管理模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="199"/>
-        <location filename="../../app/ui/settings_dialog.py" line="205"/>
+        <location filename="../../app/ui/settings/dialog.py" line="199"/>
+        <location filename="../../app/ui/settings/dialog.py" line="205"/>
         <source>Engine</source>
         <translation>引擎</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="200"/>
+        <location filename="../../app/ui/settings/dialog.py" line="200"/>
         <source>Automatic</source>
         <translation>自动</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="200"/>
+        <location filename="../../app/ui/settings/dialog.py" line="200"/>
         <source>Remote server</source>
         <translation>远程服务器</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="208"/>
+        <location filename="../../app/ui/settings/dialog.py" line="208"/>
         <source>Remote server address</source>
         <translation>远程服务器地址</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="210"/>
+        <location filename="../../app/ui/settings/dialog.py" line="210"/>
         <source>Server</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="216"/>
+        <location filename="../../app/ui/settings/dialog.py" line="216"/>
         <source>Automatic (from free memory)</source>
         <translation>自动（根据可用内存）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="218"/>
+        <location filename="../../app/ui/settings/dialog.py" line="218"/>
         <source>Context length in tokens</source>
         <translation>上下文长度（token）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="219"/>
+        <location filename="../../app/ui/settings/dialog.py" line="219"/>
         <source>Context length</source>
         <translation>上下文长度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="221"/>
+        <location filename="../../app/ui/settings/dialog.py" line="221"/>
         <source>f16 (best quality)</source>
         <translation>f16（质量最好）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="222"/>
+        <location filename="../../app/ui/settings/dialog.py" line="222"/>
         <source>q8_0 (half the memory)</source>
         <translation>q8_0（内存减半）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="224"/>
+        <location filename="../../app/ui/settings/dialog.py" line="224"/>
         <source>KV cache precision</source>
         <translation>KV 缓存精度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="225"/>
+        <location filename="../../app/ui/settings/dialog.py" line="225"/>
         <source>KV cache</source>
         <translation>KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="226"/>
+        <location filename="../../app/ui/settings/dialog.py" line="226"/>
         <source>Each token of context takes 176 KiB at f16 (94 KiB at q8_0): 8K tokens need about 1.4 GiB.</source>
         <translation>每个上下文 token 在 f16 下占 176 KiB（q8_0 下 94 KiB）：8K token 约需 1.4 GiB。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="228"/>
+        <location filename="../../app/ui/settings/dialog.py" line="228"/>
         <source>Think before answering by default</source>
         <translation>默认回答前先思考</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="230"/>
+        <location filename="../../app/ui/settings/dialog.py" line="230"/>
         <source>Thinking</source>
         <translation>思考</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="237"/>
+        <location filename="../../app/ui/settings/dialog.py" line="237"/>
         <source>Watched folders (documents Hearth can read and cite)</source>
         <translation>监视的文件夹（Hearth 可以阅读并引用其中的文档）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="238"/>
+        <location filename="../../app/ui/settings/dialog.py" line="238"/>
         <source>Watched folders</source>
         <translation>监视的文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="241"/>
+        <location filename="../../app/ui/settings/dialog.py" line="241"/>
         <source>File search folders (Hearth finds files only here)</source>
         <translation>文件搜索范围（Hearth 只在这些文件夹中查找文件）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="242"/>
+        <location filename="../../app/ui/settings/dialog.py" line="242"/>
         <source>File search folders</source>
         <translation>文件搜索范围</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="261"/>
-        <location filename="../../app/ui/settings_dialog.py" line="262"/>
+        <location filename="../../app/ui/settings/dialog.py" line="261"/>
+        <location filename="../../app/ui/settings/dialog.py" line="262"/>
         <source>Quick ask shortcut</source>
         <translation>快速提问快捷键</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="268"/>
-        <location filename="../../app/ui/settings_dialog.py" line="275"/>
+        <location filename="../../app/ui/settings/dialog.py" line="268"/>
+        <location filename="../../app/ui/settings/dialog.py" line="275"/>
         <source>Follow the system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="268"/>
+        <location filename="../../app/ui/settings/dialog.py" line="268"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="269"/>
+        <location filename="../../app/ui/settings/dialog.py" line="269"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="272"/>
-        <location filename="../../app/ui/settings_dialog.py" line="273"/>
+        <location filename="../../app/ui/settings/dialog.py" line="272"/>
+        <location filename="../../app/ui/settings/dialog.py" line="273"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="279"/>
-        <location filename="../../app/ui/settings_dialog.py" line="280"/>
+        <location filename="../../app/ui/settings/dialog.py" line="279"/>
+        <location filename="../../app/ui/settings/dialog.py" line="280"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="281"/>
+        <location filename="../../app/ui/settings/dialog.py" line="281"/>
         <source>The language changes as soon as you save.</source>
         <translation>保存后语言立即切换。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="282"/>
-        <location filename="../../app/ui/settings_dialog.py" line="283"/>
+        <location filename="../../app/ui/settings/dialog.py" line="282"/>
+        <location filename="../../app/ui/settings/dialog.py" line="283"/>
         <source>Show a test notification</source>
         <translation>显示测试通知</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="285"/>
+        <location filename="../../app/ui/settings/dialog.py" line="285"/>
         <source>Reminders</source>
         <translation>提醒</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="296"/>
+        <location filename="../../app/ui/settings/dialog.py" line="296"/>
         <source>The shortcut is registered while Hearth runs.</source>
         <translation>Hearth 运行时会注册该快捷键。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="322"/>
+        <location filename="../../app/ui/settings/dialog.py" line="322"/>
         <source>Choose a model to see which engine runs it.</source>
         <translation>选择模型后可查看由哪个引擎运行。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_dialog.py" line="368"/>
+        <location filename="../../app/ui/settings/dialog.py" line="368"/>
         <source>Could not save settings</source>
         <translation>无法保存设置</translation>
     </message>
@@ -2767,150 +2767,150 @@
 <context>
     <name>Sidebar</name>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="69"/>
-        <location filename="../../app/ui/sidebar.py" line="185"/>
-        <location filename="../../app/ui/sidebar.py" line="264"/>
-        <location filename="../../app/ui/sidebar.py" line="317"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="69"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="185"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="264"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="317"/>
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="70"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="70"/>
         <source>Start a new conversation (Ctrl+N)</source>
         <translation>开始新对话（Ctrl+N）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="74"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="74"/>
         <source>Search all chats (Ctrl+K)</source>
         <translation>搜索所有对话 (Ctrl+K)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="75"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="75"/>
         <source>Search all chats</source>
         <translation>搜索所有对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="102"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="102"/>
         <source>Conversations</source>
         <translation>对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="126"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="126"/>
         <source>Search results</source>
         <translation>搜索结果</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="140"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="140"/>
         <source>Library</source>
         <translation>资料库</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="140"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="140"/>
         <source>Files</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="141"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="141"/>
         <source>Calendar</source>
         <translation>日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="142"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="142"/>
         <source>Models</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="142"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="142"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="156"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="156"/>
         <source>Could not read your conversations</source>
         <translation>无法读取你的对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="169"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="169"/>
         <source>Pinned</source>
         <translation>已置顶</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="171"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="171"/>
         <source>Recent</source>
         <translation>最近</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="218"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="218"/>
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="220"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="220"/>
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="220"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="220"/>
         <source>Pin</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="223"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="223"/>
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="224"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="224"/>
         <source>Delete all history…</source>
         <translation>删除全部历史记录…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="249"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="249"/>
         <source>Rename conversation</source>
         <translation>重命名对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="250"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="250"/>
         <source>Title:</source>
         <translation>标题：</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="265"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="265"/>
         <source>Delete conversation</source>
         <translation>删除对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="266"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="266"/>
         <source>Delete “%1”? Its messages and the files dropped into it are forgotten. This cannot be undone.</source>
         <translation>要删除“%1”吗？其中的消息和拖入的文件都将被遗忘，且无法撤销。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="269"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="269"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="307"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="307"/>
         <source>Search failed</source>
         <translation>搜索失败</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="314"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="314"/>
         <source>1 result</source>
         <translation>1 条结果</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="314"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="314"/>
         <source>%1 results</source>
         <translation>%1 条结果</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="315"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="315"/>
         <source>Nothing found</source>
         <translation>没有找到</translation>
     </message>
     <message>
-        <location filename="../../app/ui/sidebar.py" line="320"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="320"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
@@ -2984,72 +2984,72 @@
 <context>
     <name>SpeedTab</name>
     <message>
-        <location filename="../../app/ui/settings_speed.py" line="29"/>
+        <location filename="../../app/ui/settings/speed.py" line="29"/>
         <source>Automatic (%1, one per physical core)</source>
         <translation>自动（%1，每个物理核心一个）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_speed.py" line="31"/>
+        <location filename="../../app/ui/settings/speed.py" line="31"/>
         <source>Engine threads</source>
         <translation>引擎线程数</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_speed.py" line="32"/>
+        <location filename="../../app/ui/settings/speed.py" line="32"/>
         <source>Threads</source>
         <translation>线程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_speed.py" line="38"/>
+        <location filename="../../app/ui/settings/speed.py" line="38"/>
         <source>Disk limit for saved prompt states</source>
         <translation>已保存提示状态的磁盘上限</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_speed.py" line="39"/>
+        <location filename="../../app/ui/settings/speed.py" line="39"/>
         <source>Saved prompt states</source>
         <translation>已保存的提示状态</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_speed.py" line="42"/>
+        <location filename="../../app/ui/settings/speed.py" line="42"/>
         <source>Disk used by saved model states</source>
         <translation>已保存模型状态占用的磁盘空间</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_speed.py" line="43"/>
+        <location filename="../../app/ui/settings/speed.py" line="43"/>
         <source>Clear</source>
         <translation>清除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_speed.py" line="44"/>
+        <location filename="../../app/ui/settings/speed.py" line="44"/>
         <source>Clear saved model states</source>
         <translation>清除已保存的模型状态</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_speed.py" line="48"/>
+        <location filename="../../app/ui/settings/speed.py" line="48"/>
         <source>On disk now</source>
         <translation>当前磁盘占用</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_speed.py" line="49"/>
+        <location filename="../../app/ui/settings/speed.py" line="49"/>
         <source>Hearth keeps the model&apos;s reading of its instructions and tools on disk, so a new chat answers at once, even after a restart. The least recently used states go first when the limit is reached.</source>
         <translation>Hearth 会把模型对其指令和工具的读取结果保存在磁盘上，因此新对话即使在重启后也能立即回答。达到上限时，最久未使用的状态会先被删除。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_speed.py" line="62"/>
+        <location filename="../../app/ui/settings/speed.py" line="62"/>
         <source>Measuring…</source>
         <translation>正在计算…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_speed.py" line="67"/>
+        <location filename="../../app/ui/settings/speed.py" line="67"/>
         <source>%1 MB</source>
         <translation>%1 MB</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_speed.py" line="71"/>
+        <location filename="../../app/ui/settings/speed.py" line="71"/>
         <source>Clearing…</source>
         <translation>正在清除…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings_speed.py" line="78"/>
+        <location filename="../../app/ui/settings/speed.py" line="78"/>
         <source>Could not clear the saved model states</source>
         <translation>无法清除已保存的模型状态</translation>
     </message>
@@ -3266,42 +3266,42 @@
 <context>
     <name>Tray</name>
     <message>
-        <location filename="../../app/ui/tray.py" line="35"/>
+        <location filename="../../app/ui/shell/tray.py" line="35"/>
         <source>Recent reminders</source>
         <translation>最近的提醒</translation>
     </message>
     <message>
-        <location filename="../../app/ui/tray.py" line="45"/>
+        <location filename="../../app/ui/shell/tray.py" line="45"/>
         <source>Ask…</source>
         <translation>提问…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/tray.py" line="46"/>
+        <location filename="../../app/ui/shell/tray.py" line="46"/>
         <source>Open Hearth</source>
         <translation>打开 Hearth</translation>
     </message>
     <message>
-        <location filename="../../app/ui/tray.py" line="47"/>
+        <location filename="../../app/ui/shell/tray.py" line="47"/>
         <source>Pause indexing</source>
         <translation>暂停索引</translation>
     </message>
     <message>
-        <location filename="../../app/ui/tray.py" line="48"/>
+        <location filename="../../app/ui/shell/tray.py" line="48"/>
         <source>Quit Hearth</source>
         <translation>退出 Hearth</translation>
     </message>
     <message>
-        <location filename="../../app/ui/tray.py" line="60"/>
+        <location filename="../../app/ui/shell/tray.py" line="60"/>
         <source>No reminders yet</source>
         <translation>还没有提醒</translation>
     </message>
     <message>
-        <location filename="../../app/ui/tray.py" line="84"/>
+        <location filename="../../app/ui/shell/tray.py" line="84"/>
         <source>Serving other apps at %1</source>
         <translation>正在为其他应用提供服务：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/tray.py" line="87"/>
+        <location filename="../../app/ui/shell/tray.py" line="87"/>
         <source>Hearth · serving other apps</source>
         <translation>Hearth · 正在为其他应用提供服务</translation>
     </message>
@@ -3338,22 +3338,22 @@
 <context>
     <name>WindowsHotkey</name>
     <message>
-        <location filename="../../app/ui/hotkey/windows.py" line="51"/>
+        <location filename="../../app/ui/shell/hotkey/windows.py" line="51"/>
         <source>Choose a letter, digit, Space or F1–F12.</source>
         <translation>请选择字母、数字、空格或 F1–F12。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/hotkey/windows.py" line="58"/>
+        <location filename="../../app/ui/shell/hotkey/windows.py" line="58"/>
         <source>%1 opens Quick ask from anywhere.</source>
         <translation>在任何地方按 %1 即可打开快速提问。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/hotkey/windows.py" line="62"/>
+        <location filename="../../app/ui/shell/hotkey/windows.py" line="62"/>
         <source>%1 is already used by another app. Choose another combination.</source>
         <translation>%1 已被其他应用占用，请换一个组合键。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/hotkey/windows.py" line="64"/>
+        <location filename="../../app/ui/shell/hotkey/windows.py" line="64"/>
         <source>Windows refused the shortcut (error %1).</source>
         <translation>Windows 拒绝了该快捷键（错误 %1）。</translation>
     </message>
@@ -3394,22 +3394,22 @@
 <context>
     <name>X11Hotkey</name>
     <message>
-        <location filename="../../app/ui/hotkey/x11.py" line="89"/>
+        <location filename="../../app/ui/shell/hotkey/x11.py" line="89"/>
         <source>Could not connect to the X server.</source>
         <translation>无法连接到 X 服务器。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/hotkey/x11.py" line="91"/>
+        <location filename="../../app/ui/shell/hotkey/x11.py" line="91"/>
         <source>Choose a letter, digit, Space or F1–F12.</source>
         <translation>请选择字母、数字、空格或 F1–F12。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/hotkey/x11.py" line="107"/>
+        <location filename="../../app/ui/shell/hotkey/x11.py" line="107"/>
         <source>%1 is already used by another app. Choose another combination.</source>
         <translation>%1 已被其他应用占用，请换一个组合键。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/hotkey/x11.py" line="109"/>
+        <location filename="../../app/ui/shell/hotkey/x11.py" line="109"/>
         <source>%1 opens Quick ask from anywhere.</source>
         <translation>在任何地方按 %1 即可打开快速提问。</translation>
     </message>

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from app.core.assistant import TurnMode
-from app.core.assistant.store import INTERRUPTED, to_engine_messages
+from app.core.assistant.transcript import INTERRUPTED, to_engine_messages
 from app.core.events import TurnDone
 from app.core.history import HistoryStore
 from app.core.runner import ModelRunner

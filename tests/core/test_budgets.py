@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.core.assistant import Assistant, TurnMode
-from app.core.assistant.compaction import RESULT_CUT, SUMMARY_INTRO
+from app.core.assistant.context_budget import RESULT_CUT, SUMMARY_INTRO
 from app.core.events import ContextCompacted, OutputCut, ToolFinished, TurnDone, TurnFailed
 from app.core.history import HistoryStore
 from app.core.runner import ModelRunner

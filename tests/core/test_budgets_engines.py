@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from app.core.assistant import Assistant, TurnMode
-from app.core.assistant.compaction import SUMMARY_INTRO
+from app.core.assistant.context_budget import SUMMARY_INTRO
 from app.core.events import ContextCompacted, OutputCut, TurnDone, TurnFailed
 from app.core.history import HistoryStore
 from app.core.runner import ModelRunner

@@ -10,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from app.ui.autostart import MacLoginItem, XdgAutostart, launch_command
+from app.ui.shell.autostart import MacLoginItem, XdgAutostart, launch_command
 
 
 def test_the_xdg_entry_starts_hearth_hidden_and_goes_when_switched_off(tmp_path: Path) -> None:

@@ -39,7 +39,7 @@ def test_selftest_names_a_broken_model_and_exits_non_zero(
 
 def test_window_selftest_opens_and_closes_the_real_window(qapp: Any) -> None:
     from app.main import Hearth
-    from app.ui.selftest import window_selftest
+    from app.ui.shell.selftest import window_selftest
 
     hearth = Hearth()
     try:
@@ -55,7 +55,7 @@ def test_window_selftest_fails_when_the_icons_are_missing(
         qapp: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A bundle that lost resources/icons still opens a window; the self-test must notice."""
     from app.main import Hearth
-    from app.ui.selftest import window_selftest
+    from app.ui.shell.selftest import window_selftest
 
     monkeypatch.setattr("app.ui.icons.ICONS", tmp_path)
     hearth = Hearth()

@@ -57,7 +57,7 @@ def hearth(hearth_home: Any, backend: ScriptedBackend) -> Iterator[Any]:
 @pytest.fixture
 def window(ctx: Any, qtbot: Any) -> Any:
     """The main window, shown; a test module may define its own (set up differently)."""
-    from app.ui.main_window import MainWindow
+    from app.ui.shell.main_window import MainWindow
 
     w = MainWindow(ctx)
     qtbot.addWidget(w)
@@ -68,7 +68,7 @@ def window(ctx: Any, qtbot: Any) -> Any:
 @pytest.fixture
 def quick(ctx: Any, qtbot: Any) -> Any:
     """The quick-ask box (not shown)."""
-    from app.ui.quick_ask import QuickAsk
+    from app.ui.shell.quick_ask import QuickAsk
 
     box = QuickAsk(ctx)
     qtbot.addWidget(box)

@@ -24,9 +24,9 @@ from PySide6.QtWidgets import (
 
 from app.ui.chat.message import AssistantMessage, UserMessage
 from app.ui.i18n import Translations
-from app.ui.main_window import MainWindow
-from app.ui.quick_ask import QuickAsk
-from app.ui.tray import Tray
+from app.ui.shell.main_window import MainWindow
+from app.ui.shell.quick_ask import QuickAsk
+from app.ui.shell.tray import Tray
 from tests.ui.scripts import LONG_ANSWER, WAIT_MS, answer
 
 INTERACTIVE = (QAbstractButton, QLineEdit, QTextEdit, QPlainTextEdit, QComboBox,

@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 import yaml
 
-from app.ui.api_server import ServerSwitch
 from app.ui.chat.message import AssistantMessage
-from app.ui.main_window import MainWindow
-from app.ui.settings_dialog import SettingsDialog
-from app.ui.tray import Tray
+from app.ui.settings.api_server import ServerSwitch
+from app.ui.settings.dialog import SettingsDialog
+from app.ui.shell.main_window import MainWindow
+from app.ui.shell.tray import Tray
 from backends.scripted import ScriptedBackend
 from tests.ui.scripts import TITLE, WAIT_MS, answer
 from tests.ui.test_chat import messages, send, shown_text, wait_idle

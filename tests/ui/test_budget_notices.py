@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from app.ui.chat.message import AssistantMessage, SummaryMarker
-from app.ui.settings_dialog import SettingsDialog
+from app.ui.settings.dialog import SettingsDialog
 from tests.ui.scripts import TITLE, WAIT_MS, answer
 from tests.ui.test_chat import messages, send, shown_text, wait_idle
 

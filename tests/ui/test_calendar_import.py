@@ -9,7 +9,7 @@ from typing import Any
 
 from PySide6.QtWidgets import QMessageBox
 
-from app.ui.main_window import MainWindow
+from app.ui.shell.main_window import MainWindow
 from tests.ui.scripts import WAIT_MS
 from tests.ui.test_chinese_everywhere import chinese, english_on  # noqa: F401 - a fixture
 

@@ -10,9 +10,9 @@ import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QMessageBox
 
-from app.ui.calendar.editor import EventDialog
-from app.ui.calendar.grids import GUTTER, HOUR_PX
-from app.ui.calendar_view import CalendarView
+from app.ui.pages.calendar.editor import EventDialog
+from app.ui.pages.calendar.grids import GUTTER, HOUR_PX
+from app.ui.pages.calendar.view import CalendarView
 from skills.calendar.model import Event
 from skills.common.clock import local_timezone_name
 from tests.ui.scripts import WAIT_MS

@@ -9,7 +9,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from app.ui.chat.message import AssistantMessage, ThinkingSection, UserMessage
-from app.ui.main_window import MainWindow
+from app.ui.shell.main_window import MainWindow
 from tests.ui.scripts import LONG_ANSWER, TITLE, WAIT_MS, answer, tool_call
 
 

@@ -103,7 +103,7 @@ def chinese(qapp: Any) -> Any:
 
 def test_the_walk_finds_english_where_there_is_some(ctx, qtbot) -> None:
     """The control: the same walk over the English UI finds plenty (the walk sees text)."""
-    from app.ui.main_window import MainWindow
+    from app.ui.shell.main_window import MainWindow
 
     window = MainWindow(ctx)
     qtbot.addWidget(window)
@@ -113,9 +113,9 @@ def test_the_walk_finds_english_where_there_is_some(ctx, qtbot) -> None:
 
 
 def test_every_page_and_dialog_speaks_chinese(ctx, qtbot, chinese, tmp_path) -> None:
-    from app.ui.main_window import MainWindow
-    from app.ui.quick_ask import QuickAsk
-    from app.ui.tray import Tray
+    from app.ui.shell.main_window import MainWindow
+    from app.ui.shell.quick_ask import QuickAsk
+    from app.ui.shell.tray import Tray
 
     ctx.translations = chinese
     window = MainWindow(ctx)

@@ -13,11 +13,11 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 from app.core.server.guard import ANY_ADDRESS
 from app.core.server.log import RequestLog, RequestRecord
 from app.core.server.log_store import RequestLogStore
-from app.ui.api_server import ServerSwitch
-from app.ui.main_window import MainWindow
-from app.ui.network_access import network_addresses
-from app.ui.settings_dialog import SettingsDialog
-from app.ui.tray import Tray
+from app.ui.settings.api_server import ServerSwitch
+from app.ui.settings.dialog import SettingsDialog
+from app.ui.settings.network_access import network_addresses
+from app.ui.shell.main_window import MainWindow
+from app.ui.shell.tray import Tray
 from tests.ui.scripts import WAIT_MS
 from tests.ui.test_chinese_everywhere import chinese, english_on  # noqa: F401 - a fixture
 
@@ -188,7 +188,7 @@ def test_an_ipv6_address_is_written_in_brackets_in_every_url_shown() -> None:
     """Where the server listens on an IPv6 address, the URL shown to other devices and the one
     programs on this computer use are both valid URLs (the address in brackets)."""
     from app.core.server.guard import base_url, local_address
-    from app.ui.network_access import reachable_url
+    from app.ui.settings.network_access import reachable_url
 
     assert reachable_url("http://[::1]:8484/v1", "fd00::5") == "http://[fd00::5]:8484/v1"
     assert base_url(local_address("::"), 8484) == "http://[::1]:8484/v1"

@@ -12,7 +12,7 @@ def test_file_search_folders_from_settings_are_scanned_without_an_error(ctx, qtb
                                                                         tmp_path) -> None:
     """Defect 1: Settings > Folders > File search folders > Add > Save said "'list' object is
     not callable" and file search stayed at "0 files, last scan: never"."""
-    from app.ui.services import Services
+    from app.ui.shell.services import Services
 
     folder = tmp_path / "Projects"
     folder.mkdir()
@@ -73,11 +73,11 @@ def test_closing_into_the_tray_says_so_once(ctx, qtbot, monkeypatch) -> None:
     from PySide6.QtGui import QPalette
     from PySide6.QtWidgets import QApplication
 
-    from app.ui.desktop import Desktop
-    from app.ui.notifications import Notifier
+    from app.ui.shell.desktop import Desktop
+    from app.ui.shell.notifications import Notifier
 
     said: list[tuple[str, str]] = []
-    monkeypatch.setattr("app.ui.desktop.tray_available", lambda: True)
+    monkeypatch.setattr("app.ui.shell.desktop.tray_available", lambda: True)
     monkeypatch.setattr(Notifier, "notify",
                         lambda self, title, text, key="", remember=True: said.append(
                             (title, text)))
@@ -104,8 +104,8 @@ def test_a_quick_ask_chat_shows_in_the_sidebar(ctx, qtbot, backend) -> None:
     """Defect 9: quick-ask chats were missing from the sidebar."""
     from PySide6.QtCore import Qt
 
-    from app.ui.main_window import MainWindow
-    from app.ui.quick_ask import QuickAsk
+    from app.ui.shell.main_window import MainWindow
+    from app.ui.shell.quick_ask import QuickAsk
     from tests.ui.scripts import answer
 
     window = MainWindow(ctx)
@@ -129,7 +129,7 @@ def test_a_quick_ask_chat_shows_in_the_sidebar(ctx, qtbot, backend) -> None:
 
 def test_untitled_chats_have_one_name_and_empty_ones_are_not_kept(ctx, qtbot) -> None:
     """Defect 9: empty chats stayed in the list; untitled ones were named three ways."""
-    from app.ui.sidebar import Sidebar
+    from app.ui.shell.sidebar import Sidebar
 
     history = ctx.hearth.history
     used = history.create_conversation()
@@ -158,7 +158,7 @@ def test_figures_belong_to_their_chat_and_stopped_answers_have_no_speed(ctx, qtb
     from app.core.events import TurnDone
     from app.ui.chat.live_answer import LiveAnswer
     from app.ui.chat.tool_card import ToolCard
-    from app.ui.main_window import MainWindow
+    from app.ui.shell.main_window import MainWindow
 
     window = MainWindow(ctx)
     qtbot.addWidget(window)
@@ -189,7 +189,7 @@ def test_figures_belong_to_their_chat_and_stopped_answers_have_no_speed(ctx, qtb
 
 def test_an_indexing_banner_stays_with_its_chat(ctx, qtbot, tmp_path) -> None:
     """Defect 11: "0 files ready" banners lingered into other chats."""
-    from app.ui.main_window import MainWindow
+    from app.ui.shell.main_window import MainWindow
 
     window = MainWindow(ctx)
     qtbot.addWidget(window)
@@ -221,7 +221,7 @@ def test_the_sidebar_scroll_bar_has_no_black_groove(ctx, qtbot) -> None:
     from PySide6.QtGui import QPalette
     from PySide6.QtWidgets import QApplication
 
-    from app.ui.sidebar import Sidebar
+    from app.ui.shell.sidebar import Sidebar
     from app.ui.theme import ThemeManager
 
     history = ctx.hearth.history
@@ -256,7 +256,7 @@ def test_drops_are_taken_as_a_copy_and_delete_asks_naming_the_chat(ctx, qtbot,
 
     from app.ui.chat.composer import Composer
     from app.ui.file_actions import file_name_for
-    from app.ui.sidebar import Sidebar
+    from app.ui.shell.sidebar import Sidebar
 
     composer = Composer()
     qtbot.addWidget(composer)
@@ -295,7 +295,7 @@ def test_drops_are_taken_as_a_copy_and_delete_asks_naming_the_chat(ctx, qtbot,
 
 def test_the_gui_never_tells_people_to_pass_command_line_options(ctx, qtbot) -> None:
     """Defect 11: "...or pass --model" in the GUI (the engine's words are for the CLI)."""
-    from app.ui.main_window import MainWindow
+    from app.ui.shell.main_window import MainWindow
     from backends.errors import ModelNotFound
     from backends.select import model_format
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from PySide6.QtWidgets import QApplication, QMessageBox
 
-from app.ui.main_window import MainWindow
+from app.ui.shell.main_window import MainWindow
 from backends.kv_cache import file_stem
 from tests.ui.conftest import WAIT_MS
 

@@ -13,11 +13,11 @@ from PySide6.QtCore import QLocale, QTranslator
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QAbstractButton, QApplication
 
-from app.ui.hotkey import create_hotkey, default_hotkey, parse_chord
-from app.ui.hotkey.keys import mac_keycode, windows_vk, x11_keysym_name
 from app.ui.i18n import TRANSLATIONS, resolve_language
-from app.ui.main_window import MainWindow
-from app.ui.single_instance import SingleInstance, instance_key
+from app.ui.shell.hotkey import create_hotkey, default_hotkey, parse_chord
+from app.ui.shell.hotkey.keys import mac_keycode, windows_vk, x11_keysym_name
+from app.ui.shell.main_window import MainWindow
+from app.ui.shell.single_instance import SingleInstance, instance_key
 from tests.ui.scripts import WAIT_MS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -41,9 +41,9 @@ def test_a_second_launch_hands_its_toggle_to_the_first(qapp, qtbot, tmp_path) ->
 
 
 def test_toggle_message_flips_quick_ask(ctx, qtbot, monkeypatch) -> None:
-    from app.ui.desktop import Desktop
+    from app.ui.shell.desktop import Desktop
 
-    monkeypatch.setattr("app.ui.desktop.tray_available", lambda: False)
+    monkeypatch.setattr("app.ui.shell.desktop.tray_available", lambda: False)
     desktop = Desktop(QApplication.instance(), ctx.hearth)
     qtbot.addWidget(desktop.window)
     qtbot.addWidget(desktop.quick)
@@ -177,7 +177,7 @@ def test_library_and_calendar_pages_show_their_content(ctx, qtbot, tmp_path) -> 
 
 def test_watched_folders_are_indexed_in_the_background_and_reminders_run(ctx, qtbot,
                                                                          tmp_path) -> None:
-    from app.ui.services import Services
+    from app.ui.shell.services import Services
 
     folder = tmp_path / "Notes"
     folder.mkdir()
@@ -198,12 +198,12 @@ def test_watched_folders_are_indexed_in_the_background_and_reminders_run(ctx, qt
 
 def test_quitting_mid_answer_stops_it_and_keeps_what_was_written(ctx, qtbot, backend,
                                                                  monkeypatch) -> None:
-    from app.ui.desktop import Desktop
+    from app.ui.shell.desktop import Desktop
     from tests.ui.scripts import LONG_ANSWER, answer
 
     slow = type(backend)([answer("r", LONG_ANSWER)], delay=0.002)
     ctx.hearth.runner.load(slow).result(10)
-    monkeypatch.setattr("app.ui.desktop.tray_available", lambda: False)
+    monkeypatch.setattr("app.ui.shell.desktop.tray_available", lambda: False)
     desktop = Desktop(QApplication.instance(), ctx.hearth)
     qtbot.addWidget(desktop.window)
     qtbot.addWidget(desktop.quick)
@@ -227,7 +227,7 @@ def test_quitting_mid_answer_stops_it_and_keeps_what_was_written(ctx, qtbot, bac
 
 
 def test_a_mistyped_command_is_an_error_not_a_silent_window(capsys) -> None:
-    from app.ui.application import run_app
+    from app.ui.shell.application import run_app
 
     def no_hearth() -> None:
         raise AssertionError("the app must not start")

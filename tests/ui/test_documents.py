@@ -12,7 +12,7 @@ from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QApplication
 
 from app.ui.chat.message import AssistantMessage
-from app.ui.main_window import MainWindow
+from app.ui.shell.main_window import MainWindow
 from tests.ui.scripts import TITLE, WAIT_MS, answer, tool_call
 
 

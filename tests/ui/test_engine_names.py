@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from app.ui.main_window import MainWindow
+from app.ui.shell.main_window import MainWindow
 from backends.engines import CHOICES, Engine, display_name
 from backends.select import create_backend
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt
 
-from app.ui.files_view import FilesView
+from app.ui.pages.files import FilesView
 from tests.ui.scripts import WAIT_MS
 
 
@@ -77,7 +77,7 @@ def test_an_older_search_never_replaces_a_newer_one(view, qtbot) -> None:
 
 
 def test_results_drag_as_file_urls_and_join_the_chat(view, ctx, qtbot, folder) -> None:
-    from app.ui.main_window import MainWindow
+    from app.ui.shell.main_window import MainWindow
 
     row = next(i for i, h in enumerate(view.model.hits) if h.name == "budget.csv")
     mime = view.model.mimeData([view.model.index(row, 0)])
@@ -102,12 +102,12 @@ def test_quick_ask_finds_files_without_the_model(ctx, qtbot, folder, monkeypatch
     from PySide6.QtGui import QPalette
     from PySide6.QtWidgets import QApplication
 
-    from app.ui.desktop import Desktop
+    from app.ui.shell.desktop import Desktop
 
     ctx.hearth.settings.file_roots = [str(folder)]
     ctx.hearth.files.add_root(str(folder))
     ctx.hearth.files.scan()
-    monkeypatch.setattr("app.ui.desktop.tray_available", lambda: False)
+    monkeypatch.setattr("app.ui.shell.desktop.tray_available", lambda: False)
     desktop = Desktop(QApplication.instance(), ctx.hearth)
     qtbot.addWidget(desktop.window)
     qtbot.addWidget(desktop.quick)

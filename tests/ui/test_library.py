@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from PySide6.QtWidgets import QMessageBox
 
-from app.ui.library_view import LibraryView, snippet
+from app.ui.pages.library import LibraryView, snippet
 from tests.support.text_pdf import text_pdf
 from tests.ui.scripts import WAIT_MS
 

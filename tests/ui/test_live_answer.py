@@ -13,8 +13,8 @@ from PySide6.QtCore import Qt
 from app.core.events import Progress, Queued
 from app.ui.chat.live_answer import LiveAnswer
 from app.ui.chat.message import AssistantMessage
-from app.ui.main_window import MainWindow
-from app.ui.quick_ask import QuickAsk
+from app.ui.shell.main_window import MainWindow
+from app.ui.shell.quick_ask import QuickAsk
 from tests.ui.scripts import TITLE, WAIT_MS, answer
 from tests.ui.test_chat import event_call, messages, send, wait_idle
 

@@ -152,7 +152,7 @@ def test_a_corrupt_download_is_never_kept(tmp_path, hub) -> None:
 
 
 def test_using_a_model_saves_it_in_settings(ctx, qtbot, tmp_path) -> None:
-    from app.ui.main_window import MainWindow
+    from app.ui.shell.main_window import MainWindow
 
     window = MainWindow(ctx)
     qtbot.addWidget(window)
@@ -253,7 +253,7 @@ def test_a_gguf_without_a_template_of_a_known_architecture_gets_an_offer(
 
 
 def test_the_chat_header_picks_a_recent_model(ctx, qtbot, tmp_path, monkeypatch) -> None:
-    from app.ui.main_window import MainWindow
+    from app.ui.shell.main_window import MainWindow
 
     first, second = str(tmp_path / "a.gguf"), str(tmp_path / "b.gguf")
     ctx.hearth.settings.model_path = first

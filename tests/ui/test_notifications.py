@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from app.ui.notifications import Notifier, load_recent
+from app.ui.shell.notifications import Notifier, load_recent
 from tests.ui.scripts import WAIT_MS
 
 DAEMON = Path(__file__).with_name("fake_notification_daemon.py")

@@ -11,7 +11,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from app.ui.chat.message import AssistantMessage
-from app.ui.main_window import MainWindow
+from app.ui.shell.main_window import MainWindow
 from tests.office.conftest import listing, make_sales
 from tests.ui.scripts import TITLE, WAIT_MS, answer, tool_call
 from tests.ui.test_documents import drop, wait_indexed

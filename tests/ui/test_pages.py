@@ -9,8 +9,8 @@ from typing import Any
 from PySide6.QtCore import QLocale, Qt
 from PySide6.QtWidgets import QPushButton
 
-from app.ui.calendar_view import agenda_html
-from app.ui.main_window import MainWindow
+from app.ui.pages.calendar.view import agenda_html
+from app.ui.shell.main_window import MainWindow
 from tests.ui.scripts import WAIT_MS
 
 
@@ -34,7 +34,7 @@ def test_watching_a_folder_lists_kind_and_length_of_each_document(ctx, qtbot, tm
     window.show()
     window.show_page("library")
     library: Any = window.pages.currentWidget()
-    monkeypatch.setattr("app.ui.library_view.QFileDialog.getExistingDirectory",
+    monkeypatch.setattr("app.ui.pages.library.QFileDialog.getExistingDirectory",
                         lambda *_a, **_k: str(folder))
     library.tabs.setCurrentIndex(1)
     add = next(b for b in library.findChildren(QPushButton) if b.text() == "Add folder…")

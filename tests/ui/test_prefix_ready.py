@@ -9,7 +9,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from app.ui.chat.message import AssistantMessage
-from app.ui.main_window import MainWindow
+from app.ui.shell.main_window import MainWindow
 from tests.ui.test_responsiveness import MAX_STALL_MS, StallMeter
 
 WAIT_MS = 120_000
@@ -63,7 +63,7 @@ def test_launch_then_type_at_once_answers_from_the_saved_prefix(
 
 
 def test_settings_show_the_saved_states_and_clear_forgets_them(ctx: Any, qtbot: Any) -> None:
-    from app.ui.settings_dialog import SettingsDialog
+    from app.ui.settings.dialog import SettingsDialog
 
     saved = ctx.hearth.paths.kv_cache_dir / "prefix-llama" / "model" / "state.llpx"
     saved.parent.mkdir(parents=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 
 from app.ui.chat.message import AssistantMessage
-from app.ui.main_window import MainWindow
+from app.ui.shell.main_window import MainWindow
 from tests.ui.scripts import TITLE, WAIT_MS, answer
 
 

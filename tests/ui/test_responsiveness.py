@@ -16,7 +16,7 @@ from PySide6.QtCore import QElapsedTimer, QTimer
 
 from app.ui import markdown
 from app.ui.chat.message import AssistantMessage
-from app.ui.main_window import MainWindow
+from app.ui.shell.main_window import MainWindow
 from tests.ui.scripts import LONG_ANSWER, TITLE, WAIT_MS, answer
 
 MAX_STALL_MS = 50

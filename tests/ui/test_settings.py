@@ -11,8 +11,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence, QPalette
 from PySide6.QtWidgets import QApplication, QDialogButtonBox
 
-from app.ui.hotkey import GlobalHotkey, HotkeyStatus
-from app.ui.settings_dialog import SettingsDialog
+from app.ui.settings.dialog import SettingsDialog
+from app.ui.shell.hotkey import GlobalHotkey, HotkeyStatus
 from app.ui.theme import ThemeManager
 from tests.ui.scripts import WAIT_MS
 

@@ -9,9 +9,9 @@ from PySide6.QtCore import Qt, QUrl
 from PySide6.QtWidgets import QApplication
 
 from app.ui.chat.message import AssistantMessage
-from app.ui.main_window import MainWindow
 from app.ui.rich_delegate import HTML_ROLE
-from app.ui.sidebar import highlight_snippet
+from app.ui.shell.main_window import MainWindow
+from app.ui.shell.sidebar import highlight_snippet
 from tests.ui.scripts import WAIT_MS
 
 
@@ -96,7 +96,7 @@ def test_model_written_html_is_shown_as_text(qapp, qtbot) -> None:
 
 
 def test_the_tray_menu_offers_ask_open_pause_and_quit(qapp) -> None:
-    from app.ui.tray import Tray
+    from app.ui.shell.tray import Tray
 
     tray = Tray()
     texts = [a.text() for a in tray.menu.actions() if not a.isSeparator()]

@@ -9,7 +9,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialogButtonBox, QLabel
 
-from app.ui.main_window import MainWindow
+from app.ui.shell.main_window import MainWindow
 from tests.ui.scripts import TITLE, WAIT_MS, answer
 from tests.ui.test_chat import send, wait_idle
 from tests.ui.test_chinese_everywhere import chinese, english_on  # noqa: F401 - a fixture

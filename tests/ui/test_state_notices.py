@@ -35,8 +35,8 @@ def open_window(qapp: Any, qtbot: Any, hearth_home: Path) -> Iterator[Callable[[
     """Start Hearth and its window on the home as the test left it (the real root)."""
     from app.main import Hearth
     from app.ui.context import UiContext
-    from app.ui.main_window import MainWindow
     from app.ui.ops import Ops
+    from app.ui.shell.main_window import MainWindow
 
     made: list[tuple[Any, Any]] = []
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from app.ui.main_window import MainWindow
+from app.ui.shell.main_window import MainWindow
 from tests.ui.test_chinese_everywhere import chinese  # noqa: F401
 
 SMALL_SCREEN = 1280  # a common laptop width

@@ -38,7 +38,7 @@ def main() -> None:
     from PySide6.QtWidgets import QApplication
 
     app = QApplication([])
-    from app.ui.hotkey import create_hotkey
+    from app.ui.shell.hotkey import create_hotkey
 
     hotkey = create_hotkey()
     status = hotkey.register("Ctrl+Alt+Space")

@@ -22,8 +22,8 @@ def main() -> None:
     from app.main import Hearth
     from app.ui.context import UiContext
     from app.ui.ops import Ops
-    from app.ui.quick_ask import QuickAsk
-    from app.ui.x11_window import composited
+    from app.ui.shell.quick_ask import QuickAsk
+    from app.ui.shell.x11_window import composited
 
     hearth = Hearth()
     quick = QuickAsk(UiContext(hearth, Ops()))

@@ -1,13 +1,13 @@
 """`hearth ask` (one question, streamed) and `hearth chat` (interactive), over the same Assistant.
 
-Tests replace the model with the hidden `--engine scripted --script FILE` (app/cli/scripted.py)."""
+Tests replace the model with the hidden `--engine scripted --script FILE` (app/cli/engine_options.py)."""
 
 from __future__ import annotations
 
 import argparse
 
 from app.cli.ask.commands import run_ask, run_chat
-from app.cli.scripted import add_engine_options
+from app.cli.engine_options import add_engine_options
 
 
 def _model_options(parser: argparse.ArgumentParser) -> None:

@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING, Any
 
 from app.cli.ask.render import Renderer
 from app.cli.ask.waiting import wait_for_turn
+from app.cli.engine_options import scripted_backend
 from app.cli.interrupts import result_of
 from app.cli.output import emit_json, fail_on
-from app.cli.scripted import scripted_backend
 from app.core.assistant import ConfirmPolicy, TurnMode
 from app.core.failures import FailureKind, exit_code
 from backends.base import Backend, GenerateOptions, Message

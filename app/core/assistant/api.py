@@ -7,17 +7,17 @@ import uuid
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from app.core.assistant.mode import (
+from app.core.assistant.handle import TurnHandle
+from app.core.assistant.prefix import system_message, tool_specs
+from app.core.assistant.transcript import HistoryLike
+from app.core.assistant.turn import OnPrompt, TitleClaims, Turn, TurnSetup
+from app.core.assistant.turn_mode import (
     ConfirmPolicy,
     OnEvent,
-    TurnHandle,
     TurnMode,
     _ignore,
     is_office_turn,
 )
-from app.core.assistant.prefix import system_message, tool_specs
-from app.core.assistant.store import HistoryLike
-from app.core.assistant.turn import OnPrompt, TitleClaims, Turn, TurnSetup
 from app.core.events import TurnFailed
 from app.core.mcp import servers_for
 from app.core.runner import ModelRunner

@@ -1,208 +1,139 @@
-"""The context budget: every step's prompt plus a reserved answer fits the model's window.
-
-In order of least loss: tool results are capped (the note tells the model how to ask for
-more), older reasoning is dropped, then older turns are replaced by a summary the model wrote
-(stored in history as a system message with `summary_of`; the originals stay). The system
-message and tools, the cacheable prefix, are never touched."""
+"""Applies the context budget to one step, writing a summary into history when turns must go."""
 
 from __future__ import annotations
 
-import copy
+import json
+import logging
+import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from backends.base import GenerateOptions, Message
+from app.core.assistant.context_budget import (
+    ContextBudget,
+    Fit,
+    fallback_summary,
+    reserve_for,
+    result_cap,
+    transcript,
+)
+from app.core.assistant.transcript import HistoryLike, engine_messages
+from app.core.events import AssistantEvent, ContextCompacted, Queued
+from app.core.oneshot import generate_text
+from app.core.prompts import prompt_text
+from app.core.runner import ModelRunner
+from backends.base import Backend, GenerateOptions, Message
+from backends.chat_format import estimate_tokens
 
-Count = Callable[[str], int]
-Render = Callable[[list[Message], GenerateOptions], str]
+log = logging.getLogger(__name__)
 
-RESULT_CUT = ("\n\n[Hearth cut this result: it shows the first {shown:,} of {total:,} characters, "
-              "because the whole does not fit the model's context. To read more, call the tool "
-              "again for a narrower part: a page range, a later section, or fewer results.]")
-MESSAGE_CUT = "\n\n[… {cut:,} characters of this message left out: it does not fit the context …]\n\n"
-SUMMARY_INTRO = ("[Summary of the earlier conversation, written by you because the older "
-                 "messages no longer fit the context window. The user still sees them.]\n\n")
-MIN_RESERVE = 256
-KEEP_SHARE = 0.5  # after a compaction the recent turns may fill half the window
+SUMMARY_TOKENS = 400
+TEMPLATE_BYTES = 8192  # the template's own text around tools and turns (Nanbeige's: ~3 KB)
+MESSAGE_BYTES = 32  # role markers per message
+SUMMARY_TIMEOUT_S = 600.0  # a long prefill on a CPU; the user's Stop ends it sooner
 
 
 @dataclass
-class Fit:
-    """The prompt for one step after the budget was applied."""
+class StepPrompt:
+    """One step's messages (system first) and options; seqs[i] is the stored seq behind
+    messages[i] (0 for the system message)."""
 
     messages: list[Message]
-    prompt_tokens: int
-    max_tokens: int  # answer tokens left in the window (never more than asked for)
-    fits: bool
-    capped_results: int = 0
-    dropped_reasoning: bool = False
-    # When it does not fit: how many engine messages after the system message to summarize
-    # (always whole turns, so no tool result loses its call).
-    summarize: int = 0
+    options: GenerateOptions
+    seqs: list[int] = field(default_factory=list)
+
+    def with_history(self, stored: list[Any]) -> StepPrompt:
+        pairs = engine_messages(stored)
+        return StepPrompt(self.messages[:1] + [m for _, m in pairs], self.options,
+                          [0] + [seq for seq, _ in pairs])
 
 
-def reserve_for(window: int, max_tokens: int) -> int:
-    """Answer tokens every prompt leaves room for: a quarter of the window, at most what the
-    request asks for, at least a short answer's worth."""
-    return max(min(max_tokens, window // 4), min(MIN_RESERVE, window // 2))
-
-
-def result_cap(window: int) -> int:
-    """The most tokens one tool result may take of the window."""
-    return max(128, window // 4)
-
-
-class ContextBudget:
-    """Fits one step's messages into `window` tokens, measured with the engine's tokenizer."""
-
-    def __init__(self, window: int, count: Count, render: Render) -> None:
-        self.window = window
-        self.count = count
-        self.render = render
-
-    def fit(self, messages: list[Message], options: GenerateOptions) -> Fit:
-        """Cap results, then drop older reasoning; report what a summary would have to cover."""
-        messages = copy.deepcopy(messages)
-        reserve = reserve_for(self.window, options.max_tokens)
-        capped = sum(self._cap(m, result_cap(self.window)) for m in messages if m["role"] == "tool")
-        tokens = self._measure(messages, options)
-        dropped = False
-        if tokens + reserve > self.window and _drop_reasoning(messages):
-            dropped = True
-            tokens = self._measure(messages, options)
-        fit = Fit(messages, tokens, self._room(tokens, options), tokens + reserve <= self.window,
-                  capped, dropped)
+def fit_context(prompt: StepPrompt, runner: ModelRunner, history: HistoryLike, conv: str,
+                emit: Callable[[AssistantEvent], None], cancel: threading.Event) -> StepPrompt:
+    """The prompt fitted to the loaded model's window (unchanged when nothing is loaded)."""
+    info, backend = runner.info, runner.backend
+    if info is None or backend is None or info.context_length <= 0:
+        return prompt
+    if surely_fits(prompt, info.context_length):
+        return prompt  # no need to wait for the model's thread to count
+    budget = ContextBudget(info.context_length, _counter(backend), backend.render_prompt)
+    if runner.pending:
+        emit(Queued(runner.pending))  # counting waits for the model's thread like a request
+    try:
+        fit = runner.call(lambda: budget.fit(prompt.messages, prompt.options)).result()
+        if not fit.fits and fit.summarize > 0 and not cancel.is_set():
+            prompt, fit = _compact(prompt, fit, budget, runner, history, conv, emit, cancel)
         if not fit.fits:
-            fit.summarize = self._summary_span(messages, options, reserve)
-        return fit
+            messages = fit.messages
+            fit = runner.call(lambda: budget.squeeze(messages, prompt.options)).result()
+    except Exception:  # the engine says what is wrong with this prompt when it streams it
+        log.exception("could not apply the context budget")
+        return prompt
+    return StepPrompt(fit.messages, _fitted(prompt.options, fit), prompt.seqs)
 
-    def squeeze(self, messages: list[Message], options: GenerateOptions) -> Fit:
-        """The last resort, when the current turn alone is too long: cap its tool results and
-        its user message harder until prompt and answer fit. The conversation always goes on."""
-        messages = copy.deepcopy(messages)
-        reserve = reserve_for(self.window, options.max_tokens)
-        tokens = self._measure(messages, options)
-        capped = 0
-        for share in (8, 16, 32, 64):
-            if tokens + reserve <= self.window:
-                break
-            cap = max(32, self.window // share)
-            capped += sum(self._cap(m, cap) for m in messages[1:]
-                          if m["role"] in ("tool", "user"))
-            tokens = self._measure(messages, options)
-        return Fit(messages, tokens, self._room(tokens, options),
-                   tokens + min(reserve, MIN_RESERVE) <= self.window, capped)
 
-    # -- parts ------------------------------------------------------------------------------
-    def _measure(self, messages: list[Message], options: GenerateOptions) -> int:
-        return self.count(self.render(messages, options))
-
-    def _room(self, tokens: int, options: GenerateOptions) -> int:
-        return max(1, min(options.max_tokens, self.window - tokens - 1))
-
-    def _cap(self, message: Message, cap: int) -> bool:
-        """Cut one message's text to about `cap` tokens. True when it was cut."""
-        text = message.get("content")
-        if not isinstance(text, str) or len(text.encode("utf-8")) <= cap:
-            return False  # a token is at least a byte: no need to count
-        total = self.count(text)
-        if total <= cap:
+def surely_fits(prompt: StepPrompt, window: int) -> bool:
+    """True when the prompt fits without counting: a token is at least one byte, so the bytes
+    of the messages, the tools and the template's own text bound the token count."""
+    room = window - reserve_for(window, prompt.options.max_tokens)
+    cap = result_cap(window)
+    total = TEMPLATE_BYTES + len(json.dumps(prompt.options.tools, ensure_ascii=False).encode())
+    for message in prompt.messages:
+        size = len(json.dumps(message, ensure_ascii=False).encode()) + MESSAGE_BYTES
+        if message["role"] == "tool" and size > cap:
             return False
-        keep = int(len(text) * cap / total)
-        while keep > 0:
-            head = text[:keep]
-            if self.count(head) <= cap:
-                break
-            keep = int(keep * 0.85)
-        if message["role"] == "tool":
-            message["content"] = text[:keep] + RESULT_CUT.format(shown=keep, total=len(text))
-        else:  # a user message keeps its start and its end (the question is often last)
-            half = keep // 2
-            message["content"] = (text[:half] + MESSAGE_CUT.format(cut=len(text) - 2 * half)
-                                  + text[len(text) - half:])
-        return True
-
-    def _summary_span(self, messages: list[Message], options: GenerateOptions,
-                      reserve: int) -> int:
-        """How many messages after the system message to summarize: whole turns from the
-        oldest, until the rest takes at most half the window (so compaction is rare)."""
-        starts = [i for i, m in enumerate(messages) if i > 1 and m["role"] == "user"
-                  and not _is_summary(m)]
-        last_user = max((i for i, m in enumerate(messages) if m["role"] == "user"), default=0)
-        budget = int(self.window * KEEP_SHARE) - reserve
-        system_only = self._measure(messages[:1], options)
-        chosen = 0
-        for start in starts:
-            if start > last_user:
-                break
-            chosen = start - 1
-            rest = self._measure(messages[:1] + messages[start:], options)
-            if rest - system_only <= budget:
-                break
-        return chosen
+        total += size
+    return total <= room
 
 
-def _drop_reasoning(messages: list[Message]) -> bool:
-    """Remove the reasoning of every assistant message but the newest. True when any went."""
-    dropped = False
-    assistants = [m for m in messages if m["role"] == "assistant"]
-    for message in assistants[:-1]:
-        if message.pop("reasoning_content", None):
-            dropped = True
-    return dropped
+def _fitted(options: GenerateOptions, fit: Fit) -> GenerateOptions:
+    budget = options.thinking_budget
+    if budget is not None:  # leave the answer a third of what is left
+        budget = min(budget, max(1, fit.max_tokens * 2 // 3))
+    return replace(options, max_tokens=fit.max_tokens, thinking_budget=budget)
 
 
-def _is_summary(message: Message) -> bool:
-    content = message.get("content")
-    return isinstance(content, str) and content.startswith(SUMMARY_INTRO)
+def _compact(prompt: StepPrompt, fit: Fit, budget: ContextBudget, runner: ModelRunner,
+             history: HistoryLike, conv: str, emit: Callable[[AssistantEvent], None],
+             cancel: threading.Event) -> tuple[StepPrompt, Fit]:
+    """Summarize the oldest turns, store the summary, and fit again with it."""
+    count = fit.summarize
+    head = fit.messages[1:1 + count]
+    text = summarize(runner, budget, head, cancel) or fallback_summary(head)
+    kept = prompt.seqs[1 + count]  # a user message: summaries end at a turn
+    stored = history.add_message(conv, "system", text, summary_of=kept - 1)
+    messages = history.messages(conv)
+    again = StepPrompt(prompt.messages[:1], prompt.options).with_history(messages)
+    refit = runner.call(lambda: budget.fit(again.messages, again.options)).result()
+    first_kept = next((str(m.id) for m in messages if m.seq == kept), "")
+    emit(ContextCompacted(conv, str(stored.id), count, fit.prompt_tokens, refit.prompt_tokens,
+                          text, first_kept))
+    return again, refit
 
 
-def summary_message(text: str) -> Message:
-    """How a stored summary reaches the model: a user-turn note right after the system prompt."""
-    return {"role": "user", "content": SUMMARY_INTRO + text.strip()}
+def summarize(runner: ModelRunner, budget: ContextBudget, head: list[Message],
+              cancel: threading.Event) -> str:
+    """The model's summary of `head` ("" when it gives none); the transcript is cut to fit."""
+    window = budget.window
+    options = GenerateOptions(enable_thinking=False, temperature=0.3,
+                              max_tokens=max(32, min(SUMMARY_TOKENS, window // 8)))
+    limit = window * 3
+    for _ in range(6):
+        messages: list[Message] = [
+            {"role": "system", "content": prompt_text("summary").strip()},
+            {"role": "user", "content": transcript(head, limit)}]
+        used = runner.call(_measure(budget, messages, options)).result()
+        if used + options.max_tokens < window:
+            return generate_text(runner, messages, options, cancel, SUMMARY_TIMEOUT_S).strip()
+        limit //= 2
+    return ""
 
 
-def transcript(messages: list[Message], limit_chars: int) -> str:
-    """Messages as plain text for the summarizer, within limit_chars: long tool results are
-    shortened, then every message, then the oldest go."""
-    lines: list[str] = []
-    for message in messages:
-        role = message["role"]
-        content = message.get("content")
-        text = content if isinstance(content, str) else ""
-        if _is_summary(message):
-            lines.append("Earlier summary: " + text.removeprefix(SUMMARY_INTRO))
-            continue
-        if role == "tool":
-            text = _shorten(text, 600)
-            lines.append(f"Tool result: {text}")
-        elif role == "assistant":
-            calls = [c.get("function", {}) for c in message.get("tool_calls") or []]
-            called = "; ".join(f"{c.get('name', '')}({_args(c.get('arguments'))})" for c in calls)
-            lines.append("Hearth: " + (text or "") + (f" [called {called}]" if called else ""))
-        else:
-            lines.append(f"User: {_shorten(text, 2000)}")
-    joined = "\n\n".join(lines)
-    if len(joined) > limit_chars:  # every message keeps its start rather than the oldest going
-        each = max(40, limit_chars // max(1, len(lines)) - 2)
-        joined = "\n\n".join(_shorten(line, each) for line in lines)
-    return joined if len(joined) <= limit_chars else "…" + joined[len(joined) - limit_chars:]
+def _measure(budget: ContextBudget, messages: list[Message],
+             options: GenerateOptions) -> Callable[[], int]:
+    return lambda: budget.count(budget.render(messages, options))
 
 
-def fallback_summary(messages: list[Message]) -> str:
-    """When the model gives no summary: what the user asked, in their own words."""
-    asked = [_shorten(str(m.get("content", "")), 160) for m in messages
-             if m["role"] == "user" and not _is_summary(m)]
-    earlier = [str(m.get("content", "")).removeprefix(SUMMARY_INTRO) for m in messages
-               if _is_summary(m)]
-    parts = earlier + (["The user had asked: " + " | ".join(asked)] if asked else [])
-    return "\n\n".join(parts) or "Earlier messages were left out to fit the context."
-
-
-def _shorten(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def _args(arguments: Any) -> str:
-    return _shorten(str(arguments), 120)
+def _counter(backend: Backend) -> Callable[[str], int]:
+    count = getattr(backend, "count_tokens", None)
+    return count if callable(count) else estimate_tokens

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from app.core.assistant.mode import TurnMode
+from app.core.assistant.turn_mode import TurnMode
 from app.core.prompts import build_system_prompt, user_locale
 from app.core.settings import Settings
 from backends.base import Message

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from app.core.assistant.budget import RepetitionGuard
-from app.core.assistant.store import HistoryLike
+from app.core.assistant.transcript import HistoryLike
 from app.core.events import AssistantEvent, Progress, Queued, ReasoningDelta, TextDelta
 from app.core.runner import ModelRunner
 from backends import events as be

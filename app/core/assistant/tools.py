@@ -10,7 +10,7 @@ from typing import Any
 
 import jsonschema
 
-from app.core.assistant.mode import ConfirmPolicy
+from app.core.assistant.turn_mode import ConfirmPolicy
 from app.core.events import (
     AssistantEvent,
     ConfirmationNeeded,

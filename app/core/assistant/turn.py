@@ -12,12 +12,13 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from app.core.assistant.budget import step_sampling, thinking_budget
-from app.core.assistant.context import StepPrompt, fit_context
-from app.core.assistant.mode import ConfirmPolicy, OnEvent, TurnHandle, TurnMode
+from app.core.assistant.compaction import StepPrompt, fit_context
+from app.core.assistant.handle import TurnHandle
 from app.core.assistant.prefix import system_message, tool_specs
-from app.core.assistant.store import HistoryLike
 from app.core.assistant.stream import StepResult, stream_step
 from app.core.assistant.tools import CANCELLED, CallBudget, ToolCaller
+from app.core.assistant.transcript import HistoryLike
+from app.core.assistant.turn_mode import ConfirmPolicy, OnEvent, TurnMode
 from app.core.events import (
     AssistantEvent,
     OutputCut,

@@ -54,7 +54,7 @@ class MainWindow(QMainWindow):
         self.setObjectName("mainWindow")
         self.resize(1180, 780)
         self.setAcceptDrops(True)
-        from app.ui.sidebar import Sidebar
+        from app.ui.shell.sidebar import Sidebar
 
         self.sidebar = Sidebar(ctx)
         self.chat = ChatView(ctx)
@@ -141,7 +141,9 @@ class MainWindow(QMainWindow):
     def show_api(self, running: bool, waiting: int, url: str = "") -> None:
         """Status bar: whether other apps may use the model, how many requests wait, and,
         when other devices can reach it, that it is open to the network and at which URL."""
-        from app.ui.network_access import open_to_network  # with the server: no ASGI at launch
+        from app.ui.settings.network_access import (
+            open_to_network,  # with the server: no ASGI at launch
+        )
 
         exposed = running and open_to_network(url)
         self.api_label.setObjectName("warning" if exposed else "")
@@ -305,7 +307,7 @@ class MainWindow(QMainWindow):
         return dialog
 
     def open_settings(self) -> QWidget:
-        from app.ui.settings_dialog import SettingsDialog
+        from app.ui.settings.dialog import SettingsDialog
 
         dialog = SettingsDialog(self.ctx, parent=self)
         dialog.saved.connect(self._settings_saved)

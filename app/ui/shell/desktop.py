@@ -9,20 +9,20 @@ from PySide6.QtWidgets import QApplication
 
 from app.core.root import HearthParts
 from app.ui import markdown
-from app.ui.api_server import ServerSwitch
-from app.ui.autostart import hide_dock_icon
 from app.ui.chat.live_answer import LiveAnswer
 from app.ui.context import UiContext
-from app.ui.hotkey import create_hotkey, default_hotkey
 from app.ui.i18n import Translations
 from app.ui.icons import app_icon
-from app.ui.main_window import MainWindow
-from app.ui.notifications import Notifier
 from app.ui.ops import Ops
-from app.ui.quick_ask import QuickAsk
-from app.ui.services import Services
+from app.ui.settings.api_server import ServerSwitch
+from app.ui.shell.autostart import hide_dock_icon
+from app.ui.shell.hotkey import create_hotkey, default_hotkey
+from app.ui.shell.main_window import MainWindow
+from app.ui.shell.notifications import Notifier
+from app.ui.shell.quick_ask import QuickAsk
+from app.ui.shell.services import Services
+from app.ui.shell.tray import Tray, tray_available
 from app.ui.theme import ThemeManager
-from app.ui.tray import Tray, tray_available
 
 
 class Desktop(QObject):

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.ui.calendar.edits import ALL, FOLLOWING, THIS
+from app.ui.pages.calendar.edits import ALL, FOLLOWING, THIS
 
 REPEATS = ("", "FREQ=DAILY", "FREQ=WEEKLY", "FREQ=MONTHLY", "FREQ=YEARLY")
 ALARMS = (None, 0, 5, 10, 15, 30, 60, 24 * 60)  # minutes before; None: no reminder

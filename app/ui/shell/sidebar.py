@@ -24,9 +24,9 @@ from PySide6.QtWidgets import (
 )
 
 from app.ui.context import UiContext
-from app.ui.forget_history import HistoryEraser
 from app.ui.i18n import Retranslator, plural
 from app.ui.rich_delegate import HTML_ROLE, RichTextDelegate
+from app.ui.settings.forget_history import HistoryEraser
 
 ID_ROLE = Qt.ItemDataRole.UserRole
 SEARCH_DELAY_MS = 200

@@ -9,8 +9,8 @@ from typing import Any
 
 from PySide6.QtCore import QAbstractNativeEventFilter, QCoreApplication, QObject
 
-from app.ui.hotkey import Chord, GlobalHotkey, HotkeyStatus
-from app.ui.hotkey.keys import windows_vk
+from app.ui.shell.hotkey import Chord, GlobalHotkey, HotkeyStatus
+from app.ui.shell.hotkey.keys import windows_vk
 
 MOD_ALT, MOD_CONTROL, MOD_SHIFT, MOD_WIN, MOD_NOREPEAT = 0x1, 0x2, 0x4, 0x8, 0x4000
 WM_HOTKEY = 0x0312

@@ -14,7 +14,7 @@ from app.core.events import ConfirmationRequest
 from app.core.server.keys import ensure_api_key
 from app.core.server.log import RequestLog, RequestRecord
 from app.ui.context import UiContext
-from app.ui.network_access import reachable_url
+from app.ui.settings.network_access import reachable_url
 
 if TYPE_CHECKING:
     from app.core.server.service import ApiServer
@@ -55,7 +55,7 @@ class ServerSwitch(QObject):
     @property
     def shown_url(self) -> str:
         """The URL the tray and status bar show: where other devices reach it when the
-        server is open to the network (app.ui.network_access)."""
+        server is open to the network (app.ui.settings.network_access)."""
         if self.server is None:
             return ""
         return reachable_url(self.server.url, self.server.config.host)

@@ -5,8 +5,8 @@ from __future__ import annotations
 from PySide6.QtWidgets import QLabel, QPushButton, QVBoxLayout, QWidget
 
 from app.ui.context import UiContext
-from app.ui.forget_history import HistoryEraser
 from app.ui.i18n import plural
+from app.ui.settings.forget_history import HistoryEraser
 
 
 class PrivacyTab(QWidget):

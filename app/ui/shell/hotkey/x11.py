@@ -11,8 +11,8 @@ import ctypes.util
 
 from PySide6.QtCore import QObject, QSocketNotifier
 
-from app.ui.hotkey import Chord, GlobalHotkey, HotkeyStatus
-from app.ui.hotkey.keys import x11_keysym_name
+from app.ui.shell.hotkey import Chord, GlobalHotkey, HotkeyStatus
+from app.ui.shell.hotkey.keys import x11_keysym_name
 
 SHIFT, LOCK, CONTROL, MOD1, MOD2, MOD4 = 1, 2, 4, 8, 16, 64  # Mod1 = Alt, Mod2 = NumLock
 KEY_PRESS = 2

@@ -9,8 +9,8 @@ import ctypes.util
 
 from PySide6.QtCore import QObject
 
-from app.ui.hotkey import Chord, GlobalHotkey, HotkeyStatus
-from app.ui.hotkey.keys import mac_keycode
+from app.ui.shell.hotkey import Chord, GlobalHotkey, HotkeyStatus
+from app.ui.shell.hotkey.keys import mac_keycode
 
 CMD_KEY, SHIFT_KEY, OPTION_KEY, CONTROL_KEY = 0x100, 0x200, 0x800, 0x1000
 EVENT_HOTKEY_EXISTS = -9878

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Protocol
 
-from app.core.assistant.compaction import summary_message
+from app.core.assistant.context_budget import summary_message
 from backends.base import Message
 
 

@@ -28,12 +28,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.ui.calendar.editor import EventDialog, ask_scope
-from app.ui.calendar.grids import HOUR_PX, MonthGrid, TimeGrid, local
-from app.ui.calendar.ranges import RangeCache
 from app.ui.context import UiContext
 from app.ui.file_actions import start_folder
 from app.ui.i18n import Retranslator, plural, ui_locale
+from app.ui.pages.calendar.editor import EventDialog, ask_scope
+from app.ui.pages.calendar.grids import HOUR_PX, MonthGrid, TimeGrid, local
+from app.ui.pages.calendar.ranges import RangeCache
 from app.ui.theme import page_layout, page_title, title_row
 
 MAX_LISTED = 10  # titles named in the removal question; the rest are counted
@@ -368,7 +368,7 @@ class CalendarView(QWidget):
         return dialog
 
     def _create(self, dialog: EventDialog) -> None:
-        from app.ui.calendar.edits import new_event
+        from app.ui.pages.calendar.edits import new_event
 
         fields = dialog.changes()
         store = self.ctx.lazy("calendar")
@@ -422,7 +422,7 @@ class CalendarView(QWidget):
 
     def with_scope(self, occ: Any, deleting: bool, then: Callable[[str], None]) -> None:
         """A repeating event asks which instances; a single one goes straight on."""
-        from app.ui.calendar.edits import ALL
+        from app.ui.pages.calendar.edits import ALL
 
         if not occ.event.recurring and occ.recurrence_id is None:
             then(ALL)
@@ -435,7 +435,7 @@ class CalendarView(QWidget):
         self.scope_box = box  # tests press its buttons
 
     def _save(self, occ: Any, changes: dict[str, Any], scope: str) -> None:
-        from app.ui.calendar.edits import save_occurrence
+        from app.ui.pages.calendar.edits import save_occurrence
 
         store = self.ctx.lazy("calendar")
         title = changes.get("title", occ.event.title)
@@ -443,7 +443,7 @@ class CalendarView(QWidget):
                   self.tr("Changed “%1”").replace("%1", title))
 
     def _gone(self, occ: Any, scope: str) -> None:
-        from app.ui.calendar.edits import delete_occurrence
+        from app.ui.pages.calendar.edits import delete_occurrence
 
         store = self.ctx.lazy("calendar")
         self._run(lambda: delete_occurrence(store, occ, scope),

@@ -8,18 +8,18 @@ from app.ui.context import UiContext
 
 
 def make_library_page(ctx: UiContext, parent: QWidget | None = None) -> QWidget:
-    from app.ui.library_view import LibraryView
+    from app.ui.pages.library import LibraryView
 
     return LibraryView(ctx, parent)
 
 
 def make_calendar_page(ctx: UiContext, parent: QWidget | None = None) -> QWidget:
-    from app.ui.calendar_view import CalendarView
+    from app.ui.pages.calendar.view import CalendarView
 
     return CalendarView(ctx, parent)
 
 
 def make_files_page(ctx: UiContext, parent: QWidget | None = None) -> QWidget:
-    from app.ui.files_view import FilesView
+    from app.ui.pages.files import FilesView
 
     return FilesView(ctx, parent)

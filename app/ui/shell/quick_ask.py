@@ -138,7 +138,7 @@ class QuickAsk(QWidget):
     def _fit_desktop(self) -> None:
         """X11: no taskbar button of its own, and without a compositor the see-through margin
         (black there) is cut away with a rounded mask."""
-        from app.ui.x11_window import composited, skip_taskbar
+        from app.ui.shell.x11_window import composited, skip_taskbar
 
         if QGuiApplication.platformName() != "xcb":
             return

@@ -36,7 +36,7 @@ from app.core.server.guard import base_url, local_address
 from app.core.server.keys import new_api_key
 from app.core.server.log import RequestRecord
 from app.ui.context import UiContext
-from app.ui.network_access import NetworkAccess
+from app.ui.settings.network_access import NetworkAccess
 
 LOG_ROWS = 200
 
@@ -60,7 +60,7 @@ class ConnectPage(QScrollArea):
     def __init__(self, ctx: UiContext, switch: Any, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.ctx = ctx
-        self.switch = switch  # app.ui.api_server.ServerSwitch, or None in a bare dialog
+        self.switch = switch  # app.ui.settings.api_server.ServerSwitch, or None in a bare dialog
         settings = ctx.hearth.settings
         self._key = settings.server_api_key or new_api_key()
         self.setWidgetResizable(True)

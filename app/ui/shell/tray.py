@@ -81,7 +81,9 @@ class Tray(QObject):
             self.server_action.deleteLater()
             self.server_action = None
         action = self.server_action
-        from app.ui.network_access import open_to_network  # with the server: no ASGI at launch
+        from app.ui.settings.network_access import (
+            open_to_network,  # with the server: no ASGI at launch
+        )
 
         exposed = running and open_to_network(url)
         self._tr(lambda: action.setText(self._serving(url, exposed))

@@ -19,7 +19,7 @@ def window_selftest(hearth: Any, timeout_ms: int = WINDOW_TIMEOUT_MS) -> None:
     from PySide6.QtCore import QEventLoop, QTimer
     from PySide6.QtWidgets import QApplication
 
-    from app.ui.desktop import Desktop
+    from app.ui.shell.desktop import Desktop
 
     app = QApplication.instance() or QApplication(["hearth"])
     assert isinstance(app, QApplication)

@@ -25,17 +25,17 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.ui.autostart import platform_autostart
-from app.ui.connect_page import ConnectPage
 from app.ui.context import UiContext
 from app.ui.file_actions import start_folder
-from app.ui.hotkey import default_hotkey
 from app.ui.i18n import LANGUAGES, Retranslator
-from app.ui.mcp_settings import McpServersPage
-from app.ui.settings_generation import GenerationTab
-from app.ui.settings_privacy import PrivacyTab
-from app.ui.settings_skills import SkillsTab
-from app.ui.settings_speed import SpeedTab
+from app.ui.settings.connect import ConnectPage
+from app.ui.settings.generation import GenerationTab
+from app.ui.settings.mcp_servers import McpServersPage
+from app.ui.settings.privacy import PrivacyTab
+from app.ui.settings.skills import SkillsTab
+from app.ui.settings.speed import SpeedTab
+from app.ui.shell.autostart import platform_autostart
+from app.ui.shell.hotkey import default_hotkey
 from backends.engines import AUTO, CHOICES, Engine, display_name
 from skills.office.access import default_output_folder
 

@@ -61,7 +61,7 @@ def run_app(argv: list[str], hearth_factory: Callable[[], HearthParts]) -> int:
     app.setOrganizationName("Hearth")
     app.setDesktopFileName("hearth")
     from app.core.paths import Paths
-    from app.ui.single_instance import SingleInstance, instance_key
+    from app.ui.shell.single_instance import SingleInstance, instance_key
 
     single = SingleInstance(instance_key(str(Paths.from_env().data)))
     if not single.acquire():
@@ -77,7 +77,7 @@ def run_app(argv: list[str], hearth_factory: Callable[[], HearthParts]) -> int:
 
 def _run(app: Any, args: argparse.Namespace, hearth_factory: Callable[[], HearthParts],
          single: Any) -> int:
-    from app.ui.desktop import Desktop
+    from app.ui.shell.desktop import Desktop
 
     desktop = Desktop(app, hearth_factory())
     single.message.connect(desktop.handle_message)

@@ -98,15 +98,15 @@ def create_hotkey(parent: QObject | None = None) -> GlobalHotkey:
     platform = QGuiApplication.platformName()
     try:
         if sys.platform == "win32":
-            from app.ui.hotkey.windows import WindowsHotkey
+            from app.ui.shell.hotkey.windows import WindowsHotkey
 
             return WindowsHotkey(parent)
         if sys.platform == "darwin":
-            from app.ui.hotkey.macos import MacHotkey
+            from app.ui.shell.hotkey.macos import MacHotkey
 
             return MacHotkey(parent)
         if platform == "xcb":
-            from app.ui.hotkey.x11 import X11Hotkey
+            from app.ui.shell.hotkey.x11 import X11Hotkey
 
             return X11Hotkey(parent)
     except OSError:
