@@ -412,7 +412,7 @@ def _run_command(args: argparse.Namespace) -> int:
                 sys.stderr.write(f"hearth: {notice}\n")
             try:
                 hearth.close()
-            except Exception as exc:  # closing on a full disk must not print a traceback
+            except Exception as exc:  # noqa: BLE001 - closing on a full disk must not print a traceback
                 fail(describe(exc), exit_code(kind_of(exc)))
 
 

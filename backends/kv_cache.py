@@ -96,7 +96,7 @@ class ConversationCaches(Generic[S]):
             return None
         try:
             return self.codec.load(path)
-        except Exception as exc:  # a damaged or foreign file: drop it and recompute
+        except Exception as exc:  # noqa: BLE001 - a damaged or foreign file: drop it and recompute
             log.warning("Ignoring unreadable conversation cache %s: %s", path, exc)
             path.unlink(missing_ok=True)
             return None

@@ -312,7 +312,7 @@ class MlxBackend:
         keep = True
         try:
             yield from self._generate(turn, entry, options, should_stop, room)
-        except Exception as exc:  # an MLX runtime failure must end this turn, not the app
+        except Exception as exc:  # noqa: BLE001 - an MLX runtime failure must end this turn, not the app
             keep = False  # the cache may be half-updated: never put it back
             yield StreamError(f"MLX failed while generating: {_one_line(exc)}",
                               kind=FailureKind.ENGINE_FAILED)

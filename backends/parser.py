@@ -13,8 +13,9 @@ MODEL.md or the JSON variant. Rules, chosen to be lenient with untidy output:
 - A text that could still become a tag (`<tool_`) is held back until it is decided, nothing more.
 - `<tool_call>` opens a call when a newline, `<function=` or `{` follows it, in the answer or
   in reasoning that never closed (the reasoning ends there); followed on its line by other
-  words (not a closer that is dropped, below) it is quoted in prose and stays text. A `</tool_call>` or `</think>` in the answer
-  closes nothing and is dropped, unless it is quoted as code (right after a backtick).
+  words (not a closer that is dropped, below) it is quoted in prose and stays text. A
+  `</tool_call>` or `</think>` in the answer closes nothing and is dropped, unless it is quoted
+  as code (right after a backtick).
 - Inside `<tool_call>`: every `<function=NAME>` block becomes one ToolCall. A parameter ends at
   a `</parameter>` followed by the next parameter or the end of its function (so a value may
   quote the tags), at the next `<parameter=` or at the end of its function; `</tool_call>` inside
@@ -361,7 +362,8 @@ def allows_string(schema: dict[str, Any]) -> bool:
     if any(allows_string(_mapping(branch)) for branch in branches):
         return True
     choices = schema.get("enum")
-    return any(isinstance(c, str) for c in (choices if isinstance(choices, list) else [])) or isinstance(schema.get("const"), str)
+    listed = choices if isinstance(choices, list) else []
+    return any(isinstance(c, str) for c in listed) or isinstance(schema.get("const"), str)
 
 
 def _opens_call(after: str, final: bool, dropped: tuple[str, ...] = ()) -> str:

@@ -277,7 +277,8 @@ def main() -> None:
             rows += write_kill_figures(args.kills, folder, args.before.resolve(), "before")
     out = ["# Calendar (issues 15 and 18)", "",
            f"`.venv/bin/python bench/bench_calendar.py --events {args.events} --kills "
-           f"{args.kills}{' --before ' + str(args.before) if args.before else ''}`", "", "| figure | value |", "|---|---|", *rows, ""]
+           f"{args.kills}{' --before ' + str(args.before) if args.before else ''}`", "",
+           "| figure | value |", "|---|---|", *rows, ""]
     out += ["Differences: none." if not diffs else "Differences:"]
     out += [f"- {name}: {why}" for name, why in diffs.items()]
     text = "\n".join(out) + "\n"

@@ -17,9 +17,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from skills.documents import DocumentIndex  # noqa: E402
-from skills.documents.worker import ParserPool  # noqa: E402
-from tests.documents.corpus import (  # noqa: E402
+from skills.documents import DocumentIndex
+from skills.documents.worker import ParserPool
+from tests.documents.corpus import (
     FILLER,
     bad_folder,
     build_collection,

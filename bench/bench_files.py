@@ -20,9 +20,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from skills.files import FileIndex  # noqa: E402
-from skills.files.kinds import extension, kind_of  # noqa: E402
-from skills.files.query import Filters, search  # noqa: E402
+from skills.files import FileIndex
+from skills.files.kinds import extension, kind_of
+from skills.files.query import Filters, search
 
 CACHE = Path(__file__).resolve().parent / ".cache"
 EXTS = ["pdf", "docx", "xlsx", "pptx", "jpg", "png", "mp3", "mp4", "zip", "bin", "dat"]

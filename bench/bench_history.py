@@ -16,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from app.core.history import HistoryStore  # noqa: E402
+from app.core.history import HistoryStore
 
 # A Zipf-like vocabulary, as in real text: a few words everywhere, most words rare.
 _RNG = random.Random(0)

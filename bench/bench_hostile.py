@@ -100,7 +100,9 @@ def corpus_run(work: Path) -> list[str]:
     lines = ["## Hostile corpus through both indexes", "",
              f"{len(made['good'])} good files and {len(made['hostile'])} hostile ones "
              "(see bench/hostile_corpus.py).", "",
-             "| command | exit | wall s | peak RSS of every process, MB (worker restarts are new processes) |", "|---|---|---|---|"]
+             "| command | exit | wall s | peak RSS of every process, MB "
+             "(worker restarts are new processes) |",
+             "|---|---|---|---|"]
     reports = {}
     for argv in (["docs", "add", str(corpus), "--json"],
                  ["files", "add-root", str(corpus), "--json"]):

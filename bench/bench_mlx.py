@@ -19,10 +19,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from backends.base import GenerateOptions, Message  # noqa: E402
-from backends.events import Done  # noqa: E402
-from backends.mlx_backend import PREFILL_STEP, MlxBackend  # noqa: E402
-from backends.model_shape import model_shape  # noqa: E402
+from backends.base import GenerateOptions, Message
+from backends.events import Done
+from backends.mlx_backend import PREFILL_STEP, MlxBackend
+from backends.model_shape import model_shape
 
 CACHE = Path(__file__).resolve().parent / ".cache"
 SIZES: dict[str, dict[str, int]] = {

@@ -17,10 +17,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from backends.base import GenerateOptions  # noqa: E402
-from backends.parser import OutputParser  # noqa: E402
-from backends.remote import RemoteBackend  # noqa: E402
-from backends.scripted import _TOKEN_RE  # noqa: E402
+from backends.base import GenerateOptions
+from backends.parser import OutputParser
+from backends.remote import RemoteBackend
+from backends.scripted import _TOKEN_RE
 
 CALL = ("<tool_call>\n<function=search_documents>\n<parameter=query>\nquarterly budget\n"
         "</parameter>\n<parameter=limit>\n5\n</parameter>\n</function>\n</tool_call>")
@@ -69,10 +69,10 @@ def bench_parser(tokens: int) -> None:
 class _Sse(BaseHTTPRequestHandler):
     chunks: list[bytes] = []
 
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+    def log_message(self, format: str, *args: object) -> None:
         pass
 
-    def do_GET(self) -> None:  # noqa: N802
+    def do_GET(self) -> None:
         body = json.dumps({"data": [{"id": "bench"}]}).encode()
         self.send_response(200)
         self.send_header("Content-Type", "application/json")
@@ -80,7 +80,7 @@ class _Sse(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
-    def do_POST(self) -> None:  # noqa: N802
+    def do_POST(self) -> None:
         self.rfile.read(int(self.headers.get("Content-Length", "0")))
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")

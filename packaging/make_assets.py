@@ -23,7 +23,7 @@ def render_svg(path: Path, size: int) -> Image.Image:
     from PySide6.QtGui import QGuiApplication, QImage, QPainter
     from PySide6.QtSvg import QSvgRenderer
 
-    _app = QGuiApplication.instance() or QGuiApplication([])  # noqa: F841 - Qt needs one
+    _app = QGuiApplication.instance() or QGuiApplication([])
     image = QImage(size, size, QImage.Format.Format_ARGB32)
     image.fill(Qt.GlobalColor.transparent)
     painter = QPainter(image)

@@ -76,7 +76,7 @@ def _download(args: argparse.Namespace, hearth: Hearth) -> int:
         return fail(str(exc))
     except OSError as exc:  # e.g. a full disk: the .part file stays, a retry resumes
         return fail(f"the download stopped: {exc}; run the same command again to resume")
-    except Exception as exc:  # the Hub client's own errors (no network, unknown repo)
+    except Exception as exc:  # noqa: BLE001 - the Hub client's own errors (no network, unknown repo)
         return fail(f"could not reach the model server: {exc}")
     target = build.target(hearth.paths.models)
     if not args.no_use:
@@ -99,7 +99,7 @@ def _use(args: argparse.Namespace, hearth: Hearth) -> int:
         return fail(f"{path} does not exist")
     try:
         choice = choose_engine(str(path), "auto", "")
-    except Exception as exc:  # selection explains why this model cannot run here
+    except Exception as exc:  # noqa: BLE001 - selection explains why this model cannot run here
         return fail(str(exc))
     hearth.settings.model_path = str(path)
     # What this prints must be what runs: a saved "remote" (or another forced engine) would

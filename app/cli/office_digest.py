@@ -30,7 +30,7 @@ def run_digest(args: argparse.Namespace, hearth: Hearth) -> int:
         result_of(hearth.runner.load(hearth.make_backend(model_path=args.model)))
     except BackendError as exc:
         return fail_on(exc)
-    except Exception as exc:  # an engine's own surprise is still one readable line
+    except Exception as exc:  # noqa: BLE001 - an engine's own surprise is still one readable line
         return fail(f"Could not load the model: {exc}")
 
     def progress(done: int, total: int, current: str) -> None:

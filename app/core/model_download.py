@@ -125,7 +125,7 @@ class Downloader:
         if have:
             request.add_header("Range", f"bytes={have}-")
         try:
-            response = urllib.request.urlopen(request, timeout=TIMEOUT_S)  # noqa: S310
+            response = urllib.request.urlopen(request, timeout=TIMEOUT_S)
         except urllib.error.HTTPError as exc:
             raise DownloadError(f"{remote.name}: the server answered {exc.code} {exc.reason}"
                                 ) from exc

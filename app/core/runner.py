@@ -333,7 +333,7 @@ class ModelRunner:
         if backend is not None and backend.loaded:
             try:
                 backend.unload()
-            except Exception:  # noqa: BLE001, S110 - a failing unload must not kill the runner
+            except Exception:  # noqa: BLE001 - a failing unload must not kill the runner
                 pass
 
 

@@ -61,7 +61,7 @@ def _show_items(path: str) -> bool:
 
 def _spawn(argv: list[str]) -> bool:
     try:
-        subprocess.Popen(argv)  # noqa: S603 - a fixed program, the path is one argument
+        subprocess.Popen(argv)
     except OSError:
         return False
     return True

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 
 from dateutil.rrule import DAILY, HOURLY, MINUTELY, MONTHLY, SECONDLY, WEEKLY, YEARLY, rrulestr
-from dateutil.rrule import rrule as RRule
+from dateutil.rrule import rrule as RRule  # noqa: N812 - the class, named as a class
 
 PERIOD = {WEEKLY: timedelta(weeks=1), DAILY: timedelta(days=1), HOURLY: timedelta(hours=1),
           MINUTELY: timedelta(minutes=1), SECONDLY: timedelta(seconds=1)}

@@ -15,7 +15,7 @@ def local_timezone_name() -> str:
         import tzlocal
 
         candidates.append(str(tzlocal.get_localzone_name() or ""))
-    except Exception:  # an odd system setup: fall back to the files below
+    except Exception:  # noqa: BLE001 - an odd system setup: fall back to the files below
         pass
     candidates.append(os.environ.get("TZ", "").lstrip(":"))
     localtime = Path("/etc/localtime")

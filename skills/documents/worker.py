@@ -77,11 +77,11 @@ def _serve(conn: Connection, target: str, memory_bytes: int) -> None:
             reply: tuple[str, Any] = ("ok", fn(path))
         except MemoryError:
             reply = ("error", "needed more memory than the parsing limit allows")
-        except Exception as exc:  # the reason goes back to the index as text
+        except Exception as exc:  # noqa: BLE001 - the reason goes back to the index as text
             reply = ("error", str(exc) or type(exc).__name__)
         try:
             conn.send(reply)
-        except Exception as exc:  # e.g. a result that cannot be pickled
+        except Exception as exc:  # noqa: BLE001 - e.g. a result that cannot be pickled
             conn.send(("error", f"could not return the parsed text: {exc}"))
 
 

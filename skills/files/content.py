@@ -39,7 +39,7 @@ def extract(path: str, ext: str, size: int, pool: ParserPool) -> str:
                 return text[:CONTENT_CAP]
         if is_plain_text(ext):
             return _plain(path)
-    except Exception as exc:  # a bad file must never stop the index; it keeps its name
+    except Exception as exc:  # noqa: BLE001 - a bad file must never stop the index; it keeps its name
         log.debug("no content for %r: %s", path, exc)
     return ""
 

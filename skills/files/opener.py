@@ -60,7 +60,7 @@ class SystemOpener:
 
     def _launch(self, command: list[str]) -> None:
         try:
-            subprocess.Popen(  # noqa: S603  # fixed program, path passed as one argument
+            subprocess.Popen(  # fixed program, path passed as one argument
                 command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL, start_new_session=True,
             )

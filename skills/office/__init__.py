@@ -13,7 +13,8 @@ from skills.office.write_tools import CleanSheet, ConvertSheet, WriteReport, Wri
 
 OFFICE_PREFIX = "office_"
 
-__all__ = ["OFFICE_PREFIX", "DigestCache", "DigestJob", "Digester", "Limits", "OfficeAccess", "WorkbookCache", "default_output_folder",
+__all__ = ["OFFICE_PREFIX", "DigestCache", "DigestJob", "Digester", "Limits", "OfficeAccess", "WorkbookCache",
+           "default_output_folder",
            "office_skills", "undo"]
 
 

@@ -16,7 +16,7 @@ from tests.support.tiny_model import TinyModel
 
 pytest.importorskip("llama_cpp")
 
-from backends.llama_cpp import LlamaCppBackend, TokenText  # noqa: E402
+from backends.llama_cpp import LlamaCppBackend, TokenText
 
 SYSTEM = {"role": "system", "content": "You are Hearth, a helpful assistant."}
 

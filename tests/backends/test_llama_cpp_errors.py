@@ -15,7 +15,7 @@ from tests.support.tiny_model import TINY_CONTEXT, TinyModel, copy_without_templ
 
 pytest.importorskip("llama_cpp")
 
-from backends.llama_cpp import LlamaCppBackend  # noqa: E402
+from backends.llama_cpp import LlamaCppBackend
 
 
 def load(path: Path) -> LlamaCppBackend:

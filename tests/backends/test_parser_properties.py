@@ -93,7 +93,8 @@ def quoted_only(text: str) -> bool:
     parts = text.split("<tool_call>")
     for after in parts[1:]:
         rest = after.lstrip(" \t")
-        if not rest or rest[0] in "\r\n{" or rest.startswith("<tool_call>") or "<function=".startswith(rest[:10]):
+        if (not rest or rest[0] in "\r\n{" or rest.startswith("<tool_call>")
+                or "<function=".startswith(rest[:10])):
             return False
     return True
 
@@ -157,7 +158,8 @@ def _render_assistant_output(template: ChatTemplate, reasoning: str, content: st
     message = {"role": "assistant", "content": content, "reasoning_content": reasoning,
                "tool_calls": [{"type": "function", "function": {"name": n, "arguments": a}}
                               for n, a in calls]}
-    messages: list[dict[str, Any]] = [{"role": "system", "content": "sys"}, {"role": "user", "content": "q"}, message]
+    messages: list[dict[str, Any]] = [
+        {"role": "system", "content": "sys"}, {"role": "user", "content": "q"}, message]
     rendered = template.render(messages, GenerateOptions(tool_call_format=fmt),
                                add_generation_prompt=False)
     opening = "<|im_start|>assistant\n<think>\n"

@@ -27,17 +27,17 @@ Reply = Callable[["Handler"], None]
 class Handler(BaseHTTPRequestHandler):
     server: FakeServer
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - keep test output clean
+    def log_message(self, format: str, *args: Any) -> None:
         pass
 
-    def do_GET(self) -> None:  # noqa: N802 - http.server's naming
+    def do_GET(self) -> None:
         self.server.requests.append({"path": self.path, "headers": dict(self.headers)})
         if self.path.endswith("/v1/models"):
             send_json(self, 200, self.server.models)
         else:
             send_json(self, 404, {"error": {"message": f"no route {self.path}"}})
 
-    def do_POST(self) -> None:  # noqa: N802
+    def do_POST(self) -> None:
         length = int(self.headers.get("Content-Length", "0"))
         body = json.loads(self.rfile.read(length))
         self.server.requests.append({"path": self.path, "headers": dict(self.headers),

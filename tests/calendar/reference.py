@@ -64,7 +64,7 @@ def compare(path: Path) -> Agreement:
                   if o.event.uid not in todo)
     try:
         found = recurring_ical_events.of(icalendar.Calendar.from_ical(data)).between(lo, hi)
-    except Exception as exc:  # the reference refuses the file: say why
+    except Exception as exc:  # noqa: BLE001 - the reference refuses the file: say why
         return Agreement(path.name, ours, None, f"{type(exc).__name__}: {exc}")
     theirs = sorted((str(c.get("UID", "")), _text(c.decoded("DTSTART")), _text(_end(c)),
                      str(c.get("SUMMARY", "")).strip() or "(untitled)") for c in found)

@@ -1,4 +1,6 @@
-"""A small MCP server for the tests: `python mcp_server_fixture.py [normal|hang|crash|garbage|http PORT|gated PORT] [--pidfile PATH]`.
+"""A small MCP server for the tests.
+
+`python mcp_server_fixture.py [normal|hang|crash|garbage|http PORT|gated PORT] [--pidfile PATH]`.
 
 --pidfile PATH: add this process's id to that file first thing (a test checks it is gone later).
 

@@ -269,7 +269,7 @@ def test_ui_thread_reads_while_worker_streams(history: HistoryStore) -> None:
             for n in range(1, 301):
                 history.update_message(answer.id, content="x" * n)
             history.update_message(answer.id, status="complete")
-        except BaseException as exc:  # surfaced below; a thread would swallow it
+        except BaseException as exc:  # noqa: BLE001 - surfaced below; a thread would swallow it
             errors.append(exc)
 
     writer = threading.Thread(target=stream)

@@ -80,10 +80,10 @@ def _with_mapping_arguments(message: dict[str, Any]) -> dict[str, Any]:
 class _Handler(BaseHTTPRequestHandler):
     server: FakeServing
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+    def log_message(self, format: str, *args: Any) -> None:
         pass
 
-    def do_GET(self) -> None:  # noqa: N802
+    def do_GET(self) -> None:
         if self.path.endswith("/v1/models"):
             self._json(200, {"object": "list", "data": [
                 {"id": "nanbeige", "object": "model", "owned_by": self.server.flavor,
@@ -95,7 +95,7 @@ class _Handler(BaseHTTPRequestHandler):
         else:
             self._json(404, {"detail": "Not Found"})
 
-    def do_POST(self) -> None:  # noqa: N802
+    def do_POST(self) -> None:
         body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", "0"))))
         if not self.path.endswith("/v1/chat/completions"):
             self._json(404, {"detail": "Not Found"})

@@ -11,7 +11,7 @@ import pytest
 
 pytest.importorskip("pytestqt")
 
-from backends.scripted import ScriptedBackend  # noqa: E402
+from backends.scripted import ScriptedBackend
 
 WAIT_MS = 15000
 

@@ -26,7 +26,7 @@ class FakeHub:
             def log_message(self, *_args: Any) -> None:
                 pass
 
-            def do_HEAD(self) -> None:  # noqa: N802
+            def do_HEAD(self) -> None:
                 self.send_response(200)
                 self._meta()
                 self.send_header("Content-Length", str(len(hub.payload)))
@@ -38,7 +38,7 @@ class FakeHub:
                 self.send_header("X-Linked-Size", str(len(hub.payload)))
                 self.send_header("ETag", f'"{hub.advertised_sha}"')
 
-            def do_GET(self) -> None:  # noqa: N802
+            def do_GET(self) -> None:
                 wanted = self.headers.get("Range")
                 hub.ranges.append(wanted)
                 start = 0

@@ -39,14 +39,14 @@ def test_the_detail_follows_only_where_it_says_more(qapp: Any) -> None:
     assert present("no-such-kind").kind is FailureKind.INTERNAL
 
 
-def _failed_reply(qtbot: Any, window: Any) -> AssistantMessage:  # noqa: F811
+def _failed_reply(qtbot: Any, window: Any) -> AssistantMessage:
     send(qtbot, window, "Hello?")
     wait_idle(qtbot, window)
     (reply,) = messages(window, AssistantMessage)
     return reply
 
 
-def test_no_model_offers_to_choose_one(window, ctx, qtbot) -> None:  # noqa: F811
+def test_no_model_offers_to_choose_one(window, ctx, qtbot) -> None:
     ctx.hearth.runner.unload().result(10)
     reply = _failed_reply(qtbot, window)
     assert reply._note.text() == "⚠ No model is loaded yet."
@@ -55,7 +55,7 @@ def test_no_model_offers_to_choose_one(window, ctx, qtbot) -> None:  # noqa: F81
         window.chat.banner.button.click()
 
 
-def test_a_full_context_offers_a_new_chat_on_every_engine(window, backend, qtbot) -> None:  # noqa: F811
+def test_a_full_context_offers_a_new_chat_on_every_engine(window, backend, qtbot) -> None:
     backend.queue(ContextFull("The conversation (9,000 tokens) does not fit the 8,192-token "
                               "context"))
     reply = _failed_reply(qtbot, window)
@@ -67,7 +67,7 @@ def test_a_full_context_offers_a_new_chat_on_every_engine(window, backend, qtbot
     assert window.chat.conversation_id is None and not messages(window, AssistantMessage)
 
 
-def test_an_unreachable_server_offers_settings(window, backend, qtbot) -> None:  # noqa: F811
+def test_an_unreachable_server_offers_settings(window, backend, qtbot) -> None:
     backend.queue(RemoteError("Cannot connect to http://127.0.0.1:9: the connection was refused."))
     reply = _failed_reply(qtbot, window)
     assert reply._note.text().startswith("⚠ The model server cannot be reached.")

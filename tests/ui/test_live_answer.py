@@ -40,7 +40,7 @@ def hold_engine(backend: Any, monkeypatch: Any) -> threading.Event:
     return gate
 
 
-def test_send_says_what_happens_before_the_first_token(window, backend, qtbot,  # noqa: F811
+def test_send_says_what_happens_before_the_first_token(window, backend, qtbot,
                                                       monkeypatch) -> None:
     gate = hold_engine(backend, monkeypatch)
     backend.queue(answer("Thinking it over.", "Done."), TITLE)

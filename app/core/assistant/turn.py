@@ -254,7 +254,8 @@ class Turn:
 
     def _act(self, message_id: str, result: StepResult, caller: ToolCaller) -> bool:
         """Store the call message, run each call, store each result. True when cancelled."""
-        calls: list[dict[str, Any]] = [{"id": f"call_{uuid.uuid4().hex[:12]}", "name": c.name, "arguments": c.arguments}
+        calls: list[dict[str, Any]] = [
+            {"id": f"call_{uuid.uuid4().hex[:12]}", "name": c.name, "arguments": c.arguments}
                  for c in result.calls]
         calls, refused = caller.budget.admit(calls)
         self._save(message_id, result, "complete", tool_calls=calls)

@@ -120,7 +120,7 @@ class Connection:
                                   read_timeout_seconds=self.call_timeout) as client:
                     self.ready.set_result(await _list_tools(client))
                     await self._answer(client)
-            except BaseException as exc:  # noqa: BLE001 - every way a server fails ends here
+            except BaseException as exc:
                 self._fail(exc)
                 if isinstance(exc, asyncio.CancelledError):
                     raise  # the scope takes its own cancellation back

@@ -29,7 +29,7 @@ def is_loopback_host(host: str) -> bool:
         return False
 
 
-ANY_ADDRESS = "0.0.0.0"  # noqa: S104 - every network, only when the user allows it
+ANY_ADDRESS = "0.0.0.0"
 _WILDCARD_LOCAL = {"": "127.0.0.1", ANY_ADDRESS: "127.0.0.1", "::": "::1"}
 
 

@@ -507,5 +507,6 @@ class _Record:
             cached_tokens=done.cached_prompt_tokens if done else 0,
             completion_tokens=done.completion_tokens if done else 0,
             duration_ms=round((time.perf_counter() - self.started) * 1000, 1),
-            queue_position=self.queue_position, gave_way=self.gave_way, finish_reason=done.finish_reason if done else "",
+            queue_position=self.queue_position, gave_way=self.gave_way,
+            finish_reason=done.finish_reason if done else "",
             tools_offered=self.tools_offered, tool_calls=self.calls, error=self.error)

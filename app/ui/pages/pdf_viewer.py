@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QPushButton, QVBoxLa
 def pdf_available() -> bool:
     """QtPdf ships in the separate PySide6-Pdf wheel; without it PDFs open in the system viewer."""
     try:
-        import PySide6.QtPdf  # noqa: F401
+        import PySide6.QtPdf
         import PySide6.QtPdfWidgets  # noqa: F401
     except ImportError:
         return False

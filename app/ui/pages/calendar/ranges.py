@@ -41,7 +41,7 @@ class RangeCache:
         if mine:
             try:
                 future.set_result(self._store.occurrences(lo, hi))
-            except BaseException as exc:
+            except BaseException as exc:  # noqa: BLE001 - the caller surfaces it
                 with self._lock:
                     self._ranges.pop(key, None)  # a failure is not kept: the next ask retries
                 future.set_exception(exc)
