@@ -9,22 +9,6 @@ from app.core.assistant.context_budget import summary_message
 from backends.base import Message
 
 
-class StoredMessageLike(Protocol):
-    """The fields of app.core.history.StoredMessage the loop reads."""
-
-    id: str
-    seq: int
-    role: str
-    content: str
-    reasoning: str
-    tool_calls: list[dict[str, Any]]
-    tool_call_id: str
-    tool_name: str
-    attachments: list[str]
-    status: str
-    created: str
-
-
 class HistoryLike(Protocol):
     """The subset of app.core.history.HistoryStore the assistant uses (tests may fake it)."""
 

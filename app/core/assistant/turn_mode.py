@@ -8,6 +8,7 @@ from typing import Literal
 
 from app.core.assistant.budget import RequestKind
 from app.core.events import AssistantEvent
+from app.core.prompts import prompt_text
 
 ConfirmPolicy = Literal["ask", "approve", "deny"]
 """ask: emit ConfirmationNeeded and wait for approve()/deny(); approve (--yes) and deny
@@ -16,16 +17,7 @@ ConfirmPolicy = Literal["ask", "approve", "deny"]
 OnEvent = Callable[[AssistantEvent], None]
 
 DOC_SKILL_PREFIXES = ("search_documents", "read_document", "list_documents")
-DOCS_ONLY_INSTRUCTIONS = (
-    "Answer from the user's documents only: search them and read them with your tools, cite "
-    "every fact as [n], and say plainly when the documents do not contain the answer."
-)
 
-OFFICE_INSTRUCTIONS = (
-    "For spreadsheets and CSV files: look at them with office_inspect, then answer counts, sums"
-    " and lists with office_query (SQL) rather than from memory. New files are written only with"
-    " the office_ write tools, which ask the user first."
-)
 OFFICE_SUFFIXES = (".xlsx", ".xlsm", ".csv", ".tsv", ".docx", ".pptx")
 
 
@@ -59,9 +51,9 @@ class TurnMode:
         return cls(**kwargs).as_office()  # type: ignore[arg-type]
 
     def as_office(self) -> TurnMode:
-        instructions = self.instructions
-        if OFFICE_INSTRUCTIONS not in instructions:
-            instructions = (instructions + "\n" + OFFICE_INSTRUCTIONS).strip()
+        instructions, office_text = self.instructions, prompt_text("office").strip()
+        if office_text not in instructions:
+            instructions = (instructions + "\n" + office_text).strip()
         return replace(self, thinking=True, preserve_thinking=True, instructions=instructions)
 
     @classmethod
@@ -69,7 +61,7 @@ class TurnMode:
         """Restrict the turn to the document skills and tell the model to answer from them."""
         mode = cls(**kwargs)  # type: ignore[arg-type]
         mode.skills = DOC_SKILL_PREFIXES
-        mode.instructions = (mode.instructions + "\n" + DOCS_ONLY_INSTRUCTIONS).strip()
+        mode.instructions = (mode.instructions + "\n" + prompt_text("docs_only").strip()).strip()
         return mode
 
     def allows(self, skill_name: str) -> bool:

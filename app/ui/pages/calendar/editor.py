@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import date, datetime, time, timedelta
+from datetime import datetime, time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -183,7 +183,3 @@ def ask_scope(parent: QWidget, deleting: bool) -> QMessageBox:
     box.setDefaultButton(QMessageBox.StandardButton.Cancel)
     box.choices = choices  # type: ignore[attr-defined]
     return box
-
-
-def date_only(value: Any) -> date:
-    return value.date() if isinstance(value, datetime) else value

@@ -22,10 +22,6 @@ def instance_key(occ: Occurrence) -> Any:
     return occ.recurrence_id if occ.recurrence_id is not None else occ.start
 
 
-def is_repeating(occ: Occurrence, master: Event | None) -> bool:
-    return master is not None and master.recurring
-
-
 def _until(before: Any) -> str:
     """An RRULE UNTIL just before this instance (UTC for timed events, a date for all-day)."""
     if isinstance(before, datetime):
