@@ -6,6 +6,7 @@ import importlib.util
 import platform
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
+from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -54,12 +55,48 @@ def _importable(name: str) -> bool:
         return False
 
 
+class EngineWhy(StrEnum):
+    """Why the engine was chosen: a code the UI and the CLI each put into words."""
+
+    CHOSEN_REMOTE = "chosen_remote"
+    REMOTE_NO_LOCAL_MODEL = "remote_no_local_model"
+    CHOSEN_LLAMA = "chosen_llama"
+    CHOSEN_MLX = "chosen_mlx"
+    GGUF = "gguf"
+    GGUF_METAL = "gguf_metal"
+    MLX_APPLE_SILICON = "mlx_apple_silicon"
+    MLX_CPU = "mlx_cpu"
+
+
+# The English words for the CLI and logs; the window translates the code itself (app/ui).
+_WHY_WORDS = {
+    EngineWhy.CHOSEN_REMOTE: "You chose the remote engine: Hearth talks to {url}.",
+    EngineWhy.REMOTE_NO_LOCAL_MODEL: "No local model is chosen and a server URL is set, so "
+                                     "Hearth talks to {url}.",
+    EngineWhy.CHOSEN_LLAMA: "You chose llama.cpp in settings.",
+    EngineWhy.CHOSEN_MLX: "You chose MLX in settings.",
+    EngineWhy.GGUF: "The model is a GGUF file, so Hearth runs it with llama.cpp on this machine.",
+    EngineWhy.GGUF_METAL: "The model is a GGUF file, so Hearth runs it with llama.cpp with Metal "
+                          "on this Mac.",
+    EngineWhy.MLX_APPLE_SILICON: "Apple Silicon with MLX installed and an MLX model folder: MLX "
+                                 "is the fastest engine here.",
+    EngineWhy.MLX_CPU: "The model is an MLX folder and MLX's CPU build is installed, so Hearth "
+                       "runs it with MLX; a GGUF build with llama.cpp would be faster on this "
+                       "machine.",
+}
+
+
 @dataclass(frozen=True)
 class EngineChoice:
-    """The engine to use and a sentence saying why (shown in settings)."""
+    """The engine to use and why (a code; `reason` words it in English)."""
 
     engine: str  # an id of backends/engines.py: "llama" | "mlx" | "remote"
-    reason: str
+    why: EngineWhy
+    url: str = ""  # the server, for the remote engine's reasons
+
+    @property
+    def reason(self) -> str:
+        return _WHY_WORDS[self.why].format(url=self.url)
 
 
 def model_format(model_path: str) -> str:
@@ -109,9 +146,8 @@ def _remote(engine: str, url: str) -> EngineChoice:
     if not url:
         raise EngineUnavailable("The remote engine needs a server URL (settings or --url)")
     if engine == "remote":
-        return EngineChoice("remote", f"You chose the remote engine: Hearth talks to {url}.")
-    return EngineChoice("remote", f"No local model is chosen and a server URL is set, so "
-                                  f"Hearth talks to {url}.")
+        return EngineChoice("remote", EngineWhy.CHOSEN_REMOTE, url)
+    return EngineChoice("remote", EngineWhy.REMOTE_NO_LOCAL_MODEL, url)
 
 
 def _forced_llama(fmt: str, info: PlatformInfo) -> EngineChoice:
@@ -119,7 +155,7 @@ def _forced_llama(fmt: str, info: PlatformInfo) -> EngineChoice:
         raise UnsupportedModel("llama.cpp runs .gguf files, and this is an MLX model folder: "
                                "choose the MLX engine or a GGUF build of the model")
     _need_llama(info)
-    return EngineChoice("llama", "You chose llama.cpp in settings.")
+    return EngineChoice("llama", EngineWhy.CHOSEN_LLAMA)
 
 
 def _forced_mlx(fmt: str, info: PlatformInfo) -> EngineChoice:
@@ -127,24 +163,20 @@ def _forced_mlx(fmt: str, info: PlatformInfo) -> EngineChoice:
         raise UnsupportedModel("MLX runs MLX model folders, and this is a GGUF file: "
                                "choose llama.cpp or an MLX build of the model")
     _need_mlx(info)
-    return EngineChoice("mlx", "You chose MLX in settings.")
+    return EngineChoice("mlx", EngineWhy.CHOSEN_MLX)
 
 
 def _llama_auto(info: PlatformInfo) -> EngineChoice:
     _need_llama(info)
-    where = "with Metal on this Mac" if info.system == "Darwin" else "on this machine"
-    return EngineChoice("llama", f"The model is a GGUF file, so Hearth runs it with llama.cpp "
-                                 f"{where}.")
+    metal = info.system == "Darwin"
+    return EngineChoice("llama", EngineWhy.GGUF_METAL if metal else EngineWhy.GGUF)
 
 
 def _mlx_auto(info: PlatformInfo) -> EngineChoice:
     _need_mlx(info)
     if info.apple_silicon:
-        return EngineChoice("mlx", "Apple Silicon with MLX installed and an MLX model folder: "
-                                   "MLX is the fastest engine here.")
-    return EngineChoice("mlx", "The model is an MLX folder and MLX's CPU build is installed, so "
-                               "Hearth runs it with MLX; a GGUF build with llama.cpp would be "
-                               "faster on this machine.")
+        return EngineChoice("mlx", EngineWhy.MLX_APPLE_SILICON)
+    return EngineChoice("mlx", EngineWhy.MLX_CPU)
 
 
 def _need_mlx(info: PlatformInfo) -> None:

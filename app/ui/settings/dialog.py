@@ -37,6 +37,7 @@ from app.ui.settings.speed import SpeedTab
 from app.ui.shell.autostart import platform_autostart
 from app.ui.shell.hotkey import default_hotkey
 from backends.engines import AUTO, CHOICES, Engine, display_name
+from backends.select import EngineChoice
 from skills.office.access import default_output_folder
 
 
@@ -337,10 +338,10 @@ class SettingsDialog(QDialog):
             self.engine_reason.setText(self.tr("Choose a model to see which engine runs it."))
             return
 
-        def done(choice: Any) -> None:
+        def done(choice: EngineChoice) -> None:
             from app.ui.engine_reason import engine_reason
 
-            self.engine_reason.setText(engine_reason(choice, url))
+            self.engine_reason.setText(engine_reason(choice))
 
         def failed(error: Exception) -> None:
             self.engine_reason.setText("⚠ " + str(error))
