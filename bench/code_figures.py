@@ -1,5 +1,6 @@
 """Code figures for the refactor report: function length (median, p90, max), the largest file and
-import cycles (module-level and function-level imports; TYPE_CHECKING blocks left out).
+class, plain-`Any` parameters, and import cycles (module-level and function-level imports;
+TYPE_CHECKING blocks left out). McCabe > 10: `ruff check --select C901 --statistics app backends skills`.
 
     python bench/code_figures.py [TREE]        # TREE: a checkout (default: this one)
 Duplicate blocks come from the `duplicates` tool: `duplicates --repo TREE --most 80`."""
@@ -78,6 +79,24 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return found
 
 
+def plain_any_parameters(tree: ast.Module) -> int:
+    """Parameters annotated as bare `Any` (`*args: Any` and `**kwargs: Any` count too)."""
+    count = 0
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            args = node.args
+            every = [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]
+            count += sum(1 for a in every if a is not None and a.annotation is not None
+                         and ast.unparse(a.annotation) in ("Any", "typing.Any"))
+    return count
+
+
+def largest_class(found: dict[str, tuple[Path, ast.Module]]) -> tuple[int, str]:
+    return max(((n.end_lineno or n.lineno) - n.lineno + 1, f"{name}.{n.name}")
+               for name, (_, tree) in found.items() for n in ast.walk(tree)
+               if isinstance(n, ast.ClassDef))
+
+
 def main(root: Path) -> None:
     found = modules(root)
     lengths = sorted(n.end_lineno - n.lineno + 1 for _, tree in found.values()
@@ -91,6 +110,10 @@ def main(root: Path) -> None:
     print(f"files {len(sizes)} ({sum(s for s, _ in sizes)} lines); "
           f"largest {sizes[-1][1]} ({sizes[-1][0]} lines)")
     print(f"import cycles: {len(cycles(graph))} {cycles(graph)}")
+    anys = {name: plain_any_parameters(tree) for name, (_, tree) in found.items()}
+    ui = sum(n for name, n in anys.items() if name.startswith("app.ui"))
+    print(f"plain-Any parameters: {sum(anys.values())} ({ui} in app.ui)")
+    print("largest class: {1} ({0} lines)".format(*largest_class(found)))
 
 
 if __name__ == "__main__":
