@@ -120,3 +120,19 @@ def test_current_time_here_and_elsewhere() -> None:
     assert "(UTC+09:00)" in tokyo.text and tokyo.data["timezone"] == "Asia/Tokyo"
     with pytest.raises(SkillError, match="Unknown time zone 'Mars/Olympus'"):
         CurrentTime().run({"timezone": "Mars/Olympus"}, SkillContext())
+
+
+def test_a_turn_handle_calls_a_cancel_hook_only_while_it_is_registered() -> None:
+    """Stopping a turn stops the generation running for it, also one that began after Stop
+    was pressed, and never one from a later step (the hook is gone with its block)."""
+    from app.core.assistant.handle import TurnHandle
+
+    handle, calls = TurnHandle("c"), []
+    with handle.cancelling(lambda: calls.append("first")):
+        handle.cancel()
+    handle.cancel()  # again, after the block: the first step's hook is not called twice
+    with handle.cancelling(lambda: calls.append("late")):
+        pass
+    assert calls == ["first", "late"] and handle.stop_flag.is_set() and not handle.done
+    handle.finish()
+    assert handle.wait(0) and handle.done

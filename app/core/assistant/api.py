@@ -157,7 +157,7 @@ class Assistant:
         if busy:
             handle.finish_reason = "error"
             on_event(TurnFailed(conv, BUSY, FailureKind.BUSY))
-            handle._done.set()
+            handle.finish()
             return handle
 
         def prepare_turn() -> str | None:  # on the turn thread: the caller never waits on disk

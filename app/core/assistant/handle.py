@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from app.core.events import MessageId
@@ -24,6 +25,26 @@ class TurnHandle:
         self._cancel.set()
         for hook in list(self._on_cancel):
             hook()
+
+    @property
+    def stop_flag(self) -> threading.Event:
+        """Set once cancel() is called: what waits and loops of this turn watch."""
+        return self._cancel
+
+    @contextmanager
+    def cancelling(self, hook: Callable[[], None]) -> Iterator[None]:
+        """Call `hook` on cancel() while inside the block (at once if already cancelled)."""
+        self._on_cancel.append(hook)
+        try:
+            if self.cancelled:
+                hook()
+            yield
+        finally:
+            self._on_cancel.remove(hook)
+
+    def finish(self) -> None:
+        """The turn (title included) is over: wake every wait()."""
+        self._done.set()
 
     @property
     def cancelled(self) -> bool:

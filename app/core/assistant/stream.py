@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from app.core.assistant.budget import RepetitionGuard
+from app.core.assistant.handle import TurnHandle
 from app.core.assistant.transcript import HistoryLike
 from app.core.events import AssistantEvent, Progress, Queued, ReasoningDelta, TextDelta
 from app.core.runner import ModelRunner
@@ -50,8 +51,8 @@ _Item = be.Event | Queued | Progress
 
 def stream_step(runner: ModelRunner, history: HistoryLike, message_id: str,
                 messages: list[Message], options: GenerateOptions,
-                emit: Callable[[AssistantEvent], None], cancel: threading.Event,
-                hooks: list[Callable[[], None]], reasoning_so_far: str = "") -> StepResult:
+                emit: Callable[[AssistantEvent], None], handle: TurnHandle,
+                reasoning_so_far: str = "") -> StepResult:
     """Run one generation through the runner; events are emitted on the calling (turn) thread.
 
     reasoning_so_far: a continuation (options.assistant_prefix) keeps the earlier reasoning."""
@@ -67,13 +68,8 @@ def stream_step(runner: ModelRunner, history: HistoryLike, message_id: str,
 
     request = runner.submit(messages, options, on_event, on_position=on_position)
     watch.attach(request.cancel)
-    hooks.append(request.cancel)
-    if cancel.is_set():
-        request.cancel()
-    try:
+    with handle.cancelling(request.cancel):
         return _consume(inbox, history, message_id, emit, watch)
-    finally:
-        hooks.remove(request.cancel)
 
 
 class _LoopWatch:

@@ -147,17 +147,17 @@ class Turn:
                 self._fail(handle.assistant_message_id, f"The turn failed: {exc}", kind)
         finally:
             self.s.on_finished()  # first: a caller woken by wait() may send the next turn
-            handle._done.set()
+            handle.finish()
 
     # -- the loop -------------------------------------------------------------------------
     def _run(self) -> None:
         user_id = self.s.prepare()  # stores the user's message; may settle the mode
         handle, mode = self.s.handle, self.s.mode
-        skills = [s for s in self.s.skills(handle._cancel.is_set) if mode.allows(s.name)]
+        skills = [s for s in self.s.skills(handle.stop_flag.is_set) if mode.allows(s.name)]
         context = SkillContext(conversation_id=self.conv, timezone=local_timezone_name(),
-                               should_stop=handle._cancel.is_set)
+                               should_stop=handle.stop_flag.is_set)
         settings = self.s.settings
-        caller = ToolCaller(skills, self.s.policy, self.emit, handle._cancel, context,
+        caller = ToolCaller(skills, self.s.policy, self.emit, handle.stop_flag, context,
                             CallBudget(settings.max_tool_calls_per_step,
                                        settings.max_tool_calls_per_turn))
         message_id = self._new_assistant_message()
@@ -194,7 +194,7 @@ class Turn:
 
     def _step(self, skills: list[Skill], used_tools: bool, message_id: str) -> StepResult:
         prompt = fit_context(self._prompt(skills, used_tools), self.s.runner, self.s.history,
-                             self.conv, self.emit, self.s.handle._cancel)
+                             self.conv, self.emit, self.s.handle.stop_flag)
         messages, options = prompt.messages, prompt.options
         if self.s.on_prompt is not None:
             self.s.on_prompt(messages, options)
@@ -234,8 +234,7 @@ class Turn:
     def _stream(self, messages: list[Message], options: GenerateOptions, message_id: str,
                 reasoning_so_far: str = "") -> StepResult:
         result = stream_step(self.s.runner, self.s.history, message_id, messages, options,
-                             self.emit, self.s.handle._cancel, self.s.handle._on_cancel,
-                             reasoning_so_far)
+                             self.emit, self.s.handle, reasoning_so_far)
         self._count(result)
         return result
 
@@ -373,7 +372,7 @@ class Turn:
                 return
             first_user = next(
                 (m.content for m in history.messages(self.conv) if m.role == "user"), "")
-            title = generate_title(self.s.runner, first_user, answer, handle._cancel,
+            title = generate_title(self.s.runner, first_user, answer, handle.stop_flag,
                                    thinking_budget=thinking_budget(self.s.settings, "title"))
             history.rename(self.conv, title)
         self.emit(TitleChanged(self.conv, title))
