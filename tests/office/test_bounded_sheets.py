@@ -53,3 +53,18 @@ def test_the_column_limit_is_said_once_per_sheet(bomb: Path) -> None:
     assert [r[:2] for r in sheet.rows] == [["tea", 3]]
     assert len(sheet.header) <= LIMITS.sheet_columns
     assert sum("sheet_columns" in n for n in sheet.notes) == 1
+
+
+@pytest.mark.parametrize("sql, limit", [
+    ("select length(randomblob(1e9)) from Sheet", "sql_value_bytes"),
+    ("select length(group_concat(zeroblob(1000000))) from (with recursive n(i) as "
+     "(select 1 union all select i + 1 from n where i < 2000) select i from n)",
+     "sql_value_bytes"),
+])
+def test_a_read_only_query_cannot_take_the_memory(tmp_path: Path, bomb: Path, sql: str,
+                                                  limit: str) -> None:
+    ran = run_capped(["-m", "app.main", "office", "query", str(bomb), "--sql", sql],
+                     hearth_env(tmp_path / "home"), timeout=300)
+    assert ran.code == 2, (ran.out, ran.err)  # bad input, as the README's exit codes say
+    assert limit in ran.err and len(ran.err.strip().splitlines()) == 1
+    assert ran.peak_mb < 1024
