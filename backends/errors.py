@@ -101,6 +101,9 @@ def kind_of(exc: BaseException) -> FailureKind:
     carried = getattr(exc, "kind", None)
     if isinstance(carried, FailureKind):
         return carried
+    cause = exc.__cause__
+    if isinstance(cause, OSError) and cause.errno in (errno.ENOSPC, errno.EDQUOT):
+        return FailureKind.DISK_FULL  # a readable error raised from a full disk is a full disk
     if isinstance(exc, OSError):
         if exc.errno in (errno.ENOSPC, errno.EDQUOT):
             return FailureKind.DISK_FULL

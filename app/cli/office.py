@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from app.cli.groups import add_action, command_group, no_action
 from app.cli.output import emit_json, fail, fail_on
-from app.core.failures import FailureKind, exit_code
+from app.core.failures import FailureKind, exit_code, kind_of
 
 if TYPE_CHECKING:
     from app.main import Hearth
@@ -87,7 +87,8 @@ def run(args: argparse.Namespace, hearth: Hearth) -> int:
             return _query(args, access, hearth)
         return _write(action, args, access, hearth)
     except (SkillError, ValueError) as exc:  # a refused path, a bad file, bad JSON
-        return fail(str(exc), exit_code(FailureKind.BAD_INPUT))
+        full = kind_of(exc) is FailureKind.DISK_FULL  # or the disk it was written to is full
+        return fail(str(exc), exit_code(FailureKind.DISK_FULL if full else FailureKind.BAD_INPUT))
     except OSError as exc:  # the disk: full, read-only...
         return fail_on(exc)
 

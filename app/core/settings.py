@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import os
 import tempfile
 from dataclasses import dataclass, field
@@ -10,8 +11,10 @@ from pathlib import Path
 from typing import Any
 
 from app.core import settings_compat
+from skills.common.limits import LIMITS, deeper_than
 
 SETTINGS_VERSION = 1
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -98,12 +101,28 @@ def load_settings(path: Path) -> Settings:
     """Read settings; a missing or damaged file gives defaults (the damaged one is kept aside)."""
     try:
         raw = json.loads(path.read_text(encoding="utf-8"))
+        if deeper_than(raw, LIMITS.json_depth):
+            raise RecursionError
     except FileNotFoundError:
         return Settings()
-    except (OSError, ValueError):
-        path.replace(path.with_suffix(".damaged.json"))
-        return Settings()
+    except RecursionError:  # json's own limit, or ours: either way not settings
+        return _set_aside(path, f"it nests deeper than {LIMITS.json_depth} levels "
+                          "(Hearth's json_depth limit)")
+    except (OSError, ValueError) as exc:
+        return _set_aside(path, f"it is not readable JSON ({type(exc).__name__})")
     return Settings.from_dict(raw) if isinstance(raw, dict) else Settings()
+
+
+def _set_aside(path: Path, why: str) -> Settings:
+    """The defaults, the damaged file kept beside as settings.damaged.json, and one line."""
+    aside = path.with_suffix(".damaged.json")
+    try:
+        path.replace(aside)
+    except OSError:
+        aside = path  # a read-only folder: used as defaults all the same
+    log.warning("settings.json was not used: %s; Hearth runs on its defaults (the file is "
+                "kept as %s)", why, aside.name)
+    return Settings()
 
 
 def save_settings(settings: Settings, path: Path) -> None:

@@ -6,11 +6,11 @@ import csv
 import io
 import re
 import zipfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 from skills.common.formats import FORMATS
 
@@ -183,26 +183,20 @@ def _table_lines(table: Any) -> list[str]:
 
 
 def _parse_xlsx(path: Path) -> tuple[list[Section], int]:
-    import openpyxl
+    from skills.common.xlsx_cells import SheetCells, Workbook
 
     check_zip(path)
-    book = openpyxl.load_workbook(str(path), read_only=True, data_only=True)
-    try:
-        sections = [_sheet_section(f"sheet {name}", _stored_rows(book[name]))
-                    for name in book.sheetnames]
-    finally:
-        book.close()
+    with zipfile.ZipFile(path) as archive:
+        book = Workbook(archive)
+        # The rows each sheet stores, streamed by the office tools' own reader: never the
+        # range a sheet claims (a few KB can claim A1:XFD1048576, 17 billion empty cells).
+        sections = [_sheet_section(f"sheet {ref.name}",
+                                   (row for _, row in book.stored_rows(ref, SheetCells([]))))
+                    for ref in book.sheets]
     return sections, len(sections)
 
 
-def _stored_rows(sheet: Any) -> Iterator[tuple[Any, ...]]:
-    """The rows a sheet stores, as wide as each row's last cell. Not the range its header
-    claims: a few KB can claim A1:XFD1048576, 17 billion empty cells to walk."""
-    sheet.reset_dimensions()
-    return cast(Iterator[tuple[Any, ...]], sheet.iter_rows(values_only=True))
-
-
-def _sheet_section(location: str, rows: Iterator[tuple[Any, ...]]) -> Section:
+def _sheet_section(location: str, rows: Iterator[Sequence[Any]]) -> Section:
     section = Section(location, [], extra={"table": True})
     for row in rows:
         cells = ["" if v is None else str(v).strip() for v in row]

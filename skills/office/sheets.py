@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from skills.base import SkillError
+from skills.common.limits import LIMITS
 from skills.documents.parsers import ParseError, check_zip
 from skills.office.textcsv import decode_csv
 
@@ -20,11 +21,12 @@ HEADER_SCAN_ROWS = 15
 
 @dataclass(frozen=True)
 class Limits:
-    """Per load: file size first, then rows per sheet and cells in all (memory stays bounded)."""
+    """Per load: file size first, then rows per sheet and cells in all (memory stays bounded);
+    the defaults are Hearth's limits table (skills/common/limits.py)."""
 
     max_bytes: int = 200_000_000
-    max_rows: int = 200_000
-    max_cells: int = 2_000_000  # about 400 MB at most while loading and converting
+    max_rows: int = LIMITS.sheet_rows
+    max_cells: int = LIMITS.sheet_cells
 
 
 @dataclass
@@ -89,17 +91,23 @@ def _load_csv(path: str, limits: Limits) -> Sheet:
     reader = csv.reader(io.StringIO(text, newline=""), dialect)
     grid: list[list[Any]] = []
     truncated = False
-    cells = 0
+    width = cut = 0
     for row in reader:
-        if len(grid) >= limits.max_rows + HEADER_SCAN_ROWS or cells > limits.max_cells:
+        cut += max(0, len(row) - LIMITS.sheet_columns)
+        width = max(width, min(len(row), LIMITS.sheet_columns))
+        # as wide as its widest row once padded: the limit is on that, not on what is stored
+        if len(grid) >= limits.max_rows + HEADER_SCAN_ROWS or (len(grid) + 1) * width > \
+                limits.max_cells:
             truncated = True
             break
-        grid.append([cell if cell != "" else None for cell in row])
-        cells += len(row)
+        grid.append([cell if cell != "" else None for cell in row[:LIMITS.sheet_columns]])
     name = os.path.splitext(os.path.basename(path))[0]
     sheet = _from_grid(path, name, grid, limits)
     sheet.truncated = sheet.truncated or truncated
     sheet.notes += notes
+    if cut:
+        sheet.notes.append(f"{cut} cells right of column {column_letter(LIMITS.sheet_columns)}"
+                           " (Hearth's sheet_columns limit) were left out")
     width = max((len(r) for r in grid), default=0)
     sheet.used_range = f"A1:{column_letter(width)}{len(grid)}" if grid else ""
     return sheet
@@ -109,7 +117,7 @@ def _load_csv(path: str, limits: Limits) -> Sheet:
 
 
 def _load_xlsx(path: str, limits: Limits, only: str | None) -> list[Sheet]:
-    from skills.office.xlsx_read import Workbook
+    from skills.common.xlsx_cells import Workbook
 
     check_zip_file(path)
     with zipfile.ZipFile(path) as archive:
@@ -135,6 +143,10 @@ def _load_xlsx(path: str, limits: Limits, only: str | None) -> list[Sheet]:
             sheet.merged, sheet.formulas = len(cells.merged), cells.formulas
             sheet.stated_rows, sheet.external_links = cells.stated_rows, externals
             sheet.used_range = _used_range(cells.grid)
+            if cells.cut_cells:
+                sheet.notes.append(f"{cells.cut_cells} cells right of column "
+                                   f"{column_letter(LIMITS.sheet_columns)} (Hearth's "
+                                   "sheet_columns limit) were left out")
             budget -= sum(len(r) for r in sheet.rows)
             sheets.append(sheet)
         return sheets

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from skills.base import SkillError
+from skills.common.limits import LIMITS
 from skills.office import columns
 from skills.office.sheets import Sheet
 
@@ -54,6 +55,7 @@ class SheetDatabase:
             names.add(name.lower())
             self.tables.append(self._create(name, sheet))
         self.conn.execute("pragma query_only = 1")
+        _bound_memory(self.conn)
         self.conn.set_authorizer(_authorize)
 
     def _create(self, name: str, sheet: Sheet) -> Table:
@@ -110,18 +112,27 @@ class SheetDatabase:
                     count += 1
             except sqlite3.DatabaseError as exc:
                 raise SkillError(self._explain(exc, stopped, seconds)) from exc
+            except MemoryError as exc:  # SQLite's hard heap limit, as Python's sqlite3 says it
+                raise SkillError(f"the query needed more than Hearth's "
+                                 f"{LIMITS.sql_heap_bytes // 2**20} MiB for SQLite "
+                                 "(sql_heap_bytes) and was stopped; add a WHERE or a LIMIT") \
+                    from exc
             finally:
                 self.conn.set_progress_handler(None, 0)
         limited = [t.name for t in self.tables if t.sheet.truncated]
         return QueryResult(names, rows, count, time.monotonic() - started, limited)
 
     def _explain(self, exc: sqlite3.DatabaseError, stopped: list[str], seconds: float) -> str:
+        text = str(exc)
+        if "too big" in text:
+            return (f"the query built a value over Hearth's {LIMITS.sql_value_bytes // 2**20} "
+                    "MiB limit (sql_value_bytes) and was stopped; ask for less (length(), "
+                    "substr(), fewer rows in group_concat)")
         if "time" in stopped:
             return (f"the query ran longer than {seconds:g} s and was stopped; make it simpler"
                     " (no cross joins, fewer subqueries)")
         if "cancelled" in stopped:
             return "the query was cancelled"
-        text = str(exc)
         if "not authorized" in text or "prohibited" in text:
             return ("only one read-only SELECT is allowed (no ATTACH, PRAGMA, INSERT, UPDATE,"
                     " DELETE, CREATE or extension functions)")
@@ -131,6 +142,16 @@ class SheetDatabase:
 
     def close(self) -> None:
         self.conn.close()
+
+
+def _bound_memory(conn: sqlite3.Connection) -> None:
+    """SQLite's own limits, from the limits table: one string or blob (randomblob(1e9) would
+    take a gigabyte), and all of SQLite's heap in this process (sorts, big joins). The heap
+    limit is process-wide, so it is only ever lowered to ours, never raised."""
+    conn.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, LIMITS.sql_value_bytes)
+    current = int(conn.execute("pragma hard_heap_limit").fetchone()[0])
+    if current == 0 or current > LIMITS.sql_heap_bytes:
+        conn.execute(f"pragma hard_heap_limit = {LIMITS.sql_heap_bytes}")
 
 
 def check_select(sql: str) -> str:

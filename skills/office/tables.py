@@ -34,14 +34,33 @@ def typed_rows(header: list[str], rows: list[list[Any]]) -> list[list[Any]]:
     return out
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""What a spreadsheet may run as a formula at the start of a CSV cell (OWASP's list)."""
+
+
 def csv_bytes(header: list[str], rows: list[list[Any]]) -> bytes:
-    """UTF-8 with a BOM: Excel then opens Chinese and accented text correctly."""
-    buffer = io.StringIO(newline="")
-    writer = csv.writer(buffer)
-    writer.writerow(header)
-    for row in rows:
-        writer.writerow(["" if v is None else columns.display_text(v) for v in row])
-    return buffer.getvalue().encode("utf-8-sig")
+    """UTF-8 with a BOM: Excel then opens Chinese and accented text correctly. Text that a
+    spreadsheet would run (=HYPERLINK, =DDE, @SUM, +1, -1) is written quoted behind an
+    apostrophe, OWASP's rule; numbers stay numbers."""
+    lines = [_csv_line([_csv_text(v) for v in header])]
+    lines += [_csv_line(["" if v is None else _csv_text(v) for v in row]) for row in rows]
+    return "".join(lines).encode("utf-8-sig")
+
+
+def _csv_text(value: Any) -> str:
+    if isinstance(value, str):
+        return "'" + value if value.startswith(FORMULA_STARTS) else value
+    return columns.display_text(value)  # a number's "-5" is a number, not a formula
+
+
+def _csv_line(fields: list[str]) -> str:
+    """One CSV record as csv.writer writes it, except that protected cells are always quoted."""
+    if fields == [""]:
+        return '""\r\n'
+    return ",".join(
+        '"' + f.replace('"', '""') + '"'
+        if f.startswith("'") and f[1:].startswith(FORMULA_STARTS) or any(
+            ch in f for ch in ',"\r\n') else f for f in fields) + "\r\n"
 
 
 def xlsx_bytes(header: list[str], rows: list[list[Any]], sheet: str = "Sheet1") -> bytes:

@@ -1,6 +1,6 @@
 """A small MCP server for the tests.
 
-`python mcp_server_fixture.py [normal|hang|crash|garbage|http PORT|gated PORT] [--pidfile PATH]`.
+`python mcp_server_fixture.py [normal|many|hang|crash|garbage|http PORT|gated PORT] [--pidfile PATH]`.
 
 --pidfile PATH: add this process's id to that file first thing (a test checks it is gone later).
 
@@ -45,6 +45,24 @@ def build(mode: str) -> Any:
         time.sleep(seconds)
         return "awake"
 
+    @server.tool()
+    def blob(size: int) -> str:
+        """A result of `size` characters (to test the history's limit)."""
+        return "x" * size
+
+    @server.tool()
+    def spawn(pidfile: str) -> str:
+        """Start a child process that outlives the call (its id goes to pidfile)."""
+        import subprocess
+
+        child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3600)"])
+        with Path(pidfile).open("a", encoding="ascii") as handle:
+            handle.write(f"{child.pid}\n")
+        return "spawned"
+
+    if mode == "many":  # far more tools than anyone should offer in one request
+        for i in range(3000):
+            server.add_tool(lambda: "ok", name=f"t{i}", description=f"Tool {i}.")
     return server
 
 

@@ -6,7 +6,7 @@ import zipfile
 from datetime import date, datetime, time
 from pathlib import Path
 
-from skills.office.xlsx_read import Workbook
+from skills.common.xlsx_cells import Workbook
 
 
 def openpyxl_rows(path: Path) -> list[list[object]]:

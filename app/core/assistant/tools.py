@@ -19,6 +19,7 @@ from app.core.events import (
 )
 from app.core.settings import Settings
 from skills.base import Skill, SkillContext, SkillError, SkillResult, Source
+from skills.common.limits import LIMITS, cut_text
 
 POLL_S = 0.05  # how often a waiting turn looks at its cancel flag
 DECLINED = ("The user declined this action, so it was not carried out. Do not try it again "
@@ -158,7 +159,7 @@ class ToolCaller:
         if not isinstance(result, SkillResult):
             return ToolOutcome(False, f"The tool '{name}' returned nothing usable.")
         sources = [self._numbered(source) for source in result.sources]
-        return ToolOutcome(result.ok, result.text, result.data, sources)
+        return ToolOutcome(result.ok, kept_result(result.text), result.data, sources)
 
     def _numbered(self, source: Source) -> Source:
         """Keep numbers the skill took from next_citation; renumber clashes and zeros."""
@@ -167,6 +168,19 @@ class ToolCaller:
             number = self.next_citation()
         self._cited.add(number)
         return source if number == source.citation else replace(source, citation=number)
+
+
+def kept_result(text: str) -> str:
+    """A tool's text as the chat keeps it: within tool_result_bytes, with a note the model can
+    act on (the context budget may cut it further for a small window, but the history never
+    holds a 50 MB result)."""
+    limit = LIMITS.tool_result_bytes
+    size = len(text.encode("utf-8", "replace"))
+    if size <= limit:
+        return text
+    return (cut_text(text, limit) + f"\n\n[Hearth kept the first {limit // 1024} KB of this "
+            f"{size / 2**20:.1f} MB result (its tool_result_bytes limit). Call the tool again "
+            "for a narrower part: a filter, a page or row range, or fewer results.]")
 
 
 def validate_arguments(skill: Skill, arguments: Any) -> str:

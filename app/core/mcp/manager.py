@@ -18,6 +18,7 @@ from app.core.mcp.base import McpUnavailable
 from app.core.mcp.connection import Connection
 from app.core.settings import McpServer
 from skills.base import SkillContext, SkillError, SkillResult
+from skills.common.limits import LIMITS
 
 START_TIMEOUT_S = 30.0
 CALL_TIMEOUT_S = 120.0
@@ -81,7 +82,11 @@ def _to_result(result: CallToolResult) -> SkillResult:
     text = "\n".join(parts).strip()
     if not text and result.structured_content is not None:
         text = json.dumps(result.structured_content, ensure_ascii=False, default=str)
-    data = {"structured": result.structured_content, "is_error": result.is_error}
+    structured = result.structured_content
+    if structured is not None and len(json.dumps(structured, default=str)) > \
+            LIMITS.tool_result_bytes:
+        structured = None  # its text carries it to the model; the card shows the kept part
+    data = {"structured": structured, "is_error": result.is_error}
     return SkillResult(text=text or "(no output)", data=data, ok=not result.is_error)
 
 
@@ -98,6 +103,7 @@ class McpManager:
         # failed start, a stuck call): close() waits for all of them to leave their transports.
         self._started: list[Connection] = []
         self._failed: dict[str, tuple[str, float]] = {}  # name -> (reason, when)
+        self._too_many: dict[str, int] = {}  # name -> tools offered past tools_per_server
         self._lock = threading.Lock()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
@@ -115,13 +121,20 @@ class McpManager:
                 tools = connection.ready.result(timeout=0)
             except Exception:  # noqa: BLE001 - recorded in _start_all
                 continue
-            found += [McpSkill(self, self.servers[name], tool) for tool in tools]
+            if len(tools) > LIMITS.tools_per_server:
+                self._too_many[name] = len(tools)
+            found += [McpSkill(self, self.servers[name], tool)
+                      for tool in tools[:LIMITS.tools_per_server]]
         return found
 
     def notes(self) -> list[str]:
         """System-prompt lines about servers that are down, so the model can tell the user."""
         return [f"The external tool server '{name}' is unavailable ({reason}); its tools cannot "
-                f"be used right now." for name, (reason, _) in sorted(self._failed.items())]
+                f"be used right now." for name, (reason, _) in sorted(self._failed.items())] + [
+            f"The external tool server '{name}' offers {count} tools; Hearth gives you its "
+            f"first {LIMITS.tools_per_server} (its tools_per_server limit): if the user needs "
+            "another, tell them to split the server's tools." for name, count
+            in sorted(self._too_many.items())]
 
     def status(self) -> dict[str, str]:
         """name -> "running", "starting", "not started" or why it failed (for settings)."""

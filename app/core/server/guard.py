@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ipaddress
 import json
+import sys
 from collections.abc import Callable
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -107,7 +108,7 @@ class Guard:
                          "with the key shown in Hearth's settings.", "invalid_api_key",
                          extra=[*cors, (b"www-authenticate", b"Bearer")])
             return
-        await self.app(scope, receive, _with_headers(send, cors))
+        await _one_line_failures(self.app, scope, receive, _with_headers(send, cors))
 
     async def _preflight(self, send: Send, origin: str | None, allowed: bool) -> None:
         if not allowed or origin is None:
@@ -120,6 +121,26 @@ class Guard:
                    (b"access-control-max-age", b"600"), (b"content-length", b"0")]
         await send({"type": "http.response.start", "status": 204, "headers": headers})
         await send({"type": "http.response.body", "body": b""})
+
+
+async def _one_line_failures(app: ASGIApp, scope: Scope, receive: Receive, send: Send) -> None:
+    """Run the routes; a failure nobody foresaw is a JSON 500 for the client and one line on
+    stderr, never a traceback (and never the request's text)."""
+    started = False
+
+    async def watched(message: Message) -> None:
+        nonlocal started
+        started = started or message["type"] == "http.response.start"
+        await send(message)
+
+    try:
+        await app(scope, receive, watched)
+    except Exception as exc:  # noqa: BLE001 - the edge: translated to one line here
+        print(f"hearth serve: {scope['method']} {scope['path']} failed: "
+              f"{type(exc).__name__}", file=sys.stderr, flush=True)
+        if not started:
+            await _error(send, 500, "Hearth's server failed on this request; the failure "
+                         "is noted on its error output.", "internal_error")
 
 
 def _cors_headers(origin: str) -> list[tuple[bytes, bytes]]:
@@ -141,7 +162,7 @@ def _with_headers(send: Send, extra: list[tuple[bytes, bytes]]) -> Send:
 
 async def _error(send: Send, status: int, message: str, code: str,
                  extra: list[tuple[bytes, bytes]] | None = None) -> None:
-    kind = "authentication_error" if status == 401 else "permission_error"
+    kind = {401: "authentication_error", 403: "permission_error"}.get(status, "server_error")
     body = json.dumps({"error": {"message": message, "type": kind, "param": None,
                                  "code": code}}).encode()
     headers = [(b"content-type", b"application/json"),

@@ -9,8 +9,10 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Protocol
+
+from skills.common.limits import LIMITS, cut_text
 
 Listener = Callable[["RequestRecord"], None]
 log = logging.getLogger(__name__)
@@ -40,6 +42,16 @@ class RequestRecord:
     def to_json(self) -> dict[str, Any]:
         return {"type": "request", **asdict(self)}
 
+    def bounded(self) -> RequestRecord:
+        """This record with each text field within the log's limit (log_field_bytes): a
+        client's user agent or path is theirs to make as long as they like."""
+        cap = LIMITS.log_field_bytes
+        return replace(self, client=cut_text(self.client, cap), method=cut_text(self.method, 16),
+                       path=cut_text(self.path, cap), model=cut_text(self.model, cap),
+                       finish_reason=cut_text(self.finish_reason, 32),
+                       tool_calls=[cut_text(n, 64) for n in self.tool_calls[:64]],
+                       error=cut_text(self.error, cap))
+
 
 class Keeper(Protocol):
     """Where records outlive the process (log_store.RequestLogStore)."""
@@ -68,6 +80,7 @@ class RequestLog:
         self._writer: threading.Thread | None = None
 
     def add(self, record: RequestRecord) -> None:
+        record = record.bounded()
         with self._lock:
             self._records.append(record)
             listeners = list(self._listeners)

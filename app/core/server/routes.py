@@ -12,7 +12,7 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
@@ -37,8 +37,8 @@ from backends.events import (
     ToolCall,
 )
 from skills.base import SkillError
+from skills.common.limits import LIMITS, deeper_than
 
-MAX_BODY = 16 * 1024 * 1024
 CACHE_PREFIX = "api:"
 
 
@@ -109,10 +109,76 @@ def _error_response(error: ApiError) -> JSONResponse:
 
 
 async def _body(request: Request) -> dict[str, Any]:
+    """The body as a JSON object, its bytes counted as they arrive (a chunked body declares no
+    length), its nesting and text checked before any route reads it."""
+    limit = LIMITS.body_bytes
+    too_big = ApiError(413, f"The request body is over Hearth's {limit // 2**20} MiB limit "
+                       "(body_bytes): send a smaller request.", code="request_too_large")
     size = request.headers.get("content-length")
-    if size is not None and size.isdigit() and int(size) > MAX_BODY:
-        raise ApiError(413, f"The request body is over {MAX_BODY // 2**20} MiB.")
-    return protocol.parse_json(await request.body())
+    if size is not None and size.isdigit() and int(size) > limit:
+        raise too_big
+    data = bytearray()
+    try:
+        async for chunk in request.stream():
+            data += chunk
+            if len(data) > limit:
+                raise too_big
+    except ClientDisconnect:
+        raise ClientGone from None
+    try:
+        raw = protocol.parse_json(bytes(data))
+    except RecursionError:
+        raw = None
+    if raw is None or deeper_than(raw, LIMITS.json_depth):
+        raise ApiError(400, f"The request body nests deeper than Hearth's limit of "
+                       f"{LIMITS.json_depth} levels (json_depth): flatten it.",
+                       code="json_too_deep")
+    where = _lone_surrogate(raw)
+    if where:
+        raise ApiError(400, f"{where} holds a lone UTF-16 surrogate (an escape such as "
+                       "\\ud800 without its pair): send valid Unicode text.", param=where)
+    return raw
+
+
+def _lone_surrogate(value: Any, where: str = "body") -> str:
+    """Where the first string with half a surrogate pair is ("" if none): no engine, log or
+    database can encode it."""
+    stack: list[tuple[Any, str]] = [(value, where)]
+    while stack:
+        item, name = stack.pop()
+        if isinstance(item, str):
+            if _bad_text(item):
+                return name
+        elif isinstance(item, dict):
+            if any(_bad_text(k) for k in item):
+                return name
+            stack.extend((v, f"{name}.{k}" if name != "body" else str(k))
+                         for k, v in item.items())
+        elif isinstance(item, list):
+            stack.extend((v, f"{name}[{i}]") for i, v in enumerate(item))
+    return ""
+
+
+def _bad_text(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def _system_first(raw: dict[str, Any]) -> None:
+    """A system (or developer) message anywhere but first is refused: chat templates read one
+    system message, at the start, and fail on any other."""
+    for name in ("messages", "input"):
+        items = raw.get(name)
+        if not isinstance(items, list):
+            continue
+        for index, item in enumerate(items):
+            if index and isinstance(item, dict) and item.get("role") in ("system", "developer"):
+                raise ApiError(400, f"{name}[{index}] is a {item['role']} message, but only "
+                               f"the first message may be one: merge it into {name}[0].",
+                               param=f"{name}[{index}]")
 
 
 def cache_key(messages: list[Message], tools: list[dict[str, Any]]) -> str:
@@ -143,7 +209,8 @@ class Endpoints:
             Route("/v1/responses", self.responses, methods=["POST"]),
             Route(PROPOSALS_PATH, self.proposal, methods=["POST"]),
         ]
-        return Starlette(routes=routes, exception_handlers={HTTPException: _http_error})
+        return Starlette(routes=routes, exception_handlers={HTTPException: _http_error,
+                                                            Exception: _internal_error})
 
     # -- plain GETs --------------------------------------------------------------------------
     async def health(self, request: Request) -> Response:
@@ -186,6 +253,8 @@ class Endpoints:
             raw = await _body(request)
         except ApiError as error:
             return _error_response(error)
+        except ClientGone:
+            return Response(status_code=499)
         tool, arguments = raw.get("tool"), raw.get("arguments")
         if not isinstance(tool, str) or not isinstance(arguments, dict):
             return _error_response(ApiError(400, "A proposal is {\"tool\": name, "
@@ -212,6 +281,7 @@ class Endpoints:
         try:
             info = self.state.model()
             raw = await _body(request)
+            _system_first(raw)
             parsed = _parse(kind, raw, self.state.default_max_tokens())
             if self.state.closing:
                 raise ApiError(503, "Hearth's server is shutting down.", type="server_error",
@@ -257,7 +327,7 @@ class Endpoints:
             record.status, record.error = 499, "client disconnected"
             return Response(status_code=499)
         except ApiError as error:
-            record.status, record.error = error.status, error.message
+            record.status, record.error = error.status, _logged(error)
             return _error_response(error)
         finally:
             if not record.streaming:
@@ -443,6 +513,12 @@ def _shape(kind: str, outcome: Outcome, record: _Record,
                                   parsed.options.tools)
 
 
+def _logged(error: ApiError) -> str:
+    """What the request log keeps of an error: its code and the field it names, never the
+    message (it quotes the request's values: a role string, a field name)."""
+    return f"{error.code or error.type}" + (f" ({error.param})" if error.param else "")
+
+
 def _failure(error: StreamError, done: Done | None, info: BackendInfo) -> ApiError:
     if error.kind == FailureKind.CONTEXT_FULL:
         tokens = done.prompt_tokens if done else 0
@@ -476,6 +552,13 @@ async def _http_error(request: Request, exc: Exception) -> Response:
                405: f"{request.method} is not allowed on {request.url.path}."}.get(
         exc.status_code, str(exc.detail))
     return _error_response(ApiError(exc.status_code, message))
+
+
+async def _internal_error(request: Request, exc: Exception) -> Response:
+    """What nobody foresaw: one JSON line for the client (the guard writes one line to stderr)."""
+    return _error_response(ApiError(500, "Hearth's server failed on this request; the "
+                                    "failure is noted on its error output.",
+                                    type="server_error", code="internal_error"))
 
 
 class _Record:

@@ -1,12 +1,13 @@
-"""A streaming XLSX cell reader (expat): the values openpyxl's read-only mode gives, at a
-fraction of its cost, plus merged areas, formula count and the stated dimension in the same
-pass. Sheets of 100,000 rows are what office questions are asked about."""
+"""The one XLSX cell reader (expat, streaming) of the office tools and both indexes: the values
+openpyxl's read-only mode gives, at a fraction of its cost, plus merged areas, formula count and
+the stated dimension in the same pass. It reads the cells a sheet stores, never the range the
+sheet claims (a 4.8 KB file can claim A1:XFD1048576), within skills/common/limits.py."""
 
 from __future__ import annotations
 
 import posixpath
 import zipfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 from xml.parsers import expat
@@ -14,12 +15,10 @@ from xml.parsers import expat
 from openpyxl.styles.numbers import BUILTIN_FORMATS, is_date_format
 from openpyxl.utils.datetime import CALENDAR_MAC_1904, CALENDAR_WINDOWS_1900, from_excel
 
+from skills.common.limits import LIMITS
+
 _R = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
 _BLOCK = 1 << 16
-
-
-class _Enough(Exception):
-    """Raised inside the parser when the row limit is reached."""
 
 
 @dataclass
@@ -34,7 +33,8 @@ class SheetCells:
     merged: list[tuple[int, int, int, int]] = field(default_factory=list)
     formulas: int = 0
     stated_rows: int = 0
-    truncated: bool = False
+    truncated: bool = False  # rows or cells past the limits were not read
+    cut_cells: int = 0  # stored cells right of the column limit, left out
 
 
 def _local(tag: str) -> str:
@@ -153,36 +153,50 @@ class Workbook:
                 dates.add(index)
         return dates
 
-    def cells(self, sheet: SheetRef, max_rows: int, max_cells: int) -> SheetCells:
-        out = SheetCells([])
+    def stored_rows(self, sheet: SheetRef, out: SheetCells,
+                    max_columns: int = LIMITS.sheet_columns) -> Iterator[tuple[int, list[Any]]]:
+        """(row number, cells) for each row the sheet stores, as it is parsed; cells right of
+        `max_columns` are counted in `out.cut_cells`, not kept."""
         if not sheet.member:
-            return out
-        reader = _SheetReader(self, out, max_rows, max_cells)
+            return
+        reader = _SheetReader(self, out, max_columns)
         parser = expat.ParserCreate()
         parser.buffer_text = True
         parser.StartElementHandler = reader.start
         parser.EndElementHandler = reader.end
         parser.CharacterDataHandler = reader.text
         with self.archive.open(sheet.member) as handle:
-            try:
-                for block in iter(lambda: handle.read(_BLOCK), b""):
-                    parser.Parse(block, False)
-                parser.Parse(b"", True)
-            except _Enough:
+            for block in iter(lambda: handle.read(_BLOCK), b""):
+                parser.Parse(block, False)
+                yield from reader.take()
+            parser.Parse(b"", True)
+            yield from reader.take()
+
+    def cells(self, sheet: SheetRef, max_rows: int, max_cells: int) -> SheetCells:
+        """The sheet as a grid (gaps between stored rows are empty rows), until it would be
+        `max_rows` rows or `max_cells` cells as wide as its widest row."""
+        out = SheetCells([])
+        grid = out.grid
+        width = 0
+        for number, row in self.stored_rows(sheet, out):
+            width = max(width, len(row))
+            if number > max_rows or number * width > max_cells:
                 out.truncated = True
+                break
+            while len(grid) < number - 1:
+                grid.append([])
+            grid.append(row)
         return out
 
 
 class _SheetReader:
-    """expat callbacks for one worksheet: builds the grid row by row (gaps become empty rows,
-    as openpyxl's read-only iter_rows gives them)."""
+    """expat callbacks for one worksheet: collects each finished row for `take`."""
 
-    def __init__(self, book: Workbook, out: SheetCells, max_rows: int, max_cells: int) -> None:
+    def __init__(self, book: Workbook, out: SheetCells, max_columns: int) -> None:
         self.book = book
         self.out = out
-        self.max_rows = max_rows
-        self.max_cells = max_cells
-        self.cells = 0
+        self.max_columns = max_columns
+        self.ready: list[tuple[int, list[Any]]] = []
         self.row: list[Any] = []
         self.row_number = 0
         self.col = 0
@@ -192,6 +206,10 @@ class _SheetReader:
         self.value_parts: list[str] = []
         self.in_value = False
         self.epoch = CALENDAR_MAC_1904 if book.date1904 else CALENDAR_WINDOWS_1900
+
+    def take(self) -> list[tuple[int, list[Any]]]:
+        ready, self.ready = self.ready, []
+        return ready
 
     def start(self, tag: str, attrs: dict[str, str]) -> None:
         name = _local(tag)
@@ -206,11 +224,6 @@ class _SheetReader:
         elif name == "row":
             number = attrs.get("r")
             self.row_number = int(number) if number else self.row_number + 1
-            grid = self.out.grid
-            if len(grid) >= self.max_rows or self.cells > self.max_cells:
-                raise _Enough
-            while len(grid) < self.row_number - 1:
-                grid.append([])
             self.row = []
             self.col = 0
         elif name == "f":
@@ -231,14 +244,16 @@ class _SheetReader:
         if name in ("v", "t"):
             self.in_value = False
         elif name == "c":
+            if self.col > self.max_columns:
+                self.out.cut_cells += 1
+                return
             value = self._value()
             row = self.row
             if len(row) < self.col - 1:
                 row.extend([None] * (self.col - 1 - len(row)))
             row.append(value)
         elif name == "row":
-            self.out.grid.append(self.row)
-            self.cells += len(self.row)
+            self.ready.append((self.row_number, self.row))
 
     def _value(self) -> Any:
         raw = "".join(self.value_parts)
