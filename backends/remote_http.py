@@ -166,6 +166,9 @@ def chat_request(messages: list[Message], options: GenerateOptions, model: str,
         body["tools"] = options.tools
     if options.seed is not None:
         body["seed"] = options.seed
+    if options.json_schema is not None:
+        body["response_format"] = {"type": "json_schema", "json_schema": {
+            "name": "answer", "schema": options.json_schema, "strict": True}}
     return body
 
 

@@ -212,8 +212,50 @@ def _stops(value: str | list[str] | None) -> list[str]:
     return [s for s in stops if s]
 
 
+class JsonSchemaSpec(Body):
+    name: str | None = None
+    description: Ignored = None
+    schema_: dict[str, JsonValue] | None = Field(default=None, alias="schema")
+    strict: bool | None = None
+
+
 class ResponseFormat(Body):
-    type: Literal["text"]
+    """Chat's response_format: plain text, any JSON object, or JSON valid against a schema."""
+
+    type: Literal["text", "json_object", "json_schema"]
+    json_schema: JsonSchemaSpec | None = None
+
+    def wanted(self) -> dict[str, JsonValue] | None:
+        return _schema(self.type, self.json_schema, "response_format.json_schema")
+
+
+class TextFormat(JsonSchemaSpec):
+    """The Responses API's text.format: the same choice, the schema's fields inline."""
+
+    type: Literal["text", "json_object", "json_schema"]
+
+
+class TextConfig(Body):
+    format: TextFormat | None = None
+    verbosity: Ignored = None
+
+
+def _schema(kind: str, spec: JsonSchemaSpec | None, where: str) -> dict[str, JsonValue] | None:
+    if kind == "text":
+        return None
+    if kind == "json_object":
+        return {"type": "object"}
+    if spec is None or spec.schema_ is None:
+        raise bad_request(f"'{where}' needs a 'schema' for type \"json_schema\".", param=where)
+    return spec.schema_
+
+
+def _structured(options: GenerateOptions, schema: dict[str, JsonValue] | None) -> None:
+    """The answer is the JSON itself: thinking is off so the grammar holds from the first
+    token (a constrained model cannot write its reasoning first)."""
+    if schema is not None:
+        options.json_schema = schema
+        options.enable_thinking = False
 
 
 class ChatBody(_Sampled):
@@ -245,6 +287,8 @@ def parse_chat(raw: dict[str, JsonValue], default_max_tokens: int) -> ChatReques
     if body.chat_template_kwargs and body.chat_template_kwargs.enable_thinking is not None:
         enabled = body.chat_template_kwargs.enable_thinking
     options.enable_thinking = enabled
+    if body.response_format is not None:
+        _structured(options, body.response_format.wanted())
     # Inside a tool-using exchange the template keeps the earlier reasoning (as the app does).
     options.preserve_thinking = bool(options.tools)
     return request
@@ -327,7 +371,7 @@ class ResponsesBody(_Common):
     tool_choice: JsonValue = None
     reasoning: ReasoningConfig | None = None
     parallel_tool_calls: Ignored = None
-    text: Ignored = None
+    text: TextConfig | None = None
     truncation: Ignored = None
     stream_options: Ignored = None
     include: Ignored = None
@@ -357,5 +401,8 @@ def parse_responses(raw: dict[str, JsonValue], default_max_tokens: int) -> ChatR
     options.tools = _apply_choice([t.spec() for t in body.tools or []], body.tool_choice)
     if body.reasoning is not None and body.reasoning.effort == "none":
         options.enable_thinking = False
+    form = body.text.format if body.text is not None else None
+    if form is not None:
+        _structured(options, _schema(form.type, form, "text.format"))
     options.preserve_thinking = bool(options.tools)
     return request
