@@ -1,5 +1,5 @@
-"""A JSON schema (an API client's response_format) on each engine: the remote engine passes it
-to the server it talks to, MLX refuses it by name instead of ignoring it."""
+"""What an API client asks of each engine: a JSON schema (response_format) is passed on by the
+remote engine and refused by name on MLX; earlier reasoning reaches every kind of server."""
 
 from __future__ import annotations
 
@@ -42,3 +42,18 @@ def test_mlx_refuses_a_schema_with_a_reason(tiny_model: Any) -> None:
     assert isinstance(error, StreamError) and error.kind == FailureKind.BAD_INPUT
     assert "not supported on the MLX engine" in error.message
     assert isinstance(events[-1], Done) and events[-1].finish_reason == "error"
+
+
+def test_earlier_reasoning_goes_under_the_names_vllm_and_sglang_read(server: FakeServer) -> None:
+    """vLLM reads a past turn's reasoning as `reasoning`, SGLang as `reasoning_content`: both
+    are sent, so the reasoning of earlier tool steps is not dropped by either."""
+    server.replies.append(sse(chunk("ok"), chunk(finish="stop"), usage(5, 1)))
+    history = [{"role": "user", "content": "Weather?"},
+               {"role": "assistant", "content": "", "reasoning_content": "Ask the tool.",
+                "tool_calls": [{"id": "c1", "type": "function", "function": {
+                    "name": "weather", "arguments": {"city": "Paris"}}}]},
+               {"role": "tool", "tool_call_id": "c1", "content": "sunny"}]
+    list(connect(server).stream(history, GenerateOptions(), lambda: False))
+    sent = server.last_body()["messages"][1]
+    assert sent["reasoning"] == sent["reasoning_content"] == "Ask the tool."
+    assert sent["tool_calls"][0]["function"]["arguments"] == '{"city": "Paris"}'
