@@ -36,6 +36,8 @@ class GenerateOptions:
     # (the core closes cut-short reasoning with it: "<reasoning>\n</think>\n\n").
     assistant_prefix: str = ""
     raw_prompt: str | None = None  # a prompt sent as is, no template (/v1/completions)
+    # The answer must be JSON valid against this schema (an API client's response_format).
+    json_schema: dict[str, Any] | None = None
 
     def effective_temperature(self) -> float:
         if self.temperature is not None:

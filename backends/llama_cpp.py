@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import codecs
+import json
 import random
 import time
 from collections.abc import Generator, Iterator
@@ -340,13 +341,20 @@ class LlamaCppBackend:
         run = _Run(started)
         finish = "stop"
         try:
+            grammar = _grammar(options.json_schema)
+        except ValueError as exc:
+            yield StreamError(f"The JSON schema cannot be followed: {exc}",
+                              kind=FailureKind.BAD_INPUT)
+            yield Done("error", prompt_tokens=len(tokens))
+            return
+        try:
             if (yield from _prefill(llm, tokens, cached, should_stop)):
                 finish = "cancelled"  # stopped while reading: generate() would read the rest
             for token in llm.generate(
                 tokens, top_k=options.top_k, top_p=options.top_p, min_p=options.min_p,
                 typical_p=1.0, temp=options.effective_temperature(), repeat_penalty=1.0,
                 frequency_penalty=0.0, presence_penalty=0.0, tfs_z=1.0, mirostat_mode=0,
-                reset=True,
+                reset=True, grammar=grammar,
             ) if finish == "stop" else ():
                 run.token()
                 if token in self._stop_ids:
@@ -463,6 +471,17 @@ def _reusable_prefix(llm: Any, tokens: list[int]) -> int:
     """Prompt tokens whose KV llama-cpp-python's generate() will reuse (its own rule)."""
     # generate() re-evaluates the last prompt token when everything matched, to get its logits.
     return min(matching_tokens(llm, tokens), len(tokens) - 1)
+
+
+def _grammar(schema: dict[str, Any] | None) -> Any:
+    """llama.cpp's grammar for JSON valid against `schema` (constrained sampling), or None."""
+    if schema is None:
+        return None
+    llama_cpp = _import_engine()
+    try:
+        return llama_cpp.LlamaGrammar.from_json_schema(json.dumps(schema), verbose=False)
+    except (ValueError, RuntimeError, KeyError, TypeError) as exc:
+        raise ValueError(str(exc) or type(exc).__name__) from exc
 
 
 def _device_name(llama_cpp: Any) -> str:

@@ -230,6 +230,13 @@ class MlxBackend:
         started = perf_counter()
         if not self.loaded:
             raise NotLoaded("The MLX model is not loaded yet")
+        if options.json_schema is not None:
+            yield StreamError("Structured output (a JSON schema in response_format or "
+                              "text.format) is not supported on the MLX engine: load the model "
+                              "with the llama.cpp engine, or leave the schema out.",
+                              kind=FailureKind.BAD_INPUT)
+            yield Done("error")
+            return
         try:
             encoded = self.encode_prompt(messages, options)
         except (ValueError, TypeError, TemplateError) as exc:  # messages the template refuses

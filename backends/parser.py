@@ -23,6 +23,12 @@ MODEL.md or the JSON variant. Rules, chosen to be lenient with untidy output:
   newline and the spaces and `\r` at its ends; a value that parses as JSON to a non-string
   (number, bool, null, object, array) becomes that value, unless the tool's schema allows a
   string there (`"string"`, `["string", "null"]`, a string branch of anyOf / oneOf).
+- Written in the wrong JSON type, a value is converted where its schema leaves no doubt (`"3"`
+  for an integer, `True` / `'false'` for a boolean, `3` for a string). A `<tool_call>` inside
+  an unfinished value is part of the value. A JSON call with single quotes or trailing commas
+  is read as the Python literal it is (and said in the log), not sent back as an error.
+- `<|im_end|>` (or `<|endoftext|>`) written out as text ends the answer there: it is never
+  shown, nor what the model writes after it (its idea of the next turn), unless quoted as code.
 - A call whose `</tool_call>` is missing (end of output, or a new `<tool_call>` begins) still
   counts when its `</function>` arrived (the model was stopped right after it) or its JSON body
   is complete; otherwise it is reported as cut off with a StreamError, never an exception.
@@ -30,14 +36,20 @@ MODEL.md or the JSON variant. Rules, chosen to be lenient with untidy output:
 
 from __future__ import annotations
 
+import ast
+import io
 import json
+import logging
 import re
+import tokenize
 from collections.abc import Iterable
 from typing import Any
 
 from backends.base import GenerateOptions
 from backends.events import Event, ReasoningDelta, StreamError, TextDelta, ToolCall
-from backends.nanbeige import THINK_CLOSE, THINK_OPEN
+from backends.nanbeige import STOP_TEXTS, THINK_CLOSE, THINK_OPEN
+
+log = logging.getLogger(__name__)
 
 CALL_OPEN = "<tool_call>"
 CALL_CLOSE = "</tool_call>"
@@ -56,7 +68,9 @@ _LEADING_RE = re.compile(r"\A[ \t\r]*\n|\A[ \t]+")
 _TRAILING_RE = re.compile(r"[ \t\r]*\n?[ \t\r]*\Z")
 _UNDECIDED, _MARKUP, _LITERAL = "undecided", "markup", "literal"
 _STRAY_CLOSERS = (CALL_CLOSE, THINK_CLOSE)  # in an answer: dropped unless quoted as `code`
-_TEXT_TAGS = (CALL_OPEN, *_STRAY_CLOSERS)
+_TEXT_TAGS = (CALL_OPEN, *_STRAY_CLOSERS, *STOP_TEXTS)
+_REASONING_TAGS = (THINK_CLOSE, CALL_OPEN, *STOP_TEXTS)
+_QUOTABLE = (*_STRAY_CLOSERS, *STOP_TEXTS)  # text when quoted as `code` in an answer
 _CALL_STARTS = ("<function=", "{", CALL_OPEN)
 _SNIPPET = 80
 
@@ -74,7 +88,7 @@ class OutputParser:
         # Both formats are always accepted; the setting only records what the prompt asked for.
         self.tool_call_format = tool_call_format
         self._mode = _REASONING if starts_in_reasoning else _TEXT
-        self._string_params = _string_parameters(tools or [])
+        self._schemas = _parameter_schemas(tools or [])
         self._buf = ""
         self._scanned = 0  # how far _buf was searched for a closing tag in tool mode
         self._at_output_start = True  # nothing but whitespace seen yet
@@ -83,9 +97,12 @@ class OutputParser:
         self._literal_upto = 0  # _buf before this index holds only `<tool_call>`s that are text
         self._finishing = False
         self._last_raw = ""
+        self._ended = False  # `<|im_end|>` came as text
 
     def feed(self, text: str) -> list[Event]:
         """Parse the next piece of output; returns the events it completes."""
+        if self._ended:
+            return []  # after a spelled-out end of turn: the model is writing the next one
         self._buf += text
         events: list[Event] = []
         while self._step(events):
@@ -95,6 +112,8 @@ class OutputParser:
     def finish(self) -> list[Event]:
         """The output ended: flush what is held back, report a cut-off tool call."""
         events: list[Event] = []
+        if self._ended:
+            return events
         while self._step(events):
             pass
         self._finishing = True  # a `<tool_call>` with nothing after it now counts as a call
@@ -120,7 +139,7 @@ class OutputParser:
             return True
         if self._mode == _TOOL:
             return self._step_tool(events)
-        tags = (THINK_CLOSE, CALL_OPEN) if self._mode == _REASONING else _TEXT_TAGS
+        tags = _REASONING_TAGS if self._mode == _REASONING else _TEXT_TAGS
         index, tag, verdict = self._next_tag(tags)
         if index < 0:
             keep = _held_prefix(self._buf, self._watched_tags(tags))
@@ -132,6 +151,10 @@ class OutputParser:
             self._emit(self._buf[:index], events, segment_ends=False)
             self._buf = self._buf[index:]
             self._literal_upto = 0
+            return False
+        if tag in STOP_TEXTS:  # the end of the turn spelled out as text: the answer ends there
+            self._emit(self._buf[:index], events, segment_ends=True)
+            self._buf, self._literal_upto, self._ended = "", 0, True
             return False
         if self._mode == _TEXT and tag in _STRAY_CLOSERS:  # closes nothing: not answer text
             self._emit(self._buf[:index], events, segment_ends=False)
@@ -157,7 +180,7 @@ class OutputParser:
                 return -1, "", ""
             index, tag = min(found)
             before = self._buf[index - 1:index] if index else self._last_raw
-            if self._mode == _TEXT and tag in _STRAY_CLOSERS and before == "`":
+            if self._mode == _TEXT and tag in _QUOTABLE and before == "`":
                 start = index + len(tag)  # quoted as code in the answer: text
                 self._literal_upto = start
                 continue
@@ -201,6 +224,8 @@ class OutputParser:
         while close >= 0 and not self._finishing and not _call_complete(self._buf[:close]):
             close = self._buf.find(CALL_CLOSE, close + 1)  # `</tool_call>` inside a value
         reopen = self._buf.find(CALL_OPEN, start)
+        while reopen >= 0 and not _call_complete(self._buf[:reopen]):
+            reopen = self._buf.find(CALL_OPEN, reopen + 1)  # `<tool_call>` inside a value
         if close < 0 and reopen < 0:
             self._scanned = len(self._buf)
             return False
@@ -245,7 +270,7 @@ class OutputParser:
         raw = CALL_OPEN + body + (CALL_CLOSE if closed else "")
         stripped = body.strip()
         if stripped.startswith("{"):
-            return [_json_call(stripped, raw, closed)]
+            return [_json_call(stripped, raw, closed, self._schemas)]
         if _FUNCTION_RE.search(body):
             return self._xml_calls(body, raw, closed)
         if not closed:
@@ -286,7 +311,8 @@ class OutputParser:
             # Untidy output pads values with spaces and `\r`: they are never part of the value.
             value = _LEADING_RE.sub("", match.group(2), count=1)
             value = _TRAILING_RE.sub("", value, count=1)
-            arguments[key] = value if (name, key) in self._string_params else _typed(value)
+            schema = self._schemas.get((name, key), {})
+            arguments[key] = value if allows_string(schema) else by_schema(_typed(value), schema)
         return arguments
 
 
@@ -318,10 +344,11 @@ def _typed(value: str) -> Any:
     return value if isinstance(parsed, str) else parsed
 
 
-def _json_call(body: str, raw: str, closed: bool) -> Event:
+def _json_call(body: str, raw: str, closed: bool,
+               schemas: dict[tuple[str, str], dict[str, Any]]) -> Event:
     """The JSON variant: {"name": ..., "arguments": {...}} (arguments may be a JSON string)."""
     try:
-        obj, _ = json.JSONDecoder().raw_decode(body)
+        obj = _decoded(body)
     except (ValueError, RecursionError):
         if not closed:
             return StreamError(f"The model's tool call was cut off before it was complete: "
@@ -336,19 +363,77 @@ def _json_call(body: str, raw: str, closed: bool) -> Event:
     if not isinstance(arguments, dict):
         return StreamError(f"The model's call to tool '{name}' has arguments that are not an "
                            f"object: {_snippet(raw)}")
-    return ToolCall(name.strip(), arguments, raw=raw)
+    name = name.strip()
+    arguments = {key: by_schema(value, schemas.get((name, key), {}))
+                 for key, value in arguments.items()}
+    return ToolCall(name, arguments, raw=raw)
 
 
-def _string_parameters(tools: Iterable[dict[str, Any]]) -> set[tuple[str, str]]:
-    """(function, parameter) pairs whose schema allows a string: those values are never typed."""
-    found: set[tuple[str, str]] = set()
+def _decoded(body: str) -> Any:
+    """The JSON call's object; written with a trailing comma or single quotes (Python style),
+    repaired and said in the log rather than sent back to the model as an error."""
+    try:
+        return json.JSONDecoder().raw_decode(body)[0]
+    except (ValueError, RecursionError):
+        repaired = _python_literal(body)
+        if repaired is None:
+            raise
+        log.info("Repaired a tool call that was not strict JSON: %s", _snippet(body))
+        return repaired
+
+
+def _python_literal(body: str) -> Any:
+    """`body` read as a Python literal (single quotes, trailing commas), with JSON's true, false
+    and null as names only (never inside a string); None when it is not one."""
+    try:
+        tokens = [(t.type, _JSON_NAMES.get(t.string, t.string) if t.type == tokenize.NAME
+                   else t.string) for t in tokenize.generate_tokens(io.StringIO(body).readline)]
+        return ast.literal_eval(tokenize.untokenize(tokens).strip())
+    except (SyntaxError, ValueError, tokenize.TokenError, RecursionError, MemoryError):
+        return None
+
+
+_JSON_NAMES = {"true": "True", "false": "False", "null": "None"}
+
+
+def _parameter_schemas(tools: Iterable[dict[str, Any]]) -> dict[tuple[str, str], dict[str, Any]]:
+    """Each (function, parameter)'s schema: a value where it allows a string is never typed,
+    and one written in the wrong JSON type is converted where the schema leaves no doubt."""
+    found: dict[tuple[str, str], dict[str, Any]] = {}
     for tool in tools:
         function = _mapping(tool.get("function", tool))
         properties = _mapping(_mapping(function.get("parameters")).get("properties"))
         for key, schema in properties.items():
-            if allows_string(_mapping(schema)):
-                found.add((str(function.get("name", "")), str(key)))
+            found[(str(function.get("name", "")), str(key))] = _mapping(schema)
     return found
+
+
+_INTEGER_RE = re.compile(r"[-+]?\d+")
+
+
+def by_schema(value: Any, schema: dict[str, Any]) -> Any:
+    """A string where the schema wants a number or a boolean (`"3"`, `True`, `'false'`), or a
+    number where it wants only a string, converted when it can mean only that; anything else
+    is left as it is."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool) \
+            and schema.get("type") == "string":
+        return json.dumps(value)
+    if not isinstance(value, str) or allows_string(schema):
+        return value
+    kind = schema.get("type")
+    kinds = set(kind) if isinstance(kind, list) else {kind}
+    text = value.strip().strip("\"'").strip()
+    if "boolean" in kinds and text.lower() in ("true", "false"):
+        return text.lower() == "true"
+    if kinds & {"integer", "number"} and _INTEGER_RE.fullmatch(text):
+        return int(text)
+    if "number" in kinds:
+        try:
+            number = float(text)
+        except ValueError:
+            return value
+        return number if number == number and abs(number) != float("inf") else value
+    return value
 
 
 def allows_string(schema: dict[str, Any]) -> bool:

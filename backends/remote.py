@@ -161,7 +161,10 @@ class RemoteBackend:
             yield Done("error")
             return
         messages, options = self._controls.request(messages, options)
-        prompt = self._template.render(messages, options) if self._template else None
+        # A schema goes by response_format, which only the chat endpoint takes everywhere.
+        templated = self._template is not None and options.json_schema is None
+        prompt = self._template.render(messages, options) if templated and self._template \
+            else None
         turn = Turn(options, starts_in_reasoning=opens_reasoning(prompt) if prompt else None)
         if should_stop():
             yield turn.done("cancelled")

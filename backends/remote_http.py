@@ -140,7 +140,7 @@ class HttpClient:
 def chat_request(messages: list[Message], options: GenerateOptions, model: str,
                  extras: bool) -> dict[str, Any]:
     """The /v1/chat/completions body; `extras` adds the fields beyond OpenAI's own API."""
-    wired = [_wire_message(m) for m in messages]
+    wired = [_wire_message(m, extras) for m in messages]
     if options.assistant_prefix:  # the reply so far: the server continues it
         wired.append({"role": "assistant", "content": options.assistant_prefix})
     body: dict[str, Any] = {
@@ -166,6 +166,9 @@ def chat_request(messages: list[Message], options: GenerateOptions, model: str,
         body["tools"] = options.tools
     if options.seed is not None:
         body["seed"] = options.seed
+    if options.json_schema is not None:
+        body["response_format"] = {"type": "json_schema", "json_schema": {
+            "name": "answer", "schema": options.json_schema, "strict": True}}
     return body
 
 
@@ -186,8 +189,13 @@ def completion_request(prompt: str, options: GenerateOptions, model: str) -> dic
     return body
 
 
-def _wire_message(message: Message) -> Message:
-    """A history message as the OpenAI API wants it: tool-call arguments as a JSON string."""
+def _wire_message(message: Message, extras: bool = False) -> Message:
+    """A history message as the OpenAI API wants it: tool-call arguments as a JSON string,
+    and (with extras) earlier reasoning under both names servers read it by: vLLM's
+    `reasoning`, SGLang's and llama-server's `reasoning_content`."""
+    reasoning = message.get("reasoning_content")
+    if extras and isinstance(reasoning, str) and "reasoning" not in message:
+        message = {**message, "reasoning": reasoning}
     calls = message.get("tool_calls")
     if not calls:
         return message

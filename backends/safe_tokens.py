@@ -87,8 +87,27 @@ def render_marked(template: ChatTemplate, controls: ControlStrings, messages: li
                   add_generation_prompt: bool = True) -> list[tuple[str, bool]]:
     """Render the template over marked content; returns its (text, is_markup) segments."""
     marked = dataclasses.replace(options, tools=controls.mark(options.tools))
+    if THINK_END in template.source:
+        messages = [_reasoning_apart(m) for m in messages]
     return controls.segments(template.render(controls.mark(messages), marked,
                                              add_generation_prompt=add_generation_prompt))
+
+
+THINK_START, THINK_END = "<think>", "</think>"
+
+
+def _reasoning_apart(message: Message) -> Message:
+    """An assistant turn whose text still holds its `<think>` block, split the way the
+    template itself splits it. Marked, the template would split at the marked `</think>` and
+    leave half a sentinel pair on each side: private-use characters the model would read."""
+    content = message.get("content")
+    if message.get("role") != "assistant" or not isinstance(content, str) \
+            or THINK_END not in content or isinstance(message.get("reasoning_content"), str):
+        return message
+    parts = content.split(THINK_END)
+    reasoning = parts[0].rstrip("\n").split(THINK_START)[-1].lstrip("\n")
+    return {**message, "reasoning_content": reasoning,
+            "content": parts[-1].lstrip("\n").rstrip("\n")}
 
 
 def encode(template: ChatTemplate, controls: ControlStrings, messages: list[Message],

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from backends.events import Event, ReasoningDelta, StreamError, TextDelta, ToolCall, merge_deltas
@@ -321,3 +323,72 @@ def test_closing_tags_that_close_nothing_never_reach_the_answer(chunk: int) -> N
     assert out == [TextDelta("Done. Really done.")]
     assert parse("</think>Write `</tool_call>` last.", chunk) == [
         TextDelta("Write `</tool_call>` last.")]
+
+
+# -- read exactly (issue 24) --------------------------------------------------------------------
+
+COUNT_TOOL = [{"type": "function", "function": {"name": "count", "parameters": {
+    "type": "object", "properties": {"n": {"type": "integer"}, "exact": {"type": "boolean"},
+                                     "ratio": {"type": "number"}, "label": {"type": "string"}}}}}]
+
+
+@pytest.mark.parametrize("chunk", [0, 1, 5])
+def test_literal_tool_call_tag_inside_an_argument_value_stays_in_it(chunk: int) -> None:
+    code = "print('<tool_call>')\nx = 1"
+    text = (f"<tool_call>\n<function=run>\n<parameter=code>\n{code}\n</parameter>\n"
+            "</function>\n</tool_call>")
+    events = parse(text, chunk, starts_in_reasoning=False)
+    assert calls(events) == [("run", {"code": code})] and errors(events) == []
+
+
+@pytest.mark.parametrize(("written", "wanted"), [
+    ('"3"', {"n": 3}), ("True", {"exact": True}), ("'false'", {"exact": False}),
+    ('"0.5"', {"ratio": 0.5}), ("3", {"label": "3"}), ("many", {"n": "many"})])
+def test_values_in_the_wrong_json_type_are_converted_by_the_schema(written: str,
+                                                                   wanted: dict[str, object]
+                                                                   ) -> None:
+    key = next(iter(wanted))
+    xml = (f"<tool_call>\n<function=count>\n<parameter={key}>\n{written}\n</parameter>\n"
+           "</function>\n</tool_call>")
+    assert calls(parse(xml, starts_in_reasoning=False, tools=COUNT_TOOL)) == [("count", wanted)]
+
+
+@pytest.mark.parametrize(("sent", "wanted"), [
+    ({"n": "3"}, {"n": 3}), ({"exact": "true"}, {"exact": True}), ({"label": 3}, {"label": "3"}),
+    ({"n": "many"}, {"n": "many"})])
+def test_json_call_values_are_converted_by_the_schema(sent: dict[str, object],
+                                                      wanted: dict[str, object]) -> None:
+    body = json.dumps({"name": "count", "arguments": sent})
+    events = parse(f"<tool_call>\n{body}\n</tool_call>", starts_in_reasoning=False,
+                   tools=COUNT_TOOL)
+    assert calls(events) == [("count", wanted)]
+
+
+@pytest.mark.parametrize("body", [
+    "{'name': 'get_weather', 'arguments': {'city': 'Paris', 'days': 3}}",
+    '{"name": "get_weather", "arguments": {"city": "Paris", "days": 3,},}',
+    "{'name': 'get_weather', 'arguments': {'city': 'Paris', 'days': 3, 'live': true,}}"])
+def test_json_calls_with_single_quotes_or_trailing_commas_are_repaired_and_logged(
+        body: str, caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level("INFO", logger="backends.parser"):
+        events = parse(f"<tool_call>\n{body}\n</tool_call>", starts_in_reasoning=False)
+    assert errors(events) == []
+    name, arguments = calls(events)[0]
+    assert name == "get_weather" and arguments["city"] == "Paris" and arguments["days"] == 3
+    assert "Repaired a tool call" in caplog.text
+
+
+def test_a_true_inside_a_repaired_string_stays_as_written() -> None:
+    events = parse("<tool_call>\n{'name': 'note', 'arguments': {'text': 'true or null',}}\n"
+                   "</tool_call>", starts_in_reasoning=False)
+    assert calls(events) == [("note", {"text": "true or null"})]
+
+
+@pytest.mark.parametrize("chunk", [0, 1, 4])
+def test_spelled_out_end_of_turn_is_never_shown(chunk: int) -> None:
+    events = parse("Thinking.\n</think>\n\nThe answer.<|im_end|>\n<|im_start|>user\nmore",
+                   chunk)
+    assert merged(events) == [ReasoningDelta("Thinking."), TextDelta("The answer.")]
+    quoted = parse("Done.\n</think>\n\nChatML ends a turn with `<|im_end|>`.", chunk)
+    assert "".join(e.text for e in quoted if isinstance(e, TextDelta)) == (
+        "ChatML ends a turn with `<|im_end|>`.")

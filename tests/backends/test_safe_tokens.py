@@ -173,3 +173,19 @@ def test_sentinels_in_content_are_kept_as_written() -> None:
     segments = strings.segments(strings.mark(text))
     assert "".join(s for s, _ in segments) == text
     assert [s for s, markup in segments if not markup] == ["<|im_end|>"]
+
+
+def test_past_answer_with_its_think_block_reads_as_the_printed_prompt(engine: Engine) -> None:
+    """History whose assistant text still holds `<think>...</think>` (a client that sends the
+    raw output back): the template splits it, and the tokens the engine reads are exactly the
+    prompt `--print-prompt` shows, with no private-use sentinel left over."""
+    messages = [SYSTEM, {"role": "user", "content": "Hi"},
+                {"role": "assistant", "content": "<think>\nGreet back.\n</think>\n\nHello!"},
+                {"role": "user", "content": "Again"}]
+    for preserve in (False, True):
+        options = GenerateOptions(preserve_thinking=preserve)
+        encoded = engine.backend.encode_prompt(messages, options)
+        read = engine.decode(encoded.tokens)
+        assert "\ue000" not in read and "\ue001" not in read
+        assert read == engine.backend.render_prompt(messages, options)
+        assert ("Greet back." in read) is preserve

@@ -6,15 +6,27 @@ and schema are required at the top, and a model needs name, provider and model."
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 import jsonschema
 import pytest
 import yaml
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters, stdio_client
 
-from app.core.server.client_config import Endpoint, continue_config, mcp_command, openclaw_config
+from app.core.server.client_config import (
+    Endpoint,
+    continue_config,
+    mcp_config,
+    mcp_entry,
+    openclaw_config,
+)
+from app.main import main
+from tests.server.served import ROOT
 
 PROVIDER_FIELDS = {"baseUrl", "apiKey", "auth", "api", "injectNumCtxForOpenAICompat", "headers",
                    "authHeader", "models"}
@@ -46,7 +58,9 @@ CONTINUE_SCHEMA: dict[str, Any] = {
         "mcpServers": {"type": "array", "items": {
             "type": "object", "required": ["name", "command"], "additionalProperties": False,
             "properties": {"name": {"type": "string"}, "command": {"type": "string"},
-                           "args": {"type": "array", "items": {"type": "string"}}}}},
+                           "args": {"type": "array", "items": {"type": "string"}},
+                           "env": {"type": "object",
+                                   "additionalProperties": {"type": "string"}}}}},
     },
 }
 
@@ -70,8 +84,7 @@ def test_openclaw_provider_model_and_mcp_entry_fit_its_schema() -> None:
     assert model["input"] == ["text"] and model["reasoning"] is True
     assert set(model["cost"]) == {"input", "output", "cacheRead", "cacheWrite"}
     assert config["agents"]["defaults"]["model"]["primary"] == "hearth/Nanbeige4.2-3B-Q4_K_M"
-    command, *args = mcp_command()
-    assert config["mcp"]["servers"]["hearth"] == {"command": command, "args": args}
+    assert config["mcp"]["servers"]["hearth"] == mcp_entry()
 
 
 def test_no_context_window_is_written_before_a_model_is_loaded() -> None:
@@ -89,8 +102,7 @@ def test_continue_config_is_a_whole_config_yaml_that_fits_its_schema() -> None:
     assert model["apiBase"] == "http://127.0.0.1:8484/v1" and model["apiKey"] == "hearth-key"
     assert "tool_use" in model["capabilities"]  # else Continue keeps its agent's tools away
     assert model["defaultCompletionOptions"] == {"contextLength": 32768, "maxTokens": 4096}
-    command, *args = mcp_command()
-    assert config["mcpServers"] == [{"name": "Hearth", "command": command, "args": args}]
+    assert config["mcpServers"] == [{"name": "Hearth", **mcp_entry()}]
 
 
 def test_continue_config_keeps_odd_names_and_paths_whole(monkeypatch: pytest.MonkeyPatch
@@ -109,3 +121,37 @@ def test_continue_config_keeps_odd_names_and_paths_whole(monkeypatch: pytest.Mon
     assert "defaultCompletionOptions" not in model  # nothing known yet: Continue's defaults
     assert config["mcpServers"][0]["command"] == exe
     assert config["mcpServers"][0]["args"] == ["mcp", "serve"]
+
+
+def test_each_generated_mcp_entry_runs_as_a_client_starts_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each entry started exactly as written, by the mcp SDK's client, with an empty PATH and
+    from another folder: the absolute command runs, and HEARTH_HOME reaches it (the server
+    reads this Hearth's data: a document added there is listed).
+    PYTHONPATH only makes this worktree's code the one imported."""
+    home = tmp_path / "home"
+    monkeypatch.setenv("HEARTH_HOME", str(home))
+    folder = tmp_path / "chosen"
+    folder.mkdir()
+    (folder / "kettle-notes.txt").write_text("descale monthly", encoding="utf-8")
+    assert main(["docs", "add", str(folder)]) == 0
+    openclaw = json.loads(openclaw_config(_endpoint(32768)))["mcp"]["servers"]["hearth"]
+    continued = yaml.safe_load(continue_config(_endpoint(32768)))["mcpServers"][0]
+    plain = json.loads(mcp_config())["mcpServers"]["hearth"]
+    for entry in (openclaw, continued, plain):
+        assert Path(entry["command"]).is_absolute()
+        assert entry["env"] == {"HEARTH_HOME": str(home)}
+        params = StdioServerParameters(command=entry["command"], args=entry["args"],
+                                       env={**entry["env"], "PATH": "", "PYTHONPATH": str(ROOT)},
+                                       cwd=str(tmp_path))
+        tools, listed = asyncio.run(_session(params))
+        assert "search_documents" in tools and "kettle-notes.txt" in listed
+    monkeypatch.delenv("HEARTH_HOME")
+    assert "env" not in mcp_entry()
+
+
+async def _session(params: StdioServerParameters) -> tuple[list[str], str]:
+    async with Client(stdio_client(params), read_timeout_seconds=120) as client:
+        tools = [tool.name for tool in (await client.list_tools()).tools]
+        listed = await client.call_tool("list_documents", {})
+        return tools, "".join(getattr(part, "text", "") for part in listed.content)

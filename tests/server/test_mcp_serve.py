@@ -136,3 +136,26 @@ def test_calendar_change_made_once_approved_in_hearth(chosen: Path, hearth_home:
         assert [e.title for e in store.all_events()] == ["Dentist"]
     finally:
         store.close()
+
+
+def test_tools_as_clients_expect_them(chosen: Path, hearth_home: Path) -> None:
+    """Arguments in the wrong JSON type but of one meaning are taken, unknown ones refused by
+    name; every tool says what it returns and whether it changes anything; the text a client
+    shows its model keeps the <document_data> frame beside the structured result."""
+    tools, read, found, typo, search = session(hearth_home, [
+        ("read_document", {"document": str(chosen / "manual.pdf"), "pages": 2}),
+        ("search_files", {"query": "descaling", "limit": "3"}),
+        ("search_documents", {"query": "kettle", "limt": 3}),
+        ("search_documents", {"query": "kettle filter"}),
+    ])
+    assert not read.is_error and "Replace the kettle filter monthly." in text(read)
+    assert not found.is_error and "notes.txt" in text(found)
+    assert typo.is_error and "no argument 'limt'" in text(typo) and "limit" in text(typo)
+    by_name = {tool.name: tool for tool in tools}
+    for tool in tools:
+        assert tool.output_schema is not None and tool.annotations is not None
+        assert tool.annotations.read_only_hint is (tool.name not in (
+            "add_event", "update_event", "delete_event"))
+    assert by_name["delete_event"].annotations.destructive_hint is True
+    assert by_name["add_event"].annotations.destructive_hint is False
+    assert search.structured_content["sources"] and "<document_data" in text(search)

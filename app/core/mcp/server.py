@@ -22,14 +22,29 @@ from mcp_types import (
     PaginatedRequestParams,
     TextContent,
     Tool,
+    ToolAnnotations,
 )
 
+from backends.parser import by_schema
 from skills.base import Skill, SkillContext, SkillError, SkillResult
 
 READ_TOOLS = ("search_documents", "read_document", "list_documents", "search_files",
               "list_events", "find_free_time")
 CHANGE_TOOLS = ("add_event", "update_event", "delete_event")
 PATH_ARGUMENTS = ("document", "folder", "path")
+DESTRUCTIVE_TOOLS = ("update_event", "delete_event")  # a proposal that overwrites or removes
+
+_TEXT = {"type": ["string", "null"]}
+OUTPUT_SCHEMA: dict[str, Any] = {
+    "type": "object", "additionalProperties": False,
+    "properties": {
+        "sources": {"type": "array", "description": "The passages cited as [n] in the text.",
+                    "items": {"type": "object", "properties": {
+                        "citation": {"type": "integer"}, "file": {"type": "string"},
+                        "title": _TEXT, "location": _TEXT, "page": {"type": ["integer", "null"]},
+                        "text": _TEXT}}},
+        "data": {"description": "The tool's own result (events, files, slots, documents)."}},
+}
 
 Propose = Callable[[str, dict[str, Any]], str]
 """Hands a change to the running Hearth for the user's approval; returns the outcome text or
@@ -53,8 +68,13 @@ class HearthTools:
             if skill.name in CHANGE_TOOLS:
                 description += (" This is a proposal: the user approves or refuses it in "
                                 "Hearth, and nothing changes until they do.")
+            changes = skill.name in CHANGE_TOOLS
             listed.append(Tool(name=skill.name, description=description,
-                               input_schema=skill.parameters))
+                               input_schema=skill.parameters, output_schema=OUTPUT_SCHEMA,
+                               annotations=ToolAnnotations(
+                                   read_only_hint=not changes,
+                                   destructive_hint=skill.name in DESTRUCTIVE_TOOLS,
+                                   open_world_hint=False)))
         return listed
 
     def call(self, name: str, arguments: dict[str, Any]) -> CallToolResult:
@@ -62,14 +82,18 @@ class HearthTools:
         if skill is None:
             return _error(f"Hearth has no tool called {name!r}.")
         try:
+            arguments = _by_schema(name, arguments, skill.parameters)
             jsonschema.validate(arguments, skill.parameters)
+        except SkillError as exc:
+            return _error(str(exc))
         except jsonschema.ValidationError as exc:
             return _error(f"{name}: {exc.message}")
         try:
             self._check_paths(arguments)
             if name in CHANGE_TOOLS:
                 return CallToolResult(content=[TextContent(type="text",
-                                                           text=self.propose(name, arguments))])
+                                                           text=self.propose(name, arguments))],
+                                      structured_content={})
             result = skill.run(arguments, self._context())
         except SkillError as exc:
             return _error(str(exc))
@@ -93,6 +117,18 @@ class HearthTools:
                                  "those can be read.")
 
 
+def _by_schema(name: str, arguments: dict[str, Any], schema: dict[str, Any]) -> dict[str, Any]:
+    """Arguments as the tool's schema types them where the client's JSON type was off but the
+    meaning is not (`2` for a page range, `"3"` for a count); one it does not take is refused
+    by name rather than ignored."""
+    properties = schema.get("properties") or {}
+    unknown = sorted(set(arguments) - set(properties))
+    if unknown:
+        raise SkillError(f"{name} has no argument {unknown[0]!r}; it takes "
+                         f"{', '.join(properties) or 'none'}.")
+    return {key: by_schema(value, properties[key]) for key, value in arguments.items()}
+
+
 def _looks_like_path(value: str) -> bool:
     return value.startswith(("/", "~", ".")) or os.sep in value or (
         os.altsep is not None and os.altsep in value) or (len(value) > 1 and value[1] == ":")
@@ -103,6 +139,8 @@ def _error(message: str) -> CallToolResult:
 
 
 def _result(result: SkillResult) -> CallToolResult:
+    # The text keeps the skill's own words, <document_data> frame included: it is what a client
+    # shows the model; structuredContent is the same result for programs.
     structured: dict[str, Any] = {}
     if result.sources:
         structured["sources"] = [
@@ -111,7 +149,7 @@ def _result(result: SkillResult) -> CallToolResult:
     if result.data is not None:
         structured["data"] = json.loads(json.dumps(result.data, default=str))
     return CallToolResult(content=[TextContent(type="text", text=result.text)],
-                          structured_content=structured or None, is_error=not result.ok)
+                          structured_content=structured, is_error=not result.ok)
 
 
 def build_server(tools: HearthTools, version: str) -> Server[Any]:

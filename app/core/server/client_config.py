@@ -4,6 +4,7 @@ and MCP clients (for `hearth mcp serve`)."""
 from __future__ import annotations
 
 import json
+import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,7 +49,7 @@ def openclaw_config(end: Endpoint) -> str:
             "baseUrl": end.base_url, "apiKey": end.api_key, "api": "openai-completions",
             "models": [model]}}},
         "agents": {"defaults": {"model": {"primary": f"{PROVIDER}/{end.model}"}}},
-        "mcp": {"servers": {PROVIDER: {"command": command, "args": args}}},
+        "mcp": {"servers": {PROVIDER: mcp_entry()}},
     }
     return json.dumps(config, indent=2, ensure_ascii=False)
 
@@ -77,18 +78,40 @@ def continue_config(end: Endpoint) -> str:
         "  - name: Hearth",
         f"    command: {quoted(command, ensure_ascii=False)}",
         f"    args: {quoted(args, ensure_ascii=False)}",
+        *(["    env:", *(f"      {name}: {quoted(value, ensure_ascii=False)}"
+                         for name, value in mcp_env().items())] if mcp_env() else []),
     ]) + "\n"
 
 
 def mcp_command() -> list[str]:
-    """How another program starts Hearth's MCP server: the bundle's own executable, or the
-    `hearth` command of a Python install."""
+    """How another program starts Hearth's MCP server, named by its absolute path so it runs
+    where this install is not on PATH (an app started from a dock or a service has a short
+    one): the bundle's console executable (on Windows hearth-cli.exe, the windowed Hearth.exe
+    has no stdio), the `hearth` script beside this Python, or this Python running Hearth."""
+    here = Path(sys.executable)
     if getattr(sys, "frozen", False):
-        return [sys.executable, "mcp", "serve"]
-    return ["hearth", "mcp", "serve"]
+        console = here.with_name("hearth-cli.exe")
+        use = console if sys.platform == "win32" and console.exists() else here
+        return [str(use), "mcp", "serve"]
+    script = here.with_name("hearth.exe" if sys.platform == "win32" else "hearth")
+    if script.exists():
+        return [str(script), "mcp", "serve"]
+    return [str(here), "-m", "app.main", "mcp", "serve"]
+
+
+def mcp_env() -> dict[str, str]:
+    """HEARTH_HOME when this Hearth runs with one, so the MCP server reads the same data."""
+    home = os.environ.get("HEARTH_HOME")
+    return {"HEARTH_HOME": os.path.abspath(os.path.expanduser(home))} if home else {}
+
+
+def mcp_entry() -> dict[str, object]:
+    """One MCP server entry (command, args, and env when it is needed)."""
+    command, *args = mcp_command()
+    env = mcp_env()
+    return {"command": command, "args": args, **({"env": env} if env else {})}
 
 
 def mcp_config() -> str:
     """The `mcpServers` entry MCP clients (OpenClaw, Claude Desktop, editors) read."""
-    command, *args = mcp_command()
-    return json.dumps({"mcpServers": {PROVIDER: {"command": command, "args": args}}}, indent=2)
+    return json.dumps({"mcpServers": {PROVIDER: mcp_entry()}}, indent=2)

@@ -1,4 +1,5 @@
-"""Read OpenAI request bodies into Hearth's messages and options, with one-line reasons.
+"""Read OpenAI request bodies into Hearth's messages and options: pydantic models of each
+endpoint's fields, a refusal in OpenAI's error shape (the field as `param`, a one-line reason).
 
 Every field OpenAI's API reference defines for the endpoint is known: the ones Hearth honours
 are used, the ones it can only honour at their neutral value (n=1, no logprobs) are refused
@@ -7,11 +8,34 @@ otherwise, and a field the API does not have is refused, so a typo never passes 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, JsonValue, Tag
 
 from app.core.server.errors import bad_request
+from app.core.server.request_fields import (
+    ROLES,
+    Arguments,
+    Body,
+    Content,
+    Count,
+    Ignored,
+    Lenient,
+    Penalty,
+    Stops,
+    Temperature,
+    Unit,
+    arguments,
+    at_least,
+    kinds,
+    only,
+    reason,
+    text_of,
+    validate,
+)
+from app.core.server.response_items import Input, item_message
+from app.core.server.turns import conversation
 from backends.base import GenerateOptions, Message
 
 MAX_STOPS = 4  # OpenAI's limit
@@ -40,7 +64,7 @@ class CompletionRequest(Sampling):
     echo: bool = False
 
 
-def parse_json(body: bytes) -> dict[str, Any]:
+def parse_json(body: bytes) -> dict[str, JsonValue]:
     """The request body as a JSON object, or a 400 saying why not."""
     if not body.strip():
         raise bad_request("The request body is empty: send a JSON object.")
@@ -56,264 +80,232 @@ def parse_json(body: bytes) -> dict[str, Any]:
     return value
 
 
-# -- small typed readers ----------------------------------------------------------------------
+# -- /v1/chat/completions -----------------------------------------------------------------------
 
-def _type_name(value: Any) -> str:
-    return {dict: "an object", list: "an array", str: "a string", bool: "a boolean",
-            type(None): "null", int: "an integer", float: "a number"}.get(type(value), "a value")
-
-
-def _want(value: Any, kind: type | tuple[type, ...], name: str, what: str) -> Any:
-    if isinstance(value, bool) and bool not in (kind if isinstance(kind, tuple) else (kind,)):
-        raise bad_request(f"'{name}' must be {what}, not a boolean.", param=name)
-    if not isinstance(value, kind):
-        raise bad_request(f"'{name}' must be {what}, not {_type_name(value)}.", param=name)
-    return value
+class StreamOptions(Body):
+    include_usage: bool | None = None
+    include_obfuscation: Ignored = None
 
 
-def _number(value: Any, name: str, low: float, high: float) -> float:
-    number = float(_want(value, (int, float), name, "a number"))
-    if not low <= number <= high:
-        raise bad_request(f"'{name}' must be between {low:g} and {high:g}, not {number:g}.",
-                          param=name)
-    return number
+class FunctionIn(Lenient):
+    name: str
+    arguments: Arguments = None
 
 
-def _count(value: Any, name: str, low: int = 1) -> int:
-    count = int(_want(value, int, name, "an integer"))
-    if count < low:
-        raise bad_request(f"'{name}' must be at least {low}, not {count}.", param=name)
-    return count
+class ToolCallIn(Lenient):
+    id: str | None = None
+    function: FunctionIn
+
+    def shaped(self, index: int) -> dict[str, JsonValue]:
+        return {"id": self.id or f"call_{index}", "type": "function",
+                "function": {"name": self.function.name,
+                             "arguments": arguments(self.function.arguments)}}
 
 
-def _neutral(expected: Any) -> Callable[[Any, str], None]:
-    """A field Hearth accepts only at its neutral value."""
-    def check(value: Any, name: str) -> None:
-        if value is not None and value != expected and not (expected is False and value == 0):
-            raise bad_request(f"'{name}' is not supported by Hearth's server (only "
-                              f"{json.dumps(expected)}).", param=name)
-    return check
+class ChatMessage(Body):
+    role: Literal["system", "developer", "user", "assistant", "tool", "function"]
+    content: Content | None = None
+    name: str | None = None
+    tool_calls: list[ToolCallIn] | None = None
+    tool_call_id: str | None = None
+    reasoning_content: str | None = None
+    reasoning: str | None = None  # vLLM's name for it
+    refusal: Ignored = None
+    audio: Ignored = None
+    function_call: Ignored = None
+
+    def message(self) -> Message:
+        message: Message = {"role": ROLES[self.role], "content": text_of(self.content)}
+        if self.name is not None:
+            message["name"] = self.name
+        if self.role == "assistant":
+            reasoning = self.reasoning_content if self.reasoning_content is not None \
+                else self.reasoning
+            if reasoning is not None:
+                message["reasoning_content"] = reasoning
+            if self.tool_calls:
+                message["tool_calls"] = [c.shaped(i) for i, c in enumerate(self.tool_calls)]
+        if message["role"] == "tool" and self.tool_call_id is not None:
+            message["tool_call_id"] = self.tool_call_id
+        return message
 
 
-def _ignored(value: Any, name: str) -> None:
-    """A field that changes nothing about the answer (metadata, caching hints, user ids)."""
+class FunctionSpec(BaseModel):
+    """A tool's function as the client wrote it: passed to the template whole."""
+
+    model_config = ConfigDict(extra="allow", strict=True)
+    name: str
+    description: str | None = None
+    parameters: dict[str, JsonValue] | None = None
 
 
-def _penalty(value: Any, name: str) -> None:
-    if value is not None and _number(value, name, -2.0, 2.0) != 0.0:
-        raise bad_request(f"'{name}' is not supported by Hearth's server (only 0).", param=name)
+class ChatTool(Lenient):
+    type: Literal["function"] = "function"
+    function: FunctionSpec
+
+    def spec(self) -> dict[str, JsonValue]:
+        return {"type": "function", "function": self.function.model_dump(exclude_unset=True)}
 
 
-# -- shared sampling fields -------------------------------------------------------------------
-
-def _read_sampling(raw: Mapping[str, Any], out: Sampling, default_max_tokens: int) -> None:
-    options = out.options
-    options.max_tokens = default_max_tokens
-    if raw.get("model") is not None:
-        out.model = str(_want(raw["model"], str, "model", "a string"))
-    if raw.get("stream") is not None:
-        out.stream = bool(_want(raw["stream"], bool, "stream", "a boolean"))
-    usage = raw.get("stream_options")
-    if usage is not None:
-        _want(usage, dict, "stream_options", "an object")
-        extra = set(usage) - {"include_usage", "include_obfuscation"}
-        if extra:
-            raise bad_request(f"Unknown field 'stream_options.{sorted(extra)[0]}'.",
-                              param="stream_options")
-        if usage.get("include_usage") is not None:
-            out.include_usage = bool(_want(usage["include_usage"], bool,
-                                           "stream_options.include_usage", "a boolean"))
-    for name in ("max_tokens", "max_completion_tokens", "max_output_tokens"):
-        if raw.get(name) is not None:
-            options.max_tokens = _count(raw[name], name)
-            out.max_tokens_given = True
-    if raw.get("temperature") is not None:
-        options.temperature = _number(raw["temperature"], "temperature", 0.0, 2.0)
-    if raw.get("top_p") is not None:
-        options.top_p = _number(raw["top_p"], "top_p", 0.0, 1.0)
-    if raw.get("top_k") is not None:  # llama.cpp / vLLM extension
-        options.top_k = _count(raw["top_k"], "top_k", 0)
-    if raw.get("min_p") is not None:
-        options.min_p = _number(raw["min_p"], "min_p", 0.0, 1.0)
-    if raw.get("seed") is not None:
-        options.seed = int(_want(raw["seed"], int, "seed", "an integer"))
-    out.stop = _stops(raw.get("stop"))
+class TemplateSwitches(Body):
+    enable_thinking: bool | None = None
 
 
-def _stops(value: Any) -> list[str]:
-    if value is None:
-        return []
-    stops = [value] if isinstance(value, str) else _want(value, list, "stop",
-                                                         "a string or an array of strings")
+class _Common(Body):
+    model: str | None = None
+    stream: bool | None = None
+    max_tokens: Count | None = None
+    temperature: Temperature | None = None
+    top_p: Unit | None = None
+    seed: int | None = None
+    user: Ignored = None
+    metadata: Ignored = None
+    store: Ignored = None
+    service_tier: Ignored = None
+    prompt_cache_key: Ignored = None
+    safety_identifier: Ignored = None
+    prompt_cache_retention: Ignored = None
+
+
+class _Sampled(_Common):
+    stream_options: StreamOptions | None = None
+    max_completion_tokens: Count | None = None
+    top_k: Annotated[int, at_least(0)] | None = None  # llama.cpp / vLLM extension
+    min_p: Unit | None = None
+    stop: Stops | None = None
+    n: Annotated[int | None, only(1)] = None
+    logprobs: Annotated[bool | int | None, only(False)] = None
+    top_logprobs: Annotated[int | None, only(0)] = None
+    frequency_penalty: Penalty | None = None
+    presence_penalty: Penalty | None = None
+    logit_bias: Annotated[JsonValue, only({})] = None
+
+    def read_into(self, out: Sampling, default_max_tokens: int) -> None:
+        options = out.options
+        options.max_tokens = default_max_tokens
+        out.model = self.model or ""
+        out.stream = bool(self.stream)
+        out.include_usage = bool(self.stream_options and self.stream_options.include_usage)
+        for given in (self.max_tokens, self.max_completion_tokens):
+            if given is not None:
+                options.max_tokens, out.max_tokens_given = given, True
+        _sampling(self, options)
+        options.top_k = options.top_k if self.top_k is None else self.top_k
+        options.min_p = options.min_p if self.min_p is None else self.min_p
+        out.stop = _stops(self.stop)
+
+
+def _sampling(body: _Common, options: GenerateOptions) -> None:
+    if body.temperature is not None:
+        options.temperature = body.temperature
+    if body.top_p is not None:
+        options.top_p = body.top_p
+    if body.seed is not None:
+        options.seed = body.seed
+
+
+def _stops(value: str | list[str] | None) -> list[str]:
+    stops = [] if value is None else [value] if isinstance(value, str) else value
     if len(stops) > MAX_STOPS:
         raise bad_request(f"'stop' takes at most {MAX_STOPS} strings, not {len(stops)}.",
                           param="stop")
-    for index, stop in enumerate(stops):
-        _want(stop, str, f"stop[{index}]", "a string")
     return [s for s in stops if s]
 
 
-COMMON_FIELDS: dict[str, Callable[[Any, str], None]] = {
-    name: _ignored for name in (
-        "model", "stream", "stream_options", "max_tokens", "max_completion_tokens", "temperature",
-        "top_p", "top_k", "min_p", "seed", "stop", "user", "metadata", "store", "service_tier",
-        "prompt_cache_key", "safety_identifier", "prompt_cache_retention")
-} | {
-    "n": _neutral(1), "logprobs": _neutral(False), "top_logprobs": _neutral(0),
-    "frequency_penalty": _penalty, "presence_penalty": _penalty, "logit_bias": _neutral({}),
-}
+class JsonSchemaSpec(Body):
+    name: str | None = None
+    description: Ignored = None
+    schema_: dict[str, JsonValue] | None = Field(default=None, alias="schema")
+    strict: bool | None = None
 
 
-def _check_fields(raw: Mapping[str, Any], known: Mapping[str, Callable[[Any, str], None]],
-                  where: str) -> None:
-    for name, value in raw.items():
-        check = known.get(name)
-        if check is None:
-            raise bad_request(f"Unknown field '{name}' for {where}.", param=name)
-        check(value, name)
+class ResponseFormat(Body):
+    """Chat's response_format: plain text, any JSON object, or JSON valid against a schema."""
+
+    type: Literal["text", "json_object", "json_schema"]
+    json_schema: JsonSchemaSpec | None = None
+
+    def wanted(self) -> dict[str, JsonValue] | None:
+        return _schema(self.type, self.json_schema, "response_format.json_schema")
 
 
-# -- /v1/chat/completions ---------------------------------------------------------------------
+class TextFormat(JsonSchemaSpec):
+    """The Responses API's text.format: the same choice, the schema's fields inline."""
 
-CHAT_FIELDS = COMMON_FIELDS | {
-    name: _ignored for name in ("messages", "tools", "tool_choice", "parallel_tool_calls",
-                                "reasoning_effort", "chat_template_kwargs", "response_format",
-                                "verbosity", "functions", "function_call")
-} | {"modalities": _neutral(["text"]), "audio": _neutral(None), "prediction": _neutral(None),
-     "web_search_options": _neutral(None)}
+    type: Literal["text", "json_object", "json_schema"]
 
 
-def parse_chat(raw: Mapping[str, Any], default_max_tokens: int) -> ChatRequest:
+class TextConfig(Body):
+    format: TextFormat | None = None
+    verbosity: Ignored = None
+
+
+def _schema(kind: str, spec: JsonSchemaSpec | None, where: str) -> dict[str, JsonValue] | None:
+    if kind == "text":
+        return None
+    if kind == "json_object":
+        return {"type": "object"}
+    if spec is None or spec.schema_ is None:
+        raise bad_request(f"'{where}' needs a 'schema' for type \"json_schema\".", param=where)
+    return spec.schema_
+
+
+def _structured(options: GenerateOptions, schema: dict[str, JsonValue] | None) -> None:
+    """The answer is the JSON itself: thinking is off so the grammar holds from the first
+    token (a constrained model cannot write its reasoning first)."""
+    if schema is not None:
+        options.json_schema = schema
+        options.enable_thinking = False
+
+
+class ChatBody(_Sampled):
+    messages: Annotated[list[ChatMessage], Field(min_length=1)]
+    tools: list[ChatTool] | None = None
+    tool_choice: JsonValue = None
+    parallel_tool_calls: Ignored = None
+    reasoning_effort: Literal["none", "minimal", "low", "medium", "high", "xhigh"] | None = None
+    chat_template_kwargs: TemplateSwitches | None = None
+    response_format: ResponseFormat | None = None
+    verbosity: Ignored = None
+    functions: Ignored = None
+    function_call: Ignored = None
+    modalities: Annotated[JsonValue, only(["text"])] = None
+    audio: Annotated[JsonValue, only(None)] = None
+    prediction: Annotated[JsonValue, only(None)] = None
+    web_search_options: Annotated[JsonValue, only(None)] = None
+
+
+def parse_chat(raw: dict[str, JsonValue], default_max_tokens: int) -> ChatRequest:
     """A chat completions body as messages and options (tools, thinking, sampling)."""
-    _check_fields(raw, CHAT_FIELDS, "/v1/chat/completions")
+    body = validate(ChatBody, raw, "/v1/chat/completions")
     request = ChatRequest()
-    _read_sampling(raw, request, default_max_tokens)
-    if "messages" not in raw:
-        raise bad_request("'messages' is required.", param="messages")
-    request.messages = read_messages(raw["messages"])
-    request.options.tools = _tools(raw.get("tools"), raw.get("tool_choice"))
-    request.options.enable_thinking = _thinking(raw)
+    body.read_into(request, default_max_tokens)
+    request.messages = [m.message() for m in body.messages]
+    options = request.options
+    options.tools = _apply_choice([t.spec() for t in body.tools or []], body.tool_choice)
+    enabled = body.reasoning_effort != "none"
+    if body.chat_template_kwargs and body.chat_template_kwargs.enable_thinking is not None:
+        enabled = body.chat_template_kwargs.enable_thinking
+    options.enable_thinking = enabled
+    if body.response_format is not None:
+        _structured(options, body.response_format.wanted())
     # Inside a tool-using exchange the template keeps the earlier reasoning (as the app does).
-    request.options.preserve_thinking = bool(request.options.tools)
-    _response_format(raw.get("response_format"))
+    options.preserve_thinking = bool(options.tools)
     return request
 
 
-def read_messages(value: Any, name: str = "messages") -> list[Message]:
-    messages = _want(value, list, name, "an array of messages")
-    if not messages:
-        raise bad_request(f"'{name}' must hold at least one message.", param=name)
-    return [_message(m, f"{name}[{i}]") for i, m in enumerate(messages)]
-
-
-_ROLES = {"system": "system", "developer": "system", "user": "user", "assistant": "assistant",
-          "tool": "tool", "function": "tool"}
-_MESSAGE_FIELDS = {"role", "content", "name", "tool_calls", "tool_call_id", "reasoning_content",
-                   "reasoning", "refusal", "audio", "function_call"}
-
-
-def _message(value: Any, where: str) -> Message:
-    raw = _want(value, dict, where, "an object")
-    extra = set(raw) - _MESSAGE_FIELDS
-    if extra:
-        raise bad_request(f"Unknown field '{where}.{sorted(extra)[0]}'.", param=where)
-    role = raw.get("role")
-    if role not in _ROLES:
-        raise bad_request(f"'{where}.role' must be one of system, developer, user, assistant, "
-                          f"tool, not {json.dumps(role)}.", param=f"{where}.role")
-    message: Message = {"role": _ROLES[role], "content": _content(raw.get("content"), where)}
-    if raw.get("name") is not None:
-        message["name"] = str(_want(raw["name"], str, f"{where}.name", "a string"))
-    if role == "assistant":
-        reasoning = raw.get("reasoning_content", raw.get("reasoning"))
-        if reasoning is not None:
-            message["reasoning_content"] = _want(reasoning, str, f"{where}.reasoning_content",
-                                                 "a string")
-        if raw.get("tool_calls"):
-            message["tool_calls"] = _tool_calls(raw["tool_calls"], f"{where}.tool_calls")
-    if message["role"] == "tool" and raw.get("tool_call_id") is not None:
-        message["tool_call_id"] = str(_want(raw["tool_call_id"], str, f"{where}.tool_call_id",
-                                            "a string"))
-    return message
-
-
-def _content(value: Any, where: str) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, str):
-        return value
-    parts = _want(value, list, f"{where}.content", "a string or an array of parts")
-    texts: list[str] = []
-    for index, part in enumerate(parts):
-        at = f"{where}.content[{index}]"
-        _want(part, dict, at, "an object")
-        kind = part.get("type")
-        if kind in ("text", "input_text", "output_text"):
-            texts.append(str(_want(part.get("text"), str, f"{at}.text", "a string")))
-        elif kind == "refusal":
-            texts.append(str(part.get("refusal") or ""))
-        else:
-            raise bad_request(f"'{at}' is a {json.dumps(kind)} part; Hearth's model reads text "
-                              "only.", param=at)
-    return "".join(texts)
-
-
-def _tool_calls(value: Any, where: str) -> list[dict[str, Any]]:
-    calls = _want(value, list, where, "an array")
-    out: list[dict[str, Any]] = []
-    for index, call in enumerate(calls):
-        at = f"{where}[{index}]"
-        _want(call, dict, at, "an object")
-        function = _want(call.get("function"), dict, f"{at}.function", "an object")
-        name = _want(function.get("name"), str, f"{at}.function.name", "a string")
-        out.append({"id": str(call.get("id") or f"call_{index}"), "type": "function",
-                    "function": {"name": name, "arguments": _arguments(
-                        function.get("arguments"), f"{at}.function.arguments")}})
-    return out
-
-
-def _arguments(value: Any, where: str) -> dict[str, Any]:
-    """OpenAI sends arguments as a JSON string; the template needs a mapping."""
-    if value is None or value == "":
-        return {}
-    if isinstance(value, dict):
-        return value
-    text = _want(value, str, where, "a JSON string")
-    try:
-        parsed = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise bad_request(f"'{where}' is not valid JSON: {exc.msg}.", param=where) from None
-    if not isinstance(parsed, dict):
-        raise bad_request(f"'{where}' must be a JSON object.", param=where)
-    return parsed
-
-
-def _tools(value: Any, choice: Any) -> list[dict[str, Any]]:
-    tools = [] if value is None else _want(value, list, "tools", "an array")
-    specs: list[dict[str, Any]] = []
-    for index, tool in enumerate(tools):
-        at = f"tools[{index}]"
-        _want(tool, dict, at, "an object")
-        if tool.get("type", "function") != "function":
-            raise bad_request(f"'{at}.type' must be \"function\".", param=at)
-        function = _want(tool.get("function"), dict, f"{at}.function", "an object")
-        _want(function.get("name"), str, f"{at}.function.name", "a string")
-        if function.get("parameters") is not None:
-            _want(function["parameters"], dict, f"{at}.function.parameters", "a JSON schema")
-        specs.append({"type": "function", "function": dict(function)})
-    return _apply_choice(specs, choice)
-
-
-def _apply_choice(tools: list[dict[str, Any]], choice: Any) -> list[dict[str, Any]]:
+def _apply_choice(tools: list[dict[str, JsonValue]], choice: JsonValue
+                  ) -> list[dict[str, JsonValue]]:
     # The model cannot be forced to call: "required" and a named tool narrow what it is offered.
     if choice is None or choice in ("auto", "required"):
         return tools
     if choice == "none":
         return []
     if isinstance(choice, dict):
-        name = (choice.get("function") or {}).get("name") if isinstance(
-            choice.get("function"), dict) else None
-        named = [t for t in tools if t["function"]["name"] == name]
+        function = choice.get("function")
+        name = function.get("name") if isinstance(function, dict) else choice.get("name")
+        named = [t for t in tools if isinstance(t["function"], dict)
+                 and t["function"]["name"] == name]
         if not named:
             raise bad_request(f"'tool_choice' names {json.dumps(name)}, which is not in 'tools'.",
                               param="tool_choice")
@@ -322,132 +314,95 @@ def _apply_choice(tools: list[dict[str, Any]], choice: Any) -> list[dict[str, An
                       "function.", param="tool_choice")
 
 
-def _thinking(raw: Mapping[str, Any]) -> bool:
-    """Thinking is on (the template's default) unless the client turns it off."""
-    enabled = True
-    effort = raw.get("reasoning_effort")
-    if effort is not None:
-        if effort not in ("none", "minimal", "low", "medium", "high", "xhigh"):
-            raise bad_request("'reasoning_effort' must be none, minimal, low, medium or high.",
-                              param="reasoning_effort")
-        enabled = effort != "none"
-    kwargs = raw.get("chat_template_kwargs")
-    if kwargs is not None:
-        _want(kwargs, dict, "chat_template_kwargs", "an object")
-        extra = set(kwargs) - {"enable_thinking"}
-        if extra:
-            raise bad_request(f"'chat_template_kwargs.{sorted(extra)[0]}' is not a variable "
-                              "Hearth passes to the template (only enable_thinking).",
-                              param="chat_template_kwargs")
-        if kwargs.get("enable_thinking") is not None:
-            enabled = bool(_want(kwargs["enable_thinking"], bool,
-                                 "chat_template_kwargs.enable_thinking", "a boolean"))
-    return enabled
+# -- /v1/completions ----------------------------------------------------------------------------
+
+def _one_prompt(value: str | list[str]) -> str:
+    if isinstance(value, list):
+        if len(value) != 1:
+            raise reason("must be a string (Hearth answers one prompt per request).")
+        value = value[0]
+    if not value:
+        raise reason("is empty.")
+    return value
 
 
-def _response_format(value: Any) -> None:
-    if value is None:
-        return
-    _want(value, dict, "response_format", "an object")
-    if value.get("type") not in (None, "text"):
-        raise bad_request(f"'response_format' {json.dumps(value.get('type'))} is not supported "
-                          "by Hearth's server (only \"text\").", param="response_format")
+class CompletionBody(_Sampled):
+    prompt: Annotated[Annotated[str, Tag("~str")] | Annotated[list[str], Tag("~list")],
+                      kinds("a string"), AfterValidator(_one_prompt)]
+    echo: bool | None = None
+    suffix: Annotated[JsonValue, only(None)] = None
+    best_of: Annotated[int | None, only(1)] = None
 
 
-# -- /v1/completions --------------------------------------------------------------------------
-
-COMPLETION_FIELDS = COMMON_FIELDS | {"prompt": _ignored, "echo": _ignored,
-                                     "suffix": _neutral(None), "best_of": _neutral(1)}
-
-
-def parse_completion(raw: Mapping[str, Any], default_max_tokens: int) -> CompletionRequest:
+def parse_completion(raw: dict[str, JsonValue], default_max_tokens: int) -> CompletionRequest:
     """A raw-prompt completion: the prompt goes to the engine exactly as given."""
-    _check_fields(raw, COMPLETION_FIELDS, "/v1/completions")
+    body = validate(CompletionBody, raw, "/v1/completions")
     request = CompletionRequest()
-    _read_sampling(raw, request, default_max_tokens)
-    prompt = raw.get("prompt")
-    if isinstance(prompt, list) and len(prompt) == 1 and isinstance(prompt[0], str):
-        prompt = prompt[0]
-    request.prompt = _want(prompt, str, "prompt", "a string")
-    if not request.prompt:
-        raise bad_request("'prompt' is empty.", param="prompt")
-    if raw.get("echo") is not None:
-        request.echo = bool(_want(raw["echo"], bool, "echo", "a boolean"))
+    body.read_into(request, default_max_tokens)
+    assert isinstance(body.prompt, str)  # _one_prompt made it one
+    request.prompt = body.prompt
+    request.echo = bool(body.echo)
     request.options.raw_prompt = request.prompt
     return request
 
 
-# -- /v1/responses (minimal, stateless) -------------------------------------------------------
+class ResponseTool(Lenient):
+    type: Literal["function"]
+    name: str
+    description: str | None = None
+    parameters: dict[str, JsonValue] | None = None
 
-RESPONSES_FIELDS = {
-    name: _ignored for name in (
-        "model", "input", "instructions", "stream", "max_output_tokens", "temperature", "top_p",
-        "tools", "tool_choice", "reasoning", "user", "metadata", "store", "parallel_tool_calls",
-        "service_tier", "prompt_cache_key", "safety_identifier", "text", "truncation", "seed",
-        "stream_options")
-} | {"previous_response_id": _neutral(None), "background": _neutral(False),
-     "conversation": _neutral(None), "include": _ignored}
+    def spec(self) -> dict[str, JsonValue]:
+        return {"type": "function", "function": self.model_dump(
+            include={"name", "description", "parameters"}, exclude_unset=True)}
 
 
-def parse_responses(raw: Mapping[str, Any], default_max_tokens: int) -> ChatRequest:
+class ReasoningConfig(Body):
+    effort: Literal["none", "minimal", "low", "medium", "high", "xhigh"] | None = None
+    summary: Ignored = None
+    generate_summary: Ignored = None
+
+
+class ResponsesBody(_Common):
+    input: Input
+    instructions: str | None = None
+    max_output_tokens: Count | None = None
+    tools: list[ResponseTool] | None = None
+    tool_choice: JsonValue = None
+    reasoning: ReasoningConfig | None = None
+    parallel_tool_calls: Ignored = None
+    text: TextConfig | None = None
+    truncation: Ignored = None
+    stream_options: Ignored = None
+    include: Ignored = None
+    max_tool_calls: Ignored = None
+    top_logprobs: Annotated[int | None, only(0)] = None
+    previous_response_id: Annotated[JsonValue, only(None)] = None
+    background: Annotated[JsonValue, only(False)] = None
+    conversation: Annotated[JsonValue, only(None)] = None
+
+
+def parse_responses(raw: dict[str, JsonValue], default_max_tokens: int) -> ChatRequest:
     """The Responses API's input items as chat messages; nothing is stored between calls."""
-    _check_fields(raw, RESPONSES_FIELDS, "/v1/responses")
-    request = ChatRequest()
-    _read_sampling({k: raw[k] for k in ("model", "stream", "max_output_tokens", "temperature",
-                                        "top_p", "seed") if k in raw}, request, default_max_tokens)
+    body = validate(ResponsesBody, raw, "/v1/responses")
+    request = ChatRequest(model=body.model or "", stream=bool(body.stream))
+    options = request.options
+    options.max_tokens = default_max_tokens
+    if body.max_output_tokens is not None:
+        options.max_tokens, request.max_tokens_given = body.max_output_tokens, True
+    _sampling(body, options)
     messages: list[Message] = []
-    if raw.get("instructions") is not None:
-        messages.append({"role": "system", "content": _want(raw["instructions"], str,
-                                                            "instructions", "a string")})
-    messages += _response_input(raw.get("input"))
+    if body.instructions is not None:
+        messages.append({"role": "system", "content": body.instructions})
+    items = body.input
+    messages += [{"role": "user", "content": items}] if isinstance(items, str) else \
+        conversation([item_message(item) for item in items])
     request.messages = messages
-    request.options.tools = _response_tools(raw.get("tools"))
-    reasoning = raw.get("reasoning")
-    if isinstance(reasoning, dict) and reasoning.get("effort") == "none":
-        request.options.enable_thinking = False
-    request.options.preserve_thinking = bool(request.options.tools)
+    options.tools = _apply_choice([t.spec() for t in body.tools or []], body.tool_choice)
+    if body.reasoning is not None and body.reasoning.effort == "none":
+        options.enable_thinking = False
+    form = body.text.format if body.text is not None else None
+    if form is not None:
+        _structured(options, _schema(form.type, form, "text.format"))
+    options.preserve_thinking = bool(options.tools)
     return request
-
-
-def _response_input(value: Any) -> list[Message]:
-    if isinstance(value, str):
-        return [{"role": "user", "content": value}]
-    items = _want(value, list, "input", "a string or an array of items")
-    messages: list[Message] = []
-    for index, item in enumerate(items):
-        at = f"input[{index}]"
-        _want(item, dict, at, "an object")
-        kind = item.get("type", "message")
-        if kind == "message":
-            messages.append(_message({k: v for k, v in item.items() if k != "type"}, at))
-        elif kind == "function_call":
-            messages.append({"role": "assistant", "content": "", "tool_calls": [{
-                "id": str(item.get("call_id") or f"call_{index}"), "type": "function",
-                "function": {"name": _want(item.get("name"), str, f"{at}.name", "a string"),
-                             "arguments": _arguments(item.get("arguments"), f"{at}.arguments")},
-            }]})
-        elif kind == "function_call_output":
-            messages.append({"role": "tool", "tool_call_id": str(item.get("call_id") or ""),
-                             "content": _content(item.get("output"), at)})
-        else:
-            raise bad_request(f"'{at}.type' {json.dumps(kind)} is not supported (message, "
-                              "function_call, function_call_output).", param=at)
-    if not messages:
-        raise bad_request("'input' must hold at least one item.", param="input")
-    return messages
-
-
-def _response_tools(value: Any) -> list[dict[str, Any]]:
-    if value is None:
-        return []
-    tools = _want(value, list, "tools", "an array")
-    specs = []
-    for index, tool in enumerate(tools):
-        _want(tool, dict, f"tools[{index}]", "an object")
-        if tool.get("type") != "function":
-            raise bad_request(f"'tools[{index}].type' must be \"function\" (Hearth has no "
-                              "built-in hosted tools).", param="tools")
-        specs.append({"type": "function", "function": {
-            k: tool[k] for k in ("name", "description", "parameters") if k in tool}})
-    return specs
-
