@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from app.ui.shell.autostart import MacLoginItem, XdgAutostart, launch_command
 
 
@@ -49,3 +51,43 @@ def test_the_launch_agent_fallback_runs_at_load(tmp_path: Path) -> None:
     assert item.enabled()
     item.set(False)
     assert not item.enabled()
+
+
+def _spec_args(value: str) -> list[str]:
+    """An Exec= value read back as the Desktop Entry spec says a launcher reads it."""
+    text = value.replace("\\\\", "\0").replace("\\n", "\n").replace("\0", "\\")
+    args: list[str] = []
+    current, quoted, escape, started = "", False, False, False
+    for char in text:
+        if escape:
+            current, escape = current + char, False
+        elif quoted and char == "\\":
+            escape = True
+        elif char == '"':
+            quoted, started = not quoted, True
+        elif char == " " and not quoted:
+            if current or started:
+                args.append(current)
+            current, started = "", False
+        else:
+            current += char
+    if current or started:
+        args.append(current)
+    return [a.replace("%%", "%") for a in args]
+
+
+def test_an_install_path_with_spaces_and_quotes_starts_at_login(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The spec wants double quotes: the single quotes written before made desktop-file-validate
+    fail, and a session started nothing for a Hearth under "/opt/My Apps"."""
+    command = ['/opt/My Apps/Hearth "2" $HOME 100% \\x/hearth', "--hidden"]
+    monkeypatch.setattr("app.ui.shell.autostart.launch_command", lambda: command)
+    autostart = XdgAutostart(tmp_path)
+    autostart.set(True)
+    line = next(x for x in autostart.path.read_text().splitlines() if x.startswith("Exec="))
+    assert _spec_args(line.removeprefix("Exec=")) == command
+    if shutil.which("desktop-file-validate") is None:
+        pytest.skip("desktop-file-validate (tests/run.sh installs desktop-file-utils) is missing")
+    proc = subprocess.run(["desktop-file-validate", str(autostart.path)], capture_output=True,
+                          text=True)
+    assert proc.returncode == 0, proc.stdout

@@ -97,3 +97,21 @@ def test_a_hidden_start_without_a_model_waits_for_the_window_to_offer_one(
     qtbot.waitUntil(lambda: "models" in desktop.window._dialogs
                     and desktop.window._dialogs["models"].isVisible(), timeout=WAIT_MS)
     desktop.shutdown()
+
+
+def test_the_single_instance_lock_lives_in_the_users_data_folder(qapp: Any, tmp_path: Any
+                                                                  ) -> None:
+    """Not in the shared temp folder, where another account could take the name first."""
+    import tempfile
+    from pathlib import Path
+
+    from app.ui.shell.single_instance import SingleInstance, instance_key
+
+    key = instance_key(str(tmp_path))
+    first = SingleInstance(key, tmp_path / "data")
+    assert first.acquire()
+    try:
+        assert (tmp_path / "data" / f"{key}.lock").is_file()
+        assert not (Path(tempfile.gettempdir()) / f"{key}.lock").exists()
+    finally:
+        first.release()

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import os
 import plistlib
-import shlex
 import sys
 from pathlib import Path
 from typing import Any, Protocol
+
+from app.core.desktop_entry import exec_line
 
 APP_ID = "app.hearth.Hearth"
 RUN_KEY = r"Software\Microsoft\Windows\CurrentVersion\Run"
@@ -50,7 +51,7 @@ class XdgAutostart:
             self.path.unlink(missing_ok=True)
             return
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        command = " ".join(shlex.quote(part) for part in launch_command())
+        command = exec_line(launch_command())  # a path with a space works, as the spec says
         # Written beside it, then renamed into place: the session starting (or a crash) never
         # meets a half-written entry.
         staged = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
