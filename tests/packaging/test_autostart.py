@@ -91,3 +91,52 @@ def test_an_install_path_with_spaces_and_quotes_starts_at_login(
     proc = subprocess.run(["desktop-file-validate", str(autostart.path)], capture_output=True,
                           text=True)
     assert proc.returncode == 0, proc.stdout
+
+
+def test_the_mac_login_item_is_the_bundles_agent_that_starts_hearth_hidden(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """SMAppService.mainAppService started the bundle without arguments (the window opened at
+    login); the agent the bundle carries passes --hidden, and the app registers that one."""
+    import types
+
+    from tests.packaging.conftest import macos_script
+
+    plists = macos_script("bundle_plists")
+    agent_file = plists.install_login_agent(tmp_path / "Hearth.app")
+    agent = plistlib.loads(agent_file.read_bytes())
+    assert agent["ProgramArguments"] == [agent["BundleProgram"], "--hidden"]
+    assert agent["BundleProgram"] == "Contents/MacOS/Hearth" and agent["RunAtLoad"] is True
+    registered: list[str] = []
+
+    class Service:
+        def __init__(self, name: str) -> None:
+            self.name = name
+
+        def status(self) -> int:
+            return 1 if self.name == "main" else 0
+
+        def registerAndReturnError_(self, _error: object) -> tuple[bool, None]:
+            registered.append(self.name)
+            return True, None
+
+        def unregisterAndReturnError_(self, _error: object) -> tuple[bool, None]:
+            registered.append(f"-{self.name}")
+            return True, None
+
+    fake = types.SimpleNamespace(SMAppService=types.SimpleNamespace(
+        agentServiceWithPlistName_=Service, mainAppService=lambda: Service("main")))
+    monkeypatch.setitem(sys.modules, "ServiceManagement", fake)
+    monkeypatch.setattr(sys, "frozen", True, raising=False)
+    MacLoginItem(tmp_path).set(True)
+    assert registered == ["-main", agent_file.name]  # the old item goes, the agent comes
+
+
+def test_the_mac_bundle_says_why_it_talks_to_the_local_network() -> None:
+    """Without NSLocalNetworkUsageDescription macOS 15 silently blocks a LAN engine."""
+    from tests.packaging.conftest import macos_script
+
+    plist = macos_script("bundle_plists").info_plist("1.2.3", "14.0")
+    assert "local network" in plist["NSLocalNetworkUsageDescription"]
+    assert plist["LSMinimumSystemVersion"] == "14.0" and plist["CFBundleVersion"] == "1.2.3"
+    spec = (Path(__file__).resolve().parents[2] / "packaging" / "hearth.spec").read_text()
+    assert "info_plist=info_plist(" in spec  # the bundle is built with these keys

@@ -2,9 +2,10 @@
 
 - Windows: the HKCU `...\\CurrentVersion\\Run` value "Hearth", the same one the installer's
   "Start Hearth in the tray when I sign in" task writes (so the two always agree).
-- macOS 13+: `SMAppService.mainAppService` (the supported login-item API; the item appears in
-  System Settings > General > Login Items); a user LaunchAgent where that API is missing or the
-  app is not a signed bundle (running from source).
+- macOS 13+: `SMAppService.agentServiceWithPlistName` over the agent inside the bundle
+  (packaging/macos/bundle_plists.py writes it; the item appears in System Settings > General >
+  Login Items). Not `mainAppService`: it starts the app without arguments, so the window opened
+  at login. A user LaunchAgent where that API is missing or there is no bundle (from source).
 - Linux and other XDG desktops: `~/.config/autostart/hearth.desktop`.
 Each starts Hearth with `--hidden` (tray only). Nothing here touches Qt, so it is tested as is."""
 
@@ -110,7 +111,15 @@ class MacLoginItem:
             from ServiceManagement import SMAppService
         except ImportError:
             return None
-        return SMAppService.mainAppService()
+        return SMAppService.agentServiceWithPlistName_(f"{_bundle_id()}.login.plist")
+
+    def _forget_main_app_item(self) -> None:
+        """Earlier builds registered the app itself (started without --hidden): drop that."""
+        from ServiceManagement import SMAppService
+
+        legacy = SMAppService.mainAppService()
+        if legacy.status() == 1:
+            legacy.unregisterAndReturnError_(None)
 
     def enabled(self) -> bool:
         service = self._service()
@@ -121,6 +130,7 @@ class MacLoginItem:
     def set(self, enabled: bool) -> None:
         service = self._service()
         if service is not None:
+            self._forget_main_app_item()
             done, error = (service.registerAndReturnError_(None) if enabled
                            else service.unregisterAndReturnError_(None))
             if not done:
@@ -133,6 +143,14 @@ class MacLoginItem:
         self.agent.write_bytes(plistlib.dumps({
             "Label": APP_ID, "ProgramArguments": launch_command(), "RunAtLoad": True,
             "ProcessType": "Interactive"}))
+
+
+def _bundle_id() -> str:
+    try:
+        from Foundation import NSBundle
+    except ImportError:
+        return APP_ID
+    return str(NSBundle.mainBundle().bundleIdentifier() or APP_ID)
 
 
 def platform_autostart() -> Autostart:
