@@ -109,3 +109,13 @@ def test_continue_config_keeps_odd_names_and_paths_whole(monkeypatch: pytest.Mon
     assert "defaultCompletionOptions" not in model  # nothing known yet: Continue's defaults
     assert config["mcpServers"][0]["command"] == exe
     assert config["mcpServers"][0]["args"] == ["mcp", "serve"]
+
+
+def test_other_apps_start_the_windows_bundles_console_twin_for_mcp() -> None:
+    """Hearth.exe is windowed (no stdin/stdout): an MCP client pointed at it heard nothing."""
+    folder = r"C:\Users\Ann Lee\AppData\Local\Programs\Hearth"
+    assert mcp_command(folder + r"\Hearth.exe", frozen=True, platform="win32") == [
+        folder + r"\hearth-cli.exe", "mcp", "serve"]
+    assert mcp_command("/Applications/Hearth.app/Contents/MacOS/Hearth", frozen=True,
+                       platform="darwin")[0].endswith("MacOS/Hearth")  # stdio works there
+    assert mcp_command(frozen=False) == ["hearth", "mcp", "serve"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import sys
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PureWindowsPath
 
 from backends.base import BackendInfo
 
@@ -80,12 +80,21 @@ def continue_config(end: Endpoint) -> str:
     ]) + "\n"
 
 
-def mcp_command() -> list[str]:
+def mcp_command(executable: str = "", frozen: bool | None = None,
+                platform: str = "") -> list[str]:
     """How another program starts Hearth's MCP server: the bundle's own executable, or the
-    `hearth` command of a Python install."""
-    if getattr(sys, "frozen", False):
-        return [sys.executable, "mcp", "serve"]
-    return ["hearth", "mcp", "serve"]
+    `hearth` command of a Python install.
+
+    On Windows the bundle's Hearth.exe is windowed, with no stdin or stdout: an MCP client
+    would hear nothing. Its console twin hearth-cli.exe, in the same folder, speaks stdio."""
+    if frozen is None:
+        frozen = bool(getattr(sys, "frozen", False))
+    if not frozen:
+        return ["hearth", "mcp", "serve"]
+    executable = executable or sys.executable
+    if (platform or sys.platform) == "win32":
+        executable = str(PureWindowsPath(executable).with_name("hearth-cli.exe"))
+    return [executable, "mcp", "serve"]
 
 
 def mcp_config() -> str:
