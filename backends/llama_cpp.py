@@ -14,7 +14,7 @@ from jinja2 import TemplateError
 
 from backends.base import BackendInfo, GenerateOptions, Message, OnProgress, ShouldStop
 from backends.chat_format import ChatTemplate
-from backends.cpu import engine_threads, wait_without_spinning
+from backends.cpu import cpu_refusal, engine_threads, wait_without_spinning
 from backends.engines import Engine
 from backends.errors import (
     BackendError,
@@ -71,6 +71,7 @@ class LlamaCppBackend:
         self.model_path = model_path
         self.context_length = context_length
         self.kv_type = kv_type
+        self._engine_version = ""  # llama-cpp-python's, read at load: part of every state key
         self.cache_dir = cache_dir
         self.n_threads = n_threads
         self.chat_template = chat_template
@@ -113,6 +114,7 @@ class LlamaCppBackend:
         summary = inspect_gguf(self.model_path)
         context = self._plan_context(summary)
         llama_cpp = _import_engine()
+        self._engine_version = str(getattr(llama_cpp, "__version__", "unknown"))
         self._llm = self._open(llama_cpp, summary, context)
         try:
             self._summary = summary
@@ -273,7 +275,9 @@ class LlamaCppBackend:
         return frozenset(ids)
 
     def _fingerprint(self, context: int) -> str:
-        return model_fingerprint(self.model_path, context, self.kv_type)
+        # The engine's version too: another llama.cpp may lay out its state bytes differently,
+        # and an update must never restore (or crash on) what the old one saved.
+        return model_fingerprint(self.model_path, context, self.kv_type, self._engine_version)
 
     def _make_caches(self, context: int) -> ConversationCaches[SeqState]:
         folder = None
@@ -494,6 +498,9 @@ def _device_name(llama_cpp: Any) -> str:
 
 def _import_engine() -> Any:
     wait_without_spinning()  # no effect once llama.cpp is loaded: main() calls it first too
+    refusal = cpu_refusal()  # before the library loads: an old CPU gets a sentence, not SIGILL
+    if refusal:
+        raise EngineUnavailable(refusal)
     try:
         import llama_cpp
     except ImportError as exc:

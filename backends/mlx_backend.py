@@ -72,6 +72,12 @@ class _Engine:
     maybe_quantize: Any
 
 
+def _engine_version(engine: _Engine) -> str:
+    """mlx's and mlx-lm's versions: part of every saved state's key."""
+    lm = sys.modules.get("mlx_lm")
+    return f"mlx {getattr(engine.mx, '__version__', '?')} mlx-lm {getattr(lm, '__version__', '?')}"
+
+
 def _import_engine() -> _Engine:
     try:
         mx = importlib.import_module("mlx.core")
@@ -173,10 +179,9 @@ class MlxBackend:
         self._tokenizer.eos_token_ids = _stop_ids(self._tokenizer)
         self._controls = hf_controls(self._tokenizer)
         self._engine = engine
-        self._store = conversation_caches(self._cache_dir, folder.fingerprint(self._kv_type),
-                                          kv_budget=plan.kv_bytes)
-        self._prefix = MlxPrefix(self._cache_dir,
-                                 f"{folder.fingerprint(self._kv_type)}-{plan.context_length}",
+        fingerprint = folder.fingerprint(self._kv_type, _engine_version(engine))
+        self._store = conversation_caches(self._cache_dir, fingerprint, kv_budget=plan.kv_bytes)
+        self._prefix = MlxPrefix(self._cache_dir, f"{fingerprint}-{plan.context_length}",
                                  self._prefix_limit, PREFILL_STEP)
         self._info.context_length = plan.context_length
         self._info.num_loops = shape.num_loops

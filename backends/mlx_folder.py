@@ -42,13 +42,15 @@ class MlxFolder:
         dtype = str(self.config.get("torch_dtype") or self.config.get("dtype") or "")
         return "f32" if kv_type == "f16" and dtype == "float32" else kv_type
 
-    def fingerprint(self, kv_type: str) -> str:
-        """Changes whenever the weights, config or KV type change (invalidates disk caches)."""
+    def fingerprint(self, kv_type: str, engine_version: str = "") -> str:
+        """Changes whenever the weights, config, KV type or engine version change (invalidates
+        disk caches: another MLX may lay out its saved caches differently)."""
         digest = hashlib.sha256(json.dumps(self.config, sort_keys=True).encode())
         for file in self.weight_files:
             stat = file.stat()
             digest.update(f"{file.name}:{stat.st_size}:{stat.st_mtime_ns}".encode())
         digest.update(kv_type.encode())
+        digest.update(engine_version.encode())
         return digest.hexdigest()[:32]
 
 

@@ -2,7 +2,8 @@
 
 Works with servers that return the model's raw text in `delta.content` (Hearth's OutputParser
 then finds reasoning and tool calls) and with servers that split them out themselves into
-`delta.reasoning_content` / `delta.reasoning` and `delta.tool_calls`. Standard library only.
+`delta.reasoning_content` / `delta.reasoning` and `delta.tool_calls`. HTTP goes through httpx2
+over the OS trust store (backends/https.py), one kept-alive connection pool per backend.
 
 load() probes what the server is (backends/remote_probe.py). A server that ignores
 `chat_template_kwargs` but takes raw prompts (llama-cpp-python's) gets the prompt rendered with
@@ -21,6 +22,8 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
+import httpx2
+
 from backends.base import BackendInfo, GenerateOptions, Message, ShouldStop
 from backends.chat_format import ChatTemplate, estimate_tokens
 from backends.errors import FailureKind, NotLoaded, RemoteError, UnsupportedModel
@@ -28,7 +31,6 @@ from backends.events import Done, Event, StreamError
 from backends.nanbeige import opens_reasoning
 from backends.remote_content import ControlPattern
 from backends.remote_http import (
-    Connection,
     Endpoint,
     HttpClient,
     RefusedRequest,
@@ -73,11 +75,7 @@ class RemoteBackend:
 
     def load(self) -> None:
         """Ask the server for its models: proves it is reachable and names the model to use."""
-        conn, response = self._http.open("GET", self._endpoint.path("models"), None)
-        try:
-            listing = json_or_empty(self._http.read(response))
-        finally:
-            conn.close()
+        listing = self._http.get_json(self._endpoint.path("models"))
         models = [m for m in listing.get("data") or [] if isinstance(m, dict)]
         if not self._model and models:
             self._model = str(models[0].get("id", ""))
@@ -114,7 +112,8 @@ class RemoteBackend:
         return self._server
 
     def unload(self) -> None:
-        self._loaded = False  # nothing is held between requests
+        self._loaded = False  # nothing is held between requests but idle connections
+        self._http.close()
 
     def forget_conversation(self, cache_key: str) -> None:
         pass  # nothing is kept here; the server holds no state between requests
@@ -139,12 +138,7 @@ class RemoteBackend:
     def _server_count(self, text: str) -> int:
         field = "input" if self._server.name == LLAMA_CPP_PYTHON else "content"
         body = json.dumps({field: text, "model": self._model}, ensure_ascii=False).encode()
-        conn, response = self._http.open("POST", self._endpoint.prefix + self._server.tokenize,
-                                         body)
-        try:
-            data = json_or_empty(self._http.read(response))
-        finally:
-            conn.close()
+        data = self._http.get_json(self._endpoint.prefix + self._server.tokenize, body)
         if isinstance(data.get("count"), int):
             return int(data["count"])
         if isinstance(data.get("tokens"), list):
@@ -169,7 +163,7 @@ class RemoteBackend:
         if should_stop():
             yield turn.done("cancelled")
             return
-        def post(stream: bool) -> Connection:
+        def post(stream: bool) -> httpx2.Response:
             if prompt is not None:
                 return self._post_completion(prompt, options, stream)
             return self._post_chat(messages, options, stream)
@@ -182,21 +176,22 @@ class RemoteBackend:
         yield from turn.finish()
         yield turn.done()
 
-    def _read(self, connection: Connection, turn: Turn, should_stop: ShouldStop
+    def _read(self, response: httpx2.Response, turn: Turn, should_stop: ShouldStop
               ) -> Iterator[Event]:
-        conn, response = connection
         try:
-            if "json" in (response.getheader("Content-Type") or "") and not is_sse(response):
+            if "json" in response.headers.get("Content-Type", "") and not is_sse(response):
                 yield from turn.handle(json_or_empty(self._http.read(response)))  # not streamed
                 turn.ended = True
             else:
-                yield from follow(lambda: self._http.readline(response), turn, should_stop)
+                yield from follow(self._http.lines(response), turn, should_stop)
         finally:
-            conn.close()  # also what a cancel does: the server notices and stops generating
+            # An unfinished body closes its connection, which is what a cancel does: the
+            # server notices and stops generating. A finished one goes back to the pool.
+            response.close()
 
     def _post_chat(self, messages: list[Message], options: GenerateOptions,
-                   stream: bool = True) -> Connection:
-        def post() -> Connection:
+                   stream: bool = True) -> httpx2.Response:
+        def post() -> httpx2.Response:
             body = self._request(messages, options)
             if not stream:
                 body.update(stream=False)
@@ -214,7 +209,7 @@ class RemoteBackend:
             return post()
 
     def _post_completion(self, prompt: str, options: GenerateOptions,
-                         stream: bool = True) -> Connection:
+                         stream: bool = True) -> httpx2.Response:
         body = completion_request(prompt, options, self._model)
         body["stream"] = stream
         payload = json.dumps(body, ensure_ascii=False)

@@ -1,20 +1,22 @@
-"""HTTP for the remote engine: the server address, request bodies, and network failures as RemoteError."""
+"""HTTP for the remote engine: the server address, request bodies, failures as RemoteError."""
 
 from __future__ import annotations
 
-import http.client
 import json
 import socket
 import ssl
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
+import httpx2
+
+from backends import https
 from backends.base import GenerateOptions, Message
 from backends.errors import RemoteError, RemoteRefused
 from backends.nanbeige import STOP_TEXTS
 
-Connection = tuple[http.client.HTTPConnection, http.client.HTTPResponse]
 _ERROR_SNIPPET = 300
 # Fields outside OpenAI's own API: llama-server, vLLM and SGLang accept them; a strict server
 # that refuses them by name gets the request again without them.
@@ -61,80 +63,88 @@ class Endpoint:
         prefix = parts.path.rstrip("/").removesuffix("/v1")
         return cls(text, parts.scheme == "https", parts.hostname, port, prefix)
 
-    def connection(self, timeout: float) -> http.client.HTTPConnection:
-        if self.secure:
-            return http.client.HTTPSConnection(self.host, self.port, timeout=timeout)
-        return http.client.HTTPConnection(self.host, self.port, timeout=timeout)
-
     def path(self, endpoint: str) -> str:
         return f"{self.prefix}/v1/{endpoint}"
 
-    def full_url(self, endpoint: str) -> str:
+    def origin(self) -> str:
         host = f"[{self.host}]" if ":" in self.host else self.host
         port = f":{self.port}" if self.port else ""
-        return f"{'https' if self.secure else 'http'}://{host}{port}{self.path(endpoint)}"
+        return f"{'https' if self.secure else 'http'}://{host}{port}"
+
+    def full_url(self, endpoint: str) -> str:
+        return self.origin() + self.path(endpoint)
 
 
 class HttpClient:
-    """Sends requests to one server; every way the network fails becomes a RemoteError."""
+    """Sends requests to one server over httpx2 and the OS trust store; every way the network
+    fails becomes a RemoteError."""
 
     def __init__(self, endpoint: Endpoint, api_key: str, timeout: float) -> None:
         self.endpoint = endpoint
-        self._api_key = api_key
         self._timeout = timeout
+        headers = {"Accept": "text/event-stream, application/json"}
+        if api_key:
+            headers["Authorization"] = f"Bearer {api_key}"
+        # A fresh connection per request, as servers expect of a plain client: llama-cpp-python's
+        # server ends an empty error stream and then drops the connection, so a kept-alive one
+        # resets the next request (its retry without streaming).
+        self._client = https.client(timeout, headers, secure=endpoint.secure, keepalive=False)
 
-    def open(self, method: str, path: str, body: bytes | None) -> Connection:
-        conn = self.endpoint.connection(self._timeout)
+    def open(self, method: str, path: str, body: bytes | None) -> httpx2.Response:
+        """The response, its body still unread: the caller closes it (a cancel does)."""
+        headers = {"Content-Type": "application/json"} if body is not None else {}
+        request = self._client.build_request(method, self.endpoint.origin() + path,
+                                             content=body, headers=headers)
         try:
-            conn.request(method, path, body=body, headers=self._headers(body is not None))
-            response = conn.getresponse()
-            if response.status >= 400:
-                detail = error_text(self.read(response))
-                raise RefusedRequest(f"The server at {self.endpoint.url} answered "
-                                     f"{response.status} {response.reason}: {detail}",
-                                     response.status, detail)
-        except (OSError, http.client.HTTPException) as exc:
-            conn.close()
+            response = self._client.send(request, stream=True)
+        except httpx2.HTTPError as exc:
             raise RemoteError(self._describe(exc)) from exc
-        except RemoteError:
-            conn.close()
-            raise
-        return conn, response
+        if response.status_code >= 400:
+            detail = error_text(self.read(response))
+            raise RefusedRequest(f"The server at {self.endpoint.url} answered "
+                                 f"{response.status_code} {response.reason_phrase}: {detail}",
+                                 response.status_code, detail)
+        return response
 
-    def read(self, response: http.client.HTTPResponse) -> bytes:
+    def get_json(self, path: str, body: bytes | None = None) -> dict[str, Any]:
+        """GET (or POST `body` to) `path` and read its JSON object ({} for anything else)."""
+        return json_or_empty(self.read(self.open("GET" if body is None else "POST", path, body)))
+
+    def read(self, response: httpx2.Response) -> bytes:
+        """The whole body; the connection goes back to the pool."""
         try:
             return response.read()
-        except (OSError, http.client.HTTPException) as exc:
+        except httpx2.HTTPError as exc:
             raise RemoteError(self._describe(exc)) from exc
+        finally:
+            response.close()
 
-    def readline(self, response: http.client.HTTPResponse) -> bytes:
+    def lines(self, response: httpx2.Response) -> Iterator[str]:
+        """The body line by line as it arrives (CR, LF or CRLF ends a line)."""
         try:
-            return response.readline()
-        except (OSError, http.client.HTTPException) as exc:
+            yield from response.iter_lines()
+        except httpx2.HTTPError as exc:
             raise RemoteError(self._describe(exc)) from exc
 
-    def _headers(self, has_body: bool) -> dict[str, str]:
-        headers = {"Accept": "text/event-stream, application/json"}
-        if has_body:
-            headers["Content-Type"] = "application/json"
-        if self._api_key:
-            headers["Authorization"] = f"Bearer {self._api_key}"
-        return headers
+    def close(self) -> None:
+        self._client.close()
 
     def _describe(self, exc: BaseException) -> str:
         """A sentence a person can act on, for each way the network fails."""
         url = self.endpoint.url
-        if isinstance(exc, ConnectionRefusedError):
+        cause = https.root_cause(exc)
+        if isinstance(cause, ConnectionRefusedError):
             return f"Cannot connect to {url}: the connection was refused. Is the server running?"
-        if isinstance(exc, socket.gaierror):
-            return f"Cannot find the server '{self.endpoint.host}': {exc.strerror or exc}."
-        if isinstance(exc, TimeoutError):
+        if isinstance(cause, socket.gaierror):
+            return f"Cannot find the server '{self.endpoint.host}': {cause.strerror or cause}."
+        if isinstance(exc, httpx2.TimeoutException) or isinstance(cause, TimeoutError):
             return f"The server at {url} did not answer within {self._timeout:g} seconds."
-        if isinstance(exc, ssl.SSLError):
-            return f"The secure connection to {url} failed: {exc.reason or exc}."
-        if isinstance(exc, http.client.HTTPException | ConnectionError):
-            return f"The server at {url} closed the connection unexpectedly ({exc!s:.120})."
-        return f"Cannot reach {url}: {getattr(exc, 'strerror', None) or exc}."
+        if isinstance(cause, ssl.SSLError):
+            return f"The secure connection to {url} failed: {cause.reason or cause}."
+        if isinstance(exc, httpx2.RemoteProtocolError | httpx2.ReadError) or isinstance(
+                cause, ConnectionError):
+            return f"The server at {url} closed the connection unexpectedly ({cause!s:.120})."
+        return f"Cannot reach {url}: {getattr(cause, 'strerror', None) or cause}."
 
 
 def chat_request(messages: list[Message], options: GenerateOptions, model: str,
@@ -210,8 +220,8 @@ def _wire_message(message: Message, extras: bool = False) -> Message:
     return {**message, "tool_calls": wired}
 
 
-def is_sse(response: http.client.HTTPResponse) -> bool:
-    return "event-stream" in (response.getheader("Content-Type") or "")
+def is_sse(response: httpx2.Response) -> bool:
+    return "event-stream" in response.headers.get("Content-Type", "")
 
 
 def json_or_empty(body: bytes) -> dict[str, Any]:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from backends.errors import BackendError, RemoteError
-from backends.remote_http import Endpoint, HttpClient, as_int, json_or_empty
+from backends.remote_http import Endpoint, HttpClient, as_int
 
 LLAMA_CPP_PYTHON, LLAMA_SERVER, VLLM, SGLANG, OLLAMA = (
     "llama-cpp-python", "llama-server", "vllm", "sglang", "ollama")
@@ -75,12 +75,6 @@ def served_template(models: list[dict[str, Any]]) -> str:
 
 def _get(http: HttpClient, endpoint: Endpoint, path: str) -> dict[str, Any]:
     try:
-        conn, response = http.open("GET", endpoint.prefix + path, None)
+        return http.get_json(endpoint.prefix + path)
     except RemoteError:  # not this kind of server (404) or no answer: try the next
         return {}
-    try:
-        return json_or_empty(http.read(response))
-    except RemoteError:
-        return {}
-    finally:
-        conn.close()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from backends.base import GenerateOptions, ShouldStop
@@ -14,9 +14,9 @@ from backends.parser import OutputParser
 from backends.remote_http import as_int, error_text
 
 
-def follow(readline: Callable[[], bytes], turn: Turn, should_stop: ShouldStop) -> Iterator[Event]:
+def follow(lines: Iterable[str], turn: Turn, should_stop: ShouldStop) -> Iterator[Event]:
     """Feed each streamed chunk to the turn until [DONE], the end of the body or a cancel."""
-    for data in sse_data(readline):
+    for data in sse_data(lines):
         if data == "[DONE]":
             turn.ended = True
             return
@@ -34,19 +34,20 @@ def follow(readline: Callable[[], bytes], turn: Turn, should_stop: ShouldStop) -
             return
 
 
-def sse_data(readline: Callable[[], bytes]) -> Iterator[str]:
-    """The data of each server-sent event, joined across its `data:` lines."""
-    lines: list[str] = []
-    while True:
-        raw = readline()
-        line = raw.decode("utf-8", errors="replace").rstrip("\r\n")
+def sse_data(lines: Iterable[str]) -> Iterator[str]:
+    """The data of each server-sent event, joined across its `data:` lines.
+
+    Not httpx2's EventSource: it drops an event the body ends without a blank line after
+    (as the SSE spec says), and some servers end their last event that way."""
+    data: list[str] = []
+    for line in lines:
         if line.startswith("data:"):
-            lines.append(line[5:].removeprefix(" "))
-        elif not line and lines:  # a blank line ends an event; so does the end of the body
-            yield "\n".join(lines)
-            lines = []
-        if not raw:
-            return
+            data.append(line[5:].removeprefix(" "))
+        elif not line and data:  # a blank line ends an event
+            yield "\n".join(data)
+            data = []
+    if data:  # so does the end of the body
+        yield "\n".join(data)
 
 
 class Turn:

@@ -41,6 +41,11 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser.add_argument("--model", action="append", default=[], metavar="PATH",
                         help="also load this model and generate a few tokens (repeatable)")
     parser.add_argument("--no-window", action="store_true", help="skip opening the window")
+    parser.add_argument("--fetch", metavar="URL", default="",
+                        help="also download this file the way models are downloaded (the "
+                             "bundle's smoke test points it at an HTTPS server on loopback)")
+    parser.add_argument("--fetch-sha256", metavar="HEX", default="",
+                        help="the sha256 the --fetch file must have")
     parser.add_argument("--json", action="store_true")
     parser.set_defaults(func=run)
 
@@ -96,6 +101,32 @@ def _engine_check(hearth: Hearth, model: str,
     return check
 
 
+def _tls_check() -> str:
+    """Whether HTTPS can be verified at all: a bundle whose TLS context holds no certificates
+    fails every model download (the first thing a new user does)."""
+    from backends.https import trust_report
+
+    report = trust_report()
+    if not report.ok:
+        return (f"no certificates ({report.source}): HTTPS downloads and remote engines "
+                "would fail to verify any server")
+    count = f", {report.certificates} certificates" if report.certificates > 0 else ""
+    return f"ok ({report.source}{count})"
+
+
+def _fetch_check(url: str, sha256: str) -> Callable[[], None]:
+    """Download one file through the model downloader into a temporary folder."""
+    def check() -> None:
+        import tempfile
+
+        from app.core.model_download import Downloader, RemoteFile
+
+        with tempfile.TemporaryDirectory() as folder:
+            Downloader(Path(folder)).run([RemoteFile("fetched", url, None, sha256.lower())])
+
+    return check
+
+
 def _metal_check() -> str:
     """Loads MLX's Metal kernels (mlx.metallib) as a generation would. A Mac without a Metal
     device (a CI VM) still passes, saying so: its MLX generation then runs on the CPU."""
@@ -144,6 +175,9 @@ def collect(args: argparse.Namespace, hearth: Hearth,
     for label, fn in _data_checks().items():
         checks[label] = _check(fn)
     checks["history database"] = _check(lambda: hearth.history.list_conversations())
+    checks["tls certificates"] = _tls_check()
+    if args.fetch:
+        checks["https download"] = _check(_fetch_check(args.fetch, args.fetch_sha256))
     if "mlx.core" in engine_modules():
         checks["metal kernels"] = _metal_check()
     for model in args.model:

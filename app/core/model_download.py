@@ -3,7 +3,9 @@
 huggingface_hub finds each file's URL, size and sha256 (hf_hub_url + get_hf_file_metadata);
 the bytes come through our own ranged GET into `<name>.part`, so pause, a crash or a restart
 resumes where it stopped (`Range: bytes=N-`). The finished file is checked against its sha256
-before it takes its final name: a bad download is never used."""
+before it takes its final name: a bad download is never used. The GET goes through the same
+client and OS trust store as everything else (backends/https.py): urllib's default context
+holds no certificates in a frozen bundle on macOS and most non-Debian Linux."""
 
 from __future__ import annotations
 
@@ -11,13 +13,15 @@ import hashlib
 import re
 import threading
 import time
-import urllib.error
-import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from app.core.model_catalog import Build
+
+if TYPE_CHECKING:
+    import httpx2
 
 CHUNK = 1 << 20
 TIMEOUT_S = 30
@@ -88,18 +92,23 @@ class Downloader:
 
     def run(self, files: list[RemoteFile]) -> Path:
         """Download (or resume) every file; returns the folder. Raises Paused or DownloadError."""
+        # Imported here, on the worker thread: the manager's module loads on the GUI thread.
+        from backends import https
+
         self.folder.mkdir(parents=True, exist_ok=True)
         total = sum(f.size or 0 for f in files)
         done_before = 0
-        for remote in files:
-            final = self.folder / remote.name
-            if not (final.exists() and remote.size is not None
-                    and final.stat().st_size == remote.size):
-                self._fetch(remote, final, done_before, total)
-            done_before += remote.size or final.stat().st_size
+        with https.client(TIMEOUT_S, self._headers, env_proxies=True) as http:
+            for remote in files:
+                final = self.folder / remote.name
+                if not (final.exists() and remote.size is not None
+                        and final.stat().st_size == remote.size):
+                    self._fetch(http, remote, final, done_before, total)
+                done_before += remote.size or final.stat().st_size
         return self.folder
 
-    def _fetch(self, remote: RemoteFile, final: Path, before: int, total: int) -> None:
+    def _fetch(self, http: httpx2.Client, remote: RemoteFile, final: Path, before: int,
+               total: int) -> None:
         part = final.with_name(final.name + ".part")
         part.parent.mkdir(parents=True, exist_ok=True)
         have = part.stat().st_size if part.exists() else 0
@@ -107,7 +116,7 @@ class Downloader:
             part.unlink()  # larger than the file can be: start over
             have = 0
         hasher = _hash_existing(part, have)
-        have, hasher = self._stream(remote, part, have, hasher, before, total)
+        have, hasher = self._stream(http, remote, part, have, hasher, before, total)
         if remote.size is not None and have != remote.size:
             raise DownloadError(f"{remote.name}: the server sent {have:,} of {remote.size:,} "
                                 "bytes; try again")
@@ -117,29 +126,36 @@ class Downloader:
                                    "was deleted; download it again")
         part.replace(final)
 
-    def _stream(self, remote: RemoteFile, part: Path, have: int, hasher: hashlib._Hash,
-                before: int, total: int) -> tuple[int, hashlib._Hash]:
+    def _stream(self, http: httpx2.Client, remote: RemoteFile, part: Path, have: int,
+                hasher: hashlib._Hash, before: int, total: int) -> tuple[int, hashlib._Hash]:
+        import httpx2
+
         if remote.size is not None and have == remote.size:
             return have, hasher
-        request = urllib.request.Request(remote.url, headers=dict(self._headers))
-        if have:
-            request.add_header("Range", f"bytes={have}-")
+        # The file's own bytes (no gzip on the wire): those are what the sha256 covers.
+        headers = {"Accept-Encoding": "identity"} | ({"Range": f"bytes={have}-"} if have else {})
+        request = http.build_request("GET", remote.url, headers=headers)
         try:
-            response = urllib.request.urlopen(request, timeout=TIMEOUT_S)
-        except urllib.error.HTTPError as exc:
-            raise DownloadError(f"{remote.name}: the server answered {exc.code} {exc.reason}"
-                                ) from exc
-        except (urllib.error.URLError, OSError) as exc:
+            response = http.send(request, stream=True, follow_redirects=True)
+        except httpx2.HTTPError as exc:
             raise DownloadError(f"{remote.name}: could not connect ({_reason(exc)})") from exc
-        with response:
-            if have and response.status != 206:
+        try:
+            if response.status_code >= 400:
+                raise DownloadError(f"{remote.name}: the server answered "
+                                    f"{response.status_code} {response.reason_phrase}")
+            if have and response.status_code != 206:
                 have = 0  # the server ignored Range: it sends everything again
                 hasher = hashlib.sha256()
-            have = self._copy(response, part, have, hasher, remote.name, before, total)
+            chunks = response.iter_raw(CHUNK)
+            have = self._copy(chunks, part, have, hasher, remote.name, before, total)
+        finally:
+            response.close()  # mid-body (a pause): the connection is dropped
         return have, hasher
 
-    def _copy(self, response: object, part: Path, have: int, hasher: hashlib._Hash, name: str,
-              before: int, total: int) -> int:
+    def _copy(self, chunks: Iterator[bytes], part: Path, have: int, hasher: hashlib._Hash,
+              name: str, before: int, total: int) -> int:
+        import httpx2
+
         mode = "ab" if have else "wb"
         self._window = [(time.monotonic(), before + have)]  # speed counts from here
         with part.open(mode) as out:
@@ -147,8 +163,8 @@ class Downloader:
                 if self._stop.is_set():
                     raise Paused()
                 try:
-                    chunk = response.read(CHUNK)  # type: ignore[attr-defined]
-                except OSError as exc:
+                    chunk = next(chunks, b"")
+                except httpx2.HTTPError as exc:
                     raise DownloadError(f"{name}: the connection dropped ({_reason(exc)}); "
                                         "retry to continue where it stopped") from exc
                 if not chunk:
@@ -180,5 +196,7 @@ def _hash_existing(part: Path, size: int) -> hashlib._Hash:
 
 
 def _reason(exc: BaseException) -> str:
-    reason = getattr(exc, "reason", None)
-    return str(reason or exc)
+    from backends.https import root_cause
+
+    cause = root_cause(exc)
+    return str(getattr(cause, "reason", None) or cause)

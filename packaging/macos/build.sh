@@ -51,6 +51,8 @@ $VPY -m PyInstaller --noconfirm --log-level WARN \
     --distpath packaging/dist --workpath packaging/build/work packaging/hearth.spec
 APP=packaging/dist/Hearth.app
 FW="$APP/Contents/Frameworks"
+# The login item: an agent inside the bundle that starts Hearth with --hidden (signed with it).
+$VPY packaging/macos/bundle_plists.py "$APP" "${HEARTH_BUNDLE_ID:-app.hearth.Hearth}"
 # MLX looks for its kernels beside the libmlx that dyld loads ("Failed to load the default
 # metallib" otherwise): check the bundle against the lookup rules of the version installed.
 $VPY packaging/macos/check_mlx.py "$APP" --mlx-version "$MLX_VERSION"

@@ -164,3 +164,20 @@ def test_numpy_states_round_trip(tmp_path: Path) -> None:
     codec.dump(state, tmp_path / "s.tmp")
     back = codec.load(tmp_path / "s.tmp")
     assert back.data == state.data and back.tokens.tolist() == list(range(7))
+
+
+def test_states_saved_by_another_llama_cpp_are_never_restored(
+        tiny_model: TinyModel, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An update of the engine may change its state's byte layout: what the old one saved is
+    keyed by its version, so the new one starts cold instead of restoring it (issue 25)."""
+    first = make(tiny_model, tmp_path)
+    turn(first, A_HISTORY, "A")
+    first.unload()
+    import llama_cpp
+
+    monkeypatch.setattr(llama_cpp, "__version__", "99.0.0-updated")
+    second = make(tiny_model, tmp_path)
+    _, again = turn(second, A_NEXT, "A")
+    second.unload()
+    assert again.cached_prompt_tokens == 0
+    assert len({p.parent for p in tmp_path.rglob("*.llkv.npz")}) == 2  # one folder per version

@@ -21,6 +21,7 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 from app.core.server.client_config import (
     Endpoint,
     continue_config,
+    mcp_command,
     mcp_config,
     mcp_entry,
     openclaw_config,
@@ -155,3 +156,13 @@ async def _session(params: StdioServerParameters) -> tuple[list[str], str]:
         tools = [tool.name for tool in (await client.list_tools()).tools]
         listed = await client.call_tool("list_documents", {})
         return tools, "".join(getattr(part, "text", "") for part in listed.content)
+
+
+def test_other_apps_start_the_windows_bundles_console_twin_for_mcp() -> None:
+    """Hearth.exe is windowed (no stdin/stdout): an MCP client pointed at it heard nothing."""
+    folder = r"C:\Users\Ann Lee\AppData\Local\Programs\Hearth"
+    assert mcp_command(folder + r"\Hearth.exe", frozen=True, platform="win32") == [
+        folder + r"\hearth-cli.exe", "mcp", "serve"]
+    assert mcp_command("/Applications/Hearth.app/Contents/MacOS/Hearth", frozen=True,
+                       platform="darwin")[0].endswith("MacOS/Hearth")  # stdio works there
+    assert Path(mcp_command(frozen=False)[0]).is_absolute()  # a source install: its own path

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import http.server
 import os
+import ssl
 import threading
 import time
 from typing import Any
@@ -13,7 +14,9 @@ from typing import Any
 class FakeHub:
     """Serves one payload for any `/{repo}/resolve/main/{file}`; records Range headers."""
 
-    def __init__(self, size: int = 4 << 20, delay: float = 0.01, chunk: int = 64 << 10) -> None:
+    def __init__(self, size: int = 4 << 20, delay: float = 0.01, chunk: int = 64 << 10,
+                 tls: ssl.SSLContext | None = None) -> None:
+        """tls: serve HTTPS with this context (tests/support/tls.py makes one)."""
         self.payload = os.urandom(size)
         self.sha256 = hashlib.sha256(self.payload).hexdigest()
         self.advertised_sha = self.sha256  # set to something else to simulate corruption
@@ -60,7 +63,10 @@ class FakeHub:
 
         self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        if tls is not None:
+            self.server.socket = tls.wrap_socket(self.server.socket, server_side=True)
+        scheme = "https" if tls is not None else "http"
+        self.url = f"{scheme}://127.0.0.1:{self.server.server_address[1]}"
         self._thread = threading.Thread(target=self.server.serve_forever, name="fake-hub")
 
     def start(self) -> FakeHub:

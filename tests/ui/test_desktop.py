@@ -25,9 +25,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_a_second_launch_hands_its_toggle_to_the_first(qapp, qtbot, tmp_path) -> None:
     key = instance_key(str(tmp_path))
-    first = SingleInstance(key)
+    first = SingleInstance(key, tmp_path)
     assert first.acquire()
-    second = SingleInstance(key)
+    second = SingleInstance(key, tmp_path)
     try:
         assert not second.acquire()  # the first one holds the lock
         with qtbot.waitSignal(first.message, timeout=WAIT_MS) as got:
@@ -35,7 +35,7 @@ def test_a_second_launch_hands_its_toggle_to_the_first(qapp, qtbot, tmp_path) ->
         assert got.args == [["--toggle"]]
     finally:
         first.release()
-    third = SingleInstance(key)
+    third = SingleInstance(key, tmp_path)
     assert third.acquire()  # released: a new first instance can start
     third.release()
 

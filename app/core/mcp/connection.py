@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import os
 import tempfile
 import threading
 import time
@@ -19,6 +20,7 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import REQUEST_TIMEOUT, CallToolResult, Tool
 
 from app.core.mcp.base import McpUnavailable
+from app.core.mcp.login_path import login_shell_path, server_env
 from app.core.settings import McpServer
 
 MAX_PAGES = 20  # a server that paginates forever still gives us its first tools
@@ -109,8 +111,10 @@ class Connection:
             return self.config.url
         if not self.config.command:
             raise McpUnavailable("it has neither a command nor a URL in settings")
-        params = StdioServerParameters(command=self.config.command[0],
-                                       args=list(self.config.command[1:]))
+        command = self.config.command[0]
+        env = server_env(command, os.environ.get("PATH", ""), login_shell_path)
+        params = StdioServerParameters(command=command, args=list(self.config.command[1:]),
+                                       env=env)
         return stdio_client(params, errlog=self._errlog)
 
     async def _serve(self) -> None:

@@ -7,7 +7,7 @@ import json
 import os
 import sys
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PureWindowsPath
 
 from backends.base import BackendInfo
 
@@ -83,20 +83,26 @@ def continue_config(end: Endpoint) -> str:
     ]) + "\n"
 
 
-def mcp_command() -> list[str]:
+def mcp_command(executable: str = "", frozen: bool | None = None,
+                platform: str = "") -> list[str]:
     """How another program starts Hearth's MCP server, named by its absolute path so it runs
     where this install is not on PATH (an app started from a dock or a service has a short
-    one): the bundle's console executable (on Windows hearth-cli.exe, the windowed Hearth.exe
-    has no stdio), the `hearth` script beside this Python, or this Python running Hearth."""
-    here = Path(sys.executable)
-    if getattr(sys, "frozen", False):
-        console = here.with_name("hearth-cli.exe")
-        use = console if sys.platform == "win32" and console.exists() else here
-        return [str(use), "mcp", "serve"]
-    script = here.with_name("hearth.exe" if sys.platform == "win32" else "hearth")
+    one): the bundle's own executable, the `hearth` script beside this Python, or this Python
+    running Hearth.
+
+    On Windows the bundle's Hearth.exe is windowed, with no stdin or stdout: an MCP client
+    would hear nothing. Its console twin hearth-cli.exe, in the same folder, speaks stdio."""
+    frozen = bool(getattr(sys, "frozen", False)) if frozen is None else frozen
+    platform = platform or sys.platform
+    here = executable or sys.executable
+    if frozen:
+        if platform == "win32":
+            return [str(PureWindowsPath(here).with_name("hearth-cli.exe")), "mcp", "serve"]
+        return [here, "mcp", "serve"]
+    script = Path(here).with_name("hearth.exe" if platform == "win32" else "hearth")
     if script.exists():
         return [str(script), "mcp", "serve"]
-    return [str(here), "-m", "app.main", "mcp", "serve"]
+    return [here, "-m", "app.main", "mcp", "serve"]
 
 
 def mcp_env() -> dict[str, str]:

@@ -63,7 +63,8 @@ def run_app(argv: list[str], hearth_factory: Callable[[], HearthParts]) -> int:
     from app.core.paths import Paths
     from app.ui.shell.single_instance import SingleInstance, instance_key
 
-    single = SingleInstance(instance_key(str(Paths.from_env().data)))
+    data = Paths.from_env().data
+    single = SingleInstance(instance_key(str(data)), data)
     if not single.acquire():
         forwarded = single.send(["--toggle"] if args.toggle else ["--show"])
         if not forwarded:

@@ -2,9 +2,10 @@
 
 - Windows: the HKCU `...\\CurrentVersion\\Run` value "Hearth", the same one the installer's
   "Start Hearth in the tray when I sign in" task writes (so the two always agree).
-- macOS 13+: `SMAppService.mainAppService` (the supported login-item API; the item appears in
-  System Settings > General > Login Items); a user LaunchAgent where that API is missing or the
-  app is not a signed bundle (running from source).
+- macOS 13+: `SMAppService.agentServiceWithPlistName` over the agent inside the bundle
+  (packaging/macos/bundle_plists.py writes it; the item appears in System Settings > General >
+  Login Items). Not `mainAppService`: it starts the app without arguments, so the window opened
+  at login. A user LaunchAgent where that API is missing or there is no bundle (from source).
 - Linux and other XDG desktops: `~/.config/autostart/hearth.desktop`.
 Each starts Hearth with `--hidden` (tray only). Nothing here touches Qt, so it is tested as is."""
 
@@ -12,10 +13,11 @@ from __future__ import annotations
 
 import os
 import plistlib
-import shlex
 import sys
 from pathlib import Path
 from typing import Any, Protocol
+
+from app.core.desktop_entry import exec_line
 
 APP_ID = "app.hearth.Hearth"
 RUN_KEY = r"Software\Microsoft\Windows\CurrentVersion\Run"
@@ -50,7 +52,7 @@ class XdgAutostart:
             self.path.unlink(missing_ok=True)
             return
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        command = " ".join(shlex.quote(part) for part in launch_command())
+        command = exec_line(launch_command())  # a path with a space works, as the spec says
         # Written beside it, then renamed into place: the session starting (or a crash) never
         # meets a half-written entry.
         staged = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
@@ -109,7 +111,15 @@ class MacLoginItem:
             from ServiceManagement import SMAppService
         except ImportError:
             return None
-        return SMAppService.mainAppService()
+        return SMAppService.agentServiceWithPlistName_(f"{_bundle_id()}.login.plist")
+
+    def _forget_main_app_item(self) -> None:
+        """Earlier builds registered the app itself (started without --hidden): drop that."""
+        from ServiceManagement import SMAppService
+
+        legacy = SMAppService.mainAppService()
+        if legacy.status() == 1:
+            legacy.unregisterAndReturnError_(None)
 
     def enabled(self) -> bool:
         service = self._service()
@@ -120,6 +130,7 @@ class MacLoginItem:
     def set(self, enabled: bool) -> None:
         service = self._service()
         if service is not None:
+            self._forget_main_app_item()
             done, error = (service.registerAndReturnError_(None) if enabled
                            else service.unregisterAndReturnError_(None))
             if not done:
@@ -132,6 +143,14 @@ class MacLoginItem:
         self.agent.write_bytes(plistlib.dumps({
             "Label": APP_ID, "ProgramArguments": launch_command(), "RunAtLoad": True,
             "ProcessType": "Interactive"}))
+
+
+def _bundle_id() -> str:
+    try:
+        from Foundation import NSBundle
+    except ImportError:
+        return APP_ID
+    return str(NSBundle.mainBundle().bundleIdentifier() or APP_ID)
 
 
 def platform_autostart() -> Autostart:

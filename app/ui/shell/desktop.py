@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import gc
 
-from PySide6.QtCore import QObject, QTimer
+from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtWidgets import QApplication
 
 from app.core.root import HearthParts
@@ -71,8 +71,22 @@ class Desktop(QObject):
         app.setQuitOnLastWindowClosed(self.tray is None)
         self.window.keep_in_tray = self.tray is not None
         self.window.hidden_to_tray.connect(self._still_running_notice)
+        # Quitting from outside (Dock > Quit, Cmd+Q, logout, shutdown) closes the windows
+        # before the loop ends: they must close then, not hide into the tray.
+        app.installEventFilter(self)
+        app.commitDataRequest.connect(self._quitting)
+        self._hidden_start = False
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
+        if watched is self.app and event.type() == QEvent.Type.Quit:
+            self._quitting()
+        return False
+
+    def _quitting(self) -> None:
+        self.window.keep_in_tray = False
 
     def start(self, hidden: bool = False, toggle: bool = False) -> None:
+        self._hidden_start = hidden
         if self.tray is not None:
             self.tray.show()
         hide_dock_icon(hidden)  # macOS: a tray-only start shows no Dock icon
@@ -104,7 +118,21 @@ class Desktop(QObject):
             self.window.load_model()
         else:
             self.window.load_model()  # shows the "no model yet" banner
+            self._offer_models()
+
+    def _offer_models(self) -> None:
+        """No model yet: the model manager opens with the window, not over the desktop of a
+        --hidden start at login (it waits until the window is first shown)."""
+        if not self._hidden_start or self.window.isVisible():
             self.window.open_models(first_run=True)
+            return
+
+        def once() -> None:
+            self.window.shown.disconnect(once)
+            if not (self.hearth.settings.model_path or self.hearth.settings.remote_url):
+                self.window.open_models(first_run=True)
+
+        self.window.shown.connect(once)
 
     def _still_running_notice(self) -> None:
         """The first time the window closes into the tray, say so once (then never again)."""

@@ -172,8 +172,11 @@ class MainWindow(QMainWindow):
                      self._add_files)
         self._action(file, lambda: self.tr("&Export this chat…"), "Ctrl+Shift+E", self._export)
         file.addSeparator()
-        self._action(file, lambda: self.tr("&Quit Hearth"), QKeySequence.StandardKey.Quit,
-                     self.quit_app)
+        quit_action = self._action(file, lambda: self.tr("&Quit Hearth"),
+                                   QKeySequence.StandardKey.Quit, self.quit_app)
+        # macOS moves actions into the app menu by their English text unless told: in Chinese
+        # "退出" would stay in File and the app menu's (and the Dock's) Quit would not be ours.
+        quit_action.setMenuRole(QAction.MenuRole.QuitRole)
         view = self._menu(lambda: self.tr("&View"))
         self._action(view, lambda: self.tr("&Chat"), "Ctrl+1", lambda: self.show_page("chat"))
         self._action(view, lambda: self.tr("&Library"), "Ctrl+2",
@@ -186,7 +189,9 @@ class MainWindow(QMainWindow):
                      self.sidebar._focus_search)
         model = self._menu(lambda: self.tr("&Model"))
         self._action(model, lambda: self.tr("&Models…"), "Ctrl+M", self.open_models)
-        self._action(model, lambda: self.tr("Settings…"), "Ctrl+,", self.open_settings)
+        settings = self._action(model, lambda: self.tr("Settings…"), "Ctrl+,",
+                                self.open_settings)
+        settings.setMenuRole(QAction.MenuRole.PreferencesRole)
         self._action(model, lambda: self.tr("S&top answer"), "Ctrl+.", self.chat.stop)
 
     def _menu(self, title: Callable[[], str]) -> Any:
@@ -196,6 +201,7 @@ class MainWindow(QMainWindow):
 
     def _action(self, menu: Any, text: Callable[[], str], key: Any, slot: Any) -> QAction:
         action = QAction(self)
+        action.setMenuRole(QAction.MenuRole.NoRole)  # no guessing from the (translated) text
         self._tr(lambda: action.setText(text()))
         if key:
             action.setShortcut(QKeySequence(key))
@@ -470,6 +476,9 @@ class MainWindow(QMainWindow):
             self.sidebar.reload()
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
+        # The close button hides into the tray. A quit (Dock > Quit, Cmd+Q, logout, shutdown)
+        # closes every window first: that close is accepted (keep_in_tray is off by then,
+        # Desktop sees the Quit), or the session's end would be refused.
         if self.keep_in_tray:
             event.ignore()
             self.hide()  # Hearth stays in the tray; Quit is in the tray menu and File menu

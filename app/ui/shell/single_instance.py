@@ -8,7 +8,6 @@ from __future__ import annotations
 import getpass
 import hashlib
 import json
-import tempfile
 from pathlib import Path
 
 from PySide6.QtCore import QLockFile, QObject, Signal, Slot
@@ -32,10 +31,14 @@ class SingleInstance(QObject):
 
     message = Signal(list)
 
-    def __init__(self, key: str, parent: QObject | None = None) -> None:
+    def __init__(self, key: str, lock_dir: Path, parent: QObject | None = None) -> None:
+        """lock_dir: the user's own data folder. Not the shared temp folder, where another
+        user could create the lock first (its name is predictable) and a cleaner can delete
+        it under a running Hearth."""
         super().__init__(parent)
         self.key = key
-        self._lock = QLockFile(str(Path(tempfile.gettempdir()) / f"{key}.lock"))
+        lock_dir.mkdir(parents=True, exist_ok=True)
+        self._lock = QLockFile(str(lock_dir / f"{key}.lock"))
         self._lock.setStaleLockTime(0)  # a lock left by a crashed process is detected by PID
         self._server: QLocalServer | None = None
         self._clients: set[QLocalSocket] = set()

@@ -1,0 +1,117 @@
+"""The shipped app on a real desktop (issue 25): quit at logout, menu roles, a --hidden start."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QTimer
+from PySide6.QtGui import QAction, QPalette
+from PySide6.QtWidgets import QApplication
+
+from app.ui.shell.main_window import MainWindow
+from tests.ui.scripts import WAIT_MS
+
+
+@pytest.fixture
+def desktop(ctx: Any, qtbot: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    """The running app's Desktop with a tray (the offscreen platform has none of its own)."""
+    from app.ui.shell.desktop import Desktop
+
+    monkeypatch.setattr("app.ui.shell.desktop.tray_available", lambda: True)
+    app = QApplication.instance()
+    made = Desktop(app, ctx.hearth)
+    qtbot.addWidget(made.window)
+    qtbot.addWidget(made.quick)
+    yield made
+    made.ctx.ops.wait(WAIT_MS)
+    app.removeEventFilter(made)
+    if made.tray is not None:
+        made.tray.hide()
+    made.theme.setParent(None)  # leave the application as the next test expects it
+    made.setParent(None)
+    app.setStyleSheet("")
+    app.setPalette(QPalette())
+    app.setQuitOnLastWindowClosed(True)
+
+
+def test_a_quit_from_the_system_closes_the_window_it_does_not_hide_it(desktop: Any,
+                                                                      qtbot: Any) -> None:
+    """Dock > Quit, Cmd+Q from the app menu, logout and shutdown all reach Qt as a Quit that
+    closes every window first; hiding into the tray then would refuse the session's end."""
+    app = QApplication.instance()
+    assert desktop.window.keep_in_tray  # with a tray, the close button hides
+    desktop.window.show()
+    hidden: list[bool] = []
+    desktop.window.hidden_to_tray.connect(lambda: hidden.append(True))
+    QTimer.singleShot(0, app.quit)  # what the platform does for each of those
+    QTimer.singleShot(WAIT_MS, lambda: app.exit(7))  # hang guard: a refused quit
+    assert app.exec() == 0
+    assert not hidden and not desktop.window.isVisible()
+
+
+def test_the_close_button_still_hides_into_the_tray(desktop: Any, qtbot: Any) -> None:
+    desktop.window.show()
+    with qtbot.waitSignal(desktop.window.hidden_to_tray, timeout=WAIT_MS):
+        desktop.window.close()
+    assert desktop.window.keep_in_tray and not desktop.window.isVisible()
+
+
+def _roles(window: MainWindow) -> dict[str, QAction.MenuRole]:
+    return {a.text(): a.menuRole() for menu in window.menuBar().findChildren(type(
+        window.menuBar().actions()[0].menu())) for a in menu.actions() if a.text()}
+
+
+def test_quit_and_settings_keep_their_mac_menu_roles_in_chinese(ctx: Any, qtbot: Any) -> None:
+    """macOS places Quit and Settings in the app menu by role; left to guess from the text,
+    the Chinese "退出 Hearth" stayed in File and the app menu's Quit was not Hearth's."""
+    from app.ui.i18n import Translations
+
+    translations = Translations(QApplication.instance())
+    translations.apply("zh_CN")
+    try:
+        window = MainWindow(ctx)
+        qtbot.addWidget(window)
+        roles = _roles(window)
+    finally:
+        translations.apply("en")
+    quit_text = next(t for t in roles if "退出" in t)
+    assert roles[quit_text] == QAction.MenuRole.QuitRole
+    assert roles[next(t for t in roles if "设置" in t)] == QAction.MenuRole.PreferencesRole
+    others = {t: r for t, r in roles.items() if r not in (QAction.MenuRole.QuitRole,
+                                                          QAction.MenuRole.PreferencesRole)}
+    assert others and set(others.values()) == {QAction.MenuRole.NoRole}
+
+
+def test_a_hidden_start_without_a_model_waits_for_the_window_to_offer_one(
+        desktop: Any, qtbot: Any) -> None:
+    """At login (`--hidden`) nothing pops up; the model manager comes with the window."""
+    settings = desktop.hearth.settings
+    settings.model_path, settings.remote_url = "", ""
+    desktop.start(hidden=True)
+    # The hotkey is set in the same startup step that offered the models, just before.
+    qtbot.waitUntil(lambda: desktop.ctx.hotkey is not None, timeout=WAIT_MS)
+    assert not [w for w in QApplication.topLevelWidgets() if w.isVisible()]
+    desktop.show_window()
+    qtbot.waitUntil(lambda: "models" in desktop.window._dialogs
+                    and desktop.window._dialogs["models"].isVisible(), timeout=WAIT_MS)
+    desktop.shutdown()
+
+
+def test_the_single_instance_lock_lives_in_the_users_data_folder(qapp: Any, tmp_path: Any
+                                                                  ) -> None:
+    """Not in the shared temp folder, where another account could take the name first."""
+    import tempfile
+    from pathlib import Path
+
+    from app.ui.shell.single_instance import SingleInstance, instance_key
+
+    key = instance_key(str(tmp_path))
+    first = SingleInstance(key, tmp_path / "data")
+    assert first.acquire()
+    try:
+        assert (tmp_path / "data" / f"{key}.lock").is_file()
+        assert not (Path(tempfile.gettempdir()) / f"{key}.lock").exists()
+    finally:
+        first.release()
