@@ -283,6 +283,8 @@ class LlamaCppBackend:
         folder = None
         if self.cache_dir is not None:
             folder = Path(self.cache_dir) / "kv-llama" / self._fingerprint(context)
+            for old in folder.glob("*.llkv.npz"):  # the format before issue 28: never read again
+                old.unlink(missing_ok=True)
         return ConversationCaches(seq_state_codec(), folder)
 
     def _require(self) -> Any:

@@ -16,17 +16,23 @@ import numpy as np
 
 from backends.kv_cache import StateCodec
 from backends.prefix_cache import PrefixCodec, PrefixFileError
+from backends.state_read import CHUNK, chunk_crcs, map_file, verify
 
 SEQ = 0  # llama-cpp-python keeps the whole conversation in sequence 0
-PREFIX_MAGIC = b"HEARTHPX-LLAMA1\n"
+# Version 2: the KV's checksum is one per chunk, checked while the file is read.
+PREFIX_MAGIC = b"HEARTHPX-LLAMA2\n"
+STATE_MAGIC = b"HEARTHKV-LLAMA2\n"
 
 
 @dataclass(frozen=True)
 class SeqState:
-    """The cached tokens and llama.cpp's serialized KV for them."""
+    """The cached tokens and llama.cpp's serialized KV for them.
+
+    `data` is the bytes llama.cpp gave, or a read-only view of the file it was saved to (see
+    backends/state_read.py): either is handed to llama.cpp as it is, never copied again."""
 
     tokens: np.ndarray[Any, np.dtype[np.int32]]
-    data: bytes
+    data: bytes | memoryview
 
     @property
     def nbytes(self) -> int:
@@ -44,6 +50,12 @@ def save_sequence(llm: Any) -> SeqState:
     return SeqState(tokens, ctypes.string_at(buffer, written))  # one copy, not two
 
 
+def _pointer(data: bytes | memoryview) -> Any:
+    """A uint8 pointer to `data`'s own memory, read-only, no copy (llama.cpp only reads it;
+    the pointer keeps `data` alive for as long as it is held)."""
+    return np.frombuffer(data, dtype=np.uint8).ctypes.data_as(ctypes.POINTER(ctypes.c_uint8))
+
+
 def restore_sequence(llm: Any, state: SeqState) -> bool:
     """Put a saved KV back; False (and an empty context) when llama.cpp refuses it."""
     import llama_cpp
@@ -52,8 +64,8 @@ def restore_sequence(llm: Any, state: SeqState) -> bool:
     if n == 0 or n >= llm.n_ctx():
         return False
     llama_cpp.llama_memory_clear(llama_cpp.llama_get_memory(llm.ctx), True)
-    buffer = (ctypes.c_uint8 * len(state.data)).from_buffer_copy(state.data)
-    if llama_cpp.llama_state_seq_set_data(llm.ctx, buffer, len(state.data), SEQ) == 0:
+    if llama_cpp.llama_state_seq_set_data(llm.ctx, _pointer(state.data), len(state.data),
+                                          SEQ) == 0:
         llm.n_tokens = 0
         return False
     llm.input_ids[:n] = state.tokens
@@ -63,50 +75,66 @@ def restore_sequence(llm: Any, state: SeqState) -> bool:
     return True
 
 
-def _dump(state: SeqState, path: Path) -> None:
-    with path.open("wb") as handle:  # a file object stops numpy from appending ".npz"
-        np.savez(handle, tokens=state.tokens, data=np.frombuffer(state.data, dtype=np.uint8))
-
-
-def _load(path: Path) -> SeqState:
-    with np.load(path, allow_pickle=False) as archive:
-        return SeqState(archive["tokens"].astype(np.int32), archive["data"].tobytes())
-
-
-def seq_state_codec() -> StateCodec[SeqState]:
-    return StateCodec(suffix=".llkv.npz", size=lambda s: s.nbytes, dump=_dump, load=_load)
-
-
-def _dump_prefix(state: SeqState, meta: dict[str, str], tokens: Sequence[int],
-                 path: Path) -> None:
-    """Magic, a JSON header (metadata, sizes, CRC-32 of the KV bytes), the tokens, the KV."""
-    ids = np.asarray(tokens, dtype="<i4").tobytes()
-    header = json.dumps({**meta, "kv_bytes": len(state.data), "crc32": zlib.crc32(state.data),
+def _dump_file(state: SeqState, meta: dict[str, str], magic: bytes, path: Path,
+               sync: bool) -> None:
+    """Magic, a JSON header (metadata, sizes, CRC-32s of the tokens and of each chunk of the
+    KV), the token ids, the KV: laid out so a load reads the file once, into one buffer."""
+    ids = np.asarray(state.tokens, dtype="<i4").tobytes()
+    header = json.dumps({**meta, "n_tokens": len(state.tokens), "kv_bytes": len(state.data),
+                         "chunk": CHUNK, "crcs": chunk_crcs(state.data),
                          "tokens_crc32": zlib.crc32(ids)}).encode()
     with path.open("wb") as handle:
-        handle.write(PREFIX_MAGIC + struct.pack("<I", len(header)) + header + ids)
+        handle.write(magic + struct.pack("<I", len(header)) + header + ids)
         handle.write(state.data)
-        handle.flush()
-        os.fsync(handle.fileno())
+        if sync:
+            handle.flush()
+            os.fsync(handle.fileno())
 
 
-def _load_prefix(path: Path) -> tuple[SeqState, dict[str, str], list[int]]:
-    blob = path.read_bytes()
-    if not blob.startswith(PREFIX_MAGIC):
-        raise PrefixFileError("it is not a Hearth llama.cpp prompt state")
-    start = len(PREFIX_MAGIC) + 4
-    (length,) = struct.unpack_from("<I", blob, len(PREFIX_MAGIC))
-    header = json.loads(blob[start:start + length])
+def _load_file(path: Path, magic: bytes) -> tuple[SeqState, dict[str, Any]]:
+    try:
+        blob = map_file(path)
+    except ValueError as exc:  # an empty file cannot be mapped
+        raise PrefixFileError("the file is empty") from exc
+    if blob[:len(magic)] != magic:
+        raise PrefixFileError("it is not a Hearth llama.cpp state of this version")
+    start = len(magic) + 4
+    (length,) = struct.unpack_from("<I", blob, len(magic))
+    header = json.loads(bytes(blob[start:start + length]))
     n_tokens, kv_bytes = int(header["n_tokens"]), int(header["kv_bytes"])
     ids = blob[start + length:start + length + 4 * n_tokens]
     data = blob[start + length + 4 * n_tokens:]
     if len(ids) != 4 * n_tokens or len(data) != kv_bytes:
         raise PrefixFileError("the file is truncated")
-    if zlib.crc32(ids) != header["tokens_crc32"] or zlib.crc32(data) != header["crc32"]:
-        raise PrefixFileError("the file is damaged (checksum mismatch)")
+    if zlib.crc32(ids) != header["tokens_crc32"]:
+        raise PrefixFileError("the file is damaged (checksum mismatch in its tokens)")
+    verify(data, header["crcs"], int(header["chunk"]))
     tokens = np.frombuffer(ids, dtype="<i4").astype(np.int32)
-    meta = {k: str(v) for k, v in header.items()}
-    return SeqState(tokens, data), meta, [int(t) for t in tokens]
+    return SeqState(tokens, data), header
+
+
+def _dump(state: SeqState, path: Path) -> None:
+    _dump_file(state, {}, STATE_MAGIC, path, sync=False)  # a cache: a torn file fails its CRC
+
+
+def _load(path: Path) -> SeqState:
+    return _load_file(path, STATE_MAGIC)[0]
+
+
+def seq_state_codec() -> StateCodec[SeqState]:
+    return StateCodec(suffix=".llkv", size=lambda s: s.nbytes, dump=_dump, load=_load)
+
+
+def _dump_prefix(state: SeqState, meta: dict[str, str], tokens: Sequence[int],
+                 path: Path) -> None:
+    ids = np.asarray(tokens, dtype=np.int32)
+    _dump_file(SeqState(ids, state.data), meta, PREFIX_MAGIC, path, sync=True)
+
+
+def _load_prefix(path: Path) -> tuple[SeqState, dict[str, str], list[int]]:
+    state, header = _load_file(path, PREFIX_MAGIC)
+    meta = {k: str(v) for k, v in header.items() if k != "crcs"}
+    return state, meta, state.tokens.tolist()
 
 
 def seq_prefix_codec() -> PrefixCodec[SeqState]:

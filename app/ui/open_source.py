@@ -10,7 +10,6 @@ from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from app.ui.pages.pdf_viewer import PdfViewer, pdf_available
-from skills.files.runnable import runnable_reason
 
 
 def open_source(source: Any, parent: QWidget | None = None) -> QWidget | None:
@@ -29,6 +28,8 @@ def open_source(source: Any, parent: QWidget | None = None) -> QWidget | None:
         viewer = PdfViewer(path, int(page or 1), parent)
         viewer.show()
         return viewer
+    from skills.files.runnable import runnable_reason  # the file index: not for the 1st frame
+
     if runnable_reason(path):  # a launcher or script: show its folder, never run it
         QDesktopServices.openUrl(QUrl.fromLocalFile(str(Path(path).parent)))
         return None

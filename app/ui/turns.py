@@ -8,16 +8,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Literal
 
-from app.core.assistant import TurnMode
-
 if TYPE_CHECKING:
-    from app.core.assistant import Assistant, TurnHandle
+    from app.core.assistant import Assistant, TurnHandle, TurnMode
     from app.core.events import AssistantEvent
 
 OnEvent = Callable[["AssistantEvent"], None]
 
 
 def _mode(thinking: bool, kind: Literal["chat", "quick"] = "chat") -> TurnMode:
+    from app.core.assistant import TurnMode  # loaded after the window is shown
+
     return TurnMode(thinking=thinking, kind=kind)
 
 

@@ -83,7 +83,7 @@ def test_caches_survive_unload_on_disk(tiny_model: TinyModel, tmp_path: Path) ->
     _, a1 = turn(first, A_HISTORY, "A")
     turn(first, B_HISTORY, "B")
     first.unload()
-    assert len(list(tmp_path.rglob("*.llkv.npz"))) == 2
+    assert len(list(tmp_path.rglob("*.llkv"))) == 2
     second = make(tiny_model, tmp_path)
     turn(second, B_HISTORY, "B-other")  # the live context now holds something else
     _, a2 = turn(second, A_NEXT, "A")
@@ -96,7 +96,7 @@ def test_a_damaged_cache_file_is_ignored(tiny_model: TinyModel, tmp_path: Path) 
     first = make(tiny_model, tmp_path)
     turn(first, A_HISTORY, "A")
     first.unload()
-    for file in tmp_path.rglob("*.llkv.npz"):
+    for file in tmp_path.rglob("*.llkv"):
         file.write_bytes(b"garbage")
     second = make(tiny_model, tmp_path)
     _, again = turn(second, A_HISTORY, "A")
@@ -156,7 +156,7 @@ def test_without_a_folder_nothing_is_written(tmp_path: Path) -> None:
     assert not list(tmp_path.iterdir())
 
 
-def test_numpy_states_round_trip(tmp_path: Path) -> None:
+def test_states_round_trip_through_a_file(tmp_path: Path) -> None:
     from backends.llama_state import SeqState, seq_state_codec
 
     codec = seq_state_codec()
@@ -180,4 +180,32 @@ def test_states_saved_by_another_llama_cpp_are_never_restored(
     _, again = turn(second, A_NEXT, "A")
     second.unload()
     assert again.cached_prompt_tokens == 0
-    assert len({p.parent for p in tmp_path.rglob("*.llkv.npz")}) == 2  # one folder per version
+    assert len({p.parent for p in tmp_path.rglob("*.llkv")}) == 2  # one folder per version
+
+
+def test_a_state_damaged_in_one_chunk_is_refused_and_says_where(tmp_path: Path) -> None:
+    from backends.llama_state import SeqState, seq_state_codec
+    from backends.state_read import CHUNK
+
+    codec = seq_state_codec()
+    data = bytes(range(256)) * (CHUNK // 256 * 2 + 3)  # two full chunks and a short one
+    codec.dump(SeqState(np.arange(5, dtype=np.int32), data), tmp_path / "s.llkv")
+    assert bytes(codec.load(tmp_path / "s.llkv").data) == data
+    blob = bytearray((tmp_path / "s.llkv").read_bytes())
+    blob[len(blob) - len(data) + CHUNK + 10] ^= 0xFF  # one byte in the second chunk
+    (tmp_path / "s.llkv").write_bytes(bytes(blob))
+    with pytest.raises(ValueError, match=f"{CHUNK:,} bytes into"):
+        codec.load(tmp_path / "s.llkv")
+
+
+def test_conversation_states_in_the_old_format_are_removed(tiny_model: TinyModel,
+                                                           tmp_path: Path) -> None:
+    first = make(tiny_model, tmp_path)
+    turn(first, A_HISTORY, "A")
+    first.unload()
+    (saved,) = tmp_path.rglob("*.llkv")
+    old = saved.with_name("0" * 40 + ".llkv.npz")  # what Hearth wrote before (never read now)
+    old.write_bytes(b"PK old numpy archive")
+    second = make(tiny_model, tmp_path)
+    assert not old.exists() and saved.exists()
+    second.unload()

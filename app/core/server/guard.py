@@ -7,10 +7,12 @@ import ipaddress
 import json
 import sys
 from collections.abc import Callable
-
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from typing import TYPE_CHECKING
 
 from app.core.server.keys import key_matches
+
+if TYPE_CHECKING:  # the settings page reads this module before any server exists
+    from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
 OPEN_PATHS = frozenset({"/health"})  # tells nothing but "ready" or "loading"

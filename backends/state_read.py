@@ -1,0 +1,58 @@
+"""Read a saved model state at disk speed: the file mapped once, checked, handed over in place.
+
+A saved KV state is hundreds of MiB. Reading it into bytes, slicing it and copying it again for
+llama.cpp cost 4.7x a plain read of the file. Here the file is mapped read-only with the kernel
+reading all of it ahead at once; the checksums run over the page cache's own pages and llama.cpp
+copies the KV straight out of them, so the only passes over the data are the disk's, the
+checksum's and llama.cpp's own copy (a plain read makes one more: into the process's buffer)."""
+
+from __future__ import annotations
+
+import mmap
+import os
+import zlib
+from collections.abc import Sequence
+from pathlib import Path
+
+CHUNK = 8 * 1024 * 1024  # one CRC-32 per 8 MiB: a damaged file is named by where it is damaged
+
+
+class StateReadError(ValueError):
+    """The file is shorter than its header says, or a chunk's checksum does not match."""
+
+
+def chunk_crcs(data: bytes | bytearray | memoryview, chunk: int = CHUNK) -> list[int]:
+    """The CRC-32 of each `chunk` bytes of `data` (what verify() checks again on load)."""
+    view = memoryview(data)
+    return [zlib.crc32(view[start:start + chunk]) for start in range(0, len(view), chunk)]
+
+
+def map_file(path: Path) -> memoryview:
+    """The whole file as a read-only view (a mapping: the page cache's pages, not a copy).
+
+    Saved states are written beside their name and renamed into place, never rewritten in
+    place, so a mapped file cannot change under the reader."""
+    with path.open("rb") as handle:
+        if os.name == "nt":  # Windows cannot delete a mapped file (a bad one is deleted)
+            buffer = bytearray(os.fstat(handle.fileno()).st_size)
+            handle.readinto(buffer)
+            return memoryview(buffer)
+        if hasattr(mmap, "MAP_POPULATE"):  # Linux: read every page now, in large requests
+            # Read-only: populating a writable private mapping would copy every page.
+            mapped = mmap.mmap(handle.fileno(), 0, flags=mmap.MAP_SHARED | mmap.MAP_POPULATE,
+                               prot=mmap.PROT_READ)
+        else:
+            mapped = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+            if hasattr(mapped, "madvise"):  # macOS: start the disk on every page at once
+                mapped.madvise(mmap.MADV_WILLNEED)
+    return memoryview(mapped)  # the mapping lives as long as a view of it does
+
+
+def verify(view: memoryview, crcs: Sequence[int], chunk: int = CHUNK) -> None:
+    """Raise StateReadError unless each `chunk` bytes of `view` has its recorded CRC-32."""
+    if len(crcs) != -(-len(view) // chunk):
+        raise StateReadError("the file's checksum list does not match its size")
+    for index, crc in enumerate(crcs):
+        if zlib.crc32(view[index * chunk:(index + 1) * chunk]) != crc:
+            raise StateReadError(f"the file is damaged (checksum mismatch at {index * chunk:,} "
+                                 "bytes into the state)")

@@ -1,0 +1,125 @@
+"""A saved model state restored at disk speed: restore time against a plain read of the same file.
+
+    .venv/bin/python bench/bench_state_restore.py [--tokens 1000] [--repeats 5]
+
+The state has the full-size Nanbeige4.2's KV shape (22 layers run twice = 44 KV slots of 8 heads
+x 128, f16: 176 KiB a token, so 1,000 tokens = 172 MiB, the size issue 28 quotes) on a random
+model that is cheap to prefill (hidden 256). Each figure starts with the file's pages dropped from the page cache
+(posix_fadvise DONTNEED; drop_caches needs root and would hit the whole shared machine). In
+the same run and on the same file: a plain `open(path, "rb").read()` (the reference), the
+restore Hearth does now (read and check the file, hand the KV to llama.cpp), and the restore
+as it was before issue 28 (read whole, slice, CRC, copy for ctypes, hand over), for scale.
+Target: restore <= 1.5x the plain read."""
+
+from __future__ import annotations
+
+import argparse
+import ctypes
+import os
+import statistics
+import struct
+import sys
+import tempfile
+import time
+import zlib
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.support.tiny_model import build_model  # noqa: E402
+
+MODEL_DIR = ROOT / "bench" / ".cache" / "nanbeige-kv-shape"
+TARGET = 1.5
+
+
+def _model() -> Path:
+    # Nanbeige's KV per token (44 slots of 8 x 128) behind a narrow, quick-to-run body.
+    return build_model(MODEL_DIR, hidden=256, intermediate=512, layers=22, heads=8,
+                       kv_heads=8, head_dim=128, vocab=512, seed=0, write_mlx=False,
+                       context=8192).gguf_path
+
+
+def _drop(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+        os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+    finally:
+        os.close(fd)
+
+
+def _timed(path: Path, work: Callable[[], object]) -> float:
+    _drop(path)
+    started = time.perf_counter()
+    work()
+    return time.perf_counter() - started
+
+
+def _old_restore(llm: Any, path: Path) -> None:
+    """The pre-issue-28 path, kept here only as the 'before' figure: whole read, slices, one
+    CRC over all, a copy into a ctypes array, then llama.cpp's own copy."""
+    import llama_cpp
+
+    blob = path.read_bytes()
+    (length,) = struct.unpack_from("<I", blob, 16)
+    import json
+
+    header = json.loads(blob[20:20 + length])
+    ids = blob[20 + length:20 + length + 4 * int(header["n_tokens"])]
+    data = blob[20 + length + len(ids):]
+    zlib.crc32(ids)
+    zlib.crc32(data)
+    buffer = (ctypes.c_uint8 * len(data)).from_buffer_copy(data)
+    llama_cpp.llama_memory_clear(llama_cpp.llama_get_memory(llm.ctx), True)
+    assert llama_cpp.llama_state_seq_set_data(llm.ctx, buffer, len(data), 0) > 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tokens", type=int, default=1000)
+    parser.add_argument("--repeats", type=int, default=5)
+    args = parser.parse_args()
+    import llama_cpp
+
+    from backends.llama_state import (
+        _dump_prefix,
+        _load_prefix,
+        restore_sequence,
+        save_sequence,
+    )
+
+    llm = llama_cpp.Llama(str(_model()), n_ctx=args.tokens + 64, n_batch=512, verbose=False,
+                          n_threads=2, type_k=1, type_v=1)  # 1 = GGML_TYPE_F16
+    llm.eval([1 + i % 500 for i in range(args.tokens)])
+    state = save_sequence(llm)
+    with tempfile.TemporaryDirectory(prefix="hearth-restore-", dir=ROOT / "bench" / ".cache") as tmp:
+        path = Path(tmp) / "state.llpx"
+        _dump_prefix(state, {}, state.tokens.tolist(), path)
+        size = path.stat().st_size
+
+        def restore() -> None:
+            assert restore_sequence(llm, _load_prefix(path)[0])
+
+        restore()  # a first pass for llama.cpp's lazily touched KV pages
+        plain, new, old = [], [], []
+        for _ in range(args.repeats):  # interleaved: a load spike hits all three alike
+            plain.append(_timed(path, lambda: path.read_bytes()))
+            new.append(_timed(path, restore))
+            old.append(_timed(path, lambda: _old_restore(llm, path)))
+    read, now, before = (statistics.median(x) for x in (plain, new, old))
+    print(f"state file: {size / 2**20:.1f} MiB ({args.tokens} tokens, f16 KV of Nanbeige's "
+          f"shape); page cache dropped before each; median of {args.repeats}, load "
+          f"{os.getloadavg()[0]:.1f}")
+    print("| plain read (reference) | restore now | ratio | restore before issue 28 | ratio |")
+    print("|---:|---:|---:|---:|---:|")
+    print(f"| {read:.3f} s | {now:.3f} s | {now / read:.2f}x | {before:.3f} s | "
+          f"{before / read:.2f}x |")
+    print("PASS" if now / read <= TARGET else "SLOW")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
