@@ -275,7 +275,8 @@ class Turn:
                 continue
             outcome = caller.call(call["id"], call["name"], call["arguments"])
             self.s.history.add_message(self.conv, "tool", outcome.text, tool_call_id=call["id"],
-                                       tool_name=call["name"], tool_ok=outcome.ok)
+                                       tool_name=call["name"], tool_ok=outcome.ok,
+                                       card=outcome.card())
             self.emit(ToolFinished(call["id"], call["name"], outcome.ok, outcome.text,
                                    outcome.data))
             if outcome.sources:

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
 from app.core.events import ContextCompacted, TurnStarted
 from app.ui import turns
 from app.ui.chat.composer import Composer
-from app.ui.chat.history_view import build_widget, group_messages
+from app.ui.chat.history_view import build_widget, group_messages, remember_card
 from app.ui.chat.live_answer import Begin, LiveAnswer
 from app.ui.chat.message import AssistantMessage, SummaryMarker, UserMessage
 from app.ui.chat.parts import Banner, EmptyState
@@ -272,6 +272,13 @@ class ChatView(QWidget):
             widget.alternative_requested.connect(
                 lambda n, w=widget: self.show_alternative(w, n))
             widget.cite_clicked.connect(lambda n, w=widget: self.open_citation(w, n))
+            widget.card_changed.connect(self._remember_card)
+
+    def _remember_card(self, call_id: str, state: dict[str, Any]) -> None:
+        cid, history = self.conversation_id, self.ctx.lazy("history")
+        if cid is not None and call_id:
+            self.ctx.ops.run(lambda: remember_card(history, cid, call_id, state),
+                             title=self.tr("Could not remember what this card shows"))
 
     # -- turns --------------------------------------------------------------------------------
     @property

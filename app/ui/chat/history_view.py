@@ -105,7 +105,17 @@ def build_widget(group: Group, dark: bool, renders: RenderQueue | None = None) -
             status = message.status
         else:
             ok = message.tool_ok if message.tool_ok is not None else True
+            card = dict(getattr(message, "card", None) or {})
             widget.finish_tool(message.tool_call_id, message.tool_name, ok, message.content,
-                               None)
+                               card.get("data"), card)
     widget.finish(note=_note(status), deferred=renders is not None)
     return widget
+
+
+def remember_card(history: Any, conversation_id: str, call_id: str, state: dict[str, Any]) -> None:
+    """Store a tool card's new state (undone) with its result, so a reopened chat shows it.
+    Blocks on the disk: run it on a worker."""
+    for message in history.messages(conversation_id):
+        if message.role == "tool" and message.tool_call_id == call_id:
+            history.update_message(message.id, card={**(message.card or {}), **state})
+            return

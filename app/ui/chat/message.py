@@ -218,6 +218,7 @@ class AssistantMessage(QFrame):
     regenerate_requested = Signal()
     alternative_requested = Signal(int)  # the answer to show instead (1, 2...)
     cite_clicked = Signal(int)
+    card_changed = Signal(str, dict)  # a tool card's call id and state to store (undone)
 
     def __init__(self, parent: QWidget | None = None, dark: bool = False,
                  renders: RenderQueue | None = None) -> None:
@@ -295,6 +296,7 @@ class AssistantMessage(QFrame):
     def add_tool(self, call_id: str, name: str, arguments: dict[str, Any]) -> ToolCard:
         self._close_open_parts()
         card = ToolCard(call_id, name, arguments)
+        card.state_changed.connect(lambda state, c=card: self.card_changed.emit(c.call_id, state))
         self.cards[call_id or name] = card
         self._insert(card)
         return card
@@ -304,8 +306,9 @@ class AssistantMessage(QFrame):
             (c for c in reversed(list(self.cards.values())) if c.name == name), None)
         return card if card is not None else self.add_tool(call_id, name, {})
 
-    def finish_tool(self, call_id: str, name: str, ok: bool, text: str, data: Any) -> None:
-        self.card_for(call_id, name).finish(ok, text, data)
+    def finish_tool(self, call_id: str, name: str, ok: bool, text: str, data: Any,
+                    state: dict[str, Any] | None = None) -> None:
+        self.card_for(call_id, name).finish(ok, text, data, state)
 
     def set_sources(self, sources: list[Any]) -> None:
         self.sources = sorted(sources, key=lambda s: getattr(s, "citation", 0))
