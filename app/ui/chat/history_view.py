@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 from PySide6.QtWidgets import QWidget
 
+from app.core.pastes import is_paste
 from app.ui.chat.message import AssistantMessage, SummaryMarker, UserMessage
 from app.ui.chat.text_view import RenderQueue
 
@@ -94,7 +96,11 @@ def build_widget(group: Group, dark: bool, renders: RenderQueue | None = None) -
     """One message widget; its Markdown renders later through `renders` when given."""
     kind, messages = group
     if kind == "user":
-        return UserMessage(messages[0].content, messages[0].id, dark=dark)
+        user = UserMessage(messages[0].content, messages[0].id, dark=dark)
+        pasted = next((p for p in messages[0].attachments or [] if is_paste(p)), None)
+        if pasted is not None:
+            user.show_attached(Path(pasted).name)
+        return user
     if kind == "summary":
         return SummaryMarker(messages[0].content)
     widget = AssistantMessage(dark=dark, renders=renders)

@@ -69,6 +69,7 @@ class LiveAnswer(QObject):
         self.first_token = 0.0
         self.deltas = 0
         self.compacted = False
+        self.pasted = False  # its question went as a document (too long for the model)
         self._ops: Ops | None = None
         self._pausable: set[str] = set()  # cards whose Pause / Resume are wired
         self._connect()

@@ -63,6 +63,12 @@ class UserMessage(QFrame):
         self.body = MessageText(bubble, dark)
         self.body.set_markdown(text, now=True)
         inner.addWidget(self.body)
+        self.attached = QLabel()  # the message went to the model as a document (too long)
+        self.attached.setObjectName("dim")
+        self.attached.setWordWrap(True)
+        self.attached.hide()
+        self._attached_name: str | None = None
+        inner.addWidget(self.attached)
         column.addWidget(bubble)
         actions = QHBoxLayout()
         actions.addStretch(1)
@@ -81,7 +87,19 @@ class UserMessage(QFrame):
         if event.type() == QEvent.Type.LanguageChange:
             _retext(self.edit_button, self.tr("Edit"), self.tr("Edit this message and resend"))
             self.body.setAccessibleName(self.tr("Your message"))
+            if self._attached_name is not None:
+                self.show_attached(self._attached_name)
         super().changeEvent(event)
+
+    def show_attached(self, name: str) -> None:
+        """Say that this message is longer than the model reads at once and went to it as a
+        document `name` ("" while it is being kept)."""
+        self._attached_name = name
+        self.attached.setText(
+            self.tr("📎 Too long for the model to read at once: kept whole as “%1”, which it "
+                    "searches and reads.").replace("%1", name) if name
+            else self.tr("📎 Too long for the model to read at once: keeping it as a document…"))
+        self.attached.show()
 
 
 def _action(text: str, description: str) -> QToolButton:

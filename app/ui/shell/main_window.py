@@ -419,10 +419,13 @@ class MainWindow(QMainWindow):
         total = getattr(self, "_context_length", 0)
         if used and total:
             compacted = bool(figures.get("compacted"))
+            pasted = bool(figures.get("pasted"))
 
             def context_text() -> str:
                 text = self.tr("Context %1 / %2").replace("%1", f"{used:,}").replace(
                     "%2", f"{total:,}")
+                if pasted:  # what the model received of the person's words
+                    text += self.tr(" · your message: its start and end, the rest as a document")
                 return text + self.tr(" · earlier messages summarized") if compacted else text
 
             self._tr(lambda: self.context_label.setText(context_text()), key="context")
