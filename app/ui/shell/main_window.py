@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -92,7 +93,8 @@ class MainWindow(QMainWindow):
         row = QHBoxLayout(self.chat_header)
         row.setContentsMargins(16, 6, 16, 0)
         row.addStretch(1)
-        self.model_picker = ModelPicker(self.ctx.hearth.settings)
+        runner = self.ctx.hearth.runner
+        self.model_picker = ModelPicker(self.ctx.hearth.settings, lambda: runner.info)
         self.model_picker.chosen.connect(self.use_model)
         self.model_picker.manage.connect(self.open_models)
         self._tr(self.model_picker.refresh)
@@ -380,7 +382,17 @@ class MainWindow(QMainWindow):
 
         self._set_engine(engine)
         self._context_length = int(getattr(info, "context_length", 0) or 0)
+        self._show_in_use()
         self.model_loaded.emit(info)
+
+    def _show_in_use(self) -> None:
+        """Picker and Models dialog name what the runner has loaded (one source of truth)."""
+        self.model_picker.refresh()
+        from app.ui.models.manager import ModelManager
+
+        manager = self._dialogs.get("models")
+        if isinstance(manager, ModelManager):
+            manager.show_in_use()
 
     def _loaded(self, loading: Any) -> None:
         if loading.exception() is None:
@@ -402,8 +414,20 @@ class MainWindow(QMainWindow):
                 self.tr("Preparing the assistant… %1%").replace("%1", percent)), key="prefix")
 
     def _model_failed(self, error: Exception) -> None:
-        self._set_engine(lambda: self.tr("No model loaded"))
-        self.chat.show_failure(present_error(error))
+        """Say which model answers now: the previous one when the new one never reached the
+        runner (it is still loaded), else none (the runner unloaded it before loading)."""
+        failure = present_error(error)
+        info = self.ctx.hearth.runner.info  # in memory: what the runner has loaded
+        if info is None:
+            self._set_engine(lambda: self.tr("No model loaded"))
+            self._show_in_use()
+            text = failure.text + " " + self.tr("No model is loaded now.")
+        else:
+            self._model_ready(info)
+            name = getattr(info, "model_name", "") or Path(getattr(info, "model_path", "")).name
+            text = failure.text + " " + self.tr("%1 is still loaded and answers.").replace(
+                "%1", name)
+        self.chat.show_failure(replace(failure, text=text))
 
     def _turn_finished(self, figures: dict[str, Any]) -> None:
         if not getattr(self, "_context_length", 0):
