@@ -26,7 +26,6 @@ from PySide6.QtWidgets import (
 from app.ui.context import UiContext
 from app.ui.i18n import Retranslator, plural
 from app.ui.rich_delegate import HTML_ROLE, RichTextDelegate
-from app.ui.settings.forget_history import HistoryEraser
 
 ID_ROLE = Qt.ItemDataRole.UserRole
 SEARCH_DELAY_MS = 200
@@ -61,8 +60,6 @@ class Sidebar(QWidget):
         self.current_id: str | None = None
         self._keep: str | None = None  # the row to select again after a reload
         self._tr = Retranslator(self)
-        self.eraser = HistoryEraser(ctx, self)  # "Delete all history…" in the chat menu
-        self.eraser.erased.connect(self.forgotten)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(10, 12, 10, 10)
         layout.setSpacing(8)
@@ -227,8 +224,6 @@ class Sidebar(QWidget):
                        lambda: self.set_pinned(cid, not pinned))
         menu.addSeparator()
         menu.addAction(self.tr("Delete…"), lambda: self.delete(cid))
-        menu.addSeparator()  # the rest is about every chat, not this one
-        menu.addAction(self.tr("Delete all history…"), self.eraser.ask)
         menu.popup(self.list.viewport().mapToGlobal(pos))
 
     def menu_for_current(self) -> None:
