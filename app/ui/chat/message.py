@@ -341,6 +341,8 @@ class AssistantMessage(QFrame):
             self.segment = None
         self._close_open_parts()
         self._stats.setText(stats)
+        self.copy_button.show()
+        self.regenerate_button.show()
         if note or self._notices:
             self._note.setText(" ".join([*self._notices, note]).strip())
             self._note.show()
@@ -431,6 +433,9 @@ class AssistantMessage(QFrame):
         row.addWidget(self._build_switcher())
         row.addWidget(self.copy_button)
         row.addWidget(self.regenerate_button)
+        # Only a finished answer can be copied or written again (finish shows them).
+        self.copy_button.hide()
+        self.regenerate_button.hide()
         row.addSpacing(8)
         row.addWidget(self._stats)
         row.addStretch(1)
