@@ -354,6 +354,7 @@ class MainWindow(QMainWindow):
                         "file you have."), button=True), key="banner")
             return
         self._set_engine(lambda: self.tr("Loading the model…"))
+        self._forget_figures()  # measured on the engine that is going away
         self.chat.show_banner("")
         self._tr(lambda: None, key="banner")  # other banners (indexing) must not be redone
 
@@ -439,7 +440,10 @@ class MainWindow(QMainWindow):
         tps = 0.0 if stopped or figures.get("tokens", 0) < 2 else float(figures.get("tps", 0))
         self._tr(lambda: self.speed_label.setText(
             self.tr("%1 tok/s").replace("%1", f"{tps:.1f}") if tps else ""), key="speed")
-        used = int(figures.get("prompt_tokens", 0) + figures.get("tokens", 0))
+        # What the last step's prompt and answer took of the window (sums over the turn's
+        # steps can exceed it); the totals where an older engine gives no per-step figure.
+        used = int(figures.get("context_tokens", 0)
+                   or figures.get("prompt_tokens", 0) + figures.get("tokens", 0))
         total = getattr(self, "_context_length", 0)
         if used and total:
             compacted = bool(figures.get("compacted"))
