@@ -46,7 +46,8 @@ def test_a_written_file_keeps_its_actions_and_its_undo(window, backend, qtbot,
                                                        tmp_path) -> None:
     drop(window, [make_sales(tmp_path / "sales.xlsx")])
     wait_indexed(qtbot, window)
-    backend.queue(tool_call("office_report", title="Sales summary", markdown="# Totals\n"),
+    backend.queue(tool_call("office_report", title="Sales summary",
+                            markdown="# Totals\n\n| a | b |\n|---|---|\n| 1 | 2 |\n"),
                   answer("Written.", "Your report is ready."), TITLE)
     window.chat.send("make a Word report")
     (reply,) = messages(window, AssistantMessage)
@@ -56,6 +57,8 @@ def test_a_written_file_keeps_its_actions_and_its_undo(window, backend, qtbot,
     wait_idle(qtbot, window)
     report = tmp_path / "made" / "Sales summary.docx"
     assert report.exists()
+    shown = card_named(reply, "office_report").result.text()
+    assert "1 table" in shown and "1 tables" not in shown  # counted as people count
 
     card = card_named(reopen(qtbot, window), "office_report")
     assert card.file_actions is not None and card.file_actions.isVisibleTo(card)
