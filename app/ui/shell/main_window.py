@@ -252,7 +252,7 @@ class MainWindow(QMainWindow):
         self.sidebar.select(cid)
 
     def _conversation_started(self, cid: str) -> None:
-        self.sidebar.current_id = cid
+        self.sidebar.select(cid)
         self.sidebar.reload()
 
     def _page_requested(self, key: str) -> None:

@@ -194,12 +194,15 @@ class Sidebar(QWidget):
                 self.list.setCurrentItem(item)
 
     def select(self, conversation_id: str | None) -> None:
+        """Highlight the chat on screen; one not listed yet (new, or made by quick ask) is
+        highlighted when a reload lists it, and none stays on the chat shown before."""
         self.current_id = conversation_id
         for i in range(self.list.count()):
             item = self.list.item(i)
             if item.data(ID_ROLE) == conversation_id:
                 self.list.setCurrentItem(item)
                 return
+        self.list.setCurrentRow(-1)  # no current row: a reload keeps current_id, not the old
         self.list.clearSelection()
 
     def _activated(self, item: QListWidgetItem) -> None:
