@@ -375,6 +375,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(args_list)
         return _run_command(args)
+    except BrokenPipeError:  # `hearth ... | head`: the reader has what it wanted
+        from app.cli.output import reader_gone
+
+        return reader_gone()
     finally:
         sys.stdout, sys.stderr = streams
         os.umask(mask)

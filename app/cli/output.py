@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from typing import Any
 
@@ -29,3 +30,18 @@ def fail(message: str, code: int = 1) -> int:
     sys.stderr.write(f"hearth: {message}\n")
     sys.stderr.flush()
     return code
+
+
+READER_GONE = 141  # the shell's code for a writer whose reader left (128 + SIGPIPE)
+
+
+def reader_gone() -> int:
+    """stdout's reader has closed the pipe (`| head` read enough): what is still written, even
+    the interpreter's last flush, goes nowhere instead of ending in a traceback."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.__stdout__.fileno() if sys.__stdout__ else 1)
+        os.close(devnull)
+    except (OSError, ValueError):  # no real stdout: nothing will be flushed to it
+        pass
+    return READER_GONE

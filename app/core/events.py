@@ -163,8 +163,12 @@ class TurnDone:
     conversation_id: str
     assistant_message_id: MessageId
     finish_reason: str
-    usage: dict[str, int] = field(default_factory=dict)
-    timings: dict[str, float] = field(default_factory=dict)
+    usage: dict[str, int] = field(default_factory=dict)  # summed over the turn's steps
+    timings: dict[str, float] = field(default_factory=dict)  # the last step's
+    # The last step alone: what its prompt and answer took of the window, and how many tokens
+    # its decode time (timings) is for. Sums over several steps say neither.
+    last_prompt_tokens: int = 0
+    last_completion_tokens: int = 0
 
 
 @dataclass(frozen=True)

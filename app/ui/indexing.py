@@ -10,6 +10,7 @@ from PySide6.QtCore import QObject, Signal
 
 from app.ui.context import UiContext
 from app.ui.i18n import plural
+from app.ui.skip_reasons import skip_reason
 
 
 class DropIndexer(QObject):
@@ -90,12 +91,12 @@ class DropIndexer(QObject):
         text = plural(added, self.tr("1 file ready: ask about it in this chat."),
                       self.tr("%1 files ready: ask about them in this chat.")) if added else ""
         if failures:
-            first = failures[0]
             unread = plural(len(failures), self.tr("1 could not be read"),
                             self.tr("%1 could not be read")) if added else self.tr(
                 "Nothing could be read")
-            text = (text + " " if text else "") + unread + (
-                f" ({Path(first.path).name}: {first.reason})")
+            # Every file that failed, each with its reason: the person must know which.
+            named = "; ".join(f"{Path(f.path).name}: {skip_reason(f.reason)}" for f in failures)
+            text = (text + " " if text else "") + unread + f" ({named})"
         elif not added:
             text = self.tr("No readable documents in what you dropped.")
         self._show(text, cid=cid)

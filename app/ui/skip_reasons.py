@@ -19,6 +19,7 @@ _REASONS: tuple[tuple[str, str], ...] = (
     (r"archive expands to", "the archive expands beyond the size limit"),
     (r"binary data", "binary data, not text"),
     (r"watched folder not found", "watched folder not found"),
+    (r"file is empty", "the file is empty (0 bytes)"),
 )
 
 
@@ -46,3 +47,4 @@ def _catalogue() -> None:
     translate("SkipReason", "the archive expands beyond the size limit")
     translate("SkipReason", "binary data, not text")
     translate("SkipReason", "watched folder not found")
+    translate("SkipReason", "the file is empty (0 bytes)")

@@ -63,6 +63,8 @@ def parse_file(path_str: str) -> Parsed:
         raise ParseError(f"unsupported file type {path.suffix or '(none)'}")
     parser = _PARSERS[kind]
     try:
+        if path.stat().st_size == 0:  # nothing to read: not damaged, and no OCR would help
+            raise ParseError("the file is empty (0 bytes)")
         sections, pages = parser(path)
     except ParseError:
         raise

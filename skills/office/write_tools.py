@@ -84,7 +84,7 @@ class WriteTool:
             for key in [k for k, v in self._drafts.items() if v is made]:
                 del self._drafts[key]
         written = commit(made)
-        counts = ", ".join(f"{v} {k}" for k, v in made.counts.items())
+        counts = ", ".join(counted(v, k) for k, v in made.counts.items())
         lines = [f"Wrote {display(made.path)} ({written['size']} bytes; re-opened and checked:"
                  f" {counts})."]
         if written["backup"]:
@@ -267,3 +267,8 @@ class WriteSlides(WriteTool):
             raise SkillError("the output must end in .pptx")
         preview = "Slides:\n" + "\n".join(f"{n}. {t}" for n, t in enumerate(titles, 1))
         return Draft(path, "pptx", content, preview, counts, slides.pptx_counts, overwrite)
+
+
+def counted(number: int, things: str) -> str:
+    """"1 table", "2 tables": the count keys are plural nouns (rows, columns, tables...)."""
+    return f"{number} {things.removesuffix('s') if number == 1 else things}"

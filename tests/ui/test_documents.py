@@ -124,3 +124,24 @@ def test_a_cited_launcher_is_shown_in_its_folder_never_run(window, tmp_path, mon
     launcher.write_text("[Desktop Entry]\nType=Application\nExec=sh -c 'touch /tmp/x'\n")
     assert open_source(SimpleNamespace(document=str(launcher), page=None), window) is None
     assert opened == [str(tmp_path)]
+
+
+def test_every_failed_file_is_named_and_an_empty_one_is_called_empty(window, qtbot, ctx,
+                                                                     tmp_path) -> None:
+    good = tmp_path / "good.txt"
+    good.write_text("A note with words in it.", encoding="utf-8")
+    empty_pdf, empty_docx = tmp_path / "blank.pdf", tmp_path / "draft.docx"
+    empty_pdf.write_bytes(b"")
+    empty_docx.write_bytes(b"")
+    broken = tmp_path / "broken.pdf"
+    broken.write_bytes(b"%PDF-1.4 this is not really a pdf")
+    drop(window.chat.composer, [good, empty_pdf, empty_docx, broken])
+    wait_indexed(qtbot, window)
+    banner = window.chat.banner_text.text()
+    assert banner.startswith("1 file ready") and "3 could not be read" in banner
+    for name in ("blank.pdf", "draft.docx", "broken.pdf"):  # each of them, not the first
+        assert name in banner
+    assert "blank.pdf: the file is empty (0 bytes)" in banner
+    assert "draft.docx: the file is empty (0 bytes)" in banner
+    empty_part = banner[banner.index("blank.pdf"):banner.index("broken.pdf")]
+    assert "damaged" not in empty_part and "OCR" not in empty_part

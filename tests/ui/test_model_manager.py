@@ -92,7 +92,8 @@ def test_pause_then_resume_after_a_restart_and_verify(ctx, manager, hub, qtbot) 
     again.model_chosen.connect(chosen.append)
     click(qtbot, row.use_button)
     assert chosen == [str(final)]
-    assert row.use_button.text() == "In use" and not row.use_button.isEnabled()
+    # Not "In use" before the runner has it (the window loads it, then says so).
+    assert row.use_button.text() == "Loading…" and not row.use_button.isEnabled()
 
 
 def test_a_checksum_mismatch_deletes_the_file_and_offers_retry(ctx, manager, hub, qtbot) -> None:
@@ -194,6 +195,7 @@ def test_the_model_in_use_and_recent_ones_come_first(ctx, qtbot, tmp_path) -> No
     for path in (in_use, older):
         path.write_bytes(b"GGUF")
     ctx.hearth.settings.model_path = str(in_use)
+    ctx.hearth.runner.info.model_path = str(in_use)  # "In use" is what the runner has loaded
     ctx.hearth.settings.recent_models = [str(older), str(tmp_path / "gone.gguf")]
     dialog = ModelManager(ctx)
     qtbot.addWidget(dialog)
@@ -257,6 +259,7 @@ def test_the_chat_header_picks_a_recent_model(ctx, qtbot, tmp_path, monkeypatch)
 
     first, second = str(tmp_path / "a.gguf"), str(tmp_path / "b.gguf")
     ctx.hearth.settings.model_path = first
+    ctx.hearth.runner.info.model_path = first  # the picker names what the runner has loaded
     ctx.hearth.settings.recent_models = [first, second]
     window = MainWindow(ctx)
     qtbot.addWidget(window)

@@ -10,7 +10,7 @@ from app.cli.ask.render import Renderer
 from app.cli.ask.waiting import wait_for_turn
 from app.cli.engine_options import scripted_backend
 from app.cli.interrupts import result_of
-from app.cli.output import emit_json, fail_on
+from app.cli.output import READER_GONE, emit_json, fail_on
 from app.core.assistant import ConfirmPolicy, TurnMode
 from app.core.failures import FailureKind, exit_code
 from backends.base import Backend, GenerateOptions, Message
@@ -46,6 +46,8 @@ def run_ask(args: argparse.Namespace, hearth: Hearth) -> int:
         finished = wait_for_turn(handle, renderer)
     finally:
         hearth.assistant.close()
+    if renderer.reader_gone:
+        return READER_GONE
     if not finished:
         return exit_code(FailureKind.CANCELLED)
     if renderer.failed is not None:

@@ -8,7 +8,7 @@ import sys
 import threading
 from typing import Any, TextIO
 
-from app.cli.output import emit_json
+from app.cli.output import emit_json, reader_gone
 from app.cli.terminal import control, visible
 from app.core.events import (
     AssistantEvent,
@@ -43,6 +43,7 @@ class Renderer:
         self.failed: TurnFailed | None = None
         self.done: TurnDone | None = None
         self._in_reasoning = False
+        self.reader_gone = False  # stdout's pipe was closed by its reader
         self._lock = threading.Lock()
 
     def __call__(self, event: AssistantEvent) -> None:
@@ -51,10 +52,16 @@ class Renderer:
                 self.failed = event
             elif isinstance(event, TurnDone):
                 self.done = event
-            if self.json_mode:
-                self._json(event)
-            else:
-                self._text(event)
+            if self.reader_gone:
+                return
+            try:
+                if self.json_mode:
+                    self._json(event)
+                else:
+                    self._text(event)
+            except BrokenPipeError:  # `| head` has read enough: the turn stops (waiting.py)
+                self.reader_gone = True
+                reader_gone()
         if isinstance(event, ConfirmationNeeded) and not event.request.answered:
             self.pending.put(event.request)
 

@@ -16,6 +16,8 @@ def wait_for_turn(handle: TurnHandle, renderer: Renderer) -> bool:
     """Wait on the main thread (so Ctrl+C lands here); ask pending confirmations. False: cancelled."""
     try:
         while not handle.wait(POLL_S):
+            if renderer.reader_gone:  # nobody reads the answer any more
+                handle.cancel()
             while not renderer.pending.empty():
                 _ask_person(renderer.pending.get(), renderer)
     except KeyboardInterrupt:

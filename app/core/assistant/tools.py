@@ -61,6 +61,14 @@ class ToolOutcome:
     data: Any = None
     sources: list[Source] = field(default_factory=list)
     cancelled: bool = False
+    denied: bool = False  # the person said no: nothing was done, and nothing failed
+
+    def card(self) -> dict[str, Any]:
+        """What the card showed, to be stored with the result (JSON-safe)."""
+        state: dict[str, Any] = {"denied": True} if self.denied else {}
+        if self.data is not None:
+            state["data"] = json.loads(json.dumps(self.data, ensure_ascii=False, default=str))
+        return state
 
 
 class ToolCaller:
@@ -103,7 +111,7 @@ class ToolCaller:
                 if not self._confirmed(call_id, skill, arguments, description):
                     if self.cancelled.is_set():
                         return ToolOutcome(False, CANCELLED, cancelled=True)
-                    return ToolOutcome(False, DECLINED)
+                    return ToolOutcome(False, DECLINED, denied=True)
         return self._run(call_id, skill, arguments)
 
     # -- confirmation ---------------------------------------------------------------------

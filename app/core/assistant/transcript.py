@@ -6,6 +6,7 @@ from datetime import datetime
 from typing import Any, Protocol
 
 from app.core.assistant.context_budget import summary_message
+from app.core.pastes import is_paste, model_text
 from backends.base import Message
 
 
@@ -94,7 +95,11 @@ def _interrupted(calls: list[dict[str, Any]], seq: int) -> list[tuple[int, Messa
 
 def _convert(message: Any) -> Message | None:
     if message.role == "user":
-        text = message.content + _attachments_note(message.attachments)
+        # A message kept whole as a file (app.core.pastes) reaches the model as an excerpt.
+        pasted = next((p for p in message.attachments if is_paste(p)), None)
+        body = message.content if pasted is None else model_text(message.content, pasted)
+        others = [p for p in message.attachments if p != pasted]
+        text = body + _attachments_note(others)
         return {"role": "user", "content": text + sent_note(message.created)}
     if message.role == "tool":
         return {"role": "tool", "content": message.content,

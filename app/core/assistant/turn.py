@@ -105,6 +105,7 @@ class _Totals:
     cached_prompt_tokens: int = 0
     completion_tokens: int = 0
     timings: dict[str, float] = field(default_factory=dict)
+    last: tuple[int, int] = (0, 0)  # the last step's prompt and completion tokens
 
     def usage(self) -> dict[str, int]:
         return {"prompt_tokens": self.prompt_tokens,
@@ -275,7 +276,8 @@ class Turn:
                 continue
             outcome = caller.call(call["id"], call["name"], call["arguments"])
             self.s.history.add_message(self.conv, "tool", outcome.text, tool_call_id=call["id"],
-                                       tool_name=call["name"], tool_ok=outcome.ok)
+                                       tool_name=call["name"], tool_ok=outcome.ok,
+                                       card=outcome.card())
             self.emit(ToolFinished(call["id"], call["name"], outcome.ok, outcome.text,
                                    outcome.data))
             if outcome.sources:
@@ -343,7 +345,7 @@ class Turn:
         if reason == "cancelled":
             self._name_if_untitled()
         self.emit(TurnDone(self.conv, message_id, reason, self.totals.usage(),
-                           dict(self.totals.timings)))
+                           dict(self.totals.timings), *self.totals.last))
 
     def _name_if_untitled(self) -> None:
         """A first answer that was stopped or failed gets no model-made title; the chat is
@@ -403,6 +405,7 @@ class Turn:
         self.totals.prompt_tokens += done.prompt_tokens
         self.totals.cached_prompt_tokens += done.cached_prompt_tokens
         self.totals.completion_tokens += done.completion_tokens
+        self.totals.last = (done.prompt_tokens, done.completion_tokens)
         first = dict(self.totals.timings)
         # The last step's figures, but time to first token is when the user saw the first one.
         self.totals.timings = dict(done.timings)

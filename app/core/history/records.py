@@ -14,7 +14,8 @@ ROLES = ("system", "user", "assistant", "tool")
 STATUSES = ("complete", "streaming", "interrupted", "cancelled", "error")
 
 # Columns stored as JSON text, with the empty value a new message gets.
-JSON_FIELDS: dict[str, Any] = {"tool_calls": [], "sources": [], "attachments": [], "timings": {}}
+JSON_FIELDS: dict[str, Any] = {"tool_calls": [], "sources": [], "attachments": [], "timings": {},
+                               "card": {}}
 # Fields the store assigns itself; callers may not set them.
 FIXED_FIELDS = frozenset({"id", "conversation_id", "seq", "created"})
 
@@ -74,6 +75,9 @@ class StoredMessage:
     created: str = ""
     notice: str = ""  # Hearth cut the model short: thinking_cut | answer_loop | tool_loop
     summary_of: int = 0  # a system message summarizing messages up to this seq (for the model)
+    # A tool result's card as the person saw it, redrawn when the chat is reopened:
+    # {"data": what the tool gave its card, "denied": true, "undone": true}.
+    card: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass

@@ -188,3 +188,11 @@ def m007_answer_alternatives(db: sqlite_utils.Database) -> None:
     )
     db.execute("create index answer_alternatives_conversation"
                " on answer_alternatives (conversation_id)")
+
+
+@MIGRATIONS
+@_atomic
+def m008_tool_card_state(db: sqlite_utils.Database) -> None:
+    # What a tool result's card showed (its data: a written file, passages; denied; undone), so
+    # a reopened chat draws the card as it was, not from the model-facing text alone.
+    db.execute("alter table messages add column card text not null default '{}'")

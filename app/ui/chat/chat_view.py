@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
@@ -17,8 +18,9 @@ from PySide6.QtWidgets import (
 
 from app.core.events import ContextCompacted, TurnStarted
 from app.ui import turns
+from app.ui.chat import long_paste
 from app.ui.chat.composer import Composer
-from app.ui.chat.history_view import build_widget, group_messages
+from app.ui.chat.history_view import build_widget, group_messages, remember_card
 from app.ui.chat.live_answer import Begin, LiveAnswer
 from app.ui.chat.message import AssistantMessage, SummaryMarker, UserMessage
 from app.ui.chat.parts import Banner, EmptyState
@@ -272,6 +274,13 @@ class ChatView(QWidget):
             widget.alternative_requested.connect(
                 lambda n, w=widget: self.show_alternative(w, n))
             widget.cite_clicked.connect(lambda n, w=widget: self.open_citation(w, n))
+            widget.card_changed.connect(self._remember_card)
+
+    def _remember_card(self, call_id: str, state: dict[str, Any]) -> None:
+        cid, history = self.conversation_id, self.ctx.lazy("history")
+        if cid is not None and call_id:
+            self.ctx.ops.run(lambda: remember_card(history, cid, call_id, state),
+                             title=self.tr("Could not remember what this card shows"))
 
     # -- turns --------------------------------------------------------------------------------
     @property
@@ -285,11 +294,41 @@ class ChatView(QWidget):
         if self._editing is not None:
             self._resend_edit(text, think)
             return
-        self._add(_wired(self, UserMessage(text, dark=self.ctx.dark)))
+        bubble = _wired(self, UserMessage(text, dark=self.ctx.dark))
+        self._add(bubble)
         cid = self.conversation_id
         files, self.attachments = self.attachments, []
         self.composer.set_attachments([])
+        if long_paste.needs_attaching(self.ctx, text):
+            self._send_attached(bubble, text, think, files)
+            return
         self._start(think, lambda a, post: turns.send(a, cid, text, think, post, files))
+
+    def _send_attached(self, bubble: UserMessage, text: str, think: bool,
+                       files: list[str]) -> None:
+        """Too long for the model: kept whole as a document of this chat first, then sent; the
+        model reads its start and end and searches or reads the rest (app.core.pastes)."""
+        bubble.show_attached("")
+        self.composer.set_streaming(True)  # nothing else is sent meanwhile
+
+        def sent(got: tuple[str, str]) -> None:
+            cid, path = got
+            self.composer.set_streaming(False)
+            if self.conversation_id is None:
+                self.conversation_id = cid
+                self.conversation_started.emit(cid)
+            bubble.show_attached(Path(path).name)
+            self._start(think, lambda a, post: turns.send(a, cid, text, think, post,
+                                                          [*files, path]), pasted=True)
+
+        def failed(error: Exception) -> None:
+            self.composer.set_streaming(False)
+            self.show_banner(self.tr("Your message was not sent: it is too long for the model "
+                                     "and could not be kept as a document (%1).")
+                             .replace("%1", str(error)))
+
+        cid = self.conversation_id
+        self.ctx.ops.run(lambda: long_paste.attach(self.ctx, cid, text), sent, failed)
 
     def add_attachments(self, paths: list[str]) -> None:
         """Files just indexed for this chat; the next message tells the assistant about them."""
@@ -366,11 +405,12 @@ class ChatView(QWidget):
     def _last(self, kind: type) -> Any:
         return next((w for w in reversed(self._widgets()) if isinstance(w, kind)), None)
 
-    def _start(self, thinking: bool, begin: Begin) -> None:
+    def _start(self, thinking: bool, begin: Begin, pasted: bool = False) -> None:
         self._prune_finished()
         message = _wired(self, AssistantMessage(dark=self.ctx.dark, renders=self.renders))
         self._add(message)
         live = LiveAnswer(message, self.conversation_id, thinking, self)
+        live.pasted = pasted
         self._host(live)
         live.start(self.ctx.ops, self.ctx.assistant, begin)
 
@@ -419,7 +459,7 @@ class ChatView(QWidget):
     def _on_finished(self, live: LiveAnswer, figures: dict[str, Any]) -> None:
         self._end(live)
         if figures.get("finish_reason") != "error":  # a failure says so in the banner
-            self.turn_finished.emit(figures)
+            self.turn_finished.emit({**figures, "pasted": float(live.pasted)})
 
     def _on_failed(self, failure: Presented) -> None:
         if failure.action is not Action.NONE:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 from PySide6.QtWidgets import QWidget
 
+from app.core.pastes import is_paste
 from app.ui.chat.message import AssistantMessage, SummaryMarker, UserMessage
 from app.ui.chat.text_view import RenderQueue
 
@@ -94,7 +96,11 @@ def build_widget(group: Group, dark: bool, renders: RenderQueue | None = None) -
     """One message widget; its Markdown renders later through `renders` when given."""
     kind, messages = group
     if kind == "user":
-        return UserMessage(messages[0].content, messages[0].id, dark=dark)
+        user = UserMessage(messages[0].content, messages[0].id, dark=dark)
+        pasted = next((p for p in messages[0].attachments or [] if is_paste(p)), None)
+        if pasted is not None:
+            user.show_attached(Path(pasted).name)
+        return user
     if kind == "summary":
         return SummaryMarker(messages[0].content)
     widget = AssistantMessage(dark=dark, renders=renders)
@@ -105,7 +111,17 @@ def build_widget(group: Group, dark: bool, renders: RenderQueue | None = None) -
             status = message.status
         else:
             ok = message.tool_ok if message.tool_ok is not None else True
+            card = dict(getattr(message, "card", None) or {})
             widget.finish_tool(message.tool_call_id, message.tool_name, ok, message.content,
-                               None)
+                               card.get("data"), card)
     widget.finish(note=_note(status), deferred=renders is not None)
     return widget
+
+
+def remember_card(history: Any, conversation_id: str, call_id: str, state: dict[str, Any]) -> None:
+    """Store a tool card's new state (undone) with its result, so a reopened chat shows it.
+    Blocks on the disk: run it on a worker."""
+    for message in history.messages(conversation_id):
+        if message.role == "tool" and message.tool_call_id == call_id:
+            history.update_message(message.id, card={**(message.card or {}), **state})
+            return

@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 
 Begin = Callable[["Assistant", Callable[["AssistantEvent"], None]], "TurnHandle"]
 CONTEXT = "LiveAnswer"
+MIN_SPEED_SPAN_S = 0.25  # an answer shown over less time gives no meaningful speed
 
 
 def _tr(text: str) -> str:
@@ -69,6 +70,7 @@ class LiveAnswer(QObject):
         self.first_token = 0.0
         self.deltas = 0
         self.compacted = False
+        self.pasted = False  # its question went as a document (too long for the model)
         self._ops: Ops | None = None
         self._pausable: set[str] = set()  # cards whose Pause / Resume are wired
         self._connect()
@@ -249,13 +251,19 @@ class LiveAnswer(QObject):
         """'12.3 tok/s · 256 tokens' from the engine's figures, else from what was counted."""
         usage, timings = dict(done.usage or {}), dict(done.timings or {})
         tokens = int(usage.get("completion_tokens", 0)) or self.deltas
+        # The engine's decode time is the last step's: its speed is that step's tokens over it.
+        step = done.last_completion_tokens or tokens
         decode_ms = float(timings.get("decode_ms", 0) or 0)
-        tps = tokens * 1000 / decode_ms if decode_ms > 0 and tokens > 1 else 0.0
-        if not tps and self.first_token and tokens > 1:  # one token has no speed
-            elapsed = time.perf_counter() - self.first_token
-            tps = tokens / elapsed if elapsed > 0 else 0.0
+        tps = step * 1000 / decode_ms if decode_ms > 0 and step > 1 else 0.0
+        elapsed = time.perf_counter() - self.first_token if self.first_token else 0.0
+        if not tps and tokens > 1 and elapsed >= MIN_SPEED_SPAN_S:
+            # Counted here: an answer that arrived in one burst (a server that does not
+            # stream) took no measurable time, and has no speed to show.
+            tps = tokens / elapsed
         figures: dict[str, Any] = {"tps": tps, "tokens": float(tokens),
                                    "prompt_tokens": float(usage.get("prompt_tokens", 0)),
+                                   "context_tokens": float(
+                                       done.last_prompt_tokens + done.last_completion_tokens),
                                    "finish_reason": done.finish_reason}
         count = "1 token" if tokens == 1 else f"{tokens} tokens"
         return (f"{tps:.1f} tok/s · {count}" if tps else count) if tokens else "", figures

@@ -63,6 +63,12 @@ class UserMessage(QFrame):
         self.body = MessageText(bubble, dark)
         self.body.set_markdown(text, now=True)
         inner.addWidget(self.body)
+        self.attached = QLabel()  # the message went to the model as a document (too long)
+        self.attached.setObjectName("dim")
+        self.attached.setWordWrap(True)
+        self.attached.hide()
+        self._attached_name: str | None = None
+        inner.addWidget(self.attached)
         column.addWidget(bubble)
         actions = QHBoxLayout()
         actions.addStretch(1)
@@ -81,7 +87,19 @@ class UserMessage(QFrame):
         if event.type() == QEvent.Type.LanguageChange:
             _retext(self.edit_button, self.tr("Edit"), self.tr("Edit this message and resend"))
             self.body.setAccessibleName(self.tr("Your message"))
+            if self._attached_name is not None:
+                self.show_attached(self._attached_name)
         super().changeEvent(event)
+
+    def show_attached(self, name: str) -> None:
+        """Say that this message is longer than the model reads at once and went to it as a
+        document `name` ("" while it is being kept)."""
+        self._attached_name = name
+        self.attached.setText(
+            self.tr("📎 Too long for the model to read at once: kept whole as “%1”, which it "
+                    "searches and reads.").replace("%1", name) if name
+            else self.tr("📎 Too long for the model to read at once: keeping it as a document…"))
+        self.attached.show()
 
 
 def _action(text: str, description: str) -> QToolButton:
@@ -218,6 +236,7 @@ class AssistantMessage(QFrame):
     regenerate_requested = Signal()
     alternative_requested = Signal(int)  # the answer to show instead (1, 2...)
     cite_clicked = Signal(int)
+    card_changed = Signal(str, dict)  # a tool card's call id and state to store (undone)
 
     def __init__(self, parent: QWidget | None = None, dark: bool = False,
                  renders: RenderQueue | None = None) -> None:
@@ -295,6 +314,7 @@ class AssistantMessage(QFrame):
     def add_tool(self, call_id: str, name: str, arguments: dict[str, Any]) -> ToolCard:
         self._close_open_parts()
         card = ToolCard(call_id, name, arguments)
+        card.state_changed.connect(lambda state, c=card: self.card_changed.emit(c.call_id, state))
         self.cards[call_id or name] = card
         self._insert(card)
         return card
@@ -304,8 +324,9 @@ class AssistantMessage(QFrame):
             (c for c in reversed(list(self.cards.values())) if c.name == name), None)
         return card if card is not None else self.add_tool(call_id, name, {})
 
-    def finish_tool(self, call_id: str, name: str, ok: bool, text: str, data: Any) -> None:
-        self.card_for(call_id, name).finish(ok, text, data)
+    def finish_tool(self, call_id: str, name: str, ok: bool, text: str, data: Any,
+                    state: dict[str, Any] | None = None) -> None:
+        self.card_for(call_id, name).finish(ok, text, data, state)
 
     def set_sources(self, sources: list[Any]) -> None:
         self.sources = sorted(sources, key=lambda s: getattr(s, "citation", 0))
@@ -320,6 +341,8 @@ class AssistantMessage(QFrame):
             self.segment = None
         self._close_open_parts()
         self._stats.setText(stats)
+        self.copy_button.show()
+        self.regenerate_button.show()
         if note or self._notices:
             self._note.setText(" ".join([*self._notices, note]).strip())
             self._note.show()
@@ -410,6 +433,9 @@ class AssistantMessage(QFrame):
         row.addWidget(self._build_switcher())
         row.addWidget(self.copy_button)
         row.addWidget(self.regenerate_button)
+        # Only a finished answer can be copied or written again (finish shows them).
+        self.copy_button.hide()
+        self.regenerate_button.hide()
         row.addSpacing(8)
         row.addWidget(self._stats)
         row.addStretch(1)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +12,7 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from app.ui.chat.written_file import WrittenFileActions, written_path
+from skills.documents.tools import DATA_NOTE
 
 MAX_ROWS = 8
 
@@ -92,11 +94,42 @@ def _size(n: int) -> str:
     return str(n)
 
 
+# Document text as the model reads it: fenced, with a citation number and its source.
+_FENCE = re.compile(r'<document_data (?:citation="(\d+)" )?source="([^"]*)">\n(.*?)\n</document_data>',
+                    re.DOTALL)
+_MODEL_HINT = re.compile(r"^\[[^\n]*call read_document with[^\n]*\]$", re.MULTILINE)
+
+
+def _passage_html(match: re.Match[str]) -> str:
+    cite = f"[{match.group(1)}] " if match.group(1) else ""
+    snippet = match.group(3).replace("\n", " ")
+    snippet = snippet if len(snippet) <= 160 else snippet[:159] + "…"
+    return f"<b>{html.escape(cite + match.group(2))}</b><br/><i>{html.escape(snippet)}</i>"
+
+
+def readable_html(text: str) -> str:
+    """A result's text as a person reads it: the notes and fences meant for the model (the
+    document-data warning, "call read_document with ...") become the passages they hold."""
+    text = _MODEL_HINT.sub("", text.replace(DATA_NOTE, "")).strip()
+    parts, at = [], 0
+    for match in _FENCE.finditer(text):
+        parts.append(_plain_html(text[at:match.start()]))
+        parts.append(_passage_html(match))
+        at = match.end()
+    parts.append(_plain_html(text[at:]))
+    return "<br/>".join(p for p in parts if p)
+
+
+def _plain_html(text: str) -> str:
+    text = text.strip()
+    short = text if len(text) < 600 else text[:597] + "…"
+    return html.escape(short).replace("\n", "<br/>")
+
+
 def result_html(text: str, data: Any) -> str:
     rows = _rows(data)
     if not rows:
-        short = text if len(text) < 600 else text[:597] + "…"
-        return html.escape(short).replace("\n", "<br/>")
+        return readable_html(text)
     lines = [_row_html(r) for r in rows[:MAX_ROWS]]
     more = len(rows) - MAX_ROWS
     if more > 0:
@@ -109,6 +142,7 @@ class ToolCard(QFrame):
 
     decided = Signal(bool)
     pause_asked = Signal(bool)  # True: pause the running tool; False: resume it
+    state_changed = Signal(dict)  # what to store with the result (e.g. {"undone": True})
 
     def __init__(
         self, call_id: str, name: str, arguments: dict[str, Any], parent: QWidget | None = None
@@ -246,8 +280,11 @@ class ToolCard(QFrame):
     def waiting(self) -> bool:
         return self._request is not None
 
-    def finish(self, ok: bool, text: str, data: Any) -> None:
+    def finish(self, ok: bool, text: str, data: Any, state: dict[str, Any] | None = None) -> None:
+        """Show the result; `state` is the card's stored state when a chat is reopened."""
+        state = state or {}
         self.withdraw_pause()
+        self._denied = self._denied or bool(state.get("denied"))
         unanswered = self._request is not None
         if unanswered:  # the turn ended (Esc, Stop) without an answer: treated as denied
             self._request = None
@@ -268,6 +305,13 @@ class ToolCard(QFrame):
         self.result.setVisible(bool(text or data))
         if ok and written_path(data) and self.file_actions is None:
             self.file_actions = WrittenFileActions(data, self)
+            self.file_actions.undone.connect(self._on_undone)  # a method: queued to this thread
+            if state.get("undone"):
+                self.file_actions.show_undone()
             layout = self.layout()
             if layout is not None:
                 layout.addWidget(self.file_actions)
+
+    def _on_undone(self, ok: bool, _message: str) -> None:
+        if ok:
+            self.state_changed.emit({"undone": True})

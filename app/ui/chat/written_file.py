@@ -64,11 +64,16 @@ class WrittenFileActions(QWidget):
 
         threading.Thread(target=work, name="hearth-undo", daemon=True).start()
 
+    def show_undone(self) -> None:
+        """The write was undone (now, or before the chat was reopened): nothing left to undo."""
+        self.note.setText(self.tr("Undone: the file is as it was before."))
+        self.undo_button.setEnabled(False)
+        self.open_button.setEnabled(bool(self.data.get("backup")))
+        self.reveal_button.setEnabled(bool(self.data.get("backup")))
+
     def _after_undo(self, ok: bool, message: str) -> None:
         if ok:
-            self.note.setText(self.tr("Undone: the file is as it was before."))
-            self.open_button.setEnabled(bool(self.data.get("backup")))
-            self.reveal_button.setEnabled(bool(self.data.get("backup")))
+            self.show_undone()
         else:
             self.note.setText(self.tr("Could not undo: %1").replace("%1", message))
             self.undo_button.setEnabled(True)

@@ -25,6 +25,7 @@ from app.core.model_catalog import BUILDS, Build, endpoint, human_size, kv_bytes
 from app.core.model_download import Downloader, Paused, Progress, resolve
 from app.ui.context import UiContext
 from app.ui.file_actions import start_folder
+from app.ui.models.picker import loaded_path
 from app.ui.theme import page_title
 
 _VERDICT_COLOURS = {"fits": "#3a8a5c", "tight": "#b7791f", "won't fit": "#c8553d",
@@ -104,6 +105,7 @@ class BuildRow(QFrame):
         self.build, self.ctx, self.models_dir = build, ctx, models_dir
         self.downloader: Downloader | None = None
         self.state = "idle"
+        self._in_use = self._pending = False
         self._relay = _ProgressRelay(self)
         self._relay.progress.connect(self._on_progress)
         self._build_ui()
@@ -183,7 +185,14 @@ class BuildRow(QFrame):
             self.status.setText(self.tr("Paused at %1 — resume to continue").replace(
                 "%1", human_size(self._part_bytes())))
         self._in_use = bool(in_use) and Path(in_use) == target
+        self._pending = False
         self._sync()
+
+    def set_pending(self, path: str) -> None:
+        """`path` was chosen and is loading: this row says so until the runner has it."""
+        if Path(path) == self.build.target(self.models_dir):
+            self._pending = True
+            self._sync()
 
     def _sync(self) -> None:
         s = self.state
@@ -194,8 +203,9 @@ class BuildRow(QFrame):
                                      .get(s, self.tr("Download")))
         self.pause_button.setVisible(s in ("resolving", "downloading"))
         self.use_button.setVisible(s == "done")
-        self.use_button.setEnabled(not self._in_use)
-        self.use_button.setText(self.tr("In use") if self._in_use else self.tr("Use this model"))
+        self.use_button.setEnabled(not self._in_use and not self._pending)
+        self.use_button.setText(self.tr("In use") if self._in_use else self.tr("Loading…")
+                                if self._pending else self.tr("Use this model"))
         if s == "done":
             self.status.setText(self.tr("Downloaded and verified."))
         if s == "paused" and not self.bar.maximum():
@@ -317,7 +327,7 @@ class ModelManager(QDialog):
         self.setObjectName("modelManager")
         self.resize(640, 720)
         self.models_dir = Path(ctx.hearth.paths.models)
-        in_use = str(ctx.hearth.settings.model_path or "")
+        in_use = loaded_path(ctx.hearth.runner.info)  # what answers, not what settings name
         layout = QVBoxLayout(self)
         layout.setContentsMargins(20, 18, 20, 16)
         layout.setSpacing(10)
@@ -334,7 +344,7 @@ class ModelManager(QDialog):
         self.template_offer.hide()
         self._offered = ""
         layout.addWidget(self.template_offer, 0, Qt.AlignmentFlag.AlignLeft)
-        self.local = LocalModels(ctx.hearth.settings)
+        self.local = LocalModels(ctx.hearth.settings, in_use)
         self.local.use_requested.connect(self._choose)
         layout.addWidget(self.local)
         # Builds this computer can run first; the others stay listed, marked, at the end.
@@ -492,10 +502,18 @@ class ModelManager(QDialog):
     def _choose(self, path: str) -> None:
         self.error.hide()
         self.template_offer.hide()
+        # Rows say "In use" once the runner has loaded it (show_in_use), not before.
         self.model_chosen.emit(path)
         for row in self.rows:
-            row.refresh(path)
-        self.local.refresh(path)
+            row.set_pending(path)
+        self.local.refresh(loaded_path(self.ctx.hearth.runner.info), pending=path)
+
+    def show_in_use(self) -> None:
+        """Mark what the runner has loaded now (after a load, or a failed one)."""
+        in_use = loaded_path(self.ctx.hearth.runner.info)
+        for row in self.rows:
+            row.refresh(in_use)
+        self.local.refresh(in_use)
 
     def _downloaded(self, path: str) -> None:
         # The first model anyone downloads is the one they want to use: no extra click.
@@ -517,15 +535,16 @@ class LocalModels(QWidget):
 
     use_requested = Signal(str)
 
-    def __init__(self, settings: Any, parent: QWidget | None = None) -> None:
+    def __init__(self, settings: Any, in_use: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.settings = settings
         self.column = QVBoxLayout(self)
         self.column.setContentsMargins(0, 0, 0, 0)
         self.column.setSpacing(4)
-        self.refresh(str(settings.model_path or ""))
+        self.refresh(in_use)
 
-    def refresh(self, in_use: str) -> None:
+    def refresh(self, in_use: str, pending: str = "") -> None:
+        """`in_use`: what the runner has loaded; `pending`: a model chosen and loading."""
         while self.column.count():
             item = self.column.takeAt(0)
             widget = item.widget() if item is not None else None
@@ -541,9 +560,9 @@ class LocalModels(QWidget):
         heading.setFont(font)
         self.column.addWidget(heading)
         for path in paths[:6]:
-            self.column.addWidget(self._row(path, path == in_use))
+            self.column.addWidget(self._row(path, path == in_use, path == pending))
 
-    def _row(self, path: str, current: bool) -> QWidget:
+    def _row(self, path: str, current: bool, pending: bool = False) -> QWidget:
         row = QFrame()
         row.setObjectName("card")
         line = QHBoxLayout(row)
@@ -552,8 +571,8 @@ class LocalModels(QWidget):
         name.setToolTip(path)
         line.addWidget(name, 1)
         exists = Path(path).exists()
-        if current:
-            button = QPushButton(self.tr("In use"))
+        if current or pending:
+            button = QPushButton(self.tr("In use") if current else self.tr("Loading…"))
             button.setEnabled(False)
         else:
             button = QPushButton(self.tr("Use") if exists else self.tr("Not found"))

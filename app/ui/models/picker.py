@@ -2,24 +2,39 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QComboBox, QWidget
 
+from backends.engines import Engine
+
 MANAGE = "::manage"
+SERVER = "::server"  # the remote engine's model: it lives on the server, not in a file here
+
+Loaded = Callable[[], Any]  # the runner's BackendInfo, or None: what answers now
+
+
+def loaded_path(info: Any) -> str:
+    """The local file of what the runner has loaded ("" for nothing, or a server's model)."""
+    if info is None or str(getattr(info, "engine", "")) == Engine.REMOTE:
+        return ""
+    return str(getattr(info, "model_path", "") or "")
 
 
 class ModelPicker(QComboBox):
-    """`chosen(path)` for another model, `manage()` for the model manager."""
+    """`chosen(path)` for another model, `manage()` for the model manager. Its first entry is
+    what the runner has loaded (`loaded()`), never only what the settings name."""
 
     chosen = Signal(str)
     manage = Signal()
 
-    def __init__(self, settings: Any, parent: QWidget | None = None) -> None:
+    def __init__(self, settings: Any, loaded: Loaded, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.settings = settings
+        self.loaded = loaded
         self.setObjectName("modelPicker")
         self.setMinimumContentsLength(18)
         self.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
@@ -27,21 +42,31 @@ class ModelPicker(QComboBox):
         self.refresh()
 
     def refresh(self) -> None:
-        """Rebuilt from settings (cheap: names only, no file is opened)."""
+        """Rebuilt from the runner's loaded model and the recent ones (in memory, no file is
+        opened)."""
         self.blockSignals(True)
         self.clear()
-        current = str(self.settings.model_path or "")
+        info = self.loaded()
+        current = loaded_path(info)
+        if info is not None and not current:  # a server's model (or one made in memory)
+            name = str(getattr(info, "model_name", "") or "")
+            remote = str(getattr(info, "engine", "")) == Engine.REMOTE
+            self.addItem(self.tr("%1 (server)").replace("%1", name) if remote else name, SERVER)
+            tip = name
+        elif info is None:
+            self.addItem(self.tr("No model loaded"), "")
+            tip = self.tr("No model loaded")
+        else:
+            tip = current
         paths = [p for p in dict.fromkeys([current, *self.settings.recent_models]) if p]
         for path in paths:
             self.addItem(Path(path).name, path)
-            self.setItemData(self.count() - 1, path, _tooltip_role())
-        if not paths:
-            self.addItem(self.tr("No model yet"), "")
+            self.setItemData(self.count() - 1, path, Qt.ItemDataRole.ToolTipRole)
         self.insertSeparator(self.count())
         self.addItem(self.tr("Manage models…"), MANAGE)
         self.setCurrentIndex(0)
         self.setAccessibleName(self.tr("Model"))
-        self.setToolTip(current or self.tr("No model chosen"))
+        self.setToolTip(tip)
         self.blockSignals(False)
 
     def _activated(self, index: int) -> None:
@@ -49,11 +74,5 @@ class ModelPicker(QComboBox):
         if data == MANAGE:
             self.setCurrentIndex(0)
             self.manage.emit()
-        elif data and data != self.settings.model_path:
+        elif data and data != SERVER and data != loaded_path(self.loaded()):
             self.chosen.emit(str(data))
-
-
-def _tooltip_role() -> Any:
-    from PySide6.QtCore import Qt
-
-    return Qt.ItemDataRole.ToolTipRole

@@ -22,15 +22,23 @@ class HistoryEraser(QObject):
         self.ctx = ctx
         self._parent = parent
         self.box: QMessageBox | None = None  # the question on screen (tests click it)
+        self._asked: set[str] = set()  # the chats the question counted
 
     def ask(self) -> None:
         history = self.ctx.lazy("history")
         # The chats a person can see: started-and-never-used ones hold nothing (they go too).
         self.ctx.ops.run(
-            lambda: len(history.list_conversations(include_archived=True, include_empty=False)),
+            lambda: {c.id for c in history.list_conversations(include_archived=True,
+                                                              include_empty=False)},
             self._confirm, title=self.tr("Could not read your conversations"))
 
-    def _confirm(self, count: int) -> None:
+    def counted(self, gone: list[Any]) -> int:
+        """How many of the chats the question counted were deleted: the number it said, not
+        the empty ones nobody saw that went with them."""
+        return sum(1 for g in gone if getattr(g, "conversation_id", None) in self._asked)
+
+    def _confirm(self, ids: set[str]) -> None:
+        self._asked, count = ids, len(ids)
         if count == 0:
             self.box = QMessageBox(QMessageBox.Icon.Information, self.tr("Delete all history"),
                                    self.tr("There is no history to delete."),

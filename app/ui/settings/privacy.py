@@ -40,5 +40,6 @@ class PrivacyTab(QWidget):
         column.addStretch(1)
 
     def _erased(self, gone: list[object]) -> None:
-        self.done.setText(plural(len(gone), self.tr("1 conversation deleted."),
+        self.done.setText(plural(self.eraser.counted(gone),
+                                 self.tr("1 conversation deleted."),
                                  self.tr("%1 conversations deleted.")))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -92,7 +93,8 @@ class MainWindow(QMainWindow):
         row = QHBoxLayout(self.chat_header)
         row.setContentsMargins(16, 6, 16, 0)
         row.addStretch(1)
-        self.model_picker = ModelPicker(self.ctx.hearth.settings)
+        runner = self.ctx.hearth.runner
+        self.model_picker = ModelPicker(self.ctx.hearth.settings, lambda: runner.info)
         self.model_picker.chosen.connect(self.use_model)
         self.model_picker.manage.connect(self.open_models)
         self._tr(self.model_picker.refresh)
@@ -256,7 +258,7 @@ class MainWindow(QMainWindow):
         self.sidebar.select(cid)
 
     def _conversation_started(self, cid: str) -> None:
-        self.sidebar.current_id = cid
+        self.sidebar.select(cid)
         self.sidebar.reload()
 
     def _page_requested(self, key: str) -> None:
@@ -358,6 +360,7 @@ class MainWindow(QMainWindow):
                         "file you have."), button=True), key="banner")
             return
         self._set_engine(lambda: self.tr("Loading the model…"))
+        self._forget_figures()  # measured on the engine that is going away
         self.chat.show_banner("")
         self._tr(lambda: None, key="banner")  # other banners (indexing) must not be redone
 
@@ -386,7 +389,17 @@ class MainWindow(QMainWindow):
 
         self._set_engine(engine)
         self._context_length = int(getattr(info, "context_length", 0) or 0)
+        self._show_in_use()
         self.model_loaded.emit(info)
+
+    def _show_in_use(self) -> None:
+        """Picker and Models dialog name what the runner has loaded (one source of truth)."""
+        self.model_picker.refresh()
+        from app.ui.models.manager import ModelManager
+
+        manager = self._dialogs.get("models")
+        if isinstance(manager, ModelManager):
+            manager.show_in_use()
 
     def _loaded(self, loading: Any) -> None:
         if loading.exception() is None:
@@ -408,8 +421,20 @@ class MainWindow(QMainWindow):
                 self.tr("Preparing the assistant… %1%").replace("%1", percent)), key="prefix")
 
     def _model_failed(self, error: Exception) -> None:
-        self._set_engine(lambda: self.tr("No model loaded"))
-        self.chat.show_failure(present_error(error))
+        """Say which model answers now: the previous one when the new one never reached the
+        runner (it is still loaded), else none (the runner unloaded it before loading)."""
+        failure = present_error(error)
+        info = self.ctx.hearth.runner.info  # in memory: what the runner has loaded
+        if info is None:
+            self._set_engine(lambda: self.tr("No model loaded"))
+            self._show_in_use()
+            text = failure.text + " " + self.tr("No model is loaded now.")
+        else:
+            self._model_ready(info)
+            name = getattr(info, "model_name", "") or Path(getattr(info, "model_path", "")).name
+            text = failure.text + " " + self.tr("%1 is still loaded and answers.").replace(
+                "%1", name)
+        self.chat.show_failure(replace(failure, text=text))
 
     def _turn_finished(self, figures: dict[str, Any]) -> None:
         if not getattr(self, "_context_length", 0):
@@ -421,14 +446,20 @@ class MainWindow(QMainWindow):
         tps = 0.0 if stopped or figures.get("tokens", 0) < 2 else float(figures.get("tps", 0))
         self._tr(lambda: self.speed_label.setText(
             self.tr("%1 tok/s").replace("%1", f"{tps:.1f}") if tps else ""), key="speed")
-        used = int(figures.get("prompt_tokens", 0) + figures.get("tokens", 0))
+        # What the last step's prompt and answer took of the window (sums over the turn's
+        # steps can exceed it); the totals where an older engine gives no per-step figure.
+        used = int(figures.get("context_tokens", 0)
+                   or figures.get("prompt_tokens", 0) + figures.get("tokens", 0))
         total = getattr(self, "_context_length", 0)
         if used and total:
             compacted = bool(figures.get("compacted"))
+            pasted = bool(figures.get("pasted"))
 
             def context_text() -> str:
                 text = self.tr("Context %1 / %2").replace("%1", f"{used:,}").replace(
                     "%2", f"{total:,}")
+                if pasted:  # what the model received of the person's words
+                    text += self.tr(" · your message: its start and end, the rest as a document")
                 return text + self.tr(" · earlier messages summarized") if compacted else text
 
             self._tr(lambda: self.context_label.setText(context_text()), key="context")

@@ -26,7 +26,6 @@ from PySide6.QtWidgets import (
 from app.ui.context import UiContext
 from app.ui.i18n import Retranslator, plural
 from app.ui.rich_delegate import HTML_ROLE, RichTextDelegate
-from app.ui.settings.forget_history import HistoryEraser
 
 ID_ROLE = Qt.ItemDataRole.UserRole
 SEARCH_DELAY_MS = 200
@@ -61,8 +60,6 @@ class Sidebar(QWidget):
         self.current_id: str | None = None
         self._keep: str | None = None  # the row to select again after a reload
         self._tr = Retranslator(self)
-        self.eraser = HistoryEraser(ctx, self)  # "Delete all history…" in the chat menu
-        self.eraser.erased.connect(self.forgotten)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(10, 12, 10, 10)
         layout.setSpacing(8)
@@ -197,12 +194,15 @@ class Sidebar(QWidget):
                 self.list.setCurrentItem(item)
 
     def select(self, conversation_id: str | None) -> None:
+        """Highlight the chat on screen; one not listed yet (new, or made by quick ask) is
+        highlighted when a reload lists it, and none stays on the chat shown before."""
         self.current_id = conversation_id
         for i in range(self.list.count()):
             item = self.list.item(i)
             if item.data(ID_ROLE) == conversation_id:
                 self.list.setCurrentItem(item)
                 return
+        self.list.setCurrentRow(-1)  # no current row: a reload keeps current_id, not the old
         self.list.clearSelection()
 
     def _activated(self, item: QListWidgetItem) -> None:
@@ -227,8 +227,6 @@ class Sidebar(QWidget):
                        lambda: self.set_pinned(cid, not pinned))
         menu.addSeparator()
         menu.addAction(self.tr("Delete…"), lambda: self.delete(cid))
-        menu.addSeparator()  # the rest is about every chat, not this one
-        menu.addAction(self.tr("Delete all history…"), self.eraser.ask)
         menu.popup(self.list.viewport().mapToGlobal(pos))
 
     def menu_for_current(self) -> None:

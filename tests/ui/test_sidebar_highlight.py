@@ -1,0 +1,93 @@
+"""The sidebar highlights the chat on screen: none after Ctrl+N, the new chat once it is
+listed (also one that quick ask hands over), and clicking the chat shown before opens it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QKeySequence
+from PySide6.QtTest import QTest
+
+from app.ui.shell.main_window import MainWindow
+from tests.ui.scripts import TITLE, WAIT_MS, answer
+
+
+@pytest.fixture
+def window(ctx: Any, qtbot: Any) -> MainWindow:
+    history = ctx.hearth.history
+    for title in ("Trip", "Taxes"):
+        conv = history.create_conversation(title)
+        history.add_message(conv.id, "user", f"About {title}")
+        history.add_message(conv.id, "assistant", "Noted.")
+    w = MainWindow(ctx)
+    qtbot.addWidget(w)
+    w.show()
+    w.sidebar.reload()
+    qtbot.waitUntil(lambda: len(w.sidebar.conversations) == 2, timeout=WAIT_MS)
+    return w
+
+
+def highlighted(window: MainWindow) -> list[str]:
+    return [i.text() for i in window.sidebar.list.selectedItems()]
+
+
+def row(window: MainWindow, title: str) -> Any:
+    items = [window.sidebar.list.item(i) for i in range(window.sidebar.list.count())]
+    return next(i for i in items if i.text() == title)
+
+
+def click(qtbot: Any, window: MainWindow, title: str) -> None:
+    lst = window.sidebar.list
+    qtbot.mouseClick(lst.viewport(), Qt.MouseButton.LeftButton,
+                     pos=lst.visualItemRect(row(window, title)).center())
+
+
+def reloaded(qtbot: Any, window: MainWindow, count: int) -> None:
+    window.sidebar.reload()
+    qtbot.waitUntil(lambda: len(window.sidebar.conversations) == count, timeout=WAIT_MS)
+    assert window.ctx.ops.wait(WAIT_MS)
+
+
+def test_ctrl_n_and_a_new_chat_move_the_highlight(window, backend, qtbot, ctx) -> None:
+    click(qtbot, window, "Taxes")
+    qtbot.waitUntil(lambda: window.chat.conversation_id is not None, timeout=WAIT_MS)
+    assert highlighted(window) == ["Taxes"]
+    QTest.keySequence(window, QKeySequence("Ctrl+N"))
+    assert highlighted(window) == []
+    reloaded(qtbot, window, 2)
+    assert highlighted(window) == []  # not back on the chat that was shown before
+    backend.queue(answer("r", "Hi."), "Greeting")
+    with qtbot.waitSignal(window.chat.turn_finished, timeout=WAIT_MS):
+        window.chat.send("Hello")
+    qtbot.waitUntil(lambda: len(window.sidebar.conversations) == 3, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: highlighted(window) != [], timeout=WAIT_MS)
+    new_id = window.chat.conversation_id
+    assert window.sidebar.list.selectedItems()[0].data(Qt.ItemDataRole.UserRole) == new_id
+    click(qtbot, window, "Taxes")  # the chat shown before opens again
+    qtbot.waitUntil(lambda: window.chat.conversation_id != new_id, timeout=WAIT_MS)
+    assert highlighted(window) == ["Taxes"]
+
+
+def test_a_chat_handed_over_by_quick_ask_is_the_one_highlighted(window, quick, backend,
+                                                                 qtbot, ctx) -> None:
+    click(qtbot, window, "Trip")
+    qtbot.waitUntil(lambda: window.chat.conversation_id is not None, timeout=WAIT_MS)
+    trip = window.chat.conversation_id
+    backend.queue(answer("Simple sum.", "2 + 2 = 4."), TITLE)
+    quick.summon()
+    qtbot.keyClicks(quick.input, "What is 2 + 2?")
+    qtbot.keyClick(quick.input, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: not quick.streaming, timeout=WAIT_MS)
+    quick.open_in_main.connect(window.open_conversation)
+    qtbot.mouseClick(quick.open_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: window.chat.conversation_id == quick.conversation_id,
+                    timeout=WAIT_MS)
+    assert highlighted(window) != ["Trip"]
+    reloaded(qtbot, window, 3)
+    (shown,) = window.sidebar.list.selectedItems()  # the handed-over chat, once listed
+    assert shown.data(Qt.ItemDataRole.UserRole) == quick.conversation_id
+    click(qtbot, window, "Trip")
+    qtbot.waitUntil(lambda: window.chat.conversation_id == trip, timeout=WAIT_MS)
+    assert highlighted(window) == ["Trip"]
