@@ -468,24 +468,48 @@ class CalendarView(QWidget):
             self.import_file(path)
 
     def import_file(self, path: str) -> None:
-        """Import `path`; with "Remove events the file dropped" on, first say how many events
-        will be removed and import only once the person agrees."""
-        if not self.remove_missing.isChecked():
-            self._run_import(path, False)
-            return
+        """Import `path`. First, off the GUI thread, find the events changed both in Hearth
+        and in the file (asked about: keep mine / take the file's / keep both) and, with
+        "Remove events the file dropped" on, what would be removed (asked too)."""
         store = self.ctx.lazy("calendar")
+        removing = self.remove_missing.isChecked()
 
-        def work() -> list[str]:
-            from skills.calendar.ical import missing_on_reimport  # icalendar is slow to load
+        def work() -> tuple[list[Any], list[str]]:
+            # icalendar is slow to load
+            from skills.calendar.ical import conflicts_on_reimport, missing_on_reimport
             from skills.common.clock import local_timezone_name
 
-            return missing_on_reimport(store, Path(path), local_timezone_name())
+            zone = local_timezone_name()
+            missing = missing_on_reimport(store, Path(path), zone) if removing else []
+            return conflicts_on_reimport(store, Path(path), zone), missing
 
-        self.ctx.ops.run(work, lambda titles: self._confirm_removal(path, titles), self._failed)
+        self.ctx.ops.run(work, lambda found: self._ask_conflicts(path, removing, *found),
+                         self._failed)
 
-    def _confirm_removal(self, path: str, titles: list[str]) -> None:
+    def _ask_conflicts(self, path: str, removing: bool, conflicts: list[Any],
+                       missing: list[str]) -> None:
+        from app.ui.pages.calendar.conflicts import ConflictDialog
+
+        if not conflicts:
+            self._confirm_removal(path, missing, {}, removing)
+            return
+        dialog = ConflictDialog(conflicts, Path(path).name, self)
+        self.conflict_dialog = dialog  # tests answer it
+
+        def answered(result: int) -> None:
+            if result == ConflictDialog.DialogCode.Accepted:
+                self._confirm_removal(path, missing, dialog.choices(), removing)
+            else:
+                self.status.setText(self.tr("Import cancelled: nothing changed."))
+            dialog.deleteLater()
+
+        dialog.finished.connect(answered)
+        dialog.open()  # never blocks the GUI thread
+
+    def _confirm_removal(self, path: str, titles: list[str], choices: dict[Any, str],
+                         removing: bool) -> None:
         if not titles:  # nothing to remove: no question to ask
-            self._run_import(path, True)
+            self._run_import(path, removing, choices)
             return
         count = plural(len(titles), self.tr("1 event from an earlier import of this calendar is "
                                             "not in %2 and will be removed:"),
@@ -504,7 +528,7 @@ class CalendarView(QWidget):
 
         def answered(_result: int) -> None:
             if box.clickedButton() is remove:
-                self._run_import(path, True)
+                self._run_import(path, True, choices)
             else:
                 self.status.setText(self.tr("Import cancelled: nothing changed."))
             box.deleteLater()
@@ -512,7 +536,7 @@ class CalendarView(QWidget):
         box.finished.connect(answered)
         box.open()  # never blocks the GUI thread
 
-    def _run_import(self, path: str, remove_missing: bool) -> None:
+    def _run_import(self, path: str, remove_missing: bool, choices: dict[Any, str]) -> None:
         store = self.ctx.lazy("calendar")
 
         def work() -> Any:
@@ -521,13 +545,19 @@ class CalendarView(QWidget):
             from skills.common.clock import local_timezone_name
 
             return import_file(store, Path(path), local_timezone_name(),
-                               remove_missing=remove_missing)
+                               remove_missing=remove_missing, choices=choices)
 
         def done(report: Any) -> None:
             text = self.tr("Imported: %1 new, %2 updated").replace(
                 "%1", str(report.added)).replace("%2", str(report.updated))
+            if report.unchanged:
+                text += self.tr(", %1 unchanged").replace("%1", str(report.unchanged))
             if report.removed:
                 text += self.tr(", %1 removed").replace("%1", str(report.removed))
+            if report.kept:
+                text += plural(len(report.kept), self.tr("; 1 event you changed in Hearth: "
+                                                         "see details"),
+                               self.tr("; %1 events you changed in Hearth: see details"))
             if report.repaired or report.skipped:
                 text += self.tr("; %1 repaired, %2 skipped").replace(
                     "%1", str(len(report.repaired))).replace("%2", str(len(report.skipped)))
@@ -535,7 +565,8 @@ class CalendarView(QWidget):
             self._notice = text
             # The details are the file's own words (UIDs, reasons): shown as they are.
             issues = [*report.skipped, *report.repaired]
-            self.status.setToolTip("\n".join(str(i) for i in issues[:30]))
+            kept = [i.reason for i in report.kept]  # what was kept, and why
+            self.status.setToolTip("\n".join([*kept, *(str(i) for i in issues)][:30]))
             self.refresh()
 
         self.ctx.ops.run(work, done, self._failed)
