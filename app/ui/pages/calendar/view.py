@@ -6,7 +6,7 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Callable
-from datetime import date, datetime, timedelta
+from datetime import date, datetime, time, timedelta
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -44,7 +44,8 @@ def agenda_html(occurrences: list[Any], first: date, days: int, all_day_label: s
     """Days as headings, events as lines; empty days say so (a week must not look broken)."""
     by_day: dict[date, list[Any]] = {}
     for occ in occurrences:
-        by_day.setdefault(local(occ.start).date(), []).append(occ)
+        for day in _days_of(occ, first, days):  # every day it covers, as week and month do
+            by_day.setdefault(day, []).append(occ)
     parts = []
     for offset in range(days):
         day = first + timedelta(days=offset)
@@ -54,8 +55,7 @@ def agenda_html(occurrences: list[Any], first: date, days: int, all_day_label: s
             parts.append(f'<p style="color:gray;">{html.escape(empty_label)}</p>')
         for occ in items:
             event = occ.event
-            when = all_day_label if event.all_day else (
-                f"{local(occ.start):%H:%M}–{local(occ.end):%H:%M}")
+            when = all_day_label if event.all_day else times_text(locale, occ.start, occ.end)
             where = f" · {html.escape(event.location)}" if event.location else ""
             title = html.escape(event.title)
             if getattr(event, "cancelled", False):
@@ -63,6 +63,38 @@ def agenda_html(occurrences: list[Any], first: date, days: int, all_day_label: s
             parts.append(f"<p><b>{html.escape(when)}</b>&nbsp;&nbsp;{title}"
                          f"<span style='color:gray;'>{_own_zone(occ)}{where}</span></p>")
     return "".join(parts)
+
+
+def _days_of(occ: Any, first: date, days: int) -> list[date]:
+    """The shown days a timed occurrence covers (its start's alone for an all-day one)."""
+    start = local(occ.start).date()
+    if occ.event.all_day or not isinstance(occ.end, datetime):
+        return [start]
+    last = (local(occ.end) - timedelta(microseconds=1)).date() if occ.end > occ.start else start
+    shown = [start + timedelta(days=n) for n in range((last - start).days + 1)]
+    return [d for d in shown if first <= d < first + timedelta(days=days)] or [start]
+
+
+def times_text(locale: QLocale | None, start: datetime, end: datetime) -> str:
+    """"16:00–16:15", or with the end's day when it ends on another: "16:00 – Sunday 6
+    December 14:15" (the locale's words)."""
+    s, e = local(start), local(end)
+    if s.date() == e.date() or (e - s <= timedelta(days=1) and e.time() == time()
+                                and e.date() == s.date() + timedelta(days=1)):
+        return f"{s:%H:%M}–{e:%H:%M}"
+    return f"{s:%H:%M} – {_day_name(e.date(), locale)} {e:%H:%M}"
+
+
+def when_text(locale: QLocale, start: Any, end: Any) -> str:
+    """An occurrence's day(s) and times, both days named when they differ."""
+    if not isinstance(start, datetime):
+        last = end - timedelta(days=1)
+        shown = long_date(locale, start, weekday=True, year=False)
+        if last <= start:
+            return shown
+        return f"{shown} – {long_date(locale, last, weekday=True, year=False)}"
+    return f"{long_date(locale, local(start).date(), weekday=True, year=False)} " \
+           f"{times_text(locale, start, end)}"
 
 
 def _own_zone(occ: Any) -> str:
@@ -394,8 +426,7 @@ class CalendarView(QWidget):
         zone = ZoneInfo(occ.event.timezone or self._zone())
         if isinstance(start, datetime):
             start, end = start.astimezone(zone), end.astimezone(zone)
-        when = (f"{local(start):%a %d %b %H:%M}–{local(end):%H:%M}" if isinstance(
-            start, datetime) else f"{start:%a %d %b}")
+        when = when_text(ui_locale(self.ctx.translations), start, end)
         box = QMessageBox(QMessageBox.Icon.Question, self.tr("Move event"),
                           self.tr("Move “%1” to %2?").replace("%1", occ.event.title)
                           .replace("%2", when), QMessageBox.StandardButton.Cancel, self)
