@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import html
-import re
 from collections.abc import Callable
 from datetime import date, datetime, time, timedelta
 from functools import partial
@@ -12,7 +11,7 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from PySide6.QtCore import QDate, QLocale, Qt, QTimer, Signal
+from PySide6.QtCore import QDate, QLocale, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QButtonGroup,
@@ -29,6 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.ui.context import UiContext
+from app.ui.dates import long_date
 from app.ui.file_actions import start_folder
 from app.ui.i18n import Retranslator, plural, ui_locale
 from app.ui.pages.calendar.editor import EventDialog, ask_scope
@@ -40,8 +40,10 @@ MAX_LISTED = 10  # titles named in the removal question; the rest are counted
 
 
 def agenda_html(occurrences: list[Any], first: date, days: int, all_day_label: str,
-                empty_label: str, locale: QLocale | None = None) -> str:
-    """Days as headings, events as lines; empty days say so (a week must not look broken)."""
+                empty_label: str, locale: QLocale | None = None, link_color: str = "") -> str:
+    """Days as headings, events as lines; empty days say so (a week must not look broken).
+    With `link_color`, each title links to "occurrence:<its index in occurrences>"."""
+    index = {id(occ): n for n, occ in enumerate(occurrences)}
     by_day: dict[date, list[Any]] = {}
     for occ in occurrences:
         for day in _days_of(occ, first, days):  # every day it covers, as week and month do
@@ -60,6 +62,9 @@ def agenda_html(occurrences: list[Any], first: date, days: int, all_day_label: s
             title = html.escape(event.title)
             if getattr(event, "cancelled", False):
                 title = f"<s>{title}</s>"  # cancelled: shown struck through, as other apps do
+            # A link opens the event (click, or Tab to it and Enter), in the text's colour.
+            title = (f'<a href="occurrence:{index[id(occ)]}" style="color:{link_color}; '
+                     f'text-decoration:none;">{title}</a>') if link_color else title
             parts.append(f"<p><b>{html.escape(when)}</b>&nbsp;&nbsp;{title}"
                          f"<span style='color:gray;'>{_own_zone(occ)}{where}</span></p>")
     return "".join(parts)
@@ -129,17 +134,6 @@ def _day_name(day: date, locale: QLocale | None) -> str:
     return long_date(locale, day, weekday=True, year=False)
 
 
-def long_date(locale: QLocale, day: date, weekday: bool, year: bool) -> str:
-    """The locale's long date, without the weekday or the year when they would repeat:
-    "Monday, 30 November", "11月30日星期一", "30 November 2026", "2026年11月30日"."""
-    pattern = locale.dateFormat(QLocale.FormatType.LongFormat)
-    if not weekday:
-        pattern = re.sub(r"d{4}[,，]?\s*", "", pattern)
-    if not year:
-        pattern = re.sub(r"[,，]?\s*y+年?", "", pattern)
-    return locale.toString(QDate(day.year, day.month, day.day), pattern.strip(" ,"))
-
-
 class CalendarView(QWidget):
     """Month, week, day and agenda; New event, double-click to create or edit, right-click
     for Edit / Delete, drag to move or resize. Every change asks first (as the calendar tools
@@ -169,6 +163,10 @@ class CalendarView(QWidget):
         self.time_scroll.setWidget(self.time_grid)
         self.time_scroll.verticalScrollBar().valueChanged.connect(self.time_grid.follow_scroll)
         self.agenda = QTextBrowser()
+        self.agenda.setOpenLinks(False)  # a row's link opens the event, not a page
+        self.agenda.anchorClicked.connect(self._open_agenda_row)
+        self._agenda_items: list[Any] = []
+        self._scrolled_for: tuple[date, int] | None = None
         self._tr(lambda: self.agenda.setAccessibleName(self.tr("Agenda")))
         self._tr(lambda: self.month_grid.setAccessibleName(self.tr("Month")))
         self._tr(lambda: self.time_grid.setAccessibleName(self.tr("Days by the hour")))
@@ -183,8 +181,6 @@ class CalendarView(QWidget):
         self._shown_once = False
         self._tr(self._grid_texts)
         self._tr(self.refresh)  # the title, the count and the agenda's labels
-        QTimer.singleShot(0, self, lambda: self.time_scroll.verticalScrollBar().setValue(
-            8 * HOUR_PX))  # the working day in view
 
     def _grid_texts(self) -> None:
         locale = ui_locale(self.ctx.translations)
@@ -374,8 +370,12 @@ class CalendarView(QWidget):
             # The agenda text follows a week or a day too (screen readers read it; it is
             # cheap for a few days), but never a month: 42 days of hundreds of events is the
             # slowest document this view could lay out.
-            self.agenda.setHtml(agenda_html(occurrences, first, days, self.tr("All day"),
-                                            self.tr("Nothing planned"), ui_locale(self.ctx.translations)))
+            self._agenda_items = occurrences
+            self.agenda.setHtml(agenda_html(
+                occurrences, first, days, self.tr("All day"), self.tr("Nothing planned"),
+                ui_locale(self.ctx.translations), self.palette().text().color().name()))
+            if self.mode in ("week", "day"):
+                self._scroll_to_first(first, days, occurrences)
             if self.mode in ("week", "day"):
                 self.time_grid.set_days(first, days, occurrences)
                 self.stack.setCurrentWidget(self.time_scroll)
@@ -383,6 +383,23 @@ class CalendarView(QWidget):
                 self.stack.setCurrentWidget(self.agenda)
         self.shown.emit()
         self._fetch_ahead()
+
+    def _scroll_to_first(self, first: date, days: int, occurrences: list[Any]) -> None:
+        """A range shown anew opens at the working day (08:00), or earlier when an event
+        starts earlier, so the earliest one is in view; a refresh of it does not jump."""
+        if self._scrolled_for == (first, days):
+            return
+        self._scrolled_for = (first, days)
+        starts = [max(local(o.start), local(first)) for o in occurrences
+                  if not o.event.all_day and isinstance(o.start, datetime)]
+        hours = min([8.0, *((s.hour + s.minute / 60) for s in starts)])
+        value = int(max(0.0, hours - 0.25 if hours < 8 else hours) * HOUR_PX)
+        QTimer.singleShot(0, self, lambda: self.time_scroll.verticalScrollBar().setValue(value))
+
+    def _open_agenda_row(self, url: QUrl) -> None:
+        number = url.toString().removeprefix("occurrence:")
+        if number.isdigit() and int(number) < len(self._agenda_items):
+            self.edit_occurrence(self._agenda_items[int(number)])
 
     # -- changing events (each asks first, then runs on the store off the GUI thread) --------
     def _zone(self) -> str:
