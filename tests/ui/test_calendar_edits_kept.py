@@ -9,6 +9,7 @@ from typing import Any
 from app.ui.pages.calendar.conflicts import ConflictDialog
 from tests.calendar.test_local_edits import edit_in_hearth, export, week
 from tests.ui.scripts import WAIT_MS
+from tests.ui.test_chinese_everywhere import chinese, english_on  # noqa: F401 - a fixture
 
 
 def test_reimport_keeps_edits_and_asks_when_both_changed(ctx: Any, window: Any, qtbot: Any,
@@ -44,3 +45,15 @@ def test_reimport_keeps_edits_and_asks_when_both_changed(ctx: Any, window: Any, 
     qtbot.waitUntil(lambda: "1 new" in calendar.status.text(), timeout=WAIT_MS)
     titles = [t for t, *_ in week(store)]
     assert "Call the bank" in titles and "Call the bank (new number)" in titles
+
+
+def test_the_conflict_question_speaks_chinese(qtbot: Any, chinese: Any) -> None:  # noqa: F811
+    from skills.calendar.local_edits import Conflict
+
+    dialog = ConflictDialog([Conflict("a", "", "和小山吃午饭", "午饭", "", False),
+                             Conflict("b", "", "", "给银行打电话", "", True)], "工作.ics", None)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    assert english_on(dialog) == {}
+    assert "保留我的" in [dialog.boxes[0].itemText(i) for i in range(dialog.boxes[0].count())]
+    assert dialog.boxes[1].count() == 2  # deleted in Hearth: keep it deleted, or take the file's
