@@ -377,15 +377,17 @@ class CalendarStore:
         (to ask about before importing); changes nothing."""
         chosen = self._chosen(events, origin, ImportReport())
         edits = self.local_edits()
-        found: list[Conflict] = []
+        found: dict[Ident, Conflict] = {}
         for ident, event in chosen.items():
             edit = local_edits.edit_for(edits, ident)
             if edit is None or not edit.file_changed(event):
                 continue
+            own = (edit.uid, edit.recurrence_id)  # one question for a deleted event's rows
             mine = None if edit.deleted else self._by_ident(ident)
-            found.append(Conflict(ident[0], ident[1], mine.title if mine else "", event.title,
-                                  edit.edited_at, edit.deleted or mine is None))
-        return found
+            if own not in found or not own[1] and ident == own:
+                found[own] = Conflict(own[0], own[1], mine.title if mine else "", event.title,
+                                      edit.edited_at, edit.deleted or mine is None)
+        return list(found.values())
 
     def _chosen(self, events: Iterable[Event], origin: str,
                 report: ImportReport) -> dict[tuple[str, str], Event]:
@@ -516,17 +518,33 @@ class _ImportPlan:
         """Whether the file's version goes on to be written (the person's edit gives way)."""
         what = _what(event, ident, self.stored.get(ident))
         done = "deleted" if edit.deleted else "changed"
+        own = (edit.uid, edit.recurrence_id)  # a deleted event's edit covers all its rows
+        choice = self.choices.get(own, MINE)
+        if edit.deleted and choice == THEIRS:  # taken back from the file, every row of it
+            if own == ident:
+                self.forgotten.append(own)
+                self.report.kept.append(ImportIssue(event.uid, 0, (
+                    f"{what}: deleted in Hearth, changed in the file; took the file's "
+                    "(you chose)")))
+            return True
         if not edit.file_changed(event):
             self.report.kept.append(ImportIssue(event.uid, 0, (
                 f"{what}: kept as you {done} it in Hearth (the file's copy is not newer)")))
             return False
-        choice = self.choices.get(ident, MINE)
+        return self._both_changed(ident, event, edit, what)
+
+    def _both_changed(self, ident: Ident, event: Event, edit: LocalEdit, what: str) -> bool:
+        """Changed in Hearth and in the file: as the person chose (theirs is written)."""
+        done = "deleted" if edit.deleted else "changed"
+        own = (edit.uid, edit.recurrence_id)
+        choice = self.choices.get(own, MINE)
         if choice == THEIRS:
-            self.forgotten.append((edit.uid, edit.recurrence_id))
+            self.forgotten.append(own)
             self.report.kept.append(ImportIssue(event.uid, 0, (
                 f"{what}: {done} in Hearth and in the file; took the file's (you chose)")))
             return True
-        self.rebased.append(((edit.uid, edit.recurrence_id), event))
+        if own == ident:
+            self.rebased.append((own, event))
         if choice == BOTH and not edit.deleted:
             copy = replace(event, uid=_copy_uid(event.uid, ident[1]), recurrence_id=None,
                            this_and_future=False, origin="")
@@ -537,7 +555,7 @@ class _ImportPlan:
             return False
         self.report.kept.append(ImportIssue(event.uid, 0, (
             f"{what}: {done} in Hearth and in the file; kept yours"
-            f"{' (you chose)' if ident in self.choices else ''}")))
+            f"{' (you chose)' if own in self.choices else ''}")))
         return False
 
 

@@ -155,3 +155,22 @@ def test_a_deleted_event_stays_deleted(store: CalendarStore, tmp_path: Path) -> 
     report = import_file(store, path, "Europe/Berlin")
     assert report.added == 0 and "kept as you deleted it" in report.kept[0].reason
     assert "Lunch with Sam" not in [t for t, *_ in week(store)]
+
+
+def test_a_deleted_series_changed_in_the_file_is_asked_once_and_comes_back_whole(
+        store: CalendarStore, tmp_path: Path) -> None:
+    from skills.calendar.ical import conflicts_on_reimport, import_file
+
+    path = export(tmp_path)
+    import_file(store, path, "Europe/Berlin")
+    store.delete("sync@google.com")  # the series and its moved Friday
+    newer = tmp_path / "newer.ics"
+    newer.write_text(path.read_text().replace("SEQUENCE:3", "SEQUENCE:4"))  # the Friday moved
+    (conflict,) = conflicts_on_reimport(store, newer, "Europe/Berlin")
+    assert (conflict.uid, conflict.recurrence_id, conflict.deleted) == ("sync@google.com", "",
+                                                                       True)
+    import_file(store, newer, "Europe/Berlin")  # not answered: it stays deleted
+    assert not [t for t, *_ in week(store) if t.startswith("Team sync")]
+    import_file(store, newer, "Europe/Berlin", choices={conflict.ident: "theirs"})
+    assert [t for t, *_ in week(store) if t.startswith("Team sync")] == [
+        "Team sync", "Team sync", "Team sync (afternoon)"]
