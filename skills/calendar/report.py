@@ -45,7 +45,7 @@ class ImportReport:
         if self.unchanged:
             parts.append(f"{self.unchanged} unchanged")
         if self.kept:
-            parts.append(f"{len(self.kept)} edited in Hearth (see below)")
+            parts.append(f"{len(self.kept)} changed or deleted in Hearth (see below)")
         if self.removed:
             parts.append(f"{self.removed} removed")
         if self.repaired:

@@ -535,13 +535,14 @@ class _ImportPlan:
 
     def _both_changed(self, ident: Ident, event: Event, edit: LocalEdit, what: str) -> bool:
         """Changed in Hearth and in the file: as the person chose (theirs is written)."""
-        done = "deleted" if edit.deleted else "changed"
+        both = ("deleted in Hearth, changed in the file" if edit.deleted
+                else "changed in Hearth and in the file")
         own = (edit.uid, edit.recurrence_id)
         choice = self.choices.get(own, MINE)
         if choice == THEIRS:
             self.forgotten.append(own)
             self.report.kept.append(ImportIssue(event.uid, 0, (
-                f"{what}: {done} in Hearth and in the file; took the file's (you chose)")))
+                f"{what}: {both}; took the file's (you chose)")))
             return True
         if own == ident:
             self.rebased.append((own, event))
@@ -554,7 +555,7 @@ class _ImportPlan:
                 f"{what}: changed in Hearth and in the file; kept both (you chose)")))
             return False
         self.report.kept.append(ImportIssue(event.uid, 0, (
-            f"{what}: {done} in Hearth and in the file; kept yours"
+            f"{what}: {both}; kept {'it deleted' if edit.deleted else 'yours'}"
             f"{' (you chose)' if own in self.choices else ''}")))
         return False
 
