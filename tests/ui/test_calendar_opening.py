@@ -1,5 +1,5 @@
 """Smaller calendar defects from issue 26: Week and Day open where the earliest event is,
-Agenda rows open the event (click, or Tab and Enter), digits typed into the event form's hour
+Agenda rows open the event (click, double-click, or Tab and Enter), digits typed into the event form's hour
 are taken and the end keeps the length, and dates are written with the month in words."""
 
 from __future__ import annotations
@@ -50,6 +50,15 @@ def test_an_agenda_row_opens_its_event(ctx, view, qtbot) -> None:  # noqa: F811
     view.agenda.setFocus()
     qtbot.keyClick(view.agenda, Qt.Key.Key_Tab)  # to the first event's link
     qtbot.keyClick(view.agenda, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: any(d.isVisible() for d in view.findChildren(EventDialog)),
+                    timeout=WAIT_MS)
+    assert shown_dialog(view).title.text() == "Dentist"
+    shown_dialog(view).reject()
+    qtbot.waitUntil(lambda: not any(d.isVisible() for d in view.findChildren(EventDialog)),
+                    timeout=WAIT_MS)
+    when = view.agenda.document().find("10:00")  # the row's time, not its link
+    where = view.agenda.cursorRect(when).center()
+    qtbot.mouseDClick(view.agenda.viewport(), Qt.MouseButton.LeftButton, pos=where)
     qtbot.waitUntil(lambda: any(d.isVisible() for d in view.findChildren(EventDialog)),
                     timeout=WAIT_MS)
     assert shown_dialog(view).title.text() == "Dentist"

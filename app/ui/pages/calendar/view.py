@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from PySide6.QtCore import QDate, QLocale, Qt, QTimer, QUrl, Signal
-from PySide6.QtGui import QShowEvent
+from PySide6.QtCore import QDate, QEvent, QLocale, QObject, Qt, QTimer, QUrl, Signal
+from PySide6.QtGui import QMouseEvent, QShowEvent
 from PySide6.QtWidgets import (
     QButtonGroup,
     QFileDialog,
@@ -165,6 +165,7 @@ class CalendarView(QWidget):
         self.agenda = QTextBrowser()
         self.agenda.setOpenLinks(False)  # a row's link opens the event, not a page
         self.agenda.anchorClicked.connect(self._open_agenda_row)
+        self.agenda.viewport().installEventFilter(self)  # a double-click anywhere on a row
         self._agenda_items: list[Any] = []
         self._scrolled_for: tuple[date, int] | None = None
         self._tr(lambda: self.agenda.setAccessibleName(self.tr("Agenda")))
@@ -395,6 +396,20 @@ class CalendarView(QWidget):
         hours = min([8.0, *((s.hour + s.minute / 60) for s in starts)])
         value = int(max(0.0, hours - 0.25 if hours < 8 else hours) * HOUR_PX)
         QTimer.singleShot(0, self, lambda: self.time_scroll.verticalScrollBar().setValue(value))
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
+        if watched is self.agenda.viewport() and \
+                event.type() == QEvent.Type.MouseButtonDblClick:
+            assert isinstance(event, QMouseEvent)
+            block = self.agenda.cursorForPosition(event.position().toPoint()).block()
+            fragments = block.begin()
+            while not fragments.atEnd():  # the row's link, wherever on the row it was
+                href = fragments.fragment().charFormat().anchorHref()
+                if href:
+                    self._open_agenda_row(QUrl(href))
+                    return True
+                fragments += 1
+        return super().eventFilter(watched, event)
 
     def _open_agenda_row(self, url: QUrl) -> None:
         number = url.toString().removeprefix("occurrence:")
