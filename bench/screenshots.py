@@ -178,6 +178,12 @@ def seed_pages(hearth: object) -> None:
         when = start + timedelta(days=day, hours=day)
         hearth.calendar.add(Event(uid="", title=title, start=when,  # type: ignore[attr-defined]
                                   end=when + timedelta(hours=1), location=place))
+    early = start.replace(hour=6, minute=15) + timedelta(days=1)  # Day opens where it is
+    hearth.calendar.add(Event(uid="", title="Early train", start=early,  # type: ignore[attr-defined]
+                              end=early + timedelta(minutes=45)))
+    night = start.replace(hour=21, minute=0) + timedelta(days=2)  # drawn on both its days
+    hearth.calendar.add(Event(uid="", title="Night ferry", start=night,  # type: ignore[attr-defined]
+                              end=night + timedelta(hours=11)))
 
 
 def seed_files(hearth: object) -> None:
@@ -223,6 +229,7 @@ def shoot_views(app: object, hearth: object, language: str, scheme: str) -> list
     wait(app, ctx.ops, 100)
     paths.append(shoot(form, f"dialog-event-{tag}"))
     form.reject()
+    paths += shoot_calendar_asks(app, ctx, calendar, tag)
     settings = window.open_settings()
     for index in range(settings.tabs.count()):  # type: ignore[attr-defined]
         settings.tabs.setCurrentIndex(index)  # type: ignore[attr-defined]
@@ -232,6 +239,35 @@ def shoot_views(app: object, hearth: object, language: str, scheme: str) -> list
     window.close()
     wait(app, ctx.ops, 50)
     translations.apply("en")
+    return paths
+
+
+def shoot_calendar_asks(app: object, ctx: Any, calendar: Any, tag: str) -> list[Path]:
+    """The day view (opened where its earliest event is), a drag's confirm naming both days,
+    and a re-import's question about events changed in Hearth and in the file."""
+    from datetime import timedelta
+
+    from app.ui.pages.calendar.conflicts import ConflictDialog
+    from skills.calendar.local_edits import Conflict
+
+    calendar.set_mode("day")
+    wait(app, ctx.ops, 400)
+    paths = [shoot(calendar.window(), f"view-calendar-day-{tag}")]
+    calendar.set_mode("week")
+    wait(app, ctx.ops, 400)
+    occ = next(o for o in calendar.time_grid.occurrences if not o.event.all_day)
+    box = calendar.move_occurrence(occ, occ.start + timedelta(days=2),
+                                   occ.end + timedelta(days=2, hours=20))
+    wait(app, ctx.ops, 100)
+    paths.append(shoot(box, f"dialog-calendar-move-{tag}"))
+    box.reject()
+    conflicts = [Conflict("a", "", "Lunch with Sam & Jo", "Lunch with Sam", "", False),
+                 Conflict("b", "", "", "Call the bank", "", True)]
+    dialog = ConflictDialog(conflicts, "work.ics", calendar)
+    dialog.show()
+    wait(app, ctx.ops, 100)
+    paths.append(shoot(dialog, f"dialog-calendar-conflicts-{tag}"))
+    dialog.reject()
     return paths
 
 

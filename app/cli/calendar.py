@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from datetime import date, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -43,6 +44,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     imp.add_argument("--tz", help="IANA zone for times without one (default: this machine's)")
     imp.add_argument("--remove-missing", action="store_true",
                      help="a re-imported subscription: remove its events the file no longer has")
+    imp.add_argument("--on-conflict", choices=("ask", "mine", "theirs", "both"), default="ask",
+                     help="an event changed both in Hearth and in the file: keep yours, take "
+                          "the file's, or keep both (default: ask; without a terminal, "
+                          "nothing is imported until you choose)")
     exp = actions.add_parser("export", help="export every event to an .ics file")
     exp.add_argument("file", type=Path)
     delete = actions.add_parser("delete", help="delete an event (a whole series) by UID")
@@ -172,7 +177,13 @@ def _import(args: argparse.Namespace, hearth: Hearth, tz: str) -> int:
     source = Path(args.file).expanduser()
     if source.exists() and not source.is_file():  # a FIFO or device would block the read
         return fail(f"Nothing imported from {args.file}: not a regular file", code=2)
-    report = import_file(hearth.calendar, args.file, tz, remove_missing=args.remove_missing)
+    choices = _conflict_choices(args, hearth, tz)
+    if choices is None:
+        return fail(f"Nothing imported from {args.file}: events changed both in Hearth and in "
+                    "the file; choose with --on-conflict mine|theirs|both",
+                    code=exit_code(FailureKind.BAD_INPUT))
+    report = import_file(hearth.calendar, args.file, tz, remove_missing=args.remove_missing,
+                         choices=choices)
     if not (report.added or report.updated or report.unchanged) and report.skipped:
         return fail(f"Nothing imported from {args.file}: {report.skipped[0]}",
                     code=exit_code(FailureKind.BAD_INPUT))
@@ -180,11 +191,35 @@ def _import(args: argparse.Namespace, hearth: Hearth, tz: str) -> int:
         emit_json({"file": str(args.file), **report.to_json()})
     else:
         print(f"Imported {args.file}: {report.summary()}")
+        for issue in report.kept:
+            print(f"  {issue.reason}")
         for issue in report.repaired:
             print(f"  repaired {issue}")
         for issue in report.skipped:
             print(f"  skipped {issue}")
     return 0
+
+
+def _conflict_choices(args: argparse.Namespace, hearth: Hearth,
+                      tz: str) -> dict[tuple[str, str], str] | None:
+    """The answer for each event changed on both sides: --on-conflict, or asked one by one
+    at a terminal; None when it must be asked and there is no one to ask."""
+    from skills.calendar.ical import conflicts_on_reimport
+
+    conflicts = conflicts_on_reimport(hearth.calendar, args.file, tz)
+    if args.on_conflict != "ask":
+        return {c.ident: args.on_conflict for c in conflicts}
+    if conflicts and (args.json or not sys.stdin.isatty()):
+        return None
+    answers = {"m": "mine", "t": "theirs", "b": "both"}
+    choices: dict[tuple[str, str], str] = {}
+    for conflict in conflicts:
+        print(f"Changed in both: {conflict}")
+        answer = ""
+        while answer not in answers:
+            answer = input("  [m]ine / [t]ake the file's / [b]oth? ").strip()[:1].lower()
+        choices[conflict.ident] = answers[answer]
+    return choices
 
 
 def _export(args: argparse.Namespace, hearth: Hearth, tz: str) -> int:

@@ -221,6 +221,18 @@
 <context>
     <name>CalendarView</name>
     <message>
+        <source>, %1 unchanged</source>
+        <translation>，未变 %1</translation>
+    </message>
+    <message>
+        <source>; 1 event you changed in Hearth: see details</source>
+        <translation>；1 个日程你在 Hearth 中改过：见详情</translation>
+    </message>
+    <message>
+        <source>; %1 events you changed in Hearth: see details</source>
+        <translation>；%1 个日程你在 Hearth 中改过：见详情</translation>
+    </message>
+    <message>
         <location filename="../../app/ui/pages/calendar/view.py" line="150"/>
         <location filename="../../app/ui/pages/calendar/view.py" line="191"/>
         <source>Agenda</source>
@@ -524,6 +536,53 @@
         <location filename="../../app/ui/chat/composer.py" line="88"/>
         <source>Editing your message — Enter resends, Esc cancels</source>
         <translation>正在编辑消息 — Enter 重新发送，Esc 取消</translation>
+    </message>
+</context>
+<context>
+    <name>ConflictDialog</name>
+    <message>
+        <source>Changed in both places</source>
+        <translation>两边都有更改</translation>
+    </message>
+    <message>
+        <source>1 event was changed in Hearth and also in %2 since you imported it. Which version should the calendar keep?</source>
+        <translation>自上次导入以来，有 1 个日程在 Hearth 和 %2 中都被更改了。日历要保留哪个版本？</translation>
+    </message>
+    <message>
+        <source>%1 events were changed in Hearth and also in %2 since you imported them. Which version should the calendar keep?</source>
+        <translation>自上次导入以来，有 %1 个日程在 Hearth 和 %2 中都被更改了。日历要保留哪个版本？</translation>
+    </message>
+    <message>
+        <source>Keep it deleted</source>
+        <translation>保持删除</translation>
+    </message>
+    <message>
+        <source>Keep mine</source>
+        <translation>保留我的</translation>
+    </message>
+    <message>
+        <source>Take the file&apos;s</source>
+        <translation>采用文件中的</translation>
+    </message>
+    <message>
+        <source>Keep both</source>
+        <translation>两个都保留</translation>
+    </message>
+    <message>
+        <source>Import</source>
+        <translation>导入</translation>
+    </message>
+    <message>
+        <source>“%1”: deleted in Hearth, changed in the file</source>
+        <translation>“%1”：已在 Hearth 中删除，文件中有更改</translation>
+    </message>
+    <message>
+        <source>“%1”: changed in Hearth and in the file</source>
+        <translation>“%1”：在 Hearth 和文件中都有更改</translation>
+    </message>
+    <message>
+        <source>“%1” in Hearth, “%2” in the file</source>
+        <translation>Hearth 中为“%1”，文件中为“%2”</translation>
     </message>
 </context>
 <context>

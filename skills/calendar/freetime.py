@@ -68,4 +68,6 @@ def free_slots(occurrences: list[Occurrence], lo: datetime, hi: datetime, durati
             cursor = max(cursor, b_end)
         if end - cursor >= duration:
             slots.append((cursor, end))
-    return slots
+    # A slot may start where an event in another zone ends: say it in the user's zone.
+    zone = ZoneInfo(tz or "UTC")
+    return [(a.astimezone(zone), b.astimezone(zone)) for a, b in slots]

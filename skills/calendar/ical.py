@@ -12,6 +12,7 @@ from icalendar.prop import vRecur
 
 from skills.calendar.icslines import MAX_BYTES
 from skills.calendar.icsread import CALENDAR_PROP, IcsError, IcsRead, parse_ics, read_ics
+from skills.calendar.local_edits import Conflict, Ident
 from skills.calendar.model import Event
 from skills.calendar.report import ImportReport
 from skills.calendar.store import CalendarStore
@@ -71,13 +72,23 @@ def _to_vevent(event: Event) -> VEvent:
 
 # -- import ----------------------------------------------------------------------------------
 def import_file(store: CalendarStore, path: Path, default_tz: str,
-                remove_missing: bool = False) -> ImportReport:
+                remove_missing: bool = False,
+                choices: dict[Ident, str] | None = None) -> ImportReport:
     """Read and import one .ics file (the CLI's and the GUI's import): skipped and repaired
-    components are in the report; a subscription-style re-import can drop what it lost."""
+    components are in the report; a subscription-style re-import can drop what it lost;
+    `choices` answers the conflicts `conflicts_on_reimport` found (the person's edit is kept
+    for any not answered)."""
     read, origin = _read_file(path, default_tz)
     report = ImportReport(skipped=list(read.skipped), repaired=list(read.repaired))
     return store.import_events(read.events, origin=origin, remove_missing=remove_missing,
-                               report=report)
+                               report=report, choices=choices)
+
+
+def conflicts_on_reimport(store: CalendarStore, path: Path, default_tz: str) -> list[Conflict]:
+    """The events changed both in Hearth and in the file since it was imported: what to ask
+    about (keep mine / take the file's / keep both) before importing. Changes nothing."""
+    read, origin = _read_file(path, default_tz)
+    return store.conflicts(read.events, origin)
 
 
 def missing_on_reimport(store: CalendarStore, path: Path, default_tz: str) -> list[str]:
@@ -97,5 +108,6 @@ def _read_file(path: Path, default_tz: str) -> tuple[IcsRead, str]:
     return read, "ics:" + (read.name if read.name != "Imported" else path.stem)
 
 
-__all__ = ["IcsError", "IcsRead", "export_ics", "import_file", "missing_on_reimport",
+__all__ = ["IcsError", "IcsRead", "conflicts_on_reimport", "export_ics", "import_file",
+           "missing_on_reimport",
            "parse_ics", "read_ics"]

@@ -87,7 +87,7 @@ def read_blocks(text: str) -> Parsed:
     notes: list[tuple[int, str]] = []
     stack: list[str] = []
     current: Block | None = None
-    seen_calendar = False
+    seen_calendar = bare = False
     overflow = 0  # BEGINs deeper than MAX_DEPTH not yet closed
     for number, line in unfold(text):
         if not _CONTENT_LINE.match(line):
@@ -99,6 +99,9 @@ def read_blocks(text: str) -> Parsed:
         name, value = split(line)
         upper = value.strip().upper()
         if name == "BEGIN":
+            if not stack and upper in KEPT and not seen_calendar:
+                stack.append("VCALENDAR")  # bare components (RFC 5545 has them wrapped)
+                seen_calendar = bare = True
             if not stack and upper != "VCALENDAR":
                 continue  # text before the calendar (an e-mail header, say)
             if upper == "VCALENDAR" and not stack:
@@ -145,7 +148,10 @@ def read_blocks(text: str) -> Parsed:
                 current.problem_line = number
         if len(stack) == 1:
             current = None
-    if not seen_calendar:
+        if bare and stack == ["VCALENDAR"] and name == "END":
+            stack.pop()  # the next bare component opens it again
+            seen_calendar = False
+    if not seen_calendar and not bare:
         raise ValueError("no BEGIN:VCALENDAR found")
     if len(stack) > 1 and current is not None and not current.problem:
         current.problem = f"the file ends before END:{stack[1]} (it looks cut off)"

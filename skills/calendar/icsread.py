@@ -4,11 +4,14 @@ each component that cannot be understood skipped with its UID, line and reason."
 from __future__ import annotations
 
 import hashlib
+import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta, tzinfo
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from dateutil.rrule import rrulestr
 from icalendar import Component
 
 from skills.base import SkillError
@@ -16,10 +19,12 @@ from skills.calendar.icslines import MAX_BYTES, Block, read_blocks
 from skills.calendar.model import Event, When, span
 from skills.calendar.recurrence import normalize_rrule
 from skills.calendar.report import ImportIssue
-from skills.calendar.zones import iana_name, matching_zone
+from skills.calendar.zones import iana_name, matching_zone, same_rules
 
 CALENDAR_PROP = "X-HEARTH-CALENDAR"  # the Hearth calendar an exported event belongs to
 UTC = ZoneInfo("UTC")
+LISTED_YEARS, LISTED_MAX = 10, 5_000  # a series listed one by one (see _listed)
+OWN_RULES = "this file's rules"  # the alias of an IANA-named VTIMEZONE with other rules
 
 
 class IcsError(SkillError):
@@ -63,9 +68,15 @@ def read_ics(data: bytes | str, default_tz: str = "UTC") -> IcsRead:
     reader = _Reader(default_tz, wr_zone)
     result = IcsRead([], name=parsed.properties.get("X-WR-CALNAME", "").strip() or "Imported")
     result.skipped += [ImportIssue("", line, reason) for line, reason in parsed.notes]
+    own_rules: dict[str, str] = {}  # IANA-named VTIMEZONEs whose rules differ: an alias
     for block in parsed.blocks:
         if block.name == "VTIMEZONE" and not block.problem:
-            reader.add_zone(block)
+            alias = reader.add_zone(block)
+            if alias:
+                own_rules[alias[0]] = alias[1]
+    if own_rules:  # read every time given in those zones by the file's rules
+        for block in parsed.blocks:
+            block.lines = [(n, _renamed(line, own_rules)) for n, line in block.lines]
     for block in parsed.blocks:
         if block.name == "VTIMEZONE":
             continue
@@ -108,16 +119,31 @@ class _Reader:
         self.default_tz, self.wr_zone = default_tz, wr_zone
         self.zones: dict[str, str] = {}  # TZID -> IANA name for this file's VTIMEZONEs
 
-    def add_zone(self, block: Block) -> None:
+    def add_zone(self, block: Block) -> tuple[str, str] | None:
+        """Learn a VTIMEZONE; for one named after an IANA zone whose rules it does not keep,
+        (its TZID, an alias) under which the file's own rules are read."""
         tzid = (block.first("TZID") or (0, ""))[1].strip()
-        if not tzid or iana_name(tzid):
-            return
+        if not tzid:
+            return None
+        if iana_name(tzid):
+            try:
+                vtimezone: Any = Component.from_ical(block.text())  # a Timezone
+                own = vtimezone.to_tz(lookup_tzid=False)
+            except (ValueError, TypeError, KeyError, IndexError, AttributeError):
+                return None
+            if same_rules(own, iana_name(tzid)):
+                return None
+            alias = f"{tzid} ({OWN_RULES})"
+            block.lines = [(n, _renamed(line, {tzid: alias})) for n, line in block.lines]
+            tzid = alias
         try:
             component: Any = Component.from_ical(block.text())  # a Timezone (has to_tz)
             location = (block.first("X-LIC-LOCATION") or (0, ""))[1].strip()
             self.zones[tzid] = matching_zone(component.to_tz(), (location, self.default_tz))
         except (ValueError, TypeError, KeyError, IndexError, AttributeError):
             self.zones[tzid] = ""
+        return (tzid.removesuffix(f" ({OWN_RULES})"), tzid) if tzid.endswith(
+            f"({OWN_RULES})") else None
 
     def event(self, block: Block, calendar_name: str, fixes: list[ImportIssue]) -> Event | None:
         comp = Component.from_ical(block.text(USED))
@@ -134,6 +160,9 @@ class _Reader:
         start, end = self.span(comp, block, start, tz, note)
         rid = comp.get("recurrence-id")
         rrule = self.rrules(block, start, tz, note)
+        listed: list[When] = []
+        if rrule and isinstance(start_raw, datetime) and self._unmatched(start_raw):
+            rrule, listed = _listed(rrule, start_raw, note)
         all_day = not isinstance(start, datetime)
         return Event(
             uid=uid,
@@ -143,11 +172,11 @@ class _Reader:
             notes=str(comp.get("description", "")),
             calendar=str(comp.get(CALENDAR_PROP, "")) or calendar_name,
             rrule=rrule,
-            rdates=self.dates_for(comp.get("rdate"), start, tz),
+            rdates=[*self.dates_for(comp.get("rdate"), start, tz), *listed],
             rdate_periods=self.periods(comp.get("rdate"), tz),
             exdates=self.dates_for(comp.get("exdate"), start, tz),
             alarms=_alarms(comp, start, end),
-            recurrence_id=self.pin(rid.dt, tz) if rid is not None else None,
+            recurrence_id=_like(self.pin(rid.dt, tz), start) if rid is not None else None,
             this_and_future=rid is not None and str(rid.params.get("RANGE", "")).upper()
             == "THISANDFUTURE",
             cancelled=str(comp.get("status", "")).upper() == "CANCELLED",
@@ -195,6 +224,13 @@ class _Reader:
             return value.replace(tzinfo=zone)
         return value.astimezone(zone)
 
+    def _unmatched(self, value: When) -> bool:
+        """A time in a file's own zone that no IANA zone follows (kept as UTC instants)."""
+        info = value.tzinfo if isinstance(value, datetime) else None
+        name = str(getattr(info, "_tzid", "") or "")
+        return info is not None and getattr(info, "key", None) is None and \
+            self.zones.get(name) == ""
+
     def _custom(self, info: tzinfo) -> bool:
         name = str(getattr(info, "_tzid", "") or getattr(info, "zone", "") or "")
         return bool(self.zones.get(name))
@@ -210,7 +246,7 @@ class _Reader:
                 end = _default_end(start)
         elif comp.get("duration") is not None:
             try:
-                end = start + comp.decoded("duration")
+                end = _after(start, comp.decoded("duration"))
             except (ValueError, TypeError):
                 note.fix("DURATION", "cannot be read: the event is given its default length")
                 end = _default_end(start)
@@ -280,6 +316,54 @@ class _Notes:
     def fix(self, prop: str, reason: str) -> None:
         found = self.block.first(prop)
         self.fixes.append(ImportIssue(self.uid, found[0] if found else self.block.line, reason))
+
+
+def _renamed(line: str, aliases: dict[str, str]) -> str:
+    """A content line with TZID parameters (and a VTIMEZONE's TZID) renamed per `aliases`."""
+    head, colon, value = line.partition(":")
+    if head.strip().upper() == "TZID":
+        return f"{head}:{aliases.get(value.strip(), value)}"
+    for tzid, alias in aliases.items():
+        head = re.sub(rf'(;TZID=)"?{re.escape(tzid)}"?(?=;|$)', _with(alias), head,
+                      flags=re.IGNORECASE)
+    return head + colon + value
+
+
+def _with(alias: str) -> Callable[[re.Match[str]], str]:
+    return lambda match: match.group(1) + alias
+
+
+def _listed(rrule: str, start: datetime, note: _Notes) -> tuple[str, list[When]]:
+    """A series in a zone of the file's own that no IANA zone follows repeats on that zone's
+    wall clock: its instances are worked out in it now and kept as UTC times (up to
+    LISTED_YEARS ahead); the rule stays when that cannot be done."""
+    horizon = start + timedelta(days=365 * LISTED_YEARS)
+    found: list[When] = []
+    try:
+        for rule in rrule.split("\n"):
+            for moment in rrulestr(rule, dtstart=start, cache=False):
+                if moment > horizon or len(found) >= LISTED_MAX:
+                    break
+                found.append(moment.astimezone(UTC))
+    except (ValueError, TypeError, OverflowError):
+        return rrule, []
+    note.fix("RRULE", f"repeats in a time zone of the file's own that no IANA zone follows: "
+                      f"its {len(found)} repetitions were listed one by one")
+    return "", found
+
+
+def _after(start: When, length: timedelta) -> When:
+    """start + DURATION: days are nominal (the same wall clock), hours exact (RFC 5545
+    3.3.6), so an hour that crosses a DST change still lasts an hour."""
+    if not isinstance(start, datetime) or length < timedelta(0):
+        return start + length
+    days = timedelta(days=length.days)
+    return ((start + days).astimezone(UTC) + (length - days)).astimezone(start.tzinfo)
+
+
+def _like(rid: When, start: When) -> When:
+    """A RECURRENCE-ID written as a time on an all-day series names that day's instance."""
+    return rid.date() if isinstance(rid, datetime) and not isinstance(start, datetime) else rid
 
 
 def _default_end(start: When) -> When:

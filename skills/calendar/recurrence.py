@@ -11,7 +11,7 @@ from __future__ import annotations
 import heapq
 import re
 from collections.abc import Iterable, Iterator
-from datetime import datetime, time
+from datetime import datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 from skills.base import SkillError
@@ -136,6 +136,9 @@ class _Series:
         self.exdays = {x for x in master.exdates if not isinstance(x, datetime)}
         self.periods = {key(self.value(self.local(a))): self.local(b) - self.local(a)
                         for a, b in master.rdate_periods}
+        self.exact_periods = {key(self.value(self.local(a))): self.local(b).astimezone(UTC)
+                              - self.local(a).astimezone(UTC)
+                              for a, b in master.rdate_periods} if self.timed else {}
         self.replaced: set[str] = set()
         self.future: list[tuple[datetime, Event]] = []
         for o in overrides:
@@ -157,6 +160,15 @@ class _Series:
             return datetime.combine(value, time(0), tzinfo=self.tz)
         day = value.date() if isinstance(value, datetime) else value
         return datetime.combine(day, time(0))
+
+    def end_of(self, begin: datetime, length: timedelta, event: Event, k: str) -> datetime:
+        if not self.timed:
+            return begin + length
+        exact = self.exact_periods.get(k)
+        if exact is None:
+            exact = self.local(event.end).astimezone(UTC) - self.local(event.start).astimezone(
+                UTC)
+        return exact_end(begin, length, exact)
 
     def value(self, local: datetime) -> When:
         return local if self.timed else local.date()
@@ -197,10 +209,18 @@ class _Series:
                 begin = start + (self.local(override.start) - rid)
             if length is None:
                 length = event.duration
-            first, last = self.value(begin), self.value(begin + length)
+            first, last = self.value(begin), self.value(self.end_of(begin, length, event, k))
             if overlaps(first, last, lo, hi):
                 # After a THISANDFUTURE override, its fields speak for the later instances.
                 yield Occurrence(event, first, last, recurrence_id=value)
+
+
+def exact_end(begin: datetime, wall: timedelta, exact: timedelta) -> datetime:
+    """An instance's end: a length of whole days is nominal (the same wall clock days
+    later), any other is exact (RFC 5545 3.3.6): an hour across a DST change is an hour."""
+    if wall % timedelta(days=1) == timedelta(0):
+        return begin + wall
+    return (begin.astimezone(UTC) + exact).astimezone(begin.tzinfo)
 
 
 def overlaps(start: When, end: When, lo: datetime, hi: datetime) -> bool:

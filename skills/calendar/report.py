@@ -27,20 +27,25 @@ class ImportReport:
 
     added: int = 0
     updated: int = 0
-    unchanged: int = 0  # the stored copy is newer (higher SEQUENCE or later LAST-MODIFIED)
+    unchanged: int = 0  # the stored copy is the same or newer (SEQUENCE, LAST-MODIFIED)
     removed: int = 0  # dropped from a re-imported subscription (on request)
     skipped: list[ImportIssue] = field(default_factory=list)
     repaired: list[ImportIssue] = field(default_factory=list)
+    # What the person changed or deleted in Hearth, and which version was kept and why.
+    kept: list[ImportIssue] = field(default_factory=list)
 
     def to_json(self) -> dict[str, object]:
         return {"added": self.added, "updated": self.updated, "unchanged": self.unchanged,
                 "removed": self.removed, "skipped": [i.to_json() for i in self.skipped],
-                "repaired": [i.to_json() for i in self.repaired]}
+                "repaired": [i.to_json() for i in self.repaired],
+                "kept": [i.to_json() for i in self.kept]}
 
     def summary(self) -> str:
         parts = [f"{self.added} new", f"{self.updated} updated"]
         if self.unchanged:
-            parts.append(f"{self.unchanged} kept (the stored copy is newer)")
+            parts.append(f"{self.unchanged} unchanged")
+        if self.kept:
+            parts.append(f"{len(self.kept)} changed or deleted in Hearth (see below)")
         if self.removed:
             parts.append(f"{self.removed} removed")
         if self.repaired:

@@ -17,7 +17,9 @@ from zoneinfo import ZoneInfo
 import sqlite_utils
 
 from skills.base import SkillError
+from skills.calendar import local_edits
 from skills.calendar.listing import DEFAULT_LIMIT, Listing, take
+from skills.calendar.local_edits import BOTH, MINE, THEIRS, Conflict, Ident, LocalEdit
 from skills.calendar.model import Event, Occurrence, When, span
 from skills.calendar.recurrence import (
     SERIES_STEPS,
@@ -214,6 +216,7 @@ class CalendarStore:
         self._lock = threading.RLock()
         with self._lock:
             migrations.apply(self._db)
+            local_edits.migrations.apply(self._db)
 
     def close(self) -> None:
         with self._lock:
@@ -298,6 +301,19 @@ class CalendarStore:
             if self.get(event.uid) is not None:
                 raise SkillError(f"An event with UID {event.uid} already exists.")
             self._db.table("calendar_events").insert(event_to_row(event))
+            self._mark((event.uid, ""), event)
+        return event
+
+    def save(self, event: Event) -> Event:
+        """Write one override made in Hearth (an instance changed on its own): upserted by
+        (UID, RECURRENCE-ID) and marked as the person's edit, made on the stored revision."""
+        event = self._prepare(event)
+        row = event_to_row(event)
+        with self._lock, self._db.conn:
+            ident = (event.uid, row["recurrence_id"])
+            base = self._by_ident(ident) or self.get(event.uid) or event
+            self._db.table("calendar_events").upsert(row, pk=("uid", "recurrence_id"))
+            self._mark(ident, base)
         return event
 
     def update(self, uid: str, **changes: Any) -> tuple[Event, Event]:
@@ -307,6 +323,7 @@ class CalendarStore:
             after = self._prepare(replace(before, **changes))
             self._db.table("calendar_events").upsert(event_to_row(after),
                                                      pk=("uid", "recurrence_id"))
+            self._mark((uid, ""), before)
         return before, after
 
     def delete(self, uid: str) -> Event:
@@ -315,39 +332,62 @@ class CalendarStore:
             before = self._require(uid)
             self._db.execute("delete from calendar_events where uid = ?", [uid])
             self._db.execute("delete from calendar_alarm_log where uid = ?", [uid])
+            self._mark((uid, ""), before, deleted=True)  # a re-import does not bring it back
         return before
 
+    def _mark(self, ident: Ident, base: Event, deleted: bool = False) -> None:
+        local_edits.mark(self._db.conn, ident, (base.sequence, base.last_modified), deleted)
+
+    def _by_ident(self, ident: Ident) -> Event | None:
+        rows = self._rows("select * from calendar_events where uid = ? and recurrence_id = ?",
+                          list(ident))
+        return row_to_event(rows[0]) if rows else None
+
+    def local_edits(self) -> dict[Ident, LocalEdit]:
+        """The rows the person changed or deleted in Hearth (what a re-import must respect)."""
+        with self._lock:
+            return local_edits.load(self._db.conn)
+
     def import_events(self, events: Iterable[Event], *, origin: str = "",
-                      remove_missing: bool = False,
-                      report: ImportReport | None = None) -> ImportReport:
+                      remove_missing: bool = False, report: ImportReport | None = None,
+                      choices: dict[Ident, str] | None = None) -> ImportReport:
         """Upsert by (UID, RECURRENCE-ID) in ONE transaction: all or nothing (a kill half-way
         leaves the calendar as it was), never duplicates. A stored copy with a higher SEQUENCE
-        (or, at the same SEQUENCE, a later LAST-MODIFIED) is kept. With `remove_missing`, the
+        (or, at the same SEQUENCE, a later LAST-MODIFIED) is kept. What the person changed or
+        deleted in Hearth is kept unless the file changed it too; then `choices` (by ident:
+        MINE, THEIRS or BOTH; MINE when not given) decides. With `remove_missing`, the
         events an earlier import of the same `origin` brought in and this one lacks are removed.
         Events that cannot be saved are skipped and listed in the report."""
         report = report or ImportReport()
         chosen = self._chosen(events, origin, report)
         with self._lock:
             stored = {(r["uid"], r["recurrence_id"]): r for r in self._rows(
-                "select uid, recurrence_id, sequence, last_modified, origin from calendar_events",
-                [])}
-            rows: list[tuple[Any, ...]] = []
+                "select * from calendar_events", [])}
+            plan = _ImportPlan(stored, self.local_edits(), choices or {}, report)
             for ident, event in chosen.items():
-                old = stored.get(ident)
-                if old is not None and _newer(_Revision(old), event):
-                    report.unchanged += 1
-                    continue
-                row = event_to_row(event)
-                rows.append(tuple(row[c] for c in _COLUMNS))
-                if old is None:
-                    report.added += 1
-                else:
-                    report.updated += 1
+                plan.take(ident, event)
             gone = [i for i, r in stored.items()
                     if remove_missing and origin and r["origin"] == origin and i not in chosen]
-            self._write_all(rows, gone)
+            self._write_all(plan.rows, gone, plan)
             report.removed = len(gone)
         return report
+
+    def conflicts(self, events: Iterable[Event], origin: str = "") -> list[Conflict]:
+        """The rows an import of `events` would find changed both in Hearth and in the file
+        (to ask about before importing); changes nothing."""
+        chosen = self._chosen(events, origin, ImportReport())
+        edits = self.local_edits()
+        found: dict[Ident, Conflict] = {}
+        for ident, event in chosen.items():
+            edit = local_edits.edit_for(edits, ident)
+            if edit is None or not edit.file_changed(event):
+                continue
+            own = (edit.uid, edit.recurrence_id)  # one question for a deleted event's rows
+            mine = None if edit.deleted else self._by_ident(ident)
+            if own not in found or not own[1] and ident == own:
+                found[own] = Conflict(own[0], own[1], mine.title if mine else "", event.title,
+                                      edit.edited_at, edit.deleted or mine is None)
+        return list(found.values())
 
     def _chosen(self, events: Iterable[Event], origin: str,
                 report: ImportReport) -> dict[tuple[str, str], Event]:
@@ -374,11 +414,16 @@ class CalendarStore:
                           " order by start", [origin])
         return [r["title"] for r in rows if (r["uid"], r["recurrence_id"]) not in chosen]
 
-    def _write_all(self, rows: list[tuple[Any, ...]], gone: list[tuple[str, str]]) -> None:
+    def _write_all(self, rows: list[tuple[Any, ...]], gone: list[tuple[str, str]],
+                   plan: _ImportPlan) -> None:
         conn = self._db.conn
         conn.execute("begin immediate")
         try:
             conn.executemany(_UPSERT, rows)
+            for ident, event in plan.rebased:
+                local_edits.rebase(conn, ident, event)
+            for ident in plan.forgotten:
+                local_edits.forget(conn, ident)
             conn.executemany("delete from calendar_events where uid = ? and recurrence_id = ?",
                              gone)
             conn.executemany("delete from calendar_alarm_log where uid = ? and not exists ("
@@ -435,6 +480,98 @@ class CalendarStore:
                              f"({event.start.isoformat()}).")
         rrule = normalize_rrule(event.rrule, event.start, event.timezone) if event.rrule else ""
         return replace(event, rrule=rrule, all_day=all_day)
+
+
+# Not what an event says: when it was written, and which import brought it.
+_STAMPS = ("updated", "origin")
+
+
+class _ImportPlan:
+    """What an import writes, row by row, and what it tells the person it kept and why."""
+
+    def __init__(self, stored: dict[Ident, dict[str, Any]], edits: dict[Ident, LocalEdit],
+                 choices: dict[Ident, str], report: ImportReport) -> None:
+        self.stored, self.edits, self.choices, self.report = stored, edits, choices, report
+        self.rows: list[tuple[Any, ...]] = []
+        self.rebased: list[tuple[Ident, Event]] = []
+        self.forgotten: list[Ident] = []
+
+    def take(self, ident: Ident, event: Event) -> None:
+        old = self.stored.get(ident)
+        row = event_to_row(event)
+        if old is not None and all(old[c] == row[c] for c in _COLUMNS if c not in _STAMPS):
+            self.report.unchanged += 1  # the same event again: nothing to write
+            return
+        edit = local_edits.edit_for(self.edits, ident)
+        if edit is not None and not self._settled(ident, event, edit):
+            return
+        if edit is None and old is not None and _newer(_Revision(old), event):
+            self.report.unchanged += 1
+            return
+        self.rows.append(tuple(row[c] for c in _COLUMNS))
+        if old is None:
+            self.report.added += 1
+        else:
+            self.report.updated += 1
+
+    def _settled(self, ident: Ident, event: Event, edit: LocalEdit) -> bool:
+        """Whether the file's version goes on to be written (the person's edit gives way)."""
+        what = _what(event, ident, self.stored.get(ident))
+        done = "deleted" if edit.deleted else "changed"
+        own = (edit.uid, edit.recurrence_id)  # a deleted event's edit covers all its rows
+        choice = self.choices.get(own, MINE)
+        if edit.deleted and choice == THEIRS:  # taken back from the file, every row of it
+            if own == ident:
+                self.forgotten.append(own)
+                self.report.kept.append(ImportIssue(event.uid, 0, (
+                    f"{what}: deleted in Hearth, changed in the file; took the file's "
+                    "(you chose)")))
+            return True
+        if not edit.file_changed(event):
+            self.report.kept.append(ImportIssue(event.uid, 0, (
+                f"{what}: kept as you {done} it in Hearth (the file's copy is not newer)")))
+            return False
+        return self._both_changed(ident, event, edit, what)
+
+    def _both_changed(self, ident: Ident, event: Event, edit: LocalEdit, what: str) -> bool:
+        """Changed in Hearth and in the file: as the person chose (theirs is written)."""
+        both = ("deleted in Hearth, changed in the file" if edit.deleted
+                else "changed in Hearth and in the file")
+        own = (edit.uid, edit.recurrence_id)
+        choice = self.choices.get(own, MINE)
+        if choice == THEIRS:
+            self.forgotten.append(own)
+            self.report.kept.append(ImportIssue(event.uid, 0, (
+                f"{what}: {both}; took the file's (you chose)")))
+            return True
+        if own == ident:
+            self.rebased.append((own, event))
+        if choice == BOTH and not edit.deleted:
+            copy = replace(event, uid=_copy_uid(event.uid, ident[1]), recurrence_id=None,
+                           this_and_future=False, origin="")
+            self.rows.append(tuple(event_to_row(copy)[c] for c in _COLUMNS))
+            self.report.added += 1
+            self.report.kept.append(ImportIssue(event.uid, 0, (
+                f"{what}: changed in Hearth and in the file; kept both (you chose)")))
+            return False
+        self.report.kept.append(ImportIssue(event.uid, 0, (
+            f"{what}: {both}; kept {'it deleted' if edit.deleted else 'yours'}"
+            f"{' (you chose)' if own in self.choices else ''}")))
+        return False
+
+
+def _what(event: Event, ident: Ident, mine: dict[str, Any] | None) -> str:
+    """The event as the person knows it: its title in Hearth (the file's when deleted)."""
+    title = f"'{mine['title'] if mine else event.title}'"
+    if ident[1]:
+        return f"{title} on {(event.recurrence_id or event.start).isoformat()[:16]}"
+    return title
+
+
+def _copy_uid(uid: str, rid: str) -> str:
+    """The file's version kept beside the person's: a stable UID, so importing the same file
+    again updates the copy instead of adding another."""
+    return f"{uid}{'-' + rid if rid else ''}-file-copy"
 
 
 @dataclass(frozen=True)

@@ -51,6 +51,15 @@ def matching_zone(zone: tzinfo, prefer: tuple[str, ...] = ()) -> str:
     return ""
 
 
+def same_rules(zone: tzinfo, name: str) -> bool:
+    """Whether a file's VTIMEZONE keeps the same offsets as the IANA zone it is named after
+    (over 2025-2026): when it does not, the file's rules win (RFC 5545 3.6.5)."""
+    try:
+        return all(_offset(zone, m) == _offset(ZoneInfo(name), m) for m in _SAMPLES)
+    except (ValueError, TypeError, OverflowError):
+        return True  # rules that cannot be evaluated: the IANA zone is the better reading
+
+
 def _offset(zone: tzinfo, moment: datetime) -> timedelta | None:
     return moment.astimezone(zone).utcoffset()
 

@@ -51,10 +51,13 @@ def first_year(data: bytes) -> tuple[datetime, datetime]:
     return lo, lo + timedelta(days=365)
 
 
-def compare(path: Path) -> Agreement:
+def compare(path: Path, reference: bytes | None = None) -> Agreement:
+    """`reference`: the same calendar as the reference must be given it (a bare VEVENT
+    wrapped in a VCALENDAR, say), when it reads RFC 5545 otherwise than Hearth must."""
     data = path.read_bytes()
-    lo, hi = first_year(data)
-    todo = {str(c.get("UID")) for c in icalendar.Calendar.from_ical(data).walk("VTODO")}
+    standard = reference or data
+    lo, hi = first_year(standard)
+    todo = {str(c.get("UID")) for c in icalendar.Calendar.from_ical(standard).walk("VTODO")}
     with tempfile.TemporaryDirectory() as tmp:
         store = CalendarStore(Path(tmp) / "hearth.db")
         store.import_events(read_ics(data, ZONE).events)
@@ -63,7 +66,8 @@ def compare(path: Path) -> Agreement:
     ours = sorted((o.event.uid, _text(o.start), _text(o.end), o.event.title) for o in listed
                   if o.event.uid not in todo)
     try:
-        found = recurring_ical_events.of(icalendar.Calendar.from_ical(data)).between(lo, hi)
+        found = recurring_ical_events.of(icalendar.Calendar.from_ical(standard)).between(lo,
+                                                                                         hi)
     except Exception as exc:  # noqa: BLE001 - the reference refuses the file: say why
         return Agreement(path.name, ours, None, f"{type(exc).__name__}: {exc}")
     theirs = sorted((str(c.get("UID", "")), _text(c.decoded("DTSTART")), _text(_end(c)),

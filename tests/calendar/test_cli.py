@@ -32,8 +32,8 @@ def test_add_list_export_import(tmp_path: Path, capsys: pytest.CaptureFixture[st
     ics = tmp_path / "out.ics"
     assert run(capsys, "export", str(ics))[1][0]["events"] == 2
     assert run(capsys, "import", str(ics))[1][0] == {
-        "file": str(ics), "added": 0, "updated": 2, "unchanged": 0, "removed": 0, "skipped": [],
-        "repaired": []}
+        "file": str(ics), "added": 0, "updated": 0, "unchanged": 2, "removed": 0, "skipped": [],
+        "repaired": [], "kept": []}  # the same events again: nothing to write
 
 
 def test_errors_are_one_line_without_traceback(tmp_path: Path,

@@ -46,7 +46,7 @@ def test_importing_twice_does_not_duplicate(store: CalendarStore) -> None:
     first = store.import_events(parse_ics(data))
     second = store.import_events(parse_ics(data))
     assert (first.added, first.updated) == (4, 0)
-    assert (second.added, second.updated) == (0, 4)
+    assert (second.added, second.updated, second.unchanged) == (0, 0, 4)  # nothing new
     assert len(store.all_events()) == 4
 
 

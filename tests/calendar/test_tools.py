@@ -99,3 +99,18 @@ def test_free_time_rejects_bad_working_hours(store: CalendarStore) -> None:
     with pytest.raises(SkillError, match="09:00-17:00"):
         tools(store)["find_free_time"].run({"start": "2026-12-03", "end": "2026-12-04",  # type: ignore[attr-defined]
                                             "duration": 30, "working_hours": "9 to 5"}, CTX)
+
+
+def test_free_time_is_said_in_the_users_zone_even_after_an_event_in_another(
+        store: CalendarStore) -> None:
+    from skills.calendar.model import Event
+
+    lisbon = ZoneInfo("Europe/Lisbon")  # WET in winter: the same clock as UTC, another name
+    store.add(Event(uid="", title="Call Lisbon", start=datetime(2026, 12, 3, 9, tzinfo=lisbon),
+                    end=datetime(2026, 12, 3, 10, tzinfo=lisbon), timezone="Europe/Lisbon"))
+    tools = {t.name: t for t in calendar_skills(store, "UTC")}
+    result = tools["find_free_time"].run({"start": "2026-12-03T08:00", "end": "2026-12-03T12:00",
+                                          "duration": 30}, SkillContext(timezone="UTC"))
+    assert result.text.splitlines()[1:] == ["- Thu 03 Dec 2026 08:00 UTC to 09:00",
+                                            "- Thu 03 Dec 2026 10:00 UTC to 12:00"]
+    assert "WET" not in result.text

@@ -114,7 +114,7 @@ def test_remove_what_the_file_dropped_says_how_many_first(ctx, window, qtbot, tm
     remove = next(b for b in box.buttons() if b.text() == "Remove 2 and import")
     remove.click()
     qtbot.waitUntil(lambda: "removed" in calendar.status.text(), timeout=WAIT_MS)
-    assert calendar.status.text() == "Imported: 1 new, 1 updated, 2 removed"
+    assert calendar.status.text() == "Imported: 1 new, 0 updated, 1 unchanged, 2 removed"
     qtbot.waitUntil(lambda: "Row" in calendar.agenda.toPlainText(), timeout=WAIT_MS)
     shown = calendar.agenda.toPlainText()
     assert "Swim" in shown and "Climb" not in shown and "Run" not in shown

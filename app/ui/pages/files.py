@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.ui.context import UiContext
+from app.ui.dates import medium_date_time
 from app.ui.file_actions import open_path, reveal_path, start_folder
 from app.ui.i18n import Retranslator, plural, ui_locale
 from app.ui.theme import page_layout, page_title, title_row
@@ -80,7 +81,7 @@ class FileResults(QAbstractTableModel):
             hit = self.hits[row]
             cached = (hit.name, str(Path(hit.path).parent),
                       self.kind_names.get(hit.kind, hit.kind), human_size(hit.size, self.locale),
-                      self.locale.toString(hit.modified, QLocale.FormatType.ShortFormat))
+                      medium_date_time(self.locale, hit.modified))
             self._texts[row] = cached
         return cached
 

@@ -7,6 +7,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from PySide6.QtCore import QCoreApplication, QDate, QDateTime, QTime
+from PySide6.QtGui import QFocusEvent, QKeyEvent, QMouseEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -39,6 +40,33 @@ def _py(value: QDateTime) -> datetime:
     return datetime(d.year(), d.month(), d.day(), t.hour(), t.minute()).astimezone()
 
 
+class TimeEdit(QDateTimeEdit):
+    """A date-time field that takes digits typed where the cursor is: the section under it
+    is selected first, so "14" typed into the hour makes 14:00 (a plain QDateTimeEdit inserts
+    the digits beside the old ones and refuses the result)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._typing = False  # a number is being typed into the current section
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
+        if event.text().isdigit():
+            if not self._typing and not self.lineEdit().hasSelectedText():
+                self.setSelectedSection(self.currentSection())
+            self._typing = True
+        else:
+            self._typing = False
+        super().keyPressEvent(event)
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802
+        self._typing = False
+        super().mousePressEvent(event)
+
+    def focusInEvent(self, event: QFocusEvent) -> None:  # noqa: N802
+        self._typing = False
+        super().focusInEvent(event)
+
+
 class EventDialog(QDialog):
     """Title, all day, start, end, place, notes, repeat, reminder. `changes()` is what Save
     writes; `deleted` is set when the person chose Delete."""
@@ -56,8 +84,8 @@ class EventDialog(QDialog):
         form.addRow(self.tr("Title"), self.title)
         self.all_day = QCheckBox(self.tr("All day"))
         form.addRow("", self.all_day)
-        self.start = QDateTimeEdit()
-        self.end = QDateTimeEdit()
+        self.start = TimeEdit()
+        self.end = TimeEdit()
         for edit, name in ((self.start, self.tr("Starts")), (self.end, self.tr("Ends"))):
             edit.setCalendarPopup(True)
             edit.setAccessibleName(name)
@@ -69,6 +97,9 @@ class EventDialog(QDialog):
             end - timedelta(days=1), time(10))
         self.start.setDateTime(_qdt(first.astimezone() if first.tzinfo else first.astimezone()))
         self.end.setDateTime(_qdt(last.astimezone() if last.tzinfo else last.astimezone()))
+        self._length = self.start.dateTime().secsTo(self.end.dateTime())
+        self.start.dateTimeChanged.connect(self._start_changed)
+        self.end.dateTimeChanged.connect(self._end_changed)
         self.all_day.toggled.connect(self._all_day_changed)
         self._all_day_changed(all_day)
         self.location = QLineEdit(event.location if event is not None else "")
@@ -119,6 +150,15 @@ class EventDialog(QDialog):
         buttons.rejected.connect(self.reject)
         form.addRow(buttons)
         self.title.setFocus()
+
+    def _start_changed(self, start: QDateTime) -> None:
+        """The end follows the start: the event keeps its length, as calendar apps do."""
+        self.end.setDateTime(start.addSecs(self._length))
+
+    def _end_changed(self, end: QDateTime) -> None:
+        length = self.start.dateTime().secsTo(end)
+        if length >= 0:
+            self._length = length
 
     def _all_day_changed(self, on: bool) -> None:
         fmt = "yyyy-MM-dd" if on else "yyyy-MM-dd HH:mm"

@@ -18,8 +18,11 @@ THIS, FOLLOWING, ALL = "this", "following", "all"
 
 
 def instance_key(occ: Occurrence) -> Any:
-    """The original start of this instance in its series (what an override replaces)."""
-    return occ.recurrence_id if occ.recurrence_id is not None else occ.start
+    """The original start of this instance in its series (what an override replaces); an
+    override listed on its own carries it (editing it again must not add a second one)."""
+    if occ.recurrence_id is not None:
+        return occ.recurrence_id
+    return occ.event.recurrence_id if occ.event.recurrence_id is not None else occ.start
 
 
 def _until(before: Any) -> str:
@@ -81,8 +84,8 @@ def save_occurrence(store: Any, occ: Occurrence, changes: dict[str, Any],
                            recurrence_id=instance_key(occ), sequence=master.sequence + 1,
                            this_and_future=False, start=occ.start, end=occ.end)
         override = replace(override, **changes)
-        store.import_events([override])
-        return override
+        saved: Event = store.save(override)  # marked as the person's: a re-import keeps it
+        return saved
     # this and following: the old series stops before this instance, a new one starts here
     cut = instance_key(occ)
     past = _instances_before(store, master, cut)

@@ -1,5 +1,6 @@
 """Month and time grids, painted (thousands of events stay cheap): double-click to create or
-edit, right-click for Edit / Delete, drag to move, drag an event's bottom edge to resize."""
+edit, right-click for Edit / Delete, drag to move, drag an event's handle (its bottom few pixels)
+to resize."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ SNAP_MIN = 15
 HOUR_PX = 44
 GUTTER = 56
 DAY_HEADER = 26
-RESIZE_EDGE = 6
+RESIZE_EDGE = 4  # the resize handle: this many pixels at the end, whatever the block's height
 
 
 def local(value: Any) -> datetime:
@@ -36,6 +37,11 @@ class Hit:
 
     rect: QRectF
     occ: Any
+    ends_here: bool = True  # the part an event ends in (a multi-day one has one per day)
+
+    def on_handle(self, pos: QPoint) -> bool:
+        """Whether `pos` is on the resize handle at the bottom of the event's last part."""
+        return self.ends_here and 0 <= self.rect.bottom() - pos.y() <= RESIZE_EDGE
 
 
 class _Grid(QWidget):
@@ -254,6 +260,19 @@ class MonthGrid(_Grid):
         return datetime.combine(day, time(9)).astimezone() if day is not None else None
 
 
+def _midnight(day: date) -> datetime:
+    return datetime.combine(day, time()).astimezone()
+
+
+def _part(occ: Any, day: date) -> tuple[datetime, datetime, Any] | None:
+    """The part of a timed occurrence on `day` (start, end, occ), or None when it has none."""
+    start, end = local(occ.start), local(occ.end)
+    first, last = _midnight(day), _midnight(day + timedelta(days=1))
+    if start >= last or (end <= first and not (start == end == first)):
+        return None
+    return max(start, first), min(end, last), occ
+
+
 class TimeGrid(_Grid):
     """One or several days by the hour; all-day events in a strip on top."""
 
@@ -309,30 +328,31 @@ class TimeGrid(_Grid):
         return datetime.combine(day, time()).astimezone() + timedelta(minutes=minutes)
 
     def _layout(self) -> list[Hit]:
-        """Rectangles per timed occurrence; overlapping ones share their day's width."""
+        """Rectangles per timed occurrence and day it covers (a multi-day event is drawn in
+        each of its days, as the month and the agenda list it); overlapping ones share their
+        day's width."""
         hits: list[Hit] = []
         width = self.column_width()
         for col in range(self.days):
             day = self.first + timedelta(days=col)
-            todays = sorted((o for o in self.occurrences if not o.event.all_day
-                             and day_of(o) == day), key=lambda o: local(o.start))
+            todays = sorted((part for o in self.occurrences if not o.event.all_day
+                             if (part := _part(o, day)) is not None), key=lambda p: p[0])
             lanes: list[datetime] = []
-            placed: list[tuple[Any, int]] = []
-            for occ in todays:
-                start = local(occ.start)
-                lane = next((i for i, end in enumerate(lanes) if end <= start), len(lanes))
+            placed: list[tuple[datetime, datetime, Any, int]] = []
+            for start, end, occ in todays:
+                lane = next((i for i, last in enumerate(lanes) if last <= start), len(lanes))
                 if lane == len(lanes):
-                    lanes.append(local(occ.end))
+                    lanes.append(end)
                 else:
-                    lanes[lane] = local(occ.end)
-                placed.append((occ, lane))
+                    lanes[lane] = end
+                placed.append((start, end, occ, lane))
             count = max(1, len(lanes))
-            for occ, lane in placed:
-                start, end = local(occ.start), local(occ.end)
+            for start, end, occ, lane in placed:
                 bottom = self.y_of(end) if end.date() == day else self.top + 24 * HOUR_PX
                 x = GUTTER + col * width + lane * width / count
                 hits.append(Hit(QRectF(x + 1, self.y_of(start), width / count - 3,
-                                       max(14.0, bottom - self.y_of(start) - 1)), occ))
+                                       max(14.0, bottom - self.y_of(start) - 1)), occ,
+                                ends_here=local(occ.end) <= _midnight(day + timedelta(days=1))))
         for occ in self.occurrences:
             if occ.event.all_day:
                 col = (day_of(occ) - self.first).days
@@ -373,6 +393,12 @@ class TimeGrid(_Grid):
         for hit in timed:
             self._chip(painter, hit.rect, hit.occ, f"{local(hit.occ.start):%H:%M} "
                                                    f"{hit.occ.event.title}")
+            if hit.ends_here and hit.rect.height() >= 3 * RESIZE_EDGE:
+                painter.setPen(Qt.PenStyle.NoPen)  # the resize handle, where it is grabbed
+                painter.setBrush(self._colours[0])
+                mid_x = hit.rect.center().x()
+                painter.drawRoundedRect(QRectF(mid_x - 8, hit.rect.bottom() - RESIZE_EDGE + 1,
+                                               16, 2), 1, 1)
         self._paint_header(painter, width, text, mid)
         for hit in self.hits:
             if hit.occ.event.all_day:
@@ -404,7 +430,7 @@ class TimeGrid(_Grid):
         hit = self.hit_at(pos)
         if event.button() == Qt.MouseButton.LeftButton and hit is not None and not (
                 hit.occ.event.all_day):
-            mode = "resize" if hit.rect.bottom() - pos.y() <= RESIZE_EDGE else "move"
+            mode = "resize" if hit.on_handle(pos) else "move"
             self._press = (hit, pos, mode)
         super().mousePressEvent(event)
 
@@ -412,7 +438,7 @@ class TimeGrid(_Grid):
         pos = event.position().toPoint()
         if self._press is None:
             hit = self.hit_at(pos)
-            near_edge = hit is not None and hit.rect.bottom() - pos.y() <= RESIZE_EDGE
+            near_edge = hit is not None and hit.on_handle(pos)
             self.setCursor(Qt.CursorShape.SizeVerCursor if near_edge else
                            Qt.CursorShape.ArrowCursor)
             return
@@ -421,8 +447,9 @@ class TimeGrid(_Grid):
             start, end = planned
             col = (start.date() - self.first).days
             width = self.column_width()
+            bottom = self.y_of(end) if end.date() == start.date() else self.top + 24 * HOUR_PX
             self._ghost = QRectF(GUTTER + col * width + 1, self.y_of(start), width - 3,
-                                 max(14.0, self.y_of(end) - self.y_of(start)))
+                                 max(14.0, bottom - self.y_of(start)))
             self.update()
 
     def _planned(self, pos: QPoint) -> tuple[datetime, datetime] | None:
@@ -432,9 +459,10 @@ class TimeGrid(_Grid):
         if moment is None or (pos - origin).manhattanLength() < 6:
             return None
         start, end = local(hit.occ.start), local(hit.occ.end)
-        if mode == "resize":
-            end = max(start + timedelta(minutes=SNAP_MIN), moment)
-            return start, end
+        if mode == "resize":  # the end moves up or down in its own day, never to another
+            day = (end - timedelta(microseconds=1)).date()
+            moment = datetime.combine(day, moment.timetz()).astimezone()
+            return start, max(start + timedelta(minutes=SNAP_MIN), moment)
         grabbed = self.moment_at(origin) or start
         shift = moment - grabbed
         shift = timedelta(minutes=round(shift.total_seconds() / 60 / SNAP_MIN) * SNAP_MIN)

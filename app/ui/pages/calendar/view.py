@@ -4,16 +4,15 @@
 from __future__ import annotations
 
 import html
-import re
 from collections.abc import Callable
-from datetime import date, datetime, timedelta
+from datetime import date, datetime, time, timedelta
 from functools import partial
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from PySide6.QtCore import QDate, QLocale, Qt, QTimer, Signal
-from PySide6.QtGui import QShowEvent
+from PySide6.QtCore import QDate, QEvent, QLocale, QObject, Qt, QTimer, QUrl, Signal
+from PySide6.QtGui import QMouseEvent, QShowEvent
 from PySide6.QtWidgets import (
     QButtonGroup,
     QFileDialog,
@@ -29,6 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.ui.context import UiContext
+from app.ui.dates import long_date
 from app.ui.file_actions import start_folder
 from app.ui.i18n import Retranslator, plural, ui_locale
 from app.ui.pages.calendar.editor import EventDialog, ask_scope
@@ -40,11 +40,14 @@ MAX_LISTED = 10  # titles named in the removal question; the rest are counted
 
 
 def agenda_html(occurrences: list[Any], first: date, days: int, all_day_label: str,
-                empty_label: str, locale: QLocale | None = None) -> str:
-    """Days as headings, events as lines; empty days say so (a week must not look broken)."""
+                empty_label: str, locale: QLocale | None = None, link_color: str = "") -> str:
+    """Days as headings, events as lines; empty days say so (a week must not look broken).
+    With `link_color`, each title links to "occurrence:<its index in occurrences>"."""
+    index = {id(occ): n for n, occ in enumerate(occurrences)}
     by_day: dict[date, list[Any]] = {}
     for occ in occurrences:
-        by_day.setdefault(local(occ.start).date(), []).append(occ)
+        for day in _days_of(occ, first, days):  # every day it covers, as week and month do
+            by_day.setdefault(day, []).append(occ)
     parts = []
     for offset in range(days):
         day = first + timedelta(days=offset)
@@ -54,15 +57,49 @@ def agenda_html(occurrences: list[Any], first: date, days: int, all_day_label: s
             parts.append(f'<p style="color:gray;">{html.escape(empty_label)}</p>')
         for occ in items:
             event = occ.event
-            when = all_day_label if event.all_day else (
-                f"{local(occ.start):%H:%M}–{local(occ.end):%H:%M}")
+            when = all_day_label if event.all_day else times_text(locale, occ.start, occ.end)
             where = f" · {html.escape(event.location)}" if event.location else ""
             title = html.escape(event.title)
             if getattr(event, "cancelled", False):
                 title = f"<s>{title}</s>"  # cancelled: shown struck through, as other apps do
+            # A link opens the event (click, or Tab to it and Enter), in the text's colour.
+            title = (f'<a href="occurrence:{index[id(occ)]}" style="color:{link_color}; '
+                     f'text-decoration:none;">{title}</a>') if link_color else title
             parts.append(f"<p><b>{html.escape(when)}</b>&nbsp;&nbsp;{title}"
                          f"<span style='color:gray;'>{_own_zone(occ)}{where}</span></p>")
     return "".join(parts)
+
+
+def _days_of(occ: Any, first: date, days: int) -> list[date]:
+    """The shown days a timed occurrence covers (its start's alone for an all-day one)."""
+    start = local(occ.start).date()
+    if occ.event.all_day or not isinstance(occ.end, datetime):
+        return [start]
+    last = (local(occ.end) - timedelta(microseconds=1)).date() if occ.end > occ.start else start
+    shown = [start + timedelta(days=n) for n in range((last - start).days + 1)]
+    return [d for d in shown if first <= d < first + timedelta(days=days)] or [start]
+
+
+def times_text(locale: QLocale | None, start: datetime, end: datetime) -> str:
+    """"16:00–16:15", or with the end's day when it ends on another: "16:00 – Sunday 6
+    December 14:15" (the locale's words)."""
+    s, e = local(start), local(end)
+    if s.date() == e.date() or (e - s <= timedelta(days=1) and e.time() == time()
+                                and e.date() == s.date() + timedelta(days=1)):
+        return f"{s:%H:%M}–{e:%H:%M}"
+    return f"{s:%H:%M} – {_day_name(e.date(), locale)} {e:%H:%M}"
+
+
+def when_text(locale: QLocale, start: Any, end: Any) -> str:
+    """An occurrence's day(s) and times, both days named when they differ."""
+    if not isinstance(start, datetime):
+        last = end - timedelta(days=1)
+        shown = long_date(locale, start, weekday=True, year=False)
+        if last <= start:
+            return shown
+        return f"{shown} – {long_date(locale, last, weekday=True, year=False)}"
+    return f"{long_date(locale, local(start).date(), weekday=True, year=False)} " \
+           f"{times_text(locale, start, end)}"
 
 
 def _own_zone(occ: Any) -> str:
@@ -97,17 +134,6 @@ def _day_name(day: date, locale: QLocale | None) -> str:
     return long_date(locale, day, weekday=True, year=False)
 
 
-def long_date(locale: QLocale, day: date, weekday: bool, year: bool) -> str:
-    """The locale's long date, without the weekday or the year when they would repeat:
-    "Monday, 30 November", "11月30日星期一", "30 November 2026", "2026年11月30日"."""
-    pattern = locale.dateFormat(QLocale.FormatType.LongFormat)
-    if not weekday:
-        pattern = re.sub(r"d{4}[,，]?\s*", "", pattern)
-    if not year:
-        pattern = re.sub(r"[,，]?\s*y+年?", "", pattern)
-    return locale.toString(QDate(day.year, day.month, day.day), pattern.strip(" ,"))
-
-
 class CalendarView(QWidget):
     """Month, week, day and agenda; New event, double-click to create or edit, right-click
     for Edit / Delete, drag to move or resize. Every change asks first (as the calendar tools
@@ -137,6 +163,11 @@ class CalendarView(QWidget):
         self.time_scroll.setWidget(self.time_grid)
         self.time_scroll.verticalScrollBar().valueChanged.connect(self.time_grid.follow_scroll)
         self.agenda = QTextBrowser()
+        self.agenda.setOpenLinks(False)  # a row's link opens the event, not a page
+        self.agenda.anchorClicked.connect(self._open_agenda_row)
+        self.agenda.viewport().installEventFilter(self)  # a double-click anywhere on a row
+        self._agenda_items: list[Any] = []
+        self._scrolled_for: tuple[date, int] | None = None
         self._tr(lambda: self.agenda.setAccessibleName(self.tr("Agenda")))
         self._tr(lambda: self.month_grid.setAccessibleName(self.tr("Month")))
         self._tr(lambda: self.time_grid.setAccessibleName(self.tr("Days by the hour")))
@@ -151,8 +182,6 @@ class CalendarView(QWidget):
         self._shown_once = False
         self._tr(self._grid_texts)
         self._tr(self.refresh)  # the title, the count and the agenda's labels
-        QTimer.singleShot(0, self, lambda: self.time_scroll.verticalScrollBar().setValue(
-            8 * HOUR_PX))  # the working day in view
 
     def _grid_texts(self) -> None:
         locale = ui_locale(self.ctx.translations)
@@ -342,8 +371,12 @@ class CalendarView(QWidget):
             # The agenda text follows a week or a day too (screen readers read it; it is
             # cheap for a few days), but never a month: 42 days of hundreds of events is the
             # slowest document this view could lay out.
-            self.agenda.setHtml(agenda_html(occurrences, first, days, self.tr("All day"),
-                                            self.tr("Nothing planned"), ui_locale(self.ctx.translations)))
+            self._agenda_items = occurrences
+            self.agenda.setHtml(agenda_html(
+                occurrences, first, days, self.tr("All day"), self.tr("Nothing planned"),
+                ui_locale(self.ctx.translations), self.palette().text().color().name()))
+            if self.mode in ("week", "day"):
+                self._scroll_to_first(first, days, occurrences)
             if self.mode in ("week", "day"):
                 self.time_grid.set_days(first, days, occurrences)
                 self.stack.setCurrentWidget(self.time_scroll)
@@ -351,6 +384,37 @@ class CalendarView(QWidget):
                 self.stack.setCurrentWidget(self.agenda)
         self.shown.emit()
         self._fetch_ahead()
+
+    def _scroll_to_first(self, first: date, days: int, occurrences: list[Any]) -> None:
+        """A range shown anew opens at the working day (08:00), or earlier when an event
+        starts earlier, so the earliest one is in view; a refresh of it does not jump."""
+        if self._scrolled_for == (first, days):
+            return
+        self._scrolled_for = (first, days)
+        starts = [max(local(o.start), local(first)) for o in occurrences
+                  if not o.event.all_day and isinstance(o.start, datetime)]
+        hours = min([8.0, *((s.hour + s.minute / 60) for s in starts)])
+        value = int(max(0.0, hours - 0.25 if hours < 8 else hours) * HOUR_PX)
+        QTimer.singleShot(0, self, lambda: self.time_scroll.verticalScrollBar().setValue(value))
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
+        if watched is self.agenda.viewport() and \
+                event.type() == QEvent.Type.MouseButtonDblClick:
+            assert isinstance(event, QMouseEvent)
+            block = self.agenda.cursorForPosition(event.position().toPoint()).block()
+            fragments = block.begin()
+            while not fragments.atEnd():  # the row's link, wherever on the row it was
+                href = fragments.fragment().charFormat().anchorHref()
+                if href:
+                    self._open_agenda_row(QUrl(href))
+                    return True
+                fragments += 1
+        return super().eventFilter(watched, event)
+
+    def _open_agenda_row(self, url: QUrl) -> None:
+        number = url.toString().removeprefix("occurrence:")
+        if number.isdigit() and int(number) < len(self._agenda_items):
+            self.edit_occurrence(self._agenda_items[int(number)])
 
     # -- changing events (each asks first, then runs on the store off the GUI thread) --------
     def _zone(self) -> str:
@@ -394,8 +458,7 @@ class CalendarView(QWidget):
         zone = ZoneInfo(occ.event.timezone or self._zone())
         if isinstance(start, datetime):
             start, end = start.astimezone(zone), end.astimezone(zone)
-        when = (f"{local(start):%a %d %b %H:%M}–{local(end):%H:%M}" if isinstance(
-            start, datetime) else f"{start:%a %d %b}")
+        when = when_text(ui_locale(self.ctx.translations), start, end)
         box = QMessageBox(QMessageBox.Icon.Question, self.tr("Move event"),
                           self.tr("Move “%1” to %2?").replace("%1", occ.event.title)
                           .replace("%2", when), QMessageBox.StandardButton.Cancel, self)
@@ -468,24 +531,48 @@ class CalendarView(QWidget):
             self.import_file(path)
 
     def import_file(self, path: str) -> None:
-        """Import `path`; with "Remove events the file dropped" on, first say how many events
-        will be removed and import only once the person agrees."""
-        if not self.remove_missing.isChecked():
-            self._run_import(path, False)
-            return
+        """Import `path`. First, off the GUI thread, find the events changed both in Hearth
+        and in the file (asked about: keep mine / take the file's / keep both) and, with
+        "Remove events the file dropped" on, what would be removed (asked too)."""
         store = self.ctx.lazy("calendar")
+        removing = self.remove_missing.isChecked()
 
-        def work() -> list[str]:
-            from skills.calendar.ical import missing_on_reimport  # icalendar is slow to load
+        def work() -> tuple[list[Any], list[str]]:
+            # icalendar is slow to load
+            from skills.calendar.ical import conflicts_on_reimport, missing_on_reimport
             from skills.common.clock import local_timezone_name
 
-            return missing_on_reimport(store, Path(path), local_timezone_name())
+            zone = local_timezone_name()
+            missing = missing_on_reimport(store, Path(path), zone) if removing else []
+            return conflicts_on_reimport(store, Path(path), zone), missing
 
-        self.ctx.ops.run(work, lambda titles: self._confirm_removal(path, titles), self._failed)
+        self.ctx.ops.run(work, lambda found: self._ask_conflicts(path, removing, *found),
+                         self._failed)
 
-    def _confirm_removal(self, path: str, titles: list[str]) -> None:
+    def _ask_conflicts(self, path: str, removing: bool, conflicts: list[Any],
+                       missing: list[str]) -> None:
+        from app.ui.pages.calendar.conflicts import ConflictDialog
+
+        if not conflicts:
+            self._confirm_removal(path, missing, {}, removing)
+            return
+        dialog = ConflictDialog(conflicts, Path(path).name, self)
+        self.conflict_dialog = dialog  # tests answer it
+
+        def answered(result: int) -> None:
+            if result == ConflictDialog.DialogCode.Accepted:
+                self._confirm_removal(path, missing, dialog.choices(), removing)
+            else:
+                self.status.setText(self.tr("Import cancelled: nothing changed."))
+            dialog.deleteLater()
+
+        dialog.finished.connect(answered)
+        dialog.open()  # never blocks the GUI thread
+
+    def _confirm_removal(self, path: str, titles: list[str], choices: dict[Any, str],
+                         removing: bool) -> None:
         if not titles:  # nothing to remove: no question to ask
-            self._run_import(path, True)
+            self._run_import(path, removing, choices)
             return
         count = plural(len(titles), self.tr("1 event from an earlier import of this calendar is "
                                             "not in %2 and will be removed:"),
@@ -504,7 +591,7 @@ class CalendarView(QWidget):
 
         def answered(_result: int) -> None:
             if box.clickedButton() is remove:
-                self._run_import(path, True)
+                self._run_import(path, True, choices)
             else:
                 self.status.setText(self.tr("Import cancelled: nothing changed."))
             box.deleteLater()
@@ -512,7 +599,7 @@ class CalendarView(QWidget):
         box.finished.connect(answered)
         box.open()  # never blocks the GUI thread
 
-    def _run_import(self, path: str, remove_missing: bool) -> None:
+    def _run_import(self, path: str, remove_missing: bool, choices: dict[Any, str]) -> None:
         store = self.ctx.lazy("calendar")
 
         def work() -> Any:
@@ -521,13 +608,19 @@ class CalendarView(QWidget):
             from skills.common.clock import local_timezone_name
 
             return import_file(store, Path(path), local_timezone_name(),
-                               remove_missing=remove_missing)
+                               remove_missing=remove_missing, choices=choices)
 
         def done(report: Any) -> None:
             text = self.tr("Imported: %1 new, %2 updated").replace(
                 "%1", str(report.added)).replace("%2", str(report.updated))
+            if report.unchanged:
+                text += self.tr(", %1 unchanged").replace("%1", str(report.unchanged))
             if report.removed:
                 text += self.tr(", %1 removed").replace("%1", str(report.removed))
+            if report.kept:
+                text += plural(len(report.kept), self.tr("; 1 event you changed in Hearth: "
+                                                         "see details"),
+                               self.tr("; %1 events you changed in Hearth: see details"))
             if report.repaired or report.skipped:
                 text += self.tr("; %1 repaired, %2 skipped").replace(
                     "%1", str(len(report.repaired))).replace("%2", str(len(report.skipped)))
@@ -535,7 +628,8 @@ class CalendarView(QWidget):
             self._notice = text
             # The details are the file's own words (UIDs, reasons): shown as they are.
             issues = [*report.skipped, *report.repaired]
-            self.status.setToolTip("\n".join(str(i) for i in issues[:30]))
+            kept = [i.reason for i in report.kept]  # what was kept, and why
+            self.status.setToolTip("\n".join([*kept, *(str(i) for i in issues)][:30]))
             self.refresh()
 
         self.ctx.ops.run(work, done, self._failed)
