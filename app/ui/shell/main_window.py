@@ -314,6 +314,8 @@ class MainWindow(QMainWindow):
         dialog.open_models.connect(self.open_models)
         dialog.test_notification.connect(self.test_notification)
         dialog.privacy.eraser.erased.connect(self.sidebar.forgotten)
+        dialog.memory.open_conversation.connect(self.open_conversation)
+        dialog.memory.changed.connect(self._personal_changed)
         dialog.open()
         self._dialogs["settings"] = dialog
         return dialog
@@ -325,8 +327,14 @@ class MainWindow(QMainWindow):
         if changed & {"model_path", "engine", "remote_url", "context_length", "kv_type",
                       "threads", "prefix_cache_mb"}:
             self.load_model()
-        elif "enabled_skills" in changed and self.ctx.hearth.runner.info is not None:
-            self._warm_up()  # the tools offered are part of the prefix: warm the new one
+        elif changed & {"enabled_skills", "memory_enabled"}:
+            self._personal_changed()  # the tools offered are part of the prefix
+
+    def _personal_changed(self) -> None:
+        """Memories, instructions or tools changed the prompt prefix: warm the new one, so
+        the change costs one computation in the background, not a slower next chat."""
+        if self.ctx.hearth.runner.info is not None:
+            self._warm_up()
 
     def _show_failure(self, title: str, message: str) -> None:
         box = QMessageBox(QMessageBox.Icon.Warning, title, message, parent=self)
