@@ -63,7 +63,11 @@ def test_remembering_asks_first(approve: bool, make_assistant: Any, memory: Memo
                                 backend: ScriptedBackend) -> None:
     backend.queue(_remember("I am vegetarian"), answer_output("ok", "Noted."), "Diet")
     events = Recorder(_answer(memory, approve))
-    conv = _send(make_assistant(), "Remember that I am vegetarian.", events)
+    assistant = make_assistant()
+    changes: list[bool] = []
+    assistant.personal.on_change.append(lambda: changes.append(True))
+    conv = _send(assistant, "Remember that I am vegetarian.", events)
+    assert changes == ([True] if approve else [])  # the window warms the new prefix then
     [asked] = events.of(ConfirmationNeeded)
     assert asked.request.description == 'Remember for future chats: "I am vegetarian"'
     kept = memory.entries()

@@ -193,3 +193,30 @@ def test_the_memory_tab_and_delete_dialog_speak_chinese(window: Any, qtbot: Any,
     assert check is not None and not english_on(check)
     assert "Hearth" in box.informativeText() and "remembers" not in box.informativeText()
     box.button(QMessageBox.StandardButton.Cancel).click()
+
+
+def test_a_memory_approved_in_the_chat_is_kept_and_warms_the_new_prefix(
+        window: Any, backend: Any, qtbot: Any, ctx: Any) -> None:
+    from PySide6.QtCore import Qt
+
+    from app.ui.chat.message import AssistantMessage
+    from tests.ui.scripts import TITLE, answer, tool_call
+
+    window._warm_up()  # what loading a model does: the window starts following memory
+    assert ctx.ops.wait(WAIT_MS)
+    backend.queue(tool_call("remember", text="I am vegetarian"), answer("ok", "Noted."), TITLE)
+    box = window.chat.composer.input
+    box.setFocus()
+    qtbot.keyClicks(box, "Remember that I am vegetarian")
+    qtbot.keyClick(box, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: bool(window.chat.findChildren(AssistantMessage)), timeout=WAIT_MS)
+    (reply,) = window.chat.findChildren(AssistantMessage)
+    qtbot.waitUntil(lambda: any(c.waiting for c in reply.cards.values()), timeout=WAIT_MS)
+    (card,) = reply.cards.values()
+    assert "I am vegetarian" in card.description.text()
+    assert ctx.hearth.memory.entries() == []  # nothing kept before the yes
+    with qtbot.waitSignal(window.personal_changed, timeout=WAIT_MS):
+        qtbot.mouseClick(card.approve_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: not window.chat.streaming, timeout=WAIT_MS)
+    [kept] = ctx.hearth.memory.entries()
+    assert (kept.text, kept.source) == ("I am vegetarian", window.chat.conversation_id)

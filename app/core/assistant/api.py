@@ -41,6 +41,11 @@ class Personal(Protocol):
 
     def used(self) -> None: ...
 
+    @property
+    def on_change(self) -> list[Callable[[], None]]:
+        """Called after the model's memory tools changed memory (the prefix is new)."""
+        ...
+
 
 class Assistant:
     """send / regenerate / edit_and_resend return a TurnHandle at once, without touching the

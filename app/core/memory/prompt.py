@@ -39,6 +39,9 @@ class PersonalContext:
     def __init__(self, store: Callable[[], MemoryStore], settings: Settings) -> None:
         self._store = store  # opened on first use
         self.settings = settings
+        # Called (from the turn's thread) after the model's remember / forget_memory changed
+        # memory: the window then prepares the new prompt prefix in the background.
+        self.on_change: list[Callable[[], None]] = []
 
     def section(self) -> str:
         """The text for the system message ("" when the store cannot be read: a turn goes on)."""
@@ -55,10 +58,17 @@ class PersonalContext:
             return []
         try:
             return memory_tools(self._store(),
-                                lambda: self.settings.remember_without_asking)
+                                lambda: self.settings.remember_without_asking, self._changed)
         except (sqlite3.Error, OSError) as exc:
             log.warning("memory tools are unavailable: %s", exc)
             return []
+
+    def _changed(self) -> None:
+        for listener in list(self.on_change):
+            try:
+                listener()
+            except Exception:  # a broken listener must not fail the tool that changed memory
+                log.exception("memory change listener failed")
 
     def used(self) -> None:
         """A turn was given the memories: stamp them "last used" (a read-only disk skips it)."""

@@ -27,9 +27,11 @@ class Remember:
     }
     changes_things = True
 
-    def __init__(self, store: MemoryStore, without_asking: Callable[[], bool]) -> None:
+    def __init__(self, store: MemoryStore, without_asking: Callable[[], bool],
+                 changed: Callable[[], None] = lambda: None) -> None:
         self.store = store
         self._without_asking = without_asking
+        self._changed = changed
 
     def describe_change(self, arguments: dict[str, Any]) -> str:
         return f'Remember for future chats: "{" ".join(str(arguments.get("text", "")).split())}"'
@@ -45,6 +47,7 @@ class Remember:
                                   source=context.conversation_id or TYPED)
         except ValueError as exc:
             raise SkillError(str(exc)) from None
+        self._changed()
         return SkillResult(f"Remembered as memory {kept.id}: {kept.text}", data=kept.to_json())
 
 
@@ -63,8 +66,9 @@ class ForgetMemory:
     }
     changes_things = True
 
-    def __init__(self, store: MemoryStore) -> None:
+    def __init__(self, store: MemoryStore, changed: Callable[[], None] = lambda: None) -> None:
         self.store = store
+        self._changed = changed
 
     def describe_change(self, arguments: dict[str, Any]) -> str:
         return f"Forget memory {arguments.get('id')}"
@@ -82,8 +86,11 @@ class ForgetMemory:
             gone = self.store.delete(int(arguments["id"]))
         except UnknownMemory as exc:
             raise SkillError(str(exc)) from None
+        self._changed()
         return SkillResult(f"Forgot memory {gone.id}: {gone.text}", data=gone.to_json())
 
 
-def memory_tools(store: MemoryStore, without_asking: Callable[[], bool]) -> list[Skill]:
-    return [Remember(store, without_asking), ForgetMemory(store)]
+def memory_tools(store: MemoryStore, without_asking: Callable[[], bool],
+                 changed: Callable[[], None] = lambda: None) -> list[Skill]:
+    """`changed` is called after either tool changed memory (the prompt prefix is new)."""
+    return [Remember(store, without_asking, changed), ForgetMemory(store, changed)]

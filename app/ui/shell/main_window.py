@@ -7,6 +7,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+import shiboken6
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
@@ -40,6 +41,7 @@ class MainWindow(QMainWindow):
 
     model_loaded = Signal(object)
     prefix_status = Signal(object)  # app.core.warmup.PrefixStatus, from the model thread
+    personal_changed = Signal()  # the model's memory tools changed memory (a turn's thread)
     shown = Signal()
     settings_saved = Signal(set)  # names of the settings that changed
     test_notification = Signal()  # Settings > Test notification
@@ -131,6 +133,8 @@ class MainWindow(QMainWindow):
         self._tr(lambda: self.prefix_label.setAccessibleName(self.tr("Assistant")))
         bar.addPermanentWidget(self.prefix_label)
         self.prefix_status.connect(self._show_prefix)
+        self._following_memory = False
+        self.personal_changed.connect(self._personal_changed)
         self.api_label = QLabel()  # the local server's queue, while it is on
         self._tr(lambda: self.api_label.setAccessibleName(self.tr("Other apps")))
         bar.addPermanentWidget(self.api_label)
@@ -398,8 +402,21 @@ class MainWindow(QMainWindow):
         """Bring the saved prompt prefix into the engine (or compute it) on the model thread,
         below any turn the user sends meanwhile; the status bar follows its progress."""
         hearth = self.ctx.hearth
-        self.ctx.ops.run(lambda: hearth.warmup(self.prefix_status.emit).start(),
-                         on_failure=lambda _exc: self._show_prefix(None))
+        def start() -> Any:
+            self._follow_memory(hearth.assistant)
+            return hearth.warmup(self.prefix_status.emit).start()
+
+        self.ctx.ops.run(start, on_failure=lambda _exc: self._show_prefix(None))
+
+    def _follow_memory(self, assistant: Any) -> None:
+        """Once: a memory the model's tools changed (approved in a chat) warms the new prefix
+        too. Called off the GUI thread; the signal brings it back to this one."""
+        personal = assistant.personal
+        if personal is None or self._following_memory:
+            return
+        self._following_memory = True
+        personal.on_change.append(
+            lambda: self.personal_changed.emit() if shiboken6.isValid(self) else None)
 
     def _show_prefix(self, status: Any) -> None:
         if status is None or status.ready:
