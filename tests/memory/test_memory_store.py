@@ -68,3 +68,24 @@ def test_what_a_chat_taught_is_found_by_its_id(memory: MemoryStore,
 def test_clearing_the_instructions(memory: MemoryStore) -> None:
     memory.set_instructions("Answer in metric.")
     assert memory.set_instructions("   ") == "" and memory.instructions() == ""
+
+
+def test_history_recover_keeps_memories_and_instructions(db: Path,
+                                                         history: HistoryStore) -> None:
+    """`hearth history recover` rebuilds hearth.db table by table: memory comes along, and
+    ids still never repeat."""
+    from app.core.recovery import recover
+
+    store = MemoryStore(db)
+    store.add("I live in Lyon")
+    store.delete(store.add("gone").id)
+    store.set_instructions("Answer in metric.")
+    store.close()
+    copy = recover(db, install=False).copy
+    again = MemoryStore(copy)
+    try:
+        assert [m.text for m in again.entries()] == ["I live in Lyon"]
+        assert again.instructions() == "Answer in metric."
+        assert again.add("new").id == 3
+    finally:
+        again.close()

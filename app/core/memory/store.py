@@ -24,10 +24,12 @@ migrations = Migrations("memory")
 
 @migrations
 def m001_memories(db: sqlite_utils.Database) -> None:
-    # autoincrement: an id is never given again, so "forget 7" can never reach a newer memory.
+    # Ids are never given again (see MemoryStore.add), so "forget 7" can never reach a newer
+    # memory. Not with AUTOINCREMENT: its sqlite_sequence table cannot be copied by
+    # `hearth history recover`, which rebuilds every table from its schema.
     db.execute(
         """create table memories (
-            id integer primary key autoincrement,
+            id integer primary key,
             text text not null,
             source text not null default 'typed',
             created text not null,
@@ -127,9 +129,11 @@ class MemoryStore:
     def add(self, text: str, source: str = TYPED) -> Memory:
         line = clean_text(text)
         with self._write() as conn:
-            cursor = conn.execute("insert into memories (text, source, created) values (?, ?, ?)",
-                                  [line, source or TYPED, now()])
-            memory_id = int(cursor.lastrowid or 0)
+            memory_id = _next_id(conn)
+            conn.execute("insert into memories (id, text, source, created) values (?, ?, ?, ?)",
+                         [memory_id, line, source or TYPED, now()])
+            conn.execute("insert into memory_state (name, value) values ('last_id', ?) on "
+                         "conflict (name) do update set value = excluded.value", [memory_id])
         return self.get(memory_id)
 
     def edit(self, memory_id: int, text: str) -> Memory:
@@ -197,6 +201,13 @@ class MemoryStore:
     def _rows(self, sql: str, params: list[Any]) -> list[dict[str, Any]]:
         with self._lock:
             return list(self._db.query(sql, params))
+
+
+def _next_id(conn: sqlite3.Connection) -> int:
+    """One more than any id ever given (kept in memory_state; the table's own ids too)."""
+    given = conn.execute("select value from memory_state where name = 'last_id'").fetchone()
+    largest = conn.execute("select coalesce(max(id), 0) from memories").fetchone()[0]
+    return max(int(given[0]) if given else 0, int(largest)) + 1
 
 
 def _memory(row: dict[str, Any]) -> Memory:
