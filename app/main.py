@@ -23,6 +23,8 @@ if TYPE_CHECKING:
     from app.core.assistant import Assistant
     from app.core.conversations import Conversations
     from app.core.history import HistoryStore
+    from app.core.memory import MemoryStore
+    from app.core.memory.prompt import PersonalContext
     from app.core.recovery import Recovery
     from app.core.runner import ModelRunner
     from app.core.server.log import RequestLog
@@ -258,6 +260,21 @@ class Hearth:
         return office_skills(self.office_access(), self.workbooks, digester=self.digester)
 
     @cached_property
+    def memory(self) -> MemoryStore:
+        """Saved facts about the person and their standing instructions (in hearth.db)."""
+        from app.core.memory import MemoryStore
+
+        store = MemoryStore(self.paths.history_db)
+        self._closers.append(store)
+        return store
+
+    def personal_context(self) -> PersonalContext:
+        """What every turn is told about the person, and the memory tools (Settings > Memory)."""
+        from app.core.memory.prompt import PersonalContext
+
+        return PersonalContext(lambda: self.memory, self.settings)
+
+    @cached_property
     def assistant(self) -> Assistant:
         from app.core.assistant import Assistant
 
@@ -267,6 +284,7 @@ class Hearth:
             skills=self.all_skills(),
             settings=self.settings,
             mcp_servers=self.settings.mcp_servers,
+            personal=self.personal_context(),
         )
         # Closed before the runner (closers run in reverse): turns cancel, MCP servers stop.
         self._closers.append(assistant)
@@ -316,7 +334,7 @@ class Hearth:
                                    "then recover", FailureKind.BUSY)
         finally:
             lease.release()
-        for name in ("calendar", "history"):
+        for name in ("calendar", "memory", "history"):
             part = self.__dict__.get(name)
             if part is not None and part in self._closers:
                 part.close()
@@ -333,7 +351,7 @@ class Hearth:
 
 
 COMMANDS = ("ask", "chat", "history", "docs", "files", "calendar", "office", "models",
-            "selftest", "serve", "mcp")
+            "selftest", "serve", "mcp", "memory")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -4,8 +4,9 @@
 
 The state has the full-size Nanbeige4.2's KV shape (22 layers run twice = 44 KV slots of 8 heads
 x 128, f16: 176 KiB a token, so 1,000 tokens = 172 MiB, the size issue 28 quotes) on a random
-model that is cheap to prefill (hidden 256). Each figure starts with the file's pages dropped
-from the page cache (posix_fadvise DONTNEED; drop_caches needs root and would hit the whole shared machine). In
+model that is cheap to prefill (hidden 256). Each figure starts with the file's pages
+dropped from the page cache (posix_fadvise DONTNEED; drop_caches needs root and would hit the
+whole shared machine). In
 the same run and on the same file: a plain `open(path, "rb").read()` (the reference), the
 restore Hearth does now (read and check the file, hand the KV to llama.cpp), and the restore
 as it was before issue 28 (read whole, slice, CRC, copy for ctypes, hand over), for scale.

@@ -46,6 +46,9 @@ class SkillContext:
     next_citation: Callable[[], int] | None = None  # hands out [n] numbers within a turn
     # A long-running tool reports (done, total, what it works on now); the UI shows it.
     progress: Callable[[int, int, str], None] = lambda _done, _total, _current: None
+    # The model has read text the person did not type in this conversation (a tool result, an
+    # attached file): a change it proposes now always asks, whatever the person pre-approved.
+    outside_text: bool = False
 
     def citations(self) -> Callable[[], int]:
         """Hands out [n] numbers: the turn's own counter, or 1, 2, 3... outside a turn."""
@@ -85,6 +88,13 @@ class Previewing(Protocol):
     SkillError here refuses the call before anyone is asked."""
 
     def confirmations(self, arguments: dict[str, Any], context: SkillContext) -> list[str]: ...
+
+
+class ApprovedInAdvance(Protocol):
+    """Optional, for a skill that changes things: True when the person's own setting already
+    approves this call (e.g. "remember without asking"); the turn then does not ask."""
+
+    def approved_in_advance(self, arguments: dict[str, Any], context: SkillContext) -> bool: ...
 
 
 class Pausable(Protocol):

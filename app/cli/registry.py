@@ -12,6 +12,7 @@ MODULES = (
     "app.cli.docs",
     "app.cli.files",
     "app.cli.calendar",
+    "app.cli.memory",
     "app.cli.office",
     "app.cli.models",
     "app.cli.selftest",

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from app.core.assistant import Assistant
     from app.core.conversations import Conversations
     from app.core.history import HistoryStore
+    from app.core.memory import MemoryStore
     from app.core.recovery import Recovery
     from app.core.runner import ModelRunner
     from app.core.server.log import RequestLog
@@ -43,6 +44,9 @@ class HearthParts(Protocol):
 
     @property
     def calendar(self) -> CalendarStore: ...
+
+    @property
+    def memory(self) -> MemoryStore: ...
 
     @property
     def documents(self) -> DocumentIndex: ...

@@ -84,6 +84,10 @@ class Settings:
     # GGUF files without a chat template the user chose to run with their architecture's
     # well-known one (backends/known_templates.py), asked in the model manager.
     known_template_models: list[str] = field(default_factory=list)
+    # Memory (Settings > Memory): saved facts go into every chat; the model's proposals to
+    # remember ask first unless the person chose otherwise (forgetting always asks).
+    memory_enabled: bool = True
+    remember_without_asking: bool = False
 
     @classmethod
     def from_dict(cls, raw: dict[str, Any]) -> Settings:

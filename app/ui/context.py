@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from app.core.assistant import Assistant
     from app.core.conversations import Conversations
     from app.core.history import HistoryStore
+    from app.core.memory import MemoryStore
     from app.ui.i18n import Translations
     from app.ui.settings.api_server import ServerSwitch
     from app.ui.shell.hotkey import GlobalHotkey
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
     from skills.documents import DocumentIndex
     from skills.files import FileIndex
 
-PartName = Literal["history", "conversations", "documents", "calendar", "files"]
+PartName = Literal["history", "conversations", "documents", "calendar", "files", "memory"]
 
 
 @dataclass
@@ -53,6 +54,8 @@ class UiContext:
     def part(self, name: Literal["calendar"]) -> CalendarStore: ...
     @overload
     def part(self, name: Literal["files"]) -> FileIndex: ...
+    @overload
+    def part(self, name: Literal["memory"]) -> MemoryStore: ...
 
     def part(self, name: PartName) -> object:
         """A part of the root, opened on first use (from a worker: opening reads the disk)."""
@@ -69,6 +72,8 @@ class UiContext:
     def lazy(self, name: Literal["calendar"]) -> CalendarStore: ...
     @overload
     def lazy(self, name: Literal["files"]) -> FileIndex: ...
+    @overload
+    def lazy(self, name: Literal["memory"]) -> MemoryStore: ...
 
     def lazy(self, name: PartName) -> Any:
         """A stand-in, typed as the part, that opens it only when a method is looked up on it;

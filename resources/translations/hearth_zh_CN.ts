@@ -2123,6 +2123,171 @@
     </message>
 </context>
 <context>
+    <name>MemoryTab</name>
+    <message>
+        <location filename="../../app/ui/settings/memory.py" line="72"/>
+        <source>Use memory in every new chat</source>
+        <translation>在每个新对话中使用记忆</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings/memory.py" line="76"/>
+        <source>Remember without asking what I tell Hearth myself</source>
+        <translation>我亲口告诉 Hearth 的事，不必询问直接记住</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings/memory.py" line="81"/>
+        <source>Anything Hearth read in a document, file, event or tool result always asks first.</source>
+        <translation>凡是 Hearth 从文档、文件、日程或工具结果中读到的内容，都会先征求你的同意。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings/memory.py" line="82"/>
+        <location filename="../../app/ui/settings/memory.py" line="87"/>
+        <source>Standing instructions</source>
+        <translation>长期指示</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings/memory.py" line="86"/>
+        <source>For example: always answer in metric; I&apos;m a nurse on night shifts.</source>
+        <translation>例如：始终使用公制单位；我是上夜班的护士。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings/memory.py" line="89"/>
+        <source>What Hearth remembers about you</source>
+        <translation>Hearth 记得的关于你的事</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings/memory.py" line="91"/>
+        <location filename="../../app/ui/settings/memory.py" line="92"/>
+        <source>Search memories</source>
+        <translation>搜索记忆</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings/memory.py" line="129"/>
+        <source>Memory</source>
+        <translation>记忆</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings/memory.py" line="129"/>
+        <source>From</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings/memory.py" line="129"/>
+        <source>Added</source>
+        <translation>添加日期</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings/memory.py" line="130"/>
+        <source>Memories</source>
+        <translation>记忆</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings/memory.py" line="139"/>
+        <source>Edit</source>
+        <translation>编辑</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings/memory.py" line="140"/>
+        <source>Open its chat</source>
+        <translation>打开来源对话</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings/memory.py" line="141"/>
+        <source>Forget…</source>
+        <translation>忘记…</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings/memory.py" line="142"/>
+        <source>Forget all…</source>
+        <translation>全部忘记…</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings/memory.py" line="164"/>
+        <source>Could not read your memories</source>
+        <translation>无法读取你的记忆</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings/memory.py" line="178"/>
+        <source>1 memory.</source>
+        <translation>1 条记忆。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings/memory.py" line="178"/>
+        <source>%1 memories.</source>
+        <translation>%1 条记忆。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings/memory.py" line="179"/>
+        <source>Nothing remembered yet.</source>
+        <translation>还没有记住任何事。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings/memory.py" line="204"/>
+        <source>Typed by you</source>
+        <translation>你亲自输入</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings/memory.py" line="206"/>
+        <source>A deleted chat</source>
+        <translation>已删除的对话</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings/memory.py" line="207"/>
+        <source>New chat</source>
+        <translation>新对话</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings/memory.py" line="256"/>
+        <source>Memory not changed</source>
+        <translation>记忆未更改</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings/memory.py" line="274"/>
+        <source>Forget this?</source>
+        <translation>忘记这一条？</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings/memory.py" line="274"/>
+        <source>Forget</source>
+        <translation>忘记</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings/memory.py" line="279"/>
+        <source>Forget the one thing Hearth remembers about you?</source>
+        <translation>忘记 Hearth 记得的关于你的这一件事？</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings/memory.py" line="280"/>
+        <source>Forget all %1 things Hearth remembers about you?</source>
+        <translation>忘记 Hearth 记得的关于你的全部 %1 件事？</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings/memory.py" line="281"/>
+        <source>Forget all</source>
+        <translation>全部忘记</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings/memory.py" line="284"/>
+        <source>Forget memories</source>
+        <translation>忘记记忆</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings/memory.py" line="285"/>
+        <source>This cannot be undone.</source>
+        <translation>此操作无法撤销。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings/memory.py" line="293"/>
+        <source>Could not forget</source>
+        <translation>无法忘记</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings/memory.py" line="314"/>
+        <source>Could not save the standing instructions</source>
+        <translation>无法保存长期指示</translation>
+    </message>
+</context>
+<context>
     <name>MessageText</name>
     <message>
         <location filename="../../app/ui/chat/text_view.py" line="77"/>
@@ -2822,6 +2987,11 @@
         <source>Skills</source>
         <translation>技能</translation>
     </message>
+    <message>
+        <location filename="../../app/ui/settings/dialog.py" line="165"/>
+        <source>Memory</source>
+        <translation>记忆</translation>
+    </message>
 </context>
 <context>
     <name>Sidebar</name>
@@ -2972,6 +3142,26 @@
         <location filename="../../app/ui/shell/sidebar.py" line="320"/>
         <source>Title</source>
         <translation>标题</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/shell/sidebar.py" line="312"/>
+        <source>…and %1 more</source>
+        <translation>……还有 %1 个</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/shell/sidebar.py" line="315"/>
+        <source>Hearth remembers one thing from this chat:</source>
+        <translation>Hearth 从这个对话中记住了一件事：</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/shell/sidebar.py" line="316"/>
+        <source>Hearth remembers %1 things from this chat:</source>
+        <translation>Hearth 从这个对话中记住了 %1 件事：</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/shell/sidebar.py" line="317"/>
+        <source>Forget what it taught too</source>
+        <translation>同时忘记从中记住的事</translation>
     </message>
 </context>
 <context>

@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 import uuid
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from app.core.assistant.handle import TurnHandle
 from app.core.assistant.prefix import system_message, tool_specs
@@ -32,6 +32,21 @@ __all__ = ["Assistant", "ConfirmPolicy", "TurnHandle", "TurnMode"]
 BUSY = "An answer in this conversation is still being written: stop it or wait for it first."
 
 
+class Personal(Protocol):
+    """What the assistant needs from app.core.memory.PersonalContext (tests may fake it)."""
+
+    def section(self) -> str: ...
+
+    def skills(self) -> list[Skill]: ...
+
+    def used(self) -> None: ...
+
+    @property
+    def on_change(self) -> list[Callable[[], None]]:
+        """Called after the model's memory tools changed memory (the prefix is new)."""
+        ...
+
+
 class Assistant:
     """send / regenerate / edit_and_resend return a TurnHandle at once, without touching the
     disk (so the GUI thread may call them); the turn's own thread stores the user's message,
@@ -40,8 +55,10 @@ class Assistant:
     TurnFailed(kind=bad_input)."""
 
     def __init__(self, runner: ModelRunner, history: HistoryLike, skills: Sequence[Skill],
-                 settings: Settings, mcp_servers: Sequence[McpServer] = ()) -> None:
+                 settings: Settings, mcp_servers: Sequence[McpServer] = (),
+                 personal: Personal | None = None) -> None:
         self.runner = runner
+        self.personal = personal
         self.history = history
         self.settings = settings
         self._skills = list(skills)
@@ -56,7 +73,12 @@ class Assistant:
         next turn) plus the tools of the MCP servers (started on demand; should_stop, a turn's
         cancel flag, ends the wait for their first start early)."""
         on = switched_on(self._skills, self.settings.enabled_skills)
-        return [*on, *self.mcp.skills(should_stop)]
+        mine = self.personal.skills() if self.personal is not None else []
+        return [*on, *mine, *self.mcp.skills(should_stop)]
+
+    def personal_section(self) -> str:
+        """Standing instructions and memories for the system message (read at each step)."""
+        return self.personal.section() if self.personal is not None else ""
 
     @property
     def registered(self) -> list[Skill]:
@@ -69,7 +91,8 @@ class Assistant:
         built exactly as Turn builds them, so the engine finds the same prefix."""
         mode = TurnMode()
         skills = [s for s in self.skills(should_stop) if mode.allows(s.name)]
-        messages = [system_message(skills, self.settings, mode, self.mcp.notes())]
+        messages = [system_message(skills, self.settings, mode, self.mcp.notes(),
+                                   self.personal_section())]
         return messages, GenerateOptions(tools=tool_specs(skills))
 
     # -- turns ----------------------------------------------------------------------------
@@ -162,6 +185,8 @@ class Assistant:
 
         def prepare_turn() -> str | None:  # on the turn thread: the caller never waits on disk
             user_id = prepare()
+            if self.personal is not None:
+                self.personal.used()
             if self._about_office_files(conv):
                 setup.mode = setup.mode.as_office()
             return user_id
@@ -170,7 +195,8 @@ class Assistant:
             runner=self.runner, history=self.history, settings=self.settings, handle=handle,
             mode=mode or TurnMode(), policy=confirm or "ask", on_event=on_event,
             prepare=prepare_turn,
-            skills=self.skills, notes=self.mcp.notes, on_prompt=on_prompt,
+            skills=self.skills, notes=self.mcp.notes, personal=self.personal_section,
+            on_prompt=on_prompt,
             on_finished=lambda: self._finished(conv, handle), titles=self._titles)
         thread = threading.Thread(target=Turn(setup).run, name=f"hearth-turn-{conv[:8]}",
                                   daemon=True)

@@ -13,11 +13,13 @@ from skills.base import Skill, tool_spec
 
 
 def system_message(skills: Sequence[Skill], settings: Settings, mode: TurnMode,
-                   notes: Sequence[str] = ()) -> Message:
+                   notes: Sequence[str] = (), personal: str = "") -> Message:
     """The one system message of a turn; turns and the launch warm-up build it the same way,
-    so their rendered prefixes (and the saved model state behind them) are identical."""
+    so their rendered prefixes (and the saved model state behind them) are identical.
+    `personal` (standing instructions, memories) comes before anything a mode or a tool
+    server adds, so every kind of turn shares its tokens."""
     text = build_system_prompt(skills, locale_name=user_locale(settings.language),
-                               instructions=mode.instructions, notes=notes)
+                               instructions=mode.instructions, notes=[personal, *notes])
     return {"role": "system", "content": text}
 
 

@@ -102,7 +102,7 @@ class ToolCaller:
         problem = validate_arguments(skill, arguments)
         if problem:
             return ToolOutcome(False, problem)
-        if skill.changes_things:
+        if skill.changes_things and not self._approved_in_advance(skill, arguments):
             try:
                 asks = self._asks(skill, arguments)
             except Exception as exc:  # noqa: BLE001 - refused before anyone is asked (a bad path)
@@ -112,9 +112,19 @@ class ToolCaller:
                     if self.cancelled.is_set():
                         return ToolOutcome(False, CANCELLED, cancelled=True)
                     return ToolOutcome(False, DECLINED, denied=True)
-        return self._run(call_id, skill, arguments)
+        outcome = self._run(call_id, skill, arguments)
+        self.context.outside_text = True  # the model reads this result from now on
+        return outcome
 
     # -- confirmation ---------------------------------------------------------------------
+    def _approved_in_advance(self, skill: Skill, arguments: dict[str, Any]) -> bool:
+        """See skills.base.ApprovedInAdvance; any failure there means: ask."""
+        check = getattr(skill, "approved_in_advance", None)
+        try:
+            return check is not None and bool(check(arguments, self.context))
+        except Exception:  # noqa: BLE001 - asking is always the safe answer
+            return False
+
     def _asks(self, skill: Skill, arguments: dict[str, Any]) -> list[str]:
         """One description per approval needed: a skill with `confirmations(arguments,
         context)` (see skills.base.Previewing) can show a preview and ask twice (overwrites)."""

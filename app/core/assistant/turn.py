@@ -94,6 +94,7 @@ class TurnSetup:
     # Resolved on the turn thread (MCP servers may start); given the turn's cancel flag.
     skills: Callable[[Callable[[], bool]], list[Skill]]
     notes: Callable[[], list[str]] = list  # extra system-prompt lines (e.g. a server is down)
+    personal: Callable[[], str] = str  # standing instructions and memories (app.core.memory)
     on_prompt: OnPrompt | None = None
     on_finished: Callable[[], None] = lambda: None
     titles: TitleClaims = field(default_factory=lambda: TitleClaims())
@@ -156,7 +157,8 @@ class Turn:
         handle, mode = self.s.handle, self.s.mode
         skills = [s for s in self.s.skills(handle.stop_flag.is_set) if mode.allows(s.name)]
         context = SkillContext(conversation_id=self.conv, timezone=local_timezone_name(),
-                               should_stop=handle.stop_flag.is_set)
+                               should_stop=handle.stop_flag.is_set,
+                               outside_text=self._read_outside_text())
         settings = self.s.settings
         caller = ToolCaller(skills, self.s.policy, self.emit, handle.stop_flag, context,
                             CallBudget(settings.max_tool_calls_per_step,
@@ -193,6 +195,11 @@ class Turn:
                 return
         self._step_limit(message_id, limit)
 
+    def _read_outside_text(self) -> bool:
+        """The conversation already holds a tool result or an attached file."""
+        return any(m.role == "tool" or getattr(m, "attachments", None)
+                   for m in self.s.history.messages(self.conv))
+
     def _step(self, skills: list[Skill], used_tools: bool, message_id: str) -> StepResult:
         prompt = fit_context(self._prompt(skills, used_tools), self.s.runner, self.s.history,
                              self.conv, self.emit, self.s.handle.stop_flag)
@@ -211,7 +218,7 @@ class Turn:
     def _prompt(self, skills: list[Skill], used_tools: bool) -> StepPrompt:
         """The step's messages and options before the context budget is applied."""
         mode, settings = self.s.mode, self.s.settings
-        system = system_message(skills, settings, mode, self.s.notes())
+        system = system_message(skills, settings, mode, self.s.notes(), self.s.personal())
         thinking = settings.thinking_default if mode.thinking is None else mode.thinking
         budget = thinking_budget(settings, "tools" if used_tools else mode.kind)
         sampling = step_sampling(settings, after_tool=used_tools)

@@ -31,6 +31,7 @@ from app.ui.i18n import LANGUAGES, Retranslator
 from app.ui.settings.connect import ConnectPage
 from app.ui.settings.generation import GenerationTab
 from app.ui.settings.mcp_servers import McpServersPage
+from app.ui.settings.memory import MemoryTab
 from app.ui.settings.privacy import PrivacyTab
 from app.ui.settings.skills import SkillsTab
 from app.ui.settings.speed import SpeedTab
@@ -160,6 +161,9 @@ class SettingsDialog(QDialog):
         self.skills = SkillsTab(ctx)
         self.tabs.addTab(self.skills, "")
         self._tr(lambda: self.tabs.setTabText(self.tabs.indexOf(self.skills), self.tr("Skills")))
+        self.memory = MemoryTab(ctx)
+        self.tabs.addTab(self.memory, "")
+        self._tr(lambda: self.tabs.setTabText(self.tabs.indexOf(self.memory), self.tr("Memory")))
         self.speed = SpeedTab(ctx)
         self.tabs.addTab(self.speed, "")
         self._tr(lambda: self.tabs.setTabText(self.tabs.indexOf(self.speed), self.tr("Speed")))
@@ -367,6 +371,7 @@ class SettingsDialog(QDialog):
             "mcp_servers": self.mcp.servers(),
             **self.generation.values(),
             **self.skills.values(),
+            **self.memory.values(),
             **self.speed.values(),
             **self.connect_page.values(),
         }
@@ -376,6 +381,7 @@ class SettingsDialog(QDialog):
         for key in changed:
             setattr(self.settings, key, self.values()[key])
         self._apply_now(changed)
+        self.memory.save_instructions()
         wanted = self.autostart.isChecked()
         if wanted != self._login_item.enabled():
             self.ctx.ops.run(lambda: self._login_item.set(wanted), lambda _r: None,

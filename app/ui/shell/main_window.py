@@ -8,6 +8,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+import shiboken6
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
@@ -41,6 +42,7 @@ class MainWindow(QMainWindow):
 
     model_loaded = Signal(object)
     prefix_status = Signal(object)  # app.core.warmup.PrefixStatus, from the model thread
+    personal_changed = Signal()  # the model's memory tools changed memory (a turn's thread)
     shown = Signal()
     settings_saved = Signal(set)  # names of the settings that changed
     test_notification = Signal()  # Settings > Test notification
@@ -133,6 +135,8 @@ class MainWindow(QMainWindow):
         self._tr(lambda: self.prefix_label.setAccessibleName(self.tr("Assistant")))
         bar.addPermanentWidget(self.prefix_label)
         self.prefix_status.connect(self._show_prefix)
+        self._following_memory = False
+        self.personal_changed.connect(self._personal_changed)
         self.api_label = QLabel()  # the local server's queue, while it is on
         self._tr(lambda: self.api_label.setAccessibleName(self.tr("Other apps")))
         bar.addPermanentWidget(self.api_label)
@@ -322,6 +326,8 @@ class MainWindow(QMainWindow):
         dialog.open_models.connect(self.open_models)
         dialog.test_notification.connect(self.test_notification)
         dialog.privacy.eraser.erased.connect(self.sidebar.forgotten)
+        dialog.memory.open_conversation.connect(self.open_conversation)
+        dialog.memory.changed.connect(self._personal_changed)
         dialog.open()
         self._dialogs["settings"] = dialog
         return dialog
@@ -333,8 +339,14 @@ class MainWindow(QMainWindow):
         if changed & {"model_path", "engine", "remote_url", "context_length", "kv_type",
                       "threads", "prefix_cache_mb"}:
             self.load_model()
-        elif "enabled_skills" in changed and self.ctx.hearth.runner.info is not None:
-            self._warm_up()  # the tools offered are part of the prefix: warm the new one
+        elif changed & {"enabled_skills", "memory_enabled"}:
+            self._personal_changed()  # the tools offered are part of the prefix
+
+    def _personal_changed(self) -> None:
+        """Memories, instructions or tools changed the prompt prefix: warm the new one, so
+        the change costs one computation in the background, not a slower next chat."""
+        if self.ctx.hearth.runner.info is not None:
+            self._warm_up()
 
     def _show_failure(self, title: str, message: str) -> None:
         box = QMessageBox(QMessageBox.Icon.Warning, title, message, parent=self)
@@ -409,8 +421,21 @@ class MainWindow(QMainWindow):
         """Bring the saved prompt prefix into the engine (or compute it) on the model thread,
         below any turn the user sends meanwhile; the status bar follows its progress."""
         hearth = self.ctx.hearth
-        self.ctx.ops.run(lambda: hearth.warmup(self.prefix_status.emit).start(),
-                         on_failure=lambda _exc: self._show_prefix(None))
+        def start() -> Any:
+            self._follow_memory(hearth.assistant)
+            return hearth.warmup(self.prefix_status.emit).start()
+
+        self.ctx.ops.run(start, on_failure=lambda _exc: self._show_prefix(None))
+
+    def _follow_memory(self, assistant: Any) -> None:
+        """Once: a memory the model's tools changed (approved in a chat) warms the new prefix
+        too. Called off the GUI thread; the signal brings it back to this one."""
+        personal = assistant.personal
+        if personal is None or self._following_memory:
+            return
+        self._following_memory = True
+        personal.on_change.append(
+            lambda: self.personal_changed.emit() if shiboken6.isValid(self) else None)
 
     def _show_prefix(self, status: Any) -> None:
         if status is None or status.ready:

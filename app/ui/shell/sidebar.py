@@ -7,9 +7,11 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
+import shiboken6
 from PySide6.QtCore import QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
+    QCheckBox,
     QInputDialog,
     QLabel,
     QLineEdit,
@@ -29,12 +31,19 @@ from app.ui.rich_delegate import HTML_ROLE, RichTextDelegate
 
 ID_ROLE = Qt.ItemDataRole.UserRole
 SEARCH_DELAY_MS = 200
+TAUGHT_SHOWN = 8  # memories listed in the delete dialog; the rest are counted
 
 
 def highlight_snippet(snippet: str) -> str:
     """Search hits come wrapped in [[ ]]; show them bold and everything else escaped."""
     out = html.escape(snippet)
     return out.replace("[[", "<b>").replace("]]", "</b>")
+
+
+def _chosen(box: QMessageBox, taught: list[Any]) -> list[int]:
+    """The memories to forget with the chat: those listed, if "Forget … too" stays ticked."""
+    check = box.checkBox()
+    return [m.id for m in taught] if check is not None and check.isChecked() else []
 
 
 def _name_button(button: QPushButton, text: Callable[[], str]) -> None:
@@ -263,7 +272,8 @@ class Sidebar(QWidget):
         self.ctx.ops.run(lambda: history.set_pinned(cid, pinned), lambda _r: self.reload())
 
     def delete(self, cid: str, confirm: bool = True) -> QMessageBox | None:
-        """Deleting asks first, naming the chat, with Cancel as the default (Enter keeps it)."""
+        """Deleting asks first, naming the chat, with Cancel as the default (Enter keeps it),
+        and says what Hearth remembers from it, offering to forget that too."""
         if confirm:
             conv = self._conv(cid)
             title = (conv.title if conv else "") or self.tr("New chat")
@@ -274,18 +284,59 @@ class Sidebar(QWidget):
             delete = box.addButton(self.tr("Delete"), QMessageBox.ButtonRole.DestructiveRole)
             box.setDefaultButton(QMessageBox.StandardButton.Cancel)
             box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+            taught: list[Any] = []
             box.buttonClicked.connect(
-                lambda button: self.delete(cid, confirm=False) if button is delete else None)
+                lambda button: self._delete(cid, _chosen(box, taught))
+                if button is delete else None)
+            self._say_taught(box, delete, cid, taught)
             box.open()
             return box
+        self._delete(cid, [])
+        return None
+
+    def _say_taught(self, box: QMessageBox, delete: Any, cid: str, taught: list[Any]) -> None:
+        """Delete waits (a few milliseconds) until the dialog can say what the chat taught, so
+        it is never deleted with its memories kept unsaid."""
+        delete.setEnabled(False)
+        memory = self.ctx.lazy("memory")
+
+        def shown(found: list[Any]) -> None:
+            if not shiboken6.isValid(box):
+                return
+            taught.extend(found)
+            if found:
+                lines = "\n".join(f"• {m.text}" for m in found[:TAUGHT_SHOWN])
+                if len(found) > TAUGHT_SHOWN:
+                    lines += "\n" + self.tr("…and %1 more").replace(
+                        "%1", str(len(found) - TAUGHT_SHOWN))
+                box.setInformativeText(plural(
+                    len(found), self.tr("Hearth remembers one thing from this chat:"),
+                    self.tr("Hearth remembers %1 things from this chat:")) + "\n" + lines)
+                also = QCheckBox(self.tr("Forget what it taught too"), box)  # box owns it
+                also.setChecked(True)
+                box.setCheckBox(also)
+            delete.setEnabled(True)
+
+        def unreadable(_error: Exception) -> None:
+            if shiboken6.isValid(box):
+                delete.setEnabled(True)
+
+        self.ctx.ops.run(lambda: memory.from_source(cid), shown, unreadable)
+
+    def _delete(self, cid: str, forget: list[int]) -> None:
         conversations = self.ctx.lazy("conversations")  # forgets its documents and cache too
+        memory = self.ctx.lazy("memory")
+
+        def work() -> None:
+            conversations.delete(cid)
+            if forget:
+                memory.delete_many(forget)
 
         def done(_r: Any) -> None:
             self.deleted.emit(cid)
             self.reload()
 
-        self.ctx.ops.run(lambda: conversations.delete(cid), done)
-        return None
+        self.ctx.ops.run(work, done)
 
     def forgotten(self, gone: list[Any]) -> None:
         """Conversations deleted elsewhere too (Delete all history in Settings): off the list."""
