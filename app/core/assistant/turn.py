@@ -235,7 +235,7 @@ class Turn:
                 reasoning_so_far: str = "") -> StepResult:
         result = stream_step(self.s.runner, self.s.history, message_id, messages, options,
                              self.emit, self.s.handle._cancel, self.s.handle._on_cancel,
-                             reasoning_so_far)
+                             reasoning_so_far, self.s.mode.priority)
         self._count(result)
         return result
 
