@@ -18,6 +18,7 @@ MODULES = (
     "app.cli.serve",
     "app.cli.mcp",  # mcp serve
     "app.cli.routines",
+    "app.cli.todo",
 )
 
 

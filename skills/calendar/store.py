@@ -1,4 +1,4 @@
-"""The calendar's tables in hearth.db: events, overrides, and which alarms have fired."""
+"""The calendar's tables in hearth.db: events, overrides, to-dos, and which alarms have fired."""
 
 from __future__ import annotations
 
@@ -29,6 +29,8 @@ from skills.calendar.recurrence import (
 )
 from skills.calendar.report import ImportIssue, ImportReport
 from skills.calendar.rulewalk import Budget
+from skills.calendar.todos import Todo, TodoTable
+from skills.calendar.todos import migrate as migrate_todos
 from skills.common.migrations import Migrations
 
 UTC = ZoneInfo("UTC")
@@ -81,6 +83,11 @@ def m003_import_fields(db: sqlite_utils.Database) -> None:
                    "origin text not null default ''"):
         db.execute(f"alter table calendar_events add column {column}")
     db.execute("create index calendar_events_origin on calendar_events (origin)")
+
+
+@migrations
+def m004_todos(db: sqlite_utils.Database) -> None:
+    migrate_todos(db)
 
 
 def dump_when(value: When, tz: str) -> str:
@@ -214,6 +221,7 @@ class CalendarStore:
         self._lock = threading.RLock()
         with self._lock:
             migrations.apply(self._db)
+        self.todos = TodoTable(self._db, self._lock)
 
     def close(self) -> None:
         with self._lock:
@@ -318,13 +326,14 @@ class CalendarStore:
         return before
 
     def import_events(self, events: Iterable[Event], *, origin: str = "",
-                      remove_missing: bool = False,
-                      report: ImportReport | None = None) -> ImportReport:
+                      remove_missing: bool = False, report: ImportReport | None = None,
+                      todos: Iterable[Todo] = ()) -> ImportReport:
         """Upsert by (UID, RECURRENCE-ID) in ONE transaction: all or nothing (a kill half-way
         leaves the calendar as it was), never duplicates. A stored copy with a higher SEQUENCE
         (or, at the same SEQUENCE, a later LAST-MODIFIED) is kept. With `remove_missing`, the
         events an earlier import of the same `origin` brought in and this one lacks are removed.
-        Events that cannot be saved are skipped and listed in the report."""
+        Events that cannot be saved are skipped and listed in the report. `todos` (VTODOs)
+        are saved in the same transaction."""
         report = report or ImportReport()
         chosen = self._chosen(events, origin, report)
         with self._lock:
@@ -345,7 +354,8 @@ class CalendarStore:
                     report.updated += 1
             gone = [i for i, r in stored.items()
                     if remove_missing and origin and r["origin"] == origin and i not in chosen]
-            self._write_all(rows, gone)
+            self._write_all(rows, gone, [replace(t, origin=origin or t.origin) for t in todos],
+                            report)
             report.removed = len(gone)
         return report
 
@@ -374,11 +384,14 @@ class CalendarStore:
                           " order by start", [origin])
         return [r["title"] for r in rows if (r["uid"], r["recurrence_id"]) not in chosen]
 
-    def _write_all(self, rows: list[tuple[Any, ...]], gone: list[tuple[str, str]]) -> None:
+    def _write_all(self, rows: list[tuple[Any, ...]], gone: list[tuple[str, str]],
+                   todos: list[Todo], report: ImportReport) -> None:
         conn = self._db.conn
         conn.execute("begin immediate")
         try:
             conn.executemany(_UPSERT, rows)
+            added, updated = self.todos.write_all(todos, conn)
+            report.added, report.updated = report.added + added, report.updated + updated
             conn.executemany("delete from calendar_events where uid = ? and recurrence_id = ?",
                              gone)
             conn.executemany("delete from calendar_alarm_log where uid = ? and not exists ("

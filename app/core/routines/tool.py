@@ -36,6 +36,7 @@ class ProposeRoutine:
         "required": ["ask", "at"],
     }
     changes_things = True
+    family = "calendar"  # switched on and off with the calendar in Settings > Skills
 
     def __init__(self, store: Callable[[], RoutineStore], timezone: str,
                  clock: Callable[[], datetime] = lambda: datetime.now(UTC)) -> None:

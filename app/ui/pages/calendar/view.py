@@ -553,7 +553,8 @@ class CalendarView(QWidget):
         def work() -> None:
             from skills.calendar import export_ics
 
-            Path(path).write_bytes(export_ics(store.all_events()))
+            Path(path).write_bytes(export_ics(store.all_events(),
+                                              todos=store.todos.all(include_done=True)))
 
         self.ctx.ops.run(work,
                          lambda _r: self.status.setText(self.tr("Exported to %1").replace(
