@@ -2009,6 +2009,11 @@
         <source>open to the network at %1</source>
         <translation>已向网络开放：%1</translation>
     </message>
+    <message>
+        <location filename="../../app/ui/shell/main_window.py" line="189"/>
+        <source>&amp;Routines</source>
+        <translation>例行任务(&amp;R)</translation>
+    </message>
 </context>
 <context>
     <name>McpServersPage</name>
@@ -2509,6 +2514,41 @@
         <source>missed while Hearth was closed</source>
         <translation>在 Hearth 关闭期间错过</translation>
     </message>
+    <message>
+        <location filename="../../app/ui/shell/services.py" line="111"/>
+        <source>To-do due %1</source>
+        <translation>待办到期 %1</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/shell/services.py" line="140"/>
+        <source>The answer is ready.</source>
+        <translation>回答已就绪。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/shell/services.py" line="141"/>
+        <source>Stopped at its time budget.</source>
+        <translation>已在时间上限处停止。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/shell/services.py" line="142"/>
+        <source>Stopped before it finished.</source>
+        <translation>在完成前已停止。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/shell/services.py" line="143"/>
+        <source>Could not run.</source>
+        <translation>无法运行。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/shell/services.py" line="146"/>
+        <source>Waits for your approval: %1</source>
+        <translation>等待你批准：%1</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/shell/services.py" line="149"/>
+        <source>Missed while Hearth was not running; ran now.</source>
+        <translation>Hearth 未运行时错过了，现已运行。</translation>
+    </message>
 </context>
 <context>
     <name>SettingsDialog</name>
@@ -2913,6 +2953,11 @@
         <location filename="../../app/ui/shell/sidebar.py" line="320"/>
         <source>Title</source>
         <translation>标题</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/shell/sidebar.py" line="143"/>
+        <source>Routines</source>
+        <translation>例行任务</translation>
     </message>
 </context>
 <context>
@@ -3512,6 +3557,346 @@
     <message>
         <source>What the assistant may use. A skill switched off is not offered to the model from your next message on, so its prompt is shorter and answers start sooner.</source>
         <translation>助手可以使用的技能。关闭的技能从您的下一条消息起不再提供给模型，提示更短，回答也更快开始。</translation>
+    </message>
+</context>
+<context>
+    <name>PendingCard</name>
+    <message>
+        <location filename="../../app/ui/pending_changes.py" line="24"/>
+        <source>A routine asks to make this change:</source>
+        <translation>一项例行任务请求做出以下更改：</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pending_changes.py" line="27"/>
+        <source>Approve</source>
+        <translation>批准</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pending_changes.py" line="29"/>
+        <source>Deny</source>
+        <translation>拒绝</translation>
+    </message>
+</context>
+<context>
+    <name>RoutineDialog</name>
+    <message>
+        <location filename="../../app/ui/pages/routine_editor.py" line="75"/>
+        <source>Edit routine</source>
+        <translation>编辑例行任务</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/routine_editor.py" line="75"/>
+        <source>New routine</source>
+        <translation>新建例行任务</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/routine_editor.py" line="105"/>
+        <source>Once</source>
+        <translation>仅一次</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/routine_editor.py" line="105"/>
+        <source>Every day</source>
+        <translation>每天</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/routine_editor.py" line="105"/>
+        <source>Every weekday</source>
+        <translation>每个工作日</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/routine_editor.py" line="106"/>
+        <source>Every week</source>
+        <translation>每周</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/routine_editor.py" line="106"/>
+        <source>Every month</source>
+        <translation>每月</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/routine_editor.py" line="107"/>
+        <source>Custom rule: %1</source>
+        <translation>自定义规则：%1</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/routine_editor.py" line="115"/>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/routine_editor.py" line="115"/>
+        <source>Ask</source>
+        <translation>提问</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/routine_editor.py" line="116"/>
+        <source>First run</source>
+        <translation>首次运行</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/routine_editor.py" line="116"/>
+        <source>Repeat</source>
+        <translation>重复</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/routine_editor.py" line="143"/>
+        <source>Next runs: %1</source>
+        <translation>接下来的运行：%1</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/routine_editor.py" line="144"/>
+        <source>This time has passed: it would never run.</source>
+        <translation>这个时间已经过去：它将永远不会运行。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/routine_editor.py" line="148"/>
+        <source>Write what Hearth should ask.</source>
+        <translation>请写下 Hearth 要问的内容。</translation>
+    </message>
+</context>
+<context>
+    <name>Routines</name>
+    <message>
+        <location filename="../../app/ui/pages/routine_editor.py" line="44"/>
+        <source>Once, %1</source>
+        <translation>仅一次，%1</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/routine_editor.py" line="47"/>
+        <source>Every day at %1</source>
+        <translation>每天 %1</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/routine_editor.py" line="49"/>
+        <source>Every weekday at %1</source>
+        <translation>每个工作日 %1</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/routine_editor.py" line="52"/>
+        <source>Every %1 at %2</source>
+        <translation>每%1 %2</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/routine_editor.py" line="55"/>
+        <source>Every month on day %1 at %2</source>
+        <translation>每月 %1 日 %2</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/routine_editor.py" line="57"/>
+        <source>Custom rule: %1</source>
+        <translation>自定义规则：%1</translation>
+    </message>
+</context>
+<context>
+    <name>RoutinesView</name>
+    <message>
+        <location filename="../../app/ui/pages/routines.py" line="47"/>
+        <location filename="../../app/ui/pages/routines.py" line="90"/>
+        <source>Routines</source>
+        <translation>例行任务</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/routines.py" line="48"/>
+        <source>New routine</source>
+        <translation>新建例行任务</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/routines.py" line="54"/>
+        <source>Waiting for your approval</source>
+        <translation>等待你批准</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/routines.py" line="61"/>
+        <location filename="../../app/ui/pages/routines.py" line="63"/>
+        <source>Run history</source>
+        <translation>运行记录</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/routines.py" line="89"/>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/routines.py" line="89"/>
+        <source>When</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/routines.py" line="89"/>
+        <source>Next run</source>
+        <translation>下次运行</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/routines.py" line="97"/>
+        <source>Run now</source>
+        <translation>立即运行</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/routines.py" line="98"/>
+        <source>Edit…</source>
+        <translation>编辑…</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/routines.py" line="99"/>
+        <location filename="../../app/ui/pages/routines.py" line="152"/>
+        <source>Pause</source>
+        <translation>暂停</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/routines.py" line="100"/>
+        <source>Delete…</source>
+        <translation>删除…</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/routines.py" line="120"/>
+        <source>Could not read your routines</source>
+        <translation>无法读取你的例行任务</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/routines.py" line="129"/>
+        <source>Paused</source>
+        <translation>已暂停</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/routines.py" line="136"/>
+        <source>No routines yet: add one, or ask Hearth in a chat to do something every morning.</source>
+        <translation>还没有例行任务：新建一个，或在对话中让 Hearth 每天早上做某件事。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/routines.py" line="151"/>
+        <source>Resume</source>
+        <translation>继续</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/routines.py" line="165"/>
+        <source>Running</source>
+        <translation>正在运行</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/routines.py" line="165"/>
+        <source>Done</source>
+        <translation>完成</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/routines.py" line="166"/>
+        <source>Waits for your approval</source>
+        <translation>等待你批准</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/routines.py" line="167"/>
+        <source>Failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/routines.py" line="167"/>
+        <source>Stopped at its time budget</source>
+        <translation>已在时间上限处停止</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/routines.py" line="168"/>
+        <source>Interrupted</source>
+        <translation>已中断</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/routines.py" line="222"/>
+        <source>Delete routine</source>
+        <translation>删除例行任务</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/routines.py" line="223"/>
+        <source>Delete the routine “%1”? Its conversations stay.</source>
+        <translation>要删除例行任务“%1”吗？它的对话会保留。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/routines.py" line="225"/>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/routines.py" line="239"/>
+        <source>Running “%1”…</source>
+        <translation>正在运行“%1”…</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/routines.py" line="241"/>
+        <source>Could not run the routine</source>
+        <translation>无法运行该例行任务</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/routines.py" line="249"/>
+        <source>Could not save the routine</source>
+        <translation>无法保存该例行任务</translation>
+    </message>
+</context>
+<context>
+    <name>TodoList</name>
+    <message>
+        <location filename="../../app/ui/pages/calendar/todo_list.py" line="50"/>
+        <location filename="../../app/ui/pages/calendar/todo_list.py" line="54"/>
+        <source>To-dos</source>
+        <translation>待办事项</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/calendar/todo_list.py" line="61"/>
+        <source>Show done</source>
+        <translation>显示已完成</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/calendar/todo_list.py" line="68"/>
+        <source>Add a to-do</source>
+        <translation>添加待办</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/calendar/todo_list.py" line="69"/>
+        <source>New to-do</source>
+        <translation>新待办</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/calendar/todo_list.py" line="74"/>
+        <location filename="../../app/ui/pages/calendar/todo_list.py" line="78"/>
+        <source>Due</source>
+        <translation>到期</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/calendar/todo_list.py" line="83"/>
+        <source>Add</source>
+        <translation>添加</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/calendar/todo_list.py" line="98"/>
+        <source>Could not read your to-dos</source>
+        <translation>无法读取你的待办事项</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/calendar/todo_list.py" line="127"/>
+        <source>due %1</source>
+        <translation>%1 到期</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/calendar/todo_list.py" line="161"/>
+        <source>Delete…</source>
+        <translation>删除…</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/calendar/todo_list.py" line="167"/>
+        <source>Delete to-do</source>
+        <translation>删除待办</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/calendar/todo_list.py" line="168"/>
+        <source>Delete “%1”?</source>
+        <translation>要删除“%1”吗？</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/calendar/todo_list.py" line="170"/>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/calendar/todo_list.py" line="181"/>
+        <source>Could not save the to-do</source>
+        <translation>无法保存该待办</translation>
     </message>
 </context>
 </TS>

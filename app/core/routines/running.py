@@ -15,7 +15,7 @@ from app.core.routines.store import Routine, RoutineStore, Run
 from app.core.runner import Priority
 
 if TYPE_CHECKING:
-    from app.core.assistant import Assistant
+    from app.core.assistant import Assistant, TurnHandle
     from app.core.history import HistoryStore
 
 log = logging.getLogger(__name__)
@@ -46,6 +46,15 @@ class RoutineRunner:
         self._history, self._assistant = history, assistant
         self.budget = budget
         self.on_started = on_started
+        self.stopped = False
+        self._running: TurnHandle | None = None
+
+    def stop(self) -> None:
+        """The app is quitting: the run going on now ends (as stopped) and no other starts."""
+        self.stopped = True
+        handle = self._running
+        if handle is not None:
+            handle.cancel()
 
     def run(self, routine: Routine, run: Run, missed: bool) -> Run:
         """Answer `routine` for its claimed `run` and record how it ended."""
@@ -64,6 +73,14 @@ class RoutineRunner:
                 on_event=lambda event: self._seen(run, event, outcome), confirm="hold")
         except ValueError as exc:
             return self._end(run, "failed", str(exc))
+        self._running = handle
+        try:
+            return self._finish(run, handle, note, outcome)
+        finally:
+            self._running = None
+
+    def _finish(self, run: Run, handle: TurnHandle, note: str, outcome: RunLog) -> Run:
+        conversation = run.conversation_id
         if not handle.wait(self.budget.total_seconds()):
             handle.cancel()
             handle.wait(STOP_WAIT_S)
@@ -72,6 +89,8 @@ class RoutineRunner:
             return self._end(run, "timed_out", " ".join(filter(None, [note, said])))
         if outcome.failure:
             return self._end(run, "failed", " ".join(filter(None, [note, outcome.failure])))
+        if handle.finish_reason == "cancelled":
+            return self._end(run, "interrupted", note)
         return self._end(run, "waiting_approval" if outcome.held else "done", note)
 
     def _seen(self, run: Run, event: AssistantEvent, outcome: RunLog) -> None:

@@ -57,10 +57,11 @@ class Scheduler:
             found.append(Due(routine, latest, now - latest > self._grace))
         return sorted(found, key=lambda d: d.due)
 
-    def run_due(self, now: datetime | None = None) -> list[Run]:
+    def run_due(self, now: datetime | None = None,
+                on_run: Callable[[Routine, Run], None] = lambda _r, _run: None) -> list[Run]:
         """Run every routine whose time has come and has not run for that time, one after
-        another (blocking). A call while another is running returns [] at once: the running
-        one picks up what is due."""
+        another (blocking; `on_run` hears of each as it ends). A call while another is running
+        returns [] at once: the running one picks up what is due."""
         if not self._busy.acquire(blocking=False):
             return []
         try:
@@ -68,12 +69,19 @@ class Scheduler:
             self.store.end_stale(now - self.runner.budget - STALE_MARGIN, now)
             ran: list[Run] = []
             for item in self.due(now):
+                if self.runner.stopped:
+                    break  # the app is quitting: what is left stays owed for next time
                 run = self.store.claim(item.routine.id, item.due, self.now())
                 if run is not None:
                     ran.append(self.runner.run(item.routine, run, item.missed))
+                    on_run(item.routine, ran[-1])
             return ran
         finally:
             self._busy.release()
+
+    def stop(self) -> None:
+        """The app is quitting: end the run going on now; nothing more starts."""
+        self.runner.stop()
 
     def run_now(self, routine_id: str) -> Run:
         """Run a routine at once ("Run now", `hearth routines run ID`); its schedule is kept."""
