@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from app.core.memory import MemoryStore
     from app.core.memory.prompt import PersonalContext
     from app.core.recovery import Recovery
+    from app.core.routines import Approvals, RoutineStore, Scheduler
     from app.core.runner import ModelRunner
     from app.core.server.log import RequestLog
     from app.core.warmup import OnStatus, PrefixWarmup
@@ -107,6 +108,31 @@ class Hearth:
         store = CalendarStore(self.paths.history_db)
         self._closers.append(store)
         return store
+
+    @cached_property
+    def routines(self) -> RoutineStore:
+        """Routines, their runs and the changes those runs wait to have approved (hearth.db)."""
+        from app.core.routines import RoutineStore
+
+        store = RoutineStore(self.paths.history_db)
+        self._closers.append(store)
+        return store
+
+    @cached_property
+    def scheduler(self) -> Scheduler:
+        """Runs due routines (blocking: the app calls it off the GUI thread, cron via the CLI)."""
+        from app.core.routines import RoutineRunner, Scheduler
+
+        runner = RoutineRunner(self.routines, lambda: self.history, lambda: self.assistant)
+        return Scheduler(self.routines, runner)
+
+    @cached_property
+    def approvals(self) -> Approvals:
+        """Approve or deny what a routine's answer asked to change."""
+        from app.core.routines import Approvals
+
+        return Approvals(self.routines, lambda: self.assistant.skills(),
+                         lambda conv, text: self.history.add_message(conv, "assistant", text))
 
     @cached_property
     def request_log(self) -> RequestLog:
@@ -218,7 +244,14 @@ class Hearth:
         found += file_skills(self.files)
         found += calendar_skills(self.calendar, timezone=local_timezone_name())
         found += self.office_skills()
+        found += self.routine_skills()
         return found
+
+    def routine_skills(self) -> list[Skill]:
+        from app.core.routines import ProposeRoutine
+        from skills.common.clock import local_timezone_name
+
+        return [ProposeRoutine(lambda: self.routines, local_timezone_name())]
 
     def office_access(self) -> OfficeAccess:
         """What the office tools may read (chosen folders, files dropped into the chat) and
@@ -351,7 +384,7 @@ class Hearth:
 
 
 COMMANDS = ("ask", "chat", "history", "docs", "files", "calendar", "office", "models",
-            "selftest", "serve", "mcp", "memory")
+            "selftest", "serve", "mcp", "memory", "routines", "todo")
 
 
 def build_parser() -> argparse.ArgumentParser:

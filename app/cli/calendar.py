@@ -226,14 +226,15 @@ def _export(args: argparse.Namespace, hearth: Hearth, tz: str) -> int:
     from skills.calendar.ical import export_ics
 
     events = hearth.calendar.all_events()
-    data = export_ics(events)
+    todos = hearth.calendar.todos.all(include_done=True)
+    data = export_ics(events, todos=todos)
     tmp = args.file.with_name(args.file.name + ".part")
     tmp.write_bytes(data)  # written whole, then moved into place: never half a file
     tmp.replace(args.file)
     if args.json:
-        emit_json({"file": str(args.file), "events": len(events)})
+        emit_json({"file": str(args.file), "events": len(events), "todos": len(todos)})
     else:
-        print(f"Exported {len(events)} event(s) to {args.file}")
+        print(f"Exported {len(events)} event(s) and {len(todos)} to-do(s) to {args.file}")
     return 0
 
 

@@ -18,6 +18,8 @@ MODULES = (
     "app.cli.selftest",
     "app.cli.serve",
     "app.cli.mcp",  # mcp serve
+    "app.cli.routines",
+    "app.cli.todo",
 )
 
 

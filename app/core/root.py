@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from app.core.history import HistoryStore
     from app.core.memory import MemoryStore
     from app.core.recovery import Recovery
+    from app.core.routines import Approvals, RoutineStore, Scheduler
     from app.core.runner import ModelRunner
     from app.core.server.log import RequestLog
     from app.core.warmup import OnStatus, PrefixWarmup
@@ -50,6 +51,15 @@ class HearthParts(Protocol):
 
     @property
     def documents(self) -> DocumentIndex: ...
+
+    @property
+    def routines(self) -> RoutineStore: ...
+
+    @property
+    def scheduler(self) -> Scheduler: ...
+
+    @property
+    def approvals(self) -> Approvals: ...
 
     @property
     def files(self) -> FileIndex: ...

@@ -25,11 +25,14 @@ class Priority(IntEnum):
     """Who waits for whom on the model thread: lower runs first; equal levels keep FIFO order.
 
     USER: the person at the keyboard (chat, quick ask, hearth ask); API: other programs using
-    Hearth's model; WARMUP: background work (prefix warm-up) that yields to anything else."""
+    Hearth's model; ROUTINE: a scheduled ask running on its own (the person's chat and other
+    programs waiting on an answer go first); WARMUP: background work (prefix warm-up) that
+    yields to anything else."""
 
     USER = 0
     API = 1
-    WARMUP = 2
+    ROUTINE = 2
+    WARMUP = 3
 
 
 class RequestHandle:

@@ -12,7 +12,11 @@ FAMILIES = ("builtin", "documents", "files", "calendar", "office")  # in Setting
 
 
 def family_of(skill: Skill) -> str:
-    """The skills package a tool comes from ("calendar" for skills.calendar.tools...)."""
+    """The skills package a tool comes from ("calendar" for skills.calendar.tools...), or
+    the family a tool defined elsewhere names (the routine tool is switched with the calendar)."""
+    named = getattr(skill, "family", "")
+    if named:
+        return str(named)
     parts = type(skill).__module__.split(".")
     return parts[1] if len(parts) > 1 and parts[0] == "skills" else parts[0]
 

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from app.core.conversations import Conversations
     from app.core.history import HistoryStore
     from app.core.memory import MemoryStore
+    from app.core.routines import Approvals, RoutineStore, Scheduler
     from app.ui.i18n import Translations
     from app.ui.settings.api_server import ServerSwitch
     from app.ui.shell.hotkey import GlobalHotkey
@@ -22,7 +23,8 @@ if TYPE_CHECKING:
     from skills.documents import DocumentIndex
     from skills.files import FileIndex
 
-PartName = Literal["history", "conversations", "documents", "calendar", "files", "memory"]
+PartName = Literal["history", "conversations", "documents", "calendar", "files", "memory",
+                   "routines", "scheduler", "approvals"]
 
 
 @dataclass
@@ -56,6 +58,12 @@ class UiContext:
     def part(self, name: Literal["files"]) -> FileIndex: ...
     @overload
     def part(self, name: Literal["memory"]) -> MemoryStore: ...
+    @overload
+    def part(self, name: Literal["routines"]) -> RoutineStore: ...
+    @overload
+    def part(self, name: Literal["scheduler"]) -> Scheduler: ...
+    @overload
+    def part(self, name: Literal["approvals"]) -> Approvals: ...
 
     def part(self, name: PartName) -> object:
         """A part of the root, opened on first use (from a worker: opening reads the disk)."""
@@ -74,6 +82,12 @@ class UiContext:
     def lazy(self, name: Literal["files"]) -> FileIndex: ...
     @overload
     def lazy(self, name: Literal["memory"]) -> MemoryStore: ...
+    @overload
+    def lazy(self, name: Literal["routines"]) -> RoutineStore: ...
+    @overload
+    def lazy(self, name: Literal["scheduler"]) -> Scheduler: ...
+    @overload
+    def lazy(self, name: Literal["approvals"]) -> Approvals: ...
 
     def lazy(self, name: PartName) -> Any:
         """A stand-in, typed as the part, that opens it only when a method is looked up on it;

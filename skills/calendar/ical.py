@@ -8,6 +8,7 @@ from zoneinfo import ZoneInfo
 
 from icalendar import Alarm, Calendar
 from icalendar import Event as VEvent
+from icalendar import Todo as VTodo
 from icalendar.prop import vRecur
 
 from skills.calendar.icslines import MAX_BYTES
@@ -16,19 +17,23 @@ from skills.calendar.local_edits import Conflict, Ident
 from skills.calendar.model import Event
 from skills.calendar.report import ImportReport
 from skills.calendar.store import CalendarStore
+from skills.calendar.todos import Todo
 
 PRODID = "-//Hearth//Hearth local calendar//EN"
 UTC = ZoneInfo("UTC")
 
 
 # -- export ----------------------------------------------------------------------------------
-def export_ics(events: list[Event], name: str = "Hearth") -> bytes:
+def export_ics(events: list[Event], name: str = "Hearth", todos: list[Todo] | None = None
+               ) -> bytes:
     cal = Calendar()
     cal.add("prodid", PRODID)
     cal.add("version", "2.0")
     cal.add("x-wr-calname", name)
     for event in events:
         cal.add_component(_to_vevent(event))
+    for todo in todos or []:
+        cal.add_component(_to_vtodo(todo))
     cal.add_missing_timezones()  # VTIMEZONE blocks so other apps read the TZIDs
     return bytes(cal.to_ical())
 
@@ -70,6 +75,27 @@ def _to_vevent(event: Event) -> VEvent:
     return comp
 
 
+def _to_vtodo(todo: Todo) -> VTodo:
+    comp = VTodo()
+    comp.add("uid", todo.uid)
+    comp.add("dtstamp", datetime.now(UTC))
+    comp.add("summary", todo.title)
+    if todo.due is not None:
+        comp.add("due", todo.due)
+    if todo.priority:
+        comp.add("priority", todo.priority)
+    if todo.notes:
+        comp.add("description", todo.notes)
+    if todo.sequence:
+        comp.add("sequence", todo.sequence)
+    comp.add("status", "COMPLETED" if todo.done else "NEEDS-ACTION")
+    if todo.done:
+        comp.add("percent-complete", 100)
+        if todo.completed is not None:
+            comp.add("completed", todo.completed.astimezone(UTC))
+    return comp
+
+
 # -- import ----------------------------------------------------------------------------------
 def import_file(store: CalendarStore, path: Path, default_tz: str,
                 remove_missing: bool = False,
@@ -81,7 +107,7 @@ def import_file(store: CalendarStore, path: Path, default_tz: str,
     read, origin = _read_file(path, default_tz)
     report = ImportReport(skipped=list(read.skipped), repaired=list(read.repaired))
     return store.import_events(read.events, origin=origin, remove_missing=remove_missing,
-                               report=report, choices=choices)
+                               report=report, choices=choices, todos=read.todos)
 
 
 def conflicts_on_reimport(store: CalendarStore, path: Path, default_tz: str) -> list[Conflict]:

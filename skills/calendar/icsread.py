@@ -19,6 +19,7 @@ from skills.calendar.icslines import MAX_BYTES, Block, read_blocks
 from skills.calendar.model import Event, When, span
 from skills.calendar.recurrence import normalize_rrule
 from skills.calendar.report import ImportIssue
+from skills.calendar.todos import Todo
 from skills.calendar.zones import iana_name, matching_zone, same_rules
 
 CALENDAR_PROP = "X-HEARTH-CALENDAR"  # the Hearth calendar an exported event belongs to
@@ -45,13 +46,14 @@ class IcsRead:
 
     events: list[Event]
     name: str = "Imported"
+    todos: list[Todo] = field(default_factory=list)
     skipped: list[ImportIssue] = field(default_factory=list)
     repaired: list[ImportIssue] = field(default_factory=list)
 
 
 def parse_ics(data: bytes | str, default_tz: str = "UTC") -> list[Event]:
-    """Every VEVENT (and dated VTODO) Hearth can understand; IcsError only for a file that is
-    not iCalendar at all. `read_ics` also says what was skipped or repaired."""
+    """Every VEVENT Hearth can understand; IcsError only for a file that is not iCalendar at
+    all. `read_ics` also gives the to-dos (VTODO) and says what was skipped or repaired."""
     return read_ics(data, default_tz).events
 
 
@@ -88,6 +90,10 @@ def read_ics(data: bytes | str, default_tz: str = "UTC") -> IcsRead:
         fixes: list[ImportIssue] = [ImportIssue(uid, n, f"line ignored: {why}")
                                     for n, why in block.ignored]
         try:
+            if block.name == "VTODO":
+                result.todos.append(reader.todo(block, fixes))
+                result.repaired += fixes
+                continue
             event = reader.event(block, result.name, fixes)
         except _PropError as exc:
             found = block.first(exc.prop)
@@ -98,9 +104,6 @@ def read_ics(data: bytes | str, default_tz: str = "UTC") -> IcsRead:
                 SkillError) as exc:
             result.skipped.append(ImportIssue(uid, block.line, f"cannot be read ({exc})"))
             continue
-        if event is None:
-            result.skipped.append(ImportIssue(uid, block.line, "a to-do without any date"))
-            continue
         result.events.append(event)
         result.repaired += [ImportIssue(event.uid, f.line, f.reason) for f in fixes]
     return result
@@ -109,7 +112,8 @@ def read_ics(data: bytes | str, default_tz: str = "UTC") -> IcsRead:
 # What Hearth reads from an event (RRULE is read from the raw lines, so not parsed twice).
 USED = frozenset({"UID", "SUMMARY", "DTSTART", "DTEND", "DUE", "DURATION", "RDATE", "EXDATE",
                   "RECURRENCE-ID", "STATUS", "SEQUENCE", "LAST-MODIFIED", "LOCATION",
-                  "DESCRIPTION", CALENDAR_PROP, "TRIGGER", "ACTION"})
+                  "DESCRIPTION", CALENDAR_PROP, "TRIGGER", "ACTION", "PRIORITY", "COMPLETED",
+                  "PERCENT-COMPLETE"})
 
 
 class _Reader:
@@ -145,16 +149,33 @@ class _Reader:
         return (tzid.removesuffix(f" ({OWN_RULES})"), tzid) if tzid.endswith(
             f"({OWN_RULES})") else None
 
-    def event(self, block: Block, calendar_name: str, fixes: list[ImportIssue]) -> Event | None:
+    def todo(self, block: Block, fixes: list[ImportIssue]) -> Todo:
+        """A VTODO as Thunderbird, Apple Reminders and others write it: DUE (a date or a
+        time; else DTSTART), PRIORITY, STATUS:COMPLETED or PERCENT-COMPLETE:100, COMPLETED."""
         comp = Component.from_ical(block.text(USED))
         uid = str(comp.get("uid", "")).strip() or _stable_uid(comp)
         note = _Notes(uid, block, fixes)
-        if comp.get("dtstart") is None and block.name == "VTODO":
-            if comp.get("due") is None:
-                return None
-            start_raw = self.when(comp, "DUE", note)
-        else:
-            start_raw = self.when(comp, "DTSTART", note)
+        due: When | None = None
+        tz = ""
+        for prop in ("DUE", "DTSTART"):
+            if comp.get(prop) is not None:
+                raw = self.when(comp, prop, note)
+                tz = self.zone_of(raw, comp, prop)
+                due = self.pin(raw, tz)
+                break
+        completed = getattr(comp.get("completed"), "dt", None)
+        done = (str(comp.get("status", "")).upper() == "COMPLETED" or completed is not None
+                or _int(comp.get("percent-complete")) >= 100)
+        return Todo(uid, str(comp.get("summary", "")).strip() or "(untitled)", due, tz,
+                    min(9, max(0, _int(comp.get("priority")))), done,
+                    _aware(completed) if done and isinstance(completed, datetime) else None,
+                    str(comp.get("description", "")), _int(comp.get("sequence")))
+
+    def event(self, block: Block, calendar_name: str, fixes: list[ImportIssue]) -> Event:
+        comp = Component.from_ical(block.text(USED))
+        uid = str(comp.get("uid", "")).strip() or _stable_uid(comp)
+        note = _Notes(uid, block, fixes)
+        start_raw = self.when(comp, "DTSTART", note)
         tz = self.zone_of(start_raw, comp, "DTSTART")
         start = self.pin(start_raw, tz)
         start, end = self.span(comp, block, start, tz, note)
@@ -384,6 +405,10 @@ def _int(value: Any) -> int:
         return int(str(value)) if value is not None else 0
     except ValueError:
         return 0
+
+
+def _aware(value: datetime) -> datetime:
+    return value if value.tzinfo else value.replace(tzinfo=UTC)
 
 
 def _utc_text(prop: Any) -> str:

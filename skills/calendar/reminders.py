@@ -13,6 +13,7 @@ from skills.calendar.model import When
 from skills.calendar.recurrence import key
 from skills.calendar.store import CalendarStore
 from skills.calendar.timeutil import as_aware
+from skills.calendar.todos import due_instant
 
 UTC = ZoneInfo("UTC")
 LAST_CHECK = "reminders.last_check"
@@ -31,6 +32,7 @@ class FiredAlarm:
     minutes_before: int
     due: datetime
     missed: bool  # fell due while Hearth was not running
+    todo: bool = False  # a to-do falling due (start is its due date or time)
 
 
 class Reminders:
@@ -63,9 +65,22 @@ class Reminders:
                     alarm = FiredAlarm(occ.event.uid, occ.event.title, occ.start,
                                        occ.event.location, minutes, due, missed)
                     fired.append(alarm)
+        fired += self._todos(last, now)
         self._store.set_state(LAST_CHECK, now.astimezone(UTC).isoformat())
         for alarm in sorted(fired, key=lambda a: a.due):
             self._notify(alarm)
+        return fired
+
+    def _todos(self, last: datetime, now: datetime) -> list[FiredAlarm]:
+        """Open to-dos whose due time came since the last check, like an event's alarm."""
+        fired: list[FiredAlarm] = []
+        for todo in self._store.todos.due_between(last, now):
+            if todo.due is None:
+                continue
+            due = due_instant(todo.due, todo.timezone or self._tz)
+            if self._store.mark_fired(todo.uid, key(todo.due), 0, due < now - self._grace):
+                fired.append(FiredAlarm(todo.uid, todo.title, todo.due, "", 0, due,
+                                        due < now - self._grace, todo=True))
         return fired
 
     def start(self, interval: float = 30.0) -> None:

@@ -1,4 +1,4 @@
-"""The calendar's tables in hearth.db: events, overrides, and which alarms have fired."""
+"""The calendar's tables in hearth.db: events, overrides, to-dos, and which alarms have fired."""
 
 from __future__ import annotations
 
@@ -31,6 +31,8 @@ from skills.calendar.recurrence import (
 )
 from skills.calendar.report import ImportIssue, ImportReport
 from skills.calendar.rulewalk import Budget
+from skills.calendar.todos import Todo, TodoTable
+from skills.calendar.todos import migrate as migrate_todos
 from skills.common.migrations import Migrations
 
 UTC = ZoneInfo("UTC")
@@ -83,6 +85,11 @@ def m003_import_fields(db: sqlite_utils.Database) -> None:
                    "origin text not null default ''"):
         db.execute(f"alter table calendar_events add column {column}")
     db.execute("create index calendar_events_origin on calendar_events (origin)")
+
+
+@migrations
+def m004_todos(db: sqlite_utils.Database) -> None:
+    migrate_todos(db)
 
 
 def dump_when(value: When, tz: str) -> str:
@@ -217,6 +224,7 @@ class CalendarStore:
         with self._lock:
             migrations.apply(self._db)
             local_edits.migrations.apply(self._db)
+        self.todos = TodoTable(self._db, self._lock)
 
     def close(self) -> None:
         with self._lock:
@@ -350,14 +358,16 @@ class CalendarStore:
 
     def import_events(self, events: Iterable[Event], *, origin: str = "",
                       remove_missing: bool = False, report: ImportReport | None = None,
-                      choices: dict[Ident, str] | None = None) -> ImportReport:
+                      choices: dict[Ident, str] | None = None,
+                      todos: Iterable[Todo] = ()) -> ImportReport:
         """Upsert by (UID, RECURRENCE-ID) in ONE transaction: all or nothing (a kill half-way
         leaves the calendar as it was), never duplicates. A stored copy with a higher SEQUENCE
         (or, at the same SEQUENCE, a later LAST-MODIFIED) is kept. What the person changed or
         deleted in Hearth is kept unless the file changed it too; then `choices` (by ident:
         MINE, THEIRS or BOTH; MINE when not given) decides. With `remove_missing`, the
         events an earlier import of the same `origin` brought in and this one lacks are removed.
-        Events that cannot be saved are skipped and listed in the report."""
+        Events that cannot be saved are skipped and listed in the report. `todos` (VTODOs)
+        are saved in the same transaction."""
         report = report or ImportReport()
         chosen = self._chosen(events, origin, report)
         with self._lock:
@@ -368,7 +378,8 @@ class CalendarStore:
                 plan.take(ident, event)
             gone = [i for i, r in stored.items()
                     if remove_missing and origin and r["origin"] == origin and i not in chosen]
-            self._write_all(plan.rows, gone, plan)
+            self._write_all(plan.rows, gone, plan,
+                            [replace(t, origin=origin or t.origin) for t in todos], report)
             report.removed = len(gone)
         return report
 
@@ -415,7 +426,7 @@ class CalendarStore:
         return [r["title"] for r in rows if (r["uid"], r["recurrence_id"]) not in chosen]
 
     def _write_all(self, rows: list[tuple[Any, ...]], gone: list[tuple[str, str]],
-                   plan: _ImportPlan) -> None:
+                   plan: _ImportPlan, todos: list[Todo], report: ImportReport) -> None:
         conn = self._db.conn
         conn.execute("begin immediate")
         try:
@@ -424,6 +435,8 @@ class CalendarStore:
                 local_edits.rebase(conn, ident, event)
             for ident in plan.forgotten:
                 local_edits.forget(conn, ident)
+            added, updated = self.todos.write_all(todos, conn)
+            report.added, report.updated = report.added + added, report.updated + updated
             conn.executemany("delete from calendar_events where uid = ? and recurrence_id = ?",
                              gone)
             conn.executemany("delete from calendar_alarm_log where uid = ? and not exists ("

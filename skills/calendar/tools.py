@@ -276,5 +276,7 @@ class DeleteEvent:
 
 
 def calendar_skills(store: CalendarStore, timezone: str = "UTC") -> list[Skill]:
+    from skills.calendar.todo_tools import todo_skills  # they show dates as `describe` does
+
     return [ListEvents(store), FindFreeTime(store), AddEvent(store, timezone),
-            UpdateEvent(store, timezone), DeleteEvent(store)]
+            UpdateEvent(store, timezone), DeleteEvent(store), *todo_skills(store, timezone)]

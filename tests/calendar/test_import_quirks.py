@@ -185,9 +185,11 @@ def test_rdate_periods_thisandfuture_and_moved_out_of_range(store: CalendarStore
 def test_thunderbird_todo_with_a_due_date_is_imported(capsys: pytest.CaptureFixture[str]) -> None:
     report = imported(capsys, "thunderbird-00.ics")
     assert report["added"] == 3 and report["skipped"] == []
-    (todo,) = [e for e in listed(capsys, "2026-01-15", "2026-01-17")
-               if e["title"] == "Buy sheet music"]
-    assert todo["start"] == "2026-01-15T18:00:00-05:00"  # its DUE, in its own zone
+    # A to-do, not an event: on the to-do list, due at its DUE in its own zone.
+    assert "Buy sheet music" not in [e["title"] for e in listed(capsys, "2026-01-15", "2026-01-17")]
+    assert main(["todo", "list", "--json"]) == 0
+    (todo,) = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert (todo["title"], todo["due"]) == ("Buy sheet music", "2026-01-15T18:00:00-05:00")
 
 
 def test_listing_ten_years_pages_without_loss_or_repeat(capsys: pytest.CaptureFixture[str]) -> None:

@@ -22,7 +22,8 @@ def tools(store: CalendarStore) -> dict[str, object]:
 def test_only_changing_tools_need_confirmation(store: CalendarStore) -> None:
     flags = {name: t.changes_things for name, t in tools(store).items()}  # type: ignore[attr-defined]
     assert flags == {"list_events": False, "find_free_time": False, "add_event": True,
-                     "update_event": True, "delete_event": True}
+                     "update_event": True, "delete_event": True, "list_todos": False,
+                     "add_todo": True, "complete_todo": True}
 
 
 def test_add_then_list_in_the_users_zone(store: CalendarStore) -> None:

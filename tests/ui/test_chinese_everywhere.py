@@ -123,7 +123,7 @@ def test_every_page_and_dialog_speaks_chinese(ctx, qtbot, chinese, tmp_path) -> 
     window.show()
     seen: dict[str, dict[str, list[str]]] = {}
     seen["chat"] = english_on(window)
-    for key in ("library", "files", "calendar"):
+    for key in ("library", "files", "calendar", "routines"):
         window.show_page(key)
         page = window.pages.currentWidget()
         assert ctx.ops.wait(WAIT_MS)
@@ -138,6 +138,10 @@ def test_every_page_and_dialog_speaks_chinese(ctx, qtbot, chinese, tmp_path) -> 
             event = page.new_event()
             seen["event dialog"] = english_on(event)
             event.reject()
+        if key == "routines":
+            routine = page.new_routine()
+            seen["routine dialog"] = english_on(routine)
+            routine.reject()
     model = tmp_path / "model.gguf"
     model.write_bytes(b"GGUF" + b"\0" * 64)
     ctx.hearth.settings.model_path = str(model)  # so Settings explains the engine choice

@@ -13,7 +13,7 @@ from app.core.assistant.budget import RepetitionGuard
 from app.core.assistant.handle import TurnHandle
 from app.core.assistant.transcript import HistoryLike
 from app.core.events import AssistantEvent, Progress, Queued, ReasoningDelta, TextDelta
-from app.core.runner import ModelRunner
+from app.core.runner import ModelRunner, Priority
 from backends import events as be
 from backends.base import GenerateOptions, Message
 from backends.errors import FailureKind
@@ -52,7 +52,7 @@ _Item = be.Event | Queued | Progress
 def stream_step(runner: ModelRunner, history: HistoryLike, message_id: str,
                 messages: list[Message], options: GenerateOptions,
                 emit: Callable[[AssistantEvent], None], handle: TurnHandle,
-                reasoning_so_far: str = "") -> StepResult:
+                reasoning_so_far: str = "", priority: Priority = Priority.USER) -> StepResult:
     """Run one generation through the runner; events are emitted on the calling (turn) thread.
 
     reasoning_so_far: a continuation (options.assistant_prefix) keeps the earlier reasoning."""
@@ -66,7 +66,8 @@ def stream_step(runner: ModelRunner, history: HistoryLike, message_id: str,
     def on_position(ahead: int) -> None:  # behind a model load, the wait is the load
         inbox.put(Progress("loading") if runner.loading else Queued(ahead))
 
-    request = runner.submit(messages, options, on_event, on_position=on_position)
+    request = runner.submit(messages, options, on_event, on_position=on_position,
+                            priority=priority)
     watch.attach(request.cancel)
     with handle.cancelling(request.cancel):
         return _consume(inbox, history, message_id, emit, watch)

@@ -25,6 +25,9 @@ POLL_S = 0.05  # how often a waiting turn looks at its cancel flag
 DECLINED = ("The user declined this action, so it was not carried out. Do not try it again "
             "unless the user asks; tell them it was not done.")
 CANCELLED = "Cancelled by the user before it finished."
+HELD = ("This change has NOT been made: it waits for the user's approval, which they give "
+        "later in this conversation. Tell them what you asked to change and that it needs "
+        "their approval; do not call it again.")
 
 
 class CallBudget:
@@ -107,6 +110,11 @@ class ToolCaller:
                 asks = self._asks(skill, arguments)
             except Exception as exc:  # noqa: BLE001 - refused before anyone is asked (a bad path)
                 return ToolOutcome(False, _error_text(skill.name, exc))
+            if self.policy == "hold":  # nobody is there to answer: kept for later, not run
+                for description in asks:
+                    self.emit(ConfirmationNeeded(ConfirmationRequest(
+                        call_id, skill.name, arguments, description)))
+                return ToolOutcome(False, HELD, data={"held": True})
             for description in asks:
                 if not self._confirmed(call_id, skill, arguments, description):
                     if self.cancelled.is_set():

@@ -242,7 +242,7 @@ class Turn:
     def _stream(self, messages: list[Message], options: GenerateOptions, message_id: str,
                 reasoning_so_far: str = "") -> StepResult:
         result = stream_step(self.s.runner, self.s.history, message_id, messages, options,
-                             self.emit, self.s.handle, reasoning_so_far)
+                             self.emit, self.s.handle, reasoning_so_far, self.s.mode.priority)
         self._count(result)
         return result
 

@@ -9,10 +9,13 @@ from typing import Literal
 from app.core.assistant.budget import RequestKind
 from app.core.events import AssistantEvent
 from app.core.prompts import prompt_text
+from app.core.runner import Priority
 
-ConfirmPolicy = Literal["ask", "approve", "deny"]
+ConfirmPolicy = Literal["ask", "approve", "deny", "hold"]
 """ask: emit ConfirmationNeeded and wait for approve()/deny(); approve (--yes) and deny
-(non-interactive runs) answer at once but still emit the event so the caller can show it."""
+(non-interactive runs) answer at once but still emit the event so the caller can show it;
+hold (a routine running on its own): emit it unanswered and go on without the change, which
+the caller keeps as a pending approval for the person to decide later."""
 
 OnEvent = Callable[[AssistantEvent], None]
 
@@ -43,6 +46,7 @@ class TurnMode:
     seed: int | None = None
     kind: RequestKind = "chat"  # "quick" for the quick-ask box: its own thinking budget
     preserve_thinking: bool | None = None  # None: only once the turn has used a tool
+    priority: Priority = Priority.USER  # ROUTINE: waits behind the person's own chat
 
     @classmethod
     def office(cls, **kwargs: object) -> TurnMode:

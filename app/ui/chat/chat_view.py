@@ -28,6 +28,7 @@ from app.ui.chat.text_view import RenderQueue
 from app.ui.context import UiContext
 from app.ui.failures import Action, Presented, action_label
 from app.ui.open_source import open_source
+from app.ui.pending_changes import PendingChanges
 
 HISTORY_BUDGET_S = 0.010  # GUI time per event-loop pass spent building a loaded conversation
 
@@ -117,6 +118,9 @@ class ChatView(QWidget):
         self.banner.action.connect(self._banner_clicked)
         self.banner_text = self.banner.text
         box.addWidget(self.banner)
+        self.pending = PendingChanges(self.ctx)  # what a routine's answer waits to change
+        self.pending.decided.connect(self._changes_decided)
+        box.addWidget(self.pending)
         self.composer = Composer()
         self.composer.think.setChecked(bool(self.ctx.hearth.settings.thinking_default))
         self.composer.submitted.connect(self.send)
@@ -188,7 +192,12 @@ class ChatView(QWidget):
             widget.deleteLater()
         self._show_empty(True)
 
+    def _changes_decided(self, conversation_id: str) -> None:
+        if conversation_id == self.conversation_id:
+            self.load_conversation(conversation_id)  # the decision is said in it
+
     def new_conversation(self) -> None:
+        self.pending.show_for(None)
         self.clear()
         self.attachments = []
         self.composer.set_attachments([])
@@ -208,15 +217,20 @@ class ChatView(QWidget):
         token = self._load_token
         history = self.ctx.lazy("history")
 
-        def read() -> tuple[list[Any], dict[str, tuple[int, int]]]:
+        held = self.pending.reader(conversation_id)
+
+        def read() -> tuple[list[Any], dict[str, tuple[int, int]], list[Any]]:
             groups = group_messages(history.messages(conversation_id))
             if live is not None:  # the live turn's own messages are shown by its widget
                 users = [i for i, (kind, _m) in enumerate(groups) if kind == "user"]
                 groups = groups[:users[-1] + 1] if users else groups
-            return groups, history.alternatives(conversation_id)
+            return groups, history.alternatives(conversation_id), held()
 
-        self.ctx.ops.run(read, lambda got: self._show_history(token, got[0], live, got[1]),
-                         title=self.tr("Could not open this conversation"))
+        def show(got: tuple[list[Any], dict[str, tuple[int, int]], list[Any]]) -> None:
+            self.pending.show_cards(conversation_id, got[2])
+            self._show_history(token, got[0], live, got[1])
+
+        self.ctx.ops.run(read, show, title=self.tr("Could not open this conversation"))
 
     def adopt(self, live: LiveAnswer) -> None:
         """Open in Hearth: quick ask's answer goes on here, the same widget, still streaming."""

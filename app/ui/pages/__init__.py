@@ -1,4 +1,5 @@
-"""Library, calendar and files pages, built on first visit (their modules load only then)."""
+"""Library, calendar, files and routines pages, built on first visit (their modules load only
+then)."""
 
 from __future__ import annotations
 
@@ -23,3 +24,9 @@ def make_files_page(ctx: UiContext, parent: QWidget | None = None) -> QWidget:
     from app.ui.pages.files import FilesView
 
     return FilesView(ctx, parent)
+
+
+def make_routines_page(ctx: UiContext, parent: QWidget | None = None) -> QWidget:
+    from app.ui.pages.routines import RoutinesView
+
+    return RoutinesView(ctx, parent)

@@ -62,6 +62,7 @@ class Desktop(QObject):
                                  tray=self.tray.icon if self.tray is not None else None,
                                  parent=self)
         self.services.reminder.connect(self.notifier.notify)
+        self.services.routine_ran.connect(self._routine_ran)
         self.notifier.opened.connect(self._open_reminder)
         self.window.test_notification.connect(self.test_notification)
         if self.tray is not None:
@@ -152,7 +153,15 @@ class Desktop(QObject):
                              self.tr("Reminders appear like this, with Snooze and Open."),
                              remember=False)
 
-    def _open_reminder(self, _key: str = "") -> None:
+    def _routine_ran(self, title: str, text: str, key: str) -> None:
+        self.window.sidebar.reload()  # its new conversation
+        self.notifier.notify(title, text, key=key)
+
+    def _open_reminder(self, key: str = "") -> None:
+        """A routine's notification opens its conversation; a reminder, the calendar."""
+        if key.startswith("conversation:"):
+            self.open_conversation(key.split(":", 1)[1])
+            return
         self.show_window()
         self.window.show_page("calendar")
 

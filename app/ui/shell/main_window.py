@@ -29,7 +29,12 @@ from app.ui.file_actions import file_name_for, start_folder
 from app.ui.i18n import Retranslator
 from app.ui.indexing import DropIndexer
 from app.ui.notice_banner import NoticeBanner
-from app.ui.pages import make_calendar_page, make_files_page, make_library_page
+from app.ui.pages import (
+    make_calendar_page,
+    make_files_page,
+    make_library_page,
+    make_routines_page,
+)
 from backends.engines import Engine, display_name
 
 
@@ -190,6 +195,8 @@ class MainWindow(QMainWindow):
         self._action(view, lambda: self.tr("C&alendar"), "Ctrl+3",
                      lambda: self.show_page("calendar"))
         self._action(view, lambda: self.tr("&Files"), "Ctrl+4", lambda: self.show_page("files"))
+        self._action(view, lambda: self.tr("&Routines"), "Ctrl+5",
+                     lambda: self.show_page("routines"))
         view.addSeparator()
         self._action(view, lambda: self.tr("&Search chats"), "Ctrl+Shift+F",
                      self.sidebar._focus_search)
@@ -280,10 +287,13 @@ class MainWindow(QMainWindow):
         page = self._lazy_pages.get(key)
         if page is None:
             makers = {"library": make_library_page, "calendar": make_calendar_page,
-                      "files": make_files_page}
+                      "files": make_files_page, "routines": make_routines_page}
             page = makers[key](self.ctx, self)
             if key == "files":
                 page.add_to_chat.connect(self.add_to_chat)  # type: ignore[attr-defined]
+            if key == "routines":
+                page.open_conversation.connect(  # type: ignore[attr-defined]
+                    self.open_conversation)
             self._lazy_pages[key] = page
             self.pages.addWidget(page)
         self.pages.setCurrentWidget(page)

@@ -1,4 +1,6 @@
-"""What runs behind the window: folder watching and indexing, file search roots, reminders.
+"""What runs behind the window: folder watching and indexing, file search roots, reminders,
+routines (a GUI-side timer that only asks the core scheduler, off the GUI thread, to run what
+is due).
 
 Started after the window appears and stopped on quit; every call goes through background ops
 (the indexes hash and parse files, which must never happen on the GUI thread)."""
@@ -8,13 +10,16 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QObject, Signal
+from PySide6.QtCore import QCoreApplication, QObject, QTimer, Signal
 
 from app.ui.context import UiContext
+
+ROUTINE_CHECK_MS = 30_000  # a missed run (asleep, closed) runs at most this long after waking
 
 
 class Services(QObject):
     reminder = Signal(str, str)  # (title, text), delivered on the GUI thread
+    routine_ran = Signal(str, str, str)  # (title, text, "conversation:<id>"), on the GUI thread
     status = Signal(str)
 
     def __init__(self, ctx: UiContext, parent: QObject | None = None) -> None:
@@ -24,6 +29,10 @@ class Services(QObject):
         self._watching: set[str] = set()
         self._lock = threading.Lock()  # reminders start on a worker and stop on the GUI thread
         self._closing = False
+        self._checking = False  # a routine check is running (it may take a model answer long)
+        self.routine_timer = QTimer(self)
+        self.routine_timer.setInterval(ROUTINE_CHECK_MS)
+        self.routine_timer.timeout.connect(self.check_routines)
 
     def start(self) -> None:
         settings = self.ctx.hearth.settings
@@ -33,6 +42,7 @@ class Services(QObject):
             self.apply_roots()
         self.ctx.ops.run(self._start_reminders, lambda _r: None,
                          lambda _e: None)  # reminders are extra: a failure stays quiet
+        self.routine_timer.start()
 
     # -- folders ------------------------------------------------------------------------------
     def apply_folders(self) -> None:
@@ -97,12 +107,55 @@ class Services(QObject):
         text = f"{when.astimezone():%a %H:%M}" if hasattr(when, "hour") else str(when)
         if getattr(alarm, "location", ""):
             text += f" · {alarm.location}"
+        if getattr(alarm, "todo", False):
+            text = QCoreApplication.translate("Services", "To-do due %1").replace("%1", text)
         if getattr(alarm, "missed", False):
             text += " · " + QCoreApplication.translate("Services", "missed while Hearth was closed")
         self.reminder.emit(str(alarm.title), text)
 
+    # -- routines -----------------------------------------------------------------------------
+    def check_routines(self) -> None:
+        """Run what is due, off the GUI thread; each run is announced as it ends. Without a
+        model (none chosen, or still loading at start) nothing runs: it stays owed."""
+        if self._checking or self._closing:
+            return
+        self._checking = True
+        hearth = self.ctx.hearth
+
+        def work() -> Any:
+            runner = hearth.runner
+            if runner.info is None and not runner.loading:
+                return []
+            return self.ctx.part("scheduler").run_due(on_run=self._announce)
+
+        self.ctx.ops.run(work, self._checked, lambda _e: self._checked(None))
+
+    def _checked(self, _runs: Any) -> None:
+        self._checking = False
+
+    def _announce(self, routine: Any, run: Any) -> None:
+        """On the worker: one notification per run, opening its conversation."""
+        held = self.ctx.part("approvals").pending(run.conversation_id)
+        texts = {
+            "done": QCoreApplication.translate("Services", "The answer is ready."),
+            "timed_out": QCoreApplication.translate("Services", "Stopped at its time budget."),
+            "interrupted": QCoreApplication.translate("Services", "Stopped before it finished."),
+            "failed": QCoreApplication.translate("Services", "Could not run.")}
+        text = texts.get(run.status, "")
+        if held:
+            text = QCoreApplication.translate("Services", "Waits for your approval: %1").replace(
+                "%1", held[0].description)
+        if run.note and run.status != "failed":
+            text = QCoreApplication.translate(
+                "Services", "Missed while Hearth was not running; ran now.") + " " + text
+        self.routine_ran.emit(str(routine.title), text, f"conversation:{run.conversation_id}")
+
     def stop(self) -> None:
         """Safe to call twice (before and after waiting for background work)."""
+        self.routine_timer.stop()
+        scheduler = getattr(self.ctx.hearth, "__dict__", {}).get("scheduler")
+        if scheduler is not None:
+            scheduler.stop()  # the run going on ends now: the app is quitting
         with self._lock:
             self._closing = True
             reminders, self._reminders = self._reminders, None

@@ -57,7 +57,8 @@ class Sidebar(QWidget):
     conversation_selected = Signal(str)
     hit_selected = Signal(str, str)  # (conversation id, message id)
     new_requested = Signal()
-    page_requested = Signal(str)  # "library" | "files" | "calendar" | "models" | "settings"
+    page_requested = Signal(str)  # "library" | "files" | "calendar" | "routines" | "models"
+    # | "settings"
     deleted = Signal(str)
 
     def __init__(self, ctx: UiContext, parent: QWidget | None = None) -> None:
@@ -145,7 +146,7 @@ class Sidebar(QWidget):
         column.setSpacing(0)
         texts: dict[str, Callable[[], str]] = {
             "library": lambda: self.tr("Library"), "files": lambda: self.tr("Files"),
-            "calendar": lambda: self.tr("Calendar"),
+            "calendar": lambda: self.tr("Calendar"), "routines": lambda: self.tr("Routines"),
             "models": lambda: self.tr("Models"), "settings": lambda: self.tr("Settings")}
         for key, text in texts.items():
             button = QPushButton()

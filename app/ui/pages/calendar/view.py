@@ -1,5 +1,5 @@
 """The calendar: month, week, day and agenda views; create, edit, move and delete events;
-.ics import and export."""
+.ics import and export; the to-do list beside the grid."""
 
 from __future__ import annotations
 
@@ -34,6 +34,7 @@ from app.ui.i18n import Retranslator, plural, ui_locale
 from app.ui.pages.calendar.editor import EventDialog, ask_scope
 from app.ui.pages.calendar.grids import HOUR_PX, MonthGrid, TimeGrid, local
 from app.ui.pages.calendar.ranges import RangeCache
+from app.ui.pages.calendar.todo_list import TodoList
 from app.ui.theme import page_layout, page_title, title_row
 
 MAX_LISTED = 10  # titles named in the removal question; the rest are counted
@@ -178,7 +179,12 @@ class CalendarView(QWidget):
             grid.move_requested.connect(self.move_occurrence)
         for widget in (self.month_grid, self.time_scroll, self.agenda):
             self.stack.addWidget(widget)
-        layout.addWidget(self.stack, 1)
+        beside = QHBoxLayout()
+        beside.addWidget(self.stack, 1)
+        self.todos = TodoList(ctx, self)  # the to-do list beside the grid
+        beside.addWidget(self.todos)
+        layout.addLayout(beside, 1)
+        self.todos.refresh()
         self._shown_once = False
         self._tr(self._grid_texts)
         self._tr(self.refresh)  # the title, the count and the agenda's labels
@@ -631,6 +637,7 @@ class CalendarView(QWidget):
             kept = [i.reason for i in report.kept]  # what was kept, and why
             self.status.setToolTip("\n".join([*kept, *(str(i) for i in issues)][:30]))
             self.refresh()
+            self.todos.refresh()  # the file's to-dos came in too
 
         self.ctx.ops.run(work, done, self._failed)
 
@@ -647,7 +654,8 @@ class CalendarView(QWidget):
         def work() -> None:
             from skills.calendar import export_ics
 
-            Path(path).write_bytes(export_ics(store.all_events()))
+            Path(path).write_bytes(export_ics(store.all_events(),
+                                              todos=store.todos.all(include_done=True)))
 
         self.ctx.ops.run(work,
                          lambda _r: self.status.setText(self.tr("Exported to %1").replace(

@@ -1,0 +1,181 @@
+"""The to-do list beside the calendar grid: tick to complete (untick to reopen), an add field
+with an optional due date and time, Show done, Delete… (asked first). The store is read and
+written off the GUI thread."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from PySide6.QtCore import QDate, QDateTime, QLocale, Qt, QTime, Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QDateTimeEdit,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QMenu,
+    QMessageBox,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.ui.context import UiContext
+from app.ui.i18n import Retranslator, ui_locale
+
+UID_ROLE = Qt.ItemDataRole.UserRole + 1
+WIDTH = 240
+
+
+class TodoList(QWidget):
+    changed = Signal()  # the list was read and shown again (tests)
+
+    def __init__(self, ctx: UiContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("todoList")
+        self.setFixedWidth(WIDTH)
+        self.ctx = ctx
+        self.todos: list[Any] = []
+        self._showing = False  # the list is being filled: ticks are not the person's
+        self._reads = 0
+        self._tr = Retranslator(self)
+        column = QVBoxLayout(self)
+        column.setContentsMargins(8, 0, 0, 0)
+        heading = QLabel()
+        self._tr(lambda: heading.setText(self.tr("To-dos")))
+        column.addWidget(heading)
+        column.addLayout(self._build_add())
+        self.list = QListWidget()
+        self._tr(lambda: self.list.setAccessibleName(self.tr("To-dos")))
+        self.list.setWordWrap(True)
+        self.list.itemChanged.connect(self._ticked)
+        self.list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.list.customContextMenuRequested.connect(self._menu)
+        column.addWidget(self.list, 1)
+        self.show_done = QCheckBox()
+        self._tr(lambda: self.show_done.setText(self.tr("Show done")))
+        self.show_done.toggled.connect(lambda _on: self.refresh())
+        column.addWidget(self.show_done)
+
+    def _build_add(self) -> QVBoxLayout:
+        box = QVBoxLayout()
+        self.title = QLineEdit()
+        self._tr(lambda: self.title.setPlaceholderText(self.tr("Add a to-do")))
+        self._tr(lambda: self.title.setAccessibleName(self.tr("New to-do")))
+        self.title.returnPressed.connect(self.add)
+        box.addWidget(self.title)
+        row = QHBoxLayout()
+        self.has_due = QCheckBox()
+        self._tr(lambda: self.has_due.setText(self.tr("Due")))
+        self.due = QDateTimeEdit()
+        self.due.setCalendarPopup(True)
+        self.due.setDisplayFormat("yyyy-MM-dd HH:mm")
+        self._tr(lambda: self.due.setAccessibleName(self.tr("Due")))
+        self.due.setDateTime(QDateTime(QDate.currentDate().addDays(1), QTime(9, 0)))
+        self.due.setEnabled(False)
+        self.has_due.toggled.connect(self.due.setEnabled)
+        self.add_button = QPushButton()
+        self._tr(lambda: self.add_button.setText(self.tr("Add")))
+        self.add_button.clicked.connect(lambda _=False: self.add())
+        row.addWidget(self.has_due)
+        row.addWidget(self.due, 1)
+        row.addWidget(self.add_button)
+        box.addLayout(row)
+        return box
+
+    # -- reading --------------------------------------------------------------------------
+    def refresh(self) -> None:
+        store, every = self.ctx.lazy("calendar"), self.show_done.isChecked()
+        self._reads += 1  # reads may finish out of order: only the latest is shown
+        number = self._reads
+        self.ctx.ops.run(lambda: store.todos.all(include_done=every),
+                         lambda found: self._show(found) if number == self._reads else None,
+                         title=self.tr("Could not read your to-dos"))
+
+    def _show(self, todos: list[Any]) -> None:
+        self.todos = todos
+        locale = ui_locale(self.ctx.translations)
+        self._showing = True
+        self.list.clear()
+        for todo in todos:
+            item = QListWidgetItem(self._text(todo, locale))
+            item.setData(UID_ROLE, todo.uid)
+            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+            item.setCheckState(Qt.CheckState.Checked if todo.done else Qt.CheckState.Unchecked)
+            self.list.addItem(item)
+        self._showing = False
+        self.changed.emit()
+
+    def _text(self, todo: Any, locale: QLocale) -> str:
+        text = ("! " if 0 < todo.priority <= 4 else "") + str(todo.title)
+        due = todo.due
+        if due is None:
+            return text
+        if isinstance(due, datetime):
+            local = due.astimezone()
+            moment = QDateTime(QDate(local.year, local.month, local.day),
+                               QTime(local.hour, local.minute))
+            shown = locale.toString(moment, QLocale.FormatType.ShortFormat)
+        else:
+            shown = locale.toString(QDate(due.year, due.month, due.day),
+                                    QLocale.FormatType.ShortFormat)
+        return text + "\n" + self.tr("due %1").replace("%1", shown)
+
+    # -- changing -------------------------------------------------------------------------
+    def add(self) -> None:
+        from skills.calendar.todos import Todo
+        from skills.common.clock import local_timezone_name
+
+        title = self.title.text().strip()
+        if not title:
+            self.title.setFocus()
+            return
+        tz = local_timezone_name()
+        due = None
+        if self.has_due.isChecked():
+            moment = self.due.dateTime()
+            day, clock = moment.date(), moment.time()
+            due = datetime(day.year(), day.month(), day.day(), clock.hour(), clock.minute(),
+                           tzinfo=ZoneInfo(tz))
+        store = self.ctx.lazy("calendar")
+        self.title.clear()
+        self._write(lambda: store.todos.add(Todo("", title, due, tz)))
+
+    def _ticked(self, item: QListWidgetItem) -> None:
+        if self._showing:
+            return
+        uid, done = str(item.data(UID_ROLE)), item.checkState() == Qt.CheckState.Checked
+        store = self.ctx.lazy("calendar")
+        self._write(lambda: store.todos.complete(uid, done))
+
+    def _menu(self, point: Any) -> None:
+        item = self.list.itemAt(point)
+        if item is None:
+            return
+        menu = QMenu(self)
+        menu.addAction(self.tr("Delete…"), lambda: self.delete(str(item.data(UID_ROLE))))
+        menu.popup(self.list.viewport().mapToGlobal(point))
+
+    def delete(self, uid: str) -> QMessageBox:
+        todo = next((t for t in self.todos if t.uid == uid), None)
+        title = todo.title if todo is not None else uid
+        box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Delete to-do"),
+                          self.tr("Delete “%1”?").replace("%1", title),
+                          QMessageBox.StandardButton.Cancel, self)
+        delete = box.addButton(self.tr("Delete"), QMessageBox.ButtonRole.DestructiveRole)
+        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        store = self.ctx.lazy("calendar")
+        box.buttonClicked.connect(lambda b: self._write(lambda: store.todos.delete(uid))
+                                  if b is delete else None)
+        box.open()
+        return box
+
+    def _write(self, work: Callable[[], Any]) -> None:
+        self.ctx.ops.run(work, lambda _r: self.refresh(),
+                         title=self.tr("Could not save the to-do"))

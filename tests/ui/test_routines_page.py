@@ -1,0 +1,154 @@
+"""The Routines page (add, edit, pause, run now, run history, delete), a routine run's
+pending-approval card in its conversation (nothing changes until Approve), the to-do list
+beside the calendar grid, and the app's routine check announcing a run that opens its chat."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from PySide6.QtCore import QDate, QDateTime, Qt, QTime
+from PySide6.QtWidgets import QMessageBox, QPushButton
+
+from app.core.routines import Schedule
+from app.ui.pages.calendar.view import CalendarView
+from app.ui.shell.services import Services
+from skills.common.clock import local_timezone_name
+from tests.ui.scripts import TITLE, WAIT_MS, answer, tool_call
+
+
+def routines_page(qtbot: Any, window: Any) -> Any:
+    nav = next(b for b in window.sidebar.findChildren(QPushButton) if b.text() == "Routines")
+    qtbot.mouseClick(nav, Qt.MouseButton.LeftButton)  # reachable from the sidebar
+    page = window.pages.currentWidget()
+    assert page.objectName() == "routinesPage"
+    assert window.ctx.ops.wait(WAIT_MS)
+    return page
+
+
+def press(box: QMessageBox, text: str) -> None:
+    next(b for b in box.buttons() if b.text() == text).click()
+
+
+def settle(qtbot: Any, ctx: Any) -> None:
+    """A write, then the read it starts, then the read's answer shown."""
+    for _ in range(3):
+        assert ctx.ops.wait(WAIT_MS)
+        qtbot.wait(10)
+
+
+def test_add_edit_pause_run_and_delete_a_routine(ctx: Any, window: Any, qtbot: Any,
+                                                 backend: Any) -> None:
+    page = routines_page(qtbot, window)
+    qtbot.waitUntil(lambda: "No routines yet" in page.status.text(), timeout=WAIT_MS)
+    assert page.table.rowCount() == 0
+    dialog = page.new_routine()
+    dialog.name.setText("Morning")
+    dialog.ask.setPlainText("What is on today?")
+    tomorrow = QDate.currentDate().addDays(1)
+    dialog.when.setDateTime(QDateTime(tomorrow, QTime(7, 30)))
+    dialog.repeat.setCurrentIndex(2)  # every weekday
+    assert dialog.next_runs.text().startswith("Next runs:")
+    assert dialog.next_runs.text().count(",") == 2  # its next three run times
+    dialog.buttons.button(dialog.buttons.StandardButton.Save).click()
+    qtbot.waitUntil(lambda: page.table.rowCount() == 1, timeout=WAIT_MS)
+    assert page.table.item(0, 1).text() == "Every weekday at 07:30"
+    page.table.selectRow(0)
+    qtbot.mouseClick(page.pause_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: page.table.item(0, 2).text() == "Paused", timeout=WAIT_MS)
+    assert page.pause_button.text() == "Resume"
+    assert ctx.hearth.routines.all()[0].paused  # saved, not only shown
+    edit = page.edit_routine()
+    edit.name.setText("Early")
+    edit.buttons.button(edit.buttons.StandardButton.Save).click()
+    qtbot.waitUntil(lambda: page.table.item(0, 0).text() == "Early", timeout=WAIT_MS)
+    backend.queue(answer("Look.", "A dentist at 10:00."))
+    page.table.selectRow(0)
+    qtbot.mouseClick(page.run_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: page.history.count() == 1, timeout=WAIT_MS)
+    assert page.history.item(0).text().endswith("Done")
+    item = page.history.item(0)
+    page.history.itemActivated.emit(item)  # a run opens its conversation
+    run = ctx.hearth.routines.runs()[0]
+    assert window.chat.conversation_id == run.conversation_id
+    window.show_page("routines")
+    page.table.selectRow(0)
+    box = page.delete_routine()
+    assert "Its conversations stay" in box.text()
+    press(box, "Delete")
+    settle(qtbot, ctx)
+    assert ctx.hearth.routines.all() == []
+    qtbot.waitUntil(lambda: page.table.rowCount() == 0, timeout=WAIT_MS)
+    assert ctx.hearth.history.get_conversation(run.conversation_id) is not None
+
+
+def test_a_routine_runs_calendar_change_waits_on_a_card_until_approved(
+        ctx: Any, window: Any, qtbot: Any, backend: Any) -> None:
+    now = datetime.now(ZoneInfo("UTC"))
+    routine = ctx.hearth.routines.add("Plan", "Book lunch with Anna tomorrow", Schedule(
+        datetime(2030, 1, 1, 8), local_timezone_name()), now)
+    backend.queue(tool_call("add_event", title="Lunch with Anna", start="2030-01-02T12:00"),
+                  answer("Held.", "It waits for your approval."))
+    run = ctx.hearth.scheduler.run_now(routine.id)
+    assert run.status == "waiting_approval"
+    window.open_conversation(run.conversation_id)
+    qtbot.waitUntil(lambda: len(window.chat.pending.cards) == 1, timeout=WAIT_MS)
+    card = window.chat.pending.cards[0]
+    assert card.isVisible() and "Lunch with Anna" in card.text.text()
+    assert ctx.hearth.calendar.all_events() == []  # nothing changed yet
+    qtbot.mouseClick(card.approve, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: not window.chat.pending.cards, timeout=WAIT_MS)
+    assert [e.title for e in ctx.hearth.calendar.all_events()] == ["Lunch with Anna"]
+    settle(qtbot, ctx)
+    said = [m.content for m in ctx.hearth.history.messages(run.conversation_id)]
+    assert said[-1].startswith("Approved:")
+
+
+def test_the_todo_list_beside_the_grid(ctx: Any, qtbot: Any) -> None:
+    view = CalendarView(ctx)
+    qtbot.addWidget(view)
+    view.resize(1100, 700)
+    view.show()
+    todos = view.todos
+    assert todos.isVisible() and todos.geometry().left() > view.stack.geometry().right()
+    todos.title.setText("Renew passport")
+    todos.has_due.setChecked(True)
+    todos.due.setDateTime(QDateTime(QDate(2030, 1, 4), QTime(17, 0)))
+    qtbot.mouseClick(todos.add_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: todos.list.count() == 1, timeout=WAIT_MS)
+    (stored,) = ctx.hearth.calendar.todos.all()
+    assert stored.title == "Renew passport" and stored.due.hour == 17
+    assert "Renew passport" in todos.list.item(0).text()
+    todos.list.item(0).setCheckState(Qt.CheckState.Checked)  # the checkbox completes it
+    qtbot.waitUntil(lambda: todos.list.count() == 0, timeout=WAIT_MS)
+    assert ctx.hearth.calendar.todos.all() == []
+    todos.show_done.setChecked(True)
+    qtbot.waitUntil(lambda: todos.list.count() == 1, timeout=WAIT_MS)
+    assert todos.list.item(0).checkState() == Qt.CheckState.Checked
+    assert ctx.hearth.calendar.todos.all(include_done=True)[0].done
+    press(todos.delete(stored.uid), "Delete")
+    qtbot.waitUntil(lambda: todos.list.count() == 0, timeout=WAIT_MS)
+    assert ctx.hearth.calendar.todos.all(include_done=True) == []
+
+
+def test_the_app_runs_a_due_routine_and_announces_it(ctx: Any, qtbot: Any,
+                                                     backend: Any) -> None:
+    zone = local_timezone_name()
+    now = datetime.now(ZoneInfo(zone))
+    due = (now - timedelta(seconds=30)).replace(second=0, microsecond=0, tzinfo=None)
+    ctx.hearth.routines.add("Water", "Remind me to water the plants", Schedule(due, zone),
+                            now - timedelta(minutes=5))
+    backend.queue(answer("Ok.", "Time to water the plants."), TITLE)
+    services = Services(ctx)
+    with qtbot.waitSignal(services.routine_ran, timeout=WAIT_MS) as ran:
+        services.check_routines()  # what the timer does, off the GUI thread
+    title, text, key = ran.args
+    (run,) = ctx.hearth.routines.runs()
+    assert (title, text) == ("Water", "The answer is ready.")
+    assert key == f"conversation:{run.conversation_id}"
+    settle(qtbot, ctx)
+    services.check_routines()
+    settle(qtbot, ctx)
+    assert len(ctx.hearth.routines.runs()) == 1  # once
+    services.stop()
