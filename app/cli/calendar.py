@@ -89,7 +89,7 @@ def _list(args: argparse.Namespace, hearth: Hearth, tz: str) -> int:
 
 
 def _agenda_text(page: Listing, lo: datetime, hi: datetime, tz: str) -> str:
-    from skills.calendar.tools import describe
+    from skills.calendar.timeutil import describe
 
     found = page.occurrences
     if not found:

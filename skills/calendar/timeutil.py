@@ -54,3 +54,10 @@ def as_aware(value: When, tz: str) -> datetime:
     if isinstance(value, datetime):
         return value
     return datetime.combine(value, time(0), tzinfo=zone(tz or "UTC"))
+
+
+def describe(when: When) -> str:
+    """A date or time as the tools show it to the model (English, with the zone's name)."""
+    if isinstance(when, datetime):
+        return when.strftime("%a %d %b %Y %H:%M %Z").strip()
+    return when.strftime("%a %d %b %Y")

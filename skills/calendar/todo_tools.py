@@ -6,9 +6,8 @@ from typing import Any
 
 from skills.base import ReadOnlyTool, Skill, SkillContext, SkillError, SkillResult
 from skills.calendar.store import CalendarStore
-from skills.calendar.timeutil import parse_when
+from skills.calendar.timeutil import describe, parse_when
 from skills.calendar.todos import PRIORITY_WORDS, Todo
-from skills.calendar.tools import describe
 
 
 def todo_line(todo: Todo) -> str:

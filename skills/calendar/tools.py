@@ -9,9 +9,9 @@ from typing import Any
 from skills.base import ReadOnlyTool, Skill, SkillContext, SkillError, SkillResult
 from skills.calendar.display import view_days, view_times
 from skills.calendar.freetime import free_slots, parse_working_hours
-from skills.calendar.model import Event, Occurrence, When
+from skills.calendar.model import Event, Occurrence
 from skills.calendar.store import OCCURRENCES_LIMIT, CalendarStore
-from skills.calendar.timeutil import as_aware, check_span, parse_when, zone
+from skills.calendar.timeutil import as_aware, check_span, describe, parse_when, zone
 
 # Said once per tool description rather than on every start/end (each is sent in the prefix).
 TIMES = " Times are ISO 8601, e.g. 2026-12-03T14:00, in the user's zone unless an offset is given."
@@ -29,12 +29,6 @@ def _range(args: dict[str, Any], tz: str, longest: timedelta | None = None
     if longest is not None and hi - lo > longest:
         raise SkillError("Ask for at most about a year at a time.")
     return lo, hi
-
-
-def describe(when: When) -> str:
-    if isinstance(when, datetime):
-        return when.strftime("%a %d %b %Y %H:%M %Z").strip()
-    return when.strftime("%a %d %b %Y")
 
 
 def line(occ: Occurrence, tz: str = "") -> str:
@@ -276,7 +270,7 @@ class DeleteEvent:
 
 
 def calendar_skills(store: CalendarStore, timezone: str = "UTC") -> list[Skill]:
-    from skills.calendar.todo_tools import todo_skills  # they show dates as `describe` does
+    from skills.calendar.todo_tools import todo_skills
 
     return [ListEvents(store), FindFreeTime(store), AddEvent(store, timezone),
             UpdateEvent(store, timezone), DeleteEvent(store), *todo_skills(store, timezone)]
