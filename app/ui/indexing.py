@@ -95,7 +95,7 @@ class DropIndexer(QObject):
                             self.tr("%1 could not be read")) if added else self.tr(
                 "Nothing could be read")
             # Every file that failed, each with its reason: the person must know which.
-            named = "; ".join(f"{Path(f.path).name}: {skip_reason(f.reason)}" for f in failures)
+            named = "; ".join(f"{Path(f.path).name}: {skip_reason(f.skip)}" for f in failures)
             text = (text + " " if text else "") + unread + f" ({named})"
         elif not added:
             text = self.tr("No readable documents in what you dropped.")

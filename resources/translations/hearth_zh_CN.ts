@@ -3719,7 +3719,77 @@
     <message>
         <location filename="../../app/ui/skip_reasons.py" line="50"/>
         <source>the file is empty (0 bytes)</source>
-        <translation type="unfinished"></translation>
+        <translation>文件是空的（0 字节）</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/skip_reasons.py" line="1"/>
+        <source>suspicious archive: %1 expands %2 times (a zip bomb?)</source>
+        <translation>可疑的压缩文件：%1 解压后膨胀 %2 倍（压缩炸弹？）</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/skip_reasons.py" line="1"/>
+        <source>its name is not valid UTF-8 (rename it to index it)</source>
+        <translation>文件名不是有效的 UTF-8 编码（重命名后才能索引）</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/skip_reasons.py" line="1"/>
+        <source>the link leads outside the chosen folder; not followed</source>
+        <translation>链接指向所选文件夹之外，未跟随</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/skip_reasons.py" line="1"/>
+        <source>not a regular file</source>
+        <translation>不是普通文件</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/skip_reasons.py" line="1"/>
+        <source>too large (%1; the limit is %2)</source>
+        <translation>文件太大（%1；上限为 %2）</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/skip_reasons.py" line="1"/>
+        <source>the symbolic link points back at itself</source>
+        <translation>符号链接指向了自身（循环）</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/skip_reasons.py" line="1"/>
+        <source>file not found (or a broken link)</source>
+        <translation>找不到文件（或链接已失效）</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/skip_reasons.py" line="1"/>
+        <source>cannot read the file: %1</source>
+        <translation>无法读取文件：%1</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/skip_reasons.py" line="1"/>
+        <source>reading it took longer than %1 s</source>
+        <translation>读取用时超过 %1 秒</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/skip_reasons.py" line="1"/>
+        <source>the reader crashed on this file</source>
+        <translation>读取此文件时解析程序崩溃了</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/skip_reasons.py" line="1"/>
+        <source>the reader stopped unexpectedly on this file</source>
+        <translation>读取此文件时解析程序意外停止</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/skip_reasons.py" line="1"/>
+        <source>the document reader could not start</source>
+        <translation>文档解析程序无法启动</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/skip_reasons.py" line="1"/>
+        <source>the text was read but could not be passed back</source>
+        <translation>文字已读取，但无法传回</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/skip_reasons.py" line="1"/>
+        <source>indexing stopped</source>
+        <translation>索引已停止</translation>
     </message>
 </context>
 <context>

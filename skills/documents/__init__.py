@@ -9,6 +9,7 @@ from skills.documents.models import (
     Passage,
     Progress,
 )
+from skills.documents.skips import Skip, SkipWhy
 from skills.documents.tools import document_skills
 from skills.documents.worker import Limits
 
@@ -21,5 +22,7 @@ __all__ = [
     "Limits",
     "Passage",
     "Progress",
+    "Skip",
+    "SkipWhy",
     "document_skills",
 ]

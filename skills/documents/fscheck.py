@@ -12,6 +12,7 @@ from typing import Any
 from skills.documents import store
 from skills.documents.models import Failure, IndexReport
 from skills.documents.parsers import kind_of
+from skills.documents.skips import Skip, SkipWhy, skip
 
 
 def absolute(path: str | Path) -> str:
@@ -45,20 +46,20 @@ def walk(folder: str, report: IndexReport) -> Iterator[tuple[str, str]]:
             if kind_of(Path(path)) is None:
                 continue
             reason = unstorable_name(path)
-            if reason:  # skipped with its reason; its neighbours are indexed as usual
+            if reason is not None:  # skipped with its reason; its neighbours are indexed as usual
                 report.failures.append(Failure(path, reason))
                 continue
             yield path, folder
 
 
-def unstorable_name(path: str) -> str:
-    """Why a path cannot be kept in the index ('' when it can): names that are not valid UTF-8
+def unstorable_name(path: str) -> Skip | None:
+    """Why a path cannot be kept in the index (None when it can): names that are not valid UTF-8
     (bytes Python carries as lone surrogates) cannot be stored as text, nor shown exactly."""
     try:
         path.encode("utf-8")
     except UnicodeEncodeError:
-        return "its name is not valid UTF-8 (rename it to index it)"
-    return ""
+        return Skip(SkipWhy.NAME_NOT_UTF8)
+    return None
 
 
 def hidden(relative: str) -> bool:
@@ -66,10 +67,10 @@ def hidden(relative: str) -> bool:
     return any(part.startswith((".", "~$")) for part in Path(relative).parts if part != ".")
 
 
-def check_file(path: str, root: str, max_bytes: int) -> tuple[str, store.Stat | None]:
-    """A readable reason not to parse this path (or ""), and its stat."""
+def check_file(path: str, root: str, max_bytes: int) -> tuple[Skip | None, store.Stat | None]:
+    """Why not to parse this path (None: parse it), and its stat."""
     if kind_of(Path(path)) is None:
-        return f"unsupported file type {Path(path).suffix or '(none)'}", None
+        return skip(SkipWhy.UNSUPPORTED_TYPE, Path(path).suffix or "(none)"), None
     try:
         st = os.stat(path)
     except OSError as exc:
@@ -78,24 +79,24 @@ def check_file(path: str, root: str, max_bytes: int) -> tuple[str, store.Stat | 
     if os.path.islink(path):
         real = os.path.realpath(path)
         if not is_under(real, os.path.realpath(root)):
-            return "link leads outside the chosen folder; not followed", stat
+            return Skip(SkipWhy.LINK_OUTSIDE), stat
     if not os.path.isfile(path):
-        return "not a regular file", stat
+        return Skip(SkipWhy.NOT_REGULAR), stat
     if st.st_size > max_bytes:
-        return f"too large ({size(st.st_size)}; the limit is {size(max_bytes)})", stat
+        return skip(SkipWhy.TOO_LARGE, size(st.st_size), size(max_bytes)), stat
     if not os.access(path, os.R_OK):
-        return "cannot read file: permission denied", stat
-    return "", stat
+        return Skip(SkipWhy.PERMISSION_DENIED), stat
+    return None, stat
 
 
-def os_reason(exc: OSError) -> str:
+def os_reason(exc: OSError) -> Skip:
     if exc.errno == errno.ELOOP:
-        return "symbolic link loop"
+        return Skip(SkipWhy.LINK_LOOP)
     if exc.errno == errno.ENOENT:
-        return "file not found (or a broken link)"
+        return Skip(SkipWhy.NOT_FOUND)
     if exc.errno in (errno.EACCES, errno.EPERM):
-        return "cannot read file: permission denied"
-    return f"cannot read file: {exc.strerror or exc}"
+        return Skip(SkipWhy.PERMISSION_DENIED)
+    return skip(SkipWhy.UNREADABLE, exc.strerror or exc)
 
 
 def size(n: int) -> str:

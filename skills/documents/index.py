@@ -23,6 +23,7 @@ from skills.documents.models import (
 from skills.documents.parsers import kind_of
 from skills.documents.queries import Queries, select_passages
 from skills.documents.records import Records
+from skills.documents.skips import Skip, SkipWhy
 from skills.documents.worker import Limits, ParserPool
 
 __all__ = ["READ_MAX_CHARS", "DocumentIndex", "ProgressFn"]
@@ -104,7 +105,7 @@ class DocumentIndex:
         files: Files = []
         for folder in list(self._watched):
             if not os.path.isdir(folder):  # an unplugged drive: keep its documents for later
-                report.failures.append(Failure(folder, "watched folder not found"))
+                report.failures.append(Failure(folder, Skip(SkipWhy.FOLDER_NOT_FOUND)))
                 continue
             found = expand(folder, report)
             files.extend(found)

@@ -170,11 +170,11 @@ class Indexer:
     ) -> _Job | None:
         """Settle what needs no parsing (bad, unchanged, moved files); else a parse job."""
         unstorable = fscheck.unstorable_name(path)
-        if unstorable:  # reported, but no row: the name cannot be stored
+        if unstorable is not None:  # reported, but no row: the name cannot be stored
             report.failures.append(Failure(path, unstorable))
             return None
         reason, stat = fscheck.check_file(path, root, self.limits.max_bytes)
-        if reason:
+        if reason is not None:
             self.records.save_failure(path, reason, stat, scope, report)
             return None
         assert stat is not None
@@ -203,9 +203,9 @@ class Indexer:
         started = time.perf_counter()
         outcome = parsing.result() if parsing is not None else self._parse(job)
         seconds = time.perf_counter() - started
-        if not outcome.ok and (self.closed or outcome.error == CLOSED):
+        if outcome.error is not None and (self.closed or outcome.error == CLOSED):
             return False  # cut short by closing, not the file's fault: read again next time
-        if not outcome.ok:
+        if outcome.error is not None:
             self.records.save_failure(job.path, outcome.error, job.stat, job.scope, report,
                                       job.digest)
             return True
@@ -223,7 +223,7 @@ def expand(path: str, report: IndexReport) -> Files:
     if os.path.isdir(path) and not os.path.islink(path):
         return list(fscheck.walk(path, report))
     reason = fscheck.unstorable_name(path)
-    if reason:
+    if reason is not None:
         report.failures.append(Failure(path, reason))
         return []
     return [(path, os.path.dirname(path))]

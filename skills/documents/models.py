@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from skills.documents.skips import Skip
+
 
 @dataclass(frozen=True)
 class Progress:
@@ -17,10 +19,19 @@ class Progress:
 
 @dataclass(frozen=True)
 class Failure:
-    """A file that was skipped, and why, in words a user understands."""
+    """A file that was skipped, and why (a code; `reason` words it in English)."""
 
     path: str
-    reason: str
+    skip: Skip
+
+    @property
+    def reason(self) -> str:
+        return self.skip.words
+
+    def to_dict(self) -> dict[str, Any]:
+        """For JSON: the English reason, and the code and details a program can act on."""
+        return {"path": self.path, "reason": self.reason, "code": self.skip.why.value,
+                "details": list(self.skip.details)}
 
 
 @dataclass
@@ -38,7 +49,8 @@ class IndexReport:
         return len(self.failures)
 
     def to_dict(self) -> dict[str, Any]:
-        return {**asdict(self), "failed": self.failed}
+        return {**asdict(self), "failures": [f.to_dict() for f in self.failures],
+                "failed": self.failed}
 
 
 @dataclass(frozen=True)
@@ -52,7 +64,7 @@ class DocumentInfo:
     chunks: int
     size: int
     status: str  # ok | failed
-    error: str
+    skip: Skip | None  # why it failed
     indexed_at: str
 
 
@@ -77,7 +89,7 @@ class IndexStatus:
     watching: list[str]
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return {**asdict(self), "failures": [f.to_dict() for f in self.failures]}
 
 
 @dataclass(frozen=True)

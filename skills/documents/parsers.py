@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from skills.common.formats import FORMATS
+from skills.documents.skips import SkipWhy, skip
 
 # Office files are zip archives: refuse ones that would expand into something huge.
 MAX_UNZIPPED_BYTES = 400 * 1024 * 1024
@@ -22,7 +23,11 @@ BINARY_SNIFF_BYTES = 8192
 
 
 class ParseError(Exception):
-    """A readable reason a file was skipped (the user sees it in the failures list)."""
+    """Why a file was skipped: a code and its details (`skip`); str() words it in English."""
+
+    def __init__(self, why: SkipWhy, *details: object) -> None:
+        self.skip = skip(why, *details)
+        super().__init__(self.skip.words)
 
 
 @dataclass
@@ -60,23 +65,23 @@ def parse_file(path_str: str) -> Parsed:
     path = Path(path_str)
     kind = kind_of(path)
     if kind is None:
-        raise ParseError(f"unsupported file type {path.suffix or '(none)'}")
+        raise ParseError(SkipWhy.UNSUPPORTED_TYPE, path.suffix or "(none)")
     parser = _PARSERS[kind]
     try:
         if path.stat().st_size == 0:  # nothing to read: not damaged, and no OCR would help
-            raise ParseError("the file is empty (0 bytes)")
+            raise ParseError(SkipWhy.EMPTY)
         sections, pages = parser(path)
     except ParseError:
         raise
     except PermissionError as exc:
-        raise ParseError("cannot read file: permission denied") from exc
+        raise ParseError(SkipWhy.PERMISSION_DENIED) from exc
     except MemoryError as exc:
-        raise ParseError("needed more memory than the parsing limit allows") from exc
+        raise ParseError(SkipWhy.OUT_OF_MEMORY) from exc
     except Exception as exc:  # every library raises its own types; the reason is what matters
-        raise ParseError(f"damaged or unreadable {kind.upper()} file: {_short(exc)}") from exc
+        raise ParseError(SkipWhy.DAMAGED, kind.upper(), _short(exc)) from exc
     sections = [s for s in sections if any(line.strip() for line in s.lines)]
     if not sections:
-        raise ParseError("no text found in the file (a scanned document needs OCR)")
+        raise ParseError(SkipWhy.NO_TEXT)
     return Parsed(kind=kind, title=path.name, sections=sections, pages=pages)
 
 
@@ -96,9 +101,9 @@ def _parse_pdf(path: Path) -> tuple[list[Section], int]:
         try:  # many "protected" PDFs only restrict printing and open with an empty password
             opened = reader.decrypt("")
         except Exception as exc:
-            raise ParseError("encrypted PDF (it needs a password)") from exc
+            raise ParseError(SkipWhy.ENCRYPTED_PDF) from exc
         if not opened:
-            raise ParseError("encrypted PDF (it needs a password)")
+            raise ParseError(SkipWhy.ENCRYPTED_PDF)
     sections = []
     for number, page in enumerate(reader.pages, start=1):
         text = page.extract_text() or ""
@@ -116,19 +121,17 @@ def check_zip(path: Path) -> None:
             members = archive.infolist()
     except zipfile.BadZipFile as exc:
         kind = path.suffix.lstrip(".").upper()
-        raise ParseError(f"not a valid {kind} file (not a zip archive)") from exc
+        raise ParseError(SkipWhy.NOT_ZIP, kind) from exc
     if len(members) > MAX_ZIP_MEMBERS:
-        raise ParseError(f"suspicious archive: {len(members)} parts")
+        raise ParseError(SkipWhy.TOO_MANY_PARTS, len(members))
     total = 0
     for member in members:
         total += member.file_size
         ratio = member.file_size / max(member.compress_size, 1)
         if member.file_size > 1024 * 1024 and ratio > MAX_ZIP_RATIO:
-            raise ParseError(
-                f"suspicious archive (zip bomb?): {member.filename} expands {ratio:.0f}x"
-            )
+            raise ParseError(SkipWhy.ZIP_BOMB, member.filename, f"{ratio:.0f}")
     if total > MAX_UNZIPPED_BYTES:
-        raise ParseError(f"archive expands to {total / 1e6:.0f} MB, over the limit")
+        raise ParseError(SkipWhy.ARCHIVE_TOO_BIG, f"{total / 1e6:.0f}")
 
 
 _HEADING = re.compile(r"^(?:Heading|Überschrift|Titre)\s*(\d)$", re.IGNORECASE)
@@ -256,7 +259,7 @@ def read_text(path: Path) -> str:
     sample = raw[:BINARY_SNIFF_BYTES]
     controls = sum(1 for b in sample if b < 32 and b not in (9, 10, 12, 13))
     if b"\x00" in sample or (sample and controls / len(sample) > 0.05):
-        raise ParseError("binary data, not text")
+        raise ParseError(SkipWhy.BINARY)
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError:

@@ -9,6 +9,7 @@ from typing import Any
 from skills.documents import fscheck, store
 from skills.documents.models import CatalogEntry, DocumentInfo, Failure, Passage
 from skills.documents.records import Records
+from skills.documents.skips import Skip
 
 
 class Queries:
@@ -30,15 +31,16 @@ class Queries:
     def failures(self) -> list[Failure]:
         with self.lock:
             rows = self.db.execute(
-                "select path, error from doc_documents where status = 'failed' order by path"
+                "select path, skip_code, skip_details from doc_documents where status = 'failed'"
+                " order by path"
             ).fetchall()
-        return [Failure(p, e) for p, e in rows]
+        return [Failure(p, Skip.stored(code, details)) for p, code, details in rows]
 
     def documents(self, filter: str | None = None, scope: str | None = None) -> list[DocumentInfo]:
         """Indexed documents (library plus the chat's own), optionally filtered by name."""
         sql = (
-            "select path, title, kind, pages, chunks, size, status, error, indexed_at"
-            " from doc_documents d where status = 'ok' and (in_library = 1 or exists"
+            "select path, title, kind, pages, chunks, size, status, skip_code, skip_details,"
+            " indexed_at from doc_documents d where status = 'ok' and (in_library = 1 or exists"
             " (select 1 from doc_scopes s where s.document_id = d.id and s.scope = ?))"
         )
         args: list[Any] = [scope]
@@ -47,13 +49,13 @@ class Queries:
             args += [f"%{filter}%", f"%{filter}%"]
         with self.lock:
             rows = self.db.execute(sql + " order by title, path", args).fetchall()
-        return [DocumentInfo(*row) for row in rows]
+        return [_document(row) for row in rows]
 
     def catalog(self) -> list[CatalogEntry]:
         """Every document, indexed or failed, library or chat-only: what `counts` counts."""
         sql = (
-            "select path, title, kind, pages, chunks, size, status, error, indexed_at,"
-            " in_library, (select group_concat(scope, char(31)) from doc_scopes s"
+            "select path, title, kind, pages, chunks, size, status, skip_code, skip_details,"
+            " indexed_at, in_library, (select group_concat(scope, char(31)) from doc_scopes s"
             " where s.document_id = d.id) from doc_documents d order by title, path"
         )
         with self.lock:
@@ -122,7 +124,18 @@ def _passage(row: Sequence[Any], score: float) -> Passage:
     return Passage(path, title, location, page, text, score, chunk_id, ordinal, start, end)
 
 
+def _document(row: Sequence[Any]) -> DocumentInfo:
+    path, title, kind, pages, chunks, size, status, code, details, indexed_at = row
+    return DocumentInfo(path, title, kind, pages, chunks, size, status, _skip(code, details),
+                        indexed_at)
+
+
+def _skip(code: str, details: str) -> Skip | None:
+    return Skip.stored(code, details) if code else None
+
+
 def _catalog_entry(row: Sequence[Any]) -> CatalogEntry:
-    path, title, kind, pages, chunks, size, status, error, indexed_at, in_library, chats = row
-    return CatalogEntry(path, title, kind, pages, chunks, size, status, error, indexed_at,
+    path, title, kind, pages, chunks, size, status, code, details, indexed_at, in_library, chats = row
+    return CatalogEntry(path, title, kind, pages, chunks, size, status, _skip(code, details),
+                        indexed_at,
                         in_library=bool(in_library), chats=chats.split("\x1f") if chats else [])

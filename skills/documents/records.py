@@ -11,6 +11,7 @@ import sqlite_utils
 from skills.documents import fscheck, store
 from skills.documents.chunking import Prepared
 from skills.documents.models import Failure, IndexReport
+from skills.documents.skips import Skip
 
 
 class Records:
@@ -38,7 +39,8 @@ class Records:
             with self.db.conn:
                 document_id = self._upsert(path, stat, scope, {
                     "title": prepared.title, "kind": prepared.kind, "sha256": "",
-                    "status": store.INDEXING, "error": "", "pages": prepared.pages,
+                    "status": store.INDEXING, "skip_code": "", "skip_details": "[]",
+                    "pages": prepared.pages,
                     "chunks": len(prepared.chunks), "parse_seconds": seconds,
                 })
                 store.delete_chunks(self.db.conn, document_id)
@@ -49,7 +51,7 @@ class Records:
                         f"{os.path.basename(path)}: its passages were not all stored")
 
     def save_failure(
-        self, path: str, reason: str, stat: store.Stat | None, scope: str | None,
+        self, path: str, reason: Skip, stat: store.Stat | None, scope: str | None,
         report: IndexReport, digest: str = "",
     ) -> None:
         """Report a file that cannot be indexed and keep it, with the reason, chunkless."""
@@ -57,7 +59,8 @@ class Records:
         with self.lock, self.db.conn:
             document_id = self._upsert(path, stat or store.Stat(0, 0, 0), scope, {
                 "title": os.path.basename(path), "kind": fscheck.kind_name(path), "sha256": digest,
-                "status": "failed", "error": reason, "pages": 0, "chunks": 0,
+                "status": "failed", "skip_code": reason.why.value,
+                "skip_details": reason.details_json(), "pages": 0, "chunks": 0,
                 "parse_seconds": 0,
             })
             store.delete_chunks(self.db.conn, document_id)
@@ -103,7 +106,8 @@ class Records:
                     [row["id"], scope],
                 )
         if row["status"] == "failed":
-            report.failures.append(Failure(row["path"], row["error"]))
+            report.failures.append(
+                Failure(row["path"], Skip.stored(row["skip_code"], row["skip_details"])))
         else:
             report.unchanged += 1
 

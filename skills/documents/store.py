@@ -15,6 +15,7 @@ from skills.common import fts
 from skills.common.cjk import is_cjk, pieces, run_bigrams
 from skills.common.migrations import Migrations
 from skills.documents.chunking import Chunk
+from skills.documents.skips import from_words
 
 migrations = Migrations("documents")
 
@@ -71,6 +72,19 @@ def m002_queue(db: sqlite_utils.Database) -> None:
         "create table doc_queue (path text not null, scope text not null default '',"
         " root text not null default '', primary key (path, scope))"
     )
+
+
+@migrations
+def m003_skip_codes(db: sqlite_utils.Database) -> None:
+    # Why a file was skipped, as a code and its details (the UI words it in its language);
+    # the English sentences stored before are read into codes once, here.
+    db.execute("alter table doc_documents add column skip_code text not null default ''")
+    db.execute("alter table doc_documents add column skip_details text not null default '[]'")
+    rows = db.execute("select id, error from doc_documents where error != ''").fetchall()
+    for document_id, sentence in rows:
+        found = from_words(sentence)
+        db.execute("update doc_documents set skip_code = ?, skip_details = ?, error = ''"
+                   " where id = ?", [found.why.value, found.details_json(), document_id])
 
 
 def connect(path: Path) -> sqlite_utils.Database:

@@ -16,11 +16,13 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any
 
+from skills.documents.skips import Skip, SkipWhy, skip
+
 DEFAULT_TARGET = "skills.documents.chunking:parse_and_chunk"
 # Starting the worker (a new interpreter importing the parsers) is not part of any file's time
 # limit: a busy machine may take long to start it. This bounds only a worker that never starts.
 STARTUP_S = 300.0
-CLOSED = "indexing stopped"  # the reason a parse cut short by close() returns
+CLOSED = Skip(SkipWhy.CLOSED)  # what a parse cut short by close() returns
 
 
 @dataclass(frozen=True)
@@ -34,14 +36,14 @@ class Limits:
 
 @dataclass
 class Outcome:
-    """What parsing one file gave: a value, or a readable reason it failed."""
+    """What parsing one file gave: a value, or why it failed (a code)."""
 
     value: Any = None
-    error: str = ""
+    error: Skip | None = None
 
     @property
     def ok(self) -> bool:
-        return not self.error
+        return self.error is None
 
 
 def _resolve(target: str) -> Callable[[str], Any]:
@@ -51,7 +53,7 @@ def _resolve(target: str) -> Callable[[str], Any]:
 
 
 def _serve(conn: Connection, target: str, memory_bytes: int) -> None:
-    """The worker's loop: receive a path, send back ("ok", value) or ("error", reason)."""
+    """The worker's loop: receive a path, send back ("ok", value) or ("error", Skip)."""
     import signal
 
     # Ctrl+C in a terminal reaches the whole process group: the parent decides when this
@@ -76,13 +78,18 @@ def _serve(conn: Connection, target: str, memory_bytes: int) -> None:
         try:
             reply: tuple[str, Any] = ("ok", fn(path))
         except MemoryError:
-            reply = ("error", "needed more memory than the parsing limit allows")
-        except Exception as exc:  # noqa: BLE001 - the reason goes back to the index as text
-            reply = ("error", str(exc) or type(exc).__name__)
+            reply = ("error", Skip(SkipWhy.OUT_OF_MEMORY))
+        except Exception as exc:  # noqa: BLE001 - the reason goes back to the index as a code
+            reply = ("error", _skip_of(exc))
         try:
             conn.send(reply)
         except Exception as exc:  # noqa: BLE001 - e.g. a result that cannot be pickled
-            conn.send(("error", f"could not return the parsed text: {exc}"))
+            conn.send(("error", skip(SkipWhy.NOT_RETURNED, exc)))
+
+
+def _skip_of(exc: Exception) -> Skip:
+    found = getattr(exc, "skip", None)  # a ParseError's code (other targets raise their own)
+    return found if isinstance(found, Skip) else skip(SkipWhy.OTHER, str(exc) or type(exc).__name__)
 
 
 class ParserPool:
@@ -107,13 +114,13 @@ class ParserPool:
                 return Outcome(error=CLOSED)
             try:
                 conn = self._ensure()
-            except OSError as exc:
-                return Outcome(error=CLOSED if self._closed else str(exc))
+            except OSError:
+                return Outcome(error=CLOSED if self._closed else skip(SkipWhy.NOT_STARTED))
             try:
                 conn.send(path)
                 if not conn.poll(timeout):
                     self._kill()
-                    return Outcome(error=f"parsing took longer than {timeout:g} s; skipped")
+                    return Outcome(error=skip(SkipWhy.TIMEOUT, f"{timeout:g}"))
                 status, value = conn.recv()
             except (EOFError, OSError, BrokenPipeError):
                 if self._closed:  # close() stopped the worker under this parse
@@ -125,7 +132,9 @@ class ParserPool:
                     code = self._process.exitcode
                 self._kill()
                 return Outcome(error=_crash_reason(code))
-            return Outcome(value=value) if status == "ok" else Outcome(error=str(value))
+            if status == "ok":
+                return Outcome(value=value)
+            return Outcome(error=value if isinstance(value, Skip) else skip(SkipWhy.OTHER, value))
 
     def _ensure(self) -> Connection:
         if self._process is not None and self._process.is_alive() and self._conn is not None:
@@ -148,7 +157,7 @@ class ParserPool:
             ready = False
         if not ready:
             self._kill()
-            raise OSError("the document parser could not start; skipped")
+            raise OSError(Skip(SkipWhy.NOT_STARTED).words)
         return parent
 
     def _kill(self) -> None:
@@ -197,7 +206,7 @@ def _unimportable_main_hidden() -> Iterator[None]:
         main.__file__ = path
 
 
-def _crash_reason(code: int | None) -> str:
+def _crash_reason(code: int | None) -> Skip:
     if code is not None and code < 0:
-        return f"the parser crashed on this file (signal {-code}); skipped"
-    return "the parser stopped unexpectedly on this file; skipped"
+        return skip(SkipWhy.CRASHED, -code)
+    return Skip(SkipWhy.STOPPED)

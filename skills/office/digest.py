@@ -177,8 +177,8 @@ class Digester:
     def _one(self, path: str, folder: str, report: DigestReport,
              should_stop: Callable[[], bool]) -> None:
         reason, _stat = fscheck.check_file(path, folder, self.pool.limits.max_bytes)
-        if reason:
-            report.failures.append((path, reason))
+        if reason is not None:  # the digest's report is for the model and the CLI: English
+            report.failures.append((path, reason.words))
             return
         sha = fscheck.hash_file(path)
         title = os.path.basename(path)
@@ -188,8 +188,8 @@ class Digester:
             report.files.append(FileSummary(path, title, found[0], found[1], True))
             return
         outcome = self.pool.parse(path)
-        if not outcome.ok:
-            report.failures.append((path, outcome.error))
+        if outcome.error is not None:
+            report.failures.append((path, outcome.error.words))
             return
         text, pages = _paged_text(outcome.value)
         summary = self.summarizer.summarize(title, text, should_stop).strip()

@@ -34,7 +34,8 @@ def test_add_then_search_as_json(folder: Path, capsys: pytest.CaptureFixture[str
     assert main(["docs", "add", str(folder), "--json"]) == 0
     report = _lines(capsys.readouterr().out)[0]
     assert report["added"] == 2 and report["failed"] == 1
-    assert "not a zip" in report["failures"][0]["reason"]
+    assert "not a zip" in report["failures"][0]["reason"]  # the CLI words the code in English
+    assert report["failures"][0]["code"] == "not_zip"  # and a program reads the code
 
     assert main(["docs", "search", "kettle filter", "--json"]) == 0
     hits = _lines(capsys.readouterr().out)

@@ -30,8 +30,9 @@ from PySide6.QtWidgets import (
 from app.ui.context import UiContext
 from app.ui.file_actions import reveal_path, start_folder
 from app.ui.i18n import Retranslator, plural
-from app.ui.skip_reasons import skip_reason
+from app.ui.skip_reasons import skip_reason, technical
 from app.ui.theme import page_layout, page_title, title_row
+from skills.documents.models import CatalogEntry
 
 TITLE_MAX_WIDTH = 360  # a long file name must leave the folder column room
 SEARCH_DELAY_MS = 200  # search once typing pauses
@@ -190,7 +191,7 @@ class LibraryView(QWidget):
         self.folders.addItems(self._watched)
         self.failures.clear()
         failures = list(status.failures)
-        self.failures.addItems([f"{Path(f.path).name} — {skip_reason(f.reason)}"
+        self.failures.addItems([f"{Path(f.path).name} — {skip_reason(f.skip)}"
                                 for f in failures])
         count = len(failures)
         self.tabs.setTabText(2, self.tr("Problems") + (f" ({count})" if count else ""))
@@ -203,17 +204,23 @@ class LibraryView(QWidget):
                       str(Path(entry.path).parent)]
             for col, value in enumerate(values):
                 item = QTableWidgetItem(value)
-                item.setToolTip(entry.error if col == 3 and entry.error else entry.path)
+                item.setToolTip(self._tooltip(entry) if col == 3 else entry.path)
                 item.setData(PATH_ROLE, entry.path)
                 self.table.setItem(row, col, item)
         self.table.resizeColumnToContents(0)
         self.table.setColumnWidth(0, min(self.table.columnWidth(0), TITLE_MAX_WIDTH))
 
+    def _tooltip(self, entry: CatalogEntry) -> str:
+        """The status in full, with the words a library gave for a damaged file."""
+        if entry.skip is None:
+            return entry.path
+        return "\n".join(t for t in (self.status_text(entry), technical(entry.skip)) if t)
+
     def status_text(self, entry: Any) -> str:
         """Indexed / skipped and why / where it comes from, in a few words."""
         if entry.status != "ok":
             return self.tr("Skipped: %1").replace(
-                "%1", skip_reason(entry.error) if entry.error else self.tr("unreadable"))
+                "%1", skip_reason(entry.skip) if entry.skip else self.tr("unreadable"))
         if _under(entry.path, self._watched):
             return self.tr("Indexed · watching its folder")
         if not entry.in_library:
