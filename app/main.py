@@ -87,7 +87,7 @@ class Hearth:
             self.notices.add(Notice(
                 NoticeKind.HISTORY_READ_ONLY, f"{self.paths.history_db} could only be opened "
                 "read-only: your conversations are readable, but nothing new is saved",
-                detail=damaged or "", path=str(self.paths.history_db), damaged=bool(damaged)))
+                path=str(self.paths.history_db), damage=damaged))
         return store
 
     @cached_property
@@ -436,7 +436,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _rebuilt(aside: SetAside) -> Notice:
-    return Notice(NoticeKind.INDEX_REBUILT, aside.notice(), detail=aside.reason,
+    return Notice(NoticeKind.INDEX_REBUILT, aside.notice(), damage=aside.reason,
                   path=str(aside.moved_to), count=len(aside.documents))
 
 

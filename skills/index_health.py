@@ -14,6 +14,7 @@ import os
 import sqlite3
 import time
 from dataclasses import dataclass, field
+from enum import StrEnum
 from pathlib import Path
 
 import sqlite_utils
@@ -25,20 +26,55 @@ OUR_TABLES = frozenset({"_migrations", "doc_documents", "file_index"})
 QUICK_CHECK_MAX_BYTES = 64 * 1024 * 1024  # bigger files get the cheap checks only on open
 
 
+class DamageWhy(StrEnum):
+    """Why a database file cannot serve: a code the UI and the CLI each put into words."""
+
+    UNREADABLE = "unreadable"  # detail: the system's words
+    NOT_SQLITE = "not_sqlite"
+    TRUNCATED = "truncated"
+    FOREIGN = "foreign"  # another program's database
+    DAMAGED = "damaged"  # detail: SQLite's words
+
+
+# The English words for the CLI and logs; the window translates the code itself (app/ui).
+_WORDS = {
+    DamageWhy.UNREADABLE: "unreadable ({0})",
+    DamageWhy.NOT_SQLITE: "not a SQLite database",
+    DamageWhy.TRUNCATED: "truncated",
+    DamageWhy.FOREIGN: "another program's database",
+    DamageWhy.DAMAGED: "damaged ({0})",
+}
+
+
+@dataclass(frozen=True)
+class Damage:
+    """What is wrong with a database file: the code, and the system's or SQLite's words."""
+
+    why: DamageWhy
+    detail: str = ""
+
+    @property
+    def words(self) -> str:
+        return _WORDS[self.why].format(self.detail)
+
+    def __str__(self) -> str:
+        return self.words
+
+
 @dataclass(frozen=True)
 class SetAside:
     """A damaged index.db that was moved: why, where to, and the documents it listed."""
 
-    reason: str
+    reason: Damage
     moved_to: Path
     documents: list[tuple[str, str]] = field(default_factory=list)  # (path, scope or "")
 
     def notice(self) -> str:
-        return (f"the search index was {self.reason}; it was moved to {self.moved_to.name} and "
+        return (f"the search index was {self.reason.words}; it was moved to {self.moved_to.name} and "
                 f"is being rebuilt ({len(self.documents)} documents queued to index again)")
 
 
-def problem(path: Path, deep: bool = False) -> str | None:
+def problem(path: Path, deep: bool = False) -> Damage | None:
     """Why `path` cannot serve as index.db (damaged, truncated, foreign), or None."""
     try:
         size = path.stat().st_size
@@ -47,36 +83,36 @@ def problem(path: Path, deep: bool = False) -> str | None:
     except FileNotFoundError:
         return None
     except OSError as exc:
-        return f"unreadable ({exc.strerror})"
+        return Damage(DamageWhy.UNREADABLE, exc.strerror or str(exc))
     if size == 0:
         return None  # SQLite makes an empty file a new database
     if len(header) < 100 or not header.startswith(SQLITE_MAGIC):
-        return "not a SQLite database"
+        return Damage(DamageWhy.NOT_SQLITE)
     page_size = int.from_bytes(header[16:18], "big")
     page_size = 65536 if page_size == 1 else page_size
     pages = int.from_bytes(header[28:32], "big")
     counter_valid = header[24:28] == header[92:96]
     if counter_valid and pages and pages * page_size > size:
-        return "truncated"
+        return Damage(DamageWhy.TRUNCATED)
     return _schema_problem(path, deep or size <= QUICK_CHECK_MAX_BYTES)
 
 
-def _schema_problem(path: Path, check: bool) -> str | None:
+def _schema_problem(path: Path, check: bool) -> Damage | None:
     conn = open_read_only(path)
     if conn is None:
         return None  # cannot even be opened here (a read-only folder): not a sign of damage
     try:
         tables = {row[0] for row in conn.execute("select name from sqlite_master")}
         if tables and not tables & OUR_TABLES:
-            return "another program's database"
+            return Damage(DamageWhy.FOREIGN)
         if check:
             verdict = conn.execute("pragma quick_check(1)").fetchone()[0]
             if verdict != "ok":
-                return f"damaged ({verdict})"
+                return Damage(DamageWhy.DAMAGED, str(verdict))
     except sqlite3.DatabaseError as exc:
         if "locked" in str(exc) or "busy" in str(exc):
             return None  # another Hearth is writing it: not damage
-        return f"damaged ({exc})"
+        return Damage(DamageWhy.DAMAGED, str(exc))
     finally:
         conn.close()
     return None
@@ -109,7 +145,7 @@ def set_aside_if_damaged(path: Path) -> SetAside | None:
         return None
 
 
-def set_aside(path: Path, reason: str) -> SetAside:
+def set_aside(path: Path, reason: Damage) -> SetAside:
     """Rename index.db (and its -wal/-shm) out of the way; keep what it listed to rebuild."""
     documents = _salvage(path)
     stamp = time.strftime("%Y%m%d-%H%M%S")

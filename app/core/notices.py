@@ -13,6 +13,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from enum import Enum
 
+from skills.index_health import Damage
+
 
 class NoticeKind(Enum):
     SETTINGS_OTHER_VERSION = "settings_other_version"  # unknown keys kept, wrong types reset
@@ -24,10 +26,15 @@ class NoticeKind(Enum):
 class Notice:
     kind: NoticeKind
     text: str  # the English line (the CLI's)
-    detail: str = ""  # English specifics a translation keeps as they are (keys, reasons)
+    detail: str = ""  # English specifics a translation keeps as they are (settings keys)
     path: str = ""  # the file concerned: hearth.db, or where index.db was moved
     count: int = 0  # documents queued again (INDEX_REBUILT)
-    damaged: bool = False  # HISTORY_READ_ONLY: damaged (recoverable) rather than unwritable
+    damage: Damage | None = None  # what is wrong with the file (a code the window words)
+
+    @property
+    def damaged(self) -> bool:
+        """HISTORY_READ_ONLY: damaged (recoverable) rather than unwritable."""
+        return self.damage is not None
 
     def __str__(self) -> str:
         return self.text

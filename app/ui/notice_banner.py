@@ -17,12 +17,27 @@ from PySide6.QtWidgets import QPushButton, QVBoxLayout, QWidget
 from app.core.notices import Notice, NoticeKind
 from app.ui.banner_frame import BannerFrame
 from app.ui.context import UiContext
+from skills.index_health import Damage, DamageWhy
 
 translate = QCoreApplication.translate  # context "Notices" written out: lupdate reads the calls
 
 
+def damage_words(damage: Damage | None) -> str:
+    """What is wrong with a database file, in the UI language (SQLite's words stay as they are)."""
+    if damage is None:
+        return ""
+    sentence = {
+        DamageWhy.UNREADABLE: translate("Notices", "it cannot be read: %1"),
+        DamageWhy.NOT_SQLITE: translate("Notices", "it is not a SQLite database"),
+        DamageWhy.TRUNCATED: translate("Notices", "it was cut short"),
+        DamageWhy.FOREIGN: translate("Notices", "it is another program's database"),
+        DamageWhy.DAMAGED: translate("Notices", "SQLite reports: %1"),
+    }[damage.why]
+    return sentence.replace("%1", damage.detail)
+
+
 def describe(notice: Notice) -> str:
-    """The notice in the UI language; English specifics (keys, reasons) stay as they are."""
+    """The notice in the UI language; English specifics (settings keys) stay as they are."""
     if notice.kind is NoticeKind.SETTINGS_OTHER_VERSION:
         return translate(
             "Notices", "Your settings were written by another version of Hearth. Settings this "
@@ -33,14 +48,14 @@ def describe(notice: Notice) -> str:
         return translate(
             "Notices", "The search index was damaged (%1). It was moved aside as %2 and is being "
             "rebuilt; %3 documents will be indexed again.").replace(
-            "%1", notice.detail).replace("%2", Path(notice.path).name).replace(
+            "%1", damage_words(notice.damage)).replace("%2", Path(notice.path).name).replace(
             "%3", str(notice.count))
     if notice.damaged:
         return translate(
             "Notices", "Your chat history is damaged (%1) and was opened read-only: you can "
             "read your conversations, but new chats cannot be saved. Recovering copies what can "
             "still be read into a new file; the damaged file is kept.").replace(
-            "%1", notice.detail)
+            "%1", damage_words(notice.damage))
     return translate(
         "Notices", "Your chat history could only be opened read-only (%1 cannot be written): "
         "you can read your conversations, but new chats cannot be saved.").replace(

@@ -2577,6 +2577,31 @@
         <source>Nothing could be recovered: %1. Your chat history file is unchanged.</source>
         <translation>无法恢复任何内容：%1。您的聊天记录文件未被更改。</translation>
     </message>
+    <message>
+        <location filename="../../app/ui/notice_banner.py" line="1"/>
+        <source>it cannot be read: %1</source>
+        <translation>无法读取：%1</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/notice_banner.py" line="1"/>
+        <source>it is not a SQLite database</source>
+        <translation>它不是 SQLite 数据库</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/notice_banner.py" line="1"/>
+        <source>it was cut short</source>
+        <translation>文件不完整（被截断）</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/notice_banner.py" line="1"/>
+        <source>it is another program's database</source>
+        <translation>它是其他程序的数据库</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/notice_banner.py" line="1"/>
+        <source>SQLite reports: %1</source>
+        <translation>SQLite 报告：%1</translation>
+    </message>
 </context>
 <context>
     <name>Notifier</name>

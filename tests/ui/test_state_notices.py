@@ -161,3 +161,30 @@ def test_a_damaged_history_is_read_only_and_recovered_into_a_new_file(
         assert recovered.search("boots")
     finally:
         recovered.close()
+
+
+def test_why_a_database_was_set_aside_is_a_code_worded_by_the_window(qapp: Any) -> None:
+    """The reason crosses as a code: a Chinese window words each one in Chinese (the English
+    reason, "not a SQLite database", sat in the Chinese sentence before); the CLI's line keeps
+    its English."""
+    from app.core.notices import Notice, NoticeKind
+    from app.ui.notice_banner import describe
+    from skills.index_health import Damage, DamageWhy, SetAside
+    from tests.ui.test_chinese_everywhere import english_in
+
+    def notice(why: DamageWhy) -> Notice:
+        return Notice(NoticeKind.INDEX_REBUILT, "", path="/c/index-2.db", count=3,
+                      damage=Damage(why, "42"))
+
+    translator = QTranslator()
+    assert translator.load("hearth_zh_CN", str(TRANSLATIONS))
+    QApplication.installTranslator(translator)
+    try:
+        worded = {why: describe(notice(why)) for why in DamageWhy}
+    finally:
+        QApplication.removeTranslator(translator)
+    assert {why: english_in(text) for why, text in worded.items()
+            if set(english_in(text)) - {"SQLite"}} == {}
+    assert len(set(worded.values())) == len(DamageWhy)
+    aside = SetAside(Damage(DamageWhy.NOT_SQLITE), Path("/c/index.db.damaged-1"))
+    assert aside.notice().startswith("the search index was not a SQLite database;")
