@@ -490,7 +490,7 @@
     <message>
         <location filename="../../app/ui/chat/chat_view.py" line="340"/>
         <source>Your message was not sent: it is too long for the model and could not be kept as a document (%1).</source>
-        <translation type="unfinished"></translation>
+        <translation>消息未发送：它太长，模型读不完，也无法保存为文档（%1）。</translation>
     </message>
     <message>
         <location filename="../../app/ui/chat/chat_view.py" line="385"/>

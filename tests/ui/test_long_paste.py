@@ -74,3 +74,21 @@ def test_a_message_that_fits_goes_as_written(window, backend, qtbot, ctx) -> Non
     assert backend.calls[0].messages[-1]["content"].startswith("A short question?")
     (bubble,) = messages(window, UserMessage)
     assert not bubble.attached.isVisibleTo(bubble)
+
+
+def test_a_paste_that_cannot_be_indexed_says_why_in_the_window_language(window, qtbot,
+                                                                         qapp) -> None:
+    """Why the file was refused is a code: a Chinese window says it in Chinese (the index's
+    English sentence sat in the Chinese line before)."""
+    from app.ui.i18n import Translations
+    from tests.ui.test_chinese_everywhere import english_in
+
+    translations = Translations(qapp)
+    assert translations.apply("zh_CN") == "zh_CN"
+    try:
+        window.chat.send("\x00\x01 binary bytes pasted by mistake " * 400)  # not text: refused
+        qtbot.waitUntil(lambda: "二进制数据" in window.chat.banner_text.text(), timeout=WAIT_MS)
+        text = window.chat.banner_text.text()
+    finally:
+        translations.apply("en")
+    assert not set(english_in(text)) - {"Pasted", "text"}, text  # the file name stays as it is

@@ -29,6 +29,7 @@ from app.ui.context import UiContext
 from app.ui.failures import Action, Presented, action_label
 from app.ui.open_source import open_source
 from app.ui.pending_changes import PendingChanges
+from app.ui.skip_reasons import skip_reason
 
 HISTORY_BUDGET_S = 0.010  # GUI time per event-loop pass spent building a loaded conversation
 
@@ -337,9 +338,11 @@ class ChatView(QWidget):
 
         def failed(error: Exception) -> None:
             self.composer.set_streaming(False)
+            why = (f"{error.name}: {skip_reason(error.skip)}"
+                   if isinstance(error, long_paste.NotIndexed) else str(error))
             self.show_banner(self.tr("Your message was not sent: it is too long for the model "
                                      "and could not be kept as a document (%1).")
-                             .replace("%1", str(error)))
+                             .replace("%1", why))
 
         cid = self.conversation_id
         self.ctx.ops.run(lambda: long_paste.attach(self.ctx, cid, text), sent, failed)

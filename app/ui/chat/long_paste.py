@@ -6,6 +6,16 @@ from pathlib import Path
 
 from app.core.pastes import save_paste, too_long
 from app.ui.context import UiContext
+from skills.documents.skips import Skip
+
+
+class NotIndexed(OSError):
+    """The message was written to a file but could not be indexed: which file, and why (a code
+    the window words in its language)."""
+
+    def __init__(self, name: str, skip: Skip) -> None:
+        super().__init__(f"{name}: {skip.words}")
+        self.name, self.skip = name, skip
 
 
 def needs_attaching(ctx: UiContext, text: str) -> bool:
@@ -26,5 +36,5 @@ def attach(ctx: UiContext, conversation_id: str | None, text: str) -> tuple[str,
     path = save_paste(Path(ctx.hearth.paths.data), cid, text)
     report = documents.add_paths([str(path)], scope=cid)
     if getattr(report, "failures", None):
-        raise OSError(f"{path.name}: {report.failures[0].reason}")
+        raise NotIndexed(path.name, report.failures[0].skip)
     return cid, str(path)
