@@ -191,8 +191,8 @@ def _import(args: argparse.Namespace, hearth: Hearth, tz: str) -> int:
         emit_json({"file": str(args.file), **report.to_json()})
     else:
         print(f"Imported {args.file}: {report.summary()}")
-        for issue in report.kept:
-            print(f"  {issue.reason}")
+        for kept in report.kept:
+            print(f"  {kept.reason}")
         for issue in report.repaired:
             print(f"  repaired {issue}")
         for issue in report.skipped:

@@ -1615,6 +1615,59 @@
     </message>
 </context>
 <context>
+    <name>KeptReason</name>
+    <message>
+        <location filename="../../app/ui/pages/calendar/kept_reasons.py" line="1"/>
+        <source>%1: kept as you deleted it in Hearth (the file's copy is not newer)</source>
+        <translation>%1：保持你在 Hearth 中删除的状态（文件中的版本并不更新）</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/calendar/kept_reasons.py" line="1"/>
+        <source>%1: kept as you changed it in Hearth (the file's copy is not newer)</source>
+        <translation>%1：保留你在 Hearth 中的修改（文件中的版本并不更新）</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/calendar/kept_reasons.py" line="1"/>
+        <source>%1: deleted in Hearth, changed in the file; took the file's version</source>
+        <translation>%1：已在 Hearth 中删除，文件中又有改动；采用了文件中的版本</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/calendar/kept_reasons.py" line="1"/>
+        <source>%1: changed in Hearth and in the file; took the file's version</source>
+        <translation>%1：Hearth 和文件中都有改动；采用了文件中的版本</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/calendar/kept_reasons.py" line="1"/>
+        <source>%1: changed in Hearth and in the file; kept both</source>
+        <translation>%1：Hearth 和文件中都有改动；两个版本都保留了</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/calendar/kept_reasons.py" line="1"/>
+        <source>%1: deleted in Hearth, changed in the file; kept it deleted</source>
+        <translation>%1：已在 Hearth 中删除，文件中又有改动；保持删除</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/calendar/kept_reasons.py" line="1"/>
+        <source>%1: changed in Hearth and in the file; kept yours</source>
+        <translation>%1：Hearth 和文件中都有改动；保留了你的版本</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/calendar/kept_reasons.py" line="1"/>
+        <source>'%1'</source>
+        <translation>“%1”</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/calendar/kept_reasons.py" line="1"/>
+        <source>'%1' on %2</source>
+        <translation>%2 的“%1”</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/calendar/kept_reasons.py" line="1"/>
+        <source>%1 (you chose)</source>
+        <translation>%1（你的选择）</translation>
+    </message>
+</context>
+<context>
     <name>LibraryView</name>
     <message>
         <location filename="../../app/ui/pages/library.py" line="74"/>

@@ -29,7 +29,7 @@ from skills.calendar.recurrence import (
     series,
     sort_key,
 )
-from skills.calendar.report import ImportIssue, ImportReport
+from skills.calendar.report import ImportIssue, ImportReport, Kept, KeptWhy
 from skills.calendar.rulewalk import Budget
 from skills.calendar.todos import Todo, TodoTable
 from skills.calendar.todos import migrate as migrate_todos
@@ -529,33 +529,25 @@ class _ImportPlan:
 
     def _settled(self, ident: Ident, event: Event, edit: LocalEdit) -> bool:
         """Whether the file's version goes on to be written (the person's edit gives way)."""
-        what = _what(event, ident, self.stored.get(ident))
-        done = "deleted" if edit.deleted else "changed"
         own = (edit.uid, edit.recurrence_id)  # a deleted event's edit covers all its rows
         choice = self.choices.get(own, MINE)
         if edit.deleted and choice == THEIRS:  # taken back from the file, every row of it
             if own == ident:
                 self.forgotten.append(own)
-                self.report.kept.append(ImportIssue(event.uid, 0, (
-                    f"{what}: deleted in Hearth, changed in the file; took the file's "
-                    "(you chose)")))
+                self._kept(ident, event, edit, KeptWhy.TOOK_FILES, chosen=True)
             return True
         if not edit.file_changed(event):
-            self.report.kept.append(ImportIssue(event.uid, 0, (
-                f"{what}: kept as you {done} it in Hearth (the file's copy is not newer)")))
+            self._kept(ident, event, edit, KeptWhy.NOT_NEWER)
             return False
-        return self._both_changed(ident, event, edit, what)
+        return self._both_changed(ident, event, edit)
 
-    def _both_changed(self, ident: Ident, event: Event, edit: LocalEdit, what: str) -> bool:
+    def _both_changed(self, ident: Ident, event: Event, edit: LocalEdit) -> bool:
         """Changed in Hearth and in the file: as the person chose (theirs is written)."""
-        both = ("deleted in Hearth, changed in the file" if edit.deleted
-                else "changed in Hearth and in the file")
         own = (edit.uid, edit.recurrence_id)
         choice = self.choices.get(own, MINE)
         if choice == THEIRS:
             self.forgotten.append(own)
-            self.report.kept.append(ImportIssue(event.uid, 0, (
-                f"{what}: {both}; took the file's (you chose)")))
+            self._kept(ident, event, edit, KeptWhy.TOOK_FILES, chosen=True)
             return True
         if own == ident:
             self.rebased.append((own, event))
@@ -564,21 +556,19 @@ class _ImportPlan:
                            this_and_future=False, origin="")
             self.rows.append(tuple(event_to_row(copy)[c] for c in _COLUMNS))
             self.report.added += 1
-            self.report.kept.append(ImportIssue(event.uid, 0, (
-                f"{what}: changed in Hearth and in the file; kept both (you chose)")))
+            self._kept(ident, event, edit, KeptWhy.KEPT_BOTH, chosen=True)
             return False
-        self.report.kept.append(ImportIssue(event.uid, 0, (
-            f"{what}: {both}; kept {'it deleted' if edit.deleted else 'yours'}"
-            f"{' (you chose)' if own in self.choices else ''}")))
+        self._kept(ident, event, edit, KeptWhy.KEPT_YOURS, chosen=own in self.choices)
         return False
 
-
-def _what(event: Event, ident: Ident, mine: dict[str, Any] | None) -> str:
-    """The event as the person knows it: its title in Hearth (the file's when deleted)."""
-    title = f"'{mine['title'] if mine else event.title}'"
-    if ident[1]:
-        return f"{title} on {(event.recurrence_id or event.start).isoformat()[:16]}"
-    return title
+    def _kept(self, ident: Ident, event: Event, edit: LocalEdit, why: KeptWhy,
+              chosen: bool = False) -> None:
+        """Tell which version was kept of an event as the person knows it: its title in Hearth
+        (the file's when deleted), and which occurrence for one of a series."""
+        mine = self.stored.get(ident)
+        when = (event.recurrence_id or event.start).isoformat()[:16] if ident[1] else ""
+        self.report.kept.append(Kept(event.uid, why, mine["title"] if mine else event.title,
+                                     when, edit.deleted, chosen))
 
 
 def _copy_uid(uid: str, rid: str) -> str:

@@ -57,3 +57,35 @@ def test_the_conflict_question_speaks_chinese(qtbot: Any, chinese: Any) -> None:
     assert english_on(dialog) == {}
     assert "保留我的" in [dialog.boxes[0].itemText(i) for i in range(dialog.boxes[0].count())]
     assert dialog.boxes[1].count() == 2  # deleted in Hearth: keep it deleted, or take the file's
+
+
+def test_what_a_reimport_kept_is_told_in_chinese(ctx: Any, window: Any, qtbot: Any,
+                                                 tmp_path: Any, chinese: Any) -> None:  # noqa: F811
+    """Which version was kept crosses as a code: a Chinese window words it in Chinese (the
+    store's English sentences were shown as they were), the CLI keeps its English."""
+    from app.ui.i18n import ui_locale
+    from app.ui.pages.calendar.kept_reasons import kept_reason
+    from skills.calendar.report import Kept, KeptWhy
+    from tests.ui.test_chinese_everywhere import english_in
+
+    ctx.translations = chinese
+    window.show_page("calendar")
+    calendar = window.pages.currentWidget()
+    calendar.first = date(2026, 1, 5)
+    calendar.import_file(str(export(tmp_path)))
+    qtbot.waitUntil(lambda: "5" in calendar.status.text(), timeout=WAIT_MS)
+    edit_in_hearth(ctx.hearth.calendar)
+    calendar.import_file(str(export(tmp_path)))
+    qtbot.waitUntil(lambda: "Lunch with Sam & Jo" in calendar.status.toolTip(), timeout=WAIT_MS)
+    tip = calendar.status.toolTip()
+    assert "“Lunch with Sam & Jo”：保留你在 Hearth 中的修改" in tip, tip
+    assert "kept as you" not in tip
+
+    locale = ui_locale(chinese)
+    worded = {(why, deleted, chosen): kept_reason(Kept("u", why, "午饭", "2026-01-06T12:00",
+                                                       deleted, chosen), locale)
+              for why in KeptWhy for deleted in (False, True) for chosen in (False, True)}
+    assert {k: t for k, t in worded.items() if set(english_in(t)) - {"Hearth"}} == {}
+    english = Kept("u", KeptWhy.KEPT_YOURS, "Lunch", "2026-01-06T12:00", True, True).reason
+    assert english == "'Lunch' on 2026-01-06T12:00: deleted in Hearth, changed in the file; " \
+                      "kept it deleted (you chose)"

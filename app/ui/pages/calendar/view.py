@@ -33,6 +33,7 @@ from app.ui.file_actions import start_folder
 from app.ui.i18n import Retranslator, plural, ui_locale
 from app.ui.pages.calendar.editor import EventDialog, ask_scope
 from app.ui.pages.calendar.grids import HOUR_PX, MonthGrid, TimeGrid, local
+from app.ui.pages.calendar.kept_reasons import kept_reason
 from app.ui.pages.calendar.ranges import RangeCache
 from app.ui.pages.calendar.todo_list import TodoList
 from app.ui.theme import page_layout, page_title, title_row
@@ -634,7 +635,8 @@ class CalendarView(QWidget):
             self._notice = text
             # The details are the file's own words (UIDs, reasons): shown as they are.
             issues = [*report.skipped, *report.repaired]
-            kept = [i.reason for i in report.kept]  # what was kept, and why
+            locale = ui_locale(self.ctx.translations)
+            kept = [kept_reason(k, locale) for k in report.kept]  # what was kept, and why
             self.status.setToolTip("\n".join([*kept, *(str(i) for i in issues)][:30]))
             self.refresh()
             self.todos.refresh()  # the file's to-dos came in too
