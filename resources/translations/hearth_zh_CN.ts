@@ -1615,54 +1615,172 @@
     </message>
 </context>
 <context>
+    <name>ImportIssue</name>
+    <message>
+        <location filename="../../app/ui/pages/calendar/import_words.py" line="1"/>
+        <source>line ignored: not an iCalendar content line</source>
+        <translation>略过了一行不是 iCalendar 格式的内容</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/calendar/import_words.py" line="1"/>
+        <source>not an iCalendar content line: %1</source>
+        <translation>不是 iCalendar 格式的行：%1</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/calendar/import_words.py" line="1"/>
+        <source>components nested more than %1 deep</source>
+        <translation>组件嵌套超过 %1 层</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/calendar/import_words.py" line="1"/>
+        <source>more than %1 components: the rest of the file was not read</source>
+        <translation>组件超过 %1 个：文件其余部分未读取</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/calendar/import_words.py" line="1"/>
+        <source>END:%1 closes nothing that is open</source>
+        <translation>END:%1 没有对应的开始</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/calendar/import_words.py" line="1"/>
+        <source>END:%1 before END:%2</source>
+        <translation>END:%1 出现在 END:%2 之前</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/calendar/import_words.py" line="1"/>
+        <source>more than %1 lines in one component</source>
+        <translation>一个组件中超过 %1 行</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/calendar/import_words.py" line="1"/>
+        <source>the file ends before END:%1 (it looks cut off)</source>
+        <translation>文件在 END:%1 之前就结束了（似乎被截断）</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/calendar/import_words.py" line="1"/>
+        <source>%1 is missing</source>
+        <translation>缺少 %1</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/calendar/import_words.py" line="1"/>
+        <source>%1 is not a date or time</source>
+        <translation>%1 不是日期或时间</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/calendar/import_words.py" line="1"/>
+        <source>%1 cannot be read: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/calendar/import_words.py" line="1"/>
+        <source>cannot be read</source>
+        <translation>无法读取此日程</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/calendar/import_words.py" line="1"/>
+        <source>unknown time zone %1: read as %2</source>
+        <translation>未知时区 %1：按 %2 读取</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/calendar/import_words.py" line="1"/>
+        <source>cannot be read: the event is given its default length</source>
+        <translation>无法读取结束时间：日程使用默认时长</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/calendar/import_words.py" line="1"/>
+        <source>end is a date while start is a time (or the reverse): matched</source>
+        <translation>结束是日期而开始是时间（或相反）：已统一</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/calendar/import_words.py" line="1"/>
+        <source>end before start: start and end swapped</source>
+        <translation>结束早于开始：已对调</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/calendar/import_words.py" line="1"/>
+        <source>all-day event ends when it starts: read as one day</source>
+        <translation>全天日程的结束与开始相同：按一天读取</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/calendar/import_words.py" line="1"/>
+        <source>empty RRULE ignored</source>
+        <translation>略过了空的 RRULE（重复规则）</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/calendar/import_words.py" line="1"/>
+        <source>the same RRULE written twice: kept once</source>
+        <translation>同一条 RRULE（重复规则）写了两次：只保留一条</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/calendar/import_words.py" line="1"/>
+        <source>repeats in a time zone of the file's own that no IANA zone follows: its %1 repetitions were listed one by one</source>
+        <translation>按文件自带的、没有对应 IANA 时区的时区重复：已逐一列出 %1 次重复</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/calendar/import_words.py" line="1"/>
+        <source>line %1</source>
+        <translation>第 %1 行</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/calendar/import_words.py" line="1"/>
+        <source>the file</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/calendar/import_words.py" line="1"/>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+</context>
+<context>
     <name>KeptReason</name>
     <message>
-        <location filename="../../app/ui/pages/calendar/kept_reasons.py" line="1"/>
+        <location filename="../../app/ui/pages/calendar/import_words.py" line="1"/>
         <source>%1: kept as you deleted it in Hearth (the file's copy is not newer)</source>
         <translation>%1：保持你在 Hearth 中删除的状态（文件中的版本并不更新）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/kept_reasons.py" line="1"/>
+        <location filename="../../app/ui/pages/calendar/import_words.py" line="1"/>
         <source>%1: kept as you changed it in Hearth (the file's copy is not newer)</source>
         <translation>%1：保留你在 Hearth 中的修改（文件中的版本并不更新）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/kept_reasons.py" line="1"/>
+        <location filename="../../app/ui/pages/calendar/import_words.py" line="1"/>
         <source>%1: deleted in Hearth, changed in the file; took the file's version</source>
         <translation>%1：已在 Hearth 中删除，文件中又有改动；采用了文件中的版本</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/kept_reasons.py" line="1"/>
+        <location filename="../../app/ui/pages/calendar/import_words.py" line="1"/>
         <source>%1: changed in Hearth and in the file; took the file's version</source>
         <translation>%1：Hearth 和文件中都有改动；采用了文件中的版本</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/kept_reasons.py" line="1"/>
+        <location filename="../../app/ui/pages/calendar/import_words.py" line="1"/>
         <source>%1: changed in Hearth and in the file; kept both</source>
         <translation>%1：Hearth 和文件中都有改动；两个版本都保留了</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/kept_reasons.py" line="1"/>
+        <location filename="../../app/ui/pages/calendar/import_words.py" line="1"/>
         <source>%1: deleted in Hearth, changed in the file; kept it deleted</source>
         <translation>%1：已在 Hearth 中删除，文件中又有改动；保持删除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/kept_reasons.py" line="1"/>
+        <location filename="../../app/ui/pages/calendar/import_words.py" line="1"/>
         <source>%1: changed in Hearth and in the file; kept yours</source>
         <translation>%1：Hearth 和文件中都有改动；保留了你的版本</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/kept_reasons.py" line="1"/>
+        <location filename="../../app/ui/pages/calendar/import_words.py" line="1"/>
         <source>'%1'</source>
         <translation>“%1”</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/kept_reasons.py" line="1"/>
+        <location filename="../../app/ui/pages/calendar/import_words.py" line="1"/>
         <source>'%1' on %2</source>
         <translation>%2 的“%1”</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/kept_reasons.py" line="1"/>
+        <location filename="../../app/ui/pages/calendar/import_words.py" line="1"/>
         <source>%1 (you chose)</source>
         <translation>%1（你的选择）</translation>
     </message>

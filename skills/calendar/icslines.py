@@ -8,6 +8,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from skills.calendar.report import Fault, IssueWhy, fault
+
 MAX_BYTES = 64 * 1024 * 1024  # a 50,000-event calendar is ~15 MB
 MAX_COMPONENTS = 200_000
 MAX_DEPTH = 8  # VCALENDAR > VEVENT > VALARM is 3; deeper is not a calendar program's output
@@ -24,9 +26,9 @@ class Block:
     name: str
     line: int
     lines: list[tuple[int, str]] = field(default_factory=list)
-    problem: str = ""  # why it cannot be imported ("" when it can)
+    problem: Fault | None = None  # why it cannot be imported (None when it can)
     problem_line: int = 0
-    ignored: list[tuple[int, str]] = field(default_factory=list)  # lines dropped, and why
+    ignored: list[int] = field(default_factory=list)  # lines dropped: not content lines
 
     def text(self, keep: frozenset[str] | None = None) -> str:
         """The component as text; with `keep`, only those properties (and BEGIN/END), so the
@@ -59,7 +61,7 @@ class Block:
 class Parsed:
     properties: dict[str, str]  # the calendar's own (X-WR-CALNAME, X-WR-TIMEZONE, ...)
     blocks: list[Block]
-    notes: list[tuple[int, str]]  # file-level problems (cut off, too many components)
+    notes: list[tuple[int, Fault]]  # file-level problems (cut off, too many components)
 
 
 def split(text: str) -> tuple[str, str]:
@@ -84,7 +86,7 @@ def unfold(text: str) -> list[tuple[int, str]]:
 def read_blocks(text: str) -> Parsed:
     props: dict[str, str] = {}
     blocks: list[Block] = []
-    notes: list[tuple[int, str]] = []
+    notes: list[tuple[int, Fault]] = []
     stack: list[str] = []
     current: Block | None = None
     seen_calendar = bare = False
@@ -92,9 +94,9 @@ def read_blocks(text: str) -> Parsed:
     for number, line in unfold(text):
         if not _CONTENT_LINE.match(line):
             if current is not None:
-                current.ignored.append((number, "not an iCalendar content line"))
+                current.ignored.append(number)
             elif stack:
-                notes.append((number, f"not an iCalendar content line: {line[:40]!r}"))
+                notes.append((number, fault(IssueWhy.NOT_CONTENT_LINE, repr(line[:40]))))
             continue
         name, value = split(line)
         upper = value.strip().upper()
@@ -109,15 +111,15 @@ def read_blocks(text: str) -> Parsed:
             if len(stack) > MAX_DEPTH:  # counted, not kept: closing them stays O(1)
                 overflow += 1
                 if current is not None and not current.problem:
-                    current.problem = f"components nested more than {MAX_DEPTH} deep"
+                    current.problem = fault(IssueWhy.TOO_DEEP, MAX_DEPTH)
                     current.problem_line = number
                 continue
             stack.append(upper)
             if len(stack) == 2:
                 if len(blocks) >= MAX_COMPONENTS:
                     if len(blocks) == MAX_COMPONENTS:
-                        notes.append((number, f"more than {MAX_COMPONENTS:,} components: "
-                                              "the rest of the file was not read"))
+                        notes.append((number, fault(IssueWhy.TOO_MANY_COMPONENTS,
+                                                    f"{MAX_COMPONENTS:,}")))
                     current = None
                 else:
                     current = Block(upper, number)
@@ -128,12 +130,12 @@ def read_blocks(text: str) -> Parsed:
                 continue
             if upper not in stack:
                 if current is not None and not current.problem:
-                    current.problem = f"END:{upper} closes nothing that is open"
+                    current.problem = fault(IssueWhy.END_UNOPENED, upper)
                     current.problem_line = number
                 continue
             while stack and stack[-1] != upper:  # END:VEVENT with a VALARM still open
                 if current is not None and not current.problem:
-                    current.problem = f"END:{upper} before END:{stack[-1]}"
+                    current.problem = fault(IssueWhy.END_EARLY, upper, stack[-1])
                     current.problem_line = number
                 stack.pop()
             stack.pop()
@@ -144,7 +146,7 @@ def read_blocks(text: str) -> Parsed:
             if len(current.lines) < MAX_LINES:
                 current.lines.append((number, line))
             elif not current.problem:
-                current.problem = f"more than {MAX_LINES:,} lines in one component"
+                current.problem = fault(IssueWhy.TOO_MANY_LINES, f"{MAX_LINES:,}")
                 current.problem_line = number
         if len(stack) == 1:
             current = None
@@ -154,8 +156,8 @@ def read_blocks(text: str) -> Parsed:
     if not seen_calendar and not bare:
         raise ValueError("no BEGIN:VCALENDAR found")
     if len(stack) > 1 and current is not None and not current.problem:
-        current.problem = f"the file ends before END:{stack[1]} (it looks cut off)"
+        current.problem = fault(IssueWhy.CUT_OFF, stack[1])
         current.problem_line = current.line
     if stack:
-        notes.append((0, "the file ends before END:VCALENDAR (it looks cut off)"))
+        notes.append((0, fault(IssueWhy.CUT_OFF, "VCALENDAR")))
     return Parsed(props, [b for b in blocks if b.name in KEPT], notes)

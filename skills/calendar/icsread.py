@@ -6,7 +6,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime, time, timedelta, tzinfo
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -18,7 +18,7 @@ from skills.base import SkillError
 from skills.calendar.icslines import MAX_BYTES, Block, read_blocks
 from skills.calendar.model import Event, When, span
 from skills.calendar.recurrence import normalize_rrule
-from skills.calendar.report import ImportIssue
+from skills.calendar.report import Fault, ImportIssue, IssueWhy, fault
 from skills.calendar.todos import Todo
 from skills.calendar.zones import iana_name, matching_zone, same_rules
 
@@ -35,9 +35,9 @@ class IcsError(SkillError):
 class _PropError(ValueError):
     """A bad property value inside an event, reported at that property's line."""
 
-    def __init__(self, prop: str, message: str) -> None:
-        super().__init__(message)
-        self.prop = prop
+    def __init__(self, prop: str, why: IssueWhy, *details: object) -> None:
+        super().__init__(why.value)
+        self.prop, self.why, self.details = prop, why, details
 
 
 @dataclass
@@ -69,7 +69,7 @@ def read_ics(data: bytes | str, default_tz: str = "UTC") -> IcsRead:
     wr_zone = iana_name(parsed.properties.get("X-WR-TIMEZONE", ""))
     reader = _Reader(default_tz, wr_zone)
     result = IcsRead([], name=parsed.properties.get("X-WR-CALNAME", "").strip() or "Imported")
-    result.skipped += [ImportIssue("", line, reason) for line, reason in parsed.notes]
+    result.skipped += [ImportIssue("", line, found) for line, found in parsed.notes]
     own_rules: dict[str, str] = {}  # IANA-named VTIMEZONEs whose rules differ: an alias
     for block in parsed.blocks:
         if block.name == "VTIMEZONE" and not block.problem:
@@ -87,8 +87,8 @@ def read_ics(data: bytes | str, default_tz: str = "UTC") -> IcsRead:
             result.skipped.append(ImportIssue(uid, block.problem_line or block.line,
                                               block.problem))
             continue
-        fixes: list[ImportIssue] = [ImportIssue(uid, n, f"line ignored: {why}")
-                                    for n, why in block.ignored]
+        fixes: list[ImportIssue] = [ImportIssue(uid, n, Fault(IssueWhy.LINE_IGNORED))
+                                    for n in block.ignored]
         try:
             if block.name == "VTODO":
                 result.todos.append(reader.todo(block, fixes))
@@ -98,14 +98,14 @@ def read_ics(data: bytes | str, default_tz: str = "UTC") -> IcsRead:
         except _PropError as exc:
             found = block.first(exc.prop)
             result.skipped.append(ImportIssue(uid, found[0] if found else block.line,
-                                              f"{exc.prop} {exc}"))
+                                              _prop_fault(exc)))
             continue
         except (ValueError, TypeError, KeyError, IndexError, AttributeError, OverflowError,
                 SkillError) as exc:
-            result.skipped.append(ImportIssue(uid, block.line, f"cannot be read ({exc})"))
+            result.skipped.append(ImportIssue(uid, block.line, fault(IssueWhy.UNREADABLE, exc)))
             continue
         result.events.append(event)
-        result.repaired += [ImportIssue(event.uid, f.line, f.reason) for f in fixes]
+        result.repaired += [replace(f, uid=event.uid) for f in fixes]
     return result
 
 
@@ -207,17 +207,17 @@ class _Reader:
 
     def when(self, comp: Any, prop: str, note: _Notes) -> When:
         if comp.get(prop) is None:
-            raise _PropError(prop, "is missing")
+            raise _PropError(prop, IssueWhy.PROP_MISSING)
         try:
             value = comp.decoded(prop)
         except (ValueError, TypeError) as exc:
-            raise _PropError(prop, f"is not a date or time ({exc})") from None
+            raise _PropError(prop, IssueWhy.PROP_NOT_TIME, exc) from None
         if not isinstance(value, date):
-            raise _PropError(prop, "is not a date or time")
+            raise _PropError(prop, IssueWhy.PROP_NOT_TIME)
         tzid = str(comp.get(prop).params.get("TZID", ""))
         if isinstance(value, datetime) and tzid and not iana_name(tzid) and \
                 not self.zones.get(tzid) and value.tzinfo is None:
-            note.fix(prop, f"unknown time zone {tzid!r}: read as {self.default_tz}")
+            note.fix(prop, IssueWhy.UNKNOWN_ZONE, repr(tzid), self.default_tz)
         found: When = value
         return found
 
@@ -263,27 +263,27 @@ class _Reader:
             try:
                 end = self.pin(self.when(comp, prop, note), tz)
             except _PropError:
-                note.fix(prop, "cannot be read: the event is given its default length")
+                note.fix(prop, IssueWhy.DEFAULT_LENGTH)
                 end = _default_end(start)
         elif comp.get("duration") is not None:
             try:
                 end = _after(start, comp.decoded("duration"))
             except (ValueError, TypeError):
-                note.fix("DURATION", "cannot be read: the event is given its default length")
+                note.fix("DURATION", IssueWhy.DEFAULT_LENGTH)
                 end = _default_end(start)
         else:
             end = _default_end(start)
         prop = "DTEND" if comp.get("dtend") is not None else "DTSTART"
         if isinstance(start, datetime) != isinstance(end, datetime):
             end = _same_kind(start, end)
-            note.fix(prop, "end is a date while start is a time (or the reverse): matched")
+            note.fix(prop, IssueWhy.KINDS_MATCHED)
         if span(start, end) < timedelta(0):
             # As recurring-ical-events and the common programs do: the two were swapped.
-            note.fix(prop, "end before start: start and end swapped")
+            note.fix(prop, IssueWhy.SWAPPED)
             start, end = end, start
         elif span(start, end) == timedelta(0) and not isinstance(start, datetime):
             if comp.get("dtend") is not None:
-                note.fix(prop, "all-day event ends when it starts: read as one day")
+                note.fix(prop, IssueWhy.ONE_DAY)
             end = start + timedelta(days=1)
         return start, end
 
@@ -291,14 +291,14 @@ class _Reader:
         lines = block.all("RRULE")
         texts = [value.strip() for _, value in lines]
         if any(not t for t in texts):
-            note.fix("RRULE", "empty RRULE ignored")
+            note.fix("RRULE", IssueWhy.EMPTY_RRULE)
         kept = [t for t in texts if t]
         if len(kept) > len(set(kept)):
-            note.fix("RRULE", "the same RRULE written twice: kept once")
+            note.fix("RRULE", IssueWhy.RRULE_TWICE)
         try:
             return normalize_rrule("\n".join(kept), start, tz)
         except SkillError as exc:
-            raise _PropError("RRULE", f"cannot be read: {exc}") from None
+            raise _PropError("RRULE", IssueWhy.RRULE_UNREADABLE, exc) from None
 
     def dates(self, prop: Any, tz: str, periods: bool) -> list[When]:
         found: list[When] = []
@@ -334,9 +334,14 @@ class _Notes:
     def __init__(self, uid: str, block: Block, fixes: list[ImportIssue]) -> None:
         self.uid, self.block, self.fixes = uid, block, fixes
 
-    def fix(self, prop: str, reason: str) -> None:
+    def fix(self, prop: str, why: IssueWhy, *details: object) -> None:
         found = self.block.first(prop)
-        self.fixes.append(ImportIssue(self.uid, found[0] if found else self.block.line, reason))
+        self.fixes.append(ImportIssue(self.uid, found[0] if found else self.block.line,
+                                      fault(why, *details)))
+
+
+def _prop_fault(exc: _PropError) -> Fault:
+    return fault(exc.why, exc.prop, *exc.details)
 
 
 def _renamed(line: str, aliases: dict[str, str]) -> str:
@@ -368,8 +373,7 @@ def _listed(rrule: str, start: datetime, note: _Notes) -> tuple[str, list[When]]
                 found.append(moment.astimezone(UTC))
     except (ValueError, TypeError, OverflowError):
         return rrule, []
-    note.fix("RRULE", f"repeats in a time zone of the file's own that no IANA zone follows: "
-                      f"its {len(found)} repetitions were listed one by one")
+    note.fix("RRULE", IssueWhy.LISTED, len(found))
     return "", found
 
 

@@ -29,7 +29,7 @@ from skills.calendar.recurrence import (
     series,
     sort_key,
 )
-from skills.calendar.report import ImportIssue, ImportReport, Kept, KeptWhy
+from skills.calendar.report import ImportIssue, ImportReport, IssueWhy, Kept, KeptWhy, fault
 from skills.calendar.rulewalk import Budget
 from skills.calendar.todos import Todo, TodoTable
 from skills.calendar.todos import migrate as migrate_todos
@@ -408,7 +408,7 @@ class CalendarStore:
             try:
                 event = self._prepare(replace(event, origin=origin or event.origin))
             except (SkillError, ValueError, TypeError) as exc:
-                report.skipped.append(ImportIssue(event.uid, 0, str(exc)))
+                report.skipped.append(ImportIssue(event.uid, 0, fault(IssueWhy.OTHER, exc)))
                 continue
             ident = (event.uid, "" if event.recurrence_id is None else key(event.recurrence_id))
             if ident not in chosen or not _newer(chosen[ident], event):

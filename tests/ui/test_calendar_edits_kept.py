@@ -64,7 +64,7 @@ def test_what_a_reimport_kept_is_told_in_chinese(ctx: Any, window: Any, qtbot: A
     """Which version was kept crosses as a code: a Chinese window words it in Chinese (the
     store's English sentences were shown as they were), the CLI keeps its English."""
     from app.ui.i18n import ui_locale
-    from app.ui.pages.calendar.kept_reasons import kept_reason
+    from app.ui.pages.calendar.import_words import kept_reason
     from skills.calendar.report import Kept, KeptWhy
     from tests.ui.test_chinese_everywhere import english_in
 

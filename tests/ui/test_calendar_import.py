@@ -138,3 +138,30 @@ def test_the_removal_question_speaks_chinese(ctx, qtbot, tmp_path, chinese) -> N
     qtbot.waitUntil(lambda: calendar.status.text() == "已取消导入：没有任何更改。",
                     timeout=WAIT_MS)
     assert english_on(calendar) == {}
+
+
+def test_what_an_import_skipped_or_repaired_is_told_in_chinese(window, qtbot, tmp_path,
+                                                               chinese) -> None:  # noqa: F811
+    """Why a line was skipped or repaired crosses as a code: a Chinese window says it in
+    Chinese (the reader's English sentences were shown as they were); the CLI keeps English."""
+    from app.ui.pages.calendar.import_words import issue_text
+    from skills.calendar.report import Fault, ImportIssue, IssueWhy, fields
+    from tests.ui.test_chinese_everywhere import english_in
+
+    calendar = calendar_page(window)
+    text = (CORPUS / "holidays-uk.ics").read_bytes().decode()
+    broken = tmp_path / "holidays.ics"
+    broken.write_bytes(text.replace("DTSTART;VALUE=DATE:20261225", "DTSTART;VALUE=DATE:2026-12-25"
+                                    ).encode())
+    calendar.import_file(str(broken))
+    qtbot.waitUntil(lambda: bool(calendar.status.toolTip()), timeout=WAIT_MS)
+    tip = calendar.status.toolTip()
+    assert "第 11 行 (UK-0101-1@holidays.example)：全天日程的结束与开始相同：按一天读取" in tip, tip
+    assert "DTSTART 不是日期或时间" in tip and "all-day" not in tip
+
+    terms = {"END", "VEVENT", "RRULE", "DTSTART", "iCalendar", "IANA"}
+    worded = {why: issue_text(ImportIssue("", 3, Fault(why, ("VEVENT", "RRULE")[:fields(why)])))
+              for why in IssueWhy if why is not IssueWhy.OTHER}
+    assert {why: t for why, t in worded.items() if set(english_in(t)) - terms} == {}
+    english = ImportIssue("u1", 11, Fault(IssueWhy.ONE_DAY))
+    assert str(english) == "line 11 (u1): all-day event ends when it starts: read as one day"

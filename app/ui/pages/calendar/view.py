@@ -33,7 +33,7 @@ from app.ui.file_actions import start_folder
 from app.ui.i18n import Retranslator, plural, ui_locale
 from app.ui.pages.calendar.editor import EventDialog, ask_scope
 from app.ui.pages.calendar.grids import HOUR_PX, MonthGrid, TimeGrid, local
-from app.ui.pages.calendar.kept_reasons import kept_reason
+from app.ui.pages.calendar.import_words import issue_text, kept_reason
 from app.ui.pages.calendar.ranges import RangeCache
 from app.ui.pages.calendar.todo_list import TodoList
 from app.ui.theme import page_layout, page_title, title_row
@@ -633,11 +633,11 @@ class CalendarView(QWidget):
                     "%1", str(len(report.repaired))).replace("%2", str(len(report.skipped)))
             self.status.setText(text)
             self._notice = text
-            # The details are the file's own words (UIDs, reasons): shown as they are.
+            # Where and why, in the UI's language; UIDs and a library's words stay as they are.
             issues = [*report.skipped, *report.repaired]
             locale = ui_locale(self.ctx.translations)
             kept = [kept_reason(k, locale) for k in report.kept]  # what was kept, and why
-            self.status.setToolTip("\n".join([*kept, *(str(i) for i in issues)][:30]))
+            self.status.setToolTip("\n".join([*kept, *(issue_text(i) for i in issues)][:30]))
             self.refresh()
             self.todos.refresh()  # the file's to-dos came in too
 
