@@ -1731,6 +1731,16 @@
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
+    <message>
+        <location filename="../../app/ui/pages/calendar/import_words.py" line="1"/>
+        <source>it is not an iCalendar file (no BEGIN:VCALENDAR found).</source>
+        <translation>它不是 iCalendar 文件（找不到 BEGIN:VCALENDAR）。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/calendar/import_words.py" line="1"/>
+        <source>it is %1 MB; Hearth imports calendar files up to %2 MB (split it, or export a shorter range).</source>
+        <translation>文件有 %1 MB；Hearth 只导入不超过 %2 MB 的日历文件（请拆分文件，或导出较短的时间范围）。</translation>
+    </message>
 </context>
 <context>
     <name>KeptReason</name>

@@ -12,7 +12,7 @@ from icalendar import Todo as VTodo
 from icalendar.prop import vRecur
 
 from skills.calendar.icslines import MAX_BYTES
-from skills.calendar.icsread import CALENDAR_PROP, IcsError, IcsRead, parse_ics, read_ics
+from skills.calendar.icsread import CALENDAR_PROP, IcsError, IcsRead, IcsWhy, parse_ics, read_ics
 from skills.calendar.local_edits import Conflict, Ident
 from skills.calendar.model import Event
 from skills.calendar.report import ImportReport
@@ -128,8 +128,7 @@ def _read_file(path: Path, default_tz: str) -> tuple[IcsRead, str]:
     """The file's events and its origin (the calendar's name, else the file's)."""
     size = path.stat().st_size
     if size > MAX_BYTES:
-        raise IcsError(f"{path.name} is {size / 2**20:.0f} MB; Hearth imports calendar files up "
-                       f"to {MAX_BYTES // 2**20} MB (split it, or export a shorter range).")
+        raise IcsError(IcsWhy.TOO_BIG, round(size / 2**20), path.name)
     read = read_ics(path.read_bytes(), default_tz)
     return read, "ics:" + (read.name if read.name != "Imported" else path.stem)
 

@@ -8,6 +8,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, time, timedelta, tzinfo
+from enum import StrEnum
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -28,8 +29,24 @@ LISTED_YEARS, LISTED_MAX = 10, 5_000  # a series listed one by one (see _listed)
 OWN_RULES = "this file's rules"  # the alias of an IANA-named VTIMEZONE with other rules
 
 
+class IcsWhy(StrEnum):
+    """Why nothing of a file can be imported: a code the UI and the CLI each put into words."""
+
+    TOO_BIG = "too_big"
+    NOT_ICALENDAR = "not_icalendar"
+
+
 class IcsError(SkillError):
-    """A file that is not iCalendar at all (nothing in it can be imported)."""
+    """A file that is not iCalendar at all, or too big (nothing in it can be imported); str()
+    words it in English for the CLI and the model."""
+
+    def __init__(self, why: IcsWhy, megabytes: int = 0, name: str = "") -> None:
+        self.why, self.megabytes, self.name = why, megabytes, name
+        self.limit = MAX_BYTES // 2**20
+        super().__init__(
+            f"{name or 'The file'} is {megabytes} MB; Hearth imports calendar files up to "
+            f"{self.limit} MB (split it, or export a shorter range)." if why is IcsWhy.TOO_BIG
+            else "Not an iCalendar file: no BEGIN:VCALENDAR found.")
 
 
 class _PropError(ValueError):
@@ -59,13 +76,12 @@ def parse_ics(data: bytes | str, default_tz: str = "UTC") -> list[Event]:
 
 def read_ics(data: bytes | str, default_tz: str = "UTC") -> IcsRead:
     if len(data) > MAX_BYTES:
-        raise IcsError(f"The file is {len(data) / 2**20:.0f} MB; Hearth imports calendar files "
-                       f"up to {MAX_BYTES // 2**20} MB (split it, or import a shorter range).")
+        raise IcsError(IcsWhy.TOO_BIG, round(len(data) / 2**20))
     text = data.decode("utf-8-sig", errors="replace") if isinstance(data, bytes) else data
     try:
         parsed = read_blocks(text)
     except ValueError:
-        raise IcsError("Not an iCalendar file: no BEGIN:VCALENDAR found.") from None
+        raise IcsError(IcsWhy.NOT_ICALENDAR) from None
     wr_zone = iana_name(parsed.properties.get("X-WR-TIMEZONE", ""))
     reader = _Reader(default_tz, wr_zone)
     result = IcsRead([], name=parsed.properties.get("X-WR-CALNAME", "").strip() or "Imported")

@@ -165,3 +165,17 @@ def test_what_an_import_skipped_or_repaired_is_told_in_chinese(window, qtbot, tm
     assert {why: t for why, t in worded.items() if set(english_in(t)) - terms} == {}
     english = ImportIssue("u1", 11, Fault(IssueWhy.ONE_DAY))
     assert str(english) == "line 11 (u1): all-day event ends when it starts: read as one day"
+
+
+def test_a_file_that_is_not_a_calendar_is_told_in_chinese(window, qtbot, tmp_path,
+                                                          chinese) -> None:  # noqa: F811
+    from tests.ui.test_chinese_everywhere import english_in
+
+    calendar = calendar_page(window)
+    notes = tmp_path / "notes.ics"
+    notes.write_text("Shopping: eggs, milk\n", encoding="utf-8")
+    calendar.import_file(str(notes))
+    qtbot.waitUntil(lambda: "BEGIN:VCALENDAR" in calendar.status.text(), timeout=WAIT_MS)
+    text = calendar.status.text()
+    assert "不是 iCalendar 文件" in text, text
+    assert not set(english_in(text)) - {"iCalendar", "BEGIN", "VCALENDAR"}, text

@@ -10,6 +10,7 @@ from datetime import datetime
 from PySide6.QtCore import QCoreApplication, QLocale
 
 from app.ui.dates import medium_date_time
+from skills.calendar.icsread import IcsError, IcsWhy
 from skills.calendar.report import ImportIssue, IssueWhy, Kept, KeptWhy, fields
 
 
@@ -98,3 +99,16 @@ def issue_text(issue: ImportIssue) -> str:
     if issue.uid:
         where += f" ({issue.uid})"
     return translate("ImportIssue", "%1: %2").replace("%1", where).replace("%2", why)
+
+
+def file_error(error: BaseException) -> str:
+    """Why nothing of a file could be imported (other errors keep their own words)."""
+    if not isinstance(error, IcsError):
+        return str(error)
+    if error.why is IcsWhy.NOT_ICALENDAR:
+        return QCoreApplication.translate(
+            "ImportIssue", "it is not an iCalendar file (no BEGIN:VCALENDAR found).")
+    return QCoreApplication.translate(
+        "ImportIssue", "it is %1 MB; Hearth imports calendar files up to %2 MB (split it, or "
+                       "export a shorter range).").replace("%1", str(error.megabytes)).replace(
+        "%2", str(error.limit))

@@ -33,7 +33,7 @@ from app.ui.file_actions import start_folder
 from app.ui.i18n import Retranslator, plural, ui_locale
 from app.ui.pages.calendar.editor import EventDialog, ask_scope
 from app.ui.pages.calendar.grids import HOUR_PX, MonthGrid, TimeGrid, local
-from app.ui.pages.calendar.import_words import issue_text, kept_reason
+from app.ui.pages.calendar.import_words import file_error, issue_text, kept_reason
 from app.ui.pages.calendar.ranges import RangeCache
 from app.ui.pages.calendar.todo_list import TodoList
 from app.ui.theme import page_layout, page_title, title_row
@@ -529,7 +529,7 @@ class CalendarView(QWidget):
 
     def _failed(self, error: Exception) -> None:
         self.status.setText(self.tr("The calendar could not be read: %1").replace(
-            "%1", str(error)))
+            "%1", file_error(error)))
 
     def _import(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, self.tr("Import a calendar"), start_folder(),
