@@ -56,13 +56,14 @@ class Hearth:
     def _tell_settings_notes(self) -> None:
         """Settings from another version: say what was kept aside or replaced, once ever."""
         told = self.settings.settings_notes_told
-        new = [note for note in self.settings.load_notes if note not in told]
+        new = [note for note in self.settings.load_notes if note.words not in told]
         if not new:
             return
+        words = [note.words for note in new]
         self.notices.add(Notice(NoticeKind.SETTINGS_OTHER_VERSION,
-                                "settings.json comes from another version: " + "; ".join(new),
-                                detail="; ".join(new), count=len(new)))
-        self.settings.settings_notes_told = [*told, *new][-200:]
+                                "settings.json comes from another version: " + "; ".join(words),
+                                detail="; ".join(words), count=len(new), settings=tuple(new)))
+        self.settings.settings_notes_told = [*told, *words][-200:]
         previous = self.paths.settings_file.with_name("settings.previous.json")
         try:
             if not previous.exists():  # the file as it was, before defaults replaced values

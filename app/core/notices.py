@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from enum import Enum
 
+from app.core.settings_compat import SettingNote
 from skills.index_health import Damage
 
 
@@ -26,10 +27,11 @@ class NoticeKind(Enum):
 class Notice:
     kind: NoticeKind
     text: str  # the English line (the CLI's)
-    detail: str = ""  # English specifics a translation keeps as they are (settings keys)
+    detail: str = ""  # the English details (the CLI's)
     path: str = ""  # the file concerned: hearth.db, or where index.db was moved
     count: int = 0  # documents queued again (INDEX_REBUILT)
     damage: Damage | None = None  # what is wrong with the file (a code the window words)
+    settings: tuple[SettingNote, ...] = ()  # SETTINGS_OTHER_VERSION: each setting, as a code
 
     @property
     def damaged(self) -> bool:

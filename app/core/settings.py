@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from app.core import settings_compat
+from app.core.settings_compat import SettingNote
 from skills.common.limits import LIMITS, deeper_than
 
 SETTINGS_VERSION = 1
@@ -77,7 +78,7 @@ class Settings:
     settings_notes_told: list[str] = field(default_factory=list)  # problems said once, ever
     # Not settings: keys of other versions (kept when saving) and this load's problems.
     unknown: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
-    load_notes: list[str] = field(default_factory=list, compare=False, repr=False)
+    load_notes: list[SettingNote] = field(default_factory=list, compare=False, repr=False)
     office_output_folder: str = ""  # "": a "Hearth" folder in the user's Documents
     threads: int = 0  # engine threads; 0: one per physical core
     prefix_cache_mb: int = 2048  # disk for saved prompt-prefix states (least recently used go)
@@ -92,7 +93,7 @@ class Settings:
     @classmethod
     def from_dict(cls, raw: dict[str, Any]) -> Settings:
         """Every field checked on its own (app/core/settings_compat.py); problems in load_notes."""
-        notes: list[str] = []
+        notes: list[SettingNote] = []
         settings = settings_compat.build(cls, raw, "", notes)
         settings.load_notes = notes
         return settings

@@ -10,12 +10,41 @@ from __future__ import annotations
 
 import types
 import typing
-from dataclasses import fields
+from dataclasses import dataclass, fields
+from enum import StrEnum
 from typing import Any, TypeVar
 
 T = TypeVar("T")
 UNKNOWN = "unknown"  # the dataclass field holding keys this version does not know
 INTERNAL = frozenset({UNKNOWN, "load_notes"})  # never read from or written to the file as-is
+
+
+class NoteWhy(StrEnum):
+    """What was wrong with one setting: a code the window and the CLI each put into words."""
+
+    UNKNOWN_KEY = "unknown_key"  # kept, and ignored
+    WRONG_TYPE = "wrong_type"  # its default used
+    ITEM_LEFT_OUT = "item_left_out"  # one entry of a list, left out
+
+
+@dataclass(frozen=True)
+class SettingNote:
+    """One setting of another version's file: where it is, what was wrong, and the types (in
+    English, for the CLI's words)."""
+
+    key: str  # "future_flag", "mcp_servers[0].env"
+    why: NoteWhy
+    expected: str = ""
+    found: str = ""
+
+    @property
+    def words(self) -> str:
+        """The English line (the CLI's, and what settings_notes_told remembers)."""
+        if self.why is NoteWhy.UNKNOWN_KEY:
+            return f"{self.key}: not a setting this version knows (kept, ignored)"
+        if self.why is NoteWhy.WRONG_TYPE:
+            return f"{self.key}: expected {self.expected}, found {self.found}; using the default"
+        return f"{self.key}: expected {self.expected}; left out"
 
 
 class _Bad:
@@ -25,7 +54,7 @@ class _Bad:
 BAD = _Bad()
 
 
-def build(cls: type[T], raw: dict[str, Any], where: str, notes: list[str]) -> T:
+def build(cls: type[T], raw: dict[str, Any], where: str, notes: list[SettingNote]) -> T:
     """An instance of dataclass `cls` from `raw`, keeping unknown keys in its UNKNOWN field."""
     hints = typing.get_type_hints(cls)
     known = {f.name for f in fields(cls)} - INTERNAL  # type: ignore[arg-type]
@@ -34,12 +63,12 @@ def build(cls: type[T], raw: dict[str, Any], where: str, notes: list[str]) -> T:
     for key, value in raw.items():
         if key not in known:
             unknown[key] = value
-            notes.append(f"{where}{key}: not a setting this version knows (kept, ignored)")
+            notes.append(SettingNote(f"{where}{key}", NoteWhy.UNKNOWN_KEY))
             continue
         converted = convert(value, hints[key], f"{where}{key}", notes)
         if converted is BAD:
-            notes.append(f"{where}{key}: expected {describe(hints[key])}, found "
-                         f"{type(value).__name__}; using the default")
+            notes.append(SettingNote(f"{where}{key}", NoteWhy.WRONG_TYPE, describe(hints[key]),
+                                     type(value).__name__))
         else:
             values[key] = converted
     instance = cls(**values)
@@ -48,7 +77,7 @@ def build(cls: type[T], raw: dict[str, Any], where: str, notes: list[str]) -> T:
     return instance
 
 
-def convert(value: Any, hint: Any, where: str, notes: list[str]) -> Any:
+def convert(value: Any, hint: Any, where: str, notes: list[SettingNote]) -> Any:
     """`value` as type `hint`, or BAD. Lists drop (and note) entries that do not fit."""
     origin = typing.get_origin(hint)
     if origin is list:
@@ -59,7 +88,8 @@ def convert(value: Any, hint: Any, where: str, notes: list[str]) -> Any:
         for index, entry in enumerate(value):
             converted = convert(entry, item, f"{where}[{index}]", notes)
             if converted is BAD:
-                notes.append(f"{where}[{index}]: expected {describe(item)}; left out")
+                notes.append(SettingNote(f"{where}[{index}]", NoteWhy.ITEM_LEFT_OUT,
+                                         describe(item)))
             else:
                 kept.append(converted)
         return kept
@@ -79,7 +109,7 @@ def convert(value: Any, hint: Any, where: str, notes: list[str]) -> Any:
     return BAD
 
 
-def _nested(value: Any, cls: type, where: str, notes: list[str]) -> Any:
+def _nested(value: Any, cls: type, where: str, notes: list[SettingNote]) -> Any:
     if not isinstance(value, dict):
         return BAD
     try:

@@ -15,11 +15,24 @@ from PySide6.QtCore import QCoreApplication, Signal
 from PySide6.QtWidgets import QPushButton, QVBoxLayout, QWidget
 
 from app.core.notices import Notice, NoticeKind
+from app.core.settings_compat import NoteWhy, SettingNote
 from app.ui.banner_frame import BannerFrame
 from app.ui.context import UiContext
 from skills.index_health import Damage, DamageWhy
 
 translate = QCoreApplication.translate  # context "Notices" written out: lupdate reads the calls
+
+
+def setting_words(note: SettingNote) -> str:
+    """One setting of another version's file, in the UI language (its key as it is)."""
+    sentence = {
+        NoteWhy.UNKNOWN_KEY: translate("Notices", "%1: not known to this version (kept)"),
+        NoteWhy.WRONG_TYPE: translate("Notices", "%1: not the right kind of value (the default "
+                                                 "is used)"),
+        NoteWhy.ITEM_LEFT_OUT: translate("Notices", "%1: not the right kind of value (left "
+                                                    "out)"),
+    }[note.why]
+    return sentence.replace("%1", note.key)
 
 
 def damage_words(damage: Damage | None) -> str:
@@ -43,7 +56,7 @@ def describe(notice: Notice) -> str:
             "Notices", "Your settings were written by another version of Hearth. Settings this "
             "version does not know are kept and ignored; values of the wrong type were replaced "
             "by their defaults. The file as it was is kept as settings.previous.json. "
-            "Details: %1").replace("%1", notice.detail)
+            "Details: %1").replace("%1", "; ".join(setting_words(n) for n in notice.settings))
     if notice.kind is NoticeKind.INDEX_REBUILT:
         return translate(
             "Notices", "The search index was damaged (%1). It was moved aside as %2 and is being "

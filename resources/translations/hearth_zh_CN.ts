@@ -2783,6 +2783,21 @@
         <source>SQLite reports: %1</source>
         <translation>SQLite 报告：%1</translation>
     </message>
+    <message>
+        <location filename="../../app/ui/notice_banner.py" line="1"/>
+        <source>%1: not known to this version (kept)</source>
+        <translation>%1：此版本不认识（已保留）</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/notice_banner.py" line="1"/>
+        <source>%1: not the right kind of value (the default is used)</source>
+        <translation>%1：值的类型不对（改用默认值）</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/notice_banner.py" line="1"/>
+        <source>%1: not the right kind of value (left out)</source>
+        <translation>%1：值的类型不对（已略去）</translation>
+    </message>
 </context>
 <context>
     <name>Notifier</name>

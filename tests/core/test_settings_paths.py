@@ -78,7 +78,7 @@ def test_settings_from_another_version_keep_unknown_keys_and_fix_wrong_types(
     assert loaded.file_roots == [] and loaded.watched_folders == ["/docs"]
     assert loaded.theme == "dark" and loaded.chat_temperature == 1.0
     assert [s.name for s in loaded.mcp_servers] == ["notes"]
-    notes = "\n".join(loaded.load_notes)
+    notes = "\n".join(note.words for note in loaded.load_notes)
     assert "file_roots: expected a list of text, found int; using the default" in notes
     assert "future_flag: not a setting this version knows (kept, ignored)" in notes
     assert "mcp_servers[0].env: not a setting this version knows" in notes
