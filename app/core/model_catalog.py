@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from enum import StrEnum
 from pathlib import Path
 
 DEFAULT_ENDPOINT = "https://huggingface.co"
@@ -17,6 +18,15 @@ def kv_bytes_per_token(kv_type: str = "f16") -> int:
     return per_token(22, 2, 8, 128, kv_type)
 
 
+class BuildNote(StrEnum):
+    """What a build is good for: a code the window words in its language."""
+
+    BALANCED = "balanced"  # GGUF Q4: good quality, fastest on most computers
+    CLOSEST = "closest"  # GGUF Q8: closest to the original, more memory
+    MLX_FASTEST = "mlx_fastest"  # MLX 4-bit: the fastest on a Mac
+    MLX_QUALITY = "mlx_quality"  # MLX 8-bit: higher quality, more memory
+
+
 @dataclass(frozen=True)
 class Build:
     """One downloadable build: a single GGUF file, or an MLX folder (every file in the repo)."""
@@ -27,7 +37,7 @@ class Build:
     repo: str
     filename: str  # the GGUF file; "" for MLX folders
     size: int  # bytes, as published (the exact figure comes from the server before download)
-    note: str = ""
+    note: BuildNote
     recommended: bool = False
 
     def target(self, models_dir: Path) -> Path:
@@ -39,16 +49,16 @@ class Build:
 BUILDS: tuple[Build, ...] = (
     Build("nanbeige4.2-3b-q4_k_m", "Nanbeige4.2-3B · Q4_K_M", "gguf", GGUF_REPO,
           "Nanbeige_Nanbeige4.2-3B-Q4_K_M.gguf", 2_684_023_968,
-          "GGUF for llama.cpp. Good quality, fastest on most computers.", recommended=True),
+          BuildNote.BALANCED, recommended=True),
     Build("nanbeige4.2-3b-q8_0", "Nanbeige4.2-3B · Q8_0", "gguf", GGUF_REPO,
           "Nanbeige_Nanbeige4.2-3B-Q8_0.gguf", 4_434_787_488,
-          "GGUF for llama.cpp. Closest to the original; needs more memory."),
+          BuildNote.CLOSEST),
     Build("nanbeige4.2-3b-mlx-4bit", "Nanbeige4.2-3B · MLX 4-bit", "mlx",
           "MercuriusDream/Nanbeige4.2-3B-mlx-4bit", "", 2_350_000_000,
-          "For Apple Silicon Macs (MLX). The fastest choice on a Mac."),
+          BuildNote.MLX_FASTEST),
     Build("nanbeige4.2-3b-mlx-8bit", "Nanbeige4.2-3B · MLX 8-bit", "mlx",
           "MercuriusDream/Nanbeige4.2-3B-mlx-8bit", "", 4_450_000_000,
-          "For Apple Silicon Macs (MLX). Higher quality, more memory."),
+          BuildNote.MLX_QUALITY),
 )
 
 

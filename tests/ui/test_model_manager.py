@@ -277,3 +277,26 @@ def test_the_chat_header_picks_a_recent_model(ctx, qtbot, tmp_path, monkeypatch)
         picker.activated.emit(picker.count() - 1)
     window.show_page("library")
     assert not picker.isVisible()  # it belongs to the chat
+
+
+def test_each_build_says_what_it_is_good_for_in_the_window_language(ctx, qtbot,
+                                                                    qapp) -> None:
+    """What a build is good for is a code in the catalogue: the dialog words it (in Chinese
+    here), where it passed the catalogue's English sentence through translate before."""
+    from PySide6.QtWidgets import QLabel
+
+    from app.ui.i18n import Translations
+
+    translations = Translations(qapp)
+    assert translations.apply("zh_CN") == "zh_CN"
+    try:
+        dialog = ModelManager(ctx, first_run=True)
+        qtbot.addWidget(dialog)
+        notes = [[label.text() for label in row.findChildren(QLabel)] for row in dialog.rows]
+    finally:
+        translations.apply("en")
+    assert len(notes) == len(BUILDS)
+    for texts in notes:
+        assert any("GGUF" in t or "MLX" in t for t in texts)
+        assert not any("Good quality" in t or "Higher quality" in t or "Closest" in t
+                       or "fastest choice" in t for t in texts), texts

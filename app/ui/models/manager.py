@@ -21,7 +21,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.model_catalog import BUILDS, Build, endpoint, human_size, kv_bytes_per_token
+from app.core.model_catalog import (
+    BUILDS,
+    Build,
+    BuildNote,
+    endpoint,
+    human_size,
+    kv_bytes_per_token,
+)
 from app.core.model_download import Downloader, Paused, Progress, resolve
 from app.ui.context import UiContext
 from app.ui.file_actions import start_folder
@@ -30,17 +37,17 @@ from app.ui.theme import page_title
 
 _VERDICT_COLOURS = {"fits": "#3a8a5c", "tight": "#b7791f", "won't fit": "#c8553d",
                     "not here": "#8a8d93"}
-# The catalogue (app.core, no Qt) describes builds in English; shown through this context.
-_NOTES = (
-    QT_TRANSLATE_NOOP("ModelCatalog", "GGUF for llama.cpp. Good quality, fastest on most "
-                                      "computers."),
-    QT_TRANSLATE_NOOP("ModelCatalog", "GGUF for llama.cpp. Closest to the original; needs more "
-                                      "memory."),
-    QT_TRANSLATE_NOOP("ModelCatalog", "For Apple Silicon Macs (MLX). The fastest choice on a "
-                                      "Mac."),
-    QT_TRANSLATE_NOOP("ModelCatalog", "For Apple Silicon Macs (MLX). Higher quality, more "
-                                      "memory."),
-)
+# What each build is good for, in the UI's language: the one place a BuildNote becomes words.
+_NOTES = {
+    BuildNote.BALANCED: QT_TRANSLATE_NOOP(
+        "ModelCatalog", "GGUF for llama.cpp. Good quality, fastest on most computers."),
+    BuildNote.CLOSEST: QT_TRANSLATE_NOOP(
+        "ModelCatalog", "GGUF for llama.cpp. Closest to the original; needs more memory."),
+    BuildNote.MLX_FASTEST: QT_TRANSLATE_NOOP(
+        "ModelCatalog", "For Apple Silicon Macs (MLX). The fastest choice on a Mac."),
+    BuildNote.MLX_QUALITY: QT_TRANSLATE_NOOP(
+        "ModelCatalog", "For Apple Silicon Macs (MLX). Higher quality, more memory."),
+}
 
 
 def gib(n: int) -> str:
@@ -130,7 +137,7 @@ class BuildRow(QFrame):
         self.size_label.setObjectName("dim")
         head.addWidget(self.size_label)
         layout.addLayout(head)
-        text = QCoreApplication.translate("ModelCatalog", self.build.note)
+        text = QCoreApplication.translate("ModelCatalog", str(_NOTES[self.build.note]))
         if not runs_here(self.build):
             text += " " + self.tr("This computer is not an Apple Silicon Mac: prefer a GGUF "
                                   "build here.")
