@@ -270,3 +270,17 @@ def test_the_model_proposes_a_routine_shown_in_words_with_its_next_three_runs(
                 "Fri 04 Dec 2026 07:30, Mon 07 Dec 2026 07:30.")
             assert len(desk.store.all()) == kept  # only a yes adds it
     assert desk.store.all()[0].schedule.rrule == "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR"
+
+
+def test_a_run_killed_mid_answer_is_recorded_as_interrupted_and_not_run_again(
+        desk: Desk) -> None:
+    with time_machine.travel(berlin(2026, 12, 2, 7, 0), tick=True) as clock:
+        routine = desk.add("07:30", "day")
+        clock.move_to(berlin(2026, 12, 2, 7, 30, 5))
+        # A process claimed this time, then died (SIGKILL) before it could finish the run.
+        claimed = desk.store.claim(routine, berlin(2026, 12, 2, 7, 30), datetime.now(UTC))
+        assert claimed is not None
+        clock.move_to(berlin(2026, 12, 2, 8, 0))
+        assert desk.scheduler.run_due() == []  # that time is not run twice
+        assert desk.store.run(claimed.id).status == "interrupted"  # its history says so
+        assert desk.backend.calls == []

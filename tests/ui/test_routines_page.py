@@ -47,6 +47,9 @@ def test_add_edit_pause_run_and_delete_a_routine(ctx: Any, window: Any, qtbot: A
     dialog = page.new_routine()
     dialog.name.setText("Morning")
     dialog.ask.setPlainText("What is on today?")
+    dialog.when.setDateTime(QDateTime(QDate.currentDate().addDays(-1), QTime(7, 30)))
+    dialog.buttons.button(dialog.buttons.StandardButton.Save).click()
+    assert dialog.isVisible() and "has passed" in dialog.next_runs.text()  # once, yesterday
     tomorrow = QDate.currentDate().addDays(1)
     dialog.when.setDateTime(QDateTime(tomorrow, QTime(7, 30)))
     dialog.repeat.setCurrentIndex(2)  # every weekday
@@ -156,7 +159,7 @@ def test_the_app_runs_a_due_routine_and_announces_it(ctx: Any, qtbot: Any,
 
 
 def test_the_routines_page_and_its_cards_in_chinese(ctx: Any, window: Any, qtbot: Any,
-                                                    backend: Any, chinese: Any) -> None:
+                                                    backend: Any, chinese: Any) -> None:  # noqa: F811
     ctx.translations = chinese
     now = datetime.now(ZoneInfo("UTC"))
     routine = ctx.hearth.routines.add("晨报", "今天有什么安排？", Schedule(
@@ -180,3 +183,30 @@ def test_the_routines_page_and_its_cards_in_chinese(ctx: Any, window: Any, qtbot
     dialog = page.edit_routine()
     assert english_on(dialog) == {}
     dialog.reject()
+
+
+def test_a_routine_notification_opens_its_conversation(ctx: Any, qtbot: Any,
+                                                       monkeypatch: Any) -> None:
+    from PySide6.QtGui import QPalette
+    from PySide6.QtWidgets import QApplication
+
+    from app.ui.shell.desktop import Desktop
+
+    monkeypatch.setattr("app.ui.shell.desktop.tray_available", lambda: False)
+    desktop = Desktop(QApplication.instance(), ctx.hearth)
+    qtbot.addWidget(desktop.window)
+    qtbot.addWidget(desktop.quick)
+    conversation = ctx.hearth.history.create_conversation(title="Morning")
+    ctx.hearth.history.add_message(conversation.id, "user", "What is on today?")
+    desktop.services.routine_ran.emit("Morning", "The answer is ready.",
+                                      f"conversation:{conversation.id}")
+    (shown,) = desktop.notifier.recent
+    assert (shown.title, shown.key) == ("Morning", f"conversation:{conversation.id}")
+    desktop.notifier.opened.emit(shown.key)  # the notification's Open (or a click on it)
+    assert desktop.window.isVisible()
+    assert desktop.window.chat.conversation_id == conversation.id
+    desktop.ctx.ops.wait(WAIT_MS)
+    desktop.theme.setParent(None)  # leave the application as the next test expects it
+    desktop.setParent(None)
+    QApplication.instance().setStyleSheet("")
+    QApplication.instance().setPalette(QPalette())
