@@ -218,10 +218,10 @@ class Turn:
         sampling = step_sampling(settings, after_tool=used_tools)
         options = GenerateOptions(
             enable_thinking=thinking and budget > 0,
-            # The template keeps this turn's reasoning anyway; True also keeps earlier turns'
-            # reasoning, which MODEL.md recommends once the model works through tool steps.
-            preserve_thinking=used_tools if mode.preserve_thinking is None
-            else mode.preserve_thinking,
+            # The template keeps this turn's reasoning anyway; True also keeps earlier turns'.
+            # One value for the whole turn: switched on at its first tool step, it rendered
+            # every earlier turn anew and made the engine read them again (~550 tokens).
+            preserve_thinking=bool(mode.preserve_thinking),
             tools=tool_specs(skills),
             max_tokens=self._answer_left() or settings.max_tokens,
             temperature=sampling.temperature if mode.temperature is None else mode.temperature,
