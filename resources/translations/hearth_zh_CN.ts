@@ -777,6 +777,26 @@
         <source>No answer: %1</source>
         <translation>没有应答：%1</translation>
     </message>
+    <message>
+        <source>OpenClaw sends requests of 11,000 to 14,000 tokens, so it needs a context of about %1 tokens.</source>
+        <translation>OpenClaw 的请求有 11,000 到 14,000 个 token，因此需要约 %1 个 token 的上下文。</translation>
+    </message>
+    <message>
+        <source>The model is loaded with %1: too short for it.</source>
+        <translation>当前模型加载的上下文为 %1：对它来说太短。</translation>
+    </message>
+    <message>
+        <source>Use %1 tokens</source>
+        <translation>使用 %1 个 token</translation>
+    </message>
+    <message>
+        <source>Its cache takes about %1 of memory (%2 now).</source>
+        <translation>其缓存约占用 %1 内存（当前为 %2）。</translation>
+    </message>
+    <message>
+        <source>The context length is set to %1 tokens: it applies when you save, and the model reloads.</source>
+        <translation>上下文长度已设为 %1 个 token：保存后生效，模型会重新加载。</translation>
+    </message>
 </context>
 <context>
     <name>Desktop</name>

@@ -45,7 +45,9 @@ class TurnMode:
     temperature: float | None = None  # None: the chat or tool-step setting
     seed: int | None = None
     kind: RequestKind = "chat"  # "quick" for the quick-ask box: its own thinking budget
-    preserve_thinking: bool | None = None  # None: only once the turn has used a tool
+    # Earlier turns' reasoning kept in the prompt, from the turn's first step to its last
+    # (None: not kept; this turn's own reasoning always is).
+    preserve_thinking: bool | None = None
     priority: Priority = Priority.USER  # ROUTINE: waits behind the person's own chat
 
     @classmethod

@@ -171,7 +171,8 @@ class SettingsDialog(QDialog):
         self.tabs.addTab(self.privacy, "")
         self._tr(lambda: self.tabs.setTabText(self.tabs.indexOf(self.privacy),
                                               self.tr("Privacy")))
-        self.connect_page = ConnectPage(ctx, ctx.server)
+        self.connect_page = ConnectPage(ctx, ctx.server,
+                                        use_context=lambda tokens: self.context.setValue(tokens))
         self.tabs.addTab(self.connect_page, "")
         self._tr(lambda: self.tabs.setTabText(self.tabs.indexOf(self.connect_page),
                                               self.tr("Connect another app")))
