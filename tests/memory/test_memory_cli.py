@@ -95,3 +95,22 @@ def test_mcp_serve_offers_no_memory_tool() -> None:
     finally:
         hearth.close()
     assert names and not names & {"remember", "forget_memory"}
+
+
+def test_other_programs_cannot_propose_a_memory() -> None:
+    """The local server's proposal desk (changes other programs ask the person to approve)
+    takes calendar changes only: remember and forget_memory are refused before anyone asks."""
+    from app.core.server.proposals import ProposalDesk
+    from skills.base import SkillError
+
+    hearth = Hearth()
+    try:
+        asked: list[Any] = []
+        desk = ProposalDesk(hearth.assistant.skills(), asked.append, "UTC")
+        for tool, arguments in (("remember", {"text": "my PIN is 9999"}),
+                                ("forget_memory", {"id": 1})):
+            with pytest.raises(SkillError, match="not a change Hearth accepts"):
+                desk.propose(tool, arguments)
+        assert asked == [] and hearth.memory.entries() == []
+    finally:
+        hearth.close()
