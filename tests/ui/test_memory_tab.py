@@ -145,9 +145,12 @@ def test_deleting_a_chat_offers_to_forget_what_it_taught(
     check = box.checkBox()
     assert check is not None and check.isChecked()  # offered, and ticked
     check.setChecked(forget_too)
+    forgotten: list[bool] = []
+    window.sidebar.memory_forgotten.connect(lambda: forgotten.append(True))
     _destructive(box).click()
     qtbot.waitUntil(lambda: hearth.history.get_conversation(taught["garden"]) is None,
                     timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: forgotten == ([True] if forget_too else []), timeout=WAIT_MS)
     assert ctx.ops.wait(WAIT_MS)
     left = [m.text for m in hearth.memory.entries()]
     assert left == (["I live in Lyon"] if forget_too else
