@@ -56,6 +56,7 @@ def test_the_memory_tab_lists_searches_edits_and_forgets(window: Any, qtbot: Any
     assert tab.visible_texts() == ["I grow tulips", "My garden faces south", "I live in Lyon"]
     assert [tab.table.item(r, 1).text() for r in range(3)] == ["Garden", "Garden",
                                                                 "Typed by you"]
+    assert tab.table.item(0, 0).toolTip() == "Not given to the model yet"
     tab.search.setText("GARDEN")
     assert tab.visible_texts() == ["My garden faces south"]
     tab.search.setText("")
@@ -223,3 +224,24 @@ def test_a_memory_approved_in_the_chat_is_kept_and_warms_the_new_prefix(
     qtbot.waitUntil(lambda: not window.chat.streaming, timeout=WAIT_MS)
     [kept] = ctx.hearth.memory.entries()
     assert (kept.text, kept.source) == ("I am vegetarian", window.chat.conversation_id)
+
+
+def test_instructions_too_long_keep_the_dialog_open_and_lose_nothing(
+        window: Any, qtbot: Any, ctx: Any) -> None:
+    from app.core.memory.store import MAX_INSTRUCTIONS
+
+    settings = window.open_settings()
+    tab = settings.memory
+    settings.tabs.setCurrentIndex(0)
+    text = "Answer in metric. " * (MAX_INSTRUCTIONS // 10)
+    tab.instructions.setPlainText(text)
+    tab.instructions.document().setModified(True)
+    settings.save()
+    assert settings.isVisible() and settings.tabs.currentWidget() is tab
+    assert str(MAX_INSTRUCTIONS) in tab.too_long.text() and tab.too_long.isVisible()
+    assert tab.instructions.toPlainText() == text  # what was typed is all still there
+    assert ctx.ops.wait(WAIT_MS) and ctx.hearth.memory.instructions() == ""
+    tab.instructions.setPlainText("Answer in metric.")
+    tab.instructions.document().setModified(True)
+    settings.save()
+    assert ctx.ops.wait(WAIT_MS) and ctx.hearth.memory.instructions() == "Answer in metric."
