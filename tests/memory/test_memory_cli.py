@@ -114,3 +114,30 @@ def test_other_programs_cannot_propose_a_memory() -> None:
         assert asked == [] and hearth.memory.entries() == []
     finally:
         hearth.close()
+
+
+@pytest.mark.parametrize("forget", [False, True])
+def test_history_delete_names_what_the_chat_taught(forget: bool,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """`hearth history delete` never keeps a chat's memories unsaid: it names them (and how
+    to forget them), or forgets them too with --forget-memories."""
+    hearth = Hearth()
+    try:
+        chat = hearth.history.create_conversation("Garden")
+        hearth.history.add_message(chat.id, "user", "I grow tulips")
+        taught = hearth.memory.add("I grow tulips", source=chat.id)
+        typed = hearth.memory.add("I live in Lyon")
+    finally:
+        hearth.close()
+    extra = ["--forget-memories"] if forget else []
+    assert main(["history", "delete", chat.id[:8], "--json", *extra]) == 0
+    out, err = capsys.readouterr()
+    key = "memories_forgotten" if forget else "memories_kept"
+    assert _json(out) == [{"deleted": chat.id, "title": "Garden", key: [taught.id]}]
+    assert main(["memory", "list", "--json"]) == 0
+    left = [m["id"] for m in _json(capsys.readouterr().out)]
+    if forget:
+        assert left == [typed.id] and err == ""
+    else:
+        assert left == [taught.id, typed.id]
+        assert "I grow tulips" in err and "hearth memory delete" in err
