@@ -1509,6 +1509,16 @@
         <source>Could not delete the history</source>
         <translation>无法删除历史记录</translation>
     </message>
+    <message>
+        <location filename="../work/wt/memory/app/ui/settings/forget_history.py" line="57"/>
+        <source>Also forget the one thing Hearth remembers from them</source>
+        <translation>同时忘记 Hearth 从中记住的一件事</translation>
+    </message>
+    <message>
+        <location filename="../work/wt/memory/app/ui/settings/forget_history.py" line="58"/>
+        <source>Also forget the %1 things Hearth remembers from them</source>
+        <translation>同时忘记 Hearth 从中记住的 %1 件事</translation>
+    </message>
 </context>
 <context>
     <name>LibraryView</name>

@@ -197,6 +197,11 @@ def test_the_memory_tab_and_delete_dialog_speak_chinese(window: Any, qtbot: Any,
     assert check is not None and not english_on(check)
     assert "Hearth" in box.informativeText() and "remembers" not in box.informativeText()
     box.button(QMessageBox.StandardButton.Cancel).click()
+    window.sidebar.eraser.ask()
+    box = _question(qtbot, window.sidebar.eraser)
+    check = box.checkBox()
+    assert check is not None and "2" in check.text() and not english_on(check)
+    box.button(QMessageBox.StandardButton.Cancel).click()
 
 
 def test_a_memory_approved_in_the_chat_is_kept_and_warms_the_new_prefix(
@@ -245,3 +250,21 @@ def test_instructions_too_long_keep_the_dialog_open_and_lose_nothing(
     tab.instructions.document().setModified(True)
     settings.save()
     assert ctx.ops.wait(WAIT_MS) and ctx.hearth.memory.instructions() == "Answer in metric."
+
+
+@pytest.mark.parametrize("forget_too", [True, False])
+def test_delete_all_history_offers_to_forget_what_the_chats_taught(
+        forget_too: bool, window: Any, qtbot: Any, ctx: Any, taught: dict[str, Any]) -> None:
+    eraser = window.sidebar.eraser
+    eraser.ask()
+    box = _question(qtbot, eraser)
+    check = box.checkBox()
+    assert check is not None and check.isChecked()
+    assert "2 things Hearth remembers" in check.text()  # the typed one is not the chats'
+    check.setChecked(forget_too)
+    _destructive(box).click()
+    qtbot.waitUntil(lambda: ctx.hearth.history.list_conversations() == [], timeout=WAIT_MS)
+    assert ctx.ops.wait(WAIT_MS)
+    left = [m.text for m in ctx.hearth.memory.entries()]
+    assert left == (["I live in Lyon"] if forget_too else
+                    ["I grow tulips", "My garden faces south", "I live in Lyon"])

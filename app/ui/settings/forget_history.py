@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QObject, Qt, Signal
-from PySide6.QtWidgets import QMessageBox, QWidget
+from PySide6.QtWidgets import QCheckBox, QMessageBox, QWidget
 
 from app.ui.context import UiContext
 from app.ui.i18n import plural
@@ -16,6 +16,7 @@ class HistoryEraser(QObject):
     lifecycle owner (app.core.conversations) on a worker; `erased` carries what it forgot."""
 
     erased = Signal(list)  # app.core.conversations.Forgotten, one per conversation
+    memory_forgotten = Signal()  # what the chats taught went with them: the prefix is new
 
     def __init__(self, ctx: UiContext, parent: QWidget) -> None:
         super().__init__(parent)
@@ -24,13 +25,17 @@ class HistoryEraser(QObject):
         self.box: QMessageBox | None = None  # the question on screen (tests click it)
 
     def ask(self) -> None:
-        history = self.ctx.lazy("history")
-        # The chats a person can see: started-and-never-used ones hold nothing (they go too).
-        self.ctx.ops.run(
-            lambda: len(history.list_conversations(include_archived=True, include_empty=False)),
-            self._confirm, title=self.tr("Could not read your conversations"))
+        history, memory = self.ctx.lazy("history"), self.ctx.lazy("memory")
 
-    def _confirm(self, count: int) -> None:
+        def read() -> tuple[int, list[int]]:
+            # The chats a person can see: started-and-never-used ones hold nothing (they go too).
+            count = len(history.list_conversations(include_archived=True, include_empty=False))
+            return count, [m.id for m in memory.entries() if not m.typed]
+
+        self.ctx.ops.run(read, lambda found: self._confirm(*found),
+                         title=self.tr("Could not read your conversations"))
+
+    def _confirm(self, count: int, taught: list[int] | None = None) -> None:
         if count == 0:
             self.box = QMessageBox(QMessageBox.Icon.Information, self.tr("Delete all history"),
                                    self.tr("There is no history to delete."),
@@ -47,7 +52,19 @@ class HistoryEraser(QObject):
                           self._parent)
         delete = box.addButton(self.tr("Delete all"), QMessageBox.ButtonRole.DestructiveRole)
         box.setDefaultButton(QMessageBox.StandardButton.Cancel)  # Enter keeps the history
-        box.buttonClicked.connect(lambda button: self.erase() if button is delete else None)
+        if taught:  # what the chats taught is named, and goes too unless unticked
+            also = QCheckBox(plural(len(taught), self.tr(
+                "Also forget the one thing Hearth remembers from them"), self.tr(
+                "Also forget the %1 things Hearth remembers from them")), box)
+            also.setChecked(True)
+            box.setCheckBox(also)
+
+        def clicked(button: object) -> None:
+            if button is delete:
+                check = box.checkBox()
+                self.erase(taught if check is not None and check.isChecked() else [])
+
+        box.buttonClicked.connect(clicked)
         self.box = box
         self._show(box)
 
@@ -56,12 +73,20 @@ class HistoryEraser(QObject):
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         box.open()
 
-    def erase(self) -> None:
-        """Forget every conversation now (no question asked)."""
-        conversations = self.ctx.lazy("conversations")
+    def erase(self, memories: list[int] | None = None) -> None:
+        """Forget every conversation now (no question asked), and these memories with them."""
+        conversations, memory = self.ctx.lazy("conversations"), self.ctx.lazy("memory")
+        forget = list(memories or [])
+
+        def work() -> list[Any]:
+            gone = conversations.delete_all()
+            if forget:
+                memory.delete_many(forget)
+            return gone
 
         def done(gone: list[Any]) -> None:
             self.erased.emit(gone)
+            if forget:
+                self.memory_forgotten.emit()
 
-        self.ctx.ops.run(lambda: conversations.delete_all(), done,
-                         title=self.tr("Could not delete the history"))
+        self.ctx.ops.run(work, done, title=self.tr("Could not delete the history"))

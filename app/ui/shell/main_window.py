@@ -319,6 +319,7 @@ class MainWindow(QMainWindow):
         dialog.open_models.connect(self.open_models)
         dialog.test_notification.connect(self.test_notification)
         dialog.privacy.eraser.erased.connect(self.sidebar.forgotten)
+        dialog.privacy.eraser.memory_forgotten.connect(self._personal_changed)
         dialog.memory.open_conversation.connect(self.open_conversation)
         dialog.memory.changed.connect(self._personal_changed)
         dialog.open()

@@ -73,6 +73,7 @@ class Sidebar(QWidget):
         self._tr = Retranslator(self)
         self.eraser = HistoryEraser(ctx, self)  # "Delete all history…" in the chat menu
         self.eraser.erased.connect(self.forgotten)
+        self.eraser.memory_forgotten.connect(self.memory_forgotten)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(10, 12, 10, 10)
         layout.setSpacing(8)
