@@ -1633,6 +1633,16 @@
         <source>Could not delete the history</source>
         <translation>无法删除历史记录</translation>
     </message>
+    <message>
+        <location filename="../work/wt/memory/app/ui/settings/forget_history.py" line="57"/>
+        <source>Also forget the one thing Hearth remembers from them</source>
+        <translation>同时忘记 Hearth 从中记住的一件事</translation>
+    </message>
+    <message>
+        <location filename="../work/wt/memory/app/ui/settings/forget_history.py" line="58"/>
+        <source>Also forget the %1 things Hearth remembers from them</source>
+        <translation>同时忘记 Hearth 从中记住的 %1 件事</translation>
+    </message>
 </context>
 <context>
     <name>LibraryView</name>
@@ -2376,6 +2386,21 @@
         <location filename="../../app/ui/settings/memory.py" line="314"/>
         <source>Could not save the standing instructions</source>
         <translation>无法保存长期指示</translation>
+    </message>
+    <message>
+        <location filename="../work/wt/memory/app/ui/settings/memory.py" line="192"/>
+        <source>Last given to the model %1</source>
+        <translation>上次提供给模型：%1</translation>
+    </message>
+    <message>
+        <location filename="../work/wt/memory/app/ui/settings/memory.py" line="194"/>
+        <source>Not given to the model yet</source>
+        <translation>尚未提供给模型</translation>
+    </message>
+    <message>
+        <location filename="../work/wt/memory/app/ui/settings/memory.py" line="320"/>
+        <source>The standing instructions hold at most %1 characters; these have %2. Shorten them to save.</source>
+        <translation>长期指示最多 %1 个字符，当前有 %2 个。请缩短后再保存。</translation>
     </message>
 </context>
 <context>

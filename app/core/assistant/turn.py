@@ -125,6 +125,7 @@ class Turn:
         self._queued_at = 0
         self.calls_seen: set[str] = set()
         self.repeated: list[str] = []  # names of calls the model repeated word for word
+        self.personal = ""  # standing instructions and memories, as this turn was told them
 
     def emit(self, event: AssistantEvent) -> None:
         if isinstance(event, Queued):  # the budget's count and the step may wait in turn
@@ -156,6 +157,9 @@ class Turn:
         user_id = self.s.prepare()  # stores the user's message; may settle the mode
         handle, mode = self.s.handle, self.s.mode
         skills = [s for s in self.s.skills(handle.stop_flag.is_set) if mode.allows(s.name)]
+        # Read once per turn: a memory approved at one step must not change the system
+        # message of the next (the conversation's KV would no longer match mid-turn).
+        self.personal = self.s.personal()
         context = SkillContext(conversation_id=self.conv, timezone=local_timezone_name(),
                                should_stop=handle.stop_flag.is_set,
                                outside_text=self._read_outside_text())
@@ -220,7 +224,7 @@ class Turn:
     def _prompt(self, skills: list[Skill], used_tools: bool) -> StepPrompt:
         """The step's messages and options before the context budget is applied."""
         mode, settings = self.s.mode, self.s.settings
-        system = system_message(skills, settings, mode, self.s.notes(), self.s.personal())
+        system = system_message(skills, settings, mode, self.s.notes(), self.personal)
         thinking = settings.thinking_default if mode.thinking is None else mode.thinking
         budget = thinking_budget(settings, "tools" if used_tools else mode.kind)
         sampling = step_sampling(settings, after_tool=used_tools)

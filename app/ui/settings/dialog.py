@@ -378,6 +378,9 @@ class SettingsDialog(QDialog):
         }
 
     def save(self) -> None:
+        if not self.memory.ready_to_save():
+            self.tabs.setCurrentWidget(self.memory)  # it says what to fix; nothing is lost
+            return
         changed = {k for k, v in self.values().items() if getattr(self.settings, k) != v}
         for key in changed:
             setattr(self.settings, key, self.values()[key])

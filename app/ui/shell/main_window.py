@@ -229,6 +229,7 @@ class MainWindow(QMainWindow):
         s.hit_selected.connect(self.open_conversation)
         s.page_requested.connect(self._page_requested)
         s.deleted.connect(lambda cid: self.new_chat() if c.conversation_id == cid else None)
+        s.memory_forgotten.connect(self._personal_changed)
         c.conversation_started.connect(self._conversation_started)
         c.title_changed.connect(lambda _cid, _t: s.reload())
         c.turn_finished.connect(self._turn_finished)
@@ -336,6 +337,7 @@ class MainWindow(QMainWindow):
         dialog.open_models.connect(self.open_models)
         dialog.test_notification.connect(self.test_notification)
         dialog.privacy.eraser.erased.connect(self.sidebar.forgotten)
+        dialog.privacy.eraser.memory_forgotten.connect(self._personal_changed)
         dialog.memory.open_conversation.connect(self.open_conversation)
         dialog.memory.changed.connect(self._personal_changed)
         dialog.open()
@@ -431,8 +433,9 @@ class MainWindow(QMainWindow):
         """Bring the saved prompt prefix into the engine (or compute it) on the model thread,
         below any turn the user sends meanwhile; the status bar follows its progress."""
         hearth = self.ctx.hearth
+
         def start() -> Any:
-            self._follow_memory(hearth.assistant)
+            self._follow_memory(self.ctx.assistant())
             return hearth.warmup(self.prefix_status.emit).start()
 
         self.ctx.ops.run(start, on_failure=lambda _exc: self._show_prefix(None))

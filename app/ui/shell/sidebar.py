@@ -60,6 +60,7 @@ class Sidebar(QWidget):
     page_requested = Signal(str)  # "library" | "files" | "calendar" | "routines" | "models"
     # | "settings"
     deleted = Signal(str)
+    memory_forgotten = Signal()  # a deleted chat's memories went with it: the prefix is new
 
     def __init__(self, ctx: UiContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -335,6 +336,8 @@ class Sidebar(QWidget):
 
         def done(_r: Any) -> None:
             self.deleted.emit(cid)
+            if forget:
+                self.memory_forgotten.emit()
             self.reload()
 
         self.ctx.ops.run(work, done)
