@@ -197,8 +197,9 @@ def test_the_memory_tab_and_delete_dialog_speak_chinese(window: Any, qtbot: Any,
     assert check is not None and not english_on(check)
     assert "Hearth" in box.informativeText() and "remembers" not in box.informativeText()
     box.button(QMessageBox.StandardButton.Cancel).click()
-    window.sidebar.eraser.ask()
-    box = _question(qtbot, window.sidebar.eraser)
+    eraser = window._dialogs["settings"].privacy.eraser  # Delete all history lives in Privacy
+    eraser.ask()
+    box = _question(qtbot, eraser)
     check = box.checkBox()
     assert check is not None and "2" in check.text() and not english_on(check)
     box.button(QMessageBox.StandardButton.Cancel).click()
@@ -255,7 +256,7 @@ def test_instructions_too_long_keep_the_dialog_open_and_lose_nothing(
 @pytest.mark.parametrize("forget_too", [True, False])
 def test_delete_all_history_offers_to_forget_what_the_chats_taught(
         forget_too: bool, window: Any, qtbot: Any, ctx: Any, taught: dict[str, Any]) -> None:
-    eraser = window.sidebar.eraser
+    eraser = window.open_settings().privacy.eraser  # Delete all history lives in Privacy
     eraser.ask()
     box = _question(qtbot, eraser)
     check = box.checkBox()
