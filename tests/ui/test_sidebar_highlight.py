@@ -9,6 +9,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence
 from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
 
 from app.ui.shell.main_window import MainWindow
 from tests.ui.scripts import TITLE, WAIT_MS, answer
@@ -91,3 +92,19 @@ def test_a_chat_handed_over_by_quick_ask_is_the_one_highlighted(window, quick, b
     click(qtbot, window, "Trip")
     qtbot.waitUntil(lambda: window.chat.conversation_id == trip, timeout=WAIT_MS)
     assert highlighted(window) == ["Trip"]
+
+
+def test_no_sideways_scrollbar_in_the_sidebar(window, qtbot, ctx) -> None:
+    history = ctx.hearth.history
+    long_title = "A very long title about planning the summer trip to the northern lakes " * 3
+    conv = history.create_conversation(long_title)
+    history.add_message(conv.id, "user", "Plan the trip to the northern lakes " * 20)
+    reloaded(qtbot, window, 3)
+    for shown in (window.sidebar.list, window.sidebar.results):
+        if shown is window.sidebar.results:
+            window.sidebar.search.setText("northern lakes")
+            qtbot.waitUntil(lambda: window.sidebar.results.count() > 0, timeout=WAIT_MS)
+        shown.doItemsLayout()
+        QApplication.processEvents()
+        assert shown.isVisible()
+        assert not shown.horizontalScrollBar().isVisible(), shown.objectName()

@@ -97,6 +97,9 @@ class Sidebar(QWidget):
     def _build_list(self) -> QListWidget:
         self.list = QListWidget()
         self.list.setObjectName("conversationList")
+        # Titles are cut with "…" to the sidebar's width: never an (empty) sideways scrollbar.
+        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.list.setTextElideMode(Qt.TextElideMode.ElideRight)
         self._tr(lambda: self.list.setAccessibleName(self.tr("Conversations")))
         self.list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.list.customContextMenuRequested.connect(self._menu)
@@ -124,6 +127,7 @@ class Sidebar(QWidget):
         self._tr(lambda: self.results.setAccessibleName(self.tr("Search results")))
         self.results.setItemDelegate(RichTextDelegate(self.results))
         self.results.setWordWrap(True)
+        self.results.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.results.itemActivated.connect(self._hit_activated)
         self.results.itemClicked.connect(self._hit_activated)
         column.addWidget(self.results, 1)
