@@ -4,57 +4,57 @@
 <context>
     <name>AssistantMessage</name>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="453"/>
+        <location filename="../../app/ui/chat/message.py" line="483"/>
         <source>Previous answer</source>
         <translation>上一个回答</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="454"/>
+        <location filename="../../app/ui/chat/message.py" line="484"/>
         <source>Show the previous answer to this message</source>
         <translation>显示对这条消息的上一个回答</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="455"/>
+        <location filename="../../app/ui/chat/message.py" line="485"/>
         <source>Next answer</source>
         <translation>下一个回答</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="456"/>
+        <location filename="../../app/ui/chat/message.py" line="486"/>
         <source>Show the next answer to this message</source>
         <translation>显示对这条消息的下一个回答</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="460"/>
+        <location filename="../../app/ui/chat/message.py" line="490"/>
         <source>Answer shown</source>
         <translation>当前显示的回答</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="285"/>
+        <location filename="../../app/ui/chat/message.py" line="308"/>
         <source>Answer</source>
         <translation>回答</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="461"/>
+        <location filename="../../app/ui/chat/message.py" line="491"/>
         <source>Sources</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="450"/>
+        <location filename="../../app/ui/chat/message.py" line="480"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="450"/>
+        <location filename="../../app/ui/chat/message.py" line="480"/>
         <source>Copy the answer</source>
         <translation>复制回答</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="451"/>
+        <location filename="../../app/ui/chat/message.py" line="481"/>
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="451"/>
+        <location filename="../../app/ui/chat/message.py" line="481"/>
         <source>Answer this again</source>
         <translation>重新回答</translation>
     </message>
@@ -62,12 +62,12 @@
 <context>
     <name>Banner</name>
     <message>
-        <location filename="../../app/ui/chat/parts.py" line="83"/>
+        <location filename="../../app/ui/chat/parts.py" line="77"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/parts.py" line="86"/>
+        <location filename="../../app/ui/chat/parts.py" line="80"/>
         <source>Progress</source>
         <translation>进度</translation>
     </message>
@@ -75,145 +75,150 @@
 <context>
     <name>BuildRow</name>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="63"/>
+        <location filename="../../app/ui/models/manager.py" line="64"/>
         <source>Could not reach the download server. Check the internet connection and try again: the download continues where it stopped.</source>
         <translation>无法连接下载服务器。请检查网络连接后重试：下载会从中断处继续。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="67"/>
+        <location filename="../../app/ui/models/manager.py" line="68"/>
         <source>The disk is full. Free some space and try again: the download continues where it stopped.</source>
         <translation>磁盘已满。请腾出空间后重试：下载会从中断处继续。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="70"/>
+        <location filename="../../app/ui/models/manager.py" line="71"/>
         <source>The downloaded file was damaged and was not used. Try again.</source>
         <translation>下载的文件已损坏，未被使用。请重试。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="72"/>
+        <location filename="../../app/ui/models/manager.py" line="73"/>
         <source>The download failed. Try again: it continues where it stopped.</source>
         <translation>下载失败。请重试：会从中断处继续。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="123"/>
+        <location filename="../../app/ui/models/manager.py" line="125"/>
         <source>Recommended</source>
         <translation>推荐</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="133"/>
+        <location filename="../../app/ui/models/manager.py" line="135"/>
         <source>This computer is not an Apple Silicon Mac: prefer a GGUF build here.</source>
         <translation>这台电脑不是 Apple Silicon Mac：建议在此使用 GGUF 版本。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="139"/>
+        <location filename="../../app/ui/models/manager.py" line="141"/>
         <source>Checking free memory…</source>
         <translation>正在检查可用内存…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="145"/>
+        <location filename="../../app/ui/models/manager.py" line="147"/>
         <source>Download progress</source>
         <translation>下载进度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="155"/>
-        <location filename="../../app/ui/models/manager.py" line="194"/>
+        <location filename="../../app/ui/models/manager.py" line="157"/>
+        <location filename="../../app/ui/models/manager.py" line="203"/>
         <source>Download</source>
         <translation>下载</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="157"/>
+        <location filename="../../app/ui/models/manager.py" line="159"/>
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="159"/>
-        <location filename="../../app/ui/models/manager.py" line="198"/>
+        <location filename="../../app/ui/models/manager.py" line="161"/>
+        <location filename="../../app/ui/models/manager.py" line="208"/>
         <source>Use this model</source>
         <translation>使用此模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="183"/>
-        <location filename="../../app/ui/models/manager.py" line="296"/>
+        <location filename="../../app/ui/models/manager.py" line="185"/>
+        <location filename="../../app/ui/models/manager.py" line="306"/>
         <source>Paused at %1 — resume to continue</source>
         <translation>已暂停于 %1 — 点击继续</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="193"/>
+        <location filename="../../app/ui/models/manager.py" line="202"/>
         <source>Resume</source>
         <translation>继续</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="193"/>
+        <location filename="../../app/ui/models/manager.py" line="202"/>
         <source>Retry</source>
         <translation>重试</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="198"/>
+        <location filename="../../app/ui/models/manager.py" line="207"/>
         <source>In use</source>
         <translation>使用中</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="200"/>
+        <location filename="../../app/ui/models/manager.py" line="207"/>
+        <source>Loading…</source>
+        <translation>正在加载…</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/models/manager.py" line="210"/>
         <source>Downloaded and verified.</source>
         <translation>已下载并校验。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="206"/>
+        <location filename="../../app/ui/models/manager.py" line="216"/>
         <source>Needs an Apple Silicon Mac.</source>
         <translation>需要 Apple Silicon Mac。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="209"/>
+        <location filename="../../app/ui/models/manager.py" line="219"/>
         <source>Fits</source>
         <translation>可运行</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="209"/>
+        <location filename="../../app/ui/models/manager.py" line="219"/>
         <source>Tight</source>
         <translation>勉强</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="210"/>
+        <location filename="../../app/ui/models/manager.py" line="220"/>
         <source>Won&apos;t fit</source>
         <translation>内存不足</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="210"/>
+        <location filename="../../app/ui/models/manager.py" line="220"/>
         <source>Not for this computer</source>
         <translation>不适用于这台电脑</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="217"/>
+        <location filename="../../app/ui/models/manager.py" line="227"/>
         <source>%1 of weights + %2 of KV cache for %3 tokens</source>
         <translation>权重 %1 + KV 缓存 %2（%3 个 token）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="221"/>
+        <location filename="../../app/ui/models/manager.py" line="231"/>
         <source>Free memory is unknown here; using a %1-token context.</source>
         <translation>无法得知可用内存；使用 %1 个 token 的上下文。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="224"/>
+        <location filename="../../app/ui/models/manager.py" line="234"/>
         <source>; %1 free.</source>
         <translation>；可用 %1。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="226"/>
+        <location filename="../../app/ui/models/manager.py" line="236"/>
         <source> leaves little of the %1 free; other apps may slow down.</source>
         <translation>，可用的 %1 所剩无几；其他应用可能变慢。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="229"/>
+        <location filename="../../app/ui/models/manager.py" line="239"/>
         <source>: only %1 is free. Close other apps, pick a smaller build, or use q8_0 KV.</source>
         <translation>：可用内存只有 %1。请关闭其他应用、选择更小的版本，或使用 q8_0 KV。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="238"/>
+        <location filename="../../app/ui/models/manager.py" line="248"/>
         <source>Contacting the server…</source>
         <translation>正在连接服务器…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="282"/>
+        <location filename="../../app/ui/models/manager.py" line="292"/>
         <source>Downloading %1: %2%</source>
         <translation>正在下载 %1：%2%</translation>
     </message>
@@ -221,230 +226,240 @@
 <context>
     <name>CalendarView</name>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="150"/>
-        <location filename="../../app/ui/pages/calendar/view.py" line="191"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="140"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="194"/>
         <source>Agenda</source>
         <translation>日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="191"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="194"/>
         <source>Day</source>
         <translation>日</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="190"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="193"/>
         <source>Week</source>
         <translation>周</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="151"/>
-        <location filename="../../app/ui/pages/calendar/view.py" line="190"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="141"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="193"/>
         <source>Month</source>
         <translation>月</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="152"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="142"/>
         <source>Days by the hour</source>
         <translation>按小时显示的日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="174"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="164"/>
         <source>+%1 more</source>
         <translation>另有 %1 项</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="178"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="168"/>
         <source>Edit…</source>
         <translation>编辑…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="178"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="168"/>
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="185"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="177"/>
         <source>New event</source>
         <translation>新建日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="203"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="208"/>
         <source>Today</source>
         <translation>今天</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="203"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="208"/>
         <source>Previous</source>
         <translation>上一页</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="204"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="209"/>
         <source>Next</source>
         <translation>下一页</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="214"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="230"/>
         <source>Import .ics…</source>
         <translation>导入 .ics…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="208"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="229"/>
         <source>Import / Export</source>
         <translation>导入 / 导出</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="215"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="231"/>
         <source>Export .ics…</source>
         <translation>导出 .ics…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="301"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="321"/>
         <source>Week of %1</source>
         <translation>%1 这一周</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="302"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="322"/>
         <source>From %1</source>
         <translation>自 %1 起</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="315"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="335"/>
         <source>1 event</source>
         <translation>1 个日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="316"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="336"/>
         <source>%1 events</source>
         <translation>%1 个日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="325"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="345"/>
         <source>All day</source>
         <translation>全天</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="326"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="346"/>
         <source>Nothing planned</source>
         <translation>没有安排</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="358"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="378"/>
         <source>Added “%1”</source>
         <translation>已添加“%1”</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="379"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="399"/>
         <source>Move event</source>
         <translation>移动日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="380"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="400"/>
         <source>Move “%1” to %2?</source>
         <translation>要把“%1”移到 %2 吗？</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="382"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="402"/>
         <source>Move</source>
         <translation>移动</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="392"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="412"/>
         <source>Delete event</source>
         <translation>删除日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="393"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="413"/>
         <source>Delete “%1”?</source>
         <translation>要删除“%1”吗？</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="395"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="415"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="423"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="443"/>
         <source>Changed “%1”</source>
         <translation>已更改“%1”</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="430"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="450"/>
         <source>Deleted “%1”</source>
         <translation>已删除“%1”</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="449"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="461"/>
         <source>The calendar could not be read: %1</source>
         <translation>无法读取日历：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="453"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="465"/>
         <source>Import a calendar</source>
         <translation>导入日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="454"/>
-        <location filename="../../app/ui/pages/calendar/view.py" line="486"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="466"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="546"/>
         <source>Calendars (*.ics)</source>
         <translation>日历文件 (*.ics)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="469"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="527"/>
         <source>Imported: %1 new, %2 updated</source>
         <translation>已导入：新增 %1，更新 %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="472"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="532"/>
         <source>; %1 repaired, %2 skipped</source>
         <translation>；修复 %1，跳过 %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="484"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="544"/>
         <source>Export the calendar</source>
         <translation>导出日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="499"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="559"/>
         <source>Exported to %1</source>
         <translation>已导出到 %1</translation>
     </message>
     <message>
+        <location filename="../../app/ui/pages/calendar/view.py" line="232"/>
         <source>Remove events the file dropped</source>
         <translation>删除文件中已不存在的日程</translation>
     </message>
     <message>
+        <location filename="../../app/ui/pages/calendar/view.py" line="234"/>
         <source>When you import a calendar again, remove the events an earlier import of it brought in that the file no longer has. You see how many before anything changes.</source>
         <translation>再次导入同一日历时，删除之前导入的、但文件中已不存在的日程。在任何更改之前，您会先看到将删除多少个。</translation>
     </message>
     <message>
+        <location filename="../../app/ui/pages/calendar/view.py" line="490"/>
         <source>1 event from an earlier import of this calendar is not in %2 and will be removed:</source>
         <translation>之前导入的此日历中有 1 个日程不在 %2 中，将被删除：</translation>
     </message>
     <message>
+        <location filename="../../app/ui/pages/calendar/view.py" line="492"/>
         <source>%1 events from an earlier import of this calendar are not in %2 and will be removed:</source>
         <translation>之前导入的此日历中有 %1 个日程不在 %2 中，将被删除：</translation>
     </message>
     <message>
+        <location filename="../../app/ui/pages/calendar/view.py" line="496"/>
         <source>…and %1 more</source>
         <translation>……还有 %1 个</translation>
     </message>
     <message>
+        <location filename="../../app/ui/pages/calendar/view.py" line="497"/>
         <source>Remove events?</source>
         <translation>删除日程？</translation>
     </message>
     <message>
+        <location filename="../../app/ui/pages/calendar/view.py" line="501"/>
         <source>Remove 1 and import</source>
         <translation>删除 1 个并导入</translation>
     </message>
     <message>
+        <location filename="../../app/ui/pages/calendar/view.py" line="502"/>
         <source>Remove %1 and import</source>
         <translation>删除 %1 个并导入</translation>
     </message>
     <message>
+        <location filename="../../app/ui/pages/calendar/view.py" line="509"/>
         <source>Import cancelled: nothing changed.</source>
         <translation>已取消导入：没有任何更改。</translation>
     </message>
     <message>
+        <location filename="../../app/ui/pages/calendar/view.py" line="530"/>
         <source>, %1 removed</source>
         <translation>，删除 %1 个</translation>
     </message>
@@ -452,12 +467,22 @@
 <context>
     <name>ChatView</name>
     <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="332"/>
+        <location filename="../../app/ui/chat/chat_view.py" line="283"/>
+        <source>Could not remember what this card shows</source>
+        <translation>无法保存此卡片的状态</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/chat_view.py" line="326"/>
+        <source>Your message was not sent: it is too long for the model and could not be kept as a document (%1).</source>
+        <translation>消息未发送：它对模型来说太长，且无法保存为文档（%1）。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/chat_view.py" line="371"/>
         <source>Could not show that answer</source>
         <translation>无法显示该回答</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="217"/>
+        <location filename="../../app/ui/chat/chat_view.py" line="219"/>
         <source>Could not open this conversation</source>
         <translation>无法打开此对话</translation>
     </message>
@@ -529,147 +554,152 @@
 <context>
     <name>ConnectPage</name>
     <message>
+        <location filename="../../app/ui/settings/connect.py" line="119"/>
+        <location filename="../../app/ui/settings/connect.py" line="214"/>
         <source>Clear log</source>
         <translation>清除日志</translation>
     </message>
     <message>
+        <location filename="../../app/ui/settings/connect.py" line="120"/>
         <source>Clear the request log</source>
         <translation>清除请求日志</translation>
     </message>
     <message>
+        <location filename="../../app/ui/settings/connect.py" line="210"/>
         <source>Clear the request log?</source>
         <translation>清除请求日志？</translation>
     </message>
     <message numerus="yes">
+        <location filename="../../app/ui/settings/connect.py" line="211"/>
         <source>%n logged request(s) will be forgotten, here and on disk.</source>
         <translation>
             <numerusform>将忘记 %n 条已记录的请求，这里和磁盘上都不再保留。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="68"/>
+        <location filename="../../app/ui/settings/connect.py" line="70"/>
         <source>Let other apps use Hearth&apos;s model (local server)</source>
         <translation>允许其他应用使用 Hearth 的模型（本地服务器）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="73"/>
+        <location filename="../../app/ui/settings/connect.py" line="75"/>
         <source>Programs on this computer (OpenClaw, editors, scripts) can then use the model Hearth has loaded, with the key below. Your own chats always go first.</source>
         <translation>这台电脑上的程序（OpenClaw、编辑器、脚本）就可以凭下面的密钥使用 Hearth 已加载的模型。你自己的对话始终优先。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="80"/>
+        <location filename="../../app/ui/settings/connect.py" line="81"/>
         <source>Port</source>
         <translation>端口</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="84"/>
+        <location filename="../../app/ui/settings/connect.py" line="85"/>
         <source>Server port</source>
         <translation>服务器端口</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="89"/>
+        <location filename="../../app/ui/settings/connect.py" line="90"/>
         <source>Base URL</source>
         <translation>基础 URL</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="90"/>
+        <location filename="../../app/ui/settings/connect.py" line="91"/>
         <source>API key</source>
         <translation>API 密钥</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="91"/>
+        <location filename="../../app/ui/settings/connect.py" line="92"/>
         <source>New key</source>
         <translation>新密钥</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="92"/>
+        <location filename="../../app/ui/settings/connect.py" line="93"/>
         <source>Replace the API key with a new one</source>
         <translation>用新的 API 密钥替换当前密钥</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="98"/>
+        <location filename="../../app/ui/settings/connect.py" line="99"/>
         <source>Web pages allowed to call the server (CORS)</source>
         <translation>允许调用服务器的网页（CORS）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="100"/>
+        <location filename="../../app/ui/settings/connect.py" line="101"/>
         <source>None (recommended), or e.g. http://localhost:5173</source>
         <translation>无（推荐），或例如 http://localhost:5173</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="101"/>
+        <location filename="../../app/ui/settings/connect.py" line="102"/>
         <source>Allowed web origins</source>
         <translation>允许的网页来源</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="103"/>
+        <location filename="../../app/ui/settings/connect.py" line="104"/>
         <source>Ready-to-paste configuration</source>
         <translation>可直接粘贴的配置</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="105"/>
+        <location filename="../../app/ui/settings/connect.py" line="106"/>
         <source>OpenClaw</source>
         <translation>OpenClaw</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="106"/>
+        <location filename="../../app/ui/settings/connect.py" line="107"/>
         <source>Editor (Continue)</source>
         <translation>编辑器（Continue）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="107"/>
+        <location filename="../../app/ui/settings/connect.py" line="108"/>
         <source>MCP clients</source>
         <translation>MCP 客户端</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="110"/>
+        <location filename="../../app/ui/settings/connect.py" line="111"/>
         <source>Test connection</source>
         <translation>测试连接</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="116"/>
+        <location filename="../../app/ui/settings/connect.py" line="118"/>
         <source>Recent requests (no message text is kept)</source>
         <translation>最近的请求（不保存消息内容）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="118"/>
+        <location filename="../../app/ui/settings/connect.py" line="125"/>
         <source>Request log</source>
         <translation>请求日志</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="138"/>
-        <location filename="../../app/ui/settings/connect.py" line="153"/>
+        <location filename="../../app/ui/settings/connect.py" line="146"/>
+        <location filename="../../app/ui/settings/connect.py" line="161"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="139"/>
-        <location filename="../../app/ui/settings/connect.py" line="154"/>
+        <location filename="../../app/ui/settings/connect.py" line="147"/>
+        <location filename="../../app/ui/settings/connect.py" line="162"/>
         <source>Copy %1</source>
         <translation>复制%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="183"/>
+        <location filename="../../app/ui/settings/connect.py" line="189"/>
         <source>A new key takes effect when you save; programs using the old one must be given the new one.</source>
         <translation>新密钥在保存后生效；使用旧密钥的程序需要换成新密钥。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="202"/>
+        <location filename="../../app/ui/settings/connect.py" line="232"/>
         <source>The server is off: turn it on and save first.</source>
         <translation>服务器未开启：请先开启并保存。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="220"/>
+        <location filename="../../app/ui/settings/connect.py" line="250"/>
         <source>Testing…</source>
         <translation>正在测试…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="224"/>
+        <location filename="../../app/ui/settings/connect.py" line="254"/>
         <source>Connected: the server answers with %1.</source>
         <translation>已连接：服务器以 %1 应答。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="229"/>
+        <location filename="../../app/ui/settings/connect.py" line="259"/>
         <source>No answer: %1</source>
         <translation>没有应答：%1</translation>
     </message>
@@ -705,27 +735,27 @@
 <context>
     <name>DropIndexer</name>
     <message>
-        <location filename="../../app/ui/indexing.py" line="38"/>
+        <location filename="../../app/ui/indexing.py" line="39"/>
         <source>Could not start a chat for these files</source>
         <translation>无法为这些文件新建对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/indexing.py" line="48"/>
+        <location filename="../../app/ui/indexing.py" line="49"/>
         <source>Adding %1…</source>
         <translation>正在添加 %1…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/indexing.py" line="81"/>
+        <location filename="../../app/ui/indexing.py" line="82"/>
         <source>Reading %1 (%2 of %3)…</source>
         <translation>正在读取 %1（第 %2 个，共 %3 个）…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/indexing.py" line="90"/>
+        <location filename="../../app/ui/indexing.py" line="91"/>
         <source>1 file ready: ask about it in this chat.</source>
         <translation>1 个文件已就绪：可以在此对话中询问。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/indexing.py" line="91"/>
+        <location filename="../../app/ui/indexing.py" line="92"/>
         <source>%1 files ready: ask about them in this chat.</source>
         <translation>%1 个文件已就绪：可以在此对话中询问。</translation>
     </message>
@@ -745,12 +775,12 @@
         <translation>没有可读取的内容</translation>
     </message>
     <message>
-        <location filename="../../app/ui/indexing.py" line="100"/>
+        <location filename="../../app/ui/indexing.py" line="101"/>
         <source>No readable documents in what you dropped.</source>
         <translation>拖入的内容中没有可读取的文档。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/indexing.py" line="108"/>
+        <location filename="../../app/ui/indexing.py" line="109"/>
         <source>Could not add these files: %1</source>
         <translation>无法添加这些文件：%1</translation>
     </message>
@@ -1065,249 +1095,249 @@
 <context>
     <name>FilesView</name>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="175"/>
+        <location filename="../../app/ui/pages/files.py" line="167"/>
         <source>Files found</source>
         <translation>找到的文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="206"/>
+        <location filename="../../app/ui/pages/files.py" line="198"/>
         <source>Files</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="207"/>
+        <location filename="../../app/ui/pages/files.py" line="199"/>
         <source>Add folder…</source>
         <translation>添加文件夹…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="208"/>
+        <location filename="../../app/ui/pages/files.py" line="200"/>
         <source>Search file names and contents</source>
         <translation>搜索文件名和内容</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="209"/>
+        <location filename="../../app/ui/pages/files.py" line="201"/>
         <source>Search files</source>
         <translation>搜索文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="210"/>
+        <location filename="../../app/ui/pages/files.py" line="202"/>
         <source>Documents</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="210"/>
+        <location filename="../../app/ui/pages/files.py" line="202"/>
         <source>Spreadsheets</source>
         <translation>表格</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="211"/>
+        <location filename="../../app/ui/pages/files.py" line="203"/>
         <source>Presentations</source>
         <translation>演示文稿</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="211"/>
+        <location filename="../../app/ui/pages/files.py" line="203"/>
         <source>Images</source>
         <translation>图片</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="212"/>
-        <location filename="../../app/ui/pages/files.py" line="218"/>
+        <location filename="../../app/ui/pages/files.py" line="204"/>
+        <location filename="../../app/ui/pages/files.py" line="210"/>
         <source>Audio</source>
         <translation>音频</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="212"/>
+        <location filename="../../app/ui/pages/files.py" line="204"/>
         <source>Videos</source>
         <translation>视频</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="213"/>
+        <location filename="../../app/ui/pages/files.py" line="205"/>
         <source>Archives</source>
         <translation>压缩包</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="213"/>
-        <location filename="../../app/ui/pages/files.py" line="219"/>
+        <location filename="../../app/ui/pages/files.py" line="205"/>
+        <location filename="../../app/ui/pages/files.py" line="211"/>
         <source>Code</source>
         <translation>代码</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="214"/>
-        <location filename="../../app/ui/pages/files.py" line="219"/>
+        <location filename="../../app/ui/pages/files.py" line="206"/>
+        <location filename="../../app/ui/pages/files.py" line="211"/>
         <source>Other</source>
         <translation>其他</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="216"/>
+        <location filename="../../app/ui/pages/files.py" line="208"/>
         <source>Document</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="216"/>
+        <location filename="../../app/ui/pages/files.py" line="208"/>
         <source>Spreadsheet</source>
         <translation>表格</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="217"/>
+        <location filename="../../app/ui/pages/files.py" line="209"/>
         <source>Presentation</source>
         <translation>演示文稿</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="217"/>
+        <location filename="../../app/ui/pages/files.py" line="209"/>
         <source>Image</source>
         <translation>图片</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="218"/>
+        <location filename="../../app/ui/pages/files.py" line="210"/>
         <source>Video</source>
         <translation>视频</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="218"/>
+        <location filename="../../app/ui/pages/files.py" line="210"/>
         <source>Archive</source>
         <translation>压缩包</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="221"/>
+        <location filename="../../app/ui/pages/files.py" line="213"/>
         <source>Any kind</source>
         <translation>任意类型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="222"/>
+        <location filename="../../app/ui/pages/files.py" line="214"/>
         <source>Kind of file</source>
         <translation>文件类型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="223"/>
+        <location filename="../../app/ui/pages/files.py" line="215"/>
         <source>Any time</source>
         <translation>任意时间</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="224"/>
+        <location filename="../../app/ui/pages/files.py" line="216"/>
         <source>Today</source>
         <translation>今天</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="224"/>
+        <location filename="../../app/ui/pages/files.py" line="216"/>
         <source>Past week</source>
         <translation>过去一周</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="224"/>
+        <location filename="../../app/ui/pages/files.py" line="216"/>
         <source>Past month</source>
         <translation>过去一个月</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="225"/>
+        <location filename="../../app/ui/pages/files.py" line="217"/>
         <source>Past year</source>
         <translation>过去一年</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="225"/>
-        <location filename="../../app/ui/pages/files.py" line="230"/>
+        <location filename="../../app/ui/pages/files.py" line="217"/>
+        <location filename="../../app/ui/pages/files.py" line="222"/>
         <source>Modified</source>
         <translation>修改时间</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="226"/>
+        <location filename="../../app/ui/pages/files.py" line="218"/>
         <source>Any size</source>
         <translation>任意大小</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="227"/>
+        <location filename="../../app/ui/pages/files.py" line="219"/>
         <source>Under 1 MB</source>
         <translation>小于 1 MB</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="227"/>
+        <location filename="../../app/ui/pages/files.py" line="219"/>
         <source>1 to 100 MB</source>
         <translation>1 到 100 MB</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="228"/>
+        <location filename="../../app/ui/pages/files.py" line="220"/>
         <source>Over 100 MB</source>
         <translation>大于 100 MB</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="228"/>
-        <location filename="../../app/ui/pages/files.py" line="230"/>
+        <location filename="../../app/ui/pages/files.py" line="220"/>
+        <location filename="../../app/ui/pages/files.py" line="222"/>
         <source>Size</source>
         <translation>大小</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="229"/>
+        <location filename="../../app/ui/pages/files.py" line="221"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="229"/>
+        <location filename="../../app/ui/pages/files.py" line="221"/>
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="229"/>
+        <location filename="../../app/ui/pages/files.py" line="221"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="289"/>
-        <location filename="../../app/ui/pages/files.py" line="308"/>
+        <location filename="../../app/ui/pages/files.py" line="273"/>
+        <location filename="../../app/ui/pages/files.py" line="292"/>
         <source>1 file</source>
         <translation>1 个文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="289"/>
-        <location filename="../../app/ui/pages/files.py" line="308"/>
+        <location filename="../../app/ui/pages/files.py" line="273"/>
+        <location filename="../../app/ui/pages/files.py" line="292"/>
         <source>%1 files</source>
         <translation>%1 个文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="291"/>
+        <location filename="../../app/ui/pages/files.py" line="275"/>
         <source>The first %1 files; type more to narrow them down</source>
         <translation>前 %1 个文件；多输入一些以缩小范围</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="296"/>
+        <location filename="../../app/ui/pages/files.py" line="280"/>
         <source>File search failed: %1</source>
         <translation>文件搜索失败：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="304"/>
+        <location filename="../../app/ui/pages/files.py" line="288"/>
         <source>No folders are chosen for file search yet: add one (Hearth finds files only there).</source>
         <translation>尚未选择用于文件搜索的文件夹：请添加一个（Hearth 只在其中查找文件）。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="309"/>
+        <location filename="../../app/ui/pages/files.py" line="293"/>
         <source>in 1 folder</source>
         <translation>位于 1 个文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="309"/>
+        <location filename="../../app/ui/pages/files.py" line="293"/>
         <source>in %1 folders</source>
         <translation>位于 %1 个文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="328"/>
+        <location filename="../../app/ui/pages/files.py" line="312"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="329"/>
+        <location filename="../../app/ui/pages/files.py" line="313"/>
         <source>Show in folder</source>
         <translation>在文件夹中显示</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="330"/>
+        <location filename="../../app/ui/pages/files.py" line="314"/>
         <source>Add to chat</source>
         <translation>添加到对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="334"/>
+        <location filename="../../app/ui/pages/files.py" line="318"/>
         <source>Search files in a folder</source>
         <translation>在文件夹中搜索文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="351"/>
+        <location filename="../../app/ui/pages/files.py" line="335"/>
         <source>Reading %1…</source>
         <translation>正在读取 %1…</translation>
     </message>
@@ -1315,22 +1345,22 @@
 <context>
     <name>FolderList</name>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="63"/>
+        <location filename="../../app/ui/settings/dialog.py" line="64"/>
         <source>Add…</source>
         <translation>添加…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="64"/>
+        <location filename="../../app/ui/settings/dialog.py" line="65"/>
         <source>Add a folder to %1</source>
         <translation>向「%1」添加文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="66"/>
+        <location filename="../../app/ui/settings/dialog.py" line="67"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="67"/>
+        <location filename="../../app/ui/settings/dialog.py" line="68"/>
         <source>Remove the selected folder from %1</source>
         <translation>从「%1」移除所选文件夹</translation>
     </message>
@@ -1436,32 +1466,32 @@
 <context>
     <name>History</name>
     <message>
-        <location filename="../../app/ui/chat/history_view.py" line="15"/>
+        <location filename="../../app/ui/chat/history_view.py" line="17"/>
         <source>The app closed before this answer finished.</source>
         <translation>应用在此回答完成前已关闭。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/history_view.py" line="16"/>
+        <location filename="../../app/ui/chat/history_view.py" line="18"/>
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/history_view.py" line="17"/>
+        <location filename="../../app/ui/chat/history_view.py" line="19"/>
         <source>This answer failed.</source>
         <translation>此回答失败。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/history_view.py" line="23"/>
+        <location filename="../../app/ui/chat/history_view.py" line="25"/>
         <source>Thinking was cut short.</source>
         <translation>思考被提前结束。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/history_view.py" line="24"/>
+        <location filename="../../app/ui/chat/history_view.py" line="26"/>
         <source>The answer was stopped because it kept repeating itself.</source>
         <translation>回答一直在重复，已被停止。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/history_view.py" line="26"/>
+        <location filename="../../app/ui/chat/history_view.py" line="28"/>
         <source>Stopped: the same tool call kept repeating.</source>
         <translation>已停止：同一个工具调用一再重复。</translation>
     </message>
@@ -1469,43 +1499,43 @@
 <context>
     <name>HistoryEraser</name>
     <message>
-        <location filename="../../app/ui/settings/forget_history.py" line="31"/>
+        <location filename="../../app/ui/settings/forget_history.py" line="33"/>
         <source>Could not read your conversations</source>
         <translation>无法读取你的对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/forget_history.py" line="35"/>
-        <location filename="../../app/ui/settings/forget_history.py" line="45"/>
+        <location filename="../../app/ui/settings/forget_history.py" line="43"/>
+        <location filename="../../app/ui/settings/forget_history.py" line="53"/>
         <source>Delete all history</source>
         <translation>删除全部历史记录</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/forget_history.py" line="36"/>
+        <location filename="../../app/ui/settings/forget_history.py" line="44"/>
         <source>There is no history to delete.</source>
         <translation>没有可删除的历史记录。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/forget_history.py" line="40"/>
+        <location filename="../../app/ui/settings/forget_history.py" line="48"/>
         <source>Delete your conversation for good?</source>
         <translation>永久删除你的对话？</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/forget_history.py" line="41"/>
+        <location filename="../../app/ui/settings/forget_history.py" line="49"/>
         <source>Delete all %1 conversations for good?</source>
         <translation>永久删除全部 %1 个对话？</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/forget_history.py" line="42"/>
+        <location filename="../../app/ui/settings/forget_history.py" line="50"/>
         <source>Their messages, the documents dropped into them, the model&apos;s saved memory of them (KV caches) and their search entries are forgotten. This cannot be undone.</source>
         <translation>它们的消息、拖入其中的文档、模型保存的对话记忆（KV 缓存）和搜索条目都会被清除。此操作无法撤销。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/forget_history.py" line="48"/>
+        <location filename="../../app/ui/settings/forget_history.py" line="56"/>
         <source>Delete all</source>
         <translation>全部删除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/forget_history.py" line="67"/>
+        <location filename="../../app/ui/settings/forget_history.py" line="75"/>
         <source>Could not delete the history</source>
         <translation>无法删除历史记录</translation>
     </message>
@@ -1513,255 +1543,255 @@
 <context>
     <name>LibraryView</name>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="79"/>
+        <location filename="../../app/ui/pages/library.py" line="74"/>
         <source>Reading the library…</source>
         <translation>正在读取资料库…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="94"/>
+        <location filename="../../app/ui/pages/library.py" line="87"/>
         <source>Documents</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="95"/>
-        <location filename="../../app/ui/pages/library.py" line="145"/>
+        <location filename="../../app/ui/pages/library.py" line="88"/>
+        <location filename="../../app/ui/pages/library.py" line="138"/>
         <source>Watched folders</source>
         <translation>监视的文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="96"/>
-        <location filename="../../app/ui/pages/library.py" line="203"/>
+        <location filename="../../app/ui/pages/library.py" line="89"/>
+        <location filename="../../app/ui/pages/library.py" line="196"/>
         <source>Problems</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="103"/>
+        <location filename="../../app/ui/pages/library.py" line="96"/>
         <source>Library</source>
         <translation>资料库</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="108"/>
+        <location filename="../../app/ui/pages/library.py" line="101"/>
         <source>Re-index now</source>
         <translation>立即重建索引</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="115"/>
+        <location filename="../../app/ui/pages/library.py" line="108"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="115"/>
+        <location filename="../../app/ui/pages/library.py" line="108"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="116"/>
+        <location filename="../../app/ui/pages/library.py" line="109"/>
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="115"/>
+        <location filename="../../app/ui/pages/library.py" line="108"/>
         <source>Length</source>
         <translation>长度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="84"/>
-        <location filename="../../app/ui/pages/library.py" line="85"/>
+        <location filename="../../app/ui/pages/library.py" line="77"/>
+        <location filename="../../app/ui/pages/library.py" line="78"/>
         <source>Search inside your documents</source>
         <translation>在文档内容中搜索</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="105"/>
+        <location filename="../../app/ui/pages/library.py" line="98"/>
         <source>Add files…</source>
         <translation>添加文件…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="115"/>
+        <location filename="../../app/ui/pages/library.py" line="108"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="130"/>
+        <location filename="../../app/ui/pages/library.py" line="123"/>
         <source>Indexed documents</source>
         <translation>已索引的文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="135"/>
+        <location filename="../../app/ui/pages/library.py" line="128"/>
         <source>Passages found</source>
         <translation>找到的段落</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="151"/>
+        <location filename="../../app/ui/pages/library.py" line="144"/>
         <source>Add folder…</source>
         <translation>添加文件夹…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="152"/>
+        <location filename="../../app/ui/pages/library.py" line="145"/>
         <source>Stop watching</source>
         <translation>停止监视</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="162"/>
+        <location filename="../../app/ui/pages/library.py" line="155"/>
         <source>Files that could not be read</source>
         <translation>无法读取的文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="186"/>
+        <location filename="../../app/ui/pages/library.py" line="179"/>
         <source>1 document</source>
         <translation>1 个文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="186"/>
+        <location filename="../../app/ui/pages/library.py" line="179"/>
         <source>%1 documents</source>
         <translation>%1 个文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="187"/>
+        <location filename="../../app/ui/pages/library.py" line="180"/>
         <source>1 passage</source>
         <translation>1 个段落</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="188"/>
+        <location filename="../../app/ui/pages/library.py" line="181"/>
         <source>%1 passages</source>
         <translation>%1 个段落</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="190"/>
+        <location filename="../../app/ui/pages/library.py" line="183"/>
         <source>1 only in a chat</source>
         <translation>1 个仅在对话中</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="191"/>
+        <location filename="../../app/ui/pages/library.py" line="184"/>
         <source>%1 only in chats</source>
         <translation>%1 个仅在对话中</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="193"/>
+        <location filename="../../app/ui/pages/library.py" line="186"/>
         <source>paused</source>
         <translation>已暂停</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="222"/>
+        <location filename="../../app/ui/pages/library.py" line="215"/>
         <source>Skipped: %1</source>
         <translation>已跳过：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="223"/>
+        <location filename="../../app/ui/pages/library.py" line="216"/>
         <source>unreadable</source>
         <translation>无法读取</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="225"/>
+        <location filename="../../app/ui/pages/library.py" line="218"/>
         <source>Indexed · watching its folder</source>
         <translation>已索引 · 正在监视其文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="227"/>
+        <location filename="../../app/ui/pages/library.py" line="220"/>
         <source>Indexed · only in a chat</source>
         <translation>已索引 · 仅在对话中</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="228"/>
+        <location filename="../../app/ui/pages/library.py" line="221"/>
         <source>Indexed</source>
         <translation>已索引</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="233"/>
+        <location filename="../../app/ui/pages/library.py" line="226"/>
         <source>Text</source>
         <translation>文本</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="239"/>
+        <location filename="../../app/ui/pages/library.py" line="232"/>
         <source>1 page</source>
         <translation>1 页</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="239"/>
+        <location filename="../../app/ui/pages/library.py" line="232"/>
         <source>%1 pages</source>
         <translation>%1 页</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="241"/>
+        <location filename="../../app/ui/pages/library.py" line="234"/>
         <source>1 sheet</source>
         <translation>1 个工作表</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="241"/>
+        <location filename="../../app/ui/pages/library.py" line="234"/>
         <source>%1 sheets</source>
         <translation>%1 个工作表</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="243"/>
+        <location filename="../../app/ui/pages/library.py" line="236"/>
         <source>1 slide</source>
         <translation>1 张幻灯片</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="243"/>
+        <location filename="../../app/ui/pages/library.py" line="236"/>
         <source>%1 slides</source>
         <translation>%1 张幻灯片</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="247"/>
+        <location filename="../../app/ui/pages/library.py" line="240"/>
         <source>The library could not be read: %1</source>
         <translation>无法读取资料库：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="269"/>
+        <location filename="../../app/ui/pages/library.py" line="262"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="270"/>
+        <location filename="../../app/ui/pages/library.py" line="263"/>
         <source>Show in folder</source>
         <translation>在文件夹中显示</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="272"/>
+        <location filename="../../app/ui/pages/library.py" line="265"/>
         <source>Re-index</source>
         <translation>重新索引</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="273"/>
+        <location filename="../../app/ui/pages/library.py" line="266"/>
         <source>Remove from Hearth…</source>
         <translation>从 Hearth 中移除…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="278"/>
+        <location filename="../../app/ui/pages/library.py" line="271"/>
         <source>Reading %1 again…</source>
         <translation>正在重新读取 %1…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="284"/>
+        <location filename="../../app/ui/pages/library.py" line="277"/>
         <source>Remove from Hearth</source>
         <translation>从 Hearth 中移除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="285"/>
+        <location filename="../../app/ui/pages/library.py" line="278"/>
         <source>Remove “%1” from Hearth? Its passages are forgotten; the file itself stays where it is.</source>
         <translation>要从 Hearth 中移除“%1”吗？其段落将被遗忘，文件本身保留在原处。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="289"/>
+        <location filename="../../app/ui/pages/library.py" line="282"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="302"/>
+        <location filename="../../app/ui/pages/library.py" line="295"/>
         <source>Add files to the library</source>
         <translation>将文件添加到资料库</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="329"/>
+        <location filename="../../app/ui/pages/library.py" line="322"/>
         <source>No passage matches “%1”.</source>
         <translation>没有段落匹配“%1”。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="355"/>
+        <location filename="../../app/ui/pages/library.py" line="348"/>
         <source>Indexing %1 of %2: %3</source>
         <translation>正在索引第 %1 个，共 %2 个：%3</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="367"/>
+        <location filename="../../app/ui/pages/library.py" line="360"/>
         <source>Watch a folder</source>
         <translation>监视文件夹</translation>
     </message>
@@ -1769,22 +1799,27 @@
 <context>
     <name>LocalModels</name>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="538"/>
+        <location filename="../../app/ui/models/manager.py" line="557"/>
         <source>On this computer</source>
         <translation>这台电脑上的模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="556"/>
+        <location filename="../../app/ui/models/manager.py" line="575"/>
         <source>In use</source>
         <translation>使用中</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="559"/>
+        <location filename="../../app/ui/models/manager.py" line="575"/>
+        <source>Loading…</source>
+        <translation>正在加载…</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/models/manager.py" line="578"/>
         <source>Use</source>
         <translation>使用</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="559"/>
+        <location filename="../../app/ui/models/manager.py" line="578"/>
         <source>Not found</source>
         <translation>找不到文件</translation>
     </message>
@@ -1815,197 +1850,213 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="117"/>
-        <location filename="../../app/ui/shell/main_window.py" line="387"/>
+        <location filename="../../app/ui/shell/main_window.py" line="122"/>
+        <location filename="../../app/ui/shell/main_window.py" line="423"/>
         <source>No model loaded</source>
         <translation>未加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="121"/>
+        <location filename="../../app/ui/shell/main_window.py" line="126"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="122"/>
+        <location filename="../../app/ui/shell/main_window.py" line="127"/>
         <source>Context used</source>
         <translation>已用上下文</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="123"/>
+        <location filename="../../app/ui/shell/main_window.py" line="128"/>
         <source>Speed of the last answer</source>
         <translation>上次回答的速度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="128"/>
+        <location filename="../../app/ui/shell/main_window.py" line="133"/>
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="132"/>
+        <location filename="../../app/ui/shell/main_window.py" line="137"/>
         <source>Other apps</source>
         <translation>其他应用</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="135"/>
+        <location filename="../../app/ui/shell/main_window.py" line="140"/>
         <source>Model download</source>
         <translation>模型下载</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="144"/>
+        <location filename="../../app/ui/shell/main_window.py" line="160"/>
         <source>API: %1 in queue</source>
         <translation>API：排队 %1 个</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="146"/>
+        <location filename="../../app/ui/shell/main_window.py" line="161"/>
         <source>API: on</source>
         <translation>API：已开启</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="152"/>
+        <location filename="../../app/ui/shell/main_window.py" line="170"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="153"/>
+        <location filename="../../app/ui/shell/main_window.py" line="171"/>
         <source>&amp;New chat</source>
         <translation>新对话(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="155"/>
+        <location filename="../../app/ui/shell/main_window.py" line="173"/>
         <source>&amp;Add files to this chat…</source>
         <translation>向此对话添加文件(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="157"/>
+        <location filename="../../app/ui/shell/main_window.py" line="175"/>
         <source>&amp;Export this chat…</source>
         <translation>导出此对话(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="159"/>
+        <location filename="../../app/ui/shell/main_window.py" line="177"/>
         <source>&amp;Quit Hearth</source>
         <translation>退出 Hearth(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="161"/>
+        <location filename="../../app/ui/shell/main_window.py" line="179"/>
         <source>&amp;View</source>
         <translation>查看(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="162"/>
+        <location filename="../../app/ui/shell/main_window.py" line="180"/>
         <source>&amp;Chat</source>
         <translation>对话(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="163"/>
+        <location filename="../../app/ui/shell/main_window.py" line="181"/>
         <source>&amp;Library</source>
         <translation>资料库(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="165"/>
+        <location filename="../../app/ui/shell/main_window.py" line="183"/>
         <source>C&amp;alendar</source>
         <translation>日历(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="167"/>
+        <location filename="../../app/ui/shell/main_window.py" line="185"/>
         <source>&amp;Files</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="169"/>
+        <location filename="../../app/ui/shell/main_window.py" line="187"/>
         <source>&amp;Search chats</source>
         <translation>搜索对话(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="171"/>
+        <location filename="../../app/ui/shell/main_window.py" line="189"/>
         <source>&amp;Model</source>
         <translation>模型(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="172"/>
+        <location filename="../../app/ui/shell/main_window.py" line="190"/>
         <source>&amp;Models…</source>
         <translation>模型管理(&amp;M)…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="173"/>
+        <location filename="../../app/ui/shell/main_window.py" line="191"/>
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="174"/>
+        <location filename="../../app/ui/shell/main_window.py" line="192"/>
         <source>S&amp;top answer</source>
         <translation>停止回答(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="326"/>
+        <location filename="../../app/ui/shell/main_window.py" line="346"/>
         <source>Could not save settings</source>
         <translation>无法保存设置</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="333"/>
+        <location filename="../../app/ui/shell/main_window.py" line="353"/>
         <source>No model yet. Hearth needs a model to answer: download one or open a file you have.</source>
         <translation>还没有模型。Hearth 需要模型才能回答：请下载一个，或打开已有的模型文件。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="336"/>
+        <location filename="../../app/ui/shell/main_window.py" line="356"/>
         <source>Loading the model…</source>
         <translation>正在加载模型…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="360"/>
+        <location filename="../../app/ui/shell/main_window.py" line="381"/>
         <source>remote</source>
         <translation>远程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="380"/>
+        <location filename="../../app/ui/shell/main_window.py" line="411"/>
         <source>Ready</source>
         <translation>就绪</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="384"/>
+        <location filename="../../app/ui/shell/main_window.py" line="415"/>
         <source>Preparing the assistant… %1%</source>
         <translation>正在准备助手… %1%</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="399"/>
+        <location filename="../../app/ui/shell/main_window.py" line="425"/>
+        <source>No model is loaded now.</source>
+        <translation>现在没有加载任何模型。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/shell/main_window.py" line="429"/>
+        <source>%1 is still loaded and answers.</source>
+        <translation>%1 仍然处于加载状态，由它继续回答。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/shell/main_window.py" line="442"/>
         <source>%1 tok/s</source>
         <translation>%1 token/秒</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="406"/>
+        <location filename="../../app/ui/shell/main_window.py" line="453"/>
         <source>Context %1 / %2</source>
         <translation>上下文 %1 / %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="408"/>
+        <location filename="../../app/ui/shell/main_window.py" line="456"/>
+        <source> · your message: its start and end, the rest as a document</source>
+        <translation> · 你的消息：模型读到开头和结尾，其余作为文档</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/shell/main_window.py" line="457"/>
         <source> · earlier messages summarized</source>
         <translation> · 较早的消息已总结</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="415"/>
+        <location filename="../../app/ui/shell/main_window.py" line="464"/>
         <source>Add files to this chat</source>
         <translation>向此对话添加文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="425"/>
+        <location filename="../../app/ui/shell/main_window.py" line="474"/>
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="426"/>
+        <location filename="../../app/ui/shell/main_window.py" line="475"/>
         <source>Export this chat</source>
         <translation>导出此对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="428"/>
+        <location filename="../../app/ui/shell/main_window.py" line="477"/>
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="434"/>
+        <location filename="../../app/ui/shell/main_window.py" line="483"/>
         <source>Could not export the chat</source>
         <translation>无法导出对话</translation>
     </message>
     <message>
+        <location filename="../../app/ui/shell/main_window.py" line="163"/>
         <source>open to the network at %1</source>
         <translation>已向网络开放：%1</translation>
     </message>
@@ -2074,22 +2125,22 @@
 <context>
     <name>ModelCatalog</name>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="34"/>
+        <location filename="../../app/ui/models/manager.py" line="35"/>
         <source>GGUF for llama.cpp. Good quality, fastest on most computers.</source>
         <translation>用于 llama.cpp 的 GGUF。质量好，在大多数电脑上最快。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="36"/>
+        <location filename="../../app/ui/models/manager.py" line="37"/>
         <source>GGUF for llama.cpp. Closest to the original; needs more memory.</source>
         <translation>用于 llama.cpp 的 GGUF。最接近原始模型；需要更多内存。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="38"/>
+        <location filename="../../app/ui/models/manager.py" line="39"/>
         <source>For Apple Silicon Macs (MLX). The fastest choice on a Mac.</source>
         <translation>适用于 Apple Silicon Mac（MLX）。在 Mac 上最快。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="40"/>
+        <location filename="../../app/ui/models/manager.py" line="41"/>
         <source>For Apple Silicon Macs (MLX). Higher quality, more memory.</source>
         <translation>适用于 Apple Silicon Mac（MLX）。质量更高，占用内存更多。</translation>
     </message>
@@ -2097,82 +2148,82 @@
 <context>
     <name>ModelManager</name>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="448"/>
+        <location filename="../../app/ui/models/manager.py" line="458"/>
         <source>“%1” has no chat template of its own. Its architecture is known: Hearth can hold a conversation with it using the %2 template.</source>
         <translation>“%1”没有自带对话模板。它的架构是已知的：Hearth 可以使用 %2 模板与它对话。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="452"/>
+        <location filename="../../app/ui/models/manager.py" line="462"/>
         <source>Use the %1 template</source>
         <translation>使用 %1 模板</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="316"/>
+        <location filename="../../app/ui/models/manager.py" line="326"/>
         <source>Models — Hearth</source>
         <translation>模型 — Hearth</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="355"/>
+        <location filename="../../app/ui/models/manager.py" line="365"/>
         <source>Welcome to Hearth</source>
         <translation>欢迎使用 Hearth</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="355"/>
+        <location filename="../../app/ui/models/manager.py" line="365"/>
         <source>Models</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="357"/>
+        <location filename="../../app/ui/models/manager.py" line="367"/>
         <source>Hearth answers with Nanbeige4.2-3B, running entirely on this computer; nothing you ask leaves it. There is no model here yet: download one below (Q4_K_M is a good start) or open one you already have.</source>
         <translation>Hearth 使用完全在本机运行的 Nanbeige4.2-3B 回答问题，你问的任何内容都不会离开这台电脑。这里还没有模型：请在下方下载一个（推荐从 Q4_K_M 开始），或打开你已有的模型。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="361"/>
+        <location filename="../../app/ui/models/manager.py" line="371"/>
         <source>Download a build of Nanbeige4.2-3B or open one you already have. Downloads resume where they stopped and are checked before use.</source>
         <translation>下载 Nanbeige4.2-3B 的某个版本，或打开已有的模型。下载可断点续传，使用前会校验。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="385"/>
+        <location filename="../../app/ui/models/manager.py" line="395"/>
         <source>Open a GGUF file…</source>
         <translation>打开 GGUF 文件…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="387"/>
+        <location filename="../../app/ui/models/manager.py" line="397"/>
         <source>Open an MLX folder…</source>
         <translation>打开 MLX 文件夹…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="389"/>
+        <location filename="../../app/ui/models/manager.py" line="399"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="419"/>
+        <location filename="../../app/ui/models/manager.py" line="429"/>
         <source>Open a GGUF model</source>
         <translation>打开 GGUF 模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="420"/>
+        <location filename="../../app/ui/models/manager.py" line="430"/>
         <source>GGUF models (*.gguf)</source>
         <translation>GGUF 模型 (*.gguf)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="440"/>
+        <location filename="../../app/ui/models/manager.py" line="450"/>
         <source>“%1” cannot be used: it is not a complete GGUF model file.</source>
         <translation>无法使用“%1”：它不是完整的 GGUF 模型文件。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="456"/>
+        <location filename="../../app/ui/models/manager.py" line="466"/>
         <source>“%1” has no chat template, so Hearth cannot hold a conversation with it. Choose a chat (instruct) build of the model, such as Nanbeige4.2-3B above.</source>
         <translation>“%1”没有对话模板，Hearth 无法与它对话。请选择该模型的对话（instruct）版本，例如上面的 Nanbeige4.2-3B。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="477"/>
+        <location filename="../../app/ui/models/manager.py" line="487"/>
         <source>Open an MLX model folder</source>
         <translation>打开 MLX 模型文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="481"/>
+        <location filename="../../app/ui/models/manager.py" line="491"/>
         <source>That folder has no config.json, so it is not an MLX model.</source>
         <translation>该文件夹没有 config.json，不是 MLX 模型。</translation>
     </message>
@@ -2180,47 +2231,107 @@
 <context>
     <name>ModelPicker</name>
     <message>
-        <location filename="../../app/ui/models/picker.py" line="39"/>
-        <source>No model yet</source>
-        <translation>还没有模型</translation>
+        <location filename="../../app/ui/models/picker.py" line="54"/>
+        <source>%1 (server)</source>
+        <translation>%1（服务器）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/picker.py" line="41"/>
+        <location filename="../../app/ui/models/picker.py" line="57"/>
+        <location filename="../../app/ui/models/picker.py" line="58"/>
+        <source>No model loaded</source>
+        <translation>未加载模型</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/models/picker.py" line="66"/>
         <source>Manage models…</source>
         <translation>管理模型…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/picker.py" line="43"/>
+        <location filename="../../app/ui/models/picker.py" line="68"/>
         <source>Model</source>
         <translation>模型</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/models/picker.py" line="44"/>
-        <source>No model chosen</source>
-        <translation>未选择模型</translation>
     </message>
 </context>
 <context>
     <name>NetworkAccess</name>
     <message>
+        <location filename="../../app/ui/settings/network_access.py" line="55"/>
         <source>Allow other devices on this network</source>
         <translation>允许此网络中的其他设备</translation>
     </message>
     <message>
+        <location filename="../../app/ui/settings/network_access.py" line="60"/>
         <source>Listen on</source>
         <translation>监听地址</translation>
     </message>
     <message>
+        <location filename="../../app/ui/settings/network_access.py" line="62"/>
         <source>Network address to listen on</source>
         <translation>要监听的网络地址</translation>
     </message>
     <message>
+        <location filename="../../app/ui/settings/network_access.py" line="64"/>
         <source>Every network (%1)</source>
         <translation>所有网络（%1）</translation>
     </message>
     <message>
+        <location filename="../../app/ui/settings/network_access.py" line="71"/>
         <source>Anyone on your network who has the key can then use Hearth&apos;s model, and ask to change your calendar (you still allow or refuse each change). Hearth&apos;s Host check then accepts this address. The key is still required. This takes effect when the server restarts (when you save, if it is on).</source>
         <translation>这样，你网络中任何拥有密钥的人都能使用 Hearth 的模型，并请求修改你的日历（每项修改仍由你允许或拒绝）。Hearth 的主机名检查随后会接受这个地址。仍然需要密钥。此设置在服务器重启时生效（保存时，如果服务器已开启）。</translation>
+    </message>
+</context>
+<context>
+    <name>Notices</name>
+    <message>
+        <location filename="../../app/ui/notice_banner.py" line="27"/>
+        <source>Your settings were written by another version of Hearth. Settings this version does not know are kept and ignored; values of the wrong type were replaced by their defaults. The file as it was is kept as settings.previous.json. Details: %1</source>
+        <translation>您的设置由另一个版本的 Hearth 写入。此版本不认识的设置已保留但不会使用；类型不对的值已替换为默认值。原来的文件保存为 settings.previous.json。详情：%1</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/notice_banner.py" line="33"/>
+        <source>The search index was damaged (%1). It was moved aside as %2 and is being rebuilt; %3 documents will be indexed again.</source>
+        <translation>搜索索引已损坏（%1）。它已被移到一旁，保存为 %2，正在重建；%3 个文档将重新编入索引。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/notice_banner.py" line="39"/>
+        <source>Your chat history is damaged (%1) and was opened read-only: you can read your conversations, but new chats cannot be saved. Recovering copies what can still be read into a new file; the damaged file is kept.</source>
+        <translation>您的聊天记录已损坏（%1），已以只读方式打开：您可以阅读对话，但无法保存新的聊天。恢复会把仍可读取的内容复制到一个新文件中；损坏的文件会保留。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/notice_banner.py" line="44"/>
+        <source>Your chat history could only be opened read-only (%1 cannot be written): you can read your conversations, but new chats cannot be saved.</source>
+        <translation>您的聊天记录只能以只读方式打开（无法写入 %1）：您可以阅读对话，但无法保存新的聊天。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/notice_banner.py" line="58"/>
+        <source>Notice</source>
+        <translation>通知</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/notice_banner.py" line="60"/>
+        <source>Recover into a new file</source>
+        <translation>恢复到新文件</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/notice_banner.py" line="66"/>
+        <location filename="../../app/ui/notice_banner.py" line="67"/>
+        <source>Dismiss</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/notice_banner.py" line="73"/>
+        <source>Recovering your chat history…</source>
+        <translation>正在恢复聊天记录…</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/notice_banner.py" line="80"/>
+        <source>Recovered %1 rows into a new chat history; the damaged file is kept as %2. Restart Hearth to use the recovered history.</source>
+        <translation>已将 %1 行恢复到新的聊天记录中；损坏的文件保存为 %2。请重新启动 Hearth 以使用恢复的记录。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/notice_banner.py" line="87"/>
+        <source>Nothing could be recovered: %1. Your chat history file is unchanged.</source>
+        <translation>无法恢复任何内容：%1。您的聊天记录文件未被更改。</translation>
     </message>
 </context>
 <context>
@@ -2247,22 +2358,22 @@
 <context>
     <name>OutputFolder</name>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="102"/>
+        <location filename="../../app/ui/settings/dialog.py" line="103"/>
         <source>Choose…</source>
         <translation>选择…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="103"/>
+        <location filename="../../app/ui/settings/dialog.py" line="104"/>
         <source>Choose %1</source>
         <translation>选择%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="105"/>
+        <location filename="../../app/ui/settings/dialog.py" line="106"/>
         <source>Default</source>
         <translation>默认</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="106"/>
+        <location filename="../../app/ui/settings/dialog.py" line="107"/>
         <source>Use the default for %1</source>
         <translation>%1使用默认值</translation>
     </message>
@@ -2308,12 +2419,12 @@
         <translation>删除全部历史记录</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/privacy.py" line="43"/>
+        <location filename="../../app/ui/settings/privacy.py" line="44"/>
         <source>1 conversation deleted.</source>
         <translation>已删除 1 个对话。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/privacy.py" line="44"/>
+        <location filename="../../app/ui/settings/privacy.py" line="45"/>
         <source>%1 conversations deleted.</source>
         <translation>已删除 %1 个对话。</translation>
     </message>
@@ -2472,22 +2583,22 @@
 <context>
     <name>ServerSwitch</name>
     <message>
-        <location filename="../../app/ui/settings/api_server.py" line="123"/>
+        <location filename="../../app/ui/settings/api_server.py" line="149"/>
         <source>Another program asks to change your calendar</source>
         <translation>另一个程序请求修改你的日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/api_server.py" line="125"/>
+        <location filename="../../app/ui/settings/api_server.py" line="151"/>
         <source>Nothing changes unless you allow it.</source>
         <translation>除非你允许，否则不会有任何更改。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/api_server.py" line="126"/>
+        <location filename="../../app/ui/settings/api_server.py" line="152"/>
         <source>Allow</source>
         <translation>允许</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/api_server.py" line="127"/>
+        <location filename="../../app/ui/settings/api_server.py" line="153"/>
         <source>Refuse</source>
         <translation>拒绝</translation>
     </message>
@@ -2513,253 +2624,254 @@
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="245"/>
+        <location filename="../../app/ui/settings/dialog.py" line="260"/>
         <source>Office files Hearth writes (documents, sheets, slides) go to</source>
         <translation>Hearth 生成的办公文件（文档、表格、幻灯片）保存到</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="249"/>
+        <location filename="../../app/ui/settings/dialog.py" line="264"/>
         <source>Folder for office files</source>
         <translation>办公文件文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="288"/>
+        <location filename="../../app/ui/settings/dialog.py" line="303"/>
         <source>Start Hearth in the tray when I sign in</source>
         <translation>登录时在托盘中启动 Hearth</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="365"/>
+        <location filename="../../app/ui/settings/dialog.py" line="381"/>
         <source>Could not change start at login</source>
         <translation>无法更改登录时启动</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="141"/>
+        <location filename="../../app/ui/settings/dialog.py" line="142"/>
         <source>Settings — Hearth</source>
         <translation>设置 — Hearth</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="153"/>
+        <location filename="../../app/ui/settings/dialog.py" line="154"/>
         <source>Tool servers</source>
         <translation>工具服务器</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="157"/>
+        <location filename="../../app/ui/settings/dialog.py" line="158"/>
         <source>Answers</source>
         <translation>回答</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="160"/>
+        <location filename="../../app/ui/settings/dialog.py" line="164"/>
         <source>Speed</source>
         <translation>速度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="164"/>
+        <location filename="../../app/ui/settings/dialog.py" line="168"/>
         <source>Privacy</source>
         <translation>隐私</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="168"/>
+        <location filename="../../app/ui/settings/dialog.py" line="172"/>
         <source>Connect another app</source>
         <translation>连接其他应用</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="169"/>
-        <location filename="../../app/ui/settings/dialog.py" line="197"/>
+        <location filename="../../app/ui/settings/dialog.py" line="173"/>
+        <location filename="../../app/ui/settings/dialog.py" line="212"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="170"/>
+        <location filename="../../app/ui/settings/dialog.py" line="174"/>
         <source>Folders</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="171"/>
+        <location filename="../../app/ui/settings/dialog.py" line="175"/>
         <source>General</source>
         <translation>通用</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="189"/>
+        <location filename="../../app/ui/settings/dialog.py" line="204"/>
         <source>No model chosen</source>
         <translation>未选择模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="190"/>
+        <location filename="../../app/ui/settings/dialog.py" line="205"/>
         <source>Model file or folder</source>
         <translation>模型文件或文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="192"/>
+        <location filename="../../app/ui/settings/dialog.py" line="207"/>
         <source>Models…</source>
         <translation>模型管理…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="193"/>
+        <location filename="../../app/ui/settings/dialog.py" line="208"/>
         <source>Manage models</source>
         <translation>管理模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="199"/>
-        <location filename="../../app/ui/settings/dialog.py" line="205"/>
+        <location filename="../../app/ui/settings/dialog.py" line="214"/>
+        <location filename="../../app/ui/settings/dialog.py" line="220"/>
         <source>Engine</source>
         <translation>引擎</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="200"/>
+        <location filename="../../app/ui/settings/dialog.py" line="215"/>
         <source>Automatic</source>
         <translation>自动</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="200"/>
+        <location filename="../../app/ui/settings/dialog.py" line="215"/>
         <source>Remote server</source>
         <translation>远程服务器</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="208"/>
+        <location filename="../../app/ui/settings/dialog.py" line="223"/>
         <source>Remote server address</source>
         <translation>远程服务器地址</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="210"/>
+        <location filename="../../app/ui/settings/dialog.py" line="225"/>
         <source>Server</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="216"/>
+        <location filename="../../app/ui/settings/dialog.py" line="231"/>
         <source>Automatic (from free memory)</source>
         <translation>自动（根据可用内存）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="218"/>
+        <location filename="../../app/ui/settings/dialog.py" line="233"/>
         <source>Context length in tokens</source>
         <translation>上下文长度（token）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="219"/>
+        <location filename="../../app/ui/settings/dialog.py" line="234"/>
         <source>Context length</source>
         <translation>上下文长度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="221"/>
+        <location filename="../../app/ui/settings/dialog.py" line="236"/>
         <source>f16 (best quality)</source>
         <translation>f16（质量最好）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="222"/>
+        <location filename="../../app/ui/settings/dialog.py" line="237"/>
         <source>q8_0 (half the memory)</source>
         <translation>q8_0（内存减半）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="224"/>
+        <location filename="../../app/ui/settings/dialog.py" line="239"/>
         <source>KV cache precision</source>
         <translation>KV 缓存精度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="225"/>
+        <location filename="../../app/ui/settings/dialog.py" line="240"/>
         <source>KV cache</source>
         <translation>KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="226"/>
+        <location filename="../../app/ui/settings/dialog.py" line="241"/>
         <source>Each token of context takes 176 KiB at f16 (94 KiB at q8_0): 8K tokens need about 1.4 GiB.</source>
         <translation>每个上下文 token 在 f16 下占 176 KiB（q8_0 下 94 KiB）：8K token 约需 1.4 GiB。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="228"/>
+        <location filename="../../app/ui/settings/dialog.py" line="243"/>
         <source>Think before answering by default</source>
         <translation>默认回答前先思考</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="230"/>
+        <location filename="../../app/ui/settings/dialog.py" line="245"/>
         <source>Thinking</source>
         <translation>思考</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="237"/>
+        <location filename="../../app/ui/settings/dialog.py" line="252"/>
         <source>Watched folders (documents Hearth can read and cite)</source>
         <translation>监视的文件夹（Hearth 可以阅读并引用其中的文档）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="238"/>
+        <location filename="../../app/ui/settings/dialog.py" line="253"/>
         <source>Watched folders</source>
         <translation>监视的文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="241"/>
+        <location filename="../../app/ui/settings/dialog.py" line="256"/>
         <source>File search folders (Hearth finds files only here)</source>
         <translation>文件搜索范围（Hearth 只在这些文件夹中查找文件）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="242"/>
+        <location filename="../../app/ui/settings/dialog.py" line="257"/>
         <source>File search folders</source>
         <translation>文件搜索范围</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="261"/>
-        <location filename="../../app/ui/settings/dialog.py" line="262"/>
+        <location filename="../../app/ui/settings/dialog.py" line="276"/>
+        <location filename="../../app/ui/settings/dialog.py" line="277"/>
         <source>Quick ask shortcut</source>
         <translation>快速提问快捷键</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="268"/>
-        <location filename="../../app/ui/settings/dialog.py" line="275"/>
+        <location filename="../../app/ui/settings/dialog.py" line="283"/>
+        <location filename="../../app/ui/settings/dialog.py" line="290"/>
         <source>Follow the system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="268"/>
+        <location filename="../../app/ui/settings/dialog.py" line="283"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="269"/>
+        <location filename="../../app/ui/settings/dialog.py" line="284"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="272"/>
-        <location filename="../../app/ui/settings/dialog.py" line="273"/>
+        <location filename="../../app/ui/settings/dialog.py" line="287"/>
+        <location filename="../../app/ui/settings/dialog.py" line="288"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="279"/>
-        <location filename="../../app/ui/settings/dialog.py" line="280"/>
+        <location filename="../../app/ui/settings/dialog.py" line="294"/>
+        <location filename="../../app/ui/settings/dialog.py" line="295"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="281"/>
+        <location filename="../../app/ui/settings/dialog.py" line="296"/>
         <source>The language changes as soon as you save.</source>
         <translation>保存后语言立即切换。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="282"/>
-        <location filename="../../app/ui/settings/dialog.py" line="283"/>
+        <location filename="../../app/ui/settings/dialog.py" line="297"/>
+        <location filename="../../app/ui/settings/dialog.py" line="298"/>
         <source>Show a test notification</source>
         <translation>显示测试通知</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="285"/>
+        <location filename="../../app/ui/settings/dialog.py" line="300"/>
         <source>Reminders</source>
         <translation>提醒</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="296"/>
+        <location filename="../../app/ui/settings/dialog.py" line="311"/>
         <source>The shortcut is registered while Hearth runs.</source>
         <translation>Hearth 运行时会注册该快捷键。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="322"/>
+        <location filename="../../app/ui/settings/dialog.py" line="337"/>
         <source>Choose a model to see which engine runs it.</source>
         <translation>选择模型后可查看由哪个引擎运行。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="368"/>
+        <location filename="../../app/ui/settings/dialog.py" line="384"/>
         <source>Could not save settings</source>
         <translation>无法保存设置</translation>
     </message>
     <message>
+        <location filename="../../app/ui/settings/dialog.py" line="161"/>
         <source>Skills</source>
         <translation>技能</translation>
     </message>
@@ -2767,210 +2879,268 @@
 <context>
     <name>Sidebar</name>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="69"/>
-        <location filename="../../app/ui/shell/sidebar.py" line="185"/>
-        <location filename="../../app/ui/shell/sidebar.py" line="264"/>
-        <location filename="../../app/ui/shell/sidebar.py" line="317"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="67"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="195"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="276"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="341"/>
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="70"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="68"/>
         <source>Start a new conversation (Ctrl+N)</source>
         <translation>开始新对话（Ctrl+N）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="74"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="72"/>
         <source>Search all chats (Ctrl+K)</source>
         <translation>搜索所有对话 (Ctrl+K)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="75"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="73"/>
         <source>Search all chats</source>
         <translation>搜索所有对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="102"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="106"/>
         <source>Conversations</source>
         <translation>对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="126"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="130"/>
         <source>Search results</source>
         <translation>搜索结果</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="140"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="145"/>
         <source>Library</source>
         <translation>资料库</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="140"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="145"/>
         <source>Files</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="141"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="146"/>
         <source>Calendar</source>
         <translation>日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="142"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="147"/>
         <source>Models</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="142"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="147"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="156"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="166"/>
         <source>Could not read your conversations</source>
         <translation>无法读取你的对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="169"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="179"/>
         <source>Pinned</source>
         <translation>已置顶</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="171"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="181"/>
         <source>Recent</source>
         <translation>最近</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="218"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="231"/>
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="220"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="233"/>
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="220"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="233"/>
         <source>Pin</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="223"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="236"/>
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="224"/>
-        <source>Delete all history…</source>
-        <translation>删除全部历史记录…</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="249"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="261"/>
         <source>Rename conversation</source>
         <translation>重命名对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="250"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="262"/>
         <source>Title:</source>
         <translation>标题：</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="265"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="277"/>
         <source>Delete conversation</source>
         <translation>删除对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="266"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="278"/>
         <source>Delete “%1”? Its messages and the files dropped into it are forgotten. This cannot be undone.</source>
         <translation>要删除“%1”吗？其中的消息和拖入的文件都将被遗忘，且无法撤销。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="269"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="281"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="307"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="331"/>
         <source>Search failed</source>
         <translation>搜索失败</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="314"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="338"/>
         <source>1 result</source>
         <translation>1 条结果</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="314"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="338"/>
         <source>%1 results</source>
         <translation>%1 条结果</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="315"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="339"/>
         <source>Nothing found</source>
         <translation>没有找到</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="320"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="344"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
 </context>
 <context>
+    <name>SkillsTab</name>
+    <message>
+        <location filename="../../app/ui/settings/skills.py" line="15"/>
+        <source>Time and units</source>
+        <translation>时间和单位</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings/skills.py" line="16"/>
+        <source>Tells the date and time anywhere in the world and converts units.</source>
+        <translation>告诉您世界各地的日期和时间，并换算单位。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings/skills.py" line="18"/>
+        <source>Documents</source>
+        <translation>文档</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings/skills.py" line="19"/>
+        <source>Searches and reads the documents in your library, citing the page.</source>
+        <translation>搜索并阅读您资料库中的文档，并注明页码。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings/skills.py" line="21"/>
+        <source>Files</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings/skills.py" line="22"/>
+        <source>Finds files in the folders you chose, and opens or shows them.</source>
+        <translation>在您选择的文件夹中查找文件，并打开或显示它们。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings/skills.py" line="24"/>
+        <source>Calendar</source>
+        <translation>日历</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings/skills.py" line="25"/>
+        <source>Reads your calendar and finds free time; adds, changes or deletes events once you approve.</source>
+        <translation>查看您的日历并查找空闲时间；经您批准后添加、更改或删除日程。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings/skills.py" line="27"/>
+        <source>Office</source>
+        <translation>办公</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings/skills.py" line="28"/>
+        <source>Answers exact questions about spreadsheets, summarises folders, and writes Word, Excel and PowerPoint files once you approve.</source>
+        <translation>准确回答有关电子表格的问题，汇总文件夹内容，并在您批准后生成 Word、Excel 和 PowerPoint 文件。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings/skills.py" line="46"/>
+        <source>What the assistant may use. A skill switched off is not offered to the model from your next message on, so its prompt is shorter and answers start sooner.</source>
+        <translation>助手可以使用的技能。关闭的技能从您的下一条消息起不再提供给模型，提示更短，回答也更快开始。</translation>
+    </message>
+</context>
+<context>
     <name>SkipReason</name>
     <message>
-        <location filename="../../app/ui/skip_reasons.py" line="38"/>
+        <location filename="../../app/ui/skip_reasons.py" line="39"/>
         <source>damaged or unreadable %1 file</source>
         <translation>%1 文件已损坏或无法读取</translation>
     </message>
     <message>
-        <location filename="../../app/ui/skip_reasons.py" line="39"/>
+        <location filename="../../app/ui/skip_reasons.py" line="40"/>
         <source>not a valid %1 file</source>
         <translation>不是有效的 %1 文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/skip_reasons.py" line="40"/>
+        <location filename="../../app/ui/skip_reasons.py" line="41"/>
         <source>unsupported file type %1</source>
         <translation>不支持的文件类型 %1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/skip_reasons.py" line="41"/>
+        <location filename="../../app/ui/skip_reasons.py" line="42"/>
         <source>cannot read the file: permission denied</source>
         <translation>无法读取文件：没有权限</translation>
     </message>
     <message>
-        <location filename="../../app/ui/skip_reasons.py" line="42"/>
+        <location filename="../../app/ui/skip_reasons.py" line="43"/>
         <source>needed more memory than the parsing limit allows</source>
         <translation>所需内存超出了解析限制</translation>
     </message>
     <message>
-        <location filename="../../app/ui/skip_reasons.py" line="43"/>
+        <location filename="../../app/ui/skip_reasons.py" line="44"/>
         <source>no text found in the file (a scanned document needs OCR)</source>
         <translation>文件中没有文字（扫描件需要 OCR）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/skip_reasons.py" line="44"/>
+        <location filename="../../app/ui/skip_reasons.py" line="45"/>
         <source>encrypted PDF (it needs a password)</source>
         <translation>加密的 PDF（需要密码）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/skip_reasons.py" line="45"/>
+        <location filename="../../app/ui/skip_reasons.py" line="46"/>
         <source>suspicious archive (too many parts)</source>
         <translation>可疑的压缩文件（部件过多）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/skip_reasons.py" line="46"/>
+        <location filename="../../app/ui/skip_reasons.py" line="47"/>
         <source>the archive expands beyond the size limit</source>
         <translation>压缩文件解压后超出大小限制</translation>
     </message>
     <message>
-        <location filename="../../app/ui/skip_reasons.py" line="47"/>
+        <location filename="../../app/ui/skip_reasons.py" line="48"/>
         <source>binary data, not text</source>
         <translation>二进制数据，不是文本</translation>
     </message>
     <message>
-        <location filename="../../app/ui/skip_reasons.py" line="48"/>
+        <location filename="../../app/ui/skip_reasons.py" line="49"/>
         <source>watched folder not found</source>
         <translation>找不到监视的文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/skip_reasons.py" line="50"/>
+        <source>the file is empty (0 bytes)</source>
+        <translation>文件是空的（0 字节）</translation>
     </message>
 </context>
 <context>
@@ -3057,22 +3227,22 @@
 <context>
     <name>SummaryMarker</name>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="197"/>
+        <location filename="../../app/ui/chat/message.py" line="219"/>
         <source>Earlier messages summarized</source>
         <translation>较早的消息已总结</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="198"/>
+        <location filename="../../app/ui/chat/message.py" line="220"/>
         <source>Show the summary of earlier messages</source>
         <translation>显示较早消息的总结</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="199"/>
+        <location filename="../../app/ui/chat/message.py" line="221"/>
         <source>The messages above no longer fit the model&apos;s context; it reads this summary of them instead.</source>
         <translation>上面的消息已超出模型的上下文，模型改为读取它们的这份总结。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="201"/>
+        <location filename="../../app/ui/chat/message.py" line="223"/>
         <source>Summary of earlier messages</source>
         <translation>较早消息的总结</translation>
     </message>
@@ -3080,29 +3250,29 @@
 <context>
     <name>ThinkingSection</name>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="114"/>
-        <location filename="../../app/ui/chat/message.py" line="154"/>
+        <location filename="../../app/ui/chat/message.py" line="151"/>
+        <location filename="../../app/ui/chat/message.py" line="185"/>
         <source>Show thinking</source>
         <translation>显示思考过程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="127"/>
-        <location filename="../../app/ui/chat/message.py" line="155"/>
+        <location filename="../../app/ui/chat/message.py" line="159"/>
+        <location filename="../../app/ui/chat/message.py" line="186"/>
         <source>Thinking</source>
         <translation>思考</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="161"/>
+        <location filename="../../app/ui/chat/message.py" line="192"/>
         <source>Thought</source>
         <translation>已思考</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="161"/>
+        <location filename="../../app/ui/chat/message.py" line="192"/>
         <source>Thinking…</source>
         <translation>思考中…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="162"/>
+        <location filename="../../app/ui/chat/message.py" line="193"/>
         <source>words</source>
         <translation>词</translation>
     </message>
@@ -3110,155 +3280,254 @@
 <context>
     <name>ToolCard</name>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="19"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="22"/>
         <source>Searched documents</source>
         <translation>搜索了文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="20"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="23"/>
         <source>Read a document</source>
         <translation>阅读了文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="21"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="24"/>
         <source>Searched files</source>
         <translation>搜索了文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="22"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="25"/>
         <source>Open a file</source>
         <translation>打开文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="23"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="26"/>
         <source>Show a file</source>
         <translation>显示文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="24"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="27"/>
         <source>Looked at the calendar</source>
         <translation>查看了日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="25"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="28"/>
         <source>Found free time</source>
         <translation>查找了空闲时间</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="26"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="29"/>
         <source>Add an event</source>
         <translation>添加日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="27"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="30"/>
         <source>Change an event</source>
         <translation>修改日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="28"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="31"/>
         <source>Delete an event</source>
         <translation>删除日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="29"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="32"/>
         <source>Looked at a spreadsheet</source>
         <translation>查看了电子表格</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="30"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="33"/>
         <source>Queried a spreadsheet</source>
         <translation>查询了电子表格</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="31"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="34"/>
         <source>Summarised a folder</source>
         <translation>汇总了文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="32"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="35"/>
         <source>Convert a spreadsheet</source>
         <translation>转换电子表格</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="33"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="36"/>
         <source>Clean a spreadsheet</source>
         <translation>清理电子表格</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="34"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="37"/>
         <source>Write a Word report</source>
         <translation>撰写 Word 报告</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="35"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="38"/>
         <source>Make slides</source>
         <translation>制作幻灯片</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="128"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="44"/>
+        <source>title</source>
+        <translation>标题</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="45"/>
+        <source>text</source>
+        <translation>正文</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="46"/>
+        <source>search</source>
+        <translation>搜索</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="47"/>
+        <source>document</source>
+        <translation>文档</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="48"/>
+        <source>pages</source>
+        <translation>页</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="49"/>
+        <source>section</source>
+        <translation>章节</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="50"/>
+        <source>files</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="51"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="52"/>
+        <source>file</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="53"/>
+        <source>folder</source>
+        <translation>文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="54"/>
+        <source>query</source>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="55"/>
+        <source>start</source>
+        <translation>开始</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="56"/>
+        <source>end</source>
+        <translation>结束</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="57"/>
+        <source>place</source>
+        <translation>地点</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="58"/>
+        <source>time zone</source>
+        <translation>时区</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="59"/>
+        <source>at most</source>
+        <translation>最多</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="60"/>
+        <source>filter</source>
+        <translation>筛选</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="61"/>
+        <source>slides</source>
+        <translation>幻灯片</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="189"/>
         <source>Running…</source>
         <translation>运行中…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="147"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="212"/>
         <source>Tool: %s</source>
         <translation>工具：%s</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="157"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="222"/>
         <source>Approve</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="159"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="224"/>
         <source>Deny</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="176"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="277"/>
         <source>Waiting for you</source>
         <translation>等待你的确认</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="187"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="288"/>
         <source>Approved</source>
         <translation>已批准</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="187"/>
-        <location filename="../../app/ui/chat/tool_card.py" line="208"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="288"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="321"/>
         <source>Denied</source>
         <translation>已拒绝</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="192"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="302"/>
         <source>%1 of %2</source>
         <translation>%1 / %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="207"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="320"/>
         <source>Stopped before you decided</source>
         <translation>在你决定之前已停止</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="214"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="327"/>
         <source>Done</source>
         <translation>完成</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="214"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="327"/>
         <source>Failed</source>
         <translation>失败</translation>
     </message>
     <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="350"/>
+        <source>Wrote %1 (%2).</source>
+        <translation>已写入 %1（%2）。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="354"/>
+        <source>The previous file is kept as %1.</source>
+        <translation>原来的文件保留为 %1。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="238"/>
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="239"/>
         <source>Resume</source>
         <translation>继续</translation>
     </message>
     <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="299"/>
         <source>Paused — %1 of %2 files</source>
         <translation>已暂停 — 已完成 %1 / %2 个文件</translation>
     </message>
@@ -3296,20 +3565,22 @@
         <translation>还没有提醒</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/tray.py" line="84"/>
+        <location filename="../../app/ui/shell/tray.py" line="98"/>
         <source>Serving other apps at %1</source>
         <translation>正在为其他应用提供服务：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/tray.py" line="87"/>
+        <location filename="../../app/ui/shell/tray.py" line="93"/>
         <source>Hearth · serving other apps</source>
         <translation>Hearth · 正在为其他应用提供服务</translation>
     </message>
     <message>
+        <location filename="../../app/ui/shell/tray.py" line="97"/>
         <source>Open to the network at %1</source>
         <translation>已向网络开放：%1</translation>
     </message>
     <message>
+        <location filename="../../app/ui/shell/tray.py" line="92"/>
         <source>Hearth · open to the network</source>
         <translation>Hearth · 已向网络开放</translation>
     </message>
@@ -3317,22 +3588,32 @@
 <context>
     <name>UserMessage</name>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="70"/>
-        <location filename="../../app/ui/chat/message.py" line="83"/>
+        <location filename="../../app/ui/chat/message.py" line="76"/>
+        <location filename="../../app/ui/chat/message.py" line="89"/>
         <source>Your message</source>
         <translation>你的消息</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="69"/>
-        <location filename="../../app/ui/chat/message.py" line="82"/>
+        <location filename="../../app/ui/chat/message.py" line="75"/>
+        <location filename="../../app/ui/chat/message.py" line="88"/>
         <source>Edit</source>
         <translation>编辑</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="69"/>
-        <location filename="../../app/ui/chat/message.py" line="82"/>
+        <location filename="../../app/ui/chat/message.py" line="75"/>
+        <location filename="../../app/ui/chat/message.py" line="88"/>
         <source>Edit this message and resend</source>
         <translation>编辑此消息并重新发送</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/message.py" line="99"/>
+        <source>📎 Too long for the model to read at once: kept whole as “%1”, which it searches and reads.</source>
+        <translation>📎 太长，模型无法一次读完：已完整保存为“%1”，模型会搜索并阅读它。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/message.py" line="101"/>
+        <source>📎 Too long for the model to read at once: keeping it as a document…</source>
+        <translation>📎 太长，模型无法一次读完：正在保存为文档…</translation>
     </message>
 </context>
 <context>
@@ -3386,7 +3667,7 @@
         <translation>已撤销：文件已恢复原样。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/written_file.py" line="73"/>
+        <location filename="../../app/ui/chat/written_file.py" line="78"/>
         <source>Could not undo: %1</source>
         <translation>无法撤销：%1</translation>
     </message>
@@ -3412,106 +3693,6 @@
         <location filename="../../app/ui/shell/hotkey/x11.py" line="109"/>
         <source>%1 opens Quick ask from anywhere.</source>
         <translation>在任何地方按 %1 即可打开快速提问。</translation>
-    </message>
-</context>
-<context>
-    <name>Notices</name>
-    <message>
-        <location filename="../../app/ui/notice_banner.py"/>
-        <source>Your settings were written by another version of Hearth. Settings this version does not know are kept and ignored; values of the wrong type were replaced by their defaults. The file as it was is kept as settings.previous.json. Details: %1</source>
-        <translation>您的设置由另一个版本的 Hearth 写入。此版本不认识的设置已保留但不会使用；类型不对的值已替换为默认值。原来的文件保存为 settings.previous.json。详情：%1</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/notice_banner.py"/>
-        <source>The search index was damaged (%1). It was moved aside as %2 and is being rebuilt; %3 documents will be indexed again.</source>
-        <translation>搜索索引已损坏（%1）。它已被移到一旁，保存为 %2，正在重建；%3 个文档将重新编入索引。</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/notice_banner.py"/>
-        <source>Your chat history is damaged (%1) and was opened read-only: you can read your conversations, but new chats cannot be saved. Recovering copies what can still be read into a new file; the damaged file is kept.</source>
-        <translation>您的聊天记录已损坏（%1），已以只读方式打开：您可以阅读对话，但无法保存新的聊天。恢复会把仍可读取的内容复制到一个新文件中；损坏的文件会保留。</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/notice_banner.py"/>
-        <source>Your chat history could only be opened read-only (%1 cannot be written): you can read your conversations, but new chats cannot be saved.</source>
-        <translation>您的聊天记录只能以只读方式打开（无法写入 %1）：您可以阅读对话，但无法保存新的聊天。</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/notice_banner.py"/>
-        <source>Notice</source>
-        <translation>通知</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/notice_banner.py"/>
-        <source>Recover into a new file</source>
-        <translation>恢复到新文件</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/notice_banner.py"/>
-        <source>Dismiss</source>
-        <translation>关闭</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/notice_banner.py"/>
-        <source>Recovering your chat history…</source>
-        <translation>正在恢复聊天记录…</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/notice_banner.py"/>
-        <source>Recovered %1 rows into a new chat history; the damaged file is kept as %2. Restart Hearth to use the recovered history.</source>
-        <translation>已将 %1 行恢复到新的聊天记录中；损坏的文件保存为 %2。请重新启动 Hearth 以使用恢复的记录。</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/notice_banner.py"/>
-        <source>Nothing could be recovered: %1. Your chat history file is unchanged.</source>
-        <translation>无法恢复任何内容：%1。您的聊天记录文件未被更改。</translation>
-    </message>
-</context>
-<context>
-    <name>SkillsTab</name>
-    <message>
-        <source>Time and units</source>
-        <translation>时间和单位</translation>
-    </message>
-    <message>
-        <source>Tells the date and time anywhere in the world and converts units.</source>
-        <translation>告诉您世界各地的日期和时间，并换算单位。</translation>
-    </message>
-    <message>
-        <source>Documents</source>
-        <translation>文档</translation>
-    </message>
-    <message>
-        <source>Searches and reads the documents in your library, citing the page.</source>
-        <translation>搜索并阅读您资料库中的文档，并注明页码。</translation>
-    </message>
-    <message>
-        <source>Files</source>
-        <translation>文件</translation>
-    </message>
-    <message>
-        <source>Finds files in the folders you chose, and opens or shows them.</source>
-        <translation>在您选择的文件夹中查找文件，并打开或显示它们。</translation>
-    </message>
-    <message>
-        <source>Calendar</source>
-        <translation>日历</translation>
-    </message>
-    <message>
-        <source>Reads your calendar and finds free time; adds, changes or deletes events once you approve.</source>
-        <translation>查看您的日历并查找空闲时间；经您批准后添加、更改或删除日程。</translation>
-    </message>
-    <message>
-        <source>Office</source>
-        <translation>办公</translation>
-    </message>
-    <message>
-        <source>Answers exact questions about spreadsheets, summarises folders, and writes Word, Excel and PowerPoint files once you approve.</source>
-        <translation>准确回答有关电子表格的问题，汇总文件夹内容，并在您批准后生成 Word、Excel 和 PowerPoint 文件。</translation>
-    </message>
-    <message>
-        <source>What the assistant may use. A skill switched off is not offered to the model from your next message on, so its prompt is shorter and answers start sooner.</source>
-        <translation>助手可以使用的技能。关闭的技能从您的下一条消息起不再提供给模型，提示更短，回答也更快开始。</translation>
     </message>
 </context>
 </TS>
