@@ -1198,146 +1198,146 @@
         <translation>压缩包</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="213"/>
+        <location filename="../../app/ui/pages/files.py" line="214"/>
         <source>Any kind</source>
         <translation>任意类型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="214"/>
+        <location filename="../../app/ui/pages/files.py" line="215"/>
         <source>Kind of file</source>
         <translation>文件类型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="215"/>
+        <location filename="../../app/ui/pages/files.py" line="216"/>
         <source>Any time</source>
         <translation>任意时间</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="216"/>
+        <location filename="../../app/ui/pages/files.py" line="217"/>
         <source>Today</source>
         <translation>今天</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="216"/>
+        <location filename="../../app/ui/pages/files.py" line="217"/>
         <source>Past week</source>
         <translation>过去一周</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="216"/>
+        <location filename="../../app/ui/pages/files.py" line="217"/>
         <source>Past month</source>
         <translation>过去一个月</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="217"/>
+        <location filename="../../app/ui/pages/files.py" line="218"/>
         <source>Past year</source>
         <translation>过去一年</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="217"/>
-        <location filename="../../app/ui/pages/files.py" line="222"/>
+        <location filename="../../app/ui/pages/files.py" line="218"/>
+        <location filename="../../app/ui/pages/files.py" line="223"/>
         <source>Modified</source>
         <translation>修改时间</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="218"/>
+        <location filename="../../app/ui/pages/files.py" line="219"/>
         <source>Any size</source>
         <translation>任意大小</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="219"/>
+        <location filename="../../app/ui/pages/files.py" line="220"/>
         <source>Under 1 MB</source>
         <translation>小于 1 MB</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="219"/>
+        <location filename="../../app/ui/pages/files.py" line="220"/>
         <source>1 to 100 MB</source>
         <translation>1 到 100 MB</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="220"/>
+        <location filename="../../app/ui/pages/files.py" line="221"/>
         <source>Over 100 MB</source>
         <translation>大于 100 MB</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="220"/>
-        <location filename="../../app/ui/pages/files.py" line="222"/>
+        <location filename="../../app/ui/pages/files.py" line="221"/>
+        <location filename="../../app/ui/pages/files.py" line="223"/>
         <source>Size</source>
         <translation>大小</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="221"/>
+        <location filename="../../app/ui/pages/files.py" line="222"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="221"/>
+        <location filename="../../app/ui/pages/files.py" line="222"/>
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="221"/>
+        <location filename="../../app/ui/pages/files.py" line="222"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="273"/>
-        <location filename="../../app/ui/pages/files.py" line="292"/>
+        <location filename="../../app/ui/pages/files.py" line="276"/>
+        <location filename="../../app/ui/pages/files.py" line="296"/>
         <source>1 file</source>
         <translation>1 个文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="273"/>
-        <location filename="../../app/ui/pages/files.py" line="292"/>
+        <location filename="../../app/ui/pages/files.py" line="276"/>
+        <location filename="../../app/ui/pages/files.py" line="296"/>
         <source>%1 files</source>
         <translation>%1 个文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="275"/>
+        <location filename="../../app/ui/pages/files.py" line="277"/>
         <source>The first %1 files; type more to narrow them down</source>
         <translation>前 %1 个文件；多输入一些以缩小范围</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="280"/>
+        <location filename="../../app/ui/pages/files.py" line="283"/>
         <source>File search failed: %1</source>
         <translation>文件搜索失败：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="288"/>
+        <location filename="../../app/ui/pages/files.py" line="292"/>
         <source>No folders are chosen for file search yet: add one (Hearth finds files only there).</source>
         <translation>尚未选择用于文件搜索的文件夹：请添加一个（Hearth 只在其中查找文件）。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="293"/>
+        <location filename="../../app/ui/pages/files.py" line="297"/>
         <source>in 1 folder</source>
         <translation>位于 1 个文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="293"/>
+        <location filename="../../app/ui/pages/files.py" line="297"/>
         <source>in %1 folders</source>
         <translation>位于 %1 个文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="312"/>
+        <location filename="../../app/ui/pages/files.py" line="317"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="313"/>
+        <location filename="../../app/ui/pages/files.py" line="318"/>
         <source>Show in folder</source>
         <translation>在文件夹中显示</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="314"/>
+        <location filename="../../app/ui/pages/files.py" line="319"/>
         <source>Add to chat</source>
         <translation>添加到对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="318"/>
+        <location filename="../../app/ui/pages/files.py" line="323"/>
         <source>Search files in a folder</source>
         <translation>在文件夹中搜索文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="335"/>
+        <location filename="../../app/ui/pages/files.py" line="340"/>
         <source>Reading %1…</source>
         <translation>正在读取 %1…</translation>
     </message>
@@ -3607,13 +3607,13 @@
     </message>
     <message>
         <location filename="../../app/ui/chat/message.py" line="99"/>
-        <source>📎 Too long for the model to read at once: kept whole as “%1”, which it searches and reads.</source>
-        <translation>📎 太长，模型无法一次读完：已完整保存为“%1”，模型会搜索并阅读它。</translation>
+        <source>Too long for the model to read at once: kept whole as “%1”, which it searches and reads.</source>
+        <translation>太长，模型无法一次读完：已完整保存为“%1”，模型会搜索并阅读它。</translation>
     </message>
     <message>
         <location filename="../../app/ui/chat/message.py" line="101"/>
-        <source>📎 Too long for the model to read at once: keeping it as a document…</source>
-        <translation>📎 太长，模型无法一次读完：正在保存为文档…</translation>
+        <source>Too long for the model to read at once: keeping it as a document…</source>
+        <translation>太长，模型无法一次读完：正在保存为文档…</translation>
     </message>
 </context>
 <context>
