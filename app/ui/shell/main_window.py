@@ -274,6 +274,8 @@ class MainWindow(QMainWindow):
             page = makers[key](self.ctx, self)
             if key == "files":
                 page.add_to_chat.connect(self.add_to_chat)  # type: ignore[attr-defined]
+            if key == "library":
+                page.settings_saved.connect(self.settings_saved)  # type: ignore[attr-defined]
             self._lazy_pages[key] = page
             self.pages.addWidget(page)
         self.pages.setCurrentWidget(page)
