@@ -6,6 +6,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import shiboken6
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
@@ -267,7 +268,9 @@ class ChatView(QWidget):
         return widget
 
     def _wire(self, widget: QWidget) -> None:
-        if isinstance(widget, UserMessage):
+        if isinstance(widget, SummaryMarker):
+            widget.toggle.toggled.connect(lambda _open, w=widget: self._keep_in_view(w))
+        elif isinstance(widget, UserMessage):
             widget.edit_requested.connect(self.begin_edit)
         elif isinstance(widget, AssistantMessage):
             widget.regenerate_requested.connect(lambda w=widget: self.regenerate(w))
@@ -281,6 +284,13 @@ class ChatView(QWidget):
         if cid is not None and call_id:
             self.ctx.ops.run(lambda: remember_card(history, cid, call_id, state),
                              title=self.tr("Could not remember what this card shows"))
+
+    def _keep_in_view(self, marker: QWidget) -> None:
+        """Opening a summary must not scroll it away: reading it, the person stops following
+        the newest text, and the marker stays where it was clicked."""
+        self._stick = False
+        QTimer.singleShot(0, self, lambda: self.scroll_area.ensureWidgetVisible(marker, 0, 40)
+                          if shiboken6.isValid(marker) else None)
 
     # -- turns --------------------------------------------------------------------------------
     @property
@@ -447,10 +457,14 @@ class ChatView(QWidget):
         first message kept whole, else above this turn's own message."""
         if live.message is None or self.conversation_id != event.conversation_id:
             return
+        for older in [w for w in self._widgets() if isinstance(w, SummaryMarker)]:
+            self.messages.removeWidget(older)  # the new summary covers what it covered
+            older.deleteLater()
         users = [w for w in self._widgets() if isinstance(w, UserMessage)]
         above = next((w for w in users if str(w.message_id) == event.before_message_id),
                      users[-1] if users else live.message)
-        self.messages.insertWidget(self.messages.indexOf(above), SummaryMarker(event.summary))
+        marker = _wired(self, SummaryMarker(event.summary))
+        self.messages.insertWidget(self.messages.indexOf(above), marker)
 
     def stop(self) -> None:
         if self.turn is not None:
