@@ -467,22 +467,22 @@
 <context>
     <name>ChatView</name>
     <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="283"/>
+        <location filename="../../app/ui/chat/chat_view.py" line="299"/>
         <source>Could not remember what this card shows</source>
         <translation>无法保存此卡片的状态</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="326"/>
+        <location filename="../../app/ui/chat/chat_view.py" line="350"/>
         <source>Your message was not sent: it is too long for the model and could not be kept as a document (%1).</source>
         <translation>消息未发送：它对模型来说太长，且无法保存为文档（%1）。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="371"/>
+        <location filename="../../app/ui/chat/chat_view.py" line="400"/>
         <source>Could not show that answer</source>
         <translation>无法显示该回答</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="219"/>
+        <location filename="../../app/ui/chat/chat_view.py" line="233"/>
         <source>Could not open this conversation</source>
         <translation>无法打开此对话</translation>
     </message>
@@ -506,7 +506,7 @@
     </message>
     <message>
         <location filename="../../app/ui/chat/composer.py" line="96"/>
-        <location filename="../../app/ui/chat/composer.py" line="180"/>
+        <location filename="../../app/ui/chat/composer.py" line="200"/>
         <source>Add files</source>
         <translation>添加文件</translation>
     </message>
@@ -516,7 +516,12 @@
         <translation>把文件添加到此对话，以便询问其内容</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/composer.py" line="148"/>
+        <location filename="../../app/ui/chat/composer.py" line="159"/>
+        <source>Chats about spreadsheets always think: the model works through the figures step by step.</source>
+        <translation>关于电子表格的对话总会思考：模型会一步步核算数字。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/composer.py" line="168"/>
         <source>Think</source>
         <translation>思考</translation>
     </message>
@@ -526,22 +531,22 @@
         <translation>回答前先思考</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/composer.py" line="103"/>
+        <location filename="../../app/ui/chat/composer.py" line="147"/>
         <source>Think step by step before answering (slower, better for hard questions)  Ctrl+T</source>
         <translation>回答前逐步思考（较慢，适合难题）  Ctrl+T</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/composer.py" line="124"/>
+        <location filename="../../app/ui/chat/composer.py" line="123"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/composer.py" line="111"/>
+        <location filename="../../app/ui/chat/composer.py" line="110"/>
         <source>Enter to send · Shift+Enter for a new line</source>
         <translation>Enter 发送 · Shift+Enter 换行</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/composer.py" line="124"/>
+        <location filename="../../app/ui/chat/composer.py" line="123"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
@@ -1543,255 +1548,255 @@
 <context>
     <name>LibraryView</name>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="74"/>
+        <location filename="../../app/ui/pages/library.py" line="78"/>
         <source>Reading the library…</source>
         <translation>正在读取资料库…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="87"/>
+        <location filename="../../app/ui/pages/library.py" line="91"/>
         <source>Documents</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="88"/>
-        <location filename="../../app/ui/pages/library.py" line="138"/>
+        <location filename="../../app/ui/pages/library.py" line="92"/>
+        <location filename="../../app/ui/pages/library.py" line="142"/>
         <source>Watched folders</source>
         <translation>监视的文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="89"/>
-        <location filename="../../app/ui/pages/library.py" line="196"/>
+        <location filename="../../app/ui/pages/library.py" line="93"/>
+        <location filename="../../app/ui/pages/library.py" line="200"/>
         <source>Problems</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="96"/>
+        <location filename="../../app/ui/pages/library.py" line="100"/>
         <source>Library</source>
         <translation>资料库</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="101"/>
+        <location filename="../../app/ui/pages/library.py" line="105"/>
         <source>Re-index now</source>
         <translation>立即重建索引</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="108"/>
+        <location filename="../../app/ui/pages/library.py" line="112"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="108"/>
+        <location filename="../../app/ui/pages/library.py" line="112"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="109"/>
+        <location filename="../../app/ui/pages/library.py" line="113"/>
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="108"/>
+        <location filename="../../app/ui/pages/library.py" line="112"/>
         <source>Length</source>
         <translation>长度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="77"/>
-        <location filename="../../app/ui/pages/library.py" line="78"/>
+        <location filename="../../app/ui/pages/library.py" line="81"/>
+        <location filename="../../app/ui/pages/library.py" line="82"/>
         <source>Search inside your documents</source>
         <translation>在文档内容中搜索</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="98"/>
+        <location filename="../../app/ui/pages/library.py" line="102"/>
         <source>Add files…</source>
         <translation>添加文件…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="108"/>
+        <location filename="../../app/ui/pages/library.py" line="112"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="123"/>
+        <location filename="../../app/ui/pages/library.py" line="127"/>
         <source>Indexed documents</source>
         <translation>已索引的文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="128"/>
+        <location filename="../../app/ui/pages/library.py" line="132"/>
         <source>Passages found</source>
         <translation>找到的段落</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="144"/>
+        <location filename="../../app/ui/pages/library.py" line="148"/>
         <source>Add folder…</source>
         <translation>添加文件夹…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="145"/>
+        <location filename="../../app/ui/pages/library.py" line="149"/>
         <source>Stop watching</source>
         <translation>停止监视</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="155"/>
+        <location filename="../../app/ui/pages/library.py" line="159"/>
         <source>Files that could not be read</source>
         <translation>无法读取的文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="179"/>
+        <location filename="../../app/ui/pages/library.py" line="183"/>
         <source>1 document</source>
         <translation>1 个文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="179"/>
+        <location filename="../../app/ui/pages/library.py" line="183"/>
         <source>%1 documents</source>
         <translation>%1 个文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="180"/>
+        <location filename="../../app/ui/pages/library.py" line="184"/>
         <source>1 passage</source>
         <translation>1 个段落</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="181"/>
+        <location filename="../../app/ui/pages/library.py" line="185"/>
         <source>%1 passages</source>
         <translation>%1 个段落</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="183"/>
+        <location filename="../../app/ui/pages/library.py" line="187"/>
         <source>1 only in a chat</source>
         <translation>1 个仅在对话中</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="184"/>
+        <location filename="../../app/ui/pages/library.py" line="188"/>
         <source>%1 only in chats</source>
         <translation>%1 个仅在对话中</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="186"/>
+        <location filename="../../app/ui/pages/library.py" line="190"/>
         <source>paused</source>
         <translation>已暂停</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="215"/>
+        <location filename="../../app/ui/pages/library.py" line="219"/>
         <source>Skipped: %1</source>
         <translation>已跳过：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="216"/>
+        <location filename="../../app/ui/pages/library.py" line="220"/>
         <source>unreadable</source>
         <translation>无法读取</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="218"/>
+        <location filename="../../app/ui/pages/library.py" line="222"/>
         <source>Indexed · watching its folder</source>
         <translation>已索引 · 正在监视其文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="220"/>
+        <location filename="../../app/ui/pages/library.py" line="224"/>
         <source>Indexed · only in a chat</source>
         <translation>已索引 · 仅在对话中</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="221"/>
+        <location filename="../../app/ui/pages/library.py" line="225"/>
         <source>Indexed</source>
         <translation>已索引</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="226"/>
+        <location filename="../../app/ui/pages/library.py" line="230"/>
         <source>Text</source>
         <translation>文本</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="232"/>
+        <location filename="../../app/ui/pages/library.py" line="236"/>
         <source>1 page</source>
         <translation>1 页</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="232"/>
+        <location filename="../../app/ui/pages/library.py" line="236"/>
         <source>%1 pages</source>
         <translation>%1 页</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="234"/>
+        <location filename="../../app/ui/pages/library.py" line="238"/>
         <source>1 sheet</source>
         <translation>1 个工作表</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="234"/>
+        <location filename="../../app/ui/pages/library.py" line="238"/>
         <source>%1 sheets</source>
         <translation>%1 个工作表</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="236"/>
+        <location filename="../../app/ui/pages/library.py" line="240"/>
         <source>1 slide</source>
         <translation>1 张幻灯片</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="236"/>
+        <location filename="../../app/ui/pages/library.py" line="240"/>
         <source>%1 slides</source>
         <translation>%1 张幻灯片</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="240"/>
+        <location filename="../../app/ui/pages/library.py" line="244"/>
         <source>The library could not be read: %1</source>
         <translation>无法读取资料库：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="262"/>
+        <location filename="../../app/ui/pages/library.py" line="266"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="263"/>
+        <location filename="../../app/ui/pages/library.py" line="267"/>
         <source>Show in folder</source>
         <translation>在文件夹中显示</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="265"/>
+        <location filename="../../app/ui/pages/library.py" line="269"/>
         <source>Re-index</source>
         <translation>重新索引</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="266"/>
+        <location filename="../../app/ui/pages/library.py" line="270"/>
         <source>Remove from Hearth…</source>
         <translation>从 Hearth 中移除…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="271"/>
+        <location filename="../../app/ui/pages/library.py" line="275"/>
         <source>Reading %1 again…</source>
         <translation>正在重新读取 %1…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="277"/>
+        <location filename="../../app/ui/pages/library.py" line="281"/>
         <source>Remove from Hearth</source>
         <translation>从 Hearth 中移除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="278"/>
+        <location filename="../../app/ui/pages/library.py" line="282"/>
         <source>Remove “%1” from Hearth? Its passages are forgotten; the file itself stays where it is.</source>
         <translation>要从 Hearth 中移除“%1”吗？其段落将被遗忘，文件本身保留在原处。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="282"/>
+        <location filename="../../app/ui/pages/library.py" line="286"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="295"/>
+        <location filename="../../app/ui/pages/library.py" line="299"/>
         <source>Add files to the library</source>
         <translation>将文件添加到资料库</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="322"/>
+        <location filename="../../app/ui/pages/library.py" line="326"/>
         <source>No passage matches “%1”.</source>
         <translation>没有段落匹配“%1”。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="348"/>
+        <location filename="../../app/ui/pages/library.py" line="352"/>
         <source>Indexing %1 of %2: %3</source>
         <translation>正在索引第 %1 个，共 %2 个：%3</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="360"/>
+        <location filename="../../app/ui/pages/library.py" line="364"/>
         <source>Watch a folder</source>
         <translation>监视文件夹</translation>
     </message>
@@ -1851,7 +1856,7 @@
     <name>MainWindow</name>
     <message>
         <location filename="../../app/ui/shell/main_window.py" line="122"/>
-        <location filename="../../app/ui/shell/main_window.py" line="423"/>
+        <location filename="../../app/ui/shell/main_window.py" line="425"/>
         <source>No model loaded</source>
         <translation>未加载模型</translation>
     </message>
@@ -1971,87 +1976,87 @@
         <translation>停止回答(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="346"/>
+        <location filename="../../app/ui/shell/main_window.py" line="348"/>
         <source>Could not save settings</source>
         <translation>无法保存设置</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="353"/>
+        <location filename="../../app/ui/shell/main_window.py" line="355"/>
         <source>No model yet. Hearth needs a model to answer: download one or open a file you have.</source>
         <translation>还没有模型。Hearth 需要模型才能回答：请下载一个，或打开已有的模型文件。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="356"/>
+        <location filename="../../app/ui/shell/main_window.py" line="358"/>
         <source>Loading the model…</source>
         <translation>正在加载模型…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="381"/>
+        <location filename="../../app/ui/shell/main_window.py" line="383"/>
         <source>remote</source>
         <translation>远程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="411"/>
+        <location filename="../../app/ui/shell/main_window.py" line="413"/>
         <source>Ready</source>
         <translation>就绪</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="415"/>
+        <location filename="../../app/ui/shell/main_window.py" line="417"/>
         <source>Preparing the assistant… %1%</source>
         <translation>正在准备助手… %1%</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="425"/>
+        <location filename="../../app/ui/shell/main_window.py" line="427"/>
         <source>No model is loaded now.</source>
         <translation>现在没有加载任何模型。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="429"/>
+        <location filename="../../app/ui/shell/main_window.py" line="431"/>
         <source>%1 is still loaded and answers.</source>
         <translation>%1 仍然处于加载状态，由它继续回答。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="442"/>
+        <location filename="../../app/ui/shell/main_window.py" line="444"/>
         <source>%1 tok/s</source>
         <translation>%1 token/秒</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="453"/>
+        <location filename="../../app/ui/shell/main_window.py" line="455"/>
         <source>Context %1 / %2</source>
         <translation>上下文 %1 / %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="456"/>
+        <location filename="../../app/ui/shell/main_window.py" line="458"/>
         <source> · your message: its start and end, the rest as a document</source>
         <translation> · 你的消息：模型读到开头和结尾，其余作为文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="457"/>
+        <location filename="../../app/ui/shell/main_window.py" line="459"/>
         <source> · earlier messages summarized</source>
         <translation> · 较早的消息已总结</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="464"/>
+        <location filename="../../app/ui/shell/main_window.py" line="466"/>
         <source>Add files to this chat</source>
         <translation>向此对话添加文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="474"/>
+        <location filename="../../app/ui/shell/main_window.py" line="476"/>
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="475"/>
+        <location filename="../../app/ui/shell/main_window.py" line="477"/>
         <source>Export this chat</source>
         <translation>导出此对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="477"/>
+        <location filename="../../app/ui/shell/main_window.py" line="479"/>
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="483"/>
+        <location filename="../../app/ui/shell/main_window.py" line="485"/>
         <source>Could not export the chat</source>
         <translation>无法导出对话</translation>
     </message>

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.core.assistant.turn_mode import is_office_turn
 from app.core.events import ContextCompacted, TurnStarted
 from app.ui import turns
 from app.ui.chat import long_paste
@@ -55,6 +56,7 @@ class ChatView(QWidget):
         self._editing: Any = None
         self._load_token = 0
         self.attachments: list[str] = []
+        self._chat_files: list[str] = []  # what earlier messages of this chat attached
         self._focus: Any = None
         self._finished: list[LiveAnswer] = []
         self.renders = RenderQueue(self)  # one queue: long histories render a bit per pass
@@ -192,6 +194,8 @@ class ChatView(QWidget):
     def new_conversation(self) -> None:
         self.clear()
         self.attachments = []
+        self._chat_files = []
+        self._update_think_lock()
         self.composer.set_attachments([])
         self.conversation_id = None
         self.composer.input.setFocus()
@@ -209,15 +213,24 @@ class ChatView(QWidget):
         token = self._load_token
         history = self.ctx.lazy("history")
 
-        def read() -> tuple[list[Any], dict[str, tuple[int, int]]]:
-            groups = group_messages(history.messages(conversation_id))
+        def read() -> tuple[list[Any], dict[str, tuple[int, int]], list[str]]:
+            stored = history.messages(conversation_id)
+            groups = group_messages(stored)
             if live is not None:  # the live turn's own messages are shown by its widget
                 users = [i for i, (kind, _m) in enumerate(groups) if kind == "user"]
                 groups = groups[:users[-1] + 1] if users else groups
-            return groups, history.alternatives(conversation_id)
+            files = [p for m in stored if m.role == "user" for p in m.attachments or []]
+            return groups, history.alternatives(conversation_id), files
 
-        self.ctx.ops.run(read, lambda got: self._show_history(token, got[0], live, got[1]),
-                         title=self.tr("Could not open this conversation"))
+        def show(got: tuple[list[Any], dict[str, tuple[int, int]], list[str]]) -> None:
+            if token == self._load_token:
+                self._chat_files = got[2]
+                self._update_think_lock()
+            self._show_history(token, got[0], live, got[1])
+
+        self._chat_files = []
+        self._update_think_lock()
+        self.ctx.ops.run(read, show, title=self.tr("Could not open this conversation"))
 
     def adopt(self, live: LiveAnswer) -> None:
         """Open in Hearth: quick ask's answer goes on here, the same widget, still streaming."""
@@ -308,6 +321,7 @@ class ChatView(QWidget):
         self._add(bubble)
         cid = self.conversation_id
         files, self.attachments = self.attachments, []
+        self._chat_files += files
         self.composer.set_attachments([])
         if long_paste.needs_attaching(self.ctx, text):
             self._send_attached(bubble, text, think, files)
@@ -344,6 +358,11 @@ class ChatView(QWidget):
         """Files just indexed for this chat; the next message tells the assistant about them."""
         self.attachments += [p for p in paths if p not in self.attachments]
         self.composer.set_attachments(self.attachments)
+        self._update_think_lock()
+
+    def _update_think_lock(self) -> None:
+        """The Think toggle tells the truth: a chat about office files always thinks."""
+        self.composer.lock_think(is_office_turn([*self._chat_files, *self.attachments]))
 
     def regenerate(self, answer: AssistantMessage | None = None) -> None:
         """Answer again (the last answer when none is given); the earlier answer is kept, and
