@@ -483,22 +483,22 @@
 <context>
     <name>ChatView</name>
     <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="297"/>
+        <location filename="../../app/ui/chat/chat_view.py" line="311"/>
         <source>Could not remember what this card shows</source>
         <translation>无法保存此卡片的状态</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="340"/>
+        <location filename="../../app/ui/chat/chat_view.py" line="362"/>
         <source>Your message was not sent: it is too long for the model and could not be kept as a document (%1).</source>
         <translation>消息未发送：它对模型来说太长，且无法保存为文档（%1）。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="385"/>
+        <location filename="../../app/ui/chat/chat_view.py" line="412"/>
         <source>Could not show that answer</source>
         <translation>无法显示该回答</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="233"/>
+        <location filename="../../app/ui/chat/chat_view.py" line="245"/>
         <source>Could not open this conversation</source>
         <translation>无法打开此对话</translation>
     </message>
@@ -522,7 +522,7 @@
     </message>
     <message>
         <location filename="../../app/ui/chat/composer.py" line="96"/>
-        <location filename="../../app/ui/chat/composer.py" line="180"/>
+        <location filename="../../app/ui/chat/composer.py" line="200"/>
         <source>Add files</source>
         <translation>添加文件</translation>
     </message>
@@ -532,7 +532,12 @@
         <translation>把文件添加到此对话，以便询问其内容</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/composer.py" line="148"/>
+        <location filename="../../app/ui/chat/composer.py" line="159"/>
+        <source>Chats about spreadsheets always think: the model works through the figures step by step.</source>
+        <translation>关于电子表格的对话总会思考：模型会一步步核算数字。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/composer.py" line="168"/>
         <source>Think</source>
         <translation>思考</translation>
     </message>
@@ -542,22 +547,22 @@
         <translation>回答前先思考</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/composer.py" line="103"/>
+        <location filename="../../app/ui/chat/composer.py" line="147"/>
         <source>Think step by step before answering (slower, better for hard questions)  Ctrl+T</source>
         <translation>回答前逐步思考（较慢，适合难题）  Ctrl+T</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/composer.py" line="124"/>
+        <location filename="../../app/ui/chat/composer.py" line="123"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/composer.py" line="111"/>
+        <location filename="../../app/ui/chat/composer.py" line="110"/>
         <source>Enter to send · Shift+Enter for a new line</source>
         <translation>Enter 发送 · Shift+Enter 换行</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/composer.py" line="124"/>
+        <location filename="../../app/ui/chat/composer.py" line="123"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
@@ -1297,146 +1302,146 @@
         <translation>压缩包</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="214"/>
+        <location filename="../../app/ui/pages/files.py" line="215"/>
         <source>Any kind</source>
         <translation>任意类型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="215"/>
+        <location filename="../../app/ui/pages/files.py" line="216"/>
         <source>Kind of file</source>
         <translation>文件类型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="216"/>
+        <location filename="../../app/ui/pages/files.py" line="217"/>
         <source>Any time</source>
         <translation>任意时间</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="217"/>
+        <location filename="../../app/ui/pages/files.py" line="218"/>
         <source>Today</source>
         <translation>今天</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="217"/>
+        <location filename="../../app/ui/pages/files.py" line="218"/>
         <source>Past week</source>
         <translation>过去一周</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="217"/>
+        <location filename="../../app/ui/pages/files.py" line="218"/>
         <source>Past month</source>
         <translation>过去一个月</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="218"/>
+        <location filename="../../app/ui/pages/files.py" line="219"/>
         <source>Past year</source>
         <translation>过去一年</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="218"/>
-        <location filename="../../app/ui/pages/files.py" line="223"/>
+        <location filename="../../app/ui/pages/files.py" line="219"/>
+        <location filename="../../app/ui/pages/files.py" line="224"/>
         <source>Modified</source>
         <translation>修改时间</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="219"/>
+        <location filename="../../app/ui/pages/files.py" line="220"/>
         <source>Any size</source>
         <translation>任意大小</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="220"/>
+        <location filename="../../app/ui/pages/files.py" line="221"/>
         <source>Under 1 MB</source>
         <translation>小于 1 MB</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="220"/>
+        <location filename="../../app/ui/pages/files.py" line="221"/>
         <source>1 to 100 MB</source>
         <translation>1 到 100 MB</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="221"/>
+        <location filename="../../app/ui/pages/files.py" line="222"/>
         <source>Over 100 MB</source>
         <translation>大于 100 MB</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="221"/>
-        <location filename="../../app/ui/pages/files.py" line="223"/>
+        <location filename="../../app/ui/pages/files.py" line="222"/>
+        <location filename="../../app/ui/pages/files.py" line="224"/>
         <source>Size</source>
         <translation>大小</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="222"/>
+        <location filename="../../app/ui/pages/files.py" line="223"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="222"/>
+        <location filename="../../app/ui/pages/files.py" line="223"/>
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="222"/>
+        <location filename="../../app/ui/pages/files.py" line="223"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="274"/>
-        <location filename="../../app/ui/pages/files.py" line="293"/>
+        <location filename="../../app/ui/pages/files.py" line="277"/>
+        <location filename="../../app/ui/pages/files.py" line="297"/>
         <source>1 file</source>
         <translation>1 个文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="274"/>
-        <location filename="../../app/ui/pages/files.py" line="293"/>
+        <location filename="../../app/ui/pages/files.py" line="277"/>
+        <location filename="../../app/ui/pages/files.py" line="297"/>
         <source>%1 files</source>
         <translation>%1 个文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="276"/>
+        <location filename="../../app/ui/pages/files.py" line="278"/>
         <source>The first %1 files; type more to narrow them down</source>
         <translation>前 %1 个文件；多输入一些以缩小范围</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="281"/>
+        <location filename="../../app/ui/pages/files.py" line="284"/>
         <source>File search failed: %1</source>
         <translation>文件搜索失败：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="289"/>
+        <location filename="../../app/ui/pages/files.py" line="293"/>
         <source>No folders are chosen for file search yet: add one (Hearth finds files only there).</source>
         <translation>尚未选择用于文件搜索的文件夹：请添加一个（Hearth 只在其中查找文件）。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="294"/>
+        <location filename="../../app/ui/pages/files.py" line="298"/>
         <source>in 1 folder</source>
         <translation>位于 1 个文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="294"/>
+        <location filename="../../app/ui/pages/files.py" line="298"/>
         <source>in %1 folders</source>
         <translation>位于 %1 个文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="313"/>
+        <location filename="../../app/ui/pages/files.py" line="318"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="314"/>
+        <location filename="../../app/ui/pages/files.py" line="319"/>
         <source>Show in folder</source>
         <translation>在文件夹中显示</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="315"/>
+        <location filename="../../app/ui/pages/files.py" line="320"/>
         <source>Add to chat</source>
         <translation>添加到对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="319"/>
+        <location filename="../../app/ui/pages/files.py" line="324"/>
         <source>Search files in a folder</source>
         <translation>在文件夹中搜索文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="336"/>
+        <location filename="../../app/ui/pages/files.py" line="341"/>
         <source>Reading %1…</source>
         <translation>正在读取 %1…</translation>
     </message>
@@ -1652,255 +1657,255 @@
 <context>
     <name>LibraryView</name>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="74"/>
+        <location filename="../../app/ui/pages/library.py" line="78"/>
         <source>Reading the library…</source>
         <translation>正在读取资料库…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="87"/>
+        <location filename="../../app/ui/pages/library.py" line="91"/>
         <source>Documents</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="88"/>
-        <location filename="../../app/ui/pages/library.py" line="138"/>
+        <location filename="../../app/ui/pages/library.py" line="92"/>
+        <location filename="../../app/ui/pages/library.py" line="142"/>
         <source>Watched folders</source>
         <translation>监视的文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="89"/>
-        <location filename="../../app/ui/pages/library.py" line="196"/>
+        <location filename="../../app/ui/pages/library.py" line="93"/>
+        <location filename="../../app/ui/pages/library.py" line="200"/>
         <source>Problems</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="96"/>
+        <location filename="../../app/ui/pages/library.py" line="100"/>
         <source>Library</source>
         <translation>资料库</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="101"/>
+        <location filename="../../app/ui/pages/library.py" line="105"/>
         <source>Re-index now</source>
         <translation>立即重建索引</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="108"/>
+        <location filename="../../app/ui/pages/library.py" line="112"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="108"/>
+        <location filename="../../app/ui/pages/library.py" line="112"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="109"/>
+        <location filename="../../app/ui/pages/library.py" line="113"/>
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="108"/>
+        <location filename="../../app/ui/pages/library.py" line="112"/>
         <source>Length</source>
         <translation>长度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="77"/>
-        <location filename="../../app/ui/pages/library.py" line="78"/>
+        <location filename="../../app/ui/pages/library.py" line="81"/>
+        <location filename="../../app/ui/pages/library.py" line="82"/>
         <source>Search inside your documents</source>
         <translation>在文档内容中搜索</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="98"/>
+        <location filename="../../app/ui/pages/library.py" line="102"/>
         <source>Add files…</source>
         <translation>添加文件…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="108"/>
+        <location filename="../../app/ui/pages/library.py" line="112"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="123"/>
+        <location filename="../../app/ui/pages/library.py" line="127"/>
         <source>Indexed documents</source>
         <translation>已索引的文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="128"/>
+        <location filename="../../app/ui/pages/library.py" line="132"/>
         <source>Passages found</source>
         <translation>找到的段落</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="144"/>
+        <location filename="../../app/ui/pages/library.py" line="148"/>
         <source>Add folder…</source>
         <translation>添加文件夹…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="145"/>
+        <location filename="../../app/ui/pages/library.py" line="149"/>
         <source>Stop watching</source>
         <translation>停止监视</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="155"/>
+        <location filename="../../app/ui/pages/library.py" line="159"/>
         <source>Files that could not be read</source>
         <translation>无法读取的文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="179"/>
+        <location filename="../../app/ui/pages/library.py" line="183"/>
         <source>1 document</source>
         <translation>1 个文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="179"/>
+        <location filename="../../app/ui/pages/library.py" line="183"/>
         <source>%1 documents</source>
         <translation>%1 个文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="180"/>
+        <location filename="../../app/ui/pages/library.py" line="184"/>
         <source>1 passage</source>
         <translation>1 个段落</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="181"/>
+        <location filename="../../app/ui/pages/library.py" line="185"/>
         <source>%1 passages</source>
         <translation>%1 个段落</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="183"/>
+        <location filename="../../app/ui/pages/library.py" line="187"/>
         <source>1 only in a chat</source>
         <translation>1 个仅在对话中</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="184"/>
+        <location filename="../../app/ui/pages/library.py" line="188"/>
         <source>%1 only in chats</source>
         <translation>%1 个仅在对话中</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="186"/>
+        <location filename="../../app/ui/pages/library.py" line="190"/>
         <source>paused</source>
         <translation>已暂停</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="215"/>
+        <location filename="../../app/ui/pages/library.py" line="219"/>
         <source>Skipped: %1</source>
         <translation>已跳过：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="216"/>
+        <location filename="../../app/ui/pages/library.py" line="220"/>
         <source>unreadable</source>
         <translation>无法读取</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="218"/>
+        <location filename="../../app/ui/pages/library.py" line="222"/>
         <source>Indexed · watching its folder</source>
         <translation>已索引 · 正在监视其文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="220"/>
+        <location filename="../../app/ui/pages/library.py" line="224"/>
         <source>Indexed · only in a chat</source>
         <translation>已索引 · 仅在对话中</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="221"/>
+        <location filename="../../app/ui/pages/library.py" line="225"/>
         <source>Indexed</source>
         <translation>已索引</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="226"/>
+        <location filename="../../app/ui/pages/library.py" line="230"/>
         <source>Text</source>
         <translation>文本</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="232"/>
+        <location filename="../../app/ui/pages/library.py" line="236"/>
         <source>1 page</source>
         <translation>1 页</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="232"/>
+        <location filename="../../app/ui/pages/library.py" line="236"/>
         <source>%1 pages</source>
         <translation>%1 页</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="234"/>
+        <location filename="../../app/ui/pages/library.py" line="238"/>
         <source>1 sheet</source>
         <translation>1 个工作表</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="234"/>
+        <location filename="../../app/ui/pages/library.py" line="238"/>
         <source>%1 sheets</source>
         <translation>%1 个工作表</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="236"/>
+        <location filename="../../app/ui/pages/library.py" line="240"/>
         <source>1 slide</source>
         <translation>1 张幻灯片</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="236"/>
+        <location filename="../../app/ui/pages/library.py" line="240"/>
         <source>%1 slides</source>
         <translation>%1 张幻灯片</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="240"/>
+        <location filename="../../app/ui/pages/library.py" line="244"/>
         <source>The library could not be read: %1</source>
         <translation>无法读取资料库：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="262"/>
+        <location filename="../../app/ui/pages/library.py" line="266"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="263"/>
+        <location filename="../../app/ui/pages/library.py" line="267"/>
         <source>Show in folder</source>
         <translation>在文件夹中显示</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="265"/>
+        <location filename="../../app/ui/pages/library.py" line="269"/>
         <source>Re-index</source>
         <translation>重新索引</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="266"/>
+        <location filename="../../app/ui/pages/library.py" line="270"/>
         <source>Remove from Hearth…</source>
         <translation>从 Hearth 中移除…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="271"/>
+        <location filename="../../app/ui/pages/library.py" line="275"/>
         <source>Reading %1 again…</source>
         <translation>正在重新读取 %1…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="277"/>
+        <location filename="../../app/ui/pages/library.py" line="281"/>
         <source>Remove from Hearth</source>
         <translation>从 Hearth 中移除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="278"/>
+        <location filename="../../app/ui/pages/library.py" line="282"/>
         <source>Remove “%1” from Hearth? Its passages are forgotten; the file itself stays where it is.</source>
         <translation>要从 Hearth 中移除“%1”吗？其段落将被遗忘，文件本身保留在原处。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="282"/>
+        <location filename="../../app/ui/pages/library.py" line="286"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="295"/>
+        <location filename="../../app/ui/pages/library.py" line="299"/>
         <source>Add files to the library</source>
         <translation>将文件添加到资料库</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="322"/>
+        <location filename="../../app/ui/pages/library.py" line="326"/>
         <source>No passage matches “%1”.</source>
         <translation>没有段落匹配“%1”。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="348"/>
+        <location filename="../../app/ui/pages/library.py" line="352"/>
         <source>Indexing %1 of %2: %3</source>
         <translation>正在索引第 %1 个，共 %2 个：%3</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="360"/>
+        <location filename="../../app/ui/pages/library.py" line="364"/>
         <source>Watch a folder</source>
         <translation>监视文件夹</translation>
     </message>
@@ -1960,7 +1965,7 @@
     <name>MainWindow</name>
     <message>
         <location filename="../../app/ui/shell/main_window.py" line="129"/>
-        <location filename="../../app/ui/shell/main_window.py" line="467"/>
+        <location filename="../../app/ui/shell/main_window.py" line="469"/>
         <source>No model loaded</source>
         <translation>未加载模型</translation>
     </message>
@@ -2085,87 +2090,87 @@
         <translation>停止回答(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="376"/>
+        <location filename="../../app/ui/shell/main_window.py" line="378"/>
         <source>Could not save settings</source>
         <translation>无法保存设置</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="383"/>
+        <location filename="../../app/ui/shell/main_window.py" line="385"/>
         <source>No model yet. Hearth needs a model to answer: download one or open a file you have.</source>
         <translation>还没有模型。Hearth 需要模型才能回答：请下载一个，或打开已有的模型文件。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="386"/>
+        <location filename="../../app/ui/shell/main_window.py" line="388"/>
         <source>Loading the model…</source>
         <translation>正在加载模型…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="411"/>
+        <location filename="../../app/ui/shell/main_window.py" line="413"/>
         <source>remote</source>
         <translation>远程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="455"/>
+        <location filename="../../app/ui/shell/main_window.py" line="457"/>
         <source>Ready</source>
         <translation>就绪</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="459"/>
+        <location filename="../../app/ui/shell/main_window.py" line="461"/>
         <source>Preparing the assistant… %1%</source>
         <translation>正在准备助手… %1%</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="469"/>
+        <location filename="../../app/ui/shell/main_window.py" line="471"/>
         <source>No model is loaded now.</source>
         <translation>现在没有加载任何模型。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="473"/>
+        <location filename="../../app/ui/shell/main_window.py" line="475"/>
         <source>%1 is still loaded and answers.</source>
         <translation>%1 仍然处于加载状态，由它继续回答。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="486"/>
+        <location filename="../../app/ui/shell/main_window.py" line="488"/>
         <source>%1 tok/s</source>
         <translation>%1 token/秒</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="497"/>
+        <location filename="../../app/ui/shell/main_window.py" line="499"/>
         <source>Context %1 / %2</source>
         <translation>上下文 %1 / %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="500"/>
+        <location filename="../../app/ui/shell/main_window.py" line="502"/>
         <source> · your message: its start and end, the rest as a document</source>
         <translation> · 你的消息：模型读到开头和结尾，其余作为文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="501"/>
+        <location filename="../../app/ui/shell/main_window.py" line="503"/>
         <source> · earlier messages summarized</source>
         <translation> · 较早的消息已总结</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="508"/>
+        <location filename="../../app/ui/shell/main_window.py" line="510"/>
         <source>Add files to this chat</source>
         <translation>向此对话添加文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="518"/>
+        <location filename="../../app/ui/shell/main_window.py" line="520"/>
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="519"/>
+        <location filename="../../app/ui/shell/main_window.py" line="521"/>
         <source>Export this chat</source>
         <translation>导出此对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="521"/>
+        <location filename="../../app/ui/shell/main_window.py" line="523"/>
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="527"/>
+        <location filename="../../app/ui/shell/main_window.py" line="529"/>
         <source>Could not export the chat</source>
         <translation>无法导出对话</translation>
     </message>
@@ -3484,9 +3489,9 @@
     <name>Sidebar</name>
     <message>
         <location filename="../../app/ui/shell/sidebar.py" line="78"/>
-        <location filename="../../app/ui/shell/sidebar.py" line="199"/>
-        <location filename="../../app/ui/shell/sidebar.py" line="281"/>
-        <location filename="../../app/ui/shell/sidebar.py" line="377"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="206"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="288"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="396"/>
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
@@ -3506,147 +3511,147 @@
         <translation>搜索所有对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="111"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="117"/>
         <source>Conversations</source>
         <translation>对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="135"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="141"/>
         <source>Search results</source>
         <translation>搜索结果</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="149"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="156"/>
         <source>Library</source>
         <translation>资料库</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="149"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="156"/>
         <source>Files</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="150"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="157"/>
         <source>Calendar</source>
         <translation>日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="150"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="157"/>
         <source>Routines</source>
         <translation>例行任务</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="151"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="158"/>
         <source>Models</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="151"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="158"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="170"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="177"/>
         <source>Could not read your conversations</source>
         <translation>无法读取你的对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="183"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="190"/>
         <source>Pinned</source>
         <translation>已置顶</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="185"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="192"/>
         <source>Recent</source>
         <translation>最近</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="235"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="242"/>
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="237"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="244"/>
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="237"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="244"/>
         <source>Pin</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="240"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="247"/>
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="265"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="272"/>
         <source>Rename conversation</source>
         <translation>重命名对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="266"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="273"/>
         <source>Title:</source>
         <translation>标题：</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="282"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="289"/>
         <source>Delete conversation</source>
         <translation>删除对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="283"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="290"/>
         <source>Delete “%1”? Its messages and the files dropped into it are forgotten. This cannot be undone.</source>
         <translation>要删除“%1”吗？其中的消息和拖入的文件都将被遗忘，且无法撤销。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="286"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="293"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="367"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="386"/>
         <source>Search failed</source>
         <translation>搜索失败</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="374"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="393"/>
         <source>1 result</source>
         <translation>1 条结果</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="374"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="393"/>
         <source>%1 results</source>
         <translation>%1 条结果</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="375"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="394"/>
         <source>Nothing found</source>
         <translation>没有找到</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="380"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="399"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="312"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="319"/>
         <source>…and %1 more</source>
         <translation>……还有 %1 个</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="315"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="322"/>
         <source>Hearth remembers one thing from this chat:</source>
         <translation>Hearth 从这个对话中记住了一件事：</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="316"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="323"/>
         <source>Hearth remembers %1 things from this chat:</source>
         <translation>Hearth 从这个对话中记住了 %1 件事：</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="317"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="324"/>
         <source>Forget what it taught too</source>
         <translation>同时忘记从中记住的事</translation>
     </message>
@@ -3979,158 +3984,254 @@
 <context>
     <name>ToolCard</name>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="21"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="22"/>
         <source>Searched documents</source>
         <translation>搜索了文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="22"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="23"/>
         <source>Read a document</source>
         <translation>阅读了文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="23"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="24"/>
         <source>Searched files</source>
         <translation>搜索了文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="24"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="25"/>
         <source>Open a file</source>
         <translation>打开文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="25"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="26"/>
         <source>Show a file</source>
         <translation>显示文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="26"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="27"/>
         <source>Looked at the calendar</source>
         <translation>查看了日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="27"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="28"/>
         <source>Found free time</source>
         <translation>查找了空闲时间</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="28"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="29"/>
         <source>Add an event</source>
         <translation>添加日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="29"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="30"/>
         <source>Change an event</source>
         <translation>修改日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="30"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="31"/>
         <source>Delete an event</source>
         <translation>删除日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="31"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="32"/>
         <source>Looked at a spreadsheet</source>
         <translation>查看了电子表格</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="32"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="33"/>
         <source>Queried a spreadsheet</source>
         <translation>查询了电子表格</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="33"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="34"/>
         <source>Summarised a folder</source>
         <translation>汇总了文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="34"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="35"/>
         <source>Convert a spreadsheet</source>
         <translation>转换电子表格</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="35"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="36"/>
         <source>Clean a spreadsheet</source>
         <translation>清理电子表格</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="36"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="37"/>
         <source>Write a Word report</source>
         <translation>撰写 Word 报告</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="37"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="38"/>
         <source>Make slides</source>
         <translation>制作幻灯片</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="163"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="44"/>
+        <source>title</source>
+        <translation>标题</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="45"/>
+        <source>text</source>
+        <translation>正文</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="46"/>
+        <source>search</source>
+        <translation>搜索</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="47"/>
+        <source>document</source>
+        <translation>文档</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="48"/>
+        <source>pages</source>
+        <translation>页</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="49"/>
+        <source>section</source>
+        <translation>章节</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="50"/>
+        <source>files</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="51"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="52"/>
+        <source>file</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="53"/>
+        <source>folder</source>
+        <translation>文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="54"/>
+        <source>query</source>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="55"/>
+        <source>start</source>
+        <translation>开始</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="56"/>
+        <source>end</source>
+        <translation>结束</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="57"/>
+        <source>place</source>
+        <translation>地点</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="58"/>
+        <source>time zone</source>
+        <translation>时区</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="59"/>
+        <source>at most</source>
+        <translation>最多</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="60"/>
+        <source>filter</source>
+        <translation>筛选</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="61"/>
+        <source>slides</source>
+        <translation>幻灯片</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="189"/>
         <source>Running…</source>
         <translation>运行中…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="186"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="212"/>
         <source>Tool: %s</source>
         <translation>工具：%s</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="196"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="222"/>
         <source>Approve</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="198"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="224"/>
         <source>Deny</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="251"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="277"/>
         <source>Waiting for you</source>
         <translation>等待你的确认</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="262"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="288"/>
         <source>Approved</source>
         <translation>已批准</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="262"/>
-        <location filename="../../app/ui/chat/tool_card.py" line="295"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="288"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="321"/>
         <source>Denied</source>
         <translation>已拒绝</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="276"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="302"/>
         <source>%1 of %2</source>
         <translation>%1 / %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="294"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="320"/>
         <source>Stopped before you decided</source>
         <translation>在你决定之前已停止</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="301"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="327"/>
         <source>Done</source>
         <translation>完成</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="301"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="327"/>
         <source>Failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="212"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="350"/>
+        <source>Wrote %1 (%2).</source>
+        <translation>已写入 %1（%2）。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="354"/>
+        <source>The previous file is kept as %1.</source>
+        <translation>原来的文件保留为 %1。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="238"/>
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="213"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="239"/>
         <source>Resume</source>
         <translation>继续</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="273"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="299"/>
         <source>Paused — %1 of %2 files</source>
         <translation>已暂停 — 已完成 %1 / %2 个文件</translation>
     </message>
@@ -4210,13 +4311,13 @@
     </message>
     <message>
         <location filename="../../app/ui/chat/message.py" line="99"/>
-        <source>📎 Too long for the model to read at once: kept whole as “%1”, which it searches and reads.</source>
-        <translation>📎 太长，模型无法一次读完：已完整保存为“%1”，模型会搜索并阅读它。</translation>
+        <source>Too long for the model to read at once: kept whole as “%1”, which it searches and reads.</source>
+        <translation>太长，模型无法一次读完：已完整保存为“%1”，模型会搜索并阅读它。</translation>
     </message>
     <message>
         <location filename="../../app/ui/chat/message.py" line="101"/>
-        <source>📎 Too long for the model to read at once: keeping it as a document…</source>
-        <translation>📎 太长，模型无法一次读完：正在保存为文档…</translation>
+        <source>Too long for the model to read at once: keeping it as a document…</source>
+        <translation>太长，模型无法一次读完：正在保存为文档…</translation>
     </message>
 </context>
 <context>

@@ -295,6 +295,8 @@ class MainWindow(QMainWindow):
             if key == "routines":
                 page.open_conversation.connect(  # type: ignore[attr-defined]
                     self.open_conversation)
+            if key == "library":
+                page.settings_saved.connect(self.settings_saved)  # type: ignore[attr-defined]
             self._lazy_pages[key] = page
             self.pages.addWidget(page)
         self.pages.setCurrentWidget(page)
