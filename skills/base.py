@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -46,6 +47,15 @@ class SkillContext:
     next_citation: Callable[[], int] | None = None  # hands out [n] numbers within a turn
     # A long-running tool reports (done, total, what it works on now); the UI shows it.
     progress: Callable[[int, int, str], None] = lambda _done, _total, _current: None
+
+    def allows(self, path: str) -> bool:
+        """Whether the file at `path` is inside the chosen folders by what it really is (links
+        and `..` resolved), not by how it was named; every file when no folders are set."""
+        if not self.allowed_roots:
+            return True
+        real = Path(os.path.realpath(os.path.expanduser(path)))
+        return any(real == root or root in real.parents
+                   for root in (Path(os.path.realpath(r)) for r in self.allowed_roots))
 
     def citations(self) -> Callable[[], int]:
         """Hands out [n] numbers: the turn's own counter, or 1, 2, 3... outside a turn."""
