@@ -73,6 +73,8 @@ class ServerState:
     def shutdown(self) -> None:
         """Stop every generation: streams end with an error chunk (called on the loop)."""
         self.closing = True
+        if self.proposals is not None:
+            self.proposals.close()  # their worker threads would hold the process's exit
         for generation in list(self.live):
             generation.cancel(shutdown=True)
 
