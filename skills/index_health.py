@@ -57,11 +57,14 @@ def problem(path: Path, deep: bool = False) -> str | None:
     pages = int.from_bytes(header[28:32], "big")
     counter_valid = header[24:28] == header[92:96]
     if counter_valid and pages and pages * page_size > size:
-        return "truncated"
+        # Shorter than its header says: a checkpoint a full disk cut short leaves exactly
+        # that, with every page still in the -wal. Only SQLite, reading both, can tell.
+        found = _schema_problem(path, True, "integrity_check(1)")
+        return f"truncated ({found})" if found else None
     return _schema_problem(path, deep or size <= QUICK_CHECK_MAX_BYTES)
 
 
-def _schema_problem(path: Path, check: bool) -> str | None:
+def _schema_problem(path: Path, check: bool, pragma: str = "quick_check(1)") -> str | None:
     conn = open_read_only(path)
     if conn is None:
         return None  # cannot even be opened here (a read-only folder): not a sign of damage
@@ -70,7 +73,7 @@ def _schema_problem(path: Path, check: bool) -> str | None:
         if tables and not tables & OUR_TABLES:
             return "another program's database"
         if check:
-            verdict = conn.execute("pragma quick_check(1)").fetchone()[0]
+            verdict = conn.execute(f"pragma {pragma}").fetchone()[0]
             if verdict != "ok":
                 return f"damaged ({verdict})"
     except sqlite3.DatabaseError as exc:
@@ -140,9 +143,18 @@ def _salvage(path: Path) -> list[tuple[str, str]]:
                     found.append((str(doc_path), ""))
                 found += [(str(doc_path), scope) for scope in _scopes(conn, doc_id)]
             last = rows[-1][0]
+        found += _queued(conn)
     finally:
         conn.close()
     return found
+
+
+def _queued(conn: sqlite3.Connection) -> list[tuple[str, str]]:
+    """What was waiting to be indexed: queued again in the new file, not forgotten."""
+    try:
+        return [(str(p), str(s)) for p, s in conn.execute("select path, scope from doc_queue")]
+    except sqlite3.Error:
+        return []
 
 
 def _documents_after(conn: sqlite3.Connection, last: int) -> list[tuple[int, str, int]] | None:
