@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from backends.chat_format import estimate_tokens
-
 FOLDER = "pasted"  # under the data folder: these are the person's own words
 EXCERPT_CHARS = 600  # of the start and of the end (the question is often last)
 NOTE = ("[The user's message is {chars:,} characters, more than fits your context, so Hearth "
@@ -21,6 +19,7 @@ def too_long(text: str, window: int) -> bool:
     # Here, not at the top: the assistant package's own import of this module would find
     # it half-initialised (assistant/__init__ -> transcript -> pastes -> assistant).
     from app.core.assistant.context_budget import result_cap
+    from backends.chat_format import estimate_tokens  # jinja2: not before the first frame
 
     return window > 0 and estimate_tokens(text) > result_cap(window)
 

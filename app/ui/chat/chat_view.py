@@ -17,7 +17,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.assistant.turn_mode import is_office_turn
 from app.core.events import ContextCompacted, TurnStarted
 from app.ui import turns
 from app.ui.chat import long_paste
@@ -31,6 +30,7 @@ from app.ui.context import UiContext
 from app.ui.failures import Action, Presented, action_label
 from app.ui.open_source import open_source
 from app.ui.pending_changes import PendingChanges
+from skills.common.formats import is_office_file
 
 HISTORY_BUDGET_S = 0.010  # GUI time per event-loop pass spent building a loaded conversation
 
@@ -374,7 +374,7 @@ class ChatView(QWidget):
 
     def _update_think_lock(self) -> None:
         """The Think toggle tells the truth: a chat about office files always thinks."""
-        self.composer.lock_think(is_office_turn([*self._chat_files, *self.attachments]))
+        self.composer.lock_think(any(is_office_file(p) for p in [*self._chat_files, *self.attachments]))
 
     def regenerate(self, answer: AssistantMessage | None = None) -> None:
         """Answer again (the last answer when none is given); the earlier answer is kept, and

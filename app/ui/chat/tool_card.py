@@ -13,7 +13,6 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from app.ui.chat.written_file import WrittenFileActions, written_path
-from skills.documents.tools import DATA_NOTE
 
 MAX_ROWS = 8
 
@@ -136,6 +135,9 @@ def _passage_html(match: re.Match[str]) -> str:
 def readable_html(text: str) -> str:
     """A result's text as a person reads it: the notes and fences meant for the model (the
     document-data warning, "call read_document with ...") become the passages they hold."""
+    # Here, not at the top: the document skill is not needed before the window's first frame.
+    from skills.documents.tools import DATA_NOTE
+
     text = _MODEL_HINT.sub("", text.replace(DATA_NOTE, "")).strip()
     parts, at = [], 0
     for match in _FENCE.finditer(text):

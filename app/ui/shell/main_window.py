@@ -100,8 +100,7 @@ class MainWindow(QMainWindow):
         row = QHBoxLayout(self.chat_header)
         row.setContentsMargins(16, 6, 16, 0)
         row.addStretch(1)
-        runner = self.ctx.hearth.runner
-        self.model_picker = ModelPicker(self.ctx.hearth.settings, lambda: runner.info)
+        self.model_picker = ModelPicker(self.ctx.hearth.settings, self.ctx.hearth.loaded_info)
         self.model_picker.chosen.connect(self.use_model)
         self.model_picker.manage.connect(self.open_models)
         self._tr(self.model_picker.refresh)
