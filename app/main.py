@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from app.core.runner import ModelRunner
     from app.core.server.log import RequestLog
     from app.core.warmup import OnStatus, PrefixWarmup
-    from backends.base import Backend
+    from backends.base import Backend, BackendInfo
     from skills.base import Skill
     from skills.calendar import CalendarStore
     from skills.documents import DocumentIndex
@@ -216,6 +216,12 @@ class Hearth:
             known_template=(model_path or self.settings.model_path)
             in self.settings.known_template_models,
         )
+
+    def loaded_info(self) -> BackendInfo | None:
+        """What the model thread has loaded; None before it exists (asking never starts it,
+        so the window's first frame does not start the model thread)."""
+        runner = self.__dict__.get("runner")
+        return runner.info if runner is not None else None
 
     @cached_property
     def runner(self) -> ModelRunner:

@@ -160,6 +160,14 @@ class RemoteBackend:
         prompt = self._template.render(messages, options) if templated and self._template \
             else None
         turn = Turn(options, starts_in_reasoning=opens_reasoning(prompt) if prompt else None)
+        tokens = self._overflow(prompt if prompt is not None else _request_text(messages, options))
+        if tokens:
+            yield StreamError(f"The conversation is {tokens:,} tokens long, more than the "
+                              f"{self._info.context_length:,}-token context the server "
+                              "reports: start a new chat or load the model with a longer "
+                              "context", kind=FailureKind.CONTEXT_FULL)
+            yield Done("error", prompt_tokens=tokens)
+            return
         if should_stop():
             yield turn.done("cancelled")
             return
@@ -175,6 +183,16 @@ class RemoteBackend:
             yield from self._read(post(False), turn, should_stop)
         yield from turn.finish()
         yield turn.done()
+
+    def _overflow(self, text: str) -> int:
+        """The prompt's token count when the server's advertised context cannot hold it (0
+        when it fits): refused here, as servers differ in what they do with one (an error, a
+        silent cut of its start, a stall)."""
+        window = self._info.context_length
+        if not window:
+            return 0
+        tokens = self.count_tokens(text)
+        return tokens if tokens >= window else 0
 
     def _read(self, response: httpx2.Response, turn: Turn, should_stop: ShouldStop
               ) -> Iterator[Event]:
@@ -217,6 +235,17 @@ class RemoteBackend:
 
     def _request(self, messages: list[Message], options: GenerateOptions) -> dict[str, Any]:
         return chat_request(messages, options, self._model, self._extras)
+
+
+def _request_text(messages: list[Message], options: GenerateOptions) -> str:
+    """What the server's template will render from a chat request, for counting its tokens:
+    every message's text, reasoning and calls, and the tools offered."""
+    parts = [json.dumps(options.tools, ensure_ascii=False)] if options.tools else []
+    for message in messages:
+        parts += [str(message.get(key) or "") for key in ("content", "reasoning_content")]
+        if message.get("tool_calls"):
+            parts.append(json.dumps(message["tool_calls"], ensure_ascii=False, default=str))
+    return "\n".join(parts)
 
 
 def _context_length(model: dict[str, Any]) -> int:

@@ -218,6 +218,7 @@ def shoot_views(app: object, hearth: object, language: str, scheme: str) -> list
     window.show_files("budget")
     wait(app, ctx.ops, 500)
     paths.append(shoot(window, f"view-files-{tag}"))
+    paths += shoot_cards(app, window, ctx, language, tag)
     window.show_page("calendar")
     calendar = window.pages.currentWidget()
     for mode in ("month", "week", "agenda"):
@@ -269,6 +270,44 @@ def shoot_calendar_asks(app: object, ctx: Any, calendar: Any, tag: str) -> list[
     paths.append(shoot(dialog, f"dialog-calendar-conflicts-{tag}"))
     dialog.reject()
     return paths
+
+
+PASTE = "\n".join(f"Line {i}: notes from the planning meeting about item {i}." for i in range(90))
+
+
+def shoot_cards(app: object, window: Any, ctx: Any, language: str, tag: str) -> list[Path]:
+    """A chat as reopened (issue 26): a long paste kept as a document, a written file's card
+    with Open / Show in folder / Undo, a denied change, a document read; the model picker
+    naming the server's model; the chat list with the keyboard in it (its focus ring)."""
+    from app.ui.chat.message import AssistantMessage, UserMessage
+
+    window.show_page("chat")
+    window.chat.new_conversation()
+    dark, chat = ctx.dark, window.chat
+    zh = language != "en"
+    paste = UserMessage(PASTE, "u1", dark=dark)
+    paste.show_attached("Pasted text 1.txt")
+    chat._add(paste)
+    answer = AssistantMessage(dark=dark)
+    chat._add(answer)
+    read = answer.add_tool("c1", "read_document", {"document": "Pasted text 1.txt"})
+    read.finish(True, '<document_data citation="1" source="Pasted text 1.txt">\n'
+                + PASTE[:300] + "\n</document_data>", {"document": "Pasted text 1.txt"})
+    report = answer.add_tool("c2", "office_report", {"title": "会议纪要" if zh else "Minutes"})
+    made = str(Path(tempfile.gettempdir()) / ("会议纪要.docx" if zh else "Minutes.docx"))
+    report.finish(True, "Wrote …", {"written": made, "size": 36815, "backup": ""},
+                  {"undone": False})
+    denied = answer.add_tool("c3", "add_event", {"title": "Review", "start": "2026-12-04T10:00"})
+    denied.finish(False, "declined", None, {"denied": True})
+    answer.add_text("会议纪要已写好。" if zh else "The minutes are written.")
+    answer.finish("24.0 tok/s · 180 tokens")
+    answer.render_all()
+    window.context_label.setText(window.tr("Context %1 / %2").replace("%1", "3,904").replace(
+        "%2", "4,096") + window.tr(" · your message: its start and end, the rest as a document"))
+    window.sidebar.list.setFocus()
+    window.sidebar.list.setCurrentRow(1)
+    wait(app, ctx.ops, 400)
+    return [shoot(window, f"view-chat-cards-{tag}")]
 
 
 def _workbook(path: Path) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -49,6 +50,15 @@ class SkillContext:
     # The model has read text the person did not type in this conversation (a tool result, an
     # attached file): a change it proposes now always asks, whatever the person pre-approved.
     outside_text: bool = False
+
+    def allows(self, path: str) -> bool:
+        """Whether the file at `path` is inside the chosen folders by what it really is (links
+        and `..` resolved), not by how it was named; every file when no folders are set."""
+        if not self.allowed_roots:
+            return True
+        real = Path(os.path.realpath(os.path.expanduser(path)))
+        return any(real == root or root in real.parents
+                   for root in (Path(os.path.realpath(r)) for r in self.allowed_roots))
 
     def citations(self) -> Callable[[], int]:
         """Hands out [n] numbers: the turn's own counter, or 1, 2, 3... outside a turn."""

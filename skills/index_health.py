@@ -31,7 +31,7 @@ class DamageWhy(StrEnum):
 
     UNREADABLE = "unreadable"  # detail: the system's words
     NOT_SQLITE = "not_sqlite"
-    TRUNCATED = "truncated"
+    TRUNCATED = "truncated"  # detail: what SQLite found reading the file with its -wal
     FOREIGN = "foreign"  # another program's database
     DAMAGED = "damaged"  # detail: SQLite's words
 
@@ -40,7 +40,7 @@ class DamageWhy(StrEnum):
 _WORDS = {
     DamageWhy.UNREADABLE: "unreadable ({0})",
     DamageWhy.NOT_SQLITE: "not a SQLite database",
-    DamageWhy.TRUNCATED: "truncated",
+    DamageWhy.TRUNCATED: "truncated ({0})",
     DamageWhy.FOREIGN: "another program's database",
     DamageWhy.DAMAGED: "damaged ({0})",
 }
@@ -93,11 +93,15 @@ def problem(path: Path, deep: bool = False) -> Damage | None:
     pages = int.from_bytes(header[28:32], "big")
     counter_valid = header[24:28] == header[92:96]
     if counter_valid and pages and pages * page_size > size:
-        return Damage(DamageWhy.TRUNCATED)
+        # Shorter than its header says: a checkpoint a full disk cut short leaves exactly
+        # that, with every page still in the -wal. Only SQLite, reading both, can tell.
+        found = _schema_problem(path, True, "integrity_check(1)")
+        return Damage(DamageWhy.TRUNCATED, found.words) if found else None
     return _schema_problem(path, deep or size <= QUICK_CHECK_MAX_BYTES)
 
 
-def _schema_problem(path: Path, check: bool) -> Damage | None:
+def _schema_problem(path: Path, check: bool,
+                    pragma: str = "quick_check(1)") -> Damage | None:
     conn = open_read_only(path)
     if conn is None:
         return None  # cannot even be opened here (a read-only folder): not a sign of damage
@@ -106,7 +110,7 @@ def _schema_problem(path: Path, check: bool) -> Damage | None:
         if tables and not tables & OUR_TABLES:
             return Damage(DamageWhy.FOREIGN)
         if check:
-            verdict = conn.execute("pragma quick_check(1)").fetchone()[0]
+            verdict = conn.execute(f"pragma {pragma}").fetchone()[0]
             if verdict != "ok":
                 return Damage(DamageWhy.DAMAGED, str(verdict))
     except sqlite3.DatabaseError as exc:
@@ -176,9 +180,18 @@ def _salvage(path: Path) -> list[tuple[str, str]]:
                     found.append((str(doc_path), ""))
                 found += [(str(doc_path), scope) for scope in _scopes(conn, doc_id)]
             last = rows[-1][0]
+        found += _queued(conn)
     finally:
         conn.close()
     return found
+
+
+def _queued(conn: sqlite3.Connection) -> list[tuple[str, str]]:
+    """What was waiting to be indexed: queued again in the new file, not forgotten."""
+    try:
+        return [(str(p), str(s)) for p, s in conn.execute("select path, scope from doc_queue")]
+    except sqlite3.Error:
+        return []
 
 
 def _documents_after(conn: sqlite3.Connection, last: int) -> list[tuple[int, str, int]] | None:

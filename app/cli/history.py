@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from app.cli.groups import add_action, command_group
+from app.cli.memory import Taught
 from app.cli.output import emit_json, fail, fail_on
 from app.cli.terminal import raw
 from app.core.conversations import Forgotten
@@ -46,6 +47,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     deleting.add_argument("id", nargs="?", help="conversation id (or a unique prefix)")
     deleting.add_argument("--all", action="store_true", help="delete every conversation")
     deleting.add_argument("--yes", action="store_true", help="do not ask before --all")
+    deleting.add_argument("--forget-memories", action="store_true",
+                          help="also forget what Hearth remembers from it (see hearth memory)")
 
     recovering = add_action(
         actions, "recover", "copy what can be read from a damaged hearth.db into a new file and "
@@ -131,10 +134,12 @@ def run_delete(args: argparse.Namespace, hearth: Hearth) -> int:
     try:
         if args.all:
             return _delete_all(args, hearth)
-        gone = [hearth.conversations.delete(_store(hearth).resolve_id(args.id))]
+        cid = _store(hearth).resolve_id(args.id)
+        taught = Taught(hearth, [cid], args.forget_memories)
+        gone = [hearth.conversations.delete(cid)]
     except HistoryError as exc:
         return fail_on(exc)
-    _report_deleted(gone, args.json)
+    _report_deleted(gone, args.json, taught)
     return 0
 
 
@@ -148,16 +153,20 @@ def _delete_all(args: argparse.Namespace, hearth: Hearth) -> int:
         if answer.strip().lower() not in ("y", "yes"):
             print("Nothing deleted.")
             return 0
-    _report_deleted(hearth.conversations.delete_all(), args.json)
+    everything = [c.id for c in _store(hearth).list_conversations(include_archived=True)]
+    taught = Taught(hearth, everything, args.forget_memories)
+    _report_deleted(hearth.conversations.delete_all(), args.json, taught)
     return 0
 
 
-def _report_deleted(gone: list[Forgotten], as_json: bool) -> None:
+def _report_deleted(gone: list[Forgotten], as_json: bool, taught: Taught) -> None:
     for item in gone:
         if as_json:
-            emit_json({"deleted": item.conversation_id, "title": item.title})
+            emit_json({"deleted": item.conversation_id, "title": item.title,
+                       **taught.record(item.conversation_id)})
         else:
             print(f"Deleted {item.conversation_id[:SHORT_ID]} {item.title or UNTITLED}")
+    taught.settle()
 
 
 def run_recover(args: argparse.Namespace, hearth: Hearth) -> int:

@@ -111,3 +111,35 @@ def run_instructions(args: argparse.Namespace, hearth: Hearth) -> int:
         said = "Standing instructions cleared."
     show(args.json, {"instructions": text}, said)
     return 0
+
+
+class Taught:
+    """What deleted chats taught Hearth: forgotten with them (--forget-memories), or named on
+    stderr with the command that forgets them, so a delete never keeps them unsaid."""
+
+    def __init__(self, hearth: Hearth, conversation_ids: list[str], forget: bool) -> None:
+        self.hearth = hearth
+        self.forget = forget
+        found = hearth.memory.entries()
+        wanted = set(conversation_ids)
+        self.by_chat = {cid: [m for m in found if m.source == cid] for cid in wanted}
+
+    def record(self, conversation_id: str) -> dict[str, list[int]]:
+        """For --json: the memory ids that came from this chat, kept or forgotten."""
+        ids = [m.id for m in self.by_chat.get(conversation_id, [])]
+        if not ids:
+            return {}
+        return {"memories_forgotten" if self.forget else "memories_kept": ids}
+
+    def settle(self) -> None:
+        taught = [m for found in self.by_chat.values() for m in found]
+        if not taught:
+            return
+        if self.forget:
+            self.hearth.memory.delete_many(m.id for m in taught)
+            return
+        ids = " ".join(str(m.id) for m in taught)
+        sys.stderr.write(f"hearth: Hearth still remembers {len(taught)} thing"
+                         f"{'s' if len(taught) != 1 else ''} it learned there: "
+                         + "; ".join(f"[{m.id}] {m.text}" for m in taught)
+                         + f". Forget them with: hearth memory delete ID ({ids})\n")

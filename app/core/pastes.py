@@ -5,9 +5,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from app.core.assistant.context_budget import result_cap
-from backends.chat_format import estimate_tokens
-
 FOLDER = "pasted"  # under the data folder: these are the person's own words
 EXCERPT_CHARS = 600  # of the start and of the end (the question is often last)
 NOTE = ("[The user's message is {chars:,} characters, more than fits your context, so Hearth "
@@ -19,6 +16,11 @@ NOTE = ("[The user's message is {chars:,} characters, more than fits your contex
 def too_long(text: str, window: int) -> bool:
     """True when the message would take more of the window than one tool result may (the
     budget would cut it); a window of 0 (nothing loaded) never is."""
+    # Here, not at the top: the assistant package's own import of this module would find
+    # it half-initialised (assistant/__init__ -> transcript -> pastes -> assistant).
+    from app.core.assistant.context_budget import result_cap
+    from backends.chat_format import estimate_tokens  # jinja2: not before the first frame
+
     return window > 0 and estimate_tokens(text) > result_cap(window)
 
 

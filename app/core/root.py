@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from app.core.runner import ModelRunner
     from app.core.server.log import RequestLog
     from app.core.warmup import OnStatus, PrefixWarmup
-    from backends.base import Backend
+    from backends.base import Backend, BackendInfo
     from skills.calendar import CalendarStore
     from skills.documents import DocumentIndex
     from skills.files import FileIndex
@@ -77,6 +77,8 @@ class HearthParts(Protocol):
                      url: str | None = None) -> Backend: ...
 
     def warmup(self, on_status: OnStatus) -> PrefixWarmup: ...
+
+    def loaded_info(self) -> BackendInfo | None: ...
 
     def saved_states_bytes(self) -> int: ...
 

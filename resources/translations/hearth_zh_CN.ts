@@ -155,7 +155,7 @@
     <message>
         <location filename="../../app/ui/models/manager.py" line="207"/>
         <source>Loading…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在加载…</translation>
     </message>
     <message>
         <location filename="../../app/ui/models/manager.py" line="210"/>
@@ -483,22 +483,22 @@
 <context>
     <name>ChatView</name>
     <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="297"/>
+        <location filename="../../app/ui/chat/chat_view.py" line="311"/>
         <source>Could not remember what this card shows</source>
-        <translation type="unfinished"></translation>
+        <translation>无法保存此卡片的状态</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="340"/>
+        <location filename="../../app/ui/chat/chat_view.py" line="362"/>
         <source>Your message was not sent: it is too long for the model and could not be kept as a document (%1).</source>
         <translation>消息未发送：它太长，模型读不完，也无法保存为文档（%1）。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="385"/>
+        <location filename="../../app/ui/chat/chat_view.py" line="412"/>
         <source>Could not show that answer</source>
         <translation>无法显示该回答</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="233"/>
+        <location filename="../../app/ui/chat/chat_view.py" line="245"/>
         <source>Could not open this conversation</source>
         <translation>无法打开此对话</translation>
     </message>
@@ -522,7 +522,7 @@
     </message>
     <message>
         <location filename="../../app/ui/chat/composer.py" line="96"/>
-        <location filename="../../app/ui/chat/composer.py" line="180"/>
+        <location filename="../../app/ui/chat/composer.py" line="200"/>
         <source>Add files</source>
         <translation>添加文件</translation>
     </message>
@@ -532,7 +532,12 @@
         <translation>把文件添加到此对话，以便询问其内容</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/composer.py" line="148"/>
+        <location filename="../../app/ui/chat/composer.py" line="159"/>
+        <source>Chats about spreadsheets always think: the model works through the figures step by step.</source>
+        <translation>关于电子表格的对话总会思考：模型会一步步核算数字。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/composer.py" line="168"/>
         <source>Think</source>
         <translation>思考</translation>
     </message>
@@ -542,22 +547,22 @@
         <translation>回答前先思考</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/composer.py" line="103"/>
+        <location filename="../../app/ui/chat/composer.py" line="147"/>
         <source>Think step by step before answering (slower, better for hard questions)  Ctrl+T</source>
         <translation>回答前逐步思考（较慢，适合难题）  Ctrl+T</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/composer.py" line="124"/>
+        <location filename="../../app/ui/chat/composer.py" line="123"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/composer.py" line="111"/>
+        <location filename="../../app/ui/chat/composer.py" line="110"/>
         <source>Enter to send · Shift+Enter for a new line</source>
         <translation>Enter 发送 · Shift+Enter 换行</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/composer.py" line="124"/>
+        <location filename="../../app/ui/chat/composer.py" line="123"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
@@ -628,154 +633,179 @@
 <context>
     <name>ConnectPage</name>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="119"/>
-        <location filename="../../app/ui/settings/connect.py" line="214"/>
+        <location filename="../../app/ui/settings/connect.py" line="136"/>
+        <location filename="../../app/ui/settings/connect.py" line="272"/>
         <source>Clear log</source>
         <translation>清除日志</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="120"/>
+        <location filename="../../app/ui/settings/connect.py" line="137"/>
         <source>Clear the request log</source>
         <translation>清除请求日志</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="210"/>
+        <location filename="../../app/ui/settings/connect.py" line="268"/>
         <source>Clear the request log?</source>
         <translation>清除请求日志？</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../app/ui/settings/connect.py" line="211"/>
+        <location filename="../../app/ui/settings/connect.py" line="269"/>
         <source>%n logged request(s) will be forgotten, here and on disk.</source>
         <translation>
             <numerusform>将忘记 %n 条已记录的请求，这里和磁盘上都不再保留。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="70"/>
+        <location filename="../../app/ui/settings/connect.py" line="77"/>
         <source>Let other apps use Hearth&apos;s model (local server)</source>
         <translation>允许其他应用使用 Hearth 的模型（本地服务器）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="75"/>
+        <location filename="../../app/ui/settings/connect.py" line="82"/>
         <source>Programs on this computer (OpenClaw, editors, scripts) can then use the model Hearth has loaded, with the key below. Your own chats always go first.</source>
         <translation>这台电脑上的程序（OpenClaw、编辑器、脚本）就可以凭下面的密钥使用 Hearth 已加载的模型。你自己的对话始终优先。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="81"/>
+        <location filename="../../app/ui/settings/connect.py" line="88"/>
         <source>Port</source>
         <translation>端口</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="85"/>
+        <location filename="../../app/ui/settings/connect.py" line="92"/>
         <source>Server port</source>
         <translation>服务器端口</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="90"/>
+        <location filename="../../app/ui/settings/connect.py" line="97"/>
         <source>Base URL</source>
         <translation>基础 URL</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="91"/>
+        <location filename="../../app/ui/settings/connect.py" line="98"/>
         <source>API key</source>
         <translation>API 密钥</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="92"/>
+        <location filename="../../app/ui/settings/connect.py" line="99"/>
         <source>New key</source>
         <translation>新密钥</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="93"/>
+        <location filename="../../app/ui/settings/connect.py" line="100"/>
         <source>Replace the API key with a new one</source>
         <translation>用新的 API 密钥替换当前密钥</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="99"/>
+        <location filename="../../app/ui/settings/connect.py" line="106"/>
         <source>Web pages allowed to call the server (CORS)</source>
         <translation>允许调用服务器的网页（CORS）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="101"/>
+        <location filename="../../app/ui/settings/connect.py" line="108"/>
         <source>None (recommended), or e.g. http://localhost:5173</source>
         <translation>无（推荐），或例如 http://localhost:5173</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="102"/>
+        <location filename="../../app/ui/settings/connect.py" line="109"/>
         <source>Allowed web origins</source>
         <translation>允许的网页来源</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="104"/>
+        <location filename="../../app/ui/settings/connect.py" line="111"/>
         <source>Ready-to-paste configuration</source>
         <translation>可直接粘贴的配置</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="106"/>
+        <location filename="../../app/ui/settings/connect.py" line="113"/>
         <source>OpenClaw</source>
         <translation>OpenClaw</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="107"/>
+        <location filename="../../app/ui/settings/connect.py" line="114"/>
         <source>Editor (Continue)</source>
         <translation>编辑器（Continue）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="108"/>
+        <location filename="../../app/ui/settings/connect.py" line="115"/>
         <source>MCP clients</source>
         <translation>MCP 客户端</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="111"/>
+        <location filename="../../app/ui/settings/connect.py" line="128"/>
         <source>Test connection</source>
         <translation>测试连接</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="118"/>
+        <location filename="../../app/ui/settings/connect.py" line="135"/>
         <source>Recent requests (no message text is kept)</source>
         <translation>最近的请求（不保存消息内容）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="125"/>
+        <location filename="../../app/ui/settings/connect.py" line="142"/>
         <source>Request log</source>
         <translation>请求日志</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="146"/>
-        <location filename="../../app/ui/settings/connect.py" line="161"/>
+        <location filename="../../app/ui/settings/connect.py" line="163"/>
+        <location filename="../../app/ui/settings/connect.py" line="178"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="147"/>
-        <location filename="../../app/ui/settings/connect.py" line="162"/>
+        <location filename="../../app/ui/settings/connect.py" line="164"/>
+        <location filename="../../app/ui/settings/connect.py" line="179"/>
         <source>Copy %1</source>
         <translation>复制%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="189"/>
+        <location filename="../../app/ui/settings/connect.py" line="247"/>
         <source>A new key takes effect when you save; programs using the old one must be given the new one.</source>
         <translation>新密钥在保存后生效；使用旧密钥的程序需要换成新密钥。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="232"/>
+        <location filename="../../app/ui/settings/connect.py" line="290"/>
         <source>The server is off: turn it on and save first.</source>
         <translation>服务器未开启：请先开启并保存。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="250"/>
+        <location filename="../../app/ui/settings/connect.py" line="308"/>
         <source>Testing…</source>
         <translation>正在测试…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="254"/>
+        <location filename="../../app/ui/settings/connect.py" line="312"/>
         <source>Connected: the server answers with %1.</source>
         <translation>已连接：服务器以 %1 应答。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="259"/>
+        <location filename="../../app/ui/settings/connect.py" line="317"/>
         <source>No answer: %1</source>
         <translation>没有应答：%1</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings/connect.py" line="209"/>
+        <source>OpenClaw sends requests of 11,000 to 14,000 tokens, so it needs a context of about %1 tokens.</source>
+        <translation>OpenClaw 的请求有 11,000 到 14,000 个 token，因此需要约 %1 个 token 的上下文。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings/connect.py" line="217"/>
+        <source>The model is loaded with %1: too short for it.</source>
+        <translation>当前模型加载的上下文为 %1：对它来说太短。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings/connect.py" line="218"/>
+        <source>Use %1 tokens</source>
+        <translation>使用 %1 个 token</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings/connect.py" line="228"/>
+        <source>Its cache takes about %1 of memory (%2 now).</source>
+        <translation>其缓存约占用 %1 内存（当前为 %2）。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings/connect.py" line="241"/>
+        <source>The context length is set to %1 tokens: it applies when you save, and the model reloads.</source>
+        <translation>上下文长度已设为 %1 个 token：保存后生效，模型会重新加载。</translation>
     </message>
 </context>
 <context>
@@ -1272,146 +1302,146 @@
         <translation>压缩包</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="214"/>
+        <location filename="../../app/ui/pages/files.py" line="215"/>
         <source>Any kind</source>
         <translation>任意类型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="215"/>
+        <location filename="../../app/ui/pages/files.py" line="216"/>
         <source>Kind of file</source>
         <translation>文件类型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="216"/>
+        <location filename="../../app/ui/pages/files.py" line="217"/>
         <source>Any time</source>
         <translation>任意时间</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="217"/>
+        <location filename="../../app/ui/pages/files.py" line="218"/>
         <source>Today</source>
         <translation>今天</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="217"/>
+        <location filename="../../app/ui/pages/files.py" line="218"/>
         <source>Past week</source>
         <translation>过去一周</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="217"/>
+        <location filename="../../app/ui/pages/files.py" line="218"/>
         <source>Past month</source>
         <translation>过去一个月</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="218"/>
+        <location filename="../../app/ui/pages/files.py" line="219"/>
         <source>Past year</source>
         <translation>过去一年</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="218"/>
-        <location filename="../../app/ui/pages/files.py" line="223"/>
+        <location filename="../../app/ui/pages/files.py" line="219"/>
+        <location filename="../../app/ui/pages/files.py" line="224"/>
         <source>Modified</source>
         <translation>修改时间</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="219"/>
+        <location filename="../../app/ui/pages/files.py" line="220"/>
         <source>Any size</source>
         <translation>任意大小</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="220"/>
+        <location filename="../../app/ui/pages/files.py" line="221"/>
         <source>Under 1 MB</source>
         <translation>小于 1 MB</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="220"/>
+        <location filename="../../app/ui/pages/files.py" line="221"/>
         <source>1 to 100 MB</source>
         <translation>1 到 100 MB</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="221"/>
+        <location filename="../../app/ui/pages/files.py" line="222"/>
         <source>Over 100 MB</source>
         <translation>大于 100 MB</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="221"/>
-        <location filename="../../app/ui/pages/files.py" line="223"/>
+        <location filename="../../app/ui/pages/files.py" line="222"/>
+        <location filename="../../app/ui/pages/files.py" line="224"/>
         <source>Size</source>
         <translation>大小</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="222"/>
+        <location filename="../../app/ui/pages/files.py" line="223"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="222"/>
+        <location filename="../../app/ui/pages/files.py" line="223"/>
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="222"/>
+        <location filename="../../app/ui/pages/files.py" line="223"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="274"/>
-        <location filename="../../app/ui/pages/files.py" line="293"/>
+        <location filename="../../app/ui/pages/files.py" line="277"/>
+        <location filename="../../app/ui/pages/files.py" line="297"/>
         <source>1 file</source>
         <translation>1 个文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="274"/>
-        <location filename="../../app/ui/pages/files.py" line="293"/>
+        <location filename="../../app/ui/pages/files.py" line="277"/>
+        <location filename="../../app/ui/pages/files.py" line="297"/>
         <source>%1 files</source>
         <translation>%1 个文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="276"/>
+        <location filename="../../app/ui/pages/files.py" line="278"/>
         <source>The first %1 files; type more to narrow them down</source>
         <translation>前 %1 个文件；多输入一些以缩小范围</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="281"/>
+        <location filename="../../app/ui/pages/files.py" line="284"/>
         <source>File search failed: %1</source>
         <translation>文件搜索失败：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="289"/>
+        <location filename="../../app/ui/pages/files.py" line="293"/>
         <source>No folders are chosen for file search yet: add one (Hearth finds files only there).</source>
         <translation>尚未选择用于文件搜索的文件夹：请添加一个（Hearth 只在其中查找文件）。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="294"/>
+        <location filename="../../app/ui/pages/files.py" line="298"/>
         <source>in 1 folder</source>
         <translation>位于 1 个文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="294"/>
+        <location filename="../../app/ui/pages/files.py" line="298"/>
         <source>in %1 folders</source>
         <translation>位于 %1 个文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="313"/>
+        <location filename="../../app/ui/pages/files.py" line="318"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="314"/>
+        <location filename="../../app/ui/pages/files.py" line="319"/>
         <source>Show in folder</source>
         <translation>在文件夹中显示</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="315"/>
+        <location filename="../../app/ui/pages/files.py" line="320"/>
         <source>Add to chat</source>
         <translation>添加到对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="319"/>
+        <location filename="../../app/ui/pages/files.py" line="324"/>
         <source>Search files in a folder</source>
         <translation>在文件夹中搜索文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="336"/>
+        <location filename="../../app/ui/pages/files.py" line="341"/>
         <source>Reading %1…</source>
         <translation>正在读取 %1…</translation>
     </message>
@@ -1573,45 +1603,55 @@
 <context>
     <name>HistoryEraser</name>
     <message>
-        <location filename="../../app/ui/settings/forget_history.py" line="33"/>
+        <location filename="../../app/ui/settings/forget_history.py" line="38"/>
         <source>Could not read your conversations</source>
         <translation>无法读取你的对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/forget_history.py" line="43"/>
-        <location filename="../../app/ui/settings/forget_history.py" line="53"/>
+        <location filename="../../app/ui/settings/forget_history.py" line="48"/>
+        <location filename="../../app/ui/settings/forget_history.py" line="58"/>
         <source>Delete all history</source>
         <translation>删除全部历史记录</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/forget_history.py" line="44"/>
+        <location filename="../../app/ui/settings/forget_history.py" line="49"/>
         <source>There is no history to delete.</source>
         <translation>没有可删除的历史记录。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/forget_history.py" line="48"/>
+        <location filename="../../app/ui/settings/forget_history.py" line="53"/>
         <source>Delete your conversation for good?</source>
         <translation>永久删除你的对话？</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/forget_history.py" line="49"/>
+        <location filename="../../app/ui/settings/forget_history.py" line="54"/>
         <source>Delete all %1 conversations for good?</source>
         <translation>永久删除全部 %1 个对话？</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/forget_history.py" line="50"/>
+        <location filename="../../app/ui/settings/forget_history.py" line="55"/>
         <source>Their messages, the documents dropped into them, the model&apos;s saved memory of them (KV caches) and their search entries are forgotten. This cannot be undone.</source>
         <translation>它们的消息、拖入其中的文档、模型保存的对话记忆（KV 缓存）和搜索条目都会被清除。此操作无法撤销。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/forget_history.py" line="56"/>
+        <location filename="../../app/ui/settings/forget_history.py" line="61"/>
         <source>Delete all</source>
         <translation>全部删除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/forget_history.py" line="75"/>
+        <location filename="../../app/ui/settings/forget_history.py" line="100"/>
         <source>Could not delete the history</source>
         <translation>无法删除历史记录</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings/forget_history.py" line="65"/>
+        <source>Also forget the one thing Hearth remembers from them</source>
+        <translation>同时忘记 Hearth 从中记住的一件事</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings/forget_history.py" line="66"/>
+        <source>Also forget the %1 things Hearth remembers from them</source>
+        <translation>同时忘记 Hearth 从中记住的 %1 件事</translation>
     </message>
 </context>
 <context>
@@ -1798,255 +1838,255 @@
 <context>
     <name>LibraryView</name>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="74"/>
+        <location filename="../../app/ui/pages/library.py" line="78"/>
         <source>Reading the library…</source>
         <translation>正在读取资料库…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="87"/>
+        <location filename="../../app/ui/pages/library.py" line="91"/>
         <source>Documents</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="88"/>
-        <location filename="../../app/ui/pages/library.py" line="138"/>
+        <location filename="../../app/ui/pages/library.py" line="92"/>
+        <location filename="../../app/ui/pages/library.py" line="142"/>
         <source>Watched folders</source>
         <translation>监视的文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="89"/>
-        <location filename="../../app/ui/pages/library.py" line="196"/>
+        <location filename="../../app/ui/pages/library.py" line="93"/>
+        <location filename="../../app/ui/pages/library.py" line="200"/>
         <source>Problems</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="96"/>
+        <location filename="../../app/ui/pages/library.py" line="100"/>
         <source>Library</source>
         <translation>资料库</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="101"/>
+        <location filename="../../app/ui/pages/library.py" line="105"/>
         <source>Re-index now</source>
         <translation>立即重建索引</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="108"/>
+        <location filename="../../app/ui/pages/library.py" line="112"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="108"/>
+        <location filename="../../app/ui/pages/library.py" line="112"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="109"/>
+        <location filename="../../app/ui/pages/library.py" line="113"/>
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="108"/>
+        <location filename="../../app/ui/pages/library.py" line="112"/>
         <source>Length</source>
         <translation>长度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="77"/>
-        <location filename="../../app/ui/pages/library.py" line="78"/>
+        <location filename="../../app/ui/pages/library.py" line="81"/>
+        <location filename="../../app/ui/pages/library.py" line="82"/>
         <source>Search inside your documents</source>
         <translation>在文档内容中搜索</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="98"/>
+        <location filename="../../app/ui/pages/library.py" line="102"/>
         <source>Add files…</source>
         <translation>添加文件…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="108"/>
+        <location filename="../../app/ui/pages/library.py" line="112"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="123"/>
+        <location filename="../../app/ui/pages/library.py" line="127"/>
         <source>Indexed documents</source>
         <translation>已索引的文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="128"/>
+        <location filename="../../app/ui/pages/library.py" line="132"/>
         <source>Passages found</source>
         <translation>找到的段落</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="144"/>
+        <location filename="../../app/ui/pages/library.py" line="148"/>
         <source>Add folder…</source>
         <translation>添加文件夹…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="145"/>
+        <location filename="../../app/ui/pages/library.py" line="149"/>
         <source>Stop watching</source>
         <translation>停止监视</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="155"/>
+        <location filename="../../app/ui/pages/library.py" line="159"/>
         <source>Files that could not be read</source>
         <translation>无法读取的文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="179"/>
+        <location filename="../../app/ui/pages/library.py" line="183"/>
         <source>1 document</source>
         <translation>1 个文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="179"/>
+        <location filename="../../app/ui/pages/library.py" line="183"/>
         <source>%1 documents</source>
         <translation>%1 个文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="180"/>
+        <location filename="../../app/ui/pages/library.py" line="184"/>
         <source>1 passage</source>
         <translation>1 个段落</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="181"/>
+        <location filename="../../app/ui/pages/library.py" line="185"/>
         <source>%1 passages</source>
         <translation>%1 个段落</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="183"/>
+        <location filename="../../app/ui/pages/library.py" line="187"/>
         <source>1 only in a chat</source>
         <translation>1 个仅在对话中</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="184"/>
+        <location filename="../../app/ui/pages/library.py" line="188"/>
         <source>%1 only in chats</source>
         <translation>%1 个仅在对话中</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="186"/>
+        <location filename="../../app/ui/pages/library.py" line="190"/>
         <source>paused</source>
         <translation>已暂停</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="215"/>
+        <location filename="../../app/ui/pages/library.py" line="219"/>
         <source>Skipped: %1</source>
         <translation>已跳过：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="216"/>
+        <location filename="../../app/ui/pages/library.py" line="220"/>
         <source>unreadable</source>
         <translation>无法读取</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="218"/>
+        <location filename="../../app/ui/pages/library.py" line="222"/>
         <source>Indexed · watching its folder</source>
         <translation>已索引 · 正在监视其文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="220"/>
+        <location filename="../../app/ui/pages/library.py" line="224"/>
         <source>Indexed · only in a chat</source>
         <translation>已索引 · 仅在对话中</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="221"/>
+        <location filename="../../app/ui/pages/library.py" line="225"/>
         <source>Indexed</source>
         <translation>已索引</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="226"/>
+        <location filename="../../app/ui/pages/library.py" line="230"/>
         <source>Text</source>
         <translation>文本</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="232"/>
+        <location filename="../../app/ui/pages/library.py" line="236"/>
         <source>1 page</source>
         <translation>1 页</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="232"/>
+        <location filename="../../app/ui/pages/library.py" line="236"/>
         <source>%1 pages</source>
         <translation>%1 页</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="234"/>
+        <location filename="../../app/ui/pages/library.py" line="238"/>
         <source>1 sheet</source>
         <translation>1 个工作表</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="234"/>
+        <location filename="../../app/ui/pages/library.py" line="238"/>
         <source>%1 sheets</source>
         <translation>%1 个工作表</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="236"/>
+        <location filename="../../app/ui/pages/library.py" line="240"/>
         <source>1 slide</source>
         <translation>1 张幻灯片</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="236"/>
+        <location filename="../../app/ui/pages/library.py" line="240"/>
         <source>%1 slides</source>
         <translation>%1 张幻灯片</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="240"/>
+        <location filename="../../app/ui/pages/library.py" line="244"/>
         <source>The library could not be read: %1</source>
         <translation>无法读取资料库：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="262"/>
+        <location filename="../../app/ui/pages/library.py" line="266"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="263"/>
+        <location filename="../../app/ui/pages/library.py" line="267"/>
         <source>Show in folder</source>
         <translation>在文件夹中显示</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="265"/>
+        <location filename="../../app/ui/pages/library.py" line="269"/>
         <source>Re-index</source>
         <translation>重新索引</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="266"/>
+        <location filename="../../app/ui/pages/library.py" line="270"/>
         <source>Remove from Hearth…</source>
         <translation>从 Hearth 中移除…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="271"/>
+        <location filename="../../app/ui/pages/library.py" line="275"/>
         <source>Reading %1 again…</source>
         <translation>正在重新读取 %1…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="277"/>
+        <location filename="../../app/ui/pages/library.py" line="281"/>
         <source>Remove from Hearth</source>
         <translation>从 Hearth 中移除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="278"/>
+        <location filename="../../app/ui/pages/library.py" line="282"/>
         <source>Remove “%1” from Hearth? Its passages are forgotten; the file itself stays where it is.</source>
         <translation>要从 Hearth 中移除“%1”吗？其段落将被遗忘，文件本身保留在原处。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="282"/>
+        <location filename="../../app/ui/pages/library.py" line="286"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="295"/>
+        <location filename="../../app/ui/pages/library.py" line="299"/>
         <source>Add files to the library</source>
         <translation>将文件添加到资料库</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="322"/>
+        <location filename="../../app/ui/pages/library.py" line="326"/>
         <source>No passage matches “%1”.</source>
         <translation>没有段落匹配“%1”。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="348"/>
+        <location filename="../../app/ui/pages/library.py" line="352"/>
         <source>Indexing %1 of %2: %3</source>
         <translation>正在索引第 %1 个，共 %2 个：%3</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="360"/>
+        <location filename="../../app/ui/pages/library.py" line="364"/>
         <source>Watch a folder</source>
         <translation>监视文件夹</translation>
     </message>
@@ -2066,7 +2106,7 @@
     <message>
         <location filename="../../app/ui/models/manager.py" line="575"/>
         <source>Loading…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在加载…</translation>
     </message>
     <message>
         <location filename="../../app/ui/models/manager.py" line="578"/>
@@ -2106,7 +2146,7 @@
     <name>MainWindow</name>
     <message>
         <location filename="../../app/ui/shell/main_window.py" line="129"/>
-        <location filename="../../app/ui/shell/main_window.py" line="464"/>
+        <location filename="../../app/ui/shell/main_window.py" line="469"/>
         <source>No model loaded</source>
         <translation>未加载模型</translation>
     </message>
@@ -2231,87 +2271,87 @@
         <translation>停止回答(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="374"/>
+        <location filename="../../app/ui/shell/main_window.py" line="378"/>
         <source>Could not save settings</source>
         <translation>无法保存设置</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="381"/>
+        <location filename="../../app/ui/shell/main_window.py" line="385"/>
         <source>No model yet. Hearth needs a model to answer: download one or open a file you have.</source>
         <translation>还没有模型。Hearth 需要模型才能回答：请下载一个，或打开已有的模型文件。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="384"/>
+        <location filename="../../app/ui/shell/main_window.py" line="388"/>
         <source>Loading the model…</source>
         <translation>正在加载模型…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="409"/>
+        <location filename="../../app/ui/shell/main_window.py" line="413"/>
         <source>remote</source>
         <translation>远程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="452"/>
+        <location filename="../../app/ui/shell/main_window.py" line="457"/>
         <source>Ready</source>
         <translation>就绪</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="456"/>
+        <location filename="../../app/ui/shell/main_window.py" line="461"/>
         <source>Preparing the assistant… %1%</source>
         <translation>正在准备助手… %1%</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="466"/>
+        <location filename="../../app/ui/shell/main_window.py" line="471"/>
         <source>No model is loaded now.</source>
-        <translation type="unfinished"></translation>
+        <translation>现在没有加载任何模型。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="470"/>
+        <location filename="../../app/ui/shell/main_window.py" line="475"/>
         <source>%1 is still loaded and answers.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 仍然处于加载状态，由它继续回答。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="483"/>
+        <location filename="../../app/ui/shell/main_window.py" line="488"/>
         <source>%1 tok/s</source>
         <translation>%1 token/秒</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="494"/>
+        <location filename="../../app/ui/shell/main_window.py" line="499"/>
         <source>Context %1 / %2</source>
         <translation>上下文 %1 / %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="497"/>
+        <location filename="../../app/ui/shell/main_window.py" line="502"/>
         <source> · your message: its start and end, the rest as a document</source>
-        <translation type="unfinished"></translation>
+        <translation> · 你的消息：模型读到开头和结尾，其余作为文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="498"/>
+        <location filename="../../app/ui/shell/main_window.py" line="503"/>
         <source> · earlier messages summarized</source>
         <translation> · 较早的消息已总结</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="505"/>
+        <location filename="../../app/ui/shell/main_window.py" line="510"/>
         <source>Add files to this chat</source>
         <translation>向此对话添加文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="515"/>
+        <location filename="../../app/ui/shell/main_window.py" line="520"/>
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="516"/>
+        <location filename="../../app/ui/shell/main_window.py" line="521"/>
         <source>Export this chat</source>
         <translation>导出此对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="518"/>
+        <location filename="../../app/ui/shell/main_window.py" line="523"/>
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="524"/>
+        <location filename="../../app/ui/shell/main_window.py" line="529"/>
         <source>Could not export the chat</source>
         <translation>无法导出对话</translation>
     </message>
@@ -2377,166 +2417,181 @@
 <context>
     <name>MemoryTab</name>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="72"/>
+        <location filename="../../app/ui/settings/memory.py" line="73"/>
         <source>Use memory in every new chat</source>
         <translation>在每个新对话中使用记忆</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="76"/>
+        <location filename="../../app/ui/settings/memory.py" line="77"/>
         <source>Remember without asking what I tell Hearth myself</source>
         <translation>我亲口告诉 Hearth 的事，不必询问直接记住</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="81"/>
+        <location filename="../../app/ui/settings/memory.py" line="82"/>
         <source>Anything Hearth read in a document, file, event or tool result always asks first.</source>
         <translation>凡是 Hearth 从文档、文件、日程或工具结果中读到的内容，都会先征求你的同意。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="82"/>
-        <location filename="../../app/ui/settings/memory.py" line="87"/>
+        <location filename="../../app/ui/settings/memory.py" line="83"/>
+        <location filename="../../app/ui/settings/memory.py" line="88"/>
         <source>Standing instructions</source>
         <translation>长期指示</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="86"/>
+        <location filename="../../app/ui/settings/memory.py" line="87"/>
         <source>For example: always answer in metric; I&apos;m a nurse on night shifts.</source>
         <translation>例如：始终使用公制单位；我是上夜班的护士。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="89"/>
+        <location filename="../../app/ui/settings/memory.py" line="94"/>
         <source>What Hearth remembers about you</source>
         <translation>Hearth 记得的关于你的事</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="91"/>
-        <location filename="../../app/ui/settings/memory.py" line="92"/>
+        <location filename="../../app/ui/settings/memory.py" line="96"/>
+        <location filename="../../app/ui/settings/memory.py" line="97"/>
         <source>Search memories</source>
         <translation>搜索记忆</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="129"/>
+        <location filename="../../app/ui/settings/memory.py" line="134"/>
         <source>Memory</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="129"/>
+        <location filename="../../app/ui/settings/memory.py" line="134"/>
         <source>From</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="129"/>
+        <location filename="../../app/ui/settings/memory.py" line="134"/>
         <source>Added</source>
         <translation>添加日期</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="130"/>
+        <location filename="../../app/ui/settings/memory.py" line="135"/>
         <source>Memories</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="139"/>
+        <location filename="../../app/ui/settings/memory.py" line="144"/>
         <source>Edit</source>
         <translation>编辑</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="140"/>
+        <location filename="../../app/ui/settings/memory.py" line="145"/>
         <source>Open its chat</source>
         <translation>打开来源对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="141"/>
+        <location filename="../../app/ui/settings/memory.py" line="146"/>
         <source>Forget…</source>
         <translation>忘记…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="142"/>
+        <location filename="../../app/ui/settings/memory.py" line="147"/>
         <source>Forget all…</source>
         <translation>全部忘记…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="164"/>
+        <location filename="../../app/ui/settings/memory.py" line="169"/>
         <source>Could not read your memories</source>
         <translation>无法读取你的记忆</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="178"/>
+        <location filename="../../app/ui/settings/memory.py" line="183"/>
         <source>1 memory.</source>
         <translation>1 条记忆。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="178"/>
+        <location filename="../../app/ui/settings/memory.py" line="183"/>
         <source>%1 memories.</source>
         <translation>%1 条记忆。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="179"/>
+        <location filename="../../app/ui/settings/memory.py" line="184"/>
         <source>Nothing remembered yet.</source>
         <translation>还没有记住任何事。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="204"/>
+        <location filename="../../app/ui/settings/memory.py" line="212"/>
         <source>Typed by you</source>
         <translation>你亲自输入</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="206"/>
+        <location filename="../../app/ui/settings/memory.py" line="214"/>
         <source>A deleted chat</source>
         <translation>已删除的对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="207"/>
+        <location filename="../../app/ui/settings/memory.py" line="215"/>
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="256"/>
+        <location filename="../../app/ui/settings/memory.py" line="264"/>
         <source>Memory not changed</source>
         <translation>记忆未更改</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="274"/>
+        <location filename="../../app/ui/settings/memory.py" line="282"/>
         <source>Forget this?</source>
         <translation>忘记这一条？</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="274"/>
+        <location filename="../../app/ui/settings/memory.py" line="282"/>
         <source>Forget</source>
         <translation>忘记</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="279"/>
+        <location filename="../../app/ui/settings/memory.py" line="287"/>
         <source>Forget the one thing Hearth remembers about you?</source>
         <translation>忘记 Hearth 记得的关于你的这一件事？</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="280"/>
+        <location filename="../../app/ui/settings/memory.py" line="288"/>
         <source>Forget all %1 things Hearth remembers about you?</source>
         <translation>忘记 Hearth 记得的关于你的全部 %1 件事？</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="281"/>
+        <location filename="../../app/ui/settings/memory.py" line="289"/>
         <source>Forget all</source>
         <translation>全部忘记</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="284"/>
+        <location filename="../../app/ui/settings/memory.py" line="292"/>
         <source>Forget memories</source>
         <translation>忘记记忆</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="285"/>
+        <location filename="../../app/ui/settings/memory.py" line="293"/>
         <source>This cannot be undone.</source>
         <translation>此操作无法撤销。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="293"/>
+        <location filename="../../app/ui/settings/memory.py" line="301"/>
         <source>Could not forget</source>
         <translation>无法忘记</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="314"/>
+        <location filename="../../app/ui/settings/memory.py" line="334"/>
         <source>Could not save the standing instructions</source>
         <translation>无法保存长期指示</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings/memory.py" line="192"/>
+        <source>Last given to the model %1</source>
+        <translation>上次提供给模型：%1</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings/memory.py" line="194"/>
+        <source>Not given to the model yet</source>
+        <translation>尚未提供给模型</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings/memory.py" line="320"/>
+        <source>The standing instructions hold at most %1 characters; these have %2. Shorten them to save.</source>
+        <translation>长期指示最多 %1 个字符，当前有 %2 个。请缩短后再保存。</translation>
     </message>
 </context>
 <context>
@@ -2658,13 +2713,13 @@
     <message>
         <location filename="../../app/ui/models/picker.py" line="54"/>
         <source>%1 (server)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1（服务器）</translation>
     </message>
     <message>
         <location filename="../../app/ui/models/picker.py" line="57"/>
         <location filename="../../app/ui/models/picker.py" line="58"/>
         <source>No model loaded</source>
-        <translation type="unfinished">未加载模型</translation>
+        <translation>未加载模型</translation>
     </message>
     <message>
         <location filename="../../app/ui/models/picker.py" line="66"/>
@@ -3061,7 +3116,7 @@
         <translation>这个时间已经过去：它将永远不会运行。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routine_editor.py" line="148"/>
+        <location filename="../../app/ui/pages/routine_editor.py" line="150"/>
         <source>Write what Hearth should ask.</source>
         <translation>请写下 Hearth 要问的内容。</translation>
     </message>
@@ -3394,22 +3449,22 @@
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="265"/>
+        <location filename="../../app/ui/settings/dialog.py" line="266"/>
         <source>Office files Hearth writes (documents, sheets, slides) go to</source>
         <translation>Hearth 生成的办公文件（文档、表格、幻灯片）保存到</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="269"/>
+        <location filename="../../app/ui/settings/dialog.py" line="270"/>
         <source>Folder for office files</source>
         <translation>办公文件文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="308"/>
+        <location filename="../../app/ui/settings/dialog.py" line="309"/>
         <source>Start Hearth in the tray when I sign in</source>
         <translation>登录时在托盘中启动 Hearth</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="388"/>
+        <location filename="../../app/ui/settings/dialog.py" line="392"/>
         <source>Could not change start at login</source>
         <translation>无法更改登录时启动</translation>
     </message>
@@ -3439,204 +3494,204 @@
         <translation>隐私</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="177"/>
+        <location filename="../../app/ui/settings/dialog.py" line="178"/>
         <source>Connect another app</source>
         <translation>连接其他应用</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="178"/>
-        <location filename="../../app/ui/settings/dialog.py" line="217"/>
+        <location filename="../../app/ui/settings/dialog.py" line="179"/>
+        <location filename="../../app/ui/settings/dialog.py" line="218"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="179"/>
+        <location filename="../../app/ui/settings/dialog.py" line="180"/>
         <source>Folders</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="180"/>
+        <location filename="../../app/ui/settings/dialog.py" line="181"/>
         <source>General</source>
         <translation>通用</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="209"/>
+        <location filename="../../app/ui/settings/dialog.py" line="210"/>
         <source>No model chosen</source>
         <translation>未选择模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="210"/>
+        <location filename="../../app/ui/settings/dialog.py" line="211"/>
         <source>Model file or folder</source>
         <translation>模型文件或文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="212"/>
+        <location filename="../../app/ui/settings/dialog.py" line="213"/>
         <source>Models…</source>
         <translation>模型管理…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="213"/>
+        <location filename="../../app/ui/settings/dialog.py" line="214"/>
         <source>Manage models</source>
         <translation>管理模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="219"/>
-        <location filename="../../app/ui/settings/dialog.py" line="225"/>
+        <location filename="../../app/ui/settings/dialog.py" line="220"/>
+        <location filename="../../app/ui/settings/dialog.py" line="226"/>
         <source>Engine</source>
         <translation>引擎</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="220"/>
+        <location filename="../../app/ui/settings/dialog.py" line="221"/>
         <source>Automatic</source>
         <translation>自动</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="220"/>
+        <location filename="../../app/ui/settings/dialog.py" line="221"/>
         <source>Remote server</source>
         <translation>远程服务器</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="228"/>
+        <location filename="../../app/ui/settings/dialog.py" line="229"/>
         <source>Remote server address</source>
         <translation>远程服务器地址</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="230"/>
+        <location filename="../../app/ui/settings/dialog.py" line="231"/>
         <source>Server</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="236"/>
+        <location filename="../../app/ui/settings/dialog.py" line="237"/>
         <source>Automatic (from free memory)</source>
         <translation>自动（根据可用内存）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="238"/>
+        <location filename="../../app/ui/settings/dialog.py" line="239"/>
         <source>Context length in tokens</source>
         <translation>上下文长度（token）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="239"/>
+        <location filename="../../app/ui/settings/dialog.py" line="240"/>
         <source>Context length</source>
         <translation>上下文长度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="241"/>
+        <location filename="../../app/ui/settings/dialog.py" line="242"/>
         <source>f16 (best quality)</source>
         <translation>f16（质量最好）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="242"/>
+        <location filename="../../app/ui/settings/dialog.py" line="243"/>
         <source>q8_0 (half the memory)</source>
         <translation>q8_0（内存减半）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="244"/>
+        <location filename="../../app/ui/settings/dialog.py" line="245"/>
         <source>KV cache precision</source>
         <translation>KV 缓存精度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="245"/>
+        <location filename="../../app/ui/settings/dialog.py" line="246"/>
         <source>KV cache</source>
         <translation>KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="246"/>
+        <location filename="../../app/ui/settings/dialog.py" line="247"/>
         <source>Each token of context takes 176 KiB at f16 (94 KiB at q8_0): 8K tokens need about 1.4 GiB.</source>
         <translation>每个上下文 token 在 f16 下占 176 KiB（q8_0 下 94 KiB）：8K token 约需 1.4 GiB。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="248"/>
+        <location filename="../../app/ui/settings/dialog.py" line="249"/>
         <source>Think before answering by default</source>
         <translation>默认回答前先思考</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="250"/>
+        <location filename="../../app/ui/settings/dialog.py" line="251"/>
         <source>Thinking</source>
         <translation>思考</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="257"/>
+        <location filename="../../app/ui/settings/dialog.py" line="258"/>
         <source>Watched folders (documents Hearth can read and cite)</source>
         <translation>监视的文件夹（Hearth 可以阅读并引用其中的文档）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="258"/>
+        <location filename="../../app/ui/settings/dialog.py" line="259"/>
         <source>Watched folders</source>
         <translation>监视的文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="261"/>
+        <location filename="../../app/ui/settings/dialog.py" line="262"/>
         <source>File search folders (Hearth finds files only here)</source>
         <translation>文件搜索范围（Hearth 只在这些文件夹中查找文件）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="262"/>
+        <location filename="../../app/ui/settings/dialog.py" line="263"/>
         <source>File search folders</source>
         <translation>文件搜索范围</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="281"/>
         <location filename="../../app/ui/settings/dialog.py" line="282"/>
+        <location filename="../../app/ui/settings/dialog.py" line="283"/>
         <source>Quick ask shortcut</source>
         <translation>快速提问快捷键</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="288"/>
-        <location filename="../../app/ui/settings/dialog.py" line="295"/>
+        <location filename="../../app/ui/settings/dialog.py" line="289"/>
+        <location filename="../../app/ui/settings/dialog.py" line="296"/>
         <source>Follow the system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="288"/>
+        <location filename="../../app/ui/settings/dialog.py" line="289"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="289"/>
+        <location filename="../../app/ui/settings/dialog.py" line="290"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="292"/>
         <location filename="../../app/ui/settings/dialog.py" line="293"/>
+        <location filename="../../app/ui/settings/dialog.py" line="294"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="299"/>
         <location filename="../../app/ui/settings/dialog.py" line="300"/>
+        <location filename="../../app/ui/settings/dialog.py" line="301"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="301"/>
+        <location filename="../../app/ui/settings/dialog.py" line="302"/>
         <source>The language changes as soon as you save.</source>
         <translation>保存后语言立即切换。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="302"/>
         <location filename="../../app/ui/settings/dialog.py" line="303"/>
+        <location filename="../../app/ui/settings/dialog.py" line="304"/>
         <source>Show a test notification</source>
         <translation>显示测试通知</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="305"/>
+        <location filename="../../app/ui/settings/dialog.py" line="306"/>
         <source>Reminders</source>
         <translation>提醒</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="316"/>
+        <location filename="../../app/ui/settings/dialog.py" line="317"/>
         <source>The shortcut is registered while Hearth runs.</source>
         <translation>Hearth 运行时会注册该快捷键。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="342"/>
+        <location filename="../../app/ui/settings/dialog.py" line="343"/>
         <source>Choose a model to see which engine runs it.</source>
         <translation>选择模型后可查看由哪个引擎运行。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="391"/>
+        <location filename="../../app/ui/settings/dialog.py" line="395"/>
         <source>Could not save settings</source>
         <translation>无法保存设置</translation>
     </message>
@@ -3654,170 +3709,170 @@
 <context>
     <name>Sidebar</name>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="77"/>
-        <location filename="../../app/ui/shell/sidebar.py" line="198"/>
-        <location filename="../../app/ui/shell/sidebar.py" line="280"/>
-        <location filename="../../app/ui/shell/sidebar.py" line="374"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="78"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="206"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="288"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="396"/>
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="78"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="79"/>
         <source>Start a new conversation (Ctrl+N)</source>
         <translation>开始新对话（Ctrl+N）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="82"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="83"/>
         <source>Search all chats (Ctrl+K)</source>
         <translation>搜索所有对话 (Ctrl+K)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="83"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="84"/>
         <source>Search all chats</source>
         <translation>搜索所有对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="110"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="117"/>
         <source>Conversations</source>
         <translation>对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="134"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="141"/>
         <source>Search results</source>
         <translation>搜索结果</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="148"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="156"/>
         <source>Library</source>
         <translation>资料库</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="148"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="156"/>
         <source>Files</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="149"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="157"/>
         <source>Calendar</source>
         <translation>日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="149"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="157"/>
         <source>Routines</source>
         <translation>例行任务</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="150"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="158"/>
         <source>Models</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="150"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="158"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="169"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="177"/>
         <source>Could not read your conversations</source>
         <translation>无法读取你的对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="182"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="190"/>
         <source>Pinned</source>
         <translation>已置顶</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="184"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="192"/>
         <source>Recent</source>
         <translation>最近</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="234"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="242"/>
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="236"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="244"/>
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="236"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="244"/>
         <source>Pin</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="239"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="247"/>
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="264"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="272"/>
         <source>Rename conversation</source>
         <translation>重命名对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="265"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="273"/>
         <source>Title:</source>
         <translation>标题：</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="281"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="289"/>
         <source>Delete conversation</source>
         <translation>删除对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="282"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="290"/>
         <source>Delete “%1”? Its messages and the files dropped into it are forgotten. This cannot be undone.</source>
         <translation>要删除“%1”吗？其中的消息和拖入的文件都将被遗忘，且无法撤销。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="285"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="293"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="364"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="386"/>
         <source>Search failed</source>
         <translation>搜索失败</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="371"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="393"/>
         <source>1 result</source>
         <translation>1 条结果</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="371"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="393"/>
         <source>%1 results</source>
         <translation>%1 条结果</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="372"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="394"/>
         <source>Nothing found</source>
         <translation>没有找到</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="377"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="399"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="311"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="319"/>
         <source>…and %1 more</source>
         <translation>……还有 %1 个</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="314"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="322"/>
         <source>Hearth remembers one thing from this chat:</source>
         <translation>Hearth 从这个对话中记住了一件事：</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="315"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="323"/>
         <source>Hearth remembers %1 things from this chat:</source>
         <translation>Hearth 从这个对话中记住了 %1 件事：</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="316"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="324"/>
         <source>Forget what it taught too</source>
         <translation>同时忘记从中记住的事</translation>
     </message>
@@ -4220,158 +4275,254 @@
 <context>
     <name>ToolCard</name>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="21"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="22"/>
         <source>Searched documents</source>
         <translation>搜索了文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="22"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="23"/>
         <source>Read a document</source>
         <translation>阅读了文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="23"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="24"/>
         <source>Searched files</source>
         <translation>搜索了文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="24"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="25"/>
         <source>Open a file</source>
         <translation>打开文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="25"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="26"/>
         <source>Show a file</source>
         <translation>显示文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="26"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="27"/>
         <source>Looked at the calendar</source>
         <translation>查看了日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="27"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="28"/>
         <source>Found free time</source>
         <translation>查找了空闲时间</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="28"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="29"/>
         <source>Add an event</source>
         <translation>添加日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="29"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="30"/>
         <source>Change an event</source>
         <translation>修改日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="30"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="31"/>
         <source>Delete an event</source>
         <translation>删除日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="31"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="32"/>
         <source>Looked at a spreadsheet</source>
         <translation>查看了电子表格</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="32"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="33"/>
         <source>Queried a spreadsheet</source>
         <translation>查询了电子表格</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="33"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="34"/>
         <source>Summarised a folder</source>
         <translation>汇总了文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="34"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="35"/>
         <source>Convert a spreadsheet</source>
         <translation>转换电子表格</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="35"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="36"/>
         <source>Clean a spreadsheet</source>
         <translation>清理电子表格</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="36"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="37"/>
         <source>Write a Word report</source>
         <translation>撰写 Word 报告</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="37"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="38"/>
         <source>Make slides</source>
         <translation>制作幻灯片</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="163"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="44"/>
+        <source>title</source>
+        <translation>标题</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="45"/>
+        <source>text</source>
+        <translation>正文</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="46"/>
+        <source>search</source>
+        <translation>搜索</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="47"/>
+        <source>document</source>
+        <translation>文档</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="48"/>
+        <source>pages</source>
+        <translation>页</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="49"/>
+        <source>section</source>
+        <translation>章节</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="50"/>
+        <source>files</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="51"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="52"/>
+        <source>file</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="53"/>
+        <source>folder</source>
+        <translation>文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="54"/>
+        <source>query</source>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="55"/>
+        <source>start</source>
+        <translation>开始</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="56"/>
+        <source>end</source>
+        <translation>结束</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="57"/>
+        <source>place</source>
+        <translation>地点</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="58"/>
+        <source>time zone</source>
+        <translation>时区</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="59"/>
+        <source>at most</source>
+        <translation>最多</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="60"/>
+        <source>filter</source>
+        <translation>筛选</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="61"/>
+        <source>slides</source>
+        <translation>幻灯片</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="189"/>
         <source>Running…</source>
         <translation>运行中…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="186"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="212"/>
         <source>Tool: %s</source>
         <translation>工具：%s</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="196"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="222"/>
         <source>Approve</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="198"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="224"/>
         <source>Deny</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="251"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="277"/>
         <source>Waiting for you</source>
         <translation>等待你的确认</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="262"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="288"/>
         <source>Approved</source>
         <translation>已批准</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="262"/>
-        <location filename="../../app/ui/chat/tool_card.py" line="295"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="288"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="321"/>
         <source>Denied</source>
         <translation>已拒绝</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="276"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="302"/>
         <source>%1 of %2</source>
         <translation>%1 / %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="294"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="320"/>
         <source>Stopped before you decided</source>
         <translation>在你决定之前已停止</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="301"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="327"/>
         <source>Done</source>
         <translation>完成</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="301"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="327"/>
         <source>Failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="212"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="350"/>
+        <source>Wrote %1 (%2).</source>
+        <translation>已写入 %1（%2）。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="354"/>
+        <source>The previous file is kept as %1.</source>
+        <translation>原来的文件保留为 %1。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="238"/>
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="213"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="239"/>
         <source>Resume</source>
         <translation>继续</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="273"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="299"/>
         <source>Paused — %1 of %2 files</source>
         <translation>已暂停 — 已完成 %1 / %2 个文件</translation>
     </message>
@@ -4451,13 +4602,13 @@
     </message>
     <message>
         <location filename="../../app/ui/chat/message.py" line="99"/>
-        <source>📎 Too long for the model to read at once: kept whole as “%1”, which it searches and reads.</source>
-        <translation type="unfinished"></translation>
+        <source>Too long for the model to read at once: kept whole as “%1”, which it searches and reads.</source>
+        <translation>太长，模型无法一次读完：已完整保存为“%1”，模型会搜索并阅读它。</translation>
     </message>
     <message>
         <location filename="../../app/ui/chat/message.py" line="101"/>
-        <source>📎 Too long for the model to read at once: keeping it as a document…</source>
-        <translation type="unfinished"></translation>
+        <source>Too long for the model to read at once: keeping it as a document…</source>
+        <translation>太长，模型无法一次读完：正在保存为文档…</translation>
     </message>
 </context>
 <context>

@@ -21,3 +21,10 @@ FORMATS: dict[str, str] = {
 PLAIN_FORMATS = frozenset({"text", "markdown", "csv"})  # readable as they are
 NEEDS_PARSER = frozenset(ext[1:] for ext, fmt in FORMATS.items() if fmt not in PLAIN_FORMATS)
 """Extensions (without the dot) whose text only the parsers can extract."""
+
+# Files a chat about them runs in office mode for (thinking on, the office instructions).
+OFFICE_SUFFIXES = (".xlsx", ".xlsm", ".csv", ".tsv", ".docx", ".pptx")
+
+
+def is_office_file(path: str) -> bool:
+    return str(path).lower().endswith(OFFICE_SUFFIXES)

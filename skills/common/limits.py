@@ -24,6 +24,9 @@ class Limits:
     sheet_columns: int = 1_000
     """Columns per sheet: a cell further right (a 4.8 KB file can hold one at XFD) is left out
     and said, not padded to a 16,384-wide table."""
+    index_columns: int = 16_384
+    """Columns the search indexes read per sheet: all a workbook can have (each stored row is
+    indexed as its text and let go, never held as a table)."""
     sql_value_bytes: int = 64 * 2**20
     """One string or blob a read-only query may build (SQLite's SQLITE_LIMIT_LENGTH)."""
     sql_heap_bytes: int = 1 * 2**30

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from skills.common.formats import FORMATS
+from skills.common.limits import LIMITS
 from skills.documents.skips import SkipWhy, skip
 
 # Office files are zip archives: refuse ones that would expand into something huge.
@@ -195,9 +196,8 @@ def _parse_xlsx(path: Path) -> tuple[list[Section], int]:
         book = Workbook(archive)
         # The rows each sheet stores, streamed by the office tools' own reader: never the
         # range a sheet claims (a few KB can claim A1:XFD1048576, 17 billion empty cells).
-        sections = [_sheet_section(f"sheet {ref.name}",
-                                   (row for _, row in book.stored_rows(ref, SheetCells([]))))
-                    for ref in book.sheets]
+        sections = [_sheet_section(f"sheet {ref.name}", (row for _, row in book.stored_rows(
+            ref, SheetCells([]), LIMITS.index_columns))) for ref in book.sheets]
     return sections, len(sections)
 
 

@@ -63,7 +63,9 @@ class SearchDocuments(ReadOnlyTool):
         if not query:
             raise SkillError("search_documents needs a query")
         limit = max(1, min(int(arguments.get("limit") or 6), 20))
-        passages = self.index.search(query, scope=context.conversation_id or None, limit=limit)
+        passages = self.index.search(query, scope=context.conversation_id or None,
+                                     limit=limit if not context.allowed_roots else limit * 4)
+        passages = [p for p in passages if context.allows(p.document)][:limit]
         if not passages:
             return SkillResult(f'No passages in the user\'s documents match "{query}".', data=[])
         number = context.citations()
@@ -100,8 +102,12 @@ class ReadDocument(ReadOnlyTool):
         name = str(arguments.get("document") or "").strip()
         scope = context.conversation_id or None
         info = self.index.find(name, scope) if name else None
+        if info is not None and not context.allows(info.path):
+            raise SkillError(f"{name} is outside the folders you chose in Hearth; only those "
+                             "can be read.")
         if info is None:
-            similar = [d.title for d in self.index.documents(name, scope)] if name else []
+            similar = [d.title for d in self.index.documents(name, scope)
+                       if context.allows(d.path)] if name else []
             if len(similar) > 1:
                 raise SkillError(f"several documents match {name!r}: {', '.join(similar[:10])};"
                                  " give the full name")
@@ -154,7 +160,8 @@ class ListDocuments(ReadOnlyTool):
 
     def run(self, arguments: dict[str, Any], context: SkillContext) -> SkillResult:
         wanted = str(arguments.get("filter") or "").strip() or None
-        found = self.index.documents(wanted, scope=context.conversation_id or None)
+        found = [info for info in self.index.documents(wanted, scope=context.conversation_id
+                                                       or None) if context.allows(info.path)]
         if not found:
             return SkillResult("No documents are indexed" + (f" matching {wanted!r}." if wanted
                                else "."), data=[])

@@ -10,6 +10,8 @@ from typing import Protocol
 
 from skills.files.runnable import runnable_reason
 
+LAUNCH_WAIT_S = 10.0  # how long the platform's opener may take to hand the file over
+
 
 class Opener(Protocol):
     def open(self, path: str) -> None: ...
@@ -59,10 +61,19 @@ class SystemOpener:
         self._launch(reveal_command(path, self.platform))
 
     def _launch(self, command: list[str]) -> None:
+        """Raises OSError unless a program took the file: `xdg-open` and `open` exit non-zero
+        when no application handles it, and only then may Hearth say it did not open."""
         try:
-            subprocess.Popen(  # fixed program, path passed as one argument
+            process = subprocess.Popen(  # fixed program, path passed as one argument
                 command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL, start_new_session=True,
             )
         except FileNotFoundError as exc:
             raise OSError(f"cannot open files here: {command[0]} is not installed") from exc
+        try:
+            code = process.wait(timeout=LAUNCH_WAIT_S)
+        except subprocess.TimeoutExpired:
+            return  # still running: it is the application itself (xdg-open may exec it)
+        if code != 0:
+            raise OSError(f"no program on this computer opened it ({command[0]} exited "
+                          f"with status {code})")

@@ -78,6 +78,7 @@ class SearchFiles(_FileSkill):
             hits = self.index.search(**_search_args(arguments))
         except (ValueError, TypeError) as exc:
             raise SkillError(str(exc)) from None
+        hits = [h for h in hits if context.allows(h.path)]
         if not hits:
             return SkillResult(text="No files matched.", data=[])
         lines = [_line(n, h) for n, h in enumerate(hits, 1)]

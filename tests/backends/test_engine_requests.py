@@ -57,3 +57,19 @@ def test_earlier_reasoning_goes_under_the_names_vllm_and_sglang_read(server: Fak
     sent = server.last_body()["messages"][1]
     assert sent["reasoning"] == sent["reasoning_content"] == "Ask the tool."
     assert sent["tool_calls"][0]["function"]["arguments"] == '{"city": "Paris"}'
+
+
+def test_remote_prompt_longer_than_the_advertised_context_is_refused(server: FakeServer
+                                                                     ) -> None:
+    """The server says 8,192 tokens: a prompt past that is a context error here, before any
+    request (servers differ in what they do with one); one that fits goes."""
+    backend = connect(server)
+    long = [{"role": "user", "content": "word " * 12_000}]
+    events = list(backend.stream(long, GenerateOptions(), lambda: False))
+    error = events[0]
+    assert isinstance(error, StreamError) and error.kind == FailureKind.CONTEXT_FULL
+    assert "8,192-token context" in error.message
+    assert isinstance(events[-1], Done) and events[-1].prompt_tokens > 8192
+    assert not any(r["path"].endswith("/chat/completions") for r in server.requests)
+    server.replies.append(sse(chunk("ok"), chunk(finish="stop"), usage(5, 1)))
+    assert "".join(getattr(e, "text", "") for e in run(backend)) == "ok"

@@ -277,7 +277,8 @@ def test_one_tool_call_runs_and_its_result_goes_back(
     assert stored[2].tool_ok is True and stored[2].tool_call_id == started.call_id
     assert stored[3].content == "It is evening in Tokyo."
     second_messages, second_options = backend.calls[1]
-    assert second_options.preserve_thinking is True
+    # One thinking rule from the first step to the last (tests/core/test_prompt_reuse.py).
+    assert second_options.preserve_thinking is backend.calls[0].options.preserve_thinking
     assert second_messages[-2]["tool_calls"][0]["function"]["arguments"] == {
         "timezone": "Asia/Tokyo"
     }  # a dict, as the template needs

@@ -270,3 +270,34 @@ def test_ask_model_runs_that_model_even_with_a_server_saved(
         assert saved.messages(lines[-1]["conversation_id"])[-1].engine == "llama"
     finally:
         saved.close()
+
+
+# -- limits and prompts across the steps of one answer (issue 24) --------------------------
+
+def test_max_tokens_bounds_the_whole_answer_across_its_steps(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The tool step takes 45 tokens of the 60 asked for: the answer after the tool gets the
+    rest, not 60 more."""
+    file = script(tmp_path, TIME_CALL, answer("word " * 100), "Tokyo time")
+    code, lines, err = ask_json(capsys, "time in Tokyo?", "--engine", "scripted", "--script",
+                                file, "--max-tokens", "60")
+    assert code == 0, err
+    assert any(line["type"] == "tool_result" for line in lines)
+    done = lines[-1]
+    assert done["finish_reason"] == "length"
+    assert 45 < done["usage"]["completion_tokens"] <= 60
+
+
+def test_print_prompt_prints_every_request_of_the_turn(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A step, the step after the tool, and the request that closes reasoning which ended
+    without an answer: three requests, three prompts, the last one ending in the closed
+    reasoning it continues."""
+    file = script(tmp_path, TIME_CALL, "Thinking it over.\n</think>\n\n", "It is 21:04.",
+                  "Tokyo time")
+    code, lines, err = ask_json(capsys, "time in Tokyo?", "--engine", "scripted", "--script",
+                                file, "--print-prompt")
+    assert code == 0, err
+    prompts = [line["text"] for line in lines if line["type"] == "prompt"]
+    assert len(prompts) == 3
+    assert "Asia/Tokyo" in prompts[1] and prompts[2].endswith("</think>\n\n")

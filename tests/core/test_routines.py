@@ -244,3 +244,43 @@ def test_times_and_rules_people_type_are_checked() -> None:
         repetition("FREQ=FORTNIGHTLY", datetime(2026, 12, 2, 8), "Europe/Berlin")
     assert repetition("weekday", datetime(2026, 12, 2, 8), "Europe/Berlin") == \
         "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR"
+
+
+def test_the_model_proposes_a_routine_shown_in_words_with_its_next_three_runs(
+        desk: Desk) -> None:
+    from app.core.events import ConfirmationNeeded
+    from app.core.routines import ProposeRoutine
+
+    tool = ProposeRoutine(lambda: desk.store, "Europe/Berlin")
+    desk.assistant = Assistant(desk.runner, desk.history, [tool],
+                               Settings(thinking_default=True))
+    with time_machine.travel(berlin(2026, 12, 2, 9, 0), tick=True):
+        for policy, kept in (("deny", 0), ("approve", 1)):
+            desk.backend.queue(tool_call_output("Propose.", "add_routine", {
+                "ask": "What is on today?", "at": "07:30", "every": "weekday",
+                "title": "Morning"}), answer_output("Ok.", "Done."), "Title")
+            events: list[Any] = []
+            handle = desk.assistant.send(None, "every weekday at 7:30 tell me my day",
+                                         on_event=events.append, confirm=policy)
+            assert handle.wait(WAIT)
+            (asked,) = [e.request for e in events if isinstance(e, ConfirmationNeeded)]
+            assert asked.description == (
+                "Add the routine \u201cMorning\u201d: ask \u201cWhat is on today?\u201d every "
+                "weekday at 07:30 (Europe/Berlin). Next runs: Thu 03 Dec 2026 07:30, "
+                "Fri 04 Dec 2026 07:30, Mon 07 Dec 2026 07:30.")
+            assert len(desk.store.all()) == kept  # only a yes adds it
+    assert desk.store.all()[0].schedule.rrule == "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR"
+
+
+def test_a_run_killed_mid_answer_is_recorded_as_interrupted_and_not_run_again(
+        desk: Desk) -> None:
+    with time_machine.travel(berlin(2026, 12, 2, 7, 0), tick=True) as clock:
+        routine = desk.add("07:30", "day")
+        clock.move_to(berlin(2026, 12, 2, 7, 30, 5))
+        # A process claimed this time, then died (SIGKILL) before it could finish the run.
+        claimed = desk.store.claim(routine, berlin(2026, 12, 2, 7, 30), datetime.now(UTC))
+        assert claimed is not None
+        clock.move_to(berlin(2026, 12, 2, 8, 0))
+        assert desk.scheduler.run_due() == []  # that time is not run twice
+        assert desk.store.run(claimed.id).status == "interrupted"  # its history says so
+        assert desk.backend.calls == []

@@ -71,6 +71,8 @@ def test_remembering_asks_first(approve: bool, make_assistant: Any, memory: Memo
     [asked] = events.of(ConfirmationNeeded)
     assert asked.request.description == 'Remember for future chats: "I am vegetarian"'
     kept = memory.entries()
+    # The turn's next step keeps the system message it started with (its KV stays valid).
+    assert backend.calls[1].messages[0] == backend.calls[0].messages[0]
     if approve:
         assert [(m.text, m.source) for m in kept] == [("I am vegetarian", conv)]
     else:

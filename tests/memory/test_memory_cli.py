@@ -95,3 +95,49 @@ def test_mcp_serve_offers_no_memory_tool() -> None:
     finally:
         hearth.close()
     assert names and not names & {"remember", "forget_memory"}
+
+
+def test_other_programs_cannot_propose_a_memory() -> None:
+    """The local server's proposal desk (changes other programs ask the person to approve)
+    takes calendar changes only: remember and forget_memory are refused before anyone asks."""
+    from app.core.server.proposals import ProposalDesk
+    from skills.base import SkillError
+
+    hearth = Hearth()
+    try:
+        asked: list[Any] = []
+        desk = ProposalDesk(hearth.assistant.skills(), asked.append, "UTC")
+        for tool, arguments in (("remember", {"text": "my PIN is 9999"}),
+                                ("forget_memory", {"id": 1})):
+            with pytest.raises(SkillError, match="not a change Hearth accepts"):
+                desk.propose(tool, arguments)
+        assert asked == [] and hearth.memory.entries() == []
+    finally:
+        hearth.close()
+
+
+@pytest.mark.parametrize("forget", [False, True])
+def test_history_delete_names_what_the_chat_taught(forget: bool,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """`hearth history delete` never keeps a chat's memories unsaid: it names them (and how
+    to forget them), or forgets them too with --forget-memories."""
+    hearth = Hearth()
+    try:
+        chat = hearth.history.create_conversation("Garden")
+        hearth.history.add_message(chat.id, "user", "I grow tulips")
+        taught = hearth.memory.add("I grow tulips", source=chat.id)
+        typed = hearth.memory.add("I live in Lyon")
+    finally:
+        hearth.close()
+    extra = ["--forget-memories"] if forget else []
+    assert main(["history", "delete", chat.id[:8], "--json", *extra]) == 0
+    out, err = capsys.readouterr()
+    key = "memories_forgotten" if forget else "memories_kept"
+    assert _json(out) == [{"deleted": chat.id, "title": "Garden", key: [taught.id]}]
+    assert main(["memory", "list", "--json"]) == 0
+    left = [m["id"] for m in _json(capsys.readouterr().out)]
+    if forget:
+        assert left == [typed.id] and err == ""
+    else:
+        assert left == [taught.id, typed.id]
+        assert "I grow tulips" in err and "hearth memory delete" in err

@@ -129,3 +129,10 @@ def test_the_request_log_keeps_no_request_values_and_bounded_fields(served: Serv
         assert "ROLE-" not in json.dumps(line)
         assert all(len(str(v).encode()) <= LIMITS.log_field_bytes for v in line.values())
         assert line["status"] == 400 and line["error"]
+
+
+def test_an_error_never_echoes_a_huge_request_value(served: Served) -> None:
+    status, error = post(served, json.dumps({"messages": [{"role": "user", "content": "hi"}],
+                                             "f" * 2_000_000: 1}).encode())
+    assert status == 400
+    assert len(error["error"]["message"].encode()) <= 4 * LIMITS.log_field_bytes

@@ -89,3 +89,19 @@ def test_streamed_delta_chunks_are_the_chunks_json_would_write() -> None:
     assert json.loads(fast[6:]) == shapes.chat_chunk(
         "chatcmpl-1", "odd{}\"name", 7, {"reasoning_content": "中文 \"quoted\"\n"}, None, None,
         True)
+
+
+@pytest.mark.parametrize(("body", "param"), [
+    (chat(temperature="hot"), "temperature"),
+    ({"messages": [{"role": "wizard", "content": "x"}]}, "messages[0].role"),
+    (chat(stream_options={"include_usage": "yes"}), "stream_options.include_usage"),
+    (chat(stop=["a", 3]), "stop[1]"),
+    (chat(frobnicate=1), "frobnicate"),
+])
+def test_refusals_name_the_field_as_openai_does(body: dict[str, object], param: str) -> None:
+    """OpenAI's error shape: the field in `param`, the reason in one line that starts with it."""
+    with pytest.raises(ApiError) as caught:
+        parse_chat(body, 512)
+    error = caught.value.body()["error"]
+    assert error["param"] == param and error["type"] == "invalid_request_error"
+    assert f"'{param}'" in error["message"] and "\n" not in error["message"]

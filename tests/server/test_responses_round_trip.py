@@ -10,7 +10,9 @@ from typing import Any
 
 import pytest
 from openai.types.responses import (
+    EasyInputMessage,
     ResponseFunctionToolCall,
+    ResponseFunctionToolCallOutputItem,
     ResponseOutputMessage,
     ResponseOutputRefusal,
     ResponseOutputText,
@@ -43,9 +45,11 @@ MESSAGE = ResponseOutputMessage(
     content=[ResponseOutputText(type="output_text", text="Let me look.", annotations=[],
                                 logprobs=[]),
              ResponseOutputRefusal(type="refusal", refusal="")])
-OUTPUT = {"type": "function_call_output", "call_id": "call_1", "output": "21:04",
-          "id": "fco_1", "status": "completed"}
-USER = {"role": "user", "content": "What time is it in Tokyo?"}
+OUTPUT = ResponseFunctionToolCallOutputItem(
+    id="fco_1", type="function_call_output", call_id="call_1", output="21:04",
+    status="completed").model_dump(mode="json", by_alias=True)
+USER = EasyInputMessage(role="user", content="What time is it in Tokyo?", type="message",
+                        phase=None).model_dump(mode="json", by_alias=True)
 
 
 def dumped(*items: Any) -> list[Any]:
@@ -64,8 +68,12 @@ def rendered(items: list[Any], tools: bool = True) -> tuple[list[dict[str, Any]]
 
 @pytest.mark.parametrize("item", [REASONING, CALL, MESSAGE], ids=lambda i: i.type)
 def test_each_output_item_shape_is_taken_back_with_every_field(item: Any) -> None:
+    """Each SDK model dumped whole (every field it has, nulls too), the call with its output
+    (the SDK's own output item model)."""
     messages, _ = rendered(dumped(USER, item, *([OUTPUT] if item is CALL else [])))
     assert messages[1]["role"] == "assistant"
+    if item is CALL:
+        assert messages[2] == {"role": "tool", "tool_call_id": "call_1", "content": "21:04"}
 
 
 def test_reasoning_message_and_calls_of_one_output_become_one_assistant_turn() -> None:

@@ -214,7 +214,7 @@ def test_the_menu_key_opens_the_menu_of_the_selected_chat(window, ctx, qtbot) ->
     qtbot.keyClick(window.sidebar.list, Qt.Key.Key_F10, Qt.KeyboardModifier.ShiftModifier)
     menus = [m for m in window.sidebar.findChildren(QMenu) if m.isVisible()]
     assert [a.text() for a in menus[0].actions() if a.text()] == [
-        "Rename…", "Pin", "Delete…", "Delete all history…"]
+        "Rename…", "Pin", "Delete…"]
     pin = next(a for a in menus[0].actions() if a.text() == "Pin")
     pin.trigger()
     menus[0].close()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from PySide6.QtCore import Qt
 
 from app.ui.chat.message import AssistantMessage, SummaryMarker
 from app.ui.settings.dialog import SettingsDialog
@@ -88,3 +89,47 @@ def test_settings_edit_sampling_and_thinking_budgets(ctx, qtbot) -> None:
     settings = ctx.hearth.settings
     assert settings.chat_temperature == pytest.approx(0.7)
     assert settings.thinking_budget_quick == 512
+
+
+def test_one_marker_however_often_it_summarized_and_it_stays_put_when_opened(
+        window, backend, qtbot, ctx) -> None:
+    backend.info.context_length = 1500
+    history = ctx.hearth.history
+    conv = str(history.create_conversation("long").id)
+
+    def more(start: int) -> None:
+        for n in range(start, start + 30):
+            history.add_message(conv, "user", f"Question {n}: " + "word " * 40)
+            history.add_message(conv, "assistant", f"Answer {n}: " + "reply " * 40)
+
+    more(0)
+    window.chat.load_conversation(conv)
+    qtbot.waitUntil(lambda: len(messages(window, AssistantMessage)) == 30, timeout=WAIT_MS)
+    backend.queue("The user asked thirty questions.", answer("Here.", "I am here."))
+    send(qtbot, window, "Still there?")
+    wait_idle(qtbot, window)
+    more(100)  # the chat grows again (another window or the API wrote to it)
+    window.chat.new_conversation()
+    window.chat.load_conversation(conv)
+    qtbot.waitUntil(lambda: len(messages(window, AssistantMessage)) == 61, timeout=WAIT_MS)
+    backend.queue("Sixty questions now.", answer("Again.", "Still here."))
+    send(qtbot, window, "And now?")
+    wait_idle(qtbot, window)
+    assert len([m for m in history.messages(conv) if m.summary_of]) == 2  # summarized twice
+    assert len(messages(window, SummaryMarker)) == 1  # live: the newest summary only
+    window.chat.new_conversation()
+    window.chat.load_conversation(conv)
+    qtbot.waitUntil(lambda: len(messages(window, AssistantMessage)) == 62, timeout=WAIT_MS)
+    (marker,) = messages(window, SummaryMarker)  # reopened: the same
+    assert "Sixty" in marker.summary
+
+    bar = window.chat.scroll_area.verticalScrollBar()
+    window.chat.scroll_area.ensureWidgetVisible(marker, 0, 40)
+    qtbot.wait(50)
+    before = marker.mapTo(window.chat.scroll_area.viewport(), marker.rect().topLeft()).y()
+    assert 0 <= before < window.chat.scroll_area.viewport().height()
+    qtbot.mouseClick(marker.toggle, Qt.MouseButton.LeftButton)
+    qtbot.wait(100)  # the layout grows with the opened summary
+    after = marker.mapTo(window.chat.scroll_area.viewport(), marker.rect().topLeft()).y()
+    assert 0 <= after < window.chat.scroll_area.viewport().height()  # not scrolled away
+    assert bar.value() < bar.maximum()

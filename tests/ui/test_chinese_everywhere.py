@@ -36,6 +36,7 @@ ALLOWED = {
     "filesystem", "notes", "localhost", "xcb", "offscreen", "sha256", "hugging", "face",
     "qwen", "int", "ddd", "yyyy", "dd", "utc", "v1", "token", "tokens", "english", "top",
     "bit", "instruct", "kv",
+    "scripted",  # the test engine's model name, shown by the picker as the model in use
 }
 WORD = re.compile(r"[A-Za-z][A-Za-z']{2,}")
 

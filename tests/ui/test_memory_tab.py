@@ -56,6 +56,7 @@ def test_the_memory_tab_lists_searches_edits_and_forgets(window: Any, qtbot: Any
     assert tab.visible_texts() == ["I grow tulips", "My garden faces south", "I live in Lyon"]
     assert [tab.table.item(r, 1).text() for r in range(3)] == ["Garden", "Garden",
                                                                 "Typed by you"]
+    assert tab.table.item(0, 0).toolTip() == "Not given to the model yet"
     tab.search.setText("GARDEN")
     assert tab.visible_texts() == ["My garden faces south"]
     tab.search.setText("")
@@ -145,9 +146,12 @@ def test_deleting_a_chat_offers_to_forget_what_it_taught(
     check = box.checkBox()
     assert check is not None and check.isChecked()  # offered, and ticked
     check.setChecked(forget_too)
+    forgotten: list[bool] = []
+    window.sidebar.memory_forgotten.connect(lambda: forgotten.append(True))
     _destructive(box).click()
     qtbot.waitUntil(lambda: hearth.history.get_conversation(taught["garden"]) is None,
                     timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: forgotten == ([True] if forget_too else []), timeout=WAIT_MS)
     assert ctx.ops.wait(WAIT_MS)
     left = [m.text for m in hearth.memory.entries()]
     assert left == (["I live in Lyon"] if forget_too else
@@ -193,6 +197,12 @@ def test_the_memory_tab_and_delete_dialog_speak_chinese(window: Any, qtbot: Any,
     assert check is not None and not english_on(check)
     assert "Hearth" in box.informativeText() and "remembers" not in box.informativeText()
     box.button(QMessageBox.StandardButton.Cancel).click()
+    eraser = window._dialogs["settings"].privacy.eraser  # Delete all history lives in Privacy
+    eraser.ask()
+    box = _question(qtbot, eraser)
+    check = box.checkBox()
+    assert check is not None and "2" in check.text() and not english_on(check)
+    box.button(QMessageBox.StandardButton.Cancel).click()
 
 
 def test_a_memory_approved_in_the_chat_is_kept_and_warms_the_new_prefix(
@@ -220,3 +230,42 @@ def test_a_memory_approved_in_the_chat_is_kept_and_warms_the_new_prefix(
     qtbot.waitUntil(lambda: not window.chat.streaming, timeout=WAIT_MS)
     [kept] = ctx.hearth.memory.entries()
     assert (kept.text, kept.source) == ("I am vegetarian", window.chat.conversation_id)
+
+
+def test_instructions_too_long_keep_the_dialog_open_and_lose_nothing(
+        window: Any, qtbot: Any, ctx: Any) -> None:
+    from app.core.memory.store import MAX_INSTRUCTIONS
+
+    settings = window.open_settings()
+    tab = settings.memory
+    settings.tabs.setCurrentIndex(0)
+    text = "Answer in metric. " * (MAX_INSTRUCTIONS // 10)
+    tab.instructions.setPlainText(text)
+    tab.instructions.document().setModified(True)
+    settings.save()
+    assert settings.isVisible() and settings.tabs.currentWidget() is tab
+    assert str(MAX_INSTRUCTIONS) in tab.too_long.text() and tab.too_long.isVisible()
+    assert tab.instructions.toPlainText() == text  # what was typed is all still there
+    assert ctx.ops.wait(WAIT_MS) and ctx.hearth.memory.instructions() == ""
+    tab.instructions.setPlainText("Answer in metric.")
+    tab.instructions.document().setModified(True)
+    settings.save()
+    assert ctx.ops.wait(WAIT_MS) and ctx.hearth.memory.instructions() == "Answer in metric."
+
+
+@pytest.mark.parametrize("forget_too", [True, False])
+def test_delete_all_history_offers_to_forget_what_the_chats_taught(
+        forget_too: bool, window: Any, qtbot: Any, ctx: Any, taught: dict[str, Any]) -> None:
+    eraser = window.open_settings().privacy.eraser  # Delete all history lives in Privacy
+    eraser.ask()
+    box = _question(qtbot, eraser)
+    check = box.checkBox()
+    assert check is not None and check.isChecked()
+    assert "2 things Hearth remembers" in check.text()  # the typed one is not the chats'
+    check.setChecked(forget_too)
+    _destructive(box).click()
+    qtbot.waitUntil(lambda: ctx.hearth.history.list_conversations() == [], timeout=WAIT_MS)
+    assert ctx.ops.wait(WAIT_MS)
+    left = [m.text for m in ctx.hearth.memory.entries()]
+    assert left == (["I live in Lyon"] if forget_too else
+                    ["I grow tulips", "My garden faces south", "I live in Lyon"])

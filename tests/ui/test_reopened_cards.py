@@ -57,8 +57,11 @@ def test_a_written_file_keeps_its_actions_and_its_undo(window, backend, qtbot,
     wait_idle(qtbot, window)
     report = tmp_path / "made" / "Sales summary.docx"
     assert report.exists()
+    told = [m.content for m in window.ctx.hearth.history.messages(window.chat.conversation_id)
+            if m.role == "tool"][-1]
+    assert "1 table" in told and "1 tables" not in told  # counted as people count
     shown = card_named(reply, "office_report").result.text()
-    assert "1 table" in shown and "1 tables" not in shown  # counted as people count
+    assert "Sales summary.docx" in shown and "The user can" not in shown  # not the model's
 
     card = card_named(reopen(qtbot, window), "office_report")
     assert card.file_actions is not None and card.file_actions.isVisibleTo(card)

@@ -16,6 +16,7 @@ from app.ui.pages.calendar.view import CalendarView
 from app.ui.shell.services import Services
 from skills.common.clock import local_timezone_name
 from tests.ui.scripts import TITLE, WAIT_MS, answer, tool_call
+from tests.ui.test_chinese_everywhere import chinese, english_on  # noqa: F401 - a fixture
 
 
 def routines_page(qtbot: Any, window: Any) -> Any:
@@ -46,6 +47,9 @@ def test_add_edit_pause_run_and_delete_a_routine(ctx: Any, window: Any, qtbot: A
     dialog = page.new_routine()
     dialog.name.setText("Morning")
     dialog.ask.setPlainText("What is on today?")
+    dialog.when.setDateTime(QDateTime(QDate.currentDate().addDays(-1), QTime(7, 30)))
+    dialog.buttons.button(dialog.buttons.StandardButton.Save).click()
+    assert dialog.isVisible() and "has passed" in dialog.next_runs.text()  # once, yesterday
     tomorrow = QDate.currentDate().addDays(1)
     dialog.when.setDateTime(QDateTime(tomorrow, QTime(7, 30)))
     dialog.repeat.setCurrentIndex(2)  # every weekday
@@ -152,3 +156,57 @@ def test_the_app_runs_a_due_routine_and_announces_it(ctx: Any, qtbot: Any,
     settle(qtbot, ctx)
     assert len(ctx.hearth.routines.runs()) == 1  # once
     services.stop()
+
+
+def test_the_routines_page_and_its_cards_in_chinese(ctx: Any, window: Any, qtbot: Any,
+                                                    backend: Any, chinese: Any) -> None:  # noqa: F811
+    ctx.translations = chinese
+    now = datetime.now(ZoneInfo("UTC"))
+    routine = ctx.hearth.routines.add("晨报", "今天有什么安排？", Schedule(
+        datetime(2030, 1, 1, 7, 30), local_timezone_name(), "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR"),
+        now)
+    backend.queue(tool_call("add_event", title="午餐", start="2030-01-02T12:00"),
+                  answer("Held.", "等待批准。"))
+    ctx.hearth.scheduler.run_now(routine.id)
+    window.show_page("routines")
+    page = window.pages.currentWidget()
+    qtbot.waitUntil(lambda: page.table.rowCount() == 1 and len(page.pending.cards) == 1,
+                    timeout=WAIT_MS)
+    assert page.table.item(0, 1).text() == "每个工作日 07:30"
+    page.table.selectRow(0)
+    qtbot.waitUntil(lambda: page.history.count() == 1, timeout=WAIT_MS)
+    assert page.history.item(0).text().endswith("等待你批准")
+    assert page.pending.cards[0].approve.text() == "批准"
+    found = english_on(page)
+    # The card quotes the held change as the tool describes it (the model's own words).
+    assert [text for text in found if "午餐" not in text] == []
+    dialog = page.edit_routine()
+    assert english_on(dialog) == {}
+    dialog.reject()
+
+
+def test_a_routine_notification_opens_its_conversation(ctx: Any, qtbot: Any,
+                                                       monkeypatch: Any) -> None:
+    from PySide6.QtGui import QPalette
+    from PySide6.QtWidgets import QApplication
+
+    from app.ui.shell.desktop import Desktop
+
+    monkeypatch.setattr("app.ui.shell.desktop.tray_available", lambda: False)
+    desktop = Desktop(QApplication.instance(), ctx.hearth)
+    qtbot.addWidget(desktop.window)
+    qtbot.addWidget(desktop.quick)
+    conversation = ctx.hearth.history.create_conversation(title="Morning")
+    ctx.hearth.history.add_message(conversation.id, "user", "What is on today?")
+    desktop.services.routine_ran.emit("Morning", "The answer is ready.",
+                                      f"conversation:{conversation.id}")
+    (shown,) = desktop.notifier.recent
+    assert (shown.title, shown.key) == ("Morning", f"conversation:{conversation.id}")
+    desktop.notifier.opened.emit(shown.key)  # the notification's Open (or a click on it)
+    assert desktop.window.isVisible()
+    assert desktop.window.chat.conversation_id == conversation.id
+    desktop.ctx.ops.wait(WAIT_MS)
+    desktop.theme.setParent(None)  # leave the application as the next test expects it
+    desktop.setParent(None)
+    QApplication.instance().setStyleSheet("")
+    QApplication.instance().setPalette(QPalette())

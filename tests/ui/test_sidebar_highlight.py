@@ -9,6 +9,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence
 from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
 
 from app.ui.shell.main_window import MainWindow
 from tests.ui.scripts import TITLE, WAIT_MS, answer
@@ -91,3 +92,62 @@ def test_a_chat_handed_over_by_quick_ask_is_the_one_highlighted(window, quick, b
     click(qtbot, window, "Trip")
     qtbot.waitUntil(lambda: window.chat.conversation_id == trip, timeout=WAIT_MS)
     assert highlighted(window) == ["Trip"]
+
+
+def test_no_sideways_scrollbar_in_the_sidebar(window, qtbot, ctx) -> None:
+    history = ctx.hearth.history
+    long_title = "A very long title about planning the summer trip to the northern lakes " * 3
+    conv = history.create_conversation(long_title)
+    history.add_message(conv.id, "user", "Plan the trip to the northern lakes " * 20)
+    reloaded(qtbot, window, 3)
+    for shown in (window.sidebar.list, window.sidebar.results):
+        if shown is window.sidebar.results:
+            window.sidebar.search.setText("northern lakes")
+            qtbot.waitUntil(lambda: window.sidebar.results.count() > 0, timeout=WAIT_MS)
+        shown.doItemsLayout()
+        QApplication.processEvents()
+        assert shown.isVisible()
+        assert not shown.horizontalScrollBar().isVisible(), shown.objectName()
+
+
+def ring_pixels(widget: Any) -> int:
+    """Pixels of the accent colour (the focus ring) in what the widget draws."""
+    from PySide6.QtGui import QColor
+
+    from app.ui.theme import colors
+
+    accent = QColor(colors(False)["accent"])
+    image = widget.grab().toImage()
+    return sum(1 for x in range(0, image.width(), 1) for y in range(0, image.height(), 2)
+               if abs(QColor(image.pixel(x, y)).red() - accent.red()) < 8
+               and abs(QColor(image.pixel(x, y)).green() - accent.green()) < 8
+               and abs(QColor(image.pixel(x, y)).blue() - accent.blue()) < 8)
+
+
+def test_ctrl_k_then_down_enters_the_results_with_a_focus_ring(window, qtbot) -> None:
+    from app.ui.theme import stylesheet
+
+    window.setStyleSheet(stylesheet(False))
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow, timeout=WAIT_MS)
+    QTest.keySequence(window, QKeySequence("Ctrl+K"))
+    sidebar = window.sidebar
+    assert QApplication.focusWidget() is sidebar.search
+    qtbot.keyClicks(sidebar.search, "Taxes")
+    qtbot.waitUntil(lambda: sidebar.results.count() > 0 and sidebar.results.isVisible(),
+                    timeout=WAIT_MS)
+    qtbot.keyClick(sidebar.search, Qt.Key.Key_Down)
+    assert QApplication.focusWidget() is sidebar.results
+    assert sidebar.results.currentRow() == 0
+    assert ring_pixels(sidebar.results) > 40  # the focused hit shows a ring
+    qtbot.keyClick(sidebar.results, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: window.chat.conversation_id is not None, timeout=WAIT_MS)
+
+    sidebar.search.clear()
+    QTest.keySequence(window, QKeySequence("Ctrl+K"))
+    qtbot.keyClick(sidebar.search, Qt.Key.Key_Down)  # no query: Down goes to the chats
+    assert QApplication.focusWidget() is sidebar.list
+    assert sidebar.list.currentItem() is not None
+    assert ring_pixels(sidebar.list) > 40
+    sidebar.search.setFocus()
+    assert ring_pixels(sidebar.list) < 40  # only while the list has the focus

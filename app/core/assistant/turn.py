@@ -125,6 +125,7 @@ class Turn:
         self._queued_at = 0
         self.calls_seen: set[str] = set()
         self.repeated: list[str] = []  # names of calls the model repeated word for word
+        self.personal = ""  # standing instructions and memories, as this turn was told them
 
     def emit(self, event: AssistantEvent) -> None:
         if isinstance(event, Queued):  # the budget's count and the step may wait in turn
@@ -156,6 +157,9 @@ class Turn:
         user_id = self.s.prepare()  # stores the user's message; may settle the mode
         handle, mode = self.s.handle, self.s.mode
         skills = [s for s in self.s.skills(handle.stop_flag.is_set) if mode.allows(s.name)]
+        # Read once per turn: a memory approved at one step must not change the system
+        # message of the next (the conversation's KV would no longer match mid-turn).
+        self.personal = self.s.personal()
         context = SkillContext(conversation_id=self.conv, timezone=local_timezone_name(),
                                should_stop=handle.stop_flag.is_set,
                                outside_text=self._read_outside_text())
@@ -173,6 +177,10 @@ class Turn:
         limit = max(1, mode.step_limit or self.s.settings.step_limit)
         for step in range(limit):
             handle.assistant_message_id = message_id
+            if self._answer_spent():
+                self._save_final(message_id, StepResult(done=Done("length")), "complete")
+                self._done(message_id, "length")
+                return
             result = self._step(skills, used_tools=step > 0, message_id=message_id)
             if result.done.finish_reason == "error":
                 self._engine_failed(message_id, result)
@@ -204,8 +212,6 @@ class Turn:
         prompt = fit_context(self._prompt(skills, used_tools), self.s.runner, self.s.history,
                              self.conv, self.emit, self.s.handle.stop_flag)
         messages, options = prompt.messages, prompt.options
-        if self.s.on_prompt is not None:
-            self.s.on_prompt(messages, options)
         result = self._stream(messages, options, message_id)
         if (result.reasoning_cut or result.unanswered) and not self.s.handle.cancelled:
             result = self._close_reasoning(messages, options, message_id, result)
@@ -218,18 +224,18 @@ class Turn:
     def _prompt(self, skills: list[Skill], used_tools: bool) -> StepPrompt:
         """The step's messages and options before the context budget is applied."""
         mode, settings = self.s.mode, self.s.settings
-        system = system_message(skills, settings, mode, self.s.notes(), self.s.personal())
+        system = system_message(skills, settings, mode, self.s.notes(), self.personal)
         thinking = settings.thinking_default if mode.thinking is None else mode.thinking
         budget = thinking_budget(settings, "tools" if used_tools else mode.kind)
         sampling = step_sampling(settings, after_tool=used_tools)
         options = GenerateOptions(
             enable_thinking=thinking and budget > 0,
-            # The template keeps this turn's reasoning anyway; True also keeps earlier turns'
-            # reasoning, which MODEL.md recommends once the model works through tool steps.
-            preserve_thinking=used_tools if mode.preserve_thinking is None
-            else mode.preserve_thinking,
+            # The template keeps this turn's reasoning anyway; True also keeps earlier turns'.
+            # One value for the whole turn: switched on at its first tool step, it rendered
+            # every earlier turn anew and made the engine read them again (~550 tokens).
+            preserve_thinking=bool(mode.preserve_thinking),
             tools=tool_specs(skills),
-            max_tokens=mode.max_tokens or settings.max_tokens,
+            max_tokens=self._answer_left() or settings.max_tokens,
             temperature=sampling.temperature if mode.temperature is None else mode.temperature,
             top_p=sampling.top_p, top_k=sampling.top_k,
             seed=mode.seed,
@@ -239,8 +245,19 @@ class Turn:
         return StepPrompt([system], options).with_history(
             self.s.history.messages(self.conv))
 
+    def _answer_left(self) -> int:
+        """What a turn-wide output limit (`--max-tokens`) leaves for the next step: it bounds
+        the whole answer, not each step (0: no such limit, the per-step setting applies)."""
+        limit = self.s.mode.max_tokens
+        return max(0, limit - self.totals.completion_tokens) if limit else 0
+
+    def _answer_spent(self) -> bool:
+        return bool(self.s.mode.max_tokens) and self._answer_left() == 0
+
     def _stream(self, messages: list[Message], options: GenerateOptions, message_id: str,
                 reasoning_so_far: str = "") -> StepResult:
+        if self.s.on_prompt is not None:  # every request of the turn, reasoning closes too
+            self.s.on_prompt(messages, options)
         result = stream_step(self.s.runner, self.s.history, message_id, messages, options,
                              self.emit, self.s.handle, reasoning_so_far, self.s.mode.priority)
         self._count(result)
@@ -252,9 +269,13 @@ class Turn:
         spent = cut.done.completion_tokens
         reason = "loop" if cut.cut else "budget" if cut.reasoning_cut else "no_answer"
         self.emit(OutputCut(self.conv, message_id, "reasoning", reason, spent))
+        room = max(MIN_ANSWER_TOKENS, options.max_tokens - spent)
+        if self.s.mode.max_tokens:  # the turn-wide limit holds here too
+            room = min(room, self._answer_left())
+            if room == 0:
+                return cut
         answer = replace(options, thinking_budget=None,
-                         assistant_prefix=closing_prefix(cut.reasoning),
-                         max_tokens=max(MIN_ANSWER_TOKENS, options.max_tokens - spent))
+                         assistant_prefix=closing_prefix(cut.reasoning), max_tokens=room)
         result = self._stream(messages, answer, message_id, reasoning_so_far=cut.reasoning)
         result.notice = "thinking_cut"
         return result

@@ -10,6 +10,7 @@ from app.core.assistant.budget import RequestKind
 from app.core.events import AssistantEvent
 from app.core.prompts import prompt_text
 from app.core.runner import Priority
+from skills.common.formats import is_office_file
 
 ConfirmPolicy = Literal["ask", "approve", "deny", "hold"]
 """ask: emit ConfirmationNeeded and wait for approve()/deny(); approve (--yes) and deny
@@ -21,12 +22,11 @@ OnEvent = Callable[[AssistantEvent], None]
 
 DOC_SKILL_PREFIXES = ("search_documents", "read_document", "list_documents")
 
-OFFICE_SUFFIXES = (".xlsx", ".xlsm", ".csv", ".tsv", ".docx", ".pptx")
 
 
 def is_office_turn(attachments: Collection[str]) -> bool:
     """A conversation about a dropped workbook or office file runs in office mode."""
-    return any(str(path).lower().endswith(OFFICE_SUFFIXES) for path in attachments)
+    return any(is_office_file(path) for path in attachments)
 
 
 def _ignore(_event: AssistantEvent) -> None:
@@ -45,7 +45,9 @@ class TurnMode:
     temperature: float | None = None  # None: the chat or tool-step setting
     seed: int | None = None
     kind: RequestKind = "chat"  # "quick" for the quick-ask box: its own thinking budget
-    preserve_thinking: bool | None = None  # None: only once the turn has used a tool
+    # Earlier turns' reasoning kept in the prompt, from the turn's first step to its last
+    # (None: not kept; this turn's own reasoning always is).
+    preserve_thinking: bool | None = None
     priority: Priority = Priority.USER  # ROUTINE: waits behind the person's own chat
 
     @classmethod

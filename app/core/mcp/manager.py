@@ -16,6 +16,7 @@ from pydantic import ValidationError
 
 from app.core.mcp.base import McpUnavailable
 from app.core.mcp.connection import Connection
+from app.core.mcp.process_groups import end_groups, server_groups
 from app.core.settings import McpServer
 from skills.base import SkillContext, SkillError, SkillResult
 from skills.common.limits import LIMITS
@@ -163,6 +164,9 @@ class McpManager:
             self._connections.clear()
             loop, thread = self._loop, self._thread
             self._loop = self._thread = None
+        # Before they stop: a server that exits when its stdin closes leaves its children
+        # running in its process group, which the SDK then never ends.
+        groups = server_groups({c.config.command[0] for c in connections if c.config.command})
         for connection in connections:
             connection.stop()
         if loop is not None and thread is not None:
@@ -173,6 +177,7 @@ class McpManager:
             thread.join(5)
             if not thread.is_alive():
                 loop.close()
+        end_groups(groups)
 
     # -- internals ------------------------------------------------------------------------
     def _start_all(self, should_stop: Callable[[], bool]) -> dict[str, Connection]:

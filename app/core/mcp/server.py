@@ -111,8 +111,7 @@ class HearthTools:
             value = arguments.get(key)
             if not isinstance(value, str) or not _looks_like_path(value):
                 continue
-            resolved = Path(os.path.realpath(os.path.expanduser(value)))
-            if not any(resolved == root or root in resolved.parents for root in self.roots):
+            if not self._context().allows(value):
                 raise SkillError(f"{value} is outside the folders you chose in Hearth; only "
                                  "those can be read.")
 

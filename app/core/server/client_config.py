@@ -10,8 +10,13 @@ from dataclasses import dataclass
 from pathlib import Path, PureWindowsPath
 
 from backends.base import BackendInfo
+from backends.errors import BackendError
+from backends.model_shape import model_shape
 
 PROVIDER = "hearth"
+# OpenClaw's agent requests are 11-14K tokens (its instructions, tools and the history) before
+# it is answered: a Hearth loaded with less context cannot serve it.
+OPENCLAW_CONTEXT = 32768
 
 
 def model_id(info: BackendInfo) -> str:
@@ -121,3 +126,20 @@ def mcp_entry() -> dict[str, object]:
 def mcp_config() -> str:
     """The `mcpServers` entry MCP clients (OpenClaw, Claude Desktop, editors) read."""
     return json.dumps({"mcpServers": {PROVIDER: mcp_entry()}}, indent=2)
+
+
+def context_for_openclaw(context_window: int) -> int:
+    """The context to suggest when the loaded one is too short for OpenClaw (0: it fits, or
+    nothing is loaded)."""
+    return OPENCLAW_CONTEXT if 0 < context_window < OPENCLAW_CONTEXT else 0
+
+
+def context_memory(info: BackendInfo, tokens: int) -> int:
+    """Bytes of KV cache `tokens` of context take for the loaded model, at its KV type (0 when
+    its file cannot say: a remote server's model, or no file)."""
+    if info.engine == "remote" or not info.model_path:
+        return 0
+    try:
+        return model_shape(info.model_path).kv_bytes_per_token(info.kv_type) * tokens
+    except (BackendError, OSError, ValueError):
+        return 0

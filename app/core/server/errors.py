@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from backends.errors import FailureKind
+from skills.common.limits import LIMITS, cut_text
 
 
 class ApiError(Exception):
@@ -14,6 +15,7 @@ class ApiError(Exception):
                  code: str | None = None, param: str | None = None,
                  headers: dict[str, str] | None = None,
                  extra: dict[str, Any] | None = None) -> None:
+        message = cut_text(message, LIMITS.log_field_bytes * 4)  # it may quote a 10 MB name
         super().__init__(message)
         self.status = status
         self.message = message

@@ -6,6 +6,7 @@ from __future__ import annotations
 import http.client
 import json
 import secrets
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -32,6 +33,18 @@ class ProposalDesk:
         self.skills = {s.name: s for s in skills if s.name in CHANGE_TOOLS}
         self.ask = ask
         self.timezone = timezone
+        self._pending: set[ConfirmationRequest] = set()
+        self._closed = False
+        self._lock = threading.Lock()
+
+    def close(self) -> None:
+        """Hearth is stopping: every proposal still waiting is refused now (its program hears
+        so at once) and new ones are refused, so no worker waits out ANSWER_WAIT_S."""
+        with self._lock:
+            self._closed = True
+            pending, self._pending = self._pending, set()
+        for request in pending:
+            request.deny()
 
     def propose(self, tool: str, arguments: dict[str, Any]) -> str:
         """Blocks until the person answers; the outcome text, or SkillError when refused."""
@@ -45,9 +58,17 @@ class ProposalDesk:
         context = SkillContext(conversation_id="", timezone=self.timezone)
         request = ConfirmationRequest("proposal-" + secrets.token_hex(6), tool, arguments,
                                       "Another program asks: " + skill.describe_change(arguments))
-        self.ask(request)
-        if not request.wait(ANSWER_WAIT_S):
-            request.deny()
+        with self._lock:
+            if self._closed:
+                raise SkillError("Hearth is shutting down; nothing was changed.")
+            self._pending.add(request)
+        try:
+            self.ask(request)
+            if not request.wait(ANSWER_WAIT_S):
+                request.deny()
+        finally:
+            with self._lock:
+                self._pending.discard(request)
         if not request.approved:
             raise SkillError("The user refused this change in Hearth; nothing was changed.")
         return skill.run(arguments, context).text

@@ -52,6 +52,7 @@ class FunctionCallOutputItem(_Item):
     type: Literal["function_call_output"]
     call_id: str
     output: Content
+    created_by: Ignored = None
     name: Ignored = None
     namespace: Ignored = None
     caller: Ignored = None

@@ -73,6 +73,8 @@ class ServerState:
     def shutdown(self) -> None:
         """Stop every generation: streams end with an error chunk (called on the loop)."""
         self.closing = True
+        if self.proposals is not None:
+            self.proposals.close()  # their worker threads would hold the process's exit
         for generation in list(self.live):
             generation.cancel(shutdown=True)
 
@@ -168,17 +170,17 @@ def _bad_text(text: str) -> bool:
 
 
 def _system_first(raw: dict[str, Any]) -> None:
-    """A system (or developer) message anywhere but first is refused: chat templates read one
-    system message, at the start, and fail on any other."""
-    for name in ("messages", "input"):
-        items = raw.get(name)
-        if not isinstance(items, list):
-            continue
-        for index, item in enumerate(items):
-            if index and isinstance(item, dict) and item.get("role") in ("system", "developer"):
-                raise ApiError(400, f"{name}[{index}] is a {item['role']} message, but only "
-                               f"the first message may be one: merge it into {name}[0].",
-                               param=f"{name}[{index}]")
+    """A chat's system (or developer) message anywhere but first is refused: chat templates
+    read one system message, at the start, and fail on any other. (The Responses API's input
+    is left alone: agents put developer items among it, and its reader places them.)"""
+    items = raw.get("messages")
+    if not isinstance(items, list):
+        return
+    for index, item in enumerate(items):
+        if index and isinstance(item, dict) and item.get("role") in ("system", "developer"):
+            raise ApiError(400, f"messages[{index}] is a {item['role']} message, but only the "
+                           "first message may be one: merge it into messages[0].",
+                           param=f"messages[{index}]")
 
 
 def cache_key(messages: list[Message], tools: list[dict[str, Any]]) -> str:

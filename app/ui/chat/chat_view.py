@@ -6,6 +6,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import shiboken6
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
@@ -30,6 +31,7 @@ from app.ui.failures import Action, Presented, action_label
 from app.ui.open_source import open_source
 from app.ui.pending_changes import PendingChanges
 from app.ui.skip_reasons import skip_reason
+from skills.common.formats import is_office_file
 
 HISTORY_BUDGET_S = 0.010  # GUI time per event-loop pass spent building a loaded conversation
 
@@ -56,6 +58,7 @@ class ChatView(QWidget):
         self._editing: Any = None
         self._load_token = 0
         self.attachments: list[str] = []
+        self._chat_files: list[str] = []  # what earlier messages of this chat attached
         self._focus: Any = None
         self._finished: list[LiveAnswer] = []
         self.renders = RenderQueue(self)  # one queue: long histories render a bit per pass
@@ -201,6 +204,8 @@ class ChatView(QWidget):
         self.pending.show_for(None)
         self.clear()
         self.attachments = []
+        self._chat_files = []
+        self._update_think_lock()
         self.composer.set_attachments([])
         self.conversation_id = None
         self.composer.input.setFocus()
@@ -220,17 +225,24 @@ class ChatView(QWidget):
 
         held = self.pending.reader(conversation_id)
 
-        def read() -> tuple[list[Any], dict[str, tuple[int, int]], list[Any]]:
-            groups = group_messages(history.messages(conversation_id))
+        def read() -> tuple[list[Any], dict[str, tuple[int, int]], list[str], list[Any]]:
+            stored = history.messages(conversation_id)
+            groups = group_messages(stored)
             if live is not None:  # the live turn's own messages are shown by its widget
                 users = [i for i, (kind, _m) in enumerate(groups) if kind == "user"]
                 groups = groups[:users[-1] + 1] if users else groups
-            return groups, history.alternatives(conversation_id), held()
+            files = [p for m in stored if m.role == "user" for p in m.attachments or []]
+            return groups, history.alternatives(conversation_id), files, held()
 
-        def show(got: tuple[list[Any], dict[str, tuple[int, int]], list[Any]]) -> None:
-            self.pending.show_cards(conversation_id, got[2])
+        def show(got: tuple[list[Any], dict[str, tuple[int, int]], list[str], list[Any]]) -> None:
+            self.pending.show_cards(conversation_id, got[3])
+            if token == self._load_token:
+                self._chat_files = got[2]
+                self._update_think_lock()
             self._show_history(token, got[0], live, got[1])
 
+        self._chat_files = []
+        self._update_think_lock()
         self.ctx.ops.run(read, show, title=self.tr("Could not open this conversation"))
 
     def adopt(self, live: LiveAnswer) -> None:
@@ -282,7 +294,9 @@ class ChatView(QWidget):
         return widget
 
     def _wire(self, widget: QWidget) -> None:
-        if isinstance(widget, UserMessage):
+        if isinstance(widget, SummaryMarker):
+            widget.toggle.toggled.connect(lambda _open, w=widget: self._keep_in_view(w))
+        elif isinstance(widget, UserMessage):
             widget.edit_requested.connect(self.begin_edit)
         elif isinstance(widget, AssistantMessage):
             widget.regenerate_requested.connect(lambda w=widget: self.regenerate(w))
@@ -296,6 +310,13 @@ class ChatView(QWidget):
         if cid is not None and call_id:
             self.ctx.ops.run(lambda: remember_card(history, cid, call_id, state),
                              title=self.tr("Could not remember what this card shows"))
+
+    def _keep_in_view(self, marker: QWidget) -> None:
+        """Opening a summary must not scroll it away: reading it, the person stops following
+        the newest text, and the marker stays where it was clicked."""
+        self._stick = False
+        QTimer.singleShot(0, self, lambda: self.scroll_area.ensureWidgetVisible(marker, 0, 40)
+                          if shiboken6.isValid(marker) else None)
 
     # -- turns --------------------------------------------------------------------------------
     @property
@@ -313,6 +334,7 @@ class ChatView(QWidget):
         self._add(bubble)
         cid = self.conversation_id
         files, self.attachments = self.attachments, []
+        self._chat_files += files
         self.composer.set_attachments([])
         if long_paste.needs_attaching(self.ctx, text):
             self._send_attached(bubble, text, think, files)
@@ -351,6 +373,11 @@ class ChatView(QWidget):
         """Files just indexed for this chat; the next message tells the assistant about them."""
         self.attachments += [p for p in paths if p not in self.attachments]
         self.composer.set_attachments(self.attachments)
+        self._update_think_lock()
+
+    def _update_think_lock(self) -> None:
+        """The Think toggle tells the truth: a chat about office files always thinks."""
+        self.composer.lock_think(any(is_office_file(p) for p in [*self._chat_files, *self.attachments]))
 
     def regenerate(self, answer: AssistantMessage | None = None) -> None:
         """Answer again (the last answer when none is given); the earlier answer is kept, and
@@ -464,10 +491,14 @@ class ChatView(QWidget):
         first message kept whole, else above this turn's own message."""
         if live.message is None or self.conversation_id != event.conversation_id:
             return
+        for older in [w for w in self._widgets() if isinstance(w, SummaryMarker)]:
+            self.messages.removeWidget(older)  # the new summary covers what it covered
+            older.deleteLater()
         users = [w for w in self._widgets() if isinstance(w, UserMessage)]
         above = next((w for w in users if str(w.message_id) == event.before_message_id),
                      users[-1] if users else live.message)
-        self.messages.insertWidget(self.messages.indexOf(above), SummaryMarker(event.summary))
+        marker = _wired(self, SummaryMarker(event.summary))
+        self.messages.insertWidget(self.messages.indexOf(above), marker)
 
     def stop(self) -> None:
         if self.turn is not None:

@@ -100,9 +100,8 @@ class Composer(QFrame):
         self.think = QToolButton()
         self.think.setCheckable(True)
         self._tr(lambda: self.think.setAccessibleName(self.tr("Think before answering")))
-        self._tr(lambda: self.think.setToolTip(self.tr("Think step by step before answering "
-                                                       "(slower, better for hard questions)  "
-                                                       "Ctrl+T")))
+        self._chosen_think: bool | None = None  # the person's choice while a chat locks it
+        self._think_tip()
         self.think.toggled.connect(self._update_think)
         self.send_button = QPushButton()
         self.send_button.setObjectName("primary")
@@ -143,6 +142,27 @@ class Composer(QFrame):
     @property
     def editing(self) -> bool:
         return self.edit_label.isVisible()
+
+    def _think_tip(self) -> None:
+        self._tr(lambda: self.think.setToolTip(self.tr("Think step by step before answering "
+                                                       "(slower, better for hard questions)  "
+                                                       "Ctrl+T")), key="think_tip")
+
+    def lock_think(self, on: bool) -> None:
+        """A chat about spreadsheets always thinks (the turn runs in office mode): the toggle
+        shows that, and gives the person's own choice back in other chats."""
+        if on and self._chosen_think is None:
+            self._chosen_think = self.think.isChecked()
+            self.think.setChecked(True)
+            self.think.setEnabled(False)
+            self._tr(lambda: self.think.setToolTip(self.tr(
+                "Chats about spreadsheets always think: the model works through the figures "
+                "step by step.")), key="think_tip")
+        elif not on and self._chosen_think is not None:
+            self.think.setEnabled(True)
+            self.think.setChecked(self._chosen_think)
+            self._chosen_think = None
+            self._think_tip()
 
     def _update_think(self, on: bool) -> None:
         self.think.setText(("✓ " if on else "") + self.tr("Think"))

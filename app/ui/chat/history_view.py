@@ -85,7 +85,8 @@ def group_messages(stored: list[Any]) -> list[Group]:
                 groups[-1][1].append(message)
             else:
                 groups.append(("assistant", [message]))
-    for summary in summaries:
+    # The model reads only the newest summary (it covers the older ones): one marker, there.
+    for summary in summaries[-1:]:
         at = next((i for i, (_kind, messages) in enumerate(groups)
                    if getattr(messages[0], "seq", 0) > summary.summary_of), len(groups))
         groups.insert(at, ("summary", [summary]))

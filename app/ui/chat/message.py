@@ -96,9 +96,9 @@ class UserMessage(QFrame):
         document `name` ("" while it is being kept)."""
         self._attached_name = name
         self.attached.setText(
-            self.tr("📎 Too long for the model to read at once: kept whole as “%1”, which it "
+            self.tr("Too long for the model to read at once: kept whole as “%1”, which it "
                     "searches and reads.").replace("%1", name) if name
-            else self.tr("📎 Too long for the model to read at once: keeping it as a document…"))
+            else self.tr("Too long for the model to read at once: keeping it as a document…"))
         self.attached.show()
 
 

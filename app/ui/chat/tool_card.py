@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +13,6 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from app.ui.chat.written_file import WrittenFileActions, written_path
-from skills.documents.tools import DATA_NOTE
 
 MAX_ROWS = 8
 
@@ -38,17 +38,42 @@ _NICE: dict[str, str] = {
 }
 
 
+# The argument names the skills use most, in words (translated in ToolCard); others stay.
+_ARGUMENTS: dict[str, str] = {
+    "title": str(QT_TRANSLATE_NOOP("ToolCard", "title")),
+    "markdown": str(QT_TRANSLATE_NOOP("ToolCard", "text")),
+    "query": str(QT_TRANSLATE_NOOP("ToolCard", "search")),
+    "document": str(QT_TRANSLATE_NOOP("ToolCard", "document")),
+    "pages": str(QT_TRANSLATE_NOOP("ToolCard", "pages")),
+    "section": str(QT_TRANSLATE_NOOP("ToolCard", "section")),
+    "files": str(QT_TRANSLATE_NOOP("ToolCard", "files")),
+    "file": str(QT_TRANSLATE_NOOP("ToolCard", "file")),
+    "path": str(QT_TRANSLATE_NOOP("ToolCard", "file")),
+    "folder": str(QT_TRANSLATE_NOOP("ToolCard", "folder")),
+    "sql": str(QT_TRANSLATE_NOOP("ToolCard", "query")),
+    "start": str(QT_TRANSLATE_NOOP("ToolCard", "start")),
+    "end": str(QT_TRANSLATE_NOOP("ToolCard", "end")),
+    "location": str(QT_TRANSLATE_NOOP("ToolCard", "place")),
+    "timezone": str(QT_TRANSLATE_NOOP("ToolCard", "time zone")),
+    "limit": str(QT_TRANSLATE_NOOP("ToolCard", "at most")),
+    "filter": str(QT_TRANSLATE_NOOP("ToolCard", "filter")),
+    "slides": str(QT_TRANSLATE_NOOP("ToolCard", "slides")),
+}
+
+
 def nice_name(name: str) -> str:
     return _NICE.get(name, name.replace("_", " ").capitalize())
 
 
-def format_arguments(arguments: dict[str, Any]) -> str:
+def format_arguments(arguments: dict[str, Any],
+                     word: Callable[[str], str] = lambda key: key) -> str:
+    """`key: value  ·  ...`; `word` names a key in the reader's language."""
     parts = []
     for key, value in arguments.items():
         shown = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
         if len(shown) > 80:
             shown = shown[:77] + "…"
-        parts.append(f"{key}: {shown}")
+        parts.append(f"{word(key)}: {shown}")
     return "  ·  ".join(parts)
 
 
@@ -110,6 +135,9 @@ def _passage_html(match: re.Match[str]) -> str:
 def readable_html(text: str) -> str:
     """A result's text as a person reads it: the notes and fences meant for the model (the
     document-data warning, "call read_document with ...") become the passages they hold."""
+    # Here, not at the top: the document skill is not needed before the window's first frame.
+    from skills.documents.tools import DATA_NOTE
+
     text = _MODEL_HINT.sub("", text.replace(DATA_NOTE, "")).strip()
     parts, at = [], 0
     for match in _FENCE.finditer(text):
@@ -166,7 +194,7 @@ class ToolCard(QFrame):
         head.addStretch(1)
         head.addWidget(self.status)
         layout.addLayout(head)
-        self.args = QLabel(format_arguments(arguments))
+        self.args = QLabel(format_arguments(arguments, self._argument))
         self.args.setObjectName("toolArgs")
         self.args.setWordWrap(True)
         self.args.setVisible(bool(arguments))
@@ -246,7 +274,7 @@ class ToolCard(QFrame):
         self._request = request
         self.description.setText(
             str(getattr(request, "description", ""))
-            or format_arguments(getattr(request, "arguments", {}))
+            or format_arguments(getattr(request, "arguments", {}), self._argument)
         )
         self.status.setText(self.tr("Waiting for you"))
         self._confirm_row.show()
@@ -301,9 +329,12 @@ class ToolCard(QFrame):
         self.status.setText("✓ " + self.tr("Done") if ok else "✕ " + self.tr("Failed"))
         self.status.setObjectName("toolStatusOk" if ok else "toolStatusFail")
         self.status.style().polish(self.status)
-        self.result.setText(result_html(text, data))
+        written = written_path(data) if ok else ""
+        # A written file is told from its data, in the reader's language (the text is the
+        # model's, in English, with instructions for it).
+        self.result.setText(self._written_html(data) if written else result_html(text, data))
         self.result.setVisible(bool(text or data))
-        if ok and written_path(data) and self.file_actions is None:
+        if written and self.file_actions is None:
             self.file_actions = WrittenFileActions(data, self)
             self.file_actions.undone.connect(self._on_undone)  # a method: queued to this thread
             if state.get("undone"):
@@ -311,6 +342,20 @@ class ToolCard(QFrame):
             layout = self.layout()
             if layout is not None:
                 layout.addWidget(self.file_actions)
+
+    def _argument(self, key: str) -> str:
+        return self.tr(_ARGUMENTS[key]) if key in _ARGUMENTS else key
+
+    def _written_html(self, data: dict[str, Any]) -> str:
+        name = html.escape(Path(written_path(data)).name)
+        size = data.get("size")
+        text = self.tr("Wrote %1 (%2).").replace("%1", f"<b>{name}</b>").replace(
+            "%2", _size(size) if isinstance(size, int) else "?")
+        backup = data.get("backup")
+        if isinstance(backup, str) and backup:
+            text += "<br/>" + self.tr("The previous file is kept as %1.").replace(
+                "%1", html.escape(Path(backup).name))
+        return text
 
     def _on_undone(self, ok: bool, _message: str) -> None:
         if ok:

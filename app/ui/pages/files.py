@@ -211,6 +211,7 @@ class FilesView(QWidget):
             "audio": self.tr("Audio"), "video": self.tr("Video"), "archive": self.tr("Archive"),
             "code": self.tr("Code"), "other": self.tr("Other")}
         self.model.locale = ui_locale(self.ctx.translations)
+        self.model.set_hits(self.model.hits)  # rows shown now are formatted again, in it
         self._refill(self.kind, self.tr("Any kind"), [(names[k], k) for k in KINDS],
                      self.tr("Kind of file"))
         self._refill(self.when, self.tr("Any time"), [
@@ -271,14 +272,16 @@ class FilesView(QWidget):
         if token != self._token:
             return  # typing went on: a newer search is on its way
         self.model.set_hits(hits)
-        shown = plural(len(hits), self.tr("1 file"), self.tr("%1 files"))
-        self.status.setText(shown if len(hits) < PAGE else
-                            self.tr("The first %1 files; type more to narrow them down")
-                            .replace("%1", str(PAGE)))
+        count = len(hits)
+        self._tr(lambda: self.status.setText(
+            plural(count, self.tr("1 file"), self.tr("%1 files")) if count < PAGE else
+            self.tr("The first %1 files; type more to narrow them down").replace(
+                "%1", str(PAGE))), key="status")  # said again in a language picked later
         self.searched.emit(query)
 
     def _failed(self, error: Exception) -> None:
-        self.status.setText(self.tr("File search failed: %1").replace("%1", str(error)))
+        self._tr(lambda: self.status.setText(
+            self.tr("File search failed: %1").replace("%1", str(error))), key="status")
 
     def refresh_status(self) -> None:
         files = self.ctx.lazy("files")
@@ -286,12 +289,14 @@ class FilesView(QWidget):
 
     def _show_status(self, status: Any) -> None:
         if not status.roots:
-            self.status.setText(self.tr("No folders are chosen for file search yet: add one "
-                                        "(Hearth finds files only there)."))
+            self._tr(lambda: self.status.setText(self.tr(
+                "No folders are chosen for file search yet: add one (Hearth finds files only "
+                "there).")), key="status")
             return
-        self.status.setText(
+        self._tr(lambda: self.status.setText(
             plural(status.files, self.tr("1 file"), self.tr("%1 files")) + " · " + plural(
-                len(status.roots), self.tr("in 1 folder"), self.tr("in %1 folders")))
+                len(status.roots), self.tr("in 1 folder"), self.tr("in %1 folders"))),
+            key="status")
         self.search_now()
 
     # -- acting -------------------------------------------------------------------------------

@@ -60,7 +60,11 @@ def _under(path: str, folders: list[str]) -> bool:
 
 
 class LibraryView(QWidget):
-    """Documents (indexed, skipped with why, chat-only), watched folders, problems, search."""
+    """Documents (indexed, skipped with why, chat-only), watched folders, problems, search.
+    `settings_saved` names the settings it changed (the watched folders), so the services
+    that follow them (the folder watcher) apply them at once."""
+
+    settings_saved = Signal(set)
 
     def __init__(self, ctx: UiContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -390,4 +394,8 @@ class LibraryView(QWidget):
             if add:
                 documents.sync()
 
-        self.ctx.ops.run(work, lambda _r: self.refresh(), self._failed)
+        def done(_r: object) -> None:
+            self.refresh()
+            self.settings_saved.emit({"watched_folders"})  # watched live from now on
+
+        self.ctx.ops.run(work, done, self._failed)

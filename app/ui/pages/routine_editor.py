@@ -144,9 +144,14 @@ class RoutineDialog(QDialog):
                                else self.tr("This time has passed: it would never run."))
 
     def _accept(self) -> None:
+        from zoneinfo import ZoneInfo
+
         if not self.ask.toPlainText().strip():
             self.next_runs.setText(self.tr("Write what Hearth should ask."))
             self.ask.setFocus()
+            return
+        if not self.schedule().upcoming(datetime.now(ZoneInfo(self.timezone)), 1):
+            self.when.setFocus()  # the preview already says this time has passed
             return
         self.accept()
 

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import http.client
 import json
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
+from PySide6.QtCore import QLocale
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -26,7 +28,10 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.server.client_config import (
+    OPENCLAW_CONTEXT,
     Endpoint,
+    context_for_openclaw,
+    context_memory,
     continue_config,
     mcp_config,
     model_id,
@@ -57,9 +62,11 @@ def _copy(text: str) -> None:
 class ConnectPage(QScrollArea):
     """Edits a copy of the server settings; the dialog's Save applies them (values())."""
 
-    def __init__(self, ctx: UiContext, switch: Any, parent: QWidget | None = None) -> None:
+    def __init__(self, ctx: UiContext, switch: Any, parent: QWidget | None = None,
+                 use_context: Callable[[int], None] | None = None) -> None:
         super().__init__(parent)
         self.ctx = ctx
+        self._set_context = use_context  # fills the dialog's context field (applied on Save)
         self.switch = switch  # app.ui.settings.api_server.ServerSwitch, or None in a bare dialog
         settings = ctx.hearth.settings
         self._key = settings.server_api_key or new_api_key()
@@ -107,6 +114,16 @@ class ConnectPage(QScrollArea):
         self.editor = self._config_tab(self.tr("Editor (Continue)"))
         self.mcp = self._config_tab(self.tr("MCP clients"))
         column.addWidget(self.configs)
+        self.context_note = _dim()
+        column.addWidget(self.context_note)
+        context_row = QHBoxLayout()
+        self.use_context = QPushButton()
+        self.use_context.clicked.connect(self._use_context)
+        self.use_context.setVisible(False)
+        context_row.addWidget(self.use_context)
+        self.context_cost = _dim()
+        context_row.addWidget(self.context_cost, 1)
+        column.addLayout(context_row)
         test_row = QHBoxLayout()
         self.test = QPushButton(self.tr("Test connection"))
         self.test.clicked.connect(self._test)
@@ -183,6 +200,47 @@ class ConnectPage(QScrollArea):
         self.openclaw.setPlainText(openclaw_config(end))
         self.editor.setPlainText(continue_config(end))
         self.mcp.setPlainText(mcp_config())
+        self._advise_context(end.context_window)
+
+    def _advise_context(self, loaded: int) -> None:
+        """What context OpenClaw needs; when the loaded one is shorter, the setting that fits
+        and what it costs in memory (read from the model file off the GUI thread)."""
+        wanted = context_for_openclaw(loaded)
+        needs = self.tr("OpenClaw sends requests of 11,000 to 14,000 tokens, so it needs a "
+                        "context of about %1 tokens.").replace("%1", f"{OPENCLAW_CONTEXT:,}")
+        if not wanted:
+            self.context_note.setText(needs)
+            self.use_context.setVisible(False)
+            self.context_cost.setText("")
+            return
+        self.context_note.setText("⚠ " + needs + " " + self.tr(
+            "The model is loaded with %1: too short for it.").replace("%1", f"{loaded:,}"))
+        self.use_context.setText(self.tr("Use %1 tokens").replace("%1", f"{wanted:,}"))
+        self.use_context.setVisible(self._set_context is not None)
+        info = self.ctx.hearth.runner.info
+        if info is None:
+            return
+
+        def shown(costs: tuple[int, int]) -> None:
+            more, now = costs
+            if more:
+                locale = QLocale()
+                self.context_cost.setText(self.tr("Its cache takes about %1 of memory (%2 now).")
+                                          .replace("%1", _size(locale, more))
+                                          .replace("%2", _size(locale, now)))
+
+        self.ctx.ops.run(lambda: (context_memory(info, wanted), context_memory(info, loaded)),
+                         shown)
+
+    def _use_context(self) -> None:
+        wanted = context_for_openclaw(self.endpoint().context_window)
+        if self._set_context is None or not wanted:
+            return
+        self._set_context(wanted)
+        self.use_context.setEnabled(False)
+        self.context_note.setText(self.tr("The context length is set to %1 tokens: it applies "
+                                          "when you save, and the model reloads.")
+                                  .replace("%1", f"{wanted:,}"))
 
     def _regenerate(self) -> None:
         self._key = new_api_key()
@@ -265,6 +323,10 @@ class ConnectPage(QScrollArea):
         return {"server_enabled": self.enabled.isChecked(), "server_port": self.port.value(),
                 "server_host": self.network.host(),
                 "server_api_key": self._key, "server_cors_origins": origins}
+
+
+def _size(locale: QLocale, size: int) -> str:
+    return locale.formattedDataSize(size, 1, QLocale.DataSizeFormat.DataSizeTraditionalFormat)
 
 
 def _row(record: RequestRecord) -> str:

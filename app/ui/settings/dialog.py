@@ -171,7 +171,8 @@ class SettingsDialog(QDialog):
         self.tabs.addTab(self.privacy, "")
         self._tr(lambda: self.tabs.setTabText(self.tabs.indexOf(self.privacy),
                                               self.tr("Privacy")))
-        self.connect_page = ConnectPage(ctx, ctx.server)
+        self.connect_page = ConnectPage(ctx, ctx.server,
+                                        use_context=lambda tokens: self.context.setValue(tokens))
         self.tabs.addTab(self.connect_page, "")
         self._tr(lambda: self.tabs.setTabText(self.tabs.indexOf(self.connect_page),
                                               self.tr("Connect another app")))
@@ -377,6 +378,9 @@ class SettingsDialog(QDialog):
         }
 
     def save(self) -> None:
+        if not self.memory.ready_to_save():
+            self.tabs.setCurrentWidget(self.memory)  # it says what to fix; nothing is lost
+            return
         changed = {k for k, v in self.values().items() if getattr(self.settings, k) != v}
         for key in changed:
             setattr(self.settings, key, self.values()[key])

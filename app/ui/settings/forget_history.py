@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QObject, Qt, Signal
-from PySide6.QtWidgets import QMessageBox, QWidget
+from PySide6.QtWidgets import QCheckBox, QMessageBox, QWidget
 
 from app.ui.context import UiContext
 from app.ui.i18n import plural
@@ -16,6 +16,7 @@ class HistoryEraser(QObject):
     lifecycle owner (app.core.conversations) on a worker; `erased` carries what it forgot."""
 
     erased = Signal(list)  # app.core.conversations.Forgotten, one per conversation
+    memory_forgotten = Signal()  # what the chats taught went with them: the prefix is new
 
     def __init__(self, ctx: UiContext, parent: QWidget) -> None:
         super().__init__(parent)
@@ -25,19 +26,23 @@ class HistoryEraser(QObject):
         self._asked: set[str] = set()  # the chats the question counted
 
     def ask(self) -> None:
-        history = self.ctx.lazy("history")
-        # The chats a person can see: started-and-never-used ones hold nothing (they go too).
-        self.ctx.ops.run(
-            lambda: {c.id for c in history.list_conversations(include_archived=True,
-                                                              include_empty=False)},
-            self._confirm, title=self.tr("Could not read your conversations"))
+        history, memory = self.ctx.lazy("history"), self.ctx.lazy("memory")
+
+        def read() -> tuple[set[str], list[int]]:
+            # The chats a person can see: started-and-never-used ones hold nothing (they go too).
+            ids = {c.id for c in history.list_conversations(include_archived=True,
+                                                            include_empty=False)}
+            return ids, [m.id for m in memory.entries() if not m.typed]
+
+        self.ctx.ops.run(read, lambda found: self._confirm(*found),
+                         title=self.tr("Could not read your conversations"))
 
     def counted(self, gone: list[Any]) -> int:
         """How many of the chats the question counted were deleted: the number it said, not
         the empty ones nobody saw that went with them."""
         return sum(1 for g in gone if getattr(g, "conversation_id", None) in self._asked)
 
-    def _confirm(self, ids: set[str]) -> None:
+    def _confirm(self, ids: set[str], taught: list[int] | None = None) -> None:
         self._asked, count = ids, len(ids)
         if count == 0:
             self.box = QMessageBox(QMessageBox.Icon.Information, self.tr("Delete all history"),
@@ -55,7 +60,19 @@ class HistoryEraser(QObject):
                           self._parent)
         delete = box.addButton(self.tr("Delete all"), QMessageBox.ButtonRole.DestructiveRole)
         box.setDefaultButton(QMessageBox.StandardButton.Cancel)  # Enter keeps the history
-        box.buttonClicked.connect(lambda button: self.erase() if button is delete else None)
+        if taught:  # what the chats taught is named, and goes too unless unticked
+            also = QCheckBox(plural(len(taught), self.tr(
+                "Also forget the one thing Hearth remembers from them"), self.tr(
+                "Also forget the %1 things Hearth remembers from them")), box)
+            also.setChecked(True)
+            box.setCheckBox(also)
+
+        def clicked(button: object) -> None:
+            if button is delete:
+                check = box.checkBox()
+                self.erase(taught if check is not None and check.isChecked() else [])
+
+        box.buttonClicked.connect(clicked)
         self.box = box
         self._show(box)
 
@@ -64,12 +81,20 @@ class HistoryEraser(QObject):
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         box.open()
 
-    def erase(self) -> None:
-        """Forget every conversation now (no question asked)."""
-        conversations = self.ctx.lazy("conversations")
+    def erase(self, memories: list[int] | None = None) -> None:
+        """Forget every conversation now (no question asked), and these memories with them."""
+        conversations, memory = self.ctx.lazy("conversations"), self.ctx.lazy("memory")
+        forget = list(memories or [])
+
+        def work() -> list[Any]:
+            gone = conversations.delete_all()
+            if forget:
+                memory.delete_many(forget)
+            return gone
 
         def done(gone: list[Any]) -> None:
             self.erased.emit(gone)
+            if forget:
+                self.memory_forgotten.emit()
 
-        self.ctx.ops.run(lambda: conversations.delete_all(), done,
-                         title=self.tr("Could not delete the history"))
+        self.ctx.ops.run(work, done, title=self.tr("Could not delete the history"))

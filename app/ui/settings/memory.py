@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.core.memory.store import MAX_INSTRUCTIONS
 from app.ui.context import UiContext
 from app.ui.i18n import Retranslator, plural
 
@@ -86,6 +87,10 @@ class MemoryTab(QWidget):
             "For example: always answer in metric; I'm a nurse on night shifts.")))
         self._tr(lambda: self.instructions.setAccessibleName(self.tr("Standing instructions")))
         column.addWidget(self.instructions)
+        self.too_long = QLabel()
+        self.too_long.setWordWrap(True)
+        self.too_long.hide()
+        column.addWidget(self.too_long)
         column.addWidget(self._bold(lambda: self.tr("What Hearth remembers about you")))
         self.search = QLineEdit()
         self._tr(lambda: self.search.setPlaceholderText(self.tr("Search memories")))
@@ -184,6 +189,9 @@ class MemoryTab(QWidget):
         self.table.insertRow(row)
         text = QTableWidgetItem(memory.text)
         text.setData(ID_ROLE, memory.id)
+        text.setToolTip(self.tr("Last given to the model %1").replace(
+            "%1", memory.last_used[:16].replace("T", " ")) if memory.last_used
+            else self.tr("Not given to the model yet"))
         self.table.setItem(row, TEXT, text)
         title = None if memory.typed else self.view.titles.get(memory.source)
         opens = not memory.typed and title is not None
@@ -302,6 +310,18 @@ class MemoryTab(QWidget):
     def values(self) -> dict[str, Any]:
         return {"memory_enabled": self.enabled.isChecked(),
                 "remember_without_asking": self.without_asking.isChecked()}
+
+    def ready_to_save(self) -> bool:
+        """False (and says why, under the box) when the instructions are too long to keep."""
+        size = len(self.instructions.toPlainText().strip())
+        if size <= MAX_INSTRUCTIONS:
+            self.too_long.hide()
+            return True
+        self.too_long.setText(self.tr("The standing instructions hold at most %1 characters; "
+                                      "these have %2. Shorten them to save.")
+                              .replace("%1", str(MAX_INSTRUCTIONS)).replace("%2", str(size)))
+        self.too_long.show()
+        return False
 
     def save_instructions(self) -> None:
         """The dialog's Save: write the instructions if they were edited (off the GUI thread)."""

@@ -100,8 +100,7 @@ class MainWindow(QMainWindow):
         row = QHBoxLayout(self.chat_header)
         row.setContentsMargins(16, 6, 16, 0)
         row.addStretch(1)
-        runner = self.ctx.hearth.runner
-        self.model_picker = ModelPicker(self.ctx.hearth.settings, lambda: runner.info)
+        self.model_picker = ModelPicker(self.ctx.hearth.settings, self.ctx.hearth.loaded_info)
         self.model_picker.chosen.connect(self.use_model)
         self.model_picker.manage.connect(self.open_models)
         self._tr(self.model_picker.refresh)
@@ -229,6 +228,7 @@ class MainWindow(QMainWindow):
         s.hit_selected.connect(self.open_conversation)
         s.page_requested.connect(self._page_requested)
         s.deleted.connect(lambda cid: self.new_chat() if c.conversation_id == cid else None)
+        s.memory_forgotten.connect(self._personal_changed)
         c.conversation_started.connect(self._conversation_started)
         c.title_changed.connect(lambda _cid, _t: s.reload())
         c.turn_finished.connect(self._turn_finished)
@@ -294,6 +294,8 @@ class MainWindow(QMainWindow):
             if key == "routines":
                 page.open_conversation.connect(  # type: ignore[attr-defined]
                     self.open_conversation)
+            if key == "library":
+                page.settings_saved.connect(self.settings_saved)  # type: ignore[attr-defined]
             self._lazy_pages[key] = page
             self.pages.addWidget(page)
         self.pages.setCurrentWidget(page)
@@ -336,6 +338,7 @@ class MainWindow(QMainWindow):
         dialog.open_models.connect(self.open_models)
         dialog.test_notification.connect(self.test_notification)
         dialog.privacy.eraser.erased.connect(self.sidebar.forgotten)
+        dialog.privacy.eraser.memory_forgotten.connect(self._personal_changed)
         dialog.memory.open_conversation.connect(self.open_conversation)
         dialog.memory.changed.connect(self._personal_changed)
         dialog.open()
@@ -431,8 +434,9 @@ class MainWindow(QMainWindow):
         """Bring the saved prompt prefix into the engine (or compute it) on the model thread,
         below any turn the user sends meanwhile; the status bar follows its progress."""
         hearth = self.ctx.hearth
+
         def start() -> Any:
-            self._follow_memory(hearth.assistant)
+            self._follow_memory(self.ctx.assistant())
             return hearth.warmup(self.prefix_status.emit).start()
 
         self.ctx.ops.run(start, on_failure=lambda _exc: self._show_prefix(None))

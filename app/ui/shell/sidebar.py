@@ -60,6 +60,7 @@ class Sidebar(QWidget):
     page_requested = Signal(str)  # "library" | "files" | "calendar" | "routines" | "models"
     # | "settings"
     deleted = Signal(str)
+    memory_forgotten = Signal()  # a deleted chat's memories went with it: the prefix is new
 
     def __init__(self, ctx: UiContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -83,6 +84,9 @@ class Sidebar(QWidget):
         self._tr(lambda: self.search.setAccessibleName(self.tr("Search all chats")))
         self.search.setClearButtonEnabled(True)
         self.search.textChanged.connect(self._schedule_search)
+        # Down from the search field goes into what it lists (results, or the chats).
+        QShortcut(QKeySequence(Qt.Key.Key_Down), self.search, self._enter_list,
+                  context=Qt.ShortcutContext.WidgetShortcut)
         layout.addWidget(self.search)
         self.stack = QStackedWidget()
         self.stack.addWidget(self._build_list())
@@ -107,6 +111,9 @@ class Sidebar(QWidget):
     def _build_list(self) -> QListWidget:
         self.list = QListWidget()
         self.list.setObjectName("conversationList")
+        # Titles are cut with "…" to the sidebar's width: never an (empty) sideways scrollbar.
+        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.list.setTextElideMode(Qt.TextElideMode.ElideRight)
         self._tr(lambda: self.list.setAccessibleName(self.tr("Conversations")))
         self.list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.list.customContextMenuRequested.connect(self._menu)
@@ -134,6 +141,7 @@ class Sidebar(QWidget):
         self._tr(lambda: self.results.setAccessibleName(self.tr("Search results")))
         self.results.setItemDelegate(RichTextDelegate(self.results))
         self.results.setWordWrap(True)
+        self.results.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.results.itemActivated.connect(self._hit_activated)
         self.results.itemClicked.connect(self._hit_activated)
         column.addWidget(self.results, 1)
@@ -335,6 +343,8 @@ class Sidebar(QWidget):
 
         def done(_r: Any) -> None:
             self.deleted.emit(cid)
+            if forget:
+                self.memory_forgotten.emit()
             self.reload()
 
         self.ctx.ops.run(work, done)
@@ -352,6 +362,18 @@ class Sidebar(QWidget):
     def _focus_search(self) -> None:
         self.search.setFocus()
         self.search.selectAll()
+
+    def _enter_list(self) -> None:
+        """Focus the list on screen at its first row a person can pick."""
+        if self._search_timer.isActive():
+            self._search_timer.stop()  # typed (or cleared) and went down at once: now
+            self._run_search()
+        shown = self.results if self.stack.currentIndex() == 1 else self.list
+        shown.setFocus(Qt.FocusReason.TabFocusReason)
+        for row in range(shown.count()):
+            if shown.item(row).flags() & Qt.ItemFlag.ItemIsSelectable:
+                shown.setCurrentRow(row)
+                return
 
     def _run_search(self) -> None:
         query = self.search.text().strip()
