@@ -22,7 +22,7 @@ def _raise_exception(message: str) -> None:
     raise TemplateRaised(message)
 
 
-def _tojson(value: Any, ensure_ascii: bool = False, indent: int | None = None,
+def _tojson(value: object, ensure_ascii: bool = False, indent: int | None = None,
             separators: tuple[str, str] | None = None, sort_keys: bool = False) -> str:
     # Hugging Face's tojson keeps non-ASCII text as is, unlike jinja2's default filter.
     return json.dumps(value, ensure_ascii=ensure_ascii, indent=indent,

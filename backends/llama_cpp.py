@@ -473,7 +473,7 @@ def _prefill(llm: Any, tokens: list[int], cached: int, should_stop: ShouldStop
     return False
 
 
-def _reusable_prefix(llm: Any, tokens: list[int]) -> int:
+def _reusable_prefix(llm: object, tokens: list[int]) -> int:
     """Prompt tokens whose KV llama-cpp-python's generate() will reuse (its own rule)."""
     # generate() re-evaluates the last prompt token when everything matched, to get its logits.
     return min(matching_tokens(llm, tokens), len(tokens) - 1)

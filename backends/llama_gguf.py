@@ -73,7 +73,7 @@ _MAX_COUNT = 1 << 32  # more keys, tensors or array items than this means a dama
 
 
 class _Cursor:
-    def __init__(self, data: Any) -> None:
+    def __init__(self, data: mmap.mmap) -> None:
         self.data = data
         self.pos = 0
 

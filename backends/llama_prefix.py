@@ -25,7 +25,7 @@ class LlamaPrefix:
         self.fingerprint = fingerprint
         self.batch = batch
 
-    def ensure(self, llm: Any, key: PrefixKey, should_stop: ShouldStop,
+    def ensure(self, llm: object, key: PrefixKey, should_stop: ShouldStop,
                on_progress: OnProgress | None = None) -> PrefixOutcome:
         """Make the live context begin with the prefix: keep what matches, else restore the
         saved state, else evaluate the rest in batches (stopping early when asked) and save."""

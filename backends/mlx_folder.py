@@ -116,7 +116,7 @@ def read_chat_template(path: Path) -> tuple[str, str, str]:
     return template, _token_text(config.get("bos_token")), _token_text(config.get("eos_token"))
 
 
-def _pick_template(value: Any) -> str:
+def _pick_template(value: object) -> str:
     # Hugging Face allows a list of named templates; the chat one is called "default".
     if isinstance(value, str):
         return value
@@ -127,7 +127,7 @@ def _pick_template(value: Any) -> str:
     return ""
 
 
-def _token_text(value: Any) -> str:
+def _token_text(value: object) -> str:
     # Tokens appear as plain strings or as AddedToken dicts with a "content" field.
     if isinstance(value, dict):
         value = value.get("content")

@@ -411,7 +411,7 @@ def _parameter_schemas(tools: Iterable[dict[str, Any]]) -> dict[tuple[str, str],
 _INTEGER_RE = re.compile(r"[-+]?\d+")
 
 
-def by_schema(value: Any, schema: dict[str, Any]) -> Any:
+def by_schema(value: object, schema: dict[str, Any]) -> Any:
     """A string where the schema wants a number or a boolean (`"3"`, `True`, `'false'`), or a
     number where it wants only a string, converted when it can mean only that; anything else
     is left as it is."""
@@ -477,7 +477,7 @@ def _call_complete(body: str) -> bool:
     return body[last.start():].rstrip(_WHITESPACE).endswith(("</parameter>", _FUNCTION_CLOSE))
 
 
-def _mapping(value: Any) -> dict[str, Any]:
+def _mapping(value: object) -> dict[str, Any]:
     # Tool specs come from skills and MCP servers: tolerate odd shapes instead of crashing.
     return value if isinstance(value, dict) else {}
 

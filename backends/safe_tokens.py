@@ -43,7 +43,7 @@ class ControlStrings:
         self._bare = re.compile(alternatives) if self.texts else None
         self._marked = re.compile(f"{OPEN}({alternatives}){CLOSE}") if self.texts else None
 
-    def mark(self, value: Any) -> Any:
+    def mark(self, value: object) -> Any:
         """A copy of `value` (str, list, dict) with every special string wrapped in sentinels."""
         if isinstance(value, str):
             if self._bare is None:
@@ -149,7 +149,7 @@ def llama_controls(llama_cpp: Any, llm: Any) -> ControlStrings:
     return ControlStrings(texts)
 
 
-def hf_controls(tokenizer: Any) -> ControlStrings:
+def hf_controls(tokenizer: object) -> ControlStrings:
     """Added tokens of a Hugging Face tokenizer: it matches every one of them in any text."""
     decoder = getattr(tokenizer, "added_tokens_decoder", {}) or {}
     return ControlStrings(str(getattr(t, "content", t)) for t in decoder.values())

@@ -324,7 +324,7 @@ class _Reader:
                     found.append(self.pin(entry.dt, tz))
         return found
 
-    def dates_for(self, prop: Any, start: When, tz: str) -> list[When]:
+    def dates_for(self, prop: object, start: When, tz: str) -> list[When]:
         """RDATE/EXDATE values; on an all-day event a time means its own date (mixed files)."""
         values = self.dates(prop, tz, periods=False)
         if isinstance(start, datetime):
@@ -420,7 +420,7 @@ def _same_kind(start: When, end: When) -> When:
     return day if day > start else start + timedelta(days=1)
 
 
-def _int(value: Any) -> int:
+def _int(value: object) -> int:
     try:
         return int(str(value)) if value is not None else 0
     except ValueError:
@@ -431,7 +431,7 @@ def _aware(value: datetime) -> datetime:
     return value if value.tzinfo else value.replace(tzinfo=UTC)
 
 
-def _utc_text(prop: Any) -> str:
+def _utc_text(prop: object) -> str:
     value = getattr(prop, "dt", None)
     if isinstance(value, datetime):
         aware = value if value.tzinfo else value.replace(tzinfo=UTC)

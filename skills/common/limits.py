@@ -45,7 +45,7 @@ LIMITS = Limits()
 """The limits in force; tests and benchmarks pass their own Limits where a reader takes one."""
 
 
-def deeper_than(value: Any, depth: int) -> bool:
+def deeper_than(value: object, depth: int) -> bool:
     """Whether lists and dicts nest more than `depth` levels (iterative: never recurses)."""
     stack: list[tuple[Iterable[Any], int]] = [((value,), 0)]
     while stack:

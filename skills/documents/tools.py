@@ -174,7 +174,7 @@ class ListDocuments(ReadOnlyTool):
         return SkillResult("\n".join(lines), data=[i.__dict__ for i in found])
 
 
-def parse_pages(value: Any) -> list[int] | None:
+def parse_pages(value: object) -> list[int] | None:
     """'3', '2-5,8', 3 or [2, 3] -> page numbers; None for no filter."""
     if value in (None, "", []):
         return None

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import logging
 import os
-from typing import Any
 
 from skills.documents.worker import Limits, ParserPool
 from skills.files.kinds import PARSED, is_plain_text
@@ -62,7 +61,7 @@ def parsed_text(path: str) -> str:
     return _joined(parse_file(path))
 
 
-def _joined(parsed: Any) -> str:
+def _joined(parsed: object) -> str:
     parts: list[str] = []
     size = 0
     for section in getattr(parsed, "sections", []):

@@ -96,7 +96,7 @@ def _dedupe(table: Table, spec: dict[str, Any]) -> str:
     return f"removed {removed} duplicate row(s)"
 
 
-def _key(value: Any) -> Any:
+def _key(value: object) -> Any:
     return value.strip().casefold() if isinstance(value, str) else value
 
 
@@ -121,7 +121,7 @@ def _normalise_dates(table: Table, spec: dict[str, Any]) -> str:
     return f"wrote {changed} date(s) as YYYY-MM-DD{left}"
 
 
-def _parse_date(value: Any, day_first: bool) -> datetime | None:
+def _parse_date(value: object, day_first: bool) -> datetime | None:
     found = columns.date_of(value)
     if found is not None or not isinstance(value, str):
         return found

@@ -19,7 +19,7 @@ _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 TYPES = ("integer", "real", "date", "text", "mixed", "empty")
 
 
-def number_of(value: Any) -> int | float | None:
+def number_of(value: object) -> int | float | None:
     """A number from a cell (42, 4.5, "1,234.50", " 7 "), or None. Text with a leading zero
     ("007", a code) is not a number."""
     if isinstance(value, bool):
@@ -43,7 +43,7 @@ def number_of(value: Any) -> int | float | None:
     return float(text)
 
 
-def date_of(value: Any) -> datetime | None:
+def date_of(value: object) -> datetime | None:
     if isinstance(value, datetime):
         return value
     if isinstance(value, date):
@@ -72,7 +72,7 @@ def infer(values: Sequence[Any]) -> str:
     return kinds.pop() if len(kinds) == 1 else "mixed"
 
 
-def _kind(value: Any) -> str:
+def _kind(value: object) -> str:
     cls = value.__class__  # the common cell types first: this runs for every cell
     if cls is int:
         return "integer"
@@ -110,29 +110,29 @@ def has_time(values: Sequence[Any]) -> bool:
     return False
 
 
-def _as_number(value: Any) -> Any:
+def _as_number(value: object) -> Any:
     if value is None or value.__class__ is int or value.__class__ is float:
         return value
     return number_of(value)
 
 
-def _as_date(value: Any) -> Any:
+def _as_date(value: object) -> Any:
     found = date_of(value) if value is not None else None
     return None if found is None else found.date().isoformat()
 
 
-def _as_datetime(value: Any) -> Any:
+def _as_datetime(value: object) -> Any:
     found = date_of(value) if value is not None else None
     return None if found is None else found.isoformat(sep=" ", timespec="seconds")
 
 
-def _as_text(value: Any) -> Any:
+def _as_text(value: object) -> Any:
     if value is None or value.__class__ is str:
         return value
     return display_text(value)
 
 
-def _as_given(value: Any) -> Any:
+def _as_given(value: object) -> Any:
     if value is None or isinstance(value, (int, float, str)):
         return value
     if isinstance(value, (datetime, date)):
@@ -141,7 +141,7 @@ def _as_given(value: Any) -> Any:
     return display_text(value)
 
 
-def display_text(value: Any) -> str:
+def display_text(value: object) -> str:
     """How a cell reads as text: 42 not 42.0, dates without a midnight time."""
     if isinstance(value, bool):
         return "TRUE" if value else "FALSE"

@@ -23,6 +23,7 @@ from skills.documents.models import IndexReport
 from skills.documents.tools import fence
 from skills.documents.worker import Limits as ParseLimits
 from skills.documents.worker import ParserPool
+from skills.office.access import OfficeAccess
 
 PARSE_TARGET = "skills.documents.parsers:parse_file"
 MAX_INPUT_CHARS = 6000  # per document: what a small model summarises well in one pass
@@ -257,7 +258,7 @@ class DigestFolder(ReadOnlyTool):
         "required": ["folder"],
     }
 
-    def __init__(self, access: Any, digester: Digester) -> None:
+    def __init__(self, access: OfficeAccess, digester: Digester) -> None:
         self.access = access
         self.digester = digester
         self.job: DigestJob | None = None  # the running one: skills.base.Pausable

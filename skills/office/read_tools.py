@@ -19,7 +19,7 @@ MAX_CELL = 80
 
 
 def markdown_table(header: list[str], rows: list[list[Any]]) -> str:
-    def cell(value: Any) -> str:
+    def cell(value: object) -> str:
         text = "" if value is None else columns.display_text(value)
         text = text.replace("|", "\\|").replace("\n", " ")
         return text if len(text) <= MAX_CELL else text[: MAX_CELL - 1] + "…"

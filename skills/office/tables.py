@@ -47,7 +47,7 @@ def csv_bytes(header: list[str], rows: list[list[Any]]) -> bytes:
     return "".join(lines).encode("utf-8-sig")
 
 
-def _csv_text(value: Any) -> str:
+def _csv_text(value: object) -> str:
     if isinstance(value, str):
         return "'" + value if value.startswith(FORMULA_STARTS) else value
     return columns.display_text(value)  # a number's "-5" is a number, not a formula
@@ -95,7 +95,7 @@ def xlsx_bytes(header: list[str], rows: list[list[Any]], sheet: str = "Sheet1") 
     return buffer.getvalue()
 
 
-def _excel_value(value: Any, ws: Any) -> Any:
+def _excel_value(value: object, ws: object) -> Any:
     if isinstance(value, str):
         value = columns.xml_safe(value)
     if isinstance(value, (datetime, date)):
