@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, TypeAlias
 
 from app.cli.output import emit_json, fail
 from app.core.failures import FailureKind, exit_code
@@ -47,7 +47,7 @@ def no_action(args: argparse.Namespace) -> int:
     return fail(f"choose one of: {args.group} {names}", exit_code(FailureKind.BAD_INPUT))
 
 
-def show(as_json: bool, record: Any, text: str) -> None:
+def show(as_json: bool, record: object, text: str) -> None:
     """The typed record as one JSON line, or the sentence for a person."""
     if as_json:
         emit_json(record)

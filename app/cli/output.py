@@ -5,12 +5,11 @@ from __future__ import annotations
 import json
 import os
 import sys
-from typing import Any
 
 from app.cli.terminal import json_safe
 
 
-def emit_json(obj: Any) -> None:
+def emit_json(obj: object) -> None:
     """One JSON object per line, flushed at once so pipes see events as they happen."""
     # Escapes, bidi controls and lone surrogates as \\u escapes: the same data, nothing a
     # terminal obeys, and always encodable.

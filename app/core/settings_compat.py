@@ -109,7 +109,7 @@ def convert(value: Any, hint: Any, where: str, notes: list[SettingNote]) -> Any:
     return BAD
 
 
-def _nested(value: Any, cls: type, where: str, notes: list[SettingNote]) -> Any:
+def _nested(value: object, cls: type, where: str, notes: list[SettingNote]) -> Any:
     if not isinstance(value, dict):
         return BAD
     try:
@@ -138,7 +138,7 @@ def plain(instance: Any) -> dict[str, Any]:
     return out
 
 
-def _plain_value(value: Any) -> Any:
+def _plain_value(value: object) -> Any:
     if hasattr(value, "__dataclass_fields__"):
         return plain(value)
     if isinstance(value, list):

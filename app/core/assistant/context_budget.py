@@ -10,7 +10,6 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from backends.base import GenerateOptions, Message
 
@@ -204,5 +203,5 @@ def _shorten(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _args(arguments: Any) -> str:
+def _args(arguments: object) -> str:
     return _shorten(str(arguments), 120)

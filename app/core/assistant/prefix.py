@@ -33,7 +33,7 @@ def tool_specs(skills: Sequence[Skill]) -> list[dict[str, Any]]:
     return [_compact(tool_spec(skill)) for skill in skills]
 
 
-def _compact(value: Any) -> Any:
+def _compact(value: object) -> Any:
     if isinstance(value, dict):
         # A property may itself be named "title": only drop the keyword, never a property.
         return {key: (_compact(item) if key != "properties" else

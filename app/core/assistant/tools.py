@@ -181,7 +181,7 @@ class ToolCaller:
             return ToolOutcome(False, _error_text(skill.name, box["error"]))
         return self._outcome(box.get("result"), skill.name)
 
-    def _outcome(self, result: Any, name: str) -> ToolOutcome:
+    def _outcome(self, result: object, name: str) -> ToolOutcome:
         if not isinstance(result, SkillResult):
             return ToolOutcome(False, f"The tool '{name}' returned nothing usable.")
         sources = [self._numbered(source) for source in result.sources]
@@ -209,7 +209,7 @@ def kept_result(text: str) -> str:
             "for a narrower part: a filter, a page or row range, or fewer results.]")
 
 
-def validate_arguments(skill: Skill, arguments: Any) -> str:
+def validate_arguments(skill: Skill, arguments: object) -> str:
     """An explanation the model can act on, or "" when the arguments fit the schema."""
     if not isinstance(arguments, dict):
         return f"The arguments for '{skill.name}' must be an object with named parameters."

@@ -420,7 +420,7 @@ class Turn:
         self._save(message_id, result, status,
                    sources=[asdict(source) for source in self.sources])
 
-    def _save(self, message_id: str, result: StepResult, status: str, **extra: Any) -> None:
+    def _save(self, message_id: str, result: StepResult, status: str, **extra: object) -> None:
         done = result.done
         self.s.history.update_message(
             message_id, content=result.content, reasoning=result.reasoning, status=status,

@@ -161,7 +161,7 @@ def conversation_from_row(row: dict[str, Any]) -> Conversation:
     )
 
 
-def _loads(text: Any, empty: Any) -> Any:
+def _loads(text: object, empty: object) -> Any:
     if not isinstance(text, str) or not text:
         return type(empty)()
     try:

@@ -166,7 +166,7 @@ class HistoryStore:
     def set_archived(self, conversation_id: str, archived: bool) -> None:
         self._set_conversation(conversation_id, archived=int(archived))
 
-    def _set_conversation(self, conversation_id: str, **values: Any) -> None:
+    def _set_conversation(self, conversation_id: str, **values: object) -> None:
         assignments = ", ".join(f"{name} = ?" for name in values)  # names are ours, not input
         with self._write() as conn:
             cursor = conn.execute(
@@ -193,7 +193,7 @@ class HistoryStore:
     # Messages
 
     def add_message(
-        self, conversation_id: str, role: str, content: str = "", **fields: Any
+        self, conversation_id: str, role: str, content: str = "", **fields: object
     ) -> StoredMessage:
         """Append a message (status "complete" unless given) and bump the conversation."""
         values = {"role": role, "content": content, **fields}
@@ -221,7 +221,7 @@ class HistoryStore:
         if cursor.rowcount == 0:
             raise NotFound(f"no conversation with id {conversation_id!r}")
 
-    def update_message(self, message_id: str, **fields: Any) -> None:
+    def update_message(self, message_id: str, **fields: object) -> None:
         """Change any settable fields; cheap enough to call every few hundred milliseconds."""
         if not fields:
             return

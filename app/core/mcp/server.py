@@ -152,11 +152,11 @@ def _result(result: SkillResult) -> CallToolResult:
 
 
 def build_server(tools: HearthTools, version: str) -> Server[Any]:
-    async def list_tools(_context: Any, _params: PaginatedRequestParams | None
+    async def list_tools(_context: object, _params: PaginatedRequestParams | None
                          ) -> ListToolsResult:
         return ListToolsResult(tools=tools.tools())
 
-    async def call_tool(_context: Any, params: CallToolRequestParams) -> CallToolResult:
+    async def call_tool(_context: object, params: CallToolRequestParams) -> CallToolResult:
         return tools.call(params.name, dict(params.arguments or {}))
 
     return Server("hearth", version=version, title="Hearth",

@@ -185,7 +185,7 @@ class RoutineStore:
             run_id = cursor.lastrowid
         return self.run(int(run_id or 0))
 
-    def update_run(self, run_id: int, **fields: Any) -> Run:
+    def update_run(self, run_id: int, **fields: object) -> Run:
         with self._write():
             self._db.table("routine_runs").update(run_id, fields)
         return self.run(run_id)

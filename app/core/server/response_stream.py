@@ -127,7 +127,7 @@ class ResponseStream:
         return shapes.response_body(self._id, self._model, self._created, status,
                                     list(self.output), done, self._tools, error)
 
-    def _event(self, kind: str, **fields: Any) -> bytes:
+    def _event(self, kind: str, **fields: object) -> bytes:
         data = {"type": kind, "sequence_number": self._sequence, **fields}
         self._sequence += 1
         return f"event: {kind}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n".encode()

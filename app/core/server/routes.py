@@ -142,7 +142,7 @@ async def _body(request: Request) -> dict[str, Any]:
     return raw
 
 
-def _lone_surrogate(value: Any, where: str = "body") -> str:
+def _lone_surrogate(value: object, where: str = "body") -> str:
     """Where the first string with half a surrogate pair is ("" if none): no engine, log or
     database can encode it."""
     stack: list[tuple[Any, str]] = [(value, where)]

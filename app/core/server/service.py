@@ -53,7 +53,7 @@ class _Uvicorn(uvicorn.Server):
             for sig, handler in previous.items():
                 signal.signal(sig, handler)
 
-    def handle_exit(self, sig: int, frame: Any) -> None:
+    def handle_exit(self, sig: int, frame: object) -> None:
         self._on_exit()
         if self.should_exit and sig == signal.SIGINT:
             self.force_exit = True
