@@ -50,7 +50,7 @@ class DropIndexer(QObject):
         self.running += 1
         relay, last = self.progress, [0.0]
 
-        def report(p: Any) -> None:
+        def report(p: object) -> None:
             now = time.monotonic()
             if now - last[0] >= 0.1:  # ~10 GUI updates a second, whatever the file count
                 last[0] = now
@@ -75,7 +75,7 @@ class DropIndexer(QObject):
             self.banner_chat = None
             self.chat.show_banner("")
 
-    def _show_progress(self, p: Any) -> None:
+    def _show_progress(self, p: object) -> None:
         total = max(int(getattr(p, "total", 0)), 1)
         done = int(getattr(p, "done", 0))
         current = Path(str(getattr(p, "current", "") or "")).name

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from PySide6.QtCore import QCoreApplication, Qt, QUrl
 from PySide6.QtGui import QDesktopServices
@@ -12,7 +11,7 @@ from PySide6.QtWidgets import QMessageBox, QWidget
 from app.ui.pages.pdf_viewer import PdfViewer, pdf_available
 
 
-def open_source(source: Any, parent: QWidget | None = None) -> QWidget | None:
+def open_source(source: object, parent: QWidget | None = None) -> QWidget | None:
     """Returns the in-app viewer when one was opened (tests look at its page)."""
     path = str(getattr(source, "document", "") or "")
     if not path or not Path(path).exists():

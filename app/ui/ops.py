@@ -59,7 +59,7 @@ class Ops(QObject):
         self._relays.add(relay)
 
         @Slot(object, object)
-        def done(result: Any, error: Exception | None) -> None:
+        def done(result: object, error: Exception | None) -> None:
             self._relays.discard(relay)
             relay.deleteLater()
             if not _alive(on_success) or not _alive(on_failure):

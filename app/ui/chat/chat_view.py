@@ -210,7 +210,7 @@ class ChatView(QWidget):
         self.conversation_id = None
         self.composer.input.setFocus()
 
-    def load_conversation(self, conversation_id: str, focus: Any = None,
+    def load_conversation(self, conversation_id: str, focus: object = None,
                           live: LiveAnswer | None = None) -> None:
         """Read the messages on a worker, then build the widgets (one render per message).
 
@@ -285,7 +285,7 @@ class ChatView(QWidget):
                 # Messages render a little later and grow: look again once they have.
                 QTimer.singleShot(300, self, lambda focus=self._focus: self.reveal(focus))
 
-    def reveal(self, message_id: Any) -> QWidget | None:
+    def reveal(self, message_id: object) -> QWidget | None:
         """Scroll a message into view (the hit the user picked in search)."""
         widget = next((w for w in self._widgets()
                        if getattr(w, "message_id", None) == message_id), None)
@@ -418,7 +418,7 @@ class ChatView(QWidget):
         if self.conversation_id == conversation_id and self.turn is None:
             self.load_conversation(conversation_id, focus=message_id)
 
-    def begin_edit(self, message_id: Any, text: str) -> None:
+    def begin_edit(self, message_id: object, text: str) -> None:
         if self.turn is not None:
             return
         self._editing = message_id
@@ -433,7 +433,7 @@ class ChatView(QWidget):
         self._start(think, lambda a, post: turns.edit_and_resend(
             a, str(cid), message_id, text, think, post))
 
-    def _drop_from(self, message_id: Any) -> None:
+    def _drop_from(self, message_id: object) -> None:
         """Remove the edited message and everything after it from the view."""
         widgets = self._widgets()
         start = next((i for i, w in enumerate(widgets)
@@ -534,7 +534,7 @@ class ChatView(QWidget):
     def dragEnterEvent(self, event: Any) -> None:  # noqa: N802
         self.composer.dragEnterEvent(event)
 
-    def dragLeaveEvent(self, event: Any) -> None:  # noqa: N802
+    def dragLeaveEvent(self, event: object) -> None:  # noqa: N802
         self.composer.dragLeaveEvent(event)
 
     def dropEvent(self, event: Any) -> None:  # noqa: N802

@@ -41,7 +41,7 @@ def notice_text(notice: str) -> str:
     return QCoreApplication.translate("History", text) if text else ""
 
 
-def _source(raw: Any) -> Any:
+def _source(raw: object) -> Any:
     """Sources come back from the store as dicts; the widgets read attributes."""
     if not isinstance(raw, dict):
         return raw

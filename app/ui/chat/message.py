@@ -46,7 +46,7 @@ class UserMessage(QFrame):
 
     edit_requested = Signal(object, str)  # (message id, text)
 
-    def __init__(self, text: str, message_id: Any = None, parent: QWidget | None = None,
+    def __init__(self, text: str, message_id: object = None, parent: QWidget | None = None,
                  dark: bool = False) -> None:
         super().__init__(parent)
         self.message_id = message_id
@@ -324,7 +324,7 @@ class AssistantMessage(QFrame):
             (c for c in reversed(list(self.cards.values())) if c.name == name), None)
         return card if card is not None else self.add_tool(call_id, name, {})
 
-    def finish_tool(self, call_id: str, name: str, ok: bool, text: str, data: Any,
+    def finish_tool(self, call_id: str, name: str, ok: bool, text: str, data: object,
                     state: dict[str, Any] | None = None) -> None:
         self.card_for(call_id, name).finish(ok, text, data, state)
 

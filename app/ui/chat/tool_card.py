@@ -77,7 +77,7 @@ def format_arguments(arguments: dict[str, Any],
     return "  ·  ".join(parts)
 
 
-def _rows(data: Any) -> list[dict[str, Any]]:
+def _rows(data: object) -> list[dict[str, Any]]:
     if isinstance(data, dict):
         for key in ("items", "results", "files", "events", "passages", "documents"):
             if isinstance(data.get(key), list):
@@ -154,7 +154,7 @@ def _plain_html(text: str) -> str:
     return html.escape(short).replace("\n", "<br/>")
 
 
-def result_html(text: str, data: Any) -> str:
+def result_html(text: str, data: object) -> str:
     rows = _rows(data)
     if not rows:
         return readable_html(text)
@@ -269,7 +269,7 @@ class ToolCard(QFrame):
         self._show_count("")
         self.pause_asked.emit(paused)
 
-    def ask(self, request: Any) -> None:
+    def ask(self, request: object) -> None:
         """Wait for the user's decision on a change (the turn thread blocks until then)."""
         self._request = request
         self.description.setText(

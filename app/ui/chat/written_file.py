@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
 from app.ui.file_actions import open_path, reveal_path
 
 
-def written_path(data: Any) -> str:
+def written_path(data: object) -> str:
     """The path a tool result says it wrote, or ""."""
     if isinstance(data, dict) and isinstance(data.get("written"), str):
         return str(data["written"])

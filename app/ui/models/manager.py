@@ -30,6 +30,7 @@ from app.core.model_catalog import (
     kv_bytes_per_token,
 )
 from app.core.model_download import Downloader, Paused, Progress, resolve
+from app.core.settings import Settings
 from app.ui.context import UiContext
 from app.ui.file_actions import start_folder
 from app.ui.models.picker import loaded_path
@@ -299,7 +300,7 @@ class BuildRow(QFrame):
         self.progress_text.emit(self.tr("Downloading %1: %2%").replace("%1", self.build.title)
                                 .replace("%2", str(percent)))
 
-    def _finished(self, _path: Any) -> None:
+    def _finished(self, _path: object) -> None:
         self.state = "done"
         self.downloader = None
         self._sync()
@@ -542,7 +543,7 @@ class LocalModels(QWidget):
 
     use_requested = Signal(str)
 
-    def __init__(self, settings: Any, in_use: str, parent: QWidget | None = None) -> None:
+    def __init__(self, settings: Settings, in_use: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.settings = settings
         self.column = QVBoxLayout(self)

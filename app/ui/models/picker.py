@@ -9,6 +9,7 @@ from typing import Any
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QComboBox, QWidget
 
+from app.core.settings import Settings
 from backends.engines import Engine
 
 MANAGE = "::manage"
@@ -17,7 +18,7 @@ SERVER = "::server"  # the remote engine's model: it lives on the server, not in
 Loaded = Callable[[], Any]  # the runner's BackendInfo, or None: what answers now
 
 
-def loaded_path(info: Any) -> str:
+def loaded_path(info: object) -> str:
     """The local file of what the runner has loaded ("" for nothing, or a server's model)."""
     if info is None or str(getattr(info, "engine", "")) == Engine.REMOTE:
         return ""
@@ -31,7 +32,7 @@ class ModelPicker(QComboBox):
     chosen = Signal(str)
     manage = Signal()
 
-    def __init__(self, settings: Any, loaded: Loaded, parent: QWidget | None = None) -> None:
+    def __init__(self, settings: Settings, loaded: Loaded, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.settings = settings
         self.loaded = loaded

@@ -359,7 +359,7 @@ class LibraryView(QWidget):
         self.status.setText(self.tr("Indexing %1 of %2: %3").replace("%1", str(p.done))
                             .replace("%2", str(p.total)).replace("%3", Path(p.current).name))
 
-    def _reindexed(self, _report: Any) -> None:
+    def _reindexed(self, _report: object) -> None:
         self.reindex_button.setEnabled(True)
         self.refresh()
 

@@ -152,7 +152,7 @@ class ServerSwitch(QObject):
         allow = box.addButton(self.tr("Allow"), QMessageBox.ButtonRole.AcceptRole)
         box.addButton(self.tr("Refuse"), QMessageBox.ButtonRole.RejectRole)
 
-        def answered(_result: Any) -> None:
+        def answered(_result: object) -> None:
             if box.clickedButton() is allow:
                 request.approve()
             else:

@@ -70,7 +70,7 @@ class SpeedTab(QWidget):
         self.clear.setEnabled(False)
         self.usage.setText(self.tr("Clearing…"))
 
-        def done(_result: Any) -> None:
+        def done(_result: object) -> None:
             self.clear.setEnabled(True)
             self._refresh()
 

@@ -251,7 +251,7 @@ class MainWindow(QMainWindow):
         self.chat.new_conversation()
         self.sidebar.select(None)
 
-    def open_conversation(self, cid: str, focus: Any = None) -> None:
+    def open_conversation(self, cid: str, focus: object = None) -> None:
         self._open_page_for(cid)
         self.chat.load_conversation(cid, focus)
 
@@ -398,13 +398,13 @@ class MainWindow(QMainWindow):
             loading.add_done_callback(self._loaded)
             return loading.result()
 
-        def ready(info: Any) -> None:
+        def ready(info: object) -> None:
             self._model_ready(info)
             self._warm_up()
 
         self.ctx.ops.run(work, ready, self._model_failed)
 
-    def _model_ready(self, info: Any) -> None:
+    def _model_ready(self, info: object) -> None:
         name = getattr(info, "model_name", "") or Path(getattr(info, "model_path", "")).name
         kind = str(getattr(info, "engine", ""))
 
@@ -527,10 +527,10 @@ class MainWindow(QMainWindow):
                                                        encoding="utf-8"),
                          title=self.tr("Could not export the chat"))
 
-    def dragEnterEvent(self, event: Any) -> None:  # noqa: N802
+    def dragEnterEvent(self, event: object) -> None:  # noqa: N802
         self.chat.dragEnterEvent(event)
 
-    def dropEvent(self, event: Any) -> None:  # noqa: N802
+    def dropEvent(self, event: object) -> None:  # noqa: N802
         self.chat.dropEvent(event)
 
     # -- life ---------------------------------------------------------------------------------

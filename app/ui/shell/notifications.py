@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtWidgets import QSystemTrayIcon
 
 SERVICE = "org.freedesktop.Notifications"
 PATH = "/org/freedesktop/Notifications"
@@ -57,7 +58,7 @@ class Notifier(QObject):
     changed = Signal()  # the list of recent reminders changed
     delivered = Signal(object, object)  # (reminder, notification id or None), from a worker
 
-    def __init__(self, store: Path | None = None, tray: Any = None,
+    def __init__(self, store: Path | None = None, tray: QSystemTrayIcon | None = None,
                  parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._store = store
@@ -181,7 +182,7 @@ class FreedesktopNotifications(QObject):
     action = Signal(int, str)  # (notification id, action key), on the GUI thread
     closed = Signal(int)
 
-    def __init__(self, router: Any) -> None:
+    def __init__(self, router: Any) -> None:  # jeepney's DBusRouter, imported when used
         super().__init__()
         self._router = router
         self._stop = threading.Event()

@@ -130,7 +130,7 @@ class Services(QObject):
 
         self.ctx.ops.run(work, self._checked, lambda _e: self._checked(None))
 
-    def _checked(self, _runs: Any) -> None:
+    def _checked(self, _runs: object) -> None:
         self._checking = False
 
     def _announce(self, routine: Any, run: Any) -> None:

@@ -341,7 +341,7 @@ class Sidebar(QWidget):
             if forget:
                 memory.delete_many(forget)
 
-        def done(_r: Any) -> None:
+        def done(_r: object) -> None:
             self.deleted.emit(cid)
             if forget:
                 self.memory_forgotten.emit()

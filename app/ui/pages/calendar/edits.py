@@ -25,7 +25,7 @@ def instance_key(occ: Occurrence) -> Any:
     return occ.event.recurrence_id if occ.event.recurrence_id is not None else occ.start
 
 
-def _until(before: Any) -> str:
+def _until(before: object) -> str:
     """An RRULE UNTIL just before this instance (UTC for timed events, a date for all-day)."""
     if isinstance(before, datetime):
         return (before.astimezone(UTC) - timedelta(seconds=1)).strftime("%Y%m%dT%H%M%SZ")
@@ -33,7 +33,7 @@ def _until(before: Any) -> str:
     return (before - timedelta(days=1)).strftime("%Y%m%d")
 
 
-def _end_series_before(rrule: str, before: Any) -> str:
+def _end_series_before(rrule: str, before: object) -> str:
     rules = []
     for rule in rrule.split("\n"):
         if not rule.strip():

@@ -429,7 +429,7 @@ class CalendarView(QWidget):
 
         return local_timezone_name()
 
-    def new_event(self, start: Any = None, end: Any = None) -> EventDialog:
+    def new_event(self, start: object = None, end: object = None) -> EventDialog:
         if start is None:
             now = datetime.now().astimezone().replace(minute=0, second=0, microsecond=0)
             start, end = now + timedelta(hours=1), now + timedelta(hours=2)
@@ -454,7 +454,7 @@ class CalendarView(QWidget):
         dialog.open()
         return dialog
 
-    def _edited(self, occ: Any, dialog: EventDialog) -> None:
+    def _edited(self, occ: object, dialog: EventDialog) -> None:
         if dialog.deleted:
             self.delete_occurrence(occ)
             return
@@ -520,7 +520,7 @@ class CalendarView(QWidget):
                   self.tr("Deleted “%1”").replace("%1", occ.event.title))
 
     def _run(self, work: Callable[[], Any], done_text: str) -> None:
-        def done(_r: Any) -> None:
+        def done(_r: object) -> None:
             self._notice = done_text
             self.refresh()
             self.changed.emit()
