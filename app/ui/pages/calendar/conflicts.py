@@ -3,8 +3,6 @@ whether to keep the person's version, take the file's, or keep both (as sync cli
 
 from __future__ import annotations
 
-from typing import Any
-
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -17,6 +15,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.ui.i18n import plural
+from skills.calendar.local_edits import Conflict
 
 MINE, THEIRS, BOTH = "mine", "theirs", "both"  # as skills.calendar.local_edits answers
 
@@ -24,7 +23,7 @@ MINE, THEIRS, BOTH = "mine", "theirs", "both"  # as skills.calendar.local_edits 
 class ConflictDialog(QDialog):
     """One row per conflict with its choice (keep mine by default: nothing is lost)."""
 
-    def __init__(self, conflicts: list[Any], file_name: str, parent: QWidget | None) -> None:
+    def __init__(self, conflicts: list[Conflict], file_name: str, parent: QWidget | None) -> None:
         super().__init__(parent)
         self.setWindowTitle(self.tr("Changed in both places"))
         self.conflicts = conflicts
@@ -60,7 +59,7 @@ class ConflictDialog(QDialog):
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
 
-    def _describe(self, conflict: Any) -> str:
+    def _describe(self, conflict: Conflict) -> str:
         if conflict.deleted:
             return self.tr("“%1”: deleted in Hearth, changed in the file").replace(
                 "%1", conflict.file_title)

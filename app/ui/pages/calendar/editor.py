@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from datetime import datetime, time, timedelta
-from typing import Any
+from datetime import date, datetime, time, timedelta
+from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
 from PySide6.QtCore import QCoreApplication, QDate, QDateTime, QTime
@@ -23,7 +23,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.ui.pages.calendar.edits import ALL, FOLLOWING, THIS
+from app.ui.pages.calendar.edits import ALL, FOLLOWING, THIS, EventChanges
+
+if TYPE_CHECKING:
+    from skills.calendar.model import Event, When
 
 REPEATS = ("", "FREQ=DAILY", "FREQ=WEEKLY", "FREQ=MONTHLY", "FREQ=YEARLY")
 ALARMS = (None, 0, 5, 10, 15, 30, 60, 24 * 60)  # minutes before; None: no reminder
@@ -71,8 +74,8 @@ class EventDialog(QDialog):
     """Title, all day, start, end, place, notes, repeat, reminder. `changes()` is what Save
     writes; `deleted` is set when the person chose Delete."""
 
-    def __init__(self, start: Any, end: Any, event: Any = None, timezone: str = "UTC",
-                 parent: QWidget | None = None) -> None:
+    def __init__(self, start: When, end: When, event: Event | None = None,
+                 timezone: str = "UTC", parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.timezone = (event.timezone if event is not None and event.timezone else timezone)
         self.deleted = False
@@ -114,9 +117,10 @@ class EventDialog(QDialog):
                  self.tr("Every month"), self.tr("Every year")]
         for rule, name in zip(REPEATS, names, strict=True):
             self.repeat.addItem(name, rule)
-        current = (event.rrule.split(";")[0] if event is not None and event.rrule else "")
+        rrule = event.rrule if event is not None else ""
+        current = rrule.split(";")[0]
         if current and self.repeat.findData(current) < 0:
-            self.repeat.addItem(self.tr("Custom (%1)").replace("%1", event.rrule), event.rrule)
+            self.repeat.addItem(self.tr("Custom (%1)").replace("%1", rrule), rrule)
         self.repeat.setCurrentIndex(max(0, self.repeat.findData(
             event.rrule if event is not None and self.repeat.findData(event.rrule) >= 0
             else current)))
@@ -169,14 +173,14 @@ class EventDialog(QDialog):
         self.deleted = True
         self.accept()
 
-    def changes(self) -> dict[str, Any]:
+    def changes(self) -> EventChanges:
         """The fields as the store takes them; ValueError with a reason a person reads."""
         title = self.title.text().strip()
         if not title:
             raise ValueError(self.tr("Give the event a title."))
         if self.all_day.isChecked():
-            first: Any = self.start.date().toPython()
-            last: Any = self.end.date().toPython() + timedelta(days=1)  # type: ignore[operator]
+            first: date = _day(self.start.date())
+            last: date = _day(self.end.date()) + timedelta(days=1)
             if last <= first:
                 raise ValueError(self.tr("The end must be on or after the start."))
         else:
@@ -204,6 +208,10 @@ class EventDialog(QDialog):
                 self.error.setText(str(exc))
                 return
         super().accept()
+
+
+def _day(day: QDate) -> date:
+    return date(day.year(), day.month(), day.day())
 
 
 def ask_scope(parent: QWidget, deleting: bool) -> QMessageBox:

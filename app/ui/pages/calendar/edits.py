@@ -10,14 +10,32 @@ import re
 import uuid
 from dataclasses import replace
 from datetime import UTC, date, datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, TypedDict
 
-from skills.calendar.model import Event, Occurrence
+from skills.calendar.model import Event, Occurrence, When
+
+if TYPE_CHECKING:  # the store (SQLite) loads with the calendar, not with this module
+    from skills.calendar.store import CalendarStore
 
 THIS, FOLLOWING, ALL = "this", "following", "all"
 
 
-def instance_key(occ: Occurrence) -> Any:
+class EventChanges(TypedDict, total=False):
+    """Event fields a change sets (what the event dialog gives, or a drag's new times)."""
+
+    title: str
+    start: When
+    end: When
+    all_day: bool
+    timezone: str
+    location: str
+    notes: str
+    rrule: str
+    alarms: list[int]
+    exdates: list[When]
+
+
+def instance_key(occ: Occurrence) -> When:
     """The original start of this instance in its series (what an override replaces); an
     override listed on its own carries it (editing it again must not add a second one)."""
     if occ.recurrence_id is not None:
@@ -53,7 +71,7 @@ def _remaining(rrule: str, before: int) -> str:
                      for rule in rrule.split("\n") if rule.strip())
 
 
-def _instances_before(store: Any, master: Event, cut: Any) -> int:
+def _instances_before(store: CalendarStore, master: Event, cut: When) -> int:
     start = master.start if isinstance(master.start, datetime) else datetime.combine(
         master.start, datetime.min.time()).astimezone()
     end = cut if isinstance(cut, datetime) else datetime.combine(
@@ -63,14 +81,14 @@ def _instances_before(store: Any, master: Event, cut: Any) -> int:
                if o.event.uid == master.uid and _before(instance_key(o), cut))
 
 
-def _before(value: Any, cut: Any) -> bool:
+def _before(value: When, cut: When) -> bool:
     if isinstance(value, datetime) and isinstance(cut, datetime):
         return value < cut
     return (value.date() if isinstance(value, datetime) else value) < (
         cut.date() if isinstance(cut, datetime) else cut)
 
 
-def save_occurrence(store: Any, occ: Occurrence, changes: dict[str, Any],
+def save_occurrence(store: CalendarStore, occ: Occurrence, changes: EventChanges,
                     scope: str = ALL) -> Event:
     """Apply `changes` (Event fields) to this occurrence as `scope` says; returns the event
     written. A single event ignores the scope."""
@@ -97,9 +115,9 @@ def save_occurrence(store: Any, occ: Occurrence, changes: dict[str, Any],
     return added
 
 
-def _change_series(store: Any, master: Event, occ: Occurrence,
-                   changes: dict[str, Any]) -> Event:
-    fields = dict(changes)
+def _change_series(store: CalendarStore, master: Event, occ: Occurrence,
+                   changes: EventChanges) -> Event:
+    fields = changes.copy()
     if master.recurring and ("start" in fields or "end" in fields):
         # Moving one instance of "all" moves the whole series by as much.
         start_shift = _shift(occ.start, fields.get("start", occ.start))
@@ -112,10 +130,10 @@ def _change_series(store: Any, master: Event, occ: Occurrence,
                    if e.uid == master.uid and e.recurrence_id is not None]
         fields["exdates"] = [x + start_shift for x in [*master.exdates, *changed]]
     _, after = store.update(master.uid, **fields)
-    return after  # type: ignore[no-any-return]
+    return after
 
 
-def _shift(old: Any, new: Any) -> timedelta:
+def _shift(old: When, new: When) -> timedelta:
     if isinstance(old, datetime) and isinstance(new, datetime):
         return new - old
     if not isinstance(old, datetime) and not isinstance(new, datetime):
@@ -123,7 +141,7 @@ def _shift(old: Any, new: Any) -> timedelta:
     raise ValueError("Change an all-day event into a timed one (or back) for the whole series.")
 
 
-def delete_occurrence(store: Any, occ: Occurrence, scope: str = ALL) -> str:
+def delete_occurrence(store: CalendarStore, occ: Occurrence, scope: str = ALL) -> str:
     """Delete this occurrence as `scope` says; returns the uid touched."""
     master: Event | None = store.get(occ.event.uid)
     if master is None:
@@ -137,7 +155,11 @@ def delete_occurrence(store: Any, occ: Occurrence, scope: str = ALL) -> str:
     return master.uid
 
 
-def new_event(title: str, start: Any, end: Any, timezone: str, **fields: Any) -> Event:
+def new_event(changes: EventChanges, zone: str) -> Event:
+    """A new event from the event dialog's fields (in `zone` when they name none)."""
+    start = changes["start"]
     all_day = not isinstance(start, datetime)
-    return Event(uid="", title=title, start=start, end=end, all_day=all_day,
-                 timezone="" if all_day else timezone, **fields)
+    return Event(uid="", title=changes["title"], start=start, end=changes["end"],
+                 all_day=all_day, timezone="" if all_day else changes.get("timezone") or zone,
+                 location=changes.get("location", ""), notes=changes.get("notes", ""),
+                 rrule=changes.get("rrule", ""), alarms=changes.get("alarms", []))

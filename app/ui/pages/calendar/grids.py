@@ -7,11 +7,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
-from typing import Any
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QPoint, QRectF, Qt, Signal
+from PySide6.QtCore import QPoint, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QContextMenuEvent, QFont, QMouseEvent, QPainter, QPaintEvent
 from PySide6.QtWidgets import QMenu, QWidget
+
+if TYPE_CHECKING:
+    from skills.calendar.model import Occurrence, When
 
 SNAP_MIN = 15
 HOUR_PX = 44
@@ -20,14 +23,14 @@ DAY_HEADER = 26
 RESIZE_EDGE = 4  # the resize handle: this many pixels at the end, whatever the block's height
 
 
-def local(value: Any) -> datetime:
+def local(value: When) -> datetime:
     """A datetime on this computer's clock; a date (an all-day bound) at its local midnight."""
     if isinstance(value, datetime):
         return value.astimezone()
     return datetime.combine(value, time()).astimezone()
 
 
-def day_of(occ: Any) -> date:
+def day_of(occ: Occurrence) -> date:
     return local(occ.start).date()
 
 
@@ -36,7 +39,7 @@ class Hit:
     """Where one occurrence was painted, for the mouse."""
 
     rect: QRectF
-    occ: Any
+    occ: Occurrence
     ends_here: bool = True  # the part an event ends in (a multi-day one has one per day)
 
     def on_handle(self, pos: QPoint) -> bool:
@@ -52,7 +55,7 @@ class _Grid(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.occurrences: list[Any] = []
+        self.occurrences: list[Occurrence] = []
         self.hits: list[Hit] = []
         self.colors: dict[str, QColor] = {}
         self._press: tuple[Hit, QPoint, str] | None = None  # (hit, where, "move"|"resize")
@@ -100,7 +103,7 @@ class _Grid(QWidget):
         menu.addAction(self.delete_text, lambda: self.delete_requested.emit(hit.occ))
         menu.popup(event.globalPos())
 
-    def _chip(self, painter: QPainter, rect: QRectF, occ: Any, text: str) -> None:
+    def _chip(self, painter: QPainter, rect: QRectF, occ: Occurrence, text: str) -> None:
         # Hundreds of chips a paint: colours are looked up once per paint (see paintEvent).
         accent, text_colour = self._colours
         cancelled = bool(getattr(occ.event, "cancelled", False))
@@ -141,13 +144,13 @@ class MonthGrid(_Grid):
         self.first_weekday = 1  # Monday (Qt.DayOfWeek numbering)
         self.day_names: list[str] = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
         self.more_text = "+%1 more"
-        self._by_day: dict[date, list[Any]] = {}
+        self._by_day: dict[date, list[Occurrence]] = {}
         self.setMinimumSize(420, 360)
 
-    def set_month(self, month: date, occurrences: list[Any]) -> None:
+    def set_month(self, month: date, occurrences: list[Occurrence]) -> None:
         self.month = month.replace(day=1)
         self.occurrences = occurrences
-        by_day: dict[date, list[Any]] = {}
+        by_day: dict[date, list[Occurrence]] = {}
         for occ in occurrences:
             first, last = day_of(occ), local(occ.end).date()
             if not isinstance(occ.end, datetime):
@@ -264,7 +267,7 @@ def _midnight(day: date) -> datetime:
     return datetime.combine(day, time()).astimezone()
 
 
-def _part(occ: Any, day: date) -> tuple[datetime, datetime, Any] | None:
+def _part(occ: Occurrence, day: date) -> tuple[datetime, datetime, Occurrence] | None:
     """The part of a timed occurrence on `day` (start, end, occ), or None when it has none."""
     start, end = local(occ.start), local(occ.end)
     first, last = _midnight(day), _midnight(day + timedelta(days=1))
@@ -296,11 +299,11 @@ class TimeGrid(_Grid):
         self.header_at = value
         self.update()
 
-    def set_days(self, first: date, days: int, occurrences: list[Any]) -> None:
+    def set_days(self, first: date, days: int, occurrences: list[Occurrence]) -> None:
         self.first, self.days, self.occurrences = first, days, occurrences
         self.update()
 
-    def sizeHint(self) -> Any:  # noqa: N802
+    def sizeHint(self) -> QSize:  # noqa: N802
         size = super().sizeHint()
         size.setHeight(self.minimumHeight())
         return size
@@ -338,7 +341,7 @@ class TimeGrid(_Grid):
             todays = sorted((part for o in self.occurrences if not o.event.all_day
                              if (part := _part(o, day)) is not None), key=lambda p: p[0])
             lanes: list[datetime] = []
-            placed: list[tuple[datetime, datetime, Any, int]] = []
+            placed: list[tuple[datetime, datetime, Occurrence, int]] = []
             for start, end, occ in todays:
                 lane = next((i for i, last in enumerate(lanes) if last <= start), len(lanes))
                 if lane == len(lanes):

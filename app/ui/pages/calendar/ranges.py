@@ -9,13 +9,15 @@ import threading
 from collections import OrderedDict
 from concurrent.futures import Future
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Protocol
+
+from skills.calendar.model import Occurrence
 
 
 class _Store(Protocol):
     def stamp(self) -> tuple[int, int]: ...
 
-    def occurrences(self, lo: datetime, hi: datetime, query: str = "") -> list[Any]: ...
+    def occurrences(self, lo: datetime, hi: datetime, query: str = "") -> list[Occurrence]: ...
 
 
 class RangeCache:
@@ -25,9 +27,10 @@ class RangeCache:
     def __init__(self, store: _Store, keep: int = 8) -> None:
         self._store, self._keep = store, keep
         self._lock = threading.Lock()
-        self._ranges: OrderedDict[tuple[Any, ...], Future[list[Any]]] = OrderedDict()
+        self._ranges: OrderedDict[tuple[datetime, datetime, tuple[int, int]],
+                                 Future[list[Occurrence]]] = OrderedDict()
 
-    def get(self, lo: datetime, hi: datetime) -> list[Any]:
+    def get(self, lo: datetime, hi: datetime) -> list[Occurrence]:
         key = (lo, hi, self._store.stamp())
         with self._lock:
             future = self._ranges.get(key)

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
-from PySide6.QtCore import QDate, QDateTime, QLocale, Qt, QTime, Signal
+from PySide6.QtCore import QDate, QDateTime, QLocale, QPoint, Qt, QTime, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QDateTimeEdit,
@@ -28,6 +28,9 @@ from PySide6.QtWidgets import (
 from app.ui.context import UiContext
 from app.ui.i18n import Retranslator, ui_locale
 
+if TYPE_CHECKING:
+    from skills.calendar.todos import Todo
+
 UID_ROLE = Qt.ItemDataRole.UserRole + 1
 WIDTH = 240
 
@@ -40,7 +43,7 @@ class TodoList(QWidget):
         self.setObjectName("todoList")
         self.setFixedWidth(WIDTH)
         self.ctx = ctx
-        self.todos: list[Any] = []
+        self.todos: list[Todo] = []
         self._showing = False  # the list is being filled: ticks are not the person's
         self._reads = 0
         self._tr = Retranslator(self)
@@ -97,7 +100,7 @@ class TodoList(QWidget):
                          lambda found: self._show(found) if number == self._reads else None,
                          title=self.tr("Could not read your to-dos"))
 
-    def _show(self, todos: list[Any]) -> None:
+    def _show(self, todos: list[Todo]) -> None:
         self.todos = todos
         locale = ui_locale(self.ctx.translations)
         self._showing = True
@@ -111,7 +114,7 @@ class TodoList(QWidget):
         self._showing = False
         self.changed.emit()
 
-    def _text(self, todo: Any, locale: QLocale) -> str:
+    def _text(self, todo: Todo, locale: QLocale) -> str:
         text = ("! " if 0 < todo.priority <= 4 else "") + str(todo.title)
         due = todo.due
         if due is None:
@@ -153,7 +156,7 @@ class TodoList(QWidget):
         store = self.ctx.lazy("calendar")
         self._write(lambda: store.todos.complete(uid, done))
 
-    def _menu(self, point: Any) -> None:
+    def _menu(self, point: QPoint) -> None:
         item = self.list.itemAt(point)
         if item is None:
             return
@@ -176,6 +179,6 @@ class TodoList(QWidget):
         box.open()
         return box
 
-    def _write(self, work: Callable[[], Any]) -> None:
+    def _write(self, work: Callable[[], object]) -> None:
         self.ctx.ops.run(work, lambda _r: self.refresh(),
                          title=self.tr("Could not save the to-do"))

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from datetime import date, datetime, time, timedelta
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
 from PySide6.QtCore import QDate, QEvent, QLocale, QObject, Qt, QTimer, QUrl, Signal
@@ -38,15 +38,21 @@ from app.ui.pages.calendar.ranges import RangeCache
 from app.ui.pages.calendar.todo_list import TodoList
 from app.ui.theme import page_layout, page_title, title_row
 
+if TYPE_CHECKING:
+    from app.ui.pages.calendar.edits import EventChanges
+    from skills.calendar.local_edits import Conflict
+    from skills.calendar.model import Occurrence, When
+    from skills.calendar.report import ImportReport
+
 MAX_LISTED = 10  # titles named in the removal question; the rest are counted
 
 
-def agenda_html(occurrences: list[Any], first: date, days: int, all_day_label: str,
+def agenda_html(occurrences: list[Occurrence], first: date, days: int, all_day_label: str,
                 empty_label: str, locale: QLocale | None = None, link_color: str = "") -> str:
     """Days as headings, events as lines; empty days say so (a week must not look broken).
     With `link_color`, each title links to "occurrence:<its index in occurrences>"."""
     index = {id(occ): n for n, occ in enumerate(occurrences)}
-    by_day: dict[date, list[Any]] = {}
+    by_day: dict[date, list[Occurrence]] = {}
     for occ in occurrences:
         for day in _days_of(occ, first, days):  # every day it covers, as week and month do
             by_day.setdefault(day, []).append(occ)
@@ -72,7 +78,7 @@ def agenda_html(occurrences: list[Any], first: date, days: int, all_day_label: s
     return "".join(parts)
 
 
-def _days_of(occ: Any, first: date, days: int) -> list[date]:
+def _days_of(occ: Occurrence, first: date, days: int) -> list[date]:
     """The shown days a timed occurrence covers (its start's alone for an all-day one)."""
     start = local(occ.start).date()
     if occ.event.all_day or not isinstance(occ.end, datetime):
@@ -82,7 +88,7 @@ def _days_of(occ: Any, first: date, days: int) -> list[date]:
     return [d for d in shown if first <= d < first + timedelta(days=days)] or [start]
 
 
-def times_text(locale: QLocale | None, start: datetime, end: datetime) -> str:
+def times_text(locale: QLocale | None, start: When, end: When) -> str:
     """"16:00–16:15", or with the end's day when it ends on another: "16:00 – Sunday 6
     December 14:15" (the locale's words)."""
     s, e = local(start), local(end)
@@ -92,7 +98,7 @@ def times_text(locale: QLocale | None, start: datetime, end: datetime) -> str:
     return f"{s:%H:%M} – {_day_name(e.date(), locale)} {e:%H:%M}"
 
 
-def when_text(locale: QLocale, start: Any, end: Any) -> str:
+def when_text(locale: QLocale, start: When, end: When) -> str:
     """An occurrence's day(s) and times, both days named when they differ."""
     if not isinstance(start, datetime):
         last = end - timedelta(days=1)
@@ -104,7 +110,7 @@ def when_text(locale: QLocale, start: Any, end: Any) -> str:
            f"{times_text(locale, start, end)}"
 
 
-def _own_zone(occ: Any) -> str:
+def _own_zone(occ: Occurrence) -> str:
     """' · Europe/Berlin 09:00' when the event's own clock differs from this machine's."""
     if occ.event.all_day or not isinstance(occ.start, datetime):
         return ""  # all-day events keep their own dates in every zone
@@ -168,7 +174,7 @@ class CalendarView(QWidget):
         self.agenda.setOpenLinks(False)  # a row's link opens the event, not a page
         self.agenda.anchorClicked.connect(self._open_agenda_row)
         self.agenda.viewport().installEventFilter(self)  # a double-click anywhere on a row
-        self._agenda_items: list[Any] = []
+        self._agenda_items: list[Occurrence] = []
         self._scrolled_for: tuple[date, int] | None = None
         self._tr(lambda: self.agenda.setAccessibleName(self.tr("Agenda")))
         self._tr(lambda: self.month_grid.setAccessibleName(self.tr("Month")))
@@ -361,7 +367,7 @@ class CalendarView(QWidget):
         self.ctx.ops.run(lambda: cache.get(lo, hi),
                          lambda occ: self._show(token, first, days, occ), self._failed)
 
-    def _show(self, token: int, first: date, days: int, occurrences: list[Any]) -> None:
+    def _show(self, token: int, first: date, days: int, occurrences: list[Occurrence]) -> None:
         if token != self._token:
             return  # the person moved on: a newer range is on its way
         if self._notice:  # an import's summary outlives the refresh it triggers
@@ -392,7 +398,7 @@ class CalendarView(QWidget):
         self.shown.emit()
         self._fetch_ahead()
 
-    def _scroll_to_first(self, first: date, days: int, occurrences: list[Any]) -> None:
+    def _scroll_to_first(self, first: date, days: int, occurrences: list[Occurrence]) -> None:
         """A range shown anew opens at the working day (08:00), or earlier when an event
         starts earlier, so the earliest one is in view; a refresh of it does not jump."""
         if self._scrolled_for == (first, days):
@@ -429,8 +435,8 @@ class CalendarView(QWidget):
 
         return local_timezone_name()
 
-    def new_event(self, start: object = None, end: object = None) -> EventDialog:
-        if start is None:
+    def new_event(self, start: When | None = None, end: When | None = None) -> EventDialog:
+        if start is None or end is None:
             now = datetime.now().astimezone().replace(minute=0, second=0, microsecond=0)
             start, end = now + timedelta(hours=1), now + timedelta(hours=2)
         dialog = EventDialog(start, end, None, self._zone(), self)
@@ -441,29 +447,26 @@ class CalendarView(QWidget):
     def _create(self, dialog: EventDialog) -> None:
         from app.ui.pages.calendar.edits import new_event
 
-        fields = dialog.changes()
         store = self.ctx.lazy("calendar")
-        event = new_event(fields.pop("title"), fields.pop("start"), fields.pop("end"),
-                          fields.pop("timezone") or self._zone(),
-                          **{k: v for k, v in fields.items() if k != "all_day"})
+        event = new_event(dialog.changes(), self._zone())
         self._run(lambda: store.add(event), self.tr("Added “%1”").replace("%1", event.title))
 
-    def edit_occurrence(self, occ: Any) -> EventDialog:
+    def edit_occurrence(self, occ: Occurrence) -> EventDialog:
         dialog = EventDialog(occ.start, occ.end, occ.event, self._zone(), self)
         dialog.accepted.connect(lambda: self._edited(occ, dialog))
         dialog.open()
         return dialog
 
-    def _edited(self, occ: object, dialog: EventDialog) -> None:
+    def _edited(self, occ: Occurrence, dialog: EventDialog) -> None:
         if dialog.deleted:
             self.delete_occurrence(occ)
             return
         self.with_scope(occ, False, lambda scope: self._save(occ, dialog.changes(), scope))
 
-    def move_occurrence(self, occ: Any, start: Any, end: Any) -> QMessageBox:
+    def move_occurrence(self, occ: Occurrence, start: When, end: When) -> QMessageBox:
         """A drag: ask, showing the new time, then move (or the scope for a series)."""
         zone = ZoneInfo(occ.event.timezone or self._zone())
-        if isinstance(start, datetime):
+        if isinstance(start, datetime) and isinstance(end, datetime):
             start, end = start.astimezone(zone), end.astimezone(zone)
         when = when_text(ui_locale(self.ctx.translations), start, end)
         box = QMessageBox(QMessageBox.Icon.Question, self.tr("Move event"),
@@ -478,7 +481,7 @@ class CalendarView(QWidget):
         box.open()
         return box
 
-    def delete_occurrence(self, occ: Any) -> QMessageBox:
+    def delete_occurrence(self, occ: Occurrence) -> QMessageBox:
         box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Delete event"),
                           self.tr("Delete “%1”?").replace("%1", occ.event.title),
                           QMessageBox.StandardButton.Cancel, self)
@@ -490,7 +493,7 @@ class CalendarView(QWidget):
         box.open()
         return box
 
-    def with_scope(self, occ: Any, deleting: bool, then: Callable[[str], None]) -> None:
+    def with_scope(self, occ: Occurrence, deleting: bool, then: Callable[[str], None]) -> None:
         """A repeating event asks which instances; a single one goes straight on."""
         from app.ui.pages.calendar.edits import ALL
 
@@ -504,7 +507,7 @@ class CalendarView(QWidget):
         box.open()
         self.scope_box = box  # tests press its buttons
 
-    def _save(self, occ: Any, changes: dict[str, Any], scope: str) -> None:
+    def _save(self, occ: Occurrence, changes: EventChanges, scope: str) -> None:
         from app.ui.pages.calendar.edits import save_occurrence
 
         store = self.ctx.lazy("calendar")
@@ -512,14 +515,14 @@ class CalendarView(QWidget):
         self._run(lambda: save_occurrence(store, occ, changes, scope),
                   self.tr("Changed “%1”").replace("%1", title))
 
-    def _gone(self, occ: Any, scope: str) -> None:
+    def _gone(self, occ: Occurrence, scope: str) -> None:
         from app.ui.pages.calendar.edits import delete_occurrence
 
         store = self.ctx.lazy("calendar")
         self._run(lambda: delete_occurrence(store, occ, scope),
                   self.tr("Deleted “%1”").replace("%1", occ.event.title))
 
-    def _run(self, work: Callable[[], Any], done_text: str) -> None:
+    def _run(self, work: Callable[[], object], done_text: str) -> None:
         def done(_r: object) -> None:
             self._notice = done_text
             self.refresh()
@@ -544,7 +547,7 @@ class CalendarView(QWidget):
         store = self.ctx.lazy("calendar")
         removing = self.remove_missing.isChecked()
 
-        def work() -> tuple[list[Any], list[str]]:
+        def work() -> tuple[list[Conflict], list[str]]:
             # icalendar is slow to load
             from skills.calendar.ical import conflicts_on_reimport, missing_on_reimport
             from skills.common.clock import local_timezone_name
@@ -556,7 +559,7 @@ class CalendarView(QWidget):
         self.ctx.ops.run(work, lambda found: self._ask_conflicts(path, removing, *found),
                          self._failed)
 
-    def _ask_conflicts(self, path: str, removing: bool, conflicts: list[Any],
+    def _ask_conflicts(self, path: str, removing: bool, conflicts: list[Conflict],
                        missing: list[str]) -> None:
         from app.ui.pages.calendar.conflicts import ConflictDialog
 
@@ -576,7 +579,7 @@ class CalendarView(QWidget):
         dialog.finished.connect(answered)
         dialog.open()  # never blocks the GUI thread
 
-    def _confirm_removal(self, path: str, titles: list[str], choices: dict[Any, str],
+    def _confirm_removal(self, path: str, titles: list[str], choices: dict[tuple[str, str], str],
                          removing: bool) -> None:
         if not titles:  # nothing to remove: no question to ask
             self._run_import(path, removing, choices)
@@ -606,10 +609,10 @@ class CalendarView(QWidget):
         box.finished.connect(answered)
         box.open()  # never blocks the GUI thread
 
-    def _run_import(self, path: str, remove_missing: bool, choices: dict[Any, str]) -> None:
+    def _run_import(self, path: str, remove_missing: bool, choices: dict[tuple[str, str], str]) -> None:
         store = self.ctx.lazy("calendar")
 
-        def work() -> Any:
+        def work() -> ImportReport:
             # imported here: icalendar is slow to load
             from skills.calendar.ical import import_file
             from skills.common.clock import local_timezone_name
@@ -617,7 +620,7 @@ class CalendarView(QWidget):
             return import_file(store, Path(path), local_timezone_name(),
                                remove_missing=remove_missing, choices=choices)
 
-        def done(report: Any) -> None:
+        def done(report: ImportReport) -> None:
             text = self.tr("Imported: %1 new, %2 updated").replace(
                 "%1", str(report.added)).replace("%2", str(report.updated))
             if report.unchanged:
