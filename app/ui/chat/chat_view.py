@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Any
+from typing import TypeVar
 
 import shiboken6
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtGui import QDragEnterEvent, QDropEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -17,12 +17,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.events import ContextCompacted, TurnStarted
+from app.core.events import ContextCompacted, MessageId, TurnStarted
 from app.ui import turns
 from app.ui.chat import long_paste
 from app.ui.chat.composer import Composer
-from app.ui.chat.history_view import build_widget, group_messages, remember_card
-from app.ui.chat.live_answer import Begin, LiveAnswer
+from app.ui.chat.history_view import Group, build_widget, group_messages, remember_card
+from app.ui.chat.live_answer import Begin, Figures, LiveAnswer
 from app.ui.chat.message import AssistantMessage, SummaryMarker, UserMessage
 from app.ui.chat.parts import Banner, EmptyState
 from app.ui.chat.text_view import RenderQueue
@@ -32,6 +32,11 @@ from app.ui.open_source import open_source
 from app.ui.pending_changes import PendingChanges
 from app.ui.skip_reasons import skip_reason
 from skills.common.formats import is_office_file
+
+W = TypeVar("W", bound=QWidget)
+# What opening a conversation reads off the GUI thread: its message groups, the answers'
+# alternatives, the files its messages attached, and the changes its routines hold.
+_Read = tuple[list[Group], dict[str, tuple[int, int]], list[str], list[object]]
 
 HISTORY_BUDGET_S = 0.010  # GUI time per event-loop pass spent building a loaded conversation
 
@@ -55,11 +60,11 @@ class ChatView(QWidget):
         self.ctx = ctx
         self.conversation_id: str | None = None
         self.turn: LiveAnswer | None = None
-        self._editing: Any = None
+        self._editing: MessageId | None = None
         self._load_token = 0
         self.attachments: list[str] = []
         self._chat_files: list[str] = []  # what earlier messages of this chat attached
-        self._focus: Any = None
+        self._focus: object = None  # a message id to scroll to once shown
         self._finished: list[LiveAnswer] = []
         self.renders = RenderQueue(self)  # one queue: long histories render a bit per pass
         layout = QVBoxLayout(self)
@@ -225,7 +230,7 @@ class ChatView(QWidget):
 
         held = self.pending.reader(conversation_id)
 
-        def read() -> tuple[list[Any], dict[str, tuple[int, int]], list[str], list[Any]]:
+        def read() -> _Read:
             stored = history.messages(conversation_id)
             groups = group_messages(stored)
             if live is not None:  # the live turn's own messages are shown by its widget
@@ -234,7 +239,7 @@ class ChatView(QWidget):
             files = [p for m in stored if m.role == "user" for p in m.attachments or []]
             return groups, history.alternatives(conversation_id), files, held()
 
-        def show(got: tuple[list[Any], dict[str, tuple[int, int]], list[str], list[Any]]) -> None:
+        def show(got: _Read) -> None:
             self.pending.show_cards(conversation_id, got[3])
             if token == self._load_token:
                 self._chat_files = got[2]
@@ -256,7 +261,7 @@ class ChatView(QWidget):
             return
         self.load_conversation(live.conversation_id, live=live)
 
-    def _show_history(self, token: int, groups: list[Any], live: LiveAnswer | None = None,
+    def _show_history(self, token: int, groups: list[Group], live: LiveAnswer | None = None,
                       alternatives: dict[str, tuple[int, int]] | None = None) -> None:
         """Build the widgets a few at a time: a long conversation must not freeze the window.
         `alternatives`: {user message id: (answer shown, how many)} for the answers' ‹ n / N ›."""
@@ -305,7 +310,7 @@ class ChatView(QWidget):
             widget.cite_clicked.connect(lambda n, w=widget: self.open_citation(w, n))
             widget.card_changed.connect(self._remember_card)
 
-    def _remember_card(self, call_id: str, state: dict[str, Any]) -> None:
+    def _remember_card(self, call_id: str, state: dict[str, object]) -> None:
         cid, history = self.conversation_id, self.ctx.lazy("history")
         if cid is not None and call_id:
             self.ctx.ops.run(lambda: remember_card(history, cid, call_id, state),
@@ -418,7 +423,7 @@ class ChatView(QWidget):
         if self.conversation_id == conversation_id and self.turn is None:
             self.load_conversation(conversation_id, focus=message_id)
 
-    def begin_edit(self, message_id: object, text: str) -> None:
+    def begin_edit(self, message_id: MessageId, text: str) -> None:
         if self.turn is not None:
             return
         self._editing = message_id
@@ -426,6 +431,8 @@ class ChatView(QWidget):
 
     def _resend_edit(self, text: str, think: bool) -> None:
         message_id, self._editing = self._editing, None
+        if message_id is None:  # only called while editing
+            return
         self.composer.set_editing(None)
         self._drop_from(message_id)
         self._add(_wired(self, UserMessage(text, dark=self.ctx.dark)))
@@ -446,7 +453,7 @@ class ChatView(QWidget):
         items = (self.messages.itemAt(i) for i in range(self.messages.count()))
         return [w for w in (item.widget() for item in items if item is not None) if w]
 
-    def _last(self, kind: type) -> Any:
+    def _last(self, kind: type[W]) -> W | None:
         return next((w for w in reversed(self._widgets()) if isinstance(w, kind)), None)
 
     def _start(self, thinking: bool, begin: Begin, pasted: bool = False) -> None:
@@ -504,7 +511,7 @@ class ChatView(QWidget):
         if self.turn is not None:
             self.turn.stop()
 
-    def _on_finished(self, live: LiveAnswer, figures: dict[str, Any]) -> None:
+    def _on_finished(self, live: LiveAnswer, figures: Figures) -> None:
         self._end(live)
         if figures.get("finish_reason") != "error":  # a failure says so in the banner
             self.turn_finished.emit({**figures, "pasted": float(live.pasted)})
@@ -531,16 +538,16 @@ class ChatView(QWidget):
         source = next((s for s in message.sources if s.citation == number), None)
         return open_source(source, self) if source is not None else None
 
-    def dragEnterEvent(self, event: Any) -> None:  # noqa: N802
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802
         self.composer.dragEnterEvent(event)
 
     def dragLeaveEvent(self, event: object) -> None:  # noqa: N802
         self.composer.dragLeaveEvent(event)
 
-    def dropEvent(self, event: Any) -> None:  # noqa: N802
+    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802
         self.composer.dropEvent(event)
 
 
-def _wired(view: ChatView, widget: Any) -> Any:
+def _wired(view: ChatView, widget: W) -> W:
     view._wire(widget)
     return widget

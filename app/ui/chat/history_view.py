@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 from pathlib import Path
-from types import SimpleNamespace
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 from PySide6.QtWidgets import QWidget
 
+from app.core.history.records import StoredMessage
 from app.core.pastes import is_paste
 from app.ui.chat.message import AssistantMessage, SummaryMarker, UserMessage
 from app.ui.chat.text_view import RenderQueue
+from skills.base import Source
+
+if TYPE_CHECKING:
+    from app.core.history import HistoryStore
 
 _NOTES = {
     "interrupted": str(QT_TRANSLATE_NOOP("History", "The app closed before this answer finished.")),
@@ -41,16 +45,17 @@ def notice_text(notice: str) -> str:
     return QCoreApplication.translate("History", text) if text else ""
 
 
-def _source(raw: object) -> Any:
-    """Sources come back from the store as dicts; the widgets read attributes."""
-    if not isinstance(raw, dict):
+def _source(raw: object) -> Source:
+    """Sources come back from the store as dicts; the widgets read a Source."""
+    if isinstance(raw, Source):
         return raw
-    return SimpleNamespace(citation=int(raw.get("citation", 0)), document=raw.get("document", ""),
-                           title=raw.get("title", ""), location=raw.get("location", ""),
-                           page=raw.get("page"), text=raw.get("text", ""))
+    found = raw if isinstance(raw, dict) else {}
+    return Source(citation=int(found.get("citation", 0)), document=found.get("document", ""),
+                  title=found.get("title", ""), location=found.get("location", ""),
+                  page=found.get("page"), text=found.get("text", ""))
 
 
-def _add_assistant(widget: AssistantMessage, message: Any) -> None:
+def _add_assistant(widget: AssistantMessage, message: StoredMessage) -> None:
     if message.reasoning:
         widget.add_reasoning(message.reasoning)
     if message.content:
@@ -64,10 +69,10 @@ def _add_assistant(widget: AssistantMessage, message: Any) -> None:
     widget.message_id = message.id
 
 
-Group = tuple[str, list[Any]]  # ("user" | "summary", [message]) or ("assistant", [...])
+Group = tuple[str, list[StoredMessage]]  # ("user" | "summary", [message]) or ("assistant", [...])
 
 
-def group_messages(stored: list[Any]) -> list[Group]:
+def group_messages(stored: list[StoredMessage]) -> list[Group]:
     """Consecutive assistant and tool messages (one tool-using turn) form one group.
 
     A summary is stored when it is made (mid-turn) but shown where it applies: above the
@@ -119,7 +124,8 @@ def build_widget(group: Group, dark: bool, renders: RenderQueue | None = None) -
     return widget
 
 
-def remember_card(history: Any, conversation_id: str, call_id: str, state: dict[str, Any]) -> None:
+def remember_card(history: HistoryStore, conversation_id: str, call_id: str,
+                  state: dict[str, object]) -> None:
     """Store a tool card's new state (undone) with its result, so a reopened chat shows it.
     Blocks on the disk: run it on a worker."""
     for message in history.messages(conversation_id):

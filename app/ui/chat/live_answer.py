@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 import warnings
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, QObject, Signal
 from PySide6.QtGui import QAccessible, QAccessibleAnnouncementEvent
@@ -22,6 +22,7 @@ from app.core.events import (
     OutputCut,
     Progress,
     ToolFinished,
+    ToolProgress,
     ToolStarted,
     TurnDone,
     TurnFailed,
@@ -30,11 +31,14 @@ from app.core.events import (
 from app.ui.bridge import TurnBridge
 from app.ui.chat.message import AssistantMessage
 from app.ui.failures import Presented, present, present_error
+from skills.base import Pausable, Source
 
 if TYPE_CHECKING:
     from app.core.assistant import Assistant, TurnHandle
     from app.core.events import AssistantEvent
     from app.ui.ops import Ops
+
+Figures = dict[str, float | str]  # a finished turn's speed and counts, and how it ended
 
 Begin = Callable[["Assistant", Callable[["AssistantEvent"], None]], "TurnHandle"]
 CONTEXT = "LiveAnswer"
@@ -170,7 +174,7 @@ class LiveAnswer(QObject):
         if self.message is not None:
             self.message.finish_tool(event.call_id, event.name, event.ok, event.text, event.data)
 
-    def _on_tool_progress(self, event: Any) -> None:
+    def _on_tool_progress(self, event: ToolProgress) -> None:
         if self.message is None:
             return
         card = self.message.card_for(event.call_id, event.name)
@@ -180,7 +184,7 @@ class LiveAnswer(QObject):
             card.offer_pause()
             card.pause_asked.connect(lambda paused, job=event.control: self._pause(job, paused))
 
-    def _pause(self, job: Any, paused: bool) -> None:
+    def _pause(self, job: Pausable, paused: bool) -> None:
         """Pause / Resume a running tool's job (off the GUI thread, like every core call)."""
         if self._ops is not None:
             self._ops.run(job.pause if paused else job.resume)
@@ -192,7 +196,7 @@ class LiveAnswer(QObject):
             return
         self.message.card_for(request.call_id, request.name).ask(request)
 
-    def _on_sources(self, sources: list[Any]) -> None:
+    def _on_sources(self, sources: list[Source]) -> None:
         if self.message is not None:
             self.message.set_sources(self.message.sources + list(sources))
 
@@ -216,7 +220,7 @@ class LiveAnswer(QObject):
                  "step_limit": _tr("Stopped after too many tool steps.")}
         self._done_with(figures, notes.get(event.finish_reason, ""), stats)
 
-    def _done_with(self, figures: dict[str, Any], note: str, stats: str = "") -> None:
+    def _done_with(self, figures: Figures, note: str, stats: str = "") -> None:
         if self.ended:
             return
         self.ended = True
@@ -247,7 +251,7 @@ class LiveAnswer(QObject):
         if self.message is not None:
             self.message.show_status(text)
 
-    def _figures(self, done: TurnDone) -> tuple[str, dict[str, Any]]:
+    def _figures(self, done: TurnDone) -> tuple[str, Figures]:
         """'12.3 tok/s · 256 tokens' from the engine's figures, else from what was counted."""
         usage, timings = dict(done.usage or {}), dict(done.timings or {})
         tokens = int(usage.get("completion_tokens", 0)) or self.deltas
@@ -260,7 +264,7 @@ class LiveAnswer(QObject):
             # Counted here: an answer that arrived in one burst (a server that does not
             # stream) took no measurable time, and has no speed to show.
             tps = tokens / elapsed
-        figures: dict[str, Any] = {"tps": tps, "tokens": float(tokens),
+        figures: Figures = {"tps": tps, "tokens": float(tokens),
                                    "prompt_tokens": float(usage.get("prompt_tokens", 0)),
                                    "context_tokens": float(
                                        done.last_prompt_tokens + done.last_completion_tokens),

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
 
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication
@@ -18,8 +17,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.core.events import MessageId
 from app.ui.chat.text_view import COALESCE_MS, MessageText, RenderQueue
 from app.ui.chat.tool_card import ToolCard
+from skills.base import Source
 
 SEGMENT_CHARS = 1200  # past this, a segment is frozen at the next block boundary
 _FENCE = re.compile(r"^(```|~~~)", re.MULTILINE)
@@ -243,7 +244,7 @@ class AssistantMessage(QFrame):
         super().__init__(parent)
         self.setObjectName("assistantMessage")
         self._renders = renders or RenderQueue(self)
-        self.message_id: Any = None
+        self.message_id: MessageId | None = None
         self.dark = dark
         self._layout = QVBoxLayout(self)
         self._layout.setContentsMargins(0, 6, 40, 6)
@@ -253,7 +254,7 @@ class AssistantMessage(QFrame):
         self.segments: list[MessageText] = []
         self.cards: dict[str, ToolCard] = {}
         self._segment_text = ""
-        self.sources: list[Any] = []
+        self.sources: list[Source] = []
         self._answer = ""
         self._notices: list[str] = []  # Hearth cut the model short ("Thinking was cut short")
         self._footer = self._build_footer()
@@ -311,7 +312,7 @@ class AssistantMessage(QFrame):
         self._insert(self.segment)
         self._segment_text = ""
 
-    def add_tool(self, call_id: str, name: str, arguments: dict[str, Any]) -> ToolCard:
+    def add_tool(self, call_id: str, name: str, arguments: dict[str, object]) -> ToolCard:
         self._close_open_parts()
         card = ToolCard(call_id, name, arguments)
         card.state_changed.connect(lambda state, c=card: self.card_changed.emit(c.call_id, state))
@@ -325,10 +326,10 @@ class AssistantMessage(QFrame):
         return card if card is not None else self.add_tool(call_id, name, {})
 
     def finish_tool(self, call_id: str, name: str, ok: bool, text: str, data: object,
-                    state: dict[str, Any] | None = None) -> None:
+                    state: dict[str, object] | None = None) -> None:
         self.card_for(call_id, name).finish(ok, text, data, state)
 
-    def set_sources(self, sources: list[Any]) -> None:
+    def set_sources(self, sources: list[Source]) -> None:
         self.sources = sorted(sources, key=lambda s: getattr(s, "citation", 0))
         self._sources_label.setText(_sources_html(self.sources))
         self._sources_label.setVisible(bool(self.sources))
@@ -496,7 +497,7 @@ class AssistantMessage(QFrame):
         super().changeEvent(event)
 
 
-def _sources_html(sources: list[Any]) -> str:
+def _sources_html(sources: list[Source]) -> str:
     import html
 
     items = []

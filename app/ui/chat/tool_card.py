@@ -7,7 +7,7 @@ import json
 import re
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Protocol
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
@@ -61,11 +61,19 @@ _ARGUMENTS: dict[str, str] = {
 }
 
 
+class Answerable(Protocol):
+    """A change waiting for the person: a turn's confirmation, or a routine's held change."""
+
+    def approve(self) -> None: ...
+
+    def deny(self) -> None: ...
+
+
 def nice_name(name: str) -> str:
     return _NICE.get(name, name.replace("_", " ").capitalize())
 
 
-def format_arguments(arguments: dict[str, Any],
+def format_arguments(arguments: dict[str, object],
                      word: Callable[[str], str] = lambda key: key) -> str:
     """`key: value  ·  ...`; `word` names a key in the reader's language."""
     parts = []
@@ -77,7 +85,7 @@ def format_arguments(arguments: dict[str, Any],
     return "  ·  ".join(parts)
 
 
-def _rows(data: object) -> list[dict[str, Any]]:
+def _rows(data: object) -> list[dict[str, object]]:
     if isinstance(data, dict):
         for key in ("items", "results", "files", "events", "passages", "documents"):
             if isinstance(data.get(key), list):
@@ -88,7 +96,7 @@ def _rows(data: object) -> list[dict[str, Any]]:
     return []
 
 
-def _row_html(row: dict[str, Any]) -> str:
+def _row_html(row: dict[str, object]) -> str:
     """One line of a result: an event, a file or a passage, whichever the row looks like."""
     esc = html.escape
     if "start" in row:  # calendar event
@@ -173,13 +181,14 @@ class ToolCard(QFrame):
     state_changed = Signal(dict)  # what to store with the result (e.g. {"undone": True})
 
     def __init__(
-        self, call_id: str, name: str, arguments: dict[str, Any], parent: QWidget | None = None
+        self, call_id: str, name: str, arguments: dict[str, object],
+        parent: QWidget | None = None
     ) -> None:
         super().__init__(parent)
         self.setObjectName("toolCard")
         self.call_id = call_id
         self.name = name
-        self._request: Any = None
+        self._request: Answerable | None = None
         self.file_actions: WrittenFileActions | None = None  # Open / Reveal / Undo
         self._denied = False
         layout = QVBoxLayout(self)
@@ -269,7 +278,7 @@ class ToolCard(QFrame):
         self._show_count("")
         self.pause_asked.emit(paused)
 
-    def ask(self, request: object) -> None:
+    def ask(self, request: Answerable) -> None:
         """Wait for the user's decision on a change (the turn thread blocks until then)."""
         self._request = request
         self.description.setText(
@@ -308,7 +317,8 @@ class ToolCard(QFrame):
     def waiting(self) -> bool:
         return self._request is not None
 
-    def finish(self, ok: bool, text: str, data: Any, state: dict[str, Any] | None = None) -> None:
+    def finish(self, ok: bool, text: str, data: object,
+               state: dict[str, object] | None = None) -> None:
         """Show the result; `state` is the card's stored state when a chat is reopened."""
         state = state or {}
         self.withdraw_pause()
@@ -330,12 +340,13 @@ class ToolCard(QFrame):
         self.status.setObjectName("toolStatusOk" if ok else "toolStatusFail")
         self.status.style().polish(self.status)
         written = written_path(data) if ok else ""
+        record = data if isinstance(data, dict) else {}
         # A written file is told from its data, in the reader's language (the text is the
         # model's, in English, with instructions for it).
-        self.result.setText(self._written_html(data) if written else result_html(text, data))
+        self.result.setText(self._written_html(record) if written else result_html(text, data))
         self.result.setVisible(bool(text or data))
         if written and self.file_actions is None:
-            self.file_actions = WrittenFileActions(data, self)
+            self.file_actions = WrittenFileActions(record, self)
             self.file_actions.undone.connect(self._on_undone)  # a method: queued to this thread
             if state.get("undone"):
                 self.file_actions.show_undone()
@@ -346,7 +357,7 @@ class ToolCard(QFrame):
     def _argument(self, key: str) -> str:
         return self.tr(_ARGUMENTS[key]) if key in _ARGUMENTS else key
 
-    def _written_html(self, data: dict[str, Any]) -> str:
+    def _written_html(self, data: dict[str, object]) -> str:
         name = html.escape(Path(written_path(data)).name)
         size = data.get("size")
         text = self.tr("Wrote %1 (%2).").replace("%1", f"<b>{name}</b>").replace(

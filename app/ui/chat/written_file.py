@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
-from typing import Any
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
@@ -24,7 +23,7 @@ class WrittenFileActions(QWidget):
 
     undone = Signal(bool, str)  # ok, message: emitted from the worker, delivered queued
 
-    def __init__(self, data: dict[str, Any], parent: QWidget | None = None) -> None:
+    def __init__(self, data: dict[str, object], parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.data = data
         self.path = written_path(data)

@@ -10,7 +10,7 @@ from typing import Any
 
 import shiboken6
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import (
     QFileDialog,
     QLabel,
@@ -527,10 +527,10 @@ class MainWindow(QMainWindow):
                                                        encoding="utf-8"),
                          title=self.tr("Could not export the chat"))
 
-    def dragEnterEvent(self, event: object) -> None:  # noqa: N802
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802
         self.chat.dragEnterEvent(event)
 
-    def dropEvent(self, event: object) -> None:  # noqa: N802
+    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802
         self.chat.dropEvent(event)
 
     # -- life ---------------------------------------------------------------------------------
