@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 import uuid
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from typing import Protocol
 
 from app.core.assistant.handle import TurnHandle
 from app.core.assistant.prefix import system_message, tool_specs
@@ -19,6 +19,7 @@ from app.core.assistant.turn_mode import (
     is_office_turn,
 )
 from app.core.events import TurnFailed
+from app.core.history.records import StoredMessage
 from app.core.mcp import servers_for
 from app.core.runner import ModelRunner
 from app.core.settings import McpServer, Settings
@@ -220,7 +221,7 @@ class Assistant:
         if self.history.get_conversation(conversation_id) is None:
             raise ValueError(f"There is no conversation with id {conversation_id}.")
 
-    def _question_of(self, conversation_id: str, message_id: str | None) -> Any:
+    def _question_of(self, conversation_id: str, message_id: str | None) -> StoredMessage:
         """The user message an answer (message_id; None: the last answer) replied to."""
         stored = self.history.messages(conversation_id)
         if message_id is not None:
@@ -233,7 +234,7 @@ class Assistant:
             raise ValueError("This conversation has no message to answer again.")
         return users[-1]
 
-    def _find(self, conversation_id: str, message_id: str) -> Any:
+    def _find(self, conversation_id: str, message_id: str) -> StoredMessage:
         for message in self.history.messages(conversation_id):
             if str(message.id) == str(message_id):
                 return message

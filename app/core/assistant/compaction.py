@@ -7,7 +7,6 @@ import logging
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 from app.core.assistant.context_budget import (
     ContextBudget,
@@ -19,6 +18,7 @@ from app.core.assistant.context_budget import (
 )
 from app.core.assistant.transcript import HistoryLike, engine_messages
 from app.core.events import AssistantEvent, ContextCompacted, Queued
+from app.core.history.records import StoredMessage
 from app.core.oneshot import generate_text
 from app.core.prompts import prompt_text
 from app.core.runner import ModelRunner
@@ -42,7 +42,7 @@ class StepPrompt:
     options: GenerateOptions
     seqs: list[int] = field(default_factory=list)
 
-    def with_history(self, stored: list[Any]) -> StepPrompt:
+    def with_history(self, stored: list[StoredMessage]) -> StepPrompt:
         pairs = engine_messages(stored)
         return StepPrompt(self.messages[:1] + [m for _, m in pairs], self.options,
                           [0] + [seq for seq, _ in pairs])

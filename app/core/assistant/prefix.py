@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import cast
 
 from app.core.assistant.turn_mode import TurnMode
 from app.core.prompts import build_system_prompt, user_locale
@@ -28,12 +28,12 @@ def system_message(skills: Sequence[Skill], settings: Settings, mode: TurnMode,
 VALIDATION_ONLY = frozenset({"additionalProperties", "$schema", "title"})
 
 
-def tool_specs(skills: Sequence[Skill]) -> list[dict[str, Any]]:
+def tool_specs(skills: Sequence[Skill]) -> list[dict[str, object]]:
     """The schemas the chat template renders after the system message, in a fixed order."""
-    return [_compact(tool_spec(skill)) for skill in skills]
+    return [cast("dict[str, object]", _compact(tool_spec(skill))) for skill in skills]
 
 
-def _compact(value: object) -> Any:
+def _compact(value: object) -> object:
     if isinstance(value, dict):
         # A property may itself be named "title": only drop the keyword, never a property.
         return {key: (_compact(item) if key != "properties" else

@@ -6,7 +6,7 @@ import json
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TypedDict, TypeVar
 
 import jsonschema
 
@@ -30,6 +30,17 @@ HELD = ("This change has NOT been made: it waits for the user's approval, which 
         "their approval; do not call it again.")
 
 
+class CallRecord(TypedDict):
+    """A tool call as the turn stores it with the assistant message."""
+
+    id: str
+    name: str
+    arguments: dict[str, object]
+
+
+C = TypeVar("C")
+
+
 class CallBudget:
     """Caps the tool calls of one turn, per step and in all (settings), whatever the policy:
     with --yes a model asking for a thousand calls at once must not get a thousand runs."""
@@ -39,7 +50,7 @@ class CallBudget:
         self.per_turn = max(1, per_turn)
         self.used = 0
 
-    def admit(self, calls: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], str]:
+    def admit(self, calls: list[C]) -> tuple[list[C], str]:
         """The calls of this step that may run, and a note for the model on the rest ("")."""
         room = min(self.per_step, self.per_turn - self.used)
         allowed = calls[:max(0, room)]
@@ -61,14 +72,14 @@ class ToolOutcome:
 
     ok: bool
     text: str
-    data: Any = None
+    data: object = None
     sources: list[Source] = field(default_factory=list)
     cancelled: bool = False
     denied: bool = False  # the person said no: nothing was done, and nothing failed
 
-    def card(self) -> dict[str, Any]:
+    def card(self) -> dict[str, object]:
         """What the card showed, to be stored with the result (JSON-safe)."""
-        state: dict[str, Any] = {"denied": True} if self.denied else {}
+        state: dict[str, object] = {"denied": True} if self.denied else {}
         if self.data is not None:
             state["data"] = json.loads(json.dumps(self.data, ensure_ascii=False, default=str))
         return state
@@ -96,7 +107,7 @@ class ToolCaller:
         self._citations += 1
         return self._citations
 
-    def call(self, call_id: str, name: str, arguments: dict[str, Any]) -> ToolOutcome:
+    def call(self, call_id: str, name: str, arguments: dict[str, object]) -> ToolOutcome:
         skill = self.skills.get(name)
         if skill is None:
             known = ", ".join(sorted(self.skills)) or "none"
@@ -125,7 +136,7 @@ class ToolCaller:
         return outcome
 
     # -- confirmation ---------------------------------------------------------------------
-    def _approved_in_advance(self, skill: Skill, arguments: dict[str, Any]) -> bool:
+    def _approved_in_advance(self, skill: Skill, arguments: dict[str, object]) -> bool:
         """See skills.base.ApprovedInAdvance; any failure there means: ask."""
         check = getattr(skill, "approved_in_advance", None)
         try:
@@ -133,7 +144,7 @@ class ToolCaller:
         except Exception:  # noqa: BLE001 - asking is always the safe answer
             return False
 
-    def _asks(self, skill: Skill, arguments: dict[str, Any]) -> list[str]:
+    def _asks(self, skill: Skill, arguments: dict[str, object]) -> list[str]:
         """One description per approval needed: a skill with `confirmations(arguments,
         context)` (see skills.base.Previewing) can show a preview and ask twice (overwrites)."""
         confirmations = getattr(skill, "confirmations", None)
@@ -142,7 +153,7 @@ class ToolCaller:
         return [str(text) for text in confirmations(arguments, self.context)] or [
             _describe(skill, arguments)]
 
-    def _confirmed(self, call_id: str, skill: Skill, arguments: dict[str, Any],
+    def _confirmed(self, call_id: str, skill: Skill, arguments: dict[str, object],
                    description: str) -> bool:
         request = ConfirmationRequest(call_id, skill.name, arguments, description)
         if self.policy == "approve":
@@ -156,8 +167,8 @@ class ToolCaller:
         return request.approved and not self.cancelled.is_set()
 
     # -- running --------------------------------------------------------------------------
-    def _run(self, call_id: str, skill: Skill, arguments: dict[str, Any]) -> ToolOutcome:
-        box: dict[str, Any] = {}
+    def _run(self, call_id: str, skill: Skill, arguments: dict[str, object]) -> ToolOutcome:
+        box: dict[str, object] = {}
         finished = threading.Event()
         # A skill that can pause keeps its running job in `job` (see skills.base.Pausable).
         context = replace(self.context, progress=lambda done, total, current: self.emit(
@@ -177,8 +188,9 @@ class ToolCaller:
         while not finished.wait(POLL_S):
             if self.cancelled.is_set():
                 return ToolOutcome(False, CANCELLED, cancelled=True)
-        if "error" in box:
-            return ToolOutcome(False, _error_text(skill.name, box["error"]))
+        error = box.get("error")
+        if isinstance(error, BaseException):
+            return ToolOutcome(False, _error_text(skill.name, error))
         return self._outcome(box.get("result"), skill.name)
 
     def _outcome(self, result: object, name: str) -> ToolOutcome:
@@ -233,7 +245,7 @@ def _error_line(error: jsonschema.ValidationError) -> str:
     return f"{where}: {error.message}" if where else error.message
 
 
-def _describe(skill: Skill, arguments: dict[str, Any]) -> str:
+def _describe(skill: Skill, arguments: dict[str, object]) -> str:
     try:
         text = skill.describe_change(arguments)
     except Exception:  # noqa: BLE001 - the user still gets the raw call to judge

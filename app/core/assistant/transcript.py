@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Protocol
 
 from app.core.assistant.context_budget import summary_message
+from app.core.history.records import Conversation, StoredMessage
 from app.core.pastes import is_paste, model_text
 from backends.base import Message
 
@@ -14,22 +15,22 @@ class HistoryLike(Protocol):
     """The subset of app.core.history.HistoryStore the assistant uses (tests may fake it)."""
 
     def create_conversation(self, title: str = "", model: str = "",
-                            conversation_id: str | None = None) -> Any: ...
+                            conversation_id: str | None = None) -> Conversation: ...
 
-    def get_conversation(self, conversation_id: str) -> Any: ...
+    def get_conversation(self, conversation_id: str) -> Conversation | None: ...
 
     def add_message(self, conversation_id: str, role: str, content: str = "",
-                    **fields: object) -> Any: ...
+                    **fields: object) -> StoredMessage: ...
 
-    def update_message(self, message_id: str, **fields: object) -> Any: ...
+    def update_message(self, message_id: str, **fields: object) -> None: ...
 
-    def messages(self, conversation_id: str) -> list[Any]: ...
+    def messages(self, conversation_id: str) -> list[StoredMessage]: ...
 
-    def rename(self, conversation_id: str, title: str) -> Any: ...
+    def rename(self, conversation_id: str, title: str) -> None: ...
 
     def needs_title(self, conversation_id: str) -> bool: ...
 
-    def delete_messages_after(self, conversation_id: str, seq: int) -> Any: ...
+    def delete_messages_after(self, conversation_id: str, seq: int) -> None: ...
 
     def keep_alternative(self, conversation_id: str, user_message_id: str) -> int: ...
 
@@ -54,12 +55,12 @@ INTERRUPTED = ("The tool was interrupted before it returned a result (Hearth sto
                "ran). Nothing is known about what it did; run it again if it is still needed.")
 
 
-def to_engine_messages(stored: list[Any]) -> list[Message]:
+def to_engine_messages(stored: list[StoredMessage]) -> list[Message]:
     """Stored history -> OpenAI-style messages (tool call arguments stay dicts)."""
     return [message for _, message in engine_messages(stored)]
 
 
-def engine_messages(stored: list[Any]) -> list[tuple[int, Message]]:
+def engine_messages(stored: list[StoredMessage]) -> list[tuple[int, Message]]:
     """Stored history -> (seq, message) pairs for the model.
 
     Messages a stored summary stands for are replaced by it (the newest summary wins).
@@ -71,7 +72,7 @@ def engine_messages(stored: list[Any]) -> list[tuple[int, Message]]:
     if summary is not None:
         out.append((summary.summary_of, summary_message(summary.content)))
         stored = [m for m in stored if m.seq > summary.summary_of]
-    waiting: list[dict[str, Any]] = []  # calls of the last assistant message with no result yet
+    waiting: list[Message] = []  # calls of the last assistant message with no result yet
     seq = 0
     for message in stored:
         converted = _convert(message)
@@ -88,12 +89,12 @@ def engine_messages(stored: list[Any]) -> list[tuple[int, Message]]:
     return out + _interrupted(waiting, seq)
 
 
-def _interrupted(calls: list[dict[str, Any]], seq: int) -> list[tuple[int, Message]]:
+def _interrupted(calls: list[Message], seq: int) -> list[tuple[int, Message]]:
     return [(seq, {"role": "tool", "content": INTERRUPTED, "tool_call_id": call["id"],
                    "name": call["function"]["name"]}) for call in calls]
 
 
-def _convert(message: Any) -> Message | None:
+def _convert(message: StoredMessage) -> Message | None:
     if message.role == "user":
         # A message kept whole as a file (app.core.pastes) reaches the model as an excerpt.
         pasted = next((p for p in message.attachments if is_paste(p)), None)

@@ -9,14 +9,13 @@ import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any
 
 from app.core.assistant.budget import step_sampling, thinking_budget
 from app.core.assistant.compaction import StepPrompt, fit_context
 from app.core.assistant.handle import TurnHandle
 from app.core.assistant.prefix import system_message, tool_specs
 from app.core.assistant.stream import StepResult, stream_step
-from app.core.assistant.tools import CANCELLED, CallBudget, ToolCaller
+from app.core.assistant.tools import CANCELLED, CallBudget, CallRecord, ToolCaller
 from app.core.assistant.transcript import HistoryLike
 from app.core.assistant.turn_mode import ConfirmPolicy, OnEvent, TurnMode
 from app.core.events import (
@@ -282,7 +281,7 @@ class Turn:
 
     def _act(self, message_id: str, result: StepResult, caller: ToolCaller) -> bool:
         """Store the call message, run each call, store each result. True when cancelled."""
-        calls: list[dict[str, Any]] = [
+        calls: list[CallRecord] = [
             {"id": f"call_{uuid.uuid4().hex[:12]}", "name": c.name, "arguments": c.arguments}
                  for c in result.calls]
         calls, refused = caller.budget.admit(calls)
@@ -316,7 +315,7 @@ class Turn:
                 return True
         return False
 
-    def _repeats(self, call: dict[str, Any]) -> bool:
+    def _repeats(self, call: CallRecord) -> bool:
         """A call made before in this turn with the same arguments (a tool-call loop)."""
         key = json.dumps([call["name"], call["arguments"]], sort_keys=True, ensure_ascii=False,
                          default=str)
@@ -326,7 +325,7 @@ class Turn:
         self.calls_seen.add(key)
         return False
 
-    def _store_cancelled(self, calls: list[dict[str, Any]]) -> None:
+    def _store_cancelled(self, calls: list[CallRecord]) -> None:
         # Every stored call gets a result, so the history replays cleanly into the template.
         for call in calls:
             self.s.history.add_message(self.conv, "tool", CANCELLED, tool_call_id=call["id"],
