@@ -12,9 +12,11 @@ import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from enum import Enum
+from typing import TYPE_CHECKING
 
-from app.core.settings_compat import SettingNote
-from skills.index_health import Damage
+if TYPE_CHECKING:  # index_health imports sqlite_utils: not before the window shows
+    from app.core.settings_compat import SettingNote
+    from skills.index_health import Damage
 
 
 class NoticeKind(Enum):

@@ -9,16 +9,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication, Signal
 from PySide6.QtWidgets import QPushButton, QVBoxLayout, QWidget
 
 from app.core.notices import Notice, NoticeKind
 from app.core.settings_compat import NoteWhy, SettingNote
+
+if TYPE_CHECKING:
+    from skills.index_health import Damage
 from app.ui.banner_frame import BannerFrame
 from app.ui.context import UiContext
-from skills.index_health import Damage, DamageWhy
 
 translate = QCoreApplication.translate  # context "Notices" written out: lupdate reads the calls
 
@@ -39,6 +41,8 @@ def damage_words(damage: Damage | None) -> str:
     """What is wrong with a database file, in the UI language (SQLite's words stay as they are)."""
     if damage is None:
         return ""
+    from skills.index_health import DamageWhy  # loaded already: it told what is wrong
+
     sentence = {
         DamageWhy.UNREADABLE: translate("Notices", "it cannot be read: %1"),
         DamageWhy.NOT_SQLITE: translate("Notices", "it is not a SQLite database"),

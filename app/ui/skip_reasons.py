@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication
 
-from skills.documents.skips import Skip, SkipWhy
+if TYPE_CHECKING:
+    from skills.documents.skips import Skip, SkipWhy
 
 
 def _sentence(why: SkipWhy) -> str:
+    from skills.documents.skips import SkipWhy  # loaded already: a skip came from the index
+
     translate = QCoreApplication.translate
     return {
         SkipWhy.UNSUPPORTED_TYPE: translate("SkipReason", "unsupported file type %1"),
@@ -58,6 +62,8 @@ def skip_reason(skip: Skip) -> str:
 
 def technical(skip: Skip) -> str:
     """The untranslated words a library or the system gave, for a tooltip ("" when none)."""
+    from skills.documents.skips import SkipWhy
+
     if skip.why is SkipWhy.DAMAGED and len(skip.details) > 1:
         return skip.details[1]
     return skip.details[0] if skip.why is SkipWhy.NOT_RETURNED and skip.details else ""

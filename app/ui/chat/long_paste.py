@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from app.core.pastes import save_paste, too_long
 from app.ui.context import UiContext
-from skills.documents.skips import Skip
+
+if TYPE_CHECKING:
+    from skills.documents.skips import Skip
+
 
 
 class NotIndexed(OSError):
