@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Signal
 
 from app.ui.context import UiContext
 from app.ui.i18n import plural
 from app.ui.skip_reasons import skip_reason
+
+if TYPE_CHECKING:
+    from app.ui.chat.chat_view import ChatView
 
 
 class DropIndexer(QObject):
@@ -19,7 +22,7 @@ class DropIndexer(QObject):
     progress = Signal(object)
     finished = Signal(object)
 
-    def __init__(self, ctx: UiContext, chat: Any) -> None:
+    def __init__(self, ctx: UiContext, chat: ChatView) -> None:
         super().__init__(chat)
         self.ctx = ctx
         self.chat = chat
@@ -111,5 +114,5 @@ class DropIndexer(QObject):
         self.finished.emit(error)
 
 
-def _new_id(created: Any) -> str:
-    return created if isinstance(created, str) else str(created.id)
+def _new_id(created: object) -> str:
+    return created if isinstance(created, str) else str(getattr(created, "id", ""))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 import uuid
 from collections.abc import Callable, Sequence
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from app.core.assistant.handle import TurnHandle
 from app.core.assistant.prefix import system_message, tool_specs
@@ -19,7 +19,6 @@ from app.core.assistant.turn_mode import (
     is_office_turn,
 )
 from app.core.events import TurnFailed
-from app.core.history.records import StoredMessage
 from app.core.mcp import servers_for
 from app.core.runner import ModelRunner
 from app.core.settings import McpServer, Settings
@@ -27,6 +26,10 @@ from app.core.skill_switches import switched_on
 from backends.base import GenerateOptions, Message
 from backends.errors import FailureKind
 from skills.base import Skill
+
+if TYPE_CHECKING:
+    from app.core.history.records import StoredMessage
+
 
 __all__ = ["Assistant", "ConfirmPolicy", "TurnHandle", "TurnMode"]
 

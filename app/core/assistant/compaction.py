@@ -7,6 +7,7 @@ import logging
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from app.core.assistant.context_budget import (
     ContextBudget,
@@ -18,12 +19,15 @@ from app.core.assistant.context_budget import (
 )
 from app.core.assistant.transcript import HistoryLike, engine_messages
 from app.core.events import AssistantEvent, ContextCompacted, Queued
-from app.core.history.records import StoredMessage
 from app.core.oneshot import generate_text
 from app.core.prompts import prompt_text
 from app.core.runner import ModelRunner
 from backends.base import Backend, GenerateOptions, Message
 from backends.chat_format import estimate_tokens
+
+if TYPE_CHECKING:
+    from app.core.history.records import StoredMessage
+
 
 log = logging.getLogger(__name__)
 

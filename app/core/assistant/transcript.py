@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from app.core.assistant.context_budget import summary_message
-from app.core.history.records import Conversation, StoredMessage
 from app.core.pastes import is_paste, model_text
 from backends.base import Message
+
+if TYPE_CHECKING:
+    from app.core.history.records import Conversation, StoredMessage
+
 
 
 class HistoryLike(Protocol):

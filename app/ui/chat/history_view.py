@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 from PySide6.QtWidgets import QWidget
 
-from app.core.history.records import StoredMessage
 from app.core.pastes import is_paste
 from app.ui.chat.message import AssistantMessage, SummaryMarker, UserMessage
 from app.ui.chat.text_view import RenderQueue
@@ -16,6 +15,7 @@ from skills.base import Source
 
 if TYPE_CHECKING:
     from app.core.history import HistoryStore
+    from app.core.history.records import StoredMessage
 
 _NOTES = {
     "interrupted": str(QT_TRANSLATE_NOOP("History", "The app closed before this answer finished.")),
@@ -69,7 +69,7 @@ def _add_assistant(widget: AssistantMessage, message: StoredMessage) -> None:
     widget.message_id = message.id
 
 
-Group = tuple[str, list[StoredMessage]]  # ("user" | "summary", [message]) or ("assistant", [...])
+Group = tuple[str, list["StoredMessage"]]  # ("user" | "summary", [message]) or ("assistant", [...])
 
 
 def group_messages(stored: list[StoredMessage]) -> list[Group]:

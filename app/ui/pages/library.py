@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QShowEvent
@@ -32,7 +32,10 @@ from app.ui.file_actions import reveal_path, start_folder
 from app.ui.i18n import Retranslator, plural
 from app.ui.skip_reasons import skip_reason, technical
 from app.ui.theme import page_layout, page_title, title_row
-from skills.documents.models import CatalogEntry
+
+if TYPE_CHECKING:
+    from skills.documents.models import CatalogEntry, Progress
+
 
 TITLE_MAX_WIDTH = 360  # a long file name must leave the folder column room
 SEARCH_DELAY_MS = 200  # search once typing pauses
@@ -220,7 +223,7 @@ class LibraryView(QWidget):
             return entry.path
         return "\n".join(t for t in (self.status_text(entry), technical(entry.skip)) if t)
 
-    def status_text(self, entry: Any) -> str:
+    def status_text(self, entry: CatalogEntry) -> str:
         """Indexed / skipped and why / where it comes from, in a few words."""
         if entry.status != "ok":
             return self.tr("Skipped: %1").replace(
@@ -355,7 +358,7 @@ class LibraryView(QWidget):
         self.ctx.ops.run(lambda: documents.sync(progress=relay.progress.emit),
                          self._reindexed, self._reindex_failed)
 
-    def _on_progress(self, p: Any) -> None:
+    def _on_progress(self, p: Progress) -> None:
         self.status.setText(self.tr("Indexing %1 of %2: %3").replace("%1", str(p.done))
                             .replace("%2", str(p.total)).replace("%3", Path(p.current).name))
 

@@ -3,6 +3,7 @@ off, and the standing instructions every chat follows."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,7 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.memory.store import MAX_INSTRUCTIONS
+from app.core.memory.store import MAX_INSTRUCTIONS, Memory, MemoryStore
 from app.ui.context import UiContext
 from app.ui.i18n import Retranslator, plural
 
@@ -104,14 +105,14 @@ class MemoryTab(QWidget):
         self.reload()
 
     # -- building -------------------------------------------------------------------------------
-    def _dim(self, text: Any) -> QLabel:
+    def _dim(self, text: Callable[[], str]) -> QLabel:
         label = QLabel()
         label.setObjectName("dim")
         label.setWordWrap(True)
         self._tr(lambda: label.setText(text()))
         return label
 
-    def _bold(self, text: Any) -> QLabel:
+    def _bold(self, text: Callable[[], str]) -> QLabel:
         label = QLabel()
         font = label.font()
         font.setBold(True)
@@ -152,7 +153,7 @@ class MemoryTab(QWidget):
         self._selection_changed()
         return row
 
-    def _button(self, text: Any, slot: Any) -> QPushButton:
+    def _button(self, text: Callable[[], str], slot: Callable[[], object]) -> QPushButton:
         button = QPushButton()
 
         def name() -> None:
@@ -184,7 +185,7 @@ class MemoryTab(QWidget):
             if self.view.memories else self.tr("Nothing remembered yet.")), key="count")
         self._selection_changed()
 
-    def _add_row(self, memory: Any) -> None:
+    def _add_row(self, memory: Memory) -> None:
         row = self.table.rowCount()
         self.table.insertRow(row)
         text = QTableWidgetItem(memory.text)
@@ -207,7 +208,7 @@ class MemoryTab(QWidget):
         added.setFlags(added.flags() & ~Qt.ItemFlag.ItemIsEditable)
         self.table.setItem(row, ADDED, added)
 
-    def _source_text(self, memory: Any, title: str | None) -> str:
+    def _source_text(self, memory: Memory, title: str | None) -> str:
         if memory.typed:
             return self.tr("Typed by you")
         if title is None:
@@ -288,7 +289,8 @@ class MemoryTab(QWidget):
                          self.tr("Forget all %1 things Hearth remembers about you?")),
                   self.tr("Forget all"), lambda memory: memory.delete_all())
 
-    def _ask(self, question: str, action: str, change: Any) -> None:
+    def _ask(self, question: str, action: str,
+             change: Callable[[MemoryStore], object]) -> None:
         box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Forget memories"),
                           question + "\n\n" + self.tr("This cannot be undone."),
                           QMessageBox.StandardButton.Cancel, self)

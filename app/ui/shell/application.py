@@ -13,6 +13,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from PySide6.QtWidgets import QApplication
+
     from app.core.root import HearthParts
 
 STARTED = time.perf_counter()  # as early as this module is imported (bench_startup.py)
@@ -76,7 +78,7 @@ def run_app(argv: list[str], hearth_factory: Callable[[], HearthParts]) -> int:
         single.release()
 
 
-def _run(app: Any, args: argparse.Namespace, hearth_factory: Callable[[], HearthParts],
+def _run(app: QApplication, args: argparse.Namespace, hearth_factory: Callable[[], HearthParts],
          single: Any) -> int:
     from app.ui.shell.desktop import Desktop
 
@@ -93,7 +95,7 @@ def _run(app: Any, args: argparse.Namespace, hearth_factory: Callable[[], Hearth
         desktop.shutdown()
 
 
-def _quit_on_signals(app: Any) -> None:
+def _quit_on_signals(app: QApplication) -> None:
     """Ctrl+C in a terminal or a TERM from the session ends Hearth cleanly (stores closed).
 
     Python only runs signal handlers between bytecodes, and Qt's loop runs none while idle:
@@ -109,7 +111,7 @@ def _quit_on_signals(app: Any) -> None:
     timer.start(500)
 
 
-def _probe(app: Any) -> None:
+def _probe(app: QApplication) -> None:
     """bench_startup.py: the window is exposed; report the time since import and quit."""
     from PySide6.QtCore import QTimer
 

@@ -3,14 +3,22 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from concurrent.futures import Future
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import shiboken6
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
+from PySide6.QtGui import (
+    QAction,
+    QCloseEvent,
+    QDragEnterEvent,
+    QDropEvent,
+    QKeySequence,
+    QShowEvent,
+)
 from PySide6.QtWidgets import (
     QFileDialog,
     QLabel,
@@ -35,7 +43,13 @@ from app.ui.pages import (
     make_library_page,
     make_routines_page,
 )
+from backends.base import BackendInfo
 from backends.engines import Engine, display_name
+
+if TYPE_CHECKING:
+    from app.core.assistant import Assistant
+    from app.core.warmup import PrefixStatus
+    from backends.base import BackendInfo
 
 
 def _set_name(widget: QWidget, name: Callable[[], str]) -> None:
@@ -426,7 +440,7 @@ class MainWindow(QMainWindow):
         if isinstance(manager, ModelManager):
             manager.show_in_use()
 
-    def _loaded(self, loading: Any) -> None:
+    def _loaded(self, loading: Future[BackendInfo]) -> None:
         if loading.exception() is None:
             self.prefix_status.emit(None)
 
@@ -441,7 +455,7 @@ class MainWindow(QMainWindow):
 
         self.ctx.ops.run(start, on_failure=lambda _exc: self._show_prefix(None))
 
-    def _follow_memory(self, assistant: Any) -> None:
+    def _follow_memory(self, assistant: Assistant) -> None:
         """Once: a memory the model's tools changed (approved in a chat) warms the new prefix
         too. Called off the GUI thread; the signal brings it back to this one."""
         personal = assistant.personal
@@ -451,7 +465,7 @@ class MainWindow(QMainWindow):
         personal.on_change.append(
             lambda: self.personal_changed.emit() if shiboken6.isValid(self) else None)
 
-    def _show_prefix(self, status: Any) -> None:
+    def _show_prefix(self, status: PrefixStatus | None) -> None:
         if status is None or status.ready:
             self._tr(lambda: self.prefix_label.setText(self.tr("Ready")), key="prefix")
         else:
@@ -534,7 +548,7 @@ class MainWindow(QMainWindow):
         self.chat.dropEvent(event)
 
     # -- life ---------------------------------------------------------------------------------
-    def showEvent(self, event: Any) -> None:  # noqa: N802
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802
         super().showEvent(event)
         QTimer.singleShot(0, self, self.shown.emit)
 

@@ -6,7 +6,7 @@ itself when it loses focus."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from app.core.events import TurnStarted
 
@@ -14,7 +14,14 @@ if TYPE_CHECKING:
     from app.core.assistant import TurnHandle
 
 from PySide6.QtCore import QEvent, QPoint, Qt, QTimer, Signal
-from PySide6.QtGui import QCursor, QGuiApplication, QKeyEvent, QKeySequence, QShortcut
+from PySide6.QtGui import (
+    QCursor,
+    QGuiApplication,
+    QKeyEvent,
+    QKeySequence,
+    QResizeEvent,
+    QShortcut,
+)
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -156,7 +163,7 @@ class QuickAsk(QWidget):
         path.addRoundedRect(self.frame.geometry().toRectF(), 14, 14)
         self.setMask(QRegion(path.toFillPolygon().toPolygon()))
 
-    def resizeEvent(self, event: Any) -> None:  # noqa: N802
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
         super().resizeEvent(event)
         self._mask_corners()
 

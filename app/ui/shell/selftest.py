@@ -3,7 +3,14 @@
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from PySide6.QtCore import QEventLoop, QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from app.ui.shell.desktop import Desktop
+    from app.ui.shell.main_window import MainWindow
 
 WINDOW_TIMEOUT_MS = 20000  # a cold frozen start on a busy CI runner can take seconds
 
@@ -37,7 +44,7 @@ def window_selftest(hearth: Any, timeout_ms: int = WINDOW_TIMEOUT_MS) -> None:
         raise RuntimeError(f"the window reported a failure: {failures[0]}")
 
 
-def _check_resources(app: Any) -> None:
+def _check_resources(app: QApplication) -> None:
     """What Qt would drop silently: an icon that does not render, a translation not found."""
     from PySide6.QtCore import QTranslator
 
@@ -50,7 +57,8 @@ def _check_resources(app: Any) -> None:
             raise RuntimeError(f"the {language} translation is missing from {TRANSLATIONS}")
 
 
-def _show_and_wait(window: Any, timeout_ms: int, loop_type: Any, timer_type: Any) -> None:
+def _show_and_wait(window: MainWindow, timeout_ms: int, loop_type: type[QEventLoop],
+                   timer_type: type[QTimer]) -> None:
     """Show the window and run the event loop until its `shown` signal or the timeout."""
     shown: list[bool] = []
     loop = loop_type()
@@ -71,7 +79,7 @@ def _show_and_wait(window: Any, timeout_ms: int, loop_type: Any, timer_type: Any
         raise RuntimeError("the main window was shown but never exposed (no platform plugin?)")
 
 
-def _close(desktop: Any) -> None:
+def _close(desktop: Desktop) -> None:
     """Close the window for good (not to the tray) and let background work finish."""
     desktop.window.keep_in_tray = False
     desktop.window.close()

@@ -8,11 +8,15 @@ Started after the window appears and stopped on quit; every call goes through ba
 from __future__ import annotations
 
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication, QObject, QTimer, Signal
 
 from app.ui.context import UiContext
+
+if TYPE_CHECKING:
+    from app.core.routines.store import Routine, Run
+    from skills.calendar.reminders import FiredAlarm
 
 ROUTINE_CHECK_MS = 30_000  # a missed run (asleep, closed) runs at most this long after waking
 
@@ -100,7 +104,7 @@ class Services(QObject):
                                         timezone=local_timezone_name())
             self._reminders.start()
 
-    def _notify(self, alarm: Any) -> None:
+    def _notify(self, alarm: FiredAlarm) -> None:
         """Called on the reminders thread: hop to the GUI thread through the signal."""
         when: Any = getattr(alarm, "start", "")
         # Shown in the computer's own zone, whatever zone the event was written in.
@@ -133,7 +137,7 @@ class Services(QObject):
     def _checked(self, _runs: object) -> None:
         self._checking = False
 
-    def _announce(self, routine: Any, run: Any) -> None:
+    def _announce(self, routine: Routine, run: Run) -> None:
         """On the worker: one notification per run, opening its conversation."""
         held = self.ctx.part("approvals").pending(run.conversation_id)
         texts = {

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QObject, Signal
@@ -60,7 +61,7 @@ class Tray(QObject):
             empty = self.recent_menu.addAction(self.tr("No reminders yet"))
             empty.setEnabled(False)
 
-    def _add(self, slot: Any) -> QAction:
+    def _add(self, slot: Callable[[], object] | None) -> QAction:
         action = self.menu.addAction("")
         if slot is not None:
             action.triggered.connect(lambda _=False: slot())
