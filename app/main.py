@@ -333,7 +333,7 @@ class Hearth:
 
 
 COMMANDS = ("ask", "chat", "history", "docs", "files", "calendar", "office", "models",
-            "selftest", "serve", "mcp")
+            "selftest", "serve", "mcp", "desktop")
 
 
 def build_parser() -> argparse.ArgumentParser:

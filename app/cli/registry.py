@@ -17,6 +17,7 @@ MODULES = (
     "app.cli.selftest",
     "app.cli.serve",
     "app.cli.mcp",  # mcp serve
+    "app.cli.desktop",  # desktop install|remove (Linux app menu)
 )
 
 

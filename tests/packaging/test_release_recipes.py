@@ -151,6 +151,7 @@ def test_releases_publish_checksums_and_build_the_bootloader_from_source() -> No
     for job in ("macos", "windows", "linux"):
         assert f"SHA256SUMS-{job}" in text
     assert 'HEARTH_BOOTLOADER_FROM_SOURCE: "1"' in text
+    assert re.search(r'^env:\n(?:  #.*\n)*  HEARTH_SMOKE_TRUST_OS: "1"$', text, re.M)
     build = (ROOT / "packaging" / "windows" / "build.ps1").read_text()
     assert "--no-binary pyinstaller" in build and "PYINSTALLER_COMPILE_BOOTLOADER" in build
 
