@@ -5,8 +5,9 @@ them on a source checkout, so they are known to work before a bundle is built.
 
 HEARTH_SMOKE_TRUST_OS=1 (the release workflow sets it; it needs sudo or an admin) adds the
 test's CA to the operating system's store for the download and removes it afterwards: the
-bundle then trusts it only the way it trusts a real server. Without it the CA is handed over as
-SSL_CERT_FILE, which proves the download path but not the store lookup (said in the output)."""
+bundle then trusts it only the way it trusts a real server. Without it, as root on Linux, the
+download runs in a private mount namespace laid out like Arch or Fedora (see _trusted); else the
+CA is handed over as SSL_CERT_FILE (the output says which)."""
 
 from __future__ import annotations
 
@@ -34,11 +35,14 @@ def check_https_download(exe: Path, home: Path, env: Env) -> list[str]:
     ca = make_ca(home / "ca")
     hub = FakeHub(size=256 << 10, delay=0, tls=ca.server_context()).start()
     url = f"{hub.url}/smoke/resolve/main/file.bin"
+    args = [str(exe), "selftest", "--json", "--no-window", "--fetch", url, "--fetch-sha256",
+            hub.sha256]
     try:
-        with _trusted(ca.ca_pem) as extra:
-            proc = subprocess.run([str(exe), "selftest", "--json", "--no-window", "--fetch", url,
-                                   "--fetch-sha256", hub.sha256], capture_output=True,
-                                  text=True, env=env(home, **extra), timeout=WAIT_S)
+        with _trusted(ca.ca_pem) as (prefix, extra):
+            run_env = {k: v for k, v in env(home, **extra).items()
+                       if not (prefix and k in ("SSL_CERT_FILE", "SSL_CERT_DIR"))}
+            proc = subprocess.run([*prefix, *args], capture_output=True, text=True, env=run_env,
+                                  timeout=WAIT_S)
     finally:
         hub.stop()
     lines = proc.stdout.strip().splitlines()
@@ -52,20 +56,52 @@ def check_https_download(exe: Path, home: Path, env: Env) -> list[str]:
 
 
 @contextlib.contextmanager
-def _trusted(ca_pem: Path) -> Iterator[dict[str, str]]:
-    """The CA trusted by the OS store (HEARTH_SMOKE_TRUST_OS=1), else through SSL_CERT_FILE."""
-    if os.environ.get("HEARTH_SMOKE_TRUST_OS") != "1":
-        print("note https download: CA given as SSL_CERT_FILE (HEARTH_SMOKE_TRUST_OS=1 puts it "
-              "in the OS store instead)")
-        yield {"SSL_CERT_FILE": str(ca_pem)}
+def _trusted(ca_pem: Path) -> Iterator[tuple[list[str], dict[str, str]]]:
+    """How the bundle gets to trust the CA: (a command prefix, extra environment).
+
+    HEARTH_SMOKE_TRUST_OS=1: the OS store itself, for the check's duration. Else, on Linux as
+    root with mount namespaces, a private view shaped like Arch or Fedora: the folder OpenSSL was
+    compiled to read (the build machine's, which the bundle carries) empty, and the CA as the
+    distribution's bundle /etc/ssl/cert.pem; nothing outside the check sees it. Else
+    SSL_CERT_FILE, which proves the download path but not the store lookup."""
+    if os.environ.get("HEARTH_SMOKE_TRUST_OS") == "1":
+        add, remove = _store_commands(ca_pem)
+        subprocess.run(add, check=True, capture_output=True)
+        try:
+            yield [], {}
+        finally:
+            for command in remove:
+                subprocess.run(command, check=False, capture_output=True)
         return
-    add, remove = _store_commands(ca_pem)
-    subprocess.run(add, check=True, capture_output=True)
+    namespace = _distribution_view(ca_pem)
+    if namespace:
+        print("note https download: CA only in a private /etc/ssl/cert.pem, the bundled "
+              "OpenSSL's own folder hidden (a mount namespace)")
+        yield namespace, {}
+        return
+    print("note https download: CA given as SSL_CERT_FILE (HEARTH_SMOKE_TRUST_OS=1 puts it in "
+          "the OS store instead)")
+    yield [], {"SSL_CERT_FILE": str(ca_pem)}
+
+
+def _distribution_view(ca_pem: Path) -> list[str]:
+    """`unshare -m sh -c SCRIPT sh` running the rest in that view, or [] where it cannot."""
+    import ssl
+
+    if sys.platform != "linux" or os.geteuid() != 0:
+        return []
     try:
-        yield {}
-    finally:
-        for command in remove:
-            subprocess.run(command, check=False, capture_output=True)
+        if subprocess.run(["unshare", "-m", "true"], capture_output=True).returncode:
+            return []
+    except OSError:
+        return []
+    compiled = Path(ssl.get_default_verify_paths().openssl_cafile).parent  # e.g. /usr/lib/ssl
+    empty = ca_pem.parent / "empty"
+    empty.mkdir(exist_ok=True)
+    hide = f'mount --bind "{empty}" "{compiled}" && ' if compiled.is_dir() else ""
+    script = (f'{hide}mount -t tmpfs none /etc/ssl && cp "{ca_pem}" /etc/ssl/cert.pem && '
+              'exec "$@"')
+    return ["unshare", "-m", "sh", "-c", script, "sh"]
 
 
 def _store_commands(ca_pem: Path) -> tuple[list[str], list[list[str]]]:
