@@ -390,7 +390,7 @@ class Hearth:
 
 
 COMMANDS = ("ask", "chat", "history", "docs", "files", "calendar", "office", "models",
-            "selftest", "serve", "mcp", "memory", "routines", "todo")
+            "selftest", "serve", "mcp", "memory", "routines", "todo", "desktop")
 
 
 def build_parser() -> argparse.ArgumentParser:
