@@ -1913,27 +1913,27 @@
 <context>
     <name>LocalModels</name>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="599"/>
+        <location filename="../../app/ui/models/manager.py" line="600"/>
         <source>On this computer</source>
         <translation>这台电脑上的模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="617"/>
+        <location filename="../../app/ui/models/manager.py" line="618"/>
         <source>In use</source>
         <translation>使用中</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="617"/>
+        <location filename="../../app/ui/models/manager.py" line="618"/>
         <source>Loading…</source>
         <translation>正在加载…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="620"/>
+        <location filename="../../app/ui/models/manager.py" line="621"/>
         <source>Use</source>
         <translation>使用</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="620"/>
+        <location filename="../../app/ui/models/manager.py" line="621"/>
         <source>Not found</source>
         <translation>找不到文件</translation>
     </message>
@@ -2447,7 +2447,7 @@
 <context>
     <name>ModelManager</name>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="474"/>
+        <location filename="../../app/ui/models/manager.py" line="475"/>
         <source>Use the %1 template</source>
         <translation>使用 %1 模板</translation>
     </message>
@@ -2512,37 +2512,37 @@
         <translation>无法使用“%1”：它不是完整的 GGUF 模型文件。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="470"/>
+        <location filename="../../app/ui/models/manager.py" line="471"/>
         <source>“%1” has no usable chat template of its own. Its architecture is known: Hearth can hold a conversation with it using the %2 template, or one you choose.</source>
         <translation>“%1”自身没有可用的对话模板。它的架构是已知的：Hearth 可以使用 %2 模板或您选择的模板与它对话。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="477"/>
+        <location filename="../../app/ui/models/manager.py" line="478"/>
         <source>“%1” has no usable chat template, and Hearth has none built in for its architecture (%2), so it cannot hold a conversation with it. Choose the model&apos;s chat template file (.jinja), or a chat (instruct) build of the model, such as Nanbeige4.2-3B above.</source>
         <translation>“%1”没有可用的对话模板，Hearth 也没有为其架构（%2）内置模板，因此无法与它对话。请选择该模型的对话模板文件（.jinja），或选择该模型的对话（指令）版本，例如上方的 Nanbeige4.2-3B。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="491"/>
+        <location filename="../../app/ui/models/manager.py" line="492"/>
         <source>Choose a chat template</source>
         <translation>选择对话模板</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="492"/>
+        <location filename="../../app/ui/models/manager.py" line="493"/>
         <source>Chat templates (*.jinja *.j2 *.txt)</source>
         <translation>对话模板 (*.jinja *.j2 *.txt)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="510"/>
+        <location filename="../../app/ui/models/manager.py" line="511"/>
         <source>“%1” is not a chat template Hearth can use.</source>
         <translation>“%1”不是 Hearth 可以使用的对话模板。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="530"/>
+        <location filename="../../app/ui/models/manager.py" line="531"/>
         <source>Open an MLX model folder</source>
         <translation>打开 MLX 模型文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="534"/>
+        <location filename="../../app/ui/models/manager.py" line="535"/>
         <source>That folder has no config.json, so it is not an MLX model.</source>
         <translation>该文件夹没有 config.json，不是 MLX 模型。</translation>
     </message>

@@ -464,6 +464,7 @@ class ModelManager(QDialog):
             self._choose(path)
             return
         name = Path(path).name
+        self._hide_offers()  # an offer made for another file goes
         self._offered = path
         self.template_file.show()
         if known:
