@@ -1913,27 +1913,27 @@
 <context>
     <name>LocalModels</name>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="557"/>
+        <location filename="../../app/ui/models/manager.py" line="600"/>
         <source>On this computer</source>
         <translation>这台电脑上的模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="575"/>
+        <location filename="../../app/ui/models/manager.py" line="618"/>
         <source>In use</source>
         <translation>使用中</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="575"/>
+        <location filename="../../app/ui/models/manager.py" line="618"/>
         <source>Loading…</source>
         <translation>正在加载…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="578"/>
+        <location filename="../../app/ui/models/manager.py" line="621"/>
         <source>Use</source>
         <translation>使用</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="578"/>
+        <location filename="../../app/ui/models/manager.py" line="621"/>
         <source>Not found</source>
         <translation>找不到文件</translation>
     </message>
@@ -1964,218 +1964,218 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="129"/>
-        <location filename="../../app/ui/shell/main_window.py" line="469"/>
+        <location filename="../../app/ui/shell/main_window.py" line="130"/>
+        <location filename="../../app/ui/shell/main_window.py" line="470"/>
         <source>No model loaded</source>
         <translation>未加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="133"/>
+        <location filename="../../app/ui/shell/main_window.py" line="134"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="134"/>
+        <location filename="../../app/ui/shell/main_window.py" line="135"/>
         <source>Context used</source>
         <translation>已用上下文</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="135"/>
+        <location filename="../../app/ui/shell/main_window.py" line="136"/>
         <source>Speed of the last answer</source>
         <translation>上次回答的速度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="140"/>
+        <location filename="../../app/ui/shell/main_window.py" line="141"/>
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="146"/>
+        <location filename="../../app/ui/shell/main_window.py" line="147"/>
         <source>Other apps</source>
         <translation>其他应用</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="149"/>
+        <location filename="../../app/ui/shell/main_window.py" line="150"/>
         <source>Model download</source>
         <translation>模型下载</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="169"/>
+        <location filename="../../app/ui/shell/main_window.py" line="170"/>
         <source>API: %1 in queue</source>
         <translation>API：排队 %1 个</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="170"/>
+        <location filename="../../app/ui/shell/main_window.py" line="171"/>
         <source>API: on</source>
         <translation>API：已开启</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="179"/>
+        <location filename="../../app/ui/shell/main_window.py" line="180"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="180"/>
+        <location filename="../../app/ui/shell/main_window.py" line="181"/>
         <source>&amp;New chat</source>
         <translation>新对话(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="182"/>
+        <location filename="../../app/ui/shell/main_window.py" line="183"/>
         <source>&amp;Add files to this chat…</source>
         <translation>向此对话添加文件(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="184"/>
+        <location filename="../../app/ui/shell/main_window.py" line="185"/>
         <source>&amp;Export this chat…</source>
         <translation>导出此对话(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="186"/>
+        <location filename="../../app/ui/shell/main_window.py" line="187"/>
         <source>&amp;Quit Hearth</source>
         <translation>退出 Hearth(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="191"/>
+        <location filename="../../app/ui/shell/main_window.py" line="192"/>
         <source>&amp;View</source>
         <translation>查看(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="192"/>
+        <location filename="../../app/ui/shell/main_window.py" line="193"/>
         <source>&amp;Chat</source>
         <translation>对话(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="193"/>
+        <location filename="../../app/ui/shell/main_window.py" line="194"/>
         <source>&amp;Library</source>
         <translation>资料库(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="195"/>
+        <location filename="../../app/ui/shell/main_window.py" line="196"/>
         <source>C&amp;alendar</source>
         <translation>日历(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="197"/>
+        <location filename="../../app/ui/shell/main_window.py" line="198"/>
         <source>&amp;Files</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="198"/>
+        <location filename="../../app/ui/shell/main_window.py" line="199"/>
         <source>&amp;Routines</source>
         <translation>例行任务(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="201"/>
+        <location filename="../../app/ui/shell/main_window.py" line="202"/>
         <source>&amp;Search chats</source>
         <translation>搜索对话(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="203"/>
+        <location filename="../../app/ui/shell/main_window.py" line="204"/>
         <source>&amp;Model</source>
         <translation>模型(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="204"/>
+        <location filename="../../app/ui/shell/main_window.py" line="205"/>
         <source>&amp;Models…</source>
         <translation>模型管理(&amp;M)…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="205"/>
+        <location filename="../../app/ui/shell/main_window.py" line="206"/>
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="208"/>
+        <location filename="../../app/ui/shell/main_window.py" line="209"/>
         <source>S&amp;top answer</source>
         <translation>停止回答(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="378"/>
+        <location filename="../../app/ui/shell/main_window.py" line="379"/>
         <source>Could not save settings</source>
         <translation>无法保存设置</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="385"/>
+        <location filename="../../app/ui/shell/main_window.py" line="386"/>
         <source>No model yet. Hearth needs a model to answer: download one or open a file you have.</source>
         <translation>还没有模型。Hearth 需要模型才能回答：请下载一个，或打开已有的模型文件。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="388"/>
+        <location filename="../../app/ui/shell/main_window.py" line="389"/>
         <source>Loading the model…</source>
         <translation>正在加载模型…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="413"/>
+        <location filename="../../app/ui/shell/main_window.py" line="414"/>
         <source>remote</source>
         <translation>远程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="457"/>
+        <location filename="../../app/ui/shell/main_window.py" line="458"/>
         <source>Ready</source>
         <translation>就绪</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="461"/>
+        <location filename="../../app/ui/shell/main_window.py" line="462"/>
         <source>Preparing the assistant… %1%</source>
         <translation>正在准备助手… %1%</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="471"/>
+        <location filename="../../app/ui/shell/main_window.py" line="472"/>
         <source>No model is loaded now.</source>
         <translation>现在没有加载任何模型。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="475"/>
+        <location filename="../../app/ui/shell/main_window.py" line="476"/>
         <source>%1 is still loaded and answers.</source>
         <translation>%1 仍然处于加载状态，由它继续回答。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="488"/>
+        <location filename="../../app/ui/shell/main_window.py" line="493"/>
         <source>%1 tok/s</source>
         <translation>%1 token/秒</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="499"/>
+        <location filename="../../app/ui/shell/main_window.py" line="504"/>
         <source>Context %1 / %2</source>
         <translation>上下文 %1 / %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="502"/>
+        <location filename="../../app/ui/shell/main_window.py" line="507"/>
         <source> · your message: its start and end, the rest as a document</source>
         <translation> · 你的消息：模型读到开头和结尾，其余作为文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="503"/>
+        <location filename="../../app/ui/shell/main_window.py" line="508"/>
         <source> · earlier messages summarized</source>
         <translation> · 较早的消息已总结</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="510"/>
+        <location filename="../../app/ui/shell/main_window.py" line="515"/>
         <source>Add files to this chat</source>
         <translation>向此对话添加文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="520"/>
+        <location filename="../../app/ui/shell/main_window.py" line="525"/>
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="521"/>
+        <location filename="../../app/ui/shell/main_window.py" line="526"/>
         <source>Export this chat</source>
         <translation>导出此对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="523"/>
+        <location filename="../../app/ui/shell/main_window.py" line="528"/>
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="529"/>
+        <location filename="../../app/ui/shell/main_window.py" line="534"/>
         <source>Could not export the chat</source>
         <translation>无法导出对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="172"/>
+        <location filename="../../app/ui/shell/main_window.py" line="173"/>
         <source>open to the network at %1</source>
         <translation>已向网络开放：%1</translation>
     </message>
@@ -2447,12 +2447,7 @@
 <context>
     <name>ModelManager</name>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="458"/>
-        <source>“%1” has no chat template of its own. Its architecture is known: Hearth can hold a conversation with it using the %2 template.</source>
-        <translation>“%1”没有自带对话模板。它的架构是已知的：Hearth 可以使用 %2 模板与它对话。</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/models/manager.py" line="462"/>
+        <location filename="../../app/ui/models/manager.py" line="475"/>
         <source>Use the %1 template</source>
         <translation>使用 %1 模板</translation>
     </message>
@@ -2462,67 +2457,92 @@
         <translation>模型 — Hearth</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="365"/>
+        <location filename="../../app/ui/models/manager.py" line="346"/>
+        <source>Choose a template file…</source>
+        <translation>选择模板文件…</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/models/manager.py" line="373"/>
         <source>Welcome to Hearth</source>
         <translation>欢迎使用 Hearth</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="365"/>
+        <location filename="../../app/ui/models/manager.py" line="373"/>
         <source>Models</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="367"/>
+        <location filename="../../app/ui/models/manager.py" line="375"/>
         <source>Hearth answers with Nanbeige4.2-3B, running entirely on this computer; nothing you ask leaves it. There is no model here yet: download one below (Q4_K_M is a good start) or open one you already have.</source>
         <translation>Hearth 使用完全在本机运行的 Nanbeige4.2-3B 回答问题，你问的任何内容都不会离开这台电脑。这里还没有模型：请在下方下载一个（推荐从 Q4_K_M 开始），或打开你已有的模型。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="371"/>
+        <location filename="../../app/ui/models/manager.py" line="379"/>
         <source>Download a build of Nanbeige4.2-3B or open one you already have. Downloads resume where they stopped and are checked before use.</source>
         <translation>下载 Nanbeige4.2-3B 的某个版本，或打开已有的模型。下载可断点续传，使用前会校验。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="395"/>
+        <location filename="../../app/ui/models/manager.py" line="403"/>
         <source>Open a GGUF file…</source>
         <translation>打开 GGUF 文件…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="397"/>
+        <location filename="../../app/ui/models/manager.py" line="405"/>
         <source>Open an MLX folder…</source>
         <translation>打开 MLX 文件夹…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="399"/>
+        <location filename="../../app/ui/models/manager.py" line="407"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="429"/>
+        <location filename="../../app/ui/models/manager.py" line="437"/>
         <source>Open a GGUF model</source>
         <translation>打开 GGUF 模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="430"/>
+        <location filename="../../app/ui/models/manager.py" line="438"/>
         <source>GGUF models (*.gguf)</source>
         <translation>GGUF 模型 (*.gguf)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="450"/>
+        <location filename="../../app/ui/models/manager.py" line="458"/>
         <source>“%1” cannot be used: it is not a complete GGUF model file.</source>
         <translation>无法使用“%1”：它不是完整的 GGUF 模型文件。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="466"/>
-        <source>“%1” has no chat template, so Hearth cannot hold a conversation with it. Choose a chat (instruct) build of the model, such as Nanbeige4.2-3B above.</source>
-        <translation>“%1”没有对话模板，Hearth 无法与它对话。请选择该模型的对话（instruct）版本，例如上面的 Nanbeige4.2-3B。</translation>
+        <location filename="../../app/ui/models/manager.py" line="471"/>
+        <source>“%1” has no usable chat template of its own. Its architecture is known: Hearth can hold a conversation with it using the %2 template, or one you choose.</source>
+        <translation>“%1”自身没有可用的对话模板。它的架构是已知的：Hearth 可以使用 %2 模板或您选择的模板与它对话。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="487"/>
+        <location filename="../../app/ui/models/manager.py" line="478"/>
+        <source>“%1” has no usable chat template, and Hearth has none built in for its architecture (%2), so it cannot hold a conversation with it. Choose the model&apos;s chat template file (.jinja), or a chat (instruct) build of the model, such as Nanbeige4.2-3B above.</source>
+        <translation>“%1”没有可用的对话模板，Hearth 也没有为其架构（%2）内置模板，因此无法与它对话。请选择该模型的对话模板文件（.jinja），或选择该模型的对话（指令）版本，例如上方的 Nanbeige4.2-3B。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/models/manager.py" line="492"/>
+        <source>Choose a chat template</source>
+        <translation>选择对话模板</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/models/manager.py" line="493"/>
+        <source>Chat templates (*.jinja *.j2 *.txt)</source>
+        <translation>对话模板 (*.jinja *.j2 *.txt)</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/models/manager.py" line="511"/>
+        <source>“%1” is not a chat template Hearth can use.</source>
+        <translation>“%1”不是 Hearth 可以使用的对话模板。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/models/manager.py" line="531"/>
         <source>Open an MLX model folder</source>
         <translation>打开 MLX 模型文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="491"/>
+        <location filename="../../app/ui/models/manager.py" line="535"/>
         <source>That folder has no config.json, so it is not an MLX model.</source>
         <translation>该文件夹没有 config.json，不是 MLX 模型。</translation>
     </message>
