@@ -811,27 +811,27 @@
 <context>
     <name>Desktop</name>
     <message>
-        <location filename="../../app/ui/shell/desktop.py" line="144"/>
+        <location filename="../../app/ui/shell/desktop.py" line="156"/>
         <source>Hearth is still running</source>
         <translation>Hearth 仍在运行</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/desktop.py" line="145"/>
+        <location filename="../../app/ui/shell/desktop.py" line="157"/>
         <source>Hearth keeps running in the tray so reminders and quick ask work. Quit it from the tray menu.</source>
         <translation>Hearth 会继续在托盘中运行，以便提醒和快速提问可用。可从托盘菜单退出。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/desktop.py" line="148"/>
+        <location filename="../../app/ui/shell/desktop.py" line="160"/>
         <source>Could not save settings</source>
         <translation>无法保存设置</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/desktop.py" line="152"/>
+        <location filename="../../app/ui/shell/desktop.py" line="164"/>
         <source>Hearth test reminder</source>
         <translation>Hearth 测试提醒</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/desktop.py" line="153"/>
+        <location filename="../../app/ui/shell/desktop.py" line="165"/>
         <source>Reminders appear like this, with Snooze and Open.</source>
         <translation>提醒会像这样显示，并带有“稍后提醒”和“打开”。</translation>
     </message>
@@ -1964,218 +1964,218 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="130"/>
-        <location filename="../../app/ui/shell/main_window.py" line="470"/>
+        <location filename="../../app/ui/shell/main_window.py" line="129"/>
+        <location filename="../../app/ui/shell/main_window.py" line="469"/>
         <source>No model loaded</source>
         <translation>未加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="134"/>
+        <location filename="../../app/ui/shell/main_window.py" line="133"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="135"/>
+        <location filename="../../app/ui/shell/main_window.py" line="134"/>
         <source>Context used</source>
         <translation>已用上下文</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="136"/>
+        <location filename="../../app/ui/shell/main_window.py" line="135"/>
         <source>Speed of the last answer</source>
         <translation>上次回答的速度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="141"/>
+        <location filename="../../app/ui/shell/main_window.py" line="140"/>
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="147"/>
+        <location filename="../../app/ui/shell/main_window.py" line="146"/>
         <source>Other apps</source>
         <translation>其他应用</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="150"/>
+        <location filename="../../app/ui/shell/main_window.py" line="149"/>
         <source>Model download</source>
         <translation>模型下载</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="170"/>
+        <location filename="../../app/ui/shell/main_window.py" line="169"/>
         <source>API: %1 in queue</source>
         <translation>API：排队 %1 个</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="171"/>
+        <location filename="../../app/ui/shell/main_window.py" line="170"/>
         <source>API: on</source>
         <translation>API：已开启</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="180"/>
+        <location filename="../../app/ui/shell/main_window.py" line="179"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="181"/>
+        <location filename="../../app/ui/shell/main_window.py" line="180"/>
         <source>&amp;New chat</source>
         <translation>新对话(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="183"/>
+        <location filename="../../app/ui/shell/main_window.py" line="182"/>
         <source>&amp;Add files to this chat…</source>
         <translation>向此对话添加文件(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="185"/>
+        <location filename="../../app/ui/shell/main_window.py" line="184"/>
         <source>&amp;Export this chat…</source>
         <translation>导出此对话(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="187"/>
+        <location filename="../../app/ui/shell/main_window.py" line="186"/>
         <source>&amp;Quit Hearth</source>
         <translation>退出 Hearth(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="192"/>
+        <location filename="../../app/ui/shell/main_window.py" line="191"/>
         <source>&amp;View</source>
         <translation>查看(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="193"/>
+        <location filename="../../app/ui/shell/main_window.py" line="192"/>
         <source>&amp;Chat</source>
         <translation>对话(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="194"/>
+        <location filename="../../app/ui/shell/main_window.py" line="193"/>
         <source>&amp;Library</source>
         <translation>资料库(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="196"/>
+        <location filename="../../app/ui/shell/main_window.py" line="195"/>
         <source>C&amp;alendar</source>
         <translation>日历(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="198"/>
+        <location filename="../../app/ui/shell/main_window.py" line="197"/>
         <source>&amp;Files</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="199"/>
+        <location filename="../../app/ui/shell/main_window.py" line="198"/>
         <source>&amp;Routines</source>
         <translation>例行任务(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="202"/>
+        <location filename="../../app/ui/shell/main_window.py" line="201"/>
         <source>&amp;Search chats</source>
         <translation>搜索对话(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="204"/>
+        <location filename="../../app/ui/shell/main_window.py" line="203"/>
         <source>&amp;Model</source>
         <translation>模型(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="205"/>
+        <location filename="../../app/ui/shell/main_window.py" line="204"/>
         <source>&amp;Models…</source>
         <translation>模型管理(&amp;M)…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="206"/>
+        <location filename="../../app/ui/shell/main_window.py" line="205"/>
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="209"/>
+        <location filename="../../app/ui/shell/main_window.py" line="208"/>
         <source>S&amp;top answer</source>
         <translation>停止回答(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="379"/>
+        <location filename="../../app/ui/shell/main_window.py" line="378"/>
         <source>Could not save settings</source>
         <translation>无法保存设置</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="386"/>
+        <location filename="../../app/ui/shell/main_window.py" line="385"/>
         <source>No model yet. Hearth needs a model to answer: download one or open a file you have.</source>
         <translation>还没有模型。Hearth 需要模型才能回答：请下载一个，或打开已有的模型文件。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="389"/>
+        <location filename="../../app/ui/shell/main_window.py" line="388"/>
         <source>Loading the model…</source>
         <translation>正在加载模型…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="414"/>
+        <location filename="../../app/ui/shell/main_window.py" line="413"/>
         <source>remote</source>
         <translation>远程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="458"/>
+        <location filename="../../app/ui/shell/main_window.py" line="457"/>
         <source>Ready</source>
         <translation>就绪</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="462"/>
+        <location filename="../../app/ui/shell/main_window.py" line="461"/>
         <source>Preparing the assistant… %1%</source>
         <translation>正在准备助手… %1%</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="472"/>
+        <location filename="../../app/ui/shell/main_window.py" line="471"/>
         <source>No model is loaded now.</source>
         <translation>现在没有加载任何模型。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="476"/>
+        <location filename="../../app/ui/shell/main_window.py" line="475"/>
         <source>%1 is still loaded and answers.</source>
         <translation>%1 仍然处于加载状态，由它继续回答。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="493"/>
+        <location filename="../../app/ui/shell/main_window.py" line="492"/>
         <source>%1 tok/s</source>
         <translation>%1 token/秒</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="504"/>
+        <location filename="../../app/ui/shell/main_window.py" line="503"/>
         <source>Context %1 / %2</source>
         <translation>上下文 %1 / %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="507"/>
+        <location filename="../../app/ui/shell/main_window.py" line="506"/>
         <source> · your message: its start and end, the rest as a document</source>
         <translation> · 你的消息：模型读到开头和结尾，其余作为文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="508"/>
+        <location filename="../../app/ui/shell/main_window.py" line="507"/>
         <source> · earlier messages summarized</source>
         <translation> · 较早的消息已总结</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="515"/>
+        <location filename="../../app/ui/shell/main_window.py" line="514"/>
         <source>Add files to this chat</source>
         <translation>向此对话添加文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="525"/>
+        <location filename="../../app/ui/shell/main_window.py" line="524"/>
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="526"/>
+        <location filename="../../app/ui/shell/main_window.py" line="525"/>
         <source>Export this chat</source>
         <translation>导出此对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="528"/>
+        <location filename="../../app/ui/shell/main_window.py" line="527"/>
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="534"/>
+        <location filename="../../app/ui/shell/main_window.py" line="533"/>
         <source>Could not export the chat</source>
         <translation>无法导出对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="173"/>
+        <location filename="../../app/ui/shell/main_window.py" line="172"/>
         <source>open to the network at %1</source>
         <translation>已向网络开放：%1</translation>
     </message>
@@ -4004,254 +4004,254 @@
 <context>
     <name>ToolCard</name>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="22"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="21"/>
         <source>Searched documents</source>
         <translation>搜索了文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="23"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="22"/>
         <source>Read a document</source>
         <translation>阅读了文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="24"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="23"/>
         <source>Searched files</source>
         <translation>搜索了文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="25"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="24"/>
         <source>Open a file</source>
         <translation>打开文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="26"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="25"/>
         <source>Show a file</source>
         <translation>显示文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="27"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="26"/>
         <source>Looked at the calendar</source>
         <translation>查看了日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="28"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="27"/>
         <source>Found free time</source>
         <translation>查找了空闲时间</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="29"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="28"/>
         <source>Add an event</source>
         <translation>添加日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="30"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="29"/>
         <source>Change an event</source>
         <translation>修改日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="31"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="30"/>
         <source>Delete an event</source>
         <translation>删除日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="32"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="31"/>
         <source>Looked at a spreadsheet</source>
         <translation>查看了电子表格</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="33"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="32"/>
         <source>Queried a spreadsheet</source>
         <translation>查询了电子表格</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="34"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="33"/>
         <source>Summarised a folder</source>
         <translation>汇总了文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="35"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="34"/>
         <source>Convert a spreadsheet</source>
         <translation>转换电子表格</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="36"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="35"/>
         <source>Clean a spreadsheet</source>
         <translation>清理电子表格</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="37"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="36"/>
         <source>Write a Word report</source>
         <translation>撰写 Word 报告</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="38"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="37"/>
         <source>Make slides</source>
         <translation>制作幻灯片</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="44"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="43"/>
         <source>title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="45"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="44"/>
         <source>text</source>
         <translation>正文</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="46"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="45"/>
         <source>search</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="47"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="46"/>
         <source>document</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="48"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="47"/>
         <source>pages</source>
         <translation>页</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="49"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="48"/>
         <source>section</source>
         <translation>章节</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="50"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="49"/>
         <source>files</source>
         <translation>文件</translation>
     </message>
     <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="50"/>
         <location filename="../../app/ui/chat/tool_card.py" line="51"/>
-        <location filename="../../app/ui/chat/tool_card.py" line="52"/>
         <source>file</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="53"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="52"/>
         <source>folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="54"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="53"/>
         <source>query</source>
         <translation>查询</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="55"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="54"/>
         <source>start</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="56"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="55"/>
         <source>end</source>
         <translation>结束</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="57"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="56"/>
         <source>place</source>
         <translation>地点</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="58"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="57"/>
         <source>time zone</source>
         <translation>时区</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="59"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="58"/>
         <source>at most</source>
         <translation>最多</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="60"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="59"/>
         <source>filter</source>
         <translation>筛选</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="61"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="60"/>
         <source>slides</source>
         <translation>幻灯片</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="189"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="191"/>
         <source>Running…</source>
         <translation>运行中…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="212"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="214"/>
         <source>Tool: %s</source>
         <translation>工具：%s</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="222"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="224"/>
         <source>Approve</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="224"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="226"/>
         <source>Deny</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="277"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="279"/>
         <source>Waiting for you</source>
         <translation>等待你的确认</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="288"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="290"/>
         <source>Approved</source>
         <translation>已批准</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="288"/>
-        <location filename="../../app/ui/chat/tool_card.py" line="321"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="290"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="323"/>
         <source>Denied</source>
         <translation>已拒绝</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="302"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="304"/>
         <source>%1 of %2</source>
         <translation>%1 / %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="320"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="322"/>
         <source>Stopped before you decided</source>
         <translation>在你决定之前已停止</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="327"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="329"/>
         <source>Done</source>
         <translation>完成</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="327"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="329"/>
         <source>Failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="350"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="352"/>
         <source>Wrote %1 (%2).</source>
         <translation>已写入 %1（%2）。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="354"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="356"/>
         <source>The previous file is kept as %1.</source>
         <translation>原来的文件保留为 %1。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="238"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="240"/>
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="239"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="241"/>
         <source>Resume</source>
         <translation>继续</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="299"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="301"/>
         <source>Paused — %1 of %2 files</source>
         <translation>已暂停 — 已完成 %1 / %2 个文件</translation>
     </message>
