@@ -215,6 +215,7 @@ class Hearth:
             prefix_limit_bytes=max(0, self.settings.prefix_cache_mb) * 1024**2,
             known_template=(model_path or self.settings.model_path)
             in self.settings.known_template_models,
+            template_file=self.settings.template_file(model_path or self.settings.model_path),
         )
 
     def loaded_info(self) -> BackendInfo | None:
@@ -391,7 +392,7 @@ class Hearth:
 
 
 COMMANDS = ("ask", "chat", "history", "docs", "files", "calendar", "office", "models",
-            "selftest", "serve", "mcp", "memory", "routines", "todo")
+            "selftest", "serve", "mcp", "memory", "routines", "todo", "desktop")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 from jinja2 import TemplateError
@@ -71,6 +72,18 @@ class ChatTemplate:
         except TemplateRaised as exc:
             raise ValueError(f"The chat template refused these messages: {exc}") from exc
         return prompt + options.assistant_prefix if add_generation_prompt else prompt
+
+
+def read_template_file(path: str) -> str:
+    """The source of a chat template file the person chose, checked to compile."""
+    try:
+        source = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UnsupportedModel(f"The chat template file {path} cannot be read: {exc}") from exc
+    if not source.strip():
+        raise UnsupportedModel(f"The chat template file {path} is empty")
+    ChatTemplate(source)  # UnsupportedModel when it does not compile
+    return source
 
 
 def estimate_tokens(text: str) -> int:

@@ -57,6 +57,11 @@ class UnsupportedModel(BackendError):
     kind = FailureKind.MODEL_BAD
 
 
+class NoUsableTemplate(UnsupportedModel):
+    """The model has no chat template Hearth can use (none, or one that does not compile):
+    the window offers to choose one."""
+
+
 class InsufficientMemory(BackendError):
     """The model (with the smallest useful context) would not fit in free memory."""
 

@@ -19,9 +19,18 @@ import httpx2
 _HASHED = re.compile(r"[0-9a-fA-F]{8}\.\d+")  # c_rehash's names for the CAs in a folder
 
 
+class TrustStoreUnreadable(OSError):
+    """The system's trusted certificates exist but cannot be read (an empty or damaged file)."""
+
+
 def tls_context() -> ssl.SSLContext:
     """A verifying context over the operating system's trusted certificates."""
-    return httpx2.create_ssl_context()
+    try:
+        return httpx2.create_ssl_context()
+    except ssl.SSLError as exc:
+        raise TrustStoreUnreadable(
+            "the system's trusted certificates could not be read, so no secure connection can "
+            f"be checked ({exc.reason or exc}); reinstall the ca-certificates package") from exc
 
 
 def client(timeout: float, headers: dict[str, str] | None = None, *, secure: bool = True,
@@ -62,7 +71,10 @@ class TrustReport:
 
 def trust_report() -> TrustReport:
     """Where verification gets its certificates, and whether there are any."""
-    context = tls_context()
+    try:
+        context = tls_context()
+    except TrustStoreUnreadable as exc:
+        return TrustReport(f"unreadable: {exc}", 0)
     if type(context).__module__.startswith("truststore"):
         return TrustReport("os verifier", -1)  # macOS / Windows: the OS checks each chain
     count = context.cert_store_stats().get("x509_ca", 0)

@@ -13,7 +13,7 @@ from typing import Any
 from jinja2 import TemplateError
 
 from backends.base import BackendInfo, GenerateOptions, Message, OnProgress, ShouldStop
-from backends.chat_format import ChatTemplate
+from backends.chat_format import ChatTemplate, read_template_file
 from backends.cpu import cpu_refusal, engine_threads, wait_without_spinning
 from backends.engines import Engine
 from backends.errors import (
@@ -22,6 +22,7 @@ from backends.errors import (
     FailureKind,
     ModelCorrupt,
     NotLoaded,
+    NoUsableTemplate,
     UnsupportedModel,
 )
 from backends.events import Done, Event, Prefill, StreamError, ToolCall
@@ -60,11 +61,12 @@ class LlamaCppBackend:
                  cache_dir: Path | None = None, n_threads: int | None = None,
                  chat_template: str | None = None,
                  prefix_limit_bytes: int = DEFAULT_LIMIT_BYTES,
-                 known_template: bool = False) -> None:
+                 known_template: bool = False, template_file: str = "") -> None:
         """chat_template overrides the GGUF's own (for files that carry none, like base models);
         known_template: a file without one uses its architecture's well-known template (the
-        user agreed to it, backends/known_templates.py); prefix_limit_bytes bounds the saved
-        prompt-prefix states under cache_dir."""
+        user agreed to it, backends/known_templates.py); template_file: a .jinja file the user
+        chose for it instead; prefix_limit_bytes bounds the saved prompt-prefix states under
+        cache_dir."""
         if kv_type not in KV_GGML_TYPES:
             raise BackendError(f"Unknown KV cache type {kv_type!r}: choose one of "
                                f"{', '.join(KV_GGML_TYPES)}")
@@ -76,6 +78,7 @@ class LlamaCppBackend:
         self.n_threads = n_threads
         self.chat_template = chat_template
         self.known_template = known_template
+        self.template_file = template_file
         self.prefix_limit_bytes = prefix_limit_bytes
         self._prefix: LlamaPrefix | None = None
         self._llm: Any = None
@@ -248,15 +251,23 @@ class LlamaCppBackend:
     def _make_template(self, summary: GgufSummary) -> ChatTemplate:
         # The file's own template is the truth; the header reader already has it, llama.cpp's
         # metadata is the fallback for templates stored in a way the reader skipped.
-        source = (self.chat_template or summary.chat_template
-                  or str(self._llm.metadata.get("tokenizer.chat_template", "")))
+        # What the user chose for a file without a usable one comes first (the file's own may
+        # be there and not compile).
+        own = summary.chat_template or str(self._llm.metadata.get("tokenizer.chat_template", ""))
         known = known_template(summary.architecture) if self.known_template else None
-        source = source or (known.source if known is not None else "")
-        if not source:
-            raise UnsupportedModel(f"{summary.path.name} carries no chat template, so Hearth "
-                                   "cannot format a conversation for it")
-        return ChatTemplate(source, bos_token=self._token_text(self._llm.token_bos()),
-                            eos_token=self._token_text(self._llm.token_eos()))
+        try:
+            chosen = read_template_file(self.template_file) if self.template_file else ""
+            source = (self.chat_template or chosen
+                      or (known.source if known is not None else "") or own)
+            if not source:
+                raise NoUsableTemplate(f"{summary.path.name} carries no chat template, so "
+                                       "Hearth cannot format a conversation for it")
+            return ChatTemplate(source, bos_token=self._token_text(self._llm.token_bos()),
+                                eos_token=self._token_text(self._llm.token_eos()))
+        except NoUsableTemplate:
+            raise
+        except UnsupportedModel as exc:  # unreadable, or it does not compile
+            raise NoUsableTemplate(f"{summary.path.name}: {exc}") from exc
 
     def _token_text(self, token: int) -> str:
         if token < 0:

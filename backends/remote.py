@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import httpx2
+from jinja2 import TemplateError
 
 from backends.base import BackendInfo, GenerateOptions, Message, ShouldStop
 from backends.chat_format import ChatTemplate, estimate_tokens
@@ -61,6 +62,10 @@ class RemoteBackend:
         self._template: ChatTemplate | None = None  # set: Hearth renders (raw completions)
         self._controls = ControlPattern(chat_template)  # content never becomes control there
         self._extras = True  # send the non-OpenAI fields until the server refuses them
+        # What this server's replies showed: it splits reasoning out itself, or its raw
+        # content begins inside the reasoning (True) or in the answer (False); None: not seen.
+        self._splits_reasoning = False
+        self._content_in_reasoning: bool | None = None
         # One info object for the backend's life, so what others write on it (reason) stays.
         self._info = BackendInfo(engine="remote", model_path=self._endpoint.url,
                                  model_name=model, device="remote server")
@@ -159,7 +164,8 @@ class RemoteBackend:
         templated = self._template is not None and options.json_schema is None
         prompt = self._template.render(messages, options) if templated and self._template \
             else None
-        turn = Turn(options, starts_in_reasoning=opens_reasoning(prompt) if prompt else None)
+        start = self._content_start(prompt, messages, options)
+        turn = Turn(options, starts_in_reasoning=bool(start), undecided=start is None)
         tokens = self._overflow(prompt if prompt is not None else _request_text(messages, options))
         if tokens:
             yield StreamError(f"The conversation is {tokens:,} tokens long, more than the "
@@ -182,7 +188,36 @@ class RemoteBackend:
             # without streaming it answers with its own words (RefusedRequest), or the reply.
             yield from self._read(post(False), turn, should_stop)
         yield from turn.finish()
+        self._learn(turn)
         yield turn.done()
+
+    def _content_start(self, prompt: str | None, messages: list[Message],
+                       options: GenerateOptions) -> bool | None:
+        """Does the raw content of this reply begin inside the reasoning? None: unknown.
+
+        Only a prompt that leaves `<think>` open starts the model inside it. A server that sends
+        plain content with Think on (a model that does not reason, a server that strips it) is
+        answering: taken for reasoning, the answer showed twice (issue 26). So content counts as
+        reasoning only where the prompt is known to open it, or this server's replies did."""
+        if prompt is not None:
+            return opens_reasoning(prompt)
+        if not options.enable_thinking or options.assistant_prefix:
+            return False
+        if self._splits_reasoning:
+            return False  # its content is the answer; a `<think>` the model writes still opens
+        if self._content_in_reasoning is not None:
+            return self._content_in_reasoning
+        source = self._known_template or self._server.chat_template
+        try:
+            return opens_reasoning(ChatTemplate(source).render(messages, options)) \
+                if source else None
+        except (UnsupportedModel, ValueError, TemplateError):
+            return None  # a template that cannot render these messages tells nothing
+
+    def _learn(self, turn: Turn) -> None:
+        self._splits_reasoning = self._splits_reasoning or turn.saw_reasoning
+        if turn.opened_in_reasoning is not None:
+            self._content_in_reasoning = turn.opened_in_reasoning
 
     def _overflow(self, text: str) -> int:
         """The prompt's token count when the server's advertised context cannot hold it (0

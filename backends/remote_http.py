@@ -88,7 +88,11 @@ class HttpClient:
         # A fresh connection per request, as servers expect of a plain client: llama-cpp-python's
         # server ends an empty error stream and then drops the connection, so a kept-alive one
         # resets the next request (its retry without streaming).
-        self._client = https.client(timeout, headers, secure=endpoint.secure, keepalive=False)
+        try:
+            self._client = https.client(timeout, headers, secure=endpoint.secure,
+                                        keepalive=False)
+        except https.TrustStoreUnreadable as exc:
+            raise RemoteError(f"Cannot connect securely to {endpoint.url}: {exc}.") from exc
 
     def open(self, method: str, path: str, body: bytes | None) -> httpx2.Response:
         """The response, its body still unread: the caller closes it (a cancel does)."""

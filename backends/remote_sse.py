@@ -10,6 +10,7 @@ from typing import Any
 from backends.base import GenerateOptions, ShouldStop
 from backends.errors import FailureKind
 from backends.events import Done, Event, StreamError, ToolCall
+from backends.nanbeige import THINK_CLOSE, THINK_OPEN
 from backends.parser import OutputParser
 from backends.remote_http import as_int, error_text
 
@@ -53,12 +54,18 @@ def sse_data(lines: Iterable[str]) -> Iterator[str]:
 class Turn:
     """What one streamed reply has said so far, in either server style."""
 
-    def __init__(self, options: GenerateOptions, starts_in_reasoning: bool | None = None) -> None:
-        """starts_in_reasoning: where raw output begins (None: from the options)."""
+    def __init__(self, options: GenerateOptions, starts_in_reasoning: bool | None = None,
+                 undecided: bool = False) -> None:
+        """starts_in_reasoning: where raw output begins (None: from the options); undecided:
+        nobody knows yet, so raw content is held until it shows (see _decide)."""
         self.options = options
         if starts_in_reasoning is None:
             starts_in_reasoning = options.enable_thinking and not options.assistant_prefix
-        self.starts_in_reasoning = starts_in_reasoning
+        self.starts_in_reasoning = starts_in_reasoning and not undecided
+        self.undecided = undecided
+        self.opened_in_reasoning: bool | None = None  # what held content showed, once it did
+        self._held = ""
+        self._held_pieces = 0
         self.started = time.perf_counter()
         self.first = 0.0
         self.pieces = 0  # content/reasoning chunks, the token count when the server gives none
@@ -106,17 +113,51 @@ class Turn:
         # for part of a character). The count stands in when the server reports no usage.
         self.pieces += isinstance(content, str) or bool(reasoning) or bool(calls)
         events: list[Event] = []
-        self.reasoning_pieces += bool(reasoning) or (bool(content) and self._content_reasons())
+        if self.undecided and self.content is None and bool(content):
+            self._held_pieces += 1  # reasoning or answer: counted once it shows which
+        else:
+            self.reasoning_pieces += bool(reasoning) or (bool(content) and
+                                                         self._content_reasons())
         if isinstance(reasoning, str) and reasoning:
             self.saw_reasoning = True
             events += self.reasoning.feed(reasoning)
         if isinstance(content, str) and content:
-            parser, flushed = (self.content, []) if self.content else self._start_content()
-            events += flushed + parser.feed(content)
+            events += self._content(content)
         for call in calls:
             if isinstance(call, dict):
                 self._add_call_fragment(call)
         return events
+
+    def _content(self, text: str) -> list[Event]:
+        if self.undecided and self.content is None:
+            self._held += text
+            inside = self._decide(ended=False)
+            if inside is None:
+                return []
+            text = self._settle(inside)
+        parser, flushed = (self.content, []) if self.content else self._start_content()
+        return flushed + parser.feed(text)
+
+    def _decide(self, ended: bool) -> bool | None:
+        """Did held raw content begin inside the reasoning? A `</think>` closing it says yes; a
+        `<think>` the model opens itself, reasoning the server split out, or the end of a reply
+        with neither says no (a server that sends the answer as plain content: issue 26).
+        None: not yet known."""
+        stripped = self._held.lstrip()
+        if stripped.startswith(THINK_OPEN) or self.saw_reasoning:
+            return False
+        if THINK_CLOSE in self._held:
+            return True
+        return False if ended else None
+
+    def _settle(self, inside: bool) -> str:
+        """Decide where held content began; returns it, to be parsed from there."""
+        self.undecided, self.opened_in_reasoning = False, inside
+        self.starts_in_reasoning = inside
+        if inside:
+            self.reasoning_pieces += self._held_pieces
+        held, self._held = self._held, ""
+        return held
 
     def _content_reasons(self) -> bool:
         """Is raw content (before this chunk) still inside the reasoning?"""
@@ -146,6 +187,8 @@ class Turn:
 
     def finish(self) -> list[Event]:
         events = self.reasoning.finish()
+        if self._held:
+            events += self._content(self._settle(bool(self._decide(ended=True))))
         if self.content is not None:
             events += self.content.finish()
         if self.cancelled or self.budget_spent:  # stopped on purpose: half a call is no error

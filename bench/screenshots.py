@@ -400,6 +400,7 @@ def shoot_all(app: object, ctx: object, scheme: str) -> list[Path]:
     manager.show()
     wait(app, ops, 400)
     paths.append(shoot(manager, f"model-manager-{scheme}"))
+    paths += shoot_template_choice(app, manager, scheme)
     settings = SettingsDialog(ctx)
     settings.show()
     wait(app, ops, 300)
@@ -411,6 +412,20 @@ def shoot_all(app: object, ctx: object, scheme: str) -> list[Path]:
         w.close()
         w.deleteLater()
     wait(app, ops, 50)
+    return paths
+
+
+def shoot_template_choice(app: object, manager: Any, scheme: str) -> list[Path]:
+    """A GGUF without a usable chat template, as the Models dialog refuses it: of a Nanbeige
+    build (the built-in template or a file) and of another architecture (a file)."""
+    paths = []
+    for arch, known in (("nanbeige", "Nanbeige4.2"), ("llama", "")):
+        manager._checked(f"/models/base-{arch}.gguf",
+                         "The file carries no chat template (tokenizer.chat_template).", arch,
+                         known)
+        wait(app, manager.ctx.ops, 150)
+        paths.append(shoot(manager, f"model-manager-no-template-{arch}-{scheme}"))
+    manager._hide_offers()
     return paths
 
 

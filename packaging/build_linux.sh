@@ -23,8 +23,8 @@ start=$(date +%s)
 .venv/bin/python -m PyInstaller --noconfirm --log-level WARN "${CLEAN[@]}" \
     --distpath packaging/dist --workpath packaging/build/work packaging/hearth.spec
 echo "build took $(( $(date +%s) - start )) s"
-# A launcher entry and icon to install by hand (see packaging/README.md).
-cp packaging/build/icons/hearth.png packaging/linux/hearth.desktop packaging/dist/Hearth/
+# install.sh puts Hearth in the application menu with an absolute Exec= and its icon.
+cp packaging/linux/install.sh packaging/dist/Hearth/
 QT_QPA_PLATFORM=offscreen .venv/bin/python packaging/smoke_test.py packaging/dist \
     --max-mb "${HEARTH_MAX_BUNDLE_MB:-400}"
 ARCHIVE="Hearth-$VERSION-linux-$(uname -m).tar.gz"

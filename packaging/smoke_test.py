@@ -1,4 +1,4 @@
-"""Smoke-test a frozen Hearth bundle: window, self-test, `ask`, a broken model, documents, contents.
+"""Smoke-test a frozen Hearth bundle: window, self-test, `ask`, documents, network, contents.
 
 Usage: python packaging/smoke_test.py DIST_DIR [--exe PATH] [--max-mb N] [--model-dir DIR]
 Runs the bundle as a user would (no PYTHONPATH, from another folder, offscreen, a fresh data
@@ -17,6 +17,8 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from smoke_network import check_https_download, check_mcp_serve, check_serve
 
 ROOT = Path(__file__).resolve().parent.parent
 TIMEOUT_S = 300
@@ -42,13 +44,19 @@ def bundle_root(dist: Path) -> Path:
     return dist / "Hearth.app" if sys.platform == "darwin" else dist / "Hearth"
 
 
-def run(exe: Path, args: list[str], home: Path, console: bool = True, prefix: tuple[str, ...] = (),
-        **extra_env: str) -> subprocess.CompletedProcess[str]:
-    """Run the bundle as a user would; console=False takes its stdout and stderr away."""
+def bundle_env(home: Path, **extra_env: str) -> dict[str, str]:
+    """The environment a user's launch gives the bundle, with its own data folder."""
     env = dict(os.environ, HEARTH_HOME=str(home), QT_QPA_PLATFORM="offscreen")
     env.update(extra_env)
     for leak in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV"):  # the bundle must stand alone
         env.pop(leak, None)
+    return env
+
+
+def run(exe: Path, args: list[str], home: Path, console: bool = True, prefix: tuple[str, ...] = (),
+        **extra_env: str) -> subprocess.CompletedProcess[str]:
+    """Run the bundle as a user would; console=False takes its stdout and stderr away."""
+    env = bundle_env(home, **extra_env)
     no_console: dict[str, Any] = {} if console else {
         "capture_output": False, "stdin": subprocess.DEVNULL,
         # POSIX: close fds 1 and 2 in the child, as a Finder-launched app may find them.
@@ -236,6 +244,9 @@ def run_checks(exe: Path, tmp: Path, model_dir: Path | None) -> list[str]:
         ("broken model", lambda: check_bad_model(exe, tmp / "home-ask")),
         ("documents", lambda: check_documents(exe, tmp / "home-docs")),
         ("no console", lambda: check_without_console(exe, tmp / "home-windowed", models[0])),
+        ("https download", lambda: check_https_download(exe, tmp / "home-https", bundle_env)),
+        ("serve", lambda: check_serve(exe, tmp / "home-serve", models[0], bundle_env)),
+        ("mcp serve", lambda: check_mcp_serve(exe, tmp / "home-mcp", bundle_env)),
     ]
     problems: list[str] = []
     for name, check in checks:

@@ -20,6 +20,7 @@ MODULES = (
     "app.cli.mcp",  # mcp serve
     "app.cli.routines",
     "app.cli.todo",
+    "app.cli.desktop",  # desktop install|remove (Linux app menu)
 )
 
 

@@ -98,7 +98,11 @@ class Downloader:
         self.folder.mkdir(parents=True, exist_ok=True)
         total = sum(f.size or 0 for f in files)
         done_before = 0
-        with https.client(TIMEOUT_S, self._headers, env_proxies=True) as http:
+        try:
+            http = https.client(TIMEOUT_S, self._headers, env_proxies=True)
+        except https.TrustStoreUnreadable as exc:
+            raise DownloadError(f"Cannot download: {exc}") from exc
+        with http:
             for remote in files:
                 final = self.folder / remote.name
                 if not (final.exists() and remote.size is not None

@@ -30,6 +30,15 @@ class McpServer:
 
 
 @dataclass
+class TemplateChoice:
+    """A chat template file (.jinja) the person chose for a GGUF that has no usable one."""
+
+    model: str
+    template: str
+    unknown: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+
+@dataclass
 class Settings:
     """Everything the user can choose. Field defaults are what a new user gets."""
 
@@ -85,6 +94,8 @@ class Settings:
     # GGUF files without a chat template the user chose to run with their architecture's
     # well-known one (backends/known_templates.py), asked in the model manager.
     known_template_models: list[str] = field(default_factory=list)
+    # ...and those the person gave a chat template file of their choosing (newest last).
+    chat_template_files: list[TemplateChoice] = field(default_factory=list)
     # Memory (Settings > Memory): saved facts go into every chat; the model's proposals to
     # remember ask first unless the person chose otherwise (forgetting always asks).
     memory_enabled: bool = True
@@ -100,6 +111,15 @@ class Settings:
 
     def to_dict(self) -> dict[str, Any]:
         return settings_compat.plain(self)
+
+    def template_file(self, model: str) -> str:
+        """The chat template file chosen for this model ("" for none)."""
+        return next((c.template for c in reversed(self.chat_template_files) if c.model == model),
+                    "")
+
+    def choose_template_file(self, model: str, template: str) -> None:
+        self.chat_template_files = [c for c in self.chat_template_files if c.model != model]
+        self.chat_template_files.append(TemplateChoice(model, template))
 
 
 def load_settings(path: Path) -> Settings:

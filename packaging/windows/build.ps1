@@ -3,7 +3,9 @@
 # and a per-user Inno Setup installer. CPU by default; -Cuda builds llama.cpp with CUDA (needs
 # MSVC and the CUDA toolkit here; the NVIDIA runtime DLLs ship beside ggml-cuda.dll).
 #   powershell -ExecutionPolicy Bypass -File packaging\windows\build.ps1 [-Cuda]
-# Signing: see sign.ps1 (HEARTH_SIGN_CERT + HEARTH_SIGN_PASSWORD, or HEARTH_SIGN_THUMBPRINT).
+# Signing: see sign.ps1 (cloud signing: HEARTH_SIGN_ENDPOINT/_ACCOUNT/_PROFILE; fallback: a .pfx).
+# HEARTH_BOOTLOADER_FROM_SOURCE=1 compiles PyInstaller's bootloader here (needs MSVC) instead of
+# using the prebuilt one, whose bytes antivirus engines have learned to flag.
 param([switch]$Cuda)
 $ErrorActionPreference = "Stop"
 Set-Location (Join-Path $PSScriptRoot "..\..")
@@ -42,6 +44,14 @@ if ($Cuda) {
 Invoke-Checked "pip install" {
     & $py -m pip install --quiet --no-cache-dir --no-binary llama-cpp-python -e ".[package,test]"
 }
+if ($env:HEARTH_BOOTLOADER_FROM_SOURCE) {
+    $pyinstaller = (& $py -c "from importlib.metadata import version; print(version('pyinstaller'))")
+    $env:PYINSTALLER_COMPILE_BOOTLOADER = "1"
+    Invoke-Checked "bootloader" {
+        & $py -m pip install --quiet --no-cache-dir --force-reinstall --no-deps `
+            --no-binary pyinstaller "pyinstaller==$pyinstaller"
+    }
+}
 Invoke-Checked "assets" { & $py packaging\make_assets.py }
 Invoke-Checked "pyinstaller" {
     & $py -m PyInstaller --noconfirm --log-level WARN `
@@ -51,9 +61,12 @@ $lib = "packaging\dist\Hearth\_internal\llama_cpp\lib"
 if (-not (Test-Path "$lib\llama.dll")) { throw "llama.dll is not in $lib" }
 # The MSVC runtime must travel inside the bundle: hosted runners (and developers' PCs) have it
 # installed system-wide, so a bundle without it passes every test here and fails on a clean PC.
+# At _internal's top, where the loader looks for every DLL: PySide6 ships its own copies in
+# _internal\PySide6\, which only Qt's own DLLs find, so those do not count.
 foreach ($dll in "msvcp140.dll", "vcruntime140.dll", "vcruntime140_1.dll") {
-    $found = Get-ChildItem packaging\dist\Hearth -Recurse -Filter $dll -ErrorAction SilentlyContinue
-    if (-not $found) { throw "$dll is not inside packaging\dist\Hearth (the MSVC runtime must be bundled)" }
+    if (-not (Test-Path "packaging\dist\Hearth\_internal\$dll")) {
+        throw "$dll is not in packaging\dist\Hearth\_internal (the MSVC runtime must be bundled there)"
+    }
 }
 if ($Cuda) {
     # cudart/cublas are NVIDIA redistributables; llama_cpp adds its lib folder to the DLL search

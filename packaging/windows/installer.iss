@@ -27,8 +27,13 @@ WizardStyle=modern
 DisableProgramGroupPage=yes
 VersionInfoVersion={#Version}
 UninstallDisplayName=Hearth
-; Close a running Hearth (it holds its DLLs open) before files are replaced or removed.
+; Close a running Hearth (it holds its DLLs open) before files are replaced or removed; the
+; mutex is the one Hearth.exe holds while it runs (app/ui/shell/single_instance.py), which
+; setup and the uninstaller check even where the Restart Manager cannot see the app.
 CloseApplications=yes
+AppMutex=HearthRunning,Global\HearthRunning
+; Windows 10 1809: the oldest Qt 6.12 and Python 3.11 support.
+MinVersion=10.0.17763
 ; The uninstaller is signed too (SmartScreen and Defender judge it like any other exe). ISCC is
 ; given the "hearth" sign tool by build.ps1 (/Shearth=...) when a certificate is configured;
 ; without one, build.ps1 defines NoSigning and both stay unsigned.
@@ -36,6 +41,11 @@ CloseApplications=yes
 SignTool=hearth
 SignedUninstaller=yes
 #endif
+
+[InstallDelete]
+; An upgrade replaces the whole bundle: files the new version no longer has (a CUDA build's
+; ~600 MB of cuBLAS under a CPU install, an old Python's modules) must not stay behind.
+Type: filesandordirs; Name: "{app}\_internal"
 
 [Files]
 Source: "..\dist\Hearth\*"; DestDir: "{app}"; Flags: recursesubdirs ignoreversion
@@ -60,6 +70,10 @@ Filename: "{app}\Hearth.exe"; Description: "Start Hearth"; Flags: nowait postins
 procedure CurUninstallStepChanged(CurUninstallStep: TUninstallStep);
 var DataDir: String;
 begin
+  // Settings > Start at login writes the same Run value the installer's task does; the
+  // [Registry] flag removes only what setup itself wrote, so remove it here in every case.
+  if CurUninstallStep = usUninstall then
+    RegDeleteValue(HKEY_CURRENT_USER, 'Software\Microsoft\Windows\CurrentVersion\Run', 'Hearth');
   if CurUninstallStep = usPostUninstall then begin
     DataDir := ExpandConstant('{localappdata}\Hearth');
     // SuppressibleMsgBox: a silent uninstall (/SUPPRESSMSGBOXES) takes the default, IDNO, so

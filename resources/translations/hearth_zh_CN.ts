@@ -811,27 +811,27 @@
 <context>
     <name>Desktop</name>
     <message>
-        <location filename="../../app/ui/shell/desktop.py" line="144"/>
+        <location filename="../../app/ui/shell/desktop.py" line="156"/>
         <source>Hearth is still running</source>
         <translation>Hearth 仍在运行</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/desktop.py" line="145"/>
+        <location filename="../../app/ui/shell/desktop.py" line="157"/>
         <source>Hearth keeps running in the tray so reminders and quick ask work. Quit it from the tray menu.</source>
         <translation>Hearth 会继续在托盘中运行，以便提醒和快速提问可用。可从托盘菜单退出。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/desktop.py" line="148"/>
+        <location filename="../../app/ui/shell/desktop.py" line="160"/>
         <source>Could not save settings</source>
         <translation>无法保存设置</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/desktop.py" line="152"/>
+        <location filename="../../app/ui/shell/desktop.py" line="164"/>
         <source>Hearth test reminder</source>
         <translation>Hearth 测试提醒</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/desktop.py" line="153"/>
+        <location filename="../../app/ui/shell/desktop.py" line="165"/>
         <source>Reminders appear like this, with Snooze and Open.</source>
         <translation>提醒会像这样显示，并带有“稍后提醒”和“打开”。</translation>
     </message>
@@ -2094,27 +2094,27 @@
 <context>
     <name>LocalModels</name>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="557"/>
+        <location filename="../../app/ui/models/manager.py" line="600"/>
         <source>On this computer</source>
         <translation>这台电脑上的模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="575"/>
+        <location filename="../../app/ui/models/manager.py" line="618"/>
         <source>In use</source>
         <translation>使用中</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="575"/>
+        <location filename="../../app/ui/models/manager.py" line="618"/>
         <source>Loading…</source>
         <translation>正在加载…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="578"/>
+        <location filename="../../app/ui/models/manager.py" line="621"/>
         <source>Use</source>
         <translation>使用</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="578"/>
+        <location filename="../../app/ui/models/manager.py" line="621"/>
         <source>Not found</source>
         <translation>找不到文件</translation>
     </message>
@@ -2311,47 +2311,47 @@
         <translation>%1 仍然处于加载状态，由它继续回答。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="488"/>
+        <location filename="../../app/ui/shell/main_window.py" line="492"/>
         <source>%1 tok/s</source>
         <translation>%1 token/秒</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="499"/>
+        <location filename="../../app/ui/shell/main_window.py" line="503"/>
         <source>Context %1 / %2</source>
         <translation>上下文 %1 / %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="502"/>
+        <location filename="../../app/ui/shell/main_window.py" line="506"/>
         <source> · your message: its start and end, the rest as a document</source>
         <translation> · 你的消息：模型读到开头和结尾，其余作为文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="503"/>
+        <location filename="../../app/ui/shell/main_window.py" line="507"/>
         <source> · earlier messages summarized</source>
         <translation> · 较早的消息已总结</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="510"/>
+        <location filename="../../app/ui/shell/main_window.py" line="514"/>
         <source>Add files to this chat</source>
         <translation>向此对话添加文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="520"/>
+        <location filename="../../app/ui/shell/main_window.py" line="524"/>
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="521"/>
+        <location filename="../../app/ui/shell/main_window.py" line="525"/>
         <source>Export this chat</source>
         <translation>导出此对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="523"/>
+        <location filename="../../app/ui/shell/main_window.py" line="527"/>
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="529"/>
+        <location filename="../../app/ui/shell/main_window.py" line="533"/>
         <source>Could not export the chat</source>
         <translation>无法导出对话</translation>
     </message>
@@ -2628,12 +2628,7 @@
 <context>
     <name>ModelManager</name>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="458"/>
-        <source>“%1” has no chat template of its own. Its architecture is known: Hearth can hold a conversation with it using the %2 template.</source>
-        <translation>“%1”没有自带对话模板。它的架构是已知的：Hearth 可以使用 %2 模板与它对话。</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/models/manager.py" line="462"/>
+        <location filename="../../app/ui/models/manager.py" line="475"/>
         <source>Use the %1 template</source>
         <translation>使用 %1 模板</translation>
     </message>
@@ -2643,67 +2638,92 @@
         <translation>模型 — Hearth</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="365"/>
+        <location filename="../../app/ui/models/manager.py" line="346"/>
+        <source>Choose a template file…</source>
+        <translation>选择模板文件…</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/models/manager.py" line="373"/>
         <source>Welcome to Hearth</source>
         <translation>欢迎使用 Hearth</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="365"/>
+        <location filename="../../app/ui/models/manager.py" line="373"/>
         <source>Models</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="367"/>
+        <location filename="../../app/ui/models/manager.py" line="375"/>
         <source>Hearth answers with Nanbeige4.2-3B, running entirely on this computer; nothing you ask leaves it. There is no model here yet: download one below (Q4_K_M is a good start) or open one you already have.</source>
         <translation>Hearth 使用完全在本机运行的 Nanbeige4.2-3B 回答问题，你问的任何内容都不会离开这台电脑。这里还没有模型：请在下方下载一个（推荐从 Q4_K_M 开始），或打开你已有的模型。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="371"/>
+        <location filename="../../app/ui/models/manager.py" line="379"/>
         <source>Download a build of Nanbeige4.2-3B or open one you already have. Downloads resume where they stopped and are checked before use.</source>
         <translation>下载 Nanbeige4.2-3B 的某个版本，或打开已有的模型。下载可断点续传，使用前会校验。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="395"/>
+        <location filename="../../app/ui/models/manager.py" line="403"/>
         <source>Open a GGUF file…</source>
         <translation>打开 GGUF 文件…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="397"/>
+        <location filename="../../app/ui/models/manager.py" line="405"/>
         <source>Open an MLX folder…</source>
         <translation>打开 MLX 文件夹…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="399"/>
+        <location filename="../../app/ui/models/manager.py" line="407"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="429"/>
+        <location filename="../../app/ui/models/manager.py" line="437"/>
         <source>Open a GGUF model</source>
         <translation>打开 GGUF 模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="430"/>
+        <location filename="../../app/ui/models/manager.py" line="438"/>
         <source>GGUF models (*.gguf)</source>
         <translation>GGUF 模型 (*.gguf)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="450"/>
+        <location filename="../../app/ui/models/manager.py" line="458"/>
         <source>“%1” cannot be used: it is not a complete GGUF model file.</source>
         <translation>无法使用“%1”：它不是完整的 GGUF 模型文件。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="466"/>
-        <source>“%1” has no chat template, so Hearth cannot hold a conversation with it. Choose a chat (instruct) build of the model, such as Nanbeige4.2-3B above.</source>
-        <translation>“%1”没有对话模板，Hearth 无法与它对话。请选择该模型的对话（instruct）版本，例如上面的 Nanbeige4.2-3B。</translation>
+        <location filename="../../app/ui/models/manager.py" line="471"/>
+        <source>“%1” has no usable chat template of its own. Its architecture is known: Hearth can hold a conversation with it using the %2 template, or one you choose.</source>
+        <translation>“%1”自身没有可用的对话模板。它的架构是已知的：Hearth 可以使用 %2 模板或您选择的模板与它对话。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="487"/>
+        <location filename="../../app/ui/models/manager.py" line="478"/>
+        <source>“%1” has no usable chat template, and Hearth has none built in for its architecture (%2), so it cannot hold a conversation with it. Choose the model&apos;s chat template file (.jinja), or a chat (instruct) build of the model, such as Nanbeige4.2-3B above.</source>
+        <translation>“%1”没有可用的对话模板，Hearth 也没有为其架构（%2）内置模板，因此无法与它对话。请选择该模型的对话模板文件（.jinja），或选择该模型的对话（指令）版本，例如上方的 Nanbeige4.2-3B。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/models/manager.py" line="492"/>
+        <source>Choose a chat template</source>
+        <translation>选择对话模板</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/models/manager.py" line="493"/>
+        <source>Chat templates (*.jinja *.j2 *.txt)</source>
+        <translation>对话模板 (*.jinja *.j2 *.txt)</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/models/manager.py" line="511"/>
+        <source>“%1” is not a chat template Hearth can use.</source>
+        <translation>“%1”不是 Hearth 可以使用的对话模板。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/models/manager.py" line="531"/>
         <source>Open an MLX model folder</source>
         <translation>打开 MLX 模型文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="491"/>
+        <location filename="../../app/ui/models/manager.py" line="535"/>
         <source>That folder has no config.json, so it is not an MLX model.</source>
         <translation>该文件夹没有 config.json，不是 MLX 模型。</translation>
     </message>
@@ -4275,254 +4295,254 @@
 <context>
     <name>ToolCard</name>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="22"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="21"/>
         <source>Searched documents</source>
         <translation>搜索了文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="23"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="22"/>
         <source>Read a document</source>
         <translation>阅读了文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="24"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="23"/>
         <source>Searched files</source>
         <translation>搜索了文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="25"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="24"/>
         <source>Open a file</source>
         <translation>打开文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="26"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="25"/>
         <source>Show a file</source>
         <translation>显示文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="27"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="26"/>
         <source>Looked at the calendar</source>
         <translation>查看了日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="28"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="27"/>
         <source>Found free time</source>
         <translation>查找了空闲时间</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="29"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="28"/>
         <source>Add an event</source>
         <translation>添加日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="30"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="29"/>
         <source>Change an event</source>
         <translation>修改日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="31"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="30"/>
         <source>Delete an event</source>
         <translation>删除日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="32"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="31"/>
         <source>Looked at a spreadsheet</source>
         <translation>查看了电子表格</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="33"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="32"/>
         <source>Queried a spreadsheet</source>
         <translation>查询了电子表格</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="34"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="33"/>
         <source>Summarised a folder</source>
         <translation>汇总了文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="35"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="34"/>
         <source>Convert a spreadsheet</source>
         <translation>转换电子表格</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="36"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="35"/>
         <source>Clean a spreadsheet</source>
         <translation>清理电子表格</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="37"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="36"/>
         <source>Write a Word report</source>
         <translation>撰写 Word 报告</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="38"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="37"/>
         <source>Make slides</source>
         <translation>制作幻灯片</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="44"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="43"/>
         <source>title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="45"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="44"/>
         <source>text</source>
         <translation>正文</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="46"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="45"/>
         <source>search</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="47"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="46"/>
         <source>document</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="48"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="47"/>
         <source>pages</source>
         <translation>页</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="49"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="48"/>
         <source>section</source>
         <translation>章节</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="50"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="49"/>
         <source>files</source>
         <translation>文件</translation>
     </message>
     <message>
+        <location filename="../../app/ui/chat/tool_card.py" line="50"/>
         <location filename="../../app/ui/chat/tool_card.py" line="51"/>
-        <location filename="../../app/ui/chat/tool_card.py" line="52"/>
         <source>file</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="53"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="52"/>
         <source>folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="54"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="53"/>
         <source>query</source>
         <translation>查询</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="55"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="54"/>
         <source>start</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="56"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="55"/>
         <source>end</source>
         <translation>结束</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="57"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="56"/>
         <source>place</source>
         <translation>地点</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="58"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="57"/>
         <source>time zone</source>
         <translation>时区</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="59"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="58"/>
         <source>at most</source>
         <translation>最多</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="60"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="59"/>
         <source>filter</source>
         <translation>筛选</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="61"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="60"/>
         <source>slides</source>
         <translation>幻灯片</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="189"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="191"/>
         <source>Running…</source>
         <translation>运行中…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="212"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="214"/>
         <source>Tool: %s</source>
         <translation>工具：%s</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="222"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="224"/>
         <source>Approve</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="224"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="226"/>
         <source>Deny</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="277"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="279"/>
         <source>Waiting for you</source>
         <translation>等待你的确认</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="288"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="290"/>
         <source>Approved</source>
         <translation>已批准</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="288"/>
-        <location filename="../../app/ui/chat/tool_card.py" line="321"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="290"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="323"/>
         <source>Denied</source>
         <translation>已拒绝</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="302"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="304"/>
         <source>%1 of %2</source>
         <translation>%1 / %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="320"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="322"/>
         <source>Stopped before you decided</source>
         <translation>在你决定之前已停止</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="327"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="329"/>
         <source>Done</source>
         <translation>完成</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="327"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="329"/>
         <source>Failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="350"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="352"/>
         <source>Wrote %1 (%2).</source>
         <translation>已写入 %1（%2）。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="354"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="356"/>
         <source>The previous file is kept as %1.</source>
         <translation>原来的文件保留为 %1。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="238"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="240"/>
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="239"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="241"/>
         <source>Resume</source>
         <translation>继续</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="299"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="301"/>
         <source>Paused — %1 of %2 files</source>
         <translation>已暂停 — 已完成 %1 / %2 个文件</translation>
     </message>

@@ -261,6 +261,35 @@ def test_raw_text_without_thinking_is_all_answer(server: FakeServer) -> None:
     assert events[-1].completion_tokens == 2  # type: ignore[union-attr]  # counted: no usage sent
 
 
+def test_plain_content_with_thinking_on_is_the_answer(server: FakeServer) -> None:
+    """A server that never splits reasoning out and whose model never opens `<think>` sends
+    the answer as plain content: it is the answer, not reasoning (issue 26)."""
+    plain = sse(chunk("Paris is"), chunk(" the capital."), chunk(finish="stop"))
+    server.replies.extend([plain, plain])
+    backend = connect(server)
+    for _ in range(2):  # learned after the first reply, it streams as answer from the start
+        events = run(backend, GenerateOptions(enable_thinking=True))
+        assert merged(events[:-1]) == [TextDelta("Paris is the capital.")]
+        assert events[-1].finish_reason == "stop"  # type: ignore[union-attr]
+
+
+def test_what_a_server_sends_first_decides_where_its_content_begins(server: FakeServer) -> None:
+    """Raw content that closes a `</think>` it never opened began in the reasoning (a template
+    that opens it in the prompt); one the model opens itself begins in the answer."""
+    server.replies.extend([sse(chunk("r"), chunk("</think>a"), chunk(finish="stop")),
+                           sse(chunk("<think>q</think>"), chunk("b"), chunk(finish="stop"))])
+    assert merged(run(connect(server))[:-1]) == [ReasoningDelta("r"), TextDelta("a")]
+    assert merged(run(connect(server))[:-1]) == [ReasoningDelta("q"), TextDelta("b")]
+
+
+def test_a_splitting_server_that_sent_no_reasoning_sent_the_answer(server: FakeServer) -> None:
+    server.replies.extend([sse(chunk(reasoning_content="plan"), chunk("A1"), chunk(finish="stop")),
+                           sse(chunk("A2"), chunk(finish="stop"))])
+    backend = connect(server)
+    assert merged(run(backend)[:-1]) == [ReasoningDelta("plan"), TextDelta("A1")]
+    assert merged(run(backend)[:-1]) == [TextDelta("A2")]
+
+
 def test_raw_call_cut_off_by_length_is_an_error_event(server: FakeServer) -> None:
     server.replies.append(sse(chunk("r</think>" + RAW_CALL[:40]), chunk(finish="length")))
     events = run(connect(server))

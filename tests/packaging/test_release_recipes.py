@@ -82,3 +82,80 @@ def test_mlx_is_loaded_only_by_the_process_that_runs_a_model(tmp_path: Path) -> 
                           cwd=ROOT, env={"HEARTH_HOME": str(tmp_path), "PATH": "/usr/bin:/bin",
                                          "PYTHONPATH": str(ROOT)}, check=True)
     assert proc.stdout.strip().splitlines()[-1] == "[]"
+
+
+# -- issue 25: what a real PC needs from the installer and the workflow ---------------------
+
+def _setup_section() -> str:
+    return (ROOT / "packaging" / "windows" / "installer.iss").read_text().split("[Files]")[0]
+
+
+def test_the_installer_waits_for_a_running_hearth_and_names_its_minimum_windows() -> None:
+    from app.ui.shell.single_instance import APP_MUTEX
+
+    setup = _setup_section()
+    names = re.search(r"^AppMutex=(.+)$", setup, re.M)
+    assert names and names.group(1).split(",") == [APP_MUTEX, f"Global\\{APP_MUTEX}"]
+    assert re.search(r"^MinVersion=10\.0\.17763$", setup, re.M)
+
+
+def test_an_upgrade_replaces_the_bundle_and_uninstall_removes_the_login_value() -> None:
+    text = (ROOT / "packaging" / "windows" / "installer.iss").read_text()
+    install_delete = text.split("[InstallDelete]", 1)[1].split("\n[", 1)[0]
+    assert 'Type: filesandordirs; Name: "{app}\\_internal"' in install_delete
+    code = _inno_code()
+    # Settings writes this value too, so the [Registry] flag (setup's own writes) is not enough.
+    assert re.search(r"usUninstall then\s+RegDeleteValue\(HKEY_CURRENT_USER, "
+                     r"'Software\\Microsoft\\Windows\\CurrentVersion\\Run', 'Hearth'\)", code)
+
+
+def test_the_msvc_runtime_check_looks_where_the_loader_looks() -> None:
+    build = (ROOT / "packaging" / "windows" / "build.ps1").read_text()
+    assert 'Test-Path "packaging\\dist\\Hearth\\_internal\\$dll"' in build
+    assert "-Recurse -Filter $dll" not in build  # a copy inside PySide6\ satisfied it
+
+
+def test_windows_signing_goes_through_a_cloud_service_with_the_pfx_as_fallback() -> None:
+    sign = (ROOT / "packaging" / "windows" / "sign.ps1").read_text()
+    for name in ("HEARTH_SIGN_ENDPOINT", "HEARTH_SIGN_ACCOUNT", "HEARTH_SIGN_PROFILE",
+                 "AZURE_CLIENT_ID", "HEARTH_SIGN_CERT", "HEARTH_SIGN_PFX_BASE64"):
+        assert name in sign.split("param(")[0], name  # documented at the top
+    assert '"/dlib", $dlib, "/dmdf", $metadata' in sign
+    assert sign.index("if ($cloud)") < sign.index("HEARTH_SIGN_PFX_BASE64)")  # cloud first
+
+
+def _workflow() -> str:
+    return (ROOT / ".github" / "workflows" / "package.yml").read_text()
+
+
+def test_every_action_is_pinned_by_commit_and_the_token_is_read_only() -> None:
+    text = _workflow()
+    uses = re.findall(r"uses:\s*(\S+)", text)
+    assert uses and all(re.fullmatch(r"[\w.-]+/[\w.-]+@[0-9a-f]{40}", u) for u in uses), uses
+    assert re.search(r"^permissions:\n  contents: read$", text, re.M)
+    assert "write" not in re.findall(r"^\s+contents: (\w+)", text, re.M)
+
+
+def test_no_secret_is_written_to_github_env() -> None:
+    """GITHUB_ENV reaches every later step and action of the job."""
+    secrets_from = set(re.findall(r"^\s+(\w+): \$\{\{ secrets\.", _workflow(), re.M))
+    for line in _workflow().splitlines():
+        if "GITHUB_ENV" in line:
+            assert not any(f"${name}" in line or f"$env:{name}" in line
+                           for name in secrets_from), line
+
+
+def test_releases_publish_checksums_and_build_the_bootloader_from_source() -> None:
+    text = _workflow()
+    assert "sha256sum --check --strict SHA256SUMS.txt" in text
+    for job in ("macos", "windows", "linux"):
+        assert f"SHA256SUMS-{job}" in text
+    assert 'HEARTH_BOOTLOADER_FROM_SOURCE: "1"' in text
+    assert re.search(r'^env:\n(?:  #.*\n)*  HEARTH_SMOKE_TRUST_OS: "1"$', text, re.M)
+    build = (ROOT / "packaging" / "windows" / "build.ps1").read_text()
+    assert "--no-binary pyinstaller" in build and "PYINSTALLER_COMPILE_BOOTLOADER" in build
+
+
+def test_the_linux_bundle_is_built_on_the_oldest_glibc_the_ci_offers() -> None:
+    linux = _workflow().split("\n  linux:", 1)[1].split("\n  checksums:", 1)[0]
+    assert re.search(r"runs-on: ubuntu-22\.04", linux)  # glibc 2.35

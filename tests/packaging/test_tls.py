@@ -150,3 +150,17 @@ def test_selftest_fetch_downloads_over_https_and_checks_the_sha256(
     bad = main(["selftest", "--json", "--no-window", "--fetch", url, "--fetch-sha256", "0" * 64])
     checks = json.loads(capsys.readouterr().out.strip().splitlines()[-1])["checks"]
     assert bad == 1 and "ChecksumMismatch" in checks["https download"]
+
+
+def test_an_unreadable_system_store_is_a_sentence_not_a_crash(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, https_hub: FakeHub) -> None:
+    """Seen on the frozen bundle with an empty distribution bundle file: `selftest` died with
+    OpenSSL's NO_CERTIFICATE_OR_CRL_FOUND instead of reporting it."""
+    empty = tmp_path / "ca-bundle.crt"
+    empty.write_text("")
+    monkeypatch.setenv("SSL_CERT_FILE", str(empty))
+    assert not trust_report().ok and "could not be read" in trust_report().source
+    with pytest.raises(DownloadError, match="trusted certificates could not be read"):
+        Downloader(tmp_path / "models").run([_remote(https_hub)])
+    with pytest.raises(RemoteError, match="Cannot connect securely"):
+        RemoteBackend(https_hub.url).load()

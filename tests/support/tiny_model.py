@@ -470,17 +470,23 @@ def _dump(path: Path, data: dict[str, Any]) -> None:
     path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
-def copy_without_template(source: Path, target: Path) -> None:
-    """A copy of a GGUF without its chat template (as base models and some conversions come)."""
+def copy_without_template(source: Path, target: Path, template: str = "",
+                          architecture: str = "nanbeige") -> None:
+    """A copy of a GGUF without its chat template (as base models and some conversions come),
+    or with `template` in its place; another `architecture` renames the file's own (such a copy
+    is read, not loaded)."""
     import gguf
 
     reader = gguf.GGUFReader(source)
-    writer = gguf.GGUFWriter(str(target), "nanbeige")
+    writer = gguf.GGUFWriter(str(target), architecture)
     for name, field in reader.fields.items():
         if name.startswith("GGUF.") or name in ("general.architecture", "tokenizer.chat_template"):
             continue
         sub_type = field.types[-1] if field.types[0] == gguf.GGUFValueType.ARRAY else None
-        writer.add_key_value(name, field.contents(), field.types[0], sub_type=sub_type)
+        key = architecture + name[len("nanbeige"):] if name.startswith("nanbeige.") else name
+        writer.add_key_value(key, field.contents(), field.types[0], sub_type=sub_type)
+    if template:
+        writer.add_chat_template(template)
     for tensor in reader.tensors:
         writer.add_tensor(tensor.name, np.array(tensor.data), raw_dtype=tensor.tensor_type)
     writer.write_header_to_file()

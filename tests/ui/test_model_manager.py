@@ -219,7 +219,8 @@ def test_a_gguf_without_a_chat_template_is_explained_in_the_dialog(ctx, manager,
     manager.model_chosen.connect(chosen.append)
     manager.open_gguf(str(path))
     qtbot.waitUntil(manager.error.isVisible, timeout=WAIT_MS)
-    assert "has no chat template" in manager.error.text() and chosen == []
+    assert "has no usable chat template" in manager.error.text() and chosen == []
+    assert "(gemma3)" in manager.error.text() and manager.template_file.isVisible()
     broken = tmp_path / "half.gguf"
     broken.write_bytes(b"GGUF\x03\x00")
     manager.open_gguf(str(broken))
@@ -239,7 +240,7 @@ def test_a_gguf_without_a_template_of_a_known_architecture_gets_an_offer(
     manager.model_chosen.connect(chosen.append)
     manager.open_gguf(str(bare))
     qtbot.waitUntil(manager.template_offer.isVisible, timeout=WAIT_MS)
-    assert "no chat template of its own" in manager.error.text()
+    assert "no usable chat template of its own" in manager.error.text()
     assert manager.template_offer.text() == "Use the Nanbeige4.2 template"
     assert chosen == [] and ctx.hearth.settings.known_template_models == []  # asked first
     qtbot.mouseClick(manager.template_offer, Qt.MouseButton.LeftButton)

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QTimer
 from PySide6.QtGui import QAction, QPalette
 from PySide6.QtWidgets import QApplication
 
@@ -27,6 +31,7 @@ def desktop(ctx: Any, qtbot: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[A
     yield made
     made.ctx.ops.wait(WAIT_MS)
     app.removeEventFilter(made)
+    app.applicationStateChanged.disconnect(made._app_state)
     if made.tray is not None:
         made.tray.hide()
     made.theme.setParent(None)  # leave the application as the next test expects it
@@ -36,19 +41,16 @@ def desktop(ctx: Any, qtbot: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[A
     app.setQuitOnLastWindowClosed(True)
 
 
-def test_a_quit_from_the_system_closes_the_window_it_does_not_hide_it(desktop: Any,
-                                                                      qtbot: Any) -> None:
+def test_a_quit_from_the_system_closes_the_window_it_does_not_hide_it() -> None:
     """Dock > Quit, Cmd+Q from the app menu, logout and shutdown all reach Qt as a Quit that
-    closes every window first; hiding into the tray then would refuse the session's end."""
-    app = QApplication.instance()
-    assert desktop.window.keep_in_tray  # with a tray, the close button hides
-    desktop.window.show()
-    hidden: list[bool] = []
-    desktop.window.hidden_to_tray.connect(lambda: hidden.append(True))
-    QTimer.singleShot(0, app.quit)  # what the platform does for each of those
-    QTimer.singleShot(WAIT_MS, lambda: app.exit(7))  # hang guard: a refused quit
-    assert app.exec() == 0
-    assert not hidden and not desktop.window.isVisible()
+    closes every window first: the window must close then, not hide into the tray (and say
+    "Hearth is still running"), or the quit could be refused."""
+    probe = Path(__file__).with_name("quit_probe.py")
+    done = subprocess.run([sys.executable, str(probe)], capture_output=True, text=True,
+                          timeout=120, env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
+    assert done.returncode == 0, done.stderr[-2000:]
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    assert report == {"exit": 0, "hid_into_tray": False, "window_visible": False}
 
 
 def test_the_close_button_still_hides_into_the_tray(desktop: Any, qtbot: Any) -> None:
@@ -115,3 +117,21 @@ def test_the_single_instance_lock_lives_in_the_users_data_folder(qapp: Any, tmp_
         assert not (Path(tempfile.gettempdir()) / f"{key}.lock").exists()
     finally:
         first.release()
+
+
+def test_on_a_mac_the_dock_icon_brings_back_a_window_closed_to_the_tray(
+        desktop: Any, qtbot: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Dock click (or opening the app again) reaches Qt as the app turning active."""
+    from PySide6.QtCore import Qt
+
+    app = QApplication.instance()
+    monkeypatch.setattr("sys.platform", "darwin")
+    desktop.window.show()
+    desktop.window.close()  # into the tray
+    assert not desktop.window.isVisible()
+    app.applicationStateChanged.emit(Qt.ApplicationState.ApplicationActive)
+    assert desktop.window.isVisible()
+    desktop.window.close()
+    desktop.quick.summon()  # quick ask is what the user asked for: the window stays away
+    app.applicationStateChanged.emit(Qt.ApplicationState.ApplicationActive)
+    assert not desktop.window.isVisible()

@@ -350,8 +350,16 @@ class ModelManager(QDialog):
         self.template_offer = QPushButton()
         self.template_offer.clicked.connect(self._use_known_template)
         self.template_offer.hide()
+        # ...and for any such GGUF, a chat template file (.jinja) of the person's choosing.
+        self.template_file = QPushButton(self.tr("Choose a template file…"))
+        self.template_file.clicked.connect(self._pick_template_file)
+        self.template_file.hide()
         self._offered = ""
-        layout.addWidget(self.template_offer, 0, Qt.AlignmentFlag.AlignLeft)
+        offers = QHBoxLayout()
+        offers.addWidget(self.template_offer)
+        offers.addWidget(self.template_file)
+        offers.addStretch(1)
+        layout.addLayout(offers)
         self.local = LocalModels(ctx.hearth.settings, in_use)
         self.local.use_requested.connect(self._choose)
         layout.addWidget(self.local)
@@ -443,38 +451,73 @@ class ModelManager(QDialog):
         """Check the file first (off the GUI thread): a GGUF without a chat template, or one
         that is not a model at all, is explained here, in the dialog, instead of failing later
         behind it. Where the file's architecture has a well-known template, using it is offered."""
-        def work() -> tuple[str, str]:
+        def work() -> tuple[str, str, str]:
             from backends.known_templates import known_template
             from backends.llama_gguf import inspect_gguf
 
             summary = inspect_gguf(path)
             known = known_template(summary.architecture)
-            return summary.chat_template, known.name if known is not None else ""
+            return (_template_problem(summary.chat_template), summary.architecture,
+                    known.name if known is not None else "")
 
-        self.error.hide()
-        self.template_offer.hide()
+        self._hide_offers()
         self.ctx.ops.run(work, lambda found: self._checked(path, *found),
                          lambda error: self._show_error(
                              self.tr("“%1” cannot be used: it is not a complete GGUF model "
                                      "file.").replace("%1", Path(path).name), str(error)))
 
-    def _checked(self, path: str, template: str, known: str = "") -> None:
-        if template.strip() or path in self.ctx.hearth.settings.known_template_models:
+    def _checked(self, path: str, problem: str, architecture: str, known: str = "") -> None:
+        settings = self.ctx.hearth.settings
+        if not problem or path in settings.known_template_models or settings.template_file(path):
             self._choose(path)
             return
+        name = Path(path).name
+        self._hide_offers()  # an offer made for another file goes
+        self._offered = path
+        self.template_file.show()
         if known:
-            self._show_error(self.tr("“%1” has no chat template of its own. Its architecture "
-                                     "is known: Hearth can hold a conversation with it using "
-                                     "the %2 template.").replace("%1", Path(path).name)
-                             .replace("%2", known), "")
+            self._show_error(self.tr("“%1” has no usable chat template of its own. Its "
+                                     "architecture is known: Hearth can hold a conversation "
+                                     "with it using the %2 template, or one you choose.")
+                             .replace("%1", name).replace("%2", known), problem)
             self.template_offer.setText(self.tr("Use the %1 template").replace("%1", known))
-            self._offered = path
             self.template_offer.show()
             return
-        self._show_error(self.tr("“%1” has no chat template, so Hearth cannot hold a "
-                                 "conversation with it. Choose a chat (instruct) build of "
-                                 "the model, such as Nanbeige4.2-3B above.")
-                         .replace("%1", Path(path).name), "")
+        self._show_error(self.tr("“%1” has no usable chat template, and Hearth has none built "
+                                 "in for its architecture (%2), so it cannot hold a "
+                                 "conversation with it. Choose the model's chat template file "
+                                 "(.jinja), or a chat (instruct) build of the model, such as "
+                                 "Nanbeige4.2-3B above.")
+                         .replace("%1", name).replace("%2", architecture or "?"), problem)
+
+    def _hide_offers(self) -> None:
+        self.error.hide()
+        self.template_offer.hide()
+        self.template_file.hide()
+
+    def _pick_template_file(self) -> None:
+        template, _ = QFileDialog.getOpenFileName(
+            self, self.tr("Choose a chat template"), start_folder(),
+            self.tr("Chat templates (*.jinja *.j2 *.txt)"))
+        if template and self._offered:
+            self.use_template_file(self._offered, template)
+
+    def use_template_file(self, model: str, template: str) -> None:
+        """Check the chosen file compiles (off the GUI thread), then use it for this model."""
+        def work() -> str:
+            from backends.chat_format import read_template_file
+
+            return read_template_file(template)
+
+        def chosen(_source: str) -> None:
+            self._offered = ""
+            self._hide_offers()
+            self.ctx.hearth.settings.choose_template_file(model, template)
+            self._choose(model)  # saved with the model choice (MainWindow.use_model)
+
+        self.ctx.ops.run(work, chosen, lambda error: self._show_error(
+            self.tr("“%1” is not a chat template Hearth can use.").replace(
+                "%1", Path(template).name), str(error)))
 
     def _use_known_template(self) -> None:
         """The user agreed: this file runs with its architecture's template from now on."""
@@ -484,6 +527,7 @@ class ModelManager(QDialog):
         models = self.ctx.hearth.settings.known_template_models
         if path not in models:
             models.append(path)  # saved with the model choice (MainWindow.use_model)
+        self._hide_offers()
         self._choose(path)
 
     def _show_error(self, text: str, detail: str) -> None:
@@ -508,8 +552,7 @@ class ModelManager(QDialog):
         box.open()
 
     def _choose(self, path: str) -> None:
-        self.error.hide()
-        self.template_offer.hide()
+        self._hide_offers()
         # Rows say "In use" once the runner has loaded it (show_in_use), not before.
         self.model_chosen.emit(path)
         for row in self.rows:
@@ -589,3 +632,17 @@ class LocalModels(QWidget):
         button.setAccessibleDescription(Path(path).name)
         line.addWidget(button)
         return row
+
+
+def _template_problem(source: str) -> str:
+    """Why a GGUF's own chat template cannot be used ("" when it can)."""
+    from backends.chat_format import ChatTemplate
+    from backends.errors import UnsupportedModel
+
+    if not source.strip():
+        return "The file carries no chat template (tokenizer.chat_template)."
+    try:
+        ChatTemplate(source)
+    except UnsupportedModel as exc:
+        return str(exc)
+    return ""

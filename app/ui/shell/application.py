@@ -63,7 +63,7 @@ def run_app(argv: list[str], hearth_factory: Callable[[], HearthParts]) -> int:
     app.setOrganizationName("Hearth")
     app.setDesktopFileName("hearth")
     from app.core.paths import Paths
-    from app.ui.shell.single_instance import SingleInstance, instance_key
+    from app.ui.shell.single_instance import SingleInstance, hold_app_mutex, instance_key
 
     data = Paths.from_env().data
     single = SingleInstance(instance_key(str(data)), data)
@@ -72,6 +72,7 @@ def run_app(argv: list[str], hearth_factory: Callable[[], HearthParts]) -> int:
         if not forwarded:
             sys.stderr.write("hearth: another Hearth is starting or stuck; try again.\n")
         return 0 if forwarded else 1
+    hold_app_mutex()  # setup waits while it exists; the OS closes it when Hearth ends
     try:
         return _run(app, args, hearth_factory, single)
     finally:

@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 from typing import Any, Protocol
 
-from app.core.desktop_entry import exec_line
+from app.core.desktop_entry import app_command, exec_line
 
 APP_ID = "app.hearth.Hearth"
 RUN_KEY = r"Software\Microsoft\Windows\CurrentVersion\Run"
@@ -32,9 +32,7 @@ class Autostart(Protocol):
 
 def launch_command() -> list[str]:
     """What the login session runs: the frozen app, or this Python running Hearth's module."""
-    if getattr(sys, "frozen", False):
-        return [sys.executable, "--hidden"]
-    return [sys.executable, "-m", "app.main", "--hidden"]
+    return app_command("--hidden")
 
 
 class XdgAutostart:

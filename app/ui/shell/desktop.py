@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import gc
+import sys
 
-from PySide6.QtCore import QEvent, QObject, QTimer
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtWidgets import QApplication
 
 from app.core.root import HearthParts
@@ -77,17 +78,28 @@ class Desktop(QObject):
         app.installEventFilter(self)
         app.commitDataRequest.connect(self._quitting)
         self._hidden_start = False
+        self._in_tray = False  # the window was closed into the tray (or never shown)
+        self.window.hidden_to_tray.connect(lambda: setattr(self, "_in_tray", True))
+        app.applicationStateChanged.connect(self._app_state)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
         if watched is self.app and event.type() == QEvent.Type.Quit:
             self._quitting()
         return False
 
+    def _app_state(self, state: Qt.ApplicationState) -> None:
+        """macOS: a click on the Dock icon or opening the app again while it sits in the tray
+        reaches Qt as the app turning active (Qt sends it even when it already was): bring the
+        window back, as every Mac app does. Not while quick ask is what the user summoned."""
+        if (sys.platform == "darwin" and state == Qt.ApplicationState.ApplicationActive
+                and self._in_tray and not self.quick.isVisible()):
+            self.show_window()
+
     def _quitting(self) -> None:
         self.window.keep_in_tray = False
 
     def start(self, hidden: bool = False, toggle: bool = False) -> None:
-        self._hidden_start = hidden
+        self._hidden_start = self._in_tray = hidden
         if self.tray is not None:
             self.tray.show()
         hide_dock_icon(hidden)  # macOS: a tray-only start shows no Dock icon
@@ -173,6 +185,7 @@ class Desktop(QObject):
             self.show_window()
 
     def show_window(self) -> None:
+        self._in_tray = False
         hide_dock_icon(False)
         self.window.showNormal()
         self.window.raise_()

@@ -45,6 +45,7 @@ from app.ui.pages import (
 )
 from backends.base import BackendInfo
 from backends.engines import Engine, display_name
+from backends.errors import NoUsableTemplate
 
 if TYPE_CHECKING:
     from app.core.assistant import Assistant
@@ -488,6 +489,10 @@ class MainWindow(QMainWindow):
             text = failure.text + " " + self.tr("%1 is still loaded and answers.").replace(
                 "%1", name)
         self.chat.show_failure(replace(failure, text=text))
+        if isinstance(error, NoUsableTemplate):  # the Models dialog says why and offers a choice
+            model = self.ctx.hearth.settings.model_path
+            manager = self.open_models()
+            manager.open_gguf(model)  # type: ignore[attr-defined]
 
     def _turn_finished(self, figures: dict[str, Any]) -> None:
         if not getattr(self, "_context_length", 0):

@@ -8,12 +8,27 @@ from __future__ import annotations
 import getpass
 import hashlib
 import json
+import sys
 from pathlib import Path
 
 from PySide6.QtCore import QLockFile, QObject, Signal, Slot
 from PySide6.QtNetwork import QLocalServer, QLocalSocket
 
 TIMEOUT_MS = 1000
+# Held while Hearth runs on Windows; packaging/windows/installer.iss names it as AppMutex, so
+# setup and the uninstaller wait for Hearth to close instead of replacing DLLs it holds open.
+APP_MUTEX = "HearthRunning"
+
+
+def hold_app_mutex() -> list[int]:
+    """Windows: create the named mutexes the installer checks (session and global); they are
+    never closed, so they last exactly as long as the process. Elsewhere nothing."""
+    if sys.platform != "win32":
+        return []
+    import ctypes
+
+    create = ctypes.windll.kernel32.CreateMutexW
+    return [int(create(None, False, name) or 0) for name in (APP_MUTEX, f"Global\\{APP_MUTEX}")]
 
 
 def instance_key(data_dir: str) -> str:
