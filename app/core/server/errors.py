@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from backends.errors import FailureKind
 from skills.common.limits import LIMITS, cut_text
 
@@ -14,7 +12,7 @@ class ApiError(Exception):
     def __init__(self, status: int, message: str, *, type: str = "invalid_request_error",
                  code: str | None = None, param: str | None = None,
                  headers: dict[str, str] | None = None,
-                 extra: dict[str, Any] | None = None) -> None:
+                 extra: dict[str, object] | None = None) -> None:
         message = cut_text(message, LIMITS.log_field_bytes * 4)  # it may quote a 10 MB name
         super().__init__(message)
         self.status = status
@@ -25,7 +23,7 @@ class ApiError(Exception):
         self.headers = headers or {}
         self.extra = extra or {}  # more fields for the error object (token counts)
 
-    def body(self) -> dict[str, Any]:
+    def body(self) -> dict[str, object]:
         return {"error": {"message": self.message, "type": self.type, "param": self.param,
                           "code": self.code, **self.extra}}
 

@@ -7,7 +7,8 @@ import asyncio
 import threading
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any
+
+from starlette.types import Receive
 
 from app.core.runner import ModelRunner, Priority
 from backends.base import GenerateOptions, Message
@@ -291,7 +292,7 @@ def _add(outcome: Outcome, event: Event) -> None:
         outcome.done = event  # Prefill (reading progress) has no place in a reply
 
 
-async def wait_disconnect(receive: Any) -> None:
+async def wait_disconnect(receive: Receive) -> None:
     """Returns when the client has gone (the ASGI receive channel says http.disconnect)."""
     while True:
         message = await receive()

@@ -10,7 +10,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any, Protocol
+from typing import Protocol
 
 from skills.common.limits import LIMITS, cut_text
 
@@ -39,7 +39,7 @@ class RequestRecord:
     error: str = ""
     at: float = field(default_factory=time.time)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {"type": "request", **asdict(self)}
 
     def bounded(self) -> RequestRecord:

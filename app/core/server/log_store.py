@@ -8,7 +8,6 @@ import sqlite3
 import threading
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
 
 import sqlite_utils
 
@@ -106,7 +105,12 @@ def _row(record: RequestRecord) -> list[object]:
             record.tools_offered, json.dumps(record.tool_calls), record.error]
 
 
-def _record(row: tuple[Any, ...]) -> RequestRecord:
+# A row as _row writes it: at, client, method, path, status, model, prompt, cached and completion
+# tokens, duration, queue position, gave way, finish reason, tools offered, tool calls, error.
+Row = tuple[float, str, str, str, int, str, int, int, int, float, int, int, str, int, str, str]
+
+
+def _record(row: Row) -> RequestRecord:
     (at, client, method, path, status, model, prompt_tokens, cached_tokens, completion_tokens,
      duration_ms, queue_position, gave_way, finish_reason, tools_offered, tool_calls,
      error) = row

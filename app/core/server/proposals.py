@@ -8,7 +8,6 @@ import json
 import secrets
 import threading
 from collections.abc import Callable
-from typing import Any
 
 import jsonschema
 
@@ -46,7 +45,7 @@ class ProposalDesk:
         for request in pending:
             request.deny()
 
-    def propose(self, tool: str, arguments: dict[str, Any]) -> str:
+    def propose(self, tool: str, arguments: dict[str, object]) -> str:
         """Blocks until the person answers; the outcome text, or SkillError when refused."""
         skill = self.skills.get(tool)
         if skill is None:
@@ -74,10 +73,10 @@ class ProposalDesk:
         return skill.run(arguments, context).text
 
 
-def propose_to_app(host: str, port: int, key: str) -> Callable[[str, dict[str, Any]], str]:
+def propose_to_app(host: str, port: int, key: str) -> Callable[[str, dict[str, object]], str]:
     """For `hearth mcp serve`: send a change to the running Hearth's local server."""
 
-    def propose(tool: str, arguments: dict[str, Any]) -> str:
+    def propose(tool: str, arguments: dict[str, object]) -> str:
         body = json.dumps({"tool": tool, "arguments": arguments})
         conn = http.client.HTTPConnection(host, port, timeout=ANSWER_WAIT_S + 30)
         try:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Any
 
 from app.core.server import shapes
 from backends.events import Done, ToolCall
@@ -17,12 +16,12 @@ class ResponseStream:
     Consecutive deltas of one kind go to one open item (reasoning or message); anything else
     closes it first, so items arrive whole and in the order the model wrote them."""
 
-    def __init__(self, request_id: str, model: str, tools: list[dict[str, Any]]) -> None:
+    def __init__(self, request_id: str, model: str, tools: list[dict[str, object]]) -> None:
         self._id, self._model, self._tools = request_id, model, tools
         self._created = int(time.time())
         self._sequence = 0
-        self.output: list[dict[str, Any]] = []  # finished items, as response.completed lists
-        self._open: dict[str, Any] | None = None  # the item text is streaming into
+        self.output: list[dict[str, object]] = []  # finished items, as response.completed lists
+        self._open: dict[str, object] | None = None  # the item text is streaming into
         self._pieces: list[str] = []
 
     # -- lifecycle --------------------------------------------------------------------------
@@ -42,7 +41,7 @@ class ResponseStream:
         """An `error` event with Hearth's code, then response.failed with what had been
         written (its error code is one of the API's own: server_error)."""
         events = self._close("incomplete")
-        error = {"code": "server_error", "message": message}
+        error: dict[str, object] = {"code": "server_error", "message": message}
         events.append(self._event("error", code=code, message=message, param=None))
         events.append(self._event("response.failed", response=self._response(
             "failed", done, error)))
@@ -89,7 +88,7 @@ class ResponseStream:
         index = len(self.output)
         if kind == "reasoning":
             self._open = shapes.reasoning_item(shapes.item_id("rs"), "", "in_progress")
-            part: dict[str, Any] = {"type": "reasoning_text", "text": ""}
+            part: dict[str, object] = {"type": "reasoning_text", "text": ""}
         else:
             self._open = shapes.message_item(shapes.item_id("msg"), None, "in_progress")
             part = shapes.output_text("")
@@ -105,25 +104,25 @@ class ResponseStream:
         text, self._pieces = "".join(self._pieces), []
         where = {"item_id": item["id"], "output_index": len(self.output), "content_index": 0}
         if item["type"] == "reasoning":
-            part: dict[str, Any] = {"type": "reasoning_text", "text": text}
+            part: dict[str, object] = {"type": "reasoning_text", "text": text}
             done = self._event("response.reasoning_text.done", **where, text=text)
-            finished = shapes.reasoning_item(item["id"], text, status)
+            finished = shapes.reasoning_item(str(item["id"]), text, status)
         else:
             part = shapes.output_text(text)
             done = self._event("response.output_text.done", **where, text=text, logprobs=[])
-            finished = shapes.message_item(item["id"], text, status)
+            finished = shapes.message_item(str(item["id"]), text, status)
         self.output.append(finished)
         return [done, self._event("response.content_part.done", **where, part=part),
                 self._event("response.output_item.done", output_index=where["output_index"],
                             item=finished)]
 
-    def _where(self) -> dict[str, Any]:
+    def _where(self) -> dict[str, object]:
         assert self._open is not None
         return {"item_id": self._open["id"], "output_index": len(self.output),
                 "content_index": 0}
 
     def _response(self, status: str, done: Done | None,
-                  error: dict[str, Any] | None = None) -> dict[str, Any]:
+                  error: dict[str, object] | None = None) -> dict[str, object]:
         return shapes.response_body(self._id, self._model, self._created, status,
                                     list(self.output), done, self._tools, error)
 

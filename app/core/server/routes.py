@@ -8,8 +8,9 @@ import time
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TypeVar
 
+from pydantic import JsonValue
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect, Request
@@ -40,6 +41,8 @@ from skills.base import SkillError
 from skills.common.limits import LIMITS, deeper_than
 
 CACHE_PREFIX = "api:"
+
+T = TypeVar("T")
 
 
 class ClientGone(Exception):
@@ -87,7 +90,7 @@ def max_output(info: BackendInfo) -> int:
     return info.context_length
 
 
-def model_card(info: BackendInfo, default_max_tokens: int) -> dict[str, Any]:
+def model_card(info: BackendInfo, default_max_tokens: int) -> dict[str, object]:
     path = Path(info.model_path) if info.model_path else None
     created = int(path.stat().st_mtime) if path is not None and path.exists() else 0
     return {
@@ -110,7 +113,7 @@ def _error_response(error: ApiError) -> JSONResponse:
     return JSONResponse(error.body(), status_code=error.status, headers=error.headers)
 
 
-async def _body(request: Request) -> dict[str, Any]:
+async def _body(request: Request) -> dict[str, JsonValue]:
     """The body as a JSON object, its bytes counted as they arrive (a chunked body declares no
     length), its nesting and text checked before any route reads it."""
     limit = LIMITS.body_bytes
@@ -145,7 +148,7 @@ async def _body(request: Request) -> dict[str, Any]:
 def _lone_surrogate(value: object, where: str = "body") -> str:
     """Where the first string with half a surrogate pair is ("" if none): no engine, log or
     database can encode it."""
-    stack: list[tuple[Any, str]] = [(value, where)]
+    stack: list[tuple[object, str]] = [(value, where)]
     while stack:
         item, name = stack.pop()
         if isinstance(item, str):
@@ -169,7 +172,7 @@ def _bad_text(text: str) -> bool:
     return False
 
 
-def _system_first(raw: dict[str, Any]) -> None:
+def _system_first(raw: dict[str, JsonValue]) -> None:
     """A chat's system (or developer) message anywhere but first is refused: chat templates
     read one system message, at the start, and fail on any other. (The Responses API's input
     is left alone: agents put developer items among it, and its reader places them.)"""
@@ -183,7 +186,7 @@ def _system_first(raw: dict[str, Any]) -> None:
                            param=f"messages[{index}]")
 
 
-def cache_key(messages: list[Message], tools: list[dict[str, Any]]) -> str:
+def cache_key(messages: list[Message], tools: list[dict[str, object]]) -> str:
     """Requests with the same system prompt and tools share one saved KV state, so an agent's
     next request (or the next server process) prefills only what is new."""
     import hashlib
@@ -262,7 +265,8 @@ class Endpoints:
             return _error_response(ApiError(400, "A proposal is {\"tool\": name, "
                                             "\"arguments\": {...}}."))
         try:
-            message = await asyncio.to_thread(desk.propose, tool, arguments)
+            given: dict[str, object] = dict(arguments)
+            message = await asyncio.to_thread(desk.propose, tool, given)
         except SkillError as exc:
             return JSONResponse({"approved": False, "message": str(exc)})
         return JSONResponse({"approved": True, "message": message})
@@ -355,8 +359,8 @@ class Endpoints:
         with_usage = parsed.include_usage
         completion = not isinstance(parsed, protocol.ChatRequest)
 
-        def chunk(delta: dict[str, Any] | None, finish: str | None = None,
-                  usage: dict[str, Any] | None = None) -> bytes:
+        def chunk(delta: dict[str, object] | None, finish: str | None = None,
+                  usage: dict[str, object] | None = None) -> bytes:
             if completion:
                 return shapes.sse(_completion_chunk(rid, created, model, delta, finish, usage,
                                                     with_usage))
@@ -483,10 +487,10 @@ def _response_events(events: ResponseStream, event: Event, calls: list[ToolCall]
     return events.finish(event)
 
 
-def _completion_chunk(rid: str, created: int, model: str, delta: dict[str, Any] | None,
-                      finish: str | None, usage: dict[str, Any] | None,
-                      usage_field: bool) -> dict[str, Any]:
-    chunk: dict[str, Any] = {"id": rid, "object": "text_completion", "created": created,
+def _completion_chunk(rid: str, created: int, model: str, delta: dict[str, object] | None,
+                      finish: str | None, usage: dict[str, object] | None,
+                      usage_field: bool) -> dict[str, object]:
+    chunk: dict[str, object] = {"id": rid, "object": "text_completion", "created": created,
                              "model": model, "choices": [] if delta is None else [
                                  {"index": 0, "text": delta.get("text", ""), "logprobs": None,
                                   "finish_reason": finish}]}
@@ -495,7 +499,7 @@ def _completion_chunk(rid: str, created: int, model: str, delta: dict[str, Any] 
     return chunk
 
 
-def _parse(kind: str, raw: dict[str, Any], default_max: int) -> protocol.Sampling:
+def _parse(kind: str, raw: dict[str, JsonValue], default_max: int) -> protocol.Sampling:
     if kind == "chat":
         return protocol.parse_chat(raw, default_max)
     if kind == "completion":
@@ -504,7 +508,7 @@ def _parse(kind: str, raw: dict[str, Any], default_max: int) -> protocol.Samplin
 
 
 def _shape(kind: str, outcome: Outcome, record: _Record,
-           parsed: protocol.Sampling) -> dict[str, Any]:
+           parsed: protocol.Sampling) -> dict[str, object]:
     if kind == "chat":
         return shapes.chat_completion(outcome, record.model, record.request_id)
     if kind == "completion":
@@ -533,7 +537,7 @@ def _failure(error: StreamError, done: Done | None, info: BackendInfo) -> ApiErr
 
 
 async def _until_disconnect(request: Request, generation: Generation,
-                            work: Awaitable[Any]) -> Any:
+                            work: Awaitable[T]) -> T:
     """Await `work`; if the client goes first, cancel the generation and raise ClientGone."""
     task = asyncio.ensure_future(work)
     gone = asyncio.ensure_future(wait_disconnect(request.receive))

@@ -10,7 +10,6 @@ import socket
 import threading
 from collections.abc import Callable, Coroutine, Generator
 from dataclasses import dataclass, field
-from typing import Any
 
 import uvicorn
 
@@ -189,7 +188,7 @@ class ApiServer:
         await task
 
 
-def _run(main: Coroutine[Any, Any, None]) -> None:
+def _run(main: Coroutine[object, object, None]) -> None:
     """Run the server's loop: uvloop where it exists (Linux, macOS), asyncio's own elsewhere.
 
     Every streamed token is a wake-up of the loop from the model thread and an SSE write;

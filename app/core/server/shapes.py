@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import secrets
 import time
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from app.core.server.generation import Outcome
 from backends.events import Done, ToolCall
@@ -23,7 +23,7 @@ def item_id(prefix: str) -> str:
     return f"{prefix}_{secrets.token_hex(12)}"
 
 
-def usage(done: Done | None) -> dict[str, Any]:
+def usage(done: Done | None) -> dict[str, object]:
     if done is None:
         return {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0,
                 "prompt_tokens_details": {"cached_tokens": 0}}
@@ -32,15 +32,28 @@ def usage(done: Done | None) -> dict[str, Any]:
             "prompt_tokens_details": {"cached_tokens": done.cached_prompt_tokens}}
 
 
-def tool_call(call: ToolCall, index: int | None = None) -> dict[str, Any]:
+class FunctionShape(TypedDict):
+    name: str
+    arguments: str  # JSON text
+
+
+class ToolCallShape(TypedDict):
+    """An OpenAI tool call as a response carries it."""
+
+    index: NotRequired[int]  # in a streamed delta
+    id: str
+    type: str
+    function: FunctionShape
+
+
+def tool_call(call: ToolCall, index: int | None = None) -> ToolCallShape:
     """An OpenAI tool call: arguments as a JSON string (the OpenAI convention)."""
-    shaped: dict[str, Any] = {
-        "id": "call_" + secrets.token_hex(8), "type": "function",
-        "function": {"name": call.name, "arguments": json.dumps(call.arguments,
-                                                                ensure_ascii=False)}}
+    function: FunctionShape = {"name": call.name,
+                               "arguments": json.dumps(call.arguments, ensure_ascii=False)}
     if index is not None:
-        shaped = {"index": index, **shaped}
-    return shaped
+        return {"index": index, "id": "call_" + secrets.token_hex(8), "type": "function",
+                "function": function}
+    return {"id": "call_" + secrets.token_hex(8), "type": "function", "function": function}
 
 
 def finish_reason(done: Done | None, outcome_calls: int = 0) -> str:
@@ -48,8 +61,8 @@ def finish_reason(done: Done | None, outcome_calls: int = 0) -> str:
     return "tool_calls" if outcome_calls and reason == "stop" else reason
 
 
-def chat_completion(outcome: Outcome, model: str, request_id: str) -> dict[str, Any]:
-    message: dict[str, Any] = {"role": "assistant", "content": "".join(outcome.text) or (
+def chat_completion(outcome: Outcome, model: str, request_id: str) -> dict[str, object]:
+    message: dict[str, object] = {"role": "assistant", "content": "".join(outcome.text) or (
         None if outcome.tool_calls else ""), "refusal": None}
     if outcome.reasoning:
         message["reasoning_content"] = "".join(outcome.reasoning)
@@ -64,10 +77,10 @@ def chat_completion(outcome: Outcome, model: str, request_id: str) -> dict[str, 
     }
 
 
-def chat_chunk(request_id: str, model: str, created: int, delta: dict[str, Any] | None,
-               finish: str | None = None, with_usage: dict[str, Any] | None = None,
-               usage_field: bool = False) -> dict[str, Any]:
-    chunk: dict[str, Any] = {"id": request_id, "object": "chat.completion.chunk",
+def chat_chunk(request_id: str, model: str, created: int, delta: dict[str, object] | None,
+               finish: str | None = None, with_usage: dict[str, object] | None = None,
+               usage_field: bool = False) -> dict[str, object]:
+    chunk: dict[str, object] = {"id": request_id, "object": "chat.completion.chunk",
                              "created": created, "model": model, "system_fingerprint": "hearth",
                              "choices": [] if delta is None else [
                                  {"index": 0, "delta": delta, "logprobs": None,
@@ -78,7 +91,7 @@ def chat_chunk(request_id: str, model: str, created: int, delta: dict[str, Any] 
 
 
 def completion(outcome: Outcome, model: str, request_id: str, prompt: str,
-               echo: bool) -> dict[str, Any]:
+               echo: bool) -> dict[str, object]:
     text = completion_text(outcome)
     return {"id": request_id, "object": "text_completion", "created": int(time.time()),
             "model": model, "system_fingerprint": "hearth",
@@ -93,31 +106,31 @@ def completion_text(outcome: Outcome) -> str:
         c.raw for c in outcome.tool_calls)
 
 
-def reasoning_item(item_id: str, text: str, status: str = "completed") -> dict[str, Any]:
+def reasoning_item(item_id: str, text: str, status: str = "completed") -> dict[str, object]:
     """A Responses reasoning item (the model's thinking as reasoning_text)."""
     content = [{"type": "reasoning_text", "text": text}] if text or status == "completed" else []
     return {"type": "reasoning", "id": item_id, "summary": [], "content": content,
             "status": status}
 
 
-def message_item(item_id: str, text: str | None, status: str = "completed") -> dict[str, Any]:
+def message_item(item_id: str, text: str | None, status: str = "completed") -> dict[str, object]:
     """A Responses assistant message; `text` None while it has no content part yet."""
     content = [] if text is None else [output_text(text)]
     return {"type": "message", "id": item_id, "role": "assistant", "status": status,
             "content": content}
 
 
-def output_text(text: str) -> dict[str, Any]:
+def output_text(text: str) -> dict[str, object]:
     return {"type": "output_text", "text": text, "annotations": [], "logprobs": []}
 
 
 def function_call_item(item_id: str, call: ToolCall, call_id: str, arguments: str,
-                       status: str = "completed") -> dict[str, Any]:
+                       status: str = "completed") -> dict[str, object]:
     return {"type": "function_call", "id": item_id, "call_id": call_id, "name": call.name,
             "arguments": arguments, "status": status}
 
 
-def response_usage(done: Done | None) -> dict[str, Any]:
+def response_usage(done: Done | None) -> dict[str, object]:
     return {"input_tokens": done.prompt_tokens if done else 0,
             "input_tokens_details": {"cached_tokens": done.cached_prompt_tokens if done else 0,
                                      "cache_write_tokens": 0},
@@ -126,19 +139,19 @@ def response_usage(done: Done | None) -> dict[str, Any]:
             "total_tokens": (done.prompt_tokens + done.completion_tokens) if done else 0}
 
 
-def response_tools(tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def response_tools(tools: list[dict[str, object]]) -> list[dict[str, object]]:
     """The request's tools as the Responses API echoes them (flat function tools)."""
     return [{"type": "function", "strict": False, "description": None, "parameters": None,
-             **tool["function"]} for tool in tools]
+             **_dict(tool.get("function"))} for tool in tools]
 
 
 def response_body(request_id: str, model: str, created: int, status: str,
-                  output: list[dict[str, Any]], done: Done | None,
-                  tools: list[dict[str, Any]], error: dict[str, Any] | None = None
-                  ) -> dict[str, Any]:
+                  output: list[dict[str, object]], done: Done | None,
+                  tools: list[dict[str, object]], error: dict[str, object] | None = None
+                  ) -> dict[str, object]:
     """A Response object; `status` in_progress, completed, incomplete or failed."""
-    text = "".join(part["text"] for item in output if item["type"] == "message"
-                   for part in item["content"])
+    text = "".join(str(part.get("text", "")) for item in output if item["type"] == "message"
+                   for part in _dicts(item["content"]))
     return {"id": request_id, "object": "response", "created_at": created, "model": model,
             "status": status, "error": error,
             "incomplete_details": {"reason": "max_output_tokens"} if status == "incomplete"
@@ -153,8 +166,8 @@ def response_status(done: Done | None) -> str:
 
 
 def response_object(outcome: Outcome, model: str, request_id: str,
-                    tools: list[dict[str, Any]]) -> dict[str, Any]:
-    output: list[dict[str, Any]] = []
+                    tools: list[dict[str, object]]) -> dict[str, object]:
+    output: list[dict[str, object]] = []
     if outcome.reasoning:
         output.append(reasoning_item(item_id("rs"), "".join(outcome.reasoning)))
     text = "".join(outcome.text)
@@ -172,7 +185,7 @@ class DeltaChunks:
     """SSE chunks for one streamed text delta, the JSON around it written once per stream
     (json.dumps of the whole chunk for every token was most of the server's per-token work)."""
 
-    def __init__(self, template: dict[str, Any]) -> None:
+    def __init__(self, template: dict[str, object]) -> None:
         marker = "\u0000delta\u0000"  # where the delta object goes; no model name holds it
         text = json.dumps(_with_delta(template, marker), ensure_ascii=False)
         self._head, _, self._tail = text.partition(json.dumps(marker))
@@ -182,10 +195,19 @@ class DeltaChunks:
         return f"data: {self._head}{{{delta}}}{self._tail}\n\n".encode()
 
 
-def _with_delta(chunk: dict[str, Any], marker: str) -> dict[str, Any]:
-    return {**chunk, "choices": [{**chunk["choices"][0], "delta": marker}]}
+def _with_delta(chunk: dict[str, object], marker: str) -> dict[str, object]:
+    return {**chunk, "choices": [{**_dicts(chunk["choices"])[0], "delta": marker}]}
 
 
-def sse(data: dict[str, Any] | str) -> bytes:
+def _dict(value: object) -> dict[str, object]:
+    return value if isinstance(value, dict) else {}
+
+
+def _dicts(value: object) -> list[dict[str, object]]:
+    """The objects of a JSON array this module built (a response's parts, a chunk's choices)."""
+    return [item for item in value if isinstance(item, dict)] if isinstance(value, list) else []
+
+
+def sse(data: dict[str, object] | str) -> bytes:
     text = data if isinstance(data, str) else json.dumps(data, ensure_ascii=False)
     return f"data: {text}\n\n".encode()
