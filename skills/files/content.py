@@ -31,8 +31,8 @@ def extract(path: str, ext: str, size: int, pool: ParserPool) -> str:
     try:
         if ext in PARSED and size <= PARSE_SIZE_CAP:
             outcome = pool.parse(path, pool.limits.seconds + size / 1e6)
-            if not outcome.ok:
-                log.info("no content for %r: %s", path, outcome.error)
+            if outcome.error is not None:
+                log.info("no content for %r: %s", path, outcome.error.words)
             text = str(outcome.value or "")
             if text or not is_plain_text(ext):  # HTML falls back to its raw text
                 return text[:CONTENT_CAP]
