@@ -14,6 +14,7 @@ from app.ui.skip_reasons import skip_reason
 
 if TYPE_CHECKING:
     from app.ui.chat.chat_view import ChatView
+    from skills.documents.models import IndexReport
 
 
 class DropIndexer(QObject):
@@ -86,7 +87,7 @@ class DropIndexer(QObject):
                    .replace("%2", str(done)).replace("%3", str(total)),
                    progress=int(done * 100 / total))
 
-    def _done(self, paths: list[str], report: Any, cid: str) -> None:
+    def _done(self, paths: list[str], report: IndexReport, cid: str) -> None:
         self.running -= 1
         added = int(getattr(report, "added", 0)) + int(getattr(report, "updated", 0)) + int(
             getattr(report, "unchanged", 0))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, Signal
 from PySide6.QtWidgets import QPushButton, QVBoxLayout, QWidget
@@ -18,6 +18,7 @@ from app.core.notices import Notice, NoticeKind
 from app.core.settings_compat import NoteWhy, SettingNote
 
 if TYPE_CHECKING:
+    from app.core.recovery import Recovery
     from skills.index_health import Damage
 from app.ui.banner_frame import BannerFrame
 from app.ui.context import UiContext
@@ -105,7 +106,7 @@ class NoticeRow(BannerFrame):
         self._say(lambda: translate("Notices", "Recovering your chat history…"))
         self.ctx.ops.run(self.ctx.hearth.recover_history, self._recovered, self._not_recovered)
 
-    def _recovered(self, result: Any) -> None:
+    def _recovered(self, result: Recovery) -> None:
         rows = f"{sum(result.rows.values()):,}"
         kept = Path(str(result.kept_as)).name
         self.action.hide()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import platform
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, Qt, Signal
 from PySide6.QtWidgets import (
@@ -35,6 +35,10 @@ from app.ui.context import UiContext
 from app.ui.file_actions import start_folder
 from app.ui.models.picker import loaded_path
 from app.ui.theme import page_title
+
+if TYPE_CHECKING:
+    from backends.memory import ContextPlan
+
 
 _VERDICT_COLOURS = {"fits": "#3a8a5c", "tight": "#b7791f", "won't fit": "#c8553d",
                     "not here": "#8a8d93"}
@@ -230,7 +234,7 @@ class BuildRow(QFrame):
         self.verdict.setText(f'<span style="color:{colour}; font-weight:600;">● {label}</span>'
                              f"&nbsp; {message}")
 
-    def set_plan(self, plan: Any, free: int | None) -> None:
+    def set_plan(self, plan: ContextPlan, free: int | None) -> None:
         """The memory verdict in the UI's language, from the plan's figures."""
         sizes = self.tr("%1 of weights + %2 of KV cache for %3 tokens").replace(
             "%1", gib(self.build.size)).replace("%2", gib(plan.kv_bytes)).replace(

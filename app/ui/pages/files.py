@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import (
     QAbstractTableModel,
@@ -39,6 +39,10 @@ from app.ui.file_actions import open_path, reveal_path, start_folder
 from app.ui.i18n import Retranslator, plural, ui_locale
 from app.ui.theme import page_layout, page_title, title_row
 from skills.files.kinds import KINDS
+
+if TYPE_CHECKING:
+    from skills.files.models import IndexStatus
+
 
 SEARCH_DELAY_MS = 120  # as you type, but not a search per key on a fast typist
 PAGE = 200  # results shown at once: more than a person reads, few enough to show at once
@@ -287,7 +291,7 @@ class FilesView(QWidget):
         files = self.ctx.lazy("files")
         self.ctx.ops.run(lambda: files.status(), self._show_status, self._failed)
 
-    def _show_status(self, status: Any) -> None:
+    def _show_status(self, status: IndexStatus) -> None:
         if not status.roots:
             self._tr(lambda: self.status.setText(self.tr(
                 "No folders are chosen for file search yet: add one (Hearth finds files only "

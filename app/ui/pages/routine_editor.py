@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, QDate, QDateTime, QLocale, QTime
 from PySide6.QtWidgets import (
@@ -25,6 +25,10 @@ from PySide6.QtWidgets import (
 from app.core.routines import Schedule
 from app.core.routines.schedule import EVERY
 from app.ui.i18n import Retranslator
+
+if TYPE_CHECKING:
+    from app.core.routines.store import Routine
+
 
 REPEATS = ("", EVERY["day"], EVERY["weekday"], EVERY["week"], EVERY["month"])
 
@@ -66,7 +70,7 @@ def _name(label: QLabel, field: QWidget, text: Callable[[], str]) -> None:
 class RoutineDialog(QDialog):
     """Add or edit a routine; `values()` after accept: (title, ask, Schedule)."""
 
-    def __init__(self, locale: QLocale, timezone: str, routine: Any = None,
+    def __init__(self, locale: QLocale, timezone: str, routine: Routine | None = None,
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._locale, self.timezone, self.routine = locale, timezone, routine
@@ -89,7 +93,7 @@ class RoutineDialog(QDialog):
             signal.connect(self._preview)
         self._tr(self._preview)
 
-    def _fill(self, routine: Any) -> None:
+    def _fill(self, routine: Routine | None) -> None:
         start = routine.schedule.start if routine is not None else (
             datetime.now().replace(minute=0, second=0, microsecond=0) + timedelta(hours=1))
         self.when.setDateTime(QDateTime(QDate(start.year, start.month, start.day),

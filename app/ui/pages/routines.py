@@ -5,7 +5,7 @@ have approved. Every read and write runs off the GUI thread."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
@@ -27,6 +27,10 @@ from app.ui.i18n import Retranslator, ui_locale
 from app.ui.pages.routine_editor import RoutineDialog, schedule_text, when_text
 from app.ui.pending_changes import PendingChanges
 from app.ui.theme import page_layout, page_title, title_row
+
+if TYPE_CHECKING:
+    from app.core.routines.store import Routine
+
 
 CONVERSATION_ROLE = Qt.ItemDataRole.UserRole + 1
 
@@ -173,7 +177,7 @@ class RoutinesView(QWidget):
             self.open_conversation.emit(conversation)
 
     # -- changing -------------------------------------------------------------------------
-    def _dialog(self, routine: Any) -> RoutineDialog:
+    def _dialog(self, routine: Routine | None) -> RoutineDialog:
         from skills.common.clock import local_timezone_name
 
         zone = routine.schedule.timezone if routine is not None else local_timezone_name()

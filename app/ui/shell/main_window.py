@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QLabel,
     QMainWindow,
+    QMenu,
     QMessageBox,
     QSplitter,
     QStackedWidget,
@@ -226,7 +227,9 @@ class MainWindow(QMainWindow):
         self._tr(lambda: menu.setTitle(title()))
         return menu
 
-    def _action(self, menu: Any, text: Callable[[], str], key: Any, slot: Any) -> QAction:
+    def _action(self, menu: QMenu, text: Callable[[], str],
+                key: str | QKeySequence.StandardKey | None,
+                slot: Callable[[], object]) -> QAction:
         action = QAction(self)
         action.setMenuRole(QAction.MenuRole.NoRole)  # no guessing from the (translated) text
         self._tr(lambda: action.setText(text()))
