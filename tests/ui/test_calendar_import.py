@@ -172,6 +172,7 @@ def test_a_file_that_is_not_a_calendar_is_told_in_chinese(window, qtbot, tmp_pat
     from tests.ui.test_chinese_everywhere import english_in
 
     calendar = calendar_page(window)
+    assert window.ctx.ops.wait(WAIT_MS)  # the page's first read is shown: it sets the status
     notes = tmp_path / "notes.ics"
     notes.write_text("Shopping: eggs, milk\n", encoding="utf-8")
     calendar.import_file(str(notes))
