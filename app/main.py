@@ -186,6 +186,7 @@ class Hearth:
             prefix_limit_bytes=max(0, self.settings.prefix_cache_mb) * 1024**2,
             known_template=(model_path or self.settings.model_path)
             in self.settings.known_template_models,
+            speculate=self.settings.prompt_lookup,
         )
 
     @cached_property

@@ -2984,6 +2984,21 @@
 <context>
     <name>SpeedTab</name>
     <message>
+        <location filename="../../app/ui/settings/speed.py" line="43"/>
+        <source>Check guesses copied from the conversation</source>
+        <translation>校验从对话中复制的猜测</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings/speed.py" line="45"/>
+        <source>When an answer copies what it read (a quote, a file name, a value), the model checks several guessed words in one step: faster, and the same answer. Applies when the model loads.</source>
+        <translation>当回答复制它读到的内容（引文、文件名、数值）时，模型一步校验多个猜测的词：更快，回答不变。在加载模型时生效。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings/speed.py" line="49"/>
+        <source>Prompt lookup</source>
+        <translation>提示查找</translation>
+    </message>
+    <message>
         <location filename="../../app/ui/settings/speed.py" line="29"/>
         <source>Automatic (%1, one per physical core)</source>
         <translation>自动（%1，每个物理核心一个）</translation>

@@ -323,7 +323,7 @@ class MainWindow(QMainWindow):
         if "model_path" in changed:
             self.model_picker.refresh()
         if changed & {"model_path", "engine", "remote_url", "context_length", "kv_type",
-                      "threads", "prefix_cache_mb"}:
+                      "threads", "prefix_cache_mb", "prompt_lookup"}:
             self.load_model()
         elif "enabled_skills" in changed and self.ctx.hearth.runner.info is not None:
             self._warm_up()  # the tools offered are part of the prefix: warm the new one

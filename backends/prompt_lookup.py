@@ -1,0 +1,92 @@
+"""Prompt-lookup drafts: guess the next tokens from where the last few appeared before.
+
+Much of what an assistant writes is copied from what it read (a quoted passage, a value from a
+sheet, a file name, tool arguments taken from the question). When the last n tokens of the
+prompt + answer appeared earlier, the tokens that followed them there are a cheap guess at what
+comes next; the engine checks all of them in one forward pass and keeps the ones it would have
+produced anyway. Engine-agnostic: llama.cpp (backends/llama_speculate.py) and MLX use it.
+
+The drafter backs off when it stops hitting: each draft that gains nothing makes it skip twice
+as many tokens before trying again (up to MAX_SKIP), so free writing pays almost nothing."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+NGRAMS = (3, 2)  # longest match first: a 3-token echo is a far better sign than a 2-token one
+MAX_DRAFT = 10
+MAX_SKIP = 64  # tokens decoded plainly after repeated misses before the next draft
+
+
+@dataclass
+class LookupStats:
+    """What speculation did in one answer (reported with the answer's timings)."""
+
+    drafts: int = 0  # verify passes that carried a draft
+    drafted: int = 0  # draft tokens checked
+    accepted: int = 0  # draft tokens the model agreed with (each one a decode step saved)
+
+    @property
+    def acceptance(self) -> float:
+        return self.accepted / self.drafted if self.drafted else 0.0
+
+
+class PromptLookup:
+    """Drafts from n-grams of the token history; told how each draft fared, it adapts."""
+
+    def __init__(self, tokens: Iterable[int], max_draft: int = MAX_DRAFT,
+                 ngrams: Sequence[int] = NGRAMS) -> None:
+        self.max_draft = max_draft
+        self.ngrams = tuple(sorted(ngrams, reverse=True))
+        self.history: list[int] = []
+        # Per n: the n-gram -> the index of the token that followed its latest occurrence.
+        self._follows: dict[int, dict[tuple[int, ...], int]] = {n: {} for n in self.ngrams}
+        self._length = max(2, max_draft // 2)  # the next draft's length
+        self._misses = 0  # drafts in a row that gained nothing
+        self._skip = 0  # tokens still to go before the next draft
+        self.stats = LookupStats()
+        self.extend(tokens)
+
+    def extend(self, tokens: Iterable[int]) -> None:
+        history = self.history
+        for token in tokens:
+            end = len(history)  # `token`'s index: it follows the n-grams ending just before it
+            history.append(int(token))
+            for n, follows in self._follows.items():
+                if end >= n:
+                    follows[tuple(history[end - n:end])] = end
+
+    def propose(self, limit: int) -> list[int]:
+        """Up to `limit` tokens likely to come next, or none (no match, or backing off)."""
+        if self._skip > 0:
+            self._skip -= 1
+            return []
+        size = min(self._length, limit)
+        return self._lookup(size) if size > 0 else []
+
+    def _lookup(self, size: int) -> list[int]:
+        for n, follows in self._follows.items():
+            if len(self.history) < n:
+                continue
+            start = follows.get(tuple(self.history[-n:]))
+            if start is not None:
+                return self.history[start:start + size]
+        return []
+
+    def feedback(self, drafted: int, accepted: int) -> None:
+        """How a proposed draft fared: `accepted` of its `drafted` tokens were kept."""
+        if drafted <= 0:
+            return
+        self.stats.drafts += 1
+        self.stats.drafted += drafted
+        self.stats.accepted += accepted
+        if accepted == 0:
+            self._misses += 1
+            self._skip = min(2 ** self._misses, MAX_SKIP)
+            self._length = 2
+            return
+        self._misses = self._skip = 0
+        # All kept: reach further next time; part kept: ask for about as many as were kept.
+        self._length = (min(self._length * 2, self.max_draft) if accepted == drafted
+                        else max(2, accepted + 1))
