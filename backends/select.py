@@ -195,7 +195,8 @@ def _construct(engine: str, model_path: str, url: str, remote_model: str, contex
         from backends.mlx_backend import MlxBackend
 
         backend = MlxBackend(model_path, context_length=context_length, kv_type=kv_type,
-                             cache_dir=cache_dir, prefix_limit_bytes=prefix_limit_bytes)
+                             cache_dir=cache_dir, prefix_limit_bytes=prefix_limit_bytes,
+                             speculate=speculate)
     else:
         from backends.llama_cpp import LlamaCppBackend
 

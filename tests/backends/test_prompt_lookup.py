@@ -108,3 +108,42 @@ def test_sampling_above_temperature_0_with_drafts_is_repeatable_and_complete(
     two, _ = answer(fast, PROMPTS[0], temperature=0.8, seed=7)
     assert one == two and done.completion_tokens > 0
     fast.unload()
+
+
+# -- MLX ------------------------------------------------------------------------------------
+
+def mlx(tiny_model: TinyModel, speculate: bool) -> Any:
+    pytest.importorskip("mlx_lm")
+    from backends.mlx_backend import MlxBackend
+
+    backend = MlxBackend(str(tiny_model.mlx_dir), speculate=speculate)
+    backend.load()
+    return backend
+
+
+def test_mlx_answers_are_token_for_token_those_of_plain_decoding(tiny_model: TinyModel) -> None:
+    plain, fast = mlx(tiny_model, False), mlx(tiny_model, True)
+    kept = 0.0
+    for prompt in PROMPTS:
+        text, done = answer(plain, prompt)
+        same, sped = answer(fast, prompt)
+        assert same == text and sped.completion_tokens == done.completion_tokens
+        assert sped.finish_reason == done.finish_reason
+        kept += sped.timings["accepted_draft_tokens"]
+        assert sped.timings["drafted_tokens"] > sped.timings["accepted_draft_tokens"]
+    assert kept > 0
+    # The conversation's cache was trimmed back past refused drafts: the next turn reuses it
+    # and still writes what plain decoding writes.
+    follow = f"{PROMPTS[0]}\n{text}\nAgain."
+    assert answer(fast, follow)[0] == answer(plain, follow)[0]
+    plain.unload()
+    fast.unload()
+
+
+def test_mlx_sampling_above_temperature_0_with_drafts_is_repeatable(tiny_model: TinyModel
+                                                                    ) -> None:
+    fast = mlx(tiny_model, True)
+    one, done = answer(fast, PROMPTS[0], temperature=0.8, seed=7)
+    two, _ = answer(fast, PROMPTS[0], temperature=0.8, seed=7)
+    assert one == two and done.completion_tokens > 0
+    fast.unload()
