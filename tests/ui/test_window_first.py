@@ -20,7 +20,7 @@ HEAVY = ("numpy", "sqlite_utils", "llama_cpp", "mlx", "uvicorn", "starlette", "f
          "httpx", "icalendar", "jsonschema", "jinja2", "markdown_it", "pygments", "pathspec",
          "app.core.history", "app.core.assistant", "app.core.runner", "skills.documents",
          "skills.files", "skills.calendar", "skills.office", "backends.llama_cpp",
-         "backends.mlx_backend", "backends.remote")
+         "backends.mlx_backend", "backends.remote", "jeepney")
 
 SCRIPT = """
 import json, os, sys
