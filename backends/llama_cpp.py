@@ -457,7 +457,8 @@ def _decode(llm: Any, tokens: list[int], options: GenerateOptions,
         presence_penalty=0.0, tfs_z=1.0, mirostat_mode=0)
     if drafter is None:
         return iter(llm.generate(tokens, reset=True, **sampling))
-    return speculative_tokens(llm, tokens, llm._init_sampler(**sampling), drafter)
+    return speculative_tokens(llm, tokens, llm._init_sampler(**sampling), drafter,
+                              greedy=sampling["temp"] == 0.0)
 
 
 def _prefill(llm: Any, tokens: list[int], cached: int, should_stop: ShouldStop

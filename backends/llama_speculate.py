@@ -14,13 +14,18 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+import numpy as np
+
 from backends.llama_prefix import matching_tokens
 from backends.prompt_lookup import PromptLookup
 
 
-def speculative_tokens(llm: Any, tokens: list[int], sampler: Any,
-                       drafter: PromptLookup) -> Iterator[int]:
+def speculative_tokens(llm: Any, tokens: list[int], sampler: Any, drafter: PromptLookup,
+                       greedy: bool = False) -> Iterator[int]:
     """Tokens after the prompt `tokens`, like Llama.generate(reset=True) with `sampler`.
+
+    greedy (temperature 0): every row's pick is its argmax, taken at once over the logits
+    (what the greedy sampler picks, the first of equal maxima, without a sampler call a row).
 
     The KV, llm.input_ids and llm.n_tokens always agree: what a caller that stops early leaves
     behind is a valid context for the next turn's longest-prefix reuse."""
@@ -39,9 +44,10 @@ def speculative_tokens(llm: Any, tokens: list[int], sampler: Any,
         batch = [token, *draft]
         start = llm.n_tokens
         _decode_all(llm, batch, start)
+        picks = _argmax_rows(llm, len(batch)) if greedy else None
         kept = 0
         for index in range(len(batch)):
-            token = int(sampler.sample(llm._ctx, index))
+            token = picks[index] if picks is not None else int(sampler.sample(llm._ctx, index))
             if index < len(draft) and token == draft[index]:
                 kept += 1
                 drafter.extend((token,))
@@ -52,6 +58,14 @@ def speculative_tokens(llm: Any, tokens: list[int], sampler: Any,
         if kept < len(draft):  # the KV past the last kept draft token is a wrong guess
             llm.n_tokens = start + kept + 1
             llm._ctx.kv_cache_seq_rm(-1, llm.n_tokens, -1)
+
+
+def _argmax_rows(llm: Any, rows: int) -> list[int]:
+    import llama_cpp
+
+    logits = np.ctypeslib.as_array(llama_cpp.llama_get_logits(llm.ctx),
+                                   shape=(rows, llm.n_vocab()))
+    return [int(t) for t in logits.argmax(axis=1)]
 
 
 def _decode_all(llm: Any, batch: list[int], start: int) -> None:
