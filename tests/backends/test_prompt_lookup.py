@@ -63,7 +63,9 @@ def test_a_draft_that_misses_stops_being_tried_for_longer_and_longer() -> None:
     # Waits of 2, 4, 8, ... up to MAX_SKIP tokens: a handful of tries in 200 tokens, not 200.
     gaps = [b - a for a, b in zip(tried, tried[1:], strict=False)]
     assert len(tried) <= 8 and gaps == sorted(gaps) and gaps[-1] == MAX_SKIP + 1
-    drafter.feedback(2, 1)  # a hit ends the back-off at once
+    drafter.feedback(2, 1)  # one guess of two kept: still not worth its check
+    assert not drafter.propose(10)
+    drafter.feedback(3, 2)  # mostly kept: the back-off ends at once
     assert drafter.propose(10)
 
 
