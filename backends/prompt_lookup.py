@@ -6,9 +6,9 @@ prompt + answer appeared earlier, the tokens that followed them there are a chea
 comes next; the engine checks all of them in one forward pass and keeps the ones it would have
 produced anyway. Engine-agnostic: llama.cpp (backends/llama_speculate.py) and MLX use it.
 
-The drafter backs off when it stops hitting: each draft of which under two thirds is kept makes
-it skip twice as many tokens before trying again (up to MAX_SKIP), so free writing pays almost
-nothing."""
+The drafter backs off when it stops paying: after a draft, if under two thirds of the recently
+drafted tokens were kept, it skips twice as many tokens as last time before trying again (up
+to MAX_SKIP), so free writing pays almost nothing."""
 
 from __future__ import annotations
 
@@ -18,6 +18,8 @@ from dataclasses import dataclass
 NGRAMS = (3, 2)  # longest match first: a 3-token echo is a far better sign than a 2-token one
 MAX_DRAFT = 10
 MAX_SKIP = 64  # tokens decoded plainly after repeated misses before the next draft
+MIN_KEPT = 2 / 3  # of recent drafted tokens kept, for drafting to go on without a pause
+RATE_DECAY = 0.7  # weight of the earlier drafts in that rate, per draft
 
 
 @dataclass
@@ -46,6 +48,7 @@ class PromptLookup:
         self._length = max(2, max_draft // 2)  # the next draft's length
         self._misses = 0  # drafts in a row that gained nothing
         self._skip = 0  # tokens still to go before the next draft
+        self._kept = self._drafted = 0.0  # decaying sums over recent drafts
         self.stats = LookupStats()
         self.extend(tokens)
 
@@ -82,9 +85,12 @@ class PromptLookup:
         self.stats.drafts += 1
         self.stats.drafted += drafted
         self.stats.accepted += accepted
-        # Checking a token costs a good part of a decode step on a CPU: a draft that keeps
-        # under two thirds barely pays for itself (two guesses, one kept, is a loss).
-        if accepted * 3 < drafted * 2:
+        # Checking a token costs a good part of a decode step on a CPU: drafting pays only
+        # while most drafted tokens are kept (two guesses, one kept, is a loss). The rate is
+        # a decaying average over recent drafts, so a pattern of one hit, one miss backs off.
+        self._kept = self._kept * RATE_DECAY + accepted
+        self._drafted = self._drafted * RATE_DECAY + drafted
+        if self._kept < self._drafted * MIN_KEPT:
             self._misses += 1
             self._skip = min(2 ** self._misses, MAX_SKIP)
             self._length = max(2, accepted + 1)

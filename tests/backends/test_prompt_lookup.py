@@ -65,8 +65,20 @@ def test_a_draft_that_misses_stops_being_tried_for_longer_and_longer() -> None:
     assert len(tried) <= 8 and gaps == sorted(gaps) and gaps[-1] == MAX_SKIP + 1
     drafter.feedback(2, 1)  # one guess of two kept: still not worth its check
     assert not drafter.propose(10)
-    drafter.feedback(3, 2)  # mostly kept: the back-off ends at once
+    for _ in range(4):  # drafts kept whole again: drafting goes on without pauses
+        drafter.feedback(4, 4)
     assert drafter.propose(10)
+
+
+def test_one_hit_one_miss_backs_off_too() -> None:
+    drafter = PromptLookup([5, 6, 7, 5, 6])
+    tried = 0
+    for _ in range(200):
+        draft = drafter.propose(10)
+        if draft:
+            tried += 1
+            drafter.feedback(len(draft), len(draft) if tried % 2 else 0)
+    assert tried <= 12
 
 
 # -- llama.cpp ------------------------------------------------------------------------------
