@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 NGRAMS = (3, 2)  # longest match first: a 3-token echo is a far better sign than a 2-token one
 MAX_DRAFT = 10
 MAX_SKIP = 64  # tokens decoded plainly after repeated misses before the next draft
@@ -42,24 +44,24 @@ class PromptLookup:
                  ngrams: Sequence[int] = NGRAMS) -> None:
         self.max_draft = max_draft
         self.ngrams = tuple(sorted(ngrams, reverse=True))
-        self.history: list[int] = []
-        # Per n: the n-gram -> the index of the token that followed its latest occurrence.
-        self._follows: dict[int, dict[tuple[int, ...], int]] = {n: {} for n in self.ngrams}
+        # The history lives in one numpy buffer and is searched there: building an index of
+        # a long prompt in Python would hold the GIL the window's thread needs.
+        first = np.asarray(list(tokens), dtype=np.int64)
+        self._history = np.empty(max(256, 2 * len(first)), dtype=np.int64)
+        self._history[:len(first)] = first
+        self._size = len(first)
         self._length = max(2, max_draft // 2)  # the next draft's length
         self._misses = 0  # drafts in a row that gained nothing
         self._skip = 0  # tokens still to go before the next draft
         self._kept = self._drafted = 0.0  # decaying sums over recent drafts
         self.stats = LookupStats()
-        self.extend(tokens)
 
     def extend(self, tokens: Iterable[int]) -> None:
-        history = self.history
         for token in tokens:
-            end = len(history)  # `token`'s index: it follows the n-grams ending just before it
-            history.append(int(token))
-            for n, follows in self._follows.items():
-                if end >= n:
-                    follows[tuple(history[end - n:end])] = end
+            if self._size == len(self._history):
+                self._history = np.concatenate([self._history, np.empty_like(self._history)])
+            self._history[self._size] = token
+            self._size += 1
 
     def propose(self, limit: int) -> list[int]:
         """Up to `limit` tokens likely to come next, or none (no match, or backing off)."""
@@ -70,12 +72,20 @@ class PromptLookup:
         return self._lookup(size) if size > 0 else []
 
     def _lookup(self, size: int) -> list[int]:
-        for n, follows in self._follows.items():
-            if len(self.history) < n:
+        """What followed the latest earlier occurrence of the last n tokens, longest n first."""
+        history, total = self._history[:self._size], self._size
+        for n in self.ngrams:
+            if total <= n:
                 continue
-            start = follows.get(tuple(self.history[-n:]))
-            if start is not None:
-                return self.history[start:start + size]
+            tail = history[total - n:]
+            # Occurrences starting at 0 .. total-n-1: each has a token after it.
+            found = history[:total - n] == tail[0]
+            for offset in range(1, n):
+                found &= history[offset:total - n + offset] == tail[offset]
+            hits = np.flatnonzero(found)
+            if hits.size:
+                start = int(hits[-1]) + n
+                return [int(t) for t in history[start:start + size]]
         return []
 
     def feedback(self, drafted: int, accepted: int) -> None:
