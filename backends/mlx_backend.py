@@ -31,6 +31,7 @@ from backends.memory import plan_for_model, require_fit
 from backends.mlx_cache import DEFAULT_KEY, CacheEntry, common_prefix, conversation_caches
 from backends.mlx_folder import MlxFolder, inspect_folder
 from backends.mlx_prefix import MlxPrefix
+from backends.mlx_speculate import LookupRun, lookup_stream
 from backends.nanbeige import STOP_TEXTS, opens_reasoning
 from backends.parser import OutputParser, over_budget
 from backends.prefix_cache import (
@@ -40,6 +41,7 @@ from backends.prefix_cache import (
     engine_prefix_key,
     prefix_length,
 )
+from backends.prompt_lookup import PromptLookup
 from backends.safe_tokens import (
     ControlStrings,
     EncodedPrompt,
@@ -135,7 +137,9 @@ class MlxBackend:
 
     def __init__(self, model_path: str, context_length: int = 0, kv_type: str = "f16",
                  cache_dir: Path | None = None,
-                 prefix_limit_bytes: int = DEFAULT_LIMIT_BYTES) -> None:
+                 prefix_limit_bytes: int = DEFAULT_LIMIT_BYTES, speculate: bool = True) -> None:
+        """speculate: verify prompt-lookup drafts (backends/mlx_speculate.py) instead of
+        decoding one token per forward pass."""
         if kv_type not in KV_BITS:
             raise BackendError(f"Unknown KV cache type {kv_type!r} for MLX: choose "
                                f"{', '.join(KV_BITS)}")
@@ -154,6 +158,7 @@ class MlxBackend:
         self._prefix: MlxPrefix | None = None
         self._prefix_limit = prefix_limit_bytes
         self._kv_group = 64
+        self.speculate = speculate
 
     @property
     def info(self) -> BackendInfo:
@@ -364,11 +369,19 @@ class MlxBackend:
             engine.mx.random.seed(options.seed)
         parser = OutputParser(options.tool_call_format, starts_in_reasoning=opens_reasoning(
             turn.prompt), tools=options.tools)
-        responses = engine.stream_generate(
-            self._model, self._tokenizer, engine.mx.array(turn.tokens[turn.reused:]),
-            max_tokens=max(1, min(options.max_tokens, room)), prompt_cache=entry.cache,
-            sampler=self._sampler(options), prefill_step_size=PREFILL_STEP,
-            prompt_progress_callback=_progress_check(should_stop), **self._kv_options())
+        max_tokens = max(1, min(options.max_tokens, room))
+        drafter = PromptLookup(turn.tokens) if self.speculate else None
+        if drafter is None:
+            responses = engine.stream_generate(
+                self._model, self._tokenizer, engine.mx.array(turn.tokens[turn.reused:]),
+                max_tokens=max_tokens, prompt_cache=entry.cache,
+                sampler=self._sampler(options), prefill_step_size=PREFILL_STEP,
+                prompt_progress_callback=_progress_check(should_stop), **self._kv_options())
+        else:
+            run = LookupRun(engine, self._model, self._tokenizer, entry.cache,
+                            self._sampler(options), max_tokens, PREFILL_STEP,
+                            _progress_check(should_stop), self._kv_options())
+            responses = lookup_stream(run, turn.tokens[turn.reused:], drafter)
         turn.prefill_started = turn.prefill_started or perf_counter()
         try:
             yield from self._decode(turn, responses, parser, should_stop, options)
@@ -377,7 +390,11 @@ class MlxBackend:
         finally:
             responses.close()
         yield from _final_events(parser, turn)
-        yield turn.done()
+        done = turn.done()
+        if drafter is not None:
+            done.timings.update(drafted_tokens=float(drafter.stats.drafted),
+                                accepted_draft_tokens=float(drafter.stats.accepted))
+        yield done
 
     def _decode(self, turn: _Turn, responses: Any, parser: OutputParser,
                 should_stop: ShouldStop, options: GenerateOptions) -> Iterator[Event]:
