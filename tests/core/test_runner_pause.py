@@ -1,18 +1,28 @@
 """A pausable generation (an API answer) and what may or may not pause it: the person's turn
-pauses it mid-answer on the real llama.cpp engine; a cancel while it waits ends it; a model
-load, a JSON-schema answer and an engine that cannot resume are never cut mid-answer."""
+pauses it mid-answer on both local engines (real llama.cpp and MLX on the tiny model) and it
+goes on token for token the same; a cancel while it waits ends it; a model load, a JSON-schema
+answer and an engine that cannot resume are never cut mid-answer."""
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from app.core.runner import ModelRunner, Priority, RequestHandle
-from backends.base import GenerateOptions
-from backends.events import Done, Event, ReasoningDelta, TextDelta
+from backends.base import Backend, GenerateOptions
+from backends.events import (
+    Done,
+    Event,
+    ReasoningDelta,
+    StreamError,
+    TextDelta,
+    ToolCall,
+    merge_deltas,
+)
 from backends.llama_cpp import LlamaCppBackend
 from tests.core.test_runner import GatedBackend
 
@@ -34,16 +44,20 @@ class Api:
     n-th delta; `log` is the order of events on that thread."""
 
     def __init__(self, runner: ModelRunner, log: list[str], options: GenerateOptions,
-                 pausable: bool = True) -> None:
+                 pausable: bool = True, prompt: str = PROMPT[0]["content"]) -> None:
         self.log = log
         self.done: list[Done] = []
         self.finished = threading.Event()
         self.deltas = 0
+        self.events: list[Event] = []
         self.hooks: dict[int, Callable[[], None]] = {}
-        self.handle: RequestHandle = runner.submit(PROMPT, options, self._on, pausable=pausable,
-                                                   priority=Priority.API)
+        self.handle: RequestHandle = runner.submit(
+            [{"role": "user", "content": prompt}], options, self._on, pausable=pausable,
+            priority=Priority.API)
 
     def _on(self, event: Event) -> None:
+        if isinstance(event, (ReasoningDelta, TextDelta, ToolCall, StreamError)):
+            self.events.append(event)
         if isinstance(event, (ReasoningDelta, TextDelta)):
             self.deltas += 1
             self.log.append("api delta")
@@ -75,7 +89,7 @@ def person(runner: ModelRunner, log: list[str], on_first: Callable[[], None] = l
 
 
 def options(**extra: Any) -> GenerateOptions:
-    return GenerateOptions(max_tokens=300, temperature=0, cache_key="api", **extra)
+    return GenerateOptions(**{"max_tokens": 300, "temperature": 0, "cache_key": "api", **extra})
 
 
 def test_a_cancel_while_paused_ends_the_answer_and_it_never_goes_on(llama: ModelRunner) -> None:
@@ -134,3 +148,45 @@ def test_the_person_pauses_an_answer_that_then_goes_on(llama: ModelRunner) -> No
     assert api.done[0].completion_tokens == 300  # counted over both parts
     first = log.index("person done")
     assert log.count("api delta") > 5 and "api delta" in log[first:]
+
+
+def engine(name: str, tiny_model: Any, folder: Path) -> Backend:
+    if name == "llama.cpp":
+        return LlamaCppBackend(str(tiny_model.gguf_path), context_length=4096, cache_dir=folder)
+    pytest.importorskip("mlx_lm")
+    from backends.mlx_backend import MlxBackend
+
+    return MlxBackend(str(tiny_model.mlx_dir), cache_dir=folder)
+
+
+@pytest.mark.parametrize("thinking", [True, False], ids=["inside reasoning", "inside the answer"])
+@pytest.mark.parametrize("name", ["llama.cpp", "mlx"])
+def test_an_answer_paused_at_every_delta_goes_on_token_for_token_the_same(
+        tiny_model: Any, tmp_path: Path, name: str, thinking: bool) -> None:
+    runner = ModelRunner()
+    try:
+        runner.load(engine(name, tiny_model, tmp_path / "kv")).result(WAIT)
+        log: list[str] = []
+        # Prompts the tiny random model answers at length, without an early end of turn.
+        prompt = PROMPT[0]["content"] if thinking else "Explain quantum physics."
+        reference = Api(runner, log, options(enable_thinking=thinking, max_tokens=120),
+                        prompt=prompt)
+        assert reference.finished.wait(WAIT) and reference.deltas >= 12, "too short to pause"
+        log.clear()
+        paused = Api(runner, log, options(enable_thinking=thinking, max_tokens=120),
+                     prompt=prompt)
+        turns: list[threading.Event] = []
+        for n in range(2, reference.deltas - 2):  # inside words, after spaces, before tags
+            paused.hooks[n] = lambda: turns.append(person(runner, log))
+        assert paused.finished.wait(WAIT) and all(turn.wait(WAIT) for turn in turns)
+    finally:
+        runner.close()
+    assert merge_deltas(paused.events) == merge_deltas(reference.events)
+    kinds = {type(e) for e in reference.events}
+    assert kinds == ({ReasoningDelta} if thinking else {TextDelta})
+    done, expected = paused.done[0], reference.done[0]
+    assert (done.finish_reason, done.completion_tokens) == (
+        expected.finish_reason, expected.completion_tokens)
+    # Each pause let the person's turn run there: it ended before the answer went on.
+    assert paused.handle.gave_way >= len(turns) // 2 and len(turns) >= 8
+    assert log.index("person done") < len(log) - 1 - log[::-1].index("api delta")
