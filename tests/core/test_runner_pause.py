@@ -17,6 +17,7 @@ from backends.base import Backend, GenerateOptions
 from backends.events import (
     Done,
     Event,
+    Prefill,
     ReasoningDelta,
     StreamError,
     TextDelta,
@@ -56,6 +57,8 @@ class Api:
             priority=Priority.API)
 
     def _on(self, event: Event) -> None:
+        if isinstance(event, Prefill):
+            self.log.append("api reads its prompt")
         if isinstance(event, (ReasoningDelta, TextDelta, ToolCall, StreamError)):
             self.events.append(event)
         if isinstance(event, (ReasoningDelta, TextDelta)):
@@ -148,6 +151,19 @@ def test_the_person_pauses_an_answer_that_then_goes_on(llama: ModelRunner) -> No
     assert api.done[0].completion_tokens == 300  # counted over both parts
     first = log.index("person done")
     assert log.count("api delta") > 5 and "api delta" in log[first:]
+
+
+def test_going_on_reads_only_what_the_persons_turn_displaced(llama: ModelRunner) -> None:
+    """The answer's KV waits in the engine's per-conversation cache: going on 600 tokens into
+    it reads no prompt again (a re-read of that many tokens would report its progress)."""
+    log: list[str] = []
+    api = Api(llama, log, options(max_tokens=700))
+    turn: list[threading.Event] = []
+    api.hooks[600] = lambda: turn.append(person(llama, log))
+    assert api.finished.wait(WAIT) and turn and turn[0].wait(WAIT)
+    assert api.handle.gave_way == 1 and api.done[0].completion_tokens == 700
+    assert "api reads its prompt" not in log[log.index("person done"):]
+    assert api.done[0].cached_prompt_tokens == api.done[0].prompt_tokens
 
 
 def engine(name: str, tiny_model: Any, folder: Path) -> Backend:
