@@ -416,8 +416,9 @@ class _Pause:
                 if self._job.options is not None else False)
 
     def rest(self, options: GenerateOptions) -> GenerateOptions:
-        """The options of the next run: from the tokens produced so far, if any."""
-        if self._tokens is None:
+        """The options of the next run: from the tokens produced so far, if any (an answer
+        that cannot be continued paused before any output: it starts again)."""
+        if self._tokens is None or not self._resumes:
             return options
         return replace(options, resume_tokens=list(self._tokens))
 
