@@ -25,7 +25,7 @@ from backends.errors import (
     NoUsableTemplate,
     UnsupportedModel,
 )
-from backends.events import Done, Event, Prefill, StreamError, ToolCall
+from backends.events import Done, Event, Paused, Prefill, StreamError, ToolCall
 from backends.known_templates import known_template
 from backends.kv_cache import ConversationCaches, model_fingerprint
 from backends.llama_gguf import GgufSummary, inspect_gguf, model_shape
@@ -58,6 +58,8 @@ N_BATCH = 512
 
 class LlamaCppBackend:
     """One GGUF model in llama-cpp-python. Not thread-safe: one ModelRunner thread owns it."""
+
+    resumes_output = True  # a generation paused (events.Paused) goes on from resume_tokens
 
     def __init__(self, model_path: str, context_length: int = 0, kv_type: str = "f16",
                  cache_dir: Path | None = None, n_threads: int | None = None,
@@ -179,7 +181,7 @@ class LlamaCppBackend:
                               kind=FailureKind.ENGINE_FAILED)
             yield Done("error")
             return
-        prompt, tokens = encoded.text, encoded.tokens
+        prompt, tokens = encoded.text, encoded.tokens + options.resume_tokens
         if len(tokens) >= llm.n_ctx():
             yield StreamError(f"The conversation is {len(tokens):,} tokens long, more than the "
                               f"model's {llm.n_ctx():,}-token context: start a new chat or raise "
@@ -361,6 +363,8 @@ class LlamaCppBackend:
                               starts_in_reasoning=opens_reasoning(prompt))
         decoder = TokenText(llm)
         run = _Run(started)
+        run.resume(parser, decoder, options.resume_tokens)
+        n_prompt = len(tokens) - len(options.resume_tokens)  # the output counts as output
         finish = "stop"
         drafter = PromptLookup(tokens) if self.speculate else None
         try:
@@ -378,12 +382,10 @@ class LlamaCppBackend:
                 run.token()
                 if token in self._stop_ids:
                     break
-                run.completion += 1
-                run.reasoning += parser.in_reasoning
-                for event in parser.feed(decoder.push(token)):
+                for event in run.feed(parser, decoder, token):
                     run.saw(event)
                     yield event
-                reason = self._should_end(run, len(tokens), options, should_stop)
+                reason = self._should_end(run, n_prompt, options, should_stop)
                 if not reason and over_budget(run.reasoning, options, parser):
                     reason = "thinking_budget"
                 if reason:
@@ -393,10 +395,12 @@ class LlamaCppBackend:
             yield StreamError(f"llama.cpp stopped with an error: {exc}",
                               kind=FailureKind.ENGINE_FAILED)
             finish = "error"
+        if finish == "cancelled" and run.generated:
+            yield Paused(tuple(run.generated))  # before the parser's end: it may go on
         for event in parser.feed(decoder.flush()) + parser.finish():
             run.saw(event)
             yield event
-        done = run.done(finish, len(tokens), cached)
+        done = run.done(finish, n_prompt, min(cached, n_prompt))
         if drafter is not None:
             done.timings.update(drafted_tokens=float(drafter.stats.drafted),
                                 accepted_draft_tokens=float(drafter.stats.accepted))
@@ -440,6 +444,23 @@ class _Run:
         self.completion = 0
         self.reasoning = 0  # tokens generated inside the reasoning
         self.tool_calls = 0
+        self.generated: list[int] = []  # the output's tokens, from a paused part on
+
+    def feed(self, parser: OutputParser, decoder: TokenText, token: int) -> list[Event]:
+        """One generated token through the decoder and the parser, counted."""
+        self.generated.append(token)
+        self.completion += 1
+        self.reasoning += parser.in_reasoning
+        return parser.feed(decoder.push(token))
+
+    def resume(self, parser: OutputParser, decoder: TokenText, tokens: list[int]) -> None:
+        """Go on from a paused part: its tokens are fed exactly as when they were generated
+        and their events dropped (the client has them), so the decoder's held bytes, the
+        parser's state (reasoning or answer, held whitespace, a tag half seen) and the counts
+        are those of an answer never paused."""
+        for token in tokens:
+            for event in self.feed(parser, decoder, token):
+                self.saw(event)
 
     def token(self) -> None:
         self.last = time.perf_counter()
