@@ -216,6 +216,7 @@ class Hearth:
             known_template=(model_path or self.settings.model_path)
             in self.settings.known_template_models,
             template_file=self.settings.template_file(model_path or self.settings.model_path),
+            speculate=self.settings.prompt_lookup,
         )
 
     def loaded_info(self) -> BackendInfo | None:

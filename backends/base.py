@@ -35,6 +35,10 @@ class GenerateOptions:
     # The reply so far, rendered right after the generation prompt: the model continues it
     # (the core closes cut-short reasoning with it: "<reasoning>\n</think>\n\n").
     assistant_prefix: str = ""
+    # The output this same generation had produced when it paused for a more urgent one
+    # (events.Paused): the engine reads them after the prompt and goes on from there, its
+    # events picking up exactly where they stopped (only engines with resumes_output).
+    resume_tokens: list[int] = field(default_factory=list)
     raw_prompt: str | None = None  # a prompt sent as is, no template (/v1/completions)
     # The answer must be JSON valid against this schema (an API client's response_format).
     json_schema: dict[str, Any] | None = None
@@ -95,7 +99,8 @@ class Backend(Protocol):
         """Generate; yields deltas and tool calls, always ending with exactly one Done.
 
         should_stop is polled between tokens; when it returns True the stream ends with
-        Done(finish_reason="cancelled")."""
+        Done(finish_reason="cancelled"). An engine with `resumes_output = True` sends
+        events.Paused (the tokens so far) first and goes on from options.resume_tokens."""
 
 
 OnProgress = Callable[[int, int], None]  # (tokens ready, tokens in all)

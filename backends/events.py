@@ -52,6 +52,18 @@ class Prefill:
 
 
 @dataclass(frozen=True)
+class Paused:
+    """Stopped between tokens (just before Done("cancelled")): the tokens generated so far, so
+    the same generation can go on later from them (GenerateOptions.resume_tokens).
+
+    Only the model runner sees it: it keeps it for a generation it paused and drops it
+    otherwise. The events the engine sends after it (what its parser flushes at the end)
+    belong to a finished answer, not to one that goes on."""
+
+    tokens: tuple[int, ...]
+
+
+@dataclass(frozen=True)
 class Done:
     """The last event of every stream."""
 
@@ -62,7 +74,7 @@ class Done:
     timings: dict[str, float] = field(default_factory=dict)
 
 
-Event = ReasoningDelta | TextDelta | ToolCall | StreamError | Prefill | Done
+Event = ReasoningDelta | TextDelta | ToolCall | StreamError | Prefill | Paused | Done
 
 E = TypeVar("E")
 

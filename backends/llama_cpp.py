@@ -25,12 +25,13 @@ from backends.errors import (
     NoUsableTemplate,
     UnsupportedModel,
 )
-from backends.events import Done, Event, Prefill, StreamError, ToolCall
+from backends.events import Done, Event, Paused, Prefill, StreamError, ToolCall
 from backends.known_templates import known_template
 from backends.kv_cache import ConversationCaches, model_fingerprint
 from backends.llama_gguf import GgufSummary, inspect_gguf, model_shape
 from backends.llama_log import TAP
 from backends.llama_prefix import LlamaPrefix, matching_tokens
+from backends.llama_speculate import speculative_tokens
 from backends.llama_state import SeqState, restore_sequence, save_sequence, seq_state_codec
 from backends.nanbeige import STOP_TEXTS, opens_reasoning
 from backends.parser import OutputParser, over_budget
@@ -41,6 +42,7 @@ from backends.prefix_cache import (
     engine_prefix_key,
     prefix_length,
 )
+from backends.prompt_lookup import PromptLookup
 from backends.safe_tokens import (
     ControlStrings,
     EncodedPrompt,
@@ -57,16 +59,20 @@ N_BATCH = 512
 class LlamaCppBackend:
     """One GGUF model in llama-cpp-python. Not thread-safe: one ModelRunner thread owns it."""
 
+    resumes_output = True  # a generation paused (events.Paused) goes on from resume_tokens
+
     def __init__(self, model_path: str, context_length: int = 0, kv_type: str = "f16",
                  cache_dir: Path | None = None, n_threads: int | None = None,
                  chat_template: str | None = None,
                  prefix_limit_bytes: int = DEFAULT_LIMIT_BYTES,
-                 known_template: bool = False, template_file: str = "") -> None:
+                 known_template: bool = False, template_file: str = "",
+                 speculate: bool = True) -> None:
         """chat_template overrides the GGUF's own (for files that carry none, like base models);
         known_template: a file without one uses its architecture's well-known template (the
         user agreed to it, backends/known_templates.py); template_file: a .jinja file the user
         chose for it instead; prefix_limit_bytes bounds the saved prompt-prefix states under
-        cache_dir."""
+        cache_dir; speculate: verify prompt-lookup drafts (backends/llama_speculate.py) instead
+        of decoding one token per forward pass."""
         if kv_type not in KV_GGML_TYPES:
             raise BackendError(f"Unknown KV cache type {kv_type!r}: choose one of "
                                f"{', '.join(KV_GGML_TYPES)}")
@@ -80,6 +86,7 @@ class LlamaCppBackend:
         self.known_template = known_template
         self.template_file = template_file
         self.prefix_limit_bytes = prefix_limit_bytes
+        self.speculate = speculate
         self._prefix: LlamaPrefix | None = None
         self._llm: Any = None
         self._summary: GgufSummary | None = None
@@ -174,7 +181,7 @@ class LlamaCppBackend:
                               kind=FailureKind.ENGINE_FAILED)
             yield Done("error")
             return
-        prompt, tokens = encoded.text, encoded.tokens
+        prompt, tokens = encoded.text, encoded.tokens + options.resume_tokens
         if len(tokens) >= llm.n_ctx():
             yield StreamError(f"The conversation is {len(tokens):,} tokens long, more than the "
                               f"model's {llm.n_ctx():,}-token context: start a new chat or raise "
@@ -356,7 +363,10 @@ class LlamaCppBackend:
                               starts_in_reasoning=opens_reasoning(prompt))
         decoder = TokenText(llm)
         run = _Run(started)
+        run.resume(parser, decoder, options.resume_tokens)
+        n_prompt = len(tokens) - len(options.resume_tokens)  # the output counts as output
         finish = "stop"
+        drafter = PromptLookup(tokens) if self.speculate else None
         try:
             grammar = _grammar(options.json_schema)
         except ValueError as exc:
@@ -367,21 +377,15 @@ class LlamaCppBackend:
         try:
             if (yield from _prefill(llm, tokens, cached, should_stop)):
                 finish = "cancelled"  # stopped while reading: generate() would read the rest
-            for token in llm.generate(
-                tokens, top_k=options.top_k, top_p=options.top_p, min_p=options.min_p,
-                typical_p=1.0, temp=options.effective_temperature(), repeat_penalty=1.0,
-                frequency_penalty=0.0, presence_penalty=0.0, tfs_z=1.0, mirostat_mode=0,
-                reset=True, grammar=grammar,
-            ) if finish == "stop" else ():
+            for token in (_decode(llm, tokens, options, drafter, grammar)
+                          if finish == "stop" else ()):
                 run.token()
                 if token in self._stop_ids:
                     break
-                run.completion += 1
-                run.reasoning += parser.in_reasoning
-                for event in parser.feed(decoder.push(token)):
+                for event in run.feed(parser, decoder, token):
                     run.saw(event)
                     yield event
-                reason = self._should_end(run, len(tokens), options, should_stop)
+                reason = self._should_end(run, n_prompt, options, should_stop)
                 if not reason and over_budget(run.reasoning, options, parser):
                     reason = "thinking_budget"
                 if reason:
@@ -391,10 +395,16 @@ class LlamaCppBackend:
             yield StreamError(f"llama.cpp stopped with an error: {exc}",
                               kind=FailureKind.ENGINE_FAILED)
             finish = "error"
+        if finish == "cancelled" and run.generated:
+            yield Paused(tuple(run.generated))  # before the parser's end: it may go on
         for event in parser.feed(decoder.flush()) + parser.finish():
             run.saw(event)
             yield event
-        yield run.done(finish, len(tokens), cached)
+        done = run.done(finish, n_prompt, min(cached, n_prompt))
+        if drafter is not None:
+            done.timings.update(drafted_tokens=float(drafter.stats.drafted),
+                                accepted_draft_tokens=float(drafter.stats.accepted))
+        yield done
 
     def _should_end(self, run: _Run, n_prompt: int, options: GenerateOptions,
                     should_stop: ShouldStop) -> str:
@@ -434,6 +444,23 @@ class _Run:
         self.completion = 0
         self.reasoning = 0  # tokens generated inside the reasoning
         self.tool_calls = 0
+        self.generated: list[int] = []  # the output's tokens, from a paused part on
+
+    def feed(self, parser: OutputParser, decoder: TokenText, token: int) -> list[Event]:
+        """One generated token through the decoder and the parser, counted."""
+        self.generated.append(token)
+        self.completion += 1
+        self.reasoning += parser.in_reasoning
+        return parser.feed(decoder.push(token))
+
+    def resume(self, parser: OutputParser, decoder: TokenText, tokens: list[int]) -> None:
+        """Go on from a paused part: its tokens are fed exactly as when they were generated
+        and their events dropped (the client has them), so the decoder's held bytes, the
+        parser's state (reasoning or answer, held whitespace, a tag half seen) and the counts
+        are those of an answer never paused."""
+        for token in tokens:
+            for event in self.feed(parser, decoder, token):
+                self.saw(event)
 
     def token(self) -> None:
         self.last = time.perf_counter()
@@ -465,6 +492,20 @@ class _Run:
 
 
 PREFILL_CHUNK = 256  # tokens read between two progress reports
+
+
+def _decode(llm: Any, tokens: list[int], options: GenerateOptions,
+            drafter: PromptLookup | None, grammar: Any = None) -> Iterator[int]:
+    """The answer's tokens: one forward pass each, or drafts verified many at a time (not
+    under a grammar: each token's choices depend on the tokens before it)."""
+    sampling: dict[str, Any] = dict(
+        top_k=options.top_k, top_p=options.top_p, min_p=options.min_p, typical_p=1.0,
+        temp=options.effective_temperature(), repeat_penalty=1.0, frequency_penalty=0.0,
+        presence_penalty=0.0, tfs_z=1.0, mirostat_mode=0)
+    if drafter is None or grammar is not None:
+        return iter(llm.generate(tokens, reset=True, grammar=grammar, **sampling))
+    return speculative_tokens(llm, tokens, llm._init_sampler(**sampling), drafter,
+                              greedy=sampling["temp"] == 0.0)
 
 
 def _prefill(llm: Any, tokens: list[int], cached: int, should_stop: ShouldStop

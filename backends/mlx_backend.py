@@ -25,12 +25,13 @@ from backends.errors import (
     NotLoaded,
     UnsupportedModel,
 )
-from backends.events import Done, Event, StreamError, ToolCall
+from backends.events import Done, Event, Paused, StreamError, ToolCall
 from backends.kv_cache import ConversationCaches
 from backends.memory import plan_for_model, require_fit
 from backends.mlx_cache import DEFAULT_KEY, CacheEntry, common_prefix, conversation_caches
 from backends.mlx_folder import MlxFolder, inspect_folder
 from backends.mlx_prefix import MlxPrefix
+from backends.mlx_speculate import LookupRun, lookup_stream
 from backends.nanbeige import STOP_TEXTS, opens_reasoning
 from backends.parser import OutputParser, over_budget
 from backends.prefix_cache import (
@@ -40,6 +41,7 @@ from backends.prefix_cache import (
     engine_prefix_key,
     prefix_length,
 )
+from backends.prompt_lookup import PromptLookup
 from backends.safe_tokens import (
     ControlStrings,
     EncodedPrompt,
@@ -109,6 +111,7 @@ class _Turn:
     finish: str = "length"
     saw_tool_call: bool = False
     reasoning: int = 0  # tokens generated inside the reasoning
+    resumed: list[int] = field(default_factory=list)  # a paused part's tokens (in `tokens`)
 
     def done(self) -> Done:
         end = perf_counter()
@@ -126,16 +129,22 @@ class _Turn:
             "tokens_per_second": (len(self.generated) - 1) / decode_s
             if decode_s > 0 and len(self.generated) > 1 else 0.0,
         }
-        return Done(self.finish, prompt_tokens=len(self.tokens), cached_prompt_tokens=cached,
-                    completion_tokens=len(self.generated) - stop_token, timings=timings)
+        prompt = len(self.tokens) - len(self.resumed)  # a paused part counts as output
+        return Done(self.finish, prompt_tokens=prompt, cached_prompt_tokens=min(cached, prompt),
+                    completion_tokens=len(self.resumed) + len(self.generated) - stop_token,
+                    timings=timings)
 
 
 class MlxBackend:
     """Nanbeige (or any mlx_lm model) on MLX: Metal on a Mac, the CPU build on Linux."""
 
+    resumes_output = True  # a generation paused (events.Paused) goes on from resume_tokens
+
     def __init__(self, model_path: str, context_length: int = 0, kv_type: str = "f16",
                  cache_dir: Path | None = None,
-                 prefix_limit_bytes: int = DEFAULT_LIMIT_BYTES) -> None:
+                 prefix_limit_bytes: int = DEFAULT_LIMIT_BYTES, speculate: bool = True) -> None:
+        """speculate: verify prompt-lookup drafts (backends/mlx_speculate.py) instead of
+        decoding one token per forward pass."""
         if kv_type not in KV_BITS:
             raise BackendError(f"Unknown KV cache type {kv_type!r} for MLX: choose "
                                f"{', '.join(KV_BITS)}")
@@ -154,6 +163,7 @@ class MlxBackend:
         self._prefix: MlxPrefix | None = None
         self._prefix_limit = prefix_limit_bytes
         self._kv_group = 64
+        self.speculate = speculate
 
     @property
     def info(self) -> BackendInfo:
@@ -249,7 +259,7 @@ class MlxBackend:
                               kind=FailureKind.ENGINE_FAILED)
             yield Done("error")
             return
-        prompt, tokens = encoded.text, encoded.tokens
+        prompt, tokens = encoded.text, encoded.tokens + options.resume_tokens
         room = self._info.context_length - len(tokens)
         if room < 1:
             yield StreamError(f"The conversation ({len(tokens):,} tokens) does not fit the "
@@ -261,8 +271,8 @@ class MlxBackend:
             yield Done("cancelled", prompt_tokens=len(tokens))
             return
         prefix = self._key(messages, options, tokens)
-        yield from self._run(_Turn(prompt, tokens, 0, started), options, should_stop, room,
-                             prefix)
+        turn = _Turn(prompt, tokens, 0, started, resumed=list(options.resume_tokens))
+        yield from self._run(turn, options, should_stop, room, prefix)
 
     def prepare_prefix(self, messages: list[Message], options: GenerateOptions,
                        should_stop: ShouldStop, on_progress: OnProgress | None = None) -> bool:
@@ -364,28 +374,42 @@ class MlxBackend:
             engine.mx.random.seed(options.seed)
         parser = OutputParser(options.tool_call_format, starts_in_reasoning=opens_reasoning(
             turn.prompt), tools=options.tools)
-        responses = engine.stream_generate(
-            self._model, self._tokenizer, engine.mx.array(turn.tokens[turn.reused:]),
-            max_tokens=max(1, min(options.max_tokens, room)), prompt_cache=entry.cache,
-            sampler=self._sampler(options), prefill_step_size=PREFILL_STEP,
-            prompt_progress_callback=_progress_check(should_stop), **self._kv_options())
+        text = _Text(self._tokenizer.detokenizer)
+        _resume(turn, parser, text)
+        max_tokens = max(1, min(options.max_tokens - len(turn.resumed), room))
+        drafter = PromptLookup(turn.tokens) if self.speculate else None
+        if drafter is None:
+            responses = engine.stream_generate(
+                self._model, self._tokenizer, engine.mx.array(turn.tokens[turn.reused:]),
+                max_tokens=max_tokens, prompt_cache=entry.cache,
+                sampler=self._sampler(options), prefill_step_size=PREFILL_STEP,
+                prompt_progress_callback=_progress_check(should_stop), **self._kv_options())
+        else:
+            run = LookupRun(engine, self._model, self._tokenizer, entry.cache,
+                            self._sampler(options), max_tokens, PREFILL_STEP,
+                            _progress_check(should_stop), self._kv_options())
+            responses = lookup_stream(run, turn.tokens[turn.reused:], drafter)
         turn.prefill_started = turn.prefill_started or perf_counter()
         try:
-            yield from self._decode(turn, responses, parser, should_stop, options)
+            yield from self._decode(turn, responses, parser, text, should_stop, options)
         except _PrefillCancelled:
             turn.finish = "cancelled"
         finally:
             responses.close()
         yield from _final_events(parser, turn)
-        yield turn.done()
+        done = turn.done()
+        if drafter is not None:
+            done.timings.update(drafted_tokens=float(drafter.stats.drafted),
+                                accepted_draft_tokens=float(drafter.stats.accepted))
+        yield done
 
-    def _decode(self, turn: _Turn, responses: Any, parser: OutputParser,
+    def _decode(self, turn: _Turn, responses: Any, parser: OutputParser, text: _Text,
                 should_stop: ShouldStop, options: GenerateOptions) -> Iterator[Event]:
         for response in responses:
             turn.first_token_at = turn.first_token_at or perf_counter()
             turn.generated.append(int(response.token))
             turn.reasoning += parser.in_reasoning
-            for event in parser.feed(response.text):
+            for event in parser.feed(text.of(response)):
                 turn.saw_tool_call = turn.saw_tool_call or isinstance(event, ToolCall)
                 yield event
             if response.finish_reason:
@@ -421,7 +445,43 @@ class MlxBackend:
         self._store.put(key, entry)
 
 
+class _Text:
+    """The output's text from our own copy of mlx_lm's streaming detokenizer, fed the same
+    tokens as the one inside stream_generate: after a pause it goes on from the paused part's
+    tokens (a character split over two tokens across the pause stays whole)."""
+
+    def __init__(self, detokenizer: Any) -> None:
+        self._detokenizer = detokenizer
+
+    def add(self, token: int) -> str:
+        self._detokenizer.add_token(token)
+        return str(self._detokenizer.last_segment)
+
+    def of(self, response: Any) -> str:
+        """The text of one stream_generate response, as stream_generate itself computes it:
+        its last response adds its token unless it is the end of turn, then flushes."""
+        if response.finish_reason is None:
+            return self.add(int(response.token))
+        if response.finish_reason != "stop":
+            self._detokenizer.add_token(int(response.token))
+        self._detokenizer.finalize()
+        return str(self._detokenizer.last_segment)
+
+
+def _resume(turn: _Turn, parser: OutputParser, text: _Text) -> None:
+    """Go on from a paused part: its tokens go through the detokenizer and the parser exactly
+    as when they were generated, their events dropped (the client has them), so the parser's
+    state (reasoning or answer, held whitespace, a tag half seen) and counts are those of an
+    answer never paused."""
+    for token in turn.resumed:
+        turn.reasoning += parser.in_reasoning
+        for event in parser.feed(text.add(token)):
+            turn.saw_tool_call = turn.saw_tool_call or isinstance(event, ToolCall)
+
+
 def _final_events(parser: OutputParser, turn: _Turn) -> Iterator[Event]:
+    if turn.finish == "cancelled" and turn.resumed + turn.generated:
+        yield Paused(tuple(turn.resumed + turn.generated))  # before the parser's end
     for event in parser.finish():
         if turn.finish == "cancelled" and isinstance(event, StreamError):
             continue  # a call cut off by the user's own cancel is not an error to report

@@ -200,22 +200,26 @@ def create_backend(model_path: str, engine: str = "auto", url: str = "", remote_
                    cache_dir: Path | None = None,
                    platform_info: PlatformInfo | None = None, threads: int = 0,
                    prefix_limit_bytes: int = DEFAULT_LIMIT_BYTES,
-                   known_template: bool = False, template_file: str = "") -> Backend:
+                   known_template: bool = False, template_file: str = "",
+                   speculate: bool = True) -> Backend:
     """Choose the engine and build its backend (unloaded); info.reason says why.
 
     threads: 0 for one per physical core; prefix_limit_bytes: disk for saved prompt prefixes;
     known_template: a GGUF without a chat template uses its architecture's well-known one;
-    template_file: or the .jinja file the user chose for it."""
+    template_file: or the .jinja file the user chose for it; speculate: local engines verify
+    prompt-lookup drafts (backends/prompt_lookup.py)."""
     choice = choose_engine(model_path, engine, url, platform_info)
     backend = _construct(choice.engine, model_path, url, remote_model, context_length, kv_type,
-                         cache_dir, threads, prefix_limit_bytes, known_template, template_file)
+                         cache_dir, threads, prefix_limit_bytes, known_template, template_file,
+                         speculate)
     return _with_reason(backend, choice.reason)
 
 
 def _construct(engine: str, model_path: str, url: str, remote_model: str, context_length: int,
                kv_type: str, cache_dir: Path | None, threads: int = 0,
                prefix_limit_bytes: int = DEFAULT_LIMIT_BYTES,
-               known_template: bool = False, template_file: str = "") -> Backend:
+               known_template: bool = False, template_file: str = "",
+               speculate: bool = True) -> Backend:
     # Engine modules are imported only for the engine chosen, keeping `import backends` cheap.
     backend: Backend
     if engine == "remote":
@@ -227,14 +231,16 @@ def _construct(engine: str, model_path: str, url: str, remote_model: str, contex
         from backends.mlx_backend import MlxBackend
 
         backend = MlxBackend(model_path, context_length=context_length, kv_type=kv_type,
-                             cache_dir=cache_dir, prefix_limit_bytes=prefix_limit_bytes)
+                             cache_dir=cache_dir, prefix_limit_bytes=prefix_limit_bytes,
+                             speculate=speculate)
     else:
         from backends.llama_cpp import LlamaCppBackend
 
         backend = LlamaCppBackend(model_path, context_length=context_length, kv_type=kv_type,
                                   cache_dir=cache_dir, n_threads=threads or None,
                                   prefix_limit_bytes=prefix_limit_bytes,
-                                  known_template=known_template, template_file=template_file)
+                                  known_template=known_template, template_file=template_file,
+                                  speculate=speculate)
     return backend
 
 

@@ -7,14 +7,14 @@ import time
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import IntEnum
 from pathlib import Path
 from typing import Any, TypeVar
 
 from backends.base import Backend, BackendInfo, GenerateOptions, Message
 from backends.errors import BackendError, FailureKind, NotLoaded, kind_of
-from backends.events import Done, Event, StreamError
+from backends.events import Done, Event, Paused, ReasoningDelta, StreamError, TextDelta, ToolCall
 
 T = TypeVar("T")
 OnEvent = Callable[[Event], None]
@@ -46,6 +46,7 @@ class RequestHandle:
         self._finished = threading.Event()
         self._position = 0
         self._runner: ModelRunner | None = None
+        self.gave_way = 0  # times it paused for a more urgent job and went on after it
 
     @property
     def position(self) -> int:
@@ -98,6 +99,8 @@ class _Job:
     future: Future[Any] | None = None
     priority: Priority = Priority.USER
     loading: bool = False  # a model load (what a request queued behind it waits for)
+    pausable: bool = False  # gives way to a more urgent generation between tokens
+    paused_on: Backend | None = None  # the engine its resume_tokens belong to
 
 
 class ModelRunner:
@@ -184,16 +187,21 @@ class ModelRunner:
 
     def submit(self, messages: list[Message], options: GenerateOptions, on_event: OnEvent,
                on_position: OnPosition | None = None, *,
-               priority: Priority = Priority.USER, front: bool = False) -> RequestHandle:
+               priority: Priority = Priority.USER, front: bool = False,
+               pausable: bool = False) -> RequestHandle:
         """Queue a generation; on_event gets backend events on the runner thread, ending in Done.
 
         It runs after every waiting job of a more urgent priority and of its own (`front`: before
-        those of its own, for the rest of a generation that gave way), before less urgent ones.
-        on_position(n) is called while the request waits behind n others."""
+        those of its own), before less urgent ones. on_position(n) is called while the request
+        waits behind n others. `pausable`: when a more urgent generation comes (the person's
+        turn behind an API answer) this one stops at the next token or prefill chunk, waits at
+        the front of its level and goes on where it stopped (an engine that resumes_output
+        continues from its tokens; another gives way only before its first output), so
+        on_event sees a pause, never an error."""
         handle = RequestHandle(on_event, on_position)
         handle._runner = self
         self._enqueue(_Job(handle=handle, messages=list(messages), options=options,
-                           priority=priority), front)
+                           priority=priority, pausable=pausable), front)
         return handle
 
     def preempt_requested(self) -> bool:
@@ -299,27 +307,46 @@ class ModelRunner:
             except BaseException as exc:  # noqa: BLE001 - handed to the caller via the future
                 job.future.set_exception(_as_backend_error(exc))
         elif job.handle is not None and job.options is not None:
-            self._generate(job.handle, job.messages, job.options)
+            self._generate(job, job.handle, job.options)
 
-    def _generate(self, handle: RequestHandle, messages: list[Message],
-                  options: GenerateOptions) -> None:
+    def _generate(self, job: _Job, handle: RequestHandle, options: GenerateOptions) -> None:
         handle._position = 0
         handle._started.set()
         if handle.cancelled or self.forgotten(options.cache_key or ""):
             handle._deliver(Done("cancelled"))
             return
         backend = self._backend
+        pause = _Pause(self, job, handle, backend)
         try:
             if backend is None or not backend.loaded:
                 raise NotLoaded("No model is loaded. Choose a model in Settings or pass --model.")
-            for event in backend.stream(messages, options, handle._cancel.is_set):
-                handle._deliver(event)
+            if options.resume_tokens and job.paused_on is not backend:
+                raise BackendError("The model was changed while this answer waited for "
+                                   "another one: send the request again.")
+            for event in backend.stream(job.messages, options, pause.should_stop):
+                if not pause.took(event):
+                    handle._deliver(event)
         except Exception as exc:  # noqa: BLE001 - any engine failure becomes a readable event
             error = _as_backend_error(exc)
             handle._deliver(StreamError(str(error), kind=error.kind))
             handle._deliver(Done("error"))
+        if pause.goes_on():
+            handle.gave_way += 1
+            handle._started.clear()
+            job.paused_on = backend
+            job.options = pause.rest(options)
+            self._enqueue(job, front=True)
+            return
         # A backend that forgot its Done must not leave the caller waiting forever.
         handle._deliver(Done("cancelled" if handle.cancelled else "error"))
+
+    def _urgent_generation_waits(self, priority: Priority) -> bool:
+        """A generation more urgent than `priority` is first in the queue (a model load or a
+        plain call never pauses an answer: a load would change the model under it)."""
+        with self._cond:
+            head = self._jobs[0] if self._jobs else None
+            return (not self._closed and head is not None and head.handle is not None
+                    and head.priority < priority)
 
     def _switch(self, backend: Backend) -> BackendInfo:
         if self._backend is not backend:
@@ -338,6 +365,62 @@ class ModelRunner:
                 backend.unload()
             except Exception:  # noqa: BLE001 - a failing unload must not kill the runner
                 pass
+
+
+class _Pause:
+    """One run of a pausable generation: whether it stopped for a more urgent one, and the
+    tokens it had produced (events.Paused), which its next run goes on from."""
+
+    def __init__(self, runner: ModelRunner, job: _Job, handle: RequestHandle,
+                 backend: Backend | None) -> None:
+        self._runner = runner
+        self._job = job
+        self._handle = handle
+        # A grammar (JSON schema) would start again from its first rule: such output is not
+        # continued, it gives way only before it begins.
+        self._resumes = bool(getattr(backend, "resumes_output", False)) and (
+            job.options is None or job.options.json_schema is None)
+        self._asked = False
+        self._output = False  # reasoning, text or a tool call was delivered
+        self._tokens: tuple[int, ...] | None = None
+        self._ended: Done | None = None
+
+    def should_stop(self) -> bool:  # the engine's callback, between tokens and prefill chunks
+        if self._handle.cancelled:
+            return True
+        if not self._job.pausable or (self._output and not self._resumes):
+            return False  # output that cannot be continued exactly runs to its end
+        if self._runner._urgent_generation_waits(self._job.priority):
+            self._asked = True
+        return self._asked
+
+    def took(self, event: Event) -> bool:
+        """Whether `event` stays here: Paused, and, once paused for good, the end the engine
+        wrote for an answer that in fact goes on."""
+        if isinstance(event, Paused):
+            self._tokens = event.tokens
+            return True
+        paused = self._asked and not self._handle.cancelled
+        if paused and isinstance(event, Done) and event.finish_reason == "cancelled":
+            self._ended = event
+            return True
+        if paused and self._tokens is not None:
+            return True  # what the parser flushed at the end: the answer is not over
+        self._output = self._output or isinstance(event, (ReasoningDelta, TextDelta, ToolCall))
+        return False
+
+    def goes_on(self) -> bool:
+        """It stopped for a more urgent generation and is to run again after it."""
+        return (self._ended is not None and not self._handle.cancelled
+                and not self._runner.forgotten(self._job.options.cache_key or "")
+                if self._job.options is not None else False)
+
+    def rest(self, options: GenerateOptions) -> GenerateOptions:
+        """The options of the next run: from the tokens produced so far, if any (an answer
+        that cannot be continued paused before any output: it starts again)."""
+        if self._tokens is None or not self._resumes:
+            return options
+        return replace(options, resume_tokens=list(self._tokens))
 
 
 def _key_of(job: _Job) -> str | None:

@@ -91,6 +91,9 @@ class Settings:
     office_output_folder: str = ""  # "": a "Hearth" folder in the user's Documents
     threads: int = 0  # engine threads; 0: one per physical core
     prefix_cache_mb: int = 2048  # disk for saved prompt-prefix states (least recently used go)
+    # Verify guesses copied from the prompt many tokens per forward pass (issue 28); off: one
+    # token per pass. Applies when a model is loaded.
+    prompt_lookup: bool = True
     # GGUF files without a chat template the user chose to run with their architecture's
     # well-known one (backends/known_templates.py), asked in the model manager.
     known_template_models: list[str] = field(default_factory=list)

@@ -10,12 +10,13 @@ import html
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:  # loaded on first use (warm_up runs after the window is shown)
-    from markdown_it import MarkdownIt
-    from pygments.formatters import HtmlFormatter
-    from pygments.lexer import Lexer
+from markdown_it import MarkdownIt
+from pygments import highlight
+from pygments.formatters import HtmlFormatter
+from pygments.lexer import Lexer
+from pygments.lexers import TextLexer, get_lexer_by_name
+from pygments.util import ClassNotFound
 
 _CITE = re.compile(r"\[(\d{1,3})\]")
 _PRE_SPLIT = re.compile(r"(<pre.*?</pre>)", re.DOTALL)
@@ -31,8 +32,6 @@ class Rendered:
 
 @lru_cache(maxsize=1)
 def _parser() -> MarkdownIt:
-    from markdown_it import MarkdownIt
-
     return MarkdownIt("commonmark", {"html": False, "breaks": False}).enable(
         ["table", "strikethrough"]
     )
@@ -40,8 +39,6 @@ def _parser() -> MarkdownIt:
 
 @lru_cache(maxsize=2)
 def _formatter(dark: bool) -> HtmlFormatter:
-    from pygments.formatters import HtmlFormatter
-
     style = "github-dark" if dark else "friendly"
     return HtmlFormatter(noclasses=True, nowrap=True, style=style)
 
@@ -49,9 +46,6 @@ def _formatter(dark: bool) -> HtmlFormatter:
 @lru_cache(maxsize=64)
 def _lexer(lang: str) -> Lexer:
     """Looking a lexer up by name scans Pygments' registry: do it once per language."""
-    from pygments.lexers import TextLexer, get_lexer_by_name
-    from pygments.util import ClassNotFound
-
     try:
         return get_lexer_by_name(lang) if lang else TextLexer()
     except ClassNotFound:
@@ -59,8 +53,6 @@ def _lexer(lang: str) -> Lexer:
 
 
 def _highlight(code: str, lang: str, dark: bool) -> str:
-    from pygments import highlight
-
     lexer = _lexer(lang.lower())
     return str(highlight(code, lexer, _formatter(dark))).rstrip("\n")
 

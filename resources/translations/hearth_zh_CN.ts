@@ -4099,72 +4099,87 @@
 <context>
     <name>SpeedTab</name>
     <message>
-        <location filename="../../app/ui/settings/speed.py" line="29"/>
+        <location filename="../../app/ui/settings/speed.py" line="41"/>
+        <source>Check guesses copied from the conversation</source>
+        <translation>校验从对话中复制的猜测</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings/speed.py" line="44"/>
+        <source>When an answer copies what it read (a quote, a file name, a value), the model checks several guessed words in one step: faster, and the same answer. Applies when the model loads.</source>
+        <translation>当回答复制它读到的内容（引文、文件名、数值）时，模型一步校验多个猜测的词：更快，回答不变。在加载模型时生效。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings/speed.py" line="47"/>
+        <source>Prompt lookup</source>
+        <translation>提示查找</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings/speed.py" line="37"/>
         <source>Automatic (%1, one per physical core)</source>
         <translation>自动（%1，每个物理核心一个）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/speed.py" line="31"/>
+        <location filename="../../app/ui/settings/speed.py" line="39"/>
         <source>Engine threads</source>
         <translation>引擎线程数</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/speed.py" line="32"/>
+        <location filename="../../app/ui/settings/speed.py" line="40"/>
         <source>Threads</source>
         <translation>线程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/speed.py" line="38"/>
+        <location filename="../../app/ui/settings/speed.py" line="53"/>
         <source>Disk limit for saved prompt states</source>
         <translation>已保存提示状态的磁盘上限</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/speed.py" line="39"/>
+        <location filename="../../app/ui/settings/speed.py" line="54"/>
         <source>Saved prompt states</source>
         <translation>已保存的提示状态</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/speed.py" line="42"/>
+        <location filename="../../app/ui/settings/speed.py" line="57"/>
         <source>Disk used by saved model states</source>
         <translation>已保存模型状态占用的磁盘空间</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/speed.py" line="43"/>
+        <location filename="../../app/ui/settings/speed.py" line="58"/>
         <source>Clear</source>
         <translation>清除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/speed.py" line="44"/>
+        <location filename="../../app/ui/settings/speed.py" line="59"/>
         <source>Clear saved model states</source>
         <translation>清除已保存的模型状态</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/speed.py" line="48"/>
+        <location filename="../../app/ui/settings/speed.py" line="63"/>
         <source>On disk now</source>
         <translation>当前磁盘占用</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/speed.py" line="49"/>
+        <location filename="../../app/ui/settings/speed.py" line="64"/>
         <source>Hearth keeps the model&apos;s reading of its instructions and tools on disk, so a new chat answers at once, even after a restart. The least recently used states go first when the limit is reached.</source>
         <translation>Hearth 会把模型对其指令和工具的读取结果保存在磁盘上，因此新对话即使在重启后也能立即回答。达到上限时，最久未使用的状态会先被删除。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/speed.py" line="62"/>
+        <location filename="../../app/ui/settings/speed.py" line="78"/>
         <source>Measuring…</source>
         <translation>正在计算…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/speed.py" line="67"/>
+        <location filename="../../app/ui/settings/speed.py" line="83"/>
         <source>%1 MB</source>
         <translation>%1 MB</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/speed.py" line="71"/>
+        <location filename="../../app/ui/settings/speed.py" line="87"/>
         <source>Clearing…</source>
         <translation>正在清除…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/speed.py" line="78"/>
+        <location filename="../../app/ui/settings/speed.py" line="94"/>
         <source>Could not clear the saved model states</source>
         <translation>无法清除已保存的模型状态</translation>
     </message>

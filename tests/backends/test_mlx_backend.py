@@ -63,11 +63,13 @@ class ForcedModel:
         import mlx.core as mx
 
         logits = self.inner(inputs, cache=cache)
-        position = cache[0].offset - self.start
-        if 0 <= position < len(self.forced):
-            boost = mx.where(mx.arange(logits.shape[-1]) == self.forced[position], 1e4, 0.0)
-            logits = logits + boost.astype(logits.dtype)
-        return logits
+        rows = logits.shape[1]  # several when drafts are verified at once (prompt lookup)
+        boosts = []
+        for row in range(rows):  # row i's logits choose the token at offset - rows + i + 1
+            position = cache[0].offset - rows + 1 + row - self.start
+            wanted = self.forced[position] if 0 <= position < len(self.forced) else -1
+            boosts.append(mx.where(mx.arange(logits.shape[-1]) == wanted, 1e4, 0.0))
+        return logits + mx.stack(boosts)[None].astype(logits.dtype)
 
     def make_cache(self) -> list[Any]:
         return list(self.inner.make_cache())

@@ -174,7 +174,9 @@ def test_any_answer_can_be_regenerated_and_what_followed_comes_back(
     (reply,) = messages(window, AssistantMessage)
     assert "Lyon." in shown_text(reply) and reply.alternative_label.text() == "2 / 2"
     click(qtbot, reply.previous_button)
-    qtbot.waitUntil(lambda: len(messages(window, UserMessage)) == 2, timeout=WAIT_MS)
+    # The reopened history is built a few widgets at a time: wait for both answers too.
+    qtbot.waitUntil(lambda: (len(messages(window, UserMessage)),
+                             len(messages(window, AssistantMessage))) == (2, 2), timeout=WAIT_MS)
     assert [u.text for u in messages(window, UserMessage)] == ["A city?", "Another?"]
     first, _ = messages(window, AssistantMessage)
     qtbot.waitUntil(lambda: "Paris." in shown_text(first), timeout=WAIT_MS)

@@ -94,6 +94,7 @@ def test_closing_into_the_tray_says_so_once(ctx, qtbot, monkeypatch) -> None:
 
     assert load_settings(ctx.hearth.paths.settings_file).tray_notice_shown  # not after restart
     desktop.tray.hide()
+    desktop.detach()
     desktop.theme.setParent(None)
     desktop.setParent(None)
     QApplication.instance().setStyleSheet("")

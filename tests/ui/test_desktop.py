@@ -55,6 +55,7 @@ def test_toggle_message_flips_quick_ask(ctx, qtbot, monkeypatch) -> None:
     desktop.handle_message(["--show"])
     assert desktop.window.isVisible()
     desktop.ctx.ops.wait(WAIT_MS)
+    desktop.detach()
     desktop.theme.setParent(None)  # leave the application as the next test expects it
     desktop.setParent(None)
     QApplication.instance().setStyleSheet("")
@@ -220,6 +221,7 @@ def test_quitting_mid_answer_stops_it_and_keeps_what_was_written(ctx, qtbot, bac
     assert stored[-1].role == "assistant" and stored[-1].status == "cancelled"
     assert 0 < len(stored[-1].content) < len(LONG_ANSWER)
     desktop.ctx.ops.wait(WAIT_MS)
+    desktop.detach()
     desktop.theme.setParent(None)
     desktop.setParent(None)
     QApplication.instance().setStyleSheet("")

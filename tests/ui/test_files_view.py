@@ -120,6 +120,7 @@ def test_quick_ask_finds_files_without_the_model(ctx, qtbot, folder, monkeypatch
                     timeout=WAIT_MS)
     desktop.ctx.ops.wait(WAIT_MS)
     desktop.window.hide()
+    desktop.detach()
     desktop.theme.setParent(None)
     desktop.setParent(None)
     QApplication.instance().setStyleSheet("")

@@ -79,3 +79,18 @@ def test_settings_show_the_saved_states_and_clear_forgets_them(ctx: Any, qtbot: 
     speed.limit.setValue(512)
     dialog.save()
     assert (ctx.hearth.settings.threads, ctx.hearth.settings.prefix_cache_mb) == (3, 512)
+
+
+def test_prompt_lookup_can_be_turned_off_in_settings(ctx: Any, qtbot: Any) -> None:
+    from app.core.settings import load_settings
+    from app.ui.settings.dialog import SettingsDialog
+
+    dialog = SettingsDialog(ctx)
+    qtbot.addWidget(dialog)
+    assert dialog.speed.lookup.isChecked()  # on by default
+    dialog.speed.lookup.setChecked(False)
+    with qtbot.waitSignal(dialog.saved, timeout=WAIT_MS) as saved:  # written off the GUI thread
+        dialog.save()
+    assert "prompt_lookup" in saved.args[0]  # the model reloads with it
+    assert ctx.hearth.settings.prompt_lookup is False
+    assert load_settings(ctx.hearth.paths.settings_file).prompt_lookup is False  # kept

@@ -206,6 +206,7 @@ def test_a_routine_notification_opens_its_conversation(ctx: Any, qtbot: Any,
     assert desktop.window.isVisible()
     assert desktop.window.chat.conversation_id == conversation.id
     desktop.ctx.ops.wait(WAIT_MS)
+    desktop.detach()
     desktop.theme.setParent(None)  # leave the application as the next test expects it
     desktop.setParent(None)
     QApplication.instance().setStyleSheet("")

@@ -30,8 +30,7 @@ def desktop(ctx: Any, qtbot: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[A
     qtbot.addWidget(made.quick)
     yield made
     made.ctx.ops.wait(WAIT_MS)
-    app.removeEventFilter(made)
-    app.applicationStateChanged.disconnect(made._app_state)
+    made.detach()
     if made.tray is not None:
         made.tray.hide()
     made.theme.setParent(None)  # leave the application as the next test expects it

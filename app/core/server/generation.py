@@ -62,7 +62,6 @@ class Outcome:
     done: Done | None = None
 
 
-WATCH_S = 0.05  # how often a request still reading its prompt looks for a waiting user turn
 PACE_S = 0.005  # after a wake-up the loop looks again this much later (see _Handoff)
 
 
@@ -70,43 +69,30 @@ class Generation:
     """Submits to the runner at API priority and turns the runner thread's callbacks into
     awaitable events. Stop sequences end it like EOS.
 
-    The person's own turns go first: when one arrives while an API request is still reading
-    its prompt (a 10K-token agent prompt takes minutes on a CPU), the API request gives way at
-    the next prefill chunk and starts again at the front of the API queue, reusing what it had
-    read. Once it answers it runs to its end (a reply cut mid-text could not be continued
-    exactly: the engines' parser drops the whitespace at the start of a continuation)."""
+    The person's own turns go first: when one arrives while an API request reads its prompt
+    or writes its answer, the request pauses at the next prefill chunk or token and goes on
+    afterwards from what it had read and written (the runner's pausable submit); the client
+    only sees its stream pause."""
 
     def __init__(self, runner: ModelRunner, messages: list[Message], options: GenerateOptions,
                  stops: list[str]) -> None:
         self._loop = asyncio.get_running_loop()
         self._events = _Handoff(self._loop)
         self._stops = StopFilter(stops)
-        self._runner = runner
-        self._messages = messages
-        self._options = options
-        self._answering = False  # the first reasoning, text or tool call has come
         self._lock = threading.Lock()
-        self._giving_way = False
-        self._cancelled = False
-        self.gave_way = 0  # how many times it let a more urgent job go first
         self.shutdown = False  # cancelled because the server is stopping
-        self.handle = runner.submit(messages, options, self._on_event, priority=Priority.API)
+        self.handle = runner.submit(messages, options, self._on_event, priority=Priority.API,
+                                    pausable=True)
         self.queue_position = self.handle.position
         self._ended = False
 
     def _on_event(self, event: Event) -> None:  # runner thread
         if isinstance(event, Done):
-            total = self._finished(event)
-            if total is None:
-                return  # continued: the rest comes from the next part
             tail = self._stops.flush()
             if tail:
                 self._forward(TextDelta(tail))
-            event = self._finish(total)
+            event = self._finish(event)
         else:
-            self._answering = self._answering or isinstance(
-                event, (ReasoningDelta, TextDelta, ToolCall))
-            self.give_way_if_asked()
             if self._stops.hit and isinstance(event, (TextDelta, ReasoningDelta, ToolCall)):
                 return  # after a stop sequence nothing more is shown
             if isinstance(event, TextDelta):
@@ -118,34 +104,10 @@ class Generation:
                 event = event if text is event.text else TextDelta(text)
         self._forward(event)
 
-    def give_way_if_asked(self) -> None:
-        """Let a more urgent job go first if this one is running and still reading its prompt
-        (between prefill chunks, and while the engine reads a saved or new system prefix)."""
-        handle = self.handle
-        if self._answering or not handle.running:
-            return
-        if self._runner.preempt_requested():
-            with self._lock:
-                self._giving_way = not self._cancelled
-            handle.cancel()
-
-    async def watch(self) -> None:
-        """Checks for a waiting user turn while the engine sends no events (a long system
-        prompt is read in one go by the prefix cache, which still stops between chunks)."""
-        while not self._answering and not self._ended:
-            self.give_way_if_asked()
-            await asyncio.sleep(WATCH_S)
-
-    def _finished(self, done: Done) -> Done | None:
-        with self._lock:
-            giving_way, self._giving_way = self._giving_way, False
-            if not (giving_way and done.finish_reason == "cancelled" and not self._cancelled
-                    and not self._answering):
-                return done
-            self.gave_way += 1
-            self.handle = self._runner.submit(self._messages, self._options, self._on_event,
-                                              priority=Priority.API, front=True)
-        return None
+    @property
+    def gave_way(self) -> int:
+        """How many times it paused to let the person's own turn go first."""
+        return self.handle.gave_way
 
     def _forward(self, event: Event) -> None:
         if not self._events.put(event):  # the loop is gone (server stopped): nobody listens
@@ -154,10 +116,8 @@ class Generation:
     def cancel(self, shutdown: bool = False) -> None:
         """Stop for good (client gone, stop sequence, shutdown); never continued after."""
         with self._lock:
-            self._cancelled = True
             self.shutdown = self.shutdown or shutdown
-            handle = self.handle
-        handle.cancel()
+        self.handle.cancel()
 
     async def next(self) -> Event:
         """The next event, stop sequences applied; Done comes last, exactly once."""

@@ -343,9 +343,6 @@ class Endpoints:
                stops: list[str]) -> Generation:
         generation = Generation(self.state.runner, messages, options, stops)
         self.state.live.add(generation)
-        task = asyncio.get_running_loop().create_task(generation.watch())
-        self._draining.add(task)
-        task.add_done_callback(self._draining.discard)
         return generation
 
     def _end(self, generation: Generation, record: _Record | None = None) -> None:

@@ -1,10 +1,18 @@
-"""The Settings tab for speed: engine threads and the saved prompt states on disk (Clear)."""
+"""The Settings tab for speed: engine threads, prompt lookup, saved prompt states (Clear)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtWidgets import QFormLayout, QHBoxLayout, QLabel, QPushButton, QSpinBox, QWidget
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSpinBox,
+    QWidget,
+)
 
 from app.ui.context import UiContext
 from backends.cpu import physical_cores
@@ -30,6 +38,13 @@ class SpeedTab(QWidget):
         self.threads.setValue(max(0, settings.threads))
         self.threads.setAccessibleName(self.tr("Engine threads"))
         form.addRow(self.tr("Threads"), self.threads)
+        self.lookup = QCheckBox(self.tr("Check guesses copied from the conversation"))
+        self.lookup.setChecked(settings.prompt_lookup)
+        self.lookup.setToolTip(self.tr(
+            "When an answer copies what it read (a quote, a file name, a value), the model "
+            "checks several guessed words in one step: faster, and the same answer. Applies "
+            "when the model loads."))
+        form.addRow(self.tr("Prompt lookup"), self.lookup)
         self.limit = QSpinBox()
         self.limit.setRange(0, 1024 * 1024)
         self.limit.setSingleStep(512)
@@ -56,7 +71,8 @@ class SpeedTab(QWidget):
         self._refresh()
 
     def values(self) -> dict[str, Any]:
-        return {"threads": int(self.threads.value()), "prefix_cache_mb": int(self.limit.value())}
+        return {"threads": int(self.threads.value()), "prefix_cache_mb": int(self.limit.value()),
+                "prompt_lookup": self.lookup.isChecked()}
 
     def _refresh(self) -> None:
         self.usage.setText(self.tr("Measuring…"))

@@ -219,8 +219,16 @@ class Desktop(QObject):
         documents = self.ctx.lazy("documents")
         self.ctx.ops.run(lambda: documents.pause() if paused else documents.resume())
 
+    def detach(self) -> None:
+        """Stop hearing the application: it outlives this desktop (a test, a restart in one
+        process), and what it would still deliver here would reach closed windows."""
+        self.app.removeEventFilter(self)
+        self.app.commitDataRequest.disconnect(self._quitting)
+        self.app.applicationStateChanged.disconnect(self._app_state)
+
     def shutdown(self) -> None:
         """Stop answers, release the hotkey, wait for background work, close the stores."""
+        self.detach()
         self._stop_answers()
         self.server.stop(wait=True)  # API streams end with an error chunk, not half-written
         self.window.pause_downloads()

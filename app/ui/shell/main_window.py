@@ -368,7 +368,7 @@ class MainWindow(QMainWindow):
         if "model_path" in changed:
             self.model_picker.refresh()
         if changed & {"model_path", "engine", "remote_url", "context_length", "kv_type",
-                      "threads", "prefix_cache_mb"}:
+                      "threads", "prefix_cache_mb", "prompt_lookup"}:
             self.load_model()
         elif changed & {"enabled_skills", "memory_enabled"}:
             self._personal_changed()  # the tools offered are part of the prefix

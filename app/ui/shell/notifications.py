@@ -243,7 +243,7 @@ class FreedesktopNotifications(QObject):
     def _listen(self) -> None:
         from queue import Empty, Queue
 
-        from jeepney import MatchRule
+        from jeepney import HeaderFields, MatchRule
 
         queue: Queue[Any] = Queue()
         rule = MatchRule(type="signal", interface=SERVICE)
@@ -254,7 +254,7 @@ class FreedesktopNotifications(QObject):
                         message = queue.get(timeout=0.25)
                     except Empty:
                         continue
-                    member = message.header.fields.get(_MEMBER)
+                    member = message.header.fields.get(HeaderFields.member)
                     if member == "ActionInvoked":
                         self.action.emit(int(message.body[0]), str(message.body[1]))
                     elif member == "NotificationClosed":
@@ -267,13 +267,3 @@ class FreedesktopNotifications(QObject):
         self._thread.join(2)
         self._router.close()
 
-
-def _member_field() -> Any:
-    try:
-        from jeepney import HeaderFields
-    except ImportError:
-        return None
-    return HeaderFields.member
-
-
-_MEMBER = _member_field()
