@@ -221,7 +221,7 @@ class _Reader:
             last_modified=_utc_text(comp.get("last-modified")),
         )
 
-    def when(self, comp: Any, prop: str, note: _Notes) -> When:
+    def when(self, comp: Component, prop: str, note: _Notes) -> When:
         if comp.get(prop) is None:
             raise _PropError(prop, IssueWhy.PROP_MISSING)
         try:
@@ -237,7 +237,7 @@ class _Reader:
         found: When = value
         return found
 
-    def zone_of(self, value: When, comp: Any, prop: str) -> str:
+    def zone_of(self, value: When, comp: Component, prop: str) -> str:
         if not isinstance(value, datetime):
             return self.default_tz
         tzid = str(comp.get(prop).params.get("TZID", "")) if comp.get(prop) is not None else ""
@@ -272,7 +272,7 @@ class _Reader:
         name = str(getattr(info, "_tzid", "") or getattr(info, "zone", "") or "")
         return bool(self.zones.get(name))
 
-    def span(self, comp: Any, block: Block, start: When, tz: str,
+    def span(self, comp: Component, block: Block, start: When, tz: str,
              note: _Notes) -> tuple[When, When]:
         if comp.get("dtend") is not None or comp.get("due") is not None:
             prop = "DTEND" if comp.get("dtend") is not None else "DUE"
@@ -439,7 +439,7 @@ def _utc_text(prop: object) -> str:
     return ""
 
 
-def _alarms(comp: Any, start: When, end: When) -> list[int]:
+def _alarms(comp: Component, start: When, end: When) -> list[int]:
     minutes: list[int] = []
     for alarm in comp.walk("VALARM"):
         trigger = alarm.get("trigger")
@@ -455,7 +455,7 @@ def _alarms(comp: Any, start: When, end: When) -> list[int]:
     return sorted(set(minutes))
 
 
-def _stable_uid(comp: Any) -> str:
+def _stable_uid(comp: Component) -> str:
     """Files without UIDs still import once: derive one from the event's own content."""
     start = comp.get("dtstart")
     basis = f"{comp.get('summary', '')}|{start.to_ical() if start is not None else ''!r}"
