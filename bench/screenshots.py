@@ -184,6 +184,21 @@ def seed_pages(hearth: object) -> None:
     night = start.replace(hour=21, minute=0) + timedelta(days=2)  # drawn on both its days
     hearth.calendar.add(Event(uid="", title="Night ferry", start=night,  # type: ignore[attr-defined]
                               end=night + timedelta(hours=11)))
+    seed_personal(hearth, start)
+
+
+def seed_personal(hearth: Any, start: Any) -> None:
+    """Two memories (one typed, one from a chat), standing instructions, a weekday routine."""
+    from app.core.routines.schedule import Schedule
+    from skills.common.clock import local_timezone_name
+
+    hearth.memory.add("I live in Lyon and cycle to work")
+    hearth.memory.add("My sister Anna's birthday is 14 March", source="chat:seed")
+    hearth.memory.set_instructions("Always answer in metric units.")
+    morning = start.replace(hour=7, minute=30, tzinfo=None)
+    hearth.routines.add("Morning briefing", "What's on today and what's due?",
+                        Schedule(morning, local_timezone_name(), "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR"),
+                        start)
 
 
 def seed_files(hearth: object) -> None:
@@ -231,6 +246,9 @@ def shoot_views(app: object, hearth: object, language: str, scheme: str) -> list
     paths.append(shoot(form, f"dialog-event-{tag}"))
     form.reject()
     paths += shoot_calendar_asks(app, ctx, calendar, tag)
+    window.show_page("routines")
+    wait(app, ctx.ops, 400)
+    paths.append(shoot(window, f"view-routines-{tag}"))
     settings = window.open_settings()
     for index in range(settings.tabs.count()):  # type: ignore[attr-defined]
         settings.tabs.setCurrentIndex(index)  # type: ignore[attr-defined]

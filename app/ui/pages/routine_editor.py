@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from app.core.routines import Schedule
 from app.core.routines.schedule import EVERY
+from app.ui.dates import medium_date_time
 from app.ui.i18n import Retranslator
 
 if TYPE_CHECKING:
@@ -34,10 +35,8 @@ REPEATS = ("", EVERY["day"], EVERY["weekday"], EVERY["week"], EVERY["month"])
 
 
 def when_text(locale: QLocale, moment: datetime) -> str:
-    """A run time as the UI's locale writes it (short date and time)."""
-    qt = QDateTime(QDate(moment.year, moment.month, moment.day),
-                   QTime(moment.hour, moment.minute))
-    return locale.toString(qt, QLocale.FormatType.ShortFormat)
+    """A run time as the UI's locale writes it, the month in words (never "02/12/2026")."""
+    return medium_date_time(locale, moment)
 
 
 def schedule_text(locale: QLocale, schedule: Schedule) -> str:

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
-from PySide6.QtCore import QDate, QEvent, QLocale, QObject, Qt, QTimer, QUrl, Signal
+from PySide6.QtCore import QDate, QLocale, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QMouseEvent, QShowEvent
 from PySide6.QtWidgets import (
     QButtonGroup,
@@ -142,6 +142,24 @@ def _day_name(day: date, locale: QLocale | None) -> str:
     return long_date(locale, day, weekday=True, year=False)
 
 
+class _Agenda(QTextBrowser):
+    """The agenda's text: a double-click anywhere on a row opens that row's event. (Its own
+    handler, not an event filter on the viewport: a filter owned by the page is called while
+    the page is being destroyed, and crashed the interpreter at exit.)"""
+
+    row_opened = Signal(QUrl)
+
+    def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:  # noqa: N802
+        fragments = self.cursorForPosition(event.position().toPoint()).block().begin()
+        while not fragments.atEnd():  # the row's link, wherever on the row it was
+            href = fragments.fragment().charFormat().anchorHref()
+            if href:
+                self.row_opened.emit(QUrl(href))
+                return
+            fragments += 1
+        super().mouseDoubleClickEvent(event)
+
+
 class CalendarView(QWidget):
     """Month, week, day and agenda; New event, double-click to create or edit, right-click
     for Edit / Delete, drag to move or resize. Every change asks first (as the calendar tools
@@ -170,10 +188,10 @@ class CalendarView(QWidget):
         self.time_scroll.setWidgetResizable(True)
         self.time_scroll.setWidget(self.time_grid)
         self.time_scroll.verticalScrollBar().valueChanged.connect(self.time_grid.follow_scroll)
-        self.agenda = QTextBrowser()
+        self.agenda = _Agenda()
         self.agenda.setOpenLinks(False)  # a row's link opens the event, not a page
         self.agenda.anchorClicked.connect(self._open_agenda_row)
-        self.agenda.viewport().installEventFilter(self)  # a double-click anywhere on a row
+        self.agenda.row_opened.connect(self._open_agenda_row)  # a double-click anywhere on a row
         self._agenda_items: list[Occurrence] = []
         self._scrolled_for: tuple[date, int] | None = None
         self._tr(lambda: self.agenda.setAccessibleName(self.tr("Agenda")))
@@ -409,20 +427,6 @@ class CalendarView(QWidget):
         hours = min([8.0, *((s.hour + s.minute / 60) for s in starts)])
         value = int(max(0.0, hours - 0.25 if hours < 8 else hours) * HOUR_PX)
         QTimer.singleShot(0, self, lambda: self.time_scroll.verticalScrollBar().setValue(value))
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
-        if watched is self.agenda.viewport() and \
-                event.type() == QEvent.Type.MouseButtonDblClick:
-            assert isinstance(event, QMouseEvent)
-            block = self.agenda.cursorForPosition(event.position().toPoint()).block()
-            fragments = block.begin()
-            while not fragments.atEnd():  # the row's link, wherever on the row it was
-                href = fragments.fragment().charFormat().anchorHref()
-                if href:
-                    self._open_agenda_row(QUrl(href))
-                    return True
-                fragments += 1
-        return super().eventFilter(watched, event)
 
     def _open_agenda_row(self, url: QUrl) -> None:
         number = url.toString().removeprefix("occurrence:")
