@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import platform
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, Qt, Signal
 from PySide6.QtWidgets import (
@@ -272,7 +273,7 @@ class BuildRow(QFrame):
         self.ctx.ops.run(work, self._finished, self._failed)
         self.state = "downloading"
 
-    def _throttled(self) -> Any:
+    def _throttled(self) -> Callable[[Progress], None]:
         import time
 
         last = [0.0]
@@ -429,7 +430,7 @@ class ModelManager(QDialog):
         kv_type = settings.kv_type if settings.kv_type in ("f16", "q8_0") else "f16"
         rows = list(self.rows)
 
-        def work() -> tuple[list[Any], int | None]:
+        def work() -> tuple[list[ContextPlan], int | None]:
             from backends.free_memory import free_memory_bytes
             from backends.memory import plan_context
 
@@ -440,7 +441,7 @@ class ModelManager(QDialog):
 
         self.ctx.ops.run(work, self._show_plans, lambda e: None)
 
-    def _show_plans(self, result: tuple[list[Any], int | None]) -> None:
+    def _show_plans(self, result: tuple[list[ContextPlan], int | None]) -> None:
         plans, free = result
         for row, plan in zip(self.rows, plans, strict=True):
             row.set_plan(plan, free)

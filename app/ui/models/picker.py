@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QComboBox, QWidget
@@ -15,7 +14,7 @@ from backends.engines import Engine
 MANAGE = "::manage"
 SERVER = "::server"  # the remote engine's model: it lives on the server, not in a file here
 
-Loaded = Callable[[], Any]  # the runner's BackendInfo, or None: what answers now
+Loaded = Callable[[], object]  # the runner's BackendInfo, or None: what answers now
 
 
 def loaded_path(info: object) -> str:
