@@ -4,57 +4,57 @@
 <context>
     <name>AssistantMessage</name>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="483"/>
+        <location filename="../../app/ui/chat/message.py" line="484"/>
         <source>Previous answer</source>
         <translation>上一个回答</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="484"/>
+        <location filename="../../app/ui/chat/message.py" line="485"/>
         <source>Show the previous answer to this message</source>
         <translation>显示对这条消息的上一个回答</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="485"/>
+        <location filename="../../app/ui/chat/message.py" line="486"/>
         <source>Next answer</source>
         <translation>下一个回答</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="486"/>
+        <location filename="../../app/ui/chat/message.py" line="487"/>
         <source>Show the next answer to this message</source>
         <translation>显示对这条消息的下一个回答</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="490"/>
+        <location filename="../../app/ui/chat/message.py" line="491"/>
         <source>Answer shown</source>
         <translation>当前显示的回答</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="308"/>
+        <location filename="../../app/ui/chat/message.py" line="309"/>
         <source>Answer</source>
         <translation>回答</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="491"/>
+        <location filename="../../app/ui/chat/message.py" line="492"/>
         <source>Sources</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="480"/>
+        <location filename="../../app/ui/chat/message.py" line="481"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="480"/>
+        <location filename="../../app/ui/chat/message.py" line="481"/>
         <source>Copy the answer</source>
         <translation>复制回答</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="481"/>
+        <location filename="../../app/ui/chat/message.py" line="482"/>
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="481"/>
+        <location filename="../../app/ui/chat/message.py" line="482"/>
         <source>Answer this again</source>
         <translation>重新回答</translation>
     </message>
@@ -75,150 +75,150 @@
 <context>
     <name>BuildRow</name>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="64"/>
+        <location filename="../../app/ui/models/manager.py" line="77"/>
         <source>Could not reach the download server. Check the internet connection and try again: the download continues where it stopped.</source>
         <translation>无法连接下载服务器。请检查网络连接后重试：下载会从中断处继续。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="68"/>
+        <location filename="../../app/ui/models/manager.py" line="81"/>
         <source>The disk is full. Free some space and try again: the download continues where it stopped.</source>
         <translation>磁盘已满。请腾出空间后重试：下载会从中断处继续。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="71"/>
+        <location filename="../../app/ui/models/manager.py" line="84"/>
         <source>The downloaded file was damaged and was not used. Try again.</source>
         <translation>下载的文件已损坏，未被使用。请重试。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="73"/>
+        <location filename="../../app/ui/models/manager.py" line="86"/>
         <source>The download failed. Try again: it continues where it stopped.</source>
         <translation>下载失败。请重试：会从中断处继续。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="125"/>
+        <location filename="../../app/ui/models/manager.py" line="138"/>
         <source>Recommended</source>
         <translation>推荐</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="135"/>
+        <location filename="../../app/ui/models/manager.py" line="148"/>
         <source>This computer is not an Apple Silicon Mac: prefer a GGUF build here.</source>
         <translation>这台电脑不是 Apple Silicon Mac：建议在此使用 GGUF 版本。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="141"/>
+        <location filename="../../app/ui/models/manager.py" line="154"/>
         <source>Checking free memory…</source>
         <translation>正在检查可用内存…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="147"/>
+        <location filename="../../app/ui/models/manager.py" line="160"/>
         <source>Download progress</source>
         <translation>下载进度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="157"/>
-        <location filename="../../app/ui/models/manager.py" line="203"/>
+        <location filename="../../app/ui/models/manager.py" line="170"/>
+        <location filename="../../app/ui/models/manager.py" line="216"/>
         <source>Download</source>
         <translation>下载</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="159"/>
+        <location filename="../../app/ui/models/manager.py" line="172"/>
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="161"/>
-        <location filename="../../app/ui/models/manager.py" line="208"/>
+        <location filename="../../app/ui/models/manager.py" line="174"/>
+        <location filename="../../app/ui/models/manager.py" line="221"/>
         <source>Use this model</source>
         <translation>使用此模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="185"/>
-        <location filename="../../app/ui/models/manager.py" line="306"/>
+        <location filename="../../app/ui/models/manager.py" line="198"/>
+        <location filename="../../app/ui/models/manager.py" line="319"/>
         <source>Paused at %1 — resume to continue</source>
         <translation>已暂停于 %1 — 点击继续</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="202"/>
+        <location filename="../../app/ui/models/manager.py" line="215"/>
         <source>Resume</source>
         <translation>继续</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="202"/>
+        <location filename="../../app/ui/models/manager.py" line="215"/>
         <source>Retry</source>
         <translation>重试</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="207"/>
+        <location filename="../../app/ui/models/manager.py" line="220"/>
         <source>In use</source>
         <translation>使用中</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="207"/>
+        <location filename="../../app/ui/models/manager.py" line="220"/>
         <source>Loading…</source>
         <translation>正在加载…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="210"/>
+        <location filename="../../app/ui/models/manager.py" line="223"/>
         <source>Downloaded and verified.</source>
         <translation>已下载并校验。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="216"/>
+        <location filename="../../app/ui/models/manager.py" line="229"/>
         <source>Needs an Apple Silicon Mac.</source>
         <translation>需要 Apple Silicon Mac。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="219"/>
+        <location filename="../../app/ui/models/manager.py" line="232"/>
         <source>Fits</source>
         <translation>可运行</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="219"/>
+        <location filename="../../app/ui/models/manager.py" line="232"/>
         <source>Tight</source>
         <translation>勉强</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="220"/>
+        <location filename="../../app/ui/models/manager.py" line="233"/>
         <source>Won&apos;t fit</source>
         <translation>内存不足</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="220"/>
+        <location filename="../../app/ui/models/manager.py" line="233"/>
         <source>Not for this computer</source>
         <translation>不适用于这台电脑</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="227"/>
+        <location filename="../../app/ui/models/manager.py" line="240"/>
         <source>%1 of weights + %2 of KV cache for %3 tokens</source>
         <translation>权重 %1 + KV 缓存 %2（%3 个 token）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="231"/>
+        <location filename="../../app/ui/models/manager.py" line="244"/>
         <source>Free memory is unknown here; using a %1-token context.</source>
         <translation>无法得知可用内存；使用 %1 个 token 的上下文。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="234"/>
+        <location filename="../../app/ui/models/manager.py" line="247"/>
         <source>; %1 free.</source>
         <translation>；可用 %1。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="236"/>
+        <location filename="../../app/ui/models/manager.py" line="249"/>
         <source> leaves little of the %1 free; other apps may slow down.</source>
         <translation>，可用的 %1 所剩无几；其他应用可能变慢。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="239"/>
+        <location filename="../../app/ui/models/manager.py" line="252"/>
         <source>: only %1 is free. Close other apps, pick a smaller build, or use q8_0 KV.</source>
         <translation>：可用内存只有 %1。请关闭其他应用、选择更小的版本，或使用 q8_0 KV。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="248"/>
+        <location filename="../../app/ui/models/manager.py" line="261"/>
         <source>Contacting the server…</source>
         <translation>正在连接服务器…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="292"/>
+        <location filename="../../app/ui/models/manager.py" line="305"/>
         <source>Downloading %1: %2%</source>
         <translation>正在下载 %1：%2%</translation>
     </message>
@@ -226,256 +226,256 @@
 <context>
     <name>CalendarView</name>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="623"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="631"/>
         <source>, %1 unchanged</source>
         <translation>，未变 %1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="627"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="635"/>
         <source>; 1 event you changed in Hearth: see details</source>
         <translation>；1 个日程你在 Hearth 中改过：见详情</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="629"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="637"/>
         <source>; %1 events you changed in Hearth: see details</source>
         <translation>；%1 个日程你在 Hearth 中改过：见详情</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="172"/>
-        <location filename="../../app/ui/pages/calendar/view.py" line="229"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="197"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="254"/>
         <source>Agenda</source>
         <translation>日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="229"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="254"/>
         <source>Day</source>
         <translation>日</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="228"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="253"/>
         <source>Week</source>
         <translation>周</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="173"/>
-        <location filename="../../app/ui/pages/calendar/view.py" line="228"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="198"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="253"/>
         <source>Month</source>
         <translation>月</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="174"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="199"/>
         <source>Days by the hour</source>
         <translation>按小时显示的日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="199"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="224"/>
         <source>+%1 more</source>
         <translation>另有 %1 项</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="203"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="228"/>
         <source>Edit…</source>
         <translation>编辑…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="203"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="228"/>
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="212"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="237"/>
         <source>New event</source>
         <translation>新建日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="243"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="268"/>
         <source>Today</source>
         <translation>今天</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="243"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="268"/>
         <source>Previous</source>
         <translation>上一页</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="244"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="269"/>
         <source>Next</source>
         <translation>下一页</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="265"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="290"/>
         <source>Import .ics…</source>
         <translation>导入 .ics…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="264"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="289"/>
         <source>Import / Export</source>
         <translation>导入 / 导出</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="266"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="291"/>
         <source>Export .ics…</source>
         <translation>导出 .ics…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="356"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="381"/>
         <source>Week of %1</source>
         <translation>%1 这一周</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="357"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="382"/>
         <source>From %1</source>
         <translation>自 %1 起</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="370"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="395"/>
         <source>1 event</source>
         <translation>1 个日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="371"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="396"/>
         <source>%1 events</source>
         <translation>%1 个日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="382"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="407"/>
         <source>All day</source>
         <translation>全天</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="382"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="407"/>
         <source>Nothing planned</source>
         <translation>没有安排</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="448"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="456"/>
         <source>Added “%1”</source>
         <translation>已添加“%1”</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="468"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="476"/>
         <source>Move event</source>
         <translation>移动日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="469"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="477"/>
         <source>Move “%1” to %2?</source>
         <translation>要把“%1”移到 %2 吗？</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="471"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="479"/>
         <source>Move</source>
         <translation>移动</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="481"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="489"/>
         <source>Delete event</source>
         <translation>删除日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="482"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="490"/>
         <source>Delete “%1”?</source>
         <translation>要删除“%1”吗？</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="484"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="492"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="512"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="520"/>
         <source>Changed “%1”</source>
         <translation>已更改“%1”</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="519"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="527"/>
         <source>Deleted “%1”</source>
         <translation>已删除“%1”</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="530"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="538"/>
         <source>The calendar could not be read: %1</source>
         <translation>无法读取日历：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="534"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="542"/>
         <source>Import a calendar</source>
         <translation>导入日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="535"/>
-        <location filename="../../app/ui/pages/calendar/view.py" line="647"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="543"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="656"/>
         <source>Calendars (*.ics)</source>
         <translation>日历文件 (*.ics)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="620"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="628"/>
         <source>Imported: %1 new, %2 updated</source>
         <translation>已导入：新增 %1，更新 %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="631"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="639"/>
         <source>; %1 repaired, %2 skipped</source>
         <translation>；修复 %1，跳过 %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="645"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="654"/>
         <source>Export the calendar</source>
         <translation>导出日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="661"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="670"/>
         <source>Exported to %1</source>
         <translation>已导出到 %1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="267"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="292"/>
         <source>Remove events the file dropped</source>
         <translation>删除文件中已不存在的日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="269"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="294"/>
         <source>When you import a calendar again, remove the events an earlier import of it brought in that the file no longer has. You see how many before anything changes.</source>
         <translation>再次导入同一日历时，删除之前导入的、但文件中已不存在的日程。在任何更改之前，您会先看到将删除多少个。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="583"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="591"/>
         <source>1 event from an earlier import of this calendar is not in %2 and will be removed:</source>
         <translation>之前导入的此日历中有 1 个日程不在 %2 中，将被删除：</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="585"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="593"/>
         <source>%1 events from an earlier import of this calendar are not in %2 and will be removed:</source>
         <translation>之前导入的此日历中有 %1 个日程不在 %2 中，将被删除：</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="589"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="597"/>
         <source>…and %1 more</source>
         <translation>……还有 %1 个</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="590"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="598"/>
         <source>Remove events?</source>
         <translation>删除日程？</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="594"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="602"/>
         <source>Remove 1 and import</source>
         <translation>删除 1 个并导入</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="595"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="603"/>
         <source>Remove %1 and import</source>
         <translation>删除 %1 个并导入</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="572"/>
-        <location filename="../../app/ui/pages/calendar/view.py" line="602"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="580"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="610"/>
         <source>Import cancelled: nothing changed.</source>
         <translation>已取消导入：没有任何更改。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="625"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="633"/>
         <source>, %1 removed</source>
         <translation>，删除 %1 个</translation>
     </message>
@@ -483,22 +483,22 @@
 <context>
     <name>ChatView</name>
     <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="311"/>
+        <location filename="../../app/ui/chat/chat_view.py" line="317"/>
         <source>Could not remember what this card shows</source>
         <translation>无法保存此卡片的状态</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="362"/>
+        <location filename="../../app/ui/chat/chat_view.py" line="370"/>
         <source>Your message was not sent: it is too long for the model and could not be kept as a document (%1).</source>
         <translation>消息未发送：它太长，模型读不完，也无法保存为文档（%1）。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="412"/>
+        <location filename="../../app/ui/chat/chat_view.py" line="420"/>
         <source>Could not show that answer</source>
         <translation>无法显示该回答</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="245"/>
+        <location filename="../../app/ui/chat/chat_view.py" line="251"/>
         <source>Could not open this conversation</source>
         <translation>无法打开此对话</translation>
     </message>
@@ -575,57 +575,57 @@
 <context>
     <name>ConflictDialog</name>
     <message>
-        <location filename="../../app/ui/pages/calendar/conflicts.py" line="29"/>
+        <location filename="../../app/ui/pages/calendar/conflicts.py" line="28"/>
         <source>Changed in both places</source>
         <translation>两边都有更改</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/conflicts.py" line="33"/>
+        <location filename="../../app/ui/pages/calendar/conflicts.py" line="32"/>
         <source>1 event was changed in Hearth and also in %2 since you imported it. Which version should the calendar keep?</source>
         <translation>自上次导入以来，有 1 个日程在 Hearth 和 %2 中都被更改了。日历要保留哪个版本？</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/conflicts.py" line="35"/>
+        <location filename="../../app/ui/pages/calendar/conflicts.py" line="34"/>
         <source>%1 events were changed in Hearth and also in %2 since you imported them. Which version should the calendar keep?</source>
         <translation>自上次导入以来，有 %1 个日程在 Hearth 和 %2 中都被更改了。日历要保留哪个版本？</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/conflicts.py" line="44"/>
+        <location filename="../../app/ui/pages/calendar/conflicts.py" line="43"/>
         <source>Keep it deleted</source>
         <translation>保持删除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/conflicts.py" line="44"/>
+        <location filename="../../app/ui/pages/calendar/conflicts.py" line="43"/>
         <source>Keep mine</source>
         <translation>保留我的</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/conflicts.py" line="46"/>
+        <location filename="../../app/ui/pages/calendar/conflicts.py" line="45"/>
         <source>Take the file&apos;s</source>
         <translation>采用文件中的</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/conflicts.py" line="48"/>
+        <location filename="../../app/ui/pages/calendar/conflicts.py" line="47"/>
         <source>Keep both</source>
         <translation>两个都保留</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/conflicts.py" line="57"/>
+        <location filename="../../app/ui/pages/calendar/conflicts.py" line="56"/>
         <source>Import</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/conflicts.py" line="65"/>
+        <location filename="../../app/ui/pages/calendar/conflicts.py" line="64"/>
         <source>“%1”: deleted in Hearth, changed in the file</source>
         <translation>“%1”：已在 Hearth 中删除，文件中有更改</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/conflicts.py" line="68"/>
+        <location filename="../../app/ui/pages/calendar/conflicts.py" line="67"/>
         <source>“%1”: changed in Hearth and in the file</source>
         <translation>“%1”：在 Hearth 和文件中都有更改</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/conflicts.py" line="70"/>
+        <location filename="../../app/ui/pages/calendar/conflicts.py" line="69"/>
         <source>“%1” in Hearth, “%2” in the file</source>
         <translation>Hearth 中为“%1”，文件中为“%2”</translation>
     </message>
@@ -839,52 +839,52 @@
 <context>
     <name>DropIndexer</name>
     <message>
-        <location filename="../../app/ui/indexing.py" line="39"/>
+        <location filename="../../app/ui/indexing.py" line="43"/>
         <source>Could not start a chat for these files</source>
         <translation>无法为这些文件新建对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/indexing.py" line="49"/>
+        <location filename="../../app/ui/indexing.py" line="53"/>
         <source>Adding %1…</source>
         <translation>正在添加 %1…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/indexing.py" line="82"/>
+        <location filename="../../app/ui/indexing.py" line="86"/>
         <source>Reading %1 (%2 of %3)…</source>
         <translation>正在读取 %1（第 %2 个，共 %3 个）…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/indexing.py" line="91"/>
+        <location filename="../../app/ui/indexing.py" line="95"/>
         <source>1 file ready: ask about it in this chat.</source>
         <translation>1 个文件已就绪：可以在此对话中询问。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/indexing.py" line="92"/>
+        <location filename="../../app/ui/indexing.py" line="96"/>
         <source>%1 files ready: ask about them in this chat.</source>
         <translation>%1 个文件已就绪：可以在此对话中询问。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/indexing.py" line="94"/>
+        <location filename="../../app/ui/indexing.py" line="98"/>
         <source>1 could not be read</source>
         <translation>1 个无法读取</translation>
     </message>
     <message>
-        <location filename="../../app/ui/indexing.py" line="95"/>
+        <location filename="../../app/ui/indexing.py" line="99"/>
         <source>%1 could not be read</source>
         <translation>%1 个无法读取</translation>
     </message>
     <message>
-        <location filename="../../app/ui/indexing.py" line="96"/>
+        <location filename="../../app/ui/indexing.py" line="100"/>
         <source>Nothing could be read</source>
         <translation>没有可读取的内容</translation>
     </message>
     <message>
-        <location filename="../../app/ui/indexing.py" line="101"/>
+        <location filename="../../app/ui/indexing.py" line="105"/>
         <source>No readable documents in what you dropped.</source>
         <translation>拖入的内容中没有可读取的文档。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/indexing.py" line="109"/>
+        <location filename="../../app/ui/indexing.py" line="113"/>
         <source>Could not add these files: %1</source>
         <translation>无法添加这些文件：%1</translation>
     </message>
@@ -963,157 +963,157 @@
 <context>
     <name>EventDialog</name>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="79"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="82"/>
         <source>Edit event</source>
         <translation>编辑日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="79"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="82"/>
         <source>New event</source>
         <translation>新建日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="82"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="85"/>
         <source>What is it?</source>
         <translation>是什么事？</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="83"/>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="84"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="86"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="87"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="85"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="88"/>
         <source>All day</source>
         <translation>全天</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="89"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="92"/>
         <source>Starts</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="89"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="92"/>
         <source>Ends</source>
         <translation>结束</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="106"/>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="107"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="109"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="110"/>
         <source>Place</source>
         <translation>地点</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="109"/>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="111"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="112"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="114"/>
         <source>Notes</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="113"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="116"/>
         <source>Does not repeat</source>
         <translation>不重复</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="113"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="116"/>
         <source>Every day</source>
         <translation>每天</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="113"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="116"/>
         <source>Every week</source>
         <translation>每周</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="114"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="117"/>
         <source>Every month</source>
         <translation>每月</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="114"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="117"/>
         <source>Every year</source>
         <translation>每年</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="119"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="123"/>
         <source>Custom (%1)</source>
         <translation>自定义（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="123"/>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="125"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="127"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="129"/>
         <source>Repeat</source>
         <translation>重复</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="127"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="131"/>
         <source>No reminder</source>
         <translation>不提醒</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="127"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="131"/>
         <source>At the start</source>
         <translation>开始时</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="127"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="131"/>
         <source>5 minutes before</source>
         <translation>提前 5 分钟</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="128"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="132"/>
         <source>10 minutes before</source>
         <translation>提前 10 分钟</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="128"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="132"/>
         <source>15 minutes before</source>
         <translation>提前 15 分钟</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="129"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="133"/>
         <source>30 minutes before</source>
         <translation>提前 30 分钟</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="129"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="133"/>
         <source>1 hour before</source>
         <translation>提前 1 小时</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="130"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="134"/>
         <source>1 day before</source>
         <translation>提前 1 天</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="135"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="139"/>
         <source>%1 minutes before</source>
         <translation>提前 %1 分钟</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="137"/>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="138"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="141"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="142"/>
         <source>Reminder</source>
         <translation>提醒</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="146"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="150"/>
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="176"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="180"/>
         <source>Give the event a title.</source>
         <translation>请为日程填写标题。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="181"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="185"/>
         <source>The end must be on or after the start.</source>
         <translation>结束日期不能早于开始日期。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="187"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="191"/>
         <source>The end must be after the start.</source>
         <translation>结束时间必须晚于开始时间。</translation>
     </message>
@@ -1199,249 +1199,249 @@
 <context>
     <name>FilesView</name>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="168"/>
+        <location filename="../../app/ui/pages/files.py" line="172"/>
         <source>Files found</source>
         <translation>找到的文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="199"/>
+        <location filename="../../app/ui/pages/files.py" line="203"/>
         <source>Files</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="200"/>
+        <location filename="../../app/ui/pages/files.py" line="204"/>
         <source>Add folder…</source>
         <translation>添加文件夹…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="201"/>
+        <location filename="../../app/ui/pages/files.py" line="205"/>
         <source>Search file names and contents</source>
         <translation>搜索文件名和内容</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="202"/>
+        <location filename="../../app/ui/pages/files.py" line="206"/>
         <source>Search files</source>
         <translation>搜索文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="203"/>
+        <location filename="../../app/ui/pages/files.py" line="207"/>
         <source>Documents</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="203"/>
+        <location filename="../../app/ui/pages/files.py" line="207"/>
         <source>Spreadsheets</source>
         <translation>表格</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="204"/>
+        <location filename="../../app/ui/pages/files.py" line="208"/>
         <source>Presentations</source>
         <translation>演示文稿</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="204"/>
+        <location filename="../../app/ui/pages/files.py" line="208"/>
         <source>Images</source>
         <translation>图片</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="205"/>
-        <location filename="../../app/ui/pages/files.py" line="211"/>
+        <location filename="../../app/ui/pages/files.py" line="209"/>
+        <location filename="../../app/ui/pages/files.py" line="215"/>
         <source>Audio</source>
         <translation>音频</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="205"/>
+        <location filename="../../app/ui/pages/files.py" line="209"/>
         <source>Videos</source>
         <translation>视频</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="206"/>
+        <location filename="../../app/ui/pages/files.py" line="210"/>
         <source>Archives</source>
         <translation>压缩包</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="206"/>
-        <location filename="../../app/ui/pages/files.py" line="212"/>
+        <location filename="../../app/ui/pages/files.py" line="210"/>
+        <location filename="../../app/ui/pages/files.py" line="216"/>
         <source>Code</source>
         <translation>代码</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="207"/>
-        <location filename="../../app/ui/pages/files.py" line="212"/>
+        <location filename="../../app/ui/pages/files.py" line="211"/>
+        <location filename="../../app/ui/pages/files.py" line="216"/>
         <source>Other</source>
         <translation>其他</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="209"/>
+        <location filename="../../app/ui/pages/files.py" line="213"/>
         <source>Document</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="209"/>
+        <location filename="../../app/ui/pages/files.py" line="213"/>
         <source>Spreadsheet</source>
         <translation>表格</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="210"/>
+        <location filename="../../app/ui/pages/files.py" line="214"/>
         <source>Presentation</source>
         <translation>演示文稿</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="210"/>
+        <location filename="../../app/ui/pages/files.py" line="214"/>
         <source>Image</source>
         <translation>图片</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="211"/>
+        <location filename="../../app/ui/pages/files.py" line="215"/>
         <source>Video</source>
         <translation>视频</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="211"/>
+        <location filename="../../app/ui/pages/files.py" line="215"/>
         <source>Archive</source>
         <translation>压缩包</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="215"/>
+        <location filename="../../app/ui/pages/files.py" line="219"/>
         <source>Any kind</source>
         <translation>任意类型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="216"/>
+        <location filename="../../app/ui/pages/files.py" line="220"/>
         <source>Kind of file</source>
         <translation>文件类型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="217"/>
+        <location filename="../../app/ui/pages/files.py" line="221"/>
         <source>Any time</source>
         <translation>任意时间</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="218"/>
+        <location filename="../../app/ui/pages/files.py" line="222"/>
         <source>Today</source>
         <translation>今天</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="218"/>
+        <location filename="../../app/ui/pages/files.py" line="222"/>
         <source>Past week</source>
         <translation>过去一周</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="218"/>
+        <location filename="../../app/ui/pages/files.py" line="222"/>
         <source>Past month</source>
         <translation>过去一个月</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="219"/>
+        <location filename="../../app/ui/pages/files.py" line="223"/>
         <source>Past year</source>
         <translation>过去一年</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="219"/>
-        <location filename="../../app/ui/pages/files.py" line="224"/>
+        <location filename="../../app/ui/pages/files.py" line="223"/>
+        <location filename="../../app/ui/pages/files.py" line="228"/>
         <source>Modified</source>
         <translation>修改时间</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="220"/>
+        <location filename="../../app/ui/pages/files.py" line="224"/>
         <source>Any size</source>
         <translation>任意大小</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="221"/>
+        <location filename="../../app/ui/pages/files.py" line="225"/>
         <source>Under 1 MB</source>
         <translation>小于 1 MB</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="221"/>
+        <location filename="../../app/ui/pages/files.py" line="225"/>
         <source>1 to 100 MB</source>
         <translation>1 到 100 MB</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="222"/>
+        <location filename="../../app/ui/pages/files.py" line="226"/>
         <source>Over 100 MB</source>
         <translation>大于 100 MB</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="222"/>
-        <location filename="../../app/ui/pages/files.py" line="224"/>
+        <location filename="../../app/ui/pages/files.py" line="226"/>
+        <location filename="../../app/ui/pages/files.py" line="228"/>
         <source>Size</source>
         <translation>大小</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="223"/>
+        <location filename="../../app/ui/pages/files.py" line="227"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="223"/>
+        <location filename="../../app/ui/pages/files.py" line="227"/>
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="223"/>
+        <location filename="../../app/ui/pages/files.py" line="227"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="277"/>
-        <location filename="../../app/ui/pages/files.py" line="297"/>
+        <location filename="../../app/ui/pages/files.py" line="281"/>
+        <location filename="../../app/ui/pages/files.py" line="301"/>
         <source>1 file</source>
         <translation>1 个文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="277"/>
-        <location filename="../../app/ui/pages/files.py" line="297"/>
+        <location filename="../../app/ui/pages/files.py" line="281"/>
+        <location filename="../../app/ui/pages/files.py" line="301"/>
         <source>%1 files</source>
         <translation>%1 个文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="278"/>
+        <location filename="../../app/ui/pages/files.py" line="282"/>
         <source>The first %1 files; type more to narrow them down</source>
         <translation>前 %1 个文件；多输入一些以缩小范围</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="284"/>
+        <location filename="../../app/ui/pages/files.py" line="288"/>
         <source>File search failed: %1</source>
         <translation>文件搜索失败：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="293"/>
+        <location filename="../../app/ui/pages/files.py" line="297"/>
         <source>No folders are chosen for file search yet: add one (Hearth finds files only there).</source>
         <translation>尚未选择用于文件搜索的文件夹：请添加一个（Hearth 只在其中查找文件）。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="298"/>
+        <location filename="../../app/ui/pages/files.py" line="302"/>
         <source>in 1 folder</source>
         <translation>位于 1 个文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="298"/>
+        <location filename="../../app/ui/pages/files.py" line="302"/>
         <source>in %1 folders</source>
         <translation>位于 %1 个文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="318"/>
+        <location filename="../../app/ui/pages/files.py" line="322"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="319"/>
+        <location filename="../../app/ui/pages/files.py" line="323"/>
         <source>Show in folder</source>
         <translation>在文件夹中显示</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="320"/>
+        <location filename="../../app/ui/pages/files.py" line="324"/>
         <source>Add to chat</source>
         <translation>添加到对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="324"/>
+        <location filename="../../app/ui/pages/files.py" line="328"/>
         <source>Search files in a folder</source>
         <translation>在文件夹中搜索文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="341"/>
+        <location filename="../../app/ui/pages/files.py" line="345"/>
         <source>Reading %1…</source>
         <translation>正在读取 %1…</translation>
     </message>
@@ -1570,32 +1570,32 @@
 <context>
     <name>History</name>
     <message>
-        <location filename="../../app/ui/chat/history_view.py" line="17"/>
+        <location filename="../../app/ui/chat/history_view.py" line="21"/>
         <source>The app closed before this answer finished.</source>
         <translation>应用在此回答完成前已关闭。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/history_view.py" line="18"/>
+        <location filename="../../app/ui/chat/history_view.py" line="22"/>
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/history_view.py" line="19"/>
+        <location filename="../../app/ui/chat/history_view.py" line="23"/>
         <source>This answer failed.</source>
         <translation>此回答失败。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/history_view.py" line="25"/>
+        <location filename="../../app/ui/chat/history_view.py" line="29"/>
         <source>Thinking was cut short.</source>
         <translation>思考被提前结束。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/history_view.py" line="26"/>
+        <location filename="../../app/ui/chat/history_view.py" line="30"/>
         <source>The answer was stopped because it kept repeating itself.</source>
         <translation>回答一直在重复，已被停止。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/history_view.py" line="28"/>
+        <location filename="../../app/ui/chat/history_view.py" line="32"/>
         <source>Stopped: the same tool call kept repeating.</source>
         <translation>已停止：同一个工具调用一再重复。</translation>
     </message>
@@ -1657,127 +1657,127 @@
 <context>
     <name>ImportIssue</name>
     <message>
-        <location filename="../../app/ui/pages/calendar/import_words.py" line="1"/>
+        <location filename="../../app/ui/pages/calendar/import_words.py" line="54"/>
         <source>line ignored: not an iCalendar content line</source>
         <translation>略过了一行不是 iCalendar 格式的内容</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/import_words.py" line="1"/>
+        <location filename="../../app/ui/pages/calendar/import_words.py" line="56"/>
         <source>not an iCalendar content line: %1</source>
         <translation>不是 iCalendar 格式的行：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/import_words.py" line="1"/>
+        <location filename="../../app/ui/pages/calendar/import_words.py" line="57"/>
         <source>components nested more than %1 deep</source>
         <translation>组件嵌套超过 %1 层</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/import_words.py" line="1"/>
+        <location filename="../../app/ui/pages/calendar/import_words.py" line="58"/>
         <source>more than %1 components: the rest of the file was not read</source>
         <translation>组件超过 %1 个：文件其余部分未读取</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/import_words.py" line="1"/>
+        <location filename="../../app/ui/pages/calendar/import_words.py" line="60"/>
         <source>END:%1 closes nothing that is open</source>
         <translation>END:%1 没有对应的开始</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/import_words.py" line="1"/>
+        <location filename="../../app/ui/pages/calendar/import_words.py" line="61"/>
         <source>END:%1 before END:%2</source>
         <translation>END:%1 出现在 END:%2 之前</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/import_words.py" line="1"/>
+        <location filename="../../app/ui/pages/calendar/import_words.py" line="62"/>
         <source>more than %1 lines in one component</source>
         <translation>一个组件中超过 %1 行</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/import_words.py" line="1"/>
+        <location filename="../../app/ui/pages/calendar/import_words.py" line="63"/>
         <source>the file ends before END:%1 (it looks cut off)</source>
         <translation>文件在 END:%1 之前就结束了（似乎被截断）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/import_words.py" line="1"/>
+        <location filename="../../app/ui/pages/calendar/import_words.py" line="65"/>
         <source>%1 is missing</source>
         <translation>缺少 %1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/import_words.py" line="1"/>
+        <location filename="../../app/ui/pages/calendar/import_words.py" line="66"/>
         <source>%1 is not a date or time</source>
         <translation>%1 不是日期或时间</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/import_words.py" line="1"/>
+        <location filename="../../app/ui/pages/calendar/import_words.py" line="67"/>
         <source>%1 cannot be read: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/import_words.py" line="1"/>
+        <location filename="../../app/ui/pages/calendar/import_words.py" line="68"/>
         <source>cannot be read</source>
         <translation>无法读取此日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/import_words.py" line="1"/>
+        <location filename="../../app/ui/pages/calendar/import_words.py" line="69"/>
         <source>unknown time zone %1: read as %2</source>
         <translation>未知时区 %1：按 %2 读取</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/import_words.py" line="1"/>
+        <location filename="../../app/ui/pages/calendar/import_words.py" line="70"/>
         <source>cannot be read: the event is given its default length</source>
         <translation>无法读取结束时间：日程使用默认时长</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/import_words.py" line="1"/>
+        <location filename="../../app/ui/pages/calendar/import_words.py" line="72"/>
         <source>end is a date while start is a time (or the reverse): matched</source>
         <translation>结束是日期而开始是时间（或相反）：已统一</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/import_words.py" line="1"/>
+        <location filename="../../app/ui/pages/calendar/import_words.py" line="75"/>
         <source>end before start: start and end swapped</source>
         <translation>结束早于开始：已对调</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/import_words.py" line="1"/>
+        <location filename="../../app/ui/pages/calendar/import_words.py" line="76"/>
         <source>all-day event ends when it starts: read as one day</source>
         <translation>全天日程的结束与开始相同：按一天读取</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/import_words.py" line="1"/>
+        <location filename="../../app/ui/pages/calendar/import_words.py" line="78"/>
         <source>empty RRULE ignored</source>
         <translation>略过了空的 RRULE（重复规则）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/import_words.py" line="1"/>
+        <location filename="../../app/ui/pages/calendar/import_words.py" line="79"/>
         <source>the same RRULE written twice: kept once</source>
         <translation>同一条 RRULE（重复规则）写了两次：只保留一条</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/import_words.py" line="1"/>
-        <source>repeats in a time zone of the file's own that no IANA zone follows: its %1 repetitions were listed one by one</source>
+        <location filename="../../app/ui/pages/calendar/import_words.py" line="80"/>
+        <source>repeats in a time zone of the file&apos;s own that no IANA zone follows: its %1 repetitions were listed one by one</source>
         <translation>按文件自带的、没有对应 IANA 时区的时区重复：已逐一列出 %1 次重复</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/import_words.py" line="1"/>
+        <location filename="../../app/ui/pages/calendar/import_words.py" line="97"/>
         <source>line %1</source>
         <translation>第 %1 行</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/import_words.py" line="1"/>
+        <location filename="../../app/ui/pages/calendar/import_words.py" line="98"/>
         <source>the file</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/import_words.py" line="1"/>
+        <location filename="../../app/ui/pages/calendar/import_words.py" line="101"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/import_words.py" line="1"/>
+        <location filename="../../app/ui/pages/calendar/import_words.py" line="109"/>
         <source>it is not an iCalendar file (no BEGIN:VCALENDAR found).</source>
         <translation>它不是 iCalendar 文件（找不到 BEGIN:VCALENDAR）。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/import_words.py" line="1"/>
+        <location filename="../../app/ui/pages/calendar/import_words.py" line="111"/>
         <source>it is %1 MB; Hearth imports calendar files up to %2 MB (split it, or export a shorter range).</source>
         <translation>文件有 %1 MB；Hearth 只导入不超过 %2 MB 的日历文件（请拆分文件，或导出较短的时间范围）。</translation>
     </message>
@@ -1785,52 +1785,52 @@
 <context>
     <name>KeptReason</name>
     <message>
-        <location filename="../../app/ui/pages/calendar/import_words.py" line="1"/>
-        <source>%1: kept as you deleted it in Hearth (the file's copy is not newer)</source>
+        <location filename="../../app/ui/pages/calendar/import_words.py" line="20"/>
+        <source>%1: kept as you deleted it in Hearth (the file&apos;s copy is not newer)</source>
         <translation>%1：保持你在 Hearth 中删除的状态（文件中的版本并不更新）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/import_words.py" line="1"/>
-        <source>%1: kept as you changed it in Hearth (the file's copy is not newer)</source>
+        <location filename="../../app/ui/pages/calendar/import_words.py" line="22"/>
+        <source>%1: kept as you changed it in Hearth (the file&apos;s copy is not newer)</source>
         <translation>%1：保留你在 Hearth 中的修改（文件中的版本并不更新）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/import_words.py" line="1"/>
-        <source>%1: deleted in Hearth, changed in the file; took the file's version</source>
+        <location filename="../../app/ui/pages/calendar/import_words.py" line="25"/>
+        <source>%1: deleted in Hearth, changed in the file; took the file&apos;s version</source>
         <translation>%1：已在 Hearth 中删除，文件中又有改动；采用了文件中的版本</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/import_words.py" line="1"/>
-        <source>%1: changed in Hearth and in the file; took the file's version</source>
+        <location filename="../../app/ui/pages/calendar/import_words.py" line="27"/>
+        <source>%1: changed in Hearth and in the file; took the file&apos;s version</source>
         <translation>%1：Hearth 和文件中都有改动；采用了文件中的版本</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/import_words.py" line="1"/>
+        <location filename="../../app/ui/pages/calendar/import_words.py" line="30"/>
         <source>%1: changed in Hearth and in the file; kept both</source>
         <translation>%1：Hearth 和文件中都有改动；两个版本都保留了</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/import_words.py" line="1"/>
+        <location filename="../../app/ui/pages/calendar/import_words.py" line="31"/>
         <source>%1: deleted in Hearth, changed in the file; kept it deleted</source>
         <translation>%1：已在 Hearth 中删除，文件中又有改动；保持删除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/import_words.py" line="1"/>
+        <location filename="../../app/ui/pages/calendar/import_words.py" line="33"/>
         <source>%1: changed in Hearth and in the file; kept yours</source>
         <translation>%1：Hearth 和文件中都有改动；保留了你的版本</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/import_words.py" line="1"/>
-        <source>'%1'</source>
+        <location filename="../../app/ui/pages/calendar/import_words.py" line="39"/>
+        <source>&apos;%1&apos;</source>
         <translation>“%1”</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/import_words.py" line="1"/>
-        <source>'%1' on %2</source>
+        <location filename="../../app/ui/pages/calendar/import_words.py" line="41"/>
+        <source>&apos;%1&apos; on %2</source>
         <translation>%2 的“%1”</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/import_words.py" line="1"/>
+        <location filename="../../app/ui/pages/calendar/import_words.py" line="47"/>
         <source>%1 (you chose)</source>
         <translation>%1（你的选择）</translation>
     </message>
@@ -1838,255 +1838,255 @@
 <context>
     <name>LibraryView</name>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="78"/>
+        <location filename="../../app/ui/pages/library.py" line="82"/>
         <source>Reading the library…</source>
         <translation>正在读取资料库…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="91"/>
+        <location filename="../../app/ui/pages/library.py" line="95"/>
         <source>Documents</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="92"/>
-        <location filename="../../app/ui/pages/library.py" line="142"/>
+        <location filename="../../app/ui/pages/library.py" line="96"/>
+        <location filename="../../app/ui/pages/library.py" line="146"/>
         <source>Watched folders</source>
         <translation>监视的文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="93"/>
-        <location filename="../../app/ui/pages/library.py" line="200"/>
+        <location filename="../../app/ui/pages/library.py" line="97"/>
+        <location filename="../../app/ui/pages/library.py" line="204"/>
         <source>Problems</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="100"/>
+        <location filename="../../app/ui/pages/library.py" line="104"/>
         <source>Library</source>
         <translation>资料库</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="105"/>
+        <location filename="../../app/ui/pages/library.py" line="109"/>
         <source>Re-index now</source>
         <translation>立即重建索引</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="112"/>
+        <location filename="../../app/ui/pages/library.py" line="116"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="112"/>
+        <location filename="../../app/ui/pages/library.py" line="116"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="113"/>
+        <location filename="../../app/ui/pages/library.py" line="117"/>
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="112"/>
+        <location filename="../../app/ui/pages/library.py" line="116"/>
         <source>Length</source>
         <translation>长度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="81"/>
-        <location filename="../../app/ui/pages/library.py" line="82"/>
+        <location filename="../../app/ui/pages/library.py" line="85"/>
+        <location filename="../../app/ui/pages/library.py" line="86"/>
         <source>Search inside your documents</source>
         <translation>在文档内容中搜索</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="102"/>
+        <location filename="../../app/ui/pages/library.py" line="106"/>
         <source>Add files…</source>
         <translation>添加文件…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="112"/>
+        <location filename="../../app/ui/pages/library.py" line="116"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="127"/>
+        <location filename="../../app/ui/pages/library.py" line="131"/>
         <source>Indexed documents</source>
         <translation>已索引的文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="132"/>
+        <location filename="../../app/ui/pages/library.py" line="136"/>
         <source>Passages found</source>
         <translation>找到的段落</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="148"/>
+        <location filename="../../app/ui/pages/library.py" line="152"/>
         <source>Add folder…</source>
         <translation>添加文件夹…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="149"/>
+        <location filename="../../app/ui/pages/library.py" line="153"/>
         <source>Stop watching</source>
         <translation>停止监视</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="159"/>
+        <location filename="../../app/ui/pages/library.py" line="163"/>
         <source>Files that could not be read</source>
         <translation>无法读取的文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="183"/>
+        <location filename="../../app/ui/pages/library.py" line="187"/>
         <source>1 document</source>
         <translation>1 个文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="183"/>
+        <location filename="../../app/ui/pages/library.py" line="187"/>
         <source>%1 documents</source>
         <translation>%1 个文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="184"/>
+        <location filename="../../app/ui/pages/library.py" line="188"/>
         <source>1 passage</source>
         <translation>1 个段落</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="185"/>
+        <location filename="../../app/ui/pages/library.py" line="189"/>
         <source>%1 passages</source>
         <translation>%1 个段落</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="187"/>
+        <location filename="../../app/ui/pages/library.py" line="191"/>
         <source>1 only in a chat</source>
         <translation>1 个仅在对话中</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="188"/>
+        <location filename="../../app/ui/pages/library.py" line="192"/>
         <source>%1 only in chats</source>
         <translation>%1 个仅在对话中</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="190"/>
+        <location filename="../../app/ui/pages/library.py" line="194"/>
         <source>paused</source>
         <translation>已暂停</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="219"/>
+        <location filename="../../app/ui/pages/library.py" line="229"/>
         <source>Skipped: %1</source>
         <translation>已跳过：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="220"/>
+        <location filename="../../app/ui/pages/library.py" line="230"/>
         <source>unreadable</source>
         <translation>无法读取</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="222"/>
+        <location filename="../../app/ui/pages/library.py" line="232"/>
         <source>Indexed · watching its folder</source>
         <translation>已索引 · 正在监视其文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="224"/>
+        <location filename="../../app/ui/pages/library.py" line="234"/>
         <source>Indexed · only in a chat</source>
         <translation>已索引 · 仅在对话中</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="225"/>
+        <location filename="../../app/ui/pages/library.py" line="235"/>
         <source>Indexed</source>
         <translation>已索引</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="230"/>
+        <location filename="../../app/ui/pages/library.py" line="240"/>
         <source>Text</source>
         <translation>文本</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="236"/>
+        <location filename="../../app/ui/pages/library.py" line="246"/>
         <source>1 page</source>
         <translation>1 页</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="236"/>
+        <location filename="../../app/ui/pages/library.py" line="246"/>
         <source>%1 pages</source>
         <translation>%1 页</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="238"/>
+        <location filename="../../app/ui/pages/library.py" line="248"/>
         <source>1 sheet</source>
         <translation>1 个工作表</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="238"/>
+        <location filename="../../app/ui/pages/library.py" line="248"/>
         <source>%1 sheets</source>
         <translation>%1 个工作表</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="240"/>
+        <location filename="../../app/ui/pages/library.py" line="250"/>
         <source>1 slide</source>
         <translation>1 张幻灯片</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="240"/>
+        <location filename="../../app/ui/pages/library.py" line="250"/>
         <source>%1 slides</source>
         <translation>%1 张幻灯片</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="244"/>
+        <location filename="../../app/ui/pages/library.py" line="254"/>
         <source>The library could not be read: %1</source>
         <translation>无法读取资料库：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="266"/>
+        <location filename="../../app/ui/pages/library.py" line="276"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="267"/>
+        <location filename="../../app/ui/pages/library.py" line="277"/>
         <source>Show in folder</source>
         <translation>在文件夹中显示</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="269"/>
+        <location filename="../../app/ui/pages/library.py" line="279"/>
         <source>Re-index</source>
         <translation>重新索引</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="270"/>
+        <location filename="../../app/ui/pages/library.py" line="280"/>
         <source>Remove from Hearth…</source>
         <translation>从 Hearth 中移除…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="275"/>
+        <location filename="../../app/ui/pages/library.py" line="285"/>
         <source>Reading %1 again…</source>
         <translation>正在重新读取 %1…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="281"/>
+        <location filename="../../app/ui/pages/library.py" line="291"/>
         <source>Remove from Hearth</source>
         <translation>从 Hearth 中移除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="282"/>
+        <location filename="../../app/ui/pages/library.py" line="292"/>
         <source>Remove “%1” from Hearth? Its passages are forgotten; the file itself stays where it is.</source>
         <translation>要从 Hearth 中移除“%1”吗？其段落将被遗忘，文件本身保留在原处。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="286"/>
+        <location filename="../../app/ui/pages/library.py" line="296"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="299"/>
+        <location filename="../../app/ui/pages/library.py" line="309"/>
         <source>Add files to the library</source>
         <translation>将文件添加到资料库</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="326"/>
+        <location filename="../../app/ui/pages/library.py" line="336"/>
         <source>No passage matches “%1”.</source>
         <translation>没有段落匹配“%1”。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="352"/>
+        <location filename="../../app/ui/pages/library.py" line="362"/>
         <source>Indexing %1 of %2: %3</source>
         <translation>正在索引第 %1 个，共 %2 个：%3</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="364"/>
+        <location filename="../../app/ui/pages/library.py" line="374"/>
         <source>Watch a folder</source>
         <translation>监视文件夹</translation>
     </message>
@@ -2094,27 +2094,27 @@
 <context>
     <name>LocalModels</name>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="600"/>
+        <location filename="../../app/ui/models/manager.py" line="613"/>
         <source>On this computer</source>
         <translation>这台电脑上的模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="618"/>
+        <location filename="../../app/ui/models/manager.py" line="631"/>
         <source>In use</source>
         <translation>使用中</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="618"/>
+        <location filename="../../app/ui/models/manager.py" line="631"/>
         <source>Loading…</source>
         <translation>正在加载…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="621"/>
+        <location filename="../../app/ui/models/manager.py" line="634"/>
         <source>Use</source>
         <translation>使用</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="621"/>
+        <location filename="../../app/ui/models/manager.py" line="634"/>
         <source>Not found</source>
         <translation>找不到文件</translation>
     </message>
@@ -2145,218 +2145,218 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="129"/>
-        <location filename="../../app/ui/shell/main_window.py" line="469"/>
+        <location filename="../../app/ui/shell/main_window.py" line="144"/>
+        <location filename="../../app/ui/shell/main_window.py" line="486"/>
         <source>No model loaded</source>
         <translation>未加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="133"/>
+        <location filename="../../app/ui/shell/main_window.py" line="148"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="134"/>
+        <location filename="../../app/ui/shell/main_window.py" line="149"/>
         <source>Context used</source>
         <translation>已用上下文</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="135"/>
+        <location filename="../../app/ui/shell/main_window.py" line="150"/>
         <source>Speed of the last answer</source>
         <translation>上次回答的速度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="140"/>
+        <location filename="../../app/ui/shell/main_window.py" line="155"/>
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="146"/>
+        <location filename="../../app/ui/shell/main_window.py" line="161"/>
         <source>Other apps</source>
         <translation>其他应用</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="149"/>
+        <location filename="../../app/ui/shell/main_window.py" line="164"/>
         <source>Model download</source>
         <translation>模型下载</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="169"/>
+        <location filename="../../app/ui/shell/main_window.py" line="184"/>
         <source>API: %1 in queue</source>
         <translation>API：排队 %1 个</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="170"/>
+        <location filename="../../app/ui/shell/main_window.py" line="185"/>
         <source>API: on</source>
         <translation>API：已开启</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="179"/>
+        <location filename="../../app/ui/shell/main_window.py" line="194"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="180"/>
+        <location filename="../../app/ui/shell/main_window.py" line="195"/>
         <source>&amp;New chat</source>
         <translation>新对话(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="182"/>
+        <location filename="../../app/ui/shell/main_window.py" line="197"/>
         <source>&amp;Add files to this chat…</source>
         <translation>向此对话添加文件(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="184"/>
+        <location filename="../../app/ui/shell/main_window.py" line="199"/>
         <source>&amp;Export this chat…</source>
         <translation>导出此对话(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="186"/>
+        <location filename="../../app/ui/shell/main_window.py" line="201"/>
         <source>&amp;Quit Hearth</source>
         <translation>退出 Hearth(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="191"/>
+        <location filename="../../app/ui/shell/main_window.py" line="206"/>
         <source>&amp;View</source>
         <translation>查看(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="192"/>
+        <location filename="../../app/ui/shell/main_window.py" line="207"/>
         <source>&amp;Chat</source>
         <translation>对话(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="193"/>
+        <location filename="../../app/ui/shell/main_window.py" line="208"/>
         <source>&amp;Library</source>
         <translation>资料库(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="195"/>
+        <location filename="../../app/ui/shell/main_window.py" line="210"/>
         <source>C&amp;alendar</source>
         <translation>日历(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="197"/>
+        <location filename="../../app/ui/shell/main_window.py" line="212"/>
         <source>&amp;Files</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="198"/>
+        <location filename="../../app/ui/shell/main_window.py" line="213"/>
         <source>&amp;Routines</source>
         <translation>例行任务(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="201"/>
+        <location filename="../../app/ui/shell/main_window.py" line="216"/>
         <source>&amp;Search chats</source>
         <translation>搜索对话(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="203"/>
+        <location filename="../../app/ui/shell/main_window.py" line="218"/>
         <source>&amp;Model</source>
         <translation>模型(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="204"/>
+        <location filename="../../app/ui/shell/main_window.py" line="219"/>
         <source>&amp;Models…</source>
         <translation>模型管理(&amp;M)…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="205"/>
+        <location filename="../../app/ui/shell/main_window.py" line="220"/>
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="208"/>
+        <location filename="../../app/ui/shell/main_window.py" line="223"/>
         <source>S&amp;top answer</source>
         <translation>停止回答(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="378"/>
+        <location filename="../../app/ui/shell/main_window.py" line="395"/>
         <source>Could not save settings</source>
         <translation>无法保存设置</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="385"/>
+        <location filename="../../app/ui/shell/main_window.py" line="402"/>
         <source>No model yet. Hearth needs a model to answer: download one or open a file you have.</source>
         <translation>还没有模型。Hearth 需要模型才能回答：请下载一个，或打开已有的模型文件。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="388"/>
+        <location filename="../../app/ui/shell/main_window.py" line="405"/>
         <source>Loading the model…</source>
         <translation>正在加载模型…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="413"/>
+        <location filename="../../app/ui/shell/main_window.py" line="430"/>
         <source>remote</source>
         <translation>远程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="457"/>
+        <location filename="../../app/ui/shell/main_window.py" line="474"/>
         <source>Ready</source>
         <translation>就绪</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="461"/>
+        <location filename="../../app/ui/shell/main_window.py" line="478"/>
         <source>Preparing the assistant… %1%</source>
         <translation>正在准备助手… %1%</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="471"/>
+        <location filename="../../app/ui/shell/main_window.py" line="488"/>
         <source>No model is loaded now.</source>
         <translation>现在没有加载任何模型。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="475"/>
+        <location filename="../../app/ui/shell/main_window.py" line="492"/>
         <source>%1 is still loaded and answers.</source>
         <translation>%1 仍然处于加载状态，由它继续回答。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="492"/>
+        <location filename="../../app/ui/shell/main_window.py" line="509"/>
         <source>%1 tok/s</source>
         <translation>%1 token/秒</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="503"/>
+        <location filename="../../app/ui/shell/main_window.py" line="520"/>
         <source>Context %1 / %2</source>
         <translation>上下文 %1 / %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="506"/>
+        <location filename="../../app/ui/shell/main_window.py" line="523"/>
         <source> · your message: its start and end, the rest as a document</source>
         <translation> · 你的消息：模型读到开头和结尾，其余作为文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="507"/>
+        <location filename="../../app/ui/shell/main_window.py" line="524"/>
         <source> · earlier messages summarized</source>
         <translation> · 较早的消息已总结</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="514"/>
+        <location filename="../../app/ui/shell/main_window.py" line="531"/>
         <source>Add files to this chat</source>
         <translation>向此对话添加文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="524"/>
+        <location filename="../../app/ui/shell/main_window.py" line="541"/>
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="525"/>
+        <location filename="../../app/ui/shell/main_window.py" line="542"/>
         <source>Export this chat</source>
         <translation>导出此对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="527"/>
+        <location filename="../../app/ui/shell/main_window.py" line="544"/>
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="533"/>
+        <location filename="../../app/ui/shell/main_window.py" line="550"/>
         <source>Could not export the chat</source>
         <translation>无法导出对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="172"/>
+        <location filename="../../app/ui/shell/main_window.py" line="187"/>
         <source>open to the network at %1</source>
         <translation>已向网络开放：%1</translation>
     </message>
@@ -2417,179 +2417,179 @@
 <context>
     <name>MemoryTab</name>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="73"/>
+        <location filename="../../app/ui/settings/memory.py" line="74"/>
         <source>Use memory in every new chat</source>
         <translation>在每个新对话中使用记忆</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="77"/>
+        <location filename="../../app/ui/settings/memory.py" line="78"/>
         <source>Remember without asking what I tell Hearth myself</source>
         <translation>我亲口告诉 Hearth 的事，不必询问直接记住</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="82"/>
+        <location filename="../../app/ui/settings/memory.py" line="83"/>
         <source>Anything Hearth read in a document, file, event or tool result always asks first.</source>
         <translation>凡是 Hearth 从文档、文件、日程或工具结果中读到的内容，都会先征求你的同意。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="83"/>
-        <location filename="../../app/ui/settings/memory.py" line="88"/>
+        <location filename="../../app/ui/settings/memory.py" line="84"/>
+        <location filename="../../app/ui/settings/memory.py" line="89"/>
         <source>Standing instructions</source>
         <translation>长期指示</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="87"/>
+        <location filename="../../app/ui/settings/memory.py" line="88"/>
         <source>For example: always answer in metric; I&apos;m a nurse on night shifts.</source>
         <translation>例如：始终使用公制单位；我是上夜班的护士。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="94"/>
+        <location filename="../../app/ui/settings/memory.py" line="95"/>
         <source>What Hearth remembers about you</source>
         <translation>Hearth 记得的关于你的事</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="96"/>
         <location filename="../../app/ui/settings/memory.py" line="97"/>
+        <location filename="../../app/ui/settings/memory.py" line="98"/>
         <source>Search memories</source>
         <translation>搜索记忆</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="134"/>
+        <location filename="../../app/ui/settings/memory.py" line="135"/>
         <source>Memory</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="134"/>
+        <location filename="../../app/ui/settings/memory.py" line="135"/>
         <source>From</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="134"/>
+        <location filename="../../app/ui/settings/memory.py" line="135"/>
         <source>Added</source>
         <translation>添加日期</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="135"/>
+        <location filename="../../app/ui/settings/memory.py" line="136"/>
         <source>Memories</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="144"/>
+        <location filename="../../app/ui/settings/memory.py" line="145"/>
         <source>Edit</source>
         <translation>编辑</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="145"/>
+        <location filename="../../app/ui/settings/memory.py" line="146"/>
         <source>Open its chat</source>
         <translation>打开来源对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="146"/>
+        <location filename="../../app/ui/settings/memory.py" line="147"/>
         <source>Forget…</source>
         <translation>忘记…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="147"/>
+        <location filename="../../app/ui/settings/memory.py" line="148"/>
         <source>Forget all…</source>
         <translation>全部忘记…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="169"/>
+        <location filename="../../app/ui/settings/memory.py" line="170"/>
         <source>Could not read your memories</source>
         <translation>无法读取你的记忆</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="183"/>
+        <location filename="../../app/ui/settings/memory.py" line="184"/>
         <source>1 memory.</source>
         <translation>1 条记忆。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="183"/>
+        <location filename="../../app/ui/settings/memory.py" line="184"/>
         <source>%1 memories.</source>
         <translation>%1 条记忆。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="184"/>
+        <location filename="../../app/ui/settings/memory.py" line="185"/>
         <source>Nothing remembered yet.</source>
         <translation>还没有记住任何事。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="212"/>
+        <location filename="../../app/ui/settings/memory.py" line="213"/>
         <source>Typed by you</source>
         <translation>你亲自输入</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="214"/>
+        <location filename="../../app/ui/settings/memory.py" line="215"/>
         <source>A deleted chat</source>
         <translation>已删除的对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="215"/>
+        <location filename="../../app/ui/settings/memory.py" line="216"/>
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="264"/>
+        <location filename="../../app/ui/settings/memory.py" line="265"/>
         <source>Memory not changed</source>
         <translation>记忆未更改</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="282"/>
+        <location filename="../../app/ui/settings/memory.py" line="283"/>
         <source>Forget this?</source>
         <translation>忘记这一条？</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="282"/>
+        <location filename="../../app/ui/settings/memory.py" line="283"/>
         <source>Forget</source>
         <translation>忘记</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="287"/>
+        <location filename="../../app/ui/settings/memory.py" line="288"/>
         <source>Forget the one thing Hearth remembers about you?</source>
         <translation>忘记 Hearth 记得的关于你的这一件事？</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="288"/>
+        <location filename="../../app/ui/settings/memory.py" line="289"/>
         <source>Forget all %1 things Hearth remembers about you?</source>
         <translation>忘记 Hearth 记得的关于你的全部 %1 件事？</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="289"/>
+        <location filename="../../app/ui/settings/memory.py" line="290"/>
         <source>Forget all</source>
         <translation>全部忘记</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="292"/>
+        <location filename="../../app/ui/settings/memory.py" line="294"/>
         <source>Forget memories</source>
         <translation>忘记记忆</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="293"/>
+        <location filename="../../app/ui/settings/memory.py" line="295"/>
         <source>This cannot be undone.</source>
         <translation>此操作无法撤销。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="301"/>
+        <location filename="../../app/ui/settings/memory.py" line="303"/>
         <source>Could not forget</source>
         <translation>无法忘记</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="334"/>
+        <location filename="../../app/ui/settings/memory.py" line="336"/>
         <source>Could not save the standing instructions</source>
         <translation>无法保存长期指示</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="192"/>
+        <location filename="../../app/ui/settings/memory.py" line="193"/>
         <source>Last given to the model %1</source>
         <translation>上次提供给模型：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="194"/>
+        <location filename="../../app/ui/settings/memory.py" line="195"/>
         <source>Not given to the model yet</source>
         <translation>尚未提供给模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="320"/>
+        <location filename="../../app/ui/settings/memory.py" line="322"/>
         <source>The standing instructions hold at most %1 characters; these have %2. Shorten them to save.</source>
         <translation>长期指示最多 %1 个字符，当前有 %2 个。请缩短后再保存。</translation>
     </message>
@@ -2605,22 +2605,22 @@
 <context>
     <name>ModelCatalog</name>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="35"/>
+        <location filename="../../app/ui/models/manager.py" line="48"/>
         <source>GGUF for llama.cpp. Good quality, fastest on most computers.</source>
         <translation>用于 llama.cpp 的 GGUF。质量好，在大多数电脑上最快。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="37"/>
+        <location filename="../../app/ui/models/manager.py" line="50"/>
         <source>GGUF for llama.cpp. Closest to the original; needs more memory.</source>
         <translation>用于 llama.cpp 的 GGUF。最接近原始模型；需要更多内存。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="39"/>
+        <location filename="../../app/ui/models/manager.py" line="52"/>
         <source>For Apple Silicon Macs (MLX). The fastest choice on a Mac.</source>
         <translation>适用于 Apple Silicon Mac（MLX）。在 Mac 上最快。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="41"/>
+        <location filename="../../app/ui/models/manager.py" line="54"/>
         <source>For Apple Silicon Macs (MLX). Higher quality, more memory.</source>
         <translation>适用于 Apple Silicon Mac（MLX）。质量更高，占用内存更多。</translation>
     </message>
@@ -2628,102 +2628,102 @@
 <context>
     <name>ModelManager</name>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="475"/>
+        <location filename="../../app/ui/models/manager.py" line="488"/>
         <source>Use the %1 template</source>
         <translation>使用 %1 模板</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="326"/>
+        <location filename="../../app/ui/models/manager.py" line="339"/>
         <source>Models — Hearth</source>
         <translation>模型 — Hearth</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="346"/>
+        <location filename="../../app/ui/models/manager.py" line="359"/>
         <source>Choose a template file…</source>
         <translation>选择模板文件…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="373"/>
+        <location filename="../../app/ui/models/manager.py" line="386"/>
         <source>Welcome to Hearth</source>
         <translation>欢迎使用 Hearth</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="373"/>
+        <location filename="../../app/ui/models/manager.py" line="386"/>
         <source>Models</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="375"/>
+        <location filename="../../app/ui/models/manager.py" line="388"/>
         <source>Hearth answers with Nanbeige4.2-3B, running entirely on this computer; nothing you ask leaves it. There is no model here yet: download one below (Q4_K_M is a good start) or open one you already have.</source>
         <translation>Hearth 使用完全在本机运行的 Nanbeige4.2-3B 回答问题，你问的任何内容都不会离开这台电脑。这里还没有模型：请在下方下载一个（推荐从 Q4_K_M 开始），或打开你已有的模型。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="379"/>
+        <location filename="../../app/ui/models/manager.py" line="392"/>
         <source>Download a build of Nanbeige4.2-3B or open one you already have. Downloads resume where they stopped and are checked before use.</source>
         <translation>下载 Nanbeige4.2-3B 的某个版本，或打开已有的模型。下载可断点续传，使用前会校验。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="403"/>
+        <location filename="../../app/ui/models/manager.py" line="416"/>
         <source>Open a GGUF file…</source>
         <translation>打开 GGUF 文件…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="405"/>
+        <location filename="../../app/ui/models/manager.py" line="418"/>
         <source>Open an MLX folder…</source>
         <translation>打开 MLX 文件夹…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="407"/>
+        <location filename="../../app/ui/models/manager.py" line="420"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="437"/>
+        <location filename="../../app/ui/models/manager.py" line="450"/>
         <source>Open a GGUF model</source>
         <translation>打开 GGUF 模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="438"/>
+        <location filename="../../app/ui/models/manager.py" line="451"/>
         <source>GGUF models (*.gguf)</source>
         <translation>GGUF 模型 (*.gguf)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="458"/>
+        <location filename="../../app/ui/models/manager.py" line="471"/>
         <source>“%1” cannot be used: it is not a complete GGUF model file.</source>
         <translation>无法使用“%1”：它不是完整的 GGUF 模型文件。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="471"/>
+        <location filename="../../app/ui/models/manager.py" line="484"/>
         <source>“%1” has no usable chat template of its own. Its architecture is known: Hearth can hold a conversation with it using the %2 template, or one you choose.</source>
         <translation>“%1”自身没有可用的对话模板。它的架构是已知的：Hearth 可以使用 %2 模板或您选择的模板与它对话。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="478"/>
+        <location filename="../../app/ui/models/manager.py" line="491"/>
         <source>“%1” has no usable chat template, and Hearth has none built in for its architecture (%2), so it cannot hold a conversation with it. Choose the model&apos;s chat template file (.jinja), or a chat (instruct) build of the model, such as Nanbeige4.2-3B above.</source>
         <translation>“%1”没有可用的对话模板，Hearth 也没有为其架构（%2）内置模板，因此无法与它对话。请选择该模型的对话模板文件（.jinja），或选择该模型的对话（指令）版本，例如上方的 Nanbeige4.2-3B。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="492"/>
+        <location filename="../../app/ui/models/manager.py" line="505"/>
         <source>Choose a chat template</source>
         <translation>选择对话模板</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="493"/>
+        <location filename="../../app/ui/models/manager.py" line="506"/>
         <source>Chat templates (*.jinja *.j2 *.txt)</source>
         <translation>对话模板 (*.jinja *.j2 *.txt)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="511"/>
+        <location filename="../../app/ui/models/manager.py" line="524"/>
         <source>“%1” is not a chat template Hearth can use.</source>
         <translation>“%1”不是 Hearth 可以使用的对话模板。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="531"/>
+        <location filename="../../app/ui/models/manager.py" line="544"/>
         <source>Open an MLX model folder</source>
         <translation>打开 MLX 模型文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="535"/>
+        <location filename="../../app/ui/models/manager.py" line="548"/>
         <source>That folder has no config.json, so it is not an MLX model.</source>
         <translation>该文件夹没有 config.json，不是 MLX 模型。</translation>
     </message>
@@ -2783,93 +2783,93 @@
 <context>
     <name>Notices</name>
     <message>
-        <location filename="../../app/ui/notice_banner.py" line="27"/>
+        <location filename="../../app/ui/notice_banner.py" line="60"/>
         <source>Your settings were written by another version of Hearth. Settings this version does not know are kept and ignored; values of the wrong type were replaced by their defaults. The file as it was is kept as settings.previous.json. Details: %1</source>
         <translation>您的设置由另一个版本的 Hearth 写入。此版本不认识的设置已保留但不会使用；类型不对的值已替换为默认值。原来的文件保存为 settings.previous.json。详情：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/notice_banner.py" line="33"/>
+        <location filename="../../app/ui/notice_banner.py" line="66"/>
         <source>The search index was damaged (%1). It was moved aside as %2 and is being rebuilt; %3 documents will be indexed again.</source>
         <translation>搜索索引已损坏（%1）。它已被移到一旁，保存为 %2，正在重建；%3 个文档将重新编入索引。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/notice_banner.py" line="39"/>
+        <location filename="../../app/ui/notice_banner.py" line="72"/>
         <source>Your chat history is damaged (%1) and was opened read-only: you can read your conversations, but new chats cannot be saved. Recovering copies what can still be read into a new file; the damaged file is kept.</source>
         <translation>您的聊天记录已损坏（%1），已以只读方式打开：您可以阅读对话，但无法保存新的聊天。恢复会把仍可读取的内容复制到一个新文件中；损坏的文件会保留。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/notice_banner.py" line="44"/>
+        <location filename="../../app/ui/notice_banner.py" line="77"/>
         <source>Your chat history could only be opened read-only (%1 cannot be written): you can read your conversations, but new chats cannot be saved.</source>
         <translation>您的聊天记录只能以只读方式打开（无法写入 %1）：您可以阅读对话，但无法保存新的聊天。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/notice_banner.py" line="58"/>
+        <location filename="../../app/ui/notice_banner.py" line="91"/>
         <source>Notice</source>
         <translation>通知</translation>
     </message>
     <message>
-        <location filename="../../app/ui/notice_banner.py" line="60"/>
+        <location filename="../../app/ui/notice_banner.py" line="93"/>
         <source>Recover into a new file</source>
         <translation>恢复到新文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/notice_banner.py" line="66"/>
-        <location filename="../../app/ui/notice_banner.py" line="67"/>
+        <location filename="../../app/ui/notice_banner.py" line="99"/>
+        <location filename="../../app/ui/notice_banner.py" line="100"/>
         <source>Dismiss</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../app/ui/notice_banner.py" line="73"/>
+        <location filename="../../app/ui/notice_banner.py" line="106"/>
         <source>Recovering your chat history…</source>
         <translation>正在恢复聊天记录…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/notice_banner.py" line="80"/>
+        <location filename="../../app/ui/notice_banner.py" line="113"/>
         <source>Recovered %1 rows into a new chat history; the damaged file is kept as %2. Restart Hearth to use the recovered history.</source>
         <translation>已将 %1 行恢复到新的聊天记录中；损坏的文件保存为 %2。请重新启动 Hearth 以使用恢复的记录。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/notice_banner.py" line="87"/>
+        <location filename="../../app/ui/notice_banner.py" line="120"/>
         <source>Nothing could be recovered: %1. Your chat history file is unchanged.</source>
         <translation>无法恢复任何内容：%1。您的聊天记录文件未被更改。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/notice_banner.py" line="1"/>
+        <location filename="../../app/ui/notice_banner.py" line="48"/>
         <source>it cannot be read: %1</source>
         <translation>无法读取：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/notice_banner.py" line="1"/>
+        <location filename="../../app/ui/notice_banner.py" line="49"/>
         <source>it is not a SQLite database</source>
         <translation>它不是 SQLite 数据库</translation>
     </message>
     <message>
-        <location filename="../../app/ui/notice_banner.py" line="1"/>
+        <location filename="../../app/ui/notice_banner.py" line="50"/>
         <source>it was cut short</source>
         <translation>文件不完整（被截断）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/notice_banner.py" line="1"/>
-        <source>it is another program's database</source>
+        <location filename="../../app/ui/notice_banner.py" line="51"/>
+        <source>it is another program&apos;s database</source>
         <translation>它是其他程序的数据库</translation>
     </message>
     <message>
-        <location filename="../../app/ui/notice_banner.py" line="1"/>
+        <location filename="../../app/ui/notice_banner.py" line="52"/>
         <source>SQLite reports: %1</source>
         <translation>SQLite 报告：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/notice_banner.py" line="1"/>
+        <location filename="../../app/ui/notice_banner.py" line="32"/>
         <source>%1: not known to this version (kept)</source>
         <translation>%1：此版本不认识（已保留）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/notice_banner.py" line="1"/>
+        <location filename="../../app/ui/notice_banner.py" line="33"/>
         <source>%1: not the right kind of value (the default is used)</source>
         <translation>%1：值的类型不对（改用默认值）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/notice_banner.py" line="1"/>
+        <location filename="../../app/ui/notice_banner.py" line="35"/>
         <source>%1: not the right kind of value (left out)</source>
         <translation>%1：值的类型不对（已略去）</translation>
     </message>
@@ -2877,12 +2877,12 @@
 <context>
     <name>Notifier</name>
     <message>
-        <location filename="../../app/ui/shell/notifications.py" line="107"/>
+        <location filename="../../app/ui/shell/notifications.py" line="108"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/notifications.py" line="108"/>
+        <location filename="../../app/ui/shell/notifications.py" line="109"/>
         <source>Snooze %1 min</source>
         <translation>%1 分钟后再提醒</translation>
     </message>
@@ -2921,17 +2921,17 @@
 <context>
     <name>PdfViewer</name>
     <message>
-        <location filename="../../app/ui/pages/pdf_viewer.py" line="37"/>
+        <location filename="../../app/ui/pages/pdf_viewer.py" line="36"/>
         <source>PDF document</source>
         <translation>PDF 文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/pdf_viewer.py" line="49"/>
+        <location filename="../../app/ui/pages/pdf_viewer.py" line="48"/>
         <source>Open in default app</source>
         <translation>用默认应用打开</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/pdf_viewer.py" line="68"/>
+        <location filename="../../app/ui/pages/pdf_viewer.py" line="67"/>
         <source>Page %1 of %2</source>
         <translation>第 %1 页，共 %2 页</translation>
     </message>
@@ -2990,42 +2990,42 @@
 <context>
     <name>QuickAsk</name>
     <message>
-        <location filename="../../app/ui/shell/quick_ask.py" line="52"/>
+        <location filename="../../app/ui/shell/quick_ask.py" line="59"/>
         <source>Quick ask — Hearth</source>
         <translation>快速提问 — Hearth</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/quick_ask.py" line="80"/>
+        <location filename="../../app/ui/shell/quick_ask.py" line="87"/>
         <source>Ask Hearth…</source>
         <translation>问问 Hearth…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/quick_ask.py" line="81"/>
+        <location filename="../../app/ui/shell/quick_ask.py" line="88"/>
         <source>Quick question</source>
         <translation>快速提问</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/quick_ask.py" line="100"/>
+        <location filename="../../app/ui/shell/quick_ask.py" line="107"/>
         <source>Enter to ask · Esc to close</source>
         <translation>Enter 提问 · Esc 关闭</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/quick_ask.py" line="103"/>
+        <location filename="../../app/ui/shell/quick_ask.py" line="110"/>
         <source>Open in Hearth</source>
         <translation>在 Hearth 中打开</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/quick_ask.py" line="107"/>
+        <location filename="../../app/ui/shell/quick_ask.py" line="114"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/quick_ask.py" line="111"/>
+        <location filename="../../app/ui/shell/quick_ask.py" line="118"/>
         <source>Find files</source>
         <translation>查找文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/quick_ask.py" line="112"/>
+        <location filename="../../app/ui/shell/quick_ask.py" line="119"/>
         <source>Search your files for what you typed, without asking the model</source>
         <translation>直接在你的文件中搜索输入的内容，不经过模型</translation>
     </message>
@@ -3033,32 +3033,32 @@
 <context>
     <name>RepeatScope</name>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="213"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="221"/>
         <source>Delete only this event, this and the following ones, or every one?</source>
         <translation>只删除这一次、这一次及以后的，还是全部？</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="215"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="223"/>
         <source>Change only this event, this and the following ones, or every one?</source>
         <translation>只更改这一次、这一次及以后的，还是全部？</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="217"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="225"/>
         <source>Repeating event</source>
         <translation>重复的日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="220"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="228"/>
         <source>This event only</source>
         <translation>仅此一次</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="221"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="229"/>
         <source>This and following</source>
         <translation>此次及以后</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="222"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="230"/>
         <source>All events</source>
         <translation>全部</translation>
     </message>
@@ -3066,77 +3066,77 @@
 <context>
     <name>RoutineDialog</name>
     <message>
-        <location filename="../../app/ui/pages/routine_editor.py" line="75"/>
+        <location filename="../../app/ui/pages/routine_editor.py" line="78"/>
         <source>Edit routine</source>
         <translation>编辑例行任务</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routine_editor.py" line="75"/>
+        <location filename="../../app/ui/pages/routine_editor.py" line="78"/>
         <source>New routine</source>
         <translation>新建例行任务</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routine_editor.py" line="105"/>
+        <location filename="../../app/ui/pages/routine_editor.py" line="108"/>
         <source>Once</source>
         <translation>仅一次</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routine_editor.py" line="105"/>
+        <location filename="../../app/ui/pages/routine_editor.py" line="108"/>
         <source>Every day</source>
         <translation>每天</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routine_editor.py" line="105"/>
+        <location filename="../../app/ui/pages/routine_editor.py" line="108"/>
         <source>Every weekday</source>
         <translation>每个工作日</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routine_editor.py" line="106"/>
+        <location filename="../../app/ui/pages/routine_editor.py" line="109"/>
         <source>Every week</source>
         <translation>每周</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routine_editor.py" line="106"/>
+        <location filename="../../app/ui/pages/routine_editor.py" line="109"/>
         <source>Every month</source>
         <translation>每月</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routine_editor.py" line="107"/>
+        <location filename="../../app/ui/pages/routine_editor.py" line="110"/>
         <source>Custom rule: %1</source>
         <translation>自定义规则：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routine_editor.py" line="115"/>
+        <location filename="../../app/ui/pages/routine_editor.py" line="118"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routine_editor.py" line="115"/>
+        <location filename="../../app/ui/pages/routine_editor.py" line="118"/>
         <source>Ask</source>
         <translation>提问</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routine_editor.py" line="116"/>
+        <location filename="../../app/ui/pages/routine_editor.py" line="119"/>
         <source>First run</source>
         <translation>首次运行</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routine_editor.py" line="116"/>
+        <location filename="../../app/ui/pages/routine_editor.py" line="119"/>
         <source>Repeat</source>
         <translation>重复</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routine_editor.py" line="143"/>
+        <location filename="../../app/ui/pages/routine_editor.py" line="146"/>
         <source>Next runs: %1</source>
         <translation>接下来的运行：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routine_editor.py" line="144"/>
+        <location filename="../../app/ui/pages/routine_editor.py" line="147"/>
         <source>This time has passed: it would never run.</source>
         <translation>这个时间已经过去：它将永远不会运行。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routine_editor.py" line="150"/>
+        <location filename="../../app/ui/pages/routine_editor.py" line="153"/>
         <source>Write what Hearth should ask.</source>
         <translation>请写下 Hearth 要问的内容。</translation>
     </message>
@@ -3144,32 +3144,32 @@
 <context>
     <name>Routines</name>
     <message>
-        <location filename="../../app/ui/pages/routine_editor.py" line="44"/>
+        <location filename="../../app/ui/pages/routine_editor.py" line="47"/>
         <source>Once, %1</source>
         <translation>仅一次，%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routine_editor.py" line="47"/>
+        <location filename="../../app/ui/pages/routine_editor.py" line="50"/>
         <source>Every day at %1</source>
         <translation>每天 %1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routine_editor.py" line="49"/>
+        <location filename="../../app/ui/pages/routine_editor.py" line="52"/>
         <source>Every weekday at %1</source>
         <translation>每个工作日 %1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routine_editor.py" line="52"/>
+        <location filename="../../app/ui/pages/routine_editor.py" line="55"/>
         <source>Every %1 at %2</source>
         <translation>每%1 %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routine_editor.py" line="55"/>
+        <location filename="../../app/ui/pages/routine_editor.py" line="58"/>
         <source>Every month on day %1 at %2</source>
         <translation>每月 %1 日 %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routine_editor.py" line="57"/>
+        <location filename="../../app/ui/pages/routine_editor.py" line="60"/>
         <source>Custom rule: %1</source>
         <translation>自定义规则：%1</translation>
     </message>
@@ -3177,140 +3177,140 @@
 <context>
     <name>RoutinesView</name>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="47"/>
-        <location filename="../../app/ui/pages/routines.py" line="90"/>
+        <location filename="../../app/ui/pages/routines.py" line="51"/>
+        <location filename="../../app/ui/pages/routines.py" line="94"/>
         <source>Routines</source>
         <translation>例行任务</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="48"/>
+        <location filename="../../app/ui/pages/routines.py" line="52"/>
         <source>New routine</source>
         <translation>新建例行任务</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="54"/>
+        <location filename="../../app/ui/pages/routines.py" line="58"/>
         <source>Waiting for your approval</source>
         <translation>等待你批准</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="61"/>
-        <location filename="../../app/ui/pages/routines.py" line="63"/>
+        <location filename="../../app/ui/pages/routines.py" line="65"/>
+        <location filename="../../app/ui/pages/routines.py" line="67"/>
         <source>Run history</source>
         <translation>运行记录</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="89"/>
+        <location filename="../../app/ui/pages/routines.py" line="93"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="89"/>
+        <location filename="../../app/ui/pages/routines.py" line="93"/>
         <source>When</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="89"/>
+        <location filename="../../app/ui/pages/routines.py" line="93"/>
         <source>Next run</source>
         <translation>下次运行</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="97"/>
+        <location filename="../../app/ui/pages/routines.py" line="101"/>
         <source>Run now</source>
         <translation>立即运行</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="98"/>
+        <location filename="../../app/ui/pages/routines.py" line="102"/>
         <source>Edit…</source>
         <translation>编辑…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="99"/>
-        <location filename="../../app/ui/pages/routines.py" line="152"/>
+        <location filename="../../app/ui/pages/routines.py" line="103"/>
+        <location filename="../../app/ui/pages/routines.py" line="156"/>
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="100"/>
+        <location filename="../../app/ui/pages/routines.py" line="104"/>
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="120"/>
+        <location filename="../../app/ui/pages/routines.py" line="124"/>
         <source>Could not read your routines</source>
         <translation>无法读取你的例行任务</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="129"/>
+        <location filename="../../app/ui/pages/routines.py" line="133"/>
         <source>Paused</source>
         <translation>已暂停</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="136"/>
+        <location filename="../../app/ui/pages/routines.py" line="140"/>
         <source>No routines yet: add one, or ask Hearth in a chat to do something every morning.</source>
         <translation>还没有例行任务：新建一个，或在对话中让 Hearth 每天早上做某件事。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="151"/>
+        <location filename="../../app/ui/pages/routines.py" line="155"/>
         <source>Resume</source>
         <translation>继续</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="165"/>
+        <location filename="../../app/ui/pages/routines.py" line="169"/>
         <source>Running</source>
         <translation>正在运行</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="165"/>
+        <location filename="../../app/ui/pages/routines.py" line="169"/>
         <source>Done</source>
         <translation>完成</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="166"/>
+        <location filename="../../app/ui/pages/routines.py" line="170"/>
         <source>Waits for your approval</source>
         <translation>等待你批准</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="167"/>
+        <location filename="../../app/ui/pages/routines.py" line="171"/>
         <source>Failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="167"/>
+        <location filename="../../app/ui/pages/routines.py" line="171"/>
         <source>Stopped at its time budget</source>
         <translation>已在时间上限处停止</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="168"/>
+        <location filename="../../app/ui/pages/routines.py" line="172"/>
         <source>Interrupted</source>
         <translation>已中断</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="222"/>
+        <location filename="../../app/ui/pages/routines.py" line="226"/>
         <source>Delete routine</source>
         <translation>删除例行任务</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="223"/>
+        <location filename="../../app/ui/pages/routines.py" line="227"/>
         <source>Delete the routine “%1”? Its conversations stay.</source>
         <translation>要删除例行任务“%1”吗？它的对话会保留。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="225"/>
+        <location filename="../../app/ui/pages/routines.py" line="229"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="239"/>
+        <location filename="../../app/ui/pages/routines.py" line="243"/>
         <source>Running “%1”…</source>
         <translation>正在运行“%1”…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="241"/>
+        <location filename="../../app/ui/pages/routines.py" line="245"/>
         <source>Could not run the routine</source>
         <translation>无法运行该例行任务</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="249"/>
+        <location filename="../../app/ui/pages/routines.py" line="253"/>
         <source>Could not save the routine</source>
         <translation>无法保存该例行任务</translation>
     </message>
@@ -3416,52 +3416,52 @@
 <context>
     <name>Services</name>
     <message>
-        <location filename="../../app/ui/shell/services.py" line="64"/>
+        <location filename="../../app/ui/shell/services.py" line="68"/>
         <source>Could not index your watched folders</source>
         <translation>无法索引监视的文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/services.py" line="82"/>
+        <location filename="../../app/ui/shell/services.py" line="86"/>
         <source>Could not scan your file search folders</source>
         <translation>无法扫描文件搜索范围</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/services.py" line="111"/>
+        <location filename="../../app/ui/shell/services.py" line="115"/>
         <source>To-do due %1</source>
         <translation>待办到期 %1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/services.py" line="113"/>
+        <location filename="../../app/ui/shell/services.py" line="117"/>
         <source>missed while Hearth was closed</source>
         <translation>在 Hearth 关闭期间错过</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/services.py" line="140"/>
+        <location filename="../../app/ui/shell/services.py" line="144"/>
         <source>The answer is ready.</source>
         <translation>回答已就绪。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/services.py" line="141"/>
+        <location filename="../../app/ui/shell/services.py" line="145"/>
         <source>Stopped at its time budget.</source>
         <translation>已在时间上限处停止。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/services.py" line="142"/>
+        <location filename="../../app/ui/shell/services.py" line="146"/>
         <source>Stopped before it finished.</source>
         <translation>在完成前已停止。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/services.py" line="143"/>
+        <location filename="../../app/ui/shell/services.py" line="147"/>
         <source>Could not run.</source>
         <translation>无法运行。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/services.py" line="146"/>
+        <location filename="../../app/ui/shell/services.py" line="150"/>
         <source>Waits for your approval: %1</source>
         <translation>等待你批准：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/services.py" line="149"/>
+        <location filename="../../app/ui/shell/services.py" line="153"/>
         <source>Missed while Hearth was not running; ran now.</source>
         <translation>Hearth 未运行时错过了，现已运行。</translation>
     </message>
@@ -3958,132 +3958,132 @@
 <context>
     <name>SkipReason</name>
     <message>
-        <location filename="../../app/ui/skip_reasons.py" line="39"/>
+        <location filename="../../app/ui/skip_reasons.py" line="25"/>
         <source>damaged or unreadable %1 file</source>
         <translation>%1 文件已损坏或无法读取</translation>
     </message>
     <message>
-        <location filename="../../app/ui/skip_reasons.py" line="40"/>
+        <location filename="../../app/ui/skip_reasons.py" line="29"/>
         <source>not a valid %1 file</source>
         <translation>不是有效的 %1 文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/skip_reasons.py" line="41"/>
+        <location filename="../../app/ui/skip_reasons.py" line="19"/>
         <source>unsupported file type %1</source>
         <translation>不支持的文件类型 %1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/skip_reasons.py" line="42"/>
+        <location filename="../../app/ui/skip_reasons.py" line="21"/>
         <source>cannot read the file: permission denied</source>
         <translation>无法读取文件：没有权限</translation>
     </message>
     <message>
-        <location filename="../../app/ui/skip_reasons.py" line="43"/>
+        <location filename="../../app/ui/skip_reasons.py" line="23"/>
         <source>needed more memory than the parsing limit allows</source>
         <translation>所需内存超出了解析限制</translation>
     </message>
     <message>
-        <location filename="../../app/ui/skip_reasons.py" line="44"/>
+        <location filename="../../app/ui/skip_reasons.py" line="26"/>
         <source>no text found in the file (a scanned document needs OCR)</source>
         <translation>文件中没有文字（扫描件需要 OCR）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/skip_reasons.py" line="45"/>
+        <location filename="../../app/ui/skip_reasons.py" line="28"/>
         <source>encrypted PDF (it needs a password)</source>
         <translation>加密的 PDF（需要密码）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/skip_reasons.py" line="46"/>
+        <location filename="../../app/ui/skip_reasons.py" line="30"/>
         <source>suspicious archive (too many parts)</source>
         <translation>可疑的压缩文件（部件过多）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/skip_reasons.py" line="47"/>
+        <location filename="../../app/ui/skip_reasons.py" line="33"/>
         <source>the archive expands beyond the size limit</source>
         <translation>压缩文件解压后超出大小限制</translation>
     </message>
     <message>
-        <location filename="../../app/ui/skip_reasons.py" line="48"/>
+        <location filename="../../app/ui/skip_reasons.py" line="35"/>
         <source>binary data, not text</source>
         <translation>二进制数据，不是文本</translation>
     </message>
     <message>
-        <location filename="../../app/ui/skip_reasons.py" line="49"/>
+        <location filename="../../app/ui/skip_reasons.py" line="36"/>
         <source>watched folder not found</source>
         <translation>找不到监视的文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/skip_reasons.py" line="50"/>
+        <location filename="../../app/ui/skip_reasons.py" line="20"/>
         <source>the file is empty (0 bytes)</source>
         <translation>文件是空的（0 字节）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/skip_reasons.py" line="1"/>
+        <location filename="../../app/ui/skip_reasons.py" line="31"/>
         <source>suspicious archive: %1 expands %2 times (a zip bomb?)</source>
         <translation>可疑的压缩文件：%1 解压后膨胀 %2 倍（压缩炸弹？）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/skip_reasons.py" line="1"/>
+        <location filename="../../app/ui/skip_reasons.py" line="37"/>
         <source>its name is not valid UTF-8 (rename it to index it)</source>
         <translation>文件名不是有效的 UTF-8 编码（重命名后才能索引）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/skip_reasons.py" line="1"/>
+        <location filename="../../app/ui/skip_reasons.py" line="39"/>
         <source>the link leads outside the chosen folder; not followed</source>
         <translation>链接指向所选文件夹之外，未跟随</translation>
     </message>
     <message>
-        <location filename="../../app/ui/skip_reasons.py" line="1"/>
+        <location filename="../../app/ui/skip_reasons.py" line="41"/>
         <source>not a regular file</source>
         <translation>不是普通文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/skip_reasons.py" line="1"/>
+        <location filename="../../app/ui/skip_reasons.py" line="42"/>
         <source>too large (%1; the limit is %2)</source>
         <translation>文件太大（%1；上限为 %2）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/skip_reasons.py" line="1"/>
+        <location filename="../../app/ui/skip_reasons.py" line="43"/>
         <source>the symbolic link points back at itself</source>
         <translation>符号链接指向了自身（循环）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/skip_reasons.py" line="1"/>
+        <location filename="../../app/ui/skip_reasons.py" line="44"/>
         <source>file not found (or a broken link)</source>
         <translation>找不到文件（或链接已失效）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/skip_reasons.py" line="1"/>
+        <location filename="../../app/ui/skip_reasons.py" line="45"/>
         <source>cannot read the file: %1</source>
         <translation>无法读取文件：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/skip_reasons.py" line="1"/>
+        <location filename="../../app/ui/skip_reasons.py" line="46"/>
         <source>reading it took longer than %1 s</source>
         <translation>读取用时超过 %1 秒</translation>
     </message>
     <message>
-        <location filename="../../app/ui/skip_reasons.py" line="1"/>
+        <location filename="../../app/ui/skip_reasons.py" line="47"/>
         <source>the reader crashed on this file</source>
         <translation>读取此文件时解析程序崩溃了</translation>
     </message>
     <message>
-        <location filename="../../app/ui/skip_reasons.py" line="1"/>
+        <location filename="../../app/ui/skip_reasons.py" line="48"/>
         <source>the reader stopped unexpectedly on this file</source>
         <translation>读取此文件时解析程序意外停止</translation>
     </message>
     <message>
-        <location filename="../../app/ui/skip_reasons.py" line="1"/>
+        <location filename="../../app/ui/skip_reasons.py" line="49"/>
         <source>the document reader could not start</source>
         <translation>文档解析程序无法启动</translation>
     </message>
     <message>
-        <location filename="../../app/ui/skip_reasons.py" line="1"/>
+        <location filename="../../app/ui/skip_reasons.py" line="50"/>
         <source>the text was read but could not be passed back</source>
         <translation>文字已读取，但无法传回</translation>
     </message>
     <message>
-        <location filename="../../app/ui/skip_reasons.py" line="1"/>
+        <location filename="../../app/ui/skip_reasons.py" line="52"/>
         <source>indexing stopped</source>
         <translation>索引已停止</translation>
     </message>
@@ -4091,7 +4091,7 @@
 <context>
     <name>Sources</name>
     <message>
-        <location filename="../../app/ui/open_source.py" line="21"/>
+        <location filename="../../app/ui/open_source.py" line="20"/>
         <source>This file is no longer there:</source>
         <translation>此文件已不存在：</translation>
     </message>
@@ -4187,22 +4187,22 @@
 <context>
     <name>SummaryMarker</name>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="219"/>
+        <location filename="../../app/ui/chat/message.py" line="220"/>
         <source>Earlier messages summarized</source>
         <translation>较早的消息已总结</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="220"/>
+        <location filename="../../app/ui/chat/message.py" line="221"/>
         <source>Show the summary of earlier messages</source>
         <translation>显示较早消息的总结</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="221"/>
+        <location filename="../../app/ui/chat/message.py" line="222"/>
         <source>The messages above no longer fit the model&apos;s context; it reads this summary of them instead.</source>
         <translation>上面的消息已超出模型的上下文，模型改为读取它们的这份总结。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="223"/>
+        <location filename="../../app/ui/chat/message.py" line="224"/>
         <source>Summary of earlier messages</source>
         <translation>较早消息的总结</translation>
     </message>
@@ -4210,29 +4210,29 @@
 <context>
     <name>ThinkingSection</name>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="151"/>
-        <location filename="../../app/ui/chat/message.py" line="185"/>
+        <location filename="../../app/ui/chat/message.py" line="152"/>
+        <location filename="../../app/ui/chat/message.py" line="186"/>
         <source>Show thinking</source>
         <translation>显示思考过程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="159"/>
-        <location filename="../../app/ui/chat/message.py" line="186"/>
+        <location filename="../../app/ui/chat/message.py" line="160"/>
+        <location filename="../../app/ui/chat/message.py" line="187"/>
         <source>Thinking</source>
         <translation>思考</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="192"/>
+        <location filename="../../app/ui/chat/message.py" line="193"/>
         <source>Thought</source>
         <translation>已思考</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="192"/>
+        <location filename="../../app/ui/chat/message.py" line="193"/>
         <source>Thinking…</source>
         <translation>思考中…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="193"/>
+        <location filename="../../app/ui/chat/message.py" line="194"/>
         <source>words</source>
         <translation>词</translation>
     </message>
@@ -4240,69 +4240,69 @@
 <context>
     <name>TodoList</name>
     <message>
-        <location filename="../../app/ui/pages/calendar/todo_list.py" line="50"/>
-        <location filename="../../app/ui/pages/calendar/todo_list.py" line="54"/>
+        <location filename="../../app/ui/pages/calendar/todo_list.py" line="53"/>
+        <location filename="../../app/ui/pages/calendar/todo_list.py" line="57"/>
         <source>To-dos</source>
         <translation>待办事项</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/todo_list.py" line="61"/>
+        <location filename="../../app/ui/pages/calendar/todo_list.py" line="64"/>
         <source>Show done</source>
         <translation>显示已完成</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/todo_list.py" line="68"/>
+        <location filename="../../app/ui/pages/calendar/todo_list.py" line="71"/>
         <source>Add a to-do</source>
         <translation>添加待办</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/todo_list.py" line="69"/>
+        <location filename="../../app/ui/pages/calendar/todo_list.py" line="72"/>
         <source>New to-do</source>
         <translation>新待办</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/todo_list.py" line="74"/>
-        <location filename="../../app/ui/pages/calendar/todo_list.py" line="78"/>
+        <location filename="../../app/ui/pages/calendar/todo_list.py" line="77"/>
+        <location filename="../../app/ui/pages/calendar/todo_list.py" line="81"/>
         <source>Due</source>
         <translation>到期</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/todo_list.py" line="83"/>
+        <location filename="../../app/ui/pages/calendar/todo_list.py" line="86"/>
         <source>Add</source>
         <translation>添加</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/todo_list.py" line="98"/>
+        <location filename="../../app/ui/pages/calendar/todo_list.py" line="101"/>
         <source>Could not read your to-dos</source>
         <translation>无法读取你的待办事项</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/todo_list.py" line="127"/>
+        <location filename="../../app/ui/pages/calendar/todo_list.py" line="130"/>
         <source>due %1</source>
         <translation>%1 到期</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/todo_list.py" line="161"/>
+        <location filename="../../app/ui/pages/calendar/todo_list.py" line="164"/>
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/todo_list.py" line="167"/>
+        <location filename="../../app/ui/pages/calendar/todo_list.py" line="170"/>
         <source>Delete to-do</source>
         <translation>删除待办</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/todo_list.py" line="168"/>
+        <location filename="../../app/ui/pages/calendar/todo_list.py" line="171"/>
         <source>Delete “%1”?</source>
         <translation>要删除“%1”吗？</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/todo_list.py" line="170"/>
+        <location filename="../../app/ui/pages/calendar/todo_list.py" line="173"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/todo_list.py" line="181"/>
+        <location filename="../../app/ui/pages/calendar/todo_list.py" line="184"/>
         <source>Could not save the to-do</source>
         <translation>无法保存该待办</translation>
     </message>
@@ -4481,83 +4481,83 @@
         <translation>幻灯片</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="191"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="200"/>
         <source>Running…</source>
         <translation>运行中…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="214"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="223"/>
         <source>Tool: %s</source>
         <translation>工具：%s</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="224"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="233"/>
         <source>Approve</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="226"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="235"/>
         <source>Deny</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="279"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="288"/>
         <source>Waiting for you</source>
         <translation>等待你的确认</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="290"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="299"/>
         <source>Approved</source>
         <translation>已批准</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="290"/>
-        <location filename="../../app/ui/chat/tool_card.py" line="323"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="299"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="333"/>
         <source>Denied</source>
         <translation>已拒绝</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="304"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="313"/>
         <source>%1 of %2</source>
         <translation>%1 / %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="322"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="332"/>
         <source>Stopped before you decided</source>
         <translation>在你决定之前已停止</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="329"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="339"/>
         <source>Done</source>
         <translation>完成</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="329"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="339"/>
         <source>Failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="352"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="363"/>
         <source>Wrote %1 (%2).</source>
         <translation>已写入 %1（%2）。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="356"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="367"/>
         <source>The previous file is kept as %1.</source>
         <translation>原来的文件保留为 %1。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="240"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="249"/>
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="241"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="250"/>
         <source>Resume</source>
         <translation>继续</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="301"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="310"/>
         <source>Paused — %1 of %2 files</source>
         <translation>已暂停 — 已完成 %1 / %2 个文件</translation>
     </message>
@@ -4565,52 +4565,52 @@
 <context>
     <name>Tray</name>
     <message>
-        <location filename="../../app/ui/shell/tray.py" line="35"/>
+        <location filename="../../app/ui/shell/tray.py" line="36"/>
         <source>Recent reminders</source>
         <translation>最近的提醒</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/tray.py" line="45"/>
+        <location filename="../../app/ui/shell/tray.py" line="46"/>
         <source>Ask…</source>
         <translation>提问…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/tray.py" line="46"/>
+        <location filename="../../app/ui/shell/tray.py" line="47"/>
         <source>Open Hearth</source>
         <translation>打开 Hearth</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/tray.py" line="47"/>
+        <location filename="../../app/ui/shell/tray.py" line="48"/>
         <source>Pause indexing</source>
         <translation>暂停索引</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/tray.py" line="48"/>
+        <location filename="../../app/ui/shell/tray.py" line="49"/>
         <source>Quit Hearth</source>
         <translation>退出 Hearth</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/tray.py" line="60"/>
+        <location filename="../../app/ui/shell/tray.py" line="61"/>
         <source>No reminders yet</source>
         <translation>还没有提醒</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/tray.py" line="98"/>
+        <location filename="../../app/ui/shell/tray.py" line="99"/>
         <source>Serving other apps at %1</source>
         <translation>正在为其他应用提供服务：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/tray.py" line="93"/>
+        <location filename="../../app/ui/shell/tray.py" line="94"/>
         <source>Hearth · serving other apps</source>
         <translation>Hearth · 正在为其他应用提供服务</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/tray.py" line="97"/>
+        <location filename="../../app/ui/shell/tray.py" line="98"/>
         <source>Open to the network at %1</source>
         <translation>已向网络开放：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/tray.py" line="92"/>
+        <location filename="../../app/ui/shell/tray.py" line="93"/>
         <source>Hearth · open to the network</source>
         <translation>Hearth · 已向网络开放</translation>
     </message>
@@ -4618,30 +4618,30 @@
 <context>
     <name>UserMessage</name>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="76"/>
-        <location filename="../../app/ui/chat/message.py" line="89"/>
+        <location filename="../../app/ui/chat/message.py" line="77"/>
+        <location filename="../../app/ui/chat/message.py" line="90"/>
         <source>Your message</source>
         <translation>你的消息</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="75"/>
-        <location filename="../../app/ui/chat/message.py" line="88"/>
+        <location filename="../../app/ui/chat/message.py" line="76"/>
+        <location filename="../../app/ui/chat/message.py" line="89"/>
         <source>Edit</source>
         <translation>编辑</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="75"/>
-        <location filename="../../app/ui/chat/message.py" line="88"/>
+        <location filename="../../app/ui/chat/message.py" line="76"/>
+        <location filename="../../app/ui/chat/message.py" line="89"/>
         <source>Edit this message and resend</source>
         <translation>编辑此消息并重新发送</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="99"/>
+        <location filename="../../app/ui/chat/message.py" line="100"/>
         <source>Too long for the model to read at once: kept whole as “%1”, which it searches and reads.</source>
         <translation>太长，模型无法一次读完：已完整保存为“%1”，模型会搜索并阅读它。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="101"/>
+        <location filename="../../app/ui/chat/message.py" line="102"/>
         <source>Too long for the model to read at once: keeping it as a document…</source>
         <translation>太长，模型无法一次读完：正在保存为文档…</translation>
     </message>
@@ -4672,32 +4672,32 @@
 <context>
     <name>WrittenFileActions</name>
     <message>
-        <location filename="../../app/ui/chat/written_file.py" line="33"/>
+        <location filename="../../app/ui/chat/written_file.py" line="32"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/written_file.py" line="34"/>
+        <location filename="../../app/ui/chat/written_file.py" line="33"/>
         <source>Show in folder</source>
         <translation>在文件夹中显示</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/written_file.py" line="35"/>
+        <location filename="../../app/ui/chat/written_file.py" line="34"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/written_file.py" line="36"/>
+        <location filename="../../app/ui/chat/written_file.py" line="35"/>
         <source>Open %1</source>
         <translation>打开 %1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/written_file.py" line="69"/>
+        <location filename="../../app/ui/chat/written_file.py" line="68"/>
         <source>Undone: the file is as it was before.</source>
         <translation>已撤销：文件已恢复原样。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/written_file.py" line="78"/>
+        <location filename="../../app/ui/chat/written_file.py" line="77"/>
         <source>Could not undo: %1</source>
         <translation>无法撤销：%1</translation>
     </message>
