@@ -89,6 +89,8 @@ def test_a_denied_action_reopens_as_denied(window, backend, qtbot) -> None:
     card = card_named(reopen(qtbot, window), "add_event")
     assert card.status.text() == "○ Denied"
     assert "Failed" not in card.status.text()
+    # What the model was told ("The user declined this action...") is not the card's text.
+    assert card.result.isHidden() and "declined" not in card.result.text()
 
 
 def test_a_document_card_shows_passages_not_model_text(window, backend, qtbot,

@@ -333,8 +333,9 @@ class ToolCard(QFrame):
                                         else self.tr("Denied")))
             self.status.setObjectName("toolStatus")
             self.status.style().polish(self.status)
-            self.result.setText(result_html(text, data))
-            self.result.setVisible(bool(text or data))
+            # The result is the sentence telling the model it was not done: the status says it.
+            self.result.clear()
+            self.result.setVisible(False)
             return
         self.status.setText("✓ " + self.tr("Done") if ok else "✕ " + self.tr("Failed"))
         self.status.setObjectName("toolStatusOk" if ok else "toolStatusFail")
