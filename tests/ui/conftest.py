@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import threading
 import time
 from collections.abc import Iterator
@@ -20,6 +21,19 @@ def _live_threads() -> set[threading.Thread]:
     # Qt's own pool threads show up as _DummyThread once they run Python; they are Qt's to
     # manage (Ops.wait checks them), and Python never removes those entries.
     return {t for t in threading.enumerate() if not isinstance(t, threading._DummyThread)}
+
+
+@pytest.fixture(autouse=True)
+def collect_on_the_gui_thread() -> Iterator[None]:
+    """As the app does (app/ui/gui_gc.py): no automatic collection while a test runs, so a
+    worker thread never frees a widget caught in a reference cycle (a segmentation fault);
+    what the test left is collected here, on the GUI thread."""
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.collect()
+        gc.enable()
 
 
 @pytest.fixture(autouse=True)

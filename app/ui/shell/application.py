@@ -62,6 +62,9 @@ def run_app(argv: list[str], hearth_factory: Callable[[], HearthParts]) -> int:
     app.setApplicationName("Hearth")
     app.setOrganizationName("Hearth")
     app.setDesktopFileName("hearth")
+    from app.ui.gui_gc import GuiThreadCollector
+
+    GuiThreadCollector(app)  # a widget in a reference cycle is never freed on a worker thread
     from app.core.paths import Paths
     from app.ui.shell.single_instance import SingleInstance, hold_app_mutex, instance_key
 
