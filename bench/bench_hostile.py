@@ -24,6 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.hostile_corpus import GOOD_MARKERS, build  # noqa: E402
+from tests.support.full_disk import fill  # noqa: E402
 
 LAUNCH = "import sys; from app.main import main; sys.exit(main(sys.argv[1:]))"
 
@@ -415,7 +416,7 @@ def faults_run(work: Path) -> list[str]:
         codes: list[str] = []
         try:
             if "full" in label:
-                _fill(home / "filler")
+                fill(home / "filler")
             else:
                 subprocess.run(["mount", "--bind", str(home), str(home)], check=True)
                 subprocess.run(["mount", "-o", "remount,bind,ro", str(home)], check=True)
@@ -434,20 +435,6 @@ def faults_run(work: Path) -> list[str]:
         exits.append(f"Exit codes, {label}: " + ", ".join(codes) + ".")
     return [*lines, "| home | commands | non-zero exits | tracebacks | most stderr lines |",
             "|---|---|---|---|---|", *rows, "", *exits, ""]
-
-
-def _fill(path: Path) -> None:
-    """Write until the disk refuses a single byte more."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT)
-    try:
-        for size in (1 << 20, 4096, 1):
-            try:
-                while True:
-                    os.write(fd, b"\0" * size)
-            except OSError:
-                continue
-    finally:
-        os.close(fd)
 
 
 def main() -> int:

@@ -4,7 +4,6 @@ one line, like the rest of the CLI (it exited 2, bad input, with the OS's words)
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -14,33 +13,13 @@ import pytest
 
 from app.core.failures import EXIT_CODES, FailureKind
 from tests.support.capped import hearth_env
-
-
-def _fill(path: Path) -> None:
-    """Write until the disk refuses a single byte more."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT)
-    try:
-        for size in (1 << 20, 4096, 1):
-            try:
-                while True:
-                    os.write(fd, b"\0" * size)
-            except OSError:
-                continue
-    finally:
-        os.close(fd)
+from tests.support.full_disk import fill, small_tmpfs
 
 
 @pytest.fixture
 def full_disk(tmp_path: Path) -> Iterator[Path]:
-    mount = tmp_path / "full"
-    mount.mkdir()
-    if os.geteuid() != 0 or subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs",
-                                            str(mount)], capture_output=True).returncode:
-        pytest.skip("mounting a small tmpfs needs root")
-    try:
+    with small_tmpfs(tmp_path / "full", 4) as mount:
         yield mount
-    finally:
-        subprocess.run(["umount", "-l", str(mount)], check=False)
 
 
 def test_office_writes_on_a_full_disk_exit_10(tmp_path: Path, full_disk: Path) -> None:
@@ -57,7 +36,7 @@ def test_office_writes_on_a_full_disk_exit_10(tmp_path: Path, full_disk: Path) -
     (home / "data" / "settings.json").write_text(json.dumps(
         {"office_output_folder": str(full_disk / "out")}), encoding="utf-8")
     (full_disk / "out").mkdir()
-    _fill(full_disk / "filler")
+    fill(full_disk / "filler")
     for argv in (["convert", str(source), "--to", "csv"],
                  ["report", str(tmp_path / "r.md")]):
         result = subprocess.run([sys.executable, "-m", "app.main", "office", *argv, "--yes"],

@@ -6,27 +6,19 @@ from __future__ import annotations
 
 import os
 import sqlite3
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from skills.index_health import problem, set_aside_if_damaged
-from tests.core.test_full_disk_exits import _fill
+from tests.support.full_disk import fill, small_tmpfs
 
 
 @pytest.fixture
 def small_disk(tmp_path: Path) -> Iterator[Path]:
-    mount = tmp_path / "disk"
-    mount.mkdir()
-    if os.geteuid() != 0 or subprocess.run(["mount", "-t", "tmpfs", "-o", "size=6m", "tmpfs",
-                                            str(mount)], capture_output=True).returncode:
-        pytest.skip("mounting a small tmpfs needs root")
-    try:
+    with small_tmpfs(tmp_path / "disk", 6) as mount:
         yield mount
-    finally:
-        subprocess.run(["umount", "-l", str(mount)], check=False)
 
 
 def checkpoint_cut_by_a_full_disk(path: Path, queued: int) -> sqlite3.Connection:
@@ -43,7 +35,7 @@ def checkpoint_cut_by_a_full_disk(path: Path, queued: int) -> sqlite3.Connection
         conn.executemany("insert into filler values (?)", [(os.urandom(1000),)] * 2500)
         conn.executemany("insert into doc_queue values (?, '', '/r')",
                          [(f"/r/doc{i}.txt",) for i in range(queued)])
-    _fill(path.with_name("filler"))
+    fill(path.with_name("filler"))
     with pytest.raises(sqlite3.OperationalError, match="full"):
         conn.execute("pragma wal_checkpoint(truncate)")
     return conn

@@ -14,24 +14,11 @@ from app.core.memory import MemoryStore
 from app.core.memory.prompt import PersonalContext
 from app.core.runner import ModelRunner
 from app.core.settings import Settings
-from backends.scripted import ScriptedBackend
 from skills.base import Skill
 from skills.builtin import builtin_skills
+from tests.core import conftest as core
 
-LOAD_WAIT = 20  # seconds: a bound only
-
-
-@pytest.fixture
-def backend() -> ScriptedBackend:
-    return ScriptedBackend()
-
-
-@pytest.fixture
-def runner(backend: ScriptedBackend) -> Iterator[ModelRunner]:
-    r = ModelRunner()
-    r.load(backend).result(LOAD_WAIT)
-    yield r
-    r.close()
+backend, runner = core.backend, core.runner  # the same scripted engine and model runner
 
 
 @pytest.fixture
