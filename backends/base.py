@@ -106,6 +106,39 @@ class Backend(Protocol):
 OnProgress = Callable[[int, int], None]  # (tokens ready, tokens in all)
 
 
+@dataclass
+class BatchRequest:
+    """One generation of a batch: what stream() takes, with a stop callback of its own."""
+
+    messages: list[Message]
+    options: GenerateOptions
+    should_stop: ShouldStop
+
+
+TakeMore = Callable[[int], list[BatchRequest]]
+"""(places free) -> the waiting requests that join the batch now (none: nothing waits)."""
+
+
+@runtime_checkable
+class BatchEngine(Protocol):
+    """What an engine adds that decodes several generations in one forward pass, each with
+    its own KV (API requests from several agents at once)."""
+
+    def batch_capacity(self) -> int:
+        """How many generations one forward pass can carry (1: this engine does not batch)."""
+
+    def stream_batch(self, first: list[BatchRequest], take_more: TakeMore
+                     ) -> Iterator[tuple[BatchRequest, Event]]:
+        """Decode `first` together, asking take_more(places free) between steps for more.
+
+        Yields (request, event): each request gets exactly the events stream() would have
+        sent it alone (at temperature 0 the same tokens), Paused before its
+        Done("cancelled") when its should_stop ended it, and exactly one Done. A request
+        whose KV does not fit waits inside the batch until others end; one that can never
+        fit ends with an error of its own. Returns when no request is left and take_more
+        gives none. JSON-schema requests are never passed here."""
+
+
 @runtime_checkable
 class LocalEngine(Protocol):
     """What the local engines (llama.cpp, MLX) add: a saved, warmable prompt prefix."""
