@@ -9,7 +9,7 @@ from collections import deque
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from backends.base import BackendInfo, GenerateOptions, Message, ShouldStop
+from backends.base import BackendInfo, BatchRequest, GenerateOptions, Message, ShouldStop, TakeMore
 from backends.chat_format import ChatTemplate
 from backends.errors import BackendError, NotLoaded
 from backends.events import Done, Event, StreamError, ToolCall
@@ -50,10 +50,12 @@ class ScriptedBackend:
     BackendError to raise as the engine would. `<|im_end|>` ends an output early, like EOS."""
 
     def __init__(self, outputs: list[Script] | None = None, template: str | None = None,
-                 delay: float = 0.0) -> None:
+                 delay: float = 0.0, batch: int = 1) -> None:
         self._queue: deque[Script] = deque(outputs or [])
         self._template = ChatTemplate(template or MINIMAL_TEMPLATE)
         self._delay = delay  # seconds between chunks, for demos of streaming; tests leave it 0
+        self._batch = batch  # generations stream_batch() decodes together (1: none)
+        self.batches: list[int] = []  # how many generations each stream_batch() step carried
         self._loaded = False
         # One info object for the backend's life, so what others write on it (reason) stays.
         self._info = BackendInfo(engine="scripted", model_name="scripted", context_length=32768,
@@ -111,6 +113,33 @@ class ScriptedBackend:
         if isinstance(script, BackendError):
             raise script
         yield from self._replay(prompt, script, options, should_stop)
+
+    def batch_capacity(self) -> int:
+        return self._batch if self._loaded else 1
+
+    def stream_batch(self, first: list[BatchRequest], take_more: TakeMore
+                     ) -> Iterator[tuple[BatchRequest, Event]]:
+        """Replays each request's output as stream() would, one chunk of each per step, taking
+        more requests between steps (a request's output is taken from the queue when it joins)."""
+        running = [(request, self._member(request)) for request in first]
+        while True:
+            joined = take_more(self._batch - len(running)) if len(running) < self._batch else []
+            running += [(request, self._member(request)) for request in joined]
+            if not running:
+                return
+            self.batches.append(len(running))
+            for item in list(running):
+                event = next(item[1])
+                yield item[0], event
+                if isinstance(event, Done):
+                    running.remove(item)
+
+    def _member(self, request: BatchRequest) -> Iterator[Event]:
+        try:
+            yield from self.stream(request.messages, request.options, request.should_stop)
+        except BackendError as exc:  # this request's scripted failure, not the batch's
+            yield StreamError(str(exc), kind=exc.kind)
+            yield Done("error")
 
     def _replay(self, prompt: str, script: str | list[str], options: GenerateOptions,
                 should_stop: ShouldStop) -> Iterator[Event]:

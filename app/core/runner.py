@@ -12,7 +12,7 @@ from enum import IntEnum
 from pathlib import Path
 from typing import Any, TypeVar
 
-from backends.base import Backend, BackendInfo, GenerateOptions, Message
+from backends.base import Backend, BackendInfo, BatchEngine, BatchRequest, GenerateOptions, Message
 from backends.errors import BackendError, FailureKind, NotLoaded, kind_of
 from backends.events import Done, Event, Paused, ReasoningDelta, StreamError, TextDelta, ToolCall
 
@@ -33,6 +33,11 @@ class Priority(IntEnum):
     API = 1
     ROUTINE = 2
     WARMUP = 3
+
+
+# Generations at these levels share the model by batched decoding when the engine can: the
+# person's own turn runs alone (its first token must not wait for a batch's step).
+BATCHED = (Priority.API, Priority.ROUTINE)
 
 
 class RequestHandle:
@@ -113,6 +118,7 @@ class ModelRunner:
         self._cond = threading.Condition()
         self._backend: Backend | None = None
         self._running: _Job | None = None
+        self._batch: list[_Job] = []  # the generations decoded together now, if any
         self._info: BackendInfo | None = None
         self._closed = False
         self._forgotten: set[str] = set()  # deleted conversations: their requests never run
@@ -159,9 +165,10 @@ class ModelRunner:
             queued = [j for j in self._jobs if _key_of(j) == cache_key]
             for job in queued:
                 self._jobs.remove(job)
-            running = self._running
-        if running is not None and running.handle is not None and _key_of(running) == cache_key:
-            running.handle._cancel.set()
+            running = [job for job in (self._running, *self._batch) if job is not None]
+        for job in running:
+            if job.handle is not None and _key_of(job) == cache_key:
+                job.handle._cancel.set()
         for job in queued:
             self._abandon(job, "The conversation was deleted.")
         if queued:
@@ -219,7 +226,7 @@ class ModelRunner:
     def pending(self) -> int:
         """Requests running or waiting."""
         with self._cond:
-            return len(self._jobs) + (1 if self._running is not None else 0)
+            return len(self._jobs) + self._busy()
 
     def close(self, timeout: float = 10.0) -> None:
         """Cancel everything, unload the model on its thread and join the thread."""
@@ -229,8 +236,9 @@ class ModelRunner:
             self._closed = True
             dropped = list(self._jobs)
             self._jobs.clear()
-            if self._running is not None and self._running.handle is not None:
-                self._running.handle._cancel.set()
+            for job in (self._running, *self._batch):
+                if job is not None and job.handle is not None:
+                    job.handle._cancel.set()
             self._cond.notify_all()
         for job in dropped:
             self._abandon(job, "The model runner was closed.")
@@ -244,7 +252,7 @@ class ModelRunner:
             if not closed:
                 index = _insertion_index(self._jobs, job.priority, front)
                 self._jobs.insert(index, job)
-                ahead = index + (1 if self._running is not None else 0)
+                ahead = index + self._busy()
                 overtook = index < len(self._jobs) - 1
                 self._cond.notify_all()
         if closed:
@@ -254,6 +262,10 @@ class ModelRunner:
             job.handle._set_position(ahead)
         if overtook:
             self._renumber()  # it went ahead of less urgent jobs: they now wait longer
+
+    def _busy(self) -> int:
+        """Generations running now (several in a batch). Call under the lock."""
+        return max(len(self._batch), 1 if self._running is not None else 0)
 
     def _drop_if_queued(self, handle: RequestHandle) -> None:
         with self._cond:
@@ -268,7 +280,7 @@ class ModelRunner:
     def _renumber(self) -> None:
         with self._cond:
             waiting = [j.handle for j in self._jobs if j.handle is not None]
-            busy = 1 if self._running is not None else 0
+            busy = self._busy()
         for index, handle in enumerate(waiting):
             handle._set_position(index + busy)
 
@@ -307,7 +319,10 @@ class ModelRunner:
             except BaseException as exc:  # noqa: BLE001 - handed to the caller via the future
                 job.future.set_exception(_as_backend_error(exc))
         elif job.handle is not None and job.options is not None:
-            self._generate(job, job.handle, job.options)
+            if self._batch_engine(job) is not None and self._peers_wait():
+                self._generate_batch(job)
+            else:
+                self._generate(job, job.handle, job.options)
 
     def _generate(self, job: _Job, handle: RequestHandle, options: GenerateOptions) -> None:
         handle._position = 0
@@ -327,26 +342,82 @@ class ModelRunner:
                 if not pause.took(event):
                     handle._deliver(event)
         except Exception as exc:  # noqa: BLE001 - any engine failure becomes a readable event
-            error = _as_backend_error(exc)
-            handle._deliver(StreamError(str(error), kind=error.kind))
-            handle._deliver(Done("error"))
+            _fail(handle, exc)
+        self._after(job, pause, backend)
+
+    def _after(self, job: _Job, pause: _Pause, backend: Backend | None) -> None:
+        """A generation's run ended: queue the rest of one that paused, else make sure its
+        caller has its Done (a backend that forgot it must not leave anyone waiting)."""
+        assert job.handle is not None and job.options is not None
         if pause.goes_on():
-            handle.gave_way += 1
-            handle._started.clear()
+            job.handle.gave_way += 0 if pause.for_peer else 1
+            job.handle._started.clear()
             job.paused_on = backend
-            job.options = pause.rest(options)
+            job.options = pause.rest(job.options)
             self._enqueue(job, front=True)
             return
-        # A backend that forgot its Done must not leave the caller waiting forever.
-        handle._deliver(Done("cancelled" if handle.cancelled else "error"))
+        job.handle._deliver(Done("cancelled" if job.handle.cancelled else "error"))
 
-    def _urgent_generation_waits(self, priority: Priority) -> bool:
+    def _urgent_generation_waits(self, priority: Priority, batched: bool = False) -> bool:
         """A generation more urgent than `priority` is first in the queue (a model load or a
-        plain call never pauses an answer: a load would change the model under it)."""
+        plain call never pauses an answer: a load would change the model under it). In a
+        batch, one that may join it is no reason to stop: it is taken in instead."""
         with self._cond:
             head = self._jobs[0] if self._jobs else None
             return (not self._closed and head is not None and head.handle is not None
-                    and head.priority < priority)
+                    and head.priority < priority and not (batched and self._joins(head)))
+
+    # -- batched decoding -----------------------------------------------------------------------
+    def _batch_engine(self, job: _Job) -> BatchEngine | None:
+        """The loaded engine, when it can decode `job` in one batch with others."""
+        backend = self._backend
+        if backend is None or not backend.loaded or not isinstance(backend, BatchEngine):
+            return None
+        return backend if _batchable(job, backend) and backend.batch_capacity() > 1 else None
+
+    def _joins(self, job: _Job) -> bool:
+        """`job` (waiting) may join a batch on the loaded engine. Call under the lock."""
+        return self._backend is not None and _batchable(job, self._backend)
+
+    def _peers_wait(self) -> bool:
+        """A generation that may join a batch is first in the queue. A lone one decodes on
+        the single path (it drafts from the prompt and keeps its conversation's KV)."""
+        with self._cond:
+            return bool(self._jobs) and not self._closed and self._joins(self._jobs[0])
+
+    def _peer_waits_for(self, job: _Job) -> bool:
+        """`job` runs alone and a generation it could be batched with waits: it steps aside
+        for a moment and goes on in one batch with it."""
+        return self._batch_engine(job) is not None and self._peers_wait()
+
+    def _take_batchable(self, places: int) -> list[_Job]:
+        """Up to `places` waiting generations that join the batch, from the head of the queue,
+        stopping at the first that may not (nothing overtakes a job waiting in line)."""
+        taken: list[_Job] = []
+        with self._cond:
+            while (self._jobs and len(taken) < places and not self._closed
+                   and self._joins(self._jobs[0])):
+                taken.append(self._jobs.popleft())
+        if taken:
+            self._renumber()
+        return taken
+
+    def _generate_batch(self, job: _Job) -> None:
+        """Decode `job` and the waiting generations that may join it in one batch; more join
+        between steps as places free. Each member pauses, ends and is delivered to exactly
+        as it would be alone."""
+        engine = self._batch_engine(job)
+        assert engine is not None
+        batch = _BatchRun(self, self._backend)
+        first = batch.add_all([job, *self._take_batchable(engine.batch_capacity() - 1)])
+        try:
+            events = engine.stream_batch(first, lambda places: batch.add_all(
+                self._take_batchable(places)))
+            for request, event in events:
+                batch.deliver(request, event)
+        except Exception as exc:  # noqa: BLE001 - any engine failure becomes a readable event
+            batch.fail(exc)
+        batch.close()
 
     def _switch(self, backend: Backend) -> BackendInfo:
         if self._backend is not backend:
@@ -372,10 +443,12 @@ class _Pause:
     tokens it had produced (events.Paused), which its next run goes on from."""
 
     def __init__(self, runner: ModelRunner, job: _Job, handle: RequestHandle,
-                 backend: Backend | None) -> None:
+                 backend: Backend | None, batched: bool = False) -> None:
         self._runner = runner
         self._job = job
         self._handle = handle
+        self._batched = batched  # decoded in a batch: waiting peers join it, no pause for them
+        self.for_peer = False  # it paused to go on in one batch with a waiting generation
         # A grammar (JSON schema) would start again from its first rule: such output is not
         # continued, it gives way only before it begins.
         self._resumes = bool(getattr(backend, "resumes_output", False)) and (
@@ -390,8 +463,10 @@ class _Pause:
             return True
         if not self._job.pausable or (self._output and not self._resumes):
             return False  # output that cannot be continued exactly runs to its end
-        if self._runner._urgent_generation_waits(self._job.priority):
+        if self._runner._urgent_generation_waits(self._job.priority, self._batched):
             self._asked = True
+        elif not self._batched and not self._asked and self._runner._peer_waits_for(self._job):
+            self._asked = self.for_peer = True
         return self._asked
 
     def took(self, event: Event) -> bool:
@@ -421,6 +496,75 @@ class _Pause:
         if self._tokens is None or not self._resumes:
             return options
         return replace(options, resume_tokens=list(self._tokens))
+
+
+class _BatchRun:
+    """The members of one batch on the runner thread: each delivered to through its own
+    _Pause and ended as a lone generation would be (queued again when it paused)."""
+
+    def __init__(self, runner: ModelRunner, backend: Backend | None) -> None:
+        self._runner = runner
+        self._backend = backend
+        self._members: dict[int, tuple[_Job, _Pause]] = {}  # by id() of the BatchRequest
+
+    def add_all(self, jobs: list[_Job]) -> list[BatchRequest]:
+        return [request for job in jobs if (request := self._add(job)) is not None]
+
+    def _add(self, job: _Job) -> BatchRequest | None:
+        handle, options = job.handle, job.options
+        assert handle is not None and options is not None
+        handle._position = 0
+        handle._started.set()
+        if handle.cancelled or self._runner.forgotten(options.cache_key or ""):
+            handle._deliver(Done("cancelled"))
+            return None
+        pause = _Pause(self._runner, job, handle, self._backend, batched=True)
+        request = BatchRequest(job.messages, options, pause.should_stop)
+        self._members[id(request)] = (job, pause)
+        with self._runner._cond:
+            self._runner._batch.append(job)
+        return request
+
+    def deliver(self, request: BatchRequest, event: Event) -> None:
+        job, pause = self._members[id(request)]
+        assert job.handle is not None
+        if not pause.took(event):
+            job.handle._deliver(event)
+        if isinstance(event, Done):
+            self._end(id(request))
+
+    def fail(self, exc: Exception) -> None:
+        """The engine failed: every member still running ends with its error."""
+        for job, _pause in self._members.values():
+            assert job.handle is not None
+            _fail(job.handle, exc)
+
+    def close(self) -> None:
+        """The batch is over: members the engine never ended end now."""
+        for key in list(self._members):
+            self._end(key)
+
+    def _end(self, key: int) -> None:
+        job, pause = self._members.pop(key)
+        with self._runner._cond:
+            self._runner._batch.remove(job)
+        self._runner._after(job, pause, self._backend)
+
+
+def _batchable(job: _Job, backend: Backend) -> bool:
+    """A generation that may be decoded in a batch on `backend`: an API request or a
+    routine's, not under a JSON schema (its grammar samples alone), and not one that paused
+    on another engine (it ends with an error on the single path)."""
+    options = job.options
+    return (job.handle is not None and options is not None and job.priority in BATCHED
+            and options.json_schema is None
+            and (not options.resume_tokens or job.paused_on is backend))
+
+
+def _fail(handle: RequestHandle, exc: Exception) -> None:
+    error = _as_backend_error(exc)
+    handle._deliver(StreamError(str(error), kind=error.kind))
+    handle._deliver(Done("error"))
 
 
 def _key_of(job: _Job) -> str | None:

@@ -66,8 +66,9 @@ def stream_step(runner: ModelRunner, history: HistoryLike, message_id: str,
     def on_position(ahead: int) -> None:  # behind a model load, the wait is the load
         inbox.put(Progress("loading") if runner.loading else Queued(ahead))
 
+    # A routine's answer pauses for the person's turn and goes on after it, as an API one does.
     request = runner.submit(messages, options, on_event, on_position=on_position,
-                            priority=priority)
+                            priority=priority, pausable=priority is not Priority.USER)
     watch.attach(request.cancel)
     with handle.cancelling(request.cancel):
         return _consume(inbox, history, message_id, emit, watch)
