@@ -23,7 +23,9 @@ from backends.events import (
 )
 from tests.support.tiny_model import TinyModel
 
-llama_cpp = pytest.importorskip("llama_cpp")
+pytest.importorskip("llama_cpp")
+
+import llama_cpp
 
 from backends.llama_batch import CAPACITY
 from backends.llama_cpp import LlamaCppBackend
@@ -224,7 +226,7 @@ def test_the_persons_chat_goes_on_after_a_batch(tiny_model: TinyModel, tmp_path:
     # A request that needs the cells the chat holds: the chat is parked, and comes back.
     flags = {"started": False}
     greedy = request(PROMPTS[1], lambda: flags["started"], max_tokens=1024 - done.prompt_tokens)
-    for _, event in b.stream_batch([greedy], lambda n: []):
+    for _ in b.stream_batch([greedy], lambda n: []):
         flags["started"] = True  # stop it once it has begun: its reservation did the work
     assert b._llm.n_tokens == 0
     text, again = chat_turn(b, CHAT_NEXT)
