@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import codecs
 import json
-import random
 import time
 from collections.abc import Generator, Iterator
 from pathlib import Path
@@ -12,7 +10,15 @@ from typing import Any
 
 from jinja2 import TemplateError
 
-from backends.base import BackendInfo, GenerateOptions, Message, OnProgress, ShouldStop
+from backends.base import (
+    BackendInfo,
+    BatchRequest,
+    GenerateOptions,
+    Message,
+    OnProgress,
+    ShouldStop,
+    TakeMore,
+)
 from backends.chat_format import ChatTemplate, read_template_file
 from backends.cpu import cpu_refusal, engine_threads, wait_without_spinning
 from backends.engines import Engine
@@ -25,16 +31,17 @@ from backends.errors import (
     NoUsableTemplate,
     UnsupportedModel,
 )
-from backends.events import Done, Event, Paused, Prefill, StreamError, ToolCall
+from backends.events import Done, Event, Prefill, StreamError
 from backends.known_templates import known_template
 from backends.kv_cache import ConversationCaches, model_fingerprint
+from backends.llama_answer import Answer, sampling_params, set_seed
+from backends.llama_batch import CAPACITY, Batch, BatchHost, holds_batches, open_llama
 from backends.llama_gguf import GgufSummary, inspect_gguf, model_shape
 from backends.llama_log import TAP
 from backends.llama_prefix import LlamaPrefix, matching_tokens
 from backends.llama_speculate import speculative_tokens
 from backends.llama_state import SeqState, restore_sequence, save_sequence, seq_state_codec
-from backends.nanbeige import STOP_TEXTS, opens_reasoning
-from backends.parser import OutputParser, over_budget
+from backends.nanbeige import STOP_TEXTS
 from backends.prefix_cache import (
     DEFAULT_LIMIT_BYTES,
     PrefixKey,
@@ -172,28 +179,45 @@ class LlamaCppBackend:
 
     def stream(self, messages: list[Message], options: GenerateOptions,
                should_stop: ShouldStop) -> Iterator[Event]:
-        llm = self._require()
+        self._require()
         started = time.perf_counter()
-        try:
-            encoded = self.encode_prompt(messages, options)
-        except (ValueError, TemplateError) as exc:  # bad messages for this template
-            yield StreamError(f"The chat template could not format this conversation: {exc}",
-                              kind=FailureKind.ENGINE_FAILED)
-            yield Done("error")
+        read = self._read_prompt(messages, options)
+        if isinstance(read, list):
+            yield from read
             return
-        prompt, tokens = encoded.text, encoded.tokens + options.resume_tokens
-        if len(tokens) >= llm.n_ctx():
-            yield StreamError(f"The conversation is {len(tokens):,} tokens long, more than the "
-                              f"model's {llm.n_ctx():,}-token context: start a new chat or raise "
-                              "the context length", kind=FailureKind.CONTEXT_FULL)
-            yield Done("error", prompt_tokens=len(tokens))
-            return
+        prompt, tokens = read
         self._switch_conversation(options.cache_key)
         outcome = self._ensure_prefix(messages, options, tokens, should_stop)
         if not outcome.ready:  # Stop came while the prefix was read: the part read stays
             yield Done("cancelled", prompt_tokens=len(tokens))
             return
         yield from self._generate(tokens, prompt, options, should_stop, started, outcome.computed)
+
+    def _read_prompt(self, messages: list[Message], options: GenerateOptions
+                     ) -> tuple[str, list[int]] | list[Event]:
+        """The prompt's text and tokens (then the output it goes on from), or the events that
+        refuse it: a template that cannot format it, or more tokens than the context holds."""
+        try:
+            encoded = self.encode_prompt(messages, options)
+        except (ValueError, TemplateError) as exc:  # bad messages for this template
+            return [StreamError(f"The chat template could not format this conversation: {exc}",
+                                kind=FailureKind.ENGINE_FAILED), Done("error")]
+        tokens, n_ctx = encoded.tokens + options.resume_tokens, self._llm.n_ctx()
+        if len(tokens) >= n_ctx:
+            return [StreamError(f"The conversation is {len(tokens):,} tokens long, more than the "
+                                f"model's {n_ctx:,}-token context: start a new chat or raise "
+                                "the context length", kind=FailureKind.CONTEXT_FULL),
+                    Done("error", prompt_tokens=len(tokens))]
+        return encoded.text, tokens
+
+    def batch_capacity(self) -> int:
+        return CAPACITY if self._llm is not None and holds_batches(self._llm) else 1
+
+    def stream_batch(self, first: list[BatchRequest], take_more: TakeMore
+                     ) -> Iterator[tuple[BatchRequest, Event]]:
+        """Decode several generations in one forward pass (backends/llama_batch.py)."""
+        host = BatchHost(self._require(), self._read_prompt, self._stop_ids, self._make_room)
+        yield from Batch(host, take_more).events(first)
 
     def prepare_prefix(self, messages: list[Message], options: GenerateOptions,
                        should_stop: ShouldStop, on_progress: OnProgress | None = None) -> bool:
@@ -246,7 +270,7 @@ class LlamaCppBackend:
         TAP.install(llama_cpp)
         TAP.clear()
         try:
-            return llama_cpp.Llama(
+            return open_llama(
                 model_path=str(summary.path), n_ctx=context, n_batch=N_BATCH, n_ubatch=N_BATCH,
                 n_gpu_layers=-1 if gpu else 0, n_threads=threads,
                 n_threads_batch=threads, type_k=ggml_type, type_v=ggml_type,
@@ -347,6 +371,13 @@ class LlamaCppBackend:
             if self._llm is not None:
                 self._llm.reset()
 
+    def _make_room(self) -> None:
+        """Park the live conversation and empty its sequence: a batch needs all the cells."""
+        self._park_active()
+        self._active_key = None  # its next turn takes it back from the caches
+        self._llm.reset()
+        self._llm._ctx.kv_cache_seq_rm(0, -1, -1)
+
     def _park_active(self) -> None:
         if self._caches is not None and self._active_key is not None and self._llm.n_tokens > 0:
             self._caches.put(self._active_key, save_sequence(self._llm))
@@ -358,13 +389,8 @@ class LlamaCppBackend:
         llm = self._llm
         # Prefix tokens this turn computed itself are not cached, though the context now holds them.
         cached = max(0, _reusable_prefix(llm, tokens) - computed)
-        llm.set_seed(options.seed if options.seed is not None else random.getrandbits(31))
-        parser = OutputParser(options.tool_call_format, tools=options.tools,
-                              starts_in_reasoning=opens_reasoning(prompt))
-        decoder = TokenText(llm)
-        run = _Run(started)
-        run.resume(parser, decoder, options.resume_tokens)
-        n_prompt = len(tokens) - len(options.resume_tokens)  # the output counts as output
+        set_seed(llm, options)
+        answer = Answer(llm, prompt, tokens, options, started, self._stop_ids)
         finish = "stop"
         drafter = PromptLookup(tokens) if self.speculate else None
         try:
@@ -379,15 +405,8 @@ class LlamaCppBackend:
                 finish = "cancelled"  # stopped while reading: generate() would read the rest
             for token in (_decode(llm, tokens, options, drafter, grammar)
                           if finish == "stop" else ()):
-                run.token()
-                if token in self._stop_ids:
-                    break
-                for event in run.feed(parser, decoder, token):
-                    run.saw(event)
-                    yield event
-                reason = self._should_end(run, n_prompt, options, should_stop)
-                if not reason and over_budget(run.reasoning, options, parser):
-                    reason = "thinking_budget"
+                events, reason = answer.take(token, should_stop)
+                yield from events
                 if reason:
                     finish = reason
                     break
@@ -395,100 +414,12 @@ class LlamaCppBackend:
             yield StreamError(f"llama.cpp stopped with an error: {exc}",
                               kind=FailureKind.ENGINE_FAILED)
             finish = "error"
-        if finish == "cancelled" and run.generated:
-            yield Paused(tuple(run.generated))  # before the parser's end: it may go on
-        for event in parser.feed(decoder.flush()) + parser.finish():
-            run.saw(event)
-            yield event
-        done = run.done(finish, n_prompt, min(cached, n_prompt))
-        if drafter is not None:
+        ending = answer.end(finish, cached)
+        done = ending[-1]
+        if drafter is not None and isinstance(done, Done):
             done.timings.update(drafted_tokens=float(drafter.stats.drafted),
                                 accepted_draft_tokens=float(drafter.stats.accepted))
-        yield done
-
-    def _should_end(self, run: _Run, n_prompt: int, options: GenerateOptions,
-                    should_stop: ShouldStop) -> str:
-        if should_stop():
-            return "cancelled"
-        if run.completion >= options.max_tokens:
-            return "length"
-        if n_prompt + run.completion >= self._llm.n_ctx() - 1:
-            return "length"  # the next token would not fit in the context
-        return ""
-
-
-class TokenText:
-    """Turns generated tokens into text one at a time without ever splitting a character.
-
-    Byte-level vocabularies spread one UTF-8 character over several tokens; the incremental
-    decoder holds the leading bytes back until the character is complete."""
-
-    def __init__(self, llm: Any) -> None:
-        self._llm = llm
-        self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
-
-    def push(self, token: int) -> str:
-        return str(self._decoder.decode(bytes(self._llm.detokenize([token]))))
-
-    def flush(self) -> str:
-        return str(self._decoder.decode(b"", final=True))
-
-
-class _Run:
-    """Counters and clocks of one generation, turned into the final Done."""
-
-    def __init__(self, started: float) -> None:
-        self.started = started
-        self.first: float | None = None
-        self.last = started
-        self.completion = 0
-        self.reasoning = 0  # tokens generated inside the reasoning
-        self.tool_calls = 0
-        self.generated: list[int] = []  # the output's tokens, from a paused part on
-
-    def feed(self, parser: OutputParser, decoder: TokenText, token: int) -> list[Event]:
-        """One generated token through the decoder and the parser, counted."""
-        self.generated.append(token)
-        self.completion += 1
-        self.reasoning += parser.in_reasoning
-        return parser.feed(decoder.push(token))
-
-    def resume(self, parser: OutputParser, decoder: TokenText, tokens: list[int]) -> None:
-        """Go on from a paused part: its tokens are fed exactly as when they were generated
-        and their events dropped (the client has them), so the decoder's held bytes, the
-        parser's state (reasoning or answer, held whitespace, a tag half seen) and the counts
-        are those of an answer never paused."""
-        for token in tokens:
-            for event in self.feed(parser, decoder, token):
-                self.saw(event)
-
-    def token(self) -> None:
-        self.last = time.perf_counter()
-        if self.first is None:
-            self.first = self.last
-
-    def saw(self, event: Event) -> None:
-        if isinstance(event, ToolCall):
-            self.tool_calls += 1
-
-    def done(self, finish: str, prompt_tokens: int, cached: int) -> Done:
-        end = time.perf_counter()
-        first = self.first if self.first is not None else end
-        decode_s = max(end - first, 1e-9)
-        prefill_s = max(first - self.started, 1e-9)
-        if finish == "stop" and self.tool_calls:
-            finish = "tool_calls"
-        timings = {
-            "ttft_ms": prefill_s * 1000.0,
-            "prefill_ms": prefill_s * 1000.0,
-            "decode_ms": (end - first) * 1000.0,
-            "prefill_tokens_per_second": (prompt_tokens - cached) / prefill_s,
-            # The first token comes out of the prefill; decode speed counts the ones after it.
-            "tokens_per_second": max(self.completion - 1, 0) / decode_s,
-            "total_ms": (end - self.started) * 1000.0,
-        }
-        return Done(finish, prompt_tokens=prompt_tokens, cached_prompt_tokens=cached,
-                    completion_tokens=self.completion, timings=timings)
+        yield from ending
 
 
 PREFILL_CHUNK = 256  # tokens read between two progress reports
@@ -498,10 +429,7 @@ def _decode(llm: Any, tokens: list[int], options: GenerateOptions,
             drafter: PromptLookup | None, grammar: Any = None) -> Iterator[int]:
     """The answer's tokens: one forward pass each, or drafts verified many at a time (not
     under a grammar: each token's choices depend on the tokens before it)."""
-    sampling: dict[str, Any] = dict(
-        top_k=options.top_k, top_p=options.top_p, min_p=options.min_p, typical_p=1.0,
-        temp=options.effective_temperature(), repeat_penalty=1.0, frequency_penalty=0.0,
-        presence_penalty=0.0, tfs_z=1.0, mirostat_mode=0)
+    sampling = sampling_params(options)
     if drafter is None or grammar is not None:
         return iter(llm.generate(tokens, reset=True, grammar=grammar, **sampling))
     return speculative_tokens(llm, tokens, llm._init_sampler(**sampling), drafter,

@@ -16,7 +16,8 @@ from tests.support.tiny_model import TinyModel
 
 pytest.importorskip("llama_cpp")
 
-from backends.llama_cpp import LlamaCppBackend, TokenText
+from backends.llama_answer import TokenText
+from backends.llama_cpp import LlamaCppBackend
 
 SYSTEM = {"role": "system", "content": "You are Hearth, a helpful assistant."}
 

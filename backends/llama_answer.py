@@ -1,0 +1,153 @@
+"""One generation's output on llama.cpp: sampled tokens to events, the reasons it ends, its Done.
+
+Shared by the single path (backends/llama_cpp.py) and batches (backends/llama_batch.py), so a
+generation sends the same events whichever way its tokens were decoded."""
+
+from __future__ import annotations
+
+import codecs
+import random
+import time
+from typing import Any
+
+from backends.base import GenerateOptions, ShouldStop
+from backends.events import Done, Event, Paused, ToolCall
+from backends.nanbeige import opens_reasoning
+from backends.parser import OutputParser, over_budget
+
+
+def sampling_params(options: GenerateOptions) -> dict[str, Any]:
+    """llama-cpp-python's sampler settings for `options` (Llama.generate / _init_sampler)."""
+    return dict(top_k=options.top_k, top_p=options.top_p, min_p=options.min_p, typical_p=1.0,
+                temp=options.effective_temperature(), repeat_penalty=1.0, frequency_penalty=0.0,
+                presence_penalty=0.0, tfs_z=1.0, mirostat_mode=0)
+
+
+def set_seed(llm: Any, options: GenerateOptions) -> None:
+    """The seed of the next sampler llm builds: the request's, or a fresh one."""
+    llm.set_seed(options.seed if options.seed is not None else random.getrandbits(31))
+
+
+class TokenText:
+    """Turns generated tokens into text one at a time without ever splitting a character.
+
+    Byte-level vocabularies spread one UTF-8 character over several tokens; the incremental
+    decoder holds the leading bytes back until the character is complete."""
+
+    def __init__(self, llm: Any) -> None:
+        self._llm = llm
+        self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+
+    def push(self, token: int) -> str:
+        return str(self._decoder.decode(bytes(self._llm.detokenize([token]))))
+
+    def flush(self) -> str:
+        return str(self._decoder.decode(b"", final=True))
+
+
+class Run:
+    """Counters and clocks of one generation, turned into the final Done."""
+
+    def __init__(self, started: float) -> None:
+        self.started = started
+        self.first: float | None = None
+        self.last = started
+        self.completion = 0
+        self.reasoning = 0  # tokens generated inside the reasoning
+        self.tool_calls = 0
+        self.generated: list[int] = []  # the output's tokens, from a paused part on
+
+    def feed(self, parser: OutputParser, decoder: TokenText, token: int) -> list[Event]:
+        """One generated token through the decoder and the parser, counted."""
+        self.generated.append(token)
+        self.completion += 1
+        self.reasoning += parser.in_reasoning
+        return parser.feed(decoder.push(token))
+
+    def resume(self, parser: OutputParser, decoder: TokenText, tokens: list[int]) -> None:
+        """Go on from a paused part: its tokens are fed exactly as when they were generated
+        and their events dropped (the client has them), so the decoder's held bytes, the
+        parser's state (reasoning or answer, held whitespace, a tag half seen) and the counts
+        are those of an answer never paused."""
+        for token in tokens:
+            for event in self.feed(parser, decoder, token):
+                self.saw(event)
+
+    def token(self) -> None:
+        self.last = time.perf_counter()
+        if self.first is None:
+            self.first = self.last
+
+    def saw(self, event: Event) -> None:
+        if isinstance(event, ToolCall):
+            self.tool_calls += 1
+
+    def done(self, finish: str, prompt_tokens: int, cached: int) -> Done:
+        end = time.perf_counter()
+        first = self.first if self.first is not None else end
+        decode_s = max(end - first, 1e-9)
+        prefill_s = max(first - self.started, 1e-9)
+        if finish == "stop" and self.tool_calls:
+            finish = "tool_calls"
+        timings = {
+            "ttft_ms": prefill_s * 1000.0,
+            "prefill_ms": prefill_s * 1000.0,
+            "decode_ms": (end - first) * 1000.0,
+            "prefill_tokens_per_second": (prompt_tokens - cached) / prefill_s,
+            # The first token comes out of the prefill; decode speed counts the ones after it.
+            "tokens_per_second": max(self.completion - 1, 0) / decode_s,
+            "total_ms": (end - self.started) * 1000.0,
+        }
+        return Done(finish, prompt_tokens=prompt_tokens, cached_prompt_tokens=cached,
+                    completion_tokens=self.completion, timings=timings)
+
+
+class Answer:
+    """One generation from its prompt on: each sampled token's events, the reason it ends
+    after a token, and the events that close it."""
+
+    def __init__(self, llm: Any, prompt: str, tokens: list[int], options: GenerateOptions,
+                 started: float, stop_ids: frozenset[int]) -> None:
+        """`tokens`: the prompt's, then options.resume_tokens (replayed here, events dropped)."""
+        self.options = options
+        self.parser = OutputParser(options.tool_call_format, tools=options.tools,
+                                   starts_in_reasoning=opens_reasoning(prompt))
+        self.decoder = TokenText(llm)
+        self.run = Run(started)
+        self.run.resume(self.parser, self.decoder, options.resume_tokens)
+        self.n_prompt = len(tokens) - len(options.resume_tokens)  # the output counts as output
+        self._n_ctx = int(llm.n_ctx())
+        self._stop_ids = stop_ids
+
+    def take(self, token: int, should_stop: ShouldStop) -> tuple[list[Event], str]:
+        """A sampled token's events, and why the generation ends after it ("": it goes on)."""
+        self.run.token()
+        if token in self._stop_ids:
+            return [], "stop"
+        events = self.run.feed(self.parser, self.decoder, token)
+        for event in events:
+            self.run.saw(event)
+        return events, self._end_reason(should_stop)
+
+    def _end_reason(self, should_stop: ShouldStop) -> str:
+        if should_stop():
+            return "cancelled"
+        if self.run.completion >= self.options.max_tokens:
+            return "length"
+        if self.n_prompt + self.run.completion >= self._n_ctx - 1:
+            return "length"  # the next token would not fit in the context
+        if over_budget(self.run.reasoning, self.options, self.parser):
+            return "thinking_budget"
+        return ""
+
+    def end(self, finish: str, cached: int = 0) -> list[Event]:
+        """Paused first when a stop cut output short (the generation may go on from it), then
+        what the parser still held, then Done."""
+        events: list[Event] = []
+        if finish == "cancelled" and self.run.generated:
+            events.append(Paused(tuple(self.run.generated)))  # before the parser's end
+        for event in self.parser.feed(self.decoder.flush()) + self.parser.finish():
+            self.run.saw(event)
+            events.append(event)
+        events.append(self.run.done(finish, self.n_prompt, min(cached, self.n_prompt)))
+        return events
