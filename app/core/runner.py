@@ -528,8 +528,12 @@ class _BatchRun:
     def deliver(self, request: BatchRequest, event: Event) -> None:
         job, pause = self._members[id(request)]
         assert job.handle is not None
-        if not pause.took(event):
-            job.handle._deliver(event)
+        try:
+            if not pause.took(event):
+                job.handle._deliver(event)
+        except Exception as exc:  # noqa: BLE001 - one caller's failing callback ends its own answer only
+            job.handle._cancel.set()  # the engine drops it at its next step
+            _fail(job.handle, exc)
         if isinstance(event, Done):
             self._end(id(request))
 

@@ -180,3 +180,19 @@ def test_forgetting_a_conversation_stops_its_member_of_a_batch(runner: ModelRunn
     assert len(gone.text().split()) < 8
     assert backend.batches[0] == 2
 
+
+
+def test_a_callers_failing_callback_ends_its_own_answer_only(runner: ModelRunner) -> None:
+    load(runner, "one two three", "four five six")
+
+    def broken() -> None:
+        raise RuntimeError("the client's handler broke")
+
+    gate = hold(runner)
+    failing = api(runner, "a", rec=Hooked(broken))[0]
+    fine = api(runner, "b")[0]
+    gate.set()
+    finish(failing, fine)
+    assert fine.text() == "four five six" and fine.done.finish_reason == "stop"
+    assert failing.done.finish_reason == "error"
+    assert any(isinstance(e, StreamError) and "handler broke" in e.message for e in failing.events)

@@ -1,0 +1,102 @@
+"""Batched decoding through the runner on the real llama.cpp engine (tiny model): an API
+answer running alone steps aside when a second request comes and both go on in one batch; the
+person's turn pauses the batch and goes first; every answer is, at temperature 0, the one it
+would have been alone."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from app.core.runner import ModelRunner, Priority, RequestHandle
+from backends.base import GenerateOptions
+from backends.events import Done, Event, ReasoningDelta, TextDelta
+from backends.llama_cpp import LlamaCppBackend
+
+WAIT = 300  # hang guard only
+PROMPTS = ["Describe, at great length, a day in Lyon.", "List the rivers of France, slowly.",
+           "Write a long letter to a friend about trains."]
+
+
+@pytest.fixture(scope="module")
+def llama(tiny_model: Any, tmp_path_factory: pytest.TempPathFactory) -> ModelRunner:  # type: ignore[misc]
+    runner = ModelRunner()
+    runner.load(LlamaCppBackend(str(tiny_model.gguf_path), context_length=4096,
+                                cache_dir=tmp_path_factory.mktemp("kv"))).result(WAIT)
+    yield runner
+    runner.close()
+
+
+class Answer:
+    """One generation's deltas; `hooks[n]` runs on the model thread after its n-th delta."""
+
+    def __init__(self, runner: ModelRunner, log: list[str], name: str, prompt: str,
+                 priority: Priority = Priority.API, max_tokens: int = 60,
+                 hooks: dict[int, Callable[[], None]] | None = None) -> None:
+        self.name, self.log = name, log
+        self.text: list[str] = []
+        self.finished = threading.Event()
+        self.done: Done | None = None
+        self.hooks = hooks or {}
+        options = GenerateOptions(max_tokens=max_tokens, temperature=0,
+                                  enable_thinking=False, cache_key=name)
+        self.handle: RequestHandle = runner.submit(
+            [{"role": "user", "content": prompt}], options, self._on, priority=priority,
+            pausable=priority is not Priority.USER)
+
+    def _on(self, event: Event) -> None:
+        if isinstance(event, (TextDelta, ReasoningDelta)):
+            self.text.append(event.text)
+            if len(self.text) == 1:
+                self.log.append(f"{self.name} writes")
+            hook = self.hooks.get(len(self.text))
+            if hook is not None:
+                hook()
+        if isinstance(event, Done):
+            self.done = event
+            self.log.append(f"{self.name} done")
+            self.finished.set()
+
+    def result(self) -> tuple[str, int]:
+        assert self.finished.wait(WAIT) and self.done is not None
+        return "".join(self.text), self.done.completion_tokens
+
+
+def alone(runner: ModelRunner, prompt: str, name: str = "solo") -> tuple[str, int]:
+    return Answer(runner, [], name, prompt).result()
+
+
+def test_a_second_request_joins_a_running_answer_in_one_batch(llama: ModelRunner) -> None:
+    solo = [alone(llama, p) for p in PROMPTS[:2]]
+    log: list[str] = []
+    later: list[Answer] = []
+    first = Answer(llama, log, "first", PROMPTS[0],
+                   hooks={1: lambda: later.append(Answer(llama, log, "second", PROMPTS[1]))})
+    assert [first.result(), later[0].result()] == solo
+    # The second wrote before the first ended: they were decoded together, not one after
+    # the other (stepping aside to join is not giving way to the person).
+    assert log.index("second writes") < log.index("first done")
+    assert first.handle.gave_way == 0
+
+
+def test_the_persons_turn_pauses_a_batch_and_each_answer_goes_on_the_same(
+        llama: ModelRunner) -> None:
+    solo = [alone(llama, p) for p in PROMPTS]
+    person_solo = Answer(llama, [], "person", "hi", priority=Priority.USER, max_tokens=4).result()
+    log: list[str] = []
+    gate = threading.Event()
+    llama.call(lambda: gate.wait(WAIT))  # the three queue up, then start as one batch
+    persons: list[Answer] = []
+    def person() -> None:  # on the model thread, once the batch has begun to write
+        persons.append(Answer(llama, log, "person", "hi", priority=Priority.USER, max_tokens=4))
+
+    answers = [Answer(llama, log, f"api{n}", prompt, hooks={1: person} if n == 0 else None)
+               for n, prompt in enumerate(PROMPTS)]
+    gate.set()
+    assert [a.result() for a in answers] == solo
+    assert persons[0].result() == person_solo
+    assert log.index("person done") < min(log.index(f"api{n} done") for n in range(3))
+    assert all(a.handle.gave_way == 1 for a in answers)
