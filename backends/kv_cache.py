@@ -121,9 +121,6 @@ class ConversationCaches(Generic[S]):
             for path in self.folder.glob("*" + self.codec.suffix):
                 path.unlink(missing_ok=True)
 
-    def keys_in_memory(self) -> list[str]:
-        return list(self._memory)
-
     def path_for(self, key: str) -> Path | None:
         if self.folder is None:
             return None

@@ -122,9 +122,6 @@ class PrefixStore(Generic[S]):
         self.trim(keep=path)
         return True
 
-    def usage_bytes(self) -> int:
-        return sum(size for _, size, _ in self._files())
-
     def trim(self, keep: Path | None = None) -> None:
         files = sorted(self._files())
         total = sum(size for _, size, _ in files)

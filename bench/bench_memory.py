@@ -15,25 +15,12 @@ for the restored runs) and how many prompt tokens came from the saved state.
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import statistics
-import subprocess
-import sys
 import tempfile
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-TINY = ROOT / "tests" / ".cache" / "tiny-model"
-
-CHILD = """
-import json, sys
-sys.path.insert(0, sys.argv[1] + "/bench")
-from bench_memory import run_child
-print(json.dumps(run_child(json.loads(sys.argv[2]))))
-"""
+from bench_prefix import child, model_for
 
 FACTS = ("I live in Lyon", "I am a nurse on night shifts", "My daughter Mia is seven",
          "I am allergic to peanuts", "I drive a 2019 Zoe", "My partner is called Sam",
@@ -48,42 +35,6 @@ def memory_texts(n: int) -> list[str]:
 
 INSTRUCTIONS = ("Always answer in metric units. I work night shifts, so 'morning' means "
                 "my evening. Keep answers short unless I ask for detail.")
-
-
-def run_child(args: dict[str, Any]) -> dict[str, Any]:
-    """One fresh process: optionally remember facts, then answer one new chat or quick ask."""
-    from app.core.assistant import TurnMode
-    from app.core.events import TurnDone
-    from app.main import Hearth
-
-    hearth = Hearth()
-    try:
-        hearth.settings.enabled_skills = args["skills"]
-        for text in args.get("remember", []):
-            hearth.memory.add(text)
-        if args.get("instructions"):
-            hearth.memory.set_instructions(args["instructions"])
-        backend = hearth.make_backend(model_path=args["model"], engine=args["engine"])
-        hearth.runner.load(backend).result()
-        events: list[Any] = []
-        handle = hearth.assistant.send(None, args["text"], on_event=events.append,
-                                       mode=TurnMode(thinking=False, max_tokens=2,
-                                                     kind=args.get("kind", "chat")),
-                                       confirm="deny")
-        handle.wait()
-        done = next(e for e in events if isinstance(e, TurnDone))
-        return {"ttft_ms": done.timings.get("ttft_ms", 0.0), **done.usage}
-    finally:
-        hearth.close()
-
-
-def child(home: Path, **args: Any) -> dict[str, Any]:
-    out = subprocess.run([sys.executable, "-c", CHILD, str(ROOT), json.dumps(args)],
-                         capture_output=True, text=True, check=False, timeout=7200,
-                         env={**os.environ, "HEARTH_HOME": str(home)})
-    if out.returncode != 0:
-        raise SystemExit(f"the run failed:\n{out.stderr[-2000:]}")
-    return dict(json.loads(out.stdout.strip().splitlines()[-1]))
 
 
 def median_of(repeats: int, home: Path, **args: Any) -> dict[str, Any]:
@@ -113,7 +64,7 @@ def main() -> None:
     parser.add_argument("--memories", type=int, default=50)
     parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args()
-    model = args.model or str(TINY / ("mlx" if args.engine == "mlx" else "model.gguf"))
+    model = model_for(args)
     base = {"model": model, "engine": args.engine,
             "skills": [s for s in args.skills.split(",") if s]}
     personal = {"remember": memory_texts(args.memories), "instructions": INSTRUCTIONS}

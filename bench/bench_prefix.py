@@ -44,8 +44,14 @@ else:
 """
 
 
+def model_for(args: argparse.Namespace) -> str:
+    """--model, or the tiny test model of the engine."""
+    return str(args.model or TINY / ("mlx" if args.engine == "mlx" else "model.gguf"))
+
+
 def run_child(args: dict[str, Any]) -> dict[str, Any]:
-    """One fresh process: load the model, answer one new conversation, report its figures."""
+    """One fresh process: optionally remember facts (bench_memory), load the model, answer one
+    new conversation or quick ask, report its figures."""
     from app.core.assistant import TurnMode
     from app.core.events import TurnDone
     from app.main import Hearth
@@ -53,11 +59,16 @@ def run_child(args: dict[str, Any]) -> dict[str, Any]:
     hearth = Hearth()
     try:
         hearth.settings.enabled_skills = args["skills"]
+        for text in args.get("remember", []):
+            hearth.memory.add(text)
+        if args.get("instructions"):
+            hearth.memory.set_instructions(args["instructions"])
         backend = hearth.make_backend(model_path=args["model"], engine=args["engine"])
         hearth.runner.load(backend).result()
         events: list[Any] = []
         handle = hearth.assistant.send(None, args["text"], on_event=events.append,
-                                       mode=TurnMode(thinking=False, max_tokens=2),
+                                       mode=TurnMode(thinking=False, max_tokens=2,
+                                                     kind=args.get("kind", "chat")),
                                        confirm="deny")
         handle.wait()
         done = next(e for e in events if isinstance(e, TurnDone))
@@ -76,7 +87,7 @@ def child(home: Path, **args: Any) -> dict[str, Any]:
 
 
 def ttft(args: argparse.Namespace) -> None:
-    model = args.model or str(TINY / ("mlx" if args.engine == "mlx" else "model.gguf"))
+    model = model_for(args)
     skills = [s for s in args.skills.split(",") if s]
     base = {"model": model, "engine": args.engine, "skills": skills}
     with tempfile.TemporaryDirectory() as tmp:

@@ -94,11 +94,17 @@ def fill_chat(window: object) -> None:
     answer.add_text(ANSWER)
     answer.set_sources(SOURCES)
     answer.finish("31.4 tok/s · 412 tokens")
-    answer.render_all()
+    render_all(answer)
     window.engine_label.setText("llama.cpp · Nanbeige4.2-3B Q4_K_M")  # type: ignore[attr-defined]
     window.context_label.setText("Context 2,318 / 16,384")  # type: ignore[attr-defined]
     window.speed_label.setText("31.4 tok/s")  # type: ignore[attr-defined]
     chat.composer.think.setChecked(True)
+
+
+def render_all(answer: Any) -> None:
+    """Render every part of an answer now (the window renders them as they stream)."""
+    for segment in answer.segments:
+        segment.flush()
 
 
 def open_window(app: object, hearth: object, scheme: str, size: tuple[int, int],
@@ -319,7 +325,7 @@ def shoot_cards(app: object, window: Any, ctx: Any, language: str, tag: str) -> 
     denied.finish(False, "declined", None, {"denied": True})
     answer.add_text("会议纪要已写好。" if zh else "The minutes are written.")
     answer.finish("24.0 tok/s · 180 tokens")
-    answer.render_all()
+    render_all(answer)
     window.context_label.setText(window.tr("Context %1 / %2").replace("%1", "3,904").replace(
         "%2", "4,096") + window.tr(" · your message: its start and end, the rest as a document"))
     window.sidebar.list.setFocus()

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import sqlite_utils
 
-from skills.common.migrations import Migrations
+from skills.common.migrations import Migrations, open_migrated
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 OUR_TABLES = frozenset({"_migrations", "doc_documents", "file_index"})
@@ -221,15 +221,9 @@ def open_index(path: Path, migrations: Migrations, *pragmas: str) -> sqlite_util
     """index.db for one component (files, documents), its migrations applied: WAL and a busy
     timeout, since both write to the same file from their own threads, then `pragmas`. On a
     read-only or full disk, the file as it is (searches still work) if it has them all."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    conn = sqlite3.connect(str(path), check_same_thread=False, timeout=30)
     try:
-        for pragma in ("busy_timeout = 30000", "journal_mode = wal", *pragmas):
-            conn.execute(f"pragma {pragma}")
-        db = sqlite_utils.Database(conn)
-        migrations.apply(db)
+        return open_migrated(path, migrations, pragmas=pragmas)
     except sqlite3.OperationalError as exc:
-        conn.close()
         db = sqlite_utils.Database(fallback(path, exc))
         if migrations.applied(db) != migrations.names:
             raise exc from None

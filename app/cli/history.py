@@ -1,4 +1,4 @@
-"""`hearth history list|search|export|delete`: the saved conversations from the command line."""
+"""`hearth history list|search|export|archive|delete`: the saved conversations from the command line."""
 
 from __future__ import annotations
 
@@ -25,7 +25,8 @@ SHORT_ID = 8  # enough to tell conversations apart; any unique prefix is accepte
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    actions = command_group(sub, "history", "list, search, export or delete saved conversations")
+    actions = command_group(sub, "history",
+                            "list, search, export, archive or delete saved conversations")
     listing = add_action(actions, "list", "conversations, pinned first, newest first", run_list)
     listing.add_argument("--all", action="store_true", help="include archived conversations")
 
@@ -40,6 +41,11 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     )
     exporting.add_argument("--conversation", metavar="ID", help="only this one (id or prefix)")
     exporting.add_argument("--output", metavar="FILE", help="write here instead of stdout")
+
+    archiving = add_action(actions, "archive", "leave a conversation out of the list (list --all "
+                           "shows it; search still finds it)", run_archive)
+    archiving.add_argument("id", help="conversation id (or a unique prefix)")
+    archiving.add_argument("--undo", action="store_true", help="list it again")
 
     deleting = add_action(
         actions, "delete",
@@ -125,6 +131,19 @@ def run_export(args: argparse.Namespace, hearth: Hearth) -> int:
         emit_json({"written": str(args.output), "format": form, "conversation": chosen})
     else:
         print(f"Exported to {args.output}")
+    return 0
+
+
+def run_archive(args: argparse.Namespace, hearth: Hearth) -> int:
+    try:
+        cid = _store(hearth).resolve_id(args.id)
+        _store(hearth).set_archived(cid, not args.undo)
+    except HistoryError as exc:
+        return fail_on(exc)
+    if args.json:
+        emit_json({"conversation": cid, "archived": not args.undo})
+    else:
+        print(f"{'Listed again' if args.undo else 'Archived'}: {cid[:SHORT_ID]}")
     return 0
 
 

@@ -3651,6 +3651,16 @@
         <translation>文件搜索范围</translation>
     </message>
     <message>
+        <location filename="../../app/ui/settings/dialog.py" line="266"/>
+        <source>Left out of file search, e.g. *.log, build/</source>
+        <translation>不参与文件搜索的内容，例如 *.log, build/</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings/dialog.py" line="267"/>
+        <source>Patterns left out of file search</source>
+        <translation>不参与文件搜索的模式</translation>
+    </message>
+    <message>
         <location filename="../../app/ui/settings/dialog.py" line="282"/>
         <location filename="../../app/ui/settings/dialog.py" line="283"/>
         <source>Quick ask shortcut</source>

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import heapq
 import json
-import sqlite3
 import threading
 import uuid
 from collections.abc import Iterable
@@ -33,7 +32,7 @@ from skills.calendar.report import ImportIssue, ImportReport, IssueWhy, Kept, Ke
 from skills.calendar.rulewalk import Budget
 from skills.calendar.todos import Todo, TodoTable
 from skills.calendar.todos import migrate as migrate_todos
-from skills.common.migrations import Migrations
+from skills.common.migrations import Migrations, open_migrated
 
 UTC = ZoneInfo("UTC")
 FAR_FUTURE = "9999-12-31T00:00:00+00:00"
@@ -215,15 +214,9 @@ class CalendarStore:
     """Events kept on this machine. Safe to use from several threads (one lock, one connection)."""
 
     def __init__(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        conn = sqlite3.connect(str(path), check_same_thread=False, timeout=30)
-        conn.execute("pragma journal_mode=wal")
-        conn.execute("pragma foreign_keys=on")
-        self._db = sqlite_utils.Database(conn)
+        self._db = open_migrated(path, migrations, local_edits.migrations,
+                                 pragmas=["foreign_keys = on"])
         self._lock = threading.RLock()
-        with self._lock:
-            migrations.apply(self._db)
-            local_edits.migrations.apply(self._db)
         self.todos = TodoTable(self._db, self._lock)
 
     def close(self) -> None:

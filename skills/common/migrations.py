@@ -1,10 +1,12 @@
-"""Append-only, named SQLite migrations (after simonw/llm): each runs once, in order, ever."""
+"""Append-only, named SQLite migrations (after simonw/llm): each runs once, in order, ever; and
+opening a store's database with its migrations applied."""
 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import sqlite_utils
 
@@ -75,3 +77,27 @@ class Migrations:
                 [self.component, migration.name],
             )
         return True
+
+
+def open_migrated(path: Path, *migrations: Migrations, pragmas: Sequence[str] = (),
+                  autocommit: bool = False, timeout: float = 30) -> sqlite_utils.Database:
+    """`path` opened for use from any thread (WAL, then `pragmas`), `migrations` applied; the
+    connection is closed again when that fails. `autocommit`: no implicit transactions."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    conn = sqlite3.connect(str(path), check_same_thread=False, timeout=timeout,
+                           isolation_level=None if autocommit else "DEFERRED")
+    try:
+        for pragma in ("journal_mode = wal", *pragmas):
+            conn.execute(f"pragma {pragma}")
+        db = sqlite_utils.Database(conn, execute_plugins=False)
+        for component in migrations:
+            try:
+                component.apply(db)
+            except sqlite3.OperationalError:
+                # Two processes making a new file at once: the loser's migration failed (and was
+                # rolled back) because the winner had just made its table; the rerun skips it.
+                component.apply(db)
+    except sqlite3.Error:
+        conn.close()
+        raise
+    return db

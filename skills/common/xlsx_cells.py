@@ -17,7 +17,6 @@ from openpyxl.utils.datetime import CALENDAR_MAC_1904, CALENDAR_WINDOWS_1900, fr
 
 from skills.common.limits import LIMITS
 
-_R = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
 _BLOCK = 1 << 16
 
 

@@ -16,8 +16,6 @@ _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2})?)?")
 # XML 1.0 cannot hold these: Word, Excel and PowerPoint files would not save or open.
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
-TYPES = ("integer", "real", "date", "text", "mixed", "empty")
-
 
 def number_of(value: object) -> int | float | None:
     """A number from a cell (42, 4.5, "1,234.50", " 7 "), or None. Text with a leading zero

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import sqlite3
 import threading
 import time
 from collections.abc import Callable
@@ -17,7 +16,7 @@ from typing import Any, Protocol
 import sqlite_utils
 
 from skills.base import ReadOnlyTool, SkillContext, SkillError, SkillResult, Source
-from skills.common.migrations import Migrations
+from skills.common.migrations import Migrations, open_migrated
 from skills.documents import fscheck
 from skills.documents.models import IndexReport
 from skills.documents.tools import fence
@@ -79,12 +78,7 @@ class DigestCache:
     """Summaries in index.db (derived data: deleting it only costs time)."""
 
     def __init__(self, path: Path | str) -> None:
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
-        conn = sqlite3.connect(str(path), check_same_thread=False, timeout=30)
-        conn.execute("pragma busy_timeout = 30000")
-        conn.execute("pragma journal_mode = wal")
-        self.db = sqlite_utils.Database(conn)
-        migrations.apply(self.db)
+        self.db = open_migrated(Path(path), migrations)
         self._lock = threading.Lock()
 
     def get(self, sha256: str, summarizer: str) -> tuple[str, list[int]] | None:

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from app.core.assistant import TurnMode
-from app.core.assistant.transcript import INTERRUPTED, to_engine_messages
+from app.core.assistant.transcript import INTERRUPTED, engine_messages
 from app.core.events import TurnDone
 from app.core.history import HistoryStore
 from app.core.runner import ModelRunner
@@ -41,7 +41,7 @@ def test_a_call_left_without_result_gets_an_interrupted_result(
     try:
         conv = crashed_conversation(history, answered)
         history.add_message(conv, "user", "did it work?")
-        messages = to_engine_messages(history.messages(conv))
+        messages = [m for _, m in engine_messages(history.messages(conv))]
     finally:
         history.close()
     assert [m["role"] for m in messages] == ["user", "assistant", "tool", "tool", "user"]
@@ -55,7 +55,7 @@ def test_complete_histories_are_left_alone(tmp_path: Path) -> None:
     history = HistoryStore(tmp_path / "h.db")
     try:
         conv = crashed_conversation(history, answered=2)
-        messages = to_engine_messages(history.messages(conv))
+        messages = [m for _, m in engine_messages(history.messages(conv))]
     finally:
         history.close()
     assert [m["role"] for m in messages] == ["user", "assistant", "tool", "tool"]

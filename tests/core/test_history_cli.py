@@ -26,9 +26,9 @@ def chats(hearth_home: Path) -> dict[str, str]:
         store.add_message(chat.id, "user", text)
         store.add_message(chat.id, "assistant", f"Answer about {title.lower()}")
         ids[title] = chat.id
-    store.set_archived(ids["Old"], True)
     store.set_pinned(ids["Garden"], True)
     store.close()
+    assert main(["history", "archive", ids["Old"][:8]]) == 0
     return ids
 
 
@@ -45,6 +45,15 @@ def test_list_shows_pinned_first_and_hides_archived(chats, capsys) -> None:  # t
     listed = _lines(capsys.readouterr().out)
     assert [c["title"] for c in listed] == ["Garden", "Old", "Taxes"]  # Old was made last
     assert listed[0]["pinned"] is True and listed[1]["archived"] is True
+
+
+def test_an_archived_conversation_is_listed_again_with_undo(chats, capsys) -> None:  # type: ignore[no-untyped-def]
+    capsys.readouterr()
+    assert main(["history", "archive", chats["Old"], "--undo", "--json"]) == 0
+    assert _lines(capsys.readouterr().out) == [{"conversation": chats["Old"], "archived": False}]
+    assert main(["history", "list"]) == 0
+    assert [line.split()[-1] for line in capsys.readouterr().out.splitlines()] == [
+        "Garden", "Old", "Taxes"]
 
 
 def test_list_on_a_new_install_says_so(capsys) -> None:  # type: ignore[no-untyped-def]
@@ -106,7 +115,7 @@ def test_delete_removes_it_from_list_and_search(chats, capsys) -> None:  # type:
             ["history", "export", "--conversation", "nope"],
             "hearth: no conversation with id 'nope'\n",
         ),
-        (["history"], "hearth: choose one of: history list, search, export, delete, recover\n"),
+        (["history"], "hearth: choose one of: history list, search, export, archive, delete, recover\n"),
     ],
 )
 def test_mistakes_give_one_line_and_an_error_code(chats, capsys, argv, message) -> None:  # type: ignore[no-untyped-def]

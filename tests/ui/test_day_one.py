@@ -30,6 +30,41 @@ def test_file_search_folders_from_settings_are_scanned_without_an_error(ctx, qtb
     services.stop()
 
 
+def test_patterns_left_out_in_settings_apply_without_a_restart(ctx, qtbot, tmp_path) -> None:
+    """Settings > Folders: a pattern typed under the file search folders drops matching files
+    from search at once, and clearing it brings them back, while Hearth runs."""
+    from app.ui.settings.dialog import SettingsDialog
+    from app.ui.shell.services import Services
+
+    folder = tmp_path / "Projects"
+    folder.mkdir()
+    (folder / "plan.txt").write_text("the plan")
+    (folder / "build.log").write_text("noise")
+    ctx.hearth.settings.file_roots = [str(folder)]
+    services = Services(ctx)
+    services.start()
+    files = ctx.hearth.files
+
+    def found() -> set[str]:
+        return {hit.name for hit in files.search(limit=10)}
+
+    def save(patterns: str) -> None:
+        dialog = SettingsDialog(ctx)
+        qtbot.addWidget(dialog)
+        dialog.saved.connect(services.settings_changed)
+        dialog.ignore.setText(patterns)
+        dialog.save()
+
+    qtbot.waitUntil(lambda: found() == {"plan.txt", "build.log"}, timeout=WAIT_MS)
+    save("*.log, drafts/")
+    qtbot.waitUntil(lambda: found() == {"plan.txt"}, timeout=WAIT_MS)
+    assert ctx.hearth.settings.file_ignore_patterns == ["*.log", "drafts/"]
+    save("")
+    qtbot.waitUntil(lambda: found() == {"plan.txt", "build.log"}, timeout=WAIT_MS)
+    assert ctx.ops.wait(WAIT_MS)
+    services.stop()
+
+
 def _luminance(c: Any) -> float:
     def channel(v: int) -> float:
         v = v / 255

@@ -102,7 +102,8 @@ def test_a_pdf_source_opens_in_app_at_its_page(window, tmp_path, qtbot) -> None:
     viewer = open_source(SimpleNamespace(document=str(pdf), page=2), window)
     assert viewer is not None
     qtbot.addWidget(viewer)
-    qtbot.waitUntil(lambda: viewer.current_page == 2, timeout=WAIT_MS)
+    # On page 2 (the navigator counts from 0).
+    qtbot.waitUntil(lambda: viewer.view.pageNavigator().currentPage() == 1, timeout=WAIT_MS)
     assert "2 of 2" in viewer.page_label.text()
 
 

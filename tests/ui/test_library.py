@@ -62,7 +62,8 @@ def test_add_search_open_at_the_page_and_remove(ctx, library, qtbot, tmp_path,
     monkeypatch.setattr("app.ui.open_source.PdfViewer.show", lambda self: opened.append(self))
     library.results.itemActivated.emit(hit)
     assert opened and opened[0].path == str(pdf)
-    qtbot.waitUntil(lambda: opened[0].current_page == 2, timeout=WAIT_MS)
+    # On page 2 (the navigator counts from 0).
+    qtbot.waitUntil(lambda: opened[0].view.pageNavigator().currentPage() == 1, timeout=WAIT_MS)
     opened[0].close()
 
     library.search.clear()

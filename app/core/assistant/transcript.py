@@ -58,11 +58,6 @@ INTERRUPTED = ("The tool was interrupted before it returned a result (Hearth sto
                "ran). Nothing is known about what it did; run it again if it is still needed.")
 
 
-def to_engine_messages(stored: list[StoredMessage]) -> list[Message]:
-    """Stored history -> OpenAI-style messages (tool call arguments stay dicts)."""
-    return [message for _, message in engine_messages(stored)]
-
-
 def engine_messages(stored: list[StoredMessage]) -> list[tuple[int, Message]]:
     """Stored history -> (seq, message) pairs for the model.
 

@@ -15,8 +15,14 @@ import sqlite_utils
 from app.core.history.records import HistoryError
 from app.core.history.schema import MIGRATIONS
 from backends.errors import FailureKind, kind_of
+from skills.common.migrations import open_migrated
 
 log = logging.getLogger(__name__)
+
+# In WAL mode NORMAL syncs at checkpoints only: a committed write survives a crash of the process
+# (not necessarily a power cut), and streaming writes stay cheap. secure_delete: deleted text is
+# overwritten on disk.
+_PRAGMAS = ("synchronous = normal", "foreign_keys = on", "secure_delete = on")
 
 
 class Database:
@@ -27,17 +33,17 @@ class Database:
         self.path = path
         self._busy_timeout = busy_timeout
         self.lock = threading.RLock()
-        # Autocommit mode: every write below opens its own transaction explicitly.
-        self.conn = sqlite3.connect(
-            str(path), timeout=busy_timeout, isolation_level=None, check_same_thread=False
-        )
-        self.db = sqlite_utils.Database(self.conn, execute_plugins=False)
         self.read_only = False
         try:
-            self._prepare()
+            # Autocommit mode: every write below opens its own transaction explicitly.
+            self.db = open_migrated(path, MIGRATIONS, pragmas=_PRAGMAS, autocommit=True,
+                                    timeout=busy_timeout)
         except sqlite3.DatabaseError as exc:
-            self.conn.close()
             self._open_read_only(path, busy_timeout, exc)
+
+    @property
+    def conn(self) -> sqlite3.Connection:
+        return self.db.conn
 
     def _open_read_only(self, path: Path, busy_timeout: float, cause: sqlite3.DatabaseError) -> None:
         """Where the file cannot be written (a read-only disk, a damaged file), keep reading it:
@@ -54,7 +60,7 @@ class Database:
             except sqlite3.DatabaseError:
                 conn.close()
                 continue
-            self.conn, self.read_only = conn, True
+            self.read_only = True
             self.db = sqlite_utils.Database(conn, execute_plugins=False)
             log.info("history database %s opened read-only: %s", path, cause)
             return
@@ -66,20 +72,6 @@ class Database:
         with self.lock:
             self.conn.close()
             self._open_read_only(self.path, self._busy_timeout, cause)
-
-    def _prepare(self) -> None:
-        self.db.enable_wal()
-        # In WAL mode NORMAL syncs at checkpoints only: a committed write survives a crash of
-        # the process (not necessarily a power cut), and streaming writes stay cheap.
-        self.conn.execute("pragma synchronous = normal")
-        self.conn.execute("pragma foreign_keys = on")
-        self.conn.execute("pragma secure_delete = on")  # deleted text is overwritten on disk
-        try:
-            MIGRATIONS.apply(self.db)
-        except sqlite3.OperationalError:
-            # Two processes opening a new file at once: the loser's migration failed (and was
-            # rolled back) because the winner had just made the table; rerun skips what is done.
-            MIGRATIONS.apply(self.db)
 
     def close(self) -> None:
         with self.lock:

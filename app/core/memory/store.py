@@ -13,7 +13,7 @@ from typing import Any
 
 import sqlite_utils
 
-from skills.common.migrations import Migrations
+from skills.common.migrations import Migrations, open_migrated
 
 TYPED = "typed"  # the source of a memory the person wrote themselves (Settings, CLI)
 MAX_TEXT = 500  # characters of one memory: a fact, not a document
@@ -82,15 +82,9 @@ class MemoryStore:
     CLI each write in their own short transaction; a SIGKILL loses at most the one open)."""
 
     def __init__(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        conn = sqlite3.connect(str(path), check_same_thread=False, timeout=30,
-                               isolation_level=None)
-        conn.execute("pragma journal_mode=wal")
-        conn.execute("pragma secure_delete = on")  # a forgotten fact is overwritten on disk
-        self._db = sqlite_utils.Database(conn, execute_plugins=False)
+        # secure_delete: a forgotten fact is overwritten on disk
+        self._db = open_migrated(path, migrations, pragmas=["secure_delete = on"], autocommit=True)
         self._lock = threading.RLock()
-        with self._lock:
-            migrations.apply(self._db)
 
     def close(self) -> None:
         with self._lock:

@@ -92,10 +92,3 @@ class Scheduler:
             now += timedelta(seconds=1)
             run = self.store.claim(routine.id, now, self.now(), manual=True)
         return self.runner.run(routine, run, missed=False)
-
-    def next_wake(self, now: datetime | None = None) -> datetime | None:
-        """The soonest time a routine falls due (the app sleeps until then, or a minute)."""
-        now = now or self.now()
-        times = [t for r in self.store.all() if not r.paused
-                 for t in [r.schedule.next_due(now)] if t is not None]
-        return min(times, default=None)

@@ -16,7 +16,7 @@ import sqlite_utils
 
 from app.core.routines.schedule import Schedule
 from skills.base import SkillError
-from skills.common.migrations import Migrations
+from skills.common.migrations import Migrations, open_migrated
 
 UTC = ZoneInfo("UTC")
 migrations = Migrations("routines")
@@ -114,13 +114,8 @@ class RoutineStore:
     is one transaction, so a kill mid-write leaves the last committed state."""
 
     def __init__(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        conn = sqlite3.connect(str(path), check_same_thread=False, timeout=30)
-        conn.execute("pragma journal_mode=wal")
-        self._db = sqlite_utils.Database(conn)
+        self._db = open_migrated(path, migrations)
         self._lock = threading.RLock()
-        with self._lock:
-            migrations.apply(self._db)
 
     def close(self) -> None:
         with self._lock:

@@ -4,7 +4,6 @@ asked, tokens, duration, tools; never a message's text)."""
 from __future__ import annotations
 
 import json
-import sqlite3
 import threading
 from collections.abc import Iterable
 from pathlib import Path
@@ -12,7 +11,7 @@ from pathlib import Path
 import sqlite_utils
 
 from app.core.server.log import RequestRecord
-from skills.common.migrations import Migrations
+from skills.common.migrations import Migrations, open_migrated
 
 KEEP = 1000  # requests kept; older ones are dropped as new ones arrive
 
@@ -55,16 +54,10 @@ class RequestLogStore:
     reads the log at start (one lock)."""
 
     def __init__(self, path: Path, keep: int = KEEP) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
         self.keep = keep
-        conn = sqlite3.connect(str(path), check_same_thread=False, timeout=30,
-                               isolation_level=None)
-        conn.execute("pragma journal_mode=wal")
-        conn.execute("pragma secure_delete = on")  # a cleared log leaves no old rows readable
-        self._db = sqlite_utils.Database(conn, execute_plugins=False)
+        # secure_delete: a cleared log leaves no old rows readable
+        self._db = open_migrated(path, migrations, pragmas=["secure_delete = on"], autocommit=True)
         self._lock = threading.Lock()
-        with self._lock:
-            migrations.apply(self._db)
 
     def add(self, records: Iterable[RequestRecord]) -> None:
         """Append, then drop what is older than the last `keep` (one transaction)."""

@@ -27,7 +27,6 @@ from app.core.server.request_fields import (
     Temperature,
     Unit,
     arguments,
-    at_least,
     kinds,
     only,
     reason,
@@ -170,7 +169,7 @@ class _Common(Body):
 class _Sampled(_Common):
     stream_options: StreamOptions | None = None
     max_completion_tokens: Count | None = None
-    top_k: Annotated[int, at_least(0)] | None = None  # llama.cpp / vLLM extension
+    top_k: Annotated[int, Field(ge=0)] | None = None  # llama.cpp / vLLM extension
     min_p: Unit | None = None
     stop: Stops | None = None
     n: Annotated[int | None, only(1)] = None

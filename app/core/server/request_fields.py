@@ -11,6 +11,7 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Discriminator,
+    Field,
     JsonValue,
     Tag,
     ValidationError,
@@ -50,6 +51,7 @@ def _param(loc: tuple[int | str, ...]) -> str:
 def _refusal(error: ErrorDetails, endpoint: str) -> ApiError:
     """One validation error as the 400 a client reads: the field first, then what is wrong."""
     param, kind, given = _param(error["loc"]), error["type"], error.get("input")
+    ctx = error.get("ctx") or {}
     if kind == "extra_forbidden":
         where = f" for {endpoint}" if "." not in param and "[" not in param else ""
         return bad_request(f"Unknown field '{param}'{where}.", param=param)
@@ -58,9 +60,12 @@ def _refusal(error: ErrorDetails, endpoint: str) -> ApiError:
     if kind in _KINDS:
         reason = f"must be {_KINDS[kind]}, not {_type_name(given)}."
     elif kind == "literal_error":
-        expected = str((error.get("ctx") or {}).get("expected", "")).replace("'", "")
+        expected = str(ctx.get("expected", "")).replace("'", "")
         choices = f"one of {expected}" if " or " in expected else json.dumps(expected)
         reason = f"must be {choices}, not {json.dumps(given)}."
+    elif kind in ("greater_than_equal", "less_than_equal"):
+        least = kind == "greater_than_equal"
+        reason = f"must be at {'least' if least else 'most'} {ctx['ge' if least else 'le']:g}, not {given}."
     elif kind == "too_short":
         reason = "must hold at least one item."
     elif kind == "kind":  # a field that takes one of several JSON types
@@ -86,22 +91,6 @@ def reason(text: str) -> PydanticCustomError:
 
 # -- field types --------------------------------------------------------------------------------
 
-def between(low: float, high: float) -> AfterValidator:
-    def check(value: float) -> float:
-        if not low <= value <= high:
-            raise reason(f"must be between {low:g} and {high:g}, not {value:g}.")
-        return value
-    return AfterValidator(check)
-
-
-def at_least(low: int) -> AfterValidator:
-    def check(value: int) -> int:
-        if value < low:
-            raise reason(f"must be at least {low}, not {value}.")
-        return value
-    return AfterValidator(check)
-
-
 def only(expected: JsonValue) -> AfterValidator:
     """A field Hearth accepts only at its neutral value."""
     def check(value: JsonValue) -> JsonValue:
@@ -109,12 +98,6 @@ def only(expected: JsonValue) -> AfterValidator:
             raise reason(f"is not supported by Hearth's server (only {json.dumps(expected)}).")
         return value
     return AfterValidator(check)
-
-
-def _zero_penalty(value: float) -> float:
-    if value != 0.0:
-        raise reason("is not supported by Hearth's server (only 0).")
-    return value
 
 
 def _json_kind(value: object) -> str | None:
@@ -145,10 +128,10 @@ def arguments(value: JsonValue) -> dict[str, JsonValue]:
 
 
 Ignored = JsonValue  # changes nothing about the answer (metadata, caching hints, user ids)
-Count = Annotated[int, at_least(1)]
-Unit = Annotated[float, between(0.0, 1.0)]
-Temperature = Annotated[float, between(0.0, 2.0)]
-Penalty = Annotated[float, between(-2.0, 2.0), AfterValidator(_zero_penalty)]
+Count = Annotated[int, Field(ge=1)]
+Unit = Annotated[float, Field(ge=0, le=1)]
+Temperature = Annotated[float, Field(ge=0, le=2)]
+Penalty = Annotated[float, only(0)]
 Arguments = Annotated[JsonValue, AfterValidator(arguments)]
 Stops = Annotated[Annotated[str, Tag("~str")] | Annotated[list[str], Tag("~list")],
                   kinds("a string or an array of strings")]

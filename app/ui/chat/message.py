@@ -378,11 +378,6 @@ class AssistantMessage(QFrame):
     def busy(self) -> bool:
         return any(s.pending for s in self.segments) or self._timer.isActive()
 
-    def render_all(self) -> None:
-        """Render every part now (screenshots, tests; never while streaming)."""
-        for segment in self.segments:
-            segment.flush()
-
     # -- parts --------------------------------------------------------------------------------
     def _close_open_parts(self) -> None:
         if self.thinking is not None and not self.thinking.finished:

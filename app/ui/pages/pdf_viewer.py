@@ -67,9 +67,5 @@ class PdfViewer(QDialog):
         self.page_label.setText(self.tr("Page %1 of %2").replace("%1", str(index + 1))
                                 .replace("%2", str(count)))
 
-    @property
-    def current_page(self) -> int:
-        return self.view.pageNavigator().currentPage() + 1
-
     def open_external(self) -> None:
         QDesktopServices.openUrl(QUrl.fromLocalFile(self.path))

@@ -262,6 +262,10 @@ class SettingsDialog(QDialog):
         column.addWidget(QLabel(self.tr("File search folders (Hearth finds files only here)")))
         self.roots = FolderList(list(self.settings.file_roots), self.tr("File search folders"))
         column.addWidget(self.roots)
+        self.ignore = QLineEdit(", ".join(self.settings.file_ignore_patterns))
+        self.ignore.setPlaceholderText(self.tr("Left out of file search, e.g. *.log, build/"))
+        self.ignore.setAccessibleName(self.tr("Patterns left out of file search"))
+        column.addWidget(self.ignore)
         column.addSpacing(8)
         column.addWidget(QLabel(self.tr("Office files Hearth writes (documents, sheets, "
                                         "slides) go to")))
@@ -365,6 +369,7 @@ class SettingsDialog(QDialog):
             "thinking_default": self.thinking.isChecked(),
             "watched_folders": self.watched.folders(),
             "file_roots": self.roots.folders(),
+            "file_ignore_patterns": [p for p in map(str.strip, self.ignore.text().split(",")) if p],
             "office_output_folder": self.office_output.folder(),
             "hotkey": "" if sequence == default_hotkey() else sequence,
             "theme": str(self.theme.currentData()),

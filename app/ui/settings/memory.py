@@ -222,11 +222,6 @@ class MemoryTab(QWidget):
             self.table.setRowHidden(row, bool(needle) and (
                 item is None or needle not in item.text().casefold()))
 
-    def visible_texts(self) -> list[str]:
-        """The memories shown now (the search applied)."""
-        return [item.text() for row in range(self.table.rowCount())
-                if not self.table.isRowHidden(row) and (item := self.table.item(row, TEXT))]
-
     def _selection_changed(self) -> None:
         row = self._row()
         self.edit_button.setEnabled(row is not None)

@@ -68,11 +68,13 @@ class Services(QObject):
                          title=self.tr("Could not index your watched folders"))
 
     def apply_roots(self) -> None:
-        """File search covers exactly the folders in settings."""
+        """File search covers exactly the folders in settings, less what its patterns leave out."""
         wanted = list(self.ctx.hearth.settings.file_roots)
         files = self.ctx.lazy("files")
+        ignore = list(self.ctx.hearth.settings.file_ignore_patterns)
 
         def work() -> Any:
+            files.set_ignore_patterns(ignore)
             for root in set(files.roots) - set(wanted):  # a property, not a method
                 files.remove_root(root)
             for root in wanted:
@@ -88,7 +90,7 @@ class Services(QObject):
     def settings_changed(self, changed: set[str]) -> None:
         if "watched_folders" in changed:
             self.apply_folders()
-        if "file_roots" in changed:
+        if changed & {"file_roots", "file_ignore_patterns"}:
             self.apply_roots()
 
     # -- reminders ----------------------------------------------------------------------------

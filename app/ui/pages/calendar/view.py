@@ -356,10 +356,6 @@ class CalendarView(QWidget):
             self._ranges = RangeCache(self.ctx.lazy("calendar"))
         return self._ranges
 
-    def forget_ranges(self) -> None:
-        """Drop what was fetched ahead (benchmarks measure a cold month with it)."""
-        self._ranges = None
-
     def _fetch_ahead(self) -> None:
         cache = self._cache()
         for first, days in self._neighbours():
