@@ -52,6 +52,7 @@ class RequestHandle:
         self._position = 0
         self._runner: ModelRunner | None = None
         self.gave_way = 0  # times it paused for a more urgent job and went on after it
+        self.batched_with = 0  # the most other generations decoded together with it
 
     @property
     def position(self) -> int:
@@ -523,6 +524,9 @@ class _BatchRun:
         self._members[id(request)] = (job, pause)
         with self._runner._cond:
             self._runner._batch.append(job)
+        for member, _pause in self._members.values():
+            assert member.handle is not None
+            member.handle.batched_with = max(member.handle.batched_with, len(self._members) - 1)
         return request
 
     def deliver(self, request: BatchRequest, event: Event) -> None:

@@ -88,7 +88,8 @@ def test_log_survives_a_restart_and_keeps_no_message_text(
 
 def _record(n: int) -> RequestRecord:
     return RequestRecord(client=f"client{n}", method="POST", path="/v1/chat/completions",
-                         status=200, prompt_tokens=n, tool_calls=["get_time"], at=1000.0 + n)
+                         status=200, prompt_tokens=n, tool_calls=["get_time"], batched_with=n % 4,
+                         at=1000.0 + n)
 
 
 def test_only_the_newest_requests_are_kept_and_clear_forgets_them(tmp_path: Path) -> None:
@@ -110,13 +111,13 @@ def test_only_the_newest_requests_are_kept_and_clear_forgets_them(tmp_path: Path
         assert b"client7" not in path.read_bytes(), path
 
 
-def test_the_json_line_of_a_record_is_unchanged() -> None:
+def test_the_json_line_of_a_record_keeps_its_fields() -> None:
     line = _record(1).to_json()
     assert line["type"] == "request" and json.loads(json.dumps(line))["tool_calls"] == [
         "get_time"]
     assert set(line) == {"type", "client", "method", "path", "status", "model",
                          "prompt_tokens", "cached_tokens", "completion_tokens", "duration_ms",
-                         "queue_position", "gave_way", "finish_reason", "tools_offered",
+                         "queue_position", "gave_way", "batched_with", "finish_reason", "tools_offered",
                          "tool_calls", "error", "at"}
 
 

@@ -105,6 +105,11 @@ class Generation:
         self._forward(event)
 
     @property
+    def batched_with(self) -> int:
+        """The most other requests (or routines) its answer was decoded together with."""
+        return self.handle.batched_with
+
+    @property
     def gave_way(self) -> int:
         """How many times it paused to let the person's own turn go first."""
         return self.handle.gave_way

@@ -33,6 +33,7 @@ class RequestRecord:
     duration_ms: float = 0.0
     queue_position: int = 0
     gave_way: int = 0  # times it let the person's own turn go first
+    batched_with: int = 0  # the most other requests decoded in one batch with it
     finish_reason: str = ""
     tools_offered: int = 0
     tool_calls: list[str] = field(default_factory=list)  # names only

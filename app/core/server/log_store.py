@@ -44,9 +44,14 @@ def m001_requests(db: sqlite_utils.Database) -> None:
     )
 
 
+@migrations
+def m002_batched_with(db: sqlite_utils.Database) -> None:
+    db.execute("alter table server_requests add column batched_with integer not null default 0")
+
+
 _COLUMNS = ("at", "client", "method", "path", "status", "model", "prompt_tokens",
             "cached_tokens", "completion_tokens", "duration_ms", "queue_position", "gave_way",
-            "finish_reason", "tools_offered", "tool_calls", "error")
+            "finish_reason", "tools_offered", "tool_calls", "error", "batched_with")
 
 
 class RequestLogStore:
@@ -95,22 +100,25 @@ def _row(record: RequestRecord) -> list[object]:
     return [record.at, record.client, record.method, record.path, record.status, record.model,
             record.prompt_tokens, record.cached_tokens, record.completion_tokens,
             record.duration_ms, record.queue_position, record.gave_way, record.finish_reason,
-            record.tools_offered, json.dumps(record.tool_calls), record.error]
+            record.tools_offered, json.dumps(record.tool_calls), record.error,
+            record.batched_with]
 
 
 # A row as _row writes it: at, client, method, path, status, model, prompt, cached and completion
-# tokens, duration, queue position, gave way, finish reason, tools offered, tool calls, error.
-Row = tuple[float, str, str, str, int, str, int, int, int, float, int, int, str, int, str, str]
+# tokens, duration, queue position, gave way, finish reason, tools offered, tool calls, error,
+# batched with.
+Row = tuple[float, str, str, str, int, str, int, int, int, float, int, int, str, int, str, str,
+            int]
 
 
 def _record(row: Row) -> RequestRecord:
     (at, client, method, path, status, model, prompt_tokens, cached_tokens, completion_tokens,
      duration_ms, queue_position, gave_way, finish_reason, tools_offered, tool_calls,
-     error) = row
+     error, batched_with) = row
     return RequestRecord(
         client=client, method=method, path=path, status=status, model=model,
         prompt_tokens=prompt_tokens, cached_tokens=cached_tokens,
         completion_tokens=completion_tokens, duration_ms=duration_ms,
         queue_position=queue_position, gave_way=gave_way, finish_reason=finish_reason,
         tools_offered=tools_offered, tool_calls=[str(n) for n in json.loads(tool_calls)],
-        error=error, at=at)
+        error=error, batched_with=batched_with, at=at)

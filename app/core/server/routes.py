@@ -349,6 +349,7 @@ class Endpoints:
         self.state.live.discard(generation)
         if record is not None:
             record.gave_way = generation.gave_way
+            record.batched_with = generation.batched_with
 
     async def _stream_chat(self, generation: Generation, first: Event, record: _Record,
                            parsed: protocol.Sampling) -> AsyncGenerator[bytes, None]:
@@ -576,6 +577,7 @@ class _Record:
         self.model = ""
         self.queue_position = 0
         self.gave_way = 0
+        self.batched_with = 0
         self.tools_offered = 0
         self.streaming = False
         self.error = ""
@@ -594,5 +596,5 @@ class _Record:
             completion_tokens=done.completion_tokens if done else 0,
             duration_ms=round((time.perf_counter() - self.started) * 1000, 1),
             queue_position=self.queue_position, gave_way=self.gave_way,
-            finish_reason=done.finish_reason if done else "",
+            batched_with=self.batched_with, finish_reason=done.finish_reason if done else "",
             tools_offered=self.tools_offered, tool_calls=self.calls, error=self.error)

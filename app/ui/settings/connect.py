@@ -332,6 +332,7 @@ def _size(locale: QLocale, size: int) -> str:
 def _row(record: RequestRecord) -> str:
     when = datetime.fromtimestamp(record.at).strftime("%Y-%m-%d %H:%M:%S")
     tools = f" · {', '.join(record.tool_calls)}" if record.tool_calls else ""
+    batched = f" · batched with {record.batched_with}" if record.batched_with else ""
     return (f"{when}  {record.status}  {record.path}  {record.client}  "
             f"{record.prompt_tokens}+{record.completion_tokens} ({record.cached_tokens} cached)  "
-            f"{record.duration_ms:.0f} ms{tools}")
+            f"{record.duration_ms:.0f} ms{tools}{batched}")
