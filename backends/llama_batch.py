@@ -32,14 +32,14 @@ from backends.base import BatchRequest, GenerateOptions, Message, TakeMore
 from backends.errors import FailureKind
 from backends.events import Event, Prefill, StreamError
 from backends.llama_answer import Answer, sampling_params, set_seed
+from backends.llama_state import SEQ as PERSON_SEQ
 
 CAPACITY = 4
 """Generations one forward pass carries. On a CPU a decode step reads every weight once
 whatever the batch, so 4 tokens cost little more than 1; with many more the step becomes
 compute-bound and each sequence's share of the n_ctx cells small. 4 covers what agents send at
 once (a client and a few sub-agents)."""
-PERSON_SEQ = 0  # llama-cpp-python's sequence: the single path's live conversation
-N_SEQ_MAX = CAPACITY + 1  # the batch's sequences are 1..CAPACITY
+N_SEQ_MAX = CAPACITY + 1  # the batch's sequences are 1..CAPACITY; PERSON_SEQ is the single path's
 PROMPT_CHUNK = 256
 """Prompt tokens read per step, all sequences together: a step holds the decoding ones back
 for that long, and should_stop is looked at between steps (the single path's prefill reports
