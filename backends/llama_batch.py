@@ -128,7 +128,7 @@ class Batch:
         self._mem = llama_cpp.llama_get_memory(host.llm.ctx)
         self._chunk = min(PROMPT_CHUNK, int(host.llm.n_batch) - CAPACITY)
         self._batch: Any = _internals.LlamaBatch(n_tokens=CAPACITY + self._chunk, embd=0,
-                                            n_seq_max=1, verbose=False)
+                                                 n_seq_max=1, verbose=False)
         self._free = list(range(PERSON_SEQ + 1, N_SEQ_MAX))
         self._waiting: list[_Member] = []
         self._running: list[_Member] = []
