@@ -13,6 +13,11 @@ next turn goes on from its KV at once, with no park and restore on the way to it
 Only a request that cannot fit beside it, when nothing else in the batch runs, parks it (the
 backend's conversation caches take it back on that conversation's next turn).
 
+A request's prompt is read from where another sequence's KV stops matching it: the cells of the
+longest common prefix held by sequence 0 (the conversation the single path last served) or by a
+running member (agents sending the same system prompt and tools) are shared, not recomputed
+(llama_memory_seq_cp: in a unified KV the cells take one more sequence id, nothing is copied).
+
 Memory plan: a request reserves its prompt + max_tokens cells (at most n_ctx) when it starts,
 and one that does not fit in the cells left waits inside the batch, first come first served,
 until others end. A prompt longer than the context is refused as on the single path.
@@ -32,14 +37,15 @@ from backends.base import BatchRequest, GenerateOptions, Message, TakeMore
 from backends.errors import FailureKind
 from backends.events import Event, Prefill, StreamError
 from backends.llama_answer import Answer, sampling_params, set_seed
+from backends.llama_prefix import common_prefix, matching_tokens
+from backends.llama_state import SEQ as PERSON_SEQ
 
 CAPACITY = 4
 """Generations one forward pass carries. On a CPU a decode step reads every weight once
 whatever the batch, so 4 tokens cost little more than 1; with many more the step becomes
 compute-bound and each sequence's share of the n_ctx cells small. 4 covers what agents send at
 once (a client and a few sub-agents)."""
-PERSON_SEQ = 0  # llama-cpp-python's sequence: the single path's live conversation
-N_SEQ_MAX = CAPACITY + 1  # the batch's sequences are 1..CAPACITY
+N_SEQ_MAX = CAPACITY + 1  # the batch's sequences are 1..CAPACITY; PERSON_SEQ is the single path's
 PROMPT_CHUNK = 256
 """Prompt tokens read per step, all sequences together: a step holds the decoding ones back
 for that long, and should_stop is looked at between steps (the single path's prefill reports
@@ -101,7 +107,8 @@ class _Member:
     tokens: list[int]  # the prompt's, then the resume tokens
     reserve: int  # KV cells it may fill
     seq: int = -1
-    pos: int = 0  # the position of its next token
+    cached: int = 0  # leading prompt tokens whose cells it shares with another sequence
+    fed: list[int] = field(default_factory=list)  # the tokens its KV holds, position by position
     pending: list[int] = field(default_factory=list)  # tokens to feed at the next step
     sampler: Any = None
     sampled: bool = False  # it has produced a token (it no longer reads its prompt)
@@ -121,7 +128,7 @@ class Batch:
         self._mem = llama_cpp.llama_get_memory(host.llm.ctx)
         self._chunk = min(PROMPT_CHUNK, int(host.llm.n_batch) - CAPACITY)
         self._batch: Any = _internals.LlamaBatch(n_tokens=CAPACITY + self._chunk, embd=0,
-                                            n_seq_max=1, verbose=False)
+                                                 n_seq_max=1, verbose=False)
         self._free = list(range(PERSON_SEQ + 1, N_SEQ_MAX))
         self._waiting: list[_Member] = []
         self._running: list[_Member] = []
@@ -191,17 +198,33 @@ class Batch:
         # The chain the single path builds for these options: the same tokens at any
         # temperature, from the same logits and seed.
         member.sampler = self._llm._init_sampler(**sampling_params(member.request.options))
-        member.pending = list(member.tokens)
+        self._share_prefix(member)
+        member.pending = member.tokens[member.cached:]
         self._running.append(member)
         if self._shows_prefill(member):
-            yield member.request, Prefill(0, len(member.tokens) - 1)
+            yield member.request, Prefill(0, self._to_read(member))
+
+    def _share_prefix(self, member: _Member) -> None:
+        """Take the longest prefix of its prompt another sequence holds (all but the last
+        token, whose logits it needs)."""
+        held = [(PERSON_SEQ, matching_tokens(self._llm, member.tokens))]
+        held += [(m.seq, common_prefix(m.fed, member.tokens)) for m in self._running]
+        source, shared = max(held, key=lambda pair: pair[1])
+        member.cached = min(shared, len(member.tokens) - 1)
+        if member.cached:
+            self._lib.llama_memory_seq_cp(self._mem, source, member.seq, 0, member.cached)
+            member.fed = member.tokens[:member.cached]
+
+    def _to_read(self, member: _Member) -> int:
+        return len(member.tokens) - 1 - member.cached  # the last one is read with the answer
 
     def _shows_prefill(self, member: _Member) -> bool:
-        return len(member.tokens) - 1 >= 2 * self._chunk  # long enough to be worth showing
+        return self._to_read(member) >= 2 * self._chunk  # long enough to be worth showing
 
     def _end(self, member: _Member, finish: str) -> Iterator[Out]:
         self._release(member)
-        yield from ((member.request, event) for event in member.answer.end(finish))
+        ending = member.answer.end(finish, member.cached)
+        yield from ((member.request, event) for event in ending)
 
     def _release(self, member: _Member) -> None:
         if member in self._waiting:
@@ -256,10 +279,10 @@ class Batch:
         batch = self._batch.batch
         for token in member.pending[:count]:
             row = batch.n_tokens
-            batch.token[row], batch.pos[row], batch.logits[row] = token, member.pos, 0
+            batch.token[row], batch.pos[row], batch.logits[row] = token, len(member.fed), 0
             batch.n_seq_id[row], batch.seq_id[row][0] = 1, member.seq
             batch.n_tokens = row + 1
-            member.pos += 1
+            member.fed.append(token)
         del member.pending[:count]
         if member.pending:
             return None
@@ -269,8 +292,8 @@ class Batch:
     def _advance(self, member: _Member, row: int | None) -> Iterator[Out]:
         """After the pass: a reading member's progress, a decoding one's token and events."""
         if not member.sampled and self._shows_prefill(member):
-            total = len(member.tokens) - 1
-            yield member.request, Prefill(min(member.pos, total), total)
+            total = self._to_read(member)
+            yield member.request, Prefill(min(len(member.fed) - member.cached, total), total)
         if row is None:
             return
         token = int(member.sampler.sample(self._llm._ctx, row))

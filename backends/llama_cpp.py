@@ -40,7 +40,13 @@ from backends.llama_gguf import GgufSummary, inspect_gguf, model_shape
 from backends.llama_log import TAP
 from backends.llama_prefix import LlamaPrefix, matching_tokens
 from backends.llama_speculate import speculative_tokens
-from backends.llama_state import SeqState, restore_sequence, save_sequence, seq_state_codec
+from backends.llama_state import (
+    SEQ,
+    SeqState,
+    restore_sequence,
+    save_sequence,
+    seq_state_codec,
+)
 from backends.nanbeige import STOP_TEXTS
 from backends.prefix_cache import (
     DEFAULT_LIMIT_BYTES,
@@ -215,7 +221,8 @@ class LlamaCppBackend:
 
     def stream_batch(self, first: list[BatchRequest], take_more: TakeMore
                      ) -> Iterator[tuple[BatchRequest, Event]]:
-        """Decode several generations in one forward pass (backends/llama_batch.py)."""
+        """Decode several generations in one forward pass (backends/llama_batch.py). The
+        context is the batch's until it returns (or is closed): nothing else may use it."""
         host = BatchHost(self._require(), self._read_prompt, self._stop_ids, self._make_room)
         yield from Batch(host, take_more).events(first)
 
@@ -376,7 +383,7 @@ class LlamaCppBackend:
         self._park_active()
         self._active_key = None  # its next turn takes it back from the caches
         self._llm.reset()
-        self._llm._ctx.kv_cache_seq_rm(0, -1, -1)
+        self._llm._ctx.kv_cache_seq_rm(SEQ, -1, -1)
 
     def _park_active(self) -> None:
         if self._caches is not None and self._active_key is not None and self._llm.n_tokens > 0:

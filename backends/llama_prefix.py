@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -62,8 +63,13 @@ class LlamaPrefix:
 
 def matching_tokens(llm: Any, tokens: list[int]) -> int:
     """How many leading `tokens` the live context already holds (its KV is reusable)."""
+    return common_prefix(llm.input_ids[: llm.n_tokens].tolist(), tokens)
+
+
+def common_prefix(held: Sequence[int], tokens: Sequence[int]) -> int:
+    """How many leading tokens the two sequences have in common."""
     common = 0
-    for old, new in zip(llm.input_ids[: llm.n_tokens].tolist(), tokens, strict=False):
+    for old, new in zip(held, tokens, strict=False):
         if old != new:
             break
         common += 1

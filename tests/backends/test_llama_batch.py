@@ -170,6 +170,42 @@ def test_a_stopped_request_pauses_and_goes_on_as_if_never_stopped(
     assert outcome(resumed) == outcome(solo[id(stopped)])
 
 
+AGENT = {"role": "system", "content": "You are a file agent. Tools: read, write, list. " * 6}
+
+
+def agent_request(*texts: str) -> BatchRequest:
+    messages = [AGENT] + [{"role": "user" if i % 2 == 0 else "assistant", "content": text}
+                          for i, text in enumerate(texts)]
+    return BatchRequest(messages, GenerateOptions(max_tokens=24, temperature=0.0), never)
+
+
+def test_requests_with_one_system_prompt_share_its_cells(backend: LlamaCppBackend) -> None:
+    from backends.llama_prefix import common_prefix
+
+    first, second = agent_request("List the files."), agent_request("Read notes.txt.")
+    solo = alone(backend, second)
+    alone(backend, request("Something else."))  # the live conversation shares "You are "
+    got = batched(backend, [first], [second], join_at=4)  # once the first has read its prompt
+    shared = common_prefix(*(backend.encode_prompt(r.messages, r.options).tokens
+                             for r in (first, second)))
+    assert got[id(first)][-1].cached_prompt_tokens < 20
+    assert got[id(second)][-1].cached_prompt_tokens == shared > 150
+    assert seen(got[id(second)]) == seen(solo)
+
+
+def test_a_request_goes_on_from_the_live_conversation(backend: LlamaCppBackend) -> None:
+    from backends.llama_prefix import matching_tokens
+
+    follow_up = agent_request("Read notes.txt.", "It says: buy milk.", "And todo.txt?")
+    solo = alone(backend, follow_up)
+    alone(backend, agent_request("Read notes.txt."))  # the agent's previous turn, alone
+    live = matching_tokens(backend._llm, backend.encode_prompt(
+        follow_up.messages, follow_up.options).tokens)
+    got = batched(backend, [follow_up, request(PROMPTS[0])])[id(follow_up)]
+    assert got[-1].cached_prompt_tokens == live > 200
+    assert seen(got) == seen(solo)
+
+
 def test_limits_end_each_request_on_its_own(backend: LlamaCppBackend) -> None:
     short = request(PROMPTS[1], max_tokens=3)
     too_long = request("word " * 1100)
