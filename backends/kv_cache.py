@@ -124,6 +124,10 @@ class ConversationCaches(Generic[S]):
     def keys_in_memory(self) -> list[str]:
         return list(self._memory)
 
+    def bytes_in_memory(self) -> int:
+        """What the states kept in memory take (the rest of the KV budget is free)."""
+        return self._memory_used()
+
     def path_for(self, key: str) -> Path | None:
         if self.folder is None:
             return None
