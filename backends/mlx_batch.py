@@ -67,6 +67,7 @@ class _Batch:
         self.backend = backend
         generate = importlib.import_module("mlx_lm.generate")
         self.sample = importlib.import_module("mlx_lm.sample_utils")
+        self.mx = importlib.import_module("mlx.core")
         stops = sorted(int(t) for t in backend._tokenizer.eos_token_ids)
         self.generator: Any = generate.BatchGenerator(
             backend._model, stop_tokens=[[t] for t in stops], completion_batch_size=CAPACITY,
@@ -97,6 +98,7 @@ class _Batch:
                     yield from self._token(response)
         finally:
             self.generator.close()
+            self.mx.clear_cache()  # the batch's KV buffers go back, not kept for reuse
 
     def _admit(self, requests: list[BatchRequest]) -> Iterator[Pair]:
         """Open each request as stream() does; those that end before starting end here."""
@@ -204,7 +206,7 @@ class _Batch:
         generator samples them in one call. A seeded one draws from its own key."""
         temp = options.effective_temperature()
         if options.seed is not None and temp > 0:
-            return _Seeded(self.sample, importlib.import_module("mlx.core"), options)
+            return _Seeded(self.sample, self.mx, options)
         params = (temp, options.top_p, options.min_p, options.top_k) if temp > 0 else (0, 0, 0, 0)
         if params not in self.samplers:
             self.samplers[params] = self.backend._sampler(options)

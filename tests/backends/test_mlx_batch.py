@@ -238,13 +238,14 @@ def test_after_a_batch_the_single_path_gives_its_same_answers(backend: MlxBacken
 
 
 class FailingModel:
-    """The real tiny model, failing as MLX can (out of memory) at its n-th forward pass."""
+    """The real tiny model, failing as MLX can (out of memory) at its n-th forward pass over
+    several sequences at once (a batch's decode step)."""
 
     def __init__(self, inner: Any, fail_at: int) -> None:
         self.inner, self.fail_at, self.calls = inner, fail_at, 0
 
     def __call__(self, inputs: Any, cache: Any = None) -> Any:
-        self.calls += 1
+        self.calls += inputs.shape[0] > 1
         if self.calls == self.fail_at:
             raise RuntimeError("[metal::malloc] Resource limit exceeded")
         return self.inner(inputs, cache=cache)
@@ -261,12 +262,13 @@ def test_an_engine_failure_mid_batch_ends_every_request_with_an_error(backend: M
                                                                       ) -> None:
     requests = [Req(ask(q), greedy()) for q in ("Hi", "Hello", "Hey")]
     real = backend._model
-    backend._model = FailingModel(real, fail_at=6)
+    backend._model = FailingModel(real, fail_at=8)
     try:
         batch(backend, requests)
     finally:
         backend._model = real
     for req in requests:
+        assert sum(isinstance(e, (TextDelta, ReasoningDelta)) for e in req.events) > 0
         error = req.events[-2]
         assert isinstance(error, StreamError) and error.kind == FailureKind.ENGINE_FAILED
         assert "Resource limit exceeded" in error.message
