@@ -121,6 +121,10 @@ class ConversationCaches(Generic[S]):
             for path in self.folder.glob("*" + self.codec.suffix):
                 path.unlink(missing_ok=True)
 
+    def bytes_in_memory(self) -> int:
+        """What the states kept in memory take (the rest of the KV budget is free)."""
+        return self._memory_used()
+
     def path_for(self, key: str) -> Path | None:
         if self.folder is None:
             return None

@@ -7,14 +7,22 @@ import logging
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from time import perf_counter
 from typing import Any
 
 from jinja2 import TemplateError
 
-from backends.base import BackendInfo, GenerateOptions, Message, OnProgress, ShouldStop
+from backends.base import (
+    BackendInfo,
+    BatchRequest,
+    GenerateOptions,
+    Message,
+    OnProgress,
+    ShouldStop,
+    TakeMore,
+)
 from backends.chat_format import ChatTemplate
 from backends.engines import Engine
 from backends.errors import (
@@ -25,15 +33,17 @@ from backends.errors import (
     NotLoaded,
     UnsupportedModel,
 )
-from backends.events import Done, Event, Paused, StreamError, ToolCall
+from backends.events import Done, Event, StreamError
 from backends.kv_cache import ConversationCaches
 from backends.memory import plan_for_model, require_fit
+from backends.mlx_batch import batch_capacity, stream_batch
 from backends.mlx_cache import DEFAULT_KEY, CacheEntry, common_prefix, conversation_caches
 from backends.mlx_folder import MlxFolder, inspect_folder
 from backends.mlx_prefix import MlxPrefix
 from backends.mlx_speculate import LookupRun, lookup_stream
-from backends.nanbeige import STOP_TEXTS, opens_reasoning
-from backends.parser import OutputParser, over_budget
+from backends.mlx_turn import PREFILL_STEP, Text, Turn, ending, failed, final_events, one_line, reader, take
+from backends.nanbeige import STOP_TEXTS
+from backends.parser import OutputParser
 from backends.prefix_cache import (
     DEFAULT_LIMIT_BYTES,
     PrefixKey,
@@ -51,7 +61,6 @@ from backends.safe_tokens import (
 )
 
 KV_BITS: dict[str, int | None] = {"f16": None, "q8_0": 8, "q4_0": 4}
-PREFILL_STEP = 512  # tokens per prefill chunk; cancel is checked between chunks
 WARM_SLOT = "__prefix__"  # the warm-up's cache, handed to the first new conversation
 
 
@@ -90,49 +99,10 @@ def _import_engine() -> _Engine:
     except (ImportError, OSError) as exc:
         raise EngineUnavailable(
             "MLX is not installed: pip install mlx-lm (Apple Silicon) or \"mlx-lm[cpu]\" "
-            f"(Linux) ({_one_line(exc)})") from exc
+            f"(Linux) ({one_line(exc)})") from exc
     return _Engine(mx, utils.load_model, utils.load_tokenizer, generate.stream_generate,
                    sample.make_sampler, cache.make_prompt_cache, cache.can_trim_prompt_cache,
                    cache.trim_prompt_cache, generate.maybe_quantize_kv_cache)
-
-
-@dataclass
-class _Turn:
-    """Book-keeping for one generation: tokens, timings and how it ended."""
-
-    prompt: str
-    tokens: list[int]
-    reused: int
-    started: float
-    computed: int = 0  # prefix tokens this turn computed before the prompt (not cached)
-    generated: list[int] = field(default_factory=list)
-    first_token_at: float = 0.0
-    prefill_started: float = 0.0
-    finish: str = "length"
-    saw_tool_call: bool = False
-    reasoning: int = 0  # tokens generated inside the reasoning
-    resumed: list[int] = field(default_factory=list)  # a paused part's tokens (in `tokens`)
-
-    def done(self) -> Done:
-        end = perf_counter()
-        first = self.first_token_at or end
-        cached = max(0, self.reused - self.computed)
-        new_tokens = len(self.tokens) - cached
-        prefill_s, decode_s = first - self.prefill_started, end - first
-        stop_token = 1 if self.finish in ("stop", "tool_calls") and self.generated else 0
-        timings = {
-            "ttft_ms": (first - self.started) * 1000,
-            "prefill_ms": prefill_s * 1000,
-            "decode_ms": decode_s * 1000,
-            "prefill_tokens_per_second": new_tokens / prefill_s if prefill_s > 0 else 0.0,
-            # The first token comes out of the prefill; decode speed counts the ones after it.
-            "tokens_per_second": (len(self.generated) - 1) / decode_s
-            if decode_s > 0 and len(self.generated) > 1 else 0.0,
-        }
-        prompt = len(self.tokens) - len(self.resumed)  # a paused part counts as output
-        return Done(self.finish, prompt_tokens=prompt, cached_prompt_tokens=min(cached, prompt),
-                    completion_tokens=len(self.resumed) + len(self.generated) - stop_token,
-                    timings=timings)
 
 
 class MlxBackend:
@@ -163,6 +133,7 @@ class MlxBackend:
         self._prefix: MlxPrefix | None = None
         self._prefix_limit = prefix_limit_bytes
         self._kv_group = 64
+        self._kv_per_token = 1  # KV bytes of one token (memory plan), for batches
         self.speculate = speculate
 
     @property
@@ -191,6 +162,7 @@ class MlxBackend:
         self._engine = engine
         fingerprint = folder.fingerprint(self._kv_type, _engine_version(engine))
         self._store = conversation_caches(self._cache_dir, fingerprint, kv_budget=plan.kv_bytes)
+        self._kv_per_token = max(1, plan.kv_bytes // max(1, plan.context_length))
         self._prefix = MlxPrefix(self._cache_dir, f"{fingerprint}-{plan.context_length}",
                                  self._prefix_limit, PREFILL_STEP)
         self._info.context_length = plan.context_length
@@ -242,37 +214,49 @@ class MlxBackend:
 
     def stream(self, messages: list[Message], options: GenerateOptions,
                should_stop: ShouldStop) -> Iterator[Event]:
-        started = perf_counter()
+        opened = self._open(messages, options, should_stop, perf_counter())
+        if isinstance(opened, list):
+            yield from opened
+            return
+        prefix = self._key(messages, options, opened.tokens)
+        room = self._info.context_length - len(opened.tokens)
+        yield from self._run(opened, options, should_stop, room, prefix)
+
+    def batch_capacity(self) -> int:
+        """Generations one forward pass carries (backends/mlx_batch.py); 1: no batching."""
+        return batch_capacity(self)
+
+    def stream_batch(self, first: list[BatchRequest], take_more: TakeMore
+                     ) -> Iterator[tuple[BatchRequest, Event]]:
+        """Several generations in one forward pass (backends/base.py BatchEngine)."""
+        return stream_batch(self, first, take_more)
+
+    def _open(self, messages: list[Message], options: GenerateOptions, should_stop: ShouldStop,
+              started: float) -> Turn | list[Event]:
+        """A generation's turn, or the events that end it before it starts (a refused prompt,
+        one too long for the context, a stop already asked for)."""
         if not self.loaded:
             raise NotLoaded("The MLX model is not loaded yet")
         if options.json_schema is not None:
-            yield StreamError("Structured output (a JSON schema in response_format or "
-                              "text.format) is not supported on the MLX engine: load the model "
-                              "with the llama.cpp engine, or leave the schema out.",
-                              kind=FailureKind.BAD_INPUT)
-            yield Done("error")
-            return
+            return [StreamError("Structured output (a JSON schema in response_format or "
+                                "text.format) is not supported on the MLX engine: load the "
+                                "model with the llama.cpp engine, or leave the schema out.",
+                                kind=FailureKind.BAD_INPUT), Done("error")]
         try:
             encoded = self.encode_prompt(messages, options)
         except (ValueError, TypeError, TemplateError) as exc:  # messages the template refuses
-            yield StreamError(f"Could not format the conversation: {_one_line(exc)}",
-                              kind=FailureKind.ENGINE_FAILED)
-            yield Done("error")
-            return
-        prompt, tokens = encoded.text, encoded.tokens + options.resume_tokens
-        room = self._info.context_length - len(tokens)
-        if room < 1:
-            yield StreamError(f"The conversation ({len(tokens):,} tokens) does not fit the "
-                              f"{self._info.context_length:,}-token context: start a new chat "
-                              "or raise the context length in settings", kind=FailureKind.CONTEXT_FULL)
-            yield Done("error", prompt_tokens=len(tokens))
-            return
+            return [StreamError(f"Could not format the conversation: {one_line(exc)}",
+                                kind=FailureKind.ENGINE_FAILED), Done("error")]
+        tokens = encoded.tokens + options.resume_tokens
+        if len(tokens) >= self._info.context_length:
+            return [StreamError(f"The conversation ({len(tokens):,} tokens) does not fit the "
+                                f"{self._info.context_length:,}-token context: start a new chat "
+                                "or raise the context length in settings",
+                                kind=FailureKind.CONTEXT_FULL),
+                    Done("error", prompt_tokens=len(tokens))]
         if should_stop():
-            yield Done("cancelled", prompt_tokens=len(tokens))
-            return
-        prefix = self._key(messages, options, tokens)
-        turn = _Turn(prompt, tokens, 0, started, resumed=list(options.resume_tokens))
-        yield from self._run(turn, options, should_stop, room, prefix)
+            return [Done("cancelled", prompt_tokens=len(tokens))]
+        return Turn(encoded.text, tokens, 0, started, resumed=list(options.resume_tokens))
 
     def prepare_prefix(self, messages: list[Message], options: GenerateOptions,
                        should_stop: ShouldStop, on_progress: OnProgress | None = None) -> bool:
@@ -326,7 +310,7 @@ class MlxBackend:
                                         options["kv_group_size"], options["kv_bits"])
         mx.eval([c.state for c in cache])
 
-    def _run(self, turn: _Turn, options: GenerateOptions, should_stop: ShouldStop,
+    def _run(self, turn: Turn, options: GenerateOptions, should_stop: ShouldStop,
              room: int, prefix: PrefixKey | None = None) -> Iterator[Event]:
         assert self._store is not None
         key = options.cache_key or DEFAULT_KEY
@@ -336,15 +320,12 @@ class MlxBackend:
             yield from self._generate(turn, entry, options, should_stop, room)
         except Exception as exc:  # noqa: BLE001 - an MLX runtime failure must end this turn, not the app
             keep = False  # the cache may be half-updated: never put it back
-            yield StreamError(f"MLX failed while generating: {_one_line(exc)}",
-                              kind=FailureKind.ENGINE_FAILED)
-            turn.finish = "error"
-            yield turn.done()
+            yield from failed(turn, exc)
         finally:
             if keep:
                 self._keep(key, entry, turn)
 
-    def _reusable_entry(self, key: str, turn: _Turn, prefix: PrefixKey | None = None,
+    def _reusable_entry(self, key: str, turn: Turn, prefix: PrefixKey | None = None,
                         should_stop: ShouldStop = lambda: False) -> CacheEntry:
         """This conversation's cache, trimmed back to the prefix the new prompt shares; a new
         conversation starts from the warm-up's cache or the saved prefix state."""
@@ -366,17 +347,14 @@ class MlxBackend:
         turn.reused = reuse
         return entry
 
-    def _generate(self, turn: _Turn, entry: CacheEntry, options: GenerateOptions,
+    def _generate(self, turn: Turn, entry: CacheEntry, options: GenerateOptions,
                   should_stop: ShouldStop, room: int) -> Iterator[Event]:
         assert self._engine is not None
         engine = self._engine
         if options.seed is not None:
             engine.mx.random.seed(options.seed)
-        parser = OutputParser(options.tool_call_format, starts_in_reasoning=opens_reasoning(
-            turn.prompt), tools=options.tools)
-        text = _Text(self._tokenizer.detokenizer)
-        _resume(turn, parser, text)
-        max_tokens = max(1, min(options.max_tokens - len(turn.resumed), room))
+        parser, text = reader(turn, options, self._tokenizer)
+        max_tokens = turn.new_token_limit(options, room)
         drafter = PromptLookup(turn.tokens) if self.speculate else None
         if drafter is None:
             responses = engine.stream_generate(
@@ -396,29 +374,20 @@ class MlxBackend:
             turn.finish = "cancelled"
         finally:
             responses.close()
-        yield from _final_events(parser, turn)
+        yield from final_events(parser, turn)
         done = turn.done()
         if drafter is not None:
             done.timings.update(drafted_tokens=float(drafter.stats.drafted),
                                 accepted_draft_tokens=float(drafter.stats.accepted))
         yield done
 
-    def _decode(self, turn: _Turn, responses: Any, parser: OutputParser, text: _Text,
+    def _decode(self, turn: Turn, responses: Any, parser: OutputParser, text: Text,
                 should_stop: ShouldStop, options: GenerateOptions) -> Iterator[Event]:
         for response in responses:
-            turn.first_token_at = turn.first_token_at or perf_counter()
-            turn.generated.append(int(response.token))
-            turn.reasoning += parser.in_reasoning
-            for event in parser.feed(text.of(response)):
-                turn.saw_tool_call = turn.saw_tool_call or isinstance(event, ToolCall)
-                yield event
-            if response.finish_reason:
-                turn.finish = response.finish_reason
-            elif should_stop():
-                turn.finish = "cancelled"
-                return
-            elif over_budget(turn.reasoning, options, parser):
-                turn.finish = "thinking_budget"
+            yield from take(turn, response, parser, text)
+            finish = ending(turn, response, parser, should_stop, options)
+            if finish is not None:
+                turn.finish = finish
                 return
 
     def _sampler(self, options: GenerateOptions) -> Any:
@@ -434,7 +403,7 @@ class MlxBackend:
         # Quantize from the first token, as llama.cpp's q8_0 cache does (and as planned).
         return {"kv_bits": bits, "kv_group_size": self._kv_group, "quantized_kv_start": 0}
 
-    def _keep(self, key: str, entry: CacheEntry, turn: _Turn) -> None:
+    def _keep(self, key: str, entry: CacheEntry, turn: Turn) -> None:
         """Put the cache back, recording exactly the tokens its positions hold."""
         assert self._store is not None and self._engine is not None
         held = turn.tokens + turn.generated
@@ -443,52 +412,6 @@ class MlxBackend:
             self._engine.trim_prompt_cache(entry.cache, offset - len(held))
         entry.tokens = held[:offset]
         self._store.put(key, entry)
-
-
-class _Text:
-    """The output's text from our own copy of mlx_lm's streaming detokenizer, fed the same
-    tokens as the one inside stream_generate: after a pause it goes on from the paused part's
-    tokens (a character split over two tokens across the pause stays whole)."""
-
-    def __init__(self, detokenizer: Any) -> None:
-        self._detokenizer = detokenizer
-
-    def add(self, token: int) -> str:
-        self._detokenizer.add_token(token)
-        return str(self._detokenizer.last_segment)
-
-    def of(self, response: Any) -> str:
-        """The text of one stream_generate response, as stream_generate itself computes it:
-        its last response adds its token unless it is the end of turn, then flushes."""
-        if response.finish_reason is None:
-            return self.add(int(response.token))
-        if response.finish_reason != "stop":
-            self._detokenizer.add_token(int(response.token))
-        self._detokenizer.finalize()
-        return str(self._detokenizer.last_segment)
-
-
-def _resume(turn: _Turn, parser: OutputParser, text: _Text) -> None:
-    """Go on from a paused part: its tokens go through the detokenizer and the parser exactly
-    as when they were generated, their events dropped (the client has them), so the parser's
-    state (reasoning or answer, held whitespace, a tag half seen) and counts are those of an
-    answer never paused."""
-    for token in turn.resumed:
-        turn.reasoning += parser.in_reasoning
-        for event in parser.feed(text.add(token)):
-            turn.saw_tool_call = turn.saw_tool_call or isinstance(event, ToolCall)
-
-
-def _final_events(parser: OutputParser, turn: _Turn) -> Iterator[Event]:
-    if turn.finish == "cancelled" and turn.resumed + turn.generated:
-        yield Paused(tuple(turn.resumed + turn.generated))  # before the parser's end
-    for event in parser.finish():
-        if turn.finish == "cancelled" and isinstance(event, StreamError):
-            continue  # a call cut off by the user's own cancel is not an error to report
-        turn.saw_tool_call = turn.saw_tool_call or isinstance(event, ToolCall)
-        yield event
-    if turn.finish == "stop" and turn.saw_tool_call:
-        turn.finish = "tool_calls"
 
 
 def _progress_check(should_stop: ShouldStop) -> Any:
@@ -519,22 +442,22 @@ def _load_weights(engine: _Engine, folder: MlxFolder) -> tuple[Any, Any]:
         model, config = engine.load_model(path)
     except NotImplementedError as exc:
         raise UnsupportedModel(f"{path.name} uses model options MLX does not support: "
-                               f"{_one_line(exc)}") from exc
+                               f"{one_line(exc)}") from exc
     except ValueError as exc:
         if "not supported" in str(exc):
             raise UnsupportedModel(f"This MLX installation cannot run model_type "
                                    f"{folder.model_type!r}; update mlx-lm or choose another "
                                    "model") from exc
         raise ModelCorrupt(f"{path.name}: the weights do not match config.json "
-                           f"({_one_line(exc)})") from exc
+                           f"({one_line(exc)})") from exc
     except Exception as exc:  # mlx and safetensors raise many types on damaged files
-        raise ModelCorrupt(f"{path.name}: the weights could not be read ({_one_line(exc)})") from exc
+        raise ModelCorrupt(f"{path.name}: the weights could not be read ({one_line(exc)})") from exc
     try:
         with _quiet("transformers"):
             tokenizer = engine.load_tokenizer(path, eos_token_ids=config.get("eos_token_id"))
     except Exception as exc:  # transformers raises OSError, ValueError, KeyError, ...
         raise ModelCorrupt(f"{path.name}: the tokenizer files are missing or damaged "
-                           f"({_one_line(exc)})") from exc
+                           f"({one_line(exc)})") from exc
     return model, tokenizer
 
 
@@ -548,12 +471,6 @@ def _quiet(logger_name: str) -> Iterator[None]:
         yield
     finally:
         logger.setLevel(level)
-
-
-def _one_line(exc: BaseException, limit: int = 300) -> str:
-    # Library messages can span lines; the user sees one readable line.
-    text = " ".join(str(exc).split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _stop_ids(tokenizer: Any) -> set[int]:
@@ -577,9 +494,9 @@ def _usable_device(mx: Any) -> str:
         mx.eval(mx.ones(2) + 1)  # the first GPU operation creates the device, loads the kernels
     except RuntimeError as exc:
         if "metallib" in str(exc):
-            raise EngineUnavailable(f"MLX cannot find its Metal kernels: {_one_line(exc)}") from exc
+            raise EngineUnavailable(f"MLX cannot find its Metal kernels: {one_line(exc)}") from exc
         mx.set_default_device(mx.cpu)
-        return f"no usable Metal device ({_one_line(exc)}): MLX runs on the CPU"
+        return f"no usable Metal device ({one_line(exc)}): MLX runs on the CPU"
     return ""
 
 
