@@ -1,4 +1,4 @@
-"""Batched decoding through the runner on the real llama.cpp engine (tiny model): an API
+"""Batched decoding through the runner on the real llama.cpp and MLX engines (tiny model): an API
 answer running alone steps aside when a second request comes and both go on in one batch; the
 person's turn pauses the batch and goes first; every answer is, at temperature 0, the one it
 would have been alone."""
@@ -12,20 +12,28 @@ from typing import Any
 import pytest
 
 from app.core.runner import ModelRunner, Priority, RequestHandle
-from backends.base import GenerateOptions
+from backends.base import Backend, GenerateOptions
 from backends.events import Done, Event, ReasoningDelta, TextDelta
 from backends.llama_cpp import LlamaCppBackend
+from backends.mlx_backend import MlxBackend
 
 WAIT = 300  # hang guard only
-PROMPTS = ["Describe, at great length, a day in Lyon.", "List the rivers of France, slowly.",
+# The first writes many deltas on both engines' tiny model (hooks run at its first one).
+PROMPTS = ["List the rivers of France, slowly.", "Describe, at great length, a day in Lyon.",
            "Write a long letter to a friend about trains."]
 
 
-@pytest.fixture(scope="module")
-def llama(tiny_model: Any, tmp_path_factory: pytest.TempPathFactory) -> ModelRunner:  # type: ignore[misc]
+@pytest.fixture(scope="module", params=["llama.cpp", "mlx"])
+def llama(request: pytest.FixtureRequest, tiny_model: Any,
+          tmp_path_factory: pytest.TempPathFactory) -> ModelRunner:  # type: ignore[misc]
+    """The runner on each local engine (the fixture keeps its first engine's name)."""
     runner = ModelRunner()
-    runner.load(LlamaCppBackend(str(tiny_model.gguf_path), context_length=4096,
-                                cache_dir=tmp_path_factory.mktemp("kv"))).result(WAIT)
+    kv = tmp_path_factory.mktemp("kv")
+    backend: Backend = (
+        LlamaCppBackend(str(tiny_model.gguf_path), context_length=4096, cache_dir=kv)
+        if request.param == "llama.cpp" else
+        MlxBackend(str(tiny_model.mlx_dir), context_length=4096, cache_dir=kv))
+    runner.load(backend).result(WAIT)
     yield runner
     runner.close()
 
