@@ -7,6 +7,9 @@ from pathlib import Path
 
 import pytest
 
+# Fixtures more than one folder uses: the scripted engine on a real runner, a real history.
+pytest_plugins = ["tests.support.scripted_runner"]
+
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")

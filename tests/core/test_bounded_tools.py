@@ -12,8 +12,9 @@ from app.core.runner import ModelRunner
 from app.core.settings import Settings
 from backends.scripted import ScriptedBackend
 from skills.common.limits import LIMITS
-from tests.core.test_assistant_loop import Events, answer, call
+from tests.core.test_assistant_loop import Events
 from tests.core.test_mcp import WAIT, server
+from tests.support.model_output import answer, call
 
 
 def test_a_server_with_thousands_of_tools_gives_the_first_few() -> None:

@@ -21,7 +21,8 @@ from app.core.runner import ModelRunner
 from app.core.settings import McpServer, Settings
 from backends.scripted import ScriptedBackend
 from skills.base import SkillContext, SkillError
-from tests.core.test_assistant_loop import Events, answer, call
+from tests.core.test_assistant_loop import Events
+from tests.support.model_output import answer, call
 from tests.support.ports import free_port
 
 FIXTURE = str(Path(__file__).with_name("mcp_server_fixture.py"))

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from app.main import Hearth
+from tests.support.scripted_cli import write_settings
 from tests.support.tiny_model import TinyModel
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -24,12 +25,6 @@ from app.main import main
 with time_machine.travel(datetime.fromisoformat(sys.argv[1]), tick=True):
     sys.exit(main(sys.argv[2:]))
 """
-
-
-def write_settings(home: Path, **values: Any) -> None:
-    folder = home / "data"
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "settings.json").write_text(json.dumps(values), encoding="utf-8")
 
 
 def hearth_ask(home: Path, *argv: str, day: str = "") -> list[dict[str, Any]]:
