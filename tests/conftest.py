@@ -34,3 +34,16 @@ def tiny_model():  # type: ignore[no-untyped-def]
     from tests.support.tiny_model import build_tiny_model
 
     return build_tiny_model(CACHE / "tiny-model")
+
+
+# An engine a module's tests all need: `pytestmark = pytest.mark.usefixtures("needs_llama_cpp")`
+# skips them where it is not installed. A fixture, not pytest.importorskip at module level, so
+# that the import (a second or more for mlx-lm) is paid by the tests that run, not by collection.
+@pytest.fixture(scope="session")
+def needs_llama_cpp() -> None:
+    pytest.importorskip("llama_cpp")
+
+
+@pytest.fixture(scope="session")
+def needs_mlx_lm() -> None:
+    pytest.importorskip("mlx_lm")

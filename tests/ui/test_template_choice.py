@@ -16,7 +16,7 @@ from tests.support.tiny_model import CHAT_TEMPLATE, copy_without_template
 from tests.ui.scripts import WAIT_MS
 from tests.ui.test_chat import messages, send
 
-pytest.importorskip("llama_cpp")
+pytestmark = pytest.mark.usefixtures("needs_llama_cpp")
 
 
 @pytest.fixture
