@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import gc
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -18,6 +20,21 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 CACHE = Path(__file__).parent / ".cache"
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_collection(session: pytest.Session) -> Iterator[None]:
+    """No cyclic garbage collection while the test modules are imported, and what they imported
+    frozen afterwards (as the app does once its window is up, app/ui/shell/desktop.py). Each full
+    collection walks every object imported so far, and the imports trigger one per quarter of
+    growth: a quarter of the collection's time went there. Frozen, the modules are not walked
+    again by the collections the tests run either (the UI tests collect after each test)."""
+    gc.disable()
+    try:
+        return (yield)
+    finally:
+        gc.freeze()
+        gc.enable()
 
 
 @pytest.fixture(autouse=True)
