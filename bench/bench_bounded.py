@@ -25,11 +25,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from skills.common.limits import LIMITS  # noqa: E402
-from tests.core.test_assistant_loop import answer, call  # noqa: E402
 from tests.core.test_mcp import FIXTURE  # noqa: E402
 from tests.office.test_bounded_sheets import claimed_range_bomb  # noqa: E402
-from tests.server.served import Served, script_file  # noqa: E402
+from tests.server.served import Served  # noqa: E402
 from tests.support.capped import Measured, hearth_env, run_capped  # noqa: E402
+from tests.support.model_output import answer, call  # noqa: E402
+from tests.support.scripted_cli import script_file  # noqa: E402
 
 Row = tuple[str, str, str]  # case, what was measured, the reference of the same run
 

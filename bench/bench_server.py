@@ -312,7 +312,7 @@ def overhead(runs: int, words: int = 1000) -> dict[str, float]:
     """The server's own cost, apart from any model: the scripted engine replays the same
     output at full speed in-process and through a `hearth serve --engine scripted` process."""
     from backends.scripted import ScriptedBackend
-    from tests.server.served import script_file
+    from tests.support.scripted_cli import script_file
 
     output = " ".join(f"w{i}" for i in range(words))
     runner = ModelRunner()

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import gc
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+# Fixtures more than one folder uses: the scripted engine on a real runner, a real history.
+pytest_plugins = ["tests.support.scripted_runner"]
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -15,6 +20,21 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 CACHE = Path(__file__).parent / ".cache"
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_collection(session: pytest.Session) -> Iterator[None]:
+    """No cyclic garbage collection while the test modules are imported, and what they imported
+    frozen afterwards (as the app does once its window is up, app/ui/shell/desktop.py). Each full
+    collection walks every object imported so far, and the imports trigger one per quarter of
+    growth: a quarter of the collection's time went there. Frozen, the modules are not walked
+    again by the collections the tests run either (the UI tests collect after each test)."""
+    gc.disable()
+    try:
+        return (yield)
+    finally:
+        gc.freeze()
+        gc.enable()
 
 
 @pytest.fixture(autouse=True)
@@ -31,3 +51,16 @@ def tiny_model():  # type: ignore[no-untyped-def]
     from tests.support.tiny_model import build_tiny_model
 
     return build_tiny_model(CACHE / "tiny-model")
+
+
+# An engine a module's tests all need: `pytestmark = pytest.mark.usefixtures("needs_llama_cpp")`
+# skips them where it is not installed. A fixture, not pytest.importorskip at module level, so
+# that the import (a second or more for mlx-lm) is paid by the tests that run, not by collection.
+@pytest.fixture(scope="session")
+def needs_llama_cpp() -> None:
+    pytest.importorskip("llama_cpp")
+
+
+@pytest.fixture(scope="session")
+def needs_mlx_lm() -> None:
+    pytest.importorskip("mlx_lm")

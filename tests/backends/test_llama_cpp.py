@@ -11,13 +11,12 @@ import pytest
 from backends.base import GenerateOptions
 from backends.errors import BackendError, NotLoaded, UnsupportedModel
 from backends.events import Done, Event, ReasoningDelta, StreamError, TextDelta
+from backends.llama_answer import TokenText
+from backends.llama_cpp import LlamaCppBackend
 from backends.parser import OutputParser
 from tests.support.tiny_model import TinyModel
 
-pytest.importorskip("llama_cpp")
-
-from backends.llama_answer import TokenText
-from backends.llama_cpp import LlamaCppBackend
+pytestmark = pytest.mark.usefixtures("needs_llama_cpp")
 
 SYSTEM = {"role": "system", "content": "You are Hearth, a helpful assistant."}
 

@@ -10,12 +10,11 @@ import pytest
 from backends.base import GenerateOptions
 from backends.errors import InsufficientMemory, ModelCorrupt, ModelNotFound, UnsupportedModel
 from backends.events import Done, StreamError
+from backends.llama_cpp import LlamaCppBackend
 from backends.llama_gguf import inspect_gguf
 from tests.support.tiny_model import TINY_CONTEXT, TinyModel, copy_without_template
 
-pytest.importorskip("llama_cpp")
-
-from backends.llama_cpp import LlamaCppBackend
+pytestmark = pytest.mark.usefixtures("needs_llama_cpp")
 
 
 def load(path: Path) -> LlamaCppBackend:

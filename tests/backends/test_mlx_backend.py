@@ -14,7 +14,7 @@ from backends.events import Done, Event, ReasoningDelta, StreamError, TextDelta,
 from backends.mlx_backend import MlxBackend
 from tests.support.tiny_model import TINY_CONTEXT
 
-pytest.importorskip("mlx_lm")
+pytestmark = pytest.mark.usefixtures("needs_mlx_lm")
 
 SYSTEM: Message = {"role": "system", "content": "You are Hearth, a helpful assistant."}
 WEATHER_TOOL = {"type": "function", "function": {

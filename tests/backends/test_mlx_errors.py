@@ -22,7 +22,7 @@ from backends.errors import (
 )
 from backends.mlx_backend import MlxBackend
 
-pytest.importorskip("mlx_lm")
+pytestmark = pytest.mark.usefixtures("needs_mlx_lm")
 
 
 @pytest.fixture()

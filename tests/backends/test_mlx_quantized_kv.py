@@ -12,7 +12,7 @@ from backends.events import Done, Event, ReasoningDelta
 from backends.mlx_backend import MlxBackend
 from tests.conftest import CACHE
 
-pytest.importorskip("mlx_lm")
+pytestmark = pytest.mark.usefixtures("needs_mlx_lm")
 
 
 @pytest.fixture(scope="module")

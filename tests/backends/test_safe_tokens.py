@@ -10,9 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from mcp.types import CallToolResult, TextContent
 
-from app.core.mcp.manager import _to_result
 from backends.base import GenerateOptions
 from backends.safe_tokens import ControlStrings
 from skills.base import SkillContext
@@ -143,6 +141,10 @@ def test_calendar_fields(engine: Engine, tmp_path: Path) -> None:
 
 
 def test_mcp_results_and_tool_descriptions(engine: Engine) -> None:
+    from mcp.types import CallToolResult, TextContent  # the MCP SDK: slow to import, only here
+
+    from app.core.mcp.manager import _to_result
+
     def result(t: str) -> list[dict[str, Any]]:
         return tool_turn(_to_result(CallToolResult(content=[TextContent(type="text", text=t)])).text)
 

@@ -29,18 +29,10 @@ from backends.errors import BackendError, FailureKind
 from backends.scripted import ScriptedBackend
 from skills.base import ReadOnlyTool, Skill, SkillContext, SkillError, SkillResult, Source
 from skills.builtin import builtin_skills
-from tests.support.model_output import answer_output, tool_call_output
+from tests.support.model_output import GREETING, TIME_CALL, answer, call
 
 WAIT = 20
 
-GREETING = (
-    "The user says hello. I should greet them back briefly.\n</think>\n\nHello! How can I help?"
-)
-TIME_CALL = (
-    "The user wants the time in Tokyo, so I will use the tool.\n</think>\n\n"
-    "<tool_call>\n<function=get_current_time>\n<parameter=timezone>\nAsia/Tokyo\n"
-    "</parameter>\n</function>\n</tool_call>"
-)
 TWO_CONVERSIONS = (
     "Two conversions are needed.\n</think>\n\n<tool_call>\n<function=convert_units>\n"
     "<parameter=value>\n5\n</parameter>\n<parameter=from_unit>\nmi\n</parameter>\n"
@@ -57,14 +49,6 @@ NO_SUCH_TOOL = (
     "Let me check the weather.\n</think>\n\n<tool_call>\n<function=get_weather>\n"
     "<parameter=city>\nParis\n</parameter>\n</function>\n</tool_call>"
 )
-
-
-def answer(text: str) -> str:
-    return answer_output("I have what I need.", text)
-
-
-def call(name: str, **params: Any) -> str:
-    return tool_call_output(f"I will use {name}.", name, params)
 
 
 class Events:

@@ -13,7 +13,8 @@ from app.core.events import TurnDone
 from app.core.history import HistoryStore
 from app.core.runner import ModelRunner
 from backends.scripted import ScriptedBackend
-from tests.core.test_assistant_loop import WAIT, Events, answer, make
+from tests.core.test_assistant_loop import WAIT, Events, make
+from tests.support.model_output import answer
 from tests.support.tiny_model import CHAT_TEMPLATE
 
 

@@ -7,17 +7,17 @@ from pathlib import Path
 
 from app.core.assistant import Assistant, TurnMode
 from app.core.history import HistoryStore
-from app.core.mcp.manager import McpManager
 from app.core.runner import ModelRunner
 from app.core.settings import Settings
 from backends.scripted import ScriptedBackend
 from skills.common.limits import LIMITS
-from tests.core.test_assistant_loop import Events, answer, call
-from tests.core.test_mcp import WAIT, server
+from tests.core.test_assistant_loop import Events
+from tests.core.test_mcp import WAIT, manager_of, server
+from tests.support.model_output import answer, call
 
 
 def test_a_server_with_thousands_of_tools_gives_the_first_few() -> None:
-    mgr = McpManager([server("huge", "many", trusted=True)], start_timeout=WAIT)
+    mgr = manager_of([server("huge", "many", trusted=True)], start_timeout=WAIT)
     try:
         names = [s.name for s in mgr.skills()]
         assert len(names) == LIMITS.tools_per_server

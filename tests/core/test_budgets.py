@@ -13,7 +13,8 @@ from app.core.runner import ModelRunner
 from app.core.settings import Settings
 from backends.scripted import ScriptedBackend
 from skills.builtin import builtin_skills
-from tests.core.test_assistant_loop import TIME_CALL, WAIT, Events, answer, turn
+from tests.core.test_assistant_loop import WAIT, Events, turn
+from tests.support.model_output import TIME_CALL, answer
 
 
 def make(runner: ModelRunner, history: HistoryStore, **settings: Any) -> Assistant:

@@ -13,8 +13,8 @@ from app.core.paths import Paths
 from app.main import main
 from skills.documents import DocumentIndex
 from skills.index_health import problem
-from tests.core.test_assistant_loop import answer
-from tests.core.test_cli_ask import script
+from tests.support.model_output import answer
+from tests.support.scripted_cli import script_file
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -58,7 +58,7 @@ def test_a_damaged_or_foreign_index_is_set_aside_and_its_documents_queued(
         other.close()
     for command in (["docs", "status"], ["files", "status"], ["ask", "hi", "--engine",
                                                               "scripted", "--script",
-                                                              script(tmp_path, answer("Hi."))]):
+                                                              script_file(tmp_path, answer("Hi."))]):
         code, _, err = run(capsys, *command)
         assert code == 0, (command, err)
     (moved,) = aside_files(paths)  # set aside once, kept for inspection, never deleted

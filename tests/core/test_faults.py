@@ -3,7 +3,6 @@ a read-only HEARTH_HOME and a full disk, each through the real CLI in its own pr
 
 from __future__ import annotations
 
-import json
 import os
 import resource
 import subprocess
@@ -15,7 +14,8 @@ import pytest
 from app.core.history import HistoryStore
 from app.core.paths import Paths
 from app.main import main
-from tests.core.test_assistant_loop import answer
+from tests.support.model_output import answer
+from tests.support.scripted_cli import script_file
 
 ROOT = Path(__file__).resolve().parents[2]
 LAUNCH = ("import signal, sys; signal.signal(signal.SIGXFSZ, signal.SIG_IGN); "
@@ -37,12 +37,6 @@ def one_line(result: subprocess.CompletedProcess[str]) -> str:
     lines = [line for line in result.stderr.splitlines() if line.startswith("hearth: ")]
     assert lines and len(result.stderr.strip().splitlines()) == len(lines), result.stderr
     return lines[0]
-
-
-def script(tmp_path: Path, *outputs: str) -> str:
-    path = tmp_path / "script.json"
-    path.write_text(json.dumps(list(outputs)), encoding="utf-8")
-    return str(path)
 
 
 def test_a_fifo_named_model_gguf_is_refused_at_once(tmp_path: Path) -> None:
@@ -72,7 +66,7 @@ def test_a_fifo_given_to_calendar_import_is_refused(tmp_path: Path) -> None:
 
 def test_concurrent_first_runs_on_a_fresh_home_all_succeed(tmp_path: Path) -> None:
     home = tmp_path / "fresh"
-    file = script(tmp_path, answer("Hello."))
+    file = script_file(tmp_path, answer("Hello."))
     env = {**os.environ, "HEARTH_HOME": str(home), "PYTHONPATH": str(ROOT)}
     runs = [subprocess.Popen([sys.executable, "-c", LAUNCH, "ask", "hi", "--engine",
                               "scripted", "--script", file], env=env, stdout=subprocess.PIPE,
@@ -92,7 +86,7 @@ def test_concurrent_first_runs_on_a_fresh_home_all_succeed(tmp_path: Path) -> No
 
 def test_an_answer_with_lone_surrogates_is_saved(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    file = script(tmp_path, answer("half a smile \ud83d and the rest"))
+    file = script_file(tmp_path, answer("half a smile \ud83d and the rest"))
     assert main(["ask", "smile", "--engine", "scripted", "--script", file]) == 0
     captured = capsys.readouterr()
     assert "half a smile \\ud83d and the rest" in captured.out  # shown, visibly
@@ -109,7 +103,7 @@ def populated(tmp_path: Path) -> tuple[Path, Path]:
     home, folder = tmp_path / "home", tmp_path / "notes"
     folder.mkdir()
     (folder / "a.txt").write_text("walrus tusk " * 100)
-    file = script(tmp_path, answer("Hi."), "Greeting")
+    file = script_file(tmp_path, answer("Hi."), "Greeting")
     for argv in (["docs", "add", str(folder)], ["files", "add-root", str(folder)],
                  ["calendar", "add", "--title", "Tea", "--start", "2026-12-03T10:00"],
                  ["ask", "hi", "--engine", "scripted", "--script", file]):
@@ -118,7 +112,7 @@ def populated(tmp_path: Path) -> tuple[Path, Path]:
 
 
 def commands(tmp_path: Path, folder: Path) -> list[list[str]]:
-    file = script(tmp_path, answer("Hi again."))
+    file = script_file(tmp_path, answer("Hi again."))
     return [["history", "list"], ["history", "search", "hi"], ["history", "export"],
             ["docs", "status"], ["docs", "search", "walrus"], ["docs", "add", str(folder)],
             ["files", "status"], ["files", "search", "walrus"], ["files", "scan"],

@@ -9,6 +9,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -16,13 +17,16 @@ from app.core.assistant import Assistant, TurnMode
 from app.core.events import ConfirmationNeeded, ToolFinished, TurnDone
 from app.core.history import HistoryStore
 from app.core.mcp.base import McpUnavailable
-from app.core.mcp.manager import McpManager
 from app.core.runner import ModelRunner
 from app.core.settings import McpServer, Settings
 from backends.scripted import ScriptedBackend
 from skills.base import SkillContext, SkillError
-from tests.core.test_assistant_loop import Events, answer, call
+from tests.core.test_assistant_loop import Events
+from tests.support.model_output import answer, call
 from tests.support.ports import free_port
+
+if TYPE_CHECKING:
+    from app.core.mcp.manager import McpManager
 
 FIXTURE = str(Path(__file__).with_name("mcp_server_fixture.py"))
 WAIT = 60
@@ -32,10 +36,18 @@ def server(name: str, mode: str = "normal", trusted: bool = False) -> McpServer:
     return McpServer(name=name, command=[sys.executable, FIXTURE, *mode.split()], trusted=trusted)
 
 
+def manager_of(servers: list[McpServer], **timeouts: float) -> McpManager:
+    """A manager for `servers`. The MCP SDK it starts them with is imported here, as the tests
+    run, not as the suite is collected: it takes a second or two to import."""
+    from app.core.mcp.manager import McpManager
+
+    return McpManager(servers, **timeouts)
+
+
 @pytest.fixture(scope="module")
 def manager() -> Iterator[McpManager]:
     """One running fixture server (trusted) and one untrusted name for the same script."""
-    mgr = McpManager(
+    mgr = manager_of(
         [server("calc", trusted=True), server("other")], start_timeout=WAIT, call_timeout=3
     )
     yield mgr
@@ -83,7 +95,7 @@ def test_a_server_that_hangs_mid_call_times_out_and_is_restarted(manager: McpMan
 def test_a_server_that_cannot_start_is_a_readable_note(mode: str, reason: str) -> None:
     # A crash is seen when the process ends, so it gets a generous limit it never reaches.
     limit = WAIT if mode == "crash" else 3
-    mgr = McpManager([server("broken", mode)], start_timeout=limit, call_timeout=3)
+    mgr = manager_of([server("broken", mode)], start_timeout=limit, call_timeout=3)
     try:
         started = time.monotonic()
         assert mgr.skills() == []
@@ -113,7 +125,7 @@ def test_no_server_process_outlives_close_even_one_given_up_on(tmp_path: Path) -
     the manager before close(); close() still ends every process it started."""
     files = {mode: tmp_path / f"{mode}.pid" for mode in ("normal", "hang", "garbage")}
     servers = [server(mode, f"{mode} --pidfile {pidfile}") for mode, pidfile in files.items()]
-    mgr = McpManager(servers, start_timeout=WAIT, call_timeout=2)
+    mgr = manager_of(servers, start_timeout=WAIT, call_timeout=2)
     try:
         with pytest.raises(McpUnavailable, match="did not answer"):
             mgr.call("normal", "sleep", {"seconds": 3600})
@@ -133,7 +145,7 @@ def test_no_server_process_outlives_close_even_one_given_up_on(tmp_path: Path) -
 
 
 def test_a_missing_command_is_a_readable_note() -> None:
-    mgr = McpManager([McpServer("ghost", command=["/no/such/server-binary"])], start_timeout=5)
+    mgr = manager_of([McpServer("ghost", command=["/no/such/server-binary"])], start_timeout=5)
     try:
         assert mgr.skills() == []
         assert "not found" in mgr.notes()[0] or "No such file" in mgr.notes()[0]
@@ -185,7 +197,7 @@ def test_a_streamable_http_server_works_by_url() -> None:
     port = free_port()
     process = subprocess.Popen([sys.executable, FIXTURE, "http", str(port)],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    mgr = McpManager([McpServer("web", url=f"http://127.0.0.1:{port}/mcp")], start_timeout=WAIT)
+    mgr = manager_of([McpServer("web", url=f"http://127.0.0.1:{port}/mcp")], start_timeout=WAIT)
     try:
         deadline = time.monotonic() + WAIT
         while time.monotonic() < deadline:  # wait until the server listens
@@ -204,7 +216,7 @@ def test_a_streamable_http_server_works_by_url() -> None:
 
 def test_a_broken_server_holds_up_only_the_first_turn(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("app.core.mcp.manager.RETRY_AFTER_S", 0.0)
-    mgr = McpManager([server("stuck", "hang")], start_timeout=2, call_timeout=2)
+    mgr = manager_of([server("stuck", "hang")], start_timeout=2, call_timeout=2)
     try:
         assert mgr.skills() == []  # waited for the first start, which timed out
         # A retry that waited would now wait a whole minute: far more than any busy machine

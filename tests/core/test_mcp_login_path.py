@@ -10,10 +10,9 @@ from pathlib import Path
 import pytest
 
 from app.core.mcp.login_path import login_shell_path, server_env
-from app.core.mcp.manager import McpManager
 from app.core.settings import McpServer
+from tests.core.test_mcp import FIXTURE, manager_of
 
-FIXTURE = str(Path(__file__).with_name("mcp_server_fixture.py"))
 FINDER_PATH = "/usr/bin:/bin:/usr/sbin:/sbin"  # what launchd gives an app started from Finder
 
 posix = pytest.mark.skipif(sys.platform == "win32", reason="a login shell is a POSIX thing")
@@ -56,7 +55,7 @@ def test_a_bare_server_command_from_finder_starts_and_lists_its_tools(
                         f'#!/bin/sh\nPATH="{tools}:$PATH"; export PATH\neval "$2"\n')
     monkeypatch.setenv("SHELL", str(shell))
     monkeypatch.setenv("PATH", os.pathsep.join([FINDER_PATH, str(Path(sys.executable).parent)]))
-    manager = McpManager([McpServer("fixture", command=["fixture-mcp"])], start_timeout=60)
+    manager = manager_of([McpServer("fixture", command=["fixture-mcp"])], start_timeout=60)
     try:
         assert any(s.name.startswith("fixture__") for s in manager.skills()), manager.notes()
     finally:

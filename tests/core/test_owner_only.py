@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from app.main import main
-from tests.core.test_assistant_loop import answer
-from tests.core.test_cli_ask import script
+from tests.support.model_output import answer
+from tests.support.scripted_cli import script_file
 
 pytestmark = pytest.mark.skipif(os.name == "nt", reason="POSIX modes")
 
@@ -36,7 +36,7 @@ def test_what_hearth_creates_is_owner_only(tiny_model: Any, hearth_home: Path, t
     (folder / "a.txt").write_text("walrus")
     for argv in (["docs", "add", str(folder)], ["files", "add-root", str(folder)],
                  ["calendar", "add", "--title", "Tea", "--start", "2026-12-03T10:00"],
-                 ["ask", "hi", "--engine", "scripted", "--script", script(tmp_path,
+                 ["ask", "hi", "--engine", "scripted", "--script", script_file(tmp_path,
                                                                            answer("Hi."))],
                  ["ask", "hello", "--model", str(tiny_model.gguf_path), "--max-tokens", "4",
                   "--no-think", "--docs"]):  # a short prompt: the KV cache is what counts

@@ -17,7 +17,8 @@ from app.core.settings import Settings
 from backends.base import GenerateOptions
 from backends.events import Done, Prefill, ReasoningDelta, TextDelta
 from backends.scripted import ScriptedBackend
-from tests.core.test_assistant_loop import GREETING, Events
+from tests.core.test_assistant_loop import Events
+from tests.support.model_output import GREETING
 
 WAIT = 30
 

@@ -11,8 +11,8 @@ import pytest
 from app.core.history import HistoryStore
 from app.core.runner import ModelRunner
 from backends.scripted import ScriptedBackend
-from tests.core.test_assistant_loop import TIME_CALL, answer, make, turn
-from tests.support.model_output import answer_output
+from tests.core.test_assistant_loop import make, turn
+from tests.support.model_output import TIME_CALL, answer, answer_output
 
 TEMPLATE = (Path(__file__).resolve().parents[2] / "backends" / "templates" /
             "nanbeige.jinja").read_text(encoding="utf-8")

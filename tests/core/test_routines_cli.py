@@ -20,6 +20,7 @@ from app.core.paths import Paths
 from app.core.routines import RoutineStore
 from app.main import main
 from tests.support.model_output import tool_call_output
+from tests.support.scripted_cli import script_file
 
 BERLIN = ZoneInfo("Europe/Berlin")
 
@@ -32,9 +33,7 @@ def hearth(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, list[di
 
 
 def script(tmp_path: Path, *outputs: str) -> list[str]:
-    path = tmp_path / "script.json"
-    path.write_text(json.dumps(list(outputs)), encoding="utf-8")
-    return ["--engine", "scripted", "--script", str(path)]
+    return ["--engine", "scripted", "--script", script_file(tmp_path, *outputs)]
 
 
 def test_run_due_runs_each_time_once_and_prints_one_record_per_run(

@@ -20,9 +20,9 @@ from app.core.server.service import ApiServer, ServerConfig
 from skills.base import SkillError
 from skills.calendar import CalendarStore
 from skills.calendar.tools import calendar_skills
-from tests.core.test_assistant_loop import answer, call
 from tests.core.test_mcp import FIXTURE
 from tests.support.capped import hearth_env
+from tests.support.model_output import answer, call
 
 
 def _alive(pid: int) -> bool:

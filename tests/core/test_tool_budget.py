@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.core.test_assistant_loop import answer
-from tests.core.test_cli_ask import ask_json, history, script, settings
+from tests.support.model_output import answer
+from tests.support.scripted_cli import ask_json, open_history, script_file, write_settings
 
 
 def many_calls(count: int, start: int = 0) -> str:
@@ -23,7 +23,7 @@ def many_calls(count: int, start: int = 0) -> str:
 
 def test_a_thousand_calls_in_one_step_run_only_the_cap_even_with_yes(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], hearth_home: Path) -> None:
-    file = script(tmp_path, many_calls(1000), answer("Done."), "Clock")
+    file = script_file(tmp_path, many_calls(1000), answer("Done."), "Clock")
     code, lines, err = ask_json(capsys, "what time is it?", "--engine", "scripted",
                                 "--script", file, "--yes", "--max-tokens", "200000")
     assert code == 0, err
@@ -37,7 +37,7 @@ def test_a_thousand_calls_in_one_step_run_only_the_cap_even_with_yes(
     found = re.match(r"(\d+) more tool calls were not run: at most 10 tool calls run in one "
                      r"step", note)
     assert found and int(found.group(1)) >= 900
-    store = history()
+    store = open_history()
     try:
         saved = store.messages(lines[-1]["conversation_id"])
         assert len(saved[1].tool_calls or []) == 10  # the history replays only what ran
@@ -47,8 +47,8 @@ def test_a_thousand_calls_in_one_step_run_only_the_cap_even_with_yes(
 
 def test_the_turn_cap_holds_across_steps(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], hearth_home: Path) -> None:
-    settings(hearth_home, max_tool_calls_per_step=4, max_tool_calls_per_turn=6)
-    file = script(tmp_path, many_calls(4), many_calls(4, 4), many_calls(4, 8), answer("Done."),
+    write_settings(hearth_home, max_tool_calls_per_step=4, max_tool_calls_per_turn=6)
+    file = script_file(tmp_path, many_calls(4), many_calls(4, 4), many_calls(4, 8), answer("Done."),
                   "Clock")
     code, lines, err = ask_json(capsys, "time?", "--engine", "scripted", "--script", file, "--yes")
     assert code == 0, err

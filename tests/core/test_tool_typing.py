@@ -12,7 +12,8 @@ from app.core.runner import ModelRunner
 from app.core.settings import Settings
 from backends.scripted import ScriptedBackend
 from skills.base import ReadOnlyTool, SkillContext, SkillResult
-from tests.core.test_assistant_loop import WAIT, Events, answer, call
+from tests.core.test_assistant_loop import WAIT, Events
+from tests.support.model_output import answer, call
 
 
 class LookupSkill(ReadOnlyTool):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,7 +13,8 @@ from app.core.assistant import TurnMode
 from app.core.events import TurnDone
 from app.core.warmup import PrefixStatus
 from app.main import Hearth
-from tests.support.tiny_model import TinyModel
+from tests.support.scripted_cli import write_settings
+from tests.support.tiny_model import FEW_SKILLS, TinyModel
 
 WAIT = 120  # generous bound for a busy CI box; tests go on as soon as the work is done
 ENGINES = ["llama", "mlx"]
@@ -24,6 +26,14 @@ def opened() -> Iterator[list[Hearth]]:
     yield made
     for hearth in made:
         hearth.close()
+
+
+@pytest.fixture
+def few_tools(hearth_home: Path) -> None:
+    """A prefix of four chunks: enough for progress, a restore and a takeover (MLX read the
+    whole tool set's 10,400 tokens for a minute on a busy CPU). Not for the quit test: there
+    the warm-up must still have chunks to go when the quit comes."""
+    write_settings(hearth_home, enabled_skills=FEW_SKILLS)
 
 
 def start(opened: list[Hearth], tiny_model: TinyModel, engine: str) -> Hearth:
@@ -53,6 +63,7 @@ def wait_until(condition: Any) -> None:
     raise AssertionError("the condition never came true")
 
 
+@pytest.mark.usefixtures("few_tools")
 @pytest.mark.parametrize("engine", ENGINES)
 def test_the_warmup_prepares_the_prefix_and_a_fresh_process_restores_it(
         opened: list[Hearth], tiny_model: TinyModel, engine: str) -> None:
@@ -75,6 +86,7 @@ def test_the_warmup_prepares_the_prefix_and_a_fresh_process_restores_it(
     assert ask(again, "hello").usage["cached_prompt_tokens"] >= total
 
 
+@pytest.mark.usefixtures("few_tools")
 @pytest.mark.parametrize("engine", ENGINES)
 def test_a_turn_sent_during_the_warmup_goes_first_and_continues_from_it(
         opened: list[Hearth], tiny_model: TinyModel, engine: str) -> None:

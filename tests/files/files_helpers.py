@@ -1,4 +1,4 @@
-"""Helpers shared by the file-search tests (a unique module name: conftest.py is not)."""
+"""Helpers shared by the file-search tests."""
 
 from __future__ import annotations
 

@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 import sqlite_utils
-from files_helpers import write
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from skills.files import FileIndex
 from skills.files.query import Filters, search
 from skills.files.store import FileStore, migrations
+from tests.files.files_helpers import write
 
 DAY = 86_400
 NOW = datetime.now(UTC).timestamp()

@@ -8,11 +8,11 @@ from datetime import datetime
 from pathlib import Path
 
 import pytest
-from files_helpers import write
 
 from app.core.paths import Paths
 from app.core.settings import load_settings
 from app.main import main
+from tests.files.files_helpers import write
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

@@ -6,10 +6,10 @@ import os
 from pathlib import Path
 
 import openpyxl
-from files_helpers import write
 
 from skills.documents.worker import Limits, ParserPool
 from skills.files import FileIndex, content
+from tests.files.files_helpers import write
 
 
 def xlsx_bomb(path: Path) -> Path:

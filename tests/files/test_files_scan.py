@@ -9,10 +9,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from files_helpers import write
 
 from skills.files import content, scanner
 from skills.files import index as index_module
+from tests.files.files_helpers import write
 
 
 def names(index) -> set[str]:  # type: ignore[no-untyped-def]

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import openpyxl
 import pytest
-from files_helpers import write
+
+from tests.files.files_helpers import write
 
 DAY = 86_400
 NOW = datetime.now(UTC).timestamp()

@@ -7,11 +7,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from files_helpers import wait_until, write
 
 from skills.base import SkillContext, SkillError, tool_spec
 from skills.files import file_skills
 from skills.files.opener import SystemOpener, open_command, reveal_command
+from tests.files.files_helpers import wait_until, write
 
 
 class RecordingOpener:

@@ -7,7 +7,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from files_helpers import wait_until, write
+
+from tests.files.files_helpers import wait_until, write
 
 # watchdog's inotify emitter warns when a folder made in a burst is registered twice (its own
 # race, harmless: the callback is replaced); it is not ours to fix and only adds noise here.

@@ -1,4 +1,5 @@
-"""Memory fixtures: a real memory store in a real hearth.db, the scripted engine's assistant."""
+"""Memory fixtures: a real memory store in a real hearth.db, the scripted engine's assistant (the
+scripted `runner` is tests/support/scripted_runner.py's)."""
 
 from __future__ import annotations
 
@@ -16,9 +17,6 @@ from app.core.runner import ModelRunner
 from app.core.settings import Settings
 from skills.base import Skill
 from skills.builtin import builtin_skills
-from tests.core import conftest as core
-
-backend, runner = core.backend, core.runner  # the same scripted engine and model runner
 
 
 @pytest.fixture

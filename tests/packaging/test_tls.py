@@ -24,8 +24,8 @@ from backends.errors import RemoteError
 from backends.https import trust_report
 from backends.remote import RemoteBackend
 from tests.backends.test_remote import WAIT, FakeServer, chunk, sse
+from tests.support.fake_hub import FakeHub
 from tests.support.tls import LocalCA, make_ca
-from tests.ui.fake_hub import FakeHub
 
 
 @pytest.fixture

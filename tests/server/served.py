@@ -80,9 +80,3 @@ class Served:
             for stream in (self.process.stdout, self.process.stderr):
                 if stream is not None:
                     stream.close()
-
-
-def script_file(folder: Path, *outputs: str) -> str:
-    path = folder / "script.json"
-    path.write_text(json.dumps(list(outputs)), encoding="utf-8")
-    return str(path)

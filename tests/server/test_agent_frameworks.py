@@ -8,24 +8,27 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-import openai
 import pytest
-from agents import Agent, OpenAIResponsesModel, Runner, function_tool, set_tracing_disabled
-from pydantic_ai import Agent as PydanticAgent
-from pydantic_ai.models.openai import OpenAIResponsesModel as PydanticResponsesModel
-from pydantic_ai.providers.openai import OpenAIProvider
 
 from tests.server.test_openai_contract import AFTER_TOOL, ANSWER, TOOL_CALL, serve
 
 __all__ = ["serve"]
 
+# The frameworks are imported in the tests that use them: together they take seconds to import,
+# which collecting the whole suite would otherwise pay on every run.
+
 
 @pytest.fixture(autouse=True)
 def _no_tracing() -> None:
+    from agents import set_tracing_disabled
+
     set_tracing_disabled(True)  # openai-agents would send traces to OpenAI otherwise
 
 
 def test_openai_agents_runner_loop_with_a_tool_and_a_second_turn(serve: Any) -> None:
+    import openai
+    from agents import Agent, OpenAIResponsesModel, Runner, function_tool
+
     served = serve(TOOL_CALL, AFTER_TOOL, ANSWER)
     asked: list[str] = []
 
@@ -53,6 +56,9 @@ def test_openai_agents_runner_loop_with_a_tool_and_a_second_turn(serve: Any) -> 
 
 
 def test_openai_agents_streamed_runner(serve: Any) -> None:
+    import openai
+    from agents import Agent, OpenAIResponsesModel, Runner, function_tool
+
     served = serve(TOOL_CALL, AFTER_TOOL)
 
     @function_tool
@@ -73,6 +79,10 @@ def test_openai_agents_streamed_runner(serve: Any) -> None:
 
 
 def test_pydantic_ai_agent_over_the_responses_model(serve: Any) -> None:
+    from pydantic_ai import Agent as PydanticAgent
+    from pydantic_ai.models.openai import OpenAIResponsesModel as PydanticResponsesModel
+    from pydantic_ai.providers.openai import OpenAIProvider
+
     served = serve(TOOL_CALL, AFTER_TOOL, ANSWER)
     model = PydanticResponsesModel("scripted", provider=OpenAIProvider(
         base_url=served.url, api_key=served.key))

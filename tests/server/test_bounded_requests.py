@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 
 from skills.common.limits import LIMITS
-from tests.server.served import Served, script_file
+from tests.server.served import Served
+from tests.support.scripted_cli import script_file
 
 
 @pytest.fixture

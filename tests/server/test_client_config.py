@@ -10,13 +10,11 @@ import asyncio
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import jsonschema
 import pytest
 import yaml
-from mcp import Client
-from mcp.client.stdio import StdioServerParameters, stdio_client
 
 from app.core.server.client_config import (
     Endpoint,
@@ -28,6 +26,9 @@ from app.core.server.client_config import (
 )
 from app.main import main
 from tests.server.served import ROOT
+
+if TYPE_CHECKING:
+    from mcp.client.stdio import StdioServerParameters
 
 PROVIDER_FIELDS = {"baseUrl", "apiKey", "auth", "api", "injectNumCtxForOpenAICompat", "headers",
                    "authHeader", "models"}
@@ -130,6 +131,8 @@ def test_each_generated_mcp_entry_runs_as_a_client_starts_it(
     from another folder: the absolute command runs, and HEARTH_HOME reaches it (the server
     reads this Hearth's data: a document added there is listed).
     PYTHONPATH only makes this worktree's code the one imported."""
+    from mcp.client.stdio import StdioServerParameters  # slow to import: here, not at collection
+
     home = tmp_path / "home"
     monkeypatch.setenv("HEARTH_HOME", str(home))
     folder = tmp_path / "chosen"
@@ -152,6 +155,9 @@ def test_each_generated_mcp_entry_runs_as_a_client_starts_it(
 
 
 async def _session(params: StdioServerParameters) -> tuple[list[str], str]:
+    from mcp import Client
+    from mcp.client.stdio import stdio_client
+
     async with Client(stdio_client(params), read_timeout_seconds=120) as client:
         tools = [tool.name for tool in (await client.list_tools()).tools]
         listed = await client.call_tool("list_documents", {})

@@ -12,8 +12,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from mcp import Client
-from mcp.client.stdio import StdioServerParameters, stdio_client
 
 from app.core.paths import Paths
 from app.core.runner import ModelRunner
@@ -40,6 +38,10 @@ def chosen(tmp_path: Path, hearth_home: Path, capsys: pytest.CaptureFixture[str]
 
 def session(home: Path, calls: list[tuple[str, dict[str, Any]]]) -> list[Any]:
     """Start `hearth mcp serve`, list its tools, make the calls; returns [tools, *results]."""
+    # The MCP SDK is imported as the tests run, not at collection: it takes a second or two.
+    from mcp import Client
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+
     params = StdioServerParameters(command=sys.executable, args=["-m", "app.main", "mcp", "serve"],
                                    env={**os.environ, "HEARTH_HOME": str(home),
                                         "PYTHONPATH": str(ROOT)}, cwd=str(ROOT))

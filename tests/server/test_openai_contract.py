@@ -13,7 +13,8 @@ from typing import Any
 import openai
 import pytest
 
-from tests.server.served import Served, script_file
+from tests.server.served import Served
+from tests.support.scripted_cli import script_file
 
 ANSWER = "The user greets me.\n</think>\n\nHello from Hearth."
 TOOL_CALL = ("I need the time there.\n</think>\n\n<tool_call>\n<function=get_time>\n"

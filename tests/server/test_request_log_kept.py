@@ -16,8 +16,9 @@ import pytest
 
 from app.core.server.log import RequestLog, RequestRecord
 from app.core.server.log_store import RequestLogStore
-from tests.server.served import Served, script_file
+from tests.server.served import Served
 from tests.server.test_openai_contract import ANSWER, TIME_TOOL, TOOL_CALL
+from tests.support.scripted_cli import script_file
 
 SECRET = "zebra-umbrella-4821"
 

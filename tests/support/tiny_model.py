@@ -15,6 +15,11 @@ import numpy as np
 BUILDER_VERSION = 1  # bump whenever the builder's output changes, so cached builds are redone
 STAMP_FILE = "BUILD_STAMP.json"
 TINY_CONTEXT = 16384
+# Two tools switched on (Settings' enabled_skills) instead of all of them: a prompt prefix of about
+# 1,800 tiny-model tokens (four 512-token chunks) instead of 10,400, which llama.cpp and MLX read
+# in a fraction of the time. For tests of the prefix's life (warmed, saved, restored, taken
+# over), not of what is in it.
+FEW_SKILLS = ["get_current_time", "convert_units"]
 
 # Our own template with the structure of Nanbeige4.2's official one (system first, `<think>`
 # generation prompt, XML or JSON tool calls, tools in the system turn, tool results merged into

@@ -50,11 +50,6 @@ def no_leaked_threads() -> Iterator[None]:
 
 
 @pytest.fixture
-def backend() -> ScriptedBackend:
-    return ScriptedBackend()
-
-
-@pytest.fixture
 def hearth(hearth_home: Any, backend: ScriptedBackend) -> Iterator[Any]:
     """The real composition root, with the scripted engine loaded on the real runner."""
     from app.main import Hearth

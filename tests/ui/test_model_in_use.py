@@ -14,7 +14,7 @@ from tests.support.fake_serving import FakeServing
 from tests.support.tiny_model import CHAT_TEMPLATE
 from tests.ui.scripts import WAIT_MS
 
-pytest.importorskip("llama_cpp")
+pytestmark = pytest.mark.usefixtures("needs_llama_cpp")
 
 
 @pytest.fixture

@@ -16,20 +16,14 @@ from PySide6.QtWidgets import QLabel, QPushButton
 from app.core.model_catalog import BUILDS
 from app.core.model_download import ChecksumMismatch, Downloader, RemoteFile
 from app.ui.models.manager import ModelManager
-from tests.ui.fake_hub import FakeHub
+from tests.support.fake_hub import FakeHub, hub_in_use
 from tests.ui.scripts import WAIT_MS
 
 
 @pytest.fixture
 def hub(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeHub]:
-    import huggingface_hub.constants
-
-    server = FakeHub().start()
-    monkeypatch.setenv("HF_ENDPOINT", server.url)
-    # The test run is offline for the real Hub; this fake one is on 127.0.0.1.
-    monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_OFFLINE", False)
-    yield server
-    server.stop()
+    with hub_in_use(monkeypatch) as server:
+        yield server
 
 
 @pytest.fixture

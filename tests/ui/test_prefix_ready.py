@@ -10,6 +10,7 @@ from PySide6.QtCore import Qt
 
 from app.ui.chat.message import AssistantMessage
 from app.ui.shell.main_window import MainWindow
+from tests.support.tiny_model import FEW_SKILLS
 from tests.ui.test_responsiveness import MAX_STALL_MS, StallMeter
 
 WAIT_MS = 120_000
@@ -20,6 +21,7 @@ def use_tiny_model(hearth: Any, tiny_model: Any) -> None:
     hearth.settings.engine = "llama"
     hearth.settings.thinking_default = False
     hearth.settings.max_tokens = 4
+    hearth.settings.enabled_skills = FEW_SKILLS
 
 
 def test_launch_then_type_at_once_answers_from_the_saved_prefix(

@@ -12,16 +12,17 @@ from PySide6.QtWidgets import QFileDialog
 
 from app.ui.chat.message import AssistantMessage
 from app.ui.shell.main_window import MainWindow
-from tests.support.tiny_model import CHAT_TEMPLATE, copy_without_template
+from tests.support.tiny_model import CHAT_TEMPLATE, FEW_SKILLS, copy_without_template
 from tests.ui.scripts import WAIT_MS
 from tests.ui.test_chat import messages, send
 
-pytest.importorskip("llama_cpp")
+pytestmark = pytest.mark.usefixtures("needs_llama_cpp")
 
 
 @pytest.fixture
 def window(ctx: Any, qtbot: Any) -> MainWindow:
     ctx.hearth.settings.engine = "llama"
+    ctx.hearth.settings.enabled_skills = FEW_SKILLS  # the template is the subject, not the tools
     w = MainWindow(ctx)
     qtbot.addWidget(w)
     w.show()

@@ -12,11 +12,12 @@ from typing import Any
 
 import pytest
 
-from tests.ui.test_x11_desktop import desktop, pytestmark  # noqa: F401 (fixture, skip marks)
+from tests.ui.test_x11_desktop import desktop  # noqa: F401 (fixture)
+from tests.ui.test_x11_desktop import pytestmark as on_an_x_desktop
 
 PROBE = Path(__file__).with_name("x11_focus_probe.py")
 pytest.importorskip("Xlib")
-pytest.importorskip("llama_cpp")
+pytestmark = [on_an_x_desktop, pytest.mark.usefixtures("needs_llama_cpp")]
 
 
 def test_tab_starts_in_the_sidebar_once_the_window_is_shown(desktop, tiny_model: Any  # noqa: F811

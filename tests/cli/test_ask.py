@@ -10,41 +10,16 @@ from typing import Any
 import pytest
 
 from app.core.failures import EXIT_CODES, FailureKind
-from app.core.history import HistoryStore
-from app.core.paths import Paths
 from app.main import main
-from tests.core.test_assistant_loop import GREETING, TIME_CALL, answer, call
+from tests.support.model_output import GREETING, TIME_CALL, answer, call
+from tests.support.scripted_cli import ask_json, open_history, script_file, write_settings
 
 DELETE_CALL = call("delete_event", uid="dentist-42")
 
 
-def script(tmp_path: Path, *outputs: str) -> str:
-    path = tmp_path / "script.json"
-    path.write_text(json.dumps(list(outputs)), encoding="utf-8")
-    return str(path)
-
-
-def settings(home: Path, **values: Any) -> None:
-    folder = home / "data"
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "settings.json").write_text(json.dumps(values), encoding="utf-8")
-
-
-def ask_json(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, list[dict[str, Any]], str]:
-    if "scripted" in argv and "--no-think" not in argv:
-        argv = (*argv, "--think")  # the scripted outputs are Think-mode outputs
-    code = main(["ask", *argv, "--json"])
-    captured = capsys.readouterr()
-    return code, [json.loads(line) for line in captured.out.splitlines()], captured.err
-
-
-def history() -> HistoryStore:
-    return HistoryStore(Paths.from_env().history_db)
-
-
 def test_ask_json_streams_tool_calls_results_and_done_last(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    file = script(tmp_path, TIME_CALL, answer("It is late in Tokyo."), "Tokyo time")
+    file = script_file(tmp_path, TIME_CALL, answer("It is late in Tokyo."), "Tokyo time")
     code, lines, err = ask_json(capsys, "time in Tokyo?", "--engine", "scripted", "--script", file)
     assert code == 0, err
     kinds = [line["type"] for line in lines]
@@ -58,7 +33,7 @@ def test_ask_json_streams_tool_calls_results_and_done_last(
     done = lines[-1]
     assert done["finish_reason"] == "stop"
     assert set(done["usage"]) == {"prompt_tokens", "cached_prompt_tokens", "completion_tokens"}
-    store = history()
+    store = open_history()
     try:
         saved = store.messages(done["conversation_id"])
         assert [m.role for m in saved] == ["user", "assistant", "tool", "assistant"]
@@ -69,10 +44,10 @@ def test_ask_json_streams_tool_calls_results_and_done_last(
 
 def test_ask_continues_a_conversation_by_id_prefix(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    file = script(tmp_path, GREETING, "Hello")
+    file = script_file(tmp_path, GREETING, "Hello")
     _, first, _ = ask_json(capsys, "hello", "--engine", "scripted", "--script", file)
     conv = first[-1]["conversation_id"]
-    file = script(tmp_path, answer("You said hello."))
+    file = script_file(tmp_path, answer("You said hello."))
     code, second, err = ask_json(capsys, "what did I say?", "--engine", "scripted", "--script",
                                  file, "--conversation", conv[:8], "--print-prompt")
     assert code == 0, err
@@ -85,7 +60,7 @@ def test_ask_continues_a_conversation_by_id_prefix(
 @pytest.mark.parametrize("yes", [True, False])
 def test_ask_confirmations_follow_yes(yes: bool, tmp_path: Path,
                                       capsys: pytest.CaptureFixture[str]) -> None:
-    file = script(tmp_path, DELETE_CALL, answer("Done."), "Dentist")
+    file = script_file(tmp_path, DELETE_CALL, answer("Done."), "Dentist")
     flags = ["--yes"] if yes else []
     code, lines, _ = ask_json(capsys, "cancel my dentist appointment", "--engine", "scripted",
                               "--script", file, *flags)
@@ -102,7 +77,7 @@ def test_ask_confirmations_follow_yes(yes: bool, tmp_path: Path,
 
 def test_ask_docs_restricts_the_turn_to_document_skills(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    file = script(tmp_path, answer("Nothing in your documents."), "Docs")
+    file = script_file(tmp_path, answer("Nothing in your documents."), "Docs")
     code, lines, _ = ask_json(capsys, "what is the budget?", "--docs", "--print-prompt",
                               "--engine", "scripted", "--script", file)
     system = lines[0]["text"].split("<|im_end|>")[0]
@@ -114,7 +89,7 @@ def test_ask_docs_restricts_the_turn_to_document_skills(
 
 def test_ask_text_mode_prints_the_answer_on_stdout(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    file = script(tmp_path, TIME_CALL, answer("Late."), "T")
+    file = script_file(tmp_path, TIME_CALL, answer("Late."), "T")
     assert main(["ask", "time?", "--engine", "scripted", "--script", file, "--think"]) == 0
     captured = capsys.readouterr()
     assert captured.out.strip() == "Late."
@@ -133,7 +108,7 @@ def test_ask_text_mode_prints_the_answer_on_stdout(
 def test_ask_bad_input_is_one_line_on_stderr(argv: list[str], message: str, kind: str,
                                              tmp_path: Path,
                                              capsys: pytest.CaptureFixture[str]) -> None:
-    argv = [script(tmp_path, "x") if a == "SCRIPT" else a for a in argv]
+    argv = [script_file(tmp_path, "x") if a == "SCRIPT" else a for a in argv]
     code = main(["ask", "hello", *argv])
     err = capsys.readouterr().err
     assert code == EXIT_CODES[FailureKind(kind)]
@@ -143,7 +118,7 @@ def test_ask_bad_input_is_one_line_on_stderr(argv: list[str], message: str, kind
 
 def test_ask_reports_an_engine_failure(tmp_path: Path,
                                        capsys: pytest.CaptureFixture[str]) -> None:
-    file = script(tmp_path)  # nothing queued: the scripted engine fails the generation
+    file = script_file(tmp_path)  # nothing queued: the scripted engine fails the generation
     code, lines, _ = ask_json(capsys, "hello", "--engine", "scripted", "--script", file)
     assert lines[-1]["type"] == "error" and "no output queued" in lines[-1]["message"]
     assert lines[-1]["kind"] == "engine_failed" and code == EXIT_CODES[FailureKind.ENGINE_FAILED]
@@ -151,7 +126,7 @@ def test_ask_reports_an_engine_failure(tmp_path: Path,
 
 def test_chat_runs_turns_new_conversations_and_confirmations(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    file = script(tmp_path, GREETING, "Greeting", DELETE_CALL, answer("It is gone."),
+    file = script_file(tmp_path, GREETING, "Greeting", DELETE_CALL, answer("It is gone."),
                   answer("A fresh start."), "Fresh")
     monkeypatch.setattr("sys.stdin", io.StringIO(
         "hello\n/bogus\ndelete the dentist\ny\n/new\nstart over\n/quit\n"))
@@ -161,7 +136,7 @@ def test_chat_runs_turns_new_conversations_and_confirmations(
     assert "A fresh start." in captured.out
     assert "Unknown command /bogus" in captured.err
     assert "Allow this?" in captured.err and "[tool] delete_event" in captured.err
-    store = history()
+    store = open_history()
     try:
         conversations = store.list_conversations()
         assert len(conversations) == 2
@@ -208,13 +183,13 @@ def test_ask_runs_for_real_on_the_tiny_mlx_model(tiny_model: Any, hearth_home: P
 def test_chat_runs_for_real_on_the_tiny_gguf(tiny_model: Any, hearth_home: Path,
                                              capsys: pytest.CaptureFixture[str],
                                              monkeypatch: pytest.MonkeyPatch) -> None:
-    settings(hearth_home, enabled_skills=["get_current_time"])
+    write_settings(hearth_home, enabled_skills=["get_current_time"])
     monkeypatch.setattr("sys.stdin", io.StringIO("hello\n/quit\n"))
     code = main(["chat", "--model", str(tiny_model.gguf_path), "--engine", "llama",
                  "--max-tokens", "4", "--no-think", "--json"])
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert code == 0 and lines[-1]["type"] == "done"
-    store = history()
+    store = open_history()
     try:
         saved = store.messages(lines[-1]["conversation_id"])
         assert saved[0].content == "hello" and saved[-1].role == "assistant"
@@ -244,28 +219,28 @@ def test_ctrl_c_while_waiting_cancels_the_turn() -> None:
 def test_ask_thinks_only_when_settings_or_the_command_say_so(
         tmp_path: Path, hearth_home: Path, capsys: pytest.CaptureFixture[str]) -> None:
     def prompt(*argv: str) -> str:
-        file = script(tmp_path, "Hi.", "T")
+        file = script_file(tmp_path, "Hi.", "T")
         assert main(["ask", "hi", "--engine", "scripted", "--script", file, "--print-prompt",
                      "--json", *argv]) == 0
         return str(json.loads(capsys.readouterr().out.splitlines()[0])["text"])
 
     no_think = "<|im_start|>assistant\n<think>\n\n</think>\n\n"
-    settings(hearth_home, thinking_default=False)
+    write_settings(hearth_home, thinking_default=False)
     assert prompt().endswith(no_think)  # Settings has Think off: so does the CLI
     assert not prompt("--think").endswith(no_think)
-    settings(hearth_home, thinking_default=True)
+    write_settings(hearth_home, thinking_default=True)
     assert not prompt().endswith(no_think)
     assert prompt("--no-think").endswith(no_think)
 
 
 def test_ask_model_runs_that_model_even_with_a_server_saved(
         tiny_model: Any, hearth_home: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    settings(hearth_home, engine="auto", remote_url="http://127.0.0.1:9/v1",
+    write_settings(hearth_home, engine="auto", remote_url="http://127.0.0.1:9/v1",
              enabled_skills=["get_current_time"])
     code, lines, err = ask_json(capsys, "hello", "--model", str(tiny_model.gguf_path),
                                 "--max-tokens", "2", "--no-think")
     assert code == 0, err  # port 9 answers nobody: the saved server was not used
-    saved = history()
+    saved = open_history()
     try:
         assert saved.messages(lines[-1]["conversation_id"])[-1].engine == "llama"
     finally:
@@ -278,7 +253,7 @@ def test_max_tokens_bounds_the_whole_answer_across_its_steps(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """The tool step takes 45 tokens of the 60 asked for: the answer after the tool gets the
     rest, not 60 more."""
-    file = script(tmp_path, TIME_CALL, answer("word " * 100), "Tokyo time")
+    file = script_file(tmp_path, TIME_CALL, answer("word " * 100), "Tokyo time")
     code, lines, err = ask_json(capsys, "time in Tokyo?", "--engine", "scripted", "--script",
                                 file, "--max-tokens", "60")
     assert code == 0, err
@@ -293,7 +268,7 @@ def test_print_prompt_prints_every_request_of_the_turn(
     """A step, the step after the tool, and the request that closes reasoning which ended
     without an answer: three requests, three prompts, the last one ending in the closed
     reasoning it continues."""
-    file = script(tmp_path, TIME_CALL, "Thinking it over.\n</think>\n\n", "It is 21:04.",
+    file = script_file(tmp_path, TIME_CALL, "Thinking it over.\n</think>\n\n", "It is 21:04.",
                   "Tokyo time")
     code, lines, err = ask_json(capsys, "time in Tokyo?", "--engine", "scripted", "--script",
                                 file, "--print-prompt")

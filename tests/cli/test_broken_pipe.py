@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.core.test_assistant_loop import answer
+from tests.support.model_output import answer
 
 
 def test_a_closed_pipe_ends_ask_json_without_a_traceback(tmp_path: Path) -> None:

@@ -10,8 +10,8 @@ import pytest
 
 from app.cli.terminal import SafeStream, json_safe, visible
 from app.main import main
-from tests.core.test_assistant_loop import answer
-from tests.core.test_cli_ask import script
+from tests.support.model_output import answer
+from tests.support.scripted_cli import script_file
 
 # Erase the line, move up, hide text, then a bidi override and a bare carriage return.
 HOSTILE = "Dentist\x1b[2K\x1b[1A\x1b[8mhidden\x1b[0m\u202eevil\r\x9b31m"
@@ -72,7 +72,7 @@ def test_a_spoofing_tool_argument_cannot_rewrite_the_confirmation(
     call = ("I will add it.\n</think>\n\n<tool_call>\n<function=add_event>\n"
             f"<parameter=title>\n{title}\n</parameter>\n"
             "<parameter=start>\n2026-12-03T10:00\n</parameter>\n</function>\n</tool_call>")
-    file = script(tmp_path, call, answer("Not added."), "Tea")
+    file = script_file(tmp_path, call, answer("Not added."), "Tea")
     monkeypatch.setattr("sys.stdin", io.StringIO("n\n"))
     assert main(["ask", "add tea", "--engine", "scripted", "--script", file]) == 0
     err = capsys.readouterr().err

@@ -12,21 +12,15 @@ from app.core.model_catalog import BUILDS
 from app.core.paths import Paths
 from app.core.settings import load_settings
 from app.main import main
-from tests.ui.fake_hub import FakeHub
+from tests.support.fake_hub import FakeHub, hub_in_use
 
 GGUF = next(b for b in BUILDS if b.kind == "gguf")
 
 
 @pytest.fixture
 def hub(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeHub]:
-    import huggingface_hub.constants
-
-    # Tests run with HF_HUB_OFFLINE=1 (nothing may be downloaded); this server is local.
-    monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_OFFLINE", False)
-    server = FakeHub(size=1 << 20, delay=0.0).start()
-    monkeypatch.setenv("HF_ENDPOINT", server.url)
-    yield server
-    server.stop()
+    with hub_in_use(monkeypatch, size=1 << 20, delay=0.0) as server:
+        yield server
 
 
 def lines(capsys: pytest.CaptureFixture[str]) -> list[dict[str, object]]:

@@ -15,7 +15,7 @@ import pytest
 
 from app.core.history import HistoryStore
 from app.core.paths import Paths
-from tests.core.test_assistant_loop import answer
+from tests.support.model_output import answer
 from tests.support.processes import popen_with_ctrl_c
 
 REPO = Path(__file__).resolve().parents[2]

@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 
 from app.main import Hearth
-from tests.support.tiny_model import TinyModel
+from tests.support.scripted_cli import write_settings
+from tests.support.tiny_model import FEW_SKILLS, TinyModel
 
 ROOT = Path(__file__).resolve().parents[2]
-SKILLS = ["get_current_time", "convert_units"]  # the others are switched off: never sent
 SHIFTED = """
 import sys, time_machine
 from datetime import datetime
@@ -24,12 +24,6 @@ from app.main import main
 with time_machine.travel(datetime.fromisoformat(sys.argv[1]), tick=True):
     sys.exit(main(sys.argv[2:]))
 """
-
-
-def write_settings(home: Path, **values: Any) -> None:
-    folder = home / "data"
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "settings.json").write_text(json.dumps(values), encoding="utf-8")
 
 
 def hearth_ask(home: Path, *argv: str, day: str = "") -> list[dict[str, Any]]:
@@ -63,7 +57,7 @@ def test_a_second_process_starts_from_the_prefix_the_first_saved(
         engine: str, tiny_model: TinyModel, hearth_home: Path) -> None:
     pytest.importorskip("mlx_lm" if engine == "mlx" else "llama_cpp")
     model = tiny_model.mlx_dir if engine == "mlx" else tiny_model.gguf_path
-    write_settings(hearth_home, enabled_skills=SKILLS)
+    write_settings(hearth_home, enabled_skills=FEW_SKILLS)
     args = ("hello", "--model", str(model), "--engine", engine)
     first = hearth_ask(hearth_home, *args)[-1]
     second = hearth_ask(hearth_home, *args)[-1]
@@ -77,7 +71,7 @@ def test_the_prefix_is_the_same_on_another_day_and_keeps_its_saved_state(
         tiny_model: TinyModel, hearth_home: Path) -> None:
     pytest.importorskip("llama_cpp")
     pytest.importorskip("time_machine")
-    write_settings(hearth_home, enabled_skills=SKILLS)
+    write_settings(hearth_home, enabled_skills=FEW_SKILLS)
     args = ("hello", "--model", str(tiny_model.gguf_path), "--engine", "llama",
             "--print-prompt")
     runs = [hearth_ask(hearth_home, *args, day=day)

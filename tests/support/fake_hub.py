@@ -8,7 +8,12 @@ import os
 import ssl
 import threading
 import time
-from typing import Any
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import pytest
 
 
 class FakeHub:
@@ -77,3 +82,18 @@ class FakeHub:
         self.server.shutdown()
         self.server.server_close()
         self._thread.join(5)
+
+
+@contextmanager
+def hub_in_use(monkeypatch: pytest.MonkeyPatch, **options: Any) -> Iterator[FakeHub]:
+    """A started FakeHub (`options` as FakeHub takes them) that huggingface_hub downloads from."""
+    import huggingface_hub.constants
+
+    # Tests run with HF_HUB_OFFLINE=1 (nothing may be downloaded); this server is local.
+    monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_OFFLINE", False)
+    server = FakeHub(**options).start()
+    monkeypatch.setenv("HF_ENDPOINT", server.url)
+    try:
+        yield server
+    finally:
+        server.stop()
