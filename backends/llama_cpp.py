@@ -394,8 +394,10 @@ class LlamaCppBackend:
     def _generate(self, tokens: list[int], prompt: str, options: GenerateOptions,
                   should_stop: ShouldStop, started: float, computed: int = 0) -> Iterator[Event]:
         llm = self._llm
-        # Prefix tokens this turn computed itself are not cached, though the context now holds them.
-        cached = max(0, _reusable_prefix(llm, tokens) - computed)
+        # Prefix tokens this turn computed itself are not cached, though the context now holds
+        # them: reading goes on from all it holds, the count of cached ones leaves them out.
+        reusable = _reusable_prefix(llm, tokens)
+        cached = max(0, reusable - computed)
         set_seed(llm, options)
         answer = Answer(llm, prompt, tokens, options, started, self._stop_ids)
         finish = "stop"
@@ -408,7 +410,7 @@ class LlamaCppBackend:
             yield Done("error", prompt_tokens=len(tokens))
             return
         try:
-            if (yield from _prefill(llm, tokens, cached, should_stop)):
+            if (yield from _prefill(llm, tokens, reusable, should_stop)):
                 finish = "cancelled"  # stopped while reading: generate() would read the rest
             for token in (_decode(llm, tokens, options, drafter, grammar)
                           if finish == "stop" else ()):

@@ -226,3 +226,28 @@ def test_generation_stops_at_the_end_tokens_and_never_shows_them(
             break
     reason, produced = finishes[-1]
     assert reason == "stop" and produced < 48, finishes
+
+
+def test_a_turn_that_computes_its_prefix_reads_each_prompt_token_once(
+        tiny_model: TinyModel, tmp_path: Path) -> None:
+    """A cold turn (no saved prefix yet) computes the system prompt's prefix and then reads the
+    rest of the prompt from where it ends, not from the start again (the first word used to
+    wait for the prefix twice)."""
+    backend = LlamaCppBackend(str(tiny_model.gguf_path), context_length=8192,
+                              cache_dir=tmp_path / "kv")
+    backend.load()
+    try:
+        llm = backend._llm
+        read: list[int] = []
+        plain_eval = llm.eval
+        llm.eval = lambda tokens: (read.append(len(tokens)), plain_eval(tokens))[1]
+        system = {"role": "system", "content": "You keep notes for the team. " * 200}
+        long_user = {"role": "user", "content": "Summarise the minutes of the meeting. " * 120}
+        events = list(backend.stream([system, long_user],
+                                     GenerateOptions(max_tokens=2, temperature=0), lambda: False))
+    finally:
+        backend.unload()
+    done = events[-1]
+    assert isinstance(done, Done) and done.finish_reason in ("length", "stop")
+    assert done.prompt_tokens > 1500 and done.cached_prompt_tokens == 0
+    assert sum(read) <= done.prompt_tokens + done.completion_tokens
