@@ -48,39 +48,48 @@ TOPICS = ["the harbour town's new ferry timetable", "a recipe for bread with rye
 
 @dataclass
 class Side:
-    """One side's events, decoded a stretch at a time, its tokens counted as they come (the
-    engines call should_stop once after every token)."""
+    """One side's events, decoded a stretch at a time (to its next event). The engines call
+    should_stop once after every token: each call is a token, and the time since the stretch
+    began or the previous call in it is that token's (in a batch, the first call after a step
+    carries the step's time and the others, in the same step, next to none)."""
 
     requests: int
     events: Iterator[Any] = field(default_factory=lambda: iter(()))
     first: Any = None  # the batch's first request, whose answer is kept
     tokens: int = 0
+    measuring: bool = False
+    marks: tuple[float, float] = (0.0, 0.0)  # wall and CPU clocks at the last mark
     wall: float = 0.0
     cpu: float = 0.0
-    counted: int = 0  # tokens decoded in the measured stretches
+    counted: int = 0  # tokens decoded while measuring
     texts: list[str] = field(default_factory=list)
     over: bool = False
 
     def count(self) -> bool:
         self.tokens += 1
+        now = (time.perf_counter(), time.process_time())
+        if self.measuring:
+            self.wall += now[0] - self.marks[0]
+            self.cpu += now[1] - self.marks[1]
+            self.counted += 1
+        self.marks = now
         return False
 
     def advance(self, measure: bool) -> None:
         """Run to the next event, timed when `measure`."""
-        wall, cpu, tokens = time.perf_counter(), time.process_time(), self.tokens
+        self.measuring = measure
+        self.marks = (time.perf_counter(), time.process_time())
         try:
             event = next(self.events)
         except StopIteration:
             self.over = True
             return
+        finally:
+            self.measuring = False
         if isinstance(event, tuple):
             event = event[1] if event[0] is self.first else None
         if isinstance(event, TextDelta):
             self.texts.append(event.text)
-        if measure:
-            self.wall += time.perf_counter() - wall
-            self.cpu += time.process_time() - cpu
-            self.counted += self.tokens - tokens
 
 
 def request(index: int, tokens: int, side: Side) -> BatchRequest:
