@@ -6,22 +6,22 @@
 
 One request of --tokens through stream() (the single path, as the person's chat decodes) and
 --requests different requests of --tokens each through stream_batch(), on two contexts of the
-same model file in one process (the weights' pages are shared), decoded in turns a few tokens
-at a time: the machine's load, which swings severalfold from one minute to the next on the
-shared box, weighs on both sides alike. Only the stretch where both decode is counted (prefill
-and the first token of every request are left out, as in Done.timings["tokens_per_second"]).
-Figures: aggregate decode tokens/s of the batch over tokens/s alone, by wall clock and by the
-process's CPU time (target >= 1.8x for 4 x 128 on the full-size model). The request alone is
-the batch's first, and its two answers are compared (greedy: equal unless the engine's
-arithmetic differs with the batch)."""
+same model file in one process (the weights' pages are shared), decoding in turns, token by
+token (a whole step for the batch): the machine's load, which swings severalfold from one
+minute to the next on the shared box, weighs on both sides alike. Only the stretch where both
+decode is counted (prefill and first tokens are left out, as in Done.timings
+["tokens_per_second"]). Figures: aggregate decode tokens/s of the batch over tokens/s alone,
+by wall clock and by the process's CPU time (target >= 1.8x for 4 x 128 on the full-size
+model). The request alone is the batch's first, and its two answers are compared (greedy:
+equal unless the engine's arithmetic differs with the batch)."""
 
 from __future__ import annotations
 
 import argparse
 import statistics
 import sys
+import threading
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -31,7 +31,7 @@ sys.path.insert(0, str(ROOT))
 
 from backends.base import BatchRequest, GenerateOptions  # noqa: E402
 from backends.cpu import engine_threads  # noqa: E402
-from backends.events import TextDelta  # noqa: E402
+from backends.events import Done, Event, Prefill, merge_deltas  # noqa: E402
 from backends.llama_cpp import LlamaCppBackend  # noqa: E402
 
 MODELS = {
@@ -46,50 +46,65 @@ TOPICS = ["the harbour town's new ferry timetable", "a recipe for bread with rye
           "planning a week of walks in the hills", "why the river floods in spring"]
 
 
+class Turns:
+    """The two sides decode in turns: each runs in its own thread and, once both are past
+    their prefill, hands over after every `quantum` tokens and waits for its next turn, so
+    only one computes at a time and the machine's load weighs on both alike."""
+
+    def __init__(self) -> None:
+        self.cond = threading.Condition()
+        self.sides: list[Side] = []
+        self.turn = 0
+
+    def measuring(self) -> bool:
+        return all(s.warm for s in self.sides) and not any(s.over for s in self.sides)
+
+    def hand_over(self, side: Side) -> None:
+        with self.cond:
+            mine = self.sides.index(side)
+            self.turn = 1 - mine
+            self.cond.notify_all()
+            self.cond.wait_for(lambda: self.turn == mine or any(s.over for s in self.sides))
+
+    def end(self, side: Side) -> None:
+        with self.cond:
+            side.over = True
+            self.cond.notify_all()
+
+
 @dataclass
 class Side:
-    """One side's events, decoded a stretch at a time (to its next event). The engines call
-    should_stop once after every token: each call is a token, and the time since the stretch
-    began or the previous call in it is that token's (in a batch, the first call after a step
-    carries the step's time and the others, in the same step, next to none)."""
+    """One side's token clock. The engines call should_stop once after every token (and once
+    before a request's first token, and per prefix chunk: the prefill, never measured); the
+    time since the side's previous call, or since it got its turn back, is that token's (in a
+    batch, the first call after a step carries the step's time, the others next to none)."""
 
+    turns: Turns
     requests: int
-    events: Iterator[Any] = field(default_factory=lambda: iter(()))
-    first: Any = None  # the batch's first request, whose answer is kept
+    quantum: int  # tokens per turn: 1 alone, one step of every request in the batch
     tokens: int = 0
-    measuring: bool = False
-    marks: tuple[float, float] = (0.0, 0.0)  # wall and CPU clocks at the last mark
+    counted: int = 0  # tokens decoded while both sides are measured
     wall: float = 0.0
     cpu: float = 0.0
-    counted: int = 0  # tokens decoded while measuring
-    texts: list[str] = field(default_factory=list)
+    marks: tuple[float, float] = (0.0, 0.0)
     over: bool = False
+    answer: list[Any] = field(default_factory=list)  # the first request's events
+
+    @property
+    def warm(self) -> bool:
+        return self.tokens >= 2 * self.requests + 2  # past every request's first token
 
     def count(self) -> bool:
-        self.tokens += 1
         now = (time.perf_counter(), time.process_time())
-        if self.measuring:
+        if self.turns.measuring():
             self.wall += now[0] - self.marks[0]
             self.cpu += now[1] - self.marks[1]
             self.counted += 1
-        self.marks = now
-        return False
-
-    def advance(self, measure: bool) -> None:
-        """Run to the next event, timed when `measure`."""
-        self.measuring = measure
+        self.tokens += 1
+        if self.warm and self.tokens % self.quantum == 0:
+            self.turns.hand_over(self)
         self.marks = (time.perf_counter(), time.process_time())
-        try:
-            event = next(self.events)
-        except StopIteration:
-            self.over = True
-            return
-        finally:
-            self.measuring = False
-        if isinstance(event, tuple):
-            event = event[1] if event[0] is self.first else None
-        if isinstance(event, TextDelta):
-            self.texts.append(event.text)
+        return False
 
 
 def request(index: int, tokens: int, side: Side) -> BatchRequest:
@@ -101,36 +116,45 @@ def request(index: int, tokens: int, side: Side) -> BatchRequest:
     return BatchRequest(messages, options, side.count)
 
 
-def start(single: LlamaCppBackend, batched: LlamaCppBackend, count: int, tokens: int
-          ) -> tuple[Side, Side]:
-    alone, batch = Side(1), Side(count)
-    req = request(0, tokens, alone)
-    alone.events = iter(single.stream(req.messages, req.options, req.should_stop))
-    requests = [request(i, tokens, batch) for i in range(count)]
-    batch.first = requests[0]
-    batch.events = iter(batched.stream_batch(requests, lambda places: []))
-    # Through the prefill, unmeasured: should_stop is also polled once before a request's
-    # first token (and per prefix chunk), after which it counts tokens exactly.
-    for side in (alone, batch):
-        while side.tokens < 2 * side.requests + 2 and not side.over:
-            side.advance(measure=False)
-    return alone, batch
+def run_alone(backend: LlamaCppBackend, side: Side, tokens: int) -> None:
+    try:
+        req = request(0, tokens, side)
+        side.answer = list(backend.stream(req.messages, req.options, req.should_stop))
+    finally:
+        side.turns.end(side)
+
+
+def run_batch(backend: LlamaCppBackend, side: Side, tokens: int) -> None:
+    try:
+        requests = [request(i, tokens, side) for i in range(side.requests)]
+        side.answer = [event for req, event in backend.stream_batch(requests, lambda n: [])
+                       if req is requests[0]]
+    finally:
+        side.turns.end(side)
 
 
 def race(single: LlamaCppBackend, batched: LlamaCppBackend, count: int, tokens: int
          ) -> dict[str, float | str]:
-    """One round: both sides decode in turns, one event each, while both have tokens to go."""
-    alone, batch = start(single, batched, count, tokens)
-    while not alone.over and not batch.over:
-        alone.advance(measure=True)
-        batch.advance(measure=True)
-    for side in (alone, batch):  # the rest is not compared: finish it unmeasured
-        while not side.over:
-            side.advance(measure=False)
+    """One round: both sides decode in turns while both have tokens to go."""
+    turns = Turns()
+    alone, batch = Side(turns, 1, 1), Side(turns, count, count)
+    turns.sides = [alone, batch]
+    threads = [threading.Thread(target=run_alone, args=(single, alone, tokens)),
+               threading.Thread(target=run_batch, args=(batched, batch, tokens))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
     return {"alone": alone.counted / alone.wall, "batch": batch.counted / batch.wall,
             "wall": (batch.counted / batch.wall) / (alone.counted / alone.wall),
             "cpu": (batch.counted / batch.cpu) / (alone.counted / alone.cpu),
-            "same": same_start("".join(batch.texts), "".join(alone.texts))}
+            "tokens": f"{alone.counted} alone, {batch.counted} batched",
+            "same": same_start(shown(batch.answer), shown(alone.answer))}
+
+
+def shown(events: list[Event]) -> str:
+    """What a client reads of an answer (text, reasoning, tool calls, errors), as text."""
+    return repr(merge_deltas(e for e in events if not isinstance(e, Done | Prefill)))
 
 
 def same_start(a: str, b: str) -> str:
@@ -167,7 +191,8 @@ def main() -> None:
         rounds.append(race(single, batched, args.requests, args.tokens))
         r = rounds[-1]
         print(f"round {i}: alone {r['alone']:.2f} tok/s, batch of {args.requests} "
-              f"{r['batch']:.2f} tok/s: {r['wall']:.2f}x wall, {r['cpu']:.2f}x CPU time; "
+              f"{r['batch']:.2f} tok/s ({r['tokens']} tokens measured): {r['wall']:.2f}x wall, "
+              f"{r['cpu']:.2f}x CPU time; "
               f"request 0 batched vs alone: {r['same']}", flush=True)
     for key in ("wall", "cpu"):
         values = [float(r[key]) for r in rounds]
