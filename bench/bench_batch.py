@@ -4,20 +4,25 @@
     .venv/bin/python bench/bench_batch.py --model gemma   # gemma3-270m (a real small model)
     .venv/bin/python bench/bench_batch.py --model tiny    # the tests' tiny model, seconds
 
-Interleaved in one process on one loaded model: one request of --tokens through stream() (the
-single path, as the person's chat decodes), then --requests different requests of --tokens each
-through stream_batch(). The request alone is the batch's first, and its two answers are compared
-(greedy: equal unless the engine's arithmetic differs with the batch). The figure is aggregate
-decode tokens/s of the batch over decode tokens/s of the request alone (target >= 1.8x for
-4 x 128 on the full-size model). Decode counts every token after a request's first (the first
-comes out of the prefill), as Done.timings["tokens_per_second"] does."""
+One request of --tokens through stream() (the single path, as the person's chat decodes) and
+--requests different requests of --tokens each through stream_batch(), on two contexts of the
+same model file in one process (the weights' pages are shared), decoding in turns, token by
+token (a whole step for the batch): the machine's load, which swings severalfold from one
+minute to the next on the shared box, weighs on both sides alike. Only the stretch where both
+decode is counted (prefill and first tokens are left out, as in Done.timings
+["tokens_per_second"]). Figures: aggregate decode tokens/s of the batch over tokens/s alone,
+by wall clock and by the process's CPU time (target >= 1.8x for 4 x 128 on the full-size
+model). The request alone is the batch's first, and its two answers are compared (greedy:
+equal unless the engine's arithmetic differs with the batch)."""
 
 from __future__ import annotations
 
 import argparse
 import statistics
 import sys
+import threading
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +31,7 @@ sys.path.insert(0, str(ROOT))
 
 from backends.base import BatchRequest, GenerateOptions  # noqa: E402
 from backends.cpu import engine_threads  # noqa: E402
-from backends.events import Done, Event, TextDelta  # noqa: E402
+from backends.events import Done, Event, Prefill, merge_deltas  # noqa: E402
 from backends.llama_cpp import LlamaCppBackend  # noqa: E402
 
 MODELS = {
@@ -41,48 +46,115 @@ TOPICS = ["the harbour town's new ferry timetable", "a recipe for bread with rye
           "planning a week of walks in the hills", "why the river floods in spring"]
 
 
-def never() -> bool:
-    return False
+class Turns:
+    """The two sides decode in turns: each runs in its own thread and, once both are past
+    their prefill, hands over after every `quantum` tokens and waits for its next turn, so
+    only one computes at a time and the machine's load weighs on both alike."""
+
+    def __init__(self) -> None:
+        self.cond = threading.Condition()
+        self.sides: list[Side] = []
+        self.turn = 0
+
+    def measuring(self) -> bool:
+        return all(s.warm for s in self.sides) and not any(s.over for s in self.sides)
+
+    def hand_over(self, side: Side) -> None:
+        with self.cond:
+            mine = self.sides.index(side)
+            self.turn = 1 - mine
+            self.cond.notify_all()
+            self.cond.wait_for(lambda: self.turn == mine or any(s.over for s in self.sides))
+
+    def end(self, side: Side) -> None:
+        with self.cond:
+            side.over = True
+            self.cond.notify_all()
 
 
-def request(index: int, tokens: int) -> BatchRequest:
+@dataclass
+class Side:
+    """One side's token clock. The engines call should_stop once after every token (and once
+    before a request's first token, and per prefix chunk: the prefill, never measured); the
+    time since the side's previous call, or since it got its turn back, is that token's (in a
+    batch, the first call after a step carries the step's time, the others next to none)."""
+
+    turns: Turns
+    requests: int
+    quantum: int  # tokens per turn: 1 alone, one step of every request in the batch
+    tokens: int = 0
+    counted: int = 0  # tokens decoded while both sides are measured
+    wall: float = 0.0
+    cpu: float = 0.0
+    marks: tuple[float, float] = (0.0, 0.0)
+    over: bool = False
+    answer: list[Any] = field(default_factory=list)  # the first request's events
+
+    @property
+    def warm(self) -> bool:
+        return self.tokens >= 2 * self.requests + 2  # past every request's first token
+
+    def count(self) -> bool:
+        now = (time.perf_counter(), time.process_time())
+        if self.turns.measuring():
+            self.wall += now[0] - self.marks[0]
+            self.cpu += now[1] - self.marks[1]
+            self.counted += 1
+        self.tokens += 1
+        if self.warm and self.tokens % self.quantum == 0:
+            self.turns.hand_over(self)
+        self.marks = (time.perf_counter(), time.process_time())
+        return False
+
+
+def request(index: int, tokens: int, side: Side) -> BatchRequest:
     messages = [{"role": "system", "content": "You are Hearth, a private desktop assistant."},
                 {"role": "user", "content": f"Write a long, detailed article about "
                                             f"{TOPICS[index % len(TOPICS)]}."}]
     # Greedy, no reasoning budget: every request decodes its --tokens unless the model stops.
     options = GenerateOptions(max_tokens=tokens, temperature=0.0, enable_thinking=False)
-    return BatchRequest(messages, options, never)
+    return BatchRequest(messages, options, side.count)
 
 
-def text_of(events: list[Event]) -> str:
-    return "".join(e.text for e in events if isinstance(e, TextDelta))
+def run_alone(backend: LlamaCppBackend, side: Side, tokens: int) -> None:
+    try:
+        req = request(0, tokens, side)
+        side.answer = list(backend.stream(req.messages, req.options, req.should_stop))
+    finally:
+        side.turns.end(side)
 
 
-def alone(backend: LlamaCppBackend, tokens: int) -> tuple[dict[str, float], str]:
-    """The batch's first request on the single path: its decode speed and its answer."""
-    req = request(0, tokens)
-    events = list(backend.stream(req.messages, req.options, never))
-    done = events[-1]
-    assert isinstance(done, Done), done
-    return {"tps": done.timings["tokens_per_second"], "tokens": done.completion_tokens}, \
-        text_of(events)
+def run_batch(backend: LlamaCppBackend, side: Side, tokens: int) -> None:
+    try:
+        requests = [request(i, tokens, side) for i in range(side.requests)]
+        side.answer = [event for req, event in backend.stream_batch(requests, lambda n: [])
+                       if req is requests[0]]
+    finally:
+        side.turns.end(side)
 
 
-def batch(backend: LlamaCppBackend, count: int, tokens: int) -> tuple[dict[str, float], str]:
-    """Aggregate decode tokens/s (every request's tokens after its first, over the time from
-    the first request's first token to the last request's end) and the first one's answer."""
-    requests = [request(i, tokens) for i in range(count)]
-    started = time.perf_counter()
-    events = list(backend.stream_batch(requests, lambda places: []))
-    dones = [event for _, event in events if isinstance(event, Done)]
-    assert len(dones) == count and all(d.finish_reason in ("length", "stop") for d in dones), dones
-    # Each request's clock starts when it joins (all at `started`, within milliseconds).
-    first = min(started + d.timings["ttft_ms"] / 1000 for d in dones)
-    end = max(started + d.timings["total_ms"] / 1000 for d in dones)
-    decoded = sum(d.completion_tokens - 1 for d in dones)
-    return {"tps": decoded / (end - first), "tokens": sum(d.completion_tokens for d in dones),
-            "ttft_s": max(d.timings["ttft_ms"] for d in dones) / 1000}, \
-        text_of([event for req, event in events if req is requests[0]])
+def race(single: LlamaCppBackend, batched: LlamaCppBackend, count: int, tokens: int
+         ) -> dict[str, float | str]:
+    """One round: both sides decode in turns while both have tokens to go."""
+    turns = Turns()
+    alone, batch = Side(turns, 1, 1), Side(turns, count, count)
+    turns.sides = [alone, batch]
+    threads = [threading.Thread(target=run_alone, args=(single, alone, tokens)),
+               threading.Thread(target=run_batch, args=(batched, batch, tokens))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return {"alone": alone.counted / alone.wall, "batch": batch.counted / batch.wall,
+            "wall": (batch.counted / batch.wall) / (alone.counted / alone.wall),
+            "cpu": (batch.counted / batch.cpu) / (alone.counted / alone.cpu),
+            "tokens": f"{alone.counted} alone, {batch.counted} batched",
+            "same": same_start(shown(batch.answer), shown(alone.answer))}
+
+
+def shown(events: list[Event]) -> str:
+    """What a client reads of an answer (text, reasoning, tool calls, errors), as text."""
+    return repr(merge_deltas(e for e in events if not isinstance(e, Done | Prefill)))
 
 
 def same_start(a: str, b: str) -> str:
@@ -111,34 +183,23 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--context", type=int, default=4096)
     args = parser.parse_args()
-    backend = load(args.model, args.context)
-    print(f"model {args.model}, threads {backend.info.extra['threads']}, batch capacity "
-          f"{backend.batch_capacity()}, context {backend.info.context_length}", flush=True)
-    alone(backend, 8)  # warm-up: pages of the weights in memory, buffers allocated
-    ratios: list[float] = []
-    singles: list[dict[str, float]] = []
-    batches: list[dict[str, float]] = []
-    answers: dict[str, str] = {}
+    single, batched = load(args.model, args.context), load(args.model, args.context)
+    print(f"model {args.model}, threads {single.info.extra['threads']}, batch capacity "
+          f"{batched.batch_capacity()}, context {single.info.context_length}", flush=True)
+    rounds = []
     for i in range(args.repeats):
-        # Alternate which goes first, so drift in the machine's load favours neither.
-        order: list[Any] = ["alone", "batch"] if i % 2 == 0 else ["batch", "alone"]
-        for side in order:
-            if side == "alone":
-                figures, answers[side] = alone(backend, args.tokens)
-                singles.append(figures)
-            else:
-                figures, answers[side] = batch(backend, args.requests, args.tokens)
-                batches.append(figures)
-        ratios.append(batches[-1]["tps"] / singles[-1]["tps"])
-        print(f"run {i}: alone {singles[-1]['tps']:.2f} tok/s ({singles[-1]['tokens']:.0f} "
-              f"tokens), batch of {args.requests} {batches[-1]['tps']:.2f} tok/s "
-              f"({batches[-1]['tokens']:.0f} tokens, last first token after "
-              f"{batches[-1]['ttft_s']:.1f} s): {ratios[-1]:.2f}x; request 0 batched vs "
-              f"alone: {same_start(answers['batch'], answers['alone'])}", flush=True)
-    print(f"median: alone {statistics.median(s['tps'] for s in singles):.2f} tok/s, batch "
-          f"{statistics.median(b['tps'] for b in batches):.2f} tok/s, ratio "
-          f"{statistics.median(ratios):.2f}x (runs: {', '.join(f'{r:.2f}' for r in ratios)})")
-    backend.unload()
+        rounds.append(race(single, batched, args.requests, args.tokens))
+        r = rounds[-1]
+        print(f"round {i}: alone {r['alone']:.2f} tok/s, batch of {args.requests} "
+              f"{r['batch']:.2f} tok/s ({r['tokens']} tokens measured): {r['wall']:.2f}x wall, "
+              f"{r['cpu']:.2f}x CPU time; "
+              f"request 0 batched vs alone: {r['same']}", flush=True)
+    for key in ("wall", "cpu"):
+        values = [float(r[key]) for r in rounds]
+        print(f"median {key}: {statistics.median(values):.2f}x "
+              f"(rounds: {', '.join(f'{v:.2f}' for v in values)})")
+    single.unload()
+    batched.unload()
 
 
 if __name__ == "__main__":
