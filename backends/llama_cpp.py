@@ -35,6 +35,7 @@ from backends.llama_speculate import speculative_tokens
 from backends.llama_state import SeqState, restore_sequence, save_sequence, seq_state_codec
 from backends.nanbeige import STOP_TEXTS, opens_reasoning
 from backends.parser import OutputParser, over_budget
+from backends.pass_costs import PassCosts
 from backends.prefix_cache import (
     DEFAULT_LIMIT_BYTES,
     PrefixKey,
@@ -87,6 +88,7 @@ class LlamaCppBackend:
         self.template_file = template_file
         self.prefix_limit_bytes = prefix_limit_bytes
         self.speculate = speculate
+        self.pass_costs = PassCosts()  # what this model's verify passes cost, as measured
         self._prefix: LlamaPrefix | None = None
         self._llm: Any = None
         self._summary: GgufSummary | None = None
@@ -366,7 +368,7 @@ class LlamaCppBackend:
         run.resume(parser, decoder, options.resume_tokens)
         n_prompt = len(tokens) - len(options.resume_tokens)  # the output counts as output
         finish = "stop"
-        drafter = PromptLookup(tokens) if self.speculate else None
+        drafter = PromptLookup(tokens, self.pass_costs) if self.speculate else None
         try:
             grammar = _grammar(options.json_schema)
         except ValueError as exc:

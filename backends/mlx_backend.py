@@ -34,6 +34,7 @@ from backends.mlx_prefix import MlxPrefix
 from backends.mlx_speculate import LookupRun, lookup_stream
 from backends.nanbeige import STOP_TEXTS, opens_reasoning
 from backends.parser import OutputParser, over_budget
+from backends.pass_costs import PassCosts
 from backends.prefix_cache import (
     DEFAULT_LIMIT_BYTES,
     PrefixKey,
@@ -164,6 +165,7 @@ class MlxBackend:
         self._prefix_limit = prefix_limit_bytes
         self._kv_group = 64
         self.speculate = speculate
+        self.pass_costs = PassCosts()  # what this model's verify passes cost, as measured
 
     @property
     def info(self) -> BackendInfo:
@@ -377,7 +379,7 @@ class MlxBackend:
         text = _Text(self._tokenizer.detokenizer)
         _resume(turn, parser, text)
         max_tokens = max(1, min(options.max_tokens - len(turn.resumed), room))
-        drafter = PromptLookup(turn.tokens) if self.speculate else None
+        drafter = PromptLookup(turn.tokens, self.pass_costs) if self.speculate else None
         if drafter is None:
             responses = engine.stream_generate(
                 self._model, self._tokenizer, engine.mx.array(turn.tokens[turn.reused:]),
