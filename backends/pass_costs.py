@@ -9,14 +9,17 @@ tokens against these figures (backends/prompt_lookup.py)."""
 
 from __future__ import annotations
 
+import statistics
+from collections import deque
 from collections.abc import Mapping
 
 # Before a size is measured: time relative to a one-token pass, measured on the full-size
-# Nanbeige4.2-3B Q8_0 and Gemma 3 270M Q4_K_M on 2 cores (bench/RESULTS.md, "the cost of
-# checking k tokens"). A size missing here costs what the next larger one listed costs: sizes
-# that are not a multiple of the kernels' 2- and 4-column tiles measured no cheaper.
-PRIOR = {1: 1.0, 4: 2.7, 8: 4.1, 12: 5.3, 16: 6.8}
-RATE = 0.25  # weight of a new measurement in a size's running figure
+# Nanbeige4.2-3B Q8_0 on 2 cores (bench/RESULTS.md, "the cost of checking k tokens"). A size
+# missing here costs what the next larger one listed costs: odd sizes measured no cheaper
+# (Q8_0's batched kernel works on pairs of tokens, an odd one out costs a pass of its own).
+PRIOR = {1: 1.0, 2: 2.0, 4: 2.6, 6: 3.0, 8: 4.0, 12: 5.1, 16: 6.3}
+KEEP = 9  # latest timings of a size whose median is its figure (a busy machine's spikes pass)
+TRUST = 3  # timings of a size before its figure replaces the prior
 
 
 class PassCosts:
@@ -26,7 +29,8 @@ class PassCosts:
         """prior: relative costs by size (1 must be there); learn: False pins them (tests)."""
         self._prior = dict(PRIOR if prior is None else prior)
         self._learn = learn
-        self._seconds: dict[int, float] = {}
+        self._seconds: dict[int, deque[float]] = {}
+        self._figures: dict[int, float] = {}  # size -> median seconds, once trusted
         self._seen: set[int] = set()
 
     @property
@@ -41,20 +45,23 @@ class PassCosts:
         if size not in self._seen:  # a size's first pass also builds its compute graph
             self._seen.add(size)
             return
-        old = self._seconds.get(size)
-        self._seconds[size] = seconds if old is None else old + RATE * (seconds - old)
+        timings = self._seconds.setdefault(size, deque(maxlen=KEEP))
+        timings.append(seconds)
+        if len(timings) >= TRUST:
+            self._figures[size] = statistics.median(timings)
 
     def relative(self, size: int) -> float:
         """The time of a pass of `size` tokens over the time of a pass of one."""
-        one = self._seconds.get(1)
-        if one and size in self._seconds:
-            return self._seconds[size] / one
+        measured = self._figures
+        one = measured.get(1)
+        if one and size in measured:
+            return measured[size] / one
         listed = [k for k in self._prior if k >= size]
         guess = self._prior[min(listed)] if listed else self._prior[self.largest]
         if one:
             # A pass never costs more per token than a smaller one measured: on an engine
             # where passes are cheap (a GPU) the larger sizes then get tried, and measured.
-            for smaller, seconds in self._seconds.items():
+            for smaller, seconds in measured.items():
                 if smaller < size:
                     guess = min(guess, seconds / one * size / smaller)
         return guess
