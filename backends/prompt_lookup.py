@@ -33,7 +33,7 @@ DECAY = 0.9  # weight of what was seen before, for each drafted token's outcome
 # Match lengths from which a match is "middling" and "long", and the evidence each class
 # starts with (kept, missed): a 2-3 token echo is a weak sign, 10 tokens copied a strong one.
 MATCH_CLASSES = (4, 10)
-PRIORS = ((1.0, 2.0), (3.0, 1.0), (9.0, 1.0))
+PRIORS = ((1.0, 2.0), (2.0, 1.0), (9.0, 1.0))
 
 
 @dataclass
