@@ -48,6 +48,7 @@ from backends.llama_state import (
     seq_state_codec,
 )
 from backends.nanbeige import STOP_TEXTS
+from backends.pass_costs import PassCosts
 from backends.prefix_cache import (
     DEFAULT_LIMIT_BYTES,
     PrefixKey,
@@ -100,6 +101,7 @@ class LlamaCppBackend:
         self.template_file = template_file
         self.prefix_limit_bytes = prefix_limit_bytes
         self.speculate = speculate
+        self.pass_costs = PassCosts()  # what this model's verify passes cost, as measured
         self._prefix: LlamaPrefix | None = None
         self._llm: Any = None
         self._summary: GgufSummary | None = None
@@ -401,7 +403,7 @@ class LlamaCppBackend:
         set_seed(llm, options)
         answer = Answer(llm, prompt, tokens, options, started, self._stop_ids)
         finish = "stop"
-        drafter = PromptLookup(tokens) if self.speculate else None
+        drafter = PromptLookup(tokens, self.pass_costs) if self.speculate else None
         try:
             grammar = _grammar(options.json_schema)
         except ValueError as exc:

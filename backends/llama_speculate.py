@@ -11,6 +11,7 @@ it when the sample equals it is the rejection rule for a deterministic proposal)
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -43,8 +44,10 @@ def speculative_tokens(llm: Any, tokens: list[int], sampler: Any, drafter: Promp
         draft = drafter.propose(min(room - 1, free))
         batch = [token, *draft]
         start = llm.n_tokens
-        _decode_all(llm, batch, start)
+        began = time.perf_counter()
+        decode_all(llm, batch, start)
         picks = _argmax_rows(llm, len(batch)) if greedy else None
+        drafter.timed(len(batch), time.perf_counter() - began)
         kept = 0
         for index in range(len(batch)):
             token = picks[index] if picks is not None else int(sampler.sample(llm._ctx, index))
@@ -68,7 +71,7 @@ def _argmax_rows(llm: Any, rows: int) -> list[int]:
     return [int(t) for t in logits.argmax(axis=1)]
 
 
-def _decode_all(llm: Any, batch: list[int], start: int) -> None:
+def decode_all(llm: Any, batch: list[int], start: int) -> None:
     """Evaluate `batch` at positions start.. with logits for every position."""
     llm._ctx.kv_cache_seq_rm(-1, start, -1)
     llm._batch.set_batch(batch=batch, n_past=start, logits_all=True)

@@ -44,6 +44,7 @@ from backends.mlx_speculate import LookupRun, lookup_stream
 from backends.mlx_turn import PREFILL_STEP, Text, Turn, ending, failed, final_events, one_line, reader, take
 from backends.nanbeige import STOP_TEXTS
 from backends.parser import OutputParser
+from backends.pass_costs import PassCosts
 from backends.prefix_cache import (
     DEFAULT_LIMIT_BYTES,
     PrefixKey,
@@ -135,6 +136,7 @@ class MlxBackend:
         self._kv_group = 64
         self._kv_per_token = 1  # KV bytes of one token (memory plan), for batches
         self.speculate = speculate
+        self.pass_costs = PassCosts()  # what this model's verify passes cost, as measured
 
     @property
     def info(self) -> BackendInfo:
@@ -355,7 +357,7 @@ class MlxBackend:
             engine.mx.random.seed(options.seed)
         parser, text = reader(turn, options, self._tokenizer)
         max_tokens = turn.new_token_limit(options, room)
-        drafter = PromptLookup(turn.tokens) if self.speculate else None
+        drafter = PromptLookup(turn.tokens, self.pass_costs) if self.speculate else None
         if drafter is None:
             responses = engine.stream_generate(
                 self._model, self._tokenizer, engine.mx.array(turn.tokens[turn.reused:]),

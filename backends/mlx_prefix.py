@@ -73,20 +73,56 @@ def _split(blob: bytes) -> tuple[dict[str, Any], bytes]:
     return header, blob[8 + length:]
 
 
-def _verify(path: Path) -> None:
-    header, data = _split(path.read_bytes())
-    ends = [int(v["data_offsets"][1]) for k, v in header.items() if k != "__metadata__"]
-    if max(ends, default=0) != len(data):
+def _header(path: Path) -> tuple[dict[str, Any], int]:
+    """The safetensors header and where the tensor bytes start, the file size checked
+    against it: only the header is read (a truncated file never reaches MLX's reader)."""
+    with path.open("rb") as handle:
+        head = handle.read(8)
+        if len(head) < 8:
+            raise PrefixFileError("the file is truncated")
+        (length,) = struct.unpack("<Q", head)
+        text = handle.read(length)
+        size = os.fstat(handle.fileno()).st_size
+    if len(text) < length:
         raise PrefixFileError("the file is truncated")
-    if header.get("__metadata__", {}).get(CRC_KEY) != str(zlib.crc32(data)):
+    header, _ = _split(head + text)
+    ends = [int(v["data_offsets"][1]) for k, v in header.items() if k != "__metadata__"]
+    if 8 + length + max(ends, default=0) != size:
+        raise PrefixFileError("the file is truncated")
+    return header, 8 + length
+
+
+def _check(cache: list[Any], header: dict[str, Any], start: int, path: Path) -> None:
+    """Raise PrefixFileError unless the tensors MLX read have the CRC-32 the file was sealed
+    with. The check runs over the arrays MLX holds, in the file's order, so the file is read
+    from disk once (MLX's own read; it used to be read and checked first, then read again),
+    and the cache is handed on only when it matches."""
+    import mlx.core as mx
+    from mlx.utils import tree_flatten
+
+    loaded = dict(tree_flatten([c.state for c in cache]))
+    mx.eval([v for v in loaded.values() if isinstance(v, mx.array)])
+    tensors = sorted((int(v["data_offsets"][0]), int(v["data_offsets"][1]), k)
+                     for k, v in header.items() if k != "__metadata__")
+    crc = 0
+    with path.open("rb") as handle:
+        for begin, end, name in tensors:
+            value = loaded.get(name)
+            if isinstance(value, mx.array):
+                crc = zlib.crc32(memoryview(value), crc)  # type: ignore[arg-type]  # a buffer
+            else:  # a scalar MLX gave back as a number (the cache's offset): its few bytes
+                handle.seek(start + begin)
+                crc = zlib.crc32(handle.read(end - begin), crc)
+    if header.get("__metadata__", {}).get(CRC_KEY) != str(crc):
         raise PrefixFileError("the file is damaged (checksum mismatch)")
 
 
 def _load(path: Path) -> tuple[CacheEntry, dict[str, str], list[int]]:
     from mlx_lm.models.cache import load_prompt_cache
 
-    _verify(path)  # before MLX reads it: a damaged state must never reach the model
+    header, start = _header(path)
     cache, meta = load_prompt_cache(str(path), return_metadata=True)  # type: ignore[no-untyped-call]
+    _check(cache, header, start, path)  # before the cache goes anywhere near the model
     tokens = [int(t) for t in json.loads(meta.get("tokens", "[]"))]
     offsets = {int(getattr(c, "offset", -1)) for c in cache}
     if not cache or offsets != {len(tokens)}:

@@ -9,11 +9,12 @@ backend reads both the same way."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from backends.prompt_lookup import MAX_DRAFT, PromptLookup
+from backends.prompt_lookup import PromptLookup
 
 
 @dataclass
@@ -62,8 +63,10 @@ def lookup_stream(run: LookupRun, prompt: list[int], drafter: PromptLookup) -> I
             detokenizer.add_token(token)
             drafter.extend((token,))
             yield Response(detokenizer.last_segment, token)
-        draft = drafter.propose(min(run.max_tokens - count - 1, MAX_DRAFT))
-        picks = _sample(run, _forward(run, [pending[-1], *draft]))
+        draft = drafter.propose(run.max_tokens - count - 1)
+        began = time.perf_counter()
+        picks = _sample(run, _forward(run, [pending[-1], *draft]))  # its tolist() waits for MLX
+        drafter.timed(len(draft) + 1, time.perf_counter() - began)
         kept = 0
         while kept < len(draft) and picks[kept] == draft[kept]:
             kept += 1

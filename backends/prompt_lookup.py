@@ -1,27 +1,39 @@
 """Prompt-lookup drafts: guess the next tokens from where the last few appeared before.
 
 Much of what an assistant writes is copied from what it read (a quoted passage, a value from a
-sheet, a file name, tool arguments taken from the question). When the last n tokens of the
+sheet, a file name, tool arguments taken from the question). When the last tokens of the
 prompt + answer appeared earlier, the tokens that followed them there are a cheap guess at what
 comes next; the engine checks all of them in one forward pass and keeps the ones it would have
 produced anyway. Engine-agnostic: llama.cpp (backends/llama_speculate.py) and MLX use it.
 
-The drafter backs off when it stops paying: after a draft, if under two thirds of the recently
-drafted tokens were kept, it skips twice as many tokens as last time before trying again (up
-to MAX_SKIP), so free writing pays almost nothing."""
+Of the earlier places where the answer's last two tokens appeared, the one that agrees with the
+answer furthest back is taken (the latest of equals): the longer that match, the likelier the
+answer is copying from there. A draft is worth its check only when enough of it is kept, since
+checking k tokens costs more than one (backends/pass_costs.py). So the drafter keeps, for short,
+middling and long matches, a decaying count of drafted tokens kept and missed, and drafts the
+length that gives the most expected tokens per unit of time, or nothing when no length beats
+plain decoding. That is its back-off: once drafts stop hitting, it stops drafting. A draft it
+does not send is still scored against the tokens that come next (checking it then is free), so
+it notices when the answer starts copying again without paying for a try."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
 
-NGRAMS = (3, 2)  # longest match first: a 3-token echo is a far better sign than a 2-token one
-MAX_DRAFT = 10
-MAX_SKIP = 64  # tokens decoded plainly after repeated misses before the next draft
-MIN_KEPT = 2 / 3  # of recent drafted tokens kept, for drafting to go on without a pause
-RATE_DECAY = 0.7  # weight of the earlier drafts in that rate, per draft
+from backends.pass_costs import PassCosts
+
+MIN_MATCH = 2  # tokens at the answer's end that must have appeared before for any draft
+LONG_MATCH = 16  # how far back a match is followed
+CANDIDATES = 64  # latest earlier occurrences compared for the longest match
+MIN_GAIN = 1.1  # expected speed over plain decoding a draft must promise (estimates are rough)
+DECAY = 0.9  # weight of what was seen before, for each drafted token's outcome
+# Match lengths from which a match is "middling" and "long", and the evidence each class
+# starts with (kept, missed): a 2-3 token echo is a weak sign, 10 tokens copied a strong one.
+MATCH_CLASSES = (4, 10)
+PRIORS = ((1.0, 2.0), (2.0, 1.0), (9.0, 1.0))
 
 
 @dataclass
@@ -38,55 +50,48 @@ class LookupStats:
 
 
 class PromptLookup:
-    """Drafts from n-grams of the token history; told how each draft fared, it adapts."""
+    """Drafts from the token history; told how drafts fared and what passes cost, it adapts."""
 
-    def __init__(self, tokens: Iterable[int], max_draft: int = MAX_DRAFT,
-                 ngrams: Sequence[int] = NGRAMS) -> None:
-        self.max_draft = max_draft
-        self.ngrams = tuple(sorted(ngrams, reverse=True))
+    def __init__(self, tokens: Iterable[int], costs: PassCosts | None = None) -> None:
+        self.costs = costs if costs is not None else PassCosts()
         # The history lives in one numpy buffer and is searched there: building an index of
         # a long prompt in Python would hold the GIL the window's thread needs.
         first = np.asarray(list(tokens), dtype=np.int64)
         self._history = np.empty(max(256, 2 * len(first)), dtype=np.int64)
         self._history[:len(first)] = first
         self._size = len(first)
-        self._length = max(2, max_draft // 2)  # the next draft's length
-        self._misses = 0  # drafts in a row that gained nothing
-        self._skip = 0  # tokens still to go before the next draft
-        self._kept = self._drafted = 0.0  # decaying sums over recent drafts
+        self._evidence = [list(prior) for prior in PRIORS]  # per match class: [kept, missed]
+        self._sent = 0  # match class of the draft being checked
+        self._shadow: list[int] = []  # a draft not sent, scored as the real tokens come
+        self._shadow_class = 0
         self.stats = LookupStats()
 
     def extend(self, tokens: Iterable[int]) -> None:
         for token in tokens:
+            if self._shadow:
+                hit = token == self._shadow.pop(0)
+                self._learn(self._shadow_class, int(hit), int(not hit))
+                if not hit:
+                    self._shadow = []
             if self._size == len(self._history):
                 self._history = np.concatenate([self._history, np.empty_like(self._history)])
             self._history[self._size] = token
             self._size += 1
 
     def propose(self, limit: int) -> list[int]:
-        """Up to `limit` tokens likely to come next, or none (no match, or backing off)."""
-        if self._skip > 0:
-            self._skip -= 1
+        """Up to `limit` tokens likely to come next, or none (no match, or not worth a check)."""
+        room = min(limit, self.costs.largest - 1)
+        guess, match = self._lookup(room) if room > 0 else ([], 0)
+        if not guess:
             return []
-        size = min(self._length, limit)
-        return self._lookup(size) if size > 0 else []
-
-    def _lookup(self, size: int) -> list[int]:
-        """What followed the latest earlier occurrence of the last n tokens, longest n first."""
-        history, total = self._history[:self._size], self._size
-        for n in self.ngrams:
-            if total <= n:
-                continue
-            tail = history[total - n:]
-            # Occurrences starting at 0 .. total-n-1: each has a token after it.
-            found = history[:total - n] == tail[0]
-            for offset in range(1, n):
-                found &= history[offset:total - n + offset] == tail[offset]
-            hits = np.flatnonzero(found)
-            if hits.size:
-                start = int(hits[-1]) + n
-                return [int(t) for t in history[start:start + size]]
-        return []
+        klass = sum(match >= edge for edge in MATCH_CLASSES)
+        length = self._worth(klass, len(guess))
+        if not length:
+            if not self._shadow:
+                self._shadow, self._shadow_class = guess, klass
+            return []
+        self._shadow, self._sent = [], klass
+        return guess[:length]
 
     def feedback(self, drafted: int, accepted: int) -> None:
         """How a proposed draft fared: `accepted` of its `drafted` tokens were kept."""
@@ -95,17 +100,51 @@ class PromptLookup:
         self.stats.drafts += 1
         self.stats.drafted += drafted
         self.stats.accepted += accepted
-        # Checking a token costs a good part of a decode step on a CPU: drafting pays only
-        # while most drafted tokens are kept (two guesses, one kept, is a loss). The rate is
-        # a decaying average over recent drafts, so a pattern of one hit, one miss backs off.
-        self._kept = self._kept * RATE_DECAY + accepted
-        self._drafted = self._drafted * RATE_DECAY + drafted
-        if self._kept < self._drafted * MIN_KEPT:
-            self._misses += 1
-            self._skip = min(2 ** self._misses, MAX_SKIP)
-            self._length = max(2, accepted + 1)
-            return
-        self._misses = self._skip = 0
-        # All kept: reach further next time; part kept: ask for about as many as were kept.
-        self._length = (min(self._length * 2, self.max_draft) if accepted == drafted
-                        else max(2, accepted + 1))
+        # Tokens after the first miss were never judged: they are no evidence either way.
+        self._learn(self._sent, accepted, int(accepted < drafted))
+
+    def timed(self, size: int, seconds: float) -> None:
+        """The engine's pass over `size` tokens took `seconds`."""
+        self.costs.record(size, seconds)
+
+    def _learn(self, klass: int, kept: int, missed: int) -> None:
+        evidence, fade = self._evidence[klass], DECAY ** (kept + missed)
+        evidence[0] = evidence[0] * fade + kept
+        evidence[1] = evidence[1] * fade + missed
+
+    def _worth(self, klass: int, available: int) -> int:
+        """The draft length with the most expected tokens per unit of time, 0 for none.
+
+        Each drafted token is kept with the class's rate p, given the ones before it were:
+        d drafted tokens yield 1 + p + ... + p^d tokens for one pass over d + 1."""
+        kept, missed = self._evidence[klass]
+        rate = kept / (kept + missed)
+        best, best_gain, expected = 0, MIN_GAIN, 1.0
+        for length in range(1, available + 1):
+            expected += rate ** length
+            gain = expected / self.costs.relative(length + 1)
+            if gain > best_gain:
+                best, best_gain = length, gain
+        return best
+
+    def _lookup(self, size: int) -> tuple[list[int], int]:
+        """What followed the earlier occurrence of the last tokens that matches furthest back,
+        and how many tokens that match covers."""
+        history, total, n = self._history[:self._size], self._size, MIN_MATCH
+        if total <= n:
+            return [], 0
+        # Occurrences starting at 0 .. total-n-1: each has a token after it.
+        found = history[:total - n] == history[total - n]
+        for offset in range(1, n):
+            found &= history[offset:total - n + offset] == history[total - n + offset]
+        hits = np.flatnonzero(found)[-CANDIDATES:]
+        if not hits.size:
+            return [], 0
+        back = np.arange(1, LONG_MATCH - n + 1)
+        theirs, mine = hits[:, None] - back, total - n - back
+        agree = (theirs >= 0) & (mine >= 0)
+        agree &= history[np.maximum(theirs, 0)] == history[np.maximum(mine, 0)]
+        lengths = n + np.cumprod(agree, axis=1).sum(axis=1)
+        best = int(lengths.max())
+        start = int(hits[lengths == best][-1]) + n
+        return [int(t) for t in history[start:start + size]], best

@@ -1,6 +1,7 @@
 """A saved model state restored at disk speed: restore time against a plain read of the same file.
 
     .venv/bin/python bench/bench_state_restore.py [--tokens 1000] [--repeats 5]
+    .venv/bin/python bench/bench_state_restore.py --engine mlx [--tokens 1000] [--repeats 5]
 
 The state has the full-size Nanbeige4.2's KV shape (22 layers run twice = 44 KV slots of 8 heads
 x 128, f16: 176 KiB a token, so 1,000 tokens = 172 MiB, the size issue 28 quotes) on a random
@@ -10,7 +11,12 @@ whole shared machine). In
 the same run and on the same file: a plain `open(path, "rb").read()` (the reference), the
 restore Hearth does now (read and check the file, hand the KV to llama.cpp), and the restore
 as it was before issue 28 (read whole, slice, CRC, copy for ctypes, hand over), for scale.
-Target: restore <= 1.5x the plain read."""
+Target: restore <= 1.5x the plain read.
+
+--engine mlx: the same for MLX's saved states, a prompt cache of the same shape (44 KVCache slots
+of 8 x 128, f16, random values: no model is needed to restore one), saved as Hearth saves a
+prefix (backends/mlx_prefix.py, checksummed) and a conversation (backends/mlx_cache.py); each
+restore ends when MLX holds every array (MLX reads a file lazily, so the arrays are evaluated)."""
 
 from __future__ import annotations
 
@@ -78,11 +84,90 @@ def _old_restore(llm: Any, path: Path) -> None:
     assert llama_cpp.llama_state_seq_set_data(llm.ctx, buffer, len(data), 0) > 0
 
 
+def _mlx_cache(tokens: int) -> Any:
+    """A prompt cache of Nanbeige4.2's KV shape holding `tokens` random f16 positions."""
+    import mlx.core as mx
+    from mlx_lm.models.cache import KVCache
+
+    from backends.mlx_cache import CacheEntry
+
+    cache = []
+    for slot in range(44):
+        kv = KVCache()
+        keys = mx.random.normal((1, 8, tokens, 128), key=mx.random.key(slot)).astype(mx.float16)
+        kv.update_and_fetch(keys, keys * 0.5)
+        cache.append(kv)
+    mx.eval([c.state for c in cache])
+    return CacheEntry(list(range(tokens)), cache)
+
+
+def _old_mlx_prefix(path: Path) -> Any:
+    """The MLX prefix restore before this bench (kept only as the 'before' figure): the whole
+    file read and checksummed first, then read again by MLX."""
+    import json
+
+    from mlx_lm.models.cache import load_prompt_cache
+
+    blob = path.read_bytes()
+    (length,) = struct.unpack_from("<Q", blob)
+    header = json.loads(blob[8:8 + length])
+    assert header["__metadata__"]["0.crc32"] == str(zlib.crc32(blob[8 + length:]))
+    return load_prompt_cache(str(path))
+
+
+def _mlx(args: argparse.Namespace) -> None:
+    import mlx.core as mx
+
+    from backends.mlx_cache import MLX_CODEC
+    from backends.mlx_prefix import MLX_PREFIX_CODEC
+
+    entry = _mlx_cache(args.tokens)
+    with tempfile.TemporaryDirectory(prefix="hearth-restore-", dir=ROOT / "bench" / ".cache") as tmp:
+        prefix, chat = Path(tmp) / "prefix.mlxpx.safetensors", Path(tmp) / "chat.safetensors"
+        MLX_PREFIX_CODEC.dump(entry, {}, entry.tokens, prefix)
+        MLX_CODEC.dump(entry, chat)
+
+        def restore_prefix() -> None:
+            mx.eval([c.state for c in MLX_PREFIX_CODEC.load(prefix)[0].cache])
+
+        def restore_chat() -> None:
+            mx.eval([c.state for c in MLX_CODEC.load(chat).cache])
+
+        def restore_before() -> None:
+            mx.eval([c.state for c in _old_mlx_prefix(prefix)])
+
+        restore_prefix()
+        restore_chat()
+        figures: dict[str, list[float]] = {"read prefix": [], "prefix": [], "read chat": [],
+                                           "chat": [], "before": []}
+        for _ in range(args.repeats):  # interleaved: a load spike hits all alike
+            figures["read prefix"].append(_timed(prefix, prefix.read_bytes))
+            figures["prefix"].append(_timed(prefix, restore_prefix))
+            figures["before"].append(_timed(prefix, restore_before))
+            figures["read chat"].append(_timed(chat, chat.read_bytes))
+            figures["chat"].append(_timed(chat, restore_chat))
+        sizes = prefix.stat().st_size, chat.stat().st_size
+    med = {name: statistics.median(values) for name, values in figures.items()}
+    print(f"MLX prompt caches: prefix {sizes[0] / 2**20:.1f} MiB, conversation "
+          f"{sizes[1] / 2**20:.1f} MiB ({args.tokens} tokens, f16 KV of Nanbeige's shape); page "
+          f"cache dropped before each; median of {args.repeats}, load {os.getloadavg()[0]:.1f}")
+    print("| state | plain read (reference) | restore | ratio (target <= 1.5x) |")
+    print("|---|---:|---:|---:|")
+    for kind, read in (("prefix", "read prefix"), ("prefix, before", "read prefix"),
+                       ("conversation", "read chat")):
+        restore = med[{"prefix, before": "before", "conversation": "chat"}.get(kind, kind)]
+        print(f"| {kind} | {med[read]:.3f} s | {restore:.3f} s | {restore / med[read]:.2f}x |")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tokens", type=int, default=1000)
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--engine", choices=["llama", "mlx"], default="llama")
     args = parser.parse_args()
+    if args.engine == "mlx":
+        _mlx(args)
+        return 0
     import llama_cpp
 
     from backends.llama_state import (

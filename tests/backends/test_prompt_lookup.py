@@ -9,7 +9,8 @@ import pytest
 
 from backends.base import GenerateOptions
 from backends.events import Done, ReasoningDelta, TextDelta
-from backends.prompt_lookup import MAX_SKIP, PromptLookup
+from backends.pass_costs import PassCosts
+from backends.prompt_lookup import PromptLookup
 from tests.support.tiny_model import TinyModel
 
 SYSTEM = {"role": "system", "content": "You are Hearth."}
@@ -37,48 +38,94 @@ def llama(tiny_model: TinyModel, speculate: bool, cache_dir: Path | None = None)
 
     backend = LlamaCppBackend(str(tiny_model.gguf_path), context_length=1024,
                               speculate=speculate, cache_dir=cache_dir)
+    # Checking a draft priced as one token: whether it drafts does not hang on the machine's
+    # speed, and it drafts often, so drafts are both kept and refused.
+    backend.pass_costs = PassCosts(FREE, learn=False)
     backend.load()
     return backend
 
 
 # -- the drafter ----------------------------------------------------------------------------
 
-def test_a_draft_is_what_followed_the_last_tokens_where_they_appeared_before() -> None:
-    drafter = PromptLookup([5, 6, 7, 8, 9, 1, 2, 5, 6], max_draft=4)
-    assert drafter.propose(10) == [7, 8]  # starts short: two tokens
-    drafter.feedback(2, 2)  # both kept: reach further
-    assert drafter.propose(10) == [7, 8, 9, 1]
-    assert drafter.propose(1) == [7]  # never more than there is room for
-    assert PromptLookup([1, 2, 3, 4]).propose(10) == []  # nothing repeats: no draft
+FREE = {1: 1.0, 16: 1.0}  # checking up to 16 tokens costs what one does (a GPU, roughly)
+CPU = {1: 1.0, 4: 2.7, 8: 4.1, 12: 5.3, 16: 6.8}  # as measured on 2 cores (bench/RESULTS.md)
 
 
-def test_a_draft_that_misses_stops_being_tried_for_longer_and_longer() -> None:
-    drafter = PromptLookup([5, 6, 7, 5, 6])
-    tried = []
-    for step in range(200):
-        draft = drafter.propose(10)
-        if draft:
-            tried.append(step)
-            drafter.feedback(len(draft), 0)  # the model never agrees
-    # Waits of 2, 4, 8, ... up to MAX_SKIP tokens: a handful of tries in 200 tokens, not 200.
-    gaps = [b - a for a, b in zip(tried, tried[1:], strict=False)]
-    assert len(tried) <= 8 and gaps == sorted(gaps) and gaps[-1] == MAX_SKIP + 1
-    drafter.feedback(2, 1)  # one guess of two kept: still not worth its check
-    assert not drafter.propose(10)
-    for _ in range(4):  # drafts kept whole again: drafting goes on without pauses
-        drafter.feedback(4, 4)
-    assert drafter.propose(10)
+def drafter(tokens: list[int], costs: dict[int, float]) -> PromptLookup:
+    return PromptLookup(tokens, PassCosts(costs, learn=False))
 
 
-def test_one_hit_one_miss_backs_off_too() -> None:
-    drafter = PromptLookup([5, 6, 7, 5, 6])
-    tried = 0
+def test_a_draft_is_what_followed_the_earlier_match_that_agrees_furthest_back() -> None:
+    # [2, 3] ends the history and appeared twice before: after [1, 2, 3] (agrees 3 back, as
+    # the end does) and, later, after [4, 2, 3] (agrees 2 back). The longer match wins.
+    tokens = [1, 2, 3, 9, 5, 6, 7, 8, 4, 2, 3, 10, 11, 1, 2, 3]
+    assert drafter(tokens, FREE).propose(20)[:3] == [9, 5, 6]
+    assert drafter(tokens, FREE).propose(2) == [9, 5]  # never more than there is room for
+    assert drafter([1, 2, 3, 4], FREE).propose(10) == []  # nothing repeats: no draft
+
+
+def test_when_checking_k_tokens_costs_k_passes_nothing_is_drafted() -> None:
+    copied = list(range(10, 30))
+    tokens = copied + [99] + copied[:12]  # the answer is copying a long passage
+    assert drafter(tokens, FREE).propose(20)
+    assert not drafter(tokens, {k: float(k) for k in range(1, 17)}).propose(20)
+
+
+def test_a_draft_has_the_length_whose_pass_gives_most_tokens_per_unit_of_time() -> None:
+    copied = list(range(10, 40))
+    tokens = copied + [99] + copied[:12]  # a long match: drafts are likely kept
+    # On the CPU's costs, 4, 8, 12 or 16 tokens a pass (not 2, 3 or 5, priced as their
+    # next listed size): the draft plus the pending token fill one of those.
+    assert len(drafter(tokens, CPU).propose(20)) + 1 in (4, 8, 12, 16)
+    # A short echo (two tokens) is a weak sign: on the CPU it is not worth a pass.
+    assert not drafter([5, 6, 7, 8, 9, 5, 6], CPU).propose(20)
+
+
+def test_drafts_that_miss_stop_being_sent_and_resume_when_the_answer_copies_again() -> None:
+    copied = list(range(10, 40))
+    lookup = drafter(copied + [99] + copied[:12], CPU)
+    sent = 0
     for _ in range(200):
-        draft = drafter.propose(10)
+        draft = lookup.propose(20)
         if draft:
-            tried += 1
-            drafter.feedback(len(draft), len(draft) if tried % 2 else 0)
-    assert tried <= 12
+            sent += 1
+            lookup.feedback(len(draft), 0)  # the model never agrees
+    assert sent <= 3 and not lookup.propose(20)
+    # The drafts it no longer sends are scored as the real tokens come: once the answer is
+    # seen copying them, drafting goes on, without a single draft sent to find out.
+    lookup.extend(copied[12:20])
+    assert lookup.propose(20)[:2] == copied[20:22]
+
+
+def test_drafts_kept_only_in_part_stop_being_sent() -> None:
+    copied = list(range(10, 40))
+    lookup = drafter(copied + [99] + copied[:12], CPU)
+    sent = 0
+    for _ in range(200):
+        draft = lookup.propose(20)
+        if draft:
+            sent += 1
+            lookup.feedback(len(draft), len(draft) // 2)
+    assert sent <= 6
+
+
+def test_pass_costs_are_learnt_from_the_engines_own_timings() -> None:
+    costs = PassCosts({1: 1.0, 4: 3.0, 16: 8.0})
+    assert costs.relative(2) == 3.0  # unmeasured and unlisted: the next listed size's price
+    costs.record(1, 9.0)  # a size's first pass also builds its graph: not counted
+    costs.record(4, 9.0)
+    for _ in range(3):
+        costs.record(1, 0.1)
+        costs.record(4, 0.2)
+    costs.record(4, 5.0)  # a spike (the machine was busy): the median holds
+    assert costs.relative(4) == pytest.approx(2.0)
+    # Never more per token than a smaller size measured: 16 tokens at most 4 x 2.0.
+    assert costs.relative(16) == pytest.approx(8.0) and costs.relative(8) == pytest.approx(4.0)
+    pinned = PassCosts({1: 1.0, 4: 3.0}, learn=False)
+    for _ in range(5):
+        pinned.record(4, 1.0)
+        pinned.record(1, 1.0)
+    assert pinned.relative(4) == 3.0
 
 
 # -- llama.cpp ------------------------------------------------------------------------------
@@ -131,6 +178,7 @@ def mlx(tiny_model: TinyModel, speculate: bool) -> Any:
     from backends.mlx_backend import MlxBackend
 
     backend = MlxBackend(str(tiny_model.mlx_dir), speculate=speculate)
+    backend.pass_costs = PassCosts(FREE, learn=False)
     backend.load()
     return backend
 

@@ -1,0 +1,67 @@
+"""What a forward pass of k tokens costs against one token, as the engine measures it.
+
+Checking a draft of k tokens takes one forward pass over k + 1 tokens, and on a CPU that pass is
+far from free: on 2 cores, llama.cpp's batched kernels work on 2 or 4 columns at a time, so 2-3
+tokens cost 2-4x one token while 4 cost 2.4-2.7x, and 16 cost 6.8x on the full-size Nanbeige
+Q8_0 (bench/bench_verify_cost.py). The price depends on the model's quantization, the machine
+and its load, so each engine times its own passes and the drafter weighs a draft's expected
+tokens against these figures (backends/prompt_lookup.py)."""
+
+from __future__ import annotations
+
+import statistics
+from collections import deque
+from collections.abc import Mapping
+
+# Before a size is measured: time relative to a one-token pass, measured on the full-size
+# Nanbeige4.2-3B Q8_0 on 2 cores (bench/RESULTS.md, "the cost of checking k tokens"). A size
+# missing here costs what the next larger one listed costs: odd sizes measured no cheaper
+# (Q8_0's batched kernel works on pairs of tokens, an odd one out costs a pass of its own).
+PRIOR = {1: 1.0, 2: 2.0, 4: 2.6, 6: 3.0, 8: 4.0, 12: 5.1, 16: 6.3}
+KEEP = 9  # latest timings of a size whose median is its figure (a busy machine's spikes pass)
+TRUST = 3  # timings of a size before its figure replaces the prior
+
+
+class PassCosts:
+    """Seconds per forward pass by its number of tokens: measured figures over the prior."""
+
+    def __init__(self, prior: Mapping[int, float] | None = None, learn: bool = True) -> None:
+        """prior: relative costs by size (1 must be there); learn: False pins them (tests)."""
+        self._prior = dict(PRIOR if prior is None else prior)
+        self._learn = learn
+        self._seconds: dict[int, deque[float]] = {}
+        self._figures: dict[int, float] = {}  # size -> median seconds, once trusted
+        self._seen: set[int] = set()
+
+    @property
+    def largest(self) -> int:
+        """The largest pass size with a figure: larger ones are never tried."""
+        return max(self._prior)
+
+    def record(self, size: int, seconds: float) -> None:
+        """One pass of `size` tokens took `seconds` (from feeding it to having its picks)."""
+        if not self._learn or size > self.largest:
+            return
+        if size not in self._seen:  # a size's first pass also builds its compute graph
+            self._seen.add(size)
+            return
+        timings = self._seconds.setdefault(size, deque(maxlen=KEEP))
+        timings.append(seconds)
+        if len(timings) >= TRUST:
+            self._figures[size] = statistics.median(timings)
+
+    def relative(self, size: int) -> float:
+        """The time of a pass of `size` tokens over the time of a pass of one."""
+        measured = self._figures
+        one = measured.get(1)
+        if one and size in measured:
+            return measured[size] / one
+        listed = [k for k in self._prior if k >= size]
+        guess = self._prior[min(listed)] if listed else self._prior[self.largest]
+        if one:
+            # A pass never costs more per token than a smaller one measured: on an engine
+            # where passes are cheap (a GPU) the larger sizes then get tried, and measured.
+            for smaller, seconds in measured.items():
+                if smaller < size:
+                    guess = min(guess, seconds / one * size / smaller)
+        return guess
