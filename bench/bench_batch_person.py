@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT))
 from app.core.runner import ModelRunner, Priority, RequestHandle  # noqa: E402
 from backends.base import GenerateOptions  # noqa: E402
 from backends.events import Done, Event, ReasoningDelta, TextDelta  # noqa: E402
-from bench.bench_batch import load, request  # noqa: E402
+from bench.bench_batch import TOPICS, load  # noqa: E402
 
 WAIT = 1800  # hang guard only
 
@@ -59,14 +59,16 @@ def start_batch(runner: ModelRunner, count: int, tokens: int) -> list[RequestHan
     writing = [threading.Event() for _ in range(count)]
     handles = []
     for index in range(count):
-        req = request(index, tokens)
+        messages = [{"role": "user", "content": "Write a long, detailed article about "
+                                                f"{TOPICS[index % len(TOPICS)]}."}]
+        options = GenerateOptions(max_tokens=tokens, temperature=0.0, enable_thinking=False)
         mark = writing[index]
 
         def on_event(event: Event, mark: threading.Event = mark) -> None:
             if isinstance(event, (TextDelta, Done)):
                 mark.set()
 
-        handles.append(runner.submit(req.messages, req.options, on_event,
+        handles.append(runner.submit(messages, options, on_event,
                                      priority=Priority.API, pausable=True))
     gate.set()
     for mark in writing:
