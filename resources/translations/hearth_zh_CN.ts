@@ -3653,7 +3653,7 @@
     <message>
         <location filename="../../app/ui/settings/dialog.py" line="266"/>
         <source>Left out of file search, e.g. *.log, build/</source>
-        <translation>不参与文件搜索的内容，例如 *.log, build/</translation>
+        <translation>不参与文件搜索的内容，例如 *.log, 草稿/</translation>
     </message>
     <message>
         <location filename="../../app/ui/settings/dialog.py" line="267"/>

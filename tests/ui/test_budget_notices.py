@@ -124,12 +124,22 @@ def test_one_marker_however_often_it_summarized_and_it_stays_put_when_opened(
     assert "Sixty" in marker.summary
 
     bar = window.chat.scroll_area.verticalScrollBar()
-    window.chat.scroll_area.ensureWidgetVisible(marker, 0, 40)
-    qtbot.wait(50)
-    before = marker.mapTo(window.chat.scroll_area.viewport(), marker.rect().topLeft()).y()
-    assert 0 <= before < window.chat.scroll_area.viewport().height()
+    viewport = window.chat.scroll_area.viewport()
+
+    def marker_top() -> int:
+        return marker.mapTo(viewport, marker.rect().topLeft()).y()
+
+    def shown() -> bool:
+        # The reopened chat may still be laying out (and scrolling to its end): ask again
+        # until the marker is in view, a condition rather than a guess at how long it takes.
+        window.chat.scroll_area.ensureWidgetVisible(marker, 0, 40)
+        return 0 <= marker_top() < viewport.height()
+
+    qtbot.waitUntil(shown, timeout=WAIT_MS)
+    closed_height = marker.height()
     qtbot.mouseClick(marker.toggle, Qt.MouseButton.LeftButton)
-    qtbot.wait(100)  # the layout grows with the opened summary
-    after = marker.mapTo(window.chat.scroll_area.viewport(), marker.rect().topLeft()).y()
-    assert 0 <= after < window.chat.scroll_area.viewport().height()  # not scrolled away
+    qtbot.waitUntil(lambda: marker.height() > closed_height, timeout=WAIT_MS)  # opened
+    qtbot.wait(50)  # let the grown layout settle (no scroll is expected from it)
+    after = marker_top()
+    assert 0 <= after < viewport.height()  # not scrolled away
     assert bar.value() < bar.maximum()
