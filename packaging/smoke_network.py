@@ -29,8 +29,8 @@ WAIT_S = 300
 
 def check_https_download(exe: Path, home: Path, env: Env) -> list[str]:
     sys.path.insert(0, str(ROOT))
-    from tests.support.tls import make_ca
     from tests.support.fake_hub import FakeHub
+    from tests.support.tls import make_ca
 
     ca = make_ca(home / "ca")
     hub = FakeHub(size=256 << 10, delay=0, tls=ca.server_context()).start()
