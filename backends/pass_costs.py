@@ -2,7 +2,7 @@
 
 Checking a draft of k tokens takes one forward pass over k + 1 tokens, and on a CPU that pass is
 far from free: on 2 cores, llama.cpp's batched kernels work on 2 or 4 columns at a time, so 2-3
-tokens cost 2-4x one token while 4 cost 2.4-2.7x, and 16 cost 6.8x on the full-size Nanbeige
+tokens cost 2-3.5x one token while 4 cost 2.6x, and 16 cost 6.3x on the full-size Nanbeige
 Q8_0 (bench/bench_verify_cost.py). The price depends on the model's quantization, the machine
 and its load, so each engine times its own passes and the drafter weighs a draft's expected
 tokens against these figures (backends/prompt_lookup.py)."""
