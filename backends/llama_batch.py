@@ -55,13 +55,13 @@ Out = tuple[BatchRequest, Event]
 ReadPrompt = Callable[[list[Message], GenerateOptions], "tuple[str, list[int]] | list[Event]"]
 
 
-def open_llama(**params: Any) -> Any:
-    """llama_cpp.Llama(**params) whose context holds N_SEQ_MAX sequences in one unified KV."""
-    return _many_sequences()(**params)
+def open_llama(sequences: int = N_SEQ_MAX, **params: Any) -> Any:
+    """llama_cpp.Llama(**params) whose context holds `sequences` sequences in one unified KV."""
+    return _many_sequences(sequences)(**params)
 
 
 @cache
-def _many_sequences() -> type:
+def _many_sequences(sequences: int) -> type:
     from llama_cpp import Llama
 
     class ManySequences(Llama):
@@ -74,7 +74,7 @@ def _many_sequences() -> type:
 
         @context_params.setter
         def context_params(self, params: Any) -> None:
-            params.n_seq_max = N_SEQ_MAX
+            params.n_seq_max = sequences
             params.kv_unified = True  # one pool of n_ctx cells, not n_ctx / n_seq_max each
             self.__dict__["_hearth_context_params"] = params
 

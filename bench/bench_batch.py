@@ -164,6 +164,46 @@ def same_start(a: str, b: str) -> str:
     return "identical" if a == b else f"differs after {common} of {len(a)} characters"
 
 
+def engine_steps(name: str, counts: list[int], rounds: int) -> None:
+    """The engine alone: raw llama_decode of one token of 1 sequence vs one token of each of
+    N sequences, 4 steps each in turns, per round; what a batch of N can gain at most."""
+    import llama_cpp
+    from llama_cpp import _internals
+
+    from backends.llama_batch import open_llama
+
+    threads = engine_threads(0)
+    llm = open_llama(max(counts) + 1, model_path=str(MODELS[name]), n_ctx=4096, n_batch=512,
+                     n_ubatch=512, n_threads=threads, n_threads_batch=threads, verbose=False)
+    batch = _internals.LlamaBatch(n_tokens=512, embd=0, n_seq_max=1, verbose=False)
+    positions = [0] * (max(counts) + 1)
+
+    def step(seqs: list[int], length: int = 1) -> float:
+        batch.batch.n_tokens = 0
+        for seq in seqs:
+            for _ in range(length):
+                row = batch.batch.n_tokens
+                b = batch.batch
+                b.token[row], b.pos[row], b.n_seq_id[row], b.logits[row] = 100, positions[seq], 1, 1
+                b.seq_id[row][0], b.n_tokens, positions[seq] = seq, row + 1, positions[seq] + 1
+        started = time.perf_counter()
+        assert llama_cpp.llama_decode(llm.ctx, batch.batch) == 0
+        return time.perf_counter() - started
+
+    for seq in range(max(counts) + 1):
+        step([seq], 32)  # a short context in every sequence
+    times: dict[int, list[float]] = {n: [] for n in [1, *counts]}
+    for _ in range(rounds):
+        for n in times:
+            times[n].append(statistics.mean(step(list(range(1, n + 1)) if n > 1 else [0])
+                                            for _ in range(4)))
+    one = statistics.median(times[1])
+    print(f"engine, one-token step {one:.2f} s")
+    for n in counts:
+        each = statistics.median(times[n])
+        print(f"  {n} sequences: step {each:.2f} s, aggregate {n * one / each:.2f}x one sequence")
+
+
 def load(name: str, context: int) -> LlamaCppBackend:
     path = MODELS[name]
     if not path.is_file():
@@ -182,7 +222,12 @@ def main() -> None:
     parser.add_argument("--tokens", type=int, default=128)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--context", type=int, default=4096)
+    parser.add_argument("--engine", default="", help="e.g. 2,4,8: raw llama_decode step costs "
+                        "for that many sequences per pass instead of the batch vs alone")
     args = parser.parse_args()
+    if args.engine:
+        engine_steps(args.model, [int(n) for n in args.engine.split(",")], args.repeats)
+        return
     single, batched = load(args.model, args.context), load(args.model, args.context)
     print(f"model {args.model}, threads {single.info.extra['threads']}, batch capacity "
           f"{batched.batch_capacity()}, context {single.info.context_length}", flush=True)
