@@ -129,17 +129,22 @@ def test_one_marker_however_often_it_summarized_and_it_stays_put_when_opened(
     def marker_top() -> int:
         return marker.mapTo(viewport, marker.rect().topLeft()).y()
 
-    def shown() -> bool:
-        # The reopened chat may still be laying out (and scrolling to its end): ask again
-        # until the marker is in view, a condition rather than a guess at how long it takes.
-        window.chat.scroll_area.ensureWidgetVisible(marker, 0, 40)
-        return 0 <= marker_top() < viewport.height()
+    content = window.chat.scroll_area.widget()
+    heights: list[int] = []
 
-    qtbot.waitUntil(shown, timeout=WAIT_MS)
+    def settled() -> bool:
+        # The reopened chat renders its messages a few per event-loop pass, so what is above
+        # the marker may still grow: wait (a condition, not a delay) until the content's
+        # height is the same on two looks in a row, with the marker in view.
+        window.chat.scroll_area.ensureWidgetVisible(marker, 0, 40)
+        heights.append(content.height())
+        return (len(heights) >= 2 and heights[-1] == heights[-2]
+                and 0 <= marker_top() < viewport.height())
+
+    qtbot.waitUntil(settled, timeout=WAIT_MS)
     closed_height = marker.height()
     qtbot.mouseClick(marker.toggle, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: marker.height() > closed_height, timeout=WAIT_MS)  # opened
-    qtbot.wait(50)  # let the grown layout settle (no scroll is expected from it)
-    after = marker_top()
-    assert 0 <= after < viewport.height()  # not scrolled away
-    assert bar.value() < bar.maximum()
+    # Opened, and the chat's layout has grown with it (the scroll range reaches past the view).
+    qtbot.waitUntil(lambda: marker.height() > closed_height and bar.value() < bar.maximum(),
+                    timeout=WAIT_MS)
+    assert 0 <= marker_top() < viewport.height()  # not scrolled away

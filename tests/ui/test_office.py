@@ -52,7 +52,10 @@ def test_dropped_workbook_to_a_word_report_after_approve(window, backend, qtbot,
     report = tmp_path / "made" / "Sales summary.docx"
     document = docx.Document(str(report))
     assert [p.text for p in document.paragraphs][:2] == ["Sales summary", "Totals"]
-    assert card.file_actions is not None and card.file_actions.isVisibleTo(card)
+    # The card shows its file actions once the result has reached it (a queued update).
+    qtbot.waitUntil(lambda: card.file_actions is not None
+                    and card.file_actions.isVisibleTo(card), timeout=WAIT_MS)
+    assert card.file_actions is not None
     qtbot.mouseClick(card.file_actions.open_button, Qt.MouseButton.LeftButton)
     assert opened == [str(report)]
     qtbot.mouseClick(card.file_actions.undo_button, Qt.MouseButton.LeftButton)
