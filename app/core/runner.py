@@ -351,7 +351,8 @@ class ModelRunner:
         caller has its Done (a backend that forgot it must not leave anyone waiting)."""
         assert job.handle is not None and job.options is not None
         if pause.goes_on():
-            job.handle.gave_way += 0 if pause.for_peer else 1
+            if not pause.for_peer:  # stepping aside to join a batch is not giving way
+                job.handle.gave_way += 1
             job.handle._started.clear()
             job.paused_on = backend
             job.options = pause.rest(job.options)
@@ -389,7 +390,8 @@ class ModelRunner:
     def _peer_waits_for(self, job: _Job) -> bool:
         """`job` runs alone and a generation it could be batched with waits: it steps aside
         for a moment and goes on in one batch with it."""
-        return self._batch_engine(job) is not None and self._peers_wait()
+        # The queue first: it is empty on nearly every token, the engine's capacity is a call.
+        return self._peers_wait() and self._batch_engine(job) is not None
 
     def _take_batchable(self, places: int) -> list[_Job]:
         """Up to `places` waiting generations that join the batch, from the head of the queue,
