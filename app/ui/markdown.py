@@ -2,21 +2,26 @@
 
 markdown-it-py parses (GitHub tables, strikethrough; raw HTML from the model is escaped, never
 rendered). Code blocks become a tinted table with a "Copy" link (`copy:N`) and citations [n]
-become `cite:n` links, so the chat view can copy code and open sources."""
+become `cite:n` links, so the chat view can copy code and open sources.
+
+Both libraries take a few hundred milliseconds to import and the first frame needs neither, so
+the window loads them on a thread of their own once it is up (`start_loading`). Meanwhile the
+GUI thread shows text as it is (`loading()`) rather than render: an import on the GUI thread
+while the loader holds the same modules' locks would stall it for the whole import."""
 
 from __future__ import annotations
 
 import html
 import re
+import threading
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
-from markdown_it import MarkdownIt
-from pygments import highlight
-from pygments.formatters import HtmlFormatter
-from pygments.lexer import Lexer
-from pygments.lexers import TextLexer, get_lexer_by_name
-from pygments.util import ClassNotFound
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
+    from pygments.formatters import HtmlFormatter
+    from pygments.lexer import Lexer
 
 _CITE = re.compile(r"\[(\d{1,3})\]")
 _PRE_SPLIT = re.compile(r"(<pre.*?</pre>)", re.DOTALL)
@@ -30,8 +35,16 @@ class Rendered:
     code_blocks: list[str] = field(default_factory=list)
 
 
+# The libraries' import state is the process's (sys.modules), so whether they are loaded is too.
+_loaded = threading.Event()  # set once the libraries are imported and warmed up
+_loader_lock = threading.Lock()
+_loader: threading.Thread | None = None
+
+
 @lru_cache(maxsize=1)
 def _parser() -> MarkdownIt:
+    from markdown_it import MarkdownIt
+
     return MarkdownIt("commonmark", {"html": False, "breaks": False}).enable(
         ["table", "strikethrough"]
     )
@@ -39,6 +52,8 @@ def _parser() -> MarkdownIt:
 
 @lru_cache(maxsize=2)
 def _formatter(dark: bool) -> HtmlFormatter:
+    from pygments.formatters import HtmlFormatter
+
     style = "github-dark" if dark else "friendly"
     return HtmlFormatter(noclasses=True, nowrap=True, style=style)
 
@@ -46,6 +61,9 @@ def _formatter(dark: bool) -> HtmlFormatter:
 @lru_cache(maxsize=64)
 def _lexer(lang: str) -> Lexer:
     """Looking a lexer up by name scans Pygments' registry: do it once per language."""
+    from pygments.lexers import TextLexer, get_lexer_by_name
+    from pygments.util import ClassNotFound
+
     try:
         return get_lexer_by_name(lang) if lang else TextLexer()
     except ClassNotFound:
@@ -53,6 +71,8 @@ def _lexer(lang: str) -> Lexer:
 
 
 def _highlight(code: str, lang: str, dark: bool) -> str:
+    from pygments import highlight
+
     lexer = _lexer(lang.lower())
     return str(highlight(code, lexer, _formatter(dark))).rstrip("\n")
 
@@ -111,8 +131,31 @@ def table_css(dark: bool) -> str:
     )
 
 
+def plain(text: str) -> Rendered:
+    """`text` as it is, line breaks kept: what a message shows until Markdown is ready."""
+    return Rendered(f'<p style="white-space: pre-wrap;">{html.escape(text)}</p>')
+
+
+def loading() -> bool:
+    """The libraries are being loaded on their thread: render() would wait for that import
+    (where nothing started loading them, render() imports them itself)."""
+    return _loader is not None and not _loaded.is_set()
+
+
+def start_loading() -> None:
+    """Load and warm the libraries on a thread of their own, once (later calls do nothing)."""
+    global _loader
+    with _loader_lock:
+        if _loader is None and not _loaded.is_set():
+            _loader = threading.Thread(target=warm_up, name="markdown-loader", daemon=True)
+            _loader.start()
+
+
 def warm_up() -> None:
     """Import the lexers and compile the parser's patterns ahead of time, off the GUI thread,
     so the first answer does not pay for it while it streams."""
     render("# a\n\n*b* [1]\n\n| a |\n|---|\n| 1 |\n\n```python\nx = 1\n```\n", dark=False)
-    render("```\nx\n```", dark=True)
+    try:
+        render("```\nx\n```", dark=True)
+    finally:  # a failure shows where render() is called, not as plain text for ever
+        _loaded.set()

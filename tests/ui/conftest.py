@@ -23,6 +23,15 @@ def _live_threads() -> set[threading.Thread]:
     return {t for t in threading.enumerate() if not isinstance(t, threading._DummyThread)}
 
 
+@pytest.fixture(autouse=True, scope="session")
+def markdown_loaded() -> None:
+    """The window loads Markdown on a thread once it is up (app/ui/markdown.py); tests other
+    than that load's own see rendered Markdown from their first message."""
+    from app.ui import markdown
+
+    markdown.warm_up()
+
+
 @pytest.fixture(autouse=True)
 def collect_on_the_gui_thread() -> Iterator[None]:
     """As the app does (app/ui/gui_gc.py): no automatic collection while a test runs, so a

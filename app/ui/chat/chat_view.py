@@ -28,7 +28,6 @@ from app.ui.chat.parts import Banner, EmptyState
 from app.ui.chat.text_view import RenderQueue
 from app.ui.context import UiContext
 from app.ui.failures import Action, Presented, action_label
-from app.ui.open_source import open_source
 from app.ui.pending_changes import PendingChanges
 from app.ui.skip_reasons import skip_reason
 from skills.common.formats import is_office_file
@@ -535,6 +534,8 @@ class ChatView(QWidget):
 
     # -- sources and drops --------------------------------------------------------------------
     def open_citation(self, message: AssistantMessage, number: int) -> QWidget | None:
+        from app.ui.open_source import open_source  # the PDF viewer: not before the window
+
         source = next((s for s in message.sources if s.citation == number), None)
         return open_source(source, self) if source is not None else None
 

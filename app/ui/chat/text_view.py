@@ -72,9 +72,18 @@ class MessageText(QTextBrowser):
         self._timer.stop()
         if not self._dirty:
             return
-        self._dirty = False
         started = time.perf_counter()
-        rendered = markdown.render(self._source, self._dark, self.tr("Copy"))
+        if markdown.loading():  # the window has just opened: text as it is, Markdown soon
+            self._show(markdown.plain(self._source))
+            self._timer.start(COALESCE_MS)  # still dirty: rendered once the libraries are in
+            return
+        self._dirty = False
+        self._show(markdown.render(self._source, self._dark, self.tr("Copy")))
+        self.last_render_ms = (time.perf_counter() - started) * 1000
+        # Keep rendering at most ~1/4 of the time: slow renders stretch the interval.
+        self._interval = max(COALESCE_MS, int(self.last_render_ms * 4))
+
+    def _show(self, rendered: markdown.Rendered) -> None:
         self._code = rendered.code_blocks
         # One fit after the new text, not one per internal change while Qt rebuilds it.
         document = self.document()
@@ -82,9 +91,6 @@ class MessageText(QTextBrowser):
         self.setHtml(rendered.html)
         document.blockSignals(False)
         self._fit()
-        self.last_render_ms = (time.perf_counter() - started) * 1000
-        # Keep rendering at most ~1/4 of the time: slow renders stretch the interval.
-        self._interval = max(COALESCE_MS, int(self.last_render_ms * 4))
 
     @property
     def pending(self) -> bool:

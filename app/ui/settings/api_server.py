@@ -11,12 +11,10 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from app.core.events import ConfirmationRequest
-from app.core.server.keys import ensure_api_key
-from app.core.server.log import RequestLog, RequestRecord
 from app.ui.context import UiContext
-from app.ui.settings.network_access import reachable_url
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the server's modules load when it starts, not before the window
+    from app.core.server.log import RequestLog, RequestRecord
     from app.core.server.service import ApiServer
 
 SERVER_SETTINGS = {"server_enabled", "server_host", "server_port"}
@@ -56,6 +54,8 @@ class ServerSwitch(QObject):
     def shown_url(self) -> str:
         """The URL the tray and status bar show: where other devices reach it when the
         server is open to the network (app.ui.settings.network_access)."""
+        from app.ui.settings.network_access import reachable_url
+
         if self.server is None:
             return ""
         return reachable_url(self.server.url, self.server.config.host)
@@ -74,6 +74,7 @@ class ServerSwitch(QObject):
                               default_max_tokens=lambda: settings.max_tokens)
 
         def work() -> ApiServer:
+            from app.core.server.keys import ensure_api_key
             from skills.calendar.tools import calendar_skills
             from skills.common.clock import local_timezone_name
 

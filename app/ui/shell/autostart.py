@@ -12,7 +12,6 @@ Each starts Hearth with `--hidden` (tray only). Nothing here touches Qt, so it i
 from __future__ import annotations
 
 import os
-import plistlib
 import sys
 from pathlib import Path
 from typing import Any, Protocol
@@ -137,6 +136,8 @@ class MacLoginItem:
         if not enabled:
             self.agent.unlink(missing_ok=True)
             return
+        import plistlib  # macOS only, and not before the window
+
         self.agent.parent.mkdir(parents=True, exist_ok=True)
         self.agent.write_bytes(plistlib.dumps({
             "Label": APP_ID, "ProgramArguments": launch_command(), "RunAtLoad": True,

@@ -119,7 +119,7 @@ class Desktop(QObject):
         self.ctx.ops.run(lambda: conversations.forget_empty(), lambda _r: sidebar.reload(),
                          lambda _e: sidebar.reload())
         self.ctx.ops.run(self.ctx.assistant, lambda _a: None, lambda _e: None)  # warm it up
-        self.ctx.ops.run(markdown.warm_up, lambda _r: None, lambda _e: None)
+        markdown.start_loading()
         self.services.start()
         self.notifier.start(self.ctx.ops)
         if self.hearth.settings.server_enabled:
