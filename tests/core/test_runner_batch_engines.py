@@ -1,12 +1,14 @@
 """Batched decoding through the runner on the real llama.cpp and MLX engines (tiny model): an API
 answer running alone steps aside when a second request comes and both go on in one batch; the
 person's turn pauses the batch and goes first; every answer is, at temperature 0, the one it
-would have been alone."""
+would have been alone. The engines' step costs are pinned (GPU-like unless a test says CPU-like),
+so what is batched does not depend on this machine's speed."""
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -16,6 +18,7 @@ from backends.base import Backend, GenerateOptions
 from backends.events import Done, Event, ReasoningDelta, TextDelta
 from backends.llama_cpp import LlamaCppBackend
 from backends.mlx_backend import MlxBackend
+from tests.support.step_costs import CPU_LIKE, GPU_LIKE, pinned
 
 WAIT = 300  # hang guard only
 # The first writes many deltas on both engines' tiny model (hooks run at its first one).
@@ -33,6 +36,7 @@ def llama(request: pytest.FixtureRequest, tiny_model: Any,
         LlamaCppBackend(str(tiny_model.gguf_path), context_length=4096, cache_dir=kv)
         if request.param == "llama.cpp" else
         MlxBackend(str(tiny_model.mlx_dir), context_length=4096, cache_dir=kv))
+    backend.pass_costs = pinned(GPU_LIKE)  # any batch pays
     runner.load(backend).result(WAIT)
     yield runner
     runner.close()
@@ -77,6 +81,17 @@ def alone(runner: ModelRunner, prompt: str, name: str = "solo") -> tuple[str, in
     return Answer(runner, [], name, prompt).result()
 
 
+@contextmanager
+def step_costs(runner: ModelRunner, costs: dict[int, float]) -> Iterator[None]:
+    """The loaded engine's step costs pinned at `costs` for a while (GPU-like after)."""
+    backend: Any = runner.backend
+    backend.pass_costs = pinned(costs)
+    try:
+        yield
+    finally:
+        backend.pass_costs = pinned(GPU_LIKE)
+
+
 def test_a_second_request_joins_a_running_answer_in_one_batch(llama: ModelRunner) -> None:
     solo = [alone(llama, p) for p in PROMPTS[:2]]
     log: list[str] = []
@@ -88,6 +103,22 @@ def test_a_second_request_joins_a_running_answer_in_one_batch(llama: ModelRunner
     # the other (stepping aside to join is not giving way to the person).
     assert log.index("second writes") < log.index("first done")
     assert first.handle.gave_way == 0
+    assert first.handle.batched_with == 1
+
+
+def test_a_running_answer_goes_on_alone_when_a_batch_of_two_would_not_be_faster(
+        llama: ModelRunner) -> None:
+    """CPU-like costs: a step of 2 sequences costs 2 steps of one, so the running answer
+    keeps the single path and the second waits for it."""
+    solo = [alone(llama, p) for p in PROMPTS[:2]]
+    log: list[str] = []
+    later: list[Answer] = []
+    with step_costs(llama, CPU_LIKE):
+        first = Answer(llama, log, "first", PROMPTS[0],
+                       hooks={1: lambda: later.append(Answer(llama, log, "second", PROMPTS[1]))})
+        assert [first.result(), later[0].result()] == solo
+    assert log.index("first done") < log.index("second writes")
+    assert first.handle.batched_with == later[0].handle.batched_with == 0
 
 
 def test_the_persons_turn_pauses_a_batch_and_each_answer_goes_on_the_same(
