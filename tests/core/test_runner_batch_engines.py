@@ -139,3 +139,32 @@ def test_the_persons_turn_pauses_a_batch_and_each_answer_goes_on_the_same(
     assert persons[0].result() == person_solo
     assert log.index("person done") < min(log.index(f"api{n} done") for n in range(3))
     assert all(a.handle.gave_way == 1 for a in answers)
+
+
+def test_a_batch_member_gives_way_to_a_more_urgent_request_the_batch_would_not_take(
+        llama: ModelRunner) -> None:
+    """CPU-like costs: 4 routines start as one batch (4 pay); once it is down to 2, an API
+    request comes, and 3 in a batch would be slower than 2. The routines give way to it as
+    they would alone: it runs first, on its own, and each routine goes on the same after it."""
+    solo = alone(llama, PROMPTS[0])
+    api_solo = alone(llama, PROMPTS[2])
+    log: list[str] = []
+    gate = threading.Event()
+    asked: list[Answer] = []
+    with step_costs(llama, CPU_LIKE):
+        llama.call(lambda: gate.wait(WAIT))  # the four queue up, then start as one batch
+        short = [Answer(llama, log, f"short{n}", prompt, priority=Priority.ROUTINE,
+                        max_tokens=3) for n, prompt in enumerate(PROMPTS[1:])]
+        hook = {10: lambda: asked.append(Answer(llama, log, "api", PROMPTS[2]))}
+        long = [Answer(llama, log, f"long{n}", PROMPTS[0], priority=Priority.ROUTINE,
+                       hooks=hook if n == 0 else None) for n in range(2)]
+        gate.set()
+        assert [a.result() for a in long] == [solo, solo]
+        assert asked[0].result() == api_solo
+        for answer in short:
+            answer.result()
+    assert all(a.handle.batched_with == 3 for a in [*short, *long])
+    assert max(log.index("short0 done"), log.index("short1 done")) < log.index("api writes")
+    assert log.index("api done") < min(log.index("long0 done"), log.index("long1 done"))
+    assert [a.handle.gave_way for a in long] == [1, 1]
+    assert asked[0].handle.batched_with == 0
