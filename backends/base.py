@@ -127,6 +127,11 @@ class BatchEngine(Protocol):
     def batch_capacity(self) -> int:
         """How many generations one forward pass can carry (1: this engine does not batch)."""
 
+    def batch_gain(self, size: int) -> float:
+        """Tokens per second of a step decoding `size` generations together, over one
+        generation decoding alone, as this engine's own timings say (backends/pass_costs.py):
+        where it is not above 1, decoding them one after another is as fast or faster."""
+
     def stream_batch(self, first: list[BatchRequest], take_more: TakeMore
                      ) -> Iterator[tuple[BatchRequest, Event]]:
         """Decode `first` together, asking take_more(places free) between steps for more.

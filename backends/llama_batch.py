@@ -23,7 +23,9 @@ and one that does not fit in the cells left waits inside the batch, first come f
 until others end. A prompt longer than the context is refused as on the single path.
 
 No prompt-lookup speculation here: the forward pass is already shared by several sequences,
-which use the spare compute drafts would have used."""
+which use the spare compute drafts would have used. Each step that only decodes (one token per
+sequence) is timed into the engine's pass costs, by its number of sequences: what the model
+runner weighs before it starts a batch or lets a request join one."""
 
 from __future__ import annotations
 
@@ -39,6 +41,7 @@ from backends.events import Event, Prefill, StreamError
 from backends.llama_answer import Answer, sampling_params, set_seed
 from backends.llama_prefix import common_prefix, matching_tokens
 from backends.llama_state import SEQ as PERSON_SEQ
+from backends.pass_costs import PassCosts
 
 CAPACITY = 4
 """Generations one forward pass carries. On a CPU a decode step reads every weight once
@@ -96,6 +99,7 @@ class BatchHost:
     read_prompt: ReadPrompt  # the prompt's text and tokens, or the events refusing it
     stop_ids: frozenset[int]
     make_room: Callable[[], None]  # park sequence 0's conversation and empty it
+    costs: PassCosts  # the engine's pass timings, which decoding steps add to
 
 
 @dataclass(eq=False)
@@ -254,12 +258,23 @@ class Batch:
 
     def _step(self) -> Iterator[Out]:
         rows = self._fill()
+        decoding = all(member.sampled for member, _row in rows)  # no prompt read in this step
+        began = time.perf_counter()
         code = int(self._lib.llama_decode(self._llm.ctx, self._batch.batch))
         if code != 0:
             yield from self._fail(f"llama_decode returned {code}")
             return
-        for member, row in rows:
-            yield from self._advance(member, row)
+        # Every row's token first, then the events: the step is timed from feeding it to
+        # having its picks, as a verify pass is, without the callers' time spent on events.
+        picks = [(member, self._pick(member, row)) for member, row in rows]
+        if decoding and rows:
+            self._host.costs.record(len(rows), time.perf_counter() - began)
+        for member, token in picks:
+            yield from self._advance(member, token)
+
+    def _pick(self, member: _Member, row: int | None) -> int | None:
+        """The token sampled from `row`'s logits (None: the member is still reading)."""
+        return None if row is None else int(member.sampler.sample(self._llm._ctx, row))
 
     def _fill(self) -> list[tuple[_Member, int | None]]:
         """Every running member's next tokens into the batch: a decoding one's last token, a
@@ -289,14 +304,13 @@ class Batch:
         batch.logits[batch.n_tokens - 1] = 1
         return int(batch.n_tokens) - 1
 
-    def _advance(self, member: _Member, row: int | None) -> Iterator[Out]:
+    def _advance(self, member: _Member, token: int | None) -> Iterator[Out]:
         """After the pass: a reading member's progress, a decoding one's token and events."""
         if not member.sampled and self._shows_prefill(member):
             total = self._to_read(member)
             yield member.request, Prefill(min(len(member.fed) - member.cached, total), total)
-        if row is None:
+        if token is None:
             return
-        token = int(member.sampler.sample(self._llm._ctx, row))
         member.sampled = True
         events, reason = member.answer.take(token, member.request.should_stop)
         yield from ((member.request, event) for event in events)

@@ -221,11 +221,15 @@ class LlamaCppBackend:
     def batch_capacity(self) -> int:
         return CAPACITY if self._llm is not None and holds_batches(self._llm) else 1
 
+    def batch_gain(self, size: int) -> float:
+        return self.pass_costs.batch_gain(size)  # batch steps and verify passes alike
+
     def stream_batch(self, first: list[BatchRequest], take_more: TakeMore
                      ) -> Iterator[tuple[BatchRequest, Event]]:
         """Decode several generations in one forward pass (backends/llama_batch.py). The
         context is the batch's until it returns (or is closed): nothing else may use it."""
-        host = BatchHost(self._require(), self._read_prompt, self._stop_ids, self._make_room)
+        host = BatchHost(self._require(), self._read_prompt, self._stop_ids, self._make_room,
+                         self.pass_costs)
         yield from Batch(host, take_more).events(first)
 
     def prepare_prefix(self, messages: list[Message], options: GenerateOptions,

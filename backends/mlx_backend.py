@@ -228,6 +228,9 @@ class MlxBackend:
         """Generations one forward pass carries (backends/mlx_batch.py); 1: no batching."""
         return batch_capacity(self)
 
+    def batch_gain(self, size: int) -> float:
+        return self.pass_costs.batch_gain(size)  # batch steps and verify passes alike
+
     def stream_batch(self, first: list[BatchRequest], take_more: TakeMore
                      ) -> Iterator[tuple[BatchRequest, Event]]:
         """Several generations in one forward pass (backends/base.py BatchEngine)."""

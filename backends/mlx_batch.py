@@ -3,7 +3,9 @@
 mlx_lm's BatchGenerator does the batching (left-padded BatchKVCache, continuous batching:
 prompts inserted while others decode, one sampler per sequence); this module gives each
 request the events the single path (MlxBackend.stream) would have sent it alone, through the
-same turn book-keeping (backends/mlx_turn.py), and keeps the batch inside the memory plan."""
+same turn book-keeping (backends/mlx_turn.py), and keeps the batch inside the memory plan.
+Each step that only decodes is timed into the engine's pass costs by its number of sequences
+(backends/pass_costs.py): what the model runner weighs before it batches."""
 
 from __future__ import annotations
 
@@ -89,11 +91,14 @@ class _Batch:
                     if not self.waiting:
                         return
                     continue
+                began = perf_counter()
                 try:
-                    _, responses = self.generator.next()
+                    prompts, responses = self.generator.next()
                 except Exception as exc:  # noqa: BLE001 - an MLX failure ends this batch's requests, not the app
                     yield from self._fail_all(exc)
                     return
+                if responses and not prompts:  # a decoding step, no prompt read in it
+                    self.backend.pass_costs.record(len(responses), perf_counter() - began)
                 for response in responses:
                     yield from self._token(response)
         finally:

@@ -5,7 +5,12 @@ far from free: on 2 cores, llama.cpp's batched kernels work on 2 or 4 columns at
 tokens cost 2-3.5x one token while 4 cost 2.6x, and 16 cost 6.3x on the full-size Nanbeige
 Q8_0 (bench/bench_verify_cost.py). The price depends on the model's quantization, the machine
 and its load, so each engine times its own passes and the drafter weighs a draft's expected
-tokens against these figures (backends/prompt_lookup.py)."""
+tokens against these figures (backends/prompt_lookup.py).
+
+A batch step that decodes one token of each of k sequences pushes k rows through the same
+matmuls as a pass checking k tokens, and costs about the same: the batched engines time their
+steps into the same figures, and the model runner batches only where k sequences per step give
+more tokens per second than one (batch_gain)."""
 
 from __future__ import annotations
 
@@ -17,7 +22,9 @@ from collections.abc import Mapping
 # Nanbeige4.2-3B Q8_0 on 2 cores (bench/RESULTS.md, "the cost of checking k tokens"). A size
 # missing here costs what the next larger one listed costs: odd sizes measured no cheaper
 # (Q8_0's batched kernel works on pairs of tokens, an odd one out costs a pass of its own).
-PRIOR = {1: 1.0, 2: 2.0, 4: 2.6, 6: 3.0, 8: 4.0, 12: 5.1, 16: 6.3}
+# 3 is listed at its measured cost: a batch of 3 sequences would otherwise look like a gain
+# where it is a loss (3 tokens for 3.5 steps); drafts never pick it over 4 either way.
+PRIOR = {1: 1.0, 2: 2.0, 3: 3.5, 4: 2.6, 6: 3.0, 8: 4.0, 12: 5.1, 16: 6.3}
 KEEP = 9  # latest timings of a size whose median is its figure (a busy machine's spikes pass)
 TRUST = 3  # timings of a size before its figure replaces the prior
 
@@ -49,6 +56,15 @@ class PassCosts:
         timings.append(seconds)
         if len(timings) >= TRUST:
             self._figures[size] = statistics.median(timings)
+
+    def measured(self, size: int) -> float | None:
+        """The median seconds of a pass of `size` tokens once trusted, None before."""
+        return self._figures.get(size)
+
+    def batch_gain(self, size: int) -> float:
+        """Tokens per unit of time of a pass carrying one token of each of `size` sequences,
+        over a one-token pass: where it is not above 1, batching them does not pay."""
+        return size / self.relative(size)
 
     def relative(self, size: int) -> float:
         """The time of a pass of `size` tokens over the time of a pass of one."""

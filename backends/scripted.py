@@ -15,6 +15,7 @@ from backends.errors import BackendError, NotLoaded
 from backends.events import Done, Event, StreamError, ToolCall
 from backends.nanbeige import STOP_TEXTS, opens_reasoning
 from backends.parser import OutputParser, over_budget
+from backends.pass_costs import PassCosts
 
 # ChatML with the Nanbeige generation prompt, enough for tests to see what the "model" was sent.
 MINIMAL_TEMPLATE = (
@@ -50,11 +51,16 @@ class ScriptedBackend:
     BackendError to raise as the engine would. `<|im_end|>` ends an output early, like EOS."""
 
     def __init__(self, outputs: list[Script] | None = None, template: str | None = None,
-                 delay: float = 0.0, batch: int = 1) -> None:
+                 delay: float = 0.0, batch: int = 1, pass_costs: PassCosts | None = None
+                 ) -> None:
+        """batch: generations stream_batch() decodes together (1: none); pass_costs: what a
+        step of n of them costs, which batch_gain() reports (default: every step costs one
+        step, so batching always pays; tests pin others with PassCosts(prior, learn=False))."""
         self._queue: deque[Script] = deque(outputs or [])
         self._template = ChatTemplate(template or MINIMAL_TEMPLATE)
         self._delay = delay  # seconds between chunks, for demos of streaming; tests leave it 0
-        self._batch = batch  # generations stream_batch() decodes together (1: none)
+        self._batch = batch
+        self.pass_costs = pass_costs or PassCosts({1: 1.0}, learn=False)
         self.batches: list[int] = []  # how many generations each stream_batch() step carried
         self._loaded = False
         # One info object for the backend's life, so what others write on it (reason) stays.
@@ -116,6 +122,9 @@ class ScriptedBackend:
 
     def batch_capacity(self) -> int:
         return self._batch if self._loaded else 1
+
+    def batch_gain(self, size: int) -> float:
+        return self.pass_costs.batch_gain(size)
 
     def stream_batch(self, first: list[BatchRequest], take_more: TakeMore
                      ) -> Iterator[tuple[BatchRequest, Event]]:

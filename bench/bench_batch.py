@@ -3,6 +3,7 @@
     .venv/bin/python bench/bench_batch.py                 # full-size random Nanbeige4.2 Q8_0
     .venv/bin/python bench/bench_batch.py --model gemma   # gemma3-270m (a real small model)
     .venv/bin/python bench/bench_batch.py --model tiny    # the tests' tiny model, seconds
+    .venv/bin/python bench/bench_batch.py --requests 2,3,4   # the batch policy, by batch size
 
 One request of --tokens through stream() (the single path, as the person's chat decodes) and
 --requests different requests of --tokens each through stream_batch(), on two contexts of the
@@ -13,7 +14,12 @@ decode is counted (prefill and first tokens are left out, as in Done.timings
 ["tokens_per_second"]). Figures: aggregate decode tokens/s of the batch over tokens/s alone,
 by wall clock and by the process's CPU time (target >= 1.8x for 4 x 128 on the full-size
 model). The request alone is the batch's first, and its two answers are compared (greedy:
-equal unless the engine's arithmetic differs with the batch)."""
+equal unless the engine's arithmetic differs with the batch).
+
+With several --requests sizes, each round races every size in turn, and the end shows what the
+runner's batch policy (app/core/runner.py) makes of n requests at once, from the step costs the
+engines timed in this run (backends/pass_costs.py): the size it batches, and its aggregate ratio
+against always batching all n (one after another on the single path is 1.00x by definition)."""
 
 from __future__ import annotations
 
@@ -29,6 +35,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from app.core.runner import _best_joiners  # noqa: E402
 from backends.base import BatchRequest, GenerateOptions  # noqa: E402
 from backends.cpu import engine_threads  # noqa: E402
 from backends.events import Done, Event, Prefill, merge_deltas  # noqa: E402
@@ -204,6 +211,39 @@ def engine_steps(name: str, counts: list[int], rounds: int) -> None:
         print(f"  {n} sequences: step {each:.2f} s, aggregate {n * one / each:.2f}x one sequence")
 
 
+def policy(single: LlamaCppBackend, batched: LlamaCppBackend,
+           rounds: dict[int, list[dict[str, float | str]]]) -> None:
+    """What the runner's policy batches of n requests at once, by the step costs the engines
+    timed in this run (a one-token pass of the single path, a step of n of the batch)."""
+    one = single.pass_costs.measured(1)
+    steps = {n: batched.pass_costs.measured(n) for n in rounds}
+    if one is None or any(t is None for t in steps.values()):
+        print("policy: not every step size was timed often enough (more --tokens)")
+        return
+
+    def gain(size: int) -> float:
+        seconds = steps.get(size)
+        return 1.0 if size == 1 else size * one / seconds if seconds else 0.0
+
+    ratio = {n: statistics.median(float(r["wall"]) for r in measured)
+             for n, measured in rounds.items()}
+    ratio[1] = 1.0
+
+    def time_for(count: int) -> float:
+        """Time for `count` requests as the policy decodes them, in one request's time: a
+        batch of the size it picks, then what is left the same way."""
+        if count == 0:
+            return 0.0
+        size = 1 + _best_joiners(gain, 1, count - 1)
+        return size / ratio.get(size, float("nan")) + time_for(count - size)
+
+    for count in rounds:
+        chosen = 1 + _best_joiners(gain, 1, count - 1)
+        print(f"{count} at once: engine-timed gain of a step of {count} {gain(count):.2f}; "
+              f"policy starts with {chosen} together: {count / time_for(count):.2f}x "
+              f"vs always batching {ratio[count]:.2f}x", flush=True)
+
+
 def load(name: str, context: int) -> LlamaCppBackend:
     path = MODELS[name]
     if not path.is_file():
@@ -218,7 +258,7 @@ def load(name: str, context: int) -> LlamaCppBackend:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", choices=sorted(MODELS), default="full")
-    parser.add_argument("--requests", type=int, default=4)
+    parser.add_argument("--requests", default="4", help="batch sizes, e.g. 2,3,4")
     parser.add_argument("--tokens", type=int, default=128)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--context", type=int, default=4096)
@@ -231,18 +271,23 @@ def main() -> None:
     single, batched = load(args.model, args.context), load(args.model, args.context)
     print(f"model {args.model}, threads {single.info.extra['threads']}, batch capacity "
           f"{batched.batch_capacity()}, context {single.info.context_length}", flush=True)
-    rounds = []
+    sizes = [int(n) for n in args.requests.split(",")]
+    rounds: dict[int, list[dict[str, float | str]]] = {n: [] for n in sizes}
     for i in range(args.repeats):
-        rounds.append(race(single, batched, args.requests, args.tokens))
-        r = rounds[-1]
-        print(f"round {i}: alone {r['alone']:.2f} tok/s, batch of {args.requests} "
-              f"{r['batch']:.2f} tok/s ({r['tokens']} tokens measured): {r['wall']:.2f}x wall, "
-              f"{r['cpu']:.2f}x CPU time; "
-              f"request 0 batched vs alone: {r['same']}", flush=True)
-    for key in ("wall", "cpu"):
-        values = [float(r[key]) for r in rounds]
-        print(f"median {key}: {statistics.median(values):.2f}x "
-              f"(rounds: {', '.join(f'{v:.2f}' for v in values)})")
+        for count in sizes:
+            rounds[count].append(race(single, batched, count, args.tokens))
+            r = rounds[count][-1]
+            print(f"round {i}: alone {r['alone']:.2f} tok/s, batch of {count} "
+                  f"{r['batch']:.2f} tok/s ({r['tokens']} tokens measured): {r['wall']:.2f}x "
+                  f"wall, {r['cpu']:.2f}x CPU time; request 0 batched vs alone: {r['same']}",
+                  flush=True)
+    for count in sizes:
+        for key in ("wall", "cpu"):
+            values = [float(r[key]) for r in rounds[count]]
+            print(f"batch of {count}, median {key}: {statistics.median(values):.2f}x "
+                  f"(rounds: {', '.join(f'{v:.2f}' for v in values)})")
+    if len(sizes) > 1:
+        policy(single, batched, rounds)
     single.unload()
     batched.unload()
 

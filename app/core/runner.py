@@ -38,6 +38,10 @@ class Priority(IntEnum):
 # Generations at these levels share the model by batched decoding when the engine can: the
 # person's own turn runs alone (its first token must not wait for a batch's step).
 BATCHED = (Priority.API, Priority.ROUTINE)
+# How much faster (tokens per second, all generations together) a larger batch must promise
+# than the best smaller one: the engine's figures are medians of a busy machine's timings, and
+# a lone answer on the single path also keeps its prompt-lookup drafts and its KV.
+PAYS = 1.05
 
 
 class RequestHandle:
@@ -320,8 +324,12 @@ class ModelRunner:
             except BaseException as exc:  # noqa: BLE001 - handed to the caller via the future
                 job.future.set_exception(_as_backend_error(exc))
         elif job.handle is not None and job.options is not None:
-            if self._batch_engine(job) is not None and self._peers_wait():
-                self._generate_batch(job)
+            # Alone on the single path (prompt-lookup drafts, its KV) unless a batch pays.
+            engine = self._batch_engine(job) if self._peers_wait() else None
+            peers = ([] if engine is None else
+                     self._take_batchable(engine, 1, engine.batch_capacity() - 1))
+            if engine is not None and peers:
+                self._generate_batch(job, engine, peers)
             else:
                 self._generate(job, job.handle, job.options)
 
@@ -360,14 +368,20 @@ class ModelRunner:
             return
         job.handle._deliver(Done("cancelled" if job.handle.cancelled else "error"))
 
-    def _urgent_generation_waits(self, priority: Priority, batched: bool = False) -> bool:
+    def _urgent_generation_waits(self, priority: Priority, batch: _BatchRun | None = None
+                                 ) -> bool:
         """A generation more urgent than `priority` is first in the queue (a model load or a
         plain call never pauses an answer: a load would change the model under it). In a
-        batch, one that may join it is no reason to stop: it is taken in instead."""
+        batch, one that may join it is no reason to stop when it is taken in instead, or waits
+        for a place; one the batch would not gain from is given way to as alone."""
         with self._cond:
             head = self._jobs[0] if self._jobs else None
-            return (not self._closed and head is not None and head.handle is not None
-                    and head.priority < priority and not (batched and self._joins(head)))
+            if (self._closed or head is None or head.handle is None
+                    or head.priority >= priority):
+                return False
+            if batch is None or not self._joins(head):
+                return True
+        return not batch.takes_or_holds_head()
 
     # -- batched decoding -----------------------------------------------------------------------
     def _batch_engine(self, job: _Job) -> BatchEngine | None:
@@ -388,34 +402,43 @@ class ModelRunner:
             return bool(self._jobs) and not self._closed and self._joins(self._jobs[0])
 
     def _peer_waits_for(self, job: _Job) -> bool:
-        """`job` runs alone and a generation it could be batched with waits: it steps aside
-        for a moment and goes on in one batch with it."""
+        """`job` runs alone and generations it could be batched with wait, so many that the
+        batch pays: it steps aside for a moment and goes on in one batch with them."""
         # The queue first: it is empty on nearly every token, the engine's capacity is a call.
-        return self._peers_wait() and self._batch_engine(job) is not None
-
-    def _take_batchable(self, places: int) -> list[_Job]:
-        """Up to `places` waiting generations that join the batch, from the head of the queue,
-        stopping at the first that may not (nothing overtakes a job waiting in line)."""
-        taken: list[_Job] = []
+        if not self._peers_wait() or (engine := self._batch_engine(job)) is None:
+            return False
+        places = engine.batch_capacity() - 1
         with self._cond:
-            while (self._jobs and len(taken) < places and not self._closed
-                   and self._joins(self._jobs[0])):
-                taken.append(self._jobs.popleft())
+            return self._joiners(engine, 1, places) > 0
+
+    def _joiners(self, engine: BatchEngine, running: int, places: int) -> int:
+        """How many of the generations waiting at the head of the queue that may join (up to
+        `places`, stopping at the first that may not: nothing overtakes a job waiting in line)
+        to decode beside `running` ones. Call under the lock."""
+        ready = 0
+        while (ready < min(places, len(self._jobs)) and not self._closed
+               and self._joins(self._jobs[ready])):
+            ready += 1
+        return _best_joiners(engine.batch_gain, running, ready)
+
+    def _take_batchable(self, engine: BatchEngine, running: int, places: int) -> list[_Job]:
+        """The waiting generations that join `running` ones in a batch, from the head of the
+        queue: as many of the next `places` as make the batch the fastest (none when it is
+        fastest as it is)."""
+        with self._cond:
+            taken = [self._jobs.popleft() for _ in range(self._joiners(engine, running, places))]
         if taken:
             self._renumber()
         return taken
 
-    def _generate_batch(self, job: _Job) -> None:
-        """Decode `job` and the waiting generations that may join it in one batch; more join
-        between steps as places free. Each member pauses, ends and is delivered to exactly
+    def _generate_batch(self, job: _Job, engine: BatchEngine, peers: list[_Job]) -> None:
+        """Decode `job` and `peers` in one batch; more join between steps as places free,
+        while the batch gains from them. Each member pauses, ends and is delivered to exactly
         as it would be alone."""
-        engine = self._batch_engine(job)
-        assert engine is not None
-        batch = _BatchRun(self, self._backend)
-        first = batch.add_all([job, *self._take_batchable(engine.batch_capacity() - 1)])
+        batch = _BatchRun(self, self._backend, engine)
+        first = batch.add_all([job, *peers])
         try:
-            events = engine.stream_batch(first, lambda places: batch.add_all(
-                self._take_batchable(places)))
+            events = engine.stream_batch(first, batch.take_more)
             for request, event in events:
                 batch.deliver(request, event)
         except Exception as exc:  # noqa: BLE001 - any engine failure becomes a readable event
@@ -446,11 +469,11 @@ class _Pause:
     tokens it had produced (events.Paused), which its next run goes on from."""
 
     def __init__(self, runner: ModelRunner, job: _Job, handle: RequestHandle,
-                 backend: Backend | None, batched: bool = False) -> None:
+                 backend: Backend | None, batch: _BatchRun | None = None) -> None:
         self._runner = runner
         self._job = job
         self._handle = handle
-        self._batched = batched  # decoded in a batch: waiting peers join it, no pause for them
+        self._batch = batch  # the batch it is decoded in: peers it gains from join it
         self.for_peer = False  # it paused to go on in one batch with a waiting generation
         # A grammar (JSON schema) would start again from its first rule: such output is not
         # continued, it gives way only before it begins.
@@ -466,9 +489,9 @@ class _Pause:
             return True
         if not self._job.pausable or (self._output and not self._resumes):
             return False  # output that cannot be continued exactly runs to its end
-        if self._runner._urgent_generation_waits(self._job.priority, self._batched):
+        if self._runner._urgent_generation_waits(self._job.priority, self._batch):
             self._asked = True
-        elif not self._batched and not self._asked and self._runner._peer_waits_for(self._job):
+        elif self._batch is None and not self._asked and self._runner._peer_waits_for(self._job):
             self._asked = self.for_peer = True
         return self._asked
 
@@ -505,13 +528,31 @@ class _BatchRun:
     """The members of one batch on the runner thread: each delivered to through its own
     _Pause and ended as a lone generation would be (queued again when it paused)."""
 
-    def __init__(self, runner: ModelRunner, backend: Backend | None) -> None:
+    def __init__(self, runner: ModelRunner, backend: Backend | None, engine: BatchEngine
+                 ) -> None:
         self._runner = runner
         self._backend = backend
+        self._engine = engine
         self._members: dict[int, tuple[_Job, _Pause]] = {}  # by id() of the BatchRequest
 
     def add_all(self, jobs: list[_Job]) -> list[BatchRequest]:
         return [request for job in jobs if (request := self._add(job)) is not None]
+
+    def take_more(self, places: int) -> list[BatchRequest]:
+        """The engine's TakeMore: the waiting generations the batch gains from, up to
+        `places` (none once no member is left: the next in line starts afresh, alone when
+        that is faster)."""
+        return self.add_all(self._runner._take_batchable(self._engine, len(self._members),
+                                                         places))
+
+    def takes_or_holds_head(self) -> bool:
+        """The generation first in line (one that may join) joins at the next step, or waits
+        for a place in a full batch."""
+        places = self._engine.batch_capacity() - len(self._members)
+        if places <= 0:
+            return True
+        with self._runner._cond:
+            return self._runner._joiners(self._engine, len(self._members), places) > 0
 
     def _add(self, job: _Job) -> BatchRequest | None:
         handle, options = job.handle, job.options
@@ -521,7 +562,7 @@ class _BatchRun:
         if handle.cancelled or self._runner.forgotten(options.cache_key or ""):
             handle._deliver(Done("cancelled"))
             return None
-        pause = _Pause(self._runner, job, handle, self._backend, batched=True)
+        pause = _Pause(self._runner, job, handle, self._backend, batch=self)
         request = BatchRequest(job.messages, options, pause.should_stop)
         self._members[id(request)] = (job, pause)
         with self._runner._cond:
@@ -569,6 +610,19 @@ def _batchable(job: _Job, backend: Backend) -> bool:
     return (job.handle is not None and options is not None and job.priority in BATCHED
             and options.json_schema is None
             and (not options.resume_tokens or job.paused_on is backend))
+
+
+def _best_joiners(gain: Callable[[int], float], running: int, ready: int) -> int:
+    """How many of `ready` generations to add to `running` ones for the most tokens per second
+    (gain(n): a step of n generations against one alone), the fewest of equals (PAYS); none
+    when nothing runs (a batch whose members all ended stops: the next starts afresh)."""
+    if running <= 0:
+        return 0
+    best, best_gain = 0, gain(running)
+    for more in range(1, ready + 1):
+        if gain(running + more) > best_gain * PAYS:
+            best, best_gain = more, gain(running + more)
+    return best
 
 
 def _fail(handle: RequestHandle, exc: Exception) -> None:

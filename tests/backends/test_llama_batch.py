@@ -29,6 +29,7 @@ import llama_cpp
 
 from backends.llama_batch import CAPACITY
 from backends.llama_cpp import LlamaCppBackend
+from backends.pass_costs import TRUST, PassCosts
 
 SYSTEM = {"role": "system", "content": "You are Hearth, a helpful assistant."}
 PROMPTS = [
@@ -296,3 +297,20 @@ def test_a_failed_forward_pass_ends_every_request_with_an_error(
     monkeypatch.setattr(llama_cpp, "llama_decode", real)
     assert seen(batched(backend, [requests[0]])[id(requests[0])]) == seen(
         alone(backend, requests[0]))
+
+
+def test_decoding_steps_are_timed_into_the_engines_pass_costs(backend: LlamaCppBackend,
+                                                              decodes: list[set[int]]) -> None:
+    """What the runner weighs before it batches: the engine's own step timings, by the number
+    of sequences a step carries (steps that read a prompt are not decoding steps)."""
+    learning, before = PassCosts(), backend.pass_costs
+    backend.pass_costs = learning
+    try:
+        decodes.clear()
+        batched(backend, [request(PROMPTS[1]), request(PROMPTS[3])])
+    finally:
+        backend.pass_costs = before
+    steps = [len(seqs) for seqs in decodes]
+    assert steps.count(2) > TRUST  # the first of a size builds its graph: not counted
+    assert (learning.measured(2) or 0) > 0
+    assert learning.measured(CAPACITY) is None  # never run: still the prior

@@ -23,6 +23,7 @@ from backends.events import (
 )
 from backends.mlx_backend import MlxBackend
 from backends.mlx_batch import CAPACITY
+from backends.pass_costs import PassCosts
 from tests.conftest import CACHE
 
 pytest.importorskip("mlx_lm")
@@ -277,3 +278,18 @@ def test_an_engine_failure_mid_batch_ends_every_request_with_an_error(backend: M
         assert "Resource limit exceeded" in error.message
         assert req.done.finish_reason == "error"
     assert solo(backend, ask("Hi"), greedy(max_tokens=3))[-1].finish_reason == "length"  # type: ignore[union-attr]
+
+
+def test_decoding_steps_are_timed_into_the_engines_pass_costs(backend: MlxBackend) -> None:
+    """What the runner weighs before it batches: the engine's own step timings, by the number
+    of sequences a step carries."""
+    learning, before = PassCosts(), backend.pass_costs
+    backend.pass_costs = learning
+    try:
+        requests = [Req(ask("Hi"), greedy()), Req(ask("What is 2+2?"), greedy())]
+        batch(backend, requests)
+    finally:
+        backend.pass_costs = before
+    assert {r.done.finish_reason for r in requests} == {"length"}  # 40 steps of both
+    assert (learning.measured(2) or 0) > 0
+    assert learning.measured(CAPACITY) is None  # never run: still the prior

@@ -1,7 +1,9 @@
 """The runner decodes waiting API and routine generations in one batch on an engine that can
 (the scripted engine here; the real engines in tests/backends): each gets its own answer and
 exactly one Done, more join between steps, and the person's turn, a JSON-schema request, a
-cancel or one member's failure change nothing for the others."""
+cancel or one member's failure change nothing for the others. It batches only where the
+engine's step costs say a batch gives more tokens per second (pinned here: CPU_LIKE, GPU_LIKE;
+most tests run with GPU-like costs, where any batch pays)."""
 
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ from backends.errors import BackendError
 from backends.events import Done, StreamError
 from backends.scripted import ScriptedBackend
 from tests.core.test_runner import Recorder
+from tests.support.step_costs import CPU_LIKE, GPU_LIKE, pinned
 
 WAIT = 10  # hang guard only
 
@@ -28,8 +31,9 @@ def runner() -> Iterator[ModelRunner]:
     r.close()
 
 
-def load(runner: ModelRunner, *outputs: Any, batch: int = 4) -> ScriptedBackend:
-    backend = ScriptedBackend(list(outputs), batch=batch)
+def load(runner: ModelRunner, *outputs: Any, batch: int = 4,
+         costs: dict[int, float] = GPU_LIKE) -> ScriptedBackend:
+    backend = ScriptedBackend(list(outputs), batch=batch, pass_costs=pinned(costs))
     runner.load(backend).result(WAIT)
     return backend
 
@@ -79,6 +83,80 @@ def test_waiting_api_requests_are_decoded_together_each_with_its_own_answer(
     assert [r.text() for r in recs] == ["one two three", "four five", "six seven eight nine"]
     assert [[type(e) for e in r.events].count(Done) for r in recs] == [1, 1, 1]
     assert backend.batches[0] == 3  # all three in the first step
+
+
+@pytest.mark.parametrize("count", [2, 3])
+def test_with_gpu_like_costs_two_or_three_waiting_requests_are_batched(
+        runner: ModelRunner, count: int) -> None:
+    backend = load(runner, *[f"answer {n}" for n in range(count)], costs=GPU_LIKE)
+    gate = hold(runner)
+    recs = [api(runner, f"q{n}")[0] for n in range(count)]
+    gate.set()
+    finish(*recs)
+    assert [r.text() for r in recs] == [f"answer {n}" for n in range(count)]
+    assert backend.batches[0] == count
+
+
+def test_with_cpu_like_costs_three_waiting_requests_run_one_after_another(
+        runner: ModelRunner) -> None:
+    """On 2 CPU cores a step of 3 sequences costs 3.6 steps of one and 2 cost 2: no batch of
+    2 or 3 is faster than one answer after another (each keeps the single path)."""
+    backend = load(runner, "one two", "three four", "five six", costs=CPU_LIKE)
+    gate = hold(runner)
+    sent = [api(runner, f"q{n}") for n in range(3)]
+    gate.set()
+    finish(*(rec for rec, _ in sent))
+    assert [rec.text() for rec, _ in sent] == ["one two", "three four", "five six"]
+    assert backend.batches == []
+    assert [c.messages[-1]["content"] for c in backend.calls] == ["q0", "q1", "q2"]
+    assert [handle.batched_with for _, handle in sent] == [0, 0, 0]
+
+
+def test_with_cpu_like_costs_four_waiting_requests_are_batched(runner: ModelRunner) -> None:
+    backend = load(runner, "a b", "c d", "e f", "g h", costs=CPU_LIKE)  # 4 cost 2.6: 1.54x
+    gate = hold(runner)
+    recs = [api(runner, f"q{n}")[0] for n in range(4)]
+    gate.set()
+    finish(*recs)
+    assert [r.text() for r in recs] == ["a b", "c d", "e f", "g h"]
+    assert backend.batches[0] == 4
+
+
+class AtWord(Recorder):
+    """A recorder that runs `hook` on the model thread once its answer has `words` words."""
+
+    def __init__(self, words: int, hook: Any) -> None:
+        super().__init__()
+        self._words, self._hook = words, hook
+
+    def __call__(self, event: Any) -> None:
+        super().__call__(event)
+        if self._hook is not None and len(self.text().split()) >= self._words:
+            hook, self._hook = self._hook, None
+            hook()
+
+
+@pytest.mark.parametrize(("costs", "joins"), [(CPU_LIKE, False), (GPU_LIKE, True)])
+def test_a_request_joins_a_running_batch_only_when_the_batch_gets_faster(
+        runner: ModelRunner, costs: dict[int, float], joins: bool) -> None:
+    """A batch of 4 is down to 2 members when one more request comes. With CPU-like costs 3
+    would be slower than 2: it waits for the batch to end (FIFO) and then runs alone; with
+    GPU-like costs it joins at once."""
+    backend = load(runner, "a", "b", "c d e f g h i j", "k l m n o p q r", "late answer",
+                   costs=costs)
+    gate = hold(runner)
+    late: list[tuple[Recorder, Any]] = []
+    recs = [api(runner, f"q{n}")[0] for n in range(2)]
+    recs.append(api(runner, "q2", rec=AtWord(4, lambda: late.append(api(runner, "late"))))[0])
+    recs.append(api(runner, "q3")[0])
+    gate.set()
+    finish(*recs)
+    finish(late[0][0])
+    assert [r.text() for r in recs] == ["a", "b", "c d e f g h i j", "k l m n o p q r"]
+    assert late[0][0].text() == "late answer"
+    assert backend.batches[0] == 4
+    assert (3 in backend.batches) is joins
+    assert (late[0][1].batched_with > 0) is joins
 
 
 def test_a_lone_request_is_decoded_alone(runner: ModelRunner) -> None:
