@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 from app.core.memory.store import MAX_INSTRUCTIONS, Memory, MemoryStore
 from app.ui.context import UiContext
 from app.ui.i18n import Retranslator, plural
+from app.ui.widgets import bold_label, confirm, dim_label, tell
 
 ID_ROLE = Qt.ItemDataRole.UserRole
 SOURCE_ROLE = Qt.ItemDataRole.UserRole + 1  # the chat's id; "" when it cannot be opened
@@ -106,17 +107,12 @@ class MemoryTab(QWidget):
 
     # -- building -------------------------------------------------------------------------------
     def _dim(self, text: Callable[[], str]) -> QLabel:
-        label = QLabel()
-        label.setObjectName("dim")
-        label.setWordWrap(True)
-        self._tr(lambda: label.setText(text()))
-        return label
+        return self._texted(dim_label(), text)
 
     def _bold(self, text: Callable[[], str]) -> QLabel:
-        label = QLabel()
-        font = label.font()
-        font.setBold(True)
-        label.setFont(font)
+        return self._texted(bold_label(), text)
+
+    def _texted(self, label: QLabel, text: Callable[[], str]) -> QLabel:
         self._tr(lambda: label.setText(text()))
         return label
 
@@ -257,10 +253,7 @@ class MemoryTab(QWidget):
                          self._refused)
 
     def _refused(self, error: Exception) -> None:
-        self.box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Memory not changed"),
-                               str(error), QMessageBox.StandardButton.Ok, self)
-        self.box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        self.box.open()
+        self.box = tell(self, self.tr("Memory not changed"), str(error))
         self.reload()  # the text as it is stored
 
     def open_chat(self, row: int | None = None) -> None:
@@ -286,18 +279,12 @@ class MemoryTab(QWidget):
 
     def _ask(self, question: str, action: str,
              change: Callable[[MemoryStore], object]) -> None:
-        box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Forget memories"),
-                          question + "\n\n" + self.tr("This cannot be undone."),
-                          QMessageBox.StandardButton.Cancel, self)
-        forget = box.addButton(action, QMessageBox.ButtonRole.DestructiveRole)
-        box.setDefaultButton(QMessageBox.StandardButton.Cancel)  # Enter keeps them
-        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         memory = self.ctx.lazy("memory")
-        box.buttonClicked.connect(lambda button: self.ctx.ops.run(
-            lambda: change(memory), lambda _r: self._done(),
-            title=self.tr("Could not forget")) if button is forget else None)
-        self.box = box
-        box.open()
+        self.box = confirm(self, self.tr("Forget memories"),
+                           question + "\n\n" + self.tr("This cannot be undone."), action,
+                           lambda: self.ctx.ops.run(lambda: change(memory),
+                                                    lambda _r: self._done(),
+                                                    title=self.tr("Could not forget")))
 
     def _done(self) -> None:
         self.changed.emit()
