@@ -45,7 +45,7 @@ def button(text: str, slot: Callable[[], object] | None = None, name: str = "") 
     return made
 
 
-def row(*items: QWidget | tuple[QWidget, int] | QLayout | int | None,
+def hbox(*items: QWidget | tuple[QWidget, int] | QLayout | int | None,
         margins: bool = True) -> QHBoxLayout:
     """A row of widgets and layouts: None is a stretch, an int a spacing of that many pixels,
     (widget, n) a widget with stretch factor n."""

@@ -40,7 +40,7 @@ from app.core.server.keys import new_api_key
 from app.core.server.log import RequestRecord
 from app.ui.context import UiContext
 from app.ui.settings.network_access import NetworkAccess
-from app.ui.widgets import button, confirm, dim_label, row, spin_box
+from app.ui.widgets import button, confirm, dim_label, hbox, spin_box
 
 LOG_ROWS = 200
 
@@ -78,10 +78,10 @@ class ConnectPage(QScrollArea):
             "Programs on this computer (OpenClaw, editors, scripts) can then use the model "
             "Hearth has loaded, with the key below. Your own chats always go first.")))
         column.addWidget(self.network)
-        column.addLayout(row(QLabel(self.tr("Port")), self.port, None))
+        column.addLayout(hbox(QLabel(self.tr("Port")), self.port, None))
         self.url = self._copy_row(column, self.tr("Base URL"), "")
         self.key = self._copy_row(column, self.tr("API key"), self._key)
-        column.addLayout(row(None, button(self.tr("New key"), self._regenerate,
+        column.addLayout(hbox(None, button(self.tr("New key"), self._regenerate,
                                           self.tr("Replace the API key with a new one"))))
         column.addWidget(QLabel(self.tr("Web pages allowed to call the server (CORS)")))
         self.origins = QLineEdit(", ".join(settings.server_cors_origins))
@@ -99,14 +99,14 @@ class ConnectPage(QScrollArea):
         self.use_context = button("", self._use_context)
         self.use_context.setVisible(False)
         self.context_cost = dim_label()
-        column.addLayout(row(self.use_context, (self.context_cost, 1)))
+        column.addLayout(hbox(self.use_context, (self.context_cost, 1)))
         self.test = button(self.tr("Test connection"), self._test)
         self.test_result = dim_label()
-        column.addLayout(row(self.test, (self.test_result, 1)))
+        column.addLayout(hbox(self.test, (self.test_result, 1)))
         self.clear_log = button(self.tr("Clear log"), self._ask_clear,
                                 self.tr("Clear the request log"))
         self.clear_log.setEnabled(False)
-        column.addLayout(row((QLabel(self.tr("Recent requests (no message text is kept)")), 1),
+        column.addLayout(hbox((QLabel(self.tr("Recent requests (no message text is kept)")), 1),
                              self.clear_log))
         self.log = QListWidget()
         self.log.setAccessibleName(self.tr("Request log"))
@@ -126,7 +126,7 @@ class ConnectPage(QScrollArea):
         field = QLineEdit(text)
         field.setReadOnly(True)
         field.setAccessibleName(title)
-        column.addLayout(row(label, (field, 1), self._copy_button(title, field.text)))
+        column.addLayout(hbox(label, (field, 1), self._copy_button(title, field.text)))
         return field
 
     def _copy_button(self, title: str, text: Callable[[], str]) -> QPushButton:

@@ -35,7 +35,7 @@ from app.ui.settings.skills import SkillsTab
 from app.ui.settings.speed import SpeedTab
 from app.ui.shell.autostart import platform_autostart
 from app.ui.shell.hotkey import default_hotkey
-from app.ui.widgets import button, choice, dim_label, row, spin_box
+from app.ui.widgets import button, choice, dim_label, hbox, spin_box
 from backends.engines import AUTO, CHOICES, Engine, display_name
 from backends.select import EngineChoice
 from skills.office.access import default_output_folder
@@ -58,7 +58,7 @@ class FolderList(QWidget):
         self.list.addItems(folders)
         self.list.setMaximumHeight(110)
         column.addWidget(self.list)
-        column.addLayout(row(
+        column.addLayout(hbox(
             button(self.tr("Add…"), self._add,
                    self.tr("Add a folder to %1").replace("%1", title)),
             button(self.tr("Remove"), self._remove,
@@ -91,7 +91,7 @@ class OutputFolder(QWidget):
         self.path.setAccessibleName(title)
         self.reset = button(self.tr("Default"), lambda: self.set_folder(""),
                             self.tr("Use the default for %1").replace("%1", title))
-        self.setLayout(row((self.path, 1), button(self.tr("Choose…"), self._choose,
+        self.setLayout(hbox((self.path, 1), button(self.tr("Choose…"), self._choose,
                                                   self.tr("Choose %1").replace("%1", title)),
                            self.reset, margins=False))
         self.set_folder(folder)
@@ -180,7 +180,7 @@ class SettingsDialog(QDialog):
         self.model_path.setAccessibleName(self.tr("Model file or folder"))
         self.model_path.editingFinished.connect(self._explain_engine)
         manage = button(self.tr("Models…"), self.open_models.emit, self.tr("Manage models"))
-        form.addRow(self.tr("Model"), row((self.model_path, 1), manage))
+        form.addRow(self.tr("Model"), hbox((self.model_path, 1), manage))
         names = {AUTO: self.tr("Automatic"), Engine.REMOTE: self.tr("Remote server")}
         self.engine = choice([(names.get(key) or display_name(key), key) for key in CHOICES],
                              self.settings.engine, self.tr("Engine"))

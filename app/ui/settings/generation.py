@@ -7,7 +7,7 @@ from typing import Any
 from PySide6.QtWidgets import QDoubleSpinBox, QFormLayout, QSpinBox, QWidget
 
 from app.core.settings import Settings
-from app.ui.widgets import bold_label, decimal_box, dim_label, row, spin_box
+from app.ui.widgets import bold_label, decimal_box, dim_label, hbox, spin_box
 
 _BUDGETS = ("thinking_budget_chat", "thinking_budget_quick", "thinking_budget_tools",
             "thinking_budget_title")
@@ -27,13 +27,13 @@ class GenerationTab(QWidget):
                                              self.tr("Temperature when answering a message"))
         form.addRow(self.tr("Temperature"), self.chat_temperature)
         self.chat_top_p, self.chat_top_k = _top(settings.chat_top_p, settings.chat_top_k)
-        form.addRow(self.tr("Top p / top k"), row(self.chat_top_p, self.chat_top_k))
+        form.addRow(self.tr("Top p / top k"), hbox(self.chat_top_p, self.chat_top_k))
         form.addRow(bold_label(self.tr("Steps after a tool result")))
         self.tool_temperature = _temperature(settings.tool_temperature,
                                              self.tr("Temperature after a tool result"))
         form.addRow(self.tr("Temperature"), self.tool_temperature)
         self.tool_top_p, self.tool_top_k = _top(settings.tool_top_p, settings.tool_top_k)
-        form.addRow(self.tr("Top p / top k"), row(self.tool_top_p, self.tool_top_k))
+        form.addRow(self.tr("Top p / top k"), hbox(self.tool_top_p, self.tool_top_k))
         form.addRow(bold_label(self.tr("Thinking budget (tokens; 0 answers without thinking)")))
         labels = (self.tr("Chat"), self.tr("Quick ask"), self.tr("Tool steps"),
                   self.tr("Titles"))

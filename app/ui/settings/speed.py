@@ -12,7 +12,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.ui.context import UiContext
-from app.ui.widgets import button, dim_label, row, spin_box
+from app.ui.widgets import button, dim_label, hbox, spin_box
 from backends.cpu import physical_cores
 
 MIB = 1024**2
@@ -47,7 +47,7 @@ class SpeedTab(QWidget):
         self.usage = QLabel()
         self.usage.setAccessibleName(self.tr("Disk used by saved model states"))
         self.clear = button(self.tr("Clear"), self._clear, self.tr("Clear saved model states"))
-        form.addRow(self.tr("On disk now"), row((self.usage, 1), self.clear))
+        form.addRow(self.tr("On disk now"), hbox((self.usage, 1), self.clear))
         form.addRow("", dim_label(self.tr(
             "Hearth keeps the model's reading of its instructions and tools on disk, so a new "
             "chat answers at once, even after a restart. The least recently used states go "
