@@ -32,6 +32,7 @@ from app.ui.file_actions import reveal_path, start_folder
 from app.ui.i18n import Retranslator, plural
 from app.ui.skip_reasons import skip_reason, technical
 from app.ui.theme import page_layout, page_title, title_row
+from app.ui.widgets import confirm
 
 if TYPE_CHECKING:
     from skills.documents.models import CatalogEntry, Progress
@@ -288,17 +289,10 @@ class LibraryView(QWidget):
 
     def confirm_remove(self, path: str) -> QMessageBox:
         """Removing forgets the passages (the file itself stays): ask, naming the file."""
-        box = QMessageBox(QMessageBox.Icon.Question, self.tr("Remove from Hearth"),
-                          self.tr("Remove “%1” from Hearth? Its passages are forgotten; the "
-                                  "file itself stays where it is.").replace("%1",
-                                                                           Path(path).name),
-                          QMessageBox.StandardButton.Cancel, self)
-        remove = box.addButton(self.tr("Remove"), QMessageBox.ButtonRole.DestructiveRole)
-        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
-        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        box.buttonClicked.connect(lambda b: self.remove(path) if b is remove else None)
-        box.open()
-        return box
+        return confirm(self, self.tr("Remove from Hearth"),
+                       self.tr("Remove “%1” from Hearth? Its passages are forgotten; the file "
+                               "itself stays where it is.").replace("%1", Path(path).name),
+                       self.tr("Remove"), lambda: self.remove(path), QMessageBox.Icon.Question)
 
     def remove(self, path: str) -> None:
         documents = self.ctx.lazy("documents")

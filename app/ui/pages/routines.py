@@ -27,6 +27,7 @@ from app.ui.i18n import Retranslator, ui_locale
 from app.ui.pages.routine_editor import RoutineDialog, schedule_text, when_text
 from app.ui.pending_changes import PendingChanges
 from app.ui.theme import page_layout, page_title, title_row
+from app.ui.widgets import confirm
 
 if TYPE_CHECKING:
     from app.core.routines.store import Routine
@@ -223,17 +224,11 @@ class RoutinesView(QWidget):
         routine = self.current()
         if routine is None:
             return None
-        box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Delete routine"),
-                          self.tr("Delete the routine “%1”? Its conversations stay.").replace(
-                              "%1", routine.title), QMessageBox.StandardButton.Cancel, self)
-        delete = box.addButton(self.tr("Delete"), QMessageBox.ButtonRole.DestructiveRole)
-        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
-        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         store = self.ctx.lazy("routines")
-        box.buttonClicked.connect(lambda b: self._write(lambda: store.delete(routine.id))
-                                  if b is delete else None)
-        box.open()
-        return box
+        return confirm(self, self.tr("Delete routine"),
+                       self.tr("Delete the routine “%1”? Its conversations stay.").replace(
+                           "%1", routine.title), self.tr("Delete"),
+                       lambda: self._write(lambda: store.delete(routine.id)))
 
     def run_now(self) -> None:
         routine = self.current()

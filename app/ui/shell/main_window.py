@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import shiboken6
-from PySide6.QtCore import QEvent, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QTimer, Signal
 from PySide6.QtGui import (
     QAction,
     QCloseEvent,
@@ -24,7 +24,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QMainWindow,
     QMenu,
-    QMessageBox,
     QSplitter,
     QStackedWidget,
     QWidget,
@@ -44,6 +43,7 @@ from app.ui.pages import (
     make_library_page,
     make_routines_page,
 )
+from app.ui.widgets import tell
 from backends.base import BackendInfo
 from backends.engines import Engine, display_name
 from backends.errors import NoUsableTemplate
@@ -380,9 +380,7 @@ class MainWindow(QMainWindow):
             self._warm_up()
 
     def _show_failure(self, title: str, message: str) -> None:
-        box = QMessageBox(QMessageBox.Icon.Warning, title, message, parent=self)
-        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        box.open()
+        tell(self, title, message)
 
     # -- model --------------------------------------------------------------------------------
     def use_model(self, path: str) -> None:

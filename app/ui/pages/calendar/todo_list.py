@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 
 from app.ui.context import UiContext
 from app.ui.i18n import Retranslator, ui_locale
+from app.ui.widgets import confirm
 
 if TYPE_CHECKING:
     from skills.calendar.todos import Todo
@@ -167,17 +168,9 @@ class TodoList(QWidget):
     def delete(self, uid: str) -> QMessageBox:
         todo = next((t for t in self.todos if t.uid == uid), None)
         title = todo.title if todo is not None else uid
-        box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Delete to-do"),
-                          self.tr("Delete “%1”?").replace("%1", title),
-                          QMessageBox.StandardButton.Cancel, self)
-        delete = box.addButton(self.tr("Delete"), QMessageBox.ButtonRole.DestructiveRole)
-        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
-        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         store = self.ctx.lazy("calendar")
-        box.buttonClicked.connect(lambda b: self._write(lambda: store.todos.delete(uid))
-                                  if b is delete else None)
-        box.open()
-        return box
+        return confirm(self, self.tr("Delete to-do"), self.tr("Delete “%1”?").replace("%1", title),
+                       self.tr("Delete"), lambda: self._write(lambda: store.todos.delete(uid)))
 
     def _write(self, work: Callable[[], object]) -> None:
         self.ctx.ops.run(work, lambda _r: self.refresh(),

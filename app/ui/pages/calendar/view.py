@@ -37,6 +37,7 @@ from app.ui.pages.calendar.import_words import file_error, issue_text, kept_reas
 from app.ui.pages.calendar.ranges import RangeCache
 from app.ui.pages.calendar.todo_list import TodoList
 from app.ui.theme import page_layout, page_title, title_row
+from app.ui.widgets import confirm
 
 if TYPE_CHECKING:
     from app.ui.pages.calendar.edits import EventChanges
@@ -482,16 +483,9 @@ class CalendarView(QWidget):
         return box
 
     def delete_occurrence(self, occ: Occurrence) -> QMessageBox:
-        box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Delete event"),
-                          self.tr("Delete “%1”?").replace("%1", occ.event.title),
-                          QMessageBox.StandardButton.Cancel, self)
-        delete = box.addButton(self.tr("Delete"), QMessageBox.ButtonRole.DestructiveRole)
-        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
-        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        box.buttonClicked.connect(lambda b: self.with_scope(occ, True, lambda scope: self._gone(
-            occ, scope)) if b is delete else None)
-        box.open()
-        return box
+        return confirm(self, self.tr("Delete event"),
+                       self.tr("Delete “%1”?").replace("%1", occ.event.title), self.tr("Delete"),
+                       lambda: self.with_scope(occ, True, lambda scope: self._gone(occ, scope)))
 
     def with_scope(self, occ: Occurrence, deleting: bool, then: Callable[[str], None]) -> None:
         """A repeating event asks which instances; a single one goes straight on."""
