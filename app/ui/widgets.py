@@ -4,6 +4,7 @@ questions that never block the GUI thread."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from functools import partial
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -15,8 +16,11 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QPushButton,
     QSpinBox,
+    QTabWidget,
     QWidget,
 )
+
+from app.ui.i18n import Retranslator
 
 
 def dim_label(text: str = "", wrap: bool = True) -> QLabel:
@@ -41,8 +45,35 @@ def button(text: str, slot: Callable[[], object] | None = None, name: str = "") 
     if name:
         made.setAccessibleName(name)
     if slot is not None:
-        made.clicked.connect(slot)
+        # Never handed `checked`: a slot with an optional argument would take it for its own.
+        made.clicked.connect(lambda: slot())
     return made
+
+
+def tr_button(tr: Retranslator, text: Callable[[], str], slot: Callable[[], object] | None = None,
+              named: bool = False) -> QPushButton:
+    """A button whose text, and with `named` its accessible name, follows the UI language."""
+    made = button("", slot)
+    tr(partial(_retext, made, text, named))
+    return made
+
+
+def _retext(widget: QPushButton, text: Callable[[], str], named: bool) -> None:
+    widget.setText(text())
+    if named:
+        widget.setAccessibleName(text())
+
+
+def add_tabs(tabs: QTabWidget, tr: Retranslator,
+             pages: Iterable[tuple[QWidget, Callable[[], str]]]) -> None:
+    """Add `pages`, each tab named in the UI language (and renamed when it changes)."""
+    for page, name in pages:
+        index = tabs.addTab(page, "")
+        tr(partial(_name_tab, tabs, index, name))
+
+
+def _name_tab(tabs: QTabWidget, index: int, name: Callable[[], str]) -> None:
+    tabs.setTabText(index, name())
 
 
 def hbox(*items: QWidget | tuple[QWidget, int] | QLayout | int | None,

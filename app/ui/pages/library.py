@@ -18,7 +18,6 @@ from PySide6.QtWidgets import (
     QListWidgetItem,
     QMenu,
     QMessageBox,
-    QPushButton,
     QStackedWidget,
     QTableWidget,
     QTableWidgetItem,
@@ -32,7 +31,7 @@ from app.ui.file_actions import reveal_path, start_folder
 from app.ui.i18n import Retranslator, plural
 from app.ui.skip_reasons import skip_reason, technical
 from app.ui.theme import page_layout, page_title, title_row
-from app.ui.widgets import confirm
+from app.ui.widgets import add_tabs, confirm, hbox, tr_button
 
 if TYPE_CHECKING:
     from skills.documents.models import CatalogEntry, Progress
@@ -90,12 +89,10 @@ class LibraryView(QWidget):
         self.search.textChanged.connect(lambda _t: self._search_timer.start())
         layout.addWidget(self.search)
         self.tabs = QTabWidget()
-        self.tabs.addTab(self._documents_tab(), "")
-        self.tabs.addTab(self._folders_tab(), "")
-        self.tabs.addTab(self._failures_tab(), "")
-        self._tr(lambda: self.tabs.setTabText(0, self.tr("Documents")))
-        self._tr(lambda: self.tabs.setTabText(1, self.tr("Watched folders")))
-        self._tr(lambda: self.tabs.setTabText(2, self.tr("Problems")))
+        add_tabs(self.tabs, self._tr, [
+            (self._documents_tab(), lambda: self.tr("Documents")),
+            (self._folders_tab(), lambda: self.tr("Watched folders")),
+            (self._failures_tab(), lambda: self.tr("Problems"))])
         layout.addWidget(self.tabs, 1)
         self._shown_once = False
         self._tr(self.refresh)  # counts, "Problems (n)" and lengths are built with the data
@@ -103,12 +100,8 @@ class LibraryView(QWidget):
     def _header(self) -> QHBoxLayout:
         title = page_title()
         self._tr(lambda: title.setText(self.tr("Library")))
-        self.add_files_button = QPushButton()
-        self._tr(lambda: self.add_files_button.setText(self.tr("Add files…")))
-        self.add_files_button.clicked.connect(self._add_files)
-        self.reindex_button = QPushButton()
-        self._tr(lambda: self.reindex_button.setText(self.tr("Re-index now")))
-        self.reindex_button.clicked.connect(self.reindex)
+        self.add_files_button = tr_button(self._tr, lambda: self.tr("Add files…"), self._add_files)
+        self.reindex_button = tr_button(self._tr, lambda: self.tr("Re-index now"), self.reindex)
         return title_row(title, self.add_files_button, self.reindex_button)
 
     def _documents_tab(self) -> QWidget:
@@ -146,17 +139,9 @@ class LibraryView(QWidget):
         self.folders = QListWidget()
         self._tr(lambda: self.folders.setAccessibleName(self.tr("Watched folders")))
         column.addWidget(self.folders, 1)
-        row = QHBoxLayout()
-        add = QPushButton()
-        add.clicked.connect(self._add_folder)
-        remove = QPushButton()
-        self._tr(lambda: add.setText(self.tr("Add folder…")))
-        self._tr(lambda: remove.setText(self.tr("Stop watching")))
-        remove.clicked.connect(self._remove_folder)
-        row.addWidget(add)
-        row.addWidget(remove)
-        row.addStretch(1)
-        column.addLayout(row)
+        column.addLayout(hbox(tr_button(self._tr, lambda: self.tr("Add folder…"), self._add_folder),
+                              tr_button(self._tr, lambda: self.tr("Stop watching"),
+                                        self._remove_folder), None))
         return box
 
     def _failures_tab(self) -> QWidget:

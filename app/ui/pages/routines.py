@@ -27,7 +27,7 @@ from app.ui.i18n import Retranslator, ui_locale
 from app.ui.pages.routine_editor import RoutineDialog, schedule_text, when_text
 from app.ui.pending_changes import PendingChanges
 from app.ui.theme import page_layout, page_title, title_row
-from app.ui.widgets import confirm
+from app.ui.widgets import confirm, tr_button
 
 if TYPE_CHECKING:
     from app.core.routines.store import Routine
@@ -73,10 +73,7 @@ class RoutinesView(QWidget):
 
     # -- building -------------------------------------------------------------------------
     def _button(self, text: Callable[[], str], slot: Callable[[], Any]) -> QPushButton:
-        button = QPushButton()
-        self._tr(lambda: button.setText(text()))
-        button.clicked.connect(lambda _=False: slot())
-        return button
+        return tr_button(self._tr, text, slot)
 
     def _label(self, text: Callable[[], str]) -> QLabel:
         label = QLabel()

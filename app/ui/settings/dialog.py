@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import partial
 from typing import Any
 
 from PySide6.QtCore import Signal
@@ -35,14 +34,10 @@ from app.ui.settings.skills import SkillsTab
 from app.ui.settings.speed import SpeedTab
 from app.ui.shell.autostart import platform_autostart
 from app.ui.shell.hotkey import default_hotkey
-from app.ui.widgets import button, choice, dim_label, hbox, spin_box
+from app.ui.widgets import add_tabs, button, choice, dim_label, hbox, spin_box
 from backends.engines import AUTO, CHOICES, Engine, display_name
 from backends.select import EngineChoice
 from skills.office.access import default_output_folder
-
-
-def _name_tab(tabs: QTabWidget, index: int, name: Callable[[], str]) -> None:
-    tabs.setTabText(index, name())
 
 
 class FolderList(QWidget):
@@ -147,9 +142,7 @@ class SettingsDialog(QDialog):
             (self.memory, lambda: self.tr("Memory")), (self.speed, lambda: self.tr("Speed")),
             (self.privacy, lambda: self.tr("Privacy")),
             (self.connect_page, lambda: self.tr("Connect another app"))]
-        for index, (page, name) in enumerate(tabs):
-            self.tabs.addTab(page, "")
-            self._tr(partial(_name_tab, self.tabs, index, name))
+        add_tabs(self.tabs, self._tr, tabs)
         layout.addWidget(self.tabs, 1)
         self._fit_tabs()
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save

@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 from app.core.memory.store import MAX_INSTRUCTIONS, Memory, MemoryStore
 from app.ui.context import UiContext
 from app.ui.i18n import Retranslator, plural
-from app.ui.widgets import bold_label, confirm, dim_label, tell
+from app.ui.widgets import bold_label, confirm, dim_label, hbox, tell, tr_button
 
 ID_ROLE = Qt.ItemDataRole.UserRole
 SOURCE_ROLE = Qt.ItemDataRole.UserRole + 1  # the chat's id; "" when it cannot be opened
@@ -137,28 +137,15 @@ class MemoryTab(QWidget):
         return self.table
 
     def _buttons(self) -> QHBoxLayout:
-        row = QHBoxLayout()
         self.edit_button = self._button(lambda: self.tr("Edit"), self._edit_current)
         self.open_button = self._button(lambda: self.tr("Open its chat"), self.open_chat)
         self.delete_button = self._button(lambda: self.tr("Forget…"), self.ask_delete)
         self.delete_all = self._button(lambda: self.tr("Forget all…"), self.ask_delete_all)
-        for button in (self.edit_button, self.open_button, self.delete_button):
-            row.addWidget(button)
-        row.addStretch(1)
-        row.addWidget(self.delete_all)
         self._selection_changed()
-        return row
+        return hbox(self.edit_button, self.open_button, self.delete_button, None, self.delete_all)
 
     def _button(self, text: Callable[[], str], slot: Callable[[], object]) -> QPushButton:
-        button = QPushButton()
-
-        def name() -> None:
-            button.setText(text())
-            button.setAccessibleName(text())
-
-        self._tr(name)
-        button.clicked.connect(lambda _checked=False: slot())
-        return button
+        return tr_button(self._tr, text, slot, named=True)
 
     # -- reading ---------------------------------------------------------------------------------
     def reload(self) -> None:

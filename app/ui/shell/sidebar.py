@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 from app.ui.context import UiContext
 from app.ui.i18n import Retranslator, plural
 from app.ui.rich_delegate import HTML_ROLE, RichTextDelegate
+from app.ui.widgets import tr_button
 
 ID_ROLE = Qt.ItemDataRole.UserRole
 SEARCH_DELAY_MS = 200
@@ -44,11 +45,6 @@ def _chosen(box: QMessageBox, taught: list[Any]) -> list[int]:
     """The memories to forget with the chat: those listed, if "Forget … too" stays ticked."""
     check = box.checkBox()
     return [m.id for m in taught] if check is not None and check.isChecked() else []
-
-
-def _name_button(button: QPushButton, text: Callable[[], str]) -> None:
-    button.setText(text())
-    button.setAccessibleName(text())
 
 
 class Sidebar(QWidget):
@@ -157,10 +153,8 @@ class Sidebar(QWidget):
             "calendar": lambda: self.tr("Calendar"), "routines": lambda: self.tr("Routines"),
             "models": lambda: self.tr("Models"), "settings": lambda: self.tr("Settings")}
         for key, text in texts.items():
-            button = QPushButton()
+            button = tr_button(self._tr, text, partial(self.page_requested.emit, key), named=True)
             button.setObjectName("nav")
-            self._tr(partial(_name_button, button, text))
-            button.clicked.connect(lambda _=False, k=key: self.page_requested.emit(k))
             column.addWidget(button)
         return nav
 

@@ -13,21 +13,19 @@ from PySide6.QtCore import QDate, QDateTime, QLocale, QPoint, Qt, QTime, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QDateTimeEdit,
-    QHBoxLayout,
     QLabel,
     QLineEdit,
     QListWidget,
     QListWidgetItem,
     QMenu,
     QMessageBox,
-    QPushButton,
     QVBoxLayout,
     QWidget,
 )
 
 from app.ui.context import UiContext
 from app.ui.i18n import Retranslator, ui_locale
-from app.ui.widgets import confirm
+from app.ui.widgets import confirm, hbox, tr_button
 
 if TYPE_CHECKING:
     from skills.calendar.todos import Todo
@@ -73,7 +71,6 @@ class TodoList(QWidget):
         self._tr(lambda: self.title.setAccessibleName(self.tr("New to-do")))
         self.title.returnPressed.connect(self.add)
         box.addWidget(self.title)
-        row = QHBoxLayout()
         self.has_due = QCheckBox()
         self._tr(lambda: self.has_due.setText(self.tr("Due")))
         self.due = QDateTimeEdit()
@@ -83,13 +80,8 @@ class TodoList(QWidget):
         self.due.setDateTime(QDateTime(QDate.currentDate().addDays(1), QTime(9, 0)))
         self.due.setEnabled(False)
         self.has_due.toggled.connect(self.due.setEnabled)
-        self.add_button = QPushButton()
-        self._tr(lambda: self.add_button.setText(self.tr("Add")))
-        self.add_button.clicked.connect(lambda _=False: self.add())
-        row.addWidget(self.has_due)
-        row.addWidget(self.due, 1)
-        row.addWidget(self.add_button)
-        box.addLayout(row)
+        self.add_button = tr_button(self._tr, lambda: self.tr("Add"), self.add)
+        box.addLayout(hbox(self.has_due, (self.due, 1), self.add_button))
         return box
 
     # -- reading --------------------------------------------------------------------------

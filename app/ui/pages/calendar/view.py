@@ -37,7 +37,7 @@ from app.ui.pages.calendar.import_words import file_error, issue_text, kept_reas
 from app.ui.pages.calendar.ranges import RangeCache
 from app.ui.pages.calendar.todo_list import TodoList
 from app.ui.theme import page_layout, page_title, title_row
-from app.ui.widgets import confirm
+from app.ui.widgets import confirm, tr_button
 
 if TYPE_CHECKING:
     from app.ui.pages.calendar.edits import EventChanges
@@ -122,10 +122,6 @@ def _own_zone(occ: Occurrence) -> str:
     if not shown.own_zone:
         return ""
     return f" · {html.escape(shown.own_zone)} {shown.own_start:%H:%M}"
-
-
-def _set_text(button: QPushButton, text: Callable[[], str]) -> None:
-    button.setText(text())
 
 
 def _set_name(button: QPushButton, name: Callable[[], str], text: bool) -> None:
@@ -233,10 +229,8 @@ class CalendarView(QWidget):
         """The title and New event, then a row of views, steps and Import / Export: two rows,
         so the page fits a small laptop screen beside the sidebar in every language."""
         self.title = page_title()
-        self.new_button = QPushButton()
+        self.new_button = tr_button(self._tr, lambda: self.tr("New event"), self.new_event)
         self.new_button.setObjectName("primary")
-        self._tr(lambda: self.new_button.setText(self.tr("New event")))
-        self.new_button.clicked.connect(lambda: self.new_event(None, None))
         header = QVBoxLayout()
         header.addLayout(title_row(self.title, self.new_button))
         row = QHBoxLayout()
@@ -255,11 +249,9 @@ class CalendarView(QWidget):
             (lambda: self.tr("Day"), "day"), (lambda: self.tr("Agenda"), "agenda")]
         self.mode_buttons: dict[str, QPushButton] = {}
         for label, mode in labels:
-            button = QPushButton()
-            self._tr(partial(_set_text, button, label))
+            button = tr_button(self._tr, label, partial(self.set_mode, mode))
             button.setCheckable(True)
             button.setChecked(mode == self.mode)
-            button.clicked.connect(lambda _=False, m=mode: self.set_mode(m))
             group.addButton(button)
             row.addWidget(button)
             self.mode_buttons[mode] = button
