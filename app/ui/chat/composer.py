@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 
 from app.ui.file_actions import start_folder
 from app.ui.i18n import Retranslator
+from app.ui.widgets import dim_label
 
 ATTACHMENT_ICON = Path(__file__).resolve().parents[3] / "resources" / "icons" / "attachment.svg"
 
@@ -60,14 +61,11 @@ class Composer(QFrame):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(10, 8, 10, 8)
         layout.setSpacing(4)
-        self.edit_label = QLabel()
-        self.edit_label.setObjectName("dim")
+        self.edit_label = dim_label(wrap=False)
         self.edit_label.hide()
         layout.addWidget(self.edit_label)
-        self.files_label = QLabel()
+        self.files_label = dim_label()
         self.files_label.setTextFormat(Qt.TextFormat.RichText)
-        self.files_label.setObjectName("dim")
-        self.files_label.setWordWrap(True)
         self.files_label.hide()
         layout.addWidget(self.files_label)
         self.input = QPlainTextEdit()

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 from app.core.events import MessageId
 from app.ui.chat.text_view import COALESCE_MS, MessageText, RenderQueue
 from app.ui.chat.tool_card import ToolCard
+from app.ui.widgets import dim_label
 from skills.base import Source
 
 SEGMENT_CHARS = 1200  # past this, a segment is frozen at the next block boundary
@@ -64,9 +65,7 @@ class UserMessage(QFrame):
         self.body = MessageText(bubble, dark)
         self.body.set_markdown(text, now=True)
         inner.addWidget(self.body)
-        self.attached = QLabel()  # the message went to the model as a document (too long)
-        self.attached.setObjectName("dim")
-        self.attached.setWordWrap(True)
+        self.attached = dim_label()  # the message went to the model as a document (too long)
         self.attached.hide()
         self._attached_name: str | None = None
         inner.addWidget(self.attached)
@@ -401,9 +400,7 @@ class AssistantMessage(QFrame):
         column = QVBoxLayout(footer)
         column.setContentsMargins(0, 0, 0, 0)
         column.setSpacing(4)
-        self._note = QLabel()
-        self._note.setObjectName("dim")
-        self._note.setWordWrap(True)
+        self._note = dim_label()
         self._note.hide()
         column.addWidget(self._note)
         self._sources_label = QLabel()
@@ -424,8 +421,7 @@ class AssistantMessage(QFrame):
             lambda: QGuiApplication.clipboard().setText(self._answer.strip()))
         self.regenerate_button = _action("", "")
         self.regenerate_button.clicked.connect(self.regenerate_requested)
-        self._stats = QLabel()
-        self._stats.setObjectName("dim")
+        self._stats = dim_label(wrap=False)
         row.addWidget(self._build_switcher())
         row.addWidget(self.copy_button)
         row.addWidget(self.regenerate_button)
@@ -448,8 +444,7 @@ class AssistantMessage(QFrame):
         row.setContentsMargins(0, 0, 0, 0)
         row.setSpacing(0)
         self.previous_button = _action("‹", "")
-        self.alternative_label = QLabel()
-        self.alternative_label.setObjectName("dim")
+        self.alternative_label = dim_label(wrap=False)
         self.next_button = _action("›", "")
         self.previous_button.clicked.connect(lambda: self._step(-1))
         self.next_button.clicked.connect(lambda: self._step(1))
