@@ -38,6 +38,7 @@ from app.ui.dates import medium_date_time
 from app.ui.file_actions import open_path, reveal_path, start_folder
 from app.ui.i18n import Retranslator, plural, ui_locale
 from app.ui.theme import page_layout, page_title, title_row
+from app.ui.widgets import hbox
 from skills.files.kinds import KINDS
 
 if TYPE_CHECKING:
@@ -184,7 +185,6 @@ class FilesView(QWidget):
         return title_row(self.title, self.add_folder_button)
 
     def _filters(self) -> QHBoxLayout:
-        row = QHBoxLayout()
         self.query = QLineEdit()
         self.query.setClearButtonEnabled(True)
         self.query.textChanged.connect(lambda _t: self._timer.start())
@@ -193,11 +193,7 @@ class FilesView(QWidget):
         self.size_filter = QComboBox()
         for combo in (self.kind, self.when, self.size_filter):
             combo.currentIndexChanged.connect(lambda _i: self.search_now())
-        row.addWidget(self.query, 1)
-        row.addWidget(self.kind)
-        row.addWidget(self.when)
-        row.addWidget(self.size_filter)
-        return row
+        return hbox((self.query, 1), self.kind, self.when, self.size_filter)
 
     def _texts(self) -> None:
         self.title.setText(self.tr("Files"))

@@ -26,6 +26,7 @@ from app.core.routines import Schedule
 from app.core.routines.schedule import EVERY
 from app.ui.dates import medium_date_time
 from app.ui.i18n import Retranslator
+from app.ui.widgets import dim_label
 
 if TYPE_CHECKING:
     from app.core.routines.store import Routine
@@ -83,9 +84,7 @@ class RoutineDialog(QDialog):
         self.when.setCalendarPopup(True)
         self.when.setDisplayFormat("yyyy-MM-dd HH:mm")
         self.repeat = QComboBox()
-        self.next_runs = QLabel()
-        self.next_runs.setObjectName("dim")
-        self.next_runs.setWordWrap(True)
+        self.next_runs = dim_label()
         self._fill(routine)
         self._build()
         for signal in (self.when.dateTimeChanged, self.repeat.currentIndexChanged):

@@ -27,7 +27,7 @@ from app.ui.i18n import Retranslator, ui_locale
 from app.ui.pages.routine_editor import RoutineDialog, schedule_text, when_text
 from app.ui.pending_changes import PendingChanges
 from app.ui.theme import page_layout, page_title, title_row
-from app.ui.widgets import confirm, tr_button
+from app.ui.widgets import confirm, hbox, tr_button
 
 if TYPE_CHECKING:
     from app.core.routines.store import Routine
@@ -95,17 +95,14 @@ class RoutinesView(QWidget):
         return table
 
     def _build_actions(self) -> QHBoxLayout:
-        row = QHBoxLayout()
         self.run_button = self._button(lambda: self.tr("Run now"), self.run_now)
         self.edit_button = self._button(lambda: self.tr("Edit…"), self.edit_routine)
         self.pause_button = self._button(lambda: self.tr("Pause"), self.toggle_pause)
         self.delete_button = self._button(lambda: self.tr("Delete…"), self.delete_routine)
-        for button in (self.run_button, self.edit_button, self.pause_button,
-                       self.delete_button):
-            row.addWidget(button)
-            button.setEnabled(False)
-        row.addStretch(1)
-        return row
+        buttons = (self.run_button, self.edit_button, self.pause_button, self.delete_button)
+        for each in buttons:
+            each.setEnabled(False)
+        return hbox(*buttons, None)
 
     # -- reading --------------------------------------------------------------------------
     def refresh(self) -> None:

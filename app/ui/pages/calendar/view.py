@@ -37,7 +37,7 @@ from app.ui.pages.calendar.import_words import file_error, issue_text, kept_reas
 from app.ui.pages.calendar.ranges import RangeCache
 from app.ui.pages.calendar.todo_list import TodoList
 from app.ui.theme import page_layout, page_title, title_row
-from app.ui.widgets import confirm, tr_button
+from app.ui.widgets import confirm, hbox, tr_button
 
 if TYPE_CHECKING:
     from app.ui.pages.calendar.edits import EventChanges
@@ -201,11 +201,8 @@ class CalendarView(QWidget):
             grid.move_requested.connect(self.move_occurrence)
         for widget in (self.month_grid, self.time_scroll, self.agenda):
             self.stack.addWidget(widget)
-        beside = QHBoxLayout()
-        beside.addWidget(self.stack, 1)
         self.todos = TodoList(ctx, self)  # the to-do list beside the grid
-        beside.addWidget(self.todos)
-        layout.addLayout(beside, 1)
+        layout.addLayout(hbox((self.stack, 1), self.todos), 1)
         self.todos.refresh()
         self._shown_once = False
         self._tr(self._grid_texts)
