@@ -128,14 +128,21 @@ def choice(items: Iterable[tuple[str, object]], current: object, name: str) -> Q
 
 def confirm(parent: QWidget, title: str, text: str, action: str,
             then: Callable[[], object], icon: QMessageBox.Icon = QMessageBox.Icon.Warning,
-            ) -> QMessageBox:
+            otherwise: Callable[[], object] | None = None) -> QMessageBox:
     """Ask before a change: `action` (a destructive button) runs `then`; Cancel, the default
-    (Enter keeps things as they are), does nothing. Shown without blocking; deletes itself."""
+    (Enter keeps things as they are), runs `otherwise`. Shown without blocking; deletes itself."""
     box = QMessageBox(icon, title, text, QMessageBox.StandardButton.Cancel, parent)
     chosen = box.addButton(action, QMessageBox.ButtonRole.DestructiveRole)
     box.setDefaultButton(QMessageBox.StandardButton.Cancel)
     box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-    box.buttonClicked.connect(lambda clicked: then() if clicked is chosen else None)
+
+    def answered(_result: int) -> None:
+        if box.clickedButton() is chosen:
+            then()
+        elif otherwise is not None:
+            otherwise()
+
+    box.finished.connect(answered)
     box.open()
     return box
 

@@ -574,23 +574,13 @@ class CalendarView(QWidget):
         shown = [html.escape(t) for t in titles[:MAX_LISTED]]
         if len(titles) > MAX_LISTED:
             shown.append(self.tr("…and %1 more").replace("%1", str(len(titles) - MAX_LISTED)))
-        box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Remove events?"),
-                          html.escape(count) + "<br>• " + "<br>• ".join(shown),
-                          QMessageBox.StandardButton.Cancel, self)
+        box = confirm(self, self.tr("Remove events?"),
+                      html.escape(count) + "<br>• " + "<br>• ".join(shown),
+                      plural(len(titles), self.tr("Remove 1 and import"),
+                             self.tr("Remove %1 and import")),
+                      lambda: self._run_import(path, True, choices), otherwise=lambda: (
+                          self.status.setText(self.tr("Import cancelled: nothing changed."))))
         box.setTextFormat(Qt.TextFormat.RichText)
-        remove = box.addButton(plural(len(titles), self.tr("Remove 1 and import"),
-                                      self.tr("Remove %1 and import")),
-                               QMessageBox.ButtonRole.DestructiveRole)
-
-        def answered(_result: int) -> None:
-            if box.clickedButton() is remove:
-                self._run_import(path, True, choices)
-            else:
-                self.status.setText(self.tr("Import cancelled: nothing changed."))
-            box.deleteLater()
-
-        box.finished.connect(answered)
-        box.open()  # never blocks the GUI thread
 
     def _run_import(self, path: str, remove_missing: bool, choices: dict[tuple[str, str], str]) -> None:
         store = self.ctx.lazy("calendar")
