@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 from app.core.events import MessageId
 from app.ui.chat.text_view import COALESCE_MS, MessageText, RenderQueue
 from app.ui.chat.tool_card import ToolCard
-from app.ui.widgets import dim_label
+from app.ui.widgets import dim_label, hbox
 from skills.base import Source
 
 SEGMENT_CHARS = 1200  # past this, a segment is frozen at the next block boundary
@@ -43,7 +43,22 @@ def split_point(text: str) -> int:
     return cut
 
 
-class UserMessage(QFrame):
+class _Retranslated(QFrame):
+    """A message part that says its texts again in a language picked later (_retranslate).
+
+    changeEvent, not an event filter: a long chat has many messages, and a filter would run
+    Python for every paint of each of them."""
+
+    def _retranslate(self) -> None:
+        raise NotImplementedError
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802
+        if event.type() == QEvent.Type.LanguageChange:
+            self._retranslate()
+        super().changeEvent(event)
+
+
+class UserMessage(_Retranslated):
     """The user's words, right-aligned in a soft bubble, with Edit to change and resend."""
 
     edit_requested = Signal(object, str)  # (message id, text)
@@ -70,26 +85,19 @@ class UserMessage(QFrame):
         self._attached_name: str | None = None
         inner.addWidget(self.attached)
         column.addWidget(bubble)
-        actions = QHBoxLayout()
-        actions.addStretch(1)
-        self.edit_button = _action(self.tr("Edit"), self.tr("Edit this message and resend"))
-        self.body.setAccessibleName(self.tr("Your message"))
+        self.edit_button = _action("", "")
         self.edit_button.clicked.connect(lambda: self.edit_requested.emit(self.message_id, text))
-        actions.addWidget(self.edit_button)
-        column.addLayout(actions)
+        column.addLayout(hbox(None, self.edit_button))
         outer.addLayout(column, 4)
         # A short message keeps a short bubble; a long one wraps at about 80 % of the width.
         self.body.setMinimumWidth(min(520, self.body.fontMetrics().horizontalAdvance(text) + 24))
+        self._retranslate()
 
-    def changeEvent(self, event: QEvent) -> None:  # noqa: N802
-        # changeEvent, not an event filter: a long chat has many messages, and a filter would
-        # run Python for every paint of each of them.
-        if event.type() == QEvent.Type.LanguageChange:
-            _retext(self.edit_button, self.tr("Edit"), self.tr("Edit this message and resend"))
-            self.body.setAccessibleName(self.tr("Your message"))
-            if self._attached_name is not None:
-                self.show_attached(self._attached_name)
-        super().changeEvent(event)
+    def _retranslate(self) -> None:
+        _retext(self.edit_button, self.tr("Edit"), self.tr("Edit this message and resend"))
+        self.body.setAccessibleName(self.tr("Your message"))
+        if self._attached_name is not None:
+            self.show_attached(self._attached_name)
 
     def show_attached(self, name: str) -> None:
         """Say that this message is longer than the model reads at once and went to it as a
@@ -139,7 +147,7 @@ def model_text(text: str = "") -> QLabel:
     return label
 
 
-class ThinkingSection(QFrame):
+class ThinkingSection(_Retranslated):
     """The model's reasoning, collapsed by default behind a "Thinking" toggle."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -148,7 +156,6 @@ class ThinkingSection(QFrame):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)
         self.toggle = disclosure_button()
-        self.toggle.setAccessibleName(self.tr("Show thinking"))
         self.toggle.toggled.connect(self._toggled)
         layout.addWidget(self.toggle, 0, Qt.AlignmentFlag.AlignLeft)
         self.frame = QFrame()
@@ -156,13 +163,12 @@ class ThinkingSection(QFrame):
         inner = QVBoxLayout(self.frame)
         inner.setContentsMargins(12, 2, 4, 4)
         self.body = model_text()
-        self.body.setAccessibleName(self.tr("Thinking"))
         inner.addWidget(self.body)
         self.frame.hide()
         layout.addWidget(self.frame)
         self.text = ""
         self.finished = False
-        self._update_label()
+        self._retranslate()
 
     def append(self, text: str) -> None:
         self.text += text
@@ -180,12 +186,10 @@ class ThinkingSection(QFrame):
         self.frame.setVisible(open_)
         self.refresh()
 
-    def changeEvent(self, event: QEvent) -> None:  # noqa: N802
-        if event.type() == QEvent.Type.LanguageChange:
-            self.toggle.setAccessibleName(self.tr("Show thinking"))
-            self.body.setAccessibleName(self.tr("Thinking"))
-            self._update_label()
-        super().changeEvent(event)
+    def _retranslate(self) -> None:
+        self.toggle.setAccessibleName(self.tr("Show thinking"))
+        self.body.setAccessibleName(self.tr("Thinking"))
+        self._update_label()
 
     def _update_label(self) -> None:
         words = len(self.text.split())
@@ -193,7 +197,7 @@ class ThinkingSection(QFrame):
         self.toggle.setText(f"{label}  ·  {words} " + self.tr("words") if words else label)
 
 
-class SummaryMarker(QFrame):
+class SummaryMarker(_Retranslated):
     """Where older messages were summarized for the model: a collapsed "Earlier messages
     summarized" toggle over the summary it wrote (the messages above stay as they were)."""
 
@@ -222,13 +226,8 @@ class SummaryMarker(QFrame):
                                        "it reads this summary of them instead."))
         self.body.setAccessibleName(self.tr("Summary of earlier messages"))
 
-    def changeEvent(self, event: QEvent) -> None:  # noqa: N802
-        if event.type() == QEvent.Type.LanguageChange:
-            self._retranslate()
-        super().changeEvent(event)
 
-
-class AssistantMessage(QFrame):
+class AssistantMessage(_Retranslated):
     """A whole assistant turn, streamed: thinking, tool cards and answer segments in order.
 
     Deltas only touch Python strings; a single-shot timer renders them ~16 times a second."""
@@ -480,11 +479,6 @@ class AssistantMessage(QFrame):
             button.setToolTip(description)
         self.alternative_label.setAccessibleName(self.tr("Answer shown"))
         self._sources_label.setAccessibleName(self.tr("Sources"))
-
-    def changeEvent(self, event: QEvent) -> None:  # noqa: N802
-        if event.type() == QEvent.Type.LanguageChange:
-            self._retranslate()
-        super().changeEvent(event)
 
 
 def _sources_html(sources: list[Source]) -> str:
