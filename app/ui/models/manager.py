@@ -16,7 +16,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QProgressBar,
-    QPushButton,
     QScrollArea,
     QVBoxLayout,
     QWidget,
@@ -576,14 +575,13 @@ class LocalModels(QWidget):
         line.addWidget(name, 1)
         exists = Path(path).exists()
         if current or pending:
-            button = QPushButton(self.tr("In use") if current else self.tr("Loading…"))
-            button.setEnabled(False)
+            use = button(self.tr("In use") if current else self.tr("Loading…"))
         else:
-            button = QPushButton(self.tr("Use") if exists else self.tr("Not found"))
-            button.setEnabled(exists)
-            button.clicked.connect(lambda: self.use_requested.emit(path))
-        button.setAccessibleDescription(Path(path).name)
-        line.addWidget(button)
+            use = button(self.tr("Use") if exists else self.tr("Not found"),
+                         lambda: self.use_requested.emit(path))
+        use.setEnabled(exists and not (current or pending))
+        use.setAccessibleDescription(Path(path).name)
+        line.addWidget(use)
         return row
 
 

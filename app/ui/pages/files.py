@@ -28,7 +28,6 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLineEdit,
     QMenu,
-    QPushButton,
     QTableView,
     QWidget,
 )
@@ -38,7 +37,7 @@ from app.ui.dates import medium_date_time
 from app.ui.file_actions import open_path, reveal_path, start_folder
 from app.ui.i18n import Retranslator, plural, ui_locale
 from app.ui.theme import page_layout, page_title, title_row
-from app.ui.widgets import hbox
+from app.ui.widgets import button, hbox
 from skills.files.kinds import KINDS
 
 if TYPE_CHECKING:
@@ -180,8 +179,7 @@ class FilesView(QWidget):
     # -- building -----------------------------------------------------------------------------
     def _header(self) -> QHBoxLayout:
         self.title = page_title()
-        self.add_folder_button = QPushButton()
-        self.add_folder_button.clicked.connect(self._add_folder)
+        self.add_folder_button = button("", self._add_folder)
         return title_row(self.title, self.add_folder_button)
 
     def _filters(self) -> QHBoxLayout:

@@ -13,13 +13,11 @@ from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QCheckBox,
     QInputDialog,
-    QLabel,
     QLineEdit,
     QListWidget,
     QListWidgetItem,
     QMenu,
     QMessageBox,
-    QPushButton,
     QStackedWidget,
     QVBoxLayout,
     QWidget,
@@ -28,7 +26,7 @@ from PySide6.QtWidgets import (
 from app.ui.context import UiContext
 from app.ui.i18n import Retranslator, plural
 from app.ui.rich_delegate import HTML_ROLE, RichTextDelegate
-from app.ui.widgets import tr_button
+from app.ui.widgets import dim_label, tr_button
 
 ID_ROLE = Qt.ItemDataRole.UserRole
 SEARCH_DELAY_MS = 200
@@ -70,10 +68,9 @@ class Sidebar(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(10, 12, 10, 10)
         layout.setSpacing(8)
-        self.new_button = QPushButton()
-        self._tr(lambda: self.new_button.setText("＋  " + self.tr("New chat")))
+        self.new_button = tr_button(self._tr, lambda: "＋  " + self.tr("New chat"),
+                                    self.new_requested.emit)
         self._tr(lambda: self.new_button.setToolTip(self.tr("Start a new conversation (Ctrl+N)")))
-        self.new_button.clicked.connect(self.new_requested)
         layout.addWidget(self.new_button)
         self.search = QLineEdit()
         self._tr(lambda: self.search.setPlaceholderText(self.tr("Search all chats (Ctrl+K)")))
@@ -129,8 +126,7 @@ class Sidebar(QWidget):
         box = QWidget()
         column = QVBoxLayout(box)
         column.setContentsMargins(0, 0, 0, 0)
-        self.results_label = QLabel()
-        self.results_label.setObjectName("dim")
+        self.results_label = dim_label(wrap=False)
         column.addWidget(self.results_label)
         self.results = QListWidget()
         self.results.setObjectName("searchResults")
