@@ -4,12 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtWidgets import (
-    QCheckBox,
-    QFormLayout,
-    QLabel,
-    QWidget,
-)
+from PySide6.QtWidgets import QCheckBox, QFormLayout, QLabel, QWidget
 
 from app.ui.context import UiContext
 from app.ui.widgets import button, dim_label, hbox, spin_box

@@ -19,15 +19,7 @@ from PySide6.QtGui import (
     QKeySequence,
     QShowEvent,
 )
-from PySide6.QtWidgets import (
-    QFileDialog,
-    QLabel,
-    QMainWindow,
-    QMenu,
-    QSplitter,
-    QStackedWidget,
-    QWidget,
-)
+from PySide6.QtWidgets import QFileDialog, QLabel, QMainWindow, QMenu, QSplitter, QStackedWidget, QWidget
 
 from app.ui.chat.chat_view import ChatView
 from app.ui.chat.live_answer import LiveAnswer
