@@ -228,13 +228,10 @@ class LibraryView(QWidget):
 
     def length(self, kind: str, pages: int) -> str:
         """Pages of a PDF, sheets of a workbook, slides of a deck; text has no such unit."""
-        if pages and kind == "pdf":
-            return plural(pages, self.tr("1 page"), self.tr("%1 pages"))
-        if pages and kind == "xlsx":
-            return plural(pages, self.tr("1 sheet"), self.tr("%1 sheets"))
-        if pages and kind == "pptx":
-            return plural(pages, self.tr("1 slide"), self.tr("%1 slides"))
-        return "—"
+        units = {"pdf": (self.tr("1 page"), self.tr("%1 pages")),
+                 "xlsx": (self.tr("1 sheet"), self.tr("%1 sheets")),
+                 "pptx": (self.tr("1 slide"), self.tr("%1 slides"))}
+        return plural(pages, *units[kind]) if pages and kind in units else "—"
 
     def _failed(self, error: Exception) -> None:
         self.status.setText(self.tr("The library could not be read: %1").replace(
@@ -246,12 +243,15 @@ class LibraryView(QWidget):
         return str(item.data(PATH_ROLE)) if item is not None else ""
 
     def open_document(self, row: int, page: int | None = None) -> QWidget | None:
+        path = self.path_at(row)
+        return self._open(path, page) if path else None
+
+    def _open(self, document: str, page: int | None) -> QWidget | None:
         from types import SimpleNamespace
 
         from app.ui.open_source import open_source
 
-        path = self.path_at(row)
-        return open_source(SimpleNamespace(document=path, page=page), self) if path else None
+        return open_source(SimpleNamespace(document=document, page=page), self)
 
     def _document_menu(self, pos: QPoint) -> None:
         row = self.table.rowAt(pos.y())
@@ -322,13 +322,9 @@ class LibraryView(QWidget):
             self.results.addItem(item)
 
     def _open_result(self, item: QListWidgetItem) -> None:
-        from types import SimpleNamespace
-
-        from app.ui.open_source import open_source
-
         target = item.data(PATH_ROLE)
         if target:
-            open_source(SimpleNamespace(document=target[0], page=target[1]), self)
+            self._open(*target)
 
     # -- index-wide ---------------------------------------------------------------------------
     def reindex(self) -> None:
