@@ -249,8 +249,7 @@ class AssistantMessage(_Retranslated):
         self._notices: list[str] = []  # Hearth cut the model short ("Thinking was cut short")
         self._footer = self._build_footer()
         self._layout.addWidget(self._footer)
-        self._timer = QTimer(self)
-        self._timer.setSingleShot(True)
+        self._timer = QTimer(self, singleShot=True)
         self._timer.timeout.connect(self._render_thinking)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Minimum)
 
