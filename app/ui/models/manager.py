@@ -137,11 +137,9 @@ class BuildRow(QFrame):
             text += " " + self.tr("This computer is not an Apple Silicon Mac: prefer a GGUF "
                                   "build here.")
         layout.addWidget(dim_label(text))
-        self.verdict = QLabel(self.tr("Checking free memory…"))
-        self.verdict.setWordWrap(True)
+        self.verdict = QLabel(self.tr("Checking free memory…"), wordWrap=True)
         layout.addWidget(self.verdict)
-        self.bar = QProgressBar()
-        self.bar.setTextVisible(False)
+        self.bar = QProgressBar(textVisible=False)
         self.bar.setMaximumHeight(8)
         self.bar.setAccessibleName(self.tr("Download progress"))
         self.status = dim_label(wrap=False)
@@ -368,8 +366,7 @@ class ModelManager(QDialog):
         return box
 
     def _list(self) -> QScrollArea:
-        scroll = QScrollArea()
-        scroll.setWidgetResizable(True)
+        scroll = QScrollArea(widgetResizable=True)
         scroll.setFrameShape(QFrame.Shape.NoFrame)
         inner = QWidget()
         column = QVBoxLayout(inner)

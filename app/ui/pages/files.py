@@ -183,8 +183,7 @@ class FilesView(QWidget):
         return title_row(self.title, self.add_folder_button)
 
     def _filters(self) -> QHBoxLayout:
-        self.query = QLineEdit()
-        self.query.setClearButtonEnabled(True)
+        self.query = QLineEdit(clearButtonEnabled=True)
         self.query.textChanged.connect(lambda _t: self._timer.start())
         self.kind = QComboBox()
         self.when = QComboBox()

@@ -80,8 +80,7 @@ class LibraryView(QWidget):
         self._watched: list[str] = []
         layout, self.status = page_layout(self, self._header())
         self._tr(lambda: self.status.setText(self.tr("Reading the library…")), key="status")
-        self.search = QLineEdit()
-        self.search.setClearButtonEnabled(True)
+        self.search = QLineEdit(clearButtonEnabled=True)
         self._tr(lambda: self.search.setPlaceholderText(self.tr("Search inside your documents")))
         self._tr(lambda: self.search.setAccessibleName(self.tr("Search inside your documents")))
         self._search_timer = QTimer(self, singleShot=True, interval=SEARCH_DELAY_MS)

@@ -123,8 +123,7 @@ class ConnectPage(QScrollArea):
     def _copy_row(self, column: QVBoxLayout, title: str, text: str) -> QLineEdit:
         label = QLabel(title)
         label.setMinimumWidth(80)
-        field = QLineEdit(text)
-        field.setReadOnly(True)
+        field = QLineEdit(text, readOnly=True)
         field.setAccessibleName(title)
         column.addLayout(hbox(label, (field, 1), self._copy_button(title, field.text)))
         return field
@@ -136,8 +135,7 @@ class ConnectPage(QScrollArea):
     def _config_tab(self, title: str) -> QPlainTextEdit:
         page = QWidget()
         column = QVBoxLayout(page)
-        text = QPlainTextEdit()
-        text.setReadOnly(True)
+        text = QPlainTextEdit(readOnly=True)
         text.setAccessibleName(title)
         text.setMinimumHeight(150)
         column.addWidget(text)

@@ -81,8 +81,7 @@ class OutputFolder(QWidget):
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._title, self._default, self._folder = title, default, folder
-        self.path = QLineEdit()
-        self.path.setReadOnly(True)
+        self.path = QLineEdit(readOnly=True)
         self.path.setAccessibleName(title)
         self.reset = button(self.tr("Default"), lambda: self.set_folder(""),
                             self.tr("Use the default for %1").replace("%1", title))
@@ -168,8 +167,7 @@ class SettingsDialog(QDialog):
         form = QFormLayout(page)
         form.setContentsMargins(12, 14, 12, 8)
         form.setVerticalSpacing(10)
-        self.model_path = QLineEdit(self.settings.model_path)
-        self.model_path.setPlaceholderText(self.tr("No model chosen"))
+        self.model_path = QLineEdit(self.settings.model_path, placeholderText=self.tr("No model chosen"))
         self.model_path.setAccessibleName(self.tr("Model file or folder"))
         self.model_path.editingFinished.connect(self._explain_engine)
         manage = button(self.tr("Models…"), self.open_models.emit, self.tr("Manage models"))
@@ -179,8 +177,7 @@ class SettingsDialog(QDialog):
                              self.settings.engine, self.tr("Engine"))
         self.engine.currentIndexChanged.connect(lambda _i: self._explain_engine())
         form.addRow(self.tr("Engine"), self.engine)
-        self.remote_url = QLineEdit(self.settings.remote_url)
-        self.remote_url.setPlaceholderText("http://127.0.0.1:8080/v1")
+        self.remote_url = QLineEdit(self.settings.remote_url, placeholderText="http://127.0.0.1:8080/v1")
         self.remote_url.setAccessibleName(self.tr("Remote server address"))
         self.remote_url.editingFinished.connect(self._explain_engine)
         form.addRow(self.tr("Server"), self.remote_url)
