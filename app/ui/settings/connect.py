@@ -39,6 +39,7 @@ from app.core.server.guard import base_url, local_address
 from app.core.server.keys import new_api_key
 from app.core.server.log import RequestRecord
 from app.ui.context import UiContext
+from app.ui.i18n import data_size
 from app.ui.settings.network_access import NetworkAccess
 from app.ui.widgets import button, confirm, dim_label, hbox, spin_box
 
@@ -187,8 +188,8 @@ class ConnectPage(QScrollArea):
             if more:
                 locale = QLocale()
                 self.context_cost.setText(self.tr("Its cache takes about %1 of memory (%2 now).")
-                                          .replace("%1", _size(locale, more))
-                                          .replace("%2", _size(locale, now)))
+                                          .replace("%1", data_size(locale, more))
+                                          .replace("%2", data_size(locale, now)))
 
         self.ctx.ops.run(lambda: (context_memory(info, wanted), context_memory(info, loaded)),
                          shown)
@@ -279,10 +280,6 @@ class ConnectPage(QScrollArea):
         return {"server_enabled": self.enabled.isChecked(), "server_port": self.port.value(),
                 "server_host": self.network.host(),
                 "server_api_key": self._key, "server_cors_origins": origins}
-
-
-def _size(locale: QLocale, size: int) -> str:
-    return locale.formattedDataSize(size, 1, QLocale.DataSizeFormat.DataSizeTraditionalFormat)
 
 
 def _row(record: RequestRecord) -> str:
