@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.ui import widgets
 from app.ui.context import UiContext
 from app.ui.i18n import Retranslator, plural
 from app.ui.rich_delegate import HTML_ROLE, RichTextDelegate
@@ -271,29 +272,24 @@ class Sidebar(QWidget):
     def delete(self, cid: str, confirm: bool = True) -> QMessageBox | None:
         """Deleting asks first, naming the chat, with Cancel as the default (Enter keeps it),
         and says what Hearth remembers from it, offering to forget that too."""
-        if confirm:
-            conv = self._conv(cid)
-            title = (conv.title if conv else "") or self.tr("New chat")
-            box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Delete conversation"),
+        if not confirm:
+            self._delete(cid, [])
+            return None
+        conv = self._conv(cid)
+        title = (conv.title if conv else "") or self.tr("New chat")
+        taught: list[Any] = []
+        box = widgets.confirm(self, self.tr("Delete conversation"),
                               self.tr("Delete “%1”? Its messages and the files dropped into it "
-                                      "are forgotten. This cannot be undone.")
-                              .replace("%1", title), QMessageBox.StandardButton.Cancel, self)
-            delete = box.addButton(self.tr("Delete"), QMessageBox.ButtonRole.DestructiveRole)
-            box.setDefaultButton(QMessageBox.StandardButton.Cancel)
-            box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-            taught: list[Any] = []
-            box.buttonClicked.connect(
-                lambda button: self._delete(cid, _chosen(box, taught))
-                if button is delete else None)
-            self._say_taught(box, delete, cid, taught)
-            box.open()
-            return box
-        self._delete(cid, [])
-        return None
+                                      "are forgotten. This cannot be undone.").replace("%1", title),
+                              self.tr("Delete"), lambda: self._delete(cid, _chosen(box, taught)))
+        self._say_taught(box, cid, taught)
+        return box
 
-    def _say_taught(self, box: QMessageBox, delete: Any, cid: str, taught: list[Any]) -> None:
+    def _say_taught(self, box: QMessageBox, cid: str, taught: list[Any]) -> None:
         """Delete waits (a few milliseconds) until the dialog can say what the chat taught, so
         it is never deleted with its memories kept unsaid."""
+        delete = next(b for b in box.buttons()
+                      if box.buttonRole(b) == QMessageBox.ButtonRole.DestructiveRole)
         delete.setEnabled(False)
         memory = self.ctx.lazy("memory")
 
