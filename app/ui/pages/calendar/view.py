@@ -184,8 +184,7 @@ class CalendarView(QWidget):
         self.time_scroll = QScrollArea(widgetResizable=True)
         self.time_scroll.setWidget(self.time_grid)
         self.time_scroll.verticalScrollBar().valueChanged.connect(self.time_grid.follow_scroll)
-        self.agenda = _Agenda()
-        self.agenda.setOpenLinks(False)  # a row's link opens the event, not a page
+        self.agenda = _Agenda(openLinks=False)  # a row's link opens the event, not a page
         self.agenda.anchorClicked.connect(self._open_agenda_row)
         self.agenda.row_opened.connect(self._open_agenda_row)  # a double-click anywhere on a row
         self._agenda_items: list[Occurrence] = []
