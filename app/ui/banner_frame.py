@@ -17,8 +17,7 @@ class BannerFrame(QFrame):
         self._tr = Retranslator(self)
         self._row = QHBoxLayout(self)
         self._row.setContentsMargins(12, 8, 12, 8)
-        self.text = QLabel()
-        self.text.setWordWrap(True)
+        self.text = QLabel(wordWrap=True)
         self._row.addWidget(self.text, 1)
 
     def add(self, widget: QWidget) -> None:

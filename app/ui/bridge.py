@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 
-from PySide6.QtCore import QObject, Qt, Signal, Slot
+from PySide6.QtCore import QObject, Qt, Signal, SignalInstance, Slot
 
 from app.core.events import (
     AssistantEvent,
@@ -58,6 +58,11 @@ class TurnBridge(QObject):
         # Queued explicitly: even an event posted from the GUI thread is handled after the
         # current call returns, so handlers never re-enter the assistant.
         self.raw.connect(self._drain, Qt.ConnectionType.QueuedConnection)
+        self._whole: dict[type, SignalInstance] = {
+            TurnStarted: self.started, Progress: self.progress, ToolStarted: self.tool_started,
+            ConfirmationNeeded: self.confirmation, ToolFinished: self.tool_finished,
+            ToolProgress: self.tool_progress, TurnDone: self.done, TurnFailed: self.failed,
+            OutputCut: self.cut, ContextCompacted: self.compacted}
 
     def post(self, event: AssistantEvent) -> None:
         """Thread-safe; a bridge already deleted (window closed mid-turn) drops the event.
@@ -88,30 +93,13 @@ class TurnBridge(QObject):
                 self.reasoning.emit(event.text)
             case TextDelta():
                 self.text.emit(event.text)
-            case TurnStarted():
-                self.started.emit(event)
             case Queued():
                 self.queued.emit(event.position)
-            case Progress():
-                self.progress.emit(event)
-            case ToolStarted():
-                self.tool_started.emit(event)
-            case ConfirmationNeeded():
-                self.confirmation.emit(event)
-            case ToolFinished():
-                self.tool_finished.emit(event)
-            case ToolProgress():
-                self.tool_progress.emit(event)
             case SourcesFound():
                 self.sources.emit(list(event.sources))
-            case TurnDone():
-                self.done.emit(event)
-            case TurnFailed():
-                self.failed.emit(event)
             case TitleChanged():
                 self.title_changed.emit(event.conversation_id, event.title)
-            case OutputCut():
-                self.cut.emit(event)
-            case ContextCompacted():
-                self.compacted.emit(event)
-
+            case _:  # the others travel whole, each on the signal of its type
+                signal = self._whole.get(type(event))
+                if signal is not None:
+                    signal.emit(event)

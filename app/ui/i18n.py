@@ -85,3 +85,8 @@ def plural(n: int, one: str, many: str) -> str:
 
     ("%n file(s)" would need a compiled English catalogue just to drop the "(s)".)"""
     return one if n == 1 else many.replace("%1", str(n))
+
+
+def data_size(locale: QLocale, size: int) -> str:
+    """A size in the locale's words and digits, 1024-based as file managers show it."""
+    return locale.formattedDataSize(size, 1, QLocale.DataSizeFormat.DataSizeTraditionalFormat)

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QPushButton, QVBoxLayout, QWidget
 
 from app.core.notices import Notice, NoticeKind
 from app.core.settings_compat import NoteWhy, SettingNote
+from app.ui.widgets import tr_button
 
 if TYPE_CHECKING:
     from app.core.recovery import Recovery
@@ -89,9 +90,8 @@ class NoticeRow(BannerFrame):
         self.notice = notice
         self._tr(lambda: self.text.setText(describe(notice)), key="text")
         self._tr(lambda: self.text.setAccessibleName(translate("Notices", "Notice")))
-        self.action = QPushButton()
-        self._tr(lambda: self.action.setText(translate("Notices", "Recover into a new file")))
-        self.action.clicked.connect(self.recover)
+        self.action = tr_button(self._tr, lambda: translate("Notices", "Recover into a new file"),
+                                self.recover)
         self.action.setVisible(notice.kind is NoticeKind.HISTORY_READ_ONLY and notice.damaged)
         self.add(self.action)
         self.dismiss = QPushButton("×")

@@ -8,10 +8,11 @@ from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from app.ui.banner_frame import BannerFrame
 from app.ui.context import UiContext
+from app.ui.widgets import tr_button
 
 
 class PendingCard(BannerFrame):
@@ -23,11 +24,9 @@ class PendingCard(BannerFrame):
         self.setObjectName("pendingChange")
         self._tr(lambda: self.text.setText(
             self.tr("A routine asks to make this change:") + "\n" + str(held.description)))
-        self.approve = QPushButton()
+        self.approve = tr_button(self._tr, lambda: self.tr("Approve"))
         self.approve.setObjectName("primary")
-        self._tr(lambda: self.approve.setText(self.tr("Approve")))
-        self.deny = QPushButton()
-        self._tr(lambda: self.deny.setText(self.tr("Deny")))
+        self.deny = tr_button(self._tr, lambda: self.tr("Deny"))
         self.add(self.approve)
         self.add(self.deny)
 

@@ -11,6 +11,8 @@ from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
 from PySide6.QtWidgets import QApplication, QHBoxLayout, QLabel, QLayout, QVBoxLayout, QWidget
 
+from app.ui.widgets import dim_label, hbox
+
 STYLES = Path(__file__).resolve().parents[2] / "resources" / "styles"
 
 _LIGHT = {
@@ -99,12 +101,7 @@ def page_title(text: str = "") -> QLabel:
 
 def title_row(title: QLabel, *widgets: QWidget) -> QHBoxLayout:
     """A page's header row: its title on the left, `widgets` (its buttons) on the right."""
-    row = QHBoxLayout()
-    row.addWidget(title)
-    row.addStretch(1)
-    for widget in widgets:
-        row.addWidget(widget)
-    return row
+    return hbox(title, None, *widgets)
 
 
 def page_layout(page: QWidget, header: QLayout) -> tuple[QVBoxLayout, QLabel]:
@@ -114,7 +111,6 @@ def page_layout(page: QWidget, header: QLayout) -> tuple[QVBoxLayout, QLabel]:
     layout.setContentsMargins(24, 18, 24, 16)
     layout.setSpacing(10)
     layout.addLayout(header)
-    status = QLabel()
-    status.setObjectName("dim")
+    status = dim_label(wrap=False)
     layout.addWidget(status)
     return layout, status

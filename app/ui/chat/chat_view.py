@@ -72,7 +72,7 @@ class ChatView(QWidget):
         layout.addWidget(self._build_scroll(), 1)
         layout.addWidget(self._build_bottom())
         self.setAcceptDrops(True)
-        self._show_empty(True)
+        self.empty.setVisible(True)
         # Esc stops an answer from anywhere in the window; only while one streams, so Esc
         # keeps its other uses (leaving an edit, closing menus) the rest of the time.
         self.stop_shortcut = QShortcut(QKeySequence(Qt.Key.Key_Escape), self, self.stop)
@@ -98,7 +98,9 @@ class ChatView(QWidget):
         inner.setMaximumWidth(860)  # long lines are hard to read; keep a calm column
         box = QVBoxLayout(inner)
         box.setContentsMargins(0, 0, 0, 0)
-        box.addWidget(self._build_empty())
+        self.empty = EmptyState()
+        self.empty.suggestion.connect(self._chip)
+        box.addWidget(self.empty)
         box.addLayout(self.messages)
         box.addStretch(1)
         outer.addStretch(1)
@@ -111,10 +113,6 @@ class ChatView(QWidget):
         bar.valueChanged.connect(lambda v: setattr(self, "_stick", v >= bar.maximum() - 40))
         return self.scroll_area
 
-    def _build_empty(self) -> QWidget:
-        self.empty = EmptyState()
-        self.empty.suggestion.connect(self._chip)
-        return self.empty
 
     def _build_bottom(self) -> QWidget:
         bottom = QWidget()
@@ -160,9 +158,6 @@ class ChatView(QWidget):
         if signal is not None:
             signal.emit()
 
-    def _show_empty(self, empty: bool) -> None:
-        self.empty.setVisible(empty)
-
     def _chip(self, text: str) -> None:
         self.composer.input.setPlainText(text)
         self.composer.input.setFocus()
@@ -173,7 +168,7 @@ class ChatView(QWidget):
             self.scroll_area.verticalScrollBar().setValue(maximum)
 
     def _add(self, widget: QWidget) -> None:
-        self._show_empty(False)
+        self.empty.setVisible(False)
         self.messages.addWidget(widget)
         self._stick = True
         self._tab_to_composer_after(widget)
@@ -195,10 +190,8 @@ class ChatView(QWidget):
     def clear(self) -> None:
         if self.turn is not None:
             self.turn.message = None  # the turn goes on in the background, unseen
-        for widget in self._widgets():
-            self.messages.removeWidget(widget)
-            widget.deleteLater()
-        self._show_empty(True)
+        self._remove(self._widgets())
+        self.empty.setVisible(True)
 
     def _changes_decided(self, conversation_id: str) -> None:
         if conversation_id == self.conversation_id:
@@ -281,7 +274,7 @@ class ChatView(QWidget):
             if live is not None and live.message is not None:
                 self._add(_wired(self, live.message))
                 self._host(live)
-            self._show_empty(not self._widgets())
+            self.empty.setVisible(not self._widgets())
             self.history_loaded.emit(self.conversation_id or "")
             if self._focus:  # a title hit has no message to scroll to
                 self._stick = False
@@ -394,9 +387,7 @@ class ChatView(QWidget):
         widgets = self._widgets()
         shown, total = answer.alternative
         message_id = None if answer.message_id is None else str(answer.message_id)
-        for widget in widgets[widgets.index(answer):] if answer in widgets else []:
-            self.messages.removeWidget(widget)
-            widget.deleteLater()
+        self._remove(widgets[widgets.index(answer):] if answer in widgets else [])
         cid = self.conversation_id
         think = self.composer.think.isChecked()
         self._start(think, lambda a, post: turns.regenerate(a, cid, think, post, message_id))
@@ -444,7 +435,10 @@ class ChatView(QWidget):
         widgets = self._widgets()
         start = next((i for i, w in enumerate(widgets)
                       if isinstance(w, UserMessage) and w.message_id == message_id), None)
-        for widget in widgets[start:] if start is not None else []:
+        self._remove(widgets[start:] if start is not None else [])
+
+    def _remove(self, widgets: list[QWidget]) -> None:
+        for widget in widgets:
             self.messages.removeWidget(widget)
             widget.deleteLater()
 
@@ -497,9 +491,8 @@ class ChatView(QWidget):
         first message kept whole, else above this turn's own message."""
         if live.message is None or self.conversation_id != event.conversation_id:
             return
-        for older in [w for w in self._widgets() if isinstance(w, SummaryMarker)]:
-            self.messages.removeWidget(older)  # the new summary covers what it covered
-            older.deleteLater()
+        # The new summary covers what an older one covered.
+        self._remove([w for w in self._widgets() if isinstance(w, SummaryMarker)])
         users = [w for w in self._widgets() if isinstance(w, UserMessage)]
         above = next((w for w in users if str(w.message_id) == event.before_message_id),
                      users[-1] if users else live.message)

@@ -13,7 +13,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QPlainTextEdit,
-    QPushButton,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -21,6 +20,7 @@ from PySide6.QtWidgets import (
 
 from app.ui.file_actions import start_folder
 from app.ui.i18n import Retranslator
+from app.ui.widgets import button, dim_label, hbox
 
 ATTACHMENT_ICON = Path(__file__).resolve().parents[3] / "resources" / "icons" / "attachment.svg"
 
@@ -60,14 +60,11 @@ class Composer(QFrame):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(10, 8, 10, 8)
         layout.setSpacing(4)
-        self.edit_label = QLabel()
-        self.edit_label.setObjectName("dim")
+        self.edit_label = dim_label(wrap=False)
         self.edit_label.hide()
         layout.addWidget(self.edit_label)
-        self.files_label = QLabel()
+        self.files_label = dim_label()
         self.files_label.setTextFormat(Qt.TextFormat.RichText)
-        self.files_label.setObjectName("dim")
-        self.files_label.setWordWrap(True)
         self.files_label.hide()
         layout.addWidget(self.files_label)
         self.input = QPlainTextEdit()
@@ -89,8 +86,6 @@ class Composer(QFrame):
                                                          "Esc cancels")))
 
     def _build_bar(self) -> QHBoxLayout:
-        bar = QHBoxLayout()
-        bar.setSpacing(6)
         self.attach = QToolButton()
         self._tr(lambda: self.attach.setText("＋ " + self.tr("Files")))
         self._tr(lambda: self.attach.setAccessibleName(self.tr("Add files")))
@@ -103,18 +98,14 @@ class Composer(QFrame):
         self._chosen_think: bool | None = None  # the person's choice while a chat locks it
         self._think_tip()
         self.think.toggled.connect(self._update_think)
-        self.send_button = QPushButton()
+        self.send_button = button("", self._on_button)
         self.send_button.setObjectName("primary")
-        self.send_button.clicked.connect(self._on_button)
         self.hint = QLabel()
         self._tr(lambda: self.hint.setText(self.tr("Enter to send · Shift+Enter for a new "
                                                    "line")))
         self.hint.setObjectName("hint")
-        bar.addWidget(self.attach)
-        bar.addWidget(self.think)
-        bar.addStretch(1)
-        bar.addWidget(self.hint)
-        bar.addWidget(self.send_button)
+        bar = hbox(self.attach, self.think, None, self.hint, self.send_button)
+        bar.setSpacing(6)
         return bar
 
     # -- state --------------------------------------------------------------------------------

@@ -34,14 +34,10 @@ NOTICES = {
 }
 
 
-def _note(status: str) -> str:
-    text = _NOTES.get(status, "")
-    return QCoreApplication.translate("History", text) if text else ""
-
-
-def notice_text(notice: str) -> str:
-    """The translated words for a stored notice ("" for none or an unknown one)."""
-    text = NOTICES.get(notice, "")
+def notice_text(notice: str, texts: dict[str, str] = NOTICES) -> str:
+    """The translated words for a stored notice ("" for none or an unknown one); with
+    `texts` the answer statuses' notes, for a status."""
+    text = texts.get(notice, "")
     return QCoreApplication.translate("History", text) if text else ""
 
 
@@ -120,7 +116,7 @@ def build_widget(group: Group, dark: bool, renders: RenderQueue | None = None) -
             card = dict(getattr(message, "card", None) or {})
             widget.finish_tool(message.tool_call_id, message.tool_name, ok, message.content,
                                card.get("data"), card)
-    widget.finish(note=_note(status), deferred=renders is not None)
+    widget.finish(note=notice_text(status, _NOTES), deferred=renders is not None)
     return widget
 
 

@@ -29,6 +29,7 @@ from app.core.events import (
     TurnStarted,
 )
 from app.ui.bridge import TurnBridge
+from app.ui.chat.history_view import notice_text
 from app.ui.chat.message import AssistantMessage
 from app.ui.failures import Presented, present, present_error
 from skills.base import Pausable, Source
@@ -201,11 +202,10 @@ class LiveAnswer(QObject):
             self.message.set_sources(self.message.sources + list(sources))
 
     def _on_cut(self, event: OutputCut) -> None:
-        words = {"reasoning": _tr("Thinking was cut short."),
-                 "answer": _tr("The answer was stopped because it kept repeating itself."),
-                 "tools": _tr("Stopped: the same tool call kept repeating.")}
+        # The words a reopened chat shows for the notice stored with the answer.
+        stored = {"reasoning": "thinking_cut", "answer": "answer_loop", "tools": "tool_loop"}
         if self.message is not None:
-            self.message.add_notice(words.get(event.part, ""))
+            self.message.add_notice(notice_text(stored.get(event.part, "")))
 
     def _on_compacted(self, event: ContextCompacted) -> None:
         self.compacted = True
@@ -220,27 +220,23 @@ class LiveAnswer(QObject):
                  "step_limit": _tr("Stopped after too many tool steps.")}
         self._done_with(figures, notes.get(event.finish_reason, ""), stats)
 
-    def _done_with(self, figures: Figures, note: str, stats: str = "") -> None:
+    def _done_with(self, figures: Figures, note: str, stats: str = "", said: str = "") -> bool:
+        """End the answer once (False when it had ended); screen readers hear `said`, else
+        the note, else that the answer is ready."""
         if self.ended:
-            return
+            return False
         self.ended = True
         figures.setdefault("compacted", float(self.compacted))
         self._withdraw_pause()
         if self.message is not None:
             self.message.finish(stats, note)
-            announce(self.message, note or _tr("The answer is ready."))
+            announce(self.message, said or note or _tr("The answer is ready."))
         self.finished.emit(figures)
+        return True
 
     def _fail(self, failure: Presented) -> None:
-        if self.ended:
-            return
-        self.ended = True
-        self._withdraw_pause()
-        if self.message is not None:
-            self.message.finish("", "⚠ " + failure.text)
-            announce(self.message, failure.text)
-        self.finished.emit({"finish_reason": "error", "compacted": float(self.compacted)})
-        self.failed.emit(failure)
+        if self._done_with({"finish_reason": "error"}, "⚠ " + failure.text, said=failure.text):
+            self.failed.emit(failure)
 
     def _withdraw_pause(self) -> None:
         if self.message is not None:

@@ -7,19 +7,12 @@ from pathlib import Path
 
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import (
-    QFrame,
-    QHBoxLayout,
-    QLabel,
-    QSizePolicy,
-    QToolButton,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QSizePolicy, QToolButton, QVBoxLayout, QWidget
 
 from app.core.events import MessageId
 from app.ui.chat.text_view import COALESCE_MS, MessageText, RenderQueue
 from app.ui.chat.tool_card import ToolCard
+from app.ui.widgets import dim_label, hbox
 from skills.base import Source
 
 SEGMENT_CHARS = 1200  # past this, a segment is frozen at the next block boundary
@@ -42,7 +35,22 @@ def split_point(text: str) -> int:
     return cut
 
 
-class UserMessage(QFrame):
+class _Retranslated(QFrame):
+    """A message part that says its texts again in a language picked later (_retranslate).
+
+    changeEvent, not an event filter: a long chat has many messages, and a filter would run
+    Python for every paint of each of them."""
+
+    def _retranslate(self) -> None:
+        raise NotImplementedError
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802
+        if event.type() == QEvent.Type.LanguageChange:
+            self._retranslate()
+        super().changeEvent(event)
+
+
+class UserMessage(_Retranslated):
     """The user's words, right-aligned in a soft bubble, with Edit to change and resend."""
 
     edit_requested = Signal(object, str)  # (message id, text)
@@ -64,33 +72,24 @@ class UserMessage(QFrame):
         self.body = MessageText(bubble, dark)
         self.body.set_markdown(text, now=True)
         inner.addWidget(self.body)
-        self.attached = QLabel()  # the message went to the model as a document (too long)
-        self.attached.setObjectName("dim")
-        self.attached.setWordWrap(True)
+        self.attached = dim_label()  # the message went to the model as a document (too long)
         self.attached.hide()
         self._attached_name: str | None = None
         inner.addWidget(self.attached)
         column.addWidget(bubble)
-        actions = QHBoxLayout()
-        actions.addStretch(1)
-        self.edit_button = _action(self.tr("Edit"), self.tr("Edit this message and resend"))
-        self.body.setAccessibleName(self.tr("Your message"))
+        self.edit_button = _action("", "")
         self.edit_button.clicked.connect(lambda: self.edit_requested.emit(self.message_id, text))
-        actions.addWidget(self.edit_button)
-        column.addLayout(actions)
+        column.addLayout(hbox(None, self.edit_button))
         outer.addLayout(column, 4)
         # A short message keeps a short bubble; a long one wraps at about 80 % of the width.
         self.body.setMinimumWidth(min(520, self.body.fontMetrics().horizontalAdvance(text) + 24))
+        self._retranslate()
 
-    def changeEvent(self, event: QEvent) -> None:  # noqa: N802
-        # changeEvent, not an event filter: a long chat has many messages, and a filter would
-        # run Python for every paint of each of them.
-        if event.type() == QEvent.Type.LanguageChange:
-            _retext(self.edit_button, self.tr("Edit"), self.tr("Edit this message and resend"))
-            self.body.setAccessibleName(self.tr("Your message"))
-            if self._attached_name is not None:
-                self.show_attached(self._attached_name)
-        super().changeEvent(event)
+    def _retranslate(self) -> None:
+        _retext(self.edit_button, self.tr("Edit"), self.tr("Edit this message and resend"))
+        self.body.setAccessibleName(self.tr("Your message"))
+        if self._attached_name is not None:
+            self.show_attached(self._attached_name)
 
     def show_attached(self, name: str) -> None:
         """Say that this message is longer than the model reads at once and went to it as a
@@ -140,7 +139,7 @@ def model_text(text: str = "") -> QLabel:
     return label
 
 
-class ThinkingSection(QFrame):
+class ThinkingSection(_Retranslated):
     """The model's reasoning, collapsed by default behind a "Thinking" toggle."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -149,7 +148,6 @@ class ThinkingSection(QFrame):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)
         self.toggle = disclosure_button()
-        self.toggle.setAccessibleName(self.tr("Show thinking"))
         self.toggle.toggled.connect(self._toggled)
         layout.addWidget(self.toggle, 0, Qt.AlignmentFlag.AlignLeft)
         self.frame = QFrame()
@@ -157,13 +155,12 @@ class ThinkingSection(QFrame):
         inner = QVBoxLayout(self.frame)
         inner.setContentsMargins(12, 2, 4, 4)
         self.body = model_text()
-        self.body.setAccessibleName(self.tr("Thinking"))
         inner.addWidget(self.body)
         self.frame.hide()
         layout.addWidget(self.frame)
         self.text = ""
         self.finished = False
-        self._update_label()
+        self._retranslate()
 
     def append(self, text: str) -> None:
         self.text += text
@@ -181,12 +178,10 @@ class ThinkingSection(QFrame):
         self.frame.setVisible(open_)
         self.refresh()
 
-    def changeEvent(self, event: QEvent) -> None:  # noqa: N802
-        if event.type() == QEvent.Type.LanguageChange:
-            self.toggle.setAccessibleName(self.tr("Show thinking"))
-            self.body.setAccessibleName(self.tr("Thinking"))
-            self._update_label()
-        super().changeEvent(event)
+    def _retranslate(self) -> None:
+        self.toggle.setAccessibleName(self.tr("Show thinking"))
+        self.body.setAccessibleName(self.tr("Thinking"))
+        self._update_label()
 
     def _update_label(self) -> None:
         words = len(self.text.split())
@@ -194,7 +189,7 @@ class ThinkingSection(QFrame):
         self.toggle.setText(f"{label}  ·  {words} " + self.tr("words") if words else label)
 
 
-class SummaryMarker(QFrame):
+class SummaryMarker(_Retranslated):
     """Where older messages were summarized for the model: a collapsed "Earlier messages
     summarized" toggle over the summary it wrote (the messages above stay as they were)."""
 
@@ -223,13 +218,8 @@ class SummaryMarker(QFrame):
                                        "it reads this summary of them instead."))
         self.body.setAccessibleName(self.tr("Summary of earlier messages"))
 
-    def changeEvent(self, event: QEvent) -> None:  # noqa: N802
-        if event.type() == QEvent.Type.LanguageChange:
-            self._retranslate()
-        super().changeEvent(event)
 
-
-class AssistantMessage(QFrame):
+class AssistantMessage(_Retranslated):
     """A whole assistant turn, streamed: thinking, tool cards and answer segments in order.
 
     Deltas only touch Python strings; a single-shot timer renders them ~16 times a second."""
@@ -259,8 +249,7 @@ class AssistantMessage(QFrame):
         self._notices: list[str] = []  # Hearth cut the model short ("Thinking was cut short")
         self._footer = self._build_footer()
         self._layout.addWidget(self._footer)
-        self._timer = QTimer(self)
-        self._timer.setSingleShot(True)
+        self._timer = QTimer(self, singleShot=True)
         self._timer.timeout.connect(self._render_thinking)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Minimum)
 
@@ -401,9 +390,7 @@ class AssistantMessage(QFrame):
         column = QVBoxLayout(footer)
         column.setContentsMargins(0, 0, 0, 0)
         column.setSpacing(4)
-        self._note = QLabel()
-        self._note.setObjectName("dim")
-        self._note.setWordWrap(True)
+        self._note = dim_label()
         self._note.hide()
         column.addWidget(self._note)
         self._sources_label = QLabel()
@@ -424,8 +411,7 @@ class AssistantMessage(QFrame):
             lambda: QGuiApplication.clipboard().setText(self._answer.strip()))
         self.regenerate_button = _action("", "")
         self.regenerate_button.clicked.connect(self.regenerate_requested)
-        self._stats = QLabel()
-        self._stats.setObjectName("dim")
+        self._stats = dim_label(wrap=False)
         row.addWidget(self._build_switcher())
         row.addWidget(self.copy_button)
         row.addWidget(self.regenerate_button)
@@ -448,8 +434,7 @@ class AssistantMessage(QFrame):
         row.setContentsMargins(0, 0, 0, 0)
         row.setSpacing(0)
         self.previous_button = _action("‹", "")
-        self.alternative_label = QLabel()
-        self.alternative_label.setObjectName("dim")
+        self.alternative_label = dim_label(wrap=False)
         self.next_button = _action("›", "")
         self.previous_button.clicked.connect(lambda: self._step(-1))
         self.next_button.clicked.connect(lambda: self._step(1))
@@ -485,11 +470,6 @@ class AssistantMessage(QFrame):
             button.setToolTip(description)
         self.alternative_label.setAccessibleName(self.tr("Answer shown"))
         self._sources_label.setAccessibleName(self.tr("Sources"))
-
-    def changeEvent(self, event: QEvent) -> None:  # noqa: N802
-        if event.type() == QEvent.Type.LanguageChange:
-            self._retranslate()
-        super().changeEvent(event)
 
 
 def _sources_html(sources: list[Source]) -> str:

@@ -3,24 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import partial
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (
-    QHBoxLayout,
-    QLabel,
-    QProgressBar,
-    QPushButton,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QVBoxLayout, QWidget
 
 from app.ui.banner_frame import BannerFrame
 from app.ui.i18n import Retranslator
-
-
-def _set_text(button: QPushButton, text: Callable[[], str]) -> None:
-    button.setText(text())
+from app.ui.widgets import tr_button
 
 
 class EmptyState(QWidget):
@@ -58,8 +47,7 @@ class EmptyState(QWidget):
                                           lambda: self.tr("Find my most recent invoice"),
                                           lambda: self.tr("Summarise the PDF I dropped")]
         for text in texts:
-            chip = QPushButton()
-            self._tr(partial(_set_text, chip, text))
+            chip = tr_button(self._tr, text)
             # The chip's current text: the question in the language now shown.
             chip.clicked.connect(lambda _=False, c=chip: self.suggestion.emit(c.text()))
             chips.addWidget(chip)
@@ -79,9 +67,7 @@ class Banner(BannerFrame):
         self.progress.setMaximumWidth(160)
         self._tr(lambda: self.progress.setAccessibleName(self.tr("Progress")))
         self.progress.hide()
-        self.button = QPushButton()
-        self._tr(lambda: self.button.setText(action_text()))
-        self.button.clicked.connect(self.action)
+        self.button = tr_button(self._tr, action_text, self.action.emit)
         self.add(self.progress)
         self.add(self.button)
         self.hide()

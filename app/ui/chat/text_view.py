@@ -49,8 +49,7 @@ class MessageText(QTextBrowser):
         self._dirty = False
         self._interval = COALESCE_MS
         self.last_render_ms = 0.0
-        self._timer = QTimer(self)
-        self._timer.setSingleShot(True)
+        self._timer = QTimer(self, singleShot=True)
         self._timer.timeout.connect(self.flush)
         self.document().setDefaultStyleSheet(markdown.table_css(dark))
 
@@ -139,9 +138,7 @@ class RenderQueue(QObject):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._views: list[MessageText] = []
-        self._timer = QTimer(self)
-        self._timer.setSingleShot(True)
-        self._timer.setInterval(0)
+        self._timer = QTimer(self, singleShot=True, interval=0)
         self._timer.timeout.connect(self._run)
 
     def add(self, view: MessageText) -> None:

@@ -10,9 +10,10 @@ from pathlib import Path
 from typing import Protocol
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, Signal
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QLabel, QVBoxLayout, QWidget
 
 from app.ui.chat.written_file import WrittenFileActions, written_path
+from app.ui.widgets import button, dim_label, hbox
 
 MAX_ROWS = 8
 
@@ -194,23 +195,16 @@ class ToolCard(QFrame):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(12, 9, 12, 10)
         layout.setSpacing(4)
-        head = QHBoxLayout()
         self.title = QLabel("⚙  " + self.tr(nice_name(name)))
         self.title.setObjectName("toolTitle")
-        self.status = QLabel(self.tr("Running…"))
-        self.status.setObjectName("dim")
-        head.addWidget(self.title)
-        head.addStretch(1)
-        head.addWidget(self.status)
-        layout.addLayout(head)
+        self.status = dim_label(self.tr("Running…"), wrap=False)
+        layout.addLayout(hbox(self.title, None, self.status))
         self.args = QLabel(format_arguments(arguments, self._argument))
         self.args.setObjectName("toolArgs")
         self.args.setWordWrap(True)
         self.args.setVisible(bool(arguments))
         layout.addWidget(self.args)
-        self.result = QLabel()
-        self.result.setWordWrap(True)
-        self.result.setTextFormat(Qt.TextFormat.RichText)
+        self.result = QLabel(wordWrap=True, textFormat=Qt.TextFormat.RichText)
         self.result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.result.hide()
         layout.addWidget(self.result)
@@ -226,35 +220,24 @@ class ToolCard(QFrame):
         row = QWidget()
         box = QVBoxLayout(row)
         box.setContentsMargins(0, 4, 0, 0)
-        self.description = QLabel()
-        self.description.setWordWrap(True)
+        self.description = QLabel(wordWrap=True)
         box.addWidget(self.description)
-        buttons = QHBoxLayout()
-        self.approve_button = QPushButton(self.tr("Approve"))
+        self.approve_button = button(self.tr("Approve"), lambda: self._decide(True))
         self.approve_button.setObjectName("primary")
-        self.deny_button = QPushButton(self.tr("Deny"))
-        self.approve_button.clicked.connect(lambda: self._decide(True))
-        self.deny_button.clicked.connect(lambda: self._decide(False))
-        buttons.addWidget(self.approve_button)
-        buttons.addWidget(self.deny_button)
-        buttons.addStretch(1)
-        box.addLayout(buttons)
+        self.deny_button = button(self.tr("Deny"), lambda: self._decide(False))
+        box.addLayout(hbox(self.approve_button, self.deny_button, None))
         row.hide()
         return row
 
     def _build_pause_row(self) -> QWidget:
         row = QWidget()
-        buttons = QHBoxLayout(row)
-        buttons.setContentsMargins(0, 4, 0, 0)
-        self.pause_button = QPushButton(self.tr("Pause"))
-        self.resume_button = QPushButton(self.tr("Resume"))
+        self.pause_button = button(self.tr("Pause"), lambda: self._set_paused(True))
+        self.resume_button = button(self.tr("Resume"), lambda: self._set_paused(False))
         self.resume_button.setObjectName("primary")
         self.resume_button.hide()
-        self.pause_button.clicked.connect(lambda: self._set_paused(True))
-        self.resume_button.clicked.connect(lambda: self._set_paused(False))
-        buttons.addWidget(self.pause_button)
-        buttons.addWidget(self.resume_button)
-        buttons.addStretch(1)
+        buttons = hbox(self.pause_button, self.resume_button, None)
+        buttons.setContentsMargins(0, 4, 0, 0)
+        row.setLayout(buttons)
         row.hide()
         return row
 

@@ -6,9 +6,10 @@ import threading
 from pathlib import Path
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
+from PySide6.QtWidgets import QWidget
 
 from app.ui.file_actions import open_path, reveal_path
+from app.ui.widgets import button, dim_label, hbox
 
 
 def written_path(data: object) -> str:
@@ -27,21 +28,14 @@ class WrittenFileActions(QWidget):
         super().__init__(parent)
         self.data = data
         self.path = written_path(data)
-        row = QHBoxLayout(self)
+        self.open_button = button(self.tr("Open"), lambda: open_path(self.path),
+                                  self.tr("Open %1").replace("%1", Path(self.path).name))
+        self.reveal_button = button(self.tr("Show in folder"), lambda: reveal_path(self.path))
+        self.undo_button = button(self.tr("Undo"), self.undo)
+        self.note = dim_label(wrap=False)
+        row = hbox(self.open_button, self.reveal_button, self.undo_button, self.note, None)
         row.setContentsMargins(0, 4, 0, 0)
-        self.open_button = QPushButton(self.tr("Open"))
-        self.reveal_button = QPushButton(self.tr("Show in folder"))
-        self.undo_button = QPushButton(self.tr("Undo"))
-        self.open_button.setAccessibleName(self.tr("Open %1").replace("%1", Path(self.path).name))
-        self.open_button.clicked.connect(lambda: open_path(self.path))
-        self.reveal_button.clicked.connect(lambda: reveal_path(self.path))
-        self.undo_button.clicked.connect(self.undo)
-        self.note = QLabel()
-        self.note.setObjectName("dim")
-        for widget in (self.open_button, self.reveal_button, self.undo_button):
-            row.addWidget(widget)
-        row.addWidget(self.note)
-        row.addStretch(1)
+        self.setLayout(row)
         self.undone.connect(self._after_undo)
 
     def undo(self) -> None:

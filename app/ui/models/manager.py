@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, Signal
 from PySide6.QtWidgets import (
     QDialog,
     QFileDialog,
@@ -16,7 +16,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QProgressBar,
-    QPushButton,
     QScrollArea,
     QVBoxLayout,
     QWidget,
@@ -36,6 +35,7 @@ from app.ui.context import UiContext
 from app.ui.file_actions import start_folder
 from app.ui.models.picker import loaded_path
 from app.ui.theme import page_title
+from app.ui.widgets import bold_label, button, clear_layout, dim_label, hbox, tell
 
 if TYPE_CHECKING:
     from backends.memory import ContextPlan
@@ -128,57 +128,34 @@ class BuildRow(QFrame):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(14, 12, 14, 12)
         layout.setSpacing(4)
-        head = QHBoxLayout()
-        title = QLabel(self.build.title)
-        font = title.font()
-        font.setBold(True)
-        title.setFont(font)
-        head.addWidget(title)
-        if self.build.recommended:
-            badge = QLabel(self.tr("Recommended"))
-            badge.setObjectName("dim")
-            head.addWidget(badge)
-        head.addStretch(1)
-        self.size_label = QLabel(human_size(self.build.size))
-        self.size_label.setObjectName("dim")
-        head.addWidget(self.size_label)
-        layout.addLayout(head)
+        badge = dim_label(self.tr("Recommended"), wrap=False) if self.build.recommended else None
+        self.size_label = dim_label(human_size(self.build.size), wrap=False)
+        layout.addLayout(hbox(bold_label(self.build.title), *([badge] if badge else []), None,
+                             self.size_label))
         text = QCoreApplication.translate("ModelCatalog", str(_NOTES[self.build.note]))
         if not runs_here(self.build):
             text += " " + self.tr("This computer is not an Apple Silicon Mac: prefer a GGUF "
                                   "build here.")
-        note = QLabel(text)
-        note.setObjectName("dim")
-        note.setWordWrap(True)
-        layout.addWidget(note)
-        self.verdict = QLabel(self.tr("Checking free memory…"))
-        self.verdict.setWordWrap(True)
+        layout.addWidget(dim_label(text))
+        self.verdict = QLabel(self.tr("Checking free memory…"), wordWrap=True)
         layout.addWidget(self.verdict)
-        self.bar = QProgressBar()
-        self.bar.setTextVisible(False)
+        self.bar = QProgressBar(textVisible=False)
         self.bar.setMaximumHeight(8)
         self.bar.setAccessibleName(self.tr("Download progress"))
-        self.status = QLabel()
-        self.status.setObjectName("dim")
+        self.status = dim_label(wrap=False)
         layout.addWidget(self.bar)
         layout.addWidget(self.status)
         layout.addLayout(self._buttons())
 
     def _buttons(self) -> QHBoxLayout:
-        row = QHBoxLayout()
-        row.addStretch(1)
-        self.download_button = QPushButton(self.tr("Download"))
-        self.download_button.clicked.connect(self.start)
-        self.pause_button = QPushButton(self.tr("Pause"))
-        self.pause_button.clicked.connect(self.pause)
-        self.use_button = QPushButton(self.tr("Use this model"))
+        self.download_button = button(self.tr("Download"), self.start)
+        self.pause_button = button(self.tr("Pause"), self.pause)
+        self.use_button = button(self.tr("Use this model"), lambda: self.use_requested.emit(
+            str(self.build.target(self.models_dir))))
         self.use_button.setObjectName("primary")
-        self.use_button.clicked.connect(
-            lambda: self.use_requested.emit(str(self.build.target(self.models_dir))))
-        for button in (self.download_button, self.pause_button, self.use_button):
-            button.setAccessibleDescription(self.build.title)
-            row.addWidget(button)
-        return row
+        for each in (self.download_button, self.pause_button, self.use_button):
+            each.setAccessibleDescription(self.build.title)
+        return hbox(None, self.download_button, self.pause_button, self.use_button)
 
     # -- state --------------------------------------------------------------------------------
     def _part_bytes(self) -> int:
@@ -352,19 +329,13 @@ class ModelManager(QDialog):
         layout.addWidget(self.error)
         # Shown under the error for a GGUF without a template whose architecture has a
         # well-known one: nothing changes until the user clicks it.
-        self.template_offer = QPushButton()
-        self.template_offer.clicked.connect(self._use_known_template)
+        self.template_offer = button("", self._use_known_template)
         self.template_offer.hide()
         # ...and for any such GGUF, a chat template file (.jinja) of the person's choosing.
-        self.template_file = QPushButton(self.tr("Choose a template file…"))
-        self.template_file.clicked.connect(self._pick_template_file)
+        self.template_file = button(self.tr("Choose a template file…"), self._pick_template_file)
         self.template_file.hide()
         self._offered = ""
-        offers = QHBoxLayout()
-        offers.addWidget(self.template_offer)
-        offers.addWidget(self.template_file)
-        offers.addStretch(1)
-        layout.addLayout(offers)
+        layout.addLayout(hbox(self.template_offer, self.template_file, None))
         self.local = LocalModels(ctx.hearth.settings, in_use)
         self.local.use_requested.connect(self._choose)
         layout.addWidget(self.local)
@@ -391,15 +362,11 @@ class ModelManager(QDialog):
                 if first_run else
                 self.tr("Download a build of Nanbeige4.2-3B or open one you already have. "
                         "Downloads resume where they stopped and are checked before use."))
-        explain = QLabel(text)
-        explain.setWordWrap(True)
-        explain.setObjectName("dim")
-        column.addWidget(explain)
+        column.addWidget(dim_label(text))
         return box
 
     def _list(self) -> QScrollArea:
-        scroll = QScrollArea()
-        scroll.setWidgetResizable(True)
+        scroll = QScrollArea(widgetResizable=True)
         scroll.setFrameShape(QFrame.Shape.NoFrame)
         inner = QWidget()
         column = QVBoxLayout(inner)
@@ -412,18 +379,9 @@ class ModelManager(QDialog):
         return scroll
 
     def _footer(self) -> QHBoxLayout:
-        row = QHBoxLayout()
-        gguf = QPushButton(self.tr("Open a GGUF file…"))
-        gguf.clicked.connect(self._open_gguf)
-        mlx = QPushButton(self.tr("Open an MLX folder…"))
-        mlx.clicked.connect(self._open_mlx)
-        close = QPushButton(self.tr("Close"))
-        close.clicked.connect(self.close)
-        row.addWidget(gguf)
-        row.addWidget(mlx)
-        row.addStretch(1)
-        row.addWidget(close)
-        return row
+        return hbox(button(self.tr("Open a GGUF file…"), self._open_gguf),
+                   button(self.tr("Open an MLX folder…"), self._open_mlx), None,
+                   button(self.tr("Close"), self.close))
 
     def _plan(self) -> None:
         settings = self.ctx.hearth.settings
@@ -545,16 +503,10 @@ class ModelManager(QDialog):
                                                 start_folder())
         if path:
             if not (Path(path) / "config.json").is_file():
-                self._warn(self.tr("That folder has no config.json, so it is not an MLX model."))
+                tell(self, self.windowTitle(),
+                     self.tr("That folder has no config.json, so it is not an MLX model."))
                 return
             self._choose(path)
-
-    def _warn(self, text: str) -> None:
-        from PySide6.QtWidgets import QMessageBox
-
-        box = QMessageBox(QMessageBox.Icon.Warning, self.windowTitle(), text, parent=self)
-        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        box.open()
 
     def _choose(self, path: str) -> None:
         self._hide_offers()
@@ -601,20 +553,12 @@ class LocalModels(QWidget):
 
     def refresh(self, in_use: str, pending: str = "") -> None:
         """`in_use`: what the runner has loaded; `pending`: a model chosen and loading."""
-        while self.column.count():
-            item = self.column.takeAt(0)
-            widget = item.widget() if item is not None else None
-            if widget is not None:
-                widget.deleteLater()
+        clear_layout(self.column)
         paths = [p for p in dict.fromkeys([in_use, *self.settings.recent_models]) if p]
         self.setVisible(bool(paths))
         if not paths:
             return
-        heading = QLabel(self.tr("On this computer"))
-        font = heading.font()
-        font.setBold(True)
-        heading.setFont(font)
-        self.column.addWidget(heading)
+        self.column.addWidget(bold_label(self.tr("On this computer")))
         for path in paths[:6]:
             self.column.addWidget(self._row(path, path == in_use, path == pending))
 
@@ -628,14 +572,13 @@ class LocalModels(QWidget):
         line.addWidget(name, 1)
         exists = Path(path).exists()
         if current or pending:
-            button = QPushButton(self.tr("In use") if current else self.tr("Loading…"))
-            button.setEnabled(False)
+            use = button(self.tr("In use") if current else self.tr("Loading…"))
         else:
-            button = QPushButton(self.tr("Use") if exists else self.tr("Not found"))
-            button.setEnabled(exists)
-            button.clicked.connect(lambda: self.use_requested.emit(path))
-        button.setAccessibleDescription(Path(path).name)
-        line.addWidget(button)
+            use = button(self.tr("Use") if exists else self.tr("Not found"),
+                         lambda: self.use_requested.emit(path))
+        use.setEnabled(exists and not (current or pending))
+        use.setAccessibleDescription(Path(path).name)
+        line.addWidget(use)
         return row
 
 

@@ -28,7 +28,6 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLineEdit,
     QMenu,
-    QPushButton,
     QTableView,
     QWidget,
 )
@@ -36,8 +35,9 @@ from PySide6.QtWidgets import (
 from app.ui.context import UiContext
 from app.ui.dates import medium_date_time
 from app.ui.file_actions import open_path, reveal_path, start_folder
-from app.ui.i18n import Retranslator, plural, ui_locale
+from app.ui.i18n import Retranslator, data_size, plural, ui_locale
 from app.ui.theme import page_layout, page_title, title_row
+from app.ui.widgets import button, hbox
 from skills.files.kinds import KINDS
 
 if TYPE_CHECKING:
@@ -48,10 +48,6 @@ SEARCH_DELAY_MS = 120  # as you type, but not a search per key on a fast typist
 PAGE = 200  # results shown at once: more than a person reads, few enough to show at once
 MB = 1024 * 1024
 Index = QModelIndex | QPersistentModelIndex
-
-
-def human_size(size: int, locale: QLocale) -> str:
-    return locale.formattedDataSize(size, 1, QLocale.DataSizeFormat.DataSizeTraditionalFormat)
 
 
 _DISPLAY = Qt.ItemDataRole.DisplayRole
@@ -84,7 +80,7 @@ class FileResults(QAbstractTableModel):
         if cached is None:
             hit = self.hits[row]
             cached = (hit.name, str(Path(hit.path).parent),
-                      self.kind_names.get(hit.kind, hit.kind), human_size(hit.size, self.locale),
+                      self.kind_names.get(hit.kind, hit.kind), data_size(self.locale, hit.size),
                       medium_date_time(self.locale, hit.modified))
             self._texts[row] = cached
         return cached
@@ -179,25 +175,18 @@ class FilesView(QWidget):
     # -- building -----------------------------------------------------------------------------
     def _header(self) -> QHBoxLayout:
         self.title = page_title()
-        self.add_folder_button = QPushButton()
-        self.add_folder_button.clicked.connect(self._add_folder)
+        self.add_folder_button = button("", self._add_folder)
         return title_row(self.title, self.add_folder_button)
 
     def _filters(self) -> QHBoxLayout:
-        row = QHBoxLayout()
-        self.query = QLineEdit()
-        self.query.setClearButtonEnabled(True)
+        self.query = QLineEdit(clearButtonEnabled=True)
         self.query.textChanged.connect(lambda _t: self._timer.start())
         self.kind = QComboBox()
         self.when = QComboBox()
         self.size_filter = QComboBox()
         for combo in (self.kind, self.when, self.size_filter):
             combo.currentIndexChanged.connect(lambda _i: self.search_now())
-        row.addWidget(self.query, 1)
-        row.addWidget(self.kind)
-        row.addWidget(self.when)
-        row.addWidget(self.size_filter)
-        return row
+        return hbox((self.query, 1), self.kind, self.when, self.size_filter)
 
     def _texts(self) -> None:
         self.title.setText(self.tr("Files"))

@@ -18,7 +18,6 @@ from PySide6.QtWidgets import (
     QListWidgetItem,
     QMenu,
     QMessageBox,
-    QPushButton,
     QStackedWidget,
     QTableWidget,
     QTableWidgetItem,
@@ -32,6 +31,7 @@ from app.ui.file_actions import reveal_path, start_folder
 from app.ui.i18n import Retranslator, plural
 from app.ui.skip_reasons import skip_reason, technical
 from app.ui.theme import page_layout, page_title, title_row
+from app.ui.widgets import add_tabs, confirm, hbox, tr_button
 
 if TYPE_CHECKING:
     from skills.documents.models import CatalogEntry, Progress
@@ -80,8 +80,7 @@ class LibraryView(QWidget):
         self._watched: list[str] = []
         layout, self.status = page_layout(self, self._header())
         self._tr(lambda: self.status.setText(self.tr("Reading the library…")), key="status")
-        self.search = QLineEdit()
-        self.search.setClearButtonEnabled(True)
+        self.search = QLineEdit(clearButtonEnabled=True)
         self._tr(lambda: self.search.setPlaceholderText(self.tr("Search inside your documents")))
         self._tr(lambda: self.search.setAccessibleName(self.tr("Search inside your documents")))
         self._search_timer = QTimer(self, singleShot=True, interval=SEARCH_DELAY_MS)
@@ -89,12 +88,10 @@ class LibraryView(QWidget):
         self.search.textChanged.connect(lambda _t: self._search_timer.start())
         layout.addWidget(self.search)
         self.tabs = QTabWidget()
-        self.tabs.addTab(self._documents_tab(), "")
-        self.tabs.addTab(self._folders_tab(), "")
-        self.tabs.addTab(self._failures_tab(), "")
-        self._tr(lambda: self.tabs.setTabText(0, self.tr("Documents")))
-        self._tr(lambda: self.tabs.setTabText(1, self.tr("Watched folders")))
-        self._tr(lambda: self.tabs.setTabText(2, self.tr("Problems")))
+        add_tabs(self.tabs, self._tr, [
+            (self._documents_tab(), lambda: self.tr("Documents")),
+            (self._folders_tab(), lambda: self.tr("Watched folders")),
+            (self._failures_tab(), lambda: self.tr("Problems"))])
         layout.addWidget(self.tabs, 1)
         self._shown_once = False
         self._tr(self.refresh)  # counts, "Problems (n)" and lengths are built with the data
@@ -102,12 +99,8 @@ class LibraryView(QWidget):
     def _header(self) -> QHBoxLayout:
         title = page_title()
         self._tr(lambda: title.setText(self.tr("Library")))
-        self.add_files_button = QPushButton()
-        self._tr(lambda: self.add_files_button.setText(self.tr("Add files…")))
-        self.add_files_button.clicked.connect(self._add_files)
-        self.reindex_button = QPushButton()
-        self._tr(lambda: self.reindex_button.setText(self.tr("Re-index now")))
-        self.reindex_button.clicked.connect(self.reindex)
+        self.add_files_button = tr_button(self._tr, lambda: self.tr("Add files…"), self._add_files)
+        self.reindex_button = tr_button(self._tr, lambda: self.tr("Re-index now"), self.reindex)
         return title_row(title, self.add_files_button, self.reindex_button)
 
     def _documents_tab(self) -> QWidget:
@@ -145,17 +138,9 @@ class LibraryView(QWidget):
         self.folders = QListWidget()
         self._tr(lambda: self.folders.setAccessibleName(self.tr("Watched folders")))
         column.addWidget(self.folders, 1)
-        row = QHBoxLayout()
-        add = QPushButton()
-        add.clicked.connect(self._add_folder)
-        remove = QPushButton()
-        self._tr(lambda: add.setText(self.tr("Add folder…")))
-        self._tr(lambda: remove.setText(self.tr("Stop watching")))
-        remove.clicked.connect(self._remove_folder)
-        row.addWidget(add)
-        row.addWidget(remove)
-        row.addStretch(1)
-        column.addLayout(row)
+        column.addLayout(hbox(tr_button(self._tr, lambda: self.tr("Add folder…"), self._add_folder),
+                              tr_button(self._tr, lambda: self.tr("Stop watching"),
+                                        self._remove_folder), None))
         return box
 
     def _failures_tab(self) -> QWidget:
@@ -242,13 +227,10 @@ class LibraryView(QWidget):
 
     def length(self, kind: str, pages: int) -> str:
         """Pages of a PDF, sheets of a workbook, slides of a deck; text has no such unit."""
-        if pages and kind == "pdf":
-            return plural(pages, self.tr("1 page"), self.tr("%1 pages"))
-        if pages and kind == "xlsx":
-            return plural(pages, self.tr("1 sheet"), self.tr("%1 sheets"))
-        if pages and kind == "pptx":
-            return plural(pages, self.tr("1 slide"), self.tr("%1 slides"))
-        return "—"
+        units = {"pdf": (self.tr("1 page"), self.tr("%1 pages")),
+                 "xlsx": (self.tr("1 sheet"), self.tr("%1 sheets")),
+                 "pptx": (self.tr("1 slide"), self.tr("%1 slides"))}
+        return plural(pages, *units[kind]) if pages and kind in units else "—"
 
     def _failed(self, error: Exception) -> None:
         self.status.setText(self.tr("The library could not be read: %1").replace(
@@ -260,12 +242,15 @@ class LibraryView(QWidget):
         return str(item.data(PATH_ROLE)) if item is not None else ""
 
     def open_document(self, row: int, page: int | None = None) -> QWidget | None:
+        path = self.path_at(row)
+        return self._open(path, page) if path else None
+
+    def _open(self, document: str, page: int | None) -> QWidget | None:
         from types import SimpleNamespace
 
         from app.ui.open_source import open_source
 
-        path = self.path_at(row)
-        return open_source(SimpleNamespace(document=path, page=page), self) if path else None
+        return open_source(SimpleNamespace(document=document, page=page), self)
 
     def _document_menu(self, pos: QPoint) -> None:
         row = self.table.rowAt(pos.y())
@@ -288,17 +273,10 @@ class LibraryView(QWidget):
 
     def confirm_remove(self, path: str) -> QMessageBox:
         """Removing forgets the passages (the file itself stays): ask, naming the file."""
-        box = QMessageBox(QMessageBox.Icon.Question, self.tr("Remove from Hearth"),
-                          self.tr("Remove “%1” from Hearth? Its passages are forgotten; the "
-                                  "file itself stays where it is.").replace("%1",
-                                                                           Path(path).name),
-                          QMessageBox.StandardButton.Cancel, self)
-        remove = box.addButton(self.tr("Remove"), QMessageBox.ButtonRole.DestructiveRole)
-        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
-        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        box.buttonClicked.connect(lambda b: self.remove(path) if b is remove else None)
-        box.open()
-        return box
+        return confirm(self, self.tr("Remove from Hearth"),
+                       self.tr("Remove “%1” from Hearth? Its passages are forgotten; the file "
+                               "itself stays where it is.").replace("%1", Path(path).name),
+                       self.tr("Remove"), lambda: self.remove(path), QMessageBox.Icon.Question)
 
     def remove(self, path: str) -> None:
         documents = self.ctx.lazy("documents")
@@ -343,13 +321,9 @@ class LibraryView(QWidget):
             self.results.addItem(item)
 
     def _open_result(self, item: QListWidgetItem) -> None:
-        from types import SimpleNamespace
-
-        from app.ui.open_source import open_source
-
         target = item.data(PATH_ROLE)
         if target:
-            open_source(SimpleNamespace(document=target[0], page=target[1]), self)
+            self._open(*target)
 
     # -- index-wide ---------------------------------------------------------------------------
     def reindex(self) -> None:

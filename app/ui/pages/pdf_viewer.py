@@ -6,7 +6,9 @@ from pathlib import Path
 
 from PySide6.QtCore import QPointF, QTimer, QUrl
 from PySide6.QtGui import QDesktopServices, QKeySequence, QShortcut, QShowEvent
-from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QDialog, QLabel, QVBoxLayout, QWidget
+
+from app.ui.widgets import button, hbox
 
 
 def pdf_available() -> bool:
@@ -40,14 +42,9 @@ class PdfViewer(QDialog):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 8)
         layout.addWidget(self.view, 1)
-        bar = QHBoxLayout()
-        bar.setContentsMargins(12, 0, 12, 0)
         self.page_label = QLabel()
-        bar.addWidget(self.page_label)
-        bar.addStretch(1)
-        external = QPushButton(self.tr("Open in default app"))
-        external.clicked.connect(self.open_external)
-        bar.addWidget(external)
+        bar = hbox(self.page_label, None, button(self.tr("Open in default app"), self.open_external))
+        bar.setContentsMargins(12, 0, 12, 0)
         layout.addLayout(bar)
         QShortcut(QKeySequence.StandardKey.Close, self, self.close)
         self._first_page = page

@@ -26,6 +26,7 @@ from app.core.routines import Schedule
 from app.core.routines.schedule import EVERY
 from app.ui.dates import medium_date_time
 from app.ui.i18n import Retranslator
+from app.ui.widgets import dim_label
 
 if TYPE_CHECKING:
     from app.core.routines.store import Routine
@@ -79,13 +80,9 @@ class RoutineDialog(QDialog):
         self.name = QLineEdit(routine.title if routine is not None else "")
         self.ask = QPlainTextEdit(routine.ask if routine is not None else "")
         self.ask.setTabChangesFocus(True)
-        self.when = QDateTimeEdit()
-        self.when.setCalendarPopup(True)
-        self.when.setDisplayFormat("yyyy-MM-dd HH:mm")
+        self.when = QDateTimeEdit(calendarPopup=True, displayFormat="yyyy-MM-dd HH:mm")
         self.repeat = QComboBox()
-        self.next_runs = QLabel()
-        self.next_runs.setObjectName("dim")
-        self.next_runs.setWordWrap(True)
+        self.next_runs = dim_label()
         self._fill(routine)
         self._build()
         for signal in (self.when.dateTimeChanged, self.repeat.currentIndexChanged):

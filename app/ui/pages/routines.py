@@ -27,6 +27,7 @@ from app.ui.i18n import Retranslator, ui_locale
 from app.ui.pages.routine_editor import RoutineDialog, schedule_text, when_text
 from app.ui.pending_changes import PendingChanges
 from app.ui.theme import page_layout, page_title, title_row
+from app.ui.widgets import confirm, hbox, tr_button
 
 if TYPE_CHECKING:
     from app.core.routines.store import Routine
@@ -72,10 +73,7 @@ class RoutinesView(QWidget):
 
     # -- building -------------------------------------------------------------------------
     def _button(self, text: Callable[[], str], slot: Callable[[], Any]) -> QPushButton:
-        button = QPushButton()
-        self._tr(lambda: button.setText(text()))
-        button.clicked.connect(lambda _=False: slot())
-        return button
+        return tr_button(self._tr, text, slot)
 
     def _label(self, text: Callable[[], str]) -> QLabel:
         label = QLabel()
@@ -97,17 +95,14 @@ class RoutinesView(QWidget):
         return table
 
     def _build_actions(self) -> QHBoxLayout:
-        row = QHBoxLayout()
         self.run_button = self._button(lambda: self.tr("Run now"), self.run_now)
         self.edit_button = self._button(lambda: self.tr("Edit…"), self.edit_routine)
         self.pause_button = self._button(lambda: self.tr("Pause"), self.toggle_pause)
         self.delete_button = self._button(lambda: self.tr("Delete…"), self.delete_routine)
-        for button in (self.run_button, self.edit_button, self.pause_button,
-                       self.delete_button):
-            row.addWidget(button)
-            button.setEnabled(False)
-        row.addStretch(1)
-        return row
+        self._actions = (self.run_button, self.edit_button, self.pause_button, self.delete_button)
+        for each in self._actions:
+            each.setEnabled(False)
+        return hbox(*self._actions, None)
 
     # -- reading --------------------------------------------------------------------------
     def refresh(self) -> None:
@@ -149,8 +144,7 @@ class RoutinesView(QWidget):
 
     def _selected(self) -> None:
         routine = self.current()
-        for button in (self.run_button, self.edit_button, self.pause_button,
-                       self.delete_button):
+        for button in self._actions:
             button.setEnabled(routine is not None)
         self.pause_button.setText(self.tr("Resume") if routine is not None and routine.paused
                                   else self.tr("Pause"))
@@ -177,39 +171,32 @@ class RoutinesView(QWidget):
             self.open_conversation.emit(conversation)
 
     # -- changing -------------------------------------------------------------------------
-    def _dialog(self, routine: Routine | None) -> RoutineDialog:
+    def new_routine(self) -> RoutineDialog:
+        return self._edit(None)
+
+    def edit_routine(self) -> RoutineDialog | None:
+        routine = self.current()
+        return self._edit(routine) if routine is not None else None
+
+    def _edit(self, routine: Routine | None) -> RoutineDialog:
+        """The routine form (non-modal); a new routine, or `routine` changed, when saved."""
         from skills.common.clock import local_timezone_name
 
         zone = routine.schedule.timezone if routine is not None else local_timezone_name()
         dialog = RoutineDialog(ui_locale(self.ctx.translations), zone, routine, self)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        return dialog
-
-    def new_routine(self) -> RoutineDialog:
-        dialog = self._dialog(None)
-        dialog.accepted.connect(lambda: self._add(dialog.values()))
+        dialog.accepted.connect(lambda: self._save(routine, dialog.values()))
         dialog.open()
         return dialog
 
-    def _add(self, values: tuple[Any, ...]) -> None:
+    def _save(self, routine: Routine | None, values: tuple[Any, ...]) -> None:
         store, scheduler = self.ctx.lazy("routines"), self.ctx.lazy("scheduler")
         title, ask, schedule = values
-        self._write(lambda: store.add(title, ask, schedule, scheduler.now()))
-
-    def edit_routine(self) -> RoutineDialog | None:
-        routine = self.current()
         if routine is None:
-            return None
-        dialog = self._dialog(routine)
-        dialog.accepted.connect(lambda: self._change(routine.id, dialog.values()))
-        dialog.open()
-        return dialog
-
-    def _change(self, routine_id: str, values: tuple[Any, ...]) -> None:
-        store, scheduler = self.ctx.lazy("routines"), self.ctx.lazy("scheduler")
-        title, ask, schedule = values
-        self._write(lambda: store.update(routine_id, scheduler.now(), title=title, ask=ask,
-                                         schedule=schedule))
+            self._write(lambda: store.add(title, ask, schedule, scheduler.now()))
+        else:
+            self._write(lambda: store.update(routine.id, scheduler.now(), title=title, ask=ask,
+                                             schedule=schedule))
 
     def toggle_pause(self) -> None:
         routine = self.current()
@@ -223,17 +210,11 @@ class RoutinesView(QWidget):
         routine = self.current()
         if routine is None:
             return None
-        box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Delete routine"),
-                          self.tr("Delete the routine “%1”? Its conversations stay.").replace(
-                              "%1", routine.title), QMessageBox.StandardButton.Cancel, self)
-        delete = box.addButton(self.tr("Delete"), QMessageBox.ButtonRole.DestructiveRole)
-        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
-        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         store = self.ctx.lazy("routines")
-        box.buttonClicked.connect(lambda b: self._write(lambda: store.delete(routine.id))
-                                  if b is delete else None)
-        box.open()
-        return box
+        return confirm(self, self.tr("Delete routine"),
+                       self.tr("Delete the routine “%1”? Its conversations stay.").replace(
+                           "%1", routine.title), self.tr("Delete"),
+                       lambda: self._write(lambda: store.delete(routine.id)))
 
     def run_now(self) -> None:
         routine = self.current()

@@ -33,8 +33,7 @@ class ServerSwitch(QObject):
         super().__init__(parent)
         self.ctx = ctx
         self.server: ApiServer | None = None
-        self._timer = QTimer(self)
-        self._timer.setInterval(QUEUE_POLL_MS)
+        self._timer = QTimer(self, interval=QUEUE_POLL_MS)
         self._timer.timeout.connect(self._poll)
         self._last_queue = -1
         self._log: RequestLog | None = None

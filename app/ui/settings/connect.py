@@ -13,7 +13,6 @@ from PySide6.QtCore import QLocale
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QCheckBox,
-    QHBoxLayout,
     QLabel,
     QLineEdit,
     QListWidget,
@@ -21,7 +20,6 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QPushButton,
     QScrollArea,
-    QSpinBox,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -41,16 +39,11 @@ from app.core.server.guard import base_url, local_address
 from app.core.server.keys import new_api_key
 from app.core.server.log import RequestRecord
 from app.ui.context import UiContext
+from app.ui.i18n import data_size
 from app.ui.settings.network_access import NetworkAccess
+from app.ui.widgets import button, confirm, dim_label, hbox, spin_box
 
 LOG_ROWS = 200
-
-
-def _dim(text: str = "") -> QLabel:
-    label = QLabel(text)
-    label.setObjectName("dim")
-    label.setWordWrap(True)
-    return label
 
 
 def _copy(text: str) -> None:
@@ -77,32 +70,20 @@ class ConnectPage(QScrollArea):
         self.enabled = QCheckBox(self.tr("Let other apps use Hearth's model (local server)"))
         self.enabled.setChecked(settings.server_enabled)
         self.enabled.setAccessibleName(self.enabled.text())
-        column.addWidget(self.enabled)
-        column.addWidget(_dim(self.tr(
-            "Programs on this computer (OpenClaw, editors, scripts) can then use the model "
-            "Hearth has loaded, with the key below. Your own chats always go first.")))
         self.network = NetworkAccess(settings.server_host)
         self.network.changed.connect(self._refresh)
-        column.addWidget(self.network)
-        row = QHBoxLayout()
-        row.addWidget(QLabel(self.tr("Port")))
-        self.port = QSpinBox()
-        self.port.setRange(1024, 65535)
-        self.port.setValue(settings.server_port)
-        self.port.setAccessibleName(self.tr("Server port"))
+        self.port = spin_box(1024, 65535, settings.server_port, self.tr("Server port"))
         self.port.valueChanged.connect(lambda _v: self._refresh())
-        row.addWidget(self.port)
-        row.addStretch(1)
-        column.addLayout(row)
+        column.addWidget(self.enabled)
+        column.addWidget(dim_label(self.tr(
+            "Programs on this computer (OpenClaw, editors, scripts) can then use the model "
+            "Hearth has loaded, with the key below. Your own chats always go first.")))
+        column.addWidget(self.network)
+        column.addLayout(hbox(QLabel(self.tr("Port")), self.port, None))
         self.url = self._copy_row(column, self.tr("Base URL"), "")
         self.key = self._copy_row(column, self.tr("API key"), self._key)
-        regenerate = QPushButton(self.tr("New key"))
-        regenerate.setAccessibleName(self.tr("Replace the API key with a new one"))
-        regenerate.clicked.connect(self._regenerate)
-        key_row = QHBoxLayout()
-        key_row.addStretch(1)
-        key_row.addWidget(regenerate)
-        column.addLayout(key_row)
+        column.addLayout(hbox(None, button(self.tr("New key"), self._regenerate,
+                                          self.tr("Replace the API key with a new one"))))
         column.addWidget(QLabel(self.tr("Web pages allowed to call the server (CORS)")))
         self.origins = QLineEdit(", ".join(settings.server_cors_origins))
         self.origins.setPlaceholderText(self.tr("None (recommended), or e.g. http://localhost:5173"))
@@ -114,37 +95,26 @@ class ConnectPage(QScrollArea):
         self.editor = self._config_tab(self.tr("Editor (Continue)"))
         self.mcp = self._config_tab(self.tr("MCP clients"))
         column.addWidget(self.configs)
-        self.context_note = _dim()
+        self.context_note = dim_label()
         column.addWidget(self.context_note)
-        context_row = QHBoxLayout()
-        self.use_context = QPushButton()
-        self.use_context.clicked.connect(self._use_context)
+        self.use_context = button("", self._use_context)
         self.use_context.setVisible(False)
-        context_row.addWidget(self.use_context)
-        self.context_cost = _dim()
-        context_row.addWidget(self.context_cost, 1)
-        column.addLayout(context_row)
-        test_row = QHBoxLayout()
-        self.test = QPushButton(self.tr("Test connection"))
-        self.test.clicked.connect(self._test)
-        test_row.addWidget(self.test)
-        self.test_result = _dim()
-        test_row.addWidget(self.test_result, 1)
-        column.addLayout(test_row)
-        log_row = QHBoxLayout()
-        log_row.addWidget(QLabel(self.tr("Recent requests (no message text is kept)")), 1)
-        self.clear_log = QPushButton(self.tr("Clear log"))
-        self.clear_log.setAccessibleName(self.tr("Clear the request log"))
-        self.clear_log.clicked.connect(self._ask_clear)
-        log_row.addWidget(self.clear_log)
-        column.addLayout(log_row)
+        self.context_cost = dim_label()
+        column.addLayout(hbox(self.use_context, (self.context_cost, 1)))
+        self.test = button(self.tr("Test connection"), self._test)
+        self.test_result = dim_label()
+        column.addLayout(hbox(self.test, (self.test_result, 1)))
+        self.clear_log = button(self.tr("Clear log"), self._ask_clear,
+                                self.tr("Clear the request log"))
+        self.clear_log.setEnabled(False)
+        column.addLayout(hbox((QLabel(self.tr("Recent requests (no message text is kept)")), 1),
+                             self.clear_log))
         self.log = QListWidget()
         self.log.setAccessibleName(self.tr("Request log"))
         self.log.setMaximumHeight(130)
         column.addWidget(self.log)
         self.setWidget(body)
         self._records: list[RequestRecord] = []
-        self.clear_log.setEnabled(False)
         if switch is not None:
             switch.logged.connect(self.add_record)
             switch.load_log(self._show_kept)  # read off the GUI thread
@@ -152,33 +122,25 @@ class ConnectPage(QScrollArea):
 
     # -- building ---------------------------------------------------------------------------
     def _copy_row(self, column: QVBoxLayout, title: str, text: str) -> QLineEdit:
-        row = QHBoxLayout()
         label = QLabel(title)
         label.setMinimumWidth(80)
-        row.addWidget(label)
-        field = QLineEdit(text)
-        field.setReadOnly(True)
+        field = QLineEdit(text, readOnly=True)
         field.setAccessibleName(title)
-        row.addWidget(field, 1)
-        button = QPushButton(self.tr("Copy"))
-        button.setAccessibleName(self.tr("Copy %1").replace("%1", title))
-        button.clicked.connect(lambda: _copy(field.text()))
-        row.addWidget(button)
-        column.addLayout(row)
+        column.addLayout(hbox(label, (field, 1), self._copy_button(title, field.text)))
         return field
+
+    def _copy_button(self, title: str, text: Callable[[], str]) -> QPushButton:
+        return button(self.tr("Copy"), lambda: _copy(text()),
+                      self.tr("Copy %1").replace("%1", title))
 
     def _config_tab(self, title: str) -> QPlainTextEdit:
         page = QWidget()
         column = QVBoxLayout(page)
-        text = QPlainTextEdit()
-        text.setReadOnly(True)
+        text = QPlainTextEdit(readOnly=True)
         text.setAccessibleName(title)
         text.setMinimumHeight(150)
         column.addWidget(text)
-        button = QPushButton(self.tr("Copy"))
-        button.setAccessibleName(self.tr("Copy %1").replace("%1", title))
-        button.clicked.connect(lambda: _copy(text.toPlainText()))
-        column.addWidget(button)
+        column.addWidget(self._copy_button(title, text.toPlainText))
         self.configs.addTab(page, title)
         return text
 
@@ -226,8 +188,8 @@ class ConnectPage(QScrollArea):
             if more:
                 locale = QLocale()
                 self.context_cost.setText(self.tr("Its cache takes about %1 of memory (%2 now).")
-                                          .replace("%1", _size(locale, more))
-                                          .replace("%2", _size(locale, now)))
+                                          .replace("%1", data_size(locale, more))
+                                          .replace("%2", data_size(locale, now)))
 
         self.ctx.ops.run(lambda: (context_memory(info, wanted), context_memory(info, loaded)),
                          shown)
@@ -265,22 +227,17 @@ class ConnectPage(QScrollArea):
         self.log.scrollToBottom()
 
     def _ask_clear(self) -> None:
-        box = QMessageBox(QMessageBox.Icon.Question, self.tr("Clear the request log?"),
-                          self.tr("%n logged request(s) will be forgotten, here and on disk.",
-                                  "", len(self._records)),
-                          QMessageBox.StandardButton.Cancel, self)
-        clear = box.addButton(self.tr("Clear log"), QMessageBox.ButtonRole.DestructiveRole)
+        confirm(self, self.tr("Clear the request log?"),
+                self.tr("%n logged request(s) will be forgotten, here and on disk.", "",
+                        len(self._records)), self.tr("Clear log"), self._clear,
+                QMessageBox.Icon.Question)
 
-        def answered(_result: int) -> None:
-            if box.clickedButton() is clear and self.switch is not None:
-                self.switch.clear_log()
-                self._records = []
-                self.log.clear()
-                self.clear_log.setEnabled(False)
-            box.deleteLater()
-
-        box.finished.connect(answered)
-        box.open()  # never blocks the GUI thread
+    def _clear(self) -> None:
+        if self.switch is not None:
+            self.switch.clear_log()
+            self._records = []
+            self.log.clear()
+            self.clear_log.setEnabled(False)
 
     def _test(self) -> None:
         """GET /v1/models on the running server with the saved key (off the GUI thread)."""
@@ -323,10 +280,6 @@ class ConnectPage(QScrollArea):
         return {"server_enabled": self.enabled.isChecked(), "server_port": self.port.value(),
                 "server_host": self.network.host(),
                 "server_api_key": self._key, "server_cors_origins": origins}
-
-
-def _size(locale: QLocale, size: int) -> str:
-    return locale.formattedDataSize(size, 1, QLocale.DataSizeFormat.DataSizeTraditionalFormat)
 
 
 def _row(record: RequestRecord) -> str:

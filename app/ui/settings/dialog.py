@@ -2,24 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import Signal
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import (
     QCheckBox,
-    QComboBox,
     QDialog,
     QDialogButtonBox,
     QFileDialog,
     QFormLayout,
-    QHBoxLayout,
     QKeySequenceEdit,
     QLabel,
     QLineEdit,
     QListWidget,
-    QPushButton,
-    QSpinBox,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -37,16 +34,10 @@ from app.ui.settings.skills import SkillsTab
 from app.ui.settings.speed import SpeedTab
 from app.ui.shell.autostart import platform_autostart
 from app.ui.shell.hotkey import default_hotkey
+from app.ui.widgets import add_tabs, button, choice, dim_label, hbox, spin_box
 from backends.engines import AUTO, CHOICES, Engine, display_name
 from backends.select import EngineChoice
 from skills.office.access import default_output_folder
-
-
-def _hint(text: str = "") -> QLabel:
-    label = QLabel(text)
-    label.setObjectName("dim")
-    label.setWordWrap(True)
-    return label
 
 
 class FolderList(QWidget):
@@ -62,18 +53,11 @@ class FolderList(QWidget):
         self.list.addItems(folders)
         self.list.setMaximumHeight(110)
         column.addWidget(self.list)
-        row = QHBoxLayout()
-        add = QPushButton(self.tr("Add…"))
-        add.setAccessibleName(self.tr("Add a folder to %1").replace("%1", title))
-        add.clicked.connect(self._add)
-        remove = QPushButton(self.tr("Remove"))
-        remove.setAccessibleName(self.tr("Remove the selected folder from %1").replace("%1",
-                                                                                      title))
-        remove.clicked.connect(self._remove)
-        row.addWidget(add)
-        row.addWidget(remove)
-        row.addStretch(1)
-        column.addLayout(row)
+        column.addLayout(hbox(
+            button(self.tr("Add…"), self._add,
+                   self.tr("Add a folder to %1").replace("%1", title)),
+            button(self.tr("Remove"), self._remove,
+                   self.tr("Remove the selected folder from %1").replace("%1", title)), None))
 
     def folders(self) -> list[str]:
         return [self.list.item(i).text() for i in range(self.list.count())]
@@ -97,20 +81,13 @@ class OutputFolder(QWidget):
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._title, self._default, self._folder = title, default, folder
-        row = QHBoxLayout(self)
-        row.setContentsMargins(0, 0, 0, 0)
-        self.path = QLineEdit()
-        self.path.setReadOnly(True)
+        self.path = QLineEdit(readOnly=True)
         self.path.setAccessibleName(title)
-        choose = QPushButton(self.tr("Choose…"))
-        choose.setAccessibleName(self.tr("Choose %1").replace("%1", title))
-        choose.clicked.connect(self._choose)
-        self.reset = QPushButton(self.tr("Default"))
-        self.reset.setAccessibleName(self.tr("Use the default for %1").replace("%1", title))
-        self.reset.clicked.connect(lambda: self.set_folder(""))
-        row.addWidget(self.path, 1)
-        row.addWidget(choose)
-        row.addWidget(self.reset)
+        self.reset = button(self.tr("Default"), lambda: self.set_folder(""),
+                            self.tr("Use the default for %1").replace("%1", title))
+        self.setLayout(hbox((self.path, 1), button(self.tr("Choose…"), self._choose,
+                                                  self.tr("Choose %1").replace("%1", title)),
+                           self.reset, margins=False))
         self.set_folder(folder)
 
     def folder(self) -> str:
@@ -147,38 +124,24 @@ class SettingsDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(18, 16, 18, 14)
         self.tabs = QTabWidget()
-        self.tabs.addTab(self._model_tab(), "")
-        self.tabs.addTab(self._folders_tab(), "")
-        self.tabs.addTab(self._general_tab(), "")
         self.mcp = McpServersPage(list(self.settings.mcp_servers))
-        self.tabs.addTab(self.mcp, "")
-        self._tr(lambda: self.tabs.setTabText(self.tabs.indexOf(self.mcp),
-                                              self.tr("Tool servers")))
         self.generation = GenerationTab(self.settings)
-        self.tabs.addTab(self.generation, "")
-        self._tr(lambda: self.tabs.setTabText(self.tabs.indexOf(self.generation),
-                                              self.tr("Answers")))
         self.skills = SkillsTab(ctx)
-        self.tabs.addTab(self.skills, "")
-        self._tr(lambda: self.tabs.setTabText(self.tabs.indexOf(self.skills), self.tr("Skills")))
         self.memory = MemoryTab(ctx)
-        self.tabs.addTab(self.memory, "")
-        self._tr(lambda: self.tabs.setTabText(self.tabs.indexOf(self.memory), self.tr("Memory")))
         self.speed = SpeedTab(ctx)
-        self.tabs.addTab(self.speed, "")
-        self._tr(lambda: self.tabs.setTabText(self.tabs.indexOf(self.speed), self.tr("Speed")))
         self.privacy = PrivacyTab(ctx)
-        self.tabs.addTab(self.privacy, "")
-        self._tr(lambda: self.tabs.setTabText(self.tabs.indexOf(self.privacy),
-                                              self.tr("Privacy")))
         self.connect_page = ConnectPage(ctx, ctx.server,
                                         use_context=lambda tokens: self.context.setValue(tokens))
-        self.tabs.addTab(self.connect_page, "")
-        self._tr(lambda: self.tabs.setTabText(self.tabs.indexOf(self.connect_page),
-                                              self.tr("Connect another app")))
-        self._tr(lambda: self.tabs.setTabText(0, self.tr("Model")))
-        self._tr(lambda: self.tabs.setTabText(1, self.tr("Folders")))
-        self._tr(lambda: self.tabs.setTabText(2, self.tr("General")))
+        tabs: list[tuple[QWidget, Callable[[], str]]] = [
+            (self._model_tab(), lambda: self.tr("Model")),
+            (self._folders_tab(), lambda: self.tr("Folders")),
+            (self._general_tab(), lambda: self.tr("General")),
+            (self.mcp, lambda: self.tr("Tool servers")),
+            (self.generation, lambda: self.tr("Answers")), (self.skills, lambda: self.tr("Skills")),
+            (self.memory, lambda: self.tr("Memory")), (self.speed, lambda: self.tr("Speed")),
+            (self.privacy, lambda: self.tr("Privacy")),
+            (self.connect_page, lambda: self.tr("Connect another app"))]
+        add_tabs(self.tabs, self._tr, tabs)
         layout.addWidget(self.tabs, 1)
         self._fit_tabs()
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save
@@ -204,47 +167,31 @@ class SettingsDialog(QDialog):
         form = QFormLayout(page)
         form.setContentsMargins(12, 14, 12, 8)
         form.setVerticalSpacing(10)
-        row = QHBoxLayout()
-        row.setSpacing(6)
-        self.model_path = QLineEdit(self.settings.model_path)
-        self.model_path.setPlaceholderText(self.tr("No model chosen"))
+        self.model_path = QLineEdit(self.settings.model_path, placeholderText=self.tr("No model chosen"))
         self.model_path.setAccessibleName(self.tr("Model file or folder"))
         self.model_path.editingFinished.connect(self._explain_engine)
-        manage = QPushButton(self.tr("Models…"))
-        manage.setAccessibleName(self.tr("Manage models"))
-        manage.clicked.connect(self.open_models)
-        row.addWidget(self.model_path, 1)
-        row.addWidget(manage)
-        form.addRow(self.tr("Model"), row)
-        self.engine = QComboBox()
-        self.engine.setAccessibleName(self.tr("Engine"))
+        manage = button(self.tr("Models…"), self.open_models.emit, self.tr("Manage models"))
+        form.addRow(self.tr("Model"), hbox((self.model_path, 1), manage))
         names = {AUTO: self.tr("Automatic"), Engine.REMOTE: self.tr("Remote server")}
-        for key in CHOICES:
-            self.engine.addItem(names.get(key) or display_name(key), key)
-        self.engine.setCurrentIndex(max(0, self.engine.findData(self.settings.engine)))
+        self.engine = choice([(names.get(key) or display_name(key), key) for key in CHOICES],
+                             self.settings.engine, self.tr("Engine"))
         self.engine.currentIndexChanged.connect(lambda _i: self._explain_engine())
         form.addRow(self.tr("Engine"), self.engine)
-        self.remote_url = QLineEdit(self.settings.remote_url)
-        self.remote_url.setPlaceholderText("http://127.0.0.1:8080/v1")
+        self.remote_url = QLineEdit(self.settings.remote_url, placeholderText="http://127.0.0.1:8080/v1")
         self.remote_url.setAccessibleName(self.tr("Remote server address"))
         self.remote_url.editingFinished.connect(self._explain_engine)
         form.addRow(self.tr("Server"), self.remote_url)
-        self.engine_reason = _hint()
+        self.engine_reason = dim_label()
         form.addRow("", self.engine_reason)
-        self.context = QSpinBox()
-        self.context.setRange(0, 262144)
-        self.context.setSingleStep(1024)
+        self.context = spin_box(0, 262144, self.settings.context_length,
+                                self.tr("Context length in tokens"), step=1024)
         self.context.setSpecialValueText(self.tr("Automatic (from free memory)"))
-        self.context.setValue(self.settings.context_length)
-        self.context.setAccessibleName(self.tr("Context length in tokens"))
         form.addRow(self.tr("Context length"), self.context)
-        self.kv = QComboBox()
-        self.kv.addItem(self.tr("f16 (best quality)"), "f16")
-        self.kv.addItem(self.tr("q8_0 (half the memory)"), "q8_0")
-        self.kv.setCurrentIndex(max(0, self.kv.findData(self.settings.kv_type)))
-        self.kv.setAccessibleName(self.tr("KV cache precision"))
+        self.kv = choice([(self.tr("f16 (best quality)"), "f16"),
+                          (self.tr("q8_0 (half the memory)"), "q8_0")], self.settings.kv_type,
+                         self.tr("KV cache precision"))
         form.addRow(self.tr("KV cache"), self.kv)
-        form.addRow("", _hint(self.tr("Each token of context takes 176 KiB at f16 (94 KiB at "
+        form.addRow("", dim_label(self.tr("Each token of context takes 176 KiB at f16 (94 KiB at "
                                       "q8_0): 8K tokens need about 1.4 GiB.")))
         self.thinking = QCheckBox(self.tr("Think before answering by default"))
         self.thinking.setChecked(self.settings.thinking_default)
@@ -285,29 +232,21 @@ class SettingsDialog(QDialog):
         self.hotkey.setMaximumSequenceLength(1)
         self.hotkey.setAccessibleName(self.tr("Quick ask shortcut"))
         form.addRow(self.tr("Quick ask shortcut"), self.hotkey)
-        self.hotkey_status = _hint()
+        self.hotkey_status = dim_label()
         self._show_hotkey_status(getattr(self.ctx.hotkey, "status", None))
         self.hotkey.editingFinished.connect(self._try_hotkey)
         form.addRow("", self.hotkey_status)
-        self.theme = QComboBox()
-        for key, label in (("system", self.tr("Follow the system")), ("light", self.tr("Light")),
-                           ("dark", self.tr("Dark"))):
-            self.theme.addItem(label, key)
-        self.theme.setCurrentIndex(max(0, self.theme.findData(self.settings.theme)))
-        self.theme.setAccessibleName(self.tr("Theme"))
+        self.theme = choice([(self.tr("Follow the system"), "system"), (self.tr("Light"), "light"),
+                             (self.tr("Dark"), "dark")], self.settings.theme, self.tr("Theme"))
         form.addRow(self.tr("Theme"), self.theme)
-        self.language = QComboBox()
-        self.language.addItem(self.tr("Follow the system"), "system")
-        for key, label in LANGUAGES.items():
-            self.language.addItem(label, key)
-        self.language.setCurrentIndex(max(0, self.language.findData(self.settings.language)))
-        self.language.setAccessibleName(self.tr("Language"))
+        self.language = choice([(self.tr("Follow the system"), "system"),
+                                *((label, key) for key, label in LANGUAGES.items())],
+                               self.settings.language, self.tr("Language"))
         form.addRow(self.tr("Language"), self.language)
-        form.addRow("", _hint(self.tr("The language changes as soon as you save.")))
-        test = QPushButton(self.tr("Show a test notification"))
-        test.setAccessibleName(self.tr("Show a test notification"))
-        test.clicked.connect(self.test_notification)
-        form.addRow(self.tr("Reminders"), test)
+        form.addRow("", dim_label(self.tr("The language changes as soon as you save.")))
+        form.addRow(self.tr("Reminders"), button(self.tr("Show a test notification"),
+                                                  self.test_notification.emit,
+                                                  self.tr("Show a test notification")))
         # The OS's own login-item record is the setting (the Windows installer writes it too).
         self.autostart = QCheckBox()
         self._tr(lambda: self.autostart.setText(self.tr("Start Hearth in the tray when I sign in")))

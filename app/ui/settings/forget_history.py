@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QCheckBox, QMessageBox, QWidget
 
 from app.ui.context import UiContext
 from app.ui.i18n import plural
+from app.ui.widgets import confirm, tell
 
 
 class HistoryEraser(QObject):
@@ -45,41 +46,29 @@ class HistoryEraser(QObject):
     def _confirm(self, ids: set[str], taught: list[int] | None = None) -> None:
         self._asked, count = ids, len(ids)
         if count == 0:
-            self.box = QMessageBox(QMessageBox.Icon.Information, self.tr("Delete all history"),
-                                   self.tr("There is no history to delete."),
-                                   QMessageBox.StandardButton.Ok, self._parent)
-            self._show(self.box)
+            self.box = tell(self._parent, self.tr("Delete all history"),
+                            self.tr("There is no history to delete."),
+                            QMessageBox.Icon.Information)
             return
         question = plural(count, self.tr("Delete your conversation for good?"),
                           self.tr("Delete all %1 conversations for good?"))
         detail = self.tr("Their messages, the documents dropped into them, the model's saved "
                          "memory of them (KV caches) and their search entries are forgotten. "
                          "This cannot be undone.")
-        box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Delete all history"),
-                          f"{question}\n\n{detail}", QMessageBox.StandardButton.Cancel,
-                          self._parent)
-        delete = box.addButton(self.tr("Delete all"), QMessageBox.ButtonRole.DestructiveRole)
-        box.setDefaultButton(QMessageBox.StandardButton.Cancel)  # Enter keeps the history
+
+        def erase() -> None:
+            check = box.checkBox()
+            self.erase(taught if check is not None and check.isChecked() else [])
+
+        box = confirm(self._parent, self.tr("Delete all history"), f"{question}\n\n{detail}",
+                      self.tr("Delete all"), erase)
         if taught:  # what the chats taught is named, and goes too unless unticked
             also = QCheckBox(plural(len(taught), self.tr(
                 "Also forget the one thing Hearth remembers from them"), self.tr(
                 "Also forget the %1 things Hearth remembers from them")), box)
             also.setChecked(True)
             box.setCheckBox(also)
-
-        def clicked(button: object) -> None:
-            if button is delete:
-                check = box.checkBox()
-                self.erase(taught if check is not None and check.isChecked() else [])
-
-        box.buttonClicked.connect(clicked)
         self.box = box
-        self._show(box)
-
-    @staticmethod
-    def _show(box: QMessageBox) -> None:
-        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        box.open()
 
     def erase(self, memories: list[int] | None = None) -> None:
         """Forget every conversation now (no question asked), and these memories with them."""

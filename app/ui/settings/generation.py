@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtWidgets import QDoubleSpinBox, QFormLayout, QLabel, QSpinBox, QWidget
+from PySide6.QtWidgets import QDoubleSpinBox, QFormLayout, QSpinBox, QWidget
 
 from app.core.settings import Settings
+from app.ui.widgets import bold_label, decimal_box, dim_label, hbox, spin_box
 
 _BUDGETS = ("thinking_budget_chat", "thinking_budget_quick", "thinking_budget_tools",
             "thinking_budget_title")
@@ -21,35 +22,30 @@ class GenerationTab(QWidget):
         form = QFormLayout(self)
         form.setContentsMargins(12, 14, 12, 8)
         form.setVerticalSpacing(8)
-        form.addRow(_title(self.tr("Answering a message")))
+        form.addRow(bold_label(self.tr("Answering a message")))
         self.chat_temperature = _temperature(settings.chat_temperature,
                                              self.tr("Temperature when answering a message"))
         form.addRow(self.tr("Temperature"), self.chat_temperature)
         self.chat_top_p, self.chat_top_k = _top(settings.chat_top_p, settings.chat_top_k)
-        form.addRow(self.tr("Top p / top k"), _pair(self.chat_top_p, self.chat_top_k))
-        form.addRow(_title(self.tr("Steps after a tool result")))
+        form.addRow(self.tr("Top p / top k"), hbox(self.chat_top_p, self.chat_top_k))
+        form.addRow(bold_label(self.tr("Steps after a tool result")))
         self.tool_temperature = _temperature(settings.tool_temperature,
                                              self.tr("Temperature after a tool result"))
         form.addRow(self.tr("Temperature"), self.tool_temperature)
         self.tool_top_p, self.tool_top_k = _top(settings.tool_top_p, settings.tool_top_k)
-        form.addRow(self.tr("Top p / top k"), _pair(self.tool_top_p, self.tool_top_k))
-        form.addRow(_title(self.tr("Thinking budget (tokens; 0 answers without thinking)")))
+        form.addRow(self.tr("Top p / top k"), hbox(self.tool_top_p, self.tool_top_k))
+        form.addRow(bold_label(self.tr("Thinking budget (tokens; 0 answers without thinking)")))
         labels = (self.tr("Chat"), self.tr("Quick ask"), self.tr("Tool steps"),
                   self.tr("Titles"))
         self.budgets: dict[str, QSpinBox] = {}
         for name, label in zip(_BUDGETS, labels, strict=True):
-            box = QSpinBox()
-            box.setRange(0, 32768)
-            box.setSingleStep(256)
-            box.setValue(int(getattr(settings, name)))
-            box.setAccessibleName(self.tr("Thinking budget: %1").replace("%1", label))
-            self.budgets[name] = box
-            form.addRow(label, box)
-        hint = QLabel(self.tr("When the reasoning reaches its budget, or goes in circles, Hearth "
-                              "closes it and the model answers (\"Thinking was cut short\")."))
-        hint.setObjectName("dim")
-        hint.setWordWrap(True)
-        form.addRow("", hint)
+            self.budgets[name] = spin_box(0, 32768, int(getattr(settings, name)),
+                                          self.tr("Thinking budget: %1").replace("%1", label),
+                                          step=256)
+            form.addRow(label, self.budgets[name])
+        form.addRow("", dim_label(self.tr(
+            "When the reasoning reaches its budget, or goes in circles, Hearth closes it and the "
+            "model answers (\"Thinking was cut short\").")))
 
     def values(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -64,41 +60,9 @@ class GenerationTab(QWidget):
         return out
 
 
-def _title(text: str) -> QLabel:
-    label = QLabel(f"<b>{text}</b>")
-    return label
-
-
 def _temperature(value: float, name: str) -> QDoubleSpinBox:
-    box = QDoubleSpinBox()
-    box.setRange(0.0, 2.0)
-    box.setSingleStep(0.1)
-    box.setDecimals(2)
-    box.setValue(value)
-    box.setAccessibleName(name)
-    return box
+    return decimal_box(0.0, 2.0, value, name, step=0.1)
 
 
 def _top(top_p: float, top_k: int) -> tuple[QDoubleSpinBox, QSpinBox]:
-    p = QDoubleSpinBox()
-    p.setRange(0.05, 1.0)
-    p.setSingleStep(0.05)
-    p.setDecimals(2)
-    p.setValue(top_p)
-    p.setAccessibleName("top p")
-    k = QSpinBox()
-    k.setRange(0, 200)
-    k.setValue(top_k)
-    k.setAccessibleName("top k")
-    return p, k
-
-
-def _pair(left: QWidget, right: QWidget) -> QWidget:
-    from PySide6.QtWidgets import QHBoxLayout
-
-    box = QWidget()
-    row = QHBoxLayout(box)
-    row.setContentsMargins(0, 0, 0, 0)
-    row.addWidget(left)
-    row.addWidget(right)
-    return box
+    return decimal_box(0.05, 1.0, top_p, "top p", step=0.05), spin_box(0, 200, top_k, "top k")

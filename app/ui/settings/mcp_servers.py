@@ -11,11 +11,9 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFormLayout,
-    QHBoxLayout,
     QHeaderView,
     QLabel,
     QLineEdit,
-    QPushButton,
     QRadioButton,
     QTableWidget,
     QTableWidgetItem,
@@ -24,6 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.settings import McpServer
+from app.ui.widgets import button, dim_label, hbox
 
 NO_NAME = QT_TRANSLATE_NOOP("ServerDialog", "Give the server a name.")
 BAD_URL = QT_TRANSLATE_NOOP("ServerDialog", "The address must start with http:// or https://.")
@@ -69,16 +68,12 @@ class ServerDialog(QDialog):
         group = QButtonGroup(self)
         group.addButton(self.use_command)
         group.addButton(self.use_url)
-        kind = QHBoxLayout()
-        kind.addWidget(self.use_command)
-        kind.addWidget(self.use_url)
-        form.addRow(self.tr("How"), kind)
+        form.addRow(self.tr("How"), hbox(self.use_command, self.use_url))
         self.command = QLineEdit(shlex.join(server.command) if server and server.command else "")
         self.command.setPlaceholderText("npx -y @modelcontextprotocol/server-filesystem ~/Notes")
         self.command.setAccessibleName(self.tr("Command"))
         form.addRow(self.tr("Command"), self.command)
-        self.url = QLineEdit(server.url if server else "")
-        self.url.setPlaceholderText("http://127.0.0.1:8931/mcp")
+        self.url = QLineEdit(server.url if server else "", placeholderText="http://127.0.0.1:8931/mcp")
         self.url.setAccessibleName(self.tr("Address"))
         form.addRow(self.tr("Address"), self.url)
         self.trusted = QCheckBox(self.tr("Trust this server: run its tools without asking"))
@@ -123,12 +118,9 @@ class McpServersPage(QWidget):
         self._servers = list(servers)
         column = QVBoxLayout(self)
         column.setContentsMargins(12, 14, 12, 8)
-        intro = QLabel(self.tr("Tool servers (MCP) give Hearth more tools. Hearth asks before "
-                               "running a tool unless you trust its server. Changes take effect "
-                               "the next time Hearth starts."))
-        intro.setWordWrap(True)
-        intro.setObjectName("dim")
-        column.addWidget(intro)
+        column.addWidget(dim_label(self.tr(
+            "Tool servers (MCP) give Hearth more tools. Hearth asks before running a tool "
+            "unless you trust its server. Changes take effect the next time Hearth starts.")))
         self.table = QTableWidget(0, 3)
         self.table.setHorizontalHeaderLabels([self.tr("Name"), self.tr("Program or address"),
                                               self.tr("Trusted")])
@@ -139,15 +131,9 @@ class McpServersPage(QWidget):
         self.table.setAccessibleName(self.tr("Tool servers"))
         self.table.cellDoubleClicked.connect(lambda row, _c: self.edit(row))
         column.addWidget(self.table, 1)
-        row = QHBoxLayout()
-        for text, slot in ((self.tr("Add…"), lambda: self.edit(None)),
-                           (self.tr("Edit…"), lambda: self.edit(self.table.currentRow())),
-                           (self.tr("Remove"), self.remove_current)):
-            button = QPushButton(text)
-            button.clicked.connect(slot)
-            row.addWidget(button)
-        row.addStretch(1)
-        column.addLayout(row)
+        column.addLayout(hbox(button(self.tr("Add…"), lambda: self.edit(None)),
+                              button(self.tr("Edit…"), lambda: self.edit(self.table.currentRow())),
+                              button(self.tr("Remove"), self.remove_current), None))
         self._fill()
 
     def servers(self) -> list[McpServer]:

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 from app.core.memory.store import MAX_INSTRUCTIONS, Memory, MemoryStore
 from app.ui.context import UiContext
 from app.ui.i18n import Retranslator, plural
+from app.ui.widgets import bold_label, confirm, dim_label, hbox, tell, tr_button
 
 ID_ROLE = Qt.ItemDataRole.UserRole
 SOURCE_ROLE = Qt.ItemDataRole.UserRole + 1  # the chat's id; "" when it cannot be opened
@@ -88,8 +89,7 @@ class MemoryTab(QWidget):
             "For example: always answer in metric; I'm a nurse on night shifts.")))
         self._tr(lambda: self.instructions.setAccessibleName(self.tr("Standing instructions")))
         column.addWidget(self.instructions)
-        self.too_long = QLabel()
-        self.too_long.setWordWrap(True)
+        self.too_long = QLabel(wordWrap=True)
         self.too_long.hide()
         column.addWidget(self.too_long)
         column.addWidget(self._bold(lambda: self.tr("What Hearth remembers about you")))
@@ -106,17 +106,12 @@ class MemoryTab(QWidget):
 
     # -- building -------------------------------------------------------------------------------
     def _dim(self, text: Callable[[], str]) -> QLabel:
-        label = QLabel()
-        label.setObjectName("dim")
-        label.setWordWrap(True)
-        self._tr(lambda: label.setText(text()))
-        return label
+        return self._texted(dim_label(), text)
 
     def _bold(self, text: Callable[[], str]) -> QLabel:
-        label = QLabel()
-        font = label.font()
-        font.setBold(True)
-        label.setFont(font)
+        return self._texted(bold_label(), text)
+
+    def _texted(self, label: QLabel, text: Callable[[], str]) -> QLabel:
         self._tr(lambda: label.setText(text()))
         return label
 
@@ -141,28 +136,15 @@ class MemoryTab(QWidget):
         return self.table
 
     def _buttons(self) -> QHBoxLayout:
-        row = QHBoxLayout()
         self.edit_button = self._button(lambda: self.tr("Edit"), self._edit_current)
         self.open_button = self._button(lambda: self.tr("Open its chat"), self.open_chat)
         self.delete_button = self._button(lambda: self.tr("Forget…"), self.ask_delete)
         self.delete_all = self._button(lambda: self.tr("Forget all…"), self.ask_delete_all)
-        for button in (self.edit_button, self.open_button, self.delete_button):
-            row.addWidget(button)
-        row.addStretch(1)
-        row.addWidget(self.delete_all)
         self._selection_changed()
-        return row
+        return hbox(self.edit_button, self.open_button, self.delete_button, None, self.delete_all)
 
     def _button(self, text: Callable[[], str], slot: Callable[[], object]) -> QPushButton:
-        button = QPushButton()
-
-        def name() -> None:
-            button.setText(text())
-            button.setAccessibleName(text())
-
-        self._tr(name)
-        button.clicked.connect(lambda _checked=False: slot())
-        return button
+        return tr_button(self._tr, text, slot, named=True)
 
     # -- reading ---------------------------------------------------------------------------------
     def reload(self) -> None:
@@ -257,10 +239,7 @@ class MemoryTab(QWidget):
                          self._refused)
 
     def _refused(self, error: Exception) -> None:
-        self.box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Memory not changed"),
-                               str(error), QMessageBox.StandardButton.Ok, self)
-        self.box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        self.box.open()
+        self.box = tell(self, self.tr("Memory not changed"), str(error))
         self.reload()  # the text as it is stored
 
     def open_chat(self, row: int | None = None) -> None:
@@ -286,18 +265,12 @@ class MemoryTab(QWidget):
 
     def _ask(self, question: str, action: str,
              change: Callable[[MemoryStore], object]) -> None:
-        box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Forget memories"),
-                          question + "\n\n" + self.tr("This cannot be undone."),
-                          QMessageBox.StandardButton.Cancel, self)
-        forget = box.addButton(action, QMessageBox.ButtonRole.DestructiveRole)
-        box.setDefaultButton(QMessageBox.StandardButton.Cancel)  # Enter keeps them
-        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         memory = self.ctx.lazy("memory")
-        box.buttonClicked.connect(lambda button: self.ctx.ops.run(
-            lambda: change(memory), lambda _r: self._done(),
-            title=self.tr("Could not forget")) if button is forget else None)
-        self.box = box
-        box.open()
+        self.box = confirm(self, self.tr("Forget memories"),
+                           question + "\n\n" + self.tr("This cannot be undone."), action,
+                           lambda: self.ctx.ops.run(lambda: change(memory),
+                                                    lambda _r: self._done(),
+                                                    title=self.tr("Could not forget")))
 
     def _done(self) -> None:
         self.changed.emit()

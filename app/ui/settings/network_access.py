@@ -7,9 +7,10 @@ from urllib.parse import urlsplit
 
 from PySide6.QtCore import Signal
 from PySide6.QtNetwork import QAbstractSocket, QNetworkInterface
-from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QCheckBox, QLabel, QVBoxLayout, QWidget
 
 from app.core.server.guard import ANY_ADDRESS, base_url, is_loopback_host
+from app.ui.widgets import choice, hbox
 
 LOOPBACK = "127.0.0.1"
 
@@ -56,17 +57,11 @@ class NetworkAccess(QWidget):
         self.allow.setAccessibleName(self.allow.text())
         self.allow.setChecked(not is_loopback_host(current))
         column.addWidget(self.allow)
-        row = QHBoxLayout()
-        row.addWidget(QLabel(self.tr("Listen on")))
-        self.address = QComboBox()
-        self.address.setAccessibleName(self.tr("Network address to listen on"))
-        for address in network_addresses(current):
-            shown = (self.tr("Every network (%1)").replace("%1", address)
-                     if address == ANY_ADDRESS else address)
-            self.address.addItem(shown, address)
-        self.address.setCurrentIndex(max(0, self.address.findData(current)))
-        row.addWidget(self.address, 1)
-        column.addLayout(row)
+        self.address = choice([(self.tr("Every network (%1)").replace("%1", address)
+                                if address == ANY_ADDRESS else address, address)
+                               for address in network_addresses(current)], current,
+                              self.tr("Network address to listen on"))
+        column.addLayout(hbox(QLabel(self.tr("Listen on")), (self.address, 1)))
         self.warning = QLabel("⚠ " + self.tr(
             "Anyone on your network who has the key can then use Hearth's model, and ask to "
             "change your calendar (you still allow or refuse each change). Hearth's Host check "

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from app.ui.context import UiContext
 from app.ui.i18n import plural
 from app.ui.settings.forget_history import HistoryEraser
+from app.ui.widgets import bold_label, button, dim_label
 
 
 class PrivacyTab(QWidget):
@@ -17,26 +18,18 @@ class PrivacyTab(QWidget):
         column = QVBoxLayout(self)
         column.setContentsMargins(12, 14, 12, 8)
         column.setSpacing(10)
-        heading = QLabel(self.tr("History"))
-        font = heading.font()
-        font.setBold(True)
-        heading.setFont(font)
-        column.addWidget(heading)
+        column.addWidget(bold_label(self.tr("History")))
         where = QLabel(self.tr("Your conversations, the documents dropped into them and the "
                                "model's memory of them stay on this computer."))
         where.setWordWrap(True)
         column.addWidget(where)
         self.eraser = HistoryEraser(ctx, self)
-        self.delete_all = QPushButton(self.tr("Delete all history…"))
-        self.delete_all.setAccessibleName(self.tr("Delete all history"))
-        self.delete_all.clicked.connect(self.eraser.ask)
+        self.delete_all = button(self.tr("Delete all history…"), self.eraser.ask,
+                                 self.tr("Delete all history"))
         column.addWidget(self.delete_all)
-        done = QLabel()
-        done.setObjectName("dim")
-        done.setWordWrap(True)
-        self.done = done
+        self.done = dim_label()
         self.eraser.erased.connect(self._erased)
-        column.addWidget(done)
+        column.addWidget(self.done)
         column.addStretch(1)
 
     def _erased(self, gone: list[object]) -> None:

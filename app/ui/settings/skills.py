@@ -6,10 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt
-from PySide6.QtWidgets import QCheckBox, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QCheckBox, QVBoxLayout, QWidget
 
 from app.core.skill_switches import enabled_setting, families
 from app.ui.context import UiContext
+from app.ui.widgets import dim_label
 
 _NAMES: dict[str, tuple[str, str]] = {
     "builtin": (str(QT_TRANSLATE_NOOP("SkillsTab", "Time and units")),
@@ -43,12 +44,9 @@ class SkillsTab(QWidget):
         self.switches: dict[str, QCheckBox] = {}
         self._column = QVBoxLayout(self)
         self._column.setContentsMargins(12, 14, 12, 8)
-        hint = QLabel(self.tr("What the assistant may use. A skill switched off is not offered "
-                              "to the model from your next message on, so its prompt is "
-                              "shorter and answers start sooner."))
-        hint.setObjectName("dim")
-        hint.setWordWrap(True)
-        self._column.addWidget(hint)
+        self._column.addWidget(dim_label(self.tr(
+            "What the assistant may use. A skill switched off is not offered to the model from "
+            "your next message on, so its prompt is shorter and answers start sooner.")))
         self._column.addStretch(1)
         ctx.ops.run(lambda: families(ctx.assistant().registered), self._list,
                     lambda _exc: None)
@@ -70,9 +68,7 @@ class SkillsTab(QWidget):
             at = self._column.count() - 1  # above the stretch
             self._column.insertWidget(at, switch, 0, Qt.AlignmentFlag.AlignLeft)
             if description:
-                words = QLabel(self.tr(description))
-                words.setObjectName("dim")
-                words.setWordWrap(True)
+                words = dim_label(self.tr(description))
                 words.setContentsMargins(24, 0, 0, 6)
                 switch.setAccessibleDescription(words.text())
                 self._column.insertWidget(at + 1, words)

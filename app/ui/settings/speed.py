@@ -4,17 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtWidgets import (
-    QCheckBox,
-    QFormLayout,
-    QHBoxLayout,
-    QLabel,
-    QPushButton,
-    QSpinBox,
-    QWidget,
-)
+from PySide6.QtWidgets import QCheckBox, QFormLayout, QLabel, QWidget
 
 from app.ui.context import UiContext
+from app.ui.widgets import button, dim_label, hbox, spin_box
 from backends.cpu import physical_cores
 
 MIB = 1024**2
@@ -31,12 +24,9 @@ class SpeedTab(QWidget):
         form = QFormLayout(self)
         form.setContentsMargins(12, 14, 12, 8)
         form.setVerticalSpacing(10)
-        self.threads = QSpinBox()
-        self.threads.setRange(0, 256)
+        self.threads = spin_box(0, 256, max(0, settings.threads), self.tr("Engine threads"))
         self.threads.setSpecialValueText(
             self.tr("Automatic (%1, one per physical core)").replace("%1", str(physical_cores())))
-        self.threads.setValue(max(0, settings.threads))
-        self.threads.setAccessibleName(self.tr("Engine threads"))
         form.addRow(self.tr("Threads"), self.threads)
         self.lookup = QCheckBox(self.tr("Check guesses copied from the conversation"))
         self.lookup.setChecked(settings.prompt_lookup)
@@ -45,29 +35,18 @@ class SpeedTab(QWidget):
             "checks several guessed words in one step: faster, and the same answer. Applies "
             "when the model loads."))
         form.addRow(self.tr("Prompt lookup"), self.lookup)
-        self.limit = QSpinBox()
-        self.limit.setRange(0, 1024 * 1024)
-        self.limit.setSingleStep(512)
+        self.limit = spin_box(0, 1024 * 1024, max(0, settings.prefix_cache_mb),
+                              self.tr("Disk limit for saved prompt states"), step=512)
         self.limit.setSuffix(" MB")
-        self.limit.setValue(max(0, settings.prefix_cache_mb))
-        self.limit.setAccessibleName(self.tr("Disk limit for saved prompt states"))
         form.addRow(self.tr("Saved prompt states"), self.limit)
-        row = QHBoxLayout()
         self.usage = QLabel()
         self.usage.setAccessibleName(self.tr("Disk used by saved model states"))
-        self.clear = QPushButton(self.tr("Clear"))
-        self.clear.setAccessibleName(self.tr("Clear saved model states"))
-        self.clear.clicked.connect(self._clear)
-        row.addWidget(self.usage, 1)
-        row.addWidget(self.clear)
-        form.addRow(self.tr("On disk now"), row)
-        hint = QLabel(self.tr("Hearth keeps the model's reading of its instructions and tools "
-                              "on disk, so a new chat answers at once, even after a restart. "
-                              "The least recently used states go first when the limit is "
-                              "reached."))
-        hint.setObjectName("dim")
-        hint.setWordWrap(True)
-        form.addRow("", hint)
+        self.clear = button(self.tr("Clear"), self._clear, self.tr("Clear saved model states"))
+        form.addRow(self.tr("On disk now"), hbox((self.usage, 1), self.clear))
+        form.addRow("", dim_label(self.tr(
+            "Hearth keeps the model's reading of its instructions and tools on disk, so a new "
+            "chat answers at once, even after a restart. The least recently used states go "
+            "first when the limit is reached.")))
         self._refresh()
 
     def values(self) -> dict[str, Any]:

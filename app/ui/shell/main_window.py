@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import shiboken6
-from PySide6.QtCore import QEvent, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QTimer, Signal
 from PySide6.QtGui import (
     QAction,
     QCloseEvent,
@@ -19,16 +19,7 @@ from PySide6.QtGui import (
     QKeySequence,
     QShowEvent,
 )
-from PySide6.QtWidgets import (
-    QFileDialog,
-    QLabel,
-    QMainWindow,
-    QMenu,
-    QMessageBox,
-    QSplitter,
-    QStackedWidget,
-    QWidget,
-)
+from PySide6.QtWidgets import QFileDialog, QLabel, QMainWindow, QMenu, QSplitter, QStackedWidget, QWidget
 
 from app.ui.chat.chat_view import ChatView
 from app.ui.chat.live_answer import LiveAnswer
@@ -44,6 +35,7 @@ from app.ui.pages import (
     make_library_page,
     make_routines_page,
 )
+from app.ui.widgets import tell
 from backends.base import BackendInfo
 from backends.engines import Engine, display_name
 from backends.errors import NoUsableTemplate
@@ -56,6 +48,10 @@ if TYPE_CHECKING:
 
 def _set_name(widget: QWidget, name: Callable[[], str]) -> None:
     widget.setAccessibleName(name())
+
+
+def _model_name(info: object) -> str:
+    return str(getattr(info, "model_name", "") or Path(getattr(info, "model_path", "")).name)
 
 
 class MainWindow(QMainWindow):
@@ -140,29 +136,24 @@ class MainWindow(QMainWindow):
     def _build_status(self) -> None:
         bar = self.statusBar()
         bar.setSizeGripEnabled(False)
-        self.engine_label = QLabel()
+        self.engine_label, self.context_label, self.speed_label = QLabel(), QLabel(), QLabel()
         self._set_engine(lambda: self.tr("No model loaded"))
-        self.context_label = QLabel()
-        self.speed_label = QLabel()
-        names: list[tuple[QLabel, Callable[[], str]]] = [
-            (self.engine_label, lambda: self.tr("Model")),
-            (self.context_label, lambda: self.tr("Context used")),
-            (self.speed_label, lambda: self.tr("Speed of the last answer"))]
-        for label, name in names:
-            self._tr(partial(_set_name, label, name))
-            bar.addWidget(label)
         self.prefix_label = QLabel()  # "Preparing the assistant… 45%" / "Ready"
-        self._tr(lambda: self.prefix_label.setAccessibleName(self.tr("Assistant")))
-        bar.addPermanentWidget(self.prefix_label)
+        self.api_label = QLabel()  # the local server's queue, while it is on
+        self.download_label = QLabel()
+        names: list[tuple[QLabel, Callable[[], str], bool]] = [
+            (self.engine_label, lambda: self.tr("Model"), False),
+            (self.context_label, lambda: self.tr("Context used"), False),
+            (self.speed_label, lambda: self.tr("Speed of the last answer"), False),
+            (self.prefix_label, lambda: self.tr("Assistant"), True),
+            (self.api_label, lambda: self.tr("Other apps"), True),
+            (self.download_label, lambda: self.tr("Model download"), True)]
+        for label, name, permanent in names:  # permanent: on the right
+            self._tr(partial(_set_name, label, name))
+            (bar.addPermanentWidget if permanent else bar.addWidget)(label)
         self.prefix_status.connect(self._show_prefix)
         self._following_memory = False
         self.personal_changed.connect(self._personal_changed)
-        self.api_label = QLabel()  # the local server's queue, while it is on
-        self._tr(lambda: self.api_label.setAccessibleName(self.tr("Other apps")))
-        bar.addPermanentWidget(self.api_label)
-        self.download_label = QLabel()
-        self._tr(lambda: self.download_label.setAccessibleName(self.tr("Model download")))
-        bar.addPermanentWidget(self.download_label)
 
     def show_api(self, running: bool, waiting: int, url: str = "") -> None:
         """Status bar: whether other apps may use the model, how many requests wait, and,
@@ -204,14 +195,12 @@ class MainWindow(QMainWindow):
         # "退出" would stay in File and the app menu's (and the Dock's) Quit would not be ours.
         quit_action.setMenuRole(QAction.MenuRole.QuitRole)
         view = self._menu(lambda: self.tr("&View"))
-        self._action(view, lambda: self.tr("&Chat"), "Ctrl+1", lambda: self.show_page("chat"))
-        self._action(view, lambda: self.tr("&Library"), "Ctrl+2",
-                     lambda: self.show_page("library"))
-        self._action(view, lambda: self.tr("C&alendar"), "Ctrl+3",
-                     lambda: self.show_page("calendar"))
-        self._action(view, lambda: self.tr("&Files"), "Ctrl+4", lambda: self.show_page("files"))
-        self._action(view, lambda: self.tr("&Routines"), "Ctrl+5",
-                     lambda: self.show_page("routines"))
+        pages: list[tuple[Callable[[], str], str]] = [
+            (lambda: self.tr("&Chat"), "chat"), (lambda: self.tr("&Library"), "library"),
+            (lambda: self.tr("C&alendar"), "calendar"), (lambda: self.tr("&Files"), "files"),
+            (lambda: self.tr("&Routines"), "routines")]
+        for number, (text, page) in enumerate(pages, 1):
+            self._action(view, text, f"Ctrl+{number}", partial(self.show_page, page))
         view.addSeparator()
         self._action(view, lambda: self.tr("&Search chats"), "Ctrl+Shift+F",
                      self.sidebar._focus_search)
@@ -380,9 +369,7 @@ class MainWindow(QMainWindow):
             self._warm_up()
 
     def _show_failure(self, title: str, message: str) -> None:
-        box = QMessageBox(QMessageBox.Icon.Warning, title, message, parent=self)
-        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        box.open()
+        tell(self, title, message)
 
     # -- model --------------------------------------------------------------------------------
     def use_model(self, path: str) -> None:
@@ -423,8 +410,7 @@ class MainWindow(QMainWindow):
         self.ctx.ops.run(work, ready, self._model_failed)
 
     def _model_ready(self, info: object) -> None:
-        name = getattr(info, "model_name", "") or Path(getattr(info, "model_path", "")).name
-        kind = str(getattr(info, "engine", ""))
+        name, kind = _model_name(info), str(getattr(info, "engine", ""))
 
         def engine() -> str:
             shown = self.tr("remote") if kind == Engine.REMOTE else display_name(kind)
@@ -488,9 +474,8 @@ class MainWindow(QMainWindow):
             text = failure.text + " " + self.tr("No model is loaded now.")
         else:
             self._model_ready(info)
-            name = getattr(info, "model_name", "") or Path(getattr(info, "model_path", "")).name
             text = failure.text + " " + self.tr("%1 is still loaded and answers.").replace(
-                "%1", name)
+                "%1", _model_name(info))
         self.chat.show_failure(replace(failure, text=text))
         if isinstance(error, NoUsableTemplate):  # the Models dialog says why and offers a choice
             model = self.ctx.hearth.settings.model_path

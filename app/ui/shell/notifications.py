@@ -127,9 +127,7 @@ class Notifier(QObject):
             self._tray.showMessage(reminder.title, reminder.text, app_icon(), 15000)
 
     def snooze(self, reminder: Reminder, minutes: int = SNOOZE_MINUTES) -> QTimer:
-        timer = QTimer(self)
-        timer.setSingleShot(True)
-        timer.setInterval(minutes * 60_000)
+        timer = QTimer(self, singleShot=True, interval=minutes * 60_000)
         timer.timeout.connect(lambda: self._snoozed(timer, reminder))
         timer.start()
         self._snoozes.append(timer)

@@ -34,8 +34,7 @@ class Services(QObject):
         self._lock = threading.Lock()  # reminders start on a worker and stop on the GUI thread
         self._closing = False
         self._checking = False  # a routine check is running (it may take a model answer long)
-        self.routine_timer = QTimer(self)
-        self.routine_timer.setInterval(ROUTINE_CHECK_MS)
+        self.routine_timer = QTimer(self, interval=ROUTINE_CHECK_MS)
         self.routine_timer.timeout.connect(self.check_routines)
 
     def start(self) -> None:

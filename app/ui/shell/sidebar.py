@@ -13,21 +13,21 @@ from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QCheckBox,
     QInputDialog,
-    QLabel,
     QLineEdit,
     QListWidget,
     QListWidgetItem,
     QMenu,
     QMessageBox,
-    QPushButton,
     QStackedWidget,
     QVBoxLayout,
     QWidget,
 )
 
+from app.ui import widgets
 from app.ui.context import UiContext
 from app.ui.i18n import Retranslator, plural
 from app.ui.rich_delegate import HTML_ROLE, RichTextDelegate
+from app.ui.widgets import dim_label, tr_button
 
 ID_ROLE = Qt.ItemDataRole.UserRole
 SEARCH_DELAY_MS = 200
@@ -44,11 +44,6 @@ def _chosen(box: QMessageBox, taught: list[Any]) -> list[int]:
     """The memories to forget with the chat: those listed, if "Forget … too" stays ticked."""
     check = box.checkBox()
     return [m.id for m in taught] if check is not None and check.isChecked() else []
-
-
-def _name_button(button: QPushButton, text: Callable[[], str]) -> None:
-    button.setText(text())
-    button.setAccessibleName(text())
 
 
 class Sidebar(QWidget):
@@ -74,10 +69,9 @@ class Sidebar(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(10, 12, 10, 10)
         layout.setSpacing(8)
-        self.new_button = QPushButton()
-        self._tr(lambda: self.new_button.setText("＋  " + self.tr("New chat")))
+        self.new_button = tr_button(self._tr, lambda: "＋  " + self.tr("New chat"),
+                                    self.new_requested.emit)
         self._tr(lambda: self.new_button.setToolTip(self.tr("Start a new conversation (Ctrl+N)")))
-        self.new_button.clicked.connect(self.new_requested)
         layout.addWidget(self.new_button)
         self.search = QLineEdit()
         self._tr(lambda: self.search.setPlaceholderText(self.tr("Search all chats (Ctrl+K)")))
@@ -93,9 +87,7 @@ class Sidebar(QWidget):
         self.stack.addWidget(self._build_results())
         layout.addWidget(self.stack, 1)
         layout.addWidget(self._build_nav())
-        self._search_timer = QTimer(self)
-        self._search_timer.setSingleShot(True)
-        self._search_timer.setInterval(SEARCH_DELAY_MS)
+        self._search_timer = QTimer(self, singleShot=True, interval=SEARCH_DELAY_MS)
         self._search_timer.timeout.connect(self._run_search)
         QShortcut(QKeySequence("Ctrl+K"), self, self._focus_search)
         QShortcut(QKeySequence.StandardKey.Find, self, self._focus_search)
@@ -133,8 +125,7 @@ class Sidebar(QWidget):
         box = QWidget()
         column = QVBoxLayout(box)
         column.setContentsMargins(0, 0, 0, 0)
-        self.results_label = QLabel()
-        self.results_label.setObjectName("dim")
+        self.results_label = dim_label(wrap=False)
         column.addWidget(self.results_label)
         self.results = QListWidget()
         self.results.setObjectName("searchResults")
@@ -157,10 +148,8 @@ class Sidebar(QWidget):
             "calendar": lambda: self.tr("Calendar"), "routines": lambda: self.tr("Routines"),
             "models": lambda: self.tr("Models"), "settings": lambda: self.tr("Settings")}
         for key, text in texts.items():
-            button = QPushButton()
+            button = tr_button(self._tr, text, partial(self.page_requested.emit, key), named=True)
             button.setObjectName("nav")
-            self._tr(partial(_name_button, button, text))
-            button.clicked.connect(lambda _=False, k=key: self.page_requested.emit(k))
             column.addWidget(button)
         return nav
 
@@ -283,29 +272,24 @@ class Sidebar(QWidget):
     def delete(self, cid: str, confirm: bool = True) -> QMessageBox | None:
         """Deleting asks first, naming the chat, with Cancel as the default (Enter keeps it),
         and says what Hearth remembers from it, offering to forget that too."""
-        if confirm:
-            conv = self._conv(cid)
-            title = (conv.title if conv else "") or self.tr("New chat")
-            box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Delete conversation"),
+        if not confirm:
+            self._delete(cid, [])
+            return None
+        conv = self._conv(cid)
+        title = (conv.title if conv else "") or self.tr("New chat")
+        taught: list[Any] = []
+        box = widgets.confirm(self, self.tr("Delete conversation"),
                               self.tr("Delete “%1”? Its messages and the files dropped into it "
-                                      "are forgotten. This cannot be undone.")
-                              .replace("%1", title), QMessageBox.StandardButton.Cancel, self)
-            delete = box.addButton(self.tr("Delete"), QMessageBox.ButtonRole.DestructiveRole)
-            box.setDefaultButton(QMessageBox.StandardButton.Cancel)
-            box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-            taught: list[Any] = []
-            box.buttonClicked.connect(
-                lambda button: self._delete(cid, _chosen(box, taught))
-                if button is delete else None)
-            self._say_taught(box, delete, cid, taught)
-            box.open()
-            return box
-        self._delete(cid, [])
-        return None
+                                      "are forgotten. This cannot be undone.").replace("%1", title),
+                              self.tr("Delete"), lambda: self._delete(cid, _chosen(box, taught)))
+        self._say_taught(box, cid, taught)
+        return box
 
-    def _say_taught(self, box: QMessageBox, delete: Any, cid: str, taught: list[Any]) -> None:
+    def _say_taught(self, box: QMessageBox, cid: str, taught: list[Any]) -> None:
         """Delete waits (a few milliseconds) until the dialog can say what the chat taught, so
         it is never deleted with its memories kept unsaid."""
+        delete = next(b for b in box.buttons()
+                      if box.buttonRole(b) == QMessageBox.ButtonRole.DestructiveRole)
         delete.setEnabled(False)
         memory = self.ctx.lazy("memory")
 

@@ -26,29 +26,32 @@ class _XEvent(ctypes.Union):
     _fields_ = [("xclient", _ClientMessage), ("pad", ctypes.c_long * 24)]
 
 
+def typed_x11(signatures: dict[str, tuple[Any, list[Any]]]) -> Any:
+    """libX11 with these functions' (result type, argument types) declared; OSError without
+    the library."""
+    lib = ctypes.CDLL(ctypes.util.find_library("X11") or "libX11.so.6")
+    for name, (result, arguments) in signatures.items():
+        function = getattr(lib, name)
+        function.restype, function.argtypes = result, arguments
+    return lib
+
+
 def _xlib() -> Any:
     """libX11 with the few functions used here typed, or None off X11."""
     if QGuiApplication.platformName() != "xcb":
         return None
-    name = ctypes.util.find_library("X11") or "libX11.so.6"
+    pointer, number, word = ctypes.c_void_p, ctypes.c_int, ctypes.c_ulong
     try:
-        lib = ctypes.CDLL(name)
+        return typed_x11({
+            "XOpenDisplay": (pointer, [ctypes.c_char_p]), "XCloseDisplay": (number, [pointer]),
+            "XDefaultScreen": (number, [pointer]), "XDefaultRootWindow": (word, [pointer]),
+            "XInternAtom": (word, [pointer, ctypes.c_char_p, number]),
+            "XGetSelectionOwner": (word, [pointer, word]),
+            "XSendEvent": (number, [pointer, word, number, ctypes.c_long,
+                                    ctypes.POINTER(_XEvent)]),
+            "XFlush": (number, [pointer])})
     except OSError:
         return None
-    lib.XOpenDisplay.restype = ctypes.c_void_p
-    lib.XOpenDisplay.argtypes = [ctypes.c_char_p]
-    lib.XCloseDisplay.argtypes = [ctypes.c_void_p]
-    lib.XDefaultScreen.argtypes = [ctypes.c_void_p]
-    lib.XDefaultRootWindow.restype = ctypes.c_ulong
-    lib.XDefaultRootWindow.argtypes = [ctypes.c_void_p]
-    lib.XInternAtom.restype = ctypes.c_ulong
-    lib.XInternAtom.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int]
-    lib.XGetSelectionOwner.restype = ctypes.c_ulong
-    lib.XGetSelectionOwner.argtypes = [ctypes.c_void_p, ctypes.c_ulong]
-    lib.XSendEvent.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.c_int, ctypes.c_long,
-                               ctypes.POINTER(_XEvent)]
-    lib.XFlush.argtypes = [ctypes.c_void_p]
-    return lib
 
 
 def composited() -> bool:

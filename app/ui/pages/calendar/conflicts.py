@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.ui.i18n import plural
+from app.ui.widgets import choice
 from skills.calendar.local_edits import Conflict
 
 MINE, THEIRS, BOTH = "mine", "theirs", "both"  # as skills.calendar.local_edits answers
@@ -32,24 +33,19 @@ class ConflictDialog(QDialog):
             "1 event was changed in Hearth and also in %2 since you imported it. "
             "Which version should the calendar keep?"), self.tr(
             "%1 events were changed in Hearth and also in %2 since you imported them. "
-            "Which version should the calendar keep?")).replace("%2", file_name))
-        intro.setWordWrap(True)
+            "Which version should the calendar keep?")).replace("%2", file_name), wordWrap=True)
         layout.addWidget(intro)
         rows = QWidget()
         form = QFormLayout(rows)
         self.boxes: list[QComboBox] = []
         for conflict in conflicts:
-            box = QComboBox()
             mine = self.tr("Keep it deleted") if conflict.deleted else self.tr("Keep mine")
-            box.addItem(mine, MINE)
-            box.addItem(self.tr("Take the file's"), THEIRS)
-            if not conflict.deleted:
-                box.addItem(self.tr("Keep both"), BOTH)
-            box.setAccessibleName(conflict.file_title)
+            both = [] if conflict.deleted else [(self.tr("Keep both"), BOTH)]
+            box = choice([(mine, MINE), (self.tr("Take the file's"), THEIRS), *both], MINE,
+                         conflict.file_title)
             form.addRow(QLabel(self._describe(conflict)), box)
             self.boxes.append(box)
-        scroll = QScrollArea()
-        scroll.setWidgetResizable(True)
+        scroll = QScrollArea(widgetResizable=True)
         scroll.setWidget(rows)
         layout.addWidget(scroll, 1)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)

@@ -10,7 +10,6 @@ from PySide6.QtCore import QCoreApplication, QDate, QDateTime, QTime
 from PySide6.QtGui import QFocusEvent, QKeyEvent, QMouseEvent
 from PySide6.QtWidgets import (
     QCheckBox,
-    QComboBox,
     QDateTimeEdit,
     QDialog,
     QDialogButtonBox,
@@ -19,11 +18,11 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QMessageBox,
     QPlainTextEdit,
-    QPushButton,
     QWidget,
 )
 
 from app.ui.pages.calendar.edits import ALL, FOLLOWING, THIS, EventChanges
+from app.ui.widgets import button, choice
 
 if TYPE_CHECKING:
     from skills.calendar.model import Event, When
@@ -112,33 +111,25 @@ class EventDialog(QDialog):
         self.notes.setAccessibleName(self.tr("Notes"))
         self.notes.setFixedHeight(70)
         form.addRow(self.tr("Notes"), self.notes)
-        self.repeat = QComboBox()
         names = [self.tr("Does not repeat"), self.tr("Every day"), self.tr("Every week"),
                  self.tr("Every month"), self.tr("Every year")]
-        for rule, name in zip(REPEATS, names, strict=True):
-            self.repeat.addItem(name, rule)
-        rrule = event.rrule if event is not None else ""
+        repeats: list[tuple[str, object]] = list(zip(names, REPEATS, strict=True))
+        self._original_rule = rrule = event.rrule if event is not None else ""
         current = rrule.split(";")[0]
-        if current and self.repeat.findData(current) < 0:
-            self.repeat.addItem(self.tr("Custom (%1)").replace("%1", rrule), rrule)
-        self.repeat.setCurrentIndex(max(0, self.repeat.findData(
-            event.rrule if event is not None and self.repeat.findData(event.rrule) >= 0
-            else current)))
-        self.repeat.setAccessibleName(self.tr("Repeat"))
-        self._original_rule = event.rrule if event is not None else ""
+        if current and current not in REPEATS:
+            repeats.append((self.tr("Custom (%1)").replace("%1", rrule), rrule))
+        self.repeat = choice(repeats, rrule if rrule in dict(repeats).values() else current,
+                             self.tr("Repeat"))
         form.addRow(self.tr("Repeat"), self.repeat)
-        self.alarm = QComboBox()
         labels = [self.tr("No reminder"), self.tr("At the start"), self.tr("5 minutes before"),
                   self.tr("10 minutes before"), self.tr("15 minutes before"),
                   self.tr("30 minutes before"), self.tr("1 hour before"),
                   self.tr("1 day before")]
-        for minutes, label in zip(ALARMS, labels, strict=True):
-            self.alarm.addItem(label, minutes)
+        alarms: list[tuple[str, object]] = list(zip(labels, ALARMS, strict=True))
         chosen = event.alarms[0] if event is not None and event.alarms else None
-        if chosen is not None and self.alarm.findData(chosen) < 0:
-            self.alarm.addItem(self.tr("%1 minutes before").replace("%1", str(chosen)), chosen)
-        self.alarm.setCurrentIndex(max(0, self.alarm.findData(chosen)))
-        self.alarm.setAccessibleName(self.tr("Reminder"))
+        if chosen is not None and chosen not in ALARMS:
+            alarms.append((self.tr("%1 minutes before").replace("%1", str(chosen)), chosen))
+        self.alarm = choice(alarms, chosen, self.tr("Reminder"))
         form.addRow(self.tr("Reminder"), self.alarm)
         self.error = QLabel()
         self.error.setObjectName("error")
@@ -147,9 +138,8 @@ class EventDialog(QDialog):
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save
                                    | QDialogButtonBox.StandardButton.Cancel)
         if event is not None:
-            remove = QPushButton(self.tr("Delete…"))
-            buttons.addButton(remove, QDialogButtonBox.ButtonRole.DestructiveRole)
-            remove.clicked.connect(self._delete)
+            buttons.addButton(button(self.tr("Delete…"), self._delete),
+                              QDialogButtonBox.ButtonRole.DestructiveRole)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         form.addRow(buttons)

@@ -13,20 +13,19 @@ from PySide6.QtCore import QDate, QDateTime, QLocale, QPoint, Qt, QTime, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QDateTimeEdit,
-    QHBoxLayout,
     QLabel,
     QLineEdit,
     QListWidget,
     QListWidgetItem,
     QMenu,
     QMessageBox,
-    QPushButton,
     QVBoxLayout,
     QWidget,
 )
 
 from app.ui.context import UiContext
 from app.ui.i18n import Retranslator, ui_locale
+from app.ui.widgets import confirm, hbox, tr_button
 
 if TYPE_CHECKING:
     from skills.calendar.todos import Todo
@@ -72,23 +71,15 @@ class TodoList(QWidget):
         self._tr(lambda: self.title.setAccessibleName(self.tr("New to-do")))
         self.title.returnPressed.connect(self.add)
         box.addWidget(self.title)
-        row = QHBoxLayout()
         self.has_due = QCheckBox()
         self._tr(lambda: self.has_due.setText(self.tr("Due")))
-        self.due = QDateTimeEdit()
-        self.due.setCalendarPopup(True)
-        self.due.setDisplayFormat("yyyy-MM-dd HH:mm")
+        self.due = QDateTimeEdit(calendarPopup=True, displayFormat="yyyy-MM-dd HH:mm")
         self._tr(lambda: self.due.setAccessibleName(self.tr("Due")))
         self.due.setDateTime(QDateTime(QDate.currentDate().addDays(1), QTime(9, 0)))
         self.due.setEnabled(False)
         self.has_due.toggled.connect(self.due.setEnabled)
-        self.add_button = QPushButton()
-        self._tr(lambda: self.add_button.setText(self.tr("Add")))
-        self.add_button.clicked.connect(lambda _=False: self.add())
-        row.addWidget(self.has_due)
-        row.addWidget(self.due, 1)
-        row.addWidget(self.add_button)
-        box.addLayout(row)
+        self.add_button = tr_button(self._tr, lambda: self.tr("Add"), self.add)
+        box.addLayout(hbox(self.has_due, (self.due, 1), self.add_button))
         return box
 
     # -- reading --------------------------------------------------------------------------
@@ -167,17 +158,9 @@ class TodoList(QWidget):
     def delete(self, uid: str) -> QMessageBox:
         todo = next((t for t in self.todos if t.uid == uid), None)
         title = todo.title if todo is not None else uid
-        box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Delete to-do"),
-                          self.tr("Delete “%1”?").replace("%1", title),
-                          QMessageBox.StandardButton.Cancel, self)
-        delete = box.addButton(self.tr("Delete"), QMessageBox.ButtonRole.DestructiveRole)
-        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
-        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         store = self.ctx.lazy("calendar")
-        box.buttonClicked.connect(lambda b: self._write(lambda: store.todos.delete(uid))
-                                  if b is delete else None)
-        box.open()
-        return box
+        return confirm(self, self.tr("Delete to-do"), self.tr("Delete “%1”?").replace("%1", title),
+                       self.tr("Delete"), lambda: self._write(lambda: store.todos.delete(uid)))
 
     def _write(self, work: Callable[[], object]) -> None:
         self.ctx.ops.run(work, lambda _r: self.refresh(),

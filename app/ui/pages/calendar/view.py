@@ -37,6 +37,7 @@ from app.ui.pages.calendar.import_words import file_error, issue_text, kept_reas
 from app.ui.pages.calendar.ranges import RangeCache
 from app.ui.pages.calendar.todo_list import TodoList
 from app.ui.theme import page_layout, page_title, title_row
+from app.ui.widgets import confirm, hbox, tr_button
 
 if TYPE_CHECKING:
     from app.ui.pages.calendar.edits import EventChanges
@@ -123,10 +124,6 @@ def _own_zone(occ: Occurrence) -> str:
     return f" · {html.escape(shown.own_zone)} {shown.own_start:%H:%M}"
 
 
-def _set_text(button: QPushButton, text: Callable[[], str]) -> None:
-    button.setText(text())
-
-
 def _set_name(button: QPushButton, name: Callable[[], str], text: bool) -> None:
     """Arrows show a symbol; the name is what a screen reader says and the tooltip shows."""
     if text:
@@ -184,12 +181,10 @@ class CalendarView(QWidget):
         self.stack = QStackedWidget()
         self.month_grid = MonthGrid()
         self.time_grid = TimeGrid()
-        self.time_scroll = QScrollArea()
-        self.time_scroll.setWidgetResizable(True)
+        self.time_scroll = QScrollArea(widgetResizable=True)
         self.time_scroll.setWidget(self.time_grid)
         self.time_scroll.verticalScrollBar().valueChanged.connect(self.time_grid.follow_scroll)
-        self.agenda = _Agenda()
-        self.agenda.setOpenLinks(False)  # a row's link opens the event, not a page
+        self.agenda = _Agenda(openLinks=False)  # a row's link opens the event, not a page
         self.agenda.anchorClicked.connect(self._open_agenda_row)
         self.agenda.row_opened.connect(self._open_agenda_row)  # a double-click anywhere on a row
         self._agenda_items: list[Occurrence] = []
@@ -204,11 +199,8 @@ class CalendarView(QWidget):
             grid.move_requested.connect(self.move_occurrence)
         for widget in (self.month_grid, self.time_scroll, self.agenda):
             self.stack.addWidget(widget)
-        beside = QHBoxLayout()
-        beside.addWidget(self.stack, 1)
         self.todos = TodoList(ctx, self)  # the to-do list beside the grid
-        beside.addWidget(self.todos)
-        layout.addLayout(beside, 1)
+        layout.addLayout(hbox((self.stack, 1), self.todos), 1)
         self.todos.refresh()
         self._shown_once = False
         self._tr(self._grid_texts)
@@ -232,10 +224,8 @@ class CalendarView(QWidget):
         """The title and New event, then a row of views, steps and Import / Export: two rows,
         so the page fits a small laptop screen beside the sidebar in every language."""
         self.title = page_title()
-        self.new_button = QPushButton()
+        self.new_button = tr_button(self._tr, lambda: self.tr("New event"), self.new_event)
         self.new_button.setObjectName("primary")
-        self._tr(lambda: self.new_button.setText(self.tr("New event")))
-        self.new_button.clicked.connect(lambda: self.new_event(None, None))
         header = QVBoxLayout()
         header.addLayout(title_row(self.title, self.new_button))
         row = QHBoxLayout()
@@ -254,11 +244,9 @@ class CalendarView(QWidget):
             (lambda: self.tr("Day"), "day"), (lambda: self.tr("Agenda"), "agenda")]
         self.mode_buttons: dict[str, QPushButton] = {}
         for label, mode in labels:
-            button = QPushButton()
-            self._tr(partial(_set_text, button, label))
+            button = tr_button(self._tr, label, partial(self.set_mode, mode))
             button.setCheckable(True)
             button.setChecked(mode == self.mode)
-            button.clicked.connect(lambda _=False, m=mode: self.set_mode(m))
             group.addButton(button)
             row.addWidget(button)
             self.mode_buttons[mode] = button
@@ -482,16 +470,9 @@ class CalendarView(QWidget):
         return box
 
     def delete_occurrence(self, occ: Occurrence) -> QMessageBox:
-        box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Delete event"),
-                          self.tr("Delete “%1”?").replace("%1", occ.event.title),
-                          QMessageBox.StandardButton.Cancel, self)
-        delete = box.addButton(self.tr("Delete"), QMessageBox.ButtonRole.DestructiveRole)
-        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
-        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        box.buttonClicked.connect(lambda b: self.with_scope(occ, True, lambda scope: self._gone(
-            occ, scope)) if b is delete else None)
-        box.open()
-        return box
+        return confirm(self, self.tr("Delete event"),
+                       self.tr("Delete “%1”?").replace("%1", occ.event.title), self.tr("Delete"),
+                       lambda: self.with_scope(occ, True, lambda scope: self._gone(occ, scope)))
 
     def with_scope(self, occ: Occurrence, deleting: bool, then: Callable[[str], None]) -> None:
         """A repeating event asks which instances; a single one goes straight on."""
@@ -591,23 +572,13 @@ class CalendarView(QWidget):
         shown = [html.escape(t) for t in titles[:MAX_LISTED]]
         if len(titles) > MAX_LISTED:
             shown.append(self.tr("…and %1 more").replace("%1", str(len(titles) - MAX_LISTED)))
-        box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Remove events?"),
-                          html.escape(count) + "<br>• " + "<br>• ".join(shown),
-                          QMessageBox.StandardButton.Cancel, self)
+        box = confirm(self, self.tr("Remove events?"),
+                      html.escape(count) + "<br>• " + "<br>• ".join(shown),
+                      plural(len(titles), self.tr("Remove 1 and import"),
+                             self.tr("Remove %1 and import")),
+                      lambda: self._run_import(path, True, choices), otherwise=lambda: (
+                          self.status.setText(self.tr("Import cancelled: nothing changed."))))
         box.setTextFormat(Qt.TextFormat.RichText)
-        remove = box.addButton(plural(len(titles), self.tr("Remove 1 and import"),
-                                      self.tr("Remove %1 and import")),
-                               QMessageBox.ButtonRole.DestructiveRole)
-
-        def answered(_result: int) -> None:
-            if box.clickedButton() is remove:
-                self._run_import(path, True, choices)
-            else:
-                self.status.setText(self.tr("Import cancelled: nothing changed."))
-            box.deleteLater()
-
-        box.finished.connect(answered)
-        box.open()  # never blocks the GUI thread
 
     def _run_import(self, path: str, remove_missing: bool, choices: dict[tuple[str, str], str]) -> None:
         store = self.ctx.lazy("calendar")

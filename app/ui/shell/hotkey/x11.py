@@ -7,12 +7,13 @@ grabbed. Events arrive on our connection; a QSocketNotifier wakes us to read the
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
+from typing import Any
 
 from PySide6.QtCore import QObject, QSocketNotifier
 
 from app.ui.shell.hotkey import Chord, GlobalHotkey, HotkeyStatus
 from app.ui.shell.hotkey.keys import x11_keysym_name
+from app.ui.shell.x11_window import typed_x11
 
 SHIFT, LOCK, CONTROL, MOD1, MOD2, MOD4 = 1, 2, 4, 8, 16, 64  # Mod1 = Alt, Mod2 = NumLock
 KEY_PRESS = 2
@@ -34,28 +35,18 @@ class _XEvent(ctypes.Union):
 _ERROR_HANDLER = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.POINTER(_XErrorEvent))
 
 
-def _load() -> ctypes.CDLL:
-    name = ctypes.util.find_library("X11") or "libX11.so.6"
-    lib = ctypes.CDLL(name)
-    lib.XOpenDisplay.restype = ctypes.c_void_p
-    lib.XOpenDisplay.argtypes = [ctypes.c_char_p]
-    lib.XDefaultRootWindow.restype = ctypes.c_ulong
-    lib.XDefaultRootWindow.argtypes = [ctypes.c_void_p]
-    lib.XStringToKeysym.restype = ctypes.c_ulong
-    lib.XStringToKeysym.argtypes = [ctypes.c_char_p]
-    lib.XKeysymToKeycode.restype = ctypes.c_ubyte
-    lib.XKeysymToKeycode.argtypes = [ctypes.c_void_p, ctypes.c_ulong]
-    lib.XGrabKey.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_uint, ctypes.c_ulong,
-                             ctypes.c_int, ctypes.c_int, ctypes.c_int]
-    lib.XUngrabKey.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_uint, ctypes.c_ulong]
-    lib.XSync.argtypes = [ctypes.c_void_p, ctypes.c_int]
-    lib.XPending.argtypes = [ctypes.c_void_p]
-    lib.XNextEvent.argtypes = [ctypes.c_void_p, ctypes.POINTER(_XEvent)]
-    lib.XConnectionNumber.argtypes = [ctypes.c_void_p]
-    lib.XSetErrorHandler.argtypes = [_ERROR_HANDLER]
-    lib.XSetErrorHandler.restype = ctypes.c_void_p
-    lib.XCloseDisplay.argtypes = [ctypes.c_void_p]
-    return lib
+def _load() -> Any:
+    pointer, number, word = ctypes.c_void_p, ctypes.c_int, ctypes.c_ulong
+    return typed_x11({
+        "XOpenDisplay": (pointer, [ctypes.c_char_p]), "XDefaultRootWindow": (word, [pointer]),
+        "XStringToKeysym": (word, [ctypes.c_char_p]),
+        "XKeysymToKeycode": (ctypes.c_ubyte, [pointer, word]),
+        "XGrabKey": (number, [pointer, number, ctypes.c_uint, word, number, number, number]),
+        "XUngrabKey": (number, [pointer, number, ctypes.c_uint, word]),
+        "XSync": (number, [pointer, number]), "XPending": (number, [pointer]),
+        "XNextEvent": (number, [pointer, ctypes.POINTER(_XEvent)]),
+        "XConnectionNumber": (number, [pointer]),
+        "XSetErrorHandler": (pointer, [_ERROR_HANDLER]), "XCloseDisplay": (number, [pointer])})
 
 
 class X11Hotkey(GlobalHotkey):

@@ -1,0 +1,165 @@
+"""Small builders the pages share: labels, wired buttons, rows, spin boxes and choices, and the
+questions that never block the GUI thread."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from functools import partial
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDoubleSpinBox,
+    QHBoxLayout,
+    QLabel,
+    QLayout,
+    QMessageBox,
+    QPushButton,
+    QSpinBox,
+    QTabWidget,
+    QWidget,
+)
+
+from app.ui.i18n import Retranslator
+
+
+def dim_label(text: str = "", wrap: bool = True) -> QLabel:
+    """A quiet line (hints, counts, states): the stylesheet greys the "dim" name."""
+    label = QLabel(text)
+    label.setObjectName("dim")
+    label.setWordWrap(wrap)
+    return label
+
+
+def bold_label(text: str = "") -> QLabel:
+    label = QLabel(text)
+    font = label.font()
+    font.setBold(True)
+    label.setFont(font)
+    return label
+
+
+def button(text: str, slot: Callable[[], object] | None = None, name: str = "") -> QPushButton:
+    """A push button calling `slot` when clicked; `name` is what a screen reader says."""
+    made = QPushButton(text)
+    if name:
+        made.setAccessibleName(name)
+    if slot is not None:
+        # Never handed `checked`: a slot with an optional argument would take it for its own.
+        made.clicked.connect(lambda: slot())
+    return made
+
+
+def tr_button(tr: Retranslator, text: Callable[[], str], slot: Callable[[], object] | None = None,
+              named: bool = False) -> QPushButton:
+    """A button whose text, and with `named` its accessible name, follows the UI language."""
+    made = button("", slot)
+    tr(partial(_retext, made, text, named))
+    return made
+
+
+def _retext(widget: QPushButton, text: Callable[[], str], named: bool) -> None:
+    widget.setText(text())
+    if named:
+        widget.setAccessibleName(text())
+
+
+def add_tabs(tabs: QTabWidget, tr: Retranslator,
+             pages: Iterable[tuple[QWidget, Callable[[], str]]]) -> None:
+    """Add `pages`, each tab named in the UI language (and renamed when it changes)."""
+    for page, name in pages:
+        index = tabs.addTab(page, "")
+        tr(partial(_name_tab, tabs, index, name))
+
+
+def _name_tab(tabs: QTabWidget, index: int, name: Callable[[], str]) -> None:
+    tabs.setTabText(index, name())
+
+
+def hbox(*items: QWidget | tuple[QWidget, int] | QLayout | int | None,
+        margins: bool = True) -> QHBoxLayout:
+    """A row of widgets and layouts: None is a stretch, an int a spacing of that many pixels,
+    (widget, n) a widget with stretch factor n."""
+    line = QHBoxLayout()
+    if not margins:
+        line.setContentsMargins(0, 0, 0, 0)
+    for item in items:
+        if item is None:
+            line.addStretch(1)
+        elif isinstance(item, int):
+            line.addSpacing(item)
+        elif isinstance(item, tuple):
+            line.addWidget(*item)
+        elif isinstance(item, QLayout):
+            line.addLayout(item)
+        else:
+            line.addWidget(item)
+    return line
+
+
+def spin_box(low: int, high: int, value: int, name: str, step: int = 1) -> QSpinBox:
+    box = QSpinBox()
+    box.setRange(low, high)
+    box.setSingleStep(step)
+    box.setValue(value)
+    box.setAccessibleName(name)
+    return box
+
+
+def decimal_box(low: float, high: float, value: float, name: str, step: float) -> QDoubleSpinBox:
+    box = QDoubleSpinBox()
+    box.setRange(low, high)
+    box.setSingleStep(step)
+    box.setDecimals(2)
+    box.setValue(value)
+    box.setAccessibleName(name)
+    return box
+
+
+def choice(items: Iterable[tuple[str, object]], current: object, name: str) -> QComboBox:
+    """A combo box of (label, value) with `current`'s item chosen (the first when absent)."""
+    box = QComboBox()
+    for label, value in items:
+        box.addItem(label, value)
+    box.setCurrentIndex(max(0, box.findData(current)))
+    box.setAccessibleName(name)
+    return box
+
+
+def confirm(parent: QWidget, title: str, text: str, action: str,
+            then: Callable[[], object], icon: QMessageBox.Icon = QMessageBox.Icon.Warning,
+            otherwise: Callable[[], object] | None = None) -> QMessageBox:
+    """Ask before a change: `action` (a destructive button) runs `then`; Cancel, the default
+    (Enter keeps things as they are), runs `otherwise`. Shown without blocking; deletes itself."""
+    box = QMessageBox(icon, title, text, QMessageBox.StandardButton.Cancel, parent)
+    chosen = box.addButton(action, QMessageBox.ButtonRole.DestructiveRole)
+    box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+    box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+
+    def answered(_result: int) -> None:
+        if box.clickedButton() is chosen:
+            then()
+        elif otherwise is not None:
+            otherwise()
+
+    box.finished.connect(answered)
+    box.open()
+    return box
+
+
+def tell(parent: QWidget | None, title: str, text: str,
+         icon: QMessageBox.Icon = QMessageBox.Icon.Warning) -> QMessageBox:
+    """A message with OK, shown without blocking; it deletes itself once closed."""
+    box = QMessageBox(icon, title, text, QMessageBox.StandardButton.Ok, parent)
+    box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    box.open()
+    return box
+
+
+def clear_layout(layout: QLayout) -> None:
+    """Remove and delete every widget `layout` holds."""
+    while layout.count():
+        item = layout.takeAt(0)
+        widget = item.widget() if item is not None else None
+        if widget is not None:
+            widget.deleteLater()
