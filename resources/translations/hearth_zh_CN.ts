@@ -4,57 +4,57 @@
 <context>
     <name>AssistantMessage</name>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="484"/>
+        <location filename="../../app/ui/chat/message.py" line="464"/>
         <source>Previous answer</source>
         <translation>上一个回答</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="485"/>
+        <location filename="../../app/ui/chat/message.py" line="465"/>
         <source>Show the previous answer to this message</source>
         <translation>显示对这条消息的上一个回答</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="486"/>
+        <location filename="../../app/ui/chat/message.py" line="466"/>
         <source>Next answer</source>
         <translation>下一个回答</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="487"/>
+        <location filename="../../app/ui/chat/message.py" line="467"/>
         <source>Show the next answer to this message</source>
         <translation>显示对这条消息的下一个回答</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="491"/>
+        <location filename="../../app/ui/chat/message.py" line="471"/>
         <source>Answer shown</source>
         <translation>当前显示的回答</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="309"/>
+        <location filename="../../app/ui/chat/message.py" line="298"/>
         <source>Answer</source>
         <translation>回答</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="492"/>
+        <location filename="../../app/ui/chat/message.py" line="472"/>
         <source>Sources</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="481"/>
+        <location filename="../../app/ui/chat/message.py" line="461"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="481"/>
+        <location filename="../../app/ui/chat/message.py" line="461"/>
         <source>Copy the answer</source>
         <translation>复制回答</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="482"/>
+        <location filename="../../app/ui/chat/message.py" line="462"/>
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="482"/>
+        <location filename="../../app/ui/chat/message.py" line="462"/>
         <source>Answer this again</source>
         <translation>重新回答</translation>
     </message>
@@ -62,12 +62,12 @@
 <context>
     <name>Banner</name>
     <message>
-        <location filename="../../app/ui/chat/parts.py" line="77"/>
+        <location filename="../../app/ui/chat/parts.py" line="65"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/parts.py" line="80"/>
+        <location filename="../../app/ui/chat/parts.py" line="68"/>
         <source>Progress</source>
         <translation>进度</translation>
     </message>
@@ -95,130 +95,130 @@
         <translation>下载失败。请重试：会从中断处继续。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="138"/>
+        <location filename="../../app/ui/models/manager.py" line="131"/>
         <source>Recommended</source>
         <translation>推荐</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="148"/>
+        <location filename="../../app/ui/models/manager.py" line="137"/>
         <source>This computer is not an Apple Silicon Mac: prefer a GGUF build here.</source>
         <translation>这台电脑不是 Apple Silicon Mac：建议在此使用 GGUF 版本。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="154"/>
+        <location filename="../../app/ui/models/manager.py" line="140"/>
         <source>Checking free memory…</source>
         <translation>正在检查可用内存…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="160"/>
+        <location filename="../../app/ui/models/manager.py" line="144"/>
         <source>Download progress</source>
         <translation>下载进度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="170"/>
-        <location filename="../../app/ui/models/manager.py" line="216"/>
+        <location filename="../../app/ui/models/manager.py" line="151"/>
+        <location filename="../../app/ui/models/manager.py" line="193"/>
         <source>Download</source>
         <translation>下载</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="172"/>
+        <location filename="../../app/ui/models/manager.py" line="152"/>
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="174"/>
-        <location filename="../../app/ui/models/manager.py" line="221"/>
+        <location filename="../../app/ui/models/manager.py" line="153"/>
+        <location filename="../../app/ui/models/manager.py" line="198"/>
         <source>Use this model</source>
         <translation>使用此模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="198"/>
-        <location filename="../../app/ui/models/manager.py" line="319"/>
+        <location filename="../../app/ui/models/manager.py" line="175"/>
+        <location filename="../../app/ui/models/manager.py" line="296"/>
         <source>Paused at %1 — resume to continue</source>
         <translation>已暂停于 %1 — 点击继续</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="215"/>
+        <location filename="../../app/ui/models/manager.py" line="192"/>
         <source>Resume</source>
         <translation>继续</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="215"/>
+        <location filename="../../app/ui/models/manager.py" line="192"/>
         <source>Retry</source>
         <translation>重试</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="220"/>
+        <location filename="../../app/ui/models/manager.py" line="197"/>
         <source>In use</source>
         <translation>使用中</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="220"/>
+        <location filename="../../app/ui/models/manager.py" line="197"/>
         <source>Loading…</source>
         <translation>正在加载…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="223"/>
+        <location filename="../../app/ui/models/manager.py" line="200"/>
         <source>Downloaded and verified.</source>
         <translation>已下载并校验。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="229"/>
+        <location filename="../../app/ui/models/manager.py" line="206"/>
         <source>Needs an Apple Silicon Mac.</source>
         <translation>需要 Apple Silicon Mac。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="232"/>
+        <location filename="../../app/ui/models/manager.py" line="209"/>
         <source>Fits</source>
         <translation>可运行</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="232"/>
+        <location filename="../../app/ui/models/manager.py" line="209"/>
         <source>Tight</source>
         <translation>勉强</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="233"/>
+        <location filename="../../app/ui/models/manager.py" line="210"/>
         <source>Won&apos;t fit</source>
         <translation>内存不足</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="233"/>
+        <location filename="../../app/ui/models/manager.py" line="210"/>
         <source>Not for this computer</source>
         <translation>不适用于这台电脑</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="240"/>
+        <location filename="../../app/ui/models/manager.py" line="217"/>
         <source>%1 of weights + %2 of KV cache for %3 tokens</source>
         <translation>权重 %1 + KV 缓存 %2（%3 个 token）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="244"/>
+        <location filename="../../app/ui/models/manager.py" line="221"/>
         <source>Free memory is unknown here; using a %1-token context.</source>
         <translation>无法得知可用内存；使用 %1 个 token 的上下文。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="247"/>
+        <location filename="../../app/ui/models/manager.py" line="224"/>
         <source>; %1 free.</source>
         <translation>；可用 %1。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="249"/>
+        <location filename="../../app/ui/models/manager.py" line="226"/>
         <source> leaves little of the %1 free; other apps may slow down.</source>
         <translation>，可用的 %1 所剩无几；其他应用可能变慢。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="252"/>
+        <location filename="../../app/ui/models/manager.py" line="229"/>
         <source>: only %1 is free. Close other apps, pick a smaller build, or use q8_0 KV.</source>
         <translation>：可用内存只有 %1。请关闭其他应用、选择更小的版本，或使用 q8_0 KV。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="261"/>
+        <location filename="../../app/ui/models/manager.py" line="238"/>
         <source>Contacting the server…</source>
         <translation>正在连接服务器…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="305"/>
+        <location filename="../../app/ui/models/manager.py" line="282"/>
         <source>Downloading %1: %2%</source>
         <translation>正在下载 %1：%2%</translation>
     </message>
@@ -226,256 +226,256 @@
 <context>
     <name>CalendarView</name>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="631"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="598"/>
         <source>, %1 unchanged</source>
         <translation>，未变 %1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="635"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="602"/>
         <source>; 1 event you changed in Hearth: see details</source>
         <translation>；1 个日程你在 Hearth 中改过：见详情</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="637"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="604"/>
         <source>; %1 events you changed in Hearth: see details</source>
         <translation>；%1 个日程你在 Hearth 中改过：见详情</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="197"/>
-        <location filename="../../app/ui/pages/calendar/view.py" line="254"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="192"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="244"/>
         <source>Agenda</source>
         <translation>日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="254"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="244"/>
         <source>Day</source>
         <translation>日</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="253"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="243"/>
         <source>Week</source>
         <translation>周</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="198"/>
-        <location filename="../../app/ui/pages/calendar/view.py" line="253"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="193"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="243"/>
         <source>Month</source>
         <translation>月</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="199"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="194"/>
         <source>Days by the hour</source>
         <translation>按小时显示的日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="224"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="216"/>
         <source>+%1 more</source>
         <translation>另有 %1 项</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="228"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="220"/>
         <source>Edit…</source>
         <translation>编辑…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="228"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="220"/>
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="237"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="227"/>
         <source>New event</source>
         <translation>新建日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="268"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="256"/>
         <source>Today</source>
         <translation>今天</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="268"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="256"/>
         <source>Previous</source>
         <translation>上一页</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="269"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="257"/>
         <source>Next</source>
         <translation>下一页</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="290"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="278"/>
         <source>Import .ics…</source>
         <translation>导入 .ics…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="289"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="277"/>
         <source>Import / Export</source>
         <translation>导入 / 导出</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="291"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="279"/>
         <source>Export .ics…</source>
         <translation>导出 .ics…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="381"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="365"/>
         <source>Week of %1</source>
         <translation>%1 这一周</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="382"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="366"/>
         <source>From %1</source>
         <translation>自 %1 起</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="395"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="379"/>
         <source>1 event</source>
         <translation>1 个日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="396"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="380"/>
         <source>%1 events</source>
         <translation>%1 个日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="407"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="391"/>
         <source>All day</source>
         <translation>全天</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="407"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="391"/>
         <source>Nothing planned</source>
         <translation>没有安排</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="456"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="440"/>
         <source>Added “%1”</source>
         <translation>已添加“%1”</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="476"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="460"/>
         <source>Move event</source>
         <translation>移动日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="477"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="461"/>
         <source>Move “%1” to %2?</source>
         <translation>要把“%1”移到 %2 吗？</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="479"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="463"/>
         <source>Move</source>
         <translation>移动</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="489"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="473"/>
         <source>Delete event</source>
         <translation>删除日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="490"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="474"/>
         <source>Delete “%1”?</source>
         <translation>要删除“%1”吗？</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="492"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="474"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="520"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="497"/>
         <source>Changed “%1”</source>
         <translation>已更改“%1”</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="527"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="504"/>
         <source>Deleted “%1”</source>
         <translation>已删除“%1”</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="538"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="515"/>
         <source>The calendar could not be read: %1</source>
         <translation>无法读取日历：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="542"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="519"/>
         <source>Import a calendar</source>
         <translation>导入日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="543"/>
-        <location filename="../../app/ui/pages/calendar/view.py" line="656"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="520"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="623"/>
         <source>Calendars (*.ics)</source>
         <translation>日历文件 (*.ics)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="628"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="595"/>
         <source>Imported: %1 new, %2 updated</source>
         <translation>已导入：新增 %1，更新 %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="639"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="606"/>
         <source>; %1 repaired, %2 skipped</source>
         <translation>；修复 %1，跳过 %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="654"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="621"/>
         <source>Export the calendar</source>
         <translation>导出日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="670"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="637"/>
         <source>Exported to %1</source>
         <translation>已导出到 %1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="292"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="280"/>
         <source>Remove events the file dropped</source>
         <translation>删除文件中已不存在的日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="294"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="282"/>
         <source>When you import a calendar again, remove the events an earlier import of it brought in that the file no longer has. You see how many before anything changes.</source>
         <translation>再次导入同一日历时，删除之前导入的、但文件中已不存在的日程。在任何更改之前，您会先看到将删除多少个。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="591"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="568"/>
         <source>1 event from an earlier import of this calendar is not in %2 and will be removed:</source>
         <translation>之前导入的此日历中有 1 个日程不在 %2 中，将被删除：</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="593"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="570"/>
         <source>%1 events from an earlier import of this calendar are not in %2 and will be removed:</source>
         <translation>之前导入的此日历中有 %1 个日程不在 %2 中，将被删除：</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="597"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="574"/>
         <source>…and %1 more</source>
         <translation>……还有 %1 个</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="598"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="575"/>
         <source>Remove events?</source>
         <translation>删除日程？</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="602"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="577"/>
         <source>Remove 1 and import</source>
         <translation>删除 1 个并导入</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="603"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="578"/>
         <source>Remove %1 and import</source>
         <translation>删除 %1 个并导入</translation>
     </message>
     <message>
+        <location filename="../../app/ui/pages/calendar/view.py" line="557"/>
         <location filename="../../app/ui/pages/calendar/view.py" line="580"/>
-        <location filename="../../app/ui/pages/calendar/view.py" line="610"/>
         <source>Import cancelled: nothing changed.</source>
         <translation>已取消导入：没有任何更改。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="633"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="600"/>
         <source>, %1 removed</source>
         <translation>，删除 %1 个</translation>
     </message>
@@ -483,22 +483,22 @@
 <context>
     <name>ChatView</name>
     <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="317"/>
+        <location filename="../../app/ui/chat/chat_view.py" line="309"/>
         <source>Could not remember what this card shows</source>
         <translation>无法保存此卡片的状态</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="370"/>
+        <location filename="../../app/ui/chat/chat_view.py" line="362"/>
         <source>Your message was not sent: it is too long for the model and could not be kept as a document (%1).</source>
         <translation>消息未发送：它太长，模型读不完，也无法保存为文档（%1）。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="420"/>
+        <location filename="../../app/ui/chat/chat_view.py" line="410"/>
         <source>Could not show that answer</source>
         <translation>无法显示该回答</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="251"/>
+        <location filename="../../app/ui/chat/chat_view.py" line="243"/>
         <source>Could not open this conversation</source>
         <translation>无法打开此对话</translation>
     </message>
@@ -506,68 +506,68 @@
 <context>
     <name>Composer</name>
     <message>
-        <location filename="../../app/ui/chat/composer.py" line="75"/>
+        <location filename="../../app/ui/chat/composer.py" line="72"/>
         <source>Ask anything, or drop files here…</source>
         <translation>随便问，或把文件拖到这里…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/composer.py" line="77"/>
+        <location filename="../../app/ui/chat/composer.py" line="74"/>
         <source>Message</source>
         <translation>消息</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/composer.py" line="95"/>
+        <location filename="../../app/ui/chat/composer.py" line="90"/>
         <source>Files</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/composer.py" line="96"/>
-        <location filename="../../app/ui/chat/composer.py" line="200"/>
+        <location filename="../../app/ui/chat/composer.py" line="91"/>
+        <location filename="../../app/ui/chat/composer.py" line="191"/>
         <source>Add files</source>
         <translation>添加文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/composer.py" line="97"/>
+        <location filename="../../app/ui/chat/composer.py" line="92"/>
         <source>Add files to this chat so you can ask about them</source>
         <translation>把文件添加到此对话，以便询问其内容</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/composer.py" line="159"/>
+        <location filename="../../app/ui/chat/composer.py" line="150"/>
         <source>Chats about spreadsheets always think: the model works through the figures step by step.</source>
         <translation>关于电子表格的对话总会思考：模型会一步步核算数字。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/composer.py" line="168"/>
+        <location filename="../../app/ui/chat/composer.py" line="159"/>
         <source>Think</source>
         <translation>思考</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/composer.py" line="102"/>
+        <location filename="../../app/ui/chat/composer.py" line="97"/>
         <source>Think before answering</source>
         <translation>回答前先思考</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/composer.py" line="147"/>
+        <location filename="../../app/ui/chat/composer.py" line="138"/>
         <source>Think step by step before answering (slower, better for hard questions)  Ctrl+T</source>
         <translation>回答前逐步思考（较慢，适合难题）  Ctrl+T</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/composer.py" line="123"/>
+        <location filename="../../app/ui/chat/composer.py" line="114"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/composer.py" line="110"/>
+        <location filename="../../app/ui/chat/composer.py" line="104"/>
         <source>Enter to send · Shift+Enter for a new line</source>
         <translation>Enter 发送 · Shift+Enter 换行</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/composer.py" line="123"/>
+        <location filename="../../app/ui/chat/composer.py" line="114"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/composer.py" line="88"/>
+        <location filename="../../app/ui/chat/composer.py" line="85"/>
         <source>Editing your message — Enter resends, Esc cancels</source>
         <translation>正在编辑消息 — Enter 重新发送，Esc 取消</translation>
     </message>
@@ -575,57 +575,57 @@
 <context>
     <name>ConflictDialog</name>
     <message>
-        <location filename="../../app/ui/pages/calendar/conflicts.py" line="28"/>
+        <location filename="../../app/ui/pages/calendar/conflicts.py" line="29"/>
         <source>Changed in both places</source>
         <translation>两边都有更改</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/conflicts.py" line="32"/>
+        <location filename="../../app/ui/pages/calendar/conflicts.py" line="33"/>
         <source>1 event was changed in Hearth and also in %2 since you imported it. Which version should the calendar keep?</source>
         <translation>自上次导入以来，有 1 个日程在 Hearth 和 %2 中都被更改了。日历要保留哪个版本？</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/conflicts.py" line="34"/>
+        <location filename="../../app/ui/pages/calendar/conflicts.py" line="35"/>
         <source>%1 events were changed in Hearth and also in %2 since you imported them. Which version should the calendar keep?</source>
         <translation>自上次导入以来，有 %1 个日程在 Hearth 和 %2 中都被更改了。日历要保留哪个版本？</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/conflicts.py" line="43"/>
+        <location filename="../../app/ui/pages/calendar/conflicts.py" line="42"/>
         <source>Keep it deleted</source>
         <translation>保持删除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/conflicts.py" line="43"/>
+        <location filename="../../app/ui/pages/calendar/conflicts.py" line="42"/>
         <source>Keep mine</source>
         <translation>保留我的</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/conflicts.py" line="45"/>
+        <location filename="../../app/ui/pages/calendar/conflicts.py" line="44"/>
         <source>Take the file&apos;s</source>
         <translation>采用文件中的</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/conflicts.py" line="47"/>
+        <location filename="../../app/ui/pages/calendar/conflicts.py" line="43"/>
         <source>Keep both</source>
         <translation>两个都保留</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/conflicts.py" line="56"/>
+        <location filename="../../app/ui/pages/calendar/conflicts.py" line="52"/>
         <source>Import</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/conflicts.py" line="64"/>
+        <location filename="../../app/ui/pages/calendar/conflicts.py" line="60"/>
         <source>“%1”: deleted in Hearth, changed in the file</source>
         <translation>“%1”：已在 Hearth 中删除，文件中有更改</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/conflicts.py" line="67"/>
+        <location filename="../../app/ui/pages/calendar/conflicts.py" line="63"/>
         <source>“%1”: changed in Hearth and in the file</source>
         <translation>“%1”：在 Hearth 和文件中都有更改</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/conflicts.py" line="69"/>
+        <location filename="../../app/ui/pages/calendar/conflicts.py" line="65"/>
         <source>“%1” in Hearth, “%2” in the file</source>
         <translation>Hearth 中为“%1”，文件中为“%2”</translation>
     </message>
@@ -633,177 +633,185 @@
 <context>
     <name>ConnectPage</name>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="136"/>
-        <location filename="../../app/ui/settings/connect.py" line="272"/>
+        <location filename="../../app/ui/settings/connect.py" line="107"/>
+        <location filename="../../app/ui/settings/connect.py" line="232"/>
         <source>Clear log</source>
         <translation>清除日志</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="137"/>
+        <location filename="../../app/ui/settings/connect.py" line="108"/>
         <source>Clear the request log</source>
         <translation>清除请求日志</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="268"/>
+        <location filename="../../app/ui/settings/connect.py" line="230"/>
         <source>Clear the request log?</source>
         <translation>清除请求日志？</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../app/ui/settings/connect.py" line="269"/>
+        <location filename="../../app/ui/settings/connect.py" line="231"/>
         <source>%n logged request(s) will be forgotten, here and on disk.</source>
         <translation>
             <numerusform>将忘记 %n 条已记录的请求，这里和磁盘上都不再保留。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="77"/>
+        <location filename="../../app/ui/settings/connect.py" line="70"/>
         <source>Let other apps use Hearth&apos;s model (local server)</source>
         <translation>允许其他应用使用 Hearth 的模型（本地服务器）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="82"/>
+        <location filename="../../app/ui/settings/connect.py" line="79"/>
         <source>Programs on this computer (OpenClaw, editors, scripts) can then use the model Hearth has loaded, with the key below. Your own chats always go first.</source>
         <translation>这台电脑上的程序（OpenClaw、编辑器、脚本）就可以凭下面的密钥使用 Hearth 已加载的模型。你自己的对话始终优先。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="88"/>
+        <location filename="../../app/ui/settings/connect.py" line="82"/>
         <source>Port</source>
         <translation>端口</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="92"/>
+        <location filename="../../app/ui/settings/connect.py" line="75"/>
         <source>Server port</source>
         <translation>服务器端口</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="97"/>
+        <location filename="../../app/ui/settings/connect.py" line="83"/>
         <source>Base URL</source>
         <translation>基础 URL</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="98"/>
+        <location filename="../../app/ui/settings/connect.py" line="84"/>
         <source>API key</source>
         <translation>API 密钥</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="99"/>
+        <location filename="../../app/ui/settings/connect.py" line="85"/>
         <source>New key</source>
         <translation>新密钥</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="100"/>
+        <location filename="../../app/ui/settings/connect.py" line="86"/>
         <source>Replace the API key with a new one</source>
         <translation>用新的 API 密钥替换当前密钥</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="106"/>
+        <location filename="../../app/ui/settings/connect.py" line="87"/>
         <source>Web pages allowed to call the server (CORS)</source>
         <translation>允许调用服务器的网页（CORS）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="108"/>
+        <location filename="../../app/ui/settings/connect.py" line="89"/>
         <source>None (recommended), or e.g. http://localhost:5173</source>
         <translation>无（推荐），或例如 http://localhost:5173</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="109"/>
+        <location filename="../../app/ui/settings/connect.py" line="90"/>
         <source>Allowed web origins</source>
         <translation>允许的网页来源</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="111"/>
+        <location filename="../../app/ui/settings/connect.py" line="92"/>
         <source>Ready-to-paste configuration</source>
         <translation>可直接粘贴的配置</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="113"/>
+        <location filename="../../app/ui/settings/connect.py" line="94"/>
         <source>OpenClaw</source>
         <translation>OpenClaw</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="114"/>
+        <location filename="../../app/ui/settings/connect.py" line="95"/>
         <source>Editor (Continue)</source>
         <translation>编辑器（Continue）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="115"/>
+        <location filename="../../app/ui/settings/connect.py" line="96"/>
         <source>MCP clients</source>
         <translation>MCP 客户端</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="128"/>
+        <location filename="../../app/ui/settings/connect.py" line="104"/>
         <source>Test connection</source>
         <translation>测试连接</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="135"/>
+        <location filename="../../app/ui/settings/connect.py" line="110"/>
         <source>Recent requests (no message text is kept)</source>
         <translation>最近的请求（不保存消息内容）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="142"/>
+        <location filename="../../app/ui/settings/connect.py" line="113"/>
         <source>Request log</source>
         <translation>请求日志</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="163"/>
-        <location filename="../../app/ui/settings/connect.py" line="178"/>
+        <location filename="../../app/ui/settings/connect.py" line="133"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="164"/>
-        <location filename="../../app/ui/settings/connect.py" line="179"/>
+        <location filename="../../app/ui/settings/connect.py" line="134"/>
         <source>Copy %1</source>
         <translation>复制%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="247"/>
+        <location filename="../../app/ui/settings/connect.py" line="209"/>
         <source>A new key takes effect when you save; programs using the old one must be given the new one.</source>
         <translation>新密钥在保存后生效；使用旧密钥的程序需要换成新密钥。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="290"/>
+        <location filename="../../app/ui/settings/connect.py" line="247"/>
         <source>The server is off: turn it on and save first.</source>
         <translation>服务器未开启：请先开启并保存。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="308"/>
+        <location filename="../../app/ui/settings/connect.py" line="265"/>
         <source>Testing…</source>
         <translation>正在测试…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="312"/>
+        <location filename="../../app/ui/settings/connect.py" line="269"/>
         <source>Connected: the server answers with %1.</source>
         <translation>已连接：服务器以 %1 应答。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="317"/>
+        <location filename="../../app/ui/settings/connect.py" line="274"/>
         <source>No answer: %1</source>
         <translation>没有应答：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="209"/>
+        <location filename="../../app/ui/settings/connect.py" line="289"/>
+        <source>batched with %1</source>
+        <translation>与 %1 个请求合批</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings/connect.py" line="291"/>
+        <source>%1 cached</source>
+        <translation>%1 个已缓存</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/settings/connect.py" line="171"/>
         <source>OpenClaw sends requests of 11,000 to 14,000 tokens, so it needs a context of about %1 tokens.</source>
         <translation>OpenClaw 的请求有 11,000 到 14,000 个 token，因此需要约 %1 个 token 的上下文。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="217"/>
+        <location filename="../../app/ui/settings/connect.py" line="179"/>
         <source>The model is loaded with %1: too short for it.</source>
         <translation>当前模型加载的上下文为 %1：对它来说太短。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="218"/>
+        <location filename="../../app/ui/settings/connect.py" line="180"/>
         <source>Use %1 tokens</source>
         <translation>使用 %1 个 token</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="228"/>
+        <location filename="../../app/ui/settings/connect.py" line="190"/>
         <source>Its cache takes about %1 of memory (%2 now).</source>
         <translation>其缓存约占用 %1 内存（当前为 %2）。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/connect.py" line="241"/>
+        <location filename="../../app/ui/settings/connect.py" line="203"/>
         <source>The context length is set to %1 tokens: it applies when you save, and the model reloads.</source>
         <translation>上下文长度已设为 %1 个 token：保存后生效，模型会重新加载。</translation>
     </message>
@@ -892,27 +900,27 @@
 <context>
     <name>EmptyState</name>
     <message>
-        <location filename="../../app/ui/chat/parts.py" line="37"/>
+        <location filename="../../app/ui/chat/parts.py" line="26"/>
         <source>What can I help with?</source>
         <translation>有什么可以帮你？</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/parts.py" line="43"/>
+        <location filename="../../app/ui/chat/parts.py" line="32"/>
         <source>Ask a question, drop a PDF or a folder here to ask about it, or ask about your files and calendar. Everything stays on this computer.</source>
         <translation>提个问题，把 PDF 或文件夹拖到这里来询问其内容，或者问问你的文件和日历。所有内容都只留在这台电脑上。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/parts.py" line="57"/>
+        <location filename="../../app/ui/chat/parts.py" line="46"/>
         <source>What&apos;s on my calendar this week?</source>
         <translation>我这周有什么安排？</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/parts.py" line="58"/>
+        <location filename="../../app/ui/chat/parts.py" line="47"/>
         <source>Find my most recent invoice</source>
         <translation>找到我最近的发票</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/parts.py" line="59"/>
+        <location filename="../../app/ui/chat/parts.py" line="48"/>
         <source>Summarise the PDF I dropped</source>
         <translation>总结我拖进来的 PDF</translation>
     </message>
@@ -963,157 +971,157 @@
 <context>
     <name>EventDialog</name>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="82"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="81"/>
         <source>Edit event</source>
         <translation>编辑日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="82"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="81"/>
         <source>New event</source>
         <translation>新建日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="85"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="84"/>
         <source>What is it?</source>
         <translation>是什么事？</translation>
     </message>
     <message>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="85"/>
         <location filename="../../app/ui/pages/calendar/editor.py" line="86"/>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="87"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="88"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="87"/>
         <source>All day</source>
         <translation>全天</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="92"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="91"/>
         <source>Starts</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="92"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="91"/>
         <source>Ends</source>
         <translation>结束</translation>
     </message>
     <message>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="108"/>
         <location filename="../../app/ui/pages/calendar/editor.py" line="109"/>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="110"/>
         <source>Place</source>
         <translation>地点</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="112"/>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="114"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="111"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="113"/>
         <source>Notes</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="116"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="114"/>
         <source>Does not repeat</source>
         <translation>不重复</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="116"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="114"/>
         <source>Every day</source>
         <translation>每天</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="116"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="114"/>
         <source>Every week</source>
         <translation>每周</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="117"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="115"/>
         <source>Every month</source>
         <translation>每月</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="117"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="115"/>
         <source>Every year</source>
         <translation>每年</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="123"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="120"/>
         <source>Custom (%1)</source>
         <translation>自定义（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="127"/>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="129"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="122"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="123"/>
         <source>Repeat</source>
         <translation>重复</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="131"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="124"/>
         <source>No reminder</source>
         <translation>不提醒</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="131"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="124"/>
         <source>At the start</source>
         <translation>开始时</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="131"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="124"/>
         <source>5 minutes before</source>
         <translation>提前 5 分钟</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="132"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="125"/>
         <source>10 minutes before</source>
         <translation>提前 10 分钟</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="132"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="125"/>
         <source>15 minutes before</source>
         <translation>提前 15 分钟</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="133"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="126"/>
         <source>30 minutes before</source>
         <translation>提前 30 分钟</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="133"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="126"/>
         <source>1 hour before</source>
         <translation>提前 1 小时</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="134"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="127"/>
         <source>1 day before</source>
         <translation>提前 1 天</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="139"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="131"/>
         <source>%1 minutes before</source>
         <translation>提前 %1 分钟</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="141"/>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="142"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="132"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="133"/>
         <source>Reminder</source>
         <translation>提醒</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="150"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="141"/>
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="180"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="170"/>
         <source>Give the event a title.</source>
         <translation>请为日程填写标题。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="185"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="175"/>
         <source>The end must be on or after the start.</source>
         <translation>结束日期不能早于开始日期。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="191"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="181"/>
         <source>The end must be after the start.</source>
         <translation>结束时间必须晚于开始时间。</translation>
     </message>
@@ -1199,249 +1207,249 @@
 <context>
     <name>FilesView</name>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="172"/>
+        <location filename="../../app/ui/pages/files.py" line="168"/>
         <source>Files found</source>
         <translation>找到的文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="203"/>
+        <location filename="../../app/ui/pages/files.py" line="192"/>
         <source>Files</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="204"/>
+        <location filename="../../app/ui/pages/files.py" line="193"/>
         <source>Add folder…</source>
         <translation>添加文件夹…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="205"/>
+        <location filename="../../app/ui/pages/files.py" line="194"/>
         <source>Search file names and contents</source>
         <translation>搜索文件名和内容</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="206"/>
+        <location filename="../../app/ui/pages/files.py" line="195"/>
         <source>Search files</source>
         <translation>搜索文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="207"/>
+        <location filename="../../app/ui/pages/files.py" line="196"/>
         <source>Documents</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="207"/>
+        <location filename="../../app/ui/pages/files.py" line="196"/>
         <source>Spreadsheets</source>
         <translation>表格</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="208"/>
+        <location filename="../../app/ui/pages/files.py" line="197"/>
         <source>Presentations</source>
         <translation>演示文稿</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="208"/>
+        <location filename="../../app/ui/pages/files.py" line="197"/>
         <source>Images</source>
         <translation>图片</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="209"/>
-        <location filename="../../app/ui/pages/files.py" line="215"/>
+        <location filename="../../app/ui/pages/files.py" line="198"/>
+        <location filename="../../app/ui/pages/files.py" line="204"/>
         <source>Audio</source>
         <translation>音频</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="209"/>
+        <location filename="../../app/ui/pages/files.py" line="198"/>
         <source>Videos</source>
         <translation>视频</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="210"/>
+        <location filename="../../app/ui/pages/files.py" line="199"/>
         <source>Archives</source>
         <translation>压缩包</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="210"/>
-        <location filename="../../app/ui/pages/files.py" line="216"/>
+        <location filename="../../app/ui/pages/files.py" line="199"/>
+        <location filename="../../app/ui/pages/files.py" line="205"/>
         <source>Code</source>
         <translation>代码</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="211"/>
-        <location filename="../../app/ui/pages/files.py" line="216"/>
+        <location filename="../../app/ui/pages/files.py" line="200"/>
+        <location filename="../../app/ui/pages/files.py" line="205"/>
         <source>Other</source>
         <translation>其他</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="213"/>
+        <location filename="../../app/ui/pages/files.py" line="202"/>
         <source>Document</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="213"/>
+        <location filename="../../app/ui/pages/files.py" line="202"/>
         <source>Spreadsheet</source>
         <translation>表格</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="214"/>
+        <location filename="../../app/ui/pages/files.py" line="203"/>
         <source>Presentation</source>
         <translation>演示文稿</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="214"/>
+        <location filename="../../app/ui/pages/files.py" line="203"/>
         <source>Image</source>
         <translation>图片</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="215"/>
+        <location filename="../../app/ui/pages/files.py" line="204"/>
         <source>Video</source>
         <translation>视频</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="215"/>
+        <location filename="../../app/ui/pages/files.py" line="204"/>
         <source>Archive</source>
         <translation>压缩包</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="219"/>
+        <location filename="../../app/ui/pages/files.py" line="208"/>
         <source>Any kind</source>
         <translation>任意类型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="220"/>
+        <location filename="../../app/ui/pages/files.py" line="209"/>
         <source>Kind of file</source>
         <translation>文件类型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="221"/>
+        <location filename="../../app/ui/pages/files.py" line="210"/>
         <source>Any time</source>
         <translation>任意时间</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="222"/>
+        <location filename="../../app/ui/pages/files.py" line="211"/>
         <source>Today</source>
         <translation>今天</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="222"/>
+        <location filename="../../app/ui/pages/files.py" line="211"/>
         <source>Past week</source>
         <translation>过去一周</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="222"/>
+        <location filename="../../app/ui/pages/files.py" line="211"/>
         <source>Past month</source>
         <translation>过去一个月</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="223"/>
+        <location filename="../../app/ui/pages/files.py" line="212"/>
         <source>Past year</source>
         <translation>过去一年</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="223"/>
-        <location filename="../../app/ui/pages/files.py" line="228"/>
+        <location filename="../../app/ui/pages/files.py" line="212"/>
+        <location filename="../../app/ui/pages/files.py" line="217"/>
         <source>Modified</source>
         <translation>修改时间</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="224"/>
+        <location filename="../../app/ui/pages/files.py" line="213"/>
         <source>Any size</source>
         <translation>任意大小</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="225"/>
+        <location filename="../../app/ui/pages/files.py" line="214"/>
         <source>Under 1 MB</source>
         <translation>小于 1 MB</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="225"/>
+        <location filename="../../app/ui/pages/files.py" line="214"/>
         <source>1 to 100 MB</source>
         <translation>1 到 100 MB</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="226"/>
+        <location filename="../../app/ui/pages/files.py" line="215"/>
         <source>Over 100 MB</source>
         <translation>大于 100 MB</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="226"/>
-        <location filename="../../app/ui/pages/files.py" line="228"/>
+        <location filename="../../app/ui/pages/files.py" line="215"/>
+        <location filename="../../app/ui/pages/files.py" line="217"/>
         <source>Size</source>
         <translation>大小</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="227"/>
+        <location filename="../../app/ui/pages/files.py" line="216"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="227"/>
+        <location filename="../../app/ui/pages/files.py" line="216"/>
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="227"/>
+        <location filename="../../app/ui/pages/files.py" line="216"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="281"/>
-        <location filename="../../app/ui/pages/files.py" line="301"/>
+        <location filename="../../app/ui/pages/files.py" line="270"/>
+        <location filename="../../app/ui/pages/files.py" line="290"/>
         <source>1 file</source>
         <translation>1 个文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="281"/>
-        <location filename="../../app/ui/pages/files.py" line="301"/>
+        <location filename="../../app/ui/pages/files.py" line="270"/>
+        <location filename="../../app/ui/pages/files.py" line="290"/>
         <source>%1 files</source>
         <translation>%1 个文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="282"/>
+        <location filename="../../app/ui/pages/files.py" line="271"/>
         <source>The first %1 files; type more to narrow them down</source>
         <translation>前 %1 个文件；多输入一些以缩小范围</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="288"/>
+        <location filename="../../app/ui/pages/files.py" line="277"/>
         <source>File search failed: %1</source>
         <translation>文件搜索失败：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="297"/>
+        <location filename="../../app/ui/pages/files.py" line="286"/>
         <source>No folders are chosen for file search yet: add one (Hearth finds files only there).</source>
         <translation>尚未选择用于文件搜索的文件夹：请添加一个（Hearth 只在其中查找文件）。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="302"/>
+        <location filename="../../app/ui/pages/files.py" line="291"/>
         <source>in 1 folder</source>
         <translation>位于 1 个文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="302"/>
+        <location filename="../../app/ui/pages/files.py" line="291"/>
         <source>in %1 folders</source>
         <translation>位于 %1 个文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="322"/>
+        <location filename="../../app/ui/pages/files.py" line="311"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="323"/>
+        <location filename="../../app/ui/pages/files.py" line="312"/>
         <source>Show in folder</source>
         <translation>在文件夹中显示</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="324"/>
+        <location filename="../../app/ui/pages/files.py" line="313"/>
         <source>Add to chat</source>
         <translation>添加到对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="328"/>
+        <location filename="../../app/ui/pages/files.py" line="317"/>
         <source>Search files in a folder</source>
         <translation>在文件夹中搜索文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="345"/>
+        <location filename="../../app/ui/pages/files.py" line="334"/>
         <source>Reading %1…</source>
         <translation>正在读取 %1…</translation>
     </message>
@@ -1449,22 +1457,22 @@
 <context>
     <name>FolderList</name>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="66"/>
+        <location filename="../../app/ui/settings/dialog.py" line="57"/>
         <source>Add…</source>
         <translation>添加…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="67"/>
+        <location filename="../../app/ui/settings/dialog.py" line="58"/>
         <source>Add a folder to %1</source>
         <translation>向「%1」添加文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="69"/>
+        <location filename="../../app/ui/settings/dialog.py" line="59"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="70"/>
+        <location filename="../../app/ui/settings/dialog.py" line="60"/>
         <source>Remove the selected folder from %1</source>
         <translation>从「%1」移除所选文件夹</translation>
     </message>
@@ -1472,69 +1480,69 @@
 <context>
     <name>GenerationTab</name>
     <message>
-        <location filename="../../app/ui/settings/generation.py" line="24"/>
+        <location filename="../../app/ui/settings/generation.py" line="25"/>
         <source>Answering a message</source>
         <translation>回答消息</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/generation.py" line="26"/>
+        <location filename="../../app/ui/settings/generation.py" line="27"/>
         <source>Temperature when answering a message</source>
         <translation>回答消息时的温度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/generation.py" line="27"/>
-        <location filename="../../app/ui/settings/generation.py" line="33"/>
+        <location filename="../../app/ui/settings/generation.py" line="28"/>
+        <location filename="../../app/ui/settings/generation.py" line="34"/>
         <source>Temperature</source>
         <translation>温度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/generation.py" line="29"/>
-        <location filename="../../app/ui/settings/generation.py" line="35"/>
+        <location filename="../../app/ui/settings/generation.py" line="30"/>
+        <location filename="../../app/ui/settings/generation.py" line="36"/>
         <source>Top p / top k</source>
         <translation>Top p / top k</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/generation.py" line="30"/>
+        <location filename="../../app/ui/settings/generation.py" line="31"/>
         <source>Steps after a tool result</source>
         <translation>工具结果之后的步骤</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/generation.py" line="32"/>
+        <location filename="../../app/ui/settings/generation.py" line="33"/>
         <source>Temperature after a tool result</source>
         <translation>工具结果之后的温度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/generation.py" line="36"/>
+        <location filename="../../app/ui/settings/generation.py" line="37"/>
         <source>Thinking budget (tokens; 0 answers without thinking)</source>
         <translation>思考预算（token；0 表示不思考直接回答）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/generation.py" line="37"/>
+        <location filename="../../app/ui/settings/generation.py" line="38"/>
         <source>Chat</source>
         <translation>对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/generation.py" line="37"/>
+        <location filename="../../app/ui/settings/generation.py" line="38"/>
         <source>Quick ask</source>
         <translation>快速提问</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/generation.py" line="37"/>
+        <location filename="../../app/ui/settings/generation.py" line="38"/>
         <source>Tool steps</source>
         <translation>工具步骤</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/generation.py" line="38"/>
+        <location filename="../../app/ui/settings/generation.py" line="39"/>
         <source>Titles</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/generation.py" line="45"/>
+        <location filename="../../app/ui/settings/generation.py" line="43"/>
         <source>Thinking budget: %1</source>
         <translation>思考预算：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/generation.py" line="48"/>
+        <location filename="../../app/ui/settings/generation.py" line="47"/>
         <source>When the reasoning reaches its budget, or goes in circles, Hearth closes it and the model answers (&quot;Thinking was cut short&quot;).</source>
         <translation>当推理达到预算或陷入循环时，Hearth 会结束推理并让模型作答（“思考被提前结束”）。</translation>
     </message>
@@ -1603,18 +1611,18 @@
 <context>
     <name>HistoryEraser</name>
     <message>
-        <location filename="../../app/ui/settings/forget_history.py" line="38"/>
+        <location filename="../../app/ui/settings/forget_history.py" line="39"/>
         <source>Could not read your conversations</source>
         <translation>无法读取你的对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/forget_history.py" line="48"/>
-        <location filename="../../app/ui/settings/forget_history.py" line="58"/>
+        <location filename="../../app/ui/settings/forget_history.py" line="49"/>
+        <location filename="../../app/ui/settings/forget_history.py" line="63"/>
         <source>Delete all history</source>
         <translation>删除全部历史记录</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/forget_history.py" line="49"/>
+        <location filename="../../app/ui/settings/forget_history.py" line="50"/>
         <source>There is no history to delete.</source>
         <translation>没有可删除的历史记录。</translation>
     </message>
@@ -1634,22 +1642,22 @@
         <translation>它们的消息、拖入其中的文档、模型保存的对话记忆（KV 缓存）和搜索条目都会被清除。此操作无法撤销。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/forget_history.py" line="61"/>
+        <location filename="../../app/ui/settings/forget_history.py" line="64"/>
         <source>Delete all</source>
         <translation>全部删除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/forget_history.py" line="100"/>
+        <location filename="../../app/ui/settings/forget_history.py" line="89"/>
         <source>Could not delete the history</source>
         <translation>无法删除历史记录</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/forget_history.py" line="65"/>
+        <location filename="../../app/ui/settings/forget_history.py" line="67"/>
         <source>Also forget the one thing Hearth remembers from them</source>
         <translation>同时忘记 Hearth 从中记住的一件事</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/forget_history.py" line="66"/>
+        <location filename="../../app/ui/settings/forget_history.py" line="68"/>
         <source>Also forget the %1 things Hearth remembers from them</source>
         <translation>同时忘记 Hearth 从中记住的 %1 件事</translation>
     </message>
@@ -1843,250 +1851,250 @@
         <translation>正在读取资料库…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="95"/>
+        <location filename="../../app/ui/pages/library.py" line="92"/>
         <source>Documents</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="96"/>
-        <location filename="../../app/ui/pages/library.py" line="146"/>
+        <location filename="../../app/ui/pages/library.py" line="93"/>
+        <location filename="../../app/ui/pages/library.py" line="139"/>
         <source>Watched folders</source>
         <translation>监视的文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="97"/>
-        <location filename="../../app/ui/pages/library.py" line="204"/>
+        <location filename="../../app/ui/pages/library.py" line="94"/>
+        <location filename="../../app/ui/pages/library.py" line="189"/>
         <source>Problems</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="104"/>
+        <location filename="../../app/ui/pages/library.py" line="101"/>
         <source>Library</source>
         <translation>资料库</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="109"/>
+        <location filename="../../app/ui/pages/library.py" line="103"/>
         <source>Re-index now</source>
         <translation>立即重建索引</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="116"/>
+        <location filename="../../app/ui/pages/library.py" line="109"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="116"/>
+        <location filename="../../app/ui/pages/library.py" line="109"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="117"/>
+        <location filename="../../app/ui/pages/library.py" line="110"/>
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="116"/>
+        <location filename="../../app/ui/pages/library.py" line="109"/>
         <source>Length</source>
         <translation>长度</translation>
     </message>
     <message>
+        <location filename="../../app/ui/pages/library.py" line="84"/>
         <location filename="../../app/ui/pages/library.py" line="85"/>
-        <location filename="../../app/ui/pages/library.py" line="86"/>
         <source>Search inside your documents</source>
         <translation>在文档内容中搜索</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="106"/>
+        <location filename="../../app/ui/pages/library.py" line="102"/>
         <source>Add files…</source>
         <translation>添加文件…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="116"/>
+        <location filename="../../app/ui/pages/library.py" line="109"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="131"/>
+        <location filename="../../app/ui/pages/library.py" line="124"/>
         <source>Indexed documents</source>
         <translation>已索引的文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="136"/>
+        <location filename="../../app/ui/pages/library.py" line="129"/>
         <source>Passages found</source>
         <translation>找到的段落</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="152"/>
+        <location filename="../../app/ui/pages/library.py" line="141"/>
         <source>Add folder…</source>
         <translation>添加文件夹…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="153"/>
+        <location filename="../../app/ui/pages/library.py" line="142"/>
         <source>Stop watching</source>
         <translation>停止监视</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="163"/>
+        <location filename="../../app/ui/pages/library.py" line="148"/>
         <source>Files that could not be read</source>
         <translation>无法读取的文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="187"/>
+        <location filename="../../app/ui/pages/library.py" line="172"/>
         <source>1 document</source>
         <translation>1 个文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="187"/>
+        <location filename="../../app/ui/pages/library.py" line="172"/>
         <source>%1 documents</source>
         <translation>%1 个文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="188"/>
+        <location filename="../../app/ui/pages/library.py" line="173"/>
         <source>1 passage</source>
         <translation>1 个段落</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="189"/>
+        <location filename="../../app/ui/pages/library.py" line="174"/>
         <source>%1 passages</source>
         <translation>%1 个段落</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="191"/>
+        <location filename="../../app/ui/pages/library.py" line="176"/>
         <source>1 only in a chat</source>
         <translation>1 个仅在对话中</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="192"/>
+        <location filename="../../app/ui/pages/library.py" line="177"/>
         <source>%1 only in chats</source>
         <translation>%1 个仅在对话中</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="194"/>
+        <location filename="../../app/ui/pages/library.py" line="179"/>
         <source>paused</source>
         <translation>已暂停</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="229"/>
+        <location filename="../../app/ui/pages/library.py" line="214"/>
         <source>Skipped: %1</source>
         <translation>已跳过：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="230"/>
+        <location filename="../../app/ui/pages/library.py" line="215"/>
         <source>unreadable</source>
         <translation>无法读取</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="232"/>
+        <location filename="../../app/ui/pages/library.py" line="217"/>
         <source>Indexed · watching its folder</source>
         <translation>已索引 · 正在监视其文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="234"/>
+        <location filename="../../app/ui/pages/library.py" line="219"/>
         <source>Indexed · only in a chat</source>
         <translation>已索引 · 仅在对话中</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="235"/>
+        <location filename="../../app/ui/pages/library.py" line="220"/>
         <source>Indexed</source>
         <translation>已索引</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="240"/>
+        <location filename="../../app/ui/pages/library.py" line="225"/>
         <source>Text</source>
         <translation>文本</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="246"/>
+        <location filename="../../app/ui/pages/library.py" line="230"/>
         <source>1 page</source>
         <translation>1 页</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="246"/>
+        <location filename="../../app/ui/pages/library.py" line="230"/>
         <source>%1 pages</source>
         <translation>%1 页</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="248"/>
+        <location filename="../../app/ui/pages/library.py" line="231"/>
         <source>1 sheet</source>
         <translation>1 个工作表</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="248"/>
+        <location filename="../../app/ui/pages/library.py" line="231"/>
         <source>%1 sheets</source>
         <translation>%1 个工作表</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="250"/>
+        <location filename="../../app/ui/pages/library.py" line="232"/>
         <source>1 slide</source>
         <translation>1 张幻灯片</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="250"/>
+        <location filename="../../app/ui/pages/library.py" line="232"/>
         <source>%1 slides</source>
         <translation>%1 张幻灯片</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="254"/>
+        <location filename="../../app/ui/pages/library.py" line="236"/>
         <source>The library could not be read: %1</source>
         <translation>无法读取资料库：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="276"/>
+        <location filename="../../app/ui/pages/library.py" line="261"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="277"/>
+        <location filename="../../app/ui/pages/library.py" line="262"/>
         <source>Show in folder</source>
         <translation>在文件夹中显示</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="279"/>
+        <location filename="../../app/ui/pages/library.py" line="264"/>
         <source>Re-index</source>
         <translation>重新索引</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="280"/>
+        <location filename="../../app/ui/pages/library.py" line="265"/>
         <source>Remove from Hearth…</source>
         <translation>从 Hearth 中移除…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="285"/>
+        <location filename="../../app/ui/pages/library.py" line="270"/>
         <source>Reading %1 again…</source>
         <translation>正在重新读取 %1…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="291"/>
+        <location filename="../../app/ui/pages/library.py" line="276"/>
         <source>Remove from Hearth</source>
         <translation>从 Hearth 中移除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="292"/>
+        <location filename="../../app/ui/pages/library.py" line="277"/>
         <source>Remove “%1” from Hearth? Its passages are forgotten; the file itself stays where it is.</source>
         <translation>要从 Hearth 中移除“%1”吗？其段落将被遗忘，文件本身保留在原处。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="296"/>
+        <location filename="../../app/ui/pages/library.py" line="279"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="309"/>
+        <location filename="../../app/ui/pages/library.py" line="287"/>
         <source>Add files to the library</source>
         <translation>将文件添加到资料库</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="336"/>
+        <location filename="../../app/ui/pages/library.py" line="314"/>
         <source>No passage matches “%1”.</source>
         <translation>没有段落匹配“%1”。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="362"/>
+        <location filename="../../app/ui/pages/library.py" line="336"/>
         <source>Indexing %1 of %2: %3</source>
         <translation>正在索引第 %1 个，共 %2 个：%3</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="374"/>
+        <location filename="../../app/ui/pages/library.py" line="348"/>
         <source>Watch a folder</source>
         <translation>监视文件夹</translation>
     </message>
@@ -2094,27 +2102,27 @@
 <context>
     <name>LocalModels</name>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="613"/>
+        <location filename="../../app/ui/models/manager.py" line="561"/>
         <source>On this computer</source>
         <translation>这台电脑上的模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="631"/>
+        <location filename="../../app/ui/models/manager.py" line="575"/>
         <source>In use</source>
         <translation>使用中</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="631"/>
+        <location filename="../../app/ui/models/manager.py" line="575"/>
         <source>Loading…</source>
         <translation>正在加载…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="634"/>
+        <location filename="../../app/ui/models/manager.py" line="577"/>
         <source>Use</source>
         <translation>使用</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="634"/>
+        <location filename="../../app/ui/models/manager.py" line="577"/>
         <source>Not found</source>
         <translation>找不到文件</translation>
     </message>
@@ -2145,218 +2153,218 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="144"/>
-        <location filename="../../app/ui/shell/main_window.py" line="486"/>
+        <location filename="../../app/ui/shell/main_window.py" line="140"/>
+        <location filename="../../app/ui/shell/main_window.py" line="472"/>
         <source>No model loaded</source>
         <translation>未加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="148"/>
+        <location filename="../../app/ui/shell/main_window.py" line="145"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="149"/>
+        <location filename="../../app/ui/shell/main_window.py" line="146"/>
         <source>Context used</source>
         <translation>已用上下文</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="150"/>
+        <location filename="../../app/ui/shell/main_window.py" line="147"/>
         <source>Speed of the last answer</source>
         <translation>上次回答的速度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="155"/>
+        <location filename="../../app/ui/shell/main_window.py" line="148"/>
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="161"/>
+        <location filename="../../app/ui/shell/main_window.py" line="149"/>
         <source>Other apps</source>
         <translation>其他应用</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="164"/>
+        <location filename="../../app/ui/shell/main_window.py" line="150"/>
         <source>Model download</source>
         <translation>模型下载</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="184"/>
+        <location filename="../../app/ui/shell/main_window.py" line="175"/>
         <source>API: %1 in queue</source>
         <translation>API：排队 %1 个</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="185"/>
+        <location filename="../../app/ui/shell/main_window.py" line="176"/>
         <source>API: on</source>
         <translation>API：已开启</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="194"/>
+        <location filename="../../app/ui/shell/main_window.py" line="185"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="195"/>
+        <location filename="../../app/ui/shell/main_window.py" line="186"/>
         <source>&amp;New chat</source>
         <translation>新对话(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="197"/>
+        <location filename="../../app/ui/shell/main_window.py" line="188"/>
         <source>&amp;Add files to this chat…</source>
         <translation>向此对话添加文件(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="199"/>
+        <location filename="../../app/ui/shell/main_window.py" line="190"/>
         <source>&amp;Export this chat…</source>
         <translation>导出此对话(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="201"/>
+        <location filename="../../app/ui/shell/main_window.py" line="192"/>
         <source>&amp;Quit Hearth</source>
         <translation>退出 Hearth(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="206"/>
+        <location filename="../../app/ui/shell/main_window.py" line="197"/>
         <source>&amp;View</source>
         <translation>查看(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="207"/>
+        <location filename="../../app/ui/shell/main_window.py" line="199"/>
         <source>&amp;Chat</source>
         <translation>对话(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="208"/>
+        <location filename="../../app/ui/shell/main_window.py" line="199"/>
         <source>&amp;Library</source>
         <translation>资料库(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="210"/>
+        <location filename="../../app/ui/shell/main_window.py" line="200"/>
         <source>C&amp;alendar</source>
         <translation>日历(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="212"/>
+        <location filename="../../app/ui/shell/main_window.py" line="200"/>
         <source>&amp;Files</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="213"/>
+        <location filename="../../app/ui/shell/main_window.py" line="201"/>
         <source>&amp;Routines</source>
         <translation>例行任务(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="216"/>
+        <location filename="../../app/ui/shell/main_window.py" line="205"/>
         <source>&amp;Search chats</source>
         <translation>搜索对话(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="218"/>
+        <location filename="../../app/ui/shell/main_window.py" line="207"/>
         <source>&amp;Model</source>
         <translation>模型(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="219"/>
+        <location filename="../../app/ui/shell/main_window.py" line="208"/>
         <source>&amp;Models…</source>
         <translation>模型管理(&amp;M)…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="220"/>
+        <location filename="../../app/ui/shell/main_window.py" line="209"/>
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="223"/>
+        <location filename="../../app/ui/shell/main_window.py" line="212"/>
         <source>S&amp;top answer</source>
         <translation>停止回答(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="395"/>
+        <location filename="../../app/ui/shell/main_window.py" line="382"/>
         <source>Could not save settings</source>
         <translation>无法保存设置</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="402"/>
+        <location filename="../../app/ui/shell/main_window.py" line="389"/>
         <source>No model yet. Hearth needs a model to answer: download one or open a file you have.</source>
         <translation>还没有模型。Hearth 需要模型才能回答：请下载一个，或打开已有的模型文件。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="405"/>
+        <location filename="../../app/ui/shell/main_window.py" line="392"/>
         <source>Loading the model…</source>
         <translation>正在加载模型…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="430"/>
+        <location filename="../../app/ui/shell/main_window.py" line="416"/>
         <source>remote</source>
         <translation>远程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="474"/>
+        <location filename="../../app/ui/shell/main_window.py" line="460"/>
         <source>Ready</source>
         <translation>就绪</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="478"/>
+        <location filename="../../app/ui/shell/main_window.py" line="464"/>
         <source>Preparing the assistant… %1%</source>
         <translation>正在准备助手… %1%</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="488"/>
+        <location filename="../../app/ui/shell/main_window.py" line="474"/>
         <source>No model is loaded now.</source>
         <translation>现在没有加载任何模型。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="492"/>
+        <location filename="../../app/ui/shell/main_window.py" line="477"/>
         <source>%1 is still loaded and answers.</source>
         <translation>%1 仍然处于加载状态，由它继续回答。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="509"/>
+        <location filename="../../app/ui/shell/main_window.py" line="494"/>
         <source>%1 tok/s</source>
         <translation>%1 token/秒</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="520"/>
+        <location filename="../../app/ui/shell/main_window.py" line="505"/>
         <source>Context %1 / %2</source>
         <translation>上下文 %1 / %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="523"/>
+        <location filename="../../app/ui/shell/main_window.py" line="508"/>
         <source> · your message: its start and end, the rest as a document</source>
         <translation> · 你的消息：模型读到开头和结尾，其余作为文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="524"/>
+        <location filename="../../app/ui/shell/main_window.py" line="509"/>
         <source> · earlier messages summarized</source>
         <translation> · 较早的消息已总结</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="531"/>
+        <location filename="../../app/ui/shell/main_window.py" line="516"/>
         <source>Add files to this chat</source>
         <translation>向此对话添加文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="541"/>
+        <location filename="../../app/ui/shell/main_window.py" line="526"/>
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="542"/>
+        <location filename="../../app/ui/shell/main_window.py" line="527"/>
         <source>Export this chat</source>
         <translation>导出此对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="544"/>
+        <location filename="../../app/ui/shell/main_window.py" line="529"/>
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="550"/>
+        <location filename="../../app/ui/shell/main_window.py" line="535"/>
         <source>Could not export the chat</source>
         <translation>无法导出对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="187"/>
+        <location filename="../../app/ui/shell/main_window.py" line="178"/>
         <source>open to the network at %1</source>
         <translation>已向网络开放：%1</translation>
     </message>
@@ -2364,52 +2372,52 @@
 <context>
     <name>McpServersPage</name>
     <message>
-        <location filename="../../app/ui/settings/mcp_servers.py" line="126"/>
+        <location filename="../../app/ui/settings/mcp_servers.py" line="122"/>
         <source>Tool servers (MCP) give Hearth more tools. Hearth asks before running a tool unless you trust its server. Changes take effect the next time Hearth starts.</source>
         <translation>工具服务器（MCP）为 Hearth 提供更多工具。除非你信任该服务器，Hearth 在运行其工具前都会先询问。更改将在下次启动 Hearth 时生效。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/mcp_servers.py" line="133"/>
+        <location filename="../../app/ui/settings/mcp_servers.py" line="125"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/mcp_servers.py" line="133"/>
+        <location filename="../../app/ui/settings/mcp_servers.py" line="125"/>
         <source>Program or address</source>
         <translation>程序或地址</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/mcp_servers.py" line="134"/>
+        <location filename="../../app/ui/settings/mcp_servers.py" line="126"/>
         <source>Trusted</source>
         <translation>信任</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/mcp_servers.py" line="139"/>
+        <location filename="../../app/ui/settings/mcp_servers.py" line="131"/>
         <source>Tool servers</source>
         <translation>工具服务器</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/mcp_servers.py" line="143"/>
+        <location filename="../../app/ui/settings/mcp_servers.py" line="134"/>
         <source>Add…</source>
         <translation>添加…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/mcp_servers.py" line="144"/>
+        <location filename="../../app/ui/settings/mcp_servers.py" line="135"/>
         <source>Edit…</source>
         <translation>编辑…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/mcp_servers.py" line="145"/>
+        <location filename="../../app/ui/settings/mcp_servers.py" line="136"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/mcp_servers.py" line="160"/>
+        <location filename="../../app/ui/settings/mcp_servers.py" line="146"/>
         <source>Yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/mcp_servers.py" line="160"/>
+        <location filename="../../app/ui/settings/mcp_servers.py" line="146"/>
         <source>Asks first</source>
         <translation>先询问</translation>
     </message>
@@ -2417,28 +2425,28 @@
 <context>
     <name>MemoryTab</name>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="74"/>
+        <location filename="../../app/ui/settings/memory.py" line="75"/>
         <source>Use memory in every new chat</source>
         <translation>在每个新对话中使用记忆</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="78"/>
+        <location filename="../../app/ui/settings/memory.py" line="79"/>
         <source>Remember without asking what I tell Hearth myself</source>
         <translation>我亲口告诉 Hearth 的事，不必询问直接记住</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="83"/>
+        <location filename="../../app/ui/settings/memory.py" line="84"/>
         <source>Anything Hearth read in a document, file, event or tool result always asks first.</source>
         <translation>凡是 Hearth 从文档、文件、日程或工具结果中读到的内容，都会先征求你的同意。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="84"/>
-        <location filename="../../app/ui/settings/memory.py" line="89"/>
+        <location filename="../../app/ui/settings/memory.py" line="85"/>
+        <location filename="../../app/ui/settings/memory.py" line="90"/>
         <source>Standing instructions</source>
         <translation>长期指示</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="88"/>
+        <location filename="../../app/ui/settings/memory.py" line="89"/>
         <source>For example: always answer in metric; I&apos;m a nurse on night shifts.</source>
         <translation>例如：始终使用公制单位；我是上夜班的护士。</translation>
     </message>
@@ -2454,142 +2462,142 @@
         <translation>搜索记忆</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="135"/>
+        <location filename="../../app/ui/settings/memory.py" line="130"/>
         <source>Memory</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="135"/>
+        <location filename="../../app/ui/settings/memory.py" line="130"/>
         <source>From</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="135"/>
+        <location filename="../../app/ui/settings/memory.py" line="130"/>
         <source>Added</source>
         <translation>添加日期</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="136"/>
+        <location filename="../../app/ui/settings/memory.py" line="131"/>
         <source>Memories</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="145"/>
+        <location filename="../../app/ui/settings/memory.py" line="139"/>
         <source>Edit</source>
         <translation>编辑</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="146"/>
+        <location filename="../../app/ui/settings/memory.py" line="140"/>
         <source>Open its chat</source>
         <translation>打开来源对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="147"/>
+        <location filename="../../app/ui/settings/memory.py" line="141"/>
         <source>Forget…</source>
         <translation>忘记…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="148"/>
+        <location filename="../../app/ui/settings/memory.py" line="142"/>
         <source>Forget all…</source>
         <translation>全部忘记…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="170"/>
+        <location filename="../../app/ui/settings/memory.py" line="152"/>
         <source>Could not read your memories</source>
         <translation>无法读取你的记忆</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="184"/>
+        <location filename="../../app/ui/settings/memory.py" line="166"/>
         <source>1 memory.</source>
         <translation>1 条记忆。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="184"/>
+        <location filename="../../app/ui/settings/memory.py" line="166"/>
         <source>%1 memories.</source>
         <translation>%1 条记忆。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="185"/>
+        <location filename="../../app/ui/settings/memory.py" line="167"/>
         <source>Nothing remembered yet.</source>
         <translation>还没有记住任何事。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="213"/>
+        <location filename="../../app/ui/settings/memory.py" line="195"/>
         <source>Typed by you</source>
         <translation>你亲自输入</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="215"/>
+        <location filename="../../app/ui/settings/memory.py" line="197"/>
         <source>A deleted chat</source>
         <translation>已删除的对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="216"/>
+        <location filename="../../app/ui/settings/memory.py" line="198"/>
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="265"/>
+        <location filename="../../app/ui/settings/memory.py" line="242"/>
         <source>Memory not changed</source>
         <translation>记忆未更改</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="283"/>
+        <location filename="../../app/ui/settings/memory.py" line="257"/>
         <source>Forget this?</source>
         <translation>忘记这一条？</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="283"/>
+        <location filename="../../app/ui/settings/memory.py" line="257"/>
         <source>Forget</source>
         <translation>忘记</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="288"/>
+        <location filename="../../app/ui/settings/memory.py" line="262"/>
         <source>Forget the one thing Hearth remembers about you?</source>
         <translation>忘记 Hearth 记得的关于你的这一件事？</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="289"/>
+        <location filename="../../app/ui/settings/memory.py" line="263"/>
         <source>Forget all %1 things Hearth remembers about you?</source>
         <translation>忘记 Hearth 记得的关于你的全部 %1 件事？</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="290"/>
+        <location filename="../../app/ui/settings/memory.py" line="264"/>
         <source>Forget all</source>
         <translation>全部忘记</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="294"/>
+        <location filename="../../app/ui/settings/memory.py" line="269"/>
         <source>Forget memories</source>
         <translation>忘记记忆</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="295"/>
+        <location filename="../../app/ui/settings/memory.py" line="270"/>
         <source>This cannot be undone.</source>
         <translation>此操作无法撤销。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="303"/>
+        <location filename="../../app/ui/settings/memory.py" line="273"/>
         <source>Could not forget</source>
         <translation>无法忘记</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="336"/>
+        <location filename="../../app/ui/settings/memory.py" line="304"/>
         <source>Could not save the standing instructions</source>
         <translation>无法保存长期指示</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="193"/>
+        <location filename="../../app/ui/settings/memory.py" line="175"/>
         <source>Last given to the model %1</source>
         <translation>上次提供给模型：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="195"/>
+        <location filename="../../app/ui/settings/memory.py" line="177"/>
         <source>Not given to the model yet</source>
         <translation>尚未提供给模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="322"/>
+        <location filename="../../app/ui/settings/memory.py" line="290"/>
         <source>The standing instructions hold at most %1 characters; these have %2. Shorten them to save.</source>
         <translation>长期指示最多 %1 个字符，当前有 %2 个。请缩短后再保存。</translation>
     </message>
@@ -2597,7 +2605,7 @@
 <context>
     <name>MessageText</name>
     <message>
-        <location filename="../../app/ui/chat/text_view.py" line="77"/>
+        <location filename="../../app/ui/chat/text_view.py" line="80"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
@@ -2628,102 +2636,102 @@
 <context>
     <name>ModelManager</name>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="488"/>
+        <location filename="../../app/ui/models/manager.py" line="446"/>
         <source>Use the %1 template</source>
         <translation>使用 %1 模板</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="339"/>
+        <location filename="../../app/ui/models/manager.py" line="316"/>
         <source>Models — Hearth</source>
         <translation>模型 — Hearth</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="359"/>
+        <location filename="../../app/ui/models/manager.py" line="335"/>
         <source>Choose a template file…</source>
         <translation>选择模板文件…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="386"/>
+        <location filename="../../app/ui/models/manager.py" line="357"/>
         <source>Welcome to Hearth</source>
         <translation>欢迎使用 Hearth</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="386"/>
+        <location filename="../../app/ui/models/manager.py" line="357"/>
         <source>Models</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="388"/>
+        <location filename="../../app/ui/models/manager.py" line="359"/>
         <source>Hearth answers with Nanbeige4.2-3B, running entirely on this computer; nothing you ask leaves it. There is no model here yet: download one below (Q4_K_M is a good start) or open one you already have.</source>
         <translation>Hearth 使用完全在本机运行的 Nanbeige4.2-3B 回答问题，你问的任何内容都不会离开这台电脑。这里还没有模型：请在下方下载一个（推荐从 Q4_K_M 开始），或打开你已有的模型。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="392"/>
+        <location filename="../../app/ui/models/manager.py" line="363"/>
         <source>Download a build of Nanbeige4.2-3B or open one you already have. Downloads resume where they stopped and are checked before use.</source>
         <translation>下载 Nanbeige4.2-3B 的某个版本，或打开已有的模型。下载可断点续传，使用前会校验。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="416"/>
+        <location filename="../../app/ui/models/manager.py" line="382"/>
         <source>Open a GGUF file…</source>
         <translation>打开 GGUF 文件…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="418"/>
+        <location filename="../../app/ui/models/manager.py" line="383"/>
         <source>Open an MLX folder…</source>
         <translation>打开 MLX 文件夹…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="420"/>
+        <location filename="../../app/ui/models/manager.py" line="384"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="450"/>
+        <location filename="../../app/ui/models/manager.py" line="408"/>
         <source>Open a GGUF model</source>
         <translation>打开 GGUF 模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="451"/>
+        <location filename="../../app/ui/models/manager.py" line="409"/>
         <source>GGUF models (*.gguf)</source>
         <translation>GGUF 模型 (*.gguf)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="471"/>
+        <location filename="../../app/ui/models/manager.py" line="429"/>
         <source>“%1” cannot be used: it is not a complete GGUF model file.</source>
         <translation>无法使用“%1”：它不是完整的 GGUF 模型文件。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="484"/>
+        <location filename="../../app/ui/models/manager.py" line="442"/>
         <source>“%1” has no usable chat template of its own. Its architecture is known: Hearth can hold a conversation with it using the %2 template, or one you choose.</source>
         <translation>“%1”自身没有可用的对话模板。它的架构是已知的：Hearth 可以使用 %2 模板或您选择的模板与它对话。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="491"/>
+        <location filename="../../app/ui/models/manager.py" line="449"/>
         <source>“%1” has no usable chat template, and Hearth has none built in for its architecture (%2), so it cannot hold a conversation with it. Choose the model&apos;s chat template file (.jinja), or a chat (instruct) build of the model, such as Nanbeige4.2-3B above.</source>
         <translation>“%1”没有可用的对话模板，Hearth 也没有为其架构（%2）内置模板，因此无法与它对话。请选择该模型的对话模板文件（.jinja），或选择该模型的对话（指令）版本，例如上方的 Nanbeige4.2-3B。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="505"/>
+        <location filename="../../app/ui/models/manager.py" line="463"/>
         <source>Choose a chat template</source>
         <translation>选择对话模板</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="506"/>
+        <location filename="../../app/ui/models/manager.py" line="464"/>
         <source>Chat templates (*.jinja *.j2 *.txt)</source>
         <translation>对话模板 (*.jinja *.j2 *.txt)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="524"/>
+        <location filename="../../app/ui/models/manager.py" line="482"/>
         <source>“%1” is not a chat template Hearth can use.</source>
         <translation>“%1”不是 Hearth 可以使用的对话模板。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="544"/>
+        <location filename="../../app/ui/models/manager.py" line="502"/>
         <source>Open an MLX model folder</source>
         <translation>打开 MLX 模型文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="548"/>
+        <location filename="../../app/ui/models/manager.py" line="507"/>
         <source>That folder has no config.json, so it is not an MLX model.</source>
         <translation>该文件夹没有 config.json，不是 MLX 模型。</translation>
     </message>
@@ -2755,27 +2763,27 @@
 <context>
     <name>NetworkAccess</name>
     <message>
-        <location filename="../../app/ui/settings/network_access.py" line="55"/>
+        <location filename="../../app/ui/settings/network_access.py" line="56"/>
         <source>Allow other devices on this network</source>
         <translation>允许此网络中的其他设备</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/network_access.py" line="60"/>
+        <location filename="../../app/ui/settings/network_access.py" line="64"/>
         <source>Listen on</source>
         <translation>监听地址</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/network_access.py" line="62"/>
+        <location filename="../../app/ui/settings/network_access.py" line="63"/>
         <source>Network address to listen on</source>
         <translation>要监听的网络地址</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/network_access.py" line="64"/>
+        <location filename="../../app/ui/settings/network_access.py" line="60"/>
         <source>Every network (%1)</source>
         <translation>所有网络（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/network_access.py" line="71"/>
+        <location filename="../../app/ui/settings/network_access.py" line="66"/>
         <source>Anyone on your network who has the key can then use Hearth&apos;s model, and ask to change your calendar (you still allow or refuse each change). Hearth&apos;s Host check then accepts this address. The key is still required. This takes effect when the server restarts (when you save, if it is on).</source>
         <translation>这样，你网络中任何拥有密钥的人都能使用 Hearth 的模型，并请求修改你的日历（每项修改仍由你允许或拒绝）。Hearth 的主机名检查随后会接受这个地址。仍然需要密钥。此设置在服务器重启时生效（保存时，如果服务器已开启）。</translation>
     </message>
@@ -2783,27 +2791,27 @@
 <context>
     <name>Notices</name>
     <message>
-        <location filename="../../app/ui/notice_banner.py" line="60"/>
+        <location filename="../../app/ui/notice_banner.py" line="61"/>
         <source>Your settings were written by another version of Hearth. Settings this version does not know are kept and ignored; values of the wrong type were replaced by their defaults. The file as it was is kept as settings.previous.json. Details: %1</source>
         <translation>您的设置由另一个版本的 Hearth 写入。此版本不认识的设置已保留但不会使用；类型不对的值已替换为默认值。原来的文件保存为 settings.previous.json。详情：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/notice_banner.py" line="66"/>
+        <location filename="../../app/ui/notice_banner.py" line="67"/>
         <source>The search index was damaged (%1). It was moved aside as %2 and is being rebuilt; %3 documents will be indexed again.</source>
         <translation>搜索索引已损坏（%1）。它已被移到一旁，保存为 %2，正在重建；%3 个文档将重新编入索引。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/notice_banner.py" line="72"/>
+        <location filename="../../app/ui/notice_banner.py" line="73"/>
         <source>Your chat history is damaged (%1) and was opened read-only: you can read your conversations, but new chats cannot be saved. Recovering copies what can still be read into a new file; the damaged file is kept.</source>
         <translation>您的聊天记录已损坏（%1），已以只读方式打开：您可以阅读对话，但无法保存新的聊天。恢复会把仍可读取的内容复制到一个新文件中；损坏的文件会保留。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/notice_banner.py" line="77"/>
+        <location filename="../../app/ui/notice_banner.py" line="78"/>
         <source>Your chat history could only be opened read-only (%1 cannot be written): you can read your conversations, but new chats cannot be saved.</source>
         <translation>您的聊天记录只能以只读方式打开（无法写入 %1）：您可以阅读对话，但无法保存新的聊天。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/notice_banner.py" line="91"/>
+        <location filename="../../app/ui/notice_banner.py" line="92"/>
         <source>Notice</source>
         <translation>通知</translation>
     </message>
@@ -2834,42 +2842,42 @@
         <translation>无法恢复任何内容：%1。您的聊天记录文件未被更改。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/notice_banner.py" line="48"/>
+        <location filename="../../app/ui/notice_banner.py" line="49"/>
         <source>it cannot be read: %1</source>
         <translation>无法读取：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/notice_banner.py" line="49"/>
+        <location filename="../../app/ui/notice_banner.py" line="50"/>
         <source>it is not a SQLite database</source>
         <translation>它不是 SQLite 数据库</translation>
     </message>
     <message>
-        <location filename="../../app/ui/notice_banner.py" line="50"/>
+        <location filename="../../app/ui/notice_banner.py" line="51"/>
         <source>it was cut short</source>
         <translation>文件不完整（被截断）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/notice_banner.py" line="51"/>
+        <location filename="../../app/ui/notice_banner.py" line="52"/>
         <source>it is another program&apos;s database</source>
         <translation>它是其他程序的数据库</translation>
     </message>
     <message>
-        <location filename="../../app/ui/notice_banner.py" line="52"/>
+        <location filename="../../app/ui/notice_banner.py" line="53"/>
         <source>SQLite reports: %1</source>
         <translation>SQLite 报告：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/notice_banner.py" line="32"/>
+        <location filename="../../app/ui/notice_banner.py" line="33"/>
         <source>%1: not known to this version (kept)</source>
         <translation>%1：此版本不认识（已保留）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/notice_banner.py" line="33"/>
+        <location filename="../../app/ui/notice_banner.py" line="34"/>
         <source>%1: not the right kind of value (the default is used)</source>
         <translation>%1：值的类型不对（改用默认值）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/notice_banner.py" line="35"/>
+        <location filename="../../app/ui/notice_banner.py" line="36"/>
         <source>%1: not the right kind of value (left out)</source>
         <translation>%1：值的类型不对（已略去）</translation>
     </message>
@@ -2898,22 +2906,22 @@
 <context>
     <name>OutputFolder</name>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="105"/>
+        <location filename="../../app/ui/settings/dialog.py" line="88"/>
         <source>Choose…</source>
         <translation>选择…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="106"/>
+        <location filename="../../app/ui/settings/dialog.py" line="89"/>
         <source>Choose %1</source>
         <translation>选择%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="108"/>
+        <location filename="../../app/ui/settings/dialog.py" line="86"/>
         <source>Default</source>
         <translation>默认</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="109"/>
+        <location filename="../../app/ui/settings/dialog.py" line="87"/>
         <source>Use the default for %1</source>
         <translation>%1使用默认值</translation>
     </message>
@@ -2921,17 +2929,17 @@
 <context>
     <name>PdfViewer</name>
     <message>
-        <location filename="../../app/ui/pages/pdf_viewer.py" line="36"/>
+        <location filename="../../app/ui/pages/pdf_viewer.py" line="38"/>
         <source>PDF document</source>
         <translation>PDF 文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/pdf_viewer.py" line="48"/>
+        <location filename="../../app/ui/pages/pdf_viewer.py" line="46"/>
         <source>Open in default app</source>
         <translation>用默认应用打开</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/pdf_viewer.py" line="67"/>
+        <location filename="../../app/ui/pages/pdf_viewer.py" line="64"/>
         <source>Page %1 of %2</source>
         <translation>第 %1 页，共 %2 页</translation>
     </message>
@@ -2939,17 +2947,17 @@
 <context>
     <name>PendingCard</name>
     <message>
-        <location filename="../../app/ui/pending_changes.py" line="25"/>
+        <location filename="../../app/ui/pending_changes.py" line="26"/>
         <source>A routine asks to make this change:</source>
         <translation>一项例行任务请求做出以下更改：</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pending_changes.py" line="28"/>
+        <location filename="../../app/ui/pending_changes.py" line="27"/>
         <source>Approve</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pending_changes.py" line="30"/>
+        <location filename="../../app/ui/pending_changes.py" line="29"/>
         <source>Deny</source>
         <translation>拒绝</translation>
     </message>
@@ -2957,32 +2965,32 @@
 <context>
     <name>PrivacyTab</name>
     <message>
-        <location filename="../../app/ui/settings/privacy.py" line="20"/>
+        <location filename="../../app/ui/settings/privacy.py" line="21"/>
         <source>History</source>
         <translation>历史记录</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/privacy.py" line="25"/>
+        <location filename="../../app/ui/settings/privacy.py" line="22"/>
         <source>Your conversations, the documents dropped into them and the model&apos;s memory of them stay on this computer.</source>
         <translation>你的对话、拖入其中的文档以及模型对它们的记忆都只保存在这台电脑上。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/privacy.py" line="30"/>
+        <location filename="../../app/ui/settings/privacy.py" line="27"/>
         <source>Delete all history…</source>
         <translation>删除全部历史记录…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/privacy.py" line="31"/>
+        <location filename="../../app/ui/settings/privacy.py" line="28"/>
         <source>Delete all history</source>
         <translation>删除全部历史记录</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/privacy.py" line="44"/>
+        <location filename="../../app/ui/settings/privacy.py" line="37"/>
         <source>1 conversation deleted.</source>
         <translation>已删除 1 个对话。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/privacy.py" line="45"/>
+        <location filename="../../app/ui/settings/privacy.py" line="38"/>
         <source>%1 conversations deleted.</source>
         <translation>已删除 %1 个对话。</translation>
     </message>
@@ -3033,32 +3041,32 @@
 <context>
     <name>RepeatScope</name>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="221"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="211"/>
         <source>Delete only this event, this and the following ones, or every one?</source>
         <translation>只删除这一次、这一次及以后的，还是全部？</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="223"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="213"/>
         <source>Change only this event, this and the following ones, or every one?</source>
         <translation>只更改这一次、这一次及以后的，还是全部？</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="225"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="215"/>
         <source>Repeating event</source>
         <translation>重复的日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="228"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="218"/>
         <source>This event only</source>
         <translation>仅此一次</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="229"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="219"/>
         <source>This and following</source>
         <translation>此次及以后</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="230"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="220"/>
         <source>All events</source>
         <translation>全部</translation>
     </message>
@@ -3066,77 +3074,77 @@
 <context>
     <name>RoutineDialog</name>
     <message>
-        <location filename="../../app/ui/pages/routine_editor.py" line="78"/>
+        <location filename="../../app/ui/pages/routine_editor.py" line="79"/>
         <source>Edit routine</source>
         <translation>编辑例行任务</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routine_editor.py" line="78"/>
+        <location filename="../../app/ui/pages/routine_editor.py" line="79"/>
         <source>New routine</source>
         <translation>新建例行任务</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routine_editor.py" line="108"/>
+        <location filename="../../app/ui/pages/routine_editor.py" line="105"/>
         <source>Once</source>
         <translation>仅一次</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routine_editor.py" line="108"/>
+        <location filename="../../app/ui/pages/routine_editor.py" line="105"/>
         <source>Every day</source>
         <translation>每天</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routine_editor.py" line="108"/>
+        <location filename="../../app/ui/pages/routine_editor.py" line="105"/>
         <source>Every weekday</source>
         <translation>每个工作日</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routine_editor.py" line="109"/>
+        <location filename="../../app/ui/pages/routine_editor.py" line="106"/>
         <source>Every week</source>
         <translation>每周</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routine_editor.py" line="109"/>
+        <location filename="../../app/ui/pages/routine_editor.py" line="106"/>
         <source>Every month</source>
         <translation>每月</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routine_editor.py" line="110"/>
+        <location filename="../../app/ui/pages/routine_editor.py" line="107"/>
         <source>Custom rule: %1</source>
         <translation>自定义规则：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routine_editor.py" line="118"/>
+        <location filename="../../app/ui/pages/routine_editor.py" line="115"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routine_editor.py" line="118"/>
+        <location filename="../../app/ui/pages/routine_editor.py" line="115"/>
         <source>Ask</source>
         <translation>提问</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routine_editor.py" line="119"/>
+        <location filename="../../app/ui/pages/routine_editor.py" line="116"/>
         <source>First run</source>
         <translation>首次运行</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routine_editor.py" line="119"/>
+        <location filename="../../app/ui/pages/routine_editor.py" line="116"/>
         <source>Repeat</source>
         <translation>重复</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routine_editor.py" line="146"/>
+        <location filename="../../app/ui/pages/routine_editor.py" line="143"/>
         <source>Next runs: %1</source>
         <translation>接下来的运行：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routine_editor.py" line="147"/>
+        <location filename="../../app/ui/pages/routine_editor.py" line="144"/>
         <source>This time has passed: it would never run.</source>
         <translation>这个时间已经过去：它将永远不会运行。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routine_editor.py" line="153"/>
+        <location filename="../../app/ui/pages/routine_editor.py" line="150"/>
         <source>Write what Hearth should ask.</source>
         <translation>请写下 Hearth 要问的内容。</translation>
     </message>
@@ -3144,32 +3152,32 @@
 <context>
     <name>Routines</name>
     <message>
-        <location filename="../../app/ui/pages/routine_editor.py" line="47"/>
+        <location filename="../../app/ui/pages/routine_editor.py" line="48"/>
         <source>Once, %1</source>
         <translation>仅一次，%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routine_editor.py" line="50"/>
+        <location filename="../../app/ui/pages/routine_editor.py" line="51"/>
         <source>Every day at %1</source>
         <translation>每天 %1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routine_editor.py" line="52"/>
+        <location filename="../../app/ui/pages/routine_editor.py" line="53"/>
         <source>Every weekday at %1</source>
         <translation>每个工作日 %1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routine_editor.py" line="55"/>
+        <location filename="../../app/ui/pages/routine_editor.py" line="56"/>
         <source>Every %1 at %2</source>
         <translation>每%1 %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routine_editor.py" line="58"/>
+        <location filename="../../app/ui/pages/routine_editor.py" line="59"/>
         <source>Every month on day %1 at %2</source>
         <translation>每月 %1 日 %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routine_editor.py" line="60"/>
+        <location filename="../../app/ui/pages/routine_editor.py" line="61"/>
         <source>Custom rule: %1</source>
         <translation>自定义规则：%1</translation>
     </message>
@@ -3177,140 +3185,140 @@
 <context>
     <name>RoutinesView</name>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="51"/>
-        <location filename="../../app/ui/pages/routines.py" line="94"/>
+        <location filename="../../app/ui/pages/routines.py" line="52"/>
+        <location filename="../../app/ui/pages/routines.py" line="92"/>
         <source>Routines</source>
         <translation>例行任务</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="52"/>
+        <location filename="../../app/ui/pages/routines.py" line="53"/>
         <source>New routine</source>
         <translation>新建例行任务</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="58"/>
+        <location filename="../../app/ui/pages/routines.py" line="59"/>
         <source>Waiting for your approval</source>
         <translation>等待你批准</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="65"/>
-        <location filename="../../app/ui/pages/routines.py" line="67"/>
+        <location filename="../../app/ui/pages/routines.py" line="66"/>
+        <location filename="../../app/ui/pages/routines.py" line="68"/>
         <source>Run history</source>
         <translation>运行记录</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="93"/>
+        <location filename="../../app/ui/pages/routines.py" line="91"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="93"/>
+        <location filename="../../app/ui/pages/routines.py" line="91"/>
         <source>When</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="93"/>
+        <location filename="../../app/ui/pages/routines.py" line="91"/>
         <source>Next run</source>
         <translation>下次运行</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="101"/>
+        <location filename="../../app/ui/pages/routines.py" line="98"/>
         <source>Run now</source>
         <translation>立即运行</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="102"/>
+        <location filename="../../app/ui/pages/routines.py" line="99"/>
         <source>Edit…</source>
         <translation>编辑…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="103"/>
-        <location filename="../../app/ui/pages/routines.py" line="156"/>
+        <location filename="../../app/ui/pages/routines.py" line="100"/>
+        <location filename="../../app/ui/pages/routines.py" line="150"/>
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="104"/>
+        <location filename="../../app/ui/pages/routines.py" line="101"/>
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="124"/>
+        <location filename="../../app/ui/pages/routines.py" line="119"/>
         <source>Could not read your routines</source>
         <translation>无法读取你的例行任务</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="133"/>
+        <location filename="../../app/ui/pages/routines.py" line="128"/>
         <source>Paused</source>
         <translation>已暂停</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="140"/>
+        <location filename="../../app/ui/pages/routines.py" line="135"/>
         <source>No routines yet: add one, or ask Hearth in a chat to do something every morning.</source>
         <translation>还没有例行任务：新建一个，或在对话中让 Hearth 每天早上做某件事。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="155"/>
+        <location filename="../../app/ui/pages/routines.py" line="149"/>
         <source>Resume</source>
         <translation>继续</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="169"/>
+        <location filename="../../app/ui/pages/routines.py" line="163"/>
         <source>Running</source>
         <translation>正在运行</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="169"/>
+        <location filename="../../app/ui/pages/routines.py" line="163"/>
         <source>Done</source>
         <translation>完成</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="170"/>
+        <location filename="../../app/ui/pages/routines.py" line="164"/>
         <source>Waits for your approval</source>
         <translation>等待你批准</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="171"/>
+        <location filename="../../app/ui/pages/routines.py" line="165"/>
         <source>Failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="171"/>
+        <location filename="../../app/ui/pages/routines.py" line="165"/>
         <source>Stopped at its time budget</source>
         <translation>已在时间上限处停止</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="172"/>
+        <location filename="../../app/ui/pages/routines.py" line="166"/>
         <source>Interrupted</source>
         <translation>已中断</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="226"/>
+        <location filename="../../app/ui/pages/routines.py" line="214"/>
         <source>Delete routine</source>
         <translation>删除例行任务</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="227"/>
+        <location filename="../../app/ui/pages/routines.py" line="215"/>
         <source>Delete the routine “%1”? Its conversations stay.</source>
         <translation>要删除例行任务“%1”吗？它的对话会保留。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="229"/>
+        <location filename="../../app/ui/pages/routines.py" line="216"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="243"/>
+        <location filename="../../app/ui/pages/routines.py" line="224"/>
         <source>Running “%1”…</source>
         <translation>正在运行“%1”…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="245"/>
+        <location filename="../../app/ui/pages/routines.py" line="226"/>
         <source>Could not run the routine</source>
         <translation>无法运行该例行任务</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="253"/>
+        <location filename="../../app/ui/pages/routines.py" line="234"/>
         <source>Could not save the routine</source>
         <translation>无法保存该例行任务</translation>
     </message>
@@ -3318,74 +3326,74 @@
 <context>
     <name>ServerDialog</name>
     <message>
-        <location filename="../../app/ui/settings/mcp_servers.py" line="28"/>
+        <location filename="../../app/ui/settings/mcp_servers.py" line="27"/>
         <source>Give the server a name.</source>
         <translation>请为服务器命名。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/mcp_servers.py" line="29"/>
+        <location filename="../../app/ui/settings/mcp_servers.py" line="28"/>
         <source>The address must start with http:// or https://.</source>
         <translation>地址必须以 http:// 或 https:// 开头。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/mcp_servers.py" line="30"/>
+        <location filename="../../app/ui/settings/mcp_servers.py" line="29"/>
         <source>The command has an unclosed quote.</source>
         <translation>命令中有未闭合的引号。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/mcp_servers.py" line="31"/>
+        <location filename="../../app/ui/settings/mcp_servers.py" line="30"/>
         <source>Give the command that starts the server.</source>
         <translation>请填写启动服务器的命令。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/mcp_servers.py" line="60"/>
+        <location filename="../../app/ui/settings/mcp_servers.py" line="59"/>
         <source>Tool server</source>
         <translation>工具服务器</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/mcp_servers.py" line="65"/>
+        <location filename="../../app/ui/settings/mcp_servers.py" line="64"/>
         <source>Server name</source>
         <translation>服务器名称</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/mcp_servers.py" line="66"/>
+        <location filename="../../app/ui/settings/mcp_servers.py" line="65"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/mcp_servers.py" line="67"/>
+        <location filename="../../app/ui/settings/mcp_servers.py" line="66"/>
         <source>Start a program</source>
         <translation>启动程序</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/mcp_servers.py" line="68"/>
+        <location filename="../../app/ui/settings/mcp_servers.py" line="67"/>
         <source>Connect to an address</source>
         <translation>连接到地址</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/mcp_servers.py" line="75"/>
+        <location filename="../../app/ui/settings/mcp_servers.py" line="71"/>
         <source>How</source>
         <translation>方式</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/mcp_servers.py" line="78"/>
-        <location filename="../../app/ui/settings/mcp_servers.py" line="79"/>
+        <location filename="../../app/ui/settings/mcp_servers.py" line="74"/>
+        <location filename="../../app/ui/settings/mcp_servers.py" line="75"/>
         <source>Command</source>
         <translation>命令</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/mcp_servers.py" line="82"/>
-        <location filename="../../app/ui/settings/mcp_servers.py" line="83"/>
+        <location filename="../../app/ui/settings/mcp_servers.py" line="77"/>
+        <location filename="../../app/ui/settings/mcp_servers.py" line="78"/>
         <source>Address</source>
         <translation>地址</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/mcp_servers.py" line="84"/>
+        <location filename="../../app/ui/settings/mcp_servers.py" line="79"/>
         <source>Trust this server: run its tools without asking</source>
         <translation>信任此服务器：运行其工具时不再询问</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/mcp_servers.py" line="112"/>
+        <location filename="../../app/ui/settings/mcp_servers.py" line="107"/>
         <source>Another server already has this name.</source>
         <translation>已有其他服务器使用此名称。</translation>
     </message>
@@ -3416,52 +3424,52 @@
 <context>
     <name>Services</name>
     <message>
-        <location filename="../../app/ui/shell/services.py" line="68"/>
+        <location filename="../../app/ui/shell/services.py" line="67"/>
         <source>Could not index your watched folders</source>
         <translation>无法索引监视的文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/services.py" line="86"/>
+        <location filename="../../app/ui/shell/services.py" line="87"/>
         <source>Could not scan your file search folders</source>
         <translation>无法扫描文件搜索范围</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/services.py" line="115"/>
+        <location filename="../../app/ui/shell/services.py" line="116"/>
         <source>To-do due %1</source>
         <translation>待办到期 %1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/services.py" line="117"/>
+        <location filename="../../app/ui/shell/services.py" line="118"/>
         <source>missed while Hearth was closed</source>
         <translation>在 Hearth 关闭期间错过</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/services.py" line="144"/>
+        <location filename="../../app/ui/shell/services.py" line="145"/>
         <source>The answer is ready.</source>
         <translation>回答已就绪。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/services.py" line="145"/>
+        <location filename="../../app/ui/shell/services.py" line="146"/>
         <source>Stopped at its time budget.</source>
         <translation>已在时间上限处停止。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/services.py" line="146"/>
+        <location filename="../../app/ui/shell/services.py" line="147"/>
         <source>Stopped before it finished.</source>
         <translation>在完成前已停止。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/services.py" line="147"/>
+        <location filename="../../app/ui/shell/services.py" line="148"/>
         <source>Could not run.</source>
         <translation>无法运行。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/services.py" line="150"/>
+        <location filename="../../app/ui/shell/services.py" line="151"/>
         <source>Waits for your approval: %1</source>
         <translation>等待你批准：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/services.py" line="153"/>
+        <location filename="../../app/ui/shell/services.py" line="154"/>
         <source>Missed while Hearth was not running; ran now.</source>
         <translation>Hearth 未运行时错过了，现已运行。</translation>
     </message>
@@ -3469,269 +3477,269 @@
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="266"/>
+        <location filename="../../app/ui/settings/dialog.py" line="217"/>
         <source>Office files Hearth writes (documents, sheets, slides) go to</source>
         <translation>Hearth 生成的办公文件（文档、表格、幻灯片）保存到</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="270"/>
+        <location filename="../../app/ui/settings/dialog.py" line="221"/>
         <source>Folder for office files</source>
         <translation>办公文件文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="309"/>
+        <location filename="../../app/ui/settings/dialog.py" line="252"/>
         <source>Start Hearth in the tray when I sign in</source>
         <translation>登录时在托盘中启动 Hearth</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="392"/>
+        <location filename="../../app/ui/settings/dialog.py" line="336"/>
         <source>Could not change start at login</source>
         <translation>无法更改登录时启动</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="144"/>
+        <location filename="../../app/ui/settings/dialog.py" line="121"/>
         <source>Settings — Hearth</source>
         <translation>设置 — Hearth</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="156"/>
+        <location filename="../../app/ui/settings/dialog.py" line="139"/>
         <source>Tool servers</source>
         <translation>工具服务器</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="160"/>
+        <location filename="../../app/ui/settings/dialog.py" line="140"/>
         <source>Answers</source>
         <translation>回答</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="169"/>
+        <location filename="../../app/ui/settings/dialog.py" line="141"/>
         <source>Speed</source>
         <translation>速度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="173"/>
+        <location filename="../../app/ui/settings/dialog.py" line="142"/>
         <source>Privacy</source>
         <translation>隐私</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="178"/>
+        <location filename="../../app/ui/settings/dialog.py" line="143"/>
         <source>Connect another app</source>
         <translation>连接其他应用</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="179"/>
-        <location filename="../../app/ui/settings/dialog.py" line="218"/>
+        <location filename="../../app/ui/settings/dialog.py" line="136"/>
+        <location filename="../../app/ui/settings/dialog.py" line="174"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="180"/>
+        <location filename="../../app/ui/settings/dialog.py" line="137"/>
         <source>Folders</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="181"/>
+        <location filename="../../app/ui/settings/dialog.py" line="138"/>
         <source>General</source>
         <translation>通用</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="210"/>
+        <location filename="../../app/ui/settings/dialog.py" line="170"/>
         <source>No model chosen</source>
         <translation>未选择模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="211"/>
+        <location filename="../../app/ui/settings/dialog.py" line="171"/>
         <source>Model file or folder</source>
         <translation>模型文件或文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="213"/>
+        <location filename="../../app/ui/settings/dialog.py" line="173"/>
         <source>Models…</source>
         <translation>模型管理…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="214"/>
+        <location filename="../../app/ui/settings/dialog.py" line="173"/>
         <source>Manage models</source>
         <translation>管理模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="220"/>
-        <location filename="../../app/ui/settings/dialog.py" line="226"/>
+        <location filename="../../app/ui/settings/dialog.py" line="177"/>
+        <location filename="../../app/ui/settings/dialog.py" line="179"/>
         <source>Engine</source>
         <translation>引擎</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="221"/>
+        <location filename="../../app/ui/settings/dialog.py" line="175"/>
         <source>Automatic</source>
         <translation>自动</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="221"/>
+        <location filename="../../app/ui/settings/dialog.py" line="175"/>
         <source>Remote server</source>
         <translation>远程服务器</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="229"/>
+        <location filename="../../app/ui/settings/dialog.py" line="181"/>
         <source>Remote server address</source>
         <translation>远程服务器地址</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="231"/>
+        <location filename="../../app/ui/settings/dialog.py" line="183"/>
         <source>Server</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="237"/>
+        <location filename="../../app/ui/settings/dialog.py" line="188"/>
         <source>Automatic (from free memory)</source>
         <translation>自动（根据可用内存）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="239"/>
+        <location filename="../../app/ui/settings/dialog.py" line="187"/>
         <source>Context length in tokens</source>
         <translation>上下文长度（token）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="240"/>
+        <location filename="../../app/ui/settings/dialog.py" line="189"/>
         <source>Context length</source>
         <translation>上下文长度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="242"/>
+        <location filename="../../app/ui/settings/dialog.py" line="190"/>
         <source>f16 (best quality)</source>
         <translation>f16（质量最好）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="243"/>
+        <location filename="../../app/ui/settings/dialog.py" line="191"/>
         <source>q8_0 (half the memory)</source>
         <translation>q8_0（内存减半）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="245"/>
+        <location filename="../../app/ui/settings/dialog.py" line="192"/>
         <source>KV cache precision</source>
         <translation>KV 缓存精度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="246"/>
+        <location filename="../../app/ui/settings/dialog.py" line="193"/>
         <source>KV cache</source>
         <translation>KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="247"/>
+        <location filename="../../app/ui/settings/dialog.py" line="194"/>
         <source>Each token of context takes 176 KiB at f16 (94 KiB at q8_0): 8K tokens need about 1.4 GiB.</source>
         <translation>每个上下文 token 在 f16 下占 176 KiB（q8_0 下 94 KiB）：8K token 约需 1.4 GiB。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="249"/>
+        <location filename="../../app/ui/settings/dialog.py" line="196"/>
         <source>Think before answering by default</source>
         <translation>默认回答前先思考</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="251"/>
+        <location filename="../../app/ui/settings/dialog.py" line="198"/>
         <source>Thinking</source>
         <translation>思考</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="258"/>
+        <location filename="../../app/ui/settings/dialog.py" line="205"/>
         <source>Watched folders (documents Hearth can read and cite)</source>
         <translation>监视的文件夹（Hearth 可以阅读并引用其中的文档）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="259"/>
+        <location filename="../../app/ui/settings/dialog.py" line="206"/>
         <source>Watched folders</source>
         <translation>监视的文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="262"/>
+        <location filename="../../app/ui/settings/dialog.py" line="209"/>
         <source>File search folders (Hearth finds files only here)</source>
         <translation>文件搜索范围（Hearth 只在这些文件夹中查找文件）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="263"/>
+        <location filename="../../app/ui/settings/dialog.py" line="210"/>
         <source>File search folders</source>
         <translation>文件搜索范围</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="266"/>
+        <location filename="../../app/ui/settings/dialog.py" line="213"/>
         <source>Left out of file search, e.g. *.log, build/</source>
         <translation>不参与文件搜索的内容，例如 *.log, 草稿/</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="267"/>
+        <location filename="../../app/ui/settings/dialog.py" line="214"/>
         <source>Patterns left out of file search</source>
         <translation>不参与文件搜索的模式</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="282"/>
-        <location filename="../../app/ui/settings/dialog.py" line="283"/>
+        <location filename="../../app/ui/settings/dialog.py" line="233"/>
+        <location filename="../../app/ui/settings/dialog.py" line="234"/>
         <source>Quick ask shortcut</source>
         <translation>快速提问快捷键</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="289"/>
-        <location filename="../../app/ui/settings/dialog.py" line="296"/>
+        <location filename="../../app/ui/settings/dialog.py" line="239"/>
+        <location filename="../../app/ui/settings/dialog.py" line="242"/>
         <source>Follow the system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="289"/>
+        <location filename="../../app/ui/settings/dialog.py" line="239"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="290"/>
+        <location filename="../../app/ui/settings/dialog.py" line="240"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="293"/>
-        <location filename="../../app/ui/settings/dialog.py" line="294"/>
+        <location filename="../../app/ui/settings/dialog.py" line="240"/>
+        <location filename="../../app/ui/settings/dialog.py" line="241"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="300"/>
-        <location filename="../../app/ui/settings/dialog.py" line="301"/>
+        <location filename="../../app/ui/settings/dialog.py" line="244"/>
+        <location filename="../../app/ui/settings/dialog.py" line="245"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="302"/>
+        <location filename="../../app/ui/settings/dialog.py" line="246"/>
         <source>The language changes as soon as you save.</source>
         <translation>保存后语言立即切换。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="303"/>
-        <location filename="../../app/ui/settings/dialog.py" line="304"/>
+        <location filename="../../app/ui/settings/dialog.py" line="247"/>
+        <location filename="../../app/ui/settings/dialog.py" line="249"/>
         <source>Show a test notification</source>
         <translation>显示测试通知</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="306"/>
+        <location filename="../../app/ui/settings/dialog.py" line="247"/>
         <source>Reminders</source>
         <translation>提醒</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="317"/>
+        <location filename="../../app/ui/settings/dialog.py" line="260"/>
         <source>The shortcut is registered while Hearth runs.</source>
         <translation>Hearth 运行时会注册该快捷键。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="343"/>
+        <location filename="../../app/ui/settings/dialog.py" line="286"/>
         <source>Choose a model to see which engine runs it.</source>
         <translation>选择模型后可查看由哪个引擎运行。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="395"/>
+        <location filename="../../app/ui/settings/dialog.py" line="339"/>
         <source>Could not save settings</source>
         <translation>无法保存设置</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="163"/>
+        <location filename="../../app/ui/settings/dialog.py" line="140"/>
         <source>Skills</source>
         <translation>技能</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="166"/>
+        <location filename="../../app/ui/settings/dialog.py" line="141"/>
         <source>Memory</source>
         <translation>记忆</translation>
     </message>
@@ -3739,170 +3747,170 @@
 <context>
     <name>Sidebar</name>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="78"/>
-        <location filename="../../app/ui/shell/sidebar.py" line="206"/>
-        <location filename="../../app/ui/shell/sidebar.py" line="288"/>
-        <location filename="../../app/ui/shell/sidebar.py" line="396"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="72"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="195"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="279"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="380"/>
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="79"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="74"/>
         <source>Start a new conversation (Ctrl+N)</source>
         <translation>开始新对话（Ctrl+N）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="83"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="77"/>
         <source>Search all chats (Ctrl+K)</source>
         <translation>搜索所有对话 (Ctrl+K)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="84"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="78"/>
         <source>Search all chats</source>
         <translation>搜索所有对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="117"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="109"/>
         <source>Conversations</source>
         <translation>对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="141"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="132"/>
         <source>Search results</source>
         <translation>搜索结果</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="156"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="147"/>
         <source>Library</source>
         <translation>资料库</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="156"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="147"/>
         <source>Files</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="157"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="148"/>
         <source>Calendar</source>
         <translation>日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="157"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="148"/>
         <source>Routines</source>
         <translation>例行任务</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="158"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="149"/>
         <source>Models</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="158"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="149"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="177"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="166"/>
         <source>Could not read your conversations</source>
         <translation>无法读取你的对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="190"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="179"/>
         <source>Pinned</source>
         <translation>已置顶</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="192"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="181"/>
         <source>Recent</source>
         <translation>最近</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="242"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="231"/>
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="244"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="233"/>
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="244"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="233"/>
         <source>Pin</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="247"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="236"/>
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="272"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="261"/>
         <source>Rename conversation</source>
         <translation>重命名对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="273"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="262"/>
         <source>Title:</source>
         <translation>标题：</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="289"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="281"/>
         <source>Delete conversation</source>
         <translation>删除对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="290"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="282"/>
         <source>Delete “%1”? Its messages and the files dropped into it are forgotten. This cannot be undone.</source>
         <translation>要删除“%1”吗？其中的消息和拖入的文件都将被遗忘，且无法撤销。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="293"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="284"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="386"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="370"/>
         <source>Search failed</source>
         <translation>搜索失败</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="393"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="377"/>
         <source>1 result</source>
         <translation>1 条结果</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="393"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="377"/>
         <source>%1 results</source>
         <translation>%1 条结果</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="394"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="378"/>
         <source>Nothing found</source>
         <translation>没有找到</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="399"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="383"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="319"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="303"/>
         <source>…and %1 more</source>
         <translation>……还有 %1 个</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="322"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="306"/>
         <source>Hearth remembers one thing from this chat:</source>
         <translation>Hearth 从这个对话中记住了一件事：</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="323"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="307"/>
         <source>Hearth remembers %1 things from this chat:</source>
         <translation>Hearth 从这个对话中记住了 %1 件事：</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="324"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="308"/>
         <source>Forget what it taught too</source>
         <translation>同时忘记从中记住的事</translation>
     </message>
@@ -3910,57 +3918,57 @@
 <context>
     <name>SkillsTab</name>
     <message>
-        <location filename="../../app/ui/settings/skills.py" line="15"/>
+        <location filename="../../app/ui/settings/skills.py" line="16"/>
         <source>Time and units</source>
         <translation>时间和单位</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/skills.py" line="16"/>
+        <location filename="../../app/ui/settings/skills.py" line="17"/>
         <source>Tells the date and time anywhere in the world and converts units.</source>
         <translation>告诉您世界各地的日期和时间，并换算单位。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/skills.py" line="18"/>
+        <location filename="../../app/ui/settings/skills.py" line="19"/>
         <source>Documents</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/skills.py" line="19"/>
+        <location filename="../../app/ui/settings/skills.py" line="20"/>
         <source>Searches and reads the documents in your library, citing the page.</source>
         <translation>搜索并阅读您资料库中的文档，并注明页码。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/skills.py" line="21"/>
+        <location filename="../../app/ui/settings/skills.py" line="22"/>
         <source>Files</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/skills.py" line="22"/>
+        <location filename="../../app/ui/settings/skills.py" line="23"/>
         <source>Finds files in the folders you chose, and opens or shows them.</source>
         <translation>在您选择的文件夹中查找文件，并打开或显示它们。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/skills.py" line="24"/>
+        <location filename="../../app/ui/settings/skills.py" line="25"/>
         <source>Calendar</source>
         <translation>日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/skills.py" line="25"/>
+        <location filename="../../app/ui/settings/skills.py" line="26"/>
         <source>Reads your calendar and finds free time; adds, changes or deletes events once you approve.</source>
         <translation>查看您的日历并查找空闲时间；经您批准后添加、更改或删除日程。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/skills.py" line="27"/>
+        <location filename="../../app/ui/settings/skills.py" line="28"/>
         <source>Office</source>
         <translation>办公</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/skills.py" line="28"/>
+        <location filename="../../app/ui/settings/skills.py" line="29"/>
         <source>Answers exact questions about spreadsheets, summarises folders, and writes Word, Excel and PowerPoint files once you approve.</source>
         <translation>准确回答有关电子表格的问题，汇总文件夹内容，并在您批准后生成 Word、Excel 和 PowerPoint 文件。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/skills.py" line="46"/>
+        <location filename="../../app/ui/settings/skills.py" line="48"/>
         <source>What the assistant may use. A skill switched off is not offered to the model from your next message on, so its prompt is shorter and answers start sooner.</source>
         <translation>助手可以使用的技能。关闭的技能从您的下一条消息起不再提供给模型，提示更短，回答也更快开始。</translation>
     </message>
@@ -4109,87 +4117,87 @@
 <context>
     <name>SpeedTab</name>
     <message>
-        <location filename="../../app/ui/settings/speed.py" line="41"/>
+        <location filename="../../app/ui/settings/speed.py" line="31"/>
         <source>Check guesses copied from the conversation</source>
         <translation>校验从对话中复制的猜测</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/speed.py" line="44"/>
+        <location filename="../../app/ui/settings/speed.py" line="34"/>
         <source>When an answer copies what it read (a quote, a file name, a value), the model checks several guessed words in one step: faster, and the same answer. Applies when the model loads.</source>
         <translation>当回答复制它读到的内容（引文、文件名、数值）时，模型一步校验多个猜测的词：更快，回答不变。在加载模型时生效。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/speed.py" line="47"/>
+        <location filename="../../app/ui/settings/speed.py" line="37"/>
         <source>Prompt lookup</source>
         <translation>提示查找</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/speed.py" line="37"/>
+        <location filename="../../app/ui/settings/speed.py" line="29"/>
         <source>Automatic (%1, one per physical core)</source>
         <translation>自动（%1，每个物理核心一个）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/speed.py" line="39"/>
+        <location filename="../../app/ui/settings/speed.py" line="27"/>
         <source>Engine threads</source>
         <translation>引擎线程数</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/speed.py" line="40"/>
+        <location filename="../../app/ui/settings/speed.py" line="30"/>
         <source>Threads</source>
         <translation>线程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/speed.py" line="53"/>
+        <location filename="../../app/ui/settings/speed.py" line="39"/>
         <source>Disk limit for saved prompt states</source>
         <translation>已保存提示状态的磁盘上限</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/speed.py" line="54"/>
+        <location filename="../../app/ui/settings/speed.py" line="41"/>
         <source>Saved prompt states</source>
         <translation>已保存的提示状态</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/speed.py" line="57"/>
+        <location filename="../../app/ui/settings/speed.py" line="43"/>
         <source>Disk used by saved model states</source>
         <translation>已保存模型状态占用的磁盘空间</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/speed.py" line="58"/>
+        <location filename="../../app/ui/settings/speed.py" line="44"/>
         <source>Clear</source>
         <translation>清除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/speed.py" line="59"/>
+        <location filename="../../app/ui/settings/speed.py" line="44"/>
         <source>Clear saved model states</source>
         <translation>清除已保存的模型状态</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/speed.py" line="63"/>
+        <location filename="../../app/ui/settings/speed.py" line="45"/>
         <source>On disk now</source>
         <translation>当前磁盘占用</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/speed.py" line="64"/>
+        <location filename="../../app/ui/settings/speed.py" line="47"/>
         <source>Hearth keeps the model&apos;s reading of its instructions and tools on disk, so a new chat answers at once, even after a restart. The least recently used states go first when the limit is reached.</source>
         <translation>Hearth 会把模型对其指令和工具的读取结果保存在磁盘上，因此新对话即使在重启后也能立即回答。达到上限时，最久未使用的状态会先被删除。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/speed.py" line="78"/>
+        <location filename="../../app/ui/settings/speed.py" line="57"/>
         <source>Measuring…</source>
         <translation>正在计算…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/speed.py" line="83"/>
+        <location filename="../../app/ui/settings/speed.py" line="62"/>
         <source>%1 MB</source>
         <translation>%1 MB</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/speed.py" line="87"/>
+        <location filename="../../app/ui/settings/speed.py" line="66"/>
         <source>Clearing…</source>
         <translation>正在清除…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/speed.py" line="94"/>
+        <location filename="../../app/ui/settings/speed.py" line="73"/>
         <source>Could not clear the saved model states</source>
         <translation>无法清除已保存的模型状态</translation>
     </message>
@@ -4197,22 +4205,22 @@
 <context>
     <name>SummaryMarker</name>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="220"/>
+        <location filename="../../app/ui/chat/message.py" line="215"/>
         <source>Earlier messages summarized</source>
         <translation>较早的消息已总结</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="221"/>
+        <location filename="../../app/ui/chat/message.py" line="216"/>
         <source>Show the summary of earlier messages</source>
         <translation>显示较早消息的总结</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="222"/>
+        <location filename="../../app/ui/chat/message.py" line="217"/>
         <source>The messages above no longer fit the model&apos;s context; it reads this summary of them instead.</source>
         <translation>上面的消息已超出模型的上下文，模型改为读取它们的这份总结。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="224"/>
+        <location filename="../../app/ui/chat/message.py" line="219"/>
         <source>Summary of earlier messages</source>
         <translation>较早消息的总结</translation>
     </message>
@@ -4220,29 +4228,27 @@
 <context>
     <name>ThinkingSection</name>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="152"/>
-        <location filename="../../app/ui/chat/message.py" line="186"/>
+        <location filename="../../app/ui/chat/message.py" line="182"/>
         <source>Show thinking</source>
         <translation>显示思考过程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="160"/>
-        <location filename="../../app/ui/chat/message.py" line="187"/>
+        <location filename="../../app/ui/chat/message.py" line="183"/>
         <source>Thinking</source>
         <translation>思考</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="193"/>
+        <location filename="../../app/ui/chat/message.py" line="188"/>
         <source>Thought</source>
         <translation>已思考</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="193"/>
+        <location filename="../../app/ui/chat/message.py" line="188"/>
         <source>Thinking…</source>
         <translation>思考中…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="194"/>
+        <location filename="../../app/ui/chat/message.py" line="189"/>
         <source>words</source>
         <translation>词</translation>
     </message>
@@ -4250,69 +4256,69 @@
 <context>
     <name>TodoList</name>
     <message>
-        <location filename="../../app/ui/pages/calendar/todo_list.py" line="53"/>
-        <location filename="../../app/ui/pages/calendar/todo_list.py" line="57"/>
+        <location filename="../../app/ui/pages/calendar/todo_list.py" line="52"/>
+        <location filename="../../app/ui/pages/calendar/todo_list.py" line="56"/>
         <source>To-dos</source>
         <translation>待办事项</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/todo_list.py" line="64"/>
+        <location filename="../../app/ui/pages/calendar/todo_list.py" line="63"/>
         <source>Show done</source>
         <translation>显示已完成</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/todo_list.py" line="71"/>
+        <location filename="../../app/ui/pages/calendar/todo_list.py" line="70"/>
         <source>Add a to-do</source>
         <translation>添加待办</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/todo_list.py" line="72"/>
+        <location filename="../../app/ui/pages/calendar/todo_list.py" line="71"/>
         <source>New to-do</source>
         <translation>新待办</translation>
     </message>
     <message>
+        <location filename="../../app/ui/pages/calendar/todo_list.py" line="75"/>
         <location filename="../../app/ui/pages/calendar/todo_list.py" line="77"/>
-        <location filename="../../app/ui/pages/calendar/todo_list.py" line="81"/>
         <source>Due</source>
         <translation>到期</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/todo_list.py" line="86"/>
+        <location filename="../../app/ui/pages/calendar/todo_list.py" line="81"/>
         <source>Add</source>
         <translation>添加</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/todo_list.py" line="101"/>
+        <location filename="../../app/ui/pages/calendar/todo_list.py" line="92"/>
         <source>Could not read your to-dos</source>
         <translation>无法读取你的待办事项</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/todo_list.py" line="130"/>
+        <location filename="../../app/ui/pages/calendar/todo_list.py" line="121"/>
         <source>due %1</source>
         <translation>%1 到期</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/todo_list.py" line="164"/>
+        <location filename="../../app/ui/pages/calendar/todo_list.py" line="155"/>
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/todo_list.py" line="170"/>
+        <location filename="../../app/ui/pages/calendar/todo_list.py" line="162"/>
         <source>Delete to-do</source>
         <translation>删除待办</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/todo_list.py" line="171"/>
+        <location filename="../../app/ui/pages/calendar/todo_list.py" line="162"/>
         <source>Delete “%1”?</source>
         <translation>要删除“%1”吗？</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/todo_list.py" line="173"/>
+        <location filename="../../app/ui/pages/calendar/todo_list.py" line="163"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/todo_list.py" line="184"/>
+        <location filename="../../app/ui/pages/calendar/todo_list.py" line="167"/>
         <source>Could not save the to-do</source>
         <translation>无法保存该待办</translation>
     </message>
@@ -4320,173 +4326,173 @@
 <context>
     <name>ToolCard</name>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="21"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="22"/>
         <source>Searched documents</source>
         <translation>搜索了文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="22"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="23"/>
         <source>Read a document</source>
         <translation>阅读了文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="23"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="24"/>
         <source>Searched files</source>
         <translation>搜索了文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="24"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="25"/>
         <source>Open a file</source>
         <translation>打开文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="25"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="26"/>
         <source>Show a file</source>
         <translation>显示文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="26"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="27"/>
         <source>Looked at the calendar</source>
         <translation>查看了日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="27"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="28"/>
         <source>Found free time</source>
         <translation>查找了空闲时间</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="28"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="29"/>
         <source>Add an event</source>
         <translation>添加日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="29"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="30"/>
         <source>Change an event</source>
         <translation>修改日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="30"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="31"/>
         <source>Delete an event</source>
         <translation>删除日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="31"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="32"/>
         <source>Looked at a spreadsheet</source>
         <translation>查看了电子表格</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="32"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="33"/>
         <source>Queried a spreadsheet</source>
         <translation>查询了电子表格</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="33"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="34"/>
         <source>Summarised a folder</source>
         <translation>汇总了文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="34"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="35"/>
         <source>Convert a spreadsheet</source>
         <translation>转换电子表格</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="35"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="36"/>
         <source>Clean a spreadsheet</source>
         <translation>清理电子表格</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="36"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="37"/>
         <source>Write a Word report</source>
         <translation>撰写 Word 报告</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="37"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="38"/>
         <source>Make slides</source>
         <translation>制作幻灯片</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="43"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="44"/>
         <source>title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="44"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="45"/>
         <source>text</source>
         <translation>正文</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="45"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="46"/>
         <source>search</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="46"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="47"/>
         <source>document</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="47"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="48"/>
         <source>pages</source>
         <translation>页</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="48"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="49"/>
         <source>section</source>
         <translation>章节</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="49"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="50"/>
         <source>files</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="50"/>
         <location filename="../../app/ui/chat/tool_card.py" line="51"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="52"/>
         <source>file</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="52"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="53"/>
         <source>folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="53"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="54"/>
         <source>query</source>
         <translation>查询</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="54"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="55"/>
         <source>start</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="55"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="56"/>
         <source>end</source>
         <translation>结束</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="56"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="57"/>
         <source>place</source>
         <translation>地点</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="57"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="58"/>
         <source>time zone</source>
         <translation>时区</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="58"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="59"/>
         <source>at most</source>
         <translation>最多</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="59"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="60"/>
         <source>filter</source>
         <translation>筛选</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="60"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="61"/>
         <source>slides</source>
         <translation>幻灯片</translation>
     </message>
@@ -4496,78 +4502,78 @@
         <translation>运行中…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="223"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="217"/>
         <source>Tool: %s</source>
         <translation>工具：%s</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="233"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="225"/>
         <source>Approve</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="235"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="227"/>
         <source>Deny</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="288"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="271"/>
         <source>Waiting for you</source>
         <translation>等待你的确认</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="299"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="282"/>
         <source>Approved</source>
         <translation>已批准</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="299"/>
-        <location filename="../../app/ui/chat/tool_card.py" line="333"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="282"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="316"/>
         <source>Denied</source>
         <translation>已拒绝</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="313"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="296"/>
         <source>%1 of %2</source>
         <translation>%1 / %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="332"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="315"/>
         <source>Stopped before you decided</source>
         <translation>在你决定之前已停止</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="339"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="323"/>
         <source>Done</source>
         <translation>完成</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="339"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="323"/>
         <source>Failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="363"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="347"/>
         <source>Wrote %1 (%2).</source>
         <translation>已写入 %1（%2）。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="367"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="351"/>
         <source>The previous file is kept as %1.</source>
         <translation>原来的文件保留为 %1。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="249"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="234"/>
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="250"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="235"/>
         <source>Resume</source>
         <translation>继续</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/tool_card.py" line="310"/>
+        <location filename="../../app/ui/chat/tool_card.py" line="293"/>
         <source>Paused — %1 of %2 files</source>
         <translation>已暂停 — 已完成 %1 / %2 个文件</translation>
     </message>
@@ -4628,30 +4634,27 @@
 <context>
     <name>UserMessage</name>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="77"/>
         <location filename="../../app/ui/chat/message.py" line="90"/>
         <source>Your message</source>
         <translation>你的消息</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="76"/>
         <location filename="../../app/ui/chat/message.py" line="89"/>
         <source>Edit</source>
         <translation>编辑</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="76"/>
         <location filename="../../app/ui/chat/message.py" line="89"/>
         <source>Edit this message and resend</source>
         <translation>编辑此消息并重新发送</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="100"/>
+        <location filename="../../app/ui/chat/message.py" line="99"/>
         <source>Too long for the model to read at once: kept whole as “%1”, which it searches and reads.</source>
         <translation>太长，模型无法一次读完：已完整保存为“%1”，模型会搜索并阅读它。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="102"/>
+        <location filename="../../app/ui/chat/message.py" line="101"/>
         <source>Too long for the model to read at once: keeping it as a document…</source>
         <translation>太长，模型无法一次读完：正在保存为文档…</translation>
     </message>
@@ -4682,7 +4685,7 @@
 <context>
     <name>WrittenFileActions</name>
     <message>
-        <location filename="../../app/ui/chat/written_file.py" line="32"/>
+        <location filename="../../app/ui/chat/written_file.py" line="31"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
@@ -4697,17 +4700,17 @@
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/written_file.py" line="35"/>
+        <location filename="../../app/ui/chat/written_file.py" line="32"/>
         <source>Open %1</source>
         <translation>打开 %1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/written_file.py" line="68"/>
+        <location filename="../../app/ui/chat/written_file.py" line="62"/>
         <source>Undone: the file is as it was before.</source>
         <translation>已撤销：文件已恢复原样。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/written_file.py" line="77"/>
+        <location filename="../../app/ui/chat/written_file.py" line="71"/>
         <source>Could not undo: %1</source>
         <translation>无法撤销：%1</translation>
     </message>
@@ -4715,22 +4718,22 @@
 <context>
     <name>X11Hotkey</name>
     <message>
-        <location filename="../../app/ui/shell/hotkey/x11.py" line="89"/>
+        <location filename="../../app/ui/shell/hotkey/x11.py" line="80"/>
         <source>Could not connect to the X server.</source>
         <translation>无法连接到 X 服务器。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/hotkey/x11.py" line="91"/>
+        <location filename="../../app/ui/shell/hotkey/x11.py" line="82"/>
         <source>Choose a letter, digit, Space or F1–F12.</source>
         <translation>请选择字母、数字、空格或 F1–F12。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/hotkey/x11.py" line="107"/>
+        <location filename="../../app/ui/shell/hotkey/x11.py" line="98"/>
         <source>%1 is already used by another app. Choose another combination.</source>
         <translation>%1 已被其他应用占用，请换一个组合键。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/hotkey/x11.py" line="109"/>
+        <location filename="../../app/ui/shell/hotkey/x11.py" line="100"/>
         <source>%1 opens Quick ask from anywhere.</source>
         <translation>在任何地方按 %1 即可打开快速提问。</translation>
     </message>

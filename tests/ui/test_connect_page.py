@@ -80,6 +80,28 @@ def test_log_from_an_earlier_run_is_listed_and_cleared(ctx: Any, qtbot: Any) -> 
     switch.deleteLater()
 
 
+def test_a_batched_request_reads_in_the_ui_language(
+        ctx: Any, qtbot: Any, chinese: Any) -> None:  # noqa: F811 - the fixture
+    earlier = RequestLog(store=RequestLogStore(ctx.hearth.paths.history_db))
+    earlier.add(RequestRecord(client="127.0.0.1:5000 OpenClaw", method="POST",
+                              path="/v1/responses", status=200, prompt_tokens=40,
+                              completion_tokens=7, cached_tokens=30, batched_with=3))
+    earlier.close()
+    switch = ServerSwitch(ctx)
+    ctx.server = switch
+    dialog = SettingsDialog(ctx)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    page = dialog.connect_page
+    qtbot.waitUntil(lambda: page.log.count() == 1, timeout=WAIT_MS)
+    row = page.log.item(0).text()
+    assert "与 3 个请求合批" in row and "30 个已缓存" in row
+    assert "batched" not in row and "cached" not in row
+    assert ctx.ops.wait(WAIT_MS)
+    ctx.hearth.request_log.close()
+    switch.deleteLater()
+
+
 def test_other_devices_need_the_separate_warned_setting_and_still_the_key(
         ctx: Any, qtbot: Any) -> None:
     settings = ctx.hearth.settings

@@ -17,7 +17,8 @@ ROOT = Path(__file__).resolve().parents[2]
 # does not show: the history (sqlite_utils pulls numpy), the engines, the API server, MCP, the
 # indexes, the calendar, the tool schemas, the chat template, D-Bus, Markdown and Pygments
 # (loaded on a thread of their own once the window is up: app/ui/markdown.py).
-HEAVY = ("numpy", "markdown_it", "pygments", "sqlite_utils", "llama_cpp", "mlx", "uvicorn", "starlette", "fastapi", "mcp",
+HEAVY = ("numpy", "markdown_it", "pygments", "sqlite_utils", "llama_cpp", "mlx", "uvicorn",
+         "starlette", "fastapi", "mcp",
          "httpx", "icalendar", "jsonschema", "jinja2", "pathspec",
          "app.core.history", "app.core.assistant", "app.core.runner", "skills.documents",
          "skills.files", "skills.calendar", "skills.office", "backends.llama_cpp",

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from PySide6.QtCore import QLocale
+from PySide6.QtCore import QCoreApplication, QLocale
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -283,9 +283,12 @@ class ConnectPage(QScrollArea):
 
 
 def _row(record: RequestRecord) -> str:
+    translate = QCoreApplication.translate
     when = datetime.fromtimestamp(record.at).strftime("%Y-%m-%d %H:%M:%S")
     tools = f" · {', '.join(record.tool_calls)}" if record.tool_calls else ""
-    batched = f" · batched with {record.batched_with}" if record.batched_with else ""
+    batched = (" · " + translate("ConnectPage", "batched with %1").replace(
+        "%1", str(record.batched_with)) if record.batched_with else "")
+    cached = translate("ConnectPage", "%1 cached").replace("%1", str(record.cached_tokens))
     return (f"{when}  {record.status}  {record.path}  {record.client}  "
-            f"{record.prompt_tokens}+{record.completion_tokens} ({record.cached_tokens} cached)  "
+            f"{record.prompt_tokens}+{record.completion_tokens} ({cached})  "
             f"{record.duration_ms:.0f} ms{tools}{batched}")
