@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from app.cli.groups import show
 from app.cli.output import emit_json, fail
 from app.cli.terminal import control
 
@@ -44,11 +45,9 @@ def _list(args: argparse.Namespace, hearth: Hearth) -> int:
         row = {"id": build.id, "title": build.title, "kind": build.kind, "size": build.size,
                "verdict": plan.verdict, "message": plan.message,
                "downloaded": target.exists(), "path": str(target)}
-        if args.json:
-            emit_json(row)
-        else:
-            mark = " (downloaded)" if target.exists() else ""
-            print(f"{build.id:28} {human_size(build.size):>8}  {plan.verdict:10} {build.title}{mark}")
+        mark = " (downloaded)" if target.exists() else ""
+        show(args.json, row,
+             f"{build.id:28} {human_size(build.size):>8}  {plan.verdict:10} {build.title}{mark}")
     return 0
 
 
@@ -107,8 +106,5 @@ def _use(args: argparse.Namespace, hearth: Hearth) -> int:
     if hearth.settings.engine not in ("auto", choice.engine):
         hearth.settings.engine = "auto"
     hearth.save_settings()
-    if args.json:
-        emit_json({"path": str(path), "engine": choice.engine, "reason": choice.reason})
-    else:
-        print(f"Using {path} with {choice.engine}: {choice.reason}")
-    return 0
+    return show(args.json, {"path": str(path), "engine": choice.engine, "reason": choice.reason},
+                f"Using {path} with {choice.engine}: {choice.reason}")
