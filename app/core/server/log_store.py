@@ -80,10 +80,12 @@ class RequestLogStore:
     def recent(self) -> list[RequestRecord]:
         """The kept requests, oldest first."""
         with self._lock:
-            rows = self._db.conn.execute(
+            rows = list(self._db.query(
                 f"select {', '.join(_COLUMNS)} from server_requests order by n desc limit ?",
-                [self.keep]).fetchall()
-        return [_record(row) for row in reversed(rows)]
+                [self.keep]))
+        # The columns are the record's own field names.
+        return [RequestRecord(**{**row, "tool_calls": [str(n) for n in json.loads(row["tool_calls"])]})
+                for row in reversed(rows)]
 
     def clear(self) -> None:
         with self._lock:
@@ -97,28 +99,5 @@ class RequestLogStore:
 
 
 def _row(record: RequestRecord) -> list[object]:
-    return [record.at, record.client, record.method, record.path, record.status, record.model,
-            record.prompt_tokens, record.cached_tokens, record.completion_tokens,
-            record.duration_ms, record.queue_position, record.gave_way, record.finish_reason,
-            record.tools_offered, json.dumps(record.tool_calls), record.error,
-            record.batched_with]
-
-
-# A row as _row writes it: at, client, method, path, status, model, prompt, cached and completion
-# tokens, duration, queue position, gave way, finish reason, tools offered, tool calls, error,
-# batched with.
-Row = tuple[float, str, str, str, int, str, int, int, int, float, int, int, str, int, str, str,
-            int]
-
-
-def _record(row: Row) -> RequestRecord:
-    (at, client, method, path, status, model, prompt_tokens, cached_tokens, completion_tokens,
-     duration_ms, queue_position, gave_way, finish_reason, tools_offered, tool_calls,
-     error, batched_with) = row
-    return RequestRecord(
-        client=client, method=method, path=path, status=status, model=model,
-        prompt_tokens=prompt_tokens, cached_tokens=cached_tokens,
-        completion_tokens=completion_tokens, duration_ms=duration_ms,
-        queue_position=queue_position, gave_way=gave_way, finish_reason=finish_reason,
-        tools_offered=tools_offered, tool_calls=[str(n) for n in json.loads(tool_calls)],
-        error=error, batched_with=batched_with, at=at)
+    return [json.dumps(record.tool_calls) if column == "tool_calls" else getattr(record, column)
+            for column in _COLUMNS]
