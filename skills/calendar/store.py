@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import heapq
 import json
-import threading
 import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
@@ -32,7 +31,7 @@ from skills.calendar.report import ImportIssue, ImportReport, IssueWhy, Kept, Ke
 from skills.calendar.rulewalk import Budget
 from skills.calendar.todos import Todo, TodoTable
 from skills.calendar.todos import migrate as migrate_todos
-from skills.common.migrations import Migrations, open_migrated
+from skills.common.migrations import LockedStore, Migrations, open_migrated
 
 UTC = ZoneInfo("UTC")
 FAR_FUTURE = "9999-12-31T00:00:00+00:00"
@@ -210,27 +209,15 @@ _UPSERT = (
 )
 
 
-class CalendarStore:
+class CalendarStore(LockedStore):
     """Events kept on this machine. Safe to use from several threads (one lock, one connection)."""
 
     def __init__(self, path: Path) -> None:
-        self._db = open_migrated(path, migrations, local_edits.migrations,
-                                 pragmas=["foreign_keys = on"])
-        self._lock = threading.RLock()
+        super().__init__(open_migrated(path, migrations, local_edits.migrations,
+                                       pragmas=["foreign_keys = on"]))
         self.todos = TodoTable(self._db, self._lock)
 
-    def close(self) -> None:
-        with self._lock:
-            self._db.conn.close()
-
     # -- reading -----------------------------------------------------------------------------
-    def stamp(self) -> tuple[int, int]:
-        """Differs after any write: by this store (its connection's change count) or by
-        another process (SQLite's data_version), so a view may keep what it read until then."""
-        with self._lock:
-            version = self._db.conn.execute("pragma data_version").fetchone()[0]
-            return int(version), self._db.conn.total_changes
-
     def get(self, uid: str) -> Event | None:
         rows = self._rows("select * from calendar_events where uid = ? and recurrence_id = ''",
                           [uid])
@@ -420,9 +407,7 @@ class CalendarStore:
 
     def _write_all(self, rows: list[tuple[Any, ...]], gone: list[tuple[str, str]],
                    plan: _ImportPlan, todos: list[Todo], report: ImportReport) -> None:
-        conn = self._db.conn
-        conn.execute("begin immediate")
-        try:
+        with self._write() as conn:
             conn.executemany(_UPSERT, rows)
             for ident, event in plan.rebased:
                 local_edits.rebase(conn, ident, event)
@@ -435,10 +420,6 @@ class CalendarStore:
             conn.executemany("delete from calendar_alarm_log where uid = ? and not exists ("
                              "select 1 from calendar_events e where e.uid = calendar_alarm_log.uid)",
                              [(uid,) for uid, _ in gone])
-            conn.commit()
-        except BaseException:
-            conn.rollback()
-            raise
 
     # -- alarms (used by Reminders) ----------------------------------------------------------
     def state(self, name: str) -> str | None:
@@ -460,12 +441,6 @@ class CalendarStore:
             return cursor.rowcount == 1
 
     # -- helpers -----------------------------------------------------------------------------
-    def _rows(self, sql: str, params: list[Any]) -> list[dict[str, Any]]:
-        with self._lock:
-            cursor = self._db.execute(sql, params)
-            names = [d[0] for d in cursor.description]
-            return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
-
     def _require(self, uid: str) -> Event:
         event = self.get(uid)
         if event is None:

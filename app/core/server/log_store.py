@@ -4,14 +4,13 @@ asked, tokens, duration, tools; never a message's text)."""
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Iterable
 from pathlib import Path
 
 import sqlite_utils
 
 from app.core.server.log import RequestRecord
-from skills.common.migrations import Migrations, open_migrated
+from skills.common.migrations import LockedStore, Migrations, open_migrated
 
 KEEP = 1000  # requests kept; older ones are dropped as new ones arrive
 
@@ -54,15 +53,15 @@ _COLUMNS = ("at", "client", "method", "path", "status", "model", "prompt_tokens"
             "finish_reason", "tools_offered", "tool_calls", "error", "batched_with")
 
 
-class RequestLogStore:
+class RequestLogStore(LockedStore):
     """One connection of its own to hearth.db, used by the log's writer thread and whoever
     reads the log at start (one lock)."""
 
     def __init__(self, path: Path, keep: int = KEEP) -> None:
         self.keep = keep
         # secure_delete: a cleared log leaves no old rows readable
-        self._db = open_migrated(path, migrations, pragmas=["secure_delete = on"], autocommit=True)
-        self._lock = threading.Lock()
+        super().__init__(open_migrated(path, migrations, pragmas=["secure_delete = on"],
+                                       autocommit=True))
 
     def add(self, records: Iterable[RequestRecord]) -> None:
         """Append, then drop what is older than the last `keep` (one transaction)."""
@@ -70,8 +69,7 @@ class RequestLogStore:
         if not rows:
             return
         marks = ", ".join("?" for _ in _COLUMNS)
-        with self._lock, self._db.conn as conn:
-            conn.execute("begin immediate")
+        with self._write() as conn:
             conn.executemany(f"insert into server_requests ({', '.join(_COLUMNS)}) "
                              f"values ({marks})", rows)
             conn.execute("delete from server_requests where n <= "
@@ -79,10 +77,8 @@ class RequestLogStore:
 
     def recent(self) -> list[RequestRecord]:
         """The kept requests, oldest first."""
-        with self._lock:
-            rows = list(self._db.query(
-                f"select {', '.join(_COLUMNS)} from server_requests order by n desc limit ?",
-                [self.keep]))
+        rows = self._rows(f"select {', '.join(_COLUMNS)} from server_requests order by n desc "
+                          "limit ?", [self.keep])
         # The columns are the record's own field names.
         return [RequestRecord(**{**row, "tool_calls": [str(n) for n in json.loads(row["tool_calls"])]})
                 for row in reversed(rows)]
@@ -92,10 +88,6 @@ class RequestLogStore:
             self._db.conn.execute("delete from server_requests")
             # The deleted rows' pages may still be in the write-ahead log: fold it in.
             self._db.conn.execute("pragma wal_checkpoint(truncate)")
-
-    def close(self) -> None:
-        with self._lock:
-            self._db.conn.close()
 
 
 def _row(record: RequestRecord) -> list[object]:
