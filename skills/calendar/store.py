@@ -6,7 +6,7 @@ import heapq
 import json
 import uuid
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import date, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -219,9 +219,7 @@ class CalendarStore(LockedStore):
 
     # -- reading -----------------------------------------------------------------------------
     def get(self, uid: str) -> Event | None:
-        rows = self._rows("select * from calendar_events where uid = ? and recurrence_id = ''",
-                          [uid])
-        return row_to_event(rows[0]) if rows else None
+        return self._by_ident((uid, ""))
 
     def all_events(self) -> list[Event]:
         """Every series, single event and override (for export)."""
@@ -391,7 +389,8 @@ class CalendarStore(LockedStore):
                 report.skipped.append(ImportIssue(event.uid, 0, fault(IssueWhy.OTHER, exc)))
                 continue
             ident = (event.uid, "" if event.recurrence_id is None else key(event.recurrence_id))
-            if ident not in chosen or not _newer(chosen[ident], event):
+            kept = chosen.get(ident)
+            if kept is None or not _newer((kept.sequence, kept.last_modified), event):
                 chosen[ident] = event  # duplicates in one file: the latest revision wins
         return chosen
 
@@ -486,7 +485,8 @@ class _ImportPlan:
         edit = local_edits.edit_for(self.edits, ident)
         if edit is not None and not self._settled(ident, event, edit):
             return
-        if edit is None and old is not None and _newer(_Revision(old), event):
+        if edit is None and old is not None and _newer((int(old["sequence"]),
+                                                        str(old["last_modified"])), event):
             self.report.unchanged += 1
             return
         self.rows.append(tuple(row[c] for c in _COLUMNS))
@@ -545,25 +545,13 @@ def _copy_uid(uid: str, rid: str) -> str:
     return f"{uid}{'-' + rid if rid else ''}-file-copy"
 
 
-@dataclass(frozen=True)
-class _Revision:
-    row: dict[str, Any]
-
-    @property
-    def sequence(self) -> int:
-        return int(self.row["sequence"])
-
-    @property
-    def last_modified(self) -> str:
-        return str(self.row["last_modified"])
-
-
-def _newer(old: Event | _Revision, new: Event) -> bool:
-    """Whether `old` is a strictly later revision than `new` (RFC 5545 SEQUENCE, then
-    LAST-MODIFIED); equal revisions are replaced (a re-import refreshes them)."""
-    if old.sequence != new.sequence:
-        return old.sequence > new.sequence
-    return bool(old.last_modified and new.last_modified and old.last_modified > new.last_modified)
+def _newer(old: tuple[int, str], new: Event) -> bool:
+    """Whether `old` (SEQUENCE, LAST-MODIFIED) is a strictly later revision than `new` (RFC
+    5545: SEQUENCE first); equal revisions are replaced (a re-import refreshes them)."""
+    sequence, modified = old
+    if sequence != new.sequence:
+        return sequence > new.sequence
+    return bool(modified and new.last_modified and modified > new.last_modified)
 
 
 def _haystack(event: Event) -> str:

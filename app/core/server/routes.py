@@ -86,17 +86,13 @@ class ServerState:
         return len(self.live)
 
 
-def max_output(info: BackendInfo) -> int:
-    return info.context_length
-
-
 def model_card(info: BackendInfo, default_max_tokens: int) -> dict[str, object]:
     path = Path(info.model_path) if info.model_path else None
     created = int(path.stat().st_mtime) if path is not None and path.exists() else 0
     return {
         "id": model_id(info), "object": "model", "created": created, "owned_by": "hearth",
         "context_length": info.context_length, "max_model_len": info.context_length,
-        "max_output_tokens": max_output(info), "default_max_tokens": default_max_tokens,
+        "max_output_tokens": info.context_length, "default_max_tokens": default_max_tokens,
         "capabilities": {"tools": True, "reasoning": True, "vision": False,
                          "completion_chat": True, "completion_text": info.engine != "remote"},
         "engine": info.engine, "device": info.device, "quantization": info.quantization,
@@ -288,7 +284,7 @@ class Endpoints:
             info = self.state.model()
             raw = await _body(request)
             _system_first(raw)
-            parsed = _parse(kind, raw, self.state.default_max_tokens())
+            parsed = _PARSERS[kind](raw, self.state.default_max_tokens())
             if self.state.closing:
                 raise ApiError(503, "Hearth's server is shutting down.", type="server_error",
                                code="server_shutdown")
@@ -497,12 +493,9 @@ def _completion_chunk(rid: str, created: int, model: str, delta: dict[str, objec
     return chunk
 
 
-def _parse(kind: str, raw: dict[str, JsonValue], default_max: int) -> protocol.Sampling:
-    if kind == "chat":
-        return protocol.parse_chat(raw, default_max)
-    if kind == "completion":
-        return protocol.parse_completion(raw, default_max)
-    return protocol.parse_responses(raw, default_max)
+_PARSERS: dict[str, Callable[[dict[str, JsonValue], int], protocol.Sampling]] = {
+    "chat": protocol.parse_chat, "completion": protocol.parse_completion,
+    "responses": protocol.parse_responses}
 
 
 def _shape(kind: str, outcome: Outcome, record: _Record,
