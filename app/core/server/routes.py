@@ -368,7 +368,7 @@ class Endpoints:
         if not completion:
             yield chunk({"role": "assistant", "content": ""})
         while True:
-            event, carried = await generation.merged(event)
+            event = generation.merged(event)
             if isinstance(event, ReasoningDelta):
                 yield chunk({"text": event.text}) if completion else deltas.chunk(
                     "reasoning_content", event.text)
@@ -397,7 +397,7 @@ class Endpoints:
                         yield chunk(None, usage=shapes.usage(event))
                 yield shapes.sse("[DONE]")
                 return
-            event = carried if carried is not None else await generation.next()
+            event = await generation.next()
 
     async def _stream_response(self, generation: Generation, first: Event, record: _Record,
                                parsed: protocol.Sampling) -> AsyncGenerator[bytes, None]:
@@ -408,12 +408,12 @@ class Endpoints:
         for data in events.start():
             yield data
         while True:
-            event, carried = await generation.merged(event)
+            event = generation.merged(event)
             for data in _response_events(events, event, calls, record, generation):
                 yield data
             if isinstance(event, Done):
                 return
-            event = carried if carried is not None else await generation.next()
+            event = await generation.next()
 
     async def _settled(self, body: AsyncGenerator[bytes, None], generation: Generation,
                        record: _Record) -> AsyncIterator[bytes]:
