@@ -43,6 +43,17 @@ def dispatch(args: argparse.Namespace, hearth: Hearth) -> int:
     return result
 
 
+def dispatch_input(args: argparse.Namespace, hearth: Hearth) -> int:
+    """`dispatch`, a SkillError (a bad date, zone, rule or id: the person's input) said on one
+    line with the bad-input exit code."""
+    from skills.base import SkillError
+
+    try:
+        return dispatch(args, hearth)
+    except SkillError as exc:
+        return fail(str(exc), exit_code(FailureKind.BAD_INPUT))
+
+
 def no_action(args: argparse.Namespace) -> int:
     names = ", ".join(args.group_actions.choices)
     return fail(f"choose one of: {args.group} {names}", exit_code(FailureKind.BAD_INPUT))

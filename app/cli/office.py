@@ -186,8 +186,8 @@ def _write(action: str, args: argparse.Namespace, access: OfficeAccess, hearth: 
 
 
 def _print_written(written: dict[str, Any], notes: list[str]) -> None:
+    from skills.common.formats import human_size
     from skills.files.paths import display
-    from skills.office.drafts import human_size
 
     counts = ", ".join(f"{n} {what}" for what, n in written["counts"].items())
     print(f"Wrote {display(written['written'])} ({human_size(written['size'])};"

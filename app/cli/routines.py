@@ -7,9 +7,8 @@ import argparse
 from typing import TYPE_CHECKING
 
 from app.cli.engine_options import add_engine_options
-from app.cli.groups import Actions, add_action, command_group, dispatch, show
-from app.cli.output import fail, fail_on
-from app.core.failures import FailureKind, exit_code
+from app.cli.groups import Actions, add_action, command_group, dispatch_input, show
+from app.cli.output import fail_on
 from backends.errors import BackendError
 from skills.base import SkillError
 
@@ -20,7 +19,7 @@ if TYPE_CHECKING:
 
 def register(sub: Actions) -> None:
     actions = command_group(sub, "routines", "questions Hearth asks itself on a schedule",
-                            _guarded)
+                            dispatch_input)
     add = add_action(actions, "add", "add a routine", _add)
     add.add_argument("--ask", required=True, help="what to ask when it runs")
     add.add_argument("--at", required=True, help="HH:MM or an ISO date and time")
@@ -41,13 +40,6 @@ def register(sub: Actions) -> None:
         decide.add_argument("approval", type=int, help="its id (from `routines pending`)")
     for parser in (run_now, due):
         add_engine_options(parser)
-
-
-def _guarded(args: argparse.Namespace, hearth: Hearth) -> int:
-    try:
-        return dispatch(args, hearth)
-    except SkillError as exc:  # a bad time, zone, rule or id: the person's input
-        return fail(str(exc), exit_code(FailureKind.BAD_INPUT))
 
 
 def _add(args: argparse.Namespace, hearth: Hearth) -> int:

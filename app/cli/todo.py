@@ -5,17 +5,14 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from app.cli.groups import Actions, add_action, command_group, dispatch, show
-from app.cli.output import fail
-from app.core.failures import FailureKind, exit_code
-from skills.base import SkillError
+from app.cli.groups import Actions, add_action, command_group, dispatch_input, show
 
 if TYPE_CHECKING:
     from app.main import Hearth
 
 
 def register(sub: Actions) -> None:
-    actions = command_group(sub, "todo", "your to-dos (kept with the calendar)", run)
+    actions = command_group(sub, "todo", "your to-dos (kept with the calendar)", dispatch_input)
     add = add_action(actions, "add", "add a to-do", _add)
     add.add_argument("title")
     add.add_argument("--due", help="ISO date or time, e.g. 2026-12-03 or 2026-12-03T17:00")
@@ -27,13 +24,6 @@ def register(sub: Actions) -> None:
     done.add_argument("id")
     delete = add_action(actions, "delete", "delete a to-do", _delete)
     delete.add_argument("id")
-
-
-def run(args: argparse.Namespace, hearth: Hearth) -> int:
-    try:
-        return dispatch(args, hearth)
-    except SkillError as exc:  # a bad date, zone or id: the person's input
-        return fail(str(exc), exit_code(FailureKind.BAD_INPUT))
 
 
 def _add(args: argparse.Namespace, hearth: Hearth) -> int:

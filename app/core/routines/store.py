@@ -220,15 +220,11 @@ class RoutineStore(LockedStore):
 
     def approvals(self, conversation_id: str | None = None,
                   status: str | None = "pending") -> list[Approval]:
-        clauses, params = [], []
-        if conversation_id:
-            clauses.append("conversation_id = ?")
-            params.append(conversation_id)
-        if status:
-            clauses.append("status = ?")
-            params.append(status)
-        where = ("where " + " and ".join(clauses)) if clauses else ""
-        rows = self._rows(f"select * from routine_approvals {where} order by id", params)
+        given = {"conversation_id": conversation_id, "status": status}
+        wanted = {column: value for column, value in given.items() if value}
+        where = " and ".join(f"{column} = ?" for column in wanted)  # the names are ours
+        rows = self._rows(f"select * from routine_approvals {'where ' + where if where else ''} "
+                          "order by id", list(wanted.values()))
         return [_approval(r) for r in rows]
 
     def approval(self, approval_id: int) -> Approval:

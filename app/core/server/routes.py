@@ -210,8 +210,8 @@ class Endpoints:
             Route("/v1/responses", self.responses, methods=["POST"]),
             Route(PROPOSALS_PATH, self.proposal, methods=["POST"]),
         ]
-        return Starlette(routes=routes, exception_handlers={HTTPException: _http_error,
-                                                            Exception: _internal_error})
+        return Starlette(routes=routes, exception_handlers={
+            HTTPException: _http_error, ApiError: _api_error, Exception: _internal_error})
 
     # -- plain GETs --------------------------------------------------------------------------
     async def health(self, request: Request) -> Response:
@@ -225,41 +225,31 @@ class Endpoints:
                              "queue": self.state.runner.pending})
 
     async def models(self, request: Request) -> Response:
-        try:
-            info = self.state.model()
-        except ApiError as error:
-            return _error_response(error)
+        info = self.state.model()
         return JSONResponse({"object": "list", "data": [
             model_card(info, self.state.default_max_tokens())]})
 
     async def one_model(self, request: Request) -> Response:
-        try:
-            info = self.state.model()
-        except ApiError as error:
-            return _error_response(error)
+        info = self.state.model()
         wanted = request.path_params["model_id"]
         if wanted not in (model_id(info), "hearth"):
-            return _error_response(ApiError(404, f"The model {wanted!r} is not loaded; Hearth "
-                                            f"serves {model_id(info)!r}.",
-                                            code="model_not_found"))
+            raise ApiError(404, f"The model {wanted!r} is not loaded; Hearth serves "
+                           f"{model_id(info)!r}.", code="model_not_found")
         return JSONResponse(model_card(info, self.state.default_max_tokens()))
 
     async def proposal(self, request: Request) -> Response:
         """A change another program proposes (hearth mcp serve): the person decides in Hearth."""
         desk = self.state.proposals
         if desk is None:
-            return _error_response(ApiError(409, "This Hearth server runs headless: nobody is "
-                                            "here to approve changes.", code="no_approver"))
+            raise ApiError(409, "This Hearth server runs headless: nobody is here to approve "
+                           "changes.", code="no_approver")
         try:
             raw = await _body(request)
-        except ApiError as error:
-            return _error_response(error)
         except ClientGone:
             return Response(status_code=499)
         tool, arguments = raw.get("tool"), raw.get("arguments")
         if not isinstance(tool, str) or not isinstance(arguments, dict):
-            return _error_response(ApiError(400, "A proposal is {\"tool\": name, "
-                                            "\"arguments\": {...}}."))
+            raise ApiError(400, "A proposal is {\"tool\": name, \"arguments\": {...}}.")
         try:
             given: dict[str, object] = dict(arguments)
             message = await asyncio.to_thread(desk.propose, tool, given)
@@ -541,6 +531,12 @@ async def _until_disconnect(request: Request, generation: Generation,
     generation.cancel()
     task.cancel()
     raise ClientGone
+
+
+async def _api_error(request: Request, exc: Exception) -> Response:
+    """A refusal a route raised: the OpenAI error body, its status and headers."""
+    assert isinstance(exc, ApiError)
+    return _error_response(exc)
 
 
 async def _http_error(request: Request, exc: Exception) -> Response:
