@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from app.cli.groups import show
+from app.cli.groups import add_action, dispatch, show
 from app.cli.output import emit_json, fail
 from app.cli.terminal import control
 
@@ -18,19 +18,14 @@ if TYPE_CHECKING:
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser = sub.add_parser("models", help="list, download and choose models")
     actions = parser.add_subparsers(dest="action", required=True)
-    listing = actions.add_parser("list", help="known builds, with whether each fits here")
-    download = actions.add_parser("download", help="download a build (resumes; sha256-checked)")
+    parser.set_defaults(func=dispatch)
+    add_action(actions, "list", "known builds, with whether each fits here", _list)
+    download = add_action(actions, "download", "download a build (resumes; sha256-checked)",
+                          _download)
     download.add_argument("build", help="a build id from `hearth models list`")
     download.add_argument("--no-use", action="store_true", help="don't make it the model in use")
-    use = actions.add_parser("use", help="use a local .gguf file or MLX folder")
+    use = add_action(actions, "use", "use a local .gguf file or MLX folder", _use)
     use.add_argument("path", type=Path)
-    for p in (listing, download, use):
-        p.add_argument("--json", action="store_true", help="machine-readable output")
-        p.set_defaults(func=run)
-
-
-def run(args: argparse.Namespace, hearth: Hearth) -> int:
-    return {"list": _list, "download": _download, "use": _use}[args.action](args, hearth)
 
 
 def _list(args: argparse.Namespace, hearth: Hearth) -> int:
