@@ -359,12 +359,9 @@ class Endpoints:
             yield chunk({"role": "assistant", "content": ""})
         while True:
             event = generation.merged(event)
-            if isinstance(event, ReasoningDelta):
-                yield chunk({"text": event.text}) if completion else deltas.chunk(
-                    "reasoning_content", event.text)
-            elif isinstance(event, TextDelta):
-                yield chunk({"text": event.text}) if completion else deltas.chunk(
-                    "content", event.text)
+            if isinstance(event, (ReasoningDelta, TextDelta)):
+                key = "content" if isinstance(event, TextDelta) else "reasoning_content"
+                yield chunk({"text": event.text}) if completion else deltas.chunk(key, event.text)
             elif isinstance(event, ToolCall):
                 yield chunk({"text": event.raw} if completion else
                             {"tool_calls": [shapes.tool_call(event, len(calls))]})
