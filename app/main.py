@@ -10,13 +10,14 @@ import shutil
 import sys
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from app.core.notices import Notice, NoticeKind, Notices
 from app.core.paths import OWNER_UMASK, Paths
 from app.core.settings import Settings, load_settings, save_settings
 
 log = logging.getLogger(__name__)
+Part = TypeVar("Part")
 
 if TYPE_CHECKING:
     from app.core.assistant import Assistant
@@ -71,6 +72,11 @@ class Hearth:
         except OSError as exc:  # a read-only home: told again next time, nothing lost
             log.warning("could not update settings.json: %s", exc)
 
+    def _owned(self, part: Part) -> Part:
+        """A part Hearth closes when it closes (in the reverse order of opening)."""
+        self._closers.append(part)
+        return part
+
     def save_settings(self) -> None:
         save_settings(self.settings, self.paths.settings_file)
 
@@ -78,8 +84,7 @@ class Hearth:
     def history(self) -> HistoryStore:
         from app.core.history import HistoryStore
 
-        store = HistoryStore(self.paths.history_db)
-        self._closers.append(store)
+        store = self._owned(HistoryStore(self.paths.history_db))
         if store.read_only:
             from skills.index_health import problem
 
@@ -105,18 +110,14 @@ class Hearth:
     def calendar(self) -> CalendarStore:
         from skills.calendar import CalendarStore
 
-        store = CalendarStore(self.paths.history_db)
-        self._closers.append(store)
-        return store
+        return self._owned(CalendarStore(self.paths.history_db))
 
     @cached_property
     def routines(self) -> RoutineStore:
         """Routines, their runs and the changes those runs wait to have approved (hearth.db)."""
         from app.core.routines import RoutineStore
 
-        store = RoutineStore(self.paths.history_db)
-        self._closers.append(store)
-        return store
+        return self._owned(RoutineStore(self.paths.history_db))
 
     @cached_property
     def scheduler(self) -> Scheduler:
@@ -140,9 +141,7 @@ class Hearth:
         from app.core.server.log import RequestLog
         from app.core.server.log_store import RequestLogStore
 
-        kept = RequestLog(store=RequestLogStore(self.paths.history_db))
-        self._closers.append(kept)
-        return kept
+        return self._owned(RequestLog(store=RequestLogStore(self.paths.history_db)))
 
     @cached_property
     def index_db(self) -> Path:
@@ -179,8 +178,7 @@ class Hearth:
     def documents(self) -> DocumentIndex:
         from skills.documents import DocumentIndex
 
-        index = DocumentIndex(self.index_db, watched=self.settings.watched_folders)
-        self._closers.append(index)
+        index = self._owned(DocumentIndex(self.index_db, watched=self.settings.watched_folders))
         if self._salvaged:  # indexed again by resume_pending (the watcher, `docs add`)
             index.requeue(self._salvaged)
             self._salvaged = []
@@ -190,13 +188,8 @@ class Hearth:
     def files(self) -> FileIndex:
         from skills.files import FileIndex
 
-        index = FileIndex(
-            self.index_db,
-            roots=self.settings.file_roots,
-            ignore_patterns=self.settings.file_ignore_patterns,
-        )
-        self._closers.append(index)
-        return index
+        return self._owned(FileIndex(self.index_db, roots=self.settings.file_roots,
+                                     ignore_patterns=self.settings.file_ignore_patterns))
 
     def make_backend(self, model_path: str | None = None, engine: str | None = None,
                      url: str | None = None) -> Backend:
@@ -228,9 +221,7 @@ class Hearth:
     def runner(self) -> ModelRunner:
         from app.core.runner import ModelRunner
 
-        runner = ModelRunner()
-        self._closers.append(runner)
-        return runner
+        return self._owned(ModelRunner())
 
     def skills(self) -> list[Skill]:
         """The skills switched on in Settings (what `hearth mcp serve` offers)."""
@@ -281,9 +272,7 @@ class Hearth:
     def workbooks(self) -> WorkbookCache:
         from skills.office import WorkbookCache
 
-        cache = WorkbookCache()
-        self._closers.append(cache)
-        return cache
+        return self._owned(WorkbookCache())
 
     @cached_property
     def digester(self) -> Digester:
@@ -305,9 +294,7 @@ class Hearth:
         """Saved facts about the person and their standing instructions (in hearth.db)."""
         from app.core.memory import MemoryStore
 
-        store = MemoryStore(self.paths.history_db)
-        self._closers.append(store)
-        return store
+        return self._owned(MemoryStore(self.paths.history_db))
 
     def personal_context(self) -> PersonalContext:
         """What every turn is told about the person, and the memory tools (Settings > Memory)."""
@@ -319,17 +306,11 @@ class Hearth:
     def assistant(self) -> Assistant:
         from app.core.assistant import Assistant
 
-        assistant = Assistant(
-            runner=self.runner,
-            history=self.history,
-            skills=self.all_skills(),
-            settings=self.settings,
-            mcp_servers=self.settings.mcp_servers,
-            personal=self.personal_context(),
-        )
         # Closed before the runner (closers run in reverse): turns cancel, MCP servers stop.
-        self._closers.append(assistant)
-        return assistant
+        return self._owned(Assistant(runner=self.runner, history=self.history,
+                                     skills=self.all_skills(), settings=self.settings,
+                                     mcp_servers=self.settings.mcp_servers,
+                                     personal=self.personal_context()))
 
     def warmup(self, on_status: OnStatus) -> PrefixWarmup:
         """The launch warm-up for the loaded model (start() it off the GUI thread)."""

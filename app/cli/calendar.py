@@ -8,6 +8,7 @@ from datetime import date, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from app.cli.groups import show
 from app.cli.output import emit_json, fail
 from app.core.failures import exit_code
 from backends.errors import FailureKind
@@ -162,13 +163,10 @@ def _add(args: argparse.Namespace, hearth: Hearth, tz: str) -> int:
         if value is not None:
             arguments[name] = value
     event = hearth.calendar.add(build_event(arguments, tz))
-    if args.json:
-        emit_json({"uid": event.uid, "title": event.title, "start": event.start.isoformat(),
-                   "end": event.end.isoformat(), "all_day": event.all_day,
-                   "location": event.location})
-    else:
-        print(f"Added {summary(event)} (uid {event.uid})")
-    return 0
+    return show(args.json, {"uid": event.uid, "title": event.title,
+                            "start": event.start.isoformat(), "end": event.end.isoformat(),
+                            "all_day": event.all_day, "location": event.location},
+                f"Added {summary(event)} (uid {event.uid})")
 
 
 def _import(args: argparse.Namespace, hearth: Hearth, tz: str) -> int:
@@ -231,20 +229,14 @@ def _export(args: argparse.Namespace, hearth: Hearth, tz: str) -> int:
     tmp = args.file.with_name(args.file.name + ".part")
     tmp.write_bytes(data)  # written whole, then moved into place: never half a file
     tmp.replace(args.file)
-    if args.json:
-        emit_json({"file": str(args.file), "events": len(events), "todos": len(todos)})
-    else:
-        print(f"Exported {len(events)} event(s) and {len(todos)} to-do(s) to {args.file}")
-    return 0
+    return show(args.json, {"file": str(args.file), "events": len(events), "todos": len(todos)},
+                f"Exported {len(events)} event(s) and {len(todos)} to-do(s) to {args.file}")
 
 
 def _delete(args: argparse.Namespace, hearth: Hearth, tz: str) -> int:
     event = hearth.calendar.delete(args.uid)
-    if args.json:
-        emit_json({"uid": event.uid, "deleted": True})
-    else:
-        print(f"Deleted '{event.title}' ({event.uid})")
-    return 0
+    return show(args.json, {"uid": event.uid, "deleted": True},
+                f"Deleted '{event.title}' ({event.uid})")
 
 
 ACTIONS = {"list": _list, "add": _add, "import": _import, "export": _export, "delete": _delete}

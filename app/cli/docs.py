@@ -83,14 +83,12 @@ def run_unwatch(args: argparse.Namespace, hearth: Hearth) -> int:
     hearth.settings.watched_folders.remove(folder)
     hearth.save_settings()
     hearth.documents.unwatch(folder)
-    show(args.json, {"unwatched": folder}, f"No longer watching {folder}.")
-    return 0
+    return show(args.json, {"unwatched": folder}, f"No longer watching {folder}.")
 
 
 def run_status(args: argparse.Namespace, hearth: Hearth) -> int:
     status = hearth.documents.status()
-    show(args.json, status.to_dict(), _status_text(status))
-    return 0
+    return show(args.json, status.to_dict(), _status_text(status))
 
 
 def _status_text(status: IndexStatus) -> str:
@@ -125,12 +123,9 @@ def run_list(args: argparse.Namespace, hearth: Hearth) -> int:
     documents = [d for d in hearth.documents.catalog() if d.status == "ok"
                  and (wanted in d.title.lower() or wanted in d.path.lower())]
     for info in documents:
-        if args.json:
-            emit_json(info.__dict__)
-        else:
-            size = (_count(info.pages, "page") if info.pages else _count(info.chunks, "passage"))
-            where = "" if info.in_library else "  (only in a chat)"
-            print(f"{info.title}  ({info.kind}, {size})  {info.path}{where}")
+        size = (_count(info.pages, "page") if info.pages else _count(info.chunks, "passage"))
+        where = "" if info.in_library else "  (only in a chat)"
+        show(args.json, info.__dict__, f"{info.title}  ({info.kind}, {size})  {info.path}{where}")
     if not documents and not args.json:
         print("No documents indexed. Add some with: hearth docs add PATH")
     return 0
@@ -142,8 +137,8 @@ def _count(n: int, noun: str) -> str:
 
 def run_remove(args: argparse.Namespace, hearth: Hearth) -> int:
     removed = sum(hearth.documents.remove(path) for path in args.paths)
-    show(args.json, {"removed": removed}, f"Removed {_count(removed, 'document')} from the index.")
-    return 0
+    return show(args.json, {"removed": removed},
+                f"Removed {_count(removed, 'document')} from the index.")
 
 
 def search_result(citation: int, passage: Passage) -> dict[str, Any]:

@@ -76,15 +76,13 @@ def run_remove_root(args: argparse.Namespace, hearth: Hearth) -> int:
     hearth.settings.file_roots = [r for r in hearth.settings.file_roots
                                   if r not in (removed, args.dir)]
     hearth.save_settings()
-    show(args.json, {"removed": removed},
-         f"Removed {removed}; its files no longer appear in searches.")
-    return 0
+    return show(args.json, {"removed": removed},
+                f"Removed {removed}; its files no longer appear in searches.")
 
 
 def run_status(args: argparse.Namespace, hearth: Hearth) -> int:
     status = hearth.files.status()
-    show(args.json, status.to_dict(), _status_text(status))
-    return 0
+    return show(args.json, status.to_dict(), _status_text(status))
 
 
 def _status_text(status: FilesStatus) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeAlias
 
@@ -42,14 +43,40 @@ def dispatch(args: argparse.Namespace, hearth: Hearth) -> int:
     return result
 
 
+def dispatch_input(args: argparse.Namespace, hearth: Hearth) -> int:
+    """`dispatch`, a SkillError (a bad date, zone, rule or id: the person's input) said on one
+    line with the bad-input exit code."""
+    from skills.base import SkillError
+
+    try:
+        return dispatch(args, hearth)
+    except SkillError as exc:
+        return fail(str(exc), exit_code(FailureKind.BAD_INPUT))
+
+
 def no_action(args: argparse.Namespace) -> int:
     names = ", ".join(args.group_actions.choices)
     return fail(f"choose one of: {args.group} {names}", exit_code(FailureKind.BAD_INPUT))
 
 
-def show(as_json: bool, record: object, text: str) -> None:
-    """The typed record as one JSON line, or the sentence for a person."""
+def show(as_json: bool, record: object, text: str) -> int:
+    """The typed record as one JSON line, or the sentence for a person; exit code 0."""
     if as_json:
         emit_json(record)
     else:
         print(text)
+    return 0
+
+
+def confirm_all(count: int, yes: bool, question: str, needs_yes: str,
+                nothing: str) -> int | None:
+    """Before an --all that cannot be undone: None to go on (nothing there, --yes, or a yes at
+    the terminal); else the exit code (no terminal to ask: refused; a no: nothing done)."""
+    if not count or yes:
+        return None
+    if not sys.stdin.isatty():
+        return fail(needs_yes, exit_code(FailureKind.BAD_INPUT))
+    if input(question).strip().lower() in ("y", "yes"):
+        return None
+    print(nothing)
+    return 0

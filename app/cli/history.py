@@ -8,13 +8,13 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from app.cli.groups import add_action, command_group
+from app.cli.groups import add_action, command_group, confirm_all, dispatch, show
 from app.cli.memory import Taught
 from app.cli.output import emit_json, fail, fail_on
 from app.cli.terminal import raw
 from app.core.conversations import Forgotten
 from app.core.failures import FailureKind, exit_code, kind_of
-from app.core.history import Conversation, HistoryError, HistoryStore
+from app.core.history import Conversation, HistoryError
 from app.core.history.records import UNTITLED
 
 if TYPE_CHECKING:
@@ -26,7 +26,7 @@ SHORT_ID = 8  # enough to tell conversations apart; any unique prefix is accepte
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     actions = command_group(sub, "history",
-                            "list, search, export, archive or delete saved conversations")
+                            "list, search, export, archive or delete saved conversations", run)
     listing = add_action(actions, "list", "conversations, pinned first, newest first", run_list)
     listing.add_argument("--all", action="store_true", help="include archived conversations")
 
@@ -63,20 +63,17 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                             help="recover even when the file passes SQLite's checks")
 
 
-def _store(hearth: Hearth) -> HistoryStore:
-    return hearth.history
+def run(args: argparse.Namespace, hearth: Hearth) -> int:
+    try:
+        return dispatch(args, hearth)
+    except HistoryError as exc:  # a bad id, or the database itself: one line, its exit code
+        return fail_on(exc)
 
 
 def run_list(args: argparse.Namespace, hearth: Hearth) -> int:
-    try:
-        conversations = _store(hearth).list_conversations(include_archived=args.all)
-    except HistoryError as exc:
-        return fail_on(exc)
+    conversations = hearth.history.list_conversations(include_archived=args.all)
     for conversation in conversations:
-        if args.json:
-            emit_json(conversation.__dict__)
-        else:
-            print(_list_line(conversation))
+        show(args.json, conversation.__dict__, _list_line(conversation))
     if not conversations and not args.json:
         print("No conversations yet.")
     return 0
@@ -89,10 +86,7 @@ def _list_line(conversation: Conversation) -> str:
 
 
 def run_search(args: argparse.Namespace, hearth: Hearth) -> int:
-    try:
-        hits = _store(hearth).search(args.words, limit=args.limit)
-    except HistoryError as exc:
-        return fail_on(exc)
+    hits = hearth.history.search(args.words, limit=args.limit)
     highlight = sys.stdout.isatty() and not args.json
     for hit in hits:
         if args.json:
@@ -109,16 +103,13 @@ def run_search(args: argparse.Namespace, hearth: Hearth) -> int:
 
 
 def run_export(args: argparse.Namespace, hearth: Hearth) -> int:
-    store = _store(hearth)
+    store = hearth.history
     form = args.format or ("json" if args.json else "md")
-    try:
-        chosen = store.resolve_id(args.conversation) if args.conversation else None
-        if form == "json":
-            text = json.dumps(store.export_json(chosen), ensure_ascii=False, indent=2) + "\n"
-        else:
-            text = store.export_markdown(chosen)
-    except HistoryError as exc:
-        return fail_on(exc)
+    chosen = store.resolve_id(args.conversation) if args.conversation else None
+    if form == "json":
+        text = json.dumps(store.export_json(chosen), ensure_ascii=False, indent=2) + "\n"
+    else:
+        text = store.export_markdown(chosen)
     if not args.output:  # exact data into a pipe or file; made visible on a terminal
         (sys.stdout if sys.stdout.isatty() else raw(sys.stdout)).write(text)
         return 0
@@ -127,52 +118,36 @@ def run_export(args: argparse.Namespace, hearth: Hearth) -> int:
     except OSError as exc:
         return fail(f"cannot write {args.output}: {exc.strerror or exc}",
                     exit_code(kind_of(exc)))
-    if args.json:
-        emit_json({"written": str(args.output), "format": form, "conversation": chosen})
-    else:
-        print(f"Exported to {args.output}")
-    return 0
+    return show(args.json, {"written": str(args.output), "format": form, "conversation": chosen},
+                f"Exported to {args.output}")
 
 
 def run_archive(args: argparse.Namespace, hearth: Hearth) -> int:
-    try:
-        cid = _store(hearth).resolve_id(args.id)
-        _store(hearth).set_archived(cid, not args.undo)
-    except HistoryError as exc:
-        return fail_on(exc)
-    if args.json:
-        emit_json({"conversation": cid, "archived": not args.undo})
-    else:
-        print(f"{'Listed again' if args.undo else 'Archived'}: {cid[:SHORT_ID]}")
-    return 0
+    cid = hearth.history.resolve_id(args.id)
+    hearth.history.set_archived(cid, not args.undo)
+    return show(args.json, {"conversation": cid, "archived": not args.undo},
+                f"{'Listed again' if args.undo else 'Archived'}: {cid[:SHORT_ID]}")
 
 
 def run_delete(args: argparse.Namespace, hearth: Hearth) -> int:
     if args.all == (args.id is not None):
         return fail("give a conversation id, or --all", BAD_INPUT)
-    try:
-        if args.all:
-            return _delete_all(args, hearth)
-        cid = _store(hearth).resolve_id(args.id)
-        taught = Taught(hearth, [cid], args.forget_memories)
-        gone = [hearth.conversations.delete(cid)]
-    except HistoryError as exc:
-        return fail_on(exc)
-    _report_deleted(gone, args.json, taught)
+    if args.all:
+        return _delete_all(args, hearth)
+    cid = hearth.history.resolve_id(args.id)
+    taught = Taught(hearth, [cid], args.forget_memories)
+    _report_deleted([hearth.conversations.delete(cid)], args.json, taught)
     return 0
 
 
 def _delete_all(args: argparse.Namespace, hearth: Hearth) -> int:
-    count = len(_store(hearth).list_conversations(include_archived=True))
-    if count and not args.yes:
-        if not sys.stdin.isatty():
-            return fail(f"this deletes all {count} conversations for good; add --yes to confirm",
-                        BAD_INPUT)
-        answer = input(f"Delete all {count} conversations for good? [y/N] ")
-        if answer.strip().lower() not in ("y", "yes"):
-            print("Nothing deleted.")
-            return 0
-    everything = [c.id for c in _store(hearth).list_conversations(include_archived=True)]
+    count = len(hearth.history.list_conversations(include_archived=True))
+    stop = confirm_all(count, args.yes, f"Delete all {count} conversations for good? [y/N] ",
+                       f"this deletes all {count} conversations for good; add --yes to confirm",
+                       "Nothing deleted.")
+    if stop is not None:
+        return stop
+    everything = [c.id for c in hearth.history.list_conversations(include_archived=True)]
     taught = Taught(hearth, everything, args.forget_memories)
     _report_deleted(hearth.conversations.delete_all(), args.json, taught)
     return 0
@@ -180,11 +155,9 @@ def _delete_all(args: argparse.Namespace, hearth: Hearth) -> int:
 
 def _report_deleted(gone: list[Forgotten], as_json: bool, taught: Taught) -> None:
     for item in gone:
-        if as_json:
-            emit_json({"deleted": item.conversation_id, "title": item.title,
-                       **taught.record(item.conversation_id)})
-        else:
-            print(f"Deleted {item.conversation_id[:SHORT_ID]} {item.title or UNTITLED}")
+        show(as_json, {"deleted": item.conversation_id, "title": item.title,
+                       **taught.record(item.conversation_id)},
+             f"Deleted {item.conversation_id[:SHORT_ID]} {item.title or UNTITLED}")
     taught.settle()
 
 
@@ -215,9 +188,6 @@ def run_recover(args: argparse.Namespace, hearth: Hearth) -> int:
     except sqlite3.DatabaseError as exc:
         return fail(f"nothing could be recovered from {path} ({exc}); it is unchanged",
                     exit_code(FailureKind.STORAGE))
-    if args.json:
-        emit_json({"type": "recovered", "path": str(result.copy), "rows": result.rows,
-                   "damaged_tables": result.damaged_tables, "kept_as": str(result.kept_as)})
-    else:
-        print(result.summary())
-    return 0
+    return show(args.json, {"type": "recovered", "path": str(result.copy), "rows": result.rows,
+                            "damaged_tables": result.damaged_tables,
+                            "kept_as": str(result.kept_as)}, result.summary())

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 from typing import TYPE_CHECKING, Any
 
 from skills.base import SkillError
@@ -38,8 +39,6 @@ def run_mcp_serve(args: argparse.Namespace, hearth: Hearth) -> int:
         def propose(tool: str, arguments: dict[str, Any]) -> str:
             raise SkillError(NOT_RUNNING)
     tools = HearthTools(hearth.skills(), roots, local_timezone_name(), propose)
-    try:
+    with contextlib.suppress(KeyboardInterrupt):  # Ctrl+C is how a person stops it
         asyncio.run(serve_stdio(tools, __version__))
-    except KeyboardInterrupt:
-        return 0
     return 0

@@ -6,8 +6,8 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from app.cli.groups import add_action, command_group, show
-from app.cli.output import emit_json, fail, fail_on
+from app.cli.groups import add_action, command_group, confirm_all, dispatch, show
+from app.cli.output import fail, fail_on
 from app.core.failures import FailureKind, exit_code
 
 if TYPE_CHECKING:
@@ -19,7 +19,7 @@ BAD_INPUT = exit_code(FailureKind.BAD_INPUT)
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     actions = command_group(sub, "memory", "facts Hearth remembers about you, and your standing "
-                            "instructions (both go into every chat)")
+                            "instructions (both go into every chat)", run)
     adding = add_action(actions, "add", "remember a fact (typed by you: no approval needed)",
                         run_add)
     adding.add_argument("text", help="the fact, e.g. \"I live in Lyon\"")
@@ -39,22 +39,22 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     instructions.add_argument("--clear", action="store_true", help="remove the instructions")
 
 
-def run_add(args: argparse.Namespace, hearth: Hearth) -> int:
+def run(args: argparse.Namespace, hearth: Hearth) -> int:
     try:
-        kept = hearth.memory.add(args.text)
-    except ValueError as exc:
+        return dispatch(args, hearth)
+    except ValueError as exc:  # an empty or too long text, an unknown id
         return fail_on(exc)
-    show(args.json, kept.to_json(), f"Remembered {kept.id}: {kept.text}")
-    return 0
+
+
+def run_add(args: argparse.Namespace, hearth: Hearth) -> int:
+    kept = hearth.memory.add(args.text)
+    return show(args.json, kept.to_json(), f"Remembered {kept.id}: {kept.text}")
 
 
 def run_list(args: argparse.Namespace, hearth: Hearth) -> int:
     found = hearth.memory.entries(args.query)
     for memory in found:
-        if args.json:
-            emit_json(memory.to_json())
-        else:
-            print(_line(memory))
+        show(args.json, memory.to_json(), _line(memory))
     if not found and not args.json:
         print("Nothing matches." if args.query else "No memories yet.")
     return 0
@@ -70,47 +70,36 @@ def run_delete(args: argparse.Namespace, hearth: Hearth) -> int:
         return fail("give a memory id, or --all", BAD_INPUT)
     if args.all:
         return _delete_all(args, hearth)
-    try:
-        gone = hearth.memory.delete(args.id)
-    except ValueError as exc:
-        return fail_on(exc)
-    show(args.json, {"deleted": gone.id, **gone.to_json()}, f"Forgot {gone.id}: {gone.text}")
-    return 0
+    gone = hearth.memory.delete(args.id)
+    return show(args.json, {"deleted": gone.id, **gone.to_json()},
+                f"Forgot {gone.id}: {gone.text}")
 
 
 def _delete_all(args: argparse.Namespace, hearth: Hearth) -> int:
     count = len(hearth.memory.entries())
-    if count and not args.yes:
-        if not sys.stdin.isatty():
-            return fail(f"this forgets all {count} memories; add --yes to confirm", BAD_INPUT)
-        answer = input(f"Forget all {count} memories? [y/N] ")
-        if answer.strip().lower() not in ("y", "yes"):
-            print("Nothing forgotten.")
-            return 0
+    stop = confirm_all(count, args.yes, f"Forget all {count} memories? [y/N] ",
+                       f"this forgets all {count} memories; add --yes to confirm",
+                       "Nothing forgotten.")
+    if stop is not None:
+        return stop
     gone = hearth.memory.delete_all()
-    show(args.json, {"deleted": gone}, f"Forgot {gone} memor{'y' if gone == 1 else 'ies'}.")
-    return 0
+    return show(args.json, {"deleted": gone}, f"Forgot {gone} memor{'y' if gone == 1 else 'ies'}.")
 
 
 def run_instructions(args: argparse.Namespace, hearth: Hearth) -> int:
     if args.clear and args.text is not None:
         return fail("give new instructions, or --clear, not both", BAD_INPUT)
-    try:
-        if args.clear:
-            text = hearth.memory.set_instructions("")
-        elif args.text is not None:
-            if not args.text.strip():
-                return fail("the instructions are empty: use --clear to remove them", BAD_INPUT)
-            text = hearth.memory.set_instructions(args.text)
-        else:
-            text = hearth.memory.instructions()
-    except ValueError as exc:
-        return fail_on(exc)
-    said = text or "No standing instructions."
     if args.clear:
-        said = "Standing instructions cleared."
-    show(args.json, {"instructions": text}, said)
-    return 0
+        text = hearth.memory.set_instructions("")
+    elif args.text is not None:
+        if not args.text.strip():
+            return fail("the instructions are empty: use --clear to remove them", BAD_INPUT)
+        text = hearth.memory.set_instructions(args.text)
+    else:
+        text = hearth.memory.instructions()
+    said = "Standing instructions cleared." if args.clear else (
+        text or "No standing instructions.")
+    return show(args.json, {"instructions": text}, said)
 
 
 class Taught:

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from app.cli.groups import add_action, dispatch, show
 from app.cli.output import emit_json, fail
 from app.cli.terminal import control
 
@@ -17,19 +18,14 @@ if TYPE_CHECKING:
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser = sub.add_parser("models", help="list, download and choose models")
     actions = parser.add_subparsers(dest="action", required=True)
-    listing = actions.add_parser("list", help="known builds, with whether each fits here")
-    download = actions.add_parser("download", help="download a build (resumes; sha256-checked)")
+    parser.set_defaults(func=dispatch)
+    add_action(actions, "list", "known builds, with whether each fits here", _list)
+    download = add_action(actions, "download", "download a build (resumes; sha256-checked)",
+                          _download)
     download.add_argument("build", help="a build id from `hearth models list`")
     download.add_argument("--no-use", action="store_true", help="don't make it the model in use")
-    use = actions.add_parser("use", help="use a local .gguf file or MLX folder")
+    use = add_action(actions, "use", "use a local .gguf file or MLX folder", _use)
     use.add_argument("path", type=Path)
-    for p in (listing, download, use):
-        p.add_argument("--json", action="store_true", help="machine-readable output")
-        p.set_defaults(func=run)
-
-
-def run(args: argparse.Namespace, hearth: Hearth) -> int:
-    return {"list": _list, "download": _download, "use": _use}[args.action](args, hearth)
 
 
 def _list(args: argparse.Namespace, hearth: Hearth) -> int:
@@ -44,11 +40,9 @@ def _list(args: argparse.Namespace, hearth: Hearth) -> int:
         row = {"id": build.id, "title": build.title, "kind": build.kind, "size": build.size,
                "verdict": plan.verdict, "message": plan.message,
                "downloaded": target.exists(), "path": str(target)}
-        if args.json:
-            emit_json(row)
-        else:
-            mark = " (downloaded)" if target.exists() else ""
-            print(f"{build.id:28} {human_size(build.size):>8}  {plan.verdict:10} {build.title}{mark}")
+        mark = " (downloaded)" if target.exists() else ""
+        show(args.json, row,
+             f"{build.id:28} {human_size(build.size):>8}  {plan.verdict:10} {build.title}{mark}")
     return 0
 
 
@@ -107,8 +101,5 @@ def _use(args: argparse.Namespace, hearth: Hearth) -> int:
     if hearth.settings.engine not in ("auto", choice.engine):
         hearth.settings.engine = "auto"
     hearth.save_settings()
-    if args.json:
-        emit_json({"path": str(path), "engine": choice.engine, "reason": choice.reason})
-    else:
-        print(f"Using {path} with {choice.engine}: {choice.reason}")
-    return 0
+    return show(args.json, {"path": str(path), "engine": choice.engine, "reason": choice.reason},
+                f"Using {path} with {choice.engine}: {choice.reason}")

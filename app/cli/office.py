@@ -186,8 +186,8 @@ def _write(action: str, args: argparse.Namespace, access: OfficeAccess, hearth: 
 
 
 def _print_written(written: dict[str, Any], notes: list[str]) -> None:
+    from skills.common.formats import human_size
     from skills.files.paths import display
-    from skills.office.drafts import human_size
 
     counts = ", ".join(f"{n} {what}" for what, n in written["counts"].items())
     print(f"Wrote {display(written['written'])} ({human_size(written['size'])};"
@@ -199,11 +199,7 @@ def _print_written(written: dict[str, Any], notes: list[str]) -> None:
 
 
 def _arguments(action: str, args: argparse.Namespace) -> dict[str, Any]:
-    if action == "inspect":
-        return {"file": os.path.abspath(args.file), "sheet": args.sheet}
-    if action == "query":
-        return {"files": [os.path.abspath(f) for f in args.files], "sql": args.sql,
-                "max_rows": args.max_rows}
+    """A write command's options as its tool's arguments."""
     placement = {"output": args.output or "", "next_to_source": args.next_to_source,
                  "overwrite": args.overwrite}
     if action == "convert":

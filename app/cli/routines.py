@@ -7,9 +7,8 @@ import argparse
 from typing import TYPE_CHECKING
 
 from app.cli.engine_options import add_engine_options
-from app.cli.groups import Actions, add_action, command_group, show
-from app.cli.output import emit_json, fail, fail_on
-from app.core.failures import FailureKind, exit_code
+from app.cli.groups import Actions, add_action, command_group, dispatch_input, show
+from app.cli.output import fail_on
 from backends.errors import BackendError
 from skills.base import SkillError
 
@@ -19,7 +18,8 @@ if TYPE_CHECKING:
 
 
 def register(sub: Actions) -> None:
-    actions = command_group(sub, "routines", "questions Hearth asks itself on a schedule")
+    actions = command_group(sub, "routines", "questions Hearth asks itself on a schedule",
+                            dispatch_input)
     add = add_action(actions, "add", "add a routine", _add)
     add.add_argument("--ask", required=True, help="what to ask when it runs")
     add.add_argument("--at", required=True, help="HH:MM or an ISO date and time")
@@ -29,8 +29,8 @@ def register(sub: Actions) -> None:
     add_action(actions, "list", "routines, their schedule and next run", _list)
     delete = add_action(actions, "delete", "delete a routine (its conversations stay)", _delete)
     delete.add_argument("id")
-    run = add_action(actions, "run", "run a routine now", _run)
-    run.add_argument("id")
+    run_now = add_action(actions, "run", "run a routine now", _run)
+    run_now.add_argument("id")
     due = add_action(actions, "run-due", "run every routine whose time has come, once", _run_due)
     history = add_action(actions, "history", "the latest runs", _history)
     history.add_argument("id", nargs="?", help="one routine's runs")
@@ -38,7 +38,7 @@ def register(sub: Actions) -> None:
     for name, text in (("approve", "make a held change"), ("deny", "drop a held change")):
         decide = add_action(actions, name, text, _decide)
         decide.add_argument("approval", type=int, help="its id (from `routines pending`)")
-    for parser in (run, due):
+    for parser in (run_now, due):
         add_engine_options(parser)
 
 
@@ -49,17 +49,13 @@ def _add(args: argparse.Namespace, hearth: Hearth) -> int:
 
     tz = args.tz or local_timezone_name()
     now = hearth.scheduler.now()
-    try:
-        zone(tz)
-        start = parse_at(args.at, tz, now, repeating=bool(args.every))
-        schedule = Schedule(start, tz, repetition(args.every, start, tz))
-        routine = hearth.routines.add(args.title, args.ask, schedule, now)
-    except SkillError as exc:
-        return fail(str(exc), exit_code(FailureKind.BAD_INPUT))
+    zone(tz)
+    start = parse_at(args.at, tz, now, repeating=bool(args.every))
+    schedule = Schedule(start, tz, repetition(args.every, start, tz))
+    routine = hearth.routines.add(args.title, args.ask, schedule, now)
     record = routine.to_json(now)
-    show(args.json, record, f"Routine {routine.id} added: {schedule.describe()}; next run "
-                            f"{record['next']}.")
-    return 0
+    return show(args.json, record, f"Routine {routine.id} added: {schedule.describe()}; next "
+                                   f"run {record['next']}.")
 
 
 def _list(args: argparse.Namespace, hearth: Hearth) -> int:
@@ -75,12 +71,8 @@ def _list(args: argparse.Namespace, hearth: Hearth) -> int:
 
 
 def _delete(args: argparse.Namespace, hearth: Hearth) -> int:
-    try:
-        routine = hearth.routines.delete(args.id)
-    except SkillError as exc:
-        return fail(str(exc), exit_code(FailureKind.BAD_INPUT))
-    show(args.json, {"id": routine.id, "deleted": True}, f"Deleted routine {routine.id}.")
-    return 0
+    routine = hearth.routines.delete(args.id)
+    return show(args.json, {"id": routine.id, "deleted": True}, f"Deleted routine {routine.id}.")
 
 
 def _run(args: argparse.Namespace, hearth: Hearth) -> int:
@@ -110,10 +102,7 @@ def _run_due(args: argparse.Namespace, hearth: Hearth) -> int:
 
 
 def _history(args: argparse.Namespace, hearth: Hearth) -> int:
-    try:
-        routine_id = hearth.routines.get(args.id).id if args.id else None
-    except SkillError as exc:
-        return fail(str(exc), exit_code(FailureKind.BAD_INPUT))
+    routine_id = hearth.routines.get(args.id).id if args.id else None
     for run in hearth.routines.runs(routine_id):
         _show_run(args.json, run)
     return 0
@@ -127,11 +116,8 @@ def _pending(args: argparse.Namespace, hearth: Hearth) -> int:
 
 
 def _decide(args: argparse.Namespace, hearth: Hearth) -> int:
-    try:
-        decided = (hearth.approvals.approve(args.approval) if args.action == "approve"
-                   else hearth.approvals.deny(args.approval))
-    except SkillError as exc:
-        return fail(str(exc), exit_code(FailureKind.BAD_INPUT))
+    decided = (hearth.approvals.approve(args.approval) if args.action == "approve"
+               else hearth.approvals.deny(args.approval))
     show(args.json, decided.to_json(), f"{decided.status}: {decided.description}"
          + (f"\n{decided.result}" if decided.result else ""))
     return 0 if decided.status != "failed" else 1
@@ -144,12 +130,9 @@ def _load(args: argparse.Namespace, hearth: Hearth) -> None:
 
 
 def _show_run(as_json: bool, run: Run) -> None:
-    if as_json:
-        emit_json(run.to_json())
-        return
     note = f" {run.note}" if run.note else ""
-    print(f"{run.routine_id}  due {run.due.isoformat(timespec='minutes')}  {run.status}  "
-          f"conversation {run.conversation_id}{note}")
+    show(as_json, run.to_json(), f"{run.routine_id}  due {run.due.isoformat(timespec='minutes')}"
+         f"  {run.status}  conversation {run.conversation_id}{note}")
 
 
 def _code(run: Run) -> int:

@@ -5,17 +5,14 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from app.cli.groups import Actions, add_action, command_group, show
-from app.cli.output import fail
-from app.core.failures import FailureKind, exit_code
-from skills.base import SkillError
+from app.cli.groups import Actions, add_action, command_group, dispatch_input, show
 
 if TYPE_CHECKING:
     from app.main import Hearth
 
 
 def register(sub: Actions) -> None:
-    actions = command_group(sub, "todo", "your to-dos (kept with the calendar)")
+    actions = command_group(sub, "todo", "your to-dos (kept with the calendar)", dispatch_input)
     add = add_action(actions, "add", "add a to-do", _add)
     add.add_argument("title")
     add.add_argument("--due", help="ISO date or time, e.g. 2026-12-03 or 2026-12-03T17:00")
@@ -35,14 +32,10 @@ def _add(args: argparse.Namespace, hearth: Hearth) -> int:
     from skills.common.clock import local_timezone_name
 
     tz = args.tz or local_timezone_name()
-    try:
-        zone(tz)
-        todo = hearth.calendar.todos.add(build_todo(
-            {"title": args.title, "due": args.due, "priority": args.priority}, tz))
-    except SkillError as exc:
-        return fail(str(exc), exit_code(FailureKind.BAD_INPUT))
-    show(args.json, todo.to_json(), f"Added {todo_line(todo)[2:]}")
-    return 0
+    zone(tz)
+    todo = hearth.calendar.todos.add(build_todo(
+        {"title": args.title, "due": args.due, "priority": args.priority}, tz))
+    return show(args.json, todo.to_json(), f"Added {todo_line(todo)[2:]}")
 
 
 def _list(args: argparse.Namespace, hearth: Hearth) -> int:
@@ -57,18 +50,10 @@ def _list(args: argparse.Namespace, hearth: Hearth) -> int:
 
 
 def _done(args: argparse.Namespace, hearth: Hearth) -> int:
-    try:
-        todo = hearth.calendar.todos.complete(args.id)
-    except SkillError as exc:
-        return fail(str(exc), exit_code(FailureKind.BAD_INPUT))
-    show(args.json, todo.to_json(), f"Done: {todo.title}")
-    return 0
+    todo = hearth.calendar.todos.complete(args.id)
+    return show(args.json, todo.to_json(), f"Done: {todo.title}")
 
 
 def _delete(args: argparse.Namespace, hearth: Hearth) -> int:
-    try:
-        todo = hearth.calendar.todos.delete(args.id)
-    except SkillError as exc:
-        return fail(str(exc), exit_code(FailureKind.BAD_INPUT))
-    show(args.json, {"id": todo.uid, "deleted": True}, f"Deleted: {todo.title}")
-    return 0
+    todo = hearth.calendar.todos.delete(args.id)
+    return show(args.json, {"id": todo.uid, "deleted": True}, f"Deleted: {todo.title}")

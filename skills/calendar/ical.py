@@ -45,10 +45,7 @@ def _to_vevent(event: Event) -> VEvent:
     comp.add("summary", event.title)
     comp.add("dtstart", event.start)
     comp.add("dtend", event.end)
-    if event.location:
-        comp.add("location", event.location)
-    if event.notes:
-        comp.add("description", event.notes)
+    _add_given(comp, location=event.location, description=event.notes)
     comp.add(CALENDAR_PROP, event.calendar)
     for rule in event.rrules:
         comp.add("rrule", vRecur.from_ical(rule))
@@ -62,8 +59,7 @@ def _to_vevent(event: Event) -> VEvent:
         comp.add("rdate", [(first, last)])
     if event.recurrence_id is not None and event.this_and_future:
         comp["recurrence-id"].params["RANGE"] = "THISANDFUTURE"
-    if event.sequence:
-        comp.add("sequence", event.sequence)
+    _add_given(comp, sequence=event.sequence)
     if event.cancelled:
         comp.add("status", "CANCELLED")
     for minutes in event.alarms:
@@ -80,20 +76,21 @@ def _to_vtodo(todo: Todo) -> VTodo:
     comp.add("uid", todo.uid)
     comp.add("dtstamp", datetime.now(UTC))
     comp.add("summary", todo.title)
-    if todo.due is not None:
-        comp.add("due", todo.due)
-    if todo.priority:
-        comp.add("priority", todo.priority)
-    if todo.notes:
-        comp.add("description", todo.notes)
-    if todo.sequence:
-        comp.add("sequence", todo.sequence)
+    _add_given(comp, due=todo.due, priority=todo.priority, description=todo.notes,
+               sequence=todo.sequence)
     comp.add("status", "COMPLETED" if todo.done else "NEEDS-ACTION")
     if todo.done:
         comp.add("percent-complete", 100)
         if todo.completed is not None:
             comp.add("completed", todo.completed.astimezone(UTC))
     return comp
+
+
+def _add_given(comp: VEvent | VTodo, **values: object) -> None:
+    """The optional properties that have a value (no empty LOCATION, no SEQUENCE:0)."""
+    for name, value in values.items():
+        if value:
+            comp.add(name, value)
 
 
 # -- import ----------------------------------------------------------------------------------

@@ -164,15 +164,9 @@ class ImportReport:
                 "kept": [i.to_json() for i in self.kept]}
 
     def summary(self) -> str:
-        parts = [f"{self.added} new", f"{self.updated} updated"]
-        if self.unchanged:
-            parts.append(f"{self.unchanged} unchanged")
-        if self.kept:
-            parts.append(f"{len(self.kept)} changed or deleted in Hearth (see below)")
-        if self.removed:
-            parts.append(f"{self.removed} removed")
-        if self.repaired:
-            parts.append(f"{len(self.repaired)} repaired")
-        if self.skipped:
-            parts.append(f"{len(self.skipped)} skipped")
-        return ", ".join(parts)
+        counts = [(self.unchanged, "unchanged"),
+                  (len(self.kept), "changed or deleted in Hearth (see below)"),
+                  (self.removed, "removed"), (len(self.repaired), "repaired"),
+                  (len(self.skipped), "skipped")]
+        return ", ".join([f"{self.added} new", f"{self.updated} updated",
+                          *(f"{n} {what}" for n, what in counts if n)])

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import heapq
 import json
-import threading
 import uuid
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import date, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -32,7 +31,7 @@ from skills.calendar.report import ImportIssue, ImportReport, IssueWhy, Kept, Ke
 from skills.calendar.rulewalk import Budget
 from skills.calendar.todos import Todo, TodoTable
 from skills.calendar.todos import migrate as migrate_todos
-from skills.common.migrations import Migrations, open_migrated
+from skills.common.migrations import LockedStore, Migrations, open_migrated
 
 UTC = ZoneInfo("UTC")
 FAR_FUTURE = "9999-12-31T00:00:00+00:00"
@@ -210,31 +209,17 @@ _UPSERT = (
 )
 
 
-class CalendarStore:
+class CalendarStore(LockedStore):
     """Events kept on this machine. Safe to use from several threads (one lock, one connection)."""
 
     def __init__(self, path: Path) -> None:
-        self._db = open_migrated(path, migrations, local_edits.migrations,
-                                 pragmas=["foreign_keys = on"])
-        self._lock = threading.RLock()
+        super().__init__(open_migrated(path, migrations, local_edits.migrations,
+                                       pragmas=["foreign_keys = on"]))
         self.todos = TodoTable(self._db, self._lock)
 
-    def close(self) -> None:
-        with self._lock:
-            self._db.conn.close()
-
     # -- reading -----------------------------------------------------------------------------
-    def stamp(self) -> tuple[int, int]:
-        """Differs after any write: by this store (its connection's change count) or by
-        another process (SQLite's data_version), so a view may keep what it read until then."""
-        with self._lock:
-            version = self._db.conn.execute("pragma data_version").fetchone()[0]
-            return int(version), self._db.conn.total_changes
-
     def get(self, uid: str) -> Event | None:
-        rows = self._rows("select * from calendar_events where uid = ? and recurrence_id = ''",
-                          [uid])
-        return row_to_event(rows[0]) if rows else None
+        return self._by_ident((uid, ""))
 
     def all_events(self) -> list[Event]:
         """Every series, single event and override (for export)."""
@@ -404,7 +389,8 @@ class CalendarStore:
                 report.skipped.append(ImportIssue(event.uid, 0, fault(IssueWhy.OTHER, exc)))
                 continue
             ident = (event.uid, "" if event.recurrence_id is None else key(event.recurrence_id))
-            if ident not in chosen or not _newer(chosen[ident], event):
+            kept = chosen.get(ident)
+            if kept is None or not _newer((kept.sequence, kept.last_modified), event):
                 chosen[ident] = event  # duplicates in one file: the latest revision wins
         return chosen
 
@@ -420,9 +406,7 @@ class CalendarStore:
 
     def _write_all(self, rows: list[tuple[Any, ...]], gone: list[tuple[str, str]],
                    plan: _ImportPlan, todos: list[Todo], report: ImportReport) -> None:
-        conn = self._db.conn
-        conn.execute("begin immediate")
-        try:
+        with self._write() as conn:
             conn.executemany(_UPSERT, rows)
             for ident, event in plan.rebased:
                 local_edits.rebase(conn, ident, event)
@@ -435,10 +419,6 @@ class CalendarStore:
             conn.executemany("delete from calendar_alarm_log where uid = ? and not exists ("
                              "select 1 from calendar_events e where e.uid = calendar_alarm_log.uid)",
                              [(uid,) for uid, _ in gone])
-            conn.commit()
-        except BaseException:
-            conn.rollback()
-            raise
 
     # -- alarms (used by Reminders) ----------------------------------------------------------
     def state(self, name: str) -> str | None:
@@ -460,12 +440,6 @@ class CalendarStore:
             return cursor.rowcount == 1
 
     # -- helpers -----------------------------------------------------------------------------
-    def _rows(self, sql: str, params: list[Any]) -> list[dict[str, Any]]:
-        with self._lock:
-            cursor = self._db.execute(sql, params)
-            names = [d[0] for d in cursor.description]
-            return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
-
     def _require(self, uid: str) -> Event:
         event = self.get(uid)
         if event is None:
@@ -511,7 +485,8 @@ class _ImportPlan:
         edit = local_edits.edit_for(self.edits, ident)
         if edit is not None and not self._settled(ident, event, edit):
             return
-        if edit is None and old is not None and _newer(_Revision(old), event):
+        if edit is None and old is not None and _newer((int(old["sequence"]),
+                                                        str(old["last_modified"])), event):
             self.report.unchanged += 1
             return
         self.rows.append(tuple(row[c] for c in _COLUMNS))
@@ -570,25 +545,13 @@ def _copy_uid(uid: str, rid: str) -> str:
     return f"{uid}{'-' + rid if rid else ''}-file-copy"
 
 
-@dataclass(frozen=True)
-class _Revision:
-    row: dict[str, Any]
-
-    @property
-    def sequence(self) -> int:
-        return int(self.row["sequence"])
-
-    @property
-    def last_modified(self) -> str:
-        return str(self.row["last_modified"])
-
-
-def _newer(old: Event | _Revision, new: Event) -> bool:
-    """Whether `old` is a strictly later revision than `new` (RFC 5545 SEQUENCE, then
-    LAST-MODIFIED); equal revisions are replaced (a re-import refreshes them)."""
-    if old.sequence != new.sequence:
-        return old.sequence > new.sequence
-    return bool(old.last_modified and new.last_modified and old.last_modified > new.last_modified)
+def _newer(old: tuple[int, str], new: Event) -> bool:
+    """Whether `old` (SEQUENCE, LAST-MODIFIED) is a strictly later revision than `new` (RFC
+    5545: SEQUENCE first); equal revisions are replaced (a re-import refreshes them)."""
+    sequence, modified = old
+    if sequence != new.sequence:
+        return sequence > new.sequence
+    return bool(modified and new.last_modified and modified > new.last_modified)
 
 
 def _haystack(event: Event) -> str:

@@ -8,6 +8,7 @@ from skills.base import ReadOnlyTool, Skill, SkillContext, SkillError, SkillResu
 from skills.calendar.store import CalendarStore
 from skills.calendar.timeutil import describe, parse_when
 from skills.calendar.todos import PRIORITY_WORDS, Todo
+from skills.calendar.tools import CalendarTool
 
 
 def todo_line(todo: Todo) -> str:
@@ -25,14 +26,11 @@ def build_todo(arguments: dict[str, Any], tz: str) -> Todo:
                 int(arguments.get("priority") or 0), notes=str(arguments.get("notes") or ""))
 
 
-class ListTodos(ReadOnlyTool):
+class ListTodos(ReadOnlyTool, CalendarTool):
     name = "list_todos"
     description = "List the user's to-dos (open ones; all=true includes those done)."
     parameters: dict[str, Any] = {"type": "object",
                                   "properties": {"all": {"type": "boolean"}}}
-
-    def __init__(self, store: CalendarStore) -> None:
-        self.store = store
 
     def run(self, arguments: dict[str, Any], context: SkillContext) -> SkillResult:
         todos = self.store.todos.all(include_done=bool(arguments.get("all")))
@@ -42,7 +40,7 @@ class ListTodos(ReadOnlyTool):
                            data={"kind": "todos", "todos": [t.to_json() for t in todos]})
 
 
-class AddTodo:
+class AddTodo(CalendarTool):
     name = "add_todo"
     description = ("Add a to-do. due: an ISO date (2026-12-03) or time (2026-12-03T17:00) in "
                    "the user's zone; priority 1 (high), 5 (medium), 9 (low).")
@@ -54,9 +52,6 @@ class AddTodo:
         "required": ["title"],
     }
     changes_things = True
-
-    def __init__(self, store: CalendarStore, timezone: str = "UTC") -> None:
-        self.store, self.timezone = store, timezone
 
     def run(self, arguments: dict[str, Any], context: SkillContext) -> SkillResult:
         todo = self.store.todos.add(build_todo(arguments, context.timezone))
@@ -71,15 +66,12 @@ class AddTodo:
             return f"Add a to-do (the details are invalid: {exc})"
 
 
-class CompleteTodo:
+class CompleteTodo(CalendarTool):
     name = "complete_todo"
     description = "Mark a to-do done by its id (list_todos shows the ids)."
     parameters: dict[str, Any] = {"type": "object", "properties": {"id": {"type": "string"}},
                                   "required": ["id"]}
     changes_things = True
-
-    def __init__(self, store: CalendarStore) -> None:
-        self.store = store
 
     def run(self, arguments: dict[str, Any], context: SkillContext) -> SkillResult:
         todo = self.store.todos.complete(str(arguments["id"]))

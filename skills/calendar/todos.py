@@ -119,17 +119,12 @@ class TodoTable:
 
     def _row(self, uid: str) -> dict[str, Any] | None:
         with self._lock:
-            cursor = self._db.execute("select * from calendar_todos where uid = ?", [uid])
-            names = [d[0] for d in cursor.description]
-            found = cursor.fetchone()
-        return dict(zip(names, found, strict=True)) if found else None
+            return next(self._db.query("select * from calendar_todos where uid = ?", [uid]), None)
 
     def _select(self, clause: str, params: list[Any]) -> list[Todo]:
         with self._lock:
-            cursor = self._db.execute(f"select * from calendar_todos {clause}", params)
-            names = [d[0] for d in cursor.description]
-            rows = cursor.fetchall()
-        return [_from_row(dict(zip(names, r, strict=True))) for r in rows]
+            rows = list(self._db.query(f"select * from calendar_todos {clause}", params))
+        return [_from_row(row) for row in rows]
 
 
 def _checked(todo: Todo) -> Todo:

@@ -49,7 +49,15 @@ def line(occ: Occurrence, tz: str = "") -> str:
     return f"- {e.title}: {span}{where}{repeat}{cancelled} [uid {e.uid}]"
 
 
-class ListEvents(ReadOnlyTool):
+class CalendarTool:
+    """A tool on the calendar store; `timezone` is the zone a change is described in before
+    it runs (a running call has the turn's zone in its context)."""
+
+    def __init__(self, store: CalendarStore, timezone: str = "UTC") -> None:
+        self.store, self.timezone = store, timezone
+
+
+class ListEvents(ReadOnlyTool, CalendarTool):
     name = "list_events"
     description = "List calendar events between start and end, optionally matching words." + TIMES
     parameters: dict[str, Any] = {
@@ -63,9 +71,6 @@ class ListEvents(ReadOnlyTool):
         },
         "required": ["start", "end"],
     }
-
-    def __init__(self, store: CalendarStore) -> None:
-        self.store = store
 
     def run(self, arguments: dict[str, Any], context: SkillContext) -> SkillResult:
         lo, hi = _range(arguments, context.timezone)
@@ -88,7 +93,7 @@ class ListEvents(ReadOnlyTool):
             "kind": "agenda", "events": [o.to_json() for o in found], **page.to_json()})
 
 
-class FindFreeTime(ReadOnlyTool):
+class FindFreeTime(ReadOnlyTool, CalendarTool):
     name = "find_free_time"
     description = ("Find free slots of at least `duration` minutes between start and end,"
                    " optionally within working hours." + TIMES)
@@ -103,9 +108,6 @@ class FindFreeTime(ReadOnlyTool):
         },
         "required": ["start", "end", "duration"],
     }
-
-    def __init__(self, store: CalendarStore) -> None:
-        self.store = store
 
     def run(self, arguments: dict[str, Any], context: SkillContext) -> SkillResult:
         lo, hi = _range(arguments, context.timezone, FREE_TIME_RANGE)
@@ -186,15 +188,12 @@ def summary(event: Event) -> str:
     return " ".join(parts)
 
 
-class AddEvent:
+class AddEvent(CalendarTool):
     name = "add_event"
     description = "Add an event to the user's calendar." + TIMES
     parameters: dict[str, Any] = {"type": "object", "properties": EVENT_FIELDS,
                                   "required": ["title", "start"]}
     changes_things = True
-
-    def __init__(self, store: CalendarStore, timezone: str = "UTC") -> None:
-        self.store, self.timezone = store, timezone
 
     def run(self, arguments: dict[str, Any], context: SkillContext) -> SkillResult:
         event = self.store.add(build_event(arguments, context.timezone))
@@ -208,7 +207,7 @@ class AddEvent:
             return f"Add an event (the details are invalid: {exc})"
 
 
-class UpdateEvent:
+class UpdateEvent(CalendarTool):
     name = "update_event"
     description = ("Change an event by its uid, giving only the fields to change (a moved start"
                    " keeps the length unless end is given)." + TIMES)
@@ -218,9 +217,6 @@ class UpdateEvent:
         "required": ["uid"],
     }
     changes_things = True
-
-    def __init__(self, store: CalendarStore, timezone: str = "UTC") -> None:
-        self.store, self.timezone = store, timezone
 
     def _changes(self, arguments: dict[str, Any], tz: str) -> tuple[Event, Event]:
         base = self.store.get(str(arguments["uid"]))
@@ -246,15 +242,12 @@ class UpdateEvent:
         return f"Change {summary(before)}\n    to {summary(after)}"
 
 
-class DeleteEvent:
+class DeleteEvent(CalendarTool):
     name = "delete_event"
     description = "Delete an event (a whole series if it repeats) by its uid."
     parameters: dict[str, Any] = {"type": "object", "properties": {"uid": {"type": "string"}},
                                   "required": ["uid"]}
     changes_things = True
-
-    def __init__(self, store: CalendarStore) -> None:
-        self.store = store
 
     def run(self, arguments: dict[str, Any], context: SkillContext) -> SkillResult:
         event = self.store.delete(str(arguments["uid"]))

@@ -1,5 +1,6 @@
 """Document formats by file extension: what Hearth's parsers read. The document index parses
-them; file search reads the text of the ones plain text cannot give (one list for both)."""
+them; file search reads the text of the ones plain text cannot give (one list for both). And
+a file's size as the tools say it."""
 
 from __future__ import annotations
 
@@ -28,3 +29,13 @@ OFFICE_SUFFIXES = (".xlsx", ".xlsm", ".csv", ".tsv", ".docx", ".pptx")
 
 def is_office_file(path: str) -> bool:
     return str(path).lower().endswith(OFFICE_SUFFIXES)
+
+
+def human_size(size: int) -> str:
+    """A file size for the model and the CLI: "512 B", "1.5 KB", "2.0 MB" (1024 per step)."""
+    value = float(size)
+    for unit in ("B", "KB", "MB"):
+        if value < 1024:
+            return f"{value:.0f} {unit}" if unit == "B" else f"{value:.1f} {unit}"
+        value /= 1024
+    return f"{value:.1f} GB"

@@ -1,12 +1,16 @@
-"""Append-only, named SQLite migrations (after simonw/llm): each runs once, in order, ever; and
-opening a store's database with its migrations applied."""
+"""Append-only, named SQLite migrations (after simonw/llm): each runs once, in order, ever;
+opening a store's database with its migrations applied; and the lock and transactions such a
+store keeps around its one connection."""
 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import sqlite_utils
 
@@ -101,3 +105,41 @@ def open_migrated(path: Path, *migrations: Migrations, pragmas: Sequence[str] = 
         conn.close()
         raise
     return db
+
+
+class LockedStore:
+    """One connection to a migrated database under one lock, safe from several threads."""
+
+    def __init__(self, db: sqlite_utils.Database) -> None:
+        self._db = db
+        self._lock = threading.RLock()
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.conn.close()
+
+    def stamp(self) -> tuple[int, int]:
+        """Differs after any write: by this store (its connection's change count) or by
+        another process (SQLite's data_version), so a view may keep what it read until then."""
+        with self._lock:
+            version = self._db.conn.execute("pragma data_version").fetchone()[0]
+            return int(version), self._db.conn.total_changes
+
+    def _rows(self, sql: str, params: Sequence[Any]) -> list[dict[str, Any]]:
+        with self._lock:
+            return list(self._db.query(sql, params))
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """One immediate transaction under the lock (one already open is joined): committed
+        whole or rolled back, so a kill mid-write leaves the last committed state."""
+        with self._lock:
+            conn = self._db.conn
+            if not conn.in_transaction:
+                conn.execute("begin immediate")
+            try:
+                yield conn
+            except BaseException:
+                conn.rollback()
+                raise
+            conn.commit()

@@ -23,10 +23,7 @@ class Records:
 
     def row(self, path: str) -> dict[str, Any] | None:
         with self.lock:
-            cursor = self.db.execute("select * from doc_documents where path = ?", [path])
-            names = [d[0] for d in cursor.description]
-            found = cursor.fetchone()
-        return dict(zip(names, found, strict=True)) if found else None
+            return next(self.db.query("select * from doc_documents where path = ?", [path]), None)
 
     def save_parsed(
         self, path: str, stat: store.Stat, scope: str | None, digest: str,

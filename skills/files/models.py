@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
@@ -10,6 +10,16 @@ from typing import Any
 def local_time(seconds: float) -> datetime:
     """An aware datetime in the machine's time zone (what a user reads as 'modified')."""
     return datetime.fromtimestamp(seconds, tz=UTC).astimezone()
+
+
+def _fields(record: Any, **shown: object) -> dict[str, Any]:
+    """A record for JSON: its fields in order, `shown` replacing some; never `os_path` (for a
+    name that is not UTF-8 it holds lone surrogates, which JSON text cannot carry)."""
+    return {k: v for k, v in {**asdict(record), **shown}.items() if k != "os_path"}
+
+
+def _seconds(moment: datetime) -> str:
+    return moment.isoformat(timespec="seconds")
 
 
 @dataclass(frozen=True)
@@ -26,14 +36,7 @@ class FileHit:
     os_path: str = ""
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "path": self.path,
-            "name": self.name,
-            "kind": self.kind,
-            "size": self.size,
-            "modified": self.modified.isoformat(timespec="seconds"),
-            "snippet": self.snippet,
-        }
+        return _fields(self, modified=_seconds(self.modified))
 
 
 @dataclass(frozen=True)
@@ -53,18 +56,7 @@ class FileInfo:
     os_path: str = ""
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "path": self.path,
-            "name": self.name,
-            "folder": self.folder,
-            "extension": self.extension,
-            "kind": self.kind,
-            "size": self.size,
-            "modified": self.modified.isoformat(timespec="seconds"),
-            "created": self.created.isoformat(timespec="seconds"),
-            "indexed": self.indexed,
-            "has_content": self.has_content,
-        }
+        return _fields(self, modified=_seconds(self.modified), created=_seconds(self.created))
 
 
 @dataclass(frozen=True)
@@ -94,17 +86,8 @@ class ScanReport:
     stopped: bool = False
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "roots": self.roots,
-            "seen": self.seen,
-            "added": self.added,
-            "updated": self.updated,
-            "removed": self.removed,
-            "unchanged": self.unchanged,
-            "errors": [{"path": p, "reason": r} for p, r in self.errors],
-            "seconds": round(self.seconds, 3),
-            "stopped": self.stopped,
-        }
+        return _fields(self, errors=[{"path": p, "reason": r} for p, r in self.errors],
+                       seconds=round(self.seconds, 3))
 
 
 @dataclass(frozen=True)
@@ -121,13 +104,4 @@ class IndexStatus:
     watch_error: str = ""
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "roots": self.roots,
-            "files": self.files,
-            "total_bytes": self.total_bytes,
-            "by_kind": self.by_kind,
-            "last_scan": self.last_scan.isoformat(timespec="seconds") if self.last_scan else None,
-            "scanning": self.scanning,
-            "watching": self.watching,
-            "watch_error": self.watch_error,
-        }
+        return _fields(self, last_scan=_seconds(self.last_scan) if self.last_scan else None)

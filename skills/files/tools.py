@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from skills.base import ReadOnlyTool, Skill, SkillContext, SkillError, SkillResult
+from skills.common.formats import human_size
 from skills.files.kinds import KINDS
 from skills.files.models import FileHit
 from skills.files.opener import Opener, SystemOpener, file_manager_name
@@ -20,18 +21,9 @@ _PATH = {"type": "object", "required": ["path"], "additionalProperties": False,
                                   "description": "Full path (from search_files)."}}}
 
 
-def _human_size(size: int) -> str:
-    value = float(size)
-    for unit in ("B", "KB", "MB", "GB"):
-        if value < 1024 or unit == "GB":
-            return f"{value:.0f} {unit}" if unit == "B" else f"{value:.1f} {unit}"
-        value /= 1024
-    return f"{size} B"
-
-
 def _line(number: int, hit: FileHit) -> str:
     when = hit.modified.strftime("%Y-%m-%d %H:%M")
-    text = f"{number}. {hit.name} ({hit.kind}, {_human_size(hit.size)}, modified {when})\n"
+    text = f"{number}. {hit.name} ({hit.kind}, {human_size(hit.size)}, modified {when})\n"
     text += f"   {hit.path}"
     return text + (f"\n   …{hit.snippet}…" if hit.snippet else "")
 

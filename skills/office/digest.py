@@ -16,7 +16,7 @@ from typing import Any, Protocol
 import sqlite_utils
 
 from skills.base import ReadOnlyTool, SkillContext, SkillError, SkillResult, Source
-from skills.common.migrations import Migrations, open_migrated
+from skills.common.migrations import LockedStore, Migrations, open_migrated
 from skills.documents import fscheck
 from skills.documents.models import IndexReport
 from skills.documents.tools import fence
@@ -74,28 +74,23 @@ class DigestReport:
     skipped: int = 0  # beyond max_files
 
 
-class DigestCache:
+class DigestCache(LockedStore):
     """Summaries in index.db (derived data: deleting it only costs time)."""
 
     def __init__(self, path: Path | str) -> None:
-        self.db = open_migrated(Path(path), migrations)
-        self._lock = threading.Lock()
+        super().__init__(open_migrated(Path(path), migrations))
 
     def get(self, sha256: str, summarizer: str) -> tuple[str, list[int]] | None:
-        with self._lock:
-            row = self.db.execute("select summary, pages from office_digest where sha256 = ? and"
-                                  " summarizer = ?", [sha256, summarizer]).fetchone()
-        return (row[0], json.loads(row[1])) if row else None
+        rows = self._rows("select summary, pages from office_digest where sha256 = ? and"
+                          " summarizer = ?", [sha256, summarizer])
+        return (rows[0]["summary"], json.loads(rows[0]["pages"])) if rows else None
 
     def put(self, sha256: str, summarizer: str, title: str, summary: str,
             pages: list[int]) -> None:
-        with self._lock, self.db.conn:
-            self.db.execute("insert or replace into office_digest (sha256, summarizer, title,"
-                            " summary, pages) values (?, ?, ?, ?, ?)",
-                            [sha256, summarizer, title, summary, json.dumps(pages)])
-
-    def close(self) -> None:
-        self.db.conn.close()
+        with self._write() as conn:
+            conn.execute("insert or replace into office_digest (sha256, summarizer, title,"
+                         " summary, pages) values (?, ?, ?, ?, ?)",
+                         [sha256, summarizer, title, summary, json.dumps(pages)])
 
 
 class DigestJob:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from skills.base import SkillError
+from skills.common.formats import human_size
 from skills.documents.fscheck import hash_file
 from skills.files.paths import display
 
@@ -39,14 +40,6 @@ class Draft:
         if self.preview:
             lines += ["", self.preview]
         return "\n".join(lines)
-
-
-def human_size(n: int) -> str:
-    if n < 1024:
-        return f"{n} B"
-    if n < 1024 * 1024:
-        return f"{n / 1024:.1f} KB"
-    return f"{n / 1024 / 1024:.1f} MB"
 
 
 def commit(draft: Draft) -> dict[str, Any]:

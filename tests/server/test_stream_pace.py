@@ -70,8 +70,8 @@ async def _stream(runner: ModelRunner) -> list[Event]:
     chunks: list[Event] = []
     event = await run.next()
     while True:
-        event, carried = await run.merged(event)
+        event = run.merged(event)
         chunks.append(event)
         if isinstance(event, Done):
             return chunks
-        event = carried if carried is not None else await run.next()
+        event = await run.next()

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import sqlite3
 import uuid
-from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any, cast
 
@@ -70,7 +69,7 @@ class HistoryStore:
         """Answers left "streaming" by a store that is no longer open were cut short."""
         alive = sorted(self._lease.alive_tokens())  # a handful: one per open store
         marks = ", ".join("?" for _ in alive)
-        with self._write() as conn:
+        with self._db.write() as conn:
             conn.execute(
                 "update messages set status = 'interrupted' where status = 'streaming'"
                 f" and writer not in ({marks})",
@@ -91,12 +90,6 @@ class HistoryStore:
         self._db.close()
         self._lease.release()
 
-    def _write(self) -> AbstractContextManager[sqlite3.Connection]:
-        return self._db.write()
-
-    def _query(self, sql: str, params: list[Any] | None = None) -> list[dict[str, Any]]:
-        return self._db.query(sql, params)
-
     # Conversations
 
     def create_conversation(self, title: str = "", model: str = "",
@@ -105,7 +98,7 @@ class HistoryStore:
         stored (the assistant returns a turn's handle before touching the disk)."""
         stamp = now()
         conversation_id = conversation_id or uuid.uuid4().hex
-        with self._write() as conn:
+        with self._db.write() as conn:
             conn.execute(
                 "insert into conversations (id, title, created, updated, model, activity)"
                 f" values (?, ?, ?, ?, ?, {_NEXT_ACTIVITY})",
@@ -114,7 +107,7 @@ class HistoryStore:
         return self._conversation(conversation_id)
 
     def get_conversation(self, conversation_id: str) -> Conversation | None:
-        rows = self._query("select * from conversations where id = ?", [conversation_id])
+        rows = self._db.query("select * from conversations where id = ?", [conversation_id])
         return conversation_from_row(rows[0]) if rows else None
 
     def _conversation(self, conversation_id: str) -> Conversation:
@@ -131,14 +124,14 @@ class HistoryStore:
         if not include_empty:
             conditions.append("exists (select 1 from messages m where m.conversation_id = c.id)")
         where = f"where {' and '.join(conditions)}" if conditions else ""
-        rows = self._query(
+        rows = self._db.query(
             f"select * from conversations c {where} order by pinned desc, activity desc"
         )
         return [conversation_from_row(row) for row in rows]
 
     def empty_conversations(self) -> list[str]:
         """Ids of chats without a single message."""
-        rows = self._query("select id from conversations c where not exists"
+        rows = self._db.query("select id from conversations c where not exists"
                            " (select 1 from messages m where m.conversation_id = c.id)")
         return [str(row["id"]) for row in rows]
 
@@ -148,7 +141,7 @@ class HistoryStore:
         if not prefix:
             raise NotFound("no conversation id given")
         escaped = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-        rows = self._query(
+        rows = self._db.query(
             "select id from conversations where id like ? escape '\\' limit 2", [escaped + "%"]
         )
         if not rows:
@@ -168,7 +161,7 @@ class HistoryStore:
 
     def _set_conversation(self, conversation_id: str, **values: object) -> None:
         assignments = ", ".join(f"{name} = ?" for name in values)  # names are ours, not input
-        with self._write() as conn:
+        with self._db.write() as conn:
             cursor = conn.execute(
                 f"update conversations set {assignments} where id = ?",
                 [*values.values(), conversation_id],
@@ -179,7 +172,7 @@ class HistoryStore:
     def delete_conversation(self, conversation_id: str) -> None:
         """Deletes for real: the messages (cascade), their search index entries, and the bytes
         on disk (secure_delete, FTS segments merged, WAL checkpointed and truncated)."""
-        with self._write() as conn:
+        with self._db.write() as conn:
             cursor = conn.execute("delete from conversations where id = ?", [conversation_id])
             if cursor.rowcount == 0:
                 raise NotFound(f"no conversation with id {conversation_id!r}")
@@ -203,7 +196,7 @@ class HistoryStore:
         columns["writer"] = self._lease.token
         names = ", ".join(columns)
         marks = ", ".join("?" for _ in columns)
-        with self._write() as conn:
+        with self._db.write() as conn:
             self._touch(conn, conversation_id, role, str(fields.get("model", "")))
             conn.execute(
                 f"insert into messages ({names}, seq) values ({marks},"
@@ -230,7 +223,7 @@ class HistoryStore:
         if fields.get("status") == "streaming":
             columns["writer"] = self._lease.token
         assignments = ", ".join(f"{name} = ?" for name in columns)  # names checked above
-        with self._write() as conn:
+        with self._db.write() as conn:
             cursor = conn.execute(
                 f"update messages set {assignments} where id = ?", [*columns.values(), message_id]
             )
@@ -238,7 +231,7 @@ class HistoryStore:
                 raise NotFound(f"no message with id {message_id!r}")
 
     def get_message(self, message_id: str) -> StoredMessage | None:
-        rows = self._query("select * from messages where id = ?", [message_id])
+        rows = self._db.query("select * from messages where id = ?", [message_id])
         return message_from_row(rows[0]) if rows else None
 
     def _message(self, message_id: str) -> StoredMessage:
@@ -248,7 +241,7 @@ class HistoryStore:
         return found
 
     def messages(self, conversation_id: str) -> list[StoredMessage]:
-        rows = self._query(
+        rows = self._db.query(
             "select * from messages where conversation_id = ? order by seq", [conversation_id]
         )
         return [message_from_row(row) for row in rows]
@@ -256,7 +249,7 @@ class HistoryStore:
     def delete_messages_after(self, conversation_id: str, seq: int) -> None:
         """Drop every message after `seq` (edit-and-resend), and the other answers kept for
         the message at `seq` and the dropped ones."""
-        with self._write() as conn:
+        with self._db.write() as conn:
             alternatives.forget_from(conn, conversation_id, seq)
             conn.execute(
                 "delete from messages where conversation_id = ? and seq > ?",
@@ -268,7 +261,7 @@ class HistoryStore:
     def keep_alternative(self, conversation_id: str, user_message_id: str) -> int:
         """Regenerate: put the answer to this user message (and all after it) aside as an
         alternative; the new answer will be the next one. Returns its position (2, 3...)."""
-        with self._write() as conn:
+        with self._db.write() as conn:
             found = conn.execute("select seq from messages where id = ? and conversation_id = ?"
                                  " and role = 'user'", [user_message_id, conversation_id])
             row = found.fetchone()
@@ -279,7 +272,7 @@ class HistoryStore:
     def select_alternative(self, conversation_id: str, user_message_id: str,
                            position: int) -> None:
         """Show answer `position` (from 1) to this user message, with what followed it."""
-        with self._write() as conn:
+        with self._db.write() as conn:
             alternatives.select(conn, conversation_id, user_message_id, position)
 
     def alternatives(self, conversation_id: str) -> dict[str, tuple[int, int]]:
@@ -315,7 +308,7 @@ class HistoryStore:
     def needs_title(self, conversation_id: str) -> bool:
         """True once the first exchange is done (a question and a complete answer) and the
         conversation still has no title; a title the user gave is never replaced."""
-        rows = self._query(
+        rows = self._db.query(
             """select 1 from conversations c where c.id = ? and trim(c.title) = ''
                and exists (select 1 from messages where conversation_id = c.id and role = 'user')
                and exists (select 1 from messages where conversation_id = c.id

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
-import threading
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -13,7 +11,7 @@ from typing import Any
 
 import sqlite_utils
 
-from skills.common.migrations import Migrations, open_migrated
+from skills.common.migrations import LockedStore, Migrations, open_migrated
 
 TYPED = "typed"  # the source of a memory the person wrote themselves (Settings, CLI)
 MAX_TEXT = 500  # characters of one memory: a fact, not a document
@@ -77,18 +75,14 @@ def clean_text(text: str, limit: int = MAX_TEXT) -> str:
     return line
 
 
-class MemoryStore:
+class MemoryStore(LockedStore):
     """One connection to hearth.db under one lock (the GUI's worker, the turn threads and the
     CLI each write in their own short transaction; a SIGKILL loses at most the one open)."""
 
     def __init__(self, path: Path) -> None:
         # secure_delete: a forgotten fact is overwritten on disk
-        self._db = open_migrated(path, migrations, pragmas=["secure_delete = on"], autocommit=True)
-        self._lock = threading.RLock()
-
-    def close(self) -> None:
-        with self._lock:
-            self._db.conn.close()
+        super().__init__(open_migrated(path, migrations, pragmas=["secure_delete = on"],
+                                       autocommit=True))
 
     # -- reading ------------------------------------------------------------------------------
     def entries(self, query: str = "") -> list[Memory]:
@@ -112,12 +106,6 @@ class MemoryStore:
     def instructions(self) -> str:
         rows = self._rows("select value from memory_state where name = 'instructions'", [])
         return str(rows[0]["value"]) if rows else ""
-
-    def stamp(self) -> tuple[int, int]:
-        """Differs after any write, here or by another process (a view may keep what it read)."""
-        with self._lock:
-            version = self._db.conn.execute("pragma data_version").fetchone()[0]
-            return int(version), self._db.conn.total_changes
 
     # -- writing ------------------------------------------------------------------------------
     def add(self, text: str, source: str = TYPED) -> Memory:
@@ -177,24 +165,6 @@ class MemoryStore:
             else:
                 conn.execute("delete from memory_state where name = 'instructions'")
         return value
-
-    # -- internals ----------------------------------------------------------------------------
-    @contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
-        """One immediate transaction: whole or not at all, even when the process is killed."""
-        with self._lock:
-            conn = self._db.conn
-            conn.execute("begin immediate")
-            try:
-                yield conn
-            except BaseException:
-                conn.execute("rollback")
-                raise
-            conn.execute("commit")
-
-    def _rows(self, sql: str, params: list[Any]) -> list[dict[str, Any]]:
-        with self._lock:
-            return list(self._db.query(sql, params))
 
 
 def _next_id(conn: sqlite3.Connection) -> int:

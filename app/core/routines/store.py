@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import sqlite3
-import threading
 import uuid
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -16,7 +14,7 @@ import sqlite_utils
 
 from app.core.routines.schedule import Schedule
 from skills.base import SkillError
-from skills.common.migrations import Migrations, open_migrated
+from skills.common.migrations import LockedStore, Migrations, open_migrated
 
 UTC = ZoneInfo("UTC")
 migrations = Migrations("routines")
@@ -109,17 +107,12 @@ class Approval:
                 "status": self.status, "result": self.result}
 
 
-class RoutineStore:
+class RoutineStore(LockedStore):
     """The routines tables; safe from several threads (one lock, one connection). Every write
     is one transaction, so a kill mid-write leaves the last committed state."""
 
     def __init__(self, path: Path) -> None:
-        self._db = open_migrated(path, migrations)
-        self._lock = threading.RLock()
-
-    def close(self) -> None:
-        with self._lock:
-            self._db.conn.close()
+        super().__init__(open_migrated(path, migrations))
 
     # -- routines ------------------------------------------------------------------------
     def add(self, title: str, ask: str, schedule: Schedule, now: datetime) -> Routine:
@@ -227,15 +220,11 @@ class RoutineStore:
 
     def approvals(self, conversation_id: str | None = None,
                   status: str | None = "pending") -> list[Approval]:
-        clauses, params = [], []
-        if conversation_id:
-            clauses.append("conversation_id = ?")
-            params.append(conversation_id)
-        if status:
-            clauses.append("status = ?")
-            params.append(status)
-        where = ("where " + " and ".join(clauses)) if clauses else ""
-        rows = self._rows(f"select * from routine_approvals {where} order by id", params)
+        given = {"conversation_id": conversation_id, "status": status}
+        wanted = {column: value for column, value in given.items() if value}
+        where = " and ".join(f"{column} = ?" for column in wanted)  # the names are ours
+        rows = self._rows(f"select * from routine_approvals {'where ' + where if where else ''} "
+                          "order by id", list(wanted.values()))
         return [_approval(r) for r in rows]
 
     def approval(self, approval_id: int) -> Approval:
@@ -253,37 +242,6 @@ class RoutineStore:
                 "update routine_approvals set status = ?, result = ?, decided = ? where id = ? "
                 "and status = ?", [status, result, _iso(now), approval_id, expected])
         return cursor.rowcount == 1
-
-    # -- helpers -------------------------------------------------------------------------
-    def _write(self) -> Any:
-        return _Transaction(self._db.conn, self._lock)
-
-    def _rows(self, sql: str, params: list[Any]) -> list[dict[str, Any]]:
-        with self._lock:
-            cursor = self._db.execute(sql, params)
-            names = [d[0] for d in cursor.description]
-            return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
-
-
-class _Transaction:
-    """The store's lock and one write transaction (committed whole, or rolled back)."""
-
-    def __init__(self, conn: sqlite3.Connection, lock: threading.RLock) -> None:
-        self.conn, self.lock = conn, lock
-
-    def __enter__(self) -> None:
-        self.lock.acquire()
-        if not self.conn.in_transaction:
-            self.conn.execute("begin immediate")
-
-    def __exit__(self, kind: object, *_rest: object) -> None:
-        try:
-            if kind is None:
-                self.conn.commit()
-            else:
-                self.conn.rollback()
-        finally:
-            self.lock.release()
 
 
 def _iso(moment: datetime) -> str:

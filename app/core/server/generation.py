@@ -132,19 +132,13 @@ class Generation:
         self._ended = isinstance(event, Done)
         return event
 
-    def ready(self) -> bool:
-        """Whether next() has an event without waiting."""
-        return self._events.ready()
-
-    async def merged(self, event: Event) -> tuple[Event, Event | None]:
+    def merged(self, event: Event) -> Event:
         """`event` joined with the deltas of its kind already waiting (a client behind a fast
-        model gets fewer, larger chunks), and the next other event if one is waiting."""
+        model gets fewer, larger chunks)."""
         if not isinstance(event, _PACED):
-            return event, None
+            return event
         pieces = self._events.take_texts(type(event))
-        if not pieces:
-            return event, None
-        return type(event)(event.text + "".join(pieces)), None
+        return type(event)(event.text + "".join(pieces)) if pieces else event
 
     def _finish(self, done: Done) -> Done:
         if self._stops.hit and done.finish_reason in ("cancelled", "stop"):
@@ -198,9 +192,6 @@ class _Handoff:
         except RuntimeError:
             return False
         return True
-
-    def ready(self) -> bool:
-        return bool(self._items)
 
     def take_texts(self, kind: type[TextDelta] | type[ReasoningDelta]) -> list[str]:
         """The texts of the deltas of `kind` at the head of the queue, taken out at once."""

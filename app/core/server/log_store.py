@@ -4,14 +4,13 @@ asked, tokens, duration, tools; never a message's text)."""
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Iterable
 from pathlib import Path
 
 import sqlite_utils
 
 from app.core.server.log import RequestRecord
-from skills.common.migrations import Migrations, open_migrated
+from skills.common.migrations import LockedStore, Migrations, open_migrated
 
 KEEP = 1000  # requests kept; older ones are dropped as new ones arrive
 
@@ -54,15 +53,15 @@ _COLUMNS = ("at", "client", "method", "path", "status", "model", "prompt_tokens"
             "finish_reason", "tools_offered", "tool_calls", "error", "batched_with")
 
 
-class RequestLogStore:
+class RequestLogStore(LockedStore):
     """One connection of its own to hearth.db, used by the log's writer thread and whoever
     reads the log at start (one lock)."""
 
     def __init__(self, path: Path, keep: int = KEEP) -> None:
         self.keep = keep
         # secure_delete: a cleared log leaves no old rows readable
-        self._db = open_migrated(path, migrations, pragmas=["secure_delete = on"], autocommit=True)
-        self._lock = threading.Lock()
+        super().__init__(open_migrated(path, migrations, pragmas=["secure_delete = on"],
+                                       autocommit=True))
 
     def add(self, records: Iterable[RequestRecord]) -> None:
         """Append, then drop what is older than the last `keep` (one transaction)."""
@@ -70,8 +69,7 @@ class RequestLogStore:
         if not rows:
             return
         marks = ", ".join("?" for _ in _COLUMNS)
-        with self._lock, self._db.conn as conn:
-            conn.execute("begin immediate")
+        with self._write() as conn:
             conn.executemany(f"insert into server_requests ({', '.join(_COLUMNS)}) "
                              f"values ({marks})", rows)
             conn.execute("delete from server_requests where n <= "
@@ -79,11 +77,11 @@ class RequestLogStore:
 
     def recent(self) -> list[RequestRecord]:
         """The kept requests, oldest first."""
-        with self._lock:
-            rows = self._db.conn.execute(
-                f"select {', '.join(_COLUMNS)} from server_requests order by n desc limit ?",
-                [self.keep]).fetchall()
-        return [_record(row) for row in reversed(rows)]
+        rows = self._rows(f"select {', '.join(_COLUMNS)} from server_requests order by n desc "
+                          "limit ?", [self.keep])
+        # The columns are the record's own field names.
+        return [RequestRecord(**{**row, "tool_calls": [str(n) for n in json.loads(row["tool_calls"])]})
+                for row in reversed(rows)]
 
     def clear(self) -> None:
         with self._lock:
@@ -91,34 +89,7 @@ class RequestLogStore:
             # The deleted rows' pages may still be in the write-ahead log: fold it in.
             self._db.conn.execute("pragma wal_checkpoint(truncate)")
 
-    def close(self) -> None:
-        with self._lock:
-            self._db.conn.close()
-
 
 def _row(record: RequestRecord) -> list[object]:
-    return [record.at, record.client, record.method, record.path, record.status, record.model,
-            record.prompt_tokens, record.cached_tokens, record.completion_tokens,
-            record.duration_ms, record.queue_position, record.gave_way, record.finish_reason,
-            record.tools_offered, json.dumps(record.tool_calls), record.error,
-            record.batched_with]
-
-
-# A row as _row writes it: at, client, method, path, status, model, prompt, cached and completion
-# tokens, duration, queue position, gave way, finish reason, tools offered, tool calls, error,
-# batched with.
-Row = tuple[float, str, str, str, int, str, int, int, int, float, int, int, str, int, str, str,
-            int]
-
-
-def _record(row: Row) -> RequestRecord:
-    (at, client, method, path, status, model, prompt_tokens, cached_tokens, completion_tokens,
-     duration_ms, queue_position, gave_way, finish_reason, tools_offered, tool_calls,
-     error, batched_with) = row
-    return RequestRecord(
-        client=client, method=method, path=path, status=status, model=model,
-        prompt_tokens=prompt_tokens, cached_tokens=cached_tokens,
-        completion_tokens=completion_tokens, duration_ms=duration_ms,
-        queue_position=queue_position, gave_way=gave_way, finish_reason=finish_reason,
-        tools_offered=tools_offered, tool_calls=[str(n) for n in json.loads(tool_calls)],
-        error=error, batched_with=batched_with, at=at)
+    return [json.dumps(record.tool_calls) if column == "tool_calls" else getattr(record, column)
+            for column in _COLUMNS]

@@ -86,17 +86,13 @@ class ServerState:
         return len(self.live)
 
 
-def max_output(info: BackendInfo) -> int:
-    return info.context_length
-
-
 def model_card(info: BackendInfo, default_max_tokens: int) -> dict[str, object]:
     path = Path(info.model_path) if info.model_path else None
     created = int(path.stat().st_mtime) if path is not None and path.exists() else 0
     return {
         "id": model_id(info), "object": "model", "created": created, "owned_by": "hearth",
         "context_length": info.context_length, "max_model_len": info.context_length,
-        "max_output_tokens": max_output(info), "default_max_tokens": default_max_tokens,
+        "max_output_tokens": info.context_length, "default_max_tokens": default_max_tokens,
         "capabilities": {"tools": True, "reasoning": True, "vision": False,
                          "completion_chat": True, "completion_text": info.engine != "remote"},
         "engine": info.engine, "device": info.device, "quantization": info.quantization,
@@ -214,8 +210,8 @@ class Endpoints:
             Route("/v1/responses", self.responses, methods=["POST"]),
             Route(PROPOSALS_PATH, self.proposal, methods=["POST"]),
         ]
-        return Starlette(routes=routes, exception_handlers={HTTPException: _http_error,
-                                                            Exception: _internal_error})
+        return Starlette(routes=routes, exception_handlers={
+            HTTPException: _http_error, ApiError: _api_error, Exception: _internal_error})
 
     # -- plain GETs --------------------------------------------------------------------------
     async def health(self, request: Request) -> Response:
@@ -229,41 +225,31 @@ class Endpoints:
                              "queue": self.state.runner.pending})
 
     async def models(self, request: Request) -> Response:
-        try:
-            info = self.state.model()
-        except ApiError as error:
-            return _error_response(error)
+        info = self.state.model()
         return JSONResponse({"object": "list", "data": [
             model_card(info, self.state.default_max_tokens())]})
 
     async def one_model(self, request: Request) -> Response:
-        try:
-            info = self.state.model()
-        except ApiError as error:
-            return _error_response(error)
+        info = self.state.model()
         wanted = request.path_params["model_id"]
         if wanted not in (model_id(info), "hearth"):
-            return _error_response(ApiError(404, f"The model {wanted!r} is not loaded; Hearth "
-                                            f"serves {model_id(info)!r}.",
-                                            code="model_not_found"))
+            raise ApiError(404, f"The model {wanted!r} is not loaded; Hearth serves "
+                           f"{model_id(info)!r}.", code="model_not_found")
         return JSONResponse(model_card(info, self.state.default_max_tokens()))
 
     async def proposal(self, request: Request) -> Response:
         """A change another program proposes (hearth mcp serve): the person decides in Hearth."""
         desk = self.state.proposals
         if desk is None:
-            return _error_response(ApiError(409, "This Hearth server runs headless: nobody is "
-                                            "here to approve changes.", code="no_approver"))
+            raise ApiError(409, "This Hearth server runs headless: nobody is here to approve "
+                           "changes.", code="no_approver")
         try:
             raw = await _body(request)
-        except ApiError as error:
-            return _error_response(error)
         except ClientGone:
             return Response(status_code=499)
         tool, arguments = raw.get("tool"), raw.get("arguments")
         if not isinstance(tool, str) or not isinstance(arguments, dict):
-            return _error_response(ApiError(400, "A proposal is {\"tool\": name, "
-                                            "\"arguments\": {...}}."))
+            raise ApiError(400, "A proposal is {\"tool\": name, \"arguments\": {...}}.")
         try:
             given: dict[str, object] = dict(arguments)
             message = await asyncio.to_thread(desk.propose, tool, given)
@@ -288,7 +274,7 @@ class Endpoints:
             info = self.state.model()
             raw = await _body(request)
             _system_first(raw)
-            parsed = _parse(kind, raw, self.state.default_max_tokens())
+            parsed = _PARSERS[kind](raw, self.state.default_max_tokens())
             if self.state.closing:
                 raise ApiError(503, "Hearth's server is shutting down.", type="server_error",
                                code="server_shutdown")
@@ -372,13 +358,10 @@ class Endpoints:
         if not completion:
             yield chunk({"role": "assistant", "content": ""})
         while True:
-            event, carried = await generation.merged(event)
-            if isinstance(event, ReasoningDelta):
-                yield chunk({"text": event.text}) if completion else deltas.chunk(
-                    "reasoning_content", event.text)
-            elif isinstance(event, TextDelta):
-                yield chunk({"text": event.text}) if completion else deltas.chunk(
-                    "content", event.text)
+            event = generation.merged(event)
+            if isinstance(event, (ReasoningDelta, TextDelta)):
+                key = "content" if isinstance(event, TextDelta) else "reasoning_content"
+                yield chunk({"text": event.text}) if completion else deltas.chunk(key, event.text)
             elif isinstance(event, ToolCall):
                 yield chunk({"text": event.raw} if completion else
                             {"tool_calls": [shapes.tool_call(event, len(calls))]})
@@ -401,7 +384,7 @@ class Endpoints:
                         yield chunk(None, usage=shapes.usage(event))
                 yield shapes.sse("[DONE]")
                 return
-            event = carried if carried is not None else await generation.next()
+            event = await generation.next()
 
     async def _stream_response(self, generation: Generation, first: Event, record: _Record,
                                parsed: protocol.Sampling) -> AsyncGenerator[bytes, None]:
@@ -412,12 +395,12 @@ class Endpoints:
         for data in events.start():
             yield data
         while True:
-            event, carried = await generation.merged(event)
+            event = generation.merged(event)
             for data in _response_events(events, event, calls, record, generation):
                 yield data
             if isinstance(event, Done):
                 return
-            event = carried if carried is not None else await generation.next()
+            event = await generation.next()
 
     async def _settled(self, body: AsyncGenerator[bytes, None], generation: Generation,
                        record: _Record) -> AsyncIterator[bytes]:
@@ -497,12 +480,9 @@ def _completion_chunk(rid: str, created: int, model: str, delta: dict[str, objec
     return chunk
 
 
-def _parse(kind: str, raw: dict[str, JsonValue], default_max: int) -> protocol.Sampling:
-    if kind == "chat":
-        return protocol.parse_chat(raw, default_max)
-    if kind == "completion":
-        return protocol.parse_completion(raw, default_max)
-    return protocol.parse_responses(raw, default_max)
+_PARSERS: dict[str, Callable[[dict[str, JsonValue], int], protocol.Sampling]] = {
+    "chat": protocol.parse_chat, "completion": protocol.parse_completion,
+    "responses": protocol.parse_responses}
 
 
 def _shape(kind: str, outcome: Outcome, record: _Record,
@@ -548,6 +528,12 @@ async def _until_disconnect(request: Request, generation: Generation,
     generation.cancel()
     task.cancel()
     raise ClientGone
+
+
+async def _api_error(request: Request, exc: Exception) -> Response:
+    """A refusal a route raised: the OpenAI error body, its status and headers."""
+    assert isinstance(exc, ApiError)
+    return _error_response(exc)
 
 
 async def _http_error(request: Request, exc: Exception) -> Response:
