@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -158,10 +159,14 @@ async def _session(params: StdioServerParameters) -> tuple[list[str], str]:
     from mcp import Client
     from mcp.client.stdio import stdio_client
 
-    async with Client(stdio_client(params), read_timeout_seconds=120) as client:
-        tools = [tool.name for tool in (await client.list_tools()).tools]
-        listed = await client.call_tool("list_documents", {})
-        return tools, "".join(getattr(part, "text", "") for part in listed.content)
+    # The server's stderr to the null device: the SDK's default is sys.stderr as it was when
+    # the SDK was first imported, which under capsys is a buffer with no file descriptor.
+    with open(os.devnull, "w") as errlog:
+        async with Client(stdio_client(params, errlog=errlog),
+                          read_timeout_seconds=120) as client:
+            tools = [tool.name for tool in (await client.list_tools()).tools]
+            listed = await client.call_tool("list_documents", {})
+            return tools, "".join(getattr(part, "text", "") for part in listed.content)
 
 
 def test_other_apps_start_the_windows_bundles_console_twin_for_mcp() -> None:

@@ -47,11 +47,15 @@ def session(home: Path, calls: list[tuple[str, dict[str, Any]]]) -> list[Any]:
                                         "PYTHONPATH": str(ROOT)}, cwd=str(ROOT))
 
     async def run() -> list[Any]:
-        async with Client(stdio_client(params), read_timeout_seconds=120) as client:
-            found: list[Any] = [(await client.list_tools()).tools]
-            for name, arguments in calls:
-                found.append(await client.call_tool(name, arguments))
-            return found
+        # The server's stderr to a file: the SDK's default is sys.stderr as it was when the SDK
+        # was first imported, which under capsys is a buffer with no file descriptor.
+        with (home.parent / "mcp-serve.log").open("w") as errlog:
+            async with Client(stdio_client(params, errlog=errlog),
+                              read_timeout_seconds=120) as client:
+                found: list[Any] = [(await client.list_tools()).tools]
+                for name, arguments in calls:
+                    found.append(await client.call_tool(name, arguments))
+                return found
 
     return asyncio.run(run())
 
