@@ -102,6 +102,9 @@ class LlamaCppBackend:
         self.prefix_limit_bytes = prefix_limit_bytes
         self.speculate = speculate
         self.pass_costs = PassCosts()  # what this model's verify passes cost, as measured
+        # One info object for the backend's life, so what others write on it (reason) stays.
+        self._info = BackendInfo(engine=Engine.LLAMA, model_path=model_path,
+                                 model_name=Path(model_path).name, kv_type=kv_type)
         self._prefix: LlamaPrefix | None = None
         self._llm: Any = None
         self._summary: GgufSummary | None = None
@@ -117,17 +120,16 @@ class LlamaCppBackend:
 
     @property
     def info(self) -> BackendInfo:
-        summary = self._summary
-        return BackendInfo(
-            engine=Engine.LLAMA, model_path=self.model_path, model_name=Path(self.model_path).name,
-            context_length=self._llm.n_ctx() if self._llm is not None else 0,
-            num_loops=summary.num_loops if summary else 1,
-            quantization=summary.file_type if summary else "", device=self._device,
-            kv_type=self.kv_type,
-            extra={"architecture": summary.architecture if summary else "",
-                   "memory_plan": self._plan_message,
-                   "threads": self._llm.n_threads if self._llm is not None else 0},
-        )
+        """The figures of what is loaded now (none after unload)."""
+        info, summary, llm = self._info, self._summary, self._llm
+        info.context_length = llm.n_ctx() if llm is not None else 0
+        info.num_loops = summary.num_loops if summary else 1
+        info.quantization = summary.file_type if summary else ""
+        info.device = self._device
+        info.extra.update(architecture=summary.architecture if summary else "",
+                          memory_plan=self._plan_message,
+                          threads=llm.n_threads if llm is not None else 0)
+        return info
 
     @property
     def loaded(self) -> bool:
