@@ -140,14 +140,13 @@ class Answer:
             return "thinking_budget"
         return ""
 
-    def end(self, finish: str, cached: int = 0) -> list[Event]:
+    def end(self, finish: str, cached: int = 0) -> tuple[list[Event], Done]:
         """Paused first when a stop cut output short (the generation may go on from it), then
-        what the parser still held, then Done."""
+        what the parser still held; and Done."""
         events: list[Event] = []
         if finish == "cancelled" and self.run.generated:
             events.append(Paused(tuple(self.run.generated)))  # before the parser's end
         for event in self.parser.feed(self.decoder.flush()) + self.parser.finish():
             self.run.saw(event)
             events.append(event)
-        events.append(self.run.done(finish, self.n_prompt, min(cached, self.n_prompt)))
-        return events
+        return events, self.run.done(finish, self.n_prompt, min(cached, self.n_prompt))

@@ -12,8 +12,6 @@ from pathlib import Path
 from time import perf_counter
 from typing import Any
 
-from jinja2 import TemplateError
-
 from backends.base import (
     BackendInfo,
     BatchRequest,
@@ -35,24 +33,21 @@ from backends.errors import (
 )
 from backends.events import Done, Event, StreamError
 from backends.kv_cache import ConversationCaches
+from backends.local import LocalBackend, one_line, with_drafts
 from backends.memory import plan_for_model, require_fit
 from backends.mlx_batch import batch_capacity, stream_batch
 from backends.mlx_cache import DEFAULT_KEY, CacheEntry, common_prefix, conversation_caches
 from backends.mlx_folder import MlxFolder, inspect_folder
 from backends.mlx_prefix import MlxPrefix
 from backends.mlx_speculate import LookupRun, lookup_stream
-from backends.mlx_turn import PREFILL_STEP, Text, Turn, ending, failed, final_events, one_line, reader, take
+from backends.mlx_turn import PREFILL_STEP, Text, Turn, ending, failed, final_events, reader, take
 from backends.nanbeige import STOP_TEXTS
 from backends.parser import OutputParser
-from backends.pass_costs import PassCosts
 from backends.prefix_cache import (
     DEFAULT_LIMIT_BYTES,
     PrefixKey,
     PrefixOutcome,
-    engine_prefix_key,
-    prefix_length,
 )
-from backends.prompt_lookup import PromptLookup
 from backends.safe_tokens import (
     ControlStrings,
     EncodedPrompt,
@@ -106,10 +101,8 @@ def _import_engine() -> _Engine:
                    cache.trim_prompt_cache, generate.maybe_quantize_kv_cache)
 
 
-class MlxBackend:
+class MlxBackend(LocalBackend):
     """Nanbeige (or any mlx_lm model) on MLX: Metal on a Mac, the CPU build on Linux."""
-
-    resumes_output = True  # a generation paused (events.Paused) goes on from resume_tokens
 
     def __init__(self, model_path: str, context_length: int = 0, kv_type: str = "f16",
                  cache_dir: Path | None = None,
@@ -119,6 +112,7 @@ class MlxBackend:
         if kv_type not in KV_BITS:
             raise BackendError(f"Unknown KV cache type {kv_type!r} for MLX: choose "
                                f"{', '.join(KV_BITS)}")
+        super().__init__(speculate)
         self._path = model_path
         self._requested_context = context_length
         self._kv_type = kv_type
@@ -128,15 +122,12 @@ class MlxBackend:
         self._engine: _Engine | None = None
         self._model: Any = None
         self._tokenizer: Any = None
-        self._template: ChatTemplate | None = None
         self._controls = ControlStrings(())
         self._store: ConversationCaches[CacheEntry] | None = None
         self._prefix: MlxPrefix | None = None
         self._prefix_limit = prefix_limit_bytes
         self._kv_group = 64
         self._kv_per_token = 1  # KV bytes of one token (memory plan), for batches
-        self.speculate = speculate
-        self.pass_costs = PassCosts()  # what this model's verify passes cost, as measured
 
     @property
     def info(self) -> BackendInfo:
@@ -228,9 +219,6 @@ class MlxBackend:
         """Generations one forward pass carries (backends/mlx_batch.py); 1: no batching."""
         return batch_capacity(self)
 
-    def batch_gain(self, size: int) -> float:
-        return self.pass_costs.batch_gain(size)  # batch steps and verify passes alike
-
     def stream_batch(self, first: list[BatchRequest], take_more: TakeMore
                      ) -> Iterator[tuple[BatchRequest, Event]]:
         """Several generations in one forward pass (backends/base.py BatchEngine)."""
@@ -247,21 +235,12 @@ class MlxBackend:
                                 "text.format) is not supported on the MLX engine: load the "
                                 "model with the llama.cpp engine, or leave the schema out.",
                                 kind=FailureKind.BAD_INPUT), Done("error")]
-        try:
-            encoded = self.encode_prompt(messages, options)
-        except (ValueError, TypeError, TemplateError) as exc:  # messages the template refuses
-            return [StreamError(f"Could not format the conversation: {one_line(exc)}",
-                                kind=FailureKind.ENGINE_FAILED), Done("error")]
-        tokens = encoded.tokens + options.resume_tokens
-        if len(tokens) >= self._info.context_length:
-            return [StreamError(f"The conversation ({len(tokens):,} tokens) does not fit the "
-                                f"{self._info.context_length:,}-token context: start a new chat "
-                                "or raise the context length in settings",
-                                kind=FailureKind.CONTEXT_FULL),
-                    Done("error", prompt_tokens=len(tokens))]
+        read = self._read_prompt(messages, options, self._info.context_length)
+        if isinstance(read, list):
+            return read
         if should_stop():
-            return [Done("cancelled", prompt_tokens=len(tokens))]
-        return Turn(encoded.text, tokens, 0, started, resumed=list(options.resume_tokens))
+            return [Done("cancelled", prompt_tokens=len(read.tokens))]
+        return Turn(read.text, read.tokens, 0, started, resumed=list(options.resume_tokens))
 
     def prepare_prefix(self, messages: list[Message], options: GenerateOptions,
                        should_stop: ShouldStop, on_progress: OnProgress | None = None) -> bool:
@@ -278,22 +257,12 @@ class MlxBackend:
         self._store.put(WARM_SLOT, entry)
         return outcome.ready
 
-    def prefix_tokens(self, messages: list[Message], options: GenerateOptions) -> int:
-        """Tokens of the rendered prefix (system message + tool schemas), as the engine reads it."""
-        return prefix_length(self, messages, options)
-
     def clear_saved_states(self) -> None:
         """Forget every saved prompt prefix and conversation cache, in memory and on disk."""
         if self._store is not None:
             self._store.clear()
         if self._prefix is not None:
             self._prefix.store.clear()
-
-    def _key(self, messages: list[Message], options: GenerateOptions,
-             tokens: list[int] | None) -> PrefixKey | None:
-        if self._prefix is None or self._template is None:
-            return None
-        return engine_prefix_key(self, self._prefix.fingerprint, messages, options, tokens)
 
     def _ensure_prefix(self, entry: CacheEntry, key: PrefixKey, should_stop: ShouldStop,
                        on_progress: OnProgress | None = None
@@ -360,7 +329,7 @@ class MlxBackend:
             engine.mx.random.seed(options.seed)
         parser, text = reader(turn, options, self._tokenizer)
         max_tokens = turn.new_token_limit(options, room)
-        drafter = PromptLookup(turn.tokens, self.pass_costs) if self.speculate else None
+        drafter = self._drafter(turn.tokens)
         if drafter is None:
             responses = engine.stream_generate(
                 self._model, self._tokenizer, engine.mx.array(turn.tokens[turn.reused:]),
@@ -380,11 +349,7 @@ class MlxBackend:
         finally:
             responses.close()
         yield from final_events(parser, turn)
-        done = turn.done()
-        if drafter is not None:
-            done.timings.update(drafted_tokens=float(drafter.stats.drafted),
-                                accepted_draft_tokens=float(drafter.stats.accepted))
-        yield done
+        yield with_drafts(turn.done(), drafter)
 
     def _decode(self, turn: Turn, responses: Any, parser: OutputParser, text: Text,
                 should_stop: ShouldStop, options: GenerateOptions) -> Iterator[Event]:

@@ -11,6 +11,7 @@ from typing import Any
 from backends.base import GenerateOptions, ShouldStop
 from backends.errors import FailureKind
 from backends.events import Done, Event, Paused, StreamError, ToolCall
+from backends.local import one_line
 from backends.nanbeige import opens_reasoning
 from backends.parser import OutputParser, over_budget
 
@@ -144,9 +145,3 @@ def failed(turn: Turn, exc: BaseException) -> list[Event]:
     turn.finish = "error"
     return [StreamError(f"MLX failed while generating: {one_line(exc)}",
                         kind=FailureKind.ENGINE_FAILED), turn.done()]
-
-
-def one_line(exc: BaseException, limit: int = 300) -> str:
-    # Library messages can span lines; the user sees one readable line.
-    text = " ".join(str(exc).split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
