@@ -227,14 +227,10 @@ class LlamaCppBackend(LocalBackend):
     # -- loading ----------------------------------------------------------------------------
 
     def _plan_context(self, summary: GgufSummary) -> int:
-        from backends import free_memory, memory
+        from backends import memory
 
         shape = model_shape(summary, summary.path.stat().st_size)
-        limit = shape.max_context or memory.DEFAULT_MAX_CONTEXT
-        plan = memory.plan_context(
-            shape.weights_bytes, free_memory.free_memory_bytes(), shape.kv_bytes_per_token(self.kv_type),
-            requested=self.context_length, minimum=min(memory.DEFAULT_MIN_CONTEXT, limit),
-            maximum=min(memory.DEFAULT_MAX_CONTEXT, limit))
+        plan = memory.plan_for_shape(shape, self.kv_type, self.context_length)
         if self.kv_type not in ("f16", "f32") and shape.head_dim % 32:
             # llama.cpp stores quantized KV in blocks of 32 values along each head.
             raise UnsupportedModel(f"A {self.kv_type} KV cache needs a head size divisible by 32; "

@@ -68,9 +68,6 @@ def matching_tokens(llm: Any, tokens: list[int]) -> int:
 
 def common_prefix(held: Sequence[int], tokens: Sequence[int]) -> int:
     """How many leading tokens the two sequences have in common."""
-    common = 0
-    for old, new in zip(held, tokens, strict=False):
-        if old != new:
-            break
-        common += 1
-    return common
+    pairs = enumerate(zip(held, tokens, strict=False))
+    differ = (index for index, (old, new) in pairs if old != new)
+    return next(differ, min(len(held), len(tokens)))

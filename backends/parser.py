@@ -143,31 +143,29 @@ class OutputParser:
         index, tag, verdict = self._next_tag(tags)
         if index < 0:
             keep = _held_prefix(self._buf, self._watched_tags(tags))
-            self._emit(self._buf[: len(self._buf) - keep], events, segment_ends=False)
-            self._buf = self._buf[len(self._buf) - keep:]
-            self._literal_upto = 0
+            self._emit_upto(len(self._buf) - keep, 0, events, segment_ends=False)
             return False
         if verdict == _UNDECIDED:  # `<tool_call>` seen, but not yet what follows it
-            self._emit(self._buf[:index], events, segment_ends=False)
-            self._buf = self._buf[index:]
-            self._literal_upto = 0
+            self._emit_upto(index, 0, events, segment_ends=False)
             return False
         if tag in STOP_TEXTS:  # the end of the turn spelled out as text: the answer ends there
-            self._emit(self._buf[:index], events, segment_ends=True)
-            self._buf, self._literal_upto, self._ended = "", 0, True
+            self._emit_upto(index, len(self._buf) - index, events, segment_ends=True)
+            self._ended = True
             return False
         if self._mode == _TEXT and tag in _STRAY_CLOSERS:  # closes nothing: not answer text
-            self._emit(self._buf[:index], events, segment_ends=False)
-            self._buf = self._buf[index + len(tag):]
-            self._literal_upto = 0
+            self._emit_upto(index, len(tag), events, segment_ends=False)
             return True
-        self._emit(self._buf[:index], events, segment_ends=True)
-        self._buf = self._buf[index + len(tag):]
-        self._literal_upto = 0
+        self._emit_upto(index, len(tag), events, segment_ends=True)
         # A call opened inside reasoning that never closed: the reasoning ends there.
         self._mode = _TOOL if tag == CALL_OPEN else _TEXT
         self._start_segment()
         return True
+
+    def _emit_upto(self, index: int, skip: int, events: list[Event], segment_ends: bool) -> None:
+        """Emit the buffer before `index`, drop `skip` characters there and keep the rest."""
+        self._emit(self._buf[:index], events, segment_ends)
+        self._buf = self._buf[index + skip:]
+        self._literal_upto = 0
 
     def _next_tag(self, tags: tuple[str, ...]) -> tuple[int, str, str]:
         """The first tag in the buffer that acts as markup: (index, tag, verdict) or (-1, "", "").
