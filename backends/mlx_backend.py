@@ -35,7 +35,7 @@ from backends.events import Done, Event, StreamError
 from backends.kv_cache import ConversationCaches
 from backends.local import LocalBackend, one_line, with_drafts
 from backends.memory import plan_for_model, require_fit
-from backends.mlx_batch import batch_capacity, stream_batch
+from backends.mlx_batch import CAPACITY, Batch
 from backends.mlx_cache import DEFAULT_KEY, CacheEntry, common_prefix, conversation_caches
 from backends.mlx_folder import MlxFolder, inspect_folder
 from backends.mlx_prefix import MlxPrefix
@@ -216,13 +216,17 @@ class MlxBackend(LocalBackend):
         yield from self._run(opened, options, should_stop, room, prefix)
 
     def batch_capacity(self) -> int:
-        """Generations one forward pass carries (backends/mlx_batch.py); 1: no batching."""
-        return batch_capacity(self)
+        """Generations one forward pass carries (backends/mlx_batch.py) with an f16 KV cache,
+        else 1 (no batching): mlx_lm's batch cache cannot hold quantized KV, and a q8_0 answer
+        batched in f16 would not be the answer the single path gives."""
+        return CAPACITY if self.loaded and self._kv_type == "f16" else 1
 
     def stream_batch(self, first: list[BatchRequest], take_more: TakeMore
                      ) -> Iterator[tuple[BatchRequest, Event]]:
         """Several generations in one forward pass (backends/base.py BatchEngine)."""
-        return stream_batch(self, first, take_more)
+        if not self.loaded:
+            raise NotLoaded("The MLX model is not loaded yet")
+        return Batch(self).run(first, take_more)
 
     def _open(self, messages: list[Message], options: GenerateOptions, should_stop: ShouldStop,
               started: float) -> Turn | list[Event]:

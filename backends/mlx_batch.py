@@ -17,7 +17,6 @@ from time import perf_counter
 from typing import TYPE_CHECKING, Any
 
 from backends.base import BatchRequest, GenerateOptions, TakeMore
-from backends.errors import NotLoaded
 from backends.events import Event
 from backends.mlx_cache import CacheEntry
 from backends.mlx_turn import PREFILL_STEP, Text, Turn, ending, failed, final_events, reader, take
@@ -28,21 +27,6 @@ if TYPE_CHECKING:
 
 CAPACITY = 4  # generations one forward pass carries
 Pair = tuple[BatchRequest, Event]
-
-
-def batch_capacity(backend: MlxBackend) -> int:
-    """CAPACITY when a model is loaded with an f16 KV cache, else 1 (no batching): mlx_lm's
-    batch cache cannot hold quantized KV, and a q8_0 answer batched in f16 would not be the
-    answer the single path gives."""
-    return CAPACITY if backend.loaded and backend._kv_type == "f16" else 1
-
-
-def stream_batch(backend: MlxBackend, first: list[BatchRequest], take_more: TakeMore
-                 ) -> Iterator[Pair]:
-    """BatchEngine.stream_batch on MLX (backends/base.py has the contract)."""
-    if not backend.loaded:
-        raise NotLoaded("The MLX model is not loaded yet")
-    return _Batch(backend).run(first, take_more)
 
 
 @dataclass
@@ -62,7 +46,7 @@ class _Seq:
         return len(self.turn.tokens) + self.limit
 
 
-class _Batch:
+class Batch:
     """One stream_batch call: requests waiting for room, the running ones, the generator."""
 
     def __init__(self, backend: MlxBackend) -> None:
