@@ -42,7 +42,7 @@ from backends.mlx_prefix import MlxPrefix
 from backends.mlx_speculate import LookupRun, lookup_stream
 from backends.mlx_turn import PREFILL_STEP, Text, Turn, ending, failed, final_events, reader, take
 from backends.nanbeige import STOP_TEXTS
-from backends.parser import OutputParser
+from backends.parser import Reading
 from backends.prefix_cache import (
     DEFAULT_LIMIT_BYTES,
     PrefixKey,
@@ -331,7 +331,7 @@ class MlxBackend(LocalBackend):
         engine = self._engine
         if options.seed is not None:
             engine.mx.random.seed(options.seed)
-        parser, text = reader(turn, options, self._tokenizer)
+        reading, text = reader(turn, options, self._tokenizer)
         max_tokens = turn.new_token_limit(options, room)
         drafter = self._drafter(turn.tokens)
         if drafter is None:
@@ -347,20 +347,20 @@ class MlxBackend(LocalBackend):
             responses = lookup_stream(run, turn.tokens[turn.reused:], drafter)
         turn.prefill_started = turn.prefill_started or perf_counter()
         try:
-            yield from self._decode(turn, responses, parser, text, should_stop, options)
+            yield from self._decode(turn, responses, reading, text, should_stop)
         except _PrefillCancelled:
             turn.finish = "cancelled"
         finally:
             responses.close()
-        yield from final_events(parser, turn)
+        yield from final_events(reading, turn)
         yield with_drafts(turn.done(), drafter)
 
-    def _decode(self, turn: Turn, responses: Any, parser: OutputParser, text: Text,
-                should_stop: ShouldStop, options: GenerateOptions) -> Iterator[Event]:
+    def _decode(self, turn: Turn, responses: Any, reading: Reading, text: Text,
+                should_stop: ShouldStop) -> Iterator[Event]:
         for response in responses:
-            yield from take(turn, response, parser, text)
-            finish = ending(turn, response, parser, should_stop, options)
-            if finish is not None:
+            yield from take(turn, response, reading, text)
+            finish = ending(response, reading, should_stop)
+            if finish:
                 turn.finish = finish
                 return
 

@@ -20,7 +20,7 @@ from backends.base import BatchRequest, GenerateOptions, TakeMore
 from backends.events import Event
 from backends.mlx_cache import CacheEntry
 from backends.mlx_turn import PREFILL_STEP, Text, Turn, ending, failed, final_events, reader, take
-from backends.parser import OutputParser
+from backends.parser import Reading
 
 if TYPE_CHECKING:
     from backends.mlx_backend import MlxBackend
@@ -35,7 +35,7 @@ class _Seq:
 
     request: BatchRequest
     turn: Turn
-    parser: OutputParser
+    reading: Reading
     text: Text
     limit: int  # new tokens it may write
     uid: int = -1  # BatchGenerator's id once it runs
@@ -98,8 +98,8 @@ class Batch:
                 yield from ((request, event) for event in opened)
                 continue
             room = self.backend.info.context_length - len(opened.tokens)
-            parser, text = reader(opened, request.options, self.backend._tokenizer)
-            self.waiting.append(_Seq(request, opened, parser, text,
+            reading, text = reader(opened, request.options, self.backend._tokenizer)
+            self.waiting.append(_Seq(request, opened, reading, text,
                                      opened.new_token_limit(request.options, room)))
 
     def _start_waiting(self) -> Iterator[Pair]:
@@ -170,9 +170,9 @@ class Batch:
     def _token(self, response: Any) -> Iterator[Pair]:
         seq = self.running[response.uid]
         turn, request = seq.turn, seq.request
-        yield from ((request, e) for e in take(turn, response, seq.parser, seq.text))
-        finish = ending(turn, response, seq.parser, request.should_stop, request.options)
-        if finish is None:
+        yield from ((request, e) for e in take(turn, response, seq.reading, seq.text))
+        finish = ending(response, seq.reading, request.should_stop)
+        if not finish:
             return
         del self.running[response.uid]
         if response.finish_reason is None:  # ended here, not by the generator: take it out
@@ -181,7 +181,7 @@ class Batch:
 
     def _end(self, seq: _Seq, finish: str) -> Iterator[Pair]:
         seq.turn.finish = finish
-        for event in [*final_events(seq.parser, seq.turn), seq.turn.done()]:
+        for event in [*final_events(seq.reading, seq.turn), seq.turn.done()]:
             yield seq.request, event
 
     def _fail_all(self, exc: BaseException) -> Iterator[Pair]:
