@@ -36,7 +36,7 @@ from backends.llama_answer import Answer, sampling_params, set_seed
 from backends.llama_batch import CAPACITY, Batch, BatchHost, holds_batches, open_llama
 from backends.llama_gguf import GgufSummary, inspect_gguf, model_shape
 from backends.llama_log import TAP
-from backends.llama_prefix import LlamaPrefix, matching_tokens
+from backends.llama_prefix import LlamaPrefix, reusable_prefix
 from backends.llama_speculate import speculative_tokens
 from backends.llama_state import (
     SEQ,
@@ -80,10 +80,7 @@ class LlamaCppBackend(LocalBackend):
         chose for it instead; prefix_limit_bytes bounds the saved prompt-prefix states under
         cache_dir; speculate: verify prompt-lookup drafts (backends/llama_speculate.py) instead
         of decoding one token per forward pass."""
-        if kv_type not in KV_GGML_TYPES:
-            raise BackendError(f"Unknown KV cache type {kv_type!r}: choose one of "
-                               f"{', '.join(KV_GGML_TYPES)}")
-        super().__init__(speculate)
+        super().__init__(kv_type, KV_GGML_TYPES, speculate)
         self.model_path = model_path
         self.context_length = context_length
         self.kv_type = kv_type
@@ -362,7 +359,7 @@ class LlamaCppBackend(LocalBackend):
         llm = self._llm
         # Prefix tokens this turn computed itself are not cached, though the context now holds
         # them: reading goes on from all it holds, the count of cached ones leaves them out.
-        reusable = _reusable_prefix(llm, tokens)
+        reusable = reusable_prefix(llm, tokens)
         cached = max(0, reusable - computed)
         set_seed(llm, options)
         answer = Answer(llm, prompt, tokens, options, started, self._stop_ids)
@@ -423,12 +420,6 @@ def _prefill(llm: Any, tokens: list[int], cached: int, should_stop: ShouldStop
         llm.eval(tokens[start:min(start + PREFILL_CHUNK, len(tokens) - 1)])
         yield Prefill(min(start + PREFILL_CHUNK, len(tokens) - 1) - cached, todo)
     return False
-
-
-def _reusable_prefix(llm: object, tokens: list[int]) -> int:
-    """Prompt tokens whose KV llama-cpp-python's generate() will reuse (its own rule)."""
-    # generate() re-evaluates the last prompt token when everything matched, to get its logits.
-    return min(matching_tokens(llm, tokens), len(tokens) - 1)
 
 
 def _grammar(schema: dict[str, Any] | None) -> Any:

@@ -3,13 +3,14 @@ its saved prefix, and the figures batching and drafting go by."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Protocol
 
 from jinja2 import TemplateError
 
 from backends.base import GenerateOptions, Message
 from backends.chat_format import ChatTemplate
-from backends.errors import FailureKind
+from backends.errors import BackendError, FailureKind
 from backends.events import Done, Event, StreamError
 from backends.pass_costs import PassCosts
 from backends.prefix_cache import PrefixKey, engine_prefix_key, prefix_length
@@ -26,8 +27,12 @@ class LocalBackend:
 
     resumes_output = True  # a generation paused (events.Paused) goes on from resume_tokens
 
-    def __init__(self, speculate: bool) -> None:
-        """speculate: verify prompt-lookup drafts instead of decoding one token per pass."""
+    def __init__(self, kv_type: str, kv_types: Collection[str], speculate: bool) -> None:
+        """kv_types: the KV cache types the engine offers; speculate: verify prompt-lookup
+        drafts instead of decoding one token per pass."""
+        if kv_type not in kv_types:
+            raise BackendError(f"Unknown KV cache type {kv_type!r}: choose one of "
+                               f"{', '.join(kv_types)}")
         self.speculate = speculate
         self.pass_costs = PassCosts()  # what this model's verify passes cost, as measured
         self._prefix: _Prefix | None = None

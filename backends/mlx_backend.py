@@ -24,7 +24,6 @@ from backends.base import (
 from backends.chat_format import ChatTemplate
 from backends.engines import Engine
 from backends.errors import (
-    BackendError,
     EngineUnavailable,
     FailureKind,
     ModelCorrupt,
@@ -109,10 +108,7 @@ class MlxBackend(LocalBackend):
                  prefix_limit_bytes: int = DEFAULT_LIMIT_BYTES, speculate: bool = True) -> None:
         """speculate: verify prompt-lookup drafts (backends/mlx_speculate.py) instead of
         decoding one token per forward pass."""
-        if kv_type not in KV_BITS:
-            raise BackendError(f"Unknown KV cache type {kv_type!r} for MLX: choose "
-                               f"{', '.join(KV_BITS)}")
-        super().__init__(speculate)
+        super().__init__(kv_type, KV_BITS, speculate)
         self._path = model_path
         self._requested_context = context_length
         self._kv_type = kv_type
