@@ -11,7 +11,7 @@ import time
 from typing import Any
 
 from backends.base import GenerateOptions, ShouldStop
-from backends.events import Done, Event
+from backends.events import Done, Event, speed
 from backends.parser import Reading
 
 
@@ -97,16 +97,9 @@ class Answer:
     def _done(self, finish: str, cached: int) -> Done:
         end = time.perf_counter()
         first = self.first or end
-        decode_s = max(end - first, 1e-9)
         prefill_s = max(first - self.started, 1e-9)
-        timings = {
-            "ttft_ms": prefill_s * 1000.0,
-            "prefill_ms": prefill_s * 1000.0,
-            "decode_ms": (end - first) * 1000.0,
-            "prefill_tokens_per_second": (self.n_prompt - cached) / prefill_s,
-            # The first token comes out of the prefill; decode speed counts the ones after it.
-            "tokens_per_second": max(len(self.generated) - 1, 0) / decode_s,
-            "total_ms": (end - self.started) * 1000.0,
-        }
+        timings = {**speed(self.started, first, end, len(self.generated)),
+                   "prefill_ms": prefill_s * 1000.0,
+                   "prefill_tokens_per_second": (self.n_prompt - cached) / prefill_s}
         return Done(finish, prompt_tokens=self.n_prompt, cached_prompt_tokens=cached,
                     completion_tokens=len(self.generated), timings=timings)

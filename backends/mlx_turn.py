@@ -9,7 +9,7 @@ from typing import Any
 
 from backends.base import GenerateOptions, ShouldStop
 from backends.errors import FailureKind
-from backends.events import Done, Event, StreamError
+from backends.events import Done, Event, StreamError, speed
 from backends.local import one_line
 from backends.parser import Reading
 
@@ -40,17 +40,11 @@ class Turn:
         first = self.first_token_at or end
         cached = max(0, self.reused - self.computed)
         new_tokens = len(self.tokens) - cached
-        prefill_s, decode_s = first - self.prefill_started, end - first
+        prefill_s = first - self.prefill_started
         stop_token = 1 if self.finish in ("stop", "tool_calls") and self.generated else 0
-        timings = {
-            "ttft_ms": (first - self.started) * 1000,
-            "prefill_ms": prefill_s * 1000,
-            "decode_ms": decode_s * 1000,
-            "prefill_tokens_per_second": new_tokens / prefill_s if prefill_s > 0 else 0.0,
-            # The first token comes out of the prefill; decode speed counts the ones after it.
-            "tokens_per_second": (len(self.generated) - 1) / decode_s
-            if decode_s > 0 and len(self.generated) > 1 else 0.0,
-        }
+        timings = {**speed(self.started, first, end, len(self.generated)),
+                   "prefill_ms": prefill_s * 1000,
+                   "prefill_tokens_per_second": new_tokens / prefill_s if prefill_s > 0 else 0.0}
         prompt = len(self.tokens) - len(self.resumed)  # a paused part counts as output
         return Done(self.finish, prompt_tokens=prompt, cached_prompt_tokens=min(cached, prompt),
                     completion_tokens=len(self.resumed) + len(self.generated) - stop_token,

@@ -12,7 +12,7 @@ from typing import NamedTuple
 from backends.base import BackendInfo, BatchRequest, GenerateOptions, Message, ShouldStop, TakeMore
 from backends.chat_format import ChatTemplate
 from backends.errors import BackendError, NotLoaded
-from backends.events import Done, Event, StreamError
+from backends.events import Done, Event, StreamError, speed
 from backends.nanbeige import STOP_TEXTS
 from backends.parser import Reading
 from backends.pass_costs import PassCosts
@@ -190,6 +190,4 @@ class ScriptedBackend:
         end = time.perf_counter()
         first = first or end
         return Done(finish, prompt_tokens=len(tokens), cached_prompt_tokens=cached,
-                    completion_tokens=len(sent), timings={
-                        "ttft_ms": (first - started) * 1000, "decode_ms": (end - first) * 1000,
-                        "total_ms": (end - started) * 1000})
+                    completion_tokens=len(sent), timings=speed(started, first, end, len(sent)))
