@@ -130,11 +130,5 @@ def _linux_physical() -> int:
 
 
 def _sysctl_physical() -> int:
-    if platform.system() != "Darwin":
-        return 0
-    try:
-        out = subprocess.run(["sysctl", "-n", "hw.physicalcpu"], capture_output=True,
-                             text=True, timeout=5, check=False).stdout
-        return int(out.strip() or 0)
-    except (OSError, ValueError, subprocess.SubprocessError):
-        return 0
+    text = _sysctl("hw.physicalcpu").strip() if platform.system() == "Darwin" else ""
+    return int(text) if text.isdigit() else 0

@@ -106,18 +106,15 @@ def kind_of(exc: BaseException) -> FailureKind:
     carried = getattr(exc, "kind", None)
     if isinstance(carried, FailureKind):
         return carried
-    cause = exc.__cause__
-    if isinstance(cause, OSError) and cause.errno in (errno.ENOSPC, errno.EDQUOT):
-        return FailureKind.DISK_FULL  # a readable error raised from a full disk is a full disk
+    # A readable error raised from a full disk is a full disk too.
+    if any(isinstance(error, OSError) and error.errno in (errno.ENOSPC, errno.EDQUOT)
+           for error in (exc, exc.__cause__)):
+        return FailureKind.DISK_FULL
     if isinstance(exc, OSError):
-        if exc.errno in (errno.ENOSPC, errno.EDQUOT):
-            return FailureKind.DISK_FULL
         return FailureKind.STORAGE
     if isinstance(exc, sqlite3.Error):
         return _sqlite_kind(exc)
-    if isinstance(exc, UnicodeError):  # text that cannot be stored or shown (lone surrogates)
-        return FailureKind.BAD_INPUT
-    if isinstance(exc, ValueError):
+    if isinstance(exc, ValueError):  # UnicodeError too: text that cannot be stored or shown
         return FailureKind.BAD_INPUT
     return FailureKind.INTERNAL
 

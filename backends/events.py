@@ -74,6 +74,16 @@ class Done:
     timings: dict[str, float] = field(default_factory=dict)
 
 
+def speed(started: float, first: float, end: float, tokens: int) -> dict[str, float]:
+    """Done.timings' figures every engine gives: time to the first token (`first`, or `end`
+    when there was none), decoding time and speed over the `tokens` generated, and the total."""
+    decode_s = end - first
+    return {"ttft_ms": (first - started) * 1000, "decode_ms": decode_s * 1000,
+            "total_ms": (end - started) * 1000,
+            # The first token comes out of the prefill; decode speed counts the ones after it.
+            "tokens_per_second": (tokens - 1) / decode_s if decode_s > 0 and tokens > 1 else 0.0}
+
+
 Event = ReasoningDelta | TextDelta | ToolCall | StreamError | Prefill | Paused | Done
 
 E = TypeVar("E")

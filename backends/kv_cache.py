@@ -83,7 +83,7 @@ class ConversationCaches(Generic[S]):
         self._memory.pop(key, None)
         self._memory[key] = (state, self.codec.size(state))
         while self._memory and (len(self._memory) > self.memory_entries
-                                or self._memory_used() > self.memory_bytes):
+                                or self.bytes_in_memory() > self.memory_bytes):
             old_key, (old_state, _) = self._memory.popitem(last=False)
             self._spill(old_key, old_state)
 
@@ -123,15 +123,12 @@ class ConversationCaches(Generic[S]):
 
     def bytes_in_memory(self) -> int:
         """What the states kept in memory take (the rest of the KV budget is free)."""
-        return self._memory_used()
+        return sum(size for _, size in self._memory.values())
 
     def path_for(self, key: str) -> Path | None:
         if self.folder is None:
             return None
         return self.folder / (file_stem(key) + self.codec.suffix)
-
-    def _memory_used(self) -> int:
-        return sum(size for _, size in self._memory.values())
 
     def _spill(self, key: str, state: S) -> None:
         path = self.path_for(key)

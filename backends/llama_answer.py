@@ -11,9 +11,8 @@ import time
 from typing import Any
 
 from backends.base import GenerateOptions, ShouldStop
-from backends.events import Done, Event, Paused, ToolCall
-from backends.nanbeige import opens_reasoning
-from backends.parser import OutputParser, over_budget
+from backends.events import Done, Event, speed
+from backends.parser import Reading
 
 
 def sampling_params(options: GenerateOptions) -> dict[str, Any]:
@@ -45,63 +44,6 @@ class TokenText:
         return str(self._decoder.decode(b"", final=True))
 
 
-class Run:
-    """Counters and clocks of one generation, turned into the final Done."""
-
-    def __init__(self, started: float) -> None:
-        self.started = started
-        self.first: float | None = None
-        self.last = started
-        self.completion = 0
-        self.reasoning = 0  # tokens generated inside the reasoning
-        self.tool_calls = 0
-        self.generated: list[int] = []  # the output's tokens, from a paused part on
-
-    def feed(self, parser: OutputParser, decoder: TokenText, token: int) -> list[Event]:
-        """One generated token through the decoder and the parser, counted."""
-        self.generated.append(token)
-        self.completion += 1
-        self.reasoning += parser.in_reasoning
-        return parser.feed(decoder.push(token))
-
-    def resume(self, parser: OutputParser, decoder: TokenText, tokens: list[int]) -> None:
-        """Go on from a paused part: its tokens are fed exactly as when they were generated
-        and their events dropped (the client has them), so the decoder's held bytes, the
-        parser's state (reasoning or answer, held whitespace, a tag half seen) and the counts
-        are those of an answer never paused."""
-        for token in tokens:
-            for event in self.feed(parser, decoder, token):
-                self.saw(event)
-
-    def token(self) -> None:
-        self.last = time.perf_counter()
-        if self.first is None:
-            self.first = self.last
-
-    def saw(self, event: Event) -> None:
-        if isinstance(event, ToolCall):
-            self.tool_calls += 1
-
-    def done(self, finish: str, prompt_tokens: int, cached: int) -> Done:
-        end = time.perf_counter()
-        first = self.first if self.first is not None else end
-        decode_s = max(end - first, 1e-9)
-        prefill_s = max(first - self.started, 1e-9)
-        if finish == "stop" and self.tool_calls:
-            finish = "tool_calls"
-        timings = {
-            "ttft_ms": prefill_s * 1000.0,
-            "prefill_ms": prefill_s * 1000.0,
-            "decode_ms": (end - first) * 1000.0,
-            "prefill_tokens_per_second": (prompt_tokens - cached) / prefill_s,
-            # The first token comes out of the prefill; decode speed counts the ones after it.
-            "tokens_per_second": max(self.completion - 1, 0) / decode_s,
-            "total_ms": (end - self.started) * 1000.0,
-        }
-        return Done(finish, prompt_tokens=prompt_tokens, cached_prompt_tokens=cached,
-                    completion_tokens=self.completion, timings=timings)
-
-
 class Answer:
     """One generation from its prompt on: each sampled token's events, the reason it ends
     after a token, and the events that close it."""
@@ -110,44 +52,54 @@ class Answer:
                  started: float, stop_ids: frozenset[int]) -> None:
         """`tokens`: the prompt's, then options.resume_tokens (replayed here, events dropped)."""
         self.options = options
-        self.parser = OutputParser(options.tool_call_format, tools=options.tools,
-                                   starts_in_reasoning=opens_reasoning(prompt))
+        self.reading = Reading(prompt, options)
         self.decoder = TokenText(llm)
-        self.run = Run(started)
-        self.run.resume(self.parser, self.decoder, options.resume_tokens)
+        self.started = started
+        self.first: float | None = None
+        self.generated: list[int] = []  # the output's tokens, from a paused part on
+        # Go on from a paused part: its tokens are fed exactly as when they were generated and
+        # their events dropped (the client has them), so the decoder's held bytes, the parser's
+        # state (reasoning or answer, held whitespace, a tag half seen) and the counts are
+        # those of an answer never paused.
+        for token in options.resume_tokens:
+            self._feed(token)
         self.n_prompt = len(tokens) - len(options.resume_tokens)  # the output counts as output
         self._n_ctx = int(llm.n_ctx())
         self._stop_ids = stop_ids
 
+    def _feed(self, token: int) -> list[Event]:
+        self.generated.append(token)
+        return self.reading.feed(self.decoder.push(token))
+
     def take(self, token: int, should_stop: ShouldStop) -> tuple[list[Event], str]:
         """A sampled token's events, and why the generation ends after it ("": it goes on)."""
-        self.run.token()
+        self.first = self.first or time.perf_counter()
         if token in self._stop_ids:
             return [], "stop"
-        events = self.run.feed(self.parser, self.decoder, token)
-        for event in events:
-            self.run.saw(event)
+        events = self._feed(token)
         return events, self._end_reason(should_stop)
 
     def _end_reason(self, should_stop: ShouldStop) -> str:
         if should_stop():
             return "cancelled"
-        if self.run.completion >= self.options.max_tokens:
+        if len(self.generated) >= self.options.max_tokens:
             return "length"
-        if self.n_prompt + self.run.completion >= self._n_ctx - 1:
+        if self.n_prompt + len(self.generated) >= self._n_ctx - 1:
             return "length"  # the next token would not fit in the context
-        if over_budget(self.run.reasoning, self.options, self.parser):
-            return "thinking_budget"
-        return ""
+        return "thinking_budget" if self.reading.over_budget() else ""
 
-    def end(self, finish: str, cached: int = 0) -> list[Event]:
+    def end(self, finish: str, cached: int = 0) -> tuple[list[Event], Done]:
         """Paused first when a stop cut output short (the generation may go on from it), then
-        what the parser still held, then Done."""
-        events: list[Event] = []
-        if finish == "cancelled" and self.run.generated:
-            events.append(Paused(tuple(self.run.generated)))  # before the parser's end
-        for event in self.parser.feed(self.decoder.flush()) + self.parser.finish():
-            self.run.saw(event)
-            events.append(event)
-        events.append(self.run.done(finish, self.n_prompt, min(cached, self.n_prompt)))
-        return events
+        what the decoder and the parser still held; and Done."""
+        events, finish = self.reading.close(finish, self.generated, self.decoder.flush())
+        return events, self._done(finish, min(cached, self.n_prompt))
+
+    def _done(self, finish: str, cached: int) -> Done:
+        end = time.perf_counter()
+        first = self.first or end
+        prefill_s = max(first - self.started, 1e-9)
+        timings = {**speed(self.started, first, end, len(self.generated)),
+                   "prefill_ms": prefill_s * 1000.0,
+                   "prefill_tokens_per_second": (self.n_prompt - cached) / prefill_s}
+        return Done(finish, prompt_tokens=self.n_prompt, cached_prompt_tokens=cached,
+                    completion_tokens=len(self.generated), timings=timings)

@@ -42,6 +42,7 @@ from backends.llama_answer import Answer, sampling_params, set_seed
 from backends.llama_prefix import common_prefix, matching_tokens
 from backends.llama_state import SEQ as PERSON_SEQ
 from backends.pass_costs import PassCosts
+from backends.safe_tokens import EncodedPrompt
 
 CAPACITY = 4
 """Generations one forward pass carries. On a CPU a decode step reads every weight once
@@ -55,7 +56,7 @@ for that long, and should_stop is looked at between steps (the single path's pre
 progress as often)."""
 
 Out = tuple[BatchRequest, Event]
-ReadPrompt = Callable[[list[Message], GenerateOptions], "tuple[str, list[int]] | list[Event]"]
+ReadPrompt = Callable[[list[Message], GenerateOptions], "EncodedPrompt | list[Event]"]
 
 
 def open_llama(sequences: int = N_SEQ_MAX, **params: Any) -> Any:
@@ -169,7 +170,7 @@ class Batch:
             if isinstance(read, list):  # refused, as the single path refuses it
                 yield from ((request, event) for event in read)
                 continue
-            prompt, tokens = read
+            prompt, tokens = read.text, read.tokens
             answer = Answer(self._llm, prompt, tokens, request.options, started,
                             self._host.stop_ids)
             reserve = min(answer.n_prompt + request.options.max_tokens, self._llm.n_ctx())
@@ -227,8 +228,8 @@ class Batch:
 
     def _end(self, member: _Member, finish: str) -> Iterator[Out]:
         self._release(member)
-        ending = member.answer.end(finish, member.cached)
-        yield from ((member.request, event) for event in ending)
+        events, done = member.answer.end(finish, member.cached)
+        yield from ((member.request, event) for event in [*events, done])
 
     def _release(self, member: _Member) -> None:
         if member in self._waiting:

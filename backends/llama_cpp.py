@@ -8,8 +8,6 @@ from collections.abc import Generator, Iterator
 from pathlib import Path
 from typing import Any
 
-from jinja2 import TemplateError
-
 from backends.base import (
     BackendInfo,
     BatchRequest,
@@ -38,7 +36,7 @@ from backends.llama_answer import Answer, sampling_params, set_seed
 from backends.llama_batch import CAPACITY, Batch, BatchHost, holds_batches, open_llama
 from backends.llama_gguf import GgufSummary, inspect_gguf, model_shape
 from backends.llama_log import TAP
-from backends.llama_prefix import LlamaPrefix, matching_tokens
+from backends.llama_prefix import LlamaPrefix, reusable_prefix
 from backends.llama_speculate import speculative_tokens
 from backends.llama_state import (
     SEQ,
@@ -47,14 +45,11 @@ from backends.llama_state import (
     save_sequence,
     seq_state_codec,
 )
+from backends.local import LocalBackend, with_drafts
 from backends.nanbeige import STOP_TEXTS
-from backends.pass_costs import PassCosts
 from backends.prefix_cache import (
     DEFAULT_LIMIT_BYTES,
-    PrefixKey,
     PrefixOutcome,
-    engine_prefix_key,
-    prefix_length,
 )
 from backends.prompt_lookup import PromptLookup
 from backends.safe_tokens import (
@@ -70,10 +65,8 @@ KV_GGML_TYPES = {"f32": 0, "f16": 1, "q4_0": 2, "q4_1": 3, "q5_0": 6, "q5_1": 7,
 N_BATCH = 512
 
 
-class LlamaCppBackend:
+class LlamaCppBackend(LocalBackend):
     """One GGUF model in llama-cpp-python. Not thread-safe: one ModelRunner thread owns it."""
-
-    resumes_output = True  # a generation paused (events.Paused) goes on from resume_tokens
 
     def __init__(self, model_path: str, context_length: int = 0, kv_type: str = "f16",
                  cache_dir: Path | None = None, n_threads: int | None = None,
@@ -87,9 +80,7 @@ class LlamaCppBackend:
         chose for it instead; prefix_limit_bytes bounds the saved prompt-prefix states under
         cache_dir; speculate: verify prompt-lookup drafts (backends/llama_speculate.py) instead
         of decoding one token per forward pass."""
-        if kv_type not in KV_GGML_TYPES:
-            raise BackendError(f"Unknown KV cache type {kv_type!r}: choose one of "
-                               f"{', '.join(KV_GGML_TYPES)}")
+        super().__init__(kv_type, KV_GGML_TYPES, speculate)
         self.model_path = model_path
         self.context_length = context_length
         self.kv_type = kv_type
@@ -100,12 +91,12 @@ class LlamaCppBackend:
         self.known_template = known_template
         self.template_file = template_file
         self.prefix_limit_bytes = prefix_limit_bytes
-        self.speculate = speculate
-        self.pass_costs = PassCosts()  # what this model's verify passes cost, as measured
+        # One info object for the backend's life, so what others write on it (reason) stays.
+        self._info = BackendInfo(engine=Engine.LLAMA, model_path=model_path,
+                                 model_name=Path(model_path).name, kv_type=kv_type)
         self._prefix: LlamaPrefix | None = None
         self._llm: Any = None
         self._summary: GgufSummary | None = None
-        self._template: ChatTemplate | None = None
         self._stop_ids: frozenset[int] = frozenset()
         self._controls = ControlStrings(())
         self._caches: ConversationCaches[SeqState] | None = None
@@ -117,17 +108,16 @@ class LlamaCppBackend:
 
     @property
     def info(self) -> BackendInfo:
-        summary = self._summary
-        return BackendInfo(
-            engine=Engine.LLAMA, model_path=self.model_path, model_name=Path(self.model_path).name,
-            context_length=self._llm.n_ctx() if self._llm is not None else 0,
-            num_loops=summary.num_loops if summary else 1,
-            quantization=summary.file_type if summary else "", device=self._device,
-            kv_type=self.kv_type,
-            extra={"architecture": summary.architecture if summary else "",
-                   "memory_plan": self._plan_message,
-                   "threads": self._llm.n_threads if self._llm is not None else 0},
-        )
+        """The figures of what is loaded now (none after unload)."""
+        info, summary, llm = self._info, self._summary, self._llm
+        info.context_length = llm.n_ctx() if llm is not None else 0
+        info.num_loops = summary.num_loops if summary else 1
+        info.quantization = summary.file_type if summary else ""
+        info.device = self._device
+        info.extra.update(architecture=summary.architecture if summary else "",
+                          memory_plan=self._plan_message,
+                          threads=llm.n_threads if llm is not None else 0)
+        return info
 
     @property
     def loaded(self) -> bool:
@@ -189,11 +179,11 @@ class LlamaCppBackend:
                should_stop: ShouldStop) -> Iterator[Event]:
         self._require()
         started = time.perf_counter()
-        read = self._read_prompt(messages, options)
+        read = self._read_prompt(messages, options, self._llm.n_ctx())
         if isinstance(read, list):
             yield from read
             return
-        prompt, tokens = read
+        prompt, tokens = read.text, read.tokens
         self._switch_conversation(options.cache_key)
         outcome = self._ensure_prefix(messages, options, tokens, should_stop)
         if not outcome.ready:  # Stop came while the prefix was read: the part read stays
@@ -201,35 +191,16 @@ class LlamaCppBackend:
             return
         yield from self._generate(tokens, prompt, options, should_stop, started, outcome.computed)
 
-    def _read_prompt(self, messages: list[Message], options: GenerateOptions
-                     ) -> tuple[str, list[int]] | list[Event]:
-        """The prompt's text and tokens (then the output it goes on from), or the events that
-        refuse it: a template that cannot format it, or more tokens than the context holds."""
-        try:
-            encoded = self.encode_prompt(messages, options)
-        except (ValueError, TemplateError) as exc:  # bad messages for this template
-            return [StreamError(f"The chat template could not format this conversation: {exc}",
-                                kind=FailureKind.ENGINE_FAILED), Done("error")]
-        tokens, n_ctx = encoded.tokens + options.resume_tokens, self._llm.n_ctx()
-        if len(tokens) >= n_ctx:
-            return [StreamError(f"The conversation is {len(tokens):,} tokens long, more than the "
-                                f"model's {n_ctx:,}-token context: start a new chat or raise "
-                                "the context length", kind=FailureKind.CONTEXT_FULL),
-                    Done("error", prompt_tokens=len(tokens))]
-        return encoded.text, tokens
-
     def batch_capacity(self) -> int:
         return CAPACITY if self._llm is not None and holds_batches(self._llm) else 1
-
-    def batch_gain(self, size: int) -> float:
-        return self.pass_costs.batch_gain(size)  # batch steps and verify passes alike
 
     def stream_batch(self, first: list[BatchRequest], take_more: TakeMore
                      ) -> Iterator[tuple[BatchRequest, Event]]:
         """Decode several generations in one forward pass (backends/llama_batch.py). The
         context is the batch's until it returns (or is closed): nothing else may use it."""
-        host = BatchHost(self._require(), self._read_prompt, self._stop_ids, self._make_room,
-                         self.pass_costs)
+        llm = self._require()
+        host = BatchHost(llm, lambda messages, options: self._read_prompt(
+            messages, options, llm.n_ctx()), self._stop_ids, self._make_room, self.pass_costs)
         yield from Batch(host, take_more).events(first)
 
     def prepare_prefix(self, messages: list[Message], options: GenerateOptions,
@@ -243,10 +214,6 @@ class LlamaCppBackend:
         self._switch_conversation(None)  # park a live conversation before touching the KV
         return self._prefix.ensure(llm, key, should_stop, on_progress).ready
 
-    def prefix_tokens(self, messages: list[Message], options: GenerateOptions) -> int:
-        """Tokens of the rendered prefix (system message + tool schemas), as the engine reads it."""
-        return prefix_length(self, messages, options)
-
     def clear_saved_states(self) -> None:
         """Forget every saved prompt prefix and conversation state, in memory and on disk."""
         if self._caches is not None:
@@ -257,14 +224,10 @@ class LlamaCppBackend:
     # -- loading ----------------------------------------------------------------------------
 
     def _plan_context(self, summary: GgufSummary) -> int:
-        from backends import free_memory, memory
+        from backends import memory
 
         shape = model_shape(summary, summary.path.stat().st_size)
-        limit = shape.max_context or memory.DEFAULT_MAX_CONTEXT
-        plan = memory.plan_context(
-            shape.weights_bytes, free_memory.free_memory_bytes(), shape.kv_bytes_per_token(self.kv_type),
-            requested=self.context_length, minimum=min(memory.DEFAULT_MIN_CONTEXT, limit),
-            maximum=min(memory.DEFAULT_MAX_CONTEXT, limit))
+        plan = memory.plan_for_shape(shape, self.kv_type, self.context_length)
         if self.kv_type not in ("f16", "f32") and shape.head_dim % 32:
             # llama.cpp stores quantized KV in blocks of 32 values along each head.
             raise UnsupportedModel(f"A {self.kv_type} KV cache needs a head size divisible by 32; "
@@ -361,12 +324,6 @@ class LlamaCppBackend:
         if state is not None and not restore_sequence(self._llm, state):
             self._llm.reset()
 
-    def _key(self, messages: list[Message], options: GenerateOptions,
-             tokens: list[int] | None) -> PrefixKey | None:
-        if self._prefix is None or self._template is None:
-            return None
-        return engine_prefix_key(self, self._prefix.fingerprint, messages, options, tokens)
-
     def _ensure_prefix(self, messages: list[Message], options: GenerateOptions,
                        tokens: list[int], should_stop: ShouldStop) -> PrefixOutcome:
         """Before a turn: the shared prefix from the live context, the disk or a fresh prefill."""
@@ -402,12 +359,12 @@ class LlamaCppBackend:
         llm = self._llm
         # Prefix tokens this turn computed itself are not cached, though the context now holds
         # them: reading goes on from all it holds, the count of cached ones leaves them out.
-        reusable = _reusable_prefix(llm, tokens)
+        reusable = reusable_prefix(llm, tokens)
         cached = max(0, reusable - computed)
         set_seed(llm, options)
         answer = Answer(llm, prompt, tokens, options, started, self._stop_ids)
         finish = "stop"
-        drafter = PromptLookup(tokens, self.pass_costs) if self.speculate else None
+        drafter = self._drafter(tokens)
         try:
             grammar = _grammar(options.json_schema)
         except ValueError as exc:
@@ -429,12 +386,9 @@ class LlamaCppBackend:
             yield StreamError(f"llama.cpp stopped with an error: {exc}",
                               kind=FailureKind.ENGINE_FAILED)
             finish = "error"
-        ending = answer.end(finish, cached)
-        done = ending[-1]
-        if drafter is not None and isinstance(done, Done):
-            done.timings.update(drafted_tokens=float(drafter.stats.drafted),
-                                accepted_draft_tokens=float(drafter.stats.accepted))
+        ending, done = answer.end(finish, cached)
         yield from ending
+        yield with_drafts(done, drafter)
 
 
 PREFILL_CHUNK = 256  # tokens read between two progress reports
@@ -466,12 +420,6 @@ def _prefill(llm: Any, tokens: list[int], cached: int, should_stop: ShouldStop
         llm.eval(tokens[start:min(start + PREFILL_CHUNK, len(tokens) - 1)])
         yield Prefill(min(start + PREFILL_CHUNK, len(tokens) - 1) - cached, todo)
     return False
-
-
-def _reusable_prefix(llm: object, tokens: list[int]) -> int:
-    """Prompt tokens whose KV llama-cpp-python's generate() will reuse (its own rule)."""
-    # generate() re-evaluates the last prompt token when everything matched, to get its logits.
-    return min(matching_tokens(llm, tokens), len(tokens) - 1)
 
 
 def _grammar(schema: dict[str, Any] | None) -> Any:

@@ -61,6 +61,12 @@ class LlamaPrefix:
         return outcome
 
 
+def reusable_prefix(llm: Any, tokens: list[int]) -> int:
+    """Prompt tokens whose KV llama-cpp-python's generate() reuses (its own rule): the longest
+    common prefix, less the prompt's last token when everything matched (its logits are needed)."""
+    return min(matching_tokens(llm, tokens), len(tokens) - 1)
+
+
 def matching_tokens(llm: Any, tokens: list[int]) -> int:
     """How many leading `tokens` the live context already holds (its KV is reusable)."""
     return common_prefix(llm.input_ids[: llm.n_tokens].tolist(), tokens)
@@ -68,9 +74,6 @@ def matching_tokens(llm: Any, tokens: list[int]) -> int:
 
 def common_prefix(held: Sequence[int], tokens: Sequence[int]) -> int:
     """How many leading tokens the two sequences have in common."""
-    common = 0
-    for old, new in zip(held, tokens, strict=False):
-        if old != new:
-            break
-        common += 1
-    return common
+    pairs = enumerate(zip(held, tokens, strict=False))
+    differ = (index for index, (old, new) in pairs if old != new)
+    return next(differ, min(len(held), len(tokens)))

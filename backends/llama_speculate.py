@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from backends.llama_prefix import matching_tokens
+from backends.llama_prefix import reusable_prefix
 from backends.prompt_lookup import PromptLookup
 
 
@@ -30,9 +30,7 @@ def speculative_tokens(llm: Any, tokens: list[int], sampler: Any, drafter: Promp
 
     The KV, llm.input_ids and llm.n_tokens always agree: what a caller that stops early leaves
     behind is a valid context for the next turn's longest-prefix reuse."""
-    # Llama.generate's rule: reuse the longest common prefix, less the prompt's last token
-    # (its logits are needed).
-    reuse = min(matching_tokens(llm, tokens), len(tokens) - 1)
+    reuse = reusable_prefix(llm, tokens)
     llm.n_tokens = reuse
     llm.eval(tokens[reuse:])  # logits for the prompt's last token only
     token = int(sampler.sample(llm._ctx, -1))

@@ -113,16 +113,11 @@ def _load_file(path: Path, magic: bytes) -> tuple[SeqState, dict[str, Any]]:
     return SeqState(tokens, data), header
 
 
-def _dump(state: SeqState, path: Path) -> None:
-    _dump_file(state, {}, STATE_MAGIC, path, sync=False)  # a cache: a torn file fails its CRC
-
-
-def _load(path: Path) -> SeqState:
-    return _load_file(path, STATE_MAGIC)[0]
-
-
 def seq_state_codec() -> StateCodec[SeqState]:
-    return StateCodec(suffix=".llkv", size=lambda s: s.nbytes, dump=_dump, load=_load)
+    # A conversation's state is a cache: not synced, a torn file fails its CRC.
+    return StateCodec(suffix=".llkv", size=lambda s: s.nbytes,
+                      dump=lambda state, path: _dump_file(state, {}, STATE_MAGIC, path, False),
+                      load=lambda path: _load_file(path, STATE_MAGIC)[0])
 
 
 def _dump_prefix(state: SeqState, meta: dict[str, str], tokens: Sequence[int],

@@ -79,12 +79,17 @@ def plan_for_model(model_path: str | Path, kv_type: str = "f16", requested: int 
     free_bytes: -1 measures free memory now; None means unknown (the request is trusted).
     Contexts are capped at the model's own maximum and at DEFAULT_MAX_CONTEXT."""
     shape = model_shape(model_path)
+    return shape, plan_for_shape(shape, kv_type, requested, free_bytes)
+
+
+def plan_for_shape(shape: ModelShape, kv_type: str = "f16", requested: int = 0,
+                   free_bytes: int | None = -1) -> ContextPlan:
+    """plan_for_model for a shape already read."""
     free = free_memory.free_memory_bytes() if free_bytes == -1 else free_bytes
     limit = shape.max_context or DEFAULT_MAX_CONTEXT
-    plan = plan_context(shape.weights_bytes, free, shape.kv_bytes_per_token(kv_type),
+    return plan_context(shape.weights_bytes, free, shape.kv_bytes_per_token(kv_type),
                         requested=requested, minimum=min(DEFAULT_MIN_CONTEXT, limit),
                         maximum=min(DEFAULT_MAX_CONTEXT, limit))
-    return shape, plan
 
 
 def require_fit(plan: ContextPlan) -> None:

@@ -12,8 +12,6 @@ from pathlib import Path
 from time import perf_counter
 from typing import Any
 
-from jinja2 import TemplateError
-
 from backends.base import (
     BackendInfo,
     BatchRequest,
@@ -26,7 +24,6 @@ from backends.base import (
 from backends.chat_format import ChatTemplate
 from backends.engines import Engine
 from backends.errors import (
-    BackendError,
     EngineUnavailable,
     FailureKind,
     ModelCorrupt,
@@ -35,24 +32,21 @@ from backends.errors import (
 )
 from backends.events import Done, Event, StreamError
 from backends.kv_cache import ConversationCaches
+from backends.local import LocalBackend, one_line, with_drafts
 from backends.memory import plan_for_model, require_fit
-from backends.mlx_batch import batch_capacity, stream_batch
+from backends.mlx_batch import CAPACITY, Batch
 from backends.mlx_cache import DEFAULT_KEY, CacheEntry, common_prefix, conversation_caches
 from backends.mlx_folder import MlxFolder, inspect_folder
 from backends.mlx_prefix import MlxPrefix
 from backends.mlx_speculate import LookupRun, lookup_stream
-from backends.mlx_turn import PREFILL_STEP, Text, Turn, ending, failed, final_events, one_line, reader, take
+from backends.mlx_turn import PREFILL_STEP, Text, Turn, ending, failed, final_events, reader, take
 from backends.nanbeige import STOP_TEXTS
-from backends.parser import OutputParser
-from backends.pass_costs import PassCosts
+from backends.parser import Reading
 from backends.prefix_cache import (
     DEFAULT_LIMIT_BYTES,
     PrefixKey,
     PrefixOutcome,
-    engine_prefix_key,
-    prefix_length,
 )
-from backends.prompt_lookup import PromptLookup
 from backends.safe_tokens import (
     ControlStrings,
     EncodedPrompt,
@@ -106,19 +100,15 @@ def _import_engine() -> _Engine:
                    cache.trim_prompt_cache, generate.maybe_quantize_kv_cache)
 
 
-class MlxBackend:
+class MlxBackend(LocalBackend):
     """Nanbeige (or any mlx_lm model) on MLX: Metal on a Mac, the CPU build on Linux."""
-
-    resumes_output = True  # a generation paused (events.Paused) goes on from resume_tokens
 
     def __init__(self, model_path: str, context_length: int = 0, kv_type: str = "f16",
                  cache_dir: Path | None = None,
                  prefix_limit_bytes: int = DEFAULT_LIMIT_BYTES, speculate: bool = True) -> None:
         """speculate: verify prompt-lookup drafts (backends/mlx_speculate.py) instead of
         decoding one token per forward pass."""
-        if kv_type not in KV_BITS:
-            raise BackendError(f"Unknown KV cache type {kv_type!r} for MLX: choose "
-                               f"{', '.join(KV_BITS)}")
+        super().__init__(kv_type, KV_BITS, speculate)
         self._path = model_path
         self._requested_context = context_length
         self._kv_type = kv_type
@@ -128,15 +118,12 @@ class MlxBackend:
         self._engine: _Engine | None = None
         self._model: Any = None
         self._tokenizer: Any = None
-        self._template: ChatTemplate | None = None
         self._controls = ControlStrings(())
         self._store: ConversationCaches[CacheEntry] | None = None
         self._prefix: MlxPrefix | None = None
         self._prefix_limit = prefix_limit_bytes
         self._kv_group = 64
         self._kv_per_token = 1  # KV bytes of one token (memory plan), for batches
-        self.speculate = speculate
-        self.pass_costs = PassCosts()  # what this model's verify passes cost, as measured
 
     @property
     def info(self) -> BackendInfo:
@@ -225,16 +212,17 @@ class MlxBackend:
         yield from self._run(opened, options, should_stop, room, prefix)
 
     def batch_capacity(self) -> int:
-        """Generations one forward pass carries (backends/mlx_batch.py); 1: no batching."""
-        return batch_capacity(self)
-
-    def batch_gain(self, size: int) -> float:
-        return self.pass_costs.batch_gain(size)  # batch steps and verify passes alike
+        """Generations one forward pass carries (backends/mlx_batch.py) with an f16 KV cache,
+        else 1 (no batching): mlx_lm's batch cache cannot hold quantized KV, and a q8_0 answer
+        batched in f16 would not be the answer the single path gives."""
+        return CAPACITY if self.loaded and self._kv_type == "f16" else 1
 
     def stream_batch(self, first: list[BatchRequest], take_more: TakeMore
                      ) -> Iterator[tuple[BatchRequest, Event]]:
         """Several generations in one forward pass (backends/base.py BatchEngine)."""
-        return stream_batch(self, first, take_more)
+        if not self.loaded:
+            raise NotLoaded("The MLX model is not loaded yet")
+        return Batch(self).run(first, take_more)
 
     def _open(self, messages: list[Message], options: GenerateOptions, should_stop: ShouldStop,
               started: float) -> Turn | list[Event]:
@@ -247,21 +235,12 @@ class MlxBackend:
                                 "text.format) is not supported on the MLX engine: load the "
                                 "model with the llama.cpp engine, or leave the schema out.",
                                 kind=FailureKind.BAD_INPUT), Done("error")]
-        try:
-            encoded = self.encode_prompt(messages, options)
-        except (ValueError, TypeError, TemplateError) as exc:  # messages the template refuses
-            return [StreamError(f"Could not format the conversation: {one_line(exc)}",
-                                kind=FailureKind.ENGINE_FAILED), Done("error")]
-        tokens = encoded.tokens + options.resume_tokens
-        if len(tokens) >= self._info.context_length:
-            return [StreamError(f"The conversation ({len(tokens):,} tokens) does not fit the "
-                                f"{self._info.context_length:,}-token context: start a new chat "
-                                "or raise the context length in settings",
-                                kind=FailureKind.CONTEXT_FULL),
-                    Done("error", prompt_tokens=len(tokens))]
+        read = self._read_prompt(messages, options, self._info.context_length)
+        if isinstance(read, list):
+            return read
         if should_stop():
-            return [Done("cancelled", prompt_tokens=len(tokens))]
-        return Turn(encoded.text, tokens, 0, started, resumed=list(options.resume_tokens))
+            return [Done("cancelled", prompt_tokens=len(read.tokens))]
+        return Turn(read.text, read.tokens, 0, started, resumed=list(options.resume_tokens))
 
     def prepare_prefix(self, messages: list[Message], options: GenerateOptions,
                        should_stop: ShouldStop, on_progress: OnProgress | None = None) -> bool:
@@ -278,22 +257,12 @@ class MlxBackend:
         self._store.put(WARM_SLOT, entry)
         return outcome.ready
 
-    def prefix_tokens(self, messages: list[Message], options: GenerateOptions) -> int:
-        """Tokens of the rendered prefix (system message + tool schemas), as the engine reads it."""
-        return prefix_length(self, messages, options)
-
     def clear_saved_states(self) -> None:
         """Forget every saved prompt prefix and conversation cache, in memory and on disk."""
         if self._store is not None:
             self._store.clear()
         if self._prefix is not None:
             self._prefix.store.clear()
-
-    def _key(self, messages: list[Message], options: GenerateOptions,
-             tokens: list[int] | None) -> PrefixKey | None:
-        if self._prefix is None or self._template is None:
-            return None
-        return engine_prefix_key(self, self._prefix.fingerprint, messages, options, tokens)
 
     def _ensure_prefix(self, entry: CacheEntry, key: PrefixKey, should_stop: ShouldStop,
                        on_progress: OnProgress | None = None
@@ -358,9 +327,9 @@ class MlxBackend:
         engine = self._engine
         if options.seed is not None:
             engine.mx.random.seed(options.seed)
-        parser, text = reader(turn, options, self._tokenizer)
+        reading, text = reader(turn, options, self._tokenizer)
         max_tokens = turn.new_token_limit(options, room)
-        drafter = PromptLookup(turn.tokens, self.pass_costs) if self.speculate else None
+        drafter = self._drafter(turn.tokens)
         if drafter is None:
             responses = engine.stream_generate(
                 self._model, self._tokenizer, engine.mx.array(turn.tokens[turn.reused:]),
@@ -374,24 +343,20 @@ class MlxBackend:
             responses = lookup_stream(run, turn.tokens[turn.reused:], drafter)
         turn.prefill_started = turn.prefill_started or perf_counter()
         try:
-            yield from self._decode(turn, responses, parser, text, should_stop, options)
+            yield from self._decode(turn, responses, reading, text, should_stop)
         except _PrefillCancelled:
             turn.finish = "cancelled"
         finally:
             responses.close()
-        yield from final_events(parser, turn)
-        done = turn.done()
-        if drafter is not None:
-            done.timings.update(drafted_tokens=float(drafter.stats.drafted),
-                                accepted_draft_tokens=float(drafter.stats.accepted))
-        yield done
+        yield from final_events(reading, turn)
+        yield with_drafts(turn.done(), drafter)
 
-    def _decode(self, turn: Turn, responses: Any, parser: OutputParser, text: Text,
-                should_stop: ShouldStop, options: GenerateOptions) -> Iterator[Event]:
+    def _decode(self, turn: Turn, responses: Any, reading: Reading, text: Text,
+                should_stop: ShouldStop) -> Iterator[Event]:
         for response in responses:
-            yield from take(turn, response, parser, text)
-            finish = ending(turn, response, parser, should_stop, options)
-            if finish is not None:
+            yield from take(turn, response, reading, text)
+            finish = ending(response, reading, should_stop)
+            if finish:
                 turn.finish = finish
                 return
 

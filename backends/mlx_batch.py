@@ -17,11 +17,10 @@ from time import perf_counter
 from typing import TYPE_CHECKING, Any
 
 from backends.base import BatchRequest, GenerateOptions, TakeMore
-from backends.errors import NotLoaded
 from backends.events import Event
 from backends.mlx_cache import CacheEntry
 from backends.mlx_turn import PREFILL_STEP, Text, Turn, ending, failed, final_events, reader, take
-from backends.parser import OutputParser
+from backends.parser import Reading
 
 if TYPE_CHECKING:
     from backends.mlx_backend import MlxBackend
@@ -30,28 +29,13 @@ CAPACITY = 4  # generations one forward pass carries
 Pair = tuple[BatchRequest, Event]
 
 
-def batch_capacity(backend: MlxBackend) -> int:
-    """CAPACITY when a model is loaded with an f16 KV cache, else 1 (no batching): mlx_lm's
-    batch cache cannot hold quantized KV, and a q8_0 answer batched in f16 would not be the
-    answer the single path gives."""
-    return CAPACITY if backend.loaded and backend._kv_type == "f16" else 1
-
-
-def stream_batch(backend: MlxBackend, first: list[BatchRequest], take_more: TakeMore
-                 ) -> Iterator[Pair]:
-    """BatchEngine.stream_batch on MLX (backends/base.py has the contract)."""
-    if not backend.loaded:
-        raise NotLoaded("The MLX model is not loaded yet")
-    return _Batch(backend).run(first, take_more)
-
-
 @dataclass
 class _Seq:
     """One request in the batch: its turn, reader and KV reservation."""
 
     request: BatchRequest
     turn: Turn
-    parser: OutputParser
+    reading: Reading
     text: Text
     limit: int  # new tokens it may write
     uid: int = -1  # BatchGenerator's id once it runs
@@ -62,7 +46,7 @@ class _Seq:
         return len(self.turn.tokens) + self.limit
 
 
-class _Batch:
+class Batch:
     """One stream_batch call: requests waiting for room, the running ones, the generator."""
 
     def __init__(self, backend: MlxBackend) -> None:
@@ -114,8 +98,8 @@ class _Batch:
                 yield from ((request, event) for event in opened)
                 continue
             room = self.backend.info.context_length - len(opened.tokens)
-            parser, text = reader(opened, request.options, self.backend._tokenizer)
-            self.waiting.append(_Seq(request, opened, parser, text,
+            reading, text = reader(opened, request.options, self.backend._tokenizer)
+            self.waiting.append(_Seq(request, opened, reading, text,
                                      opened.new_token_limit(request.options, room)))
 
     def _start_waiting(self) -> Iterator[Pair]:
@@ -186,9 +170,9 @@ class _Batch:
     def _token(self, response: Any) -> Iterator[Pair]:
         seq = self.running[response.uid]
         turn, request = seq.turn, seq.request
-        yield from ((request, e) for e in take(turn, response, seq.parser, seq.text))
-        finish = ending(turn, response, seq.parser, request.should_stop, request.options)
-        if finish is None:
+        yield from ((request, e) for e in take(turn, response, seq.reading, seq.text))
+        finish = ending(response, seq.reading, request.should_stop)
+        if not finish:
             return
         del self.running[response.uid]
         if response.finish_reason is None:  # ended here, not by the generator: take it out
@@ -197,7 +181,7 @@ class _Batch:
 
     def _end(self, seq: _Seq, finish: str) -> Iterator[Pair]:
         seq.turn.finish = finish
-        for event in [*final_events(seq.parser, seq.turn), seq.turn.done()]:
+        for event in [*final_events(seq.reading, seq.turn), seq.turn.done()]:
             yield seq.request, event
 
     def _fail_all(self, exc: BaseException) -> Iterator[Pair]:

@@ -3,16 +3,15 @@ its text and parser events token by token, how it ended, and its final Done."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from time import perf_counter
 from typing import Any
 
 from backends.base import GenerateOptions, ShouldStop
 from backends.errors import FailureKind
-from backends.events import Done, Event, Paused, StreamError, ToolCall
-from backends.nanbeige import opens_reasoning
-from backends.parser import OutputParser, over_budget
+from backends.events import Done, Event, StreamError, speed
+from backends.local import one_line
+from backends.parser import Reading
 
 PREFILL_STEP = 512  # tokens per prefill chunk; cancel is checked between chunks
 
@@ -30,8 +29,6 @@ class Turn:
     first_token_at: float = 0.0
     prefill_started: float = 0.0
     finish: str = "length"
-    saw_tool_call: bool = False
-    reasoning: int = 0  # tokens generated inside the reasoning
     resumed: list[int] = field(default_factory=list)  # a paused part's tokens (in `tokens`)
 
     def new_token_limit(self, options: GenerateOptions, room: int) -> int:
@@ -43,17 +40,11 @@ class Turn:
         first = self.first_token_at or end
         cached = max(0, self.reused - self.computed)
         new_tokens = len(self.tokens) - cached
-        prefill_s, decode_s = first - self.prefill_started, end - first
+        prefill_s = first - self.prefill_started
         stop_token = 1 if self.finish in ("stop", "tool_calls") and self.generated else 0
-        timings = {
-            "ttft_ms": (first - self.started) * 1000,
-            "prefill_ms": prefill_s * 1000,
-            "decode_ms": decode_s * 1000,
-            "prefill_tokens_per_second": new_tokens / prefill_s if prefill_s > 0 else 0.0,
-            # The first token comes out of the prefill; decode speed counts the ones after it.
-            "tokens_per_second": (len(self.generated) - 1) / decode_s
-            if decode_s > 0 and len(self.generated) > 1 else 0.0,
-        }
+        timings = {**speed(self.started, first, end, len(self.generated)),
+                   "prefill_ms": prefill_s * 1000,
+                   "prefill_tokens_per_second": new_tokens / prefill_s if prefill_s > 0 else 0.0}
         prompt = len(self.tokens) - len(self.resumed)  # a paused part counts as output
         return Done(self.finish, prompt_tokens=prompt, cached_prompt_tokens=min(cached, prompt),
                     completion_tokens=len(self.resumed) + len(self.generated) - stop_token,
@@ -83,60 +74,38 @@ class Text:
         return str(self._detokenizer.last_segment)
 
 
-def reader(turn: Turn, options: GenerateOptions, tokenizer: Any) -> tuple[OutputParser, Text]:
-    """The parser and detokenizer of a generation, past its paused part when it resumes."""
-    parser = OutputParser(options.tool_call_format, starts_in_reasoning=opens_reasoning(
-        turn.prompt), tools=options.tools)
-    text = Text(tokenizer.detokenizer)
-    _resume(turn, parser, text)
-    return parser, text
-
-
-def _resume(turn: Turn, parser: OutputParser, text: Text) -> None:
-    """Go on from a paused part: its tokens go through the detokenizer and the parser exactly
-    as when they were generated, their events dropped (the client has them), so the parser's
-    state (reasoning or answer, held whitespace, a tag half seen) and counts are those of an
-    answer never paused."""
+def reader(turn: Turn, options: GenerateOptions, tokenizer: Any) -> tuple[Reading, Text]:
+    """The reading and detokenizer of a generation, past its paused part when it resumes: its
+    tokens go through both exactly as when they were generated, their events dropped (the
+    client has them), so the parser's state (reasoning or answer, held whitespace, a tag half
+    seen) and counts are those of an answer never paused."""
+    reading, text = Reading(turn.prompt, options), Text(tokenizer.detokenizer)
     for token in turn.resumed:
-        turn.reasoning += parser.in_reasoning
-        for event in parser.feed(text.add(token)):
-            turn.saw_tool_call = turn.saw_tool_call or isinstance(event, ToolCall)
+        reading.feed(text.add(token))
+    return reading, text
 
 
-def take(turn: Turn, response: Any, parser: OutputParser, text: Text) -> list[Event]:
+def take(turn: Turn, response: Any, reading: Reading, text: Text) -> list[Event]:
     """One generated token (a response with .token and .finish_reason): its events."""
     turn.first_token_at = turn.first_token_at or perf_counter()
     turn.generated.append(int(response.token))
-    turn.reasoning += parser.in_reasoning
-    events = parser.feed(text.of(response))
-    turn.saw_tool_call = turn.saw_tool_call or any(isinstance(e, ToolCall) for e in events)
-    return events
+    return reading.feed(text.of(response))
 
 
-def ending(turn: Turn, response: Any, parser: OutputParser, should_stop: ShouldStop,
-           options: GenerateOptions) -> str | None:
+def ending(response: Any, reading: Reading, should_stop: ShouldStop) -> str:
     """Why the generation ends after this token (the engine's reason first, then the
-    person's stop, then the thinking budget), or None when it goes on."""
+    person's stop, then the thinking budget), or "" when it goes on."""
     if response.finish_reason:
         return str(response.finish_reason)
     if should_stop():
         return "cancelled"
-    if over_budget(turn.reasoning, options, parser):
-        return "thinking_budget"
-    return None
+    return "thinking_budget" if reading.over_budget() else ""
 
 
-def final_events(parser: OutputParser, turn: Turn) -> Iterator[Event]:
+def final_events(reading: Reading, turn: Turn) -> list[Event]:
     """What follows the last token, before Done: Paused when stopped, the parser's end."""
-    if turn.finish == "cancelled" and turn.resumed + turn.generated:
-        yield Paused(tuple(turn.resumed + turn.generated))  # before the parser's end
-    for event in parser.finish():
-        if turn.finish == "cancelled" and isinstance(event, StreamError):
-            continue  # a call cut off by the user's own cancel is not an error to report
-        turn.saw_tool_call = turn.saw_tool_call or isinstance(event, ToolCall)
-        yield event
-    if turn.finish == "stop" and turn.saw_tool_call:
-        turn.finish = "tool_calls"
+    events, turn.finish = reading.close(turn.finish, turn.resumed + turn.generated)
+    return events
 
 
 def failed(turn: Turn, exc: BaseException) -> list[Event]:
@@ -144,9 +113,3 @@ def failed(turn: Turn, exc: BaseException) -> list[Event]:
     turn.finish = "error"
     return [StreamError(f"MLX failed while generating: {one_line(exc)}",
                         kind=FailureKind.ENGINE_FAILED), turn.done()]
-
-
-def one_line(exc: BaseException, limit: int = 300) -> str:
-    # Library messages can span lines; the user sees one readable line.
-    text = " ".join(str(exc).split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"

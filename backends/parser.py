@@ -42,12 +42,12 @@ import json
 import logging
 import re
 import tokenize
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from backends.base import GenerateOptions
-from backends.events import Event, ReasoningDelta, StreamError, TextDelta, ToolCall
-from backends.nanbeige import STOP_TEXTS, THINK_CLOSE, THINK_OPEN
+from backends.events import Event, Paused, ReasoningDelta, StreamError, TextDelta, ToolCall
+from backends.nanbeige import STOP_TEXTS, THINK_CLOSE, THINK_OPEN, opens_reasoning
 
 log = logging.getLogger(__name__)
 
@@ -143,31 +143,29 @@ class OutputParser:
         index, tag, verdict = self._next_tag(tags)
         if index < 0:
             keep = _held_prefix(self._buf, self._watched_tags(tags))
-            self._emit(self._buf[: len(self._buf) - keep], events, segment_ends=False)
-            self._buf = self._buf[len(self._buf) - keep:]
-            self._literal_upto = 0
+            self._emit_upto(len(self._buf) - keep, 0, events, segment_ends=False)
             return False
         if verdict == _UNDECIDED:  # `<tool_call>` seen, but not yet what follows it
-            self._emit(self._buf[:index], events, segment_ends=False)
-            self._buf = self._buf[index:]
-            self._literal_upto = 0
+            self._emit_upto(index, 0, events, segment_ends=False)
             return False
         if tag in STOP_TEXTS:  # the end of the turn spelled out as text: the answer ends there
-            self._emit(self._buf[:index], events, segment_ends=True)
-            self._buf, self._literal_upto, self._ended = "", 0, True
+            self._emit_upto(index, len(self._buf) - index, events, segment_ends=True)
+            self._ended = True
             return False
         if self._mode == _TEXT and tag in _STRAY_CLOSERS:  # closes nothing: not answer text
-            self._emit(self._buf[:index], events, segment_ends=False)
-            self._buf = self._buf[index + len(tag):]
-            self._literal_upto = 0
+            self._emit_upto(index, len(tag), events, segment_ends=False)
             return True
-        self._emit(self._buf[:index], events, segment_ends=True)
-        self._buf = self._buf[index + len(tag):]
-        self._literal_upto = 0
+        self._emit_upto(index, len(tag), events, segment_ends=True)
         # A call opened inside reasoning that never closed: the reasoning ends there.
         self._mode = _TOOL if tag == CALL_OPEN else _TEXT
         self._start_segment()
         return True
+
+    def _emit_upto(self, index: int, skip: int, events: list[Event], segment_ends: bool) -> None:
+        """Emit the buffer before `index`, drop `skip` characters there and keep the rest."""
+        self._emit(self._buf[:index], events, segment_ends)
+        self._buf = self._buf[index + skip:]
+        self._literal_upto = 0
 
     def _next_tag(self, tags: tuple[str, ...]) -> tuple[int, str, str]:
         """The first tag in the buffer that acts as markup: (index, tag, verdict) or (-1, "", "").
@@ -316,10 +314,42 @@ class OutputParser:
         return arguments
 
 
-def over_budget(reasoning_tokens: int, options: GenerateOptions, parser: OutputParser) -> bool:
-    """The engines' thinking-budget check: still reasoning, and the budget is spent."""
-    budget = options.thinking_budget
-    return budget is not None and parser.in_reasoning and reasoning_tokens >= budget
+class Reading:
+    """A local generation's output through its parser, token by token: what the engines (llama.cpp
+    and MLX, single and batched paths, and the scripted one) count alike, and how they close it."""
+
+    def __init__(self, prompt: str, options: GenerateOptions) -> None:
+        self.options = options
+        self.parser = OutputParser(options.tool_call_format, tools=options.tools,
+                                   starts_in_reasoning=opens_reasoning(prompt))
+        self.reasoning = 0  # tokens generated inside the reasoning
+        self.saw_call = False
+
+    def feed(self, text: str) -> list[Event]:
+        """The text of one generated token: its events."""
+        self.reasoning += self.parser.in_reasoning
+        events = self.parser.feed(text)
+        self.saw_call = self.saw_call or any(isinstance(e, ToolCall) for e in events)
+        return events
+
+    def over_budget(self) -> bool:
+        """The thinking-budget check: still reasoning, and the budget is spent."""
+        budget = self.options.thinking_budget
+        return budget is not None and self.parser.in_reasoning and self.reasoning >= budget
+
+    def close(self, finish: str, output: Sequence[int] = (), tail: str = ""
+              ) -> tuple[list[Event], str]:
+        """What follows the last token, before Done: Paused with the `output` tokens when a stop
+        cut it short (the generation may go on from them), then the `tail` text and what the
+        parser still held; and the finish reason ("tool_calls" for an answer that called)."""
+        cancelled = finish == "cancelled"
+        events: list[Event] = [Paused(tuple(output))] if cancelled and output else []
+        for event in self.parser.feed(tail) + self.parser.finish():
+            if cancelled and isinstance(event, StreamError):
+                continue  # a call cut off by the user's own stop is not an error to report
+            self.saw_call = self.saw_call or isinstance(event, ToolCall)
+            events.append(event)
+        return events, "tool_calls" if finish == "stop" and self.saw_call else finish
 
 
 def _held_prefix(buf: str, tags: tuple[str, ...]) -> int:

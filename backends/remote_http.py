@@ -186,8 +186,6 @@ def chat_request(messages: list[Message], options: GenerateOptions, model: str,
     return body
 
 
-
-
 def completion_request(prompt: str, options: GenerateOptions, model: str) -> dict[str, Any]:
     """The /v1/completions body for a prompt Hearth rendered with the model's template."""
     body: dict[str, Any] = {

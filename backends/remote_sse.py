@@ -9,7 +9,7 @@ from typing import Any
 
 from backends.base import GenerateOptions, ShouldStop
 from backends.errors import FailureKind
-from backends.events import Done, Event, StreamError, ToolCall
+from backends.events import Done, Event, StreamError, ToolCall, speed
 from backends.nanbeige import THINK_CLOSE, THINK_OPEN
 from backends.parser import OutputParser
 from backends.remote_http import as_int, error_text
@@ -216,13 +216,9 @@ class Turn:
         end = time.perf_counter()
         first = self.first or end
         completion = as_int(self.usage.get("completion_tokens")) or self.pieces
-        timings = {"ttft_ms": (first - self.started) * 1000, "decode_ms": (end - first) * 1000,
-                   "total_ms": (end - self.started) * 1000,
-                   "tokens_per_second": (completion - 1) / (end - first)
-                   if end > first and completion > 1 else 0.0}
         return Done(finish or self._finish_reason(), prompt_tokens=self._prompt_tokens(),
                     cached_prompt_tokens=self._cached_tokens(), completion_tokens=completion,
-                    timings=timings)
+                    timings=speed(self.started, first, end, completion))
 
     def _finish_reason(self) -> str:
         if self.cancelled:

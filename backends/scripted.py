@@ -12,9 +12,9 @@ from typing import NamedTuple
 from backends.base import BackendInfo, BatchRequest, GenerateOptions, Message, ShouldStop, TakeMore
 from backends.chat_format import ChatTemplate
 from backends.errors import BackendError, NotLoaded
-from backends.events import Done, Event, StreamError, ToolCall
-from backends.nanbeige import STOP_TEXTS, opens_reasoning
-from backends.parser import OutputParser, over_budget
+from backends.events import Done, Event, StreamError, speed
+from backends.nanbeige import STOP_TEXTS
+from backends.parser import Reading
 from backends.pass_costs import PassCosts
 
 # ChatML with the Nanbeige generation prompt, enough for tests to see what the "model" was sent.
@@ -153,10 +153,9 @@ class ScriptedBackend:
     def _replay(self, prompt: str, script: str | list[str], options: GenerateOptions,
                 should_stop: ShouldStop) -> Iterator[Event]:
         started = time.perf_counter()
-        parser = OutputParser(options.tool_call_format, tools=options.tools,
-                              starts_in_reasoning=opens_reasoning(prompt))
+        reading = Reading(prompt, options)
         chunks = _TOKEN_RE.findall(script) if isinstance(script, str) else list(script)
-        finish, saw_call, first, reasoning = "stop", False, 0.0, 0
+        finish, first = "stop", 0.0
         sent: list[str] = []
         for chunk in chunks:
             if should_stop():
@@ -171,20 +170,13 @@ class ScriptedBackend:
                 time.sleep(self._delay)
             first = first or time.perf_counter()
             sent.append(chunk)
-            reasoning += parser.in_reasoning
-            for event in parser.feed(chunk):
-                saw_call = saw_call or isinstance(event, ToolCall)
-                yield event
-            if over_budget(reasoning, options, parser):
+            yield from reading.feed(chunk)
+            if reading.over_budget():
                 finish = "thinking_budget"
                 break
-        for event in parser.finish():
-            if finish == "cancelled" and isinstance(event, StreamError):
-                continue  # a call cut off by the user's own cancel is not an error
-            saw_call = saw_call or isinstance(event, ToolCall)
-            yield event
-        yield self._done(prompt, sent, "tool_calls" if finish == "stop" and saw_call else finish,
-                         started, first)
+        events, finish = reading.close(finish)
+        yield from events
+        yield self._done(prompt, sent, finish, started, first)
 
     def _done(self, prompt: str, sent: list[str], finish: str, started: float,
               first: float) -> Done:
@@ -198,6 +190,4 @@ class ScriptedBackend:
         end = time.perf_counter()
         first = first or end
         return Done(finish, prompt_tokens=len(tokens), cached_prompt_tokens=cached,
-                    completion_tokens=len(sent), timings={
-                        "ttft_ms": (first - started) * 1000, "decode_ms": (end - first) * 1000,
-                        "total_ms": (end - started) * 1000})
+                    completion_tokens=len(sent), timings=speed(started, first, end, len(sent)))

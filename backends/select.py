@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import importlib.util
 import platform
-from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from backends.engines import CHOICES
 from backends.errors import (
@@ -21,8 +20,7 @@ from backends.errors import (
 from backends.prefix_cache import DEFAULT_LIMIT_BYTES
 
 if TYPE_CHECKING:
-    from backends.base import Backend, BackendInfo, GenerateOptions, Message, ShouldStop
-    from backends.events import Event
+    from backends.base import Backend
 
 ENGINES = CHOICES  # the test engine is built by tests and the hidden CLI hook, never chosen
 
@@ -132,51 +130,29 @@ def choose_engine(model_path: str, engine: str = "auto", url: str = "",
     # Automatic runs a chosen local model here; a saved server URL is used only without one
     # (a URL left in the field must not silently send everything to a server).
     if engine == "remote" or (engine == "auto" and url and not model_path):
-        return _remote(engine, url)
+        if not url:
+            raise EngineUnavailable("The remote engine needs a server URL (settings or --url)")
+        chosen = engine == "remote"
+        return EngineChoice("remote", EngineWhy.CHOSEN_REMOTE if chosen
+                            else EngineWhy.REMOTE_NO_LOCAL_MODEL, url)
     info = platform_info or PlatformInfo.detect()
     fmt = model_format(model_path)
-    if engine == "llama":
-        return _forced_llama(fmt, info)
-    if engine == "mlx":
-        return _forced_mlx(fmt, info)
-    return _llama_auto(info) if fmt == "gguf" else _mlx_auto(info)
-
-
-def _remote(engine: str, url: str) -> EngineChoice:
-    if not url:
-        raise EngineUnavailable("The remote engine needs a server URL (settings or --url)")
-    if engine == "remote":
-        return EngineChoice("remote", EngineWhy.CHOSEN_REMOTE, url)
-    return EngineChoice("remote", EngineWhy.REMOTE_NO_LOCAL_MODEL, url)
-
-
-def _forced_llama(fmt: str, info: PlatformInfo) -> EngineChoice:
-    if fmt != "gguf":
+    if engine == "llama" and fmt != "gguf":
         raise UnsupportedModel("llama.cpp runs .gguf files, and this is an MLX model folder: "
                                "choose the MLX engine or a GGUF build of the model")
-    _need_llama(info)
-    return EngineChoice("llama", EngineWhy.CHOSEN_LLAMA)
-
-
-def _forced_mlx(fmt: str, info: PlatformInfo) -> EngineChoice:
-    if fmt != "mlx":
+    if engine == "mlx" and fmt != "mlx":
         raise UnsupportedModel("MLX runs MLX model folders, and this is a GGUF file: "
                                "choose llama.cpp or an MLX build of the model")
+    if fmt == "gguf":
+        if not info.llama_available:
+            raise EngineUnavailable("llama.cpp is not installed: pip install llama-cpp-python")
+        metal = EngineWhy.GGUF_METAL if info.system == "Darwin" else EngineWhy.GGUF
+        return EngineChoice("llama", EngineWhy.CHOSEN_LLAMA if engine == "llama" else metal)
     _need_mlx(info)
-    return EngineChoice("mlx", EngineWhy.CHOSEN_MLX)
-
-
-def _llama_auto(info: PlatformInfo) -> EngineChoice:
-    _need_llama(info)
-    metal = info.system == "Darwin"
-    return EngineChoice("llama", EngineWhy.GGUF_METAL if metal else EngineWhy.GGUF)
-
-
-def _mlx_auto(info: PlatformInfo) -> EngineChoice:
-    _need_mlx(info)
-    if info.apple_silicon:
-        return EngineChoice("mlx", EngineWhy.MLX_APPLE_SILICON)
-    return EngineChoice("mlx", EngineWhy.MLX_CPU)
+    if engine == "mlx":
+        return EngineChoice("mlx", EngineWhy.CHOSEN_MLX)
+    return EngineChoice("mlx", EngineWhy.MLX_APPLE_SILICON if info.apple_silicon
+                        else EngineWhy.MLX_CPU)
 
 
 def _need_mlx(info: PlatformInfo) -> None:
@@ -188,11 +164,6 @@ def _need_mlx(info: PlatformInfo) -> None:
     raise EngineUnavailable("This is an MLX model folder, and MLX is not installed on this "
                             "machine (it runs on Apple Silicon, or on Linux with mlx-lm[cpu]); "
                             "download the GGUF build of the model instead")
-
-
-def _need_llama(info: PlatformInfo) -> None:
-    if not info.llama_available:
-        raise EngineUnavailable("llama.cpp is not installed: pip install llama-cpp-python")
 
 
 def create_backend(model_path: str, engine: str = "auto", url: str = "", remote_model: str = "",
@@ -209,25 +180,14 @@ def create_backend(model_path: str, engine: str = "auto", url: str = "", remote_
     template_file: or the .jinja file the user chose for it; speculate: local engines verify
     prompt-lookup drafts (backends/prompt_lookup.py)."""
     choice = choose_engine(model_path, engine, url, platform_info)
-    backend = _construct(choice.engine, model_path, url, remote_model, context_length, kv_type,
-                         cache_dir, threads, prefix_limit_bytes, known_template, template_file,
-                         speculate)
-    return _with_reason(backend, choice.reason)
-
-
-def _construct(engine: str, model_path: str, url: str, remote_model: str, context_length: int,
-               kv_type: str, cache_dir: Path | None, threads: int = 0,
-               prefix_limit_bytes: int = DEFAULT_LIMIT_BYTES,
-               known_template: bool = False, template_file: str = "",
-               speculate: bool = True) -> Backend:
     # Engine modules are imported only for the engine chosen, keeping `import backends` cheap.
     backend: Backend
-    if engine == "remote":
+    if choice.engine == "remote":
         from backends.remote import RemoteBackend
 
         backend = RemoteBackend(url, model=remote_model, chat_template=_local_template(model_path),
                                 context_length=context_length)
-    elif engine == "mlx":
+    elif choice.engine == "mlx":
         from backends.mlx_backend import MlxBackend
 
         backend = MlxBackend(model_path, context_length=context_length, kv_type=kv_type,
@@ -241,6 +201,7 @@ def _construct(engine: str, model_path: str, url: str, remote_model: str, contex
                                   prefix_limit_bytes=prefix_limit_bytes,
                                   known_template=known_template, template_file=template_file,
                                   speculate=speculate)
+    backend.info.reason = choice.reason  # every engine keeps one info object for its life
     return backend
 
 
@@ -257,50 +218,3 @@ def _local_template(model_path: str) -> str:
         return inspect_folder(model_path).chat_template
     except (BackendError, OSError, ValueError):
         return ""
-
-
-def _with_reason(backend: Backend, reason: str) -> Backend:
-    info = backend.info
-    info.reason = reason
-    if backend.info.reason == reason:
-        return backend
-    return _Reasoned(backend, reason)  # the backend builds a fresh info each time: wrap it
-
-
-class _Reasoned:
-    """Delegates to a backend whose info is rebuilt on each read, adding the selection reason."""
-
-    def __init__(self, backend: Backend, reason: str) -> None:
-        self._backend = backend
-        self._reason = reason
-
-    @property
-    def info(self) -> BackendInfo:
-        return replace(self._backend.info, reason=self._reason)
-
-    @property
-    def loaded(self) -> bool:
-        return self._backend.loaded
-
-    def load(self) -> None:
-        self._backend.load()
-
-    def unload(self) -> None:
-        self._backend.unload()
-
-    def render_prompt(self, messages: list[Message], options: GenerateOptions) -> str:
-        return self._backend.render_prompt(messages, options)
-
-    def count_tokens(self, text: str) -> int:
-        return self._backend.count_tokens(text)
-
-    def stream(self, messages: list[Message], options: GenerateOptions,
-               should_stop: ShouldStop) -> Iterator[Event]:
-        return self._backend.stream(messages, options, should_stop)
-
-    def forget_conversation(self, cache_key: str) -> None:
-        self._backend.forget_conversation(cache_key)
-
-    def __getattr__(self, name: str) -> Any:
-        # Optional engine abilities (base.LocalEngine: prefix warm-up, token counts) pass through.
-        return getattr(self._backend, name)

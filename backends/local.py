@@ -1,0 +1,92 @@
+"""What the local engines (llama.cpp, MLX) share: reading a prompt or refusing it, the key of
+its saved prefix, and the figures batching and drafting go by."""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from typing import Protocol
+
+from jinja2 import TemplateError
+
+from backends.base import GenerateOptions, Message
+from backends.chat_format import ChatTemplate
+from backends.errors import BackendError, FailureKind
+from backends.events import Done, Event, StreamError
+from backends.pass_costs import PassCosts
+from backends.prefix_cache import PrefixKey, engine_prefix_key, prefix_length
+from backends.prompt_lookup import PromptLookup
+from backends.safe_tokens import EncodedPrompt
+
+
+class _Prefix(Protocol):
+    fingerprint: str  # the loaded model's (file + context + KV type): part of every key
+
+
+class LocalBackend:
+    """The parts of LlamaCppBackend and MlxBackend that are the same on both engines."""
+
+    resumes_output = True  # a generation paused (events.Paused) goes on from resume_tokens
+
+    def __init__(self, kv_type: str, kv_types: Collection[str], speculate: bool) -> None:
+        """kv_types: the KV cache types the engine offers; speculate: verify prompt-lookup
+        drafts instead of decoding one token per pass."""
+        if kv_type not in kv_types:
+            raise BackendError(f"Unknown KV cache type {kv_type!r}: choose one of "
+                               f"{', '.join(kv_types)}")
+        self.speculate = speculate
+        self.pass_costs = PassCosts()  # what this model's verify passes cost, as measured
+        self._prefix: _Prefix | None = None
+        self._template: ChatTemplate | None = None
+
+    def encode_prompt(self, messages: list[Message], options: GenerateOptions,
+                      add_generation_prompt: bool = True) -> EncodedPrompt:
+        raise NotImplementedError  # each engine tokenizes its own way
+
+    def batch_gain(self, size: int) -> float:
+        return self.pass_costs.batch_gain(size)  # batch steps and verify passes alike
+
+    def prefix_tokens(self, messages: list[Message], options: GenerateOptions) -> int:
+        """Tokens of the rendered prefix (system message + tool schemas), as the engine reads it."""
+        return prefix_length(self, messages, options)
+
+    def _key(self, messages: list[Message], options: GenerateOptions,
+             tokens: list[int] | None) -> PrefixKey | None:
+        if self._prefix is None or self._template is None:
+            return None
+        return engine_prefix_key(self, self._prefix.fingerprint, messages, options, tokens)
+
+    def _drafter(self, tokens: list[int]) -> PromptLookup | None:
+        """The drafter of a generation that goes on from `tokens`, when drafts are verified."""
+        return PromptLookup(tokens, self.pass_costs) if self.speculate else None
+
+    def _read_prompt(self, messages: list[Message], options: GenerateOptions,
+                     context: int) -> EncodedPrompt | list[Event]:
+        """The prompt's text and tokens (then the output it goes on from), or the events that
+        refuse it: a template that cannot format it, or more tokens than the context holds."""
+        try:
+            encoded = self.encode_prompt(messages, options)
+        except (ValueError, TypeError, TemplateError) as exc:  # messages the template refuses
+            return [StreamError("The chat template could not format this conversation: "
+                                f"{one_line(exc)}", kind=FailureKind.ENGINE_FAILED),
+                    Done("error")]
+        tokens = encoded.tokens + options.resume_tokens
+        if len(tokens) >= context:
+            return [StreamError(f"The conversation is {len(tokens):,} tokens long, more than the "
+                                f"model's {context:,}-token context: start a new chat or raise "
+                                "the context length", kind=FailureKind.CONTEXT_FULL),
+                    Done("error", prompt_tokens=len(tokens))]
+        return EncodedPrompt(encoded.text, tokens)
+
+
+def with_drafts(done: Done, drafter: PromptLookup | None) -> Done:
+    """`done`, its timings with what the drafter did when the generation verified drafts."""
+    if drafter is not None:
+        done.timings.update(drafted_tokens=float(drafter.stats.drafted),
+                            accepted_draft_tokens=float(drafter.stats.accepted))
+    return done
+
+
+def one_line(exc: BaseException, limit: int = 300) -> str:
+    # Library messages can span lines; the user sees one readable line.
+    text = " ".join(str(exc).split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
