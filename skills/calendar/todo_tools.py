@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from skills.base import ReadOnlyTool, Skill, SkillContext, SkillError, SkillResult
+from skills.calendar.calendar_tool import CalendarTool
 from skills.calendar.store import CalendarStore
 from skills.calendar.timeutil import describe, parse_when
 from skills.calendar.todos import PRIORITY_WORDS, Todo
-from skills.calendar.tools import CalendarTool
 
 
 def todo_line(todo: Todo) -> str:

@@ -7,6 +7,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from skills.base import ReadOnlyTool, Skill, SkillContext, SkillError, SkillResult
+from skills.calendar.calendar_tool import CalendarTool
 from skills.calendar.display import view_days, view_times
 from skills.calendar.freetime import free_slots, parse_working_hours
 from skills.calendar.model import Event, Occurrence
@@ -47,14 +48,6 @@ def line(occ: Occurrence, tz: str = "") -> str:
     repeat = " (repeats)" if occ.recurrence_id is not None else ""
     cancelled = " (cancelled)" if e.cancelled else ""
     return f"- {e.title}: {span}{where}{repeat}{cancelled} [uid {e.uid}]"
-
-
-class CalendarTool:
-    """A tool on the calendar store; `timezone` is the zone a change is described in before
-    it runs (a running call has the turn's zone in its context)."""
-
-    def __init__(self, store: CalendarStore, timezone: str = "UTC") -> None:
-        self.store, self.timezone = store, timezone
 
 
 class ListEvents(ReadOnlyTool, CalendarTool):
