@@ -35,11 +35,11 @@ def common_prefix(a: list[int], b: list[int]) -> int:
 
 
 def _dump(entry: CacheEntry, path: Path) -> None:
-    mlx_state.save(path, entry.cache, {"tokens": json.dumps(entry.tokens)}, sealed=False)
+    mlx_state.save(path, entry.cache, {"tokens": json.dumps(entry.tokens)}, sealed=True)
 
 
 def _load(path: Path) -> CacheEntry:
-    cache, meta = mlx_state.load(path, sealed=False)
+    cache, meta = mlx_state.load(path, sealed=False)  # files saved before checksums: unchecked
     tokens = json.loads(meta["tokens"])
     if not isinstance(tokens, list) or not cache:
         raise ValueError("not a Hearth MLX prompt cache")

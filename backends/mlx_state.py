@@ -29,32 +29,50 @@ def save(path: Path, cache: list[Any], metadata: dict[str, str], sealed: bool) -
 
     # MLX picks the format from the name and appends ".safetensors" to names without it.
     staged = path.with_name(path.name + ".safetensors")
+    width = _crcs_width(cache) if sealed else 0
+    if sealed:  # room for the checksums in the header, filled in once the data is written
+        metadata = {**metadata, CRCS_KEY.removeprefix("0."): " " * width}
     try:
         try:
             save_prompt_cache(str(staged), cache, metadata)
+            if sealed:
+                _seal(staged, width)
         except (RuntimeError, ValueError) as exc:  # MLX reports write failures as RuntimeError
             raise OSError(f"could not write {staged.name}: {exc}") from exc
-        if sealed:
-            _seal(staged)
         os.replace(staged, path)
     finally:
         staged.unlink(missing_ok=True)
 
 
-def _seal(path: Path) -> None:
-    """Add the chunk checksums of the tensor data to the header (so damage is detected).
+def _crcs_width(cache: list[Any]) -> int:
+    """Characters enough for the checksum list of what save_prompt_cache writes of `cache`."""
+    import mlx.core as mx
+    from mlx.utils import tree_flatten
 
-    Tensor offsets count from the end of the header, so a rewritten header keeps them valid."""
-    blob = memoryview(path.read_bytes())
-    header, start = parse_header(blob)
-    header.setdefault("__metadata__", {})[CRCS_KEY] = json.dumps(chunk_crcs(blob[start:]))
-    text = json.dumps(header, separators=(",", ":")).encode()
-    text += b" " * (-len(text) % 8)  # the format allows space padding; keeps data aligned
-    with path.open("wb") as handle:
-        handle.write(struct.pack("<Q", len(text)) + text)
-        handle.write(blob[start:])
-        handle.flush()
-        os.fsync(handle.fileno())
+    size = 0
+    for value in dict(tree_flatten([c.state for c in cache])).values():
+        # mlx_lm writes a number as a one-value array, a string as one int32 per character.
+        size += value.nbytes if isinstance(value, mx.array) else 8 + 4 * len(str(value))
+    chunks = -(-size // CHUNK)
+    return 2 + 11 * chunks  # "[" + up to 10 digits and a comma each + "]"
+
+
+def _seal(path: Path, width: int) -> None:
+    """Write the chunk checksums of the tensor data into the room left for them in the header.
+
+    The data was just written, so the checksums are computed over the page cache; only the
+    header's few bytes are written again (no fsync: a file torn by a crash fails its check)."""
+    view = map_file(path)
+    _, start = parse_header(view)
+    crcs = json.dumps(chunk_crcs(view[start:]), separators=(",", ":")).encode()
+    room = b'"' + CRCS_KEY.encode() + b'":"' + b" " * width + b'"'
+    at = bytes(view[8:start]).find(room)
+    del view  # the mapping goes before the file is written to
+    if at < 0 or len(crcs) > width:
+        raise OSError(f"could not seal {path.name}: no room for its checksums")
+    with path.open("r+b") as handle:
+        handle.seek(8 + at + len(room) - width - 1)
+        handle.write(crcs.ljust(width))
 
 
 def parse_header(view: memoryview) -> tuple[dict[str, Any], int]:
@@ -81,7 +99,7 @@ def load(path: Path, sealed: bool) -> tuple[list[Any], dict[str, str]]:
 
     `sealed`: the file must carry chunk checksums (a prefix; one saved with a single checksum
     by an older Hearth is refused, so it is recomputed once). Otherwise a file without them is
-    read unchecked, as conversation caches are saved."""
+    read unchecked (conversation caches were saved so before)."""
     import mlx.core as mx
     from mlx_lm.models.cache import load_prompt_cache
 

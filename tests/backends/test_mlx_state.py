@@ -63,7 +63,7 @@ def test_one_flipped_byte_in_a_sealed_cache_is_found(tmp_path: Path) -> None:
 
 def test_a_sealed_cache_is_required_where_asked(tmp_path: Path) -> None:
     path = tmp_path / "state.safetensors"
-    mlx_state.save(path, caches(), {}, sealed=False)  # as conversation caches are saved
+    mlx_state.save(path, caches(), {}, sealed=False)  # as conversation caches were saved
     assert len(mlx_state.load(path, sealed=False)[0]) == 2
     with pytest.raises(StateReadError, match="no checksums"):
         mlx_state.load(path, sealed=True)
