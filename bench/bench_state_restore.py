@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import ctypes
 import os
+import random
 import statistics
 import struct
 import sys
@@ -148,13 +149,17 @@ def _mlx(args: argparse.Namespace) -> None:
         restore_chat()
         figures: dict[str, list[float]] = {"read prefix": [], "prefix": [], "read chat": [],
                                            "chat": [], "before": [], "alone": []}
+        # Each restore right after its own file's plain read. What ran just before a figure
+        # (memory freed, a mapping gone) shifts it, so the order is shuffled each repeat.
+        units: list[list[tuple[str, Path, Callable[[], object]]]] = [
+            [("read prefix", prefix, prefix.read_bytes), ("prefix", prefix, restore_prefix)],
+            [("before", prefix, restore_before)], [("alone", prefix, mlx_alone)],
+            [("read chat", chat, chat.read_bytes), ("chat", chat, restore_chat)]]
+        order = random.Random(0)
         for _ in range(args.repeats):  # interleaved: a load spike hits all alike
-            figures["read prefix"].append(_timed(prefix, prefix.read_bytes))
-            figures["prefix"].append(_timed(prefix, restore_prefix))
-            figures["before"].append(_timed(prefix, restore_before))
-            figures["alone"].append(_timed(prefix, mlx_alone))
-            figures["read chat"].append(_timed(chat, chat.read_bytes))
-            figures["chat"].append(_timed(chat, restore_chat))
+            order.shuffle(units)
+            for name, path, work in (arm for unit in units for arm in unit):
+                figures[name].append(_timed(path, work))
         sizes = prefix.stat().st_size, chat.stat().st_size
     med = {name: statistics.median(values) for name, values in figures.items()}
     print(f"MLX prompt caches: prefix {sizes[0] / 2**20:.1f} MiB, conversation "
