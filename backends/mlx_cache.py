@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from backends import mlx_state
 from backends.kv_cache import ANONYMOUS_KEY, ConversationCaches, StateCodec
 
 DEFAULT_KEY = ANONYMOUS_KEY
@@ -35,26 +35,15 @@ def common_prefix(a: list[int], b: list[int]) -> int:
 
 
 def _dump(entry: CacheEntry, path: Path) -> None:
-    from mlx_lm.models.cache import save_prompt_cache
-
-    # MLX appends ".safetensors" to names lacking it, so write beside the target, then rename.
-    staged = path.with_name(path.name + ".safetensors")
-    try:
-        save_prompt_cache(str(staged), entry.cache, {"tokens": json.dumps(entry.tokens)})
-    except (RuntimeError, ValueError) as exc:  # MLX reports write failures as RuntimeError
-        staged.unlink(missing_ok=True)
-        raise OSError(f"could not write {staged.name}: {exc}") from exc  # the store skips it
-    os.replace(staged, path)
+    mlx_state.save(path, entry.cache, {"tokens": json.dumps(entry.tokens)}, sealed=True)
 
 
 def _load(path: Path) -> CacheEntry:
-    from mlx_lm.models.cache import load_prompt_cache
-
-    cache, meta = load_prompt_cache(str(path), return_metadata=True)  # type: ignore[no-untyped-call]
+    cache, meta = mlx_state.load(path, sealed=False)  # files saved before checksums: unchecked
     tokens = json.loads(meta["tokens"])
     if not isinstance(tokens, list) or not cache:
         raise ValueError("not a Hearth MLX prompt cache")
-    return CacheEntry([int(t) for t in tokens], list(cache))
+    return CacheEntry([int(t) for t in tokens], cache)
 
 
 MLX_CODEC: StateCodec[CacheEntry] = StateCodec(

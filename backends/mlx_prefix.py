@@ -1,15 +1,13 @@
-"""The shared prompt prefix on MLX: its prompt cache saved as safetensors, restored or computed."""
+"""The shared prompt prefix on MLX: its prompt cache saved checksummed, restored or computed."""
 
 from __future__ import annotations
 
 import json
-import os
-import struct
-import zlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from backends import mlx_state
 from backends.base import OnProgress, ShouldStop
 from backends.mlx_cache import CacheEntry, common_prefix
 from backends.prefix_cache import (
@@ -21,113 +19,22 @@ from backends.prefix_cache import (
     PrefixStore,
 )
 
-CRC_KEY = "0.crc32"
 # Makes a fresh per-slot cache list; prefills tokens into a cache (quantizing as the turn does).
 NewCache = Callable[[], list[Any]]
 Prefill = Callable[[list[Any], list[int]], None]
 
 
 def _dump(entry: CacheEntry, meta: dict[str, str], tokens: Sequence[int], path: Path) -> None:
-    from mlx_lm.models.cache import save_prompt_cache
-
-    # MLX picks the format from the name and appends ".safetensors" to names without it.
-    staged = path.with_name(path.name + ".safetensors")
-    try:
-        save_prompt_cache(str(staged), entry.cache, {**meta, "tokens": json.dumps(list(tokens))})
-    except (RuntimeError, ValueError) as exc:  # MLX reports write failures as RuntimeError
-        staged.unlink(missing_ok=True)
-        raise OSError(f"could not write {staged.name}: {exc}") from exc
-    try:
-        _seal(staged)
-        os.replace(staged, path)
-    finally:
-        staged.unlink(missing_ok=True)
-
-
-def _seal(path: Path) -> None:
-    """Add a CRC-32 of the tensor bytes to the safetensors metadata (so damage is detected).
-
-    Tensor offsets count from the end of the header, so a rewritten header keeps them valid."""
-    blob = path.read_bytes()
-    header, data = _split(blob)
-    # mlx_lm flattens [user metadata, classes, scalars]: "0.<name>" is ours.
-    header.setdefault("__metadata__", {})[CRC_KEY] = str(zlib.crc32(data))
-    text = json.dumps(header, separators=(",", ":")).encode()
-    text += b" " * (-len(text) % 8)  # the format allows space padding; keeps data aligned
-    with path.open("wb") as handle:
-        handle.write(struct.pack("<Q", len(text)) + text)
-        handle.write(data)
-        handle.flush()
-        os.fsync(handle.fileno())
-
-
-def _split(blob: bytes) -> tuple[dict[str, Any], bytes]:
-    if len(blob) < 8:
-        raise PrefixFileError("the file is truncated")
-    (length,) = struct.unpack_from("<Q", blob)
-    if 8 + length > len(blob):
-        raise PrefixFileError("the file is truncated")
-    header = json.loads(blob[8:8 + length])
-    if not isinstance(header, dict):
-        raise PrefixFileError("it is not a safetensors file")
-    return header, blob[8 + length:]
-
-
-def _header(path: Path) -> tuple[dict[str, Any], int]:
-    """The safetensors header and where the tensor bytes start, the file size checked
-    against it: only the header is read (a truncated file never reaches MLX's reader)."""
-    with path.open("rb") as handle:
-        head = handle.read(8)
-        if len(head) < 8:
-            raise PrefixFileError("the file is truncated")
-        (length,) = struct.unpack("<Q", head)
-        text = handle.read(length)
-        size = os.fstat(handle.fileno()).st_size
-    if len(text) < length:
-        raise PrefixFileError("the file is truncated")
-    header, _ = _split(head + text)
-    ends = [int(v["data_offsets"][1]) for k, v in header.items() if k != "__metadata__"]
-    if 8 + length + max(ends, default=0) != size:
-        raise PrefixFileError("the file is truncated")
-    return header, 8 + length
-
-
-def _check(cache: list[Any], header: dict[str, Any], start: int, path: Path) -> None:
-    """Raise PrefixFileError unless the tensors MLX read have the CRC-32 the file was sealed
-    with. The check runs over the arrays MLX holds, in the file's order, so the file is read
-    from disk once (MLX's own read; it used to be read and checked first, then read again),
-    and the cache is handed on only when it matches."""
-    import mlx.core as mx
-    from mlx.utils import tree_flatten
-
-    loaded = dict(tree_flatten([c.state for c in cache]))
-    mx.eval([v for v in loaded.values() if isinstance(v, mx.array)])
-    tensors = sorted((int(v["data_offsets"][0]), int(v["data_offsets"][1]), k)
-                     for k, v in header.items() if k != "__metadata__")
-    crc = 0
-    with path.open("rb") as handle:
-        for begin, end, name in tensors:
-            value = loaded.get(name)
-            if isinstance(value, mx.array):
-                crc = zlib.crc32(memoryview(value), crc)  # type: ignore[arg-type]  # a buffer
-            else:  # a scalar MLX gave back as a number (the cache's offset): its few bytes
-                handle.seek(start + begin)
-                crc = zlib.crc32(handle.read(end - begin), crc)
-    if header.get("__metadata__", {}).get(CRC_KEY) != str(crc):
-        raise PrefixFileError("the file is damaged (checksum mismatch)")
+    mlx_state.save(path, entry.cache, {**meta, "tokens": json.dumps(list(tokens))}, sealed=True)
 
 
 def _load(path: Path) -> tuple[CacheEntry, dict[str, str], list[int]]:
-    from mlx_lm.models.cache import load_prompt_cache
-
-    header, start = _header(path)
-    cache, meta = load_prompt_cache(str(path), return_metadata=True)  # type: ignore[no-untyped-call]
-    _check(cache, header, start, path)  # before the cache goes anywhere near the model
+    cache, meta = mlx_state.load(path, sealed=True)  # checked before it goes near the model
     tokens = [int(t) for t in json.loads(meta.get("tokens", "[]"))]
     offsets = {int(getattr(c, "offset", -1)) for c in cache}
     if not cache or offsets != {len(tokens)}:
         raise PrefixFileError("its cache does not hold the tokens it lists")
-    return CacheEntry(tokens, list(cache)), dict(meta), tokens
+    return CacheEntry(tokens, cache), meta, tokens
 
 
 MLX_PREFIX_CODEC: PrefixCodec[CacheEntry] = PrefixCodec(

@@ -27,23 +27,25 @@ def chunk_crcs(data: bytes | bytearray | memoryview, chunk: int = CHUNK) -> list
     return [zlib.crc32(view[start:start + chunk]) for start in range(0, len(view), chunk)]
 
 
-def map_file(path: Path) -> memoryview:
+def map_file(path: Path, wait: bool = True) -> memoryview:
     """The whole file as a read-only view (a mapping: the page cache's pages, not a copy).
 
     Saved states are written beside their name and renamed into place, never rewritten in
-    place, so a mapped file cannot change under the reader."""
+    place, so a mapped file cannot change under the reader. `wait=False`: the disk is started
+    on every page but the view comes back at once, so the caller's first pass over it (a
+    checksum) runs while the rest arrives rather than after."""
     with path.open("rb") as handle:
         if os.name == "nt":  # Windows cannot delete a mapped file (a bad one is deleted)
             buffer = bytearray(os.fstat(handle.fileno()).st_size)
             handle.readinto(buffer)
             return memoryview(buffer)
-        if hasattr(mmap, "MAP_POPULATE"):  # Linux: read every page now, in large requests
+        if wait and hasattr(mmap, "MAP_POPULATE"):  # Linux: read every page now, in large requests
             # Read-only: populating a writable private mapping would copy every page.
             mapped = mmap.mmap(handle.fileno(), 0, flags=mmap.MAP_SHARED | mmap.MAP_POPULATE,
                                prot=mmap.PROT_READ)
         else:
             mapped = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
-            if hasattr(mapped, "madvise"):  # macOS: start the disk on every page at once
+            if hasattr(mapped, "madvise"):  # start the disk on every page at once
                 mapped.madvise(mmap.MADV_WILLNEED)
     return memoryview(mapped)  # the mapping lives as long as a view of it does
 

@@ -242,13 +242,16 @@ def test_cache_survives_unload_and_a_new_process(tiny_model, tmp_path: Path) -> 
     assert text_of(warm_events, ReasoningDelta) == text_of(cold_events, ReasoningDelta)
 
 
-def test_damaged_cache_file_is_rebuilt_not_fatal(tiny_model, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+@pytest.mark.parametrize("damage", ["garbage", "one flipped bit"])
+def test_damaged_cache_file_is_rebuilt_not_fatal(tiny_model, tmp_path: Path, damage: str) -> None:  # type: ignore[no-untyped-def]
     first = MlxBackend(str(tiny_model.mlx_dir), cache_dir=tmp_path)
     first.load()
     run(first, chat("hello"), max_tokens=2, cache_key="x")
     first.unload()
     for file in tmp_path.rglob("*.safetensors"):
-        file.write_bytes(b"garbage")
+        blob = bytearray(file.read_bytes())
+        blob[-100] ^= 0x01  # a value in the last tensor: the file still reads, wrongly
+        file.write_bytes(b"garbage" if damage == "garbage" else bytes(blob))
     again = MlxBackend(str(tiny_model.mlx_dir), cache_dir=tmp_path)
     again.load()
     _, done = run(again, chat("hello", "hi", "more"), max_tokens=2, cache_key="x")

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import shutil
+import struct
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +14,7 @@ import pytest
 
 from backends.base import GenerateOptions
 from backends.events import Done, TextDelta
+from backends.mlx_state import parse_header
 from backends.prefix_cache import PrefixCodec, PrefixKey, PrefixStore
 from tests.support.tiny_model import TinyModel
 
@@ -107,6 +111,35 @@ def test_a_damaged_prefix_file_is_recomputed_with_one_log_line(
     assert len(lines) == 1 and "recomputing" in lines[0].getMessage()
     assert lines[0].exc_info is None  # one line, no traceback
     assert len(prefix_files(tmp_path)) == 1  # recomputed and saved again, sound this time
+
+
+def test_an_mlx_prefix_saved_with_one_checksum_is_recomputed_once(
+        tiny_model: TinyModel, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Before chunk checksums an MLX prefix carried one CRC-32 of all its data: such a file
+    is replaced by a fresh one, with one log line, and the next engine restores that."""
+    first = mlx(tiny_model, tmp_path)
+    cold_text, _ = turn(first, chat("hello"), "a")
+    first.unload()
+    (path,) = prefix_files(tmp_path)
+    blob = path.read_bytes()
+    header, start = parse_header(memoryview(blob))
+    meta = header["__metadata__"]
+    del meta["0.crc32s"]
+    meta["0.crc32"] = str(zlib.crc32(blob[start:]))  # as Hearth sealed it before
+    text = json.dumps(header).encode()
+    path.write_bytes(struct.pack("<Q", len(text)) + text + blob[start:])
+    second = mlx(tiny_model, tmp_path)
+    with caplog.at_level(logging.WARNING):
+        text_b, done = turn(second, chat("hello"), "b")
+    second.unload()
+    lines = [r.getMessage() for r in caplog.records if r.name == "backends.prefix_cache"]
+    assert done.cached_prompt_tokens == 0 and text_b == cold_text
+    assert len(lines) == 1 and "older Hearth" in lines[0]
+    third = mlx(tiny_model, tmp_path)
+    _, warm = turn(third, chat("hello"), "c")
+    shared = prefix_length(third, chat("x"))
+    third.unload()
+    assert warm.cached_prompt_tokens == shared
 
 
 def test_a_prefix_file_of_another_model_is_not_loaded(
