@@ -39,9 +39,10 @@ from backends.base import BatchRequest, GenerateOptions, Message, TakeMore
 from backends.errors import FailureKind
 from backends.events import Event, Prefill, StreamError
 from backends.llama_answer import Answer, sampling_params, set_seed
-from backends.llama_prefix import common_prefix, matching_tokens
+from backends.llama_prefix import matching_tokens
 from backends.llama_state import SEQ as PERSON_SEQ
 from backends.pass_costs import PassCosts
+from backends.prefix_cache import common_prefix
 from backends.safe_tokens import EncodedPrompt
 
 CAPACITY = 4

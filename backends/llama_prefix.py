@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +12,7 @@ from backends.prefix_cache import (
     PrefixKey,
     PrefixOutcome,
     PrefixStore,
+    common_prefix,
 )
 
 
@@ -71,9 +71,3 @@ def matching_tokens(llm: Any, tokens: list[int]) -> int:
     """How many leading `tokens` the live context already holds (its KV is reusable)."""
     return common_prefix(llm.input_ids[: llm.n_tokens].tolist(), tokens)
 
-
-def common_prefix(held: Sequence[int], tokens: Sequence[int]) -> int:
-    """How many leading tokens the two sequences have in common."""
-    pairs = enumerate(zip(held, tokens, strict=False))
-    differ = (index for index, (old, new) in pairs if old != new)
-    return next(differ, min(len(held), len(tokens)))

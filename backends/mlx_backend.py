@@ -35,7 +35,7 @@ from backends.kv_cache import ConversationCaches
 from backends.local import LocalBackend, one_line, with_drafts
 from backends.memory import plan_for_model, require_fit
 from backends.mlx_batch import CAPACITY, Batch
-from backends.mlx_cache import DEFAULT_KEY, CacheEntry, common_prefix, conversation_caches
+from backends.mlx_cache import DEFAULT_KEY, CacheEntry, conversation_caches
 from backends.mlx_folder import MlxFolder, inspect_folder
 from backends.mlx_prefix import MlxPrefix
 from backends.mlx_speculate import LookupRun, lookup_stream
@@ -46,6 +46,7 @@ from backends.prefix_cache import (
     DEFAULT_LIMIT_BYTES,
     PrefixKey,
     PrefixOutcome,
+    common_prefix,
 )
 from backends.safe_tokens import (
     ControlStrings,

@@ -25,13 +25,6 @@ class CacheEntry:
         return sum(int(getattr(c, "nbytes", 0)) for c in self.cache)
 
 
-def common_prefix(a: list[int], b: list[int]) -> int:
-    """Length of the longest common prefix of two token lists."""
-    n = min(len(a), len(b))
-    for i in range(n):
-        if a[i] != b[i]:
-            return i
-    return n
 
 
 def _dump(entry: CacheEntry, path: Path) -> None:

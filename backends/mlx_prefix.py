@@ -9,7 +9,7 @@ from typing import Any
 
 from backends import mlx_state
 from backends.base import OnProgress, ShouldStop
-from backends.mlx_cache import CacheEntry, common_prefix
+from backends.mlx_cache import CacheEntry
 from backends.prefix_cache import (
     DEFAULT_LIMIT_BYTES,
     PrefixCodec,
@@ -17,6 +17,7 @@ from backends.prefix_cache import (
     PrefixKey,
     PrefixOutcome,
     PrefixStore,
+    common_prefix,
 )
 
 # Makes a fresh per-slot cache list; prefills tokens into a cache (quantizing as the turn does).

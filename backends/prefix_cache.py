@@ -217,3 +217,10 @@ def prefix_key(fingerprint: str, text: str, prefix_tokens: Sequence[int],
                                       or list(prompt_tokens[:n]) != list(prefix_tokens)):
         return None
     return PrefixKey.of(fingerprint, text, prefix_tokens)
+
+
+def common_prefix(held: Sequence[int], tokens: Sequence[int]) -> int:
+    """How many leading tokens the two sequences have in common."""
+    pairs = enumerate(zip(held, tokens, strict=False))
+    differ = (index for index, (old, new) in pairs if old != new)
+    return next(differ, min(len(held), len(tokens)))

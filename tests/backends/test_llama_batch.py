@@ -181,7 +181,7 @@ def agent_request(*texts: str) -> BatchRequest:
 
 
 def test_requests_with_one_system_prompt_share_its_cells(backend: LlamaCppBackend) -> None:
-    from backends.llama_prefix import common_prefix
+    from backends.prefix_cache import common_prefix
 
     first, second = agent_request("List the files."), agent_request("Read notes.txt.")
     solo = alone(backend, second)
