@@ -139,5 +139,8 @@ def test_mlx_tokens_sampled_with_drafts_follow_the_plain_distribution(
                         lambda done, total: None, {})
         return tuple(r.token for r in lookup_stream(run, prompt, drafter))
 
-    assert_same_distribution(sample, SAMPLES // 2)  # mlx_lm's decoding costs ~15 ms a sample
+    # mlx_lm's decoding costs ~25 ms a sample here. Seeded, 300 an arm give (measured): drafts
+    # kept 46%, statistic 3.8 against a bound of 45.8 (10 degrees of freedom), and a rule keeping
+    # drafts blindly 7.1 times past the bound (600 an arm: 13.9 times, for twice the time).
+    assert_same_distribution(sample, SAMPLES // 4)
     backend.unload()

@@ -1,12 +1,14 @@
 """Faults become one line: FIFOs where files belong, concurrent first runs, lone surrogates,
-a read-only HEARTH_HOME and a full disk, each through the real CLI in its own process."""
+a read-only HEARTH_HOME and a full disk, each through the real CLI in its own process (forked
+from one that imported the CLI once, tests/support/cli_forks.py; concurrent first runs are
+separate starts)."""
 
 from __future__ import annotations
 
 import os
-import resource
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -14,6 +16,7 @@ import pytest
 from app.core.history import HistoryStore
 from app.core.paths import Paths
 from app.main import main
+from tests.support.cli_forks import ForkingCli
 from tests.support.model_output import answer
 from tests.support.scripted_cli import script_file
 
@@ -22,14 +25,19 @@ LAUNCH = ("import signal, sys; signal.signal(signal.SIGXFSZ, signal.SIG_IGN); "
           "from app.main import main; sys.exit(main(sys.argv[1:]))")
 
 
+CLI = ForkingCli()
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _cli_server() -> Iterator[None]:
+    yield
+    CLI.close()
+
+
 def hearth(home: Path, *argv: str, file_limit: int | None = None,
            timeout: float = 600) -> subprocess.CompletedProcess[str]:
-    def limit() -> None:
-        if file_limit is not None:
-            resource.setrlimit(resource.RLIMIT_FSIZE, (file_limit, file_limit))
     env = {**os.environ, "HEARTH_HOME": str(home), "PYTHONPATH": str(ROOT)}
-    return subprocess.run([sys.executable, "-c", LAUNCH, *argv], env=env, capture_output=True,
-                          text=True, timeout=timeout, preexec_fn=limit, check=False)
+    return CLI.run(list(argv), env, file_limit=file_limit, timeout=timeout)
 
 
 def one_line(result: subprocess.CompletedProcess[str]) -> str:

@@ -36,7 +36,15 @@ def markdown_loaded() -> None:
 def collect_on_the_gui_thread() -> Iterator[None]:
     """As the app does (app/ui/gui_gc.py): no automatic collection while a test runs, so a
     worker thread never frees a widget caught in a reference cycle (a segmentation fault);
-    what the test left is collected here, on the GUI thread."""
+    what the test left is collected here, on the GUI thread. Widgets the last test closed are
+    deleted first: deleteLater outside an event loop waits for the next loop, which would be
+    this test's, and destroying a window of 160 messages inside a stall meter is a stall the
+    test did not cause."""
+    from PySide6.QtCore import QCoreApplication, QEvent
+
+    if QCoreApplication.instance() is not None:
+        QCoreApplication.processEvents()  # results of work that ended reach them, alive
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
     gc.disable()
     try:
         yield

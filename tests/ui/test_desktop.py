@@ -56,6 +56,8 @@ def test_toggle_message_flips_quick_ask(ctx, qtbot, monkeypatch) -> None:
     assert desktop.window.isVisible()
     desktop.ctx.ops.wait(WAIT_MS)
     desktop.detach()
+    QApplication.processEvents()  # the sidebar's reload ends here, not in the next test
+    desktop.ctx.ops.wait(WAIT_MS)
     desktop.theme.setParent(None)  # leave the application as the next test expects it
     desktop.setParent(None)
     QApplication.instance().setStyleSheet("")

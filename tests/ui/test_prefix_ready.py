@@ -11,7 +11,7 @@ from PySide6.QtCore import Qt
 from app.ui.chat.message import AssistantMessage
 from app.ui.shell.main_window import MainWindow
 from tests.support.tiny_model import FEW_SKILLS
-from tests.ui.test_responsiveness import MAX_STALL_MS, StallMeter
+from tests.ui.test_responsiveness import StallMeter, render_cost_ms, stall_cap_ms
 
 WAIT_MS = 120_000
 
@@ -45,6 +45,7 @@ def test_launch_then_type_at_once_answers_from_the_saved_prefix(
     window = MainWindow(ctx)
     qtbot.addWidget(window)
     window.show()
+    cap = stall_cap_ms(render_cost_ms(window.chat))  # this machine's pace, measured now
     meter = StallMeter()
     meter.start()
     window.load_model()  # as at launch
@@ -61,7 +62,7 @@ def test_launch_then_type_at_once_answers_from_the_saved_prefix(
     prefix = hearth.runner.call(lambda: hearth.runner.backend._key(
         *hearth.assistant.prefix_request(), None)).result(WAIT_MS / 1000)
     assert answer.cached_prompt_tokens >= len(prefix.tokens)  # restored, not recomputed
-    assert stall <= MAX_STALL_MS
+    assert stall <= cap, f"the GUI thread worked {stall:.0f} ms without a break (cap {cap:.0f})"
 
 
 def test_settings_show_the_saved_states_and_clear_forgets_them(ctx: Any, qtbot: Any) -> None:

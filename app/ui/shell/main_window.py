@@ -424,9 +424,11 @@ class MainWindow(QMainWindow):
     def _show_in_use(self) -> None:
         """Picker and Models dialog name what the runner has loaded (one source of truth)."""
         self.model_picker.refresh()
+        manager = self._dialogs.get("models")
+        if manager is None:
+            return  # never opened: importing its module here would stall the GUI thread
         from app.ui.models.manager import ModelManager
 
-        manager = self._dialogs.get("models")
         if isinstance(manager, ModelManager):
             manager.show_in_use()
 
