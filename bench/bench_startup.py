@@ -53,12 +53,14 @@ def _env(home: str) -> dict[str, str]:
     return env
 
 
-def time_window(command: list[str] | None = None) -> float:
-    """Seconds from spawning the process to the window being shown (from the app's own line)."""
+def time_window(command: list[str] | None = None, tree: Path = ROOT) -> float:
+    """Seconds from spawning the process to the window being shown (from the app's own line);
+    `tree`: the checkout whose app runs (another commit's export, for a before/after)."""
     with tempfile.TemporaryDirectory(prefix="hearth-bench-") as home:
+        env = {**_env(home), "PYTHONPATH": str(tree)}
         started = time.time()
-        done = subprocess.run(command or [sys.executable, "-m", "app.main"], cwd=ROOT,
-                              env=_env(home), capture_output=True, text=True, timeout=120)
+        done = subprocess.run(command or [sys.executable, "-m", "app.main"], cwd=tree,
+                              env=env, capture_output=True, text=True, timeout=120)
     line = next((ln for ln in done.stdout.splitlines() if ln.startswith("HEARTH_WINDOW_SHOWN")),
                 None)
     if done.returncode != 0 or line is None:
@@ -76,15 +78,19 @@ def time_reference() -> float:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--against", type=Path, default=None,
+                        help="another tree (e.g. `git archive REV | tar -x -C DIR`), run in turn")
     args = parser.parse_args()
     time_window()  # warm the OS file cache once, like any second launch
     bare_command = [sys.executable, "-c", BARE_WINDOW]
     time_window(bare_command)
-    windows, bares, references = [], [], []
+    windows, bares, references, others = [], [], [], []
     for _ in range(args.runs):  # interleaved: a load spike hits both alike
         windows.append(time_window())
         bares.append(time_window(bare_command))
         references.append(time_reference())
+        if args.against is not None:
+            others.append(time_window(tree=args.against))
     best, median = min(windows), statistics.median(windows)
     ref, bare = statistics.median(references), statistics.median(bares)
     extra = statistics.median(w - b for w, b in zip(windows, bares, strict=True))
@@ -95,6 +101,10 @@ def main() -> int:
     print(f"ratio window / reference: {median / ref:.2f}x")
     print(f"bare PySide6 window shown: median {bare:.3f} s; Hearth - bare: median {extra:+.3f} s "
           f"(target <= +{TARGET_EXTRA_S:.1f} s)")
+    if others:
+        other = statistics.median(o - b for o, b in zip(others, bares, strict=True))
+        print(f"{args.against}: median {statistics.median(others):.3f} s; "
+              f"its - bare: median {other:+.3f} s")
     print("PASS" if median < TARGET_S and extra <= TARGET_EXTRA_S else "SLOW")
     return 0
 
