@@ -45,13 +45,12 @@ def _status(url: str, host: str, key: str | None) -> int:
         conn.close()
 
 
-def test_log_from_an_earlier_run_is_listed_and_cleared(ctx: Any, qtbot: Any) -> None:
-    earlier = RequestLog(store=RequestLogStore(ctx.hearth.paths.history_db))  # a past server
-    earlier.add(RequestRecord(client="127.0.0.1:5000 OpenAI/Python", method="POST",
-                              path="/v1/chat/completions", status=200, prompt_tokens=40,
-                              completion_tokens=7, tool_calls=["get_time"]))
-    earlier.add(RequestRecord(client="127.0.0.1:5001 curl", method="POST",
-                              path="/v1/responses", status=200, prompt_tokens=12))
+def _logged_earlier(ctx: Any, qtbot: Any, *records: RequestRecord) -> tuple[ServerSwitch, Any]:
+    """`records` logged by a past server, then Settings opened: (the switch, its Connect page
+    once it lists them)."""
+    earlier = RequestLog(store=RequestLogStore(ctx.hearth.paths.history_db))
+    for record in records:
+        earlier.add(record)
     earlier.close()
     switch = ServerSwitch(ctx)
     ctx.server = switch
@@ -59,7 +58,18 @@ def test_log_from_an_earlier_run_is_listed_and_cleared(ctx: Any, qtbot: Any) -> 
     qtbot.addWidget(dialog)
     dialog.show()
     page = dialog.connect_page
-    qtbot.waitUntil(lambda: page.log.count() == 2, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: page.log.count() == len(records), timeout=WAIT_MS)
+    return switch, page
+
+
+def test_log_from_an_earlier_run_is_listed_and_cleared(ctx: Any, qtbot: Any) -> None:
+    switch, page = _logged_earlier(
+        ctx, qtbot,
+        RequestRecord(client="127.0.0.1:5000 OpenAI/Python", method="POST",
+                      path="/v1/chat/completions", status=200, prompt_tokens=40,
+                      completion_tokens=7, tool_calls=["get_time"]),
+        RequestRecord(client="127.0.0.1:5001 curl", method="POST", path="/v1/responses",
+                      status=200, prompt_tokens=12))
     first, second = page.log.item(0).text(), page.log.item(1).text()
     assert "/v1/chat/completions" in first and "40+7" in first and "get_time" in first
     assert "/v1/responses" in second
@@ -82,18 +92,11 @@ def test_log_from_an_earlier_run_is_listed_and_cleared(ctx: Any, qtbot: Any) -> 
 
 def test_a_batched_request_reads_in_the_ui_language(
         ctx: Any, qtbot: Any, chinese: Any) -> None:  # noqa: F811 - the fixture
-    earlier = RequestLog(store=RequestLogStore(ctx.hearth.paths.history_db))
-    earlier.add(RequestRecord(client="127.0.0.1:5000 OpenClaw", method="POST",
-                              path="/v1/responses", status=200, prompt_tokens=40,
-                              completion_tokens=7, cached_tokens=30, batched_with=3))
-    earlier.close()
-    switch = ServerSwitch(ctx)
-    ctx.server = switch
-    dialog = SettingsDialog(ctx)
-    qtbot.addWidget(dialog)
-    dialog.show()
-    page = dialog.connect_page
-    qtbot.waitUntil(lambda: page.log.count() == 1, timeout=WAIT_MS)
+    switch, page = _logged_earlier(
+        ctx, qtbot,
+        RequestRecord(client="127.0.0.1:5000 OpenClaw", method="POST", path="/v1/responses",
+                      status=200, prompt_tokens=40, completion_tokens=7, cached_tokens=30,
+                      batched_with=3))
     row = page.log.item(0).text()
     assert "与 3 个请求合批" in row and "30 个已缓存" in row
     assert "batched" not in row and "cached" not in row
