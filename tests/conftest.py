@@ -37,6 +37,32 @@ def pytest_collection(session: pytest.Session) -> Iterator[None]:
         gc.enable()
 
 
+# The longest test files, longest first. tests/run.sh spreads whole files over the cores
+# (pytest-xdist, --dist loadfile), handing them out in collection order: started last, the
+# PyInstaller build alone (minutes on a fresh clone) would leave one core idle while the other
+# finished it.
+LONGEST_FIRST = (
+    "packaging/test_bundle.py",
+    "core/test_faults.py",
+    "calendar/test_corpus.py",
+    "cli/test_prefix.py",
+    "backends/test_speculative_sampling.py",
+    "calendar/test_hostile.py",
+    "packaging/test_smoke_network.py",
+    "server/test_client_config.py",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    here = Path(__file__).parent
+
+    def rank(item: pytest.Item) -> int:
+        path = item.path.relative_to(here).as_posix() if item.path.is_relative_to(here) else ""
+        return LONGEST_FIRST.index(path) if path in LONGEST_FIRST else len(LONGEST_FIRST)
+
+    items.sort(key=rank)  # stable: the rest keep their order
+
+
 @pytest.fixture(autouse=True)
 def hearth_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Point every location Hearth writes to at a fresh folder."""

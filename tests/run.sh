@@ -51,4 +51,6 @@ echo "== mypy"
 echo "== import-linter"
 .venv/bin/lint-imports
 echo "== pytest"
-.venv/bin/python -m pytest -q "$@"
+# Whole test files spread over the cores (up to 4 workers): module fixtures (a loaded model, a
+# server) stay in one process, and the suite takes about half the time on 2 cores.
+.venv/bin/python -m pytest -q -n auto --maxprocesses 4 --dist loadfile "$@"

