@@ -17,17 +17,9 @@ if TYPE_CHECKING:
 
 # Hearth's own modules that are imported lazily or by name (a bundle could miss them).
 MODULES = (
-    "backends.chat_format",
-    "backends.parser",
-    "backends.select",
-    "backends.llama_cpp",
-    "backends.remote",
-    "skills.builtin",
-    "skills.documents",
-    "skills.files",
-    "skills.calendar",
-    "app.core.assistant",
-    "app.core.history",
+    "backends.chat_format", "backends.parser", "backends.select", "backends.llama_cpp",
+    "backends.remote", "skills.builtin", "skills.documents", "skills.files", "skills.calendar",
+    "app.core.assistant", "app.core.history",
 )
 # Libraries the skills import only when a file of that kind shows up.
 LIBRARIES = (
