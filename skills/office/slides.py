@@ -37,8 +37,7 @@ def pptx_bytes(slides: list[dict[str, Any]], title: str = "") -> tuple[bytes, di
         cover = deck.slides.add_slide(deck.slide_layouts[_TITLE_SLIDE])
         cover.shapes.title.text = xml_safe(title.strip())
         titles.append(title.strip())
-    for spec in slides:
-        titles.append(_add(deck, spec))
+    titles += [_add(deck, spec) for spec in slides]
     buffer = io.BytesIO()
     deck.save(buffer)
     return buffer.getvalue(), {"slides": len(titles)}, titles
