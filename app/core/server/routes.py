@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import re
 import time
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
@@ -42,6 +43,7 @@ from skills.base import SkillError
 from skills.common.limits import LIMITS, deeper_than
 
 CACHE_PREFIX = "api:"
+_SURROGATE = re.compile("[\ud800-\udfff]")  # what UTF-8 cannot encode
 
 T = TypeVar("T")
 
@@ -149,24 +151,16 @@ def _lone_surrogate(value: object, where: str = "body") -> str:
     while stack:
         item, name = stack.pop()
         if isinstance(item, str):
-            if _bad_text(item):
+            if _SURROGATE.search(item):
                 return name
         elif isinstance(item, dict):
-            if any(_bad_text(k) for k in item):
+            if any(_SURROGATE.search(k) for k in item):
                 return name
             stack.extend((v, f"{name}.{k}" if name != "body" else str(k))
                          for k, v in item.items())
         elif isinstance(item, list):
             stack.extend((v, f"{name}[{i}]") for i, v in enumerate(item))
     return ""
-
-
-def _bad_text(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return True
-    return False
 
 
 def _system_first(raw: dict[str, JsonValue]) -> None:
