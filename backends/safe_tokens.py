@@ -142,11 +142,9 @@ def llama_controls(llama_cpp: Any, llm: Any) -> ControlStrings:
     """Control and user-defined tokens of a llama.cpp vocabulary (what special=True parses)."""
     vocab = llama_cpp.llama_model_get_vocab(llm.model)
     wanted = llama_cpp.LLAMA_TOKEN_ATTR_CONTROL | llama_cpp.LLAMA_TOKEN_ATTR_USER_DEFINED
-    texts = []
-    for token in range(llm.n_vocab()):
-        if llama_cpp.llama_vocab_get_attr(vocab, token) & wanted:
-            texts.append(bytes(llm.detokenize([token], special=True)).decode("utf-8", "replace"))
-    return ControlStrings(texts)
+    return ControlStrings([bytes(llm.detokenize([token], special=True)).decode("utf-8", "replace")
+                           for token in range(llm.n_vocab())
+                           if llama_cpp.llama_vocab_get_attr(vocab, token) & wanted])
 
 
 def hf_controls(tokenizer: object) -> ControlStrings:

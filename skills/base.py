@@ -116,6 +116,13 @@ class Pausable(Protocol):
     def resume(self) -> None: ...
 
 
+def object_schema(properties: dict[str, Any], required: list[str] | None = None,
+                  **more: object) -> dict[str, Any]:
+    """A tool's arguments as a JSON schema object: these properties, these required."""
+    schema: dict[str, Any] = {"type": "object", "properties": properties}
+    return {**schema, **({"required": required} if required else {}), **more}
+
+
 def tool_spec(skill: Skill) -> dict[str, Any]:
     """The OpenAI-style tool object the chat template renders."""
     return {

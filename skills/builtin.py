@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from skills.base import ReadOnlyTool, Skill, SkillContext, SkillError, SkillResult
+from skills.base import ReadOnlyTool, Skill, SkillContext, SkillError, SkillResult, object_schema
 
 # Factor to the base unit of each kind; aliases are lower-case, matched after normalising.
 _UNITS: dict[str, tuple[str, float, tuple[str, ...]]] = {
@@ -110,14 +110,10 @@ class CurrentTime(ReadOnlyTool):
 
     name = "get_current_time"
     description = "Get the current date, time, weekday and time zone, here or in another zone."
-    parameters: dict[str, Any] = {
-        "type": "object",
-        "properties": {
-            "timezone": {"type": "string",
-                         "description": "IANA name, e.g. Europe/Paris; omit for the user's."},
-        },
-        "additionalProperties": False,
-    }
+    parameters = object_schema({
+        "timezone": {"type": "string",
+                     "description": "IANA name, e.g. Europe/Paris; omit for the user's."},
+    }, additionalProperties=False)
 
     def run(self, arguments: dict[str, Any], context: SkillContext) -> SkillResult:
         zone_name = str(arguments.get("timezone") or "").strip()
@@ -140,16 +136,11 @@ class ConvertUnits(ReadOnlyTool):
     name = "convert_units"
     description = ("Convert a quantity between units of length, mass, volume, area, speed, "
                    "time, data size or temperature.")
-    parameters: dict[str, Any] = {
-        "type": "object",
-        "properties": {
-            "value": {"type": "number"},
-            "from_unit": {"type": "string", "description": "e.g. mi, kg, °F"},
-            "to_unit": {"type": "string", "description": "e.g. km, lb, °C"},
-        },
-        "required": ["value", "from_unit", "to_unit"],
-        "additionalProperties": False,
-    }
+    parameters = object_schema({
+        "value": {"type": "number"},
+        "from_unit": {"type": "string", "description": "e.g. mi, kg, °F"},
+        "to_unit": {"type": "string", "description": "e.g. km, lb, °C"},
+    }, required=["value", "from_unit", "to_unit"], additionalProperties=False)
 
     def run(self, arguments: dict[str, Any], context: SkillContext) -> SkillResult:
         value = float(arguments["value"])

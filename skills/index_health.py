@@ -154,12 +154,17 @@ def set_aside(path: Path, reason: Damage) -> SetAside:
     documents = _salvage(path)
     stamp = time.strftime("%Y%m%d-%H%M%S")
     moved = path.with_name(f"{path.name}.damaged-{stamp}")
-    os.replace(path, moved)
+    move_database(path, moved)
+    return SetAside(reason, moved, documents)
+
+
+def move_database(path: Path, to: Path) -> None:
+    """Rename a SQLite file, and its -wal and -shm with it."""
+    os.replace(path, to)
     for suffix in ("-wal", "-shm"):
         side = path.with_name(path.name + suffix)
         if side.exists():
-            os.replace(side, moved.with_name(moved.name + suffix))
-    return SetAside(reason, moved, documents)
+            os.replace(side, to.with_name(to.name + suffix))
 
 
 def _salvage(path: Path) -> list[tuple[str, str]]:

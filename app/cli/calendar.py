@@ -156,12 +156,10 @@ def _when(occurrence: Occurrence, tz: str) -> tuple[date, str]:
 def _add(args: argparse.Namespace, hearth: Hearth, tz: str) -> int:
     from skills.calendar.tools import build_event, summary
 
-    arguments: dict[str, Any] = {"title": args.title, "start": args.start,
-                                 "all_day": args.all_day}
-    for name, value in (("end", args.end), ("location", args.location), ("notes", args.notes),
-                        ("recurrence", args.rrule), ("alarm_minutes", args.alarm)):
-        if value is not None:
-            arguments[name] = value
+    given = {"end": args.end, "location": args.location, "notes": args.notes,
+             "recurrence": args.rrule, "alarm_minutes": args.alarm}
+    arguments: dict[str, Any] = {"title": args.title, "start": args.start, "all_day": args.all_day,
+                                 **{k: v for k, v in given.items() if v is not None}}
     event = hearth.calendar.add(build_event(arguments, tz))
     return show(args.json, {"uid": event.uid, "title": event.title,
                             "start": event.start.isoformat(), "end": event.end.isoformat(),

@@ -80,7 +80,7 @@ def run(args: argparse.Namespace, hearth: Hearth) -> int:
             from app.cli.office_digest import run_digest
 
             return int(run_digest(args, hearth))
-        access = _access(hearth, _named_files(action, args))
+        access = _access(hearth, _named_files(args))
         if action == "inspect":
             return _inspect(args, access)
         if action == "query":
@@ -93,7 +93,7 @@ def run(args: argparse.Namespace, hearth: Hearth) -> int:
         return fail_on(exc)
 
 
-def _named_files(action: str, args: argparse.Namespace) -> list[str]:
+def _named_files(args: argparse.Namespace) -> list[str]:
     names = list(getattr(args, "files", None) or [])
     for attr in ("file", "source", "template"):
         value = getattr(args, attr, None)

@@ -17,17 +17,9 @@ if TYPE_CHECKING:
 
 # Hearth's own modules that are imported lazily or by name (a bundle could miss them).
 MODULES = (
-    "backends.chat_format",
-    "backends.parser",
-    "backends.select",
-    "backends.llama_cpp",
-    "backends.remote",
-    "skills.builtin",
-    "skills.documents",
-    "skills.files",
-    "skills.calendar",
-    "app.core.assistant",
-    "app.core.history",
+    "backends.chat_format", "backends.parser", "backends.select", "backends.llama_cpp",
+    "backends.remote", "skills.builtin", "skills.documents", "skills.files", "skills.calendar",
+    "app.core.assistant", "app.core.history",
 )
 # Libraries the skills import only when a file of that kind shows up.
 LIBRARIES = (
@@ -56,11 +48,12 @@ def passed(result: str) -> bool:
 
 
 def _check(fn: Callable[[], object]) -> str:
+    """"ok", "ok (a note)" when `fn` returns a note (text), or the failure."""
     try:
-        fn()
+        note = fn()
     except Exception as exc:  # noqa: BLE001 - a self-test reports every failure instead of stopping
         return f"{type(exc).__name__}: {exc}"
-    return "ok"
+    return f"ok ({note})" if isinstance(note, str) and note else "ok"
 
 
 def _importer(name: str) -> Callable[[], object]:
@@ -127,16 +120,12 @@ def _fetch_check(url: str, sha256: str) -> Callable[[], None]:
     return check
 
 
-def _metal_check() -> str:
+def _metal_status() -> str:
     """Loads MLX's Metal kernels (mlx.metallib) as a generation would. A Mac without a Metal
     device (a CI VM) still passes, saying so: its MLX generation then runs on the CPU."""
     from backends.mlx_backend import metal_status
 
-    try:
-        note = metal_status()
-    except Exception as exc:  # noqa: BLE001 - reported, like every other check
-        return f"{type(exc).__name__}: {exc}"
-    return f"ok ({note})" if note else "ok"
+    return metal_status()
 
 
 def _data_checks() -> dict[str, Callable[[], object]]:
@@ -179,7 +168,7 @@ def collect(args: argparse.Namespace, hearth: Hearth,
     if args.fetch:
         checks["https download"] = _check(_fetch_check(args.fetch, args.fetch_sha256))
     if "mlx.core" in engine_modules():
-        checks["metal kernels"] = _metal_check()
+        checks["metal kernels"] = _check(_metal_status)
     for model in args.model:
         measured: dict[str, Any] = {}
         checks[f"model {Path(model).name}"] = _check(_engine_check(hearth, model, measured))

@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from skills.index_health import move_database
+
 BATCH = 500
 
 
@@ -64,11 +66,7 @@ def install_copy(result: Recovery, stamp: str = "") -> None:
     source = result.source
     stamp = stamp or time.strftime("%Y%m%d-%H%M%S")
     result.kept_as = source.with_name(f"{source.stem}.damaged-{stamp}{source.suffix}")
-    os.replace(source, result.kept_as)
-    for suffix in ("-wal", "-shm"):
-        side = source.with_name(source.name + suffix)
-        if side.exists():
-            os.replace(side, result.kept_as.with_name(result.kept_as.name + suffix))
+    move_database(source, result.kept_as)
     os.replace(result.copy, source)
     result.copy = source
 

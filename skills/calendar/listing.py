@@ -32,8 +32,8 @@ class Listing:
             count = f"more than {self.more:,}" if self.more_at_least else f"{self.more:,}"
             start = self.next_start.isoformat() if self.next_start is not None else ""
             parts.append(f"{count} more not listed; to see them, ask again from {start}.")
-        for cut in self.cuts:
-            parts.append(f"Limited: {cut}; ask for a shorter range to see every repetition.")
+        parts += [f"Limited: {cut}; ask for a shorter range to see every repetition."
+                  for cut in self.cuts]
         return " ".join(parts)
 
     def to_json(self) -> dict[str, object]:

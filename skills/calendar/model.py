@@ -59,6 +59,9 @@ def span(start: When, end: When) -> timedelta:
     raise ValueError("start and end must both be dates or both be times")
 
 
+_SHOWN = ("all_day", "location", "notes", "calendar", "timezone")  # the event's, as it is
+
+
 @dataclass(frozen=True)
 class Occurrence:
     """One concrete instance in a range; for a series, start is this occurrence's own start."""
@@ -73,18 +76,13 @@ class Occurrence:
         return self.event.cancelled
 
     def to_json(self) -> dict[str, Any]:
+        event = self.event
         data: dict[str, Any] = {
-            "uid": self.event.uid,
-            "title": self.event.title,
-            "start": self.start.isoformat(),
-            "end": self.end.isoformat(),
-            "all_day": self.event.all_day,
-            "location": self.event.location,
-            "notes": self.event.notes,
-            "calendar": self.event.calendar,
-            "timezone": self.event.timezone,
-            "recurring": self.event.recurring or self.recurrence_id is not None,
-            "cancelled": self.event.cancelled,
+            "uid": event.uid, "title": event.title,
+            "start": self.start.isoformat(), "end": self.end.isoformat(),
+            **{name: getattr(event, name) for name in _SHOWN},
+            "recurring": event.recurring or self.recurrence_id is not None,
+            "cancelled": event.cancelled,
         }
         if self.recurrence_id is not None:
             data["recurrence_id"] = self.recurrence_id.isoformat()

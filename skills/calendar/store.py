@@ -110,32 +110,28 @@ def _utc(value: When, slack: timedelta) -> str:
     return (midnight + slack).isoformat()
 
 
+# Event fields stored as they are, and flags stored as 0 or 1.
+_PLAIN = ("uid", "title", "location", "notes", "calendar", "rrule", "sequence", "last_modified",
+          "origin")
+_FLAGS = ("all_day", "cancelled", "this_and_future")
+
+
 def event_to_row(event: Event) -> dict[str, Any]:
     tz = "" if event.all_day else (event.timezone or "UTC")
     zone = tz or "UTC"
     recurring = event.recurring and event.recurrence_id is None
     return {
-        "uid": event.uid,
+        **{name: getattr(event, name) for name in _PLAIN},
+        **{name: int(getattr(event, name)) for name in _FLAGS},
         "recurrence_id": "" if event.recurrence_id is None else key(event.recurrence_id),
-        "title": event.title,
         "start": dump_when(event.start, zone),
         "end": dump_when(event.end, zone),
-        "all_day": int(event.all_day),
         "timezone": tz,
-        "location": event.location,
-        "notes": event.notes,
-        "calendar": event.calendar,
-        "rrule": event.rrule,
         "rdates": json.dumps([dump_when(d, zone) for d in event.rdates]),
         "exdates": json.dumps([dump_when(d, zone) for d in event.exdates]),
         "alarms": json.dumps(sorted(set(event.alarms))),
-        "cancelled": int(event.cancelled),
         "rdate_periods": json.dumps([[dump_when(a, zone), dump_when(b, zone)]
                                      for a, b in event.rdate_periods]),
-        "sequence": event.sequence,
-        "last_modified": event.last_modified,
-        "this_and_future": int(event.this_and_future),
-        "origin": event.origin,
         "start_utc": _utc(event.start, -FLOAT_SLACK),
         "end_utc": _series_end(event) if recurring else _utc(event.end, FLOAT_SLACK),
         "updated": datetime.now(UTC).isoformat(timespec="seconds"),
@@ -160,28 +156,18 @@ def _series_end(event: Event) -> str:
 def row_to_event(row: dict[str, Any]) -> Event:
     tz = row["timezone"] or "UTC"
     rid = row["recurrence_id"]
+    flags: dict[str, Any] = {name: bool(row[name]) for name in _FLAGS}
     return Event(
-        uid=row["uid"],
-        title=row["title"],
+        **{name: row[name] for name in _PLAIN}, **flags,
         start=load_when(row["start"], tz),
         end=load_when(row["end"], tz),
-        all_day=bool(row["all_day"]),
         timezone=row["timezone"],
-        location=row["location"],
-        notes=row["notes"],
-        calendar=row["calendar"],
-        rrule=row["rrule"],
         rdates=[load_when(d, tz) for d in _list(row["rdates"])],
         exdates=[load_when(d, tz) for d in _list(row["exdates"])],
         alarms=list(_list(row["alarms"])),
         recurrence_id=_load_rid(rid, tz) if rid else None,
-        cancelled=bool(row["cancelled"]),
         rdate_periods=[(load_when(a, tz), load_when(b, tz))
                        for a, b in _list(row["rdate_periods"])],
-        sequence=int(row["sequence"]),
-        last_modified=row["last_modified"],
-        this_and_future=bool(row["this_and_future"]),
-        origin=row["origin"],
     )
 
 

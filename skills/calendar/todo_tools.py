@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from skills.base import ReadOnlyTool, Skill, SkillContext, SkillError, SkillResult
+from skills.base import ReadOnlyTool, Skill, SkillContext, SkillError, SkillResult, object_schema
 from skills.calendar.calendar_tool import CalendarTool
 from skills.calendar.store import CalendarStore
 from skills.calendar.timeutil import describe, parse_when
@@ -29,8 +29,7 @@ def build_todo(arguments: dict[str, Any], tz: str) -> Todo:
 class ListTodos(ReadOnlyTool, CalendarTool):
     name = "list_todos"
     description = "List the user's to-dos (open ones; all=true includes those done)."
-    parameters: dict[str, Any] = {"type": "object",
-                                  "properties": {"all": {"type": "boolean"}}}
+    parameters = object_schema({"all": {"type": "boolean"}})
 
     def run(self, arguments: dict[str, Any], context: SkillContext) -> SkillResult:
         todos = self.store.todos.all(include_done=bool(arguments.get("all")))
@@ -44,13 +43,9 @@ class AddTodo(CalendarTool):
     name = "add_todo"
     description = ("Add a to-do. due: an ISO date (2026-12-03) or time (2026-12-03T17:00) in "
                    "the user's zone; priority 1 (high), 5 (medium), 9 (low).")
-    parameters: dict[str, Any] = {
-        "type": "object",
-        "properties": {"title": {"type": "string"}, "due": {"type": "string"},
-                       "priority": {"type": "integer", "minimum": 0, "maximum": 9},
-                       "notes": {"type": "string"}},
-        "required": ["title"],
-    }
+    parameters = object_schema({"title": {"type": "string"}, "due": {"type": "string"},
+                                "priority": {"type": "integer", "minimum": 0, "maximum": 9},
+                                "notes": {"type": "string"}}, required=["title"])
     changes_things = True
 
     def run(self, arguments: dict[str, Any], context: SkillContext) -> SkillResult:
@@ -69,8 +64,7 @@ class AddTodo(CalendarTool):
 class CompleteTodo(CalendarTool):
     name = "complete_todo"
     description = "Mark a to-do done by its id (list_todos shows the ids)."
-    parameters: dict[str, Any] = {"type": "object", "properties": {"id": {"type": "string"}},
-                                  "required": ["id"]}
+    parameters = object_schema({"id": {"type": "string"}}, required=["id"])
     changes_things = True
 
     def run(self, arguments: dict[str, Any], context: SkillContext) -> SkillResult:

@@ -6,7 +6,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
-from skills.base import ReadOnlyTool, Skill, SkillContext, SkillError, SkillResult
+from skills.base import ReadOnlyTool, Skill, SkillContext, SkillError, SkillResult, object_schema
 from skills.calendar.calendar_tool import CalendarTool
 from skills.calendar.display import view_days, view_times
 from skills.calendar.freetime import free_slots, parse_working_hours
@@ -53,17 +53,13 @@ def line(occ: Occurrence, tz: str = "") -> str:
 class ListEvents(ReadOnlyTool, CalendarTool):
     name = "list_events"
     description = "List calendar events between start and end, optionally matching words." + TIMES
-    parameters: dict[str, Any] = {
-        "type": "object",
-        "properties": {
-            "start": {"type": "string"},
-            "end": {"type": "string"},
-            "query": {"type": "string", "description": "In title, place or notes."},
-            "limit": {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT,
-                      "description": f"Default {TOOL_LIMIT}."},
-        },
-        "required": ["start", "end"],
-    }
+    parameters = object_schema({
+        "start": {"type": "string"},
+        "end": {"type": "string"},
+        "query": {"type": "string", "description": "In title, place or notes."},
+        "limit": {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT,
+                  "description": f"Default {TOOL_LIMIT}."},
+    }, required=["start", "end"])
 
     def run(self, arguments: dict[str, Any], context: SkillContext) -> SkillResult:
         lo, hi = _range(arguments, context.timezone)
@@ -90,17 +86,13 @@ class FindFreeTime(ReadOnlyTool, CalendarTool):
     name = "find_free_time"
     description = ("Find free slots of at least `duration` minutes between start and end,"
                    " optionally within working hours." + TIMES)
-    parameters: dict[str, Any] = {
-        "type": "object",
-        "properties": {
-            "start": {"type": "string"},
-            "end": {"type": "string"},
-            "duration": {"type": "integer", "minimum": 5, "maximum": 1440,
-                         "description": "Minutes."},
-            "working_hours": {"type": "string", "description": "e.g. 09:00-17:00"},
-        },
-        "required": ["start", "end", "duration"],
-    }
+    parameters = object_schema({
+        "start": {"type": "string"},
+        "end": {"type": "string"},
+        "duration": {"type": "integer", "minimum": 5, "maximum": 1440,
+                     "description": "Minutes."},
+        "working_hours": {"type": "string", "description": "e.g. 09:00-17:00"},
+    }, required=["start", "end", "duration"])
 
     def run(self, arguments: dict[str, Any], context: SkillContext) -> SkillResult:
         lo, hi = _range(arguments, context.timezone, FREE_TIME_RANGE)
@@ -184,8 +176,7 @@ def summary(event: Event) -> str:
 class AddEvent(CalendarTool):
     name = "add_event"
     description = "Add an event to the user's calendar." + TIMES
-    parameters: dict[str, Any] = {"type": "object", "properties": EVENT_FIELDS,
-                                  "required": ["title", "start"]}
+    parameters = object_schema(EVENT_FIELDS, required=["title", "start"])
     changes_things = True
 
     def run(self, arguments: dict[str, Any], context: SkillContext) -> SkillResult:
@@ -204,11 +195,7 @@ class UpdateEvent(CalendarTool):
     name = "update_event"
     description = ("Change an event by its uid, giving only the fields to change (a moved start"
                    " keeps the length unless end is given)." + TIMES)
-    parameters: dict[str, Any] = {
-        "type": "object",
-        "properties": {"uid": {"type": "string"}, **EVENT_FIELDS},
-        "required": ["uid"],
-    }
+    parameters = object_schema({"uid": {"type": "string"}, **EVENT_FIELDS}, required=["uid"])
     changes_things = True
 
     def _changes(self, arguments: dict[str, Any], tz: str) -> tuple[Event, Event]:
@@ -238,8 +225,7 @@ class UpdateEvent(CalendarTool):
 class DeleteEvent(CalendarTool):
     name = "delete_event"
     description = "Delete an event (a whole series if it repeats) by its uid."
-    parameters: dict[str, Any] = {"type": "object", "properties": {"uid": {"type": "string"}},
-                                  "required": ["uid"]}
+    parameters = object_schema({"uid": {"type": "string"}}, required=["uid"])
     changes_things = True
 
     def run(self, arguments: dict[str, Any], context: SkillContext) -> SkillResult:

@@ -6,7 +6,7 @@ import itertools
 import re
 from typing import Any
 
-from skills.base import ReadOnlyTool, Skill, SkillContext, SkillError, SkillResult, Source
+from skills.base import ReadOnlyTool, Skill, SkillContext, SkillError, SkillResult, Source, object_schema
 from skills.documents.index import DocumentIndex
 from skills.documents.models import Passage
 
@@ -46,14 +46,10 @@ class SearchDocuments(ReadOnlyTool):
     name = "search_documents"
     description = ("Search the user's indexed documents (PDF, Word, sheets, slides, text) for the"
                    " best passages, each with a citation number [n], name and page.")
-    parameters: dict[str, Any] = {
-        "type": "object",
-        "properties": {
-            "query": {"type": "string", "description": "A few words."},
-            "limit": {"type": "integer", "minimum": 1, "maximum": 20, "default": 6},
-        },
-        "required": ["query"],
-    }
+    parameters = object_schema({
+        "query": {"type": "string", "description": "A few words."},
+        "limit": {"type": "integer", "minimum": 1, "maximum": 20, "default": 6},
+    }, required=["query"])
 
     def __init__(self, index: DocumentIndex) -> None:
         self.index = index
@@ -83,16 +79,12 @@ class ReadDocument(ReadOnlyTool):
     name = "read_document"
     description = ("Read an indexed document in order (whole, some pages or one section); call"
                    " again with the start it gives until the document ends.")
-    parameters: dict[str, Any] = {
-        "type": "object",
-        "properties": {
-            "document": {"type": "string", "description": "Name or path."},
-            "pages": {"type": "string", "description": "e.g. '3' or '2-5,8'"},
-            "section": {"type": "string", "description": "Heading, sheet or slide."},
-            "start": {"type": "integer", "minimum": 0},
-        },
-        "required": ["document"],
-    }
+    parameters = object_schema({
+        "document": {"type": "string", "description": "Name or path."},
+        "pages": {"type": "string", "description": "e.g. '3' or '2-5,8'"},
+        "section": {"type": "string", "description": "Heading, sheet or slide."},
+        "start": {"type": "integer", "minimum": 0},
+    }, required=["document"])
 
     def __init__(self, index: DocumentIndex, max_chars: int = 12_000) -> None:
         self.index = index
@@ -150,10 +142,7 @@ class ReadDocument(ReadOnlyTool):
 class ListDocuments(ReadOnlyTool):
     name = "list_documents"
     description = "List the user's indexed documents, optionally those whose names contain filter."
-    parameters: dict[str, Any] = {
-        "type": "object",
-        "properties": {"filter": {"type": "string", "description": "Part of a name."}},
-    }
+    parameters = object_schema({"filter": {"type": "string", "description": "Part of a name."}})
 
     def __init__(self, index: DocumentIndex) -> None:
         self.index = index

@@ -44,11 +44,7 @@ class FileIndex:
         self._owns_pool = pool is None
         self.pool = pool or content.content_pool()
         self.rules = IgnoreRules(ignore_patterns)
-        self._roots: list[str] = []
-        for root in roots:
-            resolved = normalize_root(root)
-            if resolved not in self._roots:
-                self._roots.append(resolved)
+        self._roots = list(dict.fromkeys(normalize_root(root) for root in roots))
         self._stop = threading.Event()
         self._scanning = threading.Lock()
         self.watcher = FolderWatcher(self._apply, "hearth-files-watch")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from skills.base import ReadOnlyTool, Skill, SkillContext, SkillError, SkillResult
+from skills.base import ReadOnlyTool, Skill, SkillContext, SkillError, SkillResult, object_schema
 from skills.common.formats import human_size
 from skills.files.kinds import KINDS
 from skills.files.models import FileHit
@@ -16,9 +16,8 @@ from skills.files.runnable import runnable_reason
 if TYPE_CHECKING:
     from skills.files.index import FileIndex
 
-_PATH = {"type": "object", "required": ["path"], "additionalProperties": False,
-         "properties": {"path": {"type": "string",
-                                  "description": "Full path (from search_files)."}}}
+_PATH = object_schema({"path": {"type": "string", "description": "Full path (from search_files)."}},
+                      required=["path"], additionalProperties=False)
 
 
 def _line(number: int, hit: FileHit) -> str:
@@ -48,22 +47,18 @@ class SearchFiles(_FileSkill):
     name = "search_files"
     description = ("Find files in the folders the user chose by words in the name or content,"
                    " kind, extension, folder, modification date and size.")
-    parameters: dict[str, Any] = {
-        "type": "object",
-        "additionalProperties": False,
-        "properties": {
-            "query": {"type": "string"},
-            "kind": {"type": "string", "enum": list(KINDS)},
-            "extensions": {"type": "array", "items": {"type": "string"},
-                           "description": "e.g. [\"pdf\"]"},
-            "folder": {"type": "string", "description": "Only inside it."},
-            "modified_after": {"type": "string", "description": "ISO date"},
-            "modified_before": {"type": "string", "description": "ISO date"},
-            "larger_than": {"type": ["integer", "string"],
-                            "description": "Bytes or '10MB'"},
-            "limit": {"type": "integer", "minimum": 1, "maximum": 100, "default": 20},
-        },
-    }
+    parameters = object_schema({
+        "query": {"type": "string"},
+        "kind": {"type": "string", "enum": list(KINDS)},
+        "extensions": {"type": "array", "items": {"type": "string"},
+                       "description": "e.g. [\"pdf\"]"},
+        "folder": {"type": "string", "description": "Only inside it."},
+        "modified_after": {"type": "string", "description": "ISO date"},
+        "modified_before": {"type": "string", "description": "ISO date"},
+        "larger_than": {"type": ["integer", "string"],
+                        "description": "Bytes or '10MB'"},
+        "limit": {"type": "integer", "minimum": 1, "maximum": 100, "default": 20},
+    }, additionalProperties=False)
 
     def run(self, arguments: dict[str, Any], context: SkillContext) -> SkillResult:
         try:

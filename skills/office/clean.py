@@ -8,29 +8,10 @@ from typing import Any
 
 from dateutil import parser as dateparser
 
-from skills.base import SkillError
+from skills.base import SkillError, object_schema
 from skills.office import columns
 
 Rows = list[list[Any]]
-OPERATIONS = ("trim", "drop_empty_rows", "dedupe", "normalise_dates", "to_number",
-              "split_column", "fill_down", "rename_columns")
-
-OPERATION_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "op": {"type": "string", "enum": list(OPERATIONS)},
-        "columns": {"type": "array", "items": {"type": "string"},
-                    "description": "Default: all; dedupe: the keys."},
-        "column": {"type": "string", "description": "split_column"},
-        "separator": {"type": "string", "description": "split_column"},
-        "into": {"type": "array", "items": {"type": "string"},
-                 "description": "split_column: new names"},
-        "mapping": {"type": "object", "additionalProperties": {"type": "string"},
-                    "description": "rename_columns: old -> new"},
-        "day_first": {"type": "boolean", "description": "normalise_dates: 03/04 is 3 April"},
-    },
-    "required": ["op"],
-}
 
 
 class Table:
@@ -214,3 +195,17 @@ _HANDLERS: dict[str, Callable[[Table, dict[str, Any]], str]] = {
     "normalise_dates": _normalise_dates, "to_number": _to_number, "split_column": _split,
     "fill_down": _fill_down, "rename_columns": _rename,
 }
+OPERATIONS = tuple(_HANDLERS)  # in the order the schema lists them
+
+OPERATION_SCHEMA = object_schema({
+    "op": {"type": "string", "enum": list(OPERATIONS)},
+    "columns": {"type": "array", "items": {"type": "string"},
+                "description": "Default: all; dedupe: the keys."},
+    "column": {"type": "string", "description": "split_column"},
+    "separator": {"type": "string", "description": "split_column"},
+    "into": {"type": "array", "items": {"type": "string"},
+             "description": "split_column: new names"},
+    "mapping": {"type": "object", "additionalProperties": {"type": "string"},
+                "description": "rename_columns: old -> new"},
+    "day_first": {"type": "boolean", "description": "normalise_dates: 03/04 is 3 April"},
+}, required=["op"])

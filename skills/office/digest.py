@@ -15,7 +15,7 @@ from typing import Any, Protocol
 
 import sqlite_utils
 
-from skills.base import ReadOnlyTool, SkillContext, SkillError, SkillResult, Source
+from skills.base import ReadOnlyTool, SkillContext, SkillError, SkillResult, Source, object_schema
 from skills.common.migrations import LockedStore, Migrations, open_migrated
 from skills.documents import fscheck
 from skills.documents.models import IndexReport
@@ -237,15 +237,11 @@ class DigestFolder(ReadOnlyTool):
     name = "office_digest"
     description = ("Summarise every document in a folder, one summary per file, and answer the"
                    " question from them. Slow on big folders; summaries are kept for next time.")
-    parameters: dict[str, Any] = {
-        "type": "object",
-        "properties": {
-            "folder": {"type": "string", "description": "Full path."},
-            "question": {"type": "string"},
-            "max_files": {"type": "integer", "minimum": 1, "maximum": 500, "default": 50},
-        },
-        "required": ["folder"],
-    }
+    parameters = object_schema({
+        "folder": {"type": "string", "description": "Full path."},
+        "question": {"type": "string"},
+        "max_files": {"type": "integer", "minimum": 1, "maximum": 500, "default": 50},
+    }, required=["folder"])
 
     def __init__(self, access: OfficeAccess, digester: Digester) -> None:
         self.access = access

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from skills.base import ReadOnlyTool, SkillContext, SkillError, SkillResult
+from skills.base import ReadOnlyTool, SkillContext, SkillError, SkillResult, object_schema
 from skills.documents.tools import fence
 from skills.office import columns
 from skills.office.access import OfficeAccess
@@ -43,14 +43,10 @@ class InspectSheet(ReadOnlyTool):
     name = "office_inspect"
     description = ("Show a spreadsheet's (.xlsx) or CSV's sheets, columns with types and sample"
                    " rows. Call it before office_query to learn the table and column names.")
-    parameters: dict[str, Any] = {
-        "type": "object",
-        "properties": {
-            "file": {"type": "string", "description": "Full path or dropped file name."},
-            "sheet": {"type": "string", "description": "Only this sheet."},
-        },
-        "required": ["file"],
-    }
+    parameters = object_schema({
+        "file": {"type": "string", "description": "Full path or dropped file name."},
+        "sheet": {"type": "string", "description": "Only this sheet."},
+    }, required=["file"])
 
     def __init__(self, access: OfficeAccess, limits: Limits | None = None) -> None:
         self.access = access
@@ -106,16 +102,12 @@ class QuerySheets(ReadOnlyTool):
         " SQLite SELECT. Each sheet is a table named after the sheet (a CSV: after the file);"
         " quote column names like \"Amount\"; dates are 'YYYY-MM-DD' text."
     )
-    parameters: dict[str, Any] = {
-        "type": "object",
-        "properties": {
-            "files": {"type": "array", "items": {"type": "string"}, "minItems": 1,
-                      "description": "Full paths or dropped names."},
-            "sql": {"type": "string"},
-            "max_rows": {"type": "integer", "minimum": 1, "maximum": 500, "default": 50},
-        },
-        "required": ["files", "sql"],
-    }
+    parameters = object_schema({
+        "files": {"type": "array", "items": {"type": "string"}, "minItems": 1,
+                  "description": "Full paths or dropped names."},
+        "sql": {"type": "string"},
+        "max_rows": {"type": "integer", "minimum": 1, "maximum": 500, "default": 50},
+    }, required=["files", "sql"])
 
     def __init__(self, access: OfficeAccess, cache: WorkbookCache,
                  seconds: float = 5.0) -> None:

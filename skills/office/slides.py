@@ -5,23 +5,19 @@ from __future__ import annotations
 import io
 from typing import Any
 
-from skills.base import SkillError
+from skills.base import SkillError, object_schema
 from skills.office.columns import xml_safe
 
 MAX_SLIDES = 200
-SLIDE_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "title": {"type": "string"},
-        "bullets": {"type": "array", "items": {"type": "string"},
-                    "description": "Two leading spaces indent one."},
-        "notes": {"type": "string"},
-        "table": {"type": "object", "properties": {
-            "columns": {"type": "array", "items": {"type": "string"}},
-            "rows": {"type": "array", "items": {"type": "array"}}}},
-    },
-    "required": ["title"],
-}
+SLIDE_SCHEMA = object_schema({
+    "title": {"type": "string"},
+    "bullets": {"type": "array", "items": {"type": "string"},
+                "description": "Two leading spaces indent one."},
+    "notes": {"type": "string"},
+    "table": {"type": "object", "properties": {
+        "columns": {"type": "array", "items": {"type": "string"}},
+        "rows": {"type": "array", "items": {"type": "array"}}}},
+}, required=["title"])
 _TITLE_ONLY, _TITLE_AND_CONTENT, _TITLE_SLIDE = 5, 1, 0
 
 
@@ -41,8 +37,7 @@ def pptx_bytes(slides: list[dict[str, Any]], title: str = "") -> tuple[bytes, di
         cover = deck.slides.add_slide(deck.slide_layouts[_TITLE_SLIDE])
         cover.shapes.title.text = xml_safe(title.strip())
         titles.append(title.strip())
-    for spec in slides:
-        titles.append(_add(deck, spec))
+    titles += [_add(deck, spec) for spec in slides]
     buffer = io.BytesIO()
     deck.save(buffer)
     return buffer.getvalue(), {"slides": len(titles)}, titles

@@ -11,7 +11,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
-from skills.base import SkillContext, SkillError, SkillResult
+from skills.base import SkillContext, SkillError, SkillResult, object_schema
 from skills.files.paths import display
 from skills.office import clean, report, slides, tables
 from skills.office.access import OfficeAccess, free_name
@@ -120,7 +120,7 @@ class WriteTool:
 
 def write_parameters(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
     """A write tool's JSON schema: its own properties, then where to write (_PLACEMENT)."""
-    return {"type": "object", "properties": {**properties, **_PLACEMENT}, "required": required}
+    return object_schema({**properties, **_PLACEMENT}, required)
 
 
 def name_from(title: str, fallback: str) -> str:

@@ -170,27 +170,23 @@ class Turn:
         handle.assistant_message_id = message_id
         self.emit(TurnStarted(self.conv, user_id, message_id))
         if handle.cancelled:  # while tool servers started: the model is never asked
-            self._save_final(message_id, StepResult(done=Done("cancelled")), "cancelled")
-            self._done(message_id, "cancelled")
+            self._end(message_id, StepResult(done=Done("cancelled")), "cancelled", "cancelled")
             return
         limit = max(1, mode.step_limit or self.s.settings.step_limit)
         for step in range(limit):
             handle.assistant_message_id = message_id
             if self._answer_spent():
-                self._save_final(message_id, StepResult(done=Done("length")), "complete")
-                self._done(message_id, "length")
+                self._end(message_id, StepResult(done=Done("length")), "complete", "length")
                 return
             result = self._step(skills, used_tools=step > 0, message_id=message_id)
             if result.done.finish_reason == "error":
                 self._engine_failed(message_id, result)
                 return
             if handle.cancelled or result.done.finish_reason == "cancelled":
-                self._save_final(message_id, result, "cancelled")
-                self._done(message_id, "cancelled")
+                self._end(message_id, result, "cancelled", "cancelled")
                 return
             if not result.calls and not result.errors:
-                self._save_final(message_id, result, "complete")
-                self._done(message_id, result.done.finish_reason)
+                self._end(message_id, result, "complete", result.done.finish_reason)
                 self._title(result.content)
                 return
             if self._act(message_id, result, caller):
@@ -335,8 +331,7 @@ class Turn:
     def _step_limit(self, message_id: str, limit: int) -> None:
         text = STEP_LIMIT_TEXT.format(limit=limit)
         self.emit(TextDelta(text))
-        self._save_final(message_id, StepResult(content=text), "complete")
-        self._done(message_id, "step_limit")
+        self._end(message_id, StepResult(content=text), "complete", "step_limit")
         self._title(text)
 
     def _tool_loop(self, message_id: str) -> None:
@@ -344,8 +339,7 @@ class Turn:
         self.emit(OutputCut(self.conv, message_id, "tools", "loop", len(self.repeated)))
         self.emit(TextDelta(text))
         result = StepResult(content=text, notice="tool_loop", done=Done("stop"))
-        self._save_final(message_id, result, "complete")
-        self._done(message_id, "stop")
+        self._end(message_id, result, "complete", "stop")
         self._title(text)
 
     def _engine_failed(self, message_id: str, result: StepResult) -> None:
@@ -382,8 +376,7 @@ class Turn:
             conversation = history.get_conversation(self.conv)
             if conversation is None or str(conversation.title).strip():
                 return
-            first_user = next(
-                (m.content for m in history.messages(self.conv) if m.role == "user"), "")
+            first_user = self._first_user()
             if not first_user.strip():
                 return
             title = fallback_title(first_user)
@@ -399,12 +392,14 @@ class Turn:
             # A next turn may end while this one still writes the title: only one writes it.
             if not mine or handle.cancelled or not history.needs_title(self.conv):
                 return
-            first_user = next(
-                (m.content for m in history.messages(self.conv) if m.role == "user"), "")
-            title = generate_title(self.s.runner, first_user, answer, handle.stop_flag,
+            title = generate_title(self.s.runner, self._first_user(), answer, handle.stop_flag,
                                    thinking_budget=thinking_budget(self.s.settings, "title"))
             history.rename(self.conv, title)
         self.emit(TitleChanged(self.conv, title))
+
+    def _first_user(self) -> str:
+        return next((m.content for m in self.s.history.messages(self.conv) if m.role == "user"),
+                    "")
 
     # -- history --------------------------------------------------------------------------
     def _new_assistant_message(self) -> str:
@@ -415,9 +410,11 @@ class Turn:
             engine=info.engine if info else "")
         return str(stored.id)
 
-    def _save_final(self, message_id: str, result: StepResult, status: str) -> None:
+    def _end(self, message_id: str, result: StepResult, status: str, reason: str) -> None:
+        """Store the turn's last message (with the turn's sources) and end the turn."""
         self._save(message_id, result, status,
                    sources=[asdict(source) for source in self.sources])
+        self._done(message_id, reason)
 
     def _save(self, message_id: str, result: StepResult, status: str, **extra: object) -> None:
         done = result.done

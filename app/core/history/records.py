@@ -150,15 +150,9 @@ def message_from_row(row: dict[str, Any]) -> StoredMessage:
 
 
 def conversation_from_row(row: dict[str, Any]) -> Conversation:
-    return Conversation(
-        id=row["id"],
-        title=row["title"],
-        created=row["created"],
-        updated=row["updated"],
-        pinned=bool(row["pinned"]),
-        archived=bool(row["archived"]),
-        model=row["model"],
-    )
+    values = {f.name: row[f.name] for f in fields(Conversation)}
+    return Conversation(**{**values, "pinned": bool(values["pinned"]),
+                           "archived": bool(values["archived"])})
 
 
 def _loads(text: object, empty: object) -> Any:

@@ -26,7 +26,7 @@ from mcp_types import (
 )
 
 from backends.parser import by_schema
-from skills.base import Skill, SkillContext, SkillError, SkillResult
+from skills.base import Skill, SkillContext, SkillError, SkillResult, object_schema
 
 READ_TOOLS = ("search_documents", "read_document", "list_documents", "search_files",
               "list_events", "find_free_time")
@@ -35,16 +35,14 @@ PATH_ARGUMENTS = ("document", "folder", "path")
 DESTRUCTIVE_TOOLS = ("update_event", "delete_event")  # a proposal that overwrites or removes
 
 _TEXT = {"type": ["string", "null"]}
-OUTPUT_SCHEMA: dict[str, Any] = {
-    "type": "object", "additionalProperties": False,
-    "properties": {
-        "sources": {"type": "array", "description": "The passages cited as [n] in the text.",
-                    "items": {"type": "object", "properties": {
-                        "citation": {"type": "integer"}, "file": {"type": "string"},
-                        "title": _TEXT, "location": _TEXT, "page": {"type": ["integer", "null"]},
-                        "text": _TEXT}}},
-        "data": {"description": "The tool's own result (events, files, slots, documents)."}},
-}
+OUTPUT_SCHEMA = object_schema({
+    "sources": {"type": "array", "description": "The passages cited as [n] in the text.",
+                "items": object_schema({
+                    "citation": {"type": "integer"}, "file": {"type": "string"},
+                    "title": _TEXT, "location": _TEXT, "page": {"type": ["integer", "null"]},
+                    "text": _TEXT})},
+    "data": {"description": "The tool's own result (events, files, slots, documents)."},
+}, additionalProperties=False)
 
 Propose = Callable[[str, dict[str, Any]], str]
 """Hands a change to the running Hearth for the user's approval; returns the outcome text or

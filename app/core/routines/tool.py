@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo
 
 from app.core.routines.schedule import Schedule, parse_at, repetition
 from app.core.routines.store import RoutineStore
-from skills.base import SkillContext, SkillResult
+from skills.base import SkillContext, SkillResult, object_schema
 from skills.calendar.timeutil import zone
 
 UTC = ZoneInfo("UTC")
@@ -23,18 +23,14 @@ class ProposeRoutine:
         "Create a routine: a question Hearth asks itself at a time, once or repeating (e.g. "
         "'every weekday at 07:30: what is on today', 'in 20 minutes: remind me to call Anna'). "
         "The user approves it first. Its answers arrive as new conversations.")
-    parameters: dict[str, Any] = {
-        "type": "object",
-        "properties": {
-            "ask": {"type": "string", "description": "what to ask when it runs"},
-            "at": {"type": "string",
-                   "description": "HH:MM, or an ISO date and time such as 2026-12-03T07:30"},
-            "every": {"type": "string", "description": "day, weekday, week, month, or an RFC "
-                      "5545 RRULE such as FREQ=WEEKLY;BYDAY=FR; leave out for once"},
-            "title": {"type": "string", "description": "a short name for it"},
-        },
-        "required": ["ask", "at"],
-    }
+    parameters = object_schema({
+        "ask": {"type": "string", "description": "what to ask when it runs"},
+        "at": {"type": "string",
+               "description": "HH:MM, or an ISO date and time such as 2026-12-03T07:30"},
+        "every": {"type": "string", "description": "day, weekday, week, month, or an RFC "
+                  "5545 RRULE such as FREQ=WEEKLY;BYDAY=FR; leave out for once"},
+        "title": {"type": "string", "description": "a short name for it"},
+    }, required=["ask", "at"])
     changes_things = True
     family = "calendar"  # switched on and off with the calendar in Settings > Skills
 

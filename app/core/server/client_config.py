@@ -48,7 +48,6 @@ def openclaw_config(end: Endpoint) -> str:
         model["contextWindow"] = end.context_window
     if end.max_tokens > 0:
         model["maxTokens"] = end.max_tokens
-    command, *args = mcp_command()
     config = {
         "models": {"mode": "merge", "providers": {PROVIDER: {
             "baseUrl": end.base_url, "apiKey": end.api_key, "api": "openai-completions",

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from starlette.types import Receive
 
@@ -142,8 +142,7 @@ class Generation:
 
     def _finish(self, done: Done) -> Done:
         if self._stops.hit and done.finish_reason in ("cancelled", "stop"):
-            return Done("stop", done.prompt_tokens, done.cached_prompt_tokens,
-                        done.completion_tokens, done.timings)
+            return replace(done, finish_reason="stop")
         return done
 
     async def collect(self, first: Event | None = None) -> Outcome:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
+import re
 import time
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
@@ -41,6 +43,7 @@ from skills.base import SkillError
 from skills.common.limits import LIMITS, deeper_than
 
 CACHE_PREFIX = "api:"
+_SURROGATE = re.compile("[\ud800-\udfff]")  # what UTF-8 cannot encode
 
 T = TypeVar("T")
 
@@ -148,24 +151,16 @@ def _lone_surrogate(value: object, where: str = "body") -> str:
     while stack:
         item, name = stack.pop()
         if isinstance(item, str):
-            if _bad_text(item):
+            if _SURROGATE.search(item):
                 return name
         elif isinstance(item, dict):
-            if any(_bad_text(k) for k in item):
+            if any(_SURROGATE.search(k) for k in item):
                 return name
             stack.extend((v, f"{name}.{k}" if name != "body" else str(k))
                          for k, v in item.items())
         elif isinstance(item, list):
             stack.extend((v, f"{name}[{i}]") for i, v in enumerate(item))
     return ""
-
-
-def _bad_text(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return True
-    return False
 
 
 def _system_first(raw: dict[str, JsonValue]) -> None:
@@ -205,9 +200,8 @@ class Endpoints:
             Route("/health", self.health, methods=["GET"]),
             Route("/v1/models", self.models, methods=["GET"]),
             Route("/v1/models/{model_id:path}", self.one_model, methods=["GET"]),
-            Route("/v1/chat/completions", self.chat, methods=["POST"]),
-            Route("/v1/completions", self.completions, methods=["POST"]),
-            Route("/v1/responses", self.responses, methods=["POST"]),
+            *(Route(f"/v1/{path}", functools.partial(self._generate, kind=kind),
+                    methods=["POST"]) for path, kind in _GENERATIONS.items()),
             Route(PROPOSALS_PATH, self.proposal, methods=["POST"]),
         ]
         return Starlette(routes=routes, exception_handlers={
@@ -258,15 +252,6 @@ class Endpoints:
         return JSONResponse({"approved": True, "message": message})
 
     # -- generations -------------------------------------------------------------------------
-    async def chat(self, request: Request) -> Response:
-        return await self._generate(request, "chat")
-
-    async def completions(self, request: Request) -> Response:
-        return await self._generate(request, "completion")
-
-    async def responses(self, request: Request) -> Response:
-        return await self._generate(request, "responses")
-
     async def _generate(self, request: Request, kind: str) -> Response:
         record = _Record(request, shapes.item_id("resp") if kind == "responses"
                          else shapes.new_id("chatcmpl"))
@@ -480,6 +465,7 @@ def _completion_chunk(rid: str, created: int, model: str, delta: dict[str, objec
     return chunk
 
 
+_GENERATIONS = {"chat/completions": "chat", "completions": "completion", "responses": "responses"}
 _PARSERS: dict[str, Callable[[dict[str, JsonValue], int], protocol.Sampling]] = {
     "chat": protocol.parse_chat, "completion": protocol.parse_completion,
     "responses": protocol.parse_responses}

@@ -50,10 +50,9 @@ def tool_call(call: ToolCall, index: int | None = None) -> ToolCallShape:
     """An OpenAI tool call: arguments as a JSON string (the OpenAI convention)."""
     function: FunctionShape = {"name": call.name,
                                "arguments": json.dumps(call.arguments, ensure_ascii=False)}
-    if index is not None:
-        return {"index": index, "id": "call_" + secrets.token_hex(8), "type": "function",
-                "function": function}
-    return {"id": "call_" + secrets.token_hex(8), "type": "function", "function": function}
+    shaped: ToolCallShape = {"id": "call_" + secrets.token_hex(8), "type": "function",
+                             "function": function}
+    return shaped if index is None else {"index": index, **shaped}
 
 
 def finish_reason(done: Done | None, outcome_calls: int = 0) -> str:
