@@ -231,20 +231,23 @@ def policy(single: LlamaCppBackend, batched: LlamaCppBackend,
              for n, measured in rounds.items()}
     ratio[1] = 1.0
 
-    def time_for(count: int) -> float:
-        """Time for `count` requests as the policy decodes them, in one request's time: a
-        batch of the size it picks, then what is left the same way."""
+    def time_for(count: int, pace: float) -> float:
+        """Time for `count` requests as the policy decodes them against a lone answer at
+        `pace`, in one request's time: a batch of the size it picks, then the rest alike."""
         if count == 0:
             return 0.0
-        size = 1 + _best_joiners(gain, 1, count - 1, lone)
-        return size / ratio.get(size, float("nan")) + time_for(count - size)
+        size = 1 + _best_joiners(gain, 1, count - 1, pace)
+        return size / ratio.get(size, float("nan")) + time_for(count - size, pace)
 
     print(f"lone pace with drafts: {lone:.2f} tokens per one-token pass")
     for count in rounds:
         chosen = 1 + _best_joiners(gain, 1, count - 1, lone)
+        plain = 1 + _best_joiners(gain, 1, count - 1, 1.0)
         print(f"{count} at once: engine-timed gain of a step of {count} {gain(count):.2f}; "
-              f"policy starts with {chosen} together: {count / time_for(count):.2f}x "
-              f"vs always batching {ratio[count]:.2f}x", flush=True)
+              f"policy starts with {chosen} together: {count / time_for(count, lone):.2f}x "
+              f"(against plain decoding, 1.0: {plain} together, "
+              f"{count / time_for(count, 1.0):.2f}x) vs always batching {ratio[count]:.2f}x",
+              flush=True)
 
 
 def load(name: str, context: int) -> LlamaCppBackend:
