@@ -132,6 +132,12 @@ class BatchEngine(Protocol):
         generation decoding alone, as this engine's own timings say (backends/pass_costs.py):
         where it is not above 1, decoding them one after another is as fast or faster."""
 
+    def lone_gain(self) -> float:
+        """Tokens per one-token pass that generations decoding alone (stream(): the single
+        path, with its prompt-lookup drafts) have made lately, as this engine measured them:
+        1.0 where drafts gain nothing or nothing was measured yet. A batch pays only where
+        its batch_gain beats this."""
+
     def stream_batch(self, first: list[BatchRequest], take_more: TakeMore
                      ) -> Iterator[tuple[BatchRequest, Event]]:
         """Decode `first` together, asking take_more(places free) between steps for more.

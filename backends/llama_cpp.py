@@ -45,7 +45,7 @@ from backends.llama_state import (
     save_sequence,
     seq_state_codec,
 )
-from backends.local import LocalBackend, with_drafts
+from backends.local import LocalBackend
 from backends.nanbeige import STOP_TEXTS
 from backends.prefix_cache import (
     DEFAULT_LIMIT_BYTES,
@@ -388,7 +388,7 @@ class LlamaCppBackend(LocalBackend):
             finish = "error"
         ending, done = answer.end(finish, cached)
         yield from ending
-        yield with_drafts(done, drafter)
+        yield self.with_drafts(done, drafter)
 
 
 PREFILL_CHUNK = 256  # tokens read between two progress reports

@@ -12,7 +12,7 @@ from backends.base import GenerateOptions, Message
 from backends.chat_format import ChatTemplate
 from backends.errors import BackendError, FailureKind
 from backends.events import Done, Event, StreamError
-from backends.pass_costs import PassCosts
+from backends.pass_costs import LonePace, PassCosts
 from backends.prefix_cache import PrefixKey, engine_prefix_key, prefix_length
 from backends.prompt_lookup import PromptLookup
 from backends.safe_tokens import EncodedPrompt
@@ -35,6 +35,7 @@ class LocalBackend:
                                f"{', '.join(kv_types)}")
         self.speculate = speculate
         self.pass_costs = PassCosts()  # what this model's verify passes cost, as measured
+        self.lone_pace = LonePace()  # what the single path's drafts make of a pass, lately
         self._prefix: _Prefix | None = None
         self._template: ChatTemplate | None = None
 
@@ -44,6 +45,9 @@ class LocalBackend:
 
     def batch_gain(self, size: int) -> float:
         return self.pass_costs.batch_gain(size)  # batch steps and verify passes alike
+
+    def lone_gain(self) -> float:
+        return self.lone_pace.gain
 
     def prefix_tokens(self, messages: list[Message], options: GenerateOptions) -> int:
         """Tokens of the rendered prefix (system message + tool schemas), as the engine reads it."""
@@ -55,9 +59,20 @@ class LocalBackend:
             return None
         return engine_prefix_key(self, self._prefix.fingerprint, messages, options, tokens)
 
-    def _drafter(self, tokens: list[int]) -> PromptLookup | None:
+    def _drafter(self, tokens: list[int]) -> MeteredLookup | None:
         """The drafter of a generation that goes on from `tokens`, when drafts are verified."""
-        return PromptLookup(tokens, self.pass_costs) if self.speculate else None
+        return MeteredLookup(tokens, self.pass_costs) if self.speculate else None
+
+    def with_drafts(self, done: Done, drafter: MeteredLookup | None) -> Done:
+        """`done`, its timings with what the drafter did when the generation verified drafts;
+        the single path's pace learns from them (lone_gain)."""
+        if drafter is None:
+            return done
+        done.timings.update(drafted_tokens=float(drafter.stats.drafted),
+                            accepted_draft_tokens=float(drafter.stats.accepted))
+        # Each pass gives its sampled token and the draft tokens kept before it.
+        self.lone_pace.record(drafter.passes + drafter.stats.accepted, drafter.spent)
+        return done
 
     def _read_prompt(self, messages: list[Message], options: GenerateOptions,
                      context: int) -> EncodedPrompt | list[Event]:
@@ -78,12 +93,17 @@ class LocalBackend:
         return EncodedPrompt(encoded.text, tokens)
 
 
-def with_drafts(done: Done, drafter: PromptLookup | None) -> Done:
-    """`done`, its timings with what the drafter did when the generation verified drafts."""
-    if drafter is not None:
-        done.timings.update(drafted_tokens=float(drafter.stats.drafted),
-                            accepted_draft_tokens=float(drafter.stats.accepted))
-    return done
+class MeteredLookup(PromptLookup):
+    """A drafter that also adds up its generation's passes and what they cost in one-token
+    passes (the engine times every pass it makes, plain or checking a draft, through timed)."""
+
+    passes = 0
+    spent = 0.0
+
+    def timed(self, size: int, seconds: float) -> None:
+        super().timed(size, seconds)
+        self.passes += 1
+        self.spent += self.costs.relative(size)
 
 
 def one_line(exc: BaseException, limit: int = 300) -> str:

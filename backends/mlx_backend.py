@@ -32,7 +32,7 @@ from backends.errors import (
 )
 from backends.events import Done, Event, StreamError
 from backends.kv_cache import ConversationCaches
-from backends.local import LocalBackend, one_line, with_drafts
+from backends.local import LocalBackend, one_line
 from backends.memory import plan_for_model, require_fit
 from backends.mlx_batch import CAPACITY, Batch
 from backends.mlx_cache import DEFAULT_KEY, CacheEntry, conversation_caches
@@ -350,7 +350,7 @@ class MlxBackend(LocalBackend):
         finally:
             responses.close()
         yield from final_events(reading, turn)
-        yield with_drafts(turn.done(), drafter)
+        yield self.with_drafts(turn.done(), drafter)
 
     def _decode(self, turn: Turn, responses: Any, reading: Reading, text: Text,
                 should_stop: ShouldStop) -> Iterator[Event]:

@@ -10,7 +10,9 @@ tokens against these figures (backends/prompt_lookup.py).
 A batch step that decodes one token of each of k sequences pushes k rows through the same
 matmuls as a pass checking k tokens, and costs about the same: the batched engines time their
 steps into the same figures, and the model runner batches only where k sequences per step give
-more tokens per second than one (batch_gain)."""
+more tokens per second than one (batch_gain). A generation alone on the single path verifies
+prompt-lookup drafts and so makes more than one token per one-token pass where its answer copies
+from its prompt: LonePace keeps that figure (what a batch must beat, not 1)."""
 
 from __future__ import annotations
 
@@ -25,6 +27,10 @@ from collections.abc import Mapping
 # 3 is listed at its measured cost: a batch of 3 sequences would otherwise look like a gain
 # where it is a loss (3 tokens for 3.5 steps); drafts never pick it over 4 either way.
 PRIOR = {1: 1.0, 2: 2.0, 3: 3.5, 4: 2.6, 6: 3.0, 8: 4.0, 12: 5.1, 16: 6.3}
+# The single path's tokens per one-token pass before any answer is measured (plain decoding),
+# weighed as this many passes; and the weight of what was measured before, for each answer.
+LONE_PRIOR_PASSES = 32.0
+LONE_DECAY = 0.75
 KEEP = 9  # latest timings of a size whose median is its figure (a busy machine's spikes pass)
 TRUST = 3  # timings of a size before its figure replaces the prior
 
@@ -72,12 +78,50 @@ class PassCosts:
         one = measured.get(1)
         if one and size in measured:
             return measured[size] / one
+        guess = self._listed(size)
+        if not one:
+            return guess
+        # A pass never costs more per token than a smaller one measured: on an engine where
+        # passes are cheap (a GPU) the larger sizes then get tried, and measured.
+        for smaller, seconds in measured.items():
+            if smaller < size:
+                guess = min(guess, seconds / one * size / smaller)
+        # Nor more than its prior scaled as the next larger size measured beats its own: a GPU
+        # that runs 4 rows for ~1.15 tries 2 and 3 (and measures them) instead of keeping the
+        # CPU's 2.0 and 3.5, while a CPU that measures 4 at its prior keeps 3 dearer than 4.
+        larger = [k for k in measured if k > size]
+        if larger:
+            nearest = min(larger)
+            guess = min(guess, self._listed(size) * measured[nearest] / one
+                        / self._listed(nearest))
+        return max(guess, 1.0)  # more tokens never cost less than one
+
+    def _listed(self, size: int) -> float:
+        """The prior's price of `size`: its own, else the next larger size listed."""
         listed = [k for k in self._prior if k >= size]
-        guess = self._prior[min(listed)] if listed else self._prior[self.largest]
-        if one:
-            # A pass never costs more per token than a smaller one measured: on an engine
-            # where passes are cheap (a GPU) the larger sizes then get tried, and measured.
-            for smaller, seconds in measured.items():
-                if smaller < size:
-                    guess = min(guess, seconds / one * size / smaller)
-        return guess
+        return self._prior[min(listed)] if listed else self._prior[self.largest]
+
+
+class LonePace:
+    """Tokens per one-token pass that answers decoding alone (the single path, drafts verified)
+    have made lately: tokens over what their passes cost (PassCosts.relative), both decaying
+    answer by answer, so a long answer weighs more than a short one and a stretch of answers
+    that copy nothing brings the figure back towards 1."""
+
+    def __init__(self, prior: float = 1.0, learn: bool = True) -> None:
+        """prior: the figure before any answer; learn: False pins it there (tests)."""
+        self._tokens = prior * LONE_PRIOR_PASSES
+        self._passes = LONE_PRIOR_PASSES
+        self._learn = learn
+
+    def record(self, tokens: int, passes: float) -> None:
+        """An answer decoded `tokens` in passes that cost `passes` one-token passes."""
+        if not self._learn or passes <= 0:
+            return
+        self._tokens = self._tokens * LONE_DECAY + tokens
+        self._passes = self._passes * LONE_DECAY + passes
+
+    @property
+    def gain(self) -> float:
+        """Tokens per one-token pass (1.0: no better than plain decoding)."""
+        return self._tokens / self._passes

@@ -51,16 +51,18 @@ class ScriptedBackend:
     BackendError to raise as the engine would. `<|im_end|>` ends an output early, like EOS."""
 
     def __init__(self, outputs: list[Script] | None = None, template: str | None = None,
-                 delay: float = 0.0, batch: int = 1, pass_costs: PassCosts | None = None
-                 ) -> None:
+                 delay: float = 0.0, batch: int = 1, pass_costs: PassCosts | None = None,
+                 lone_gain: float = 1.0) -> None:
         """batch: generations stream_batch() decodes together (1: none); pass_costs: what a
         step of n of them costs, which batch_gain() reports (default: every step costs one
-        step, so batching always pays; tests pin others with PassCosts(prior, learn=False))."""
+        step, so batching always pays; tests pin others with PassCosts(prior, learn=False));
+        lone_gain: tokens per one-token pass of a generation alone (its drafts), reported."""
         self._queue: deque[Script] = deque(outputs or [])
         self._template = ChatTemplate(template or MINIMAL_TEMPLATE)
         self._delay = delay  # seconds between chunks, for demos of streaming; tests leave it 0
         self._batch = batch
         self.pass_costs = pass_costs or PassCosts({1: 1.0}, learn=False)
+        self._lone_gain = lone_gain
         self.batches: list[int] = []  # how many generations each stream_batch() step carried
         self._loaded = False
         # One info object for the backend's life, so what others write on it (reason) stays.
@@ -125,6 +127,9 @@ class ScriptedBackend:
 
     def batch_gain(self, size: int) -> float:
         return self.pass_costs.batch_gain(size)
+
+    def lone_gain(self) -> float:
+        return self._lone_gain
 
     def stream_batch(self, first: list[BatchRequest], take_more: TakeMore
                      ) -> Iterator[tuple[BatchRequest, Event]]:

@@ -18,7 +18,8 @@ equal unless the engine's arithmetic differs with the batch).
 
 With several --requests sizes, each round races every size in turn, and the end shows what the
 runner's batch policy (app/core/runner.py) makes of n requests at once, from the step costs the
-engines timed in this run (backends/pass_costs.py): the size it batches, and its aggregate ratio
+engines timed in this run (backends/pass_costs.py) and the lone pace the single path's drafts
+made in it (LonePace: tokens per one-token pass): the size it batches, and its aggregate ratio
 against always batching all n (one after another on the single path is 1.00x by definition)."""
 
 from __future__ import annotations
@@ -214,8 +215,9 @@ def engine_steps(name: str, counts: list[int], rounds: int) -> None:
 def policy(single: LlamaCppBackend, batched: LlamaCppBackend,
            rounds: dict[int, list[dict[str, float | str]]]) -> None:
     """What the runner's policy batches of n requests at once, by the step costs the engines
-    timed in this run (a one-token pass of the single path, a step of n of the batch)."""
-    one = single.pass_costs.measured(1)
+    timed in this run (a one-token pass of the single path, a step of n of the batch) and the
+    pace the single path's answers made with their drafts (what a batch must beat)."""
+    one, lone = single.pass_costs.measured(1), single.lone_gain()
     steps = {n: batched.pass_costs.measured(n) for n in rounds}
     if one is None or any(t is None for t in steps.values()):
         print("policy: not every step size was timed often enough (more --tokens)")
@@ -229,19 +231,23 @@ def policy(single: LlamaCppBackend, batched: LlamaCppBackend,
              for n, measured in rounds.items()}
     ratio[1] = 1.0
 
-    def time_for(count: int) -> float:
-        """Time for `count` requests as the policy decodes them, in one request's time: a
-        batch of the size it picks, then what is left the same way."""
+    def time_for(count: int, pace: float) -> float:
+        """Time for `count` requests as the policy decodes them against a lone answer at
+        `pace`, in one request's time: a batch of the size it picks, then the rest alike."""
         if count == 0:
             return 0.0
-        size = 1 + _best_joiners(gain, 1, count - 1)
-        return size / ratio.get(size, float("nan")) + time_for(count - size)
+        size = 1 + _best_joiners(gain, 1, count - 1, pace)
+        return size / ratio.get(size, float("nan")) + time_for(count - size, pace)
 
+    print(f"lone pace with drafts: {lone:.2f} tokens per one-token pass")
     for count in rounds:
-        chosen = 1 + _best_joiners(gain, 1, count - 1)
+        chosen = 1 + _best_joiners(gain, 1, count - 1, lone)
+        plain = 1 + _best_joiners(gain, 1, count - 1, 1.0)
         print(f"{count} at once: engine-timed gain of a step of {count} {gain(count):.2f}; "
-              f"policy starts with {chosen} together: {count / time_for(count):.2f}x "
-              f"vs always batching {ratio[count]:.2f}x", flush=True)
+              f"policy starts with {chosen} together: {count / time_for(count, lone):.2f}x "
+              f"(against plain decoding, 1.0: {plain} together, "
+              f"{count / time_for(count, 1.0):.2f}x) vs always batching {ratio[count]:.2f}x",
+              flush=True)
 
 
 def load(name: str, context: int) -> LlamaCppBackend:

@@ -39,8 +39,9 @@ class Priority(IntEnum):
 # person's own turn runs alone (its first token must not wait for a batch's step).
 BATCHED = (Priority.API, Priority.ROUTINE)
 # How much faster (tokens per second, all generations together) a larger batch must promise
-# than the best smaller one: the engine's figures are medians of a busy machine's timings, and
-# a lone answer on the single path also keeps its prompt-lookup drafts and its KV.
+# than the best smaller one, or than a lone answer at its measured pace with drafts: the
+# engine's figures are medians of a busy machine's timings, and a lone answer on the single
+# path also keeps its conversation's KV.
 PAYS = 1.05
 
 
@@ -327,7 +328,7 @@ class ModelRunner:
             # Alone on the single path (prompt-lookup drafts, its KV) unless a batch pays.
             engine = self._batch_engine(job) if self._peers_wait() else None
             peers = ([] if engine is None else
-                     self._take_batchable(engine, 1, engine.batch_capacity() - 1))
+                     self._take_batchable(engine, 1, engine.batch_capacity() - 1, lone=True))
             if engine is not None and peers:
                 self._generate_batch(job, engine, peers)
             else:
@@ -409,24 +410,30 @@ class ModelRunner:
             return False
         places = engine.batch_capacity() - 1
         with self._cond:
-            return self._joiners(engine, 1, places) > 0
+            return self._joiners(engine, 1, places, lone=True) > 0
 
-    def _joiners(self, engine: BatchEngine, running: int, places: int) -> int:
+    def _joiners(self, engine: BatchEngine, running: int, places: int, lone: bool = False
+                 ) -> int:
         """How many of the generations waiting at the head of the queue that may join (up to
         `places`, stopping at the first that may not: nothing overtakes a job waiting in line)
-        to decode beside `running` ones. Call under the lock."""
+        to decode beside `running` ones: members of a batch, or (`lone`) one generation on the
+        single path, as fast as the engine measured lone answers with their drafts. Call
+        under the lock."""
         ready = 0
         while (ready < min(places, len(self._jobs)) and not self._closed
                and self._joins(self._jobs[ready])):
             ready += 1
-        return _best_joiners(engine.batch_gain, running, ready)
+        return _best_joiners(engine.batch_gain, running, ready,
+                             engine.lone_gain() if lone else None)
 
-    def _take_batchable(self, engine: BatchEngine, running: int, places: int) -> list[_Job]:
+    def _take_batchable(self, engine: BatchEngine, running: int, places: int,
+                        lone: bool = False) -> list[_Job]:
         """The waiting generations that join `running` ones in a batch, from the head of the
         queue: as many of the next `places` as make the batch the fastest (none when it is
-        fastest as it is)."""
+        fastest as it is; `lone`: as _joiners)."""
         with self._cond:
-            taken = [self._jobs.popleft() for _ in range(self._joiners(engine, running, places))]
+            taken = [self._jobs.popleft()
+                     for _ in range(self._joiners(engine, running, places, lone))]
         if taken:
             self._renumber()
         return taken
@@ -612,13 +619,16 @@ def _batchable(job: _Job, backend: Backend) -> bool:
             and (not options.resume_tokens or job.paused_on is backend))
 
 
-def _best_joiners(gain: Callable[[int], float], running: int, ready: int) -> int:
+def _best_joiners(gain: Callable[[int], float], running: int, ready: int,
+                  now: float | None = None) -> int:
     """How many of `ready` generations to add to `running` ones for the most tokens per second
-    (gain(n): a step of n generations against one alone), the fewest of equals (PAYS); none
-    when nothing runs (a batch whose members all ended stops: the next starts afresh)."""
+    (gain(n): a step of n generations against one-token decoding alone; `now`: what the
+    running ones make as they decode, when not gain(running), as a lone answer's drafts), the
+    fewest of equals (PAYS); none when nothing runs (a batch whose members all ended stops:
+    the next starts afresh)."""
     if running <= 0:
         return 0
-    best, best_gain = 0, gain(running)
+    best, best_gain = 0, gain(running) if now is None else now
     for more in range(1, ready + 1):
         if gain(running + more) > best_gain * PAYS:
             best, best_gain = more, gain(running + more)

@@ -9,7 +9,7 @@ import pytest
 
 from backends.base import GenerateOptions
 from backends.events import Done, ReasoningDelta, TextDelta
-from backends.pass_costs import PassCosts
+from backends.pass_costs import PRIOR, LonePace, PassCosts
 from backends.prompt_lookup import PromptLookup
 from tests.support.tiny_model import TinyModel
 
@@ -128,6 +128,49 @@ def test_pass_costs_are_learnt_from_the_engines_own_timings() -> None:
     assert pinned.relative(4) == 3.0
 
 
+def timed(costs: PassCosts, size: int, seconds: float) -> None:
+    for _ in range(4):  # a size's first pass builds its graph: not counted
+        costs.record(size, seconds)
+
+
+def test_sizes_not_yet_run_are_priced_like_the_next_larger_size_measured() -> None:
+    """A GPU that measured 4 tokens at 1.15 one-token passes prices 2 and 3 as cheaply (not
+    the CPU prior's 2.0 and 3.5), so they get tried; a CPU that measured 4 at its prior keeps
+    the prior's shape, 3 dearer than 4; a dear 4 makes nothing dearer than the prior."""
+    gpu = PassCosts()
+    timed(gpu, 1, 0.01)
+    assert gpu.relative(2) == PRIOR[2] and gpu.relative(3) == 3.0  # 3 tokens: at most 3 x 1
+    timed(gpu, 4, 0.0115)
+    assert gpu.relative(2) == 1.0  # no pass of more tokens is priced under one token's
+    assert gpu.relative(3) == pytest.approx(PRIOR[3] * 1.15 / PRIOR[4])
+    assert gpu.relative(3) < 2.0  # the figure a step of 3 must beat to gain over drafts
+    cpu = PassCosts()
+    timed(cpu, 1, 0.5)
+    timed(cpu, 4, 0.5 * PRIOR[4])
+    assert cpu.relative(2) == pytest.approx(PRIOR[2])
+    assert cpu.relative(3) > cpu.relative(4)
+    dear = PassCosts()
+    timed(dear, 1, 0.1)
+    timed(dear, 4, 1.8)  # MLX's CPU wheel with the reference BLAS: 4 rows cost 18 rows
+    assert dear.relative(2) == PRIOR[2]
+
+
+def test_the_lone_pace_follows_recent_answers_from_plain_decodings_one() -> None:
+    pace = LonePace()
+    assert pace.gain == 1.0  # nothing measured: drafts are assumed to gain nothing
+    pace.record(200, 100.0)  # an answer that copied: 200 tokens for 100 passes' time
+    copying = pace.gain
+    assert 1.5 < copying < 2.0  # the prior still weighs a little
+    pace.record(0, 0.0)  # an answer that never decoded (stopped while reading) says nothing
+    assert pace.gain == copying
+    for _ in range(12):
+        pace.record(50, 52.0)  # answers that copy nothing: refused drafts cost a little
+    assert 0.95 < pace.gain < 1.05
+    pinned = LonePace(1.6, learn=False)
+    pinned.record(10, 10.0)
+    assert pinned.gain == 1.6
+
+
 # -- llama.cpp ------------------------------------------------------------------------------
 
 def test_llama_answers_are_token_for_token_those_of_plain_decoding(tiny_model: TinyModel
@@ -143,6 +186,9 @@ def test_llama_answers_are_token_for_token_those_of_plain_decoding(tiny_model: T
         # Drafts were also refused (their KV rolled back) without changing a token.
         assert sped.timings["drafted_tokens"] >= sped.timings["accepted_draft_tokens"]
     assert kept > 0  # the drafts did save forward passes
+    # What a batch must beat: more than a token a pass alone with drafts (checks cost one
+    # pass here), one without.
+    assert fast.lone_gain() > 1.0 and plain.lone_gain() == 1.0
     plain.unload()
     fast.unload()
 
@@ -194,6 +240,7 @@ def test_mlx_answers_are_token_for_token_those_of_plain_decoding(tiny_model: Tin
         kept += sped.timings["accepted_draft_tokens"]
         assert sped.timings["drafted_tokens"] > sped.timings["accepted_draft_tokens"]
     assert kept > 0
+    assert fast.lone_gain() > 1.0 and plain.lone_gain() == 1.0
     # The conversation's cache was trimmed back past refused drafts: the next turn reuses it
     # and still writes what plain decoding writes.
     follow = f"{PROMPTS[0]}\n{text}\nAgain."

@@ -2,8 +2,10 @@
 (the scripted engine here; the real engines in tests/backends): each gets its own answer and
 exactly one Done, more join between steps, and the person's turn, a JSON-schema request, a
 cancel or one member's failure change nothing for the others. It batches only where the
-engine's step costs say a batch gives more tokens per second (pinned here: CPU_LIKE, GPU_LIKE;
-most tests run with GPU-like costs, where any batch pays)."""
+engine's step costs say a batch gives more tokens per second than the requests one after
+another, each at the pace a lone answer makes with its drafts (pinned here: CPU_LIKE, GPU_LIKE,
+DRAFTS_PAY; most tests run with GPU-like costs and drafts that gain nothing, where any batch
+pays)."""
 
 from __future__ import annotations
 
@@ -17,9 +19,10 @@ from app.core.runner import ModelRunner, Priority
 from backends.base import GenerateOptions
 from backends.errors import BackendError
 from backends.events import Done, StreamError
+from backends.pass_costs import PassCosts
 from backends.scripted import ScriptedBackend
 from tests.core.test_runner import Recorder
-from tests.support.step_costs import CPU_LIKE, GPU_LIKE, pinned
+from tests.support.step_costs import CPU_LIKE, DRAFTS_PAY, GPU_LIKE, pinned
 
 WAIT = 10  # hang guard only
 
@@ -32,8 +35,11 @@ def runner() -> Iterator[ModelRunner]:
 
 
 def load(runner: ModelRunner, *outputs: Any, batch: int = 4,
-         costs: dict[int, float] = GPU_LIKE) -> ScriptedBackend:
-    backend = ScriptedBackend(list(outputs), batch=batch, pass_costs=pinned(costs))
+         costs: dict[int, float] | PassCosts = GPU_LIKE, lone: float = 1.0) -> ScriptedBackend:
+    """The scripted engine with step costs pinned at `costs` (or these PassCosts) and a lone
+    answer's pace with drafts at `lone` tokens per one-token pass."""
+    backend = ScriptedBackend(list(outputs), batch=batch, lone_gain=lone,
+                              pass_costs=costs if isinstance(costs, PassCosts) else pinned(costs))
     runner.load(backend).result(WAIT)
     return backend
 
@@ -112,14 +118,51 @@ def test_with_cpu_like_costs_three_waiting_requests_run_one_after_another(
     assert [handle.batched_with for _, handle in sent] == [0, 0, 0]
 
 
-def test_with_cpu_like_costs_four_waiting_requests_are_batched(runner: ModelRunner) -> None:
-    backend = load(runner, "a b", "c d", "e f", "g h", costs=CPU_LIKE)  # 4 cost 2.6: 1.54x
+@pytest.mark.parametrize(("costs", "lone", "batched"), [
+    (CPU_LIKE, 1.0, True), (CPU_LIKE, DRAFTS_PAY, False), (GPU_LIKE, DRAFTS_PAY, True)])
+def test_four_waiting_requests_are_batched_only_when_that_beats_a_lone_answers_drafts(
+        runner: ModelRunner, costs: dict[int, float], lone: float, batched: bool) -> None:
+    """On 2 CPU cores a step of 4 costs 2.6 steps of one: 1.54x, a gain while a lone answer
+    decodes one token a pass (its drafts kept nothing), a loss when its drafts make it 1.6
+    tokens a pass, so the four go one after another on the single path. On a GPU 4 cost 1.15
+    (3.5x): a batch beats such drafts too."""
+    backend = load(runner, "a b", "c d", "e f", "g h", costs=costs, lone=lone)
     gate = hold(runner)
-    recs = [api(runner, f"q{n}")[0] for n in range(4)]
+    sent = [api(runner, f"q{n}") for n in range(4)]
+    gate.set()
+    finish(*(rec for rec, _ in sent))
+    assert [rec.text() for rec, _ in sent] == ["a b", "c d", "e f", "g h"]
+    if batched:
+        assert backend.batches[0] == 4
+    else:
+        assert backend.batches == []
+        assert [c.messages[-1]["content"] for c in backend.calls] == ["q0", "q1", "q2", "q3"]
+        assert [handle.batched_with for _, handle in sent] == [0, 0, 0, 0]
+
+
+def measured(**seconds: float) -> PassCosts:
+    """Learning pass costs (the CPU prior) that timed passes of these sizes (`s1=`, `s4=`) at
+    these seconds, often enough to trust them, and never ran the other sizes."""
+    costs = PassCosts()
+    for name, value in seconds.items():
+        for _ in range(4):  # a size's first pass builds its graph and is not counted
+            costs.record(int(name[1:]), value)
+    return costs
+
+
+@pytest.mark.parametrize(("four", "batched"), [(1.15, True), (2.6, False)])
+def test_once_a_batch_of_four_was_measured_cheap_two_waiting_requests_are_batched(
+        runner: ModelRunner, four: float, batched: bool) -> None:
+    """A fresh engine prices sizes it has not run at the CPU's prior (2: 2.0, no gain). On a
+    GPU, once a step of 4 measured 1.15 one-token steps, 2 are priced alike and tried in a
+    batch; a CPU that measured 4 at its prior 2.6 keeps 2 at 2.0: one after another."""
+    backend = load(runner, "a b", "c d", costs=measured(s1=0.01, s4=0.01 * four))
+    gate = hold(runner)
+    recs = [api(runner, f"q{n}")[0] for n in range(2)]
     gate.set()
     finish(*recs)
-    assert [r.text() for r in recs] == ["a b", "c d", "e f", "g h"]
-    assert backend.batches[0] == 4
+    assert [r.text() for r in recs] == ["a b", "c d"]
+    assert backend.batches[:1] == ([2] if batched else [])
 
 
 class AtWord(Recorder):

@@ -2,7 +2,8 @@
 answer running alone steps aside when a second request comes and both go on in one batch; the
 person's turn pauses the batch and goes first; every answer is, at temperature 0, the one it
 would have been alone. The engines' step costs are pinned (GPU-like unless a test says CPU-like),
-so what is batched does not depend on this machine's speed."""
+and so is a lone answer's pace with its drafts (1.0 unless a test says they pay), so what is
+batched depends neither on this machine's speed nor on what the tiny model's drafts keep."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from backends.base import Backend, GenerateOptions
 from backends.events import Done, Event, ReasoningDelta, TextDelta
 from backends.llama_cpp import LlamaCppBackend
 from backends.mlx_backend import MlxBackend
-from tests.support.step_costs import CPU_LIKE, GPU_LIKE, pinned
+from tests.support.step_costs import CPU_LIKE, GPU_LIKE, pinned, pinned_pace
 
 WAIT = 300  # hang guard only
 # The first writes many deltas on both engines' tiny model (hooks run at its first one).
@@ -37,6 +38,7 @@ def llama(request: pytest.FixtureRequest, tiny_model: Any,
         if request.param == "llama.cpp" else
         MlxBackend(str(tiny_model.mlx_dir), context_length=4096, cache_dir=kv))
     backend.pass_costs = pinned(GPU_LIKE)  # any batch pays
+    backend.lone_pace = pinned_pace(1.0)  # ... over a lone answer whose drafts gain nothing
     runner.load(backend).result(WAIT)
     yield runner
     runner.close()
@@ -82,14 +84,16 @@ def alone(runner: ModelRunner, prompt: str, name: str = "solo") -> tuple[str, in
 
 
 @contextmanager
-def step_costs(runner: ModelRunner, costs: dict[int, float]) -> Iterator[None]:
-    """The loaded engine's step costs pinned at `costs` for a while (GPU-like after)."""
+def step_costs(runner: ModelRunner, costs: dict[int, float], lone: float = 1.0
+               ) -> Iterator[None]:
+    """The loaded engine's step costs pinned at `costs` and a lone answer's pace at `lone`
+    for a while (GPU-like and 1.0 after)."""
     backend: Any = runner.backend
-    backend.pass_costs = pinned(costs)
+    backend.pass_costs, backend.lone_pace = pinned(costs), pinned_pace(lone)
     try:
         yield
     finally:
-        backend.pass_costs = pinned(GPU_LIKE)
+        backend.pass_costs, backend.lone_pace = pinned(GPU_LIKE), pinned_pace(1.0)
 
 
 def test_a_second_request_joins_a_running_answer_in_one_batch(llama: ModelRunner) -> None:
@@ -106,14 +110,16 @@ def test_a_second_request_joins_a_running_answer_in_one_batch(llama: ModelRunner
     assert first.handle.batched_with == 1
 
 
+@pytest.mark.parametrize(("costs", "lone"), [(CPU_LIKE, 1.0), (GPU_LIKE, 2.0)])
 def test_a_running_answer_goes_on_alone_when_a_batch_of_two_would_not_be_faster(
-        llama: ModelRunner) -> None:
-    """CPU-like costs: a step of 2 sequences costs 2 steps of one, so the running answer
-    keeps the single path and the second waits for it."""
+        llama: ModelRunner, costs: dict[int, float], lone: float) -> None:
+    """CPU-like costs: a step of 2 sequences costs 2 steps of one; GPU-like ones: 1.05, a
+    1.9x gain, but the lone answer's drafts make it 2 tokens a pass. Either way the running
+    answer keeps the single path and the second waits for it."""
     solo = [alone(llama, p) for p in PROMPTS[:2]]
     log: list[str] = []
     later: list[Answer] = []
-    with step_costs(llama, CPU_LIKE):
+    with step_costs(llama, costs, lone):
         first = Answer(llama, log, "first", PROMPTS[0],
                        hooks={1: lambda: later.append(Answer(llama, log, "second", PROMPTS[1]))})
         assert [first.result(), later[0].result()] == solo

@@ -14,7 +14,7 @@ from typing import Any
 from app.core.runner import ModelRunner
 from app.core.server.service import ApiServer, ServerConfig
 from backends.llama_cpp import LlamaCppBackend
-from tests.support.step_costs import CPU_LIKE, pinned
+from tests.support.step_costs import CPU_LIKE, pinned, pinned_pace
 
 KEY = "hearth-test-key-0123456789"
 QUESTIONS = ["Plan my week.", "Summarise the report on sales in the north.",
@@ -56,6 +56,7 @@ def test_concurrent_requests_are_batched_and_answer_as_they_would_alone(
     backend = LlamaCppBackend(str(tiny_model.gguf_path), context_length=4096,
                               cache_dir=tmp_path / "kv")
     backend.pass_costs = pinned(CPU_LIKE)  # this box's costs, not its speed now: 4 pay
+    backend.lone_pace = pinned_pace(1.0)  # ... over a lone answer whose drafts keep nothing
     runner.load(backend).result(120)
     server = ApiServer(runner, ServerConfig(api_key=lambda: KEY, port=0))
     server.start()
