@@ -11,20 +11,24 @@ from __future__ import annotations
 import mmap
 import os
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 CHUNK = 8 * 1024 * 1024  # one CRC-32 per 8 MiB: a damaged file is named by where it is damaged
+
+# A chunk's 32-bit checksum (zlib.crc32 unless a format says otherwise).
+Digest = Callable[[memoryview], int]
 
 
 class StateReadError(ValueError):
     """The file is shorter than its header says, or a chunk's checksum does not match."""
 
 
-def chunk_crcs(data: bytes | bytearray | memoryview, chunk: int = CHUNK) -> list[int]:
-    """The CRC-32 of each `chunk` bytes of `data` (what verify() checks again on load)."""
+def chunk_crcs(data: bytes | bytearray | memoryview, chunk: int = CHUNK,
+               digest: Digest = zlib.crc32) -> list[int]:
+    """The CRC-32 (or `digest`) of each `chunk` bytes of `data` (what verify() checks on load)."""
     view = memoryview(data)
-    return [zlib.crc32(view[start:start + chunk]) for start in range(0, len(view), chunk)]
+    return [digest(view[start:start + chunk]) for start in range(0, len(view), chunk)]
 
 
 def map_file(path: Path, wait: bool = True) -> memoryview:
@@ -50,11 +54,13 @@ def map_file(path: Path, wait: bool = True) -> memoryview:
     return memoryview(mapped)  # the mapping lives as long as a view of it does
 
 
-def verify(view: memoryview, crcs: Sequence[int], chunk: int = CHUNK) -> None:
-    """Raise StateReadError unless each `chunk` bytes of `view` has its recorded CRC-32."""
+def verify(view: memoryview, crcs: Sequence[int], chunk: int = CHUNK,
+           digest: Digest = zlib.crc32) -> None:
+    """Raise StateReadError unless each `chunk` bytes of `view` has its recorded CRC-32 (or
+    `digest`)."""
     if len(crcs) != -(-len(view) // chunk):
         raise StateReadError("the file's checksum list does not match its size")
     for index, crc in enumerate(crcs):
-        if zlib.crc32(view[index * chunk:(index + 1) * chunk]) != crc:
+        if digest(view[index * chunk:(index + 1) * chunk]) != crc:
             raise StateReadError(f"the file is damaged (checksum mismatch at {index * chunk:,} "
                                  "bytes into the state)")

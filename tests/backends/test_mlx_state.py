@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import json
+import struct
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from backends import mlx_state
-from backends.state_read import StateReadError
+from backends.state_read import StateReadError, chunk_crcs
 
 pytestmark = pytest.mark.usefixtures("needs_mlx_lm")
 
@@ -59,6 +61,47 @@ def test_one_flipped_byte_in_a_sealed_cache_is_found(tmp_path: Path) -> None:
         mlx_state.load(path, sealed=True)
     with pytest.raises(StateReadError, match="damaged"):  # checked whenever it is sealed
         mlx_state.load(path, sealed=False)
+
+
+@pytest.mark.parametrize("where", [0, 0.5, 1])  # first word, a middle one, the last byte
+def test_one_flipped_byte_anywhere_in_a_larger_cache_is_found(tmp_path: Path,
+                                                             where: float) -> None:
+    path = tmp_path / "state.safetensors"
+    mlx_state.save(path, caches(tokens=300), {}, sealed=True)  # 400 KiB: 100 rows of lanes
+    blob = bytearray(path.read_bytes())
+    _, start = mlx_state.parse_header(memoryview(blob))
+    blob[min(start + int((len(blob) - start) * where), len(blob) - 1)] ^= 0x10
+    path.write_bytes(bytes(blob))
+    with pytest.raises(StateReadError, match="damaged"):
+        mlx_state.load(path, sealed=True)
+
+
+def save_as_before(path: Path, cache: list[Any]) -> None:
+    """Save as the Hearth before lane sums did: one CRC-32 per chunk of the tensor data."""
+    mlx_state.save(path, cache, {"tokens": "[1,2,3,4,5]"}, sealed=False)
+    blob = path.read_bytes()
+    header, start = mlx_state.parse_header(memoryview(blob))
+    header["__metadata__"][mlx_state.CRCS_KEY] = json.dumps(chunk_crcs(blob[start:]))
+    text = json.dumps(header).encode()
+    path.write_bytes(struct.pack("<Q", len(text)) + text + blob[start:])
+
+
+@pytest.mark.parametrize("sealed", [True, False])
+def test_a_cache_saved_with_crc32s_before_is_still_read_and_checked(tmp_path: Path,
+                                                                    sealed: bool) -> None:
+    import mlx.core as mx
+
+    saved, path = caches(), tmp_path / "state.safetensors"
+    save_as_before(path, saved)
+    restored, meta = mlx_state.load(path, sealed=sealed)
+    assert meta["tokens"] == "[1,2,3,4,5]"
+    for before, after in zip(arrays(saved), arrays(restored), strict=True):
+        assert mx.array_equal(before, after).item()
+    blob = bytearray(path.read_bytes())
+    blob[-100] ^= 0x01
+    path.write_bytes(bytes(blob))
+    with pytest.raises(StateReadError, match="damaged"):
+        mlx_state.load(path, sealed=sealed)
 
 
 def test_a_sealed_cache_is_required_where_asked(tmp_path: Path) -> None:
