@@ -54,11 +54,21 @@ TOOL_EXAMPLE = ("User: Please create a file named notes.txt in the folder /home/
                 "My notes\n</parameter>\n</function>\n</tool_call>\n\n")
 
 
+# The tool the call is for, offered as the app offers tools (GenerateOptions.tools): this
+# base-model prompt's template never renders it, so the prompt is the same; the drafter drafts
+# from its frame and from the values the question names (backends/draft_sources.py).
+WRITE_FILE = {"type": "function", "function": {
+    "name": "write_file", "description": "Write a file.",
+    "parameters": {"type": "object", "properties": {"path": {"type": "string"},
+                                                    "title": {"type": "string"}}}}}
+
+
 @dataclass(frozen=True)
 class Task:
     prompt: str
     quotes: bool  # a task that copies (target 1.5x) or free text (target 0.97x)
     end: str = ""  # where the answer is over (a table's blank line, a tool call's end)
+    tools: tuple[dict[str, Any], ...] = ()  # offered to the model (the tool call's task)
 
 
 TASKS: dict[str, Task] = {
@@ -76,7 +86,7 @@ TASKS: dict[str, Task] = {
                            "/home/anna/Documents/Reports/2026 with the title 'Quarterly report, "
                            "North region, 2026'.\nAssistant calls the tool:\n<tool_call>\n"
                            "<function=write_file>\n<parameter=path>\n/home/anna", True,
-                           "</function>"),
+                           "</function>", (WRITE_FILE,)),
     # This small model soon repeats itself when it writes a story (drafts then hit); steps of
     # a recipe repeat their frame ("Step 3: In a ... bowl") but little else: drafts mostly miss.
     "free text": Task("Write a short story about a fox who learns to play the violin.\n\nOnce "
@@ -96,7 +106,8 @@ def _answer(backend: Any, task: Task, tokens: int) -> tuple[str, Done]:
     parts: list[str] = []
     done = None
     for event in backend.stream([{"role": "user", "content": task.prompt}],
-                                GenerateOptions(max_tokens=tokens, temperature=0.0),
+                                GenerateOptions(max_tokens=tokens, temperature=0.0,
+                                                tools=list(task.tools)),
                                 lambda: bool(task.end) and task.end in "".join(parts)):
         if isinstance(event, TextDelta | ReasoningDelta):
             parts.append(event.text)
