@@ -8,8 +8,9 @@ plain-text template: the prompt is continued as written). Each task is answered 
 llama-cpp-python's generate()) and on, interleaved run by run. Figures: decode tokens per second
 (after the first token), the median of each run's own ratio on/off, and the share of drafted
 tokens the model kept. An answer ends at 128 tokens or where its task does (the table's last
-row, the tool call's end). The engine keeps what its verify passes cost from task to task, as
-it does in the app (backends/pass_costs.py).
+row, the tool call's end); the tool call's task offers its tool, as the app does (the drafter
+drafts from its frame and the question's values). The engine keeps what its verify passes cost
+from task to task, as it does in the app (backends/pass_costs.py).
 Targets (issue 28): tasks that quote >= 1.5x, free text >= 0.97x. "same text" says whether the
 answers were identical: on quantized weights llama.cpp's batched evaluation rounds differently
 from its one-token evaluation (up to ~0.9 logit measured on this model), so at a near tie the

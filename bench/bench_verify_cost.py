@@ -14,7 +14,8 @@ alike; the figure is the median of those ratios.
 
 A random model copies nothing, so its own draft acceptance says nothing; what it does give is
 the price of a verify pass. The second table takes the answers Gemma 3 270M writes for
-bench/bench_lookup.py's tasks (plain decoding, temperature 0), replays the drafter over them (a
+bench/bench_lookup.py's tasks (plain decoding, temperature 0), replays the drafter over them
+(with the draft sources the engine builds from the prompt, backends/draft_sources.py; a
 draft token counts as kept when it equals the token the answer has there, which is what
 verification decides at temperature 0), the drafter knowing these costs and passes capped at a
 few sizes, and prints the expected decode speed-up per task: answer tokens over the summed
