@@ -61,7 +61,7 @@ def call_frames(tools: Sequence[dict[str, Any]]) -> list[str]:
     frames = []
     for tool in tools:
         function = tool.get("function", tool)
-        names = list(function.get("parameters", {}).get("properties", {}))
+        names = list((function.get("parameters") or {}).get("properties") or {})
         lines = ["<tool_call>", f"<function={function.get('name', '')}>"]
         for name in names:
             lines += [f"<parameter={name}>", "</parameter>"]
@@ -186,7 +186,11 @@ def _width(line: str, kind: str) -> int:
 def _split(line: str, kind: str) -> list[str]:
     if kind == "|":
         return [cell.strip() for cell in line[1:-1].split("|")]
-    return [cell.strip() for cell in next(csv.reader([line], delimiter=kind))]
+    try:
+        cells = next(csv.reader([line], delimiter=kind))
+    except csv.Error:  # a stray NUL or the like: the plain split is near enough for drafts
+        cells = line.split(kind)
+    return [cell.strip() for cell in cells]
 
 
 def _rows(lines: list[str], kind: str, budget: int) -> Rows:
