@@ -161,7 +161,10 @@ class LlamaCppBackend(LocalBackend):
         return self._template.render(messages, options)
 
     def count_tokens(self, text: str) -> int:
-        return len(self._require().tokenize(text.encode("utf-8"), add_bos=False, special=False))
+        return len(self.plain_tokens(text))
+
+    def plain_tokens(self, text: str) -> list[int]:
+        return list(self._require().tokenize(text.encode("utf-8"), add_bos=False, special=False))
 
     def encode_prompt(self, messages: list[Message], options: GenerateOptions,
                       add_generation_prompt: bool = True) -> EncodedPrompt:
@@ -364,7 +367,7 @@ class LlamaCppBackend(LocalBackend):
         set_seed(llm, options)
         answer = Answer(llm, prompt, tokens, options, started, self._stop_ids)
         finish = "stop"
-        drafter = self._drafter(tokens)
+        drafter = self._drafter(tokens, prompt, options)
         try:
             grammar = _grammar(options.json_schema)
         except ValueError as exc:

@@ -10,6 +10,7 @@ from jinja2 import TemplateError
 
 from backends.base import GenerateOptions, Message
 from backends.chat_format import ChatTemplate
+from backends.draft_sources import draft_texts
 from backends.errors import BackendError, FailureKind
 from backends.events import Done, Event, StreamError
 from backends.pass_costs import LonePace, PassCosts
@@ -59,9 +60,19 @@ class LocalBackend:
             return None
         return engine_prefix_key(self, self._prefix.fingerprint, messages, options, tokens)
 
-    def _drafter(self, tokens: list[int]) -> MeteredLookup | None:
-        """The drafter of a generation that goes on from `tokens`, when drafts are verified."""
-        return MeteredLookup(tokens, self.pass_costs) if self.speculate else None
+    def plain_tokens(self, text: str) -> list[int]:
+        raise NotImplementedError  # `text` as the engine's tokenizer reads it, no special tokens
+
+    def _drafter(self, tokens: list[int], prompt: str, options: GenerateOptions
+                 ) -> MeteredLookup | None:
+        """The drafter of a generation that goes on from `tokens` (the prompt's text `prompt`),
+        when drafts are verified: it also drafts from the prompt's tables rewritten and the
+        tool calls it may make (backends/draft_sources.py)."""
+        if not self.speculate:
+            return None
+        sources = [self.plain_tokens(text) for text in
+                   draft_texts(prompt, options.tools, options.tool_call_format)]
+        return MeteredLookup(tokens, self.pass_costs, sources)
 
     def with_drafts(self, done: Done, drafter: MeteredLookup | None) -> Done:
         """`done`, its timings with what the drafter did when the generation verified drafts;

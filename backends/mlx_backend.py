@@ -185,9 +185,12 @@ class MlxBackend(LocalBackend):
         return self._template.render(messages, options)
 
     def count_tokens(self, text: str) -> int:
+        return len(self.plain_tokens(text))
+
+    def plain_tokens(self, text: str) -> list[int]:
         if self._tokenizer is None:
             raise NotLoaded("The MLX model is not loaded yet")
-        return len(self._tokenizer.encode(text, add_special_tokens=False))
+        return [int(t) for t in self._tokenizer.encode(text, add_special_tokens=False)]
 
     def encode_prompt(self, messages: list[Message], options: GenerateOptions,
                       add_generation_prompt: bool = True) -> EncodedPrompt:
@@ -330,7 +333,7 @@ class MlxBackend(LocalBackend):
             engine.mx.random.seed(options.seed)
         reading, text = reader(turn, options, self._tokenizer)
         max_tokens = turn.new_token_limit(options, room)
-        drafter = self._drafter(turn.tokens)
+        drafter = self._drafter(turn.tokens, turn.prompt, options)
         if drafter is None:
             responses = engine.stream_generate(
                 self._model, self._tokenizer, engine.mx.array(turn.tokens[turn.reused:]),

@@ -5,6 +5,9 @@ sheet, a file name, tool arguments taken from the question). When the last token
 prompt + answer appeared earlier, the tokens that followed them there are a cheap guess at what
 comes next; the engine checks all of them in one forward pass and keeps the ones it would have
 produced anyway. Engine-agnostic: llama.cpp (backends/llama_speculate.py) and MLX use it.
+Besides the prompt and the answer, it drafts from texts the model never reads, built from the
+prompt as answers rewrite it (a CSV sheet as a Markdown table, a tool call's frame and values:
+backends/draft_sources.py).
 
 Of the earlier places where the answer's last two tokens appeared, the one that agrees with the
 answer furthest back is taken (the latest of equals): the longer that match, the likelier the
@@ -18,7 +21,7 @@ it notices when the answer starts copying again without paying for a try."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -34,6 +37,7 @@ DECAY = 0.9  # weight of what was seen before, for each drafted token's outcome
 # starts with (kept, missed): a 2-3 token echo is a weak sign, 10 tokens copied a strong one.
 MATCH_CLASSES = (4, 10)
 PRIORS = ((1.0, 2.0), (2.0, 1.0), (9.0, 1.0))
+SEPARATOR = -1  # between draft sources and the prompt in the history: equals no token
 
 
 @dataclass
@@ -52,11 +56,14 @@ class LookupStats:
 class PromptLookup:
     """Drafts from the token history; told how drafts fared and what passes cost, it adapts."""
 
-    def __init__(self, tokens: Iterable[int], costs: PassCosts | None = None) -> None:
+    def __init__(self, tokens: Iterable[int], costs: PassCosts | None = None,
+                 sources: Iterable[Sequence[int]] = ()) -> None:
+        """tokens: the prompt; sources: more token sequences to draft from, never read by the
+        model (the prompt's sheets as the tables an answer writes: backends/draft_sources.py)."""
         self.costs = costs if costs is not None else PassCosts()
         # The history lives in one numpy buffer and is searched there: building an index of
         # a long prompt in Python would hold the GIL the window's thread needs.
-        first = np.asarray(list(tokens), dtype=np.int64)
+        first = np.asarray(_joined(sources, tokens), dtype=np.int64)
         self._history = np.empty(max(256, 2 * len(first)), dtype=np.int64)
         self._history[:len(first)] = first
         self._size = len(first)
@@ -137,7 +144,7 @@ class PromptLookup:
         found = history[:total - n] == history[total - n]
         for offset in range(1, n):
             found &= history[offset:total - n + offset] == history[total - n + offset]
-        hits = np.flatnonzero(found)[-CANDIDATES:]
+        hits = _narrowed(history, np.flatnonzero(found), total - n)[-CANDIDATES:]
         if not hits.size:
             return [], 0
         back = np.arange(1, LONG_MATCH - n + 1)
@@ -147,4 +154,36 @@ class PromptLookup:
         lengths = n + np.cumprod(agree, axis=1).sum(axis=1)
         best = int(lengths.max())
         start = int(hits[lengths == best][-1]) + n
-        return [int(t) for t in history[start:start + size]], best
+        if start - best - 1 >= 0 and history[start - best - 1] == SEPARATOR:
+            # The match runs back to a source's start (a value on a line of its own): all
+            # the source could agree with does, so it counts as middling at least.
+            best = max(best, MATCH_CLASSES[0])
+        guess = history[start:start + size]
+        ends = np.flatnonzero(guess == SEPARATOR)  # a source's end: nothing follows it
+        return [int(t) for t in guess[:ends[0] if ends.size else size]], best
+
+
+def _joined(sources: Iterable[Sequence[int]], tokens: Iterable[int]) -> list[int]:
+    """The sources, each closed by SEPARATOR, then the prompt: a match never spans two of
+    them, and of equally long matches the prompt's own (later) one is taken."""
+    joined: list[int] = []
+    for source in sources:
+        joined.extend(source)
+        joined.append(SEPARATOR)
+    joined.extend(tokens)
+    return joined
+
+
+def _narrowed(history: np.ndarray, hits: np.ndarray, end: int) -> np.ndarray:
+    """Of many occurrences (a long sheet repeats every two tokens of a row), those that
+    agree with the tokens before `end` furthest back, until CANDIDATES or fewer are left:
+    the longest match is among them, where the latest CANDIDATES may miss it."""
+    for back in range(1, LONG_MATCH - MIN_MATCH + 1):
+        if hits.size <= CANDIDATES or end - back < 0:
+            break
+        before = hits - back
+        agree = (before >= 0) & (history[np.maximum(before, 0)] == history[end - back])
+        if not agree.any():
+            break
+        hits = hits[agree]
+    return hits

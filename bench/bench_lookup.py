@@ -8,8 +8,9 @@ plain-text template: the prompt is continued as written). Each task is answered 
 llama-cpp-python's generate()) and on, interleaved run by run. Figures: decode tokens per second
 (after the first token), the median of each run's own ratio on/off, and the share of drafted
 tokens the model kept. An answer ends at 128 tokens or where its task does (the table's last
-row, the tool call's end). The engine keeps what its verify passes cost from task to task, as
-it does in the app (backends/pass_costs.py).
+row, the tool call's end); the tool call's task offers its tool, as the app does (the drafter
+drafts from its frame and the question's values). The engine keeps what its verify passes cost
+from task to task, as it does in the app (backends/pass_costs.py).
 Targets (issue 28): tasks that quote >= 1.5x, free text >= 0.97x. "same text" says whether the
 answers were identical: on quantized weights llama.cpp's batched evaluation rounds differently
 from its one-token evaluation (up to ~0.9 logit measured on this model), so at a near tie the
@@ -54,11 +55,21 @@ TOOL_EXAMPLE = ("User: Please create a file named notes.txt in the folder /home/
                 "My notes\n</parameter>\n</function>\n</tool_call>\n\n")
 
 
+# The tool the call is for, offered as the app offers tools (GenerateOptions.tools): this
+# base-model prompt's template never renders it, so the prompt is the same; the drafter drafts
+# from its frame and from the values the question names (backends/draft_sources.py).
+WRITE_FILE = {"type": "function", "function": {
+    "name": "write_file", "description": "Write a file.",
+    "parameters": {"type": "object", "properties": {"path": {"type": "string"},
+                                                    "title": {"type": "string"}}}}}
+
+
 @dataclass(frozen=True)
 class Task:
     prompt: str
     quotes: bool  # a task that copies (target 1.5x) or free text (target 0.97x)
     end: str = ""  # where the answer is over (a table's blank line, a tool call's end)
+    tools: tuple[dict[str, Any], ...] = ()  # offered to the model (the tool call's task)
 
 
 TASKS: dict[str, Task] = {
@@ -76,7 +87,7 @@ TASKS: dict[str, Task] = {
                            "/home/anna/Documents/Reports/2026 with the title 'Quarterly report, "
                            "North region, 2026'.\nAssistant calls the tool:\n<tool_call>\n"
                            "<function=write_file>\n<parameter=path>\n/home/anna", True,
-                           "</function>"),
+                           "</function>", (WRITE_FILE,)),
     # This small model soon repeats itself when it writes a story (drafts then hit); steps of
     # a recipe repeat their frame ("Step 3: In a ... bowl") but little else: drafts mostly miss.
     "free text": Task("Write a short story about a fox who learns to play the violin.\n\nOnce "
@@ -96,7 +107,8 @@ def _answer(backend: Any, task: Task, tokens: int) -> tuple[str, Done]:
     parts: list[str] = []
     done = None
     for event in backend.stream([{"role": "user", "content": task.prompt}],
-                                GenerateOptions(max_tokens=tokens, temperature=0.0),
+                                GenerateOptions(max_tokens=tokens, temperature=0.0,
+                                                tools=list(task.tools)),
                                 lambda: bool(task.end) and task.end in "".join(parts)):
         if isinstance(event, TextDelta | ReasoningDelta):
             parts.append(event.text)

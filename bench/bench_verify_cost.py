@@ -14,7 +14,8 @@ alike; the figure is the median of those ratios.
 
 A random model copies nothing, so its own draft acceptance says nothing; what it does give is
 the price of a verify pass. The second table takes the answers Gemma 3 270M writes for
-bench/bench_lookup.py's tasks (plain decoding, temperature 0), replays the drafter over them (a
+bench/bench_lookup.py's tasks (plain decoding, temperature 0), replays the drafter over them
+(with the draft sources the engine builds from the prompt, backends/draft_sources.py; a
 draft token counts as kept when it equals the token the answer has there, which is what
 verification decides at temperature 0), the drafter knowing these costs and passes capped at a
 few sizes, and prints the expected decode speed-up per task: answer tokens over the summed
@@ -34,6 +35,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from backends.draft_sources import draft_texts  # noqa: E402
 from backends.llama_speculate import decode_all  # noqa: E402
 from backends.pass_costs import PassCosts  # noqa: E402
 from backends.prompt_lookup import PromptLookup  # noqa: E402
@@ -94,8 +96,12 @@ def cost_of(size: int, cost: dict[int, float]) -> float:
     return cost[lower] + (cost[upper] - cost[lower]) * (size - lower) / (upper - lower)
 
 
-def gemma_answers() -> dict[str, tuple[list[int], list[int]]]:
-    """Each bench_lookup task's prompt tokens and Gemma's answer tokens (greedy, plain)."""
+Answer = tuple[list[int], list[int], list[list[int]]]  # prompt, answer, draft sources
+
+
+def gemma_answers() -> dict[str, Answer]:
+    """Each bench_lookup task's prompt tokens, Gemma's answer tokens (greedy, plain) and the
+    drafter's extra sources (the engine's _drafter builds the same)."""
     import llama_cpp
 
     from bench.bench_lookup import TASKS, _gemma
@@ -104,6 +110,8 @@ def gemma_answers() -> dict[str, tuple[list[int], list[int]]]:
     answers = {}
     for name, task in TASKS.items():
         prompt = llm.tokenize(task.prompt.encode(), add_bos=True, special=False)
+        sources = [llm.tokenize(text.encode(), add_bos=False, special=False)
+                   for text in draft_texts(task.prompt, task.tools)]
         answer: list[int] = []
         for token in llm.generate(prompt, reset=True, temp=0.0, top_k=1):
             if token == llm.token_eos() or len(answer) >= 128:
@@ -111,7 +119,7 @@ def gemma_answers() -> dict[str, tuple[list[int], list[int]]]:
             answer.append(token)
             if task.end and task.end in llm.detokenize(answer).decode(errors="replace"):
                 break
-        answers[name] = (prompt, answer)
+        answers[name] = (prompt, answer, sources)
     return answers
 
 
@@ -121,11 +129,11 @@ def print_replay(cost: dict[int, float]) -> None:
           f"{', '.join(map(str, CAPS))}):")
     print("| task | tokens | " + " | ".join(f"cap {cap}" for cap in CAPS) + " |")
     print("|---|---:|" + "---:|" * len(CAPS))
-    for name, (prompt, answer) in answers.items():
+    for name, (prompt, answer, sources) in answers.items():
         cells = []
         for cap in CAPS:
             known = {k: v for k, v in cost.items() if k <= cap}
-            drafter = PromptLookup(prompt, PassCosts(known, learn=False))
+            drafter = PromptLookup(prompt, PassCosts(known, learn=False), sources)
             sizes = replay(prompt, answer, drafter)
             speedup = (len(answer) - 1) / sum(cost_of(s, cost) for s in sizes)
             cells.append(f"{speedup:.2f}x ({drafter.stats.acceptance:.0%})")

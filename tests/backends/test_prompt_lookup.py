@@ -19,14 +19,26 @@ PROMPTS = [  # text that repeats, text the tiny model's corpus holds, and hardly
     "the lazy dog.",
     "def main():\n    return [x * 2 for x in range(10)]  # comment\n" * 3,
     "hello",
+    # A sheet to rewrite as a table: drafts also come from its Markdown rendering.
+    "Sheet:\nregion,quarter,revenue\nNorth,Q1,12500\nSouth,Q2,9800\nThe same rows as a Markdown "
+    "table:\n| region | quarter | revenue |\n|---|---|---|\n| North |",
 ]
+# A question for a tool, the tool offered: drafts also come from the call's frame and values.
+WRITE_FILE = {"type": "function", "function": {
+    "name": "write_file", "description": "Write a file.", "parameters": {
+        "type": "object", "properties": {"path": {"type": "string"}, "title": {"type": "string"}}}}}
+TOOL_PROMPT = ("Create a file named notes_2026.md in the folder /home/anna/Notes with the title "
+               "'Notes for 2026'.")
+CASES: list[tuple[str, list[dict[str, Any]]]] = [*((p, []) for p in PROMPTS),
+                                                 (TOOL_PROMPT, [WRITE_FILE])]
 
 
 def answer(backend: Any, prompt: str, temperature: float = 0.0, tokens: int = 96,
-           seed: int | None = None) -> tuple[str, Done]:
+           seed: int | None = None, tools: list[dict[str, Any]] | None = None
+           ) -> tuple[str, Done]:
     events = list(backend.stream([SYSTEM, {"role": "user", "content": prompt}],
                                  GenerateOptions(max_tokens=tokens, temperature=temperature,
-                                                 seed=seed), lambda: False))
+                                                 seed=seed, tools=tools or []), lambda: False))
     done = events[-1]
     assert isinstance(done, Done) and done.finish_reason in ("stop", "length")
     return "".join(e.text for e in events if isinstance(e, TextDelta | ReasoningDelta)), done
@@ -177,9 +189,9 @@ def test_llama_answers_are_token_for_token_those_of_plain_decoding(tiny_model: T
                                                                    ) -> None:
     plain, fast = llama(tiny_model, False), llama(tiny_model, True)
     kept = 0.0
-    for prompt in PROMPTS:
-        text, done = answer(plain, prompt)
-        same, sped = answer(fast, prompt)
+    for prompt, tools in CASES:
+        text, done = answer(plain, prompt, tools=tools)
+        same, sped = answer(fast, prompt, tools=tools)
         assert same == text and sped.completion_tokens == done.completion_tokens
         assert "drafted_tokens" not in done.timings
         kept += sped.timings["accepted_draft_tokens"]
@@ -190,6 +202,21 @@ def test_llama_answers_are_token_for_token_those_of_plain_decoding(tiny_model: T
     # pass here), one without.
     assert fast.lone_gain() > 1.0 and plain.lone_gain() == 1.0
     plain.unload()
+    fast.unload()
+
+
+def test_the_engines_drafter_drafts_the_sheet_as_the_markdown_table_the_answer_writes(
+        tiny_model: TinyModel) -> None:
+    fast = llama(tiny_model, True)
+    # The answer so far: the table's header and the first row's first cell.
+    options = GenerateOptions(enable_thinking=False, assistant_prefix=(
+        "| region | quarter | revenue |\n|---|---|---|\n| North |"))
+    sheet = "Sheet:\nregion,quarter,revenue\nNorth,Q1,12500\nSouth,Q2,9800\nAs a table, please."
+    prompt = fast.encode_prompt([SYSTEM, {"role": "user", "content": sheet}], options)
+    drafter = fast._drafter(prompt.tokens, prompt.text, options)
+    assert drafter is not None
+    draft = drafter.propose(15)
+    assert fast._llm.detokenize(draft).decode().startswith(" Q1 | 12500 |")
     fast.unload()
 
 
@@ -232,9 +259,9 @@ def mlx(tiny_model: TinyModel, speculate: bool) -> Any:
 def test_mlx_answers_are_token_for_token_those_of_plain_decoding(tiny_model: TinyModel) -> None:
     plain, fast = mlx(tiny_model, False), mlx(tiny_model, True)
     kept = 0.0
-    for prompt in PROMPTS:
-        text, done = answer(plain, prompt)
-        same, sped = answer(fast, prompt)
+    for prompt, tools in CASES:
+        text, done = answer(plain, prompt, tools=tools)
+        same, sped = answer(fast, prompt, tools=tools)
         assert same == text and sped.completion_tokens == done.completion_tokens
         assert sped.finish_reason == done.finish_reason
         kept += sped.timings["accepted_draft_tokens"]
