@@ -57,7 +57,7 @@ def run_app(argv: list[str], hearth_factory: Callable[[], HearthParts]) -> int:
         return 2
     from PySide6.QtWidgets import QApplication
 
-    app = QApplication.instance() or QApplication([sys.argv[0], *argv])
+    app = QApplication.instance() or hearth_application([sys.argv[0], *argv])
     assert isinstance(app, QApplication)
     app.setApplicationName("Hearth")
     app.setOrganizationName("Hearth")
@@ -80,6 +80,26 @@ def run_app(argv: list[str], hearth_factory: Callable[[], HearthParts]) -> int:
         return _run(app, args, hearth_factory, single)
     finally:
         single.release()
+
+
+def hearth_application(argv: list[str]) -> QApplication:
+    """A QApplication that says when a Quit reaches it (the Dock's Quit, Cmd+Q, logout).
+
+    Desktop needs to hear that before the windows close; an application-wide event filter
+    would also hear it, but it runs Python for every event of every widget, and converting
+    those widgets for it made PySide6 create ~125 enum classes before the first frame."""
+    from PySide6.QtCore import QEvent, Signal
+    from PySide6.QtWidgets import QApplication
+
+    class HearthApplication(QApplication):
+        quit_requested = Signal()
+
+        def event(self, event: QEvent) -> bool:
+            if event.type() == QEvent.Type.Quit:
+                self.quit_requested.emit()
+            return super().event(event)
+
+    return HearthApplication(argv)
 
 
 def _run(app: QApplication, args: argparse.Namespace, hearth_factory: Callable[[], HearthParts],

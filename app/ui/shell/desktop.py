@@ -75,7 +75,11 @@ class Desktop(QObject):
         self.window.hidden_to_tray.connect(self._still_running_notice)
         # Quitting from outside (Dock > Quit, Cmd+Q, logout, shutdown) closes the windows
         # before the loop ends: they must close then, not hide into the tray.
-        app.installEventFilter(self)
+        self._quit_signal = getattr(app, "quit_requested", None)  # run_app's application
+        if self._quit_signal is not None:
+            self._quit_signal.connect(self._quitting)
+        else:  # an application Hearth did not make (tests, `hearth selftest`)
+            app.installEventFilter(self)
         app.commitDataRequest.connect(self._quitting)
         self._hidden_start = False
         self._in_tray = False  # the window was closed into the tray (or never shown)
@@ -222,7 +226,10 @@ class Desktop(QObject):
     def detach(self) -> None:
         """Stop hearing the application: it outlives this desktop (a test, a restart in one
         process), and what it would still deliver here would reach closed windows."""
-        self.app.removeEventFilter(self)
+        if self._quit_signal is not None:
+            self._quit_signal.disconnect(self._quitting)
+        else:
+            self.app.removeEventFilter(self)
         self.app.commitDataRequest.disconnect(self._quitting)
         self.app.applicationStateChanged.disconnect(self._app_state)
 
