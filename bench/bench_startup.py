@@ -7,7 +7,14 @@ and HEARTH_STARTUP_PROBE=1, which makes the app print the wall-clock time when t
 exposed and quit. The reference, measured the same way in the same run: a bare PySide6 process
 that opens a QMainWindow and prints the time from its showEvent (the same zero-timer as the
 app's). Target: at most 0.3 s more than the bare window (issue 28). Offscreen by default
-(QT_QPA_PLATFORM can be overridden, e.g. xcb under Xvfb)."""
+(QT_QPA_PLATFORM can be overridden, e.g. xcb under Xvfb).
+
+Every process runs with compiled bytecode cached, as an installed Hearth does (pip and the
+bundles ship .pyc files) and as the bare window's PySide6 and stdlib already are: in a cache
+of the benchmark's own (PYTHONPYCACHEPREFIX), filled by a first launch of each side that is
+not timed, so nothing is written into the trees. A shell with PYTHONDONTWRITEBYTECODE=1 would
+otherwise make Hearth compile its ~80 modules from source at every launch (~0.15 s) while the
+bare window compiles none; `--compile-each-launch` measures that way."""
 
 from __future__ import annotations
 
@@ -46,10 +53,17 @@ sys.exit(app.exec())
 """
 
 
+PYCACHE = Path(tempfile.gettempdir()) / "hearth-bench-pycache"
+CACHE_BYTECODE = True  # main() turns it off for --compile-each-launch
+
+
 def _env(home: str) -> dict[str, str]:
     env = dict(os.environ)
     env.setdefault("QT_QPA_PLATFORM", "offscreen")
     env.update(HEARTH_HOME=home, HEARTH_STARTUP_PROBE="1")
+    if CACHE_BYTECODE:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = str(PYCACHE)
     return env
 
 
@@ -80,10 +94,19 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--against", type=Path, default=None,
                         help="another tree (e.g. `git archive REV | tar -x -C DIR`), run in turn")
+    parser.add_argument("--compile-each-launch", action="store_true",
+                        help="no bytecode cache (as with PYTHONDONTWRITEBYTECODE=1 set)")
     args = parser.parse_args()
-    time_window()  # warm the OS file cache once, like any second launch
+    global CACHE_BYTECODE
+    CACHE_BYTECODE = not args.compile_each_launch
+    # Untimed first launches: the OS file cache and the bytecode cache are warm, as at any
+    # second launch.
+    time_window()
     bare_command = [sys.executable, "-c", BARE_WINDOW]
     time_window(bare_command)
+    time_reference()
+    if args.against is not None:
+        time_window(tree=args.against)
     windows, bares, references, others = [], [], [], []
     for _ in range(args.runs):  # interleaved: a load spike hits both alike
         windows.append(time_window())
@@ -94,7 +117,9 @@ def main() -> int:
     best, median = min(windows), statistics.median(windows)
     ref, bare = statistics.median(references), statistics.median(bares)
     extra = statistics.median(w - b for w, b in zip(windows, bares, strict=True))
-    print(f"platform: {os.environ.get('QT_QPA_PLATFORM', 'offscreen')}, runs: {args.runs}")
+    print(f"platform: {os.environ.get('QT_QPA_PLATFORM', 'offscreen')}, runs: {args.runs}, "
+          f"bytecode {'cached' if CACHE_BYTECODE else 'compiled at each launch'}, "
+          f"load average {os.getloadavg()[0]:.1f}")
     print(f"launch -> window shown: median {median:.3f} s, best {best:.3f} s, "
           f"worst {max(windows):.3f} s (target < {TARGET_S:.1f} s)")
     print(f"reference (python + import PySide6.QtWidgets): median {ref:.3f} s")
