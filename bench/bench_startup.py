@@ -42,7 +42,7 @@ class Window(QMainWindow):
         QTimer.singleShot(0, self, self.shown)
 
     def shown(self):
-        print(f"HEARTH_WINDOW_SHOWN {time.time():.4f}", flush=True)
+        print(f"HEARTH_WINDOW_SHOWN {time.time():.4f} 0 {time.process_time():.4f}", flush=True)
         QTimer.singleShot(0, app.quit)
 
 app = QApplication(sys.argv)
@@ -55,6 +55,7 @@ sys.exit(app.exec())
 
 PYCACHE = Path(tempfile.gettempdir()) / "hearth-bench-pycache"
 CACHE_BYTECODE = True  # main() turns it off for --compile-each-launch
+CPU_TIMES: dict[tuple[str, ...], list[float]] = {}  # per command: CPU seconds to the window
 
 
 def _env(home: str) -> dict[str, str]:
@@ -69,7 +70,9 @@ def _env(home: str) -> dict[str, str]:
 
 def time_window(command: list[str] | None = None, tree: Path = ROOT) -> float:
     """Seconds from spawning the process to the window being shown (from the app's own line);
-    `tree`: the checkout whose app runs (another commit's export, for a before/after)."""
+    `tree`: the checkout whose app runs (another commit's export, for a before/after). The CPU
+    seconds the process had used by then go to CPU_TIMES (when its line says; older trees'
+    do not)."""
     with tempfile.TemporaryDirectory(prefix="hearth-bench-") as home:
         env = {**_env(home), "PYTHONPATH": str(tree)}
         started = time.time()
@@ -79,7 +82,10 @@ def time_window(command: list[str] | None = None, tree: Path = ROOT) -> float:
                 None)
     if done.returncode != 0 or line is None:
         raise SystemExit(f"hearth did not show its window:\n{done.stderr[-2000:]}")
-    return float(line.split()[1]) - started
+    fields = line.split()
+    if len(fields) > 3:
+        CPU_TIMES.setdefault(tuple(command or [str(tree)]), []).append(float(fields[3]))
+    return float(fields[1]) - started
 
 
 def time_reference() -> float:
@@ -126,6 +132,10 @@ def main() -> int:
     print(f"ratio window / reference: {median / ref:.2f}x")
     print(f"bare PySide6 window shown: median {bare:.3f} s; Hearth - bare: median {extra:+.3f} s "
           f"(target <= +{TARGET_EXTRA_S:.1f} s)")
+    cpu, bare_cpu = CPU_TIMES.get((str(ROOT),), []), CPU_TIMES.get(tuple(bare_command), [])
+    if cpu and bare_cpu:  # the first launches (not timed) are left out
+        print(f"CPU time to the window: Hearth median {statistics.median(cpu[1:]):.3f} s, "
+              f"bare {statistics.median(bare_cpu[1:]):.3f} s")
     if others:
         other = statistics.median(o - b for o, b in zip(others, bares, strict=True))
         print(f"{args.against}: median {statistics.median(others):.3f} s; "

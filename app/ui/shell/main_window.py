@@ -11,15 +11,8 @@ from typing import TYPE_CHECKING, Any
 
 import shiboken6
 from PySide6.QtCore import QEvent, QTimer, Signal
-from PySide6.QtGui import (
-    QAction,
-    QCloseEvent,
-    QDragEnterEvent,
-    QDropEvent,
-    QKeySequence,
-    QShowEvent,
-)
-from PySide6.QtWidgets import QFileDialog, QLabel, QMainWindow, QMenu, QSplitter, QStackedWidget, QWidget
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QLabel, QMainWindow, QMenu, QSplitter, QStackedWidget, QWidget
 
 from app.ui.chat.chat_view import ChatView
 from app.ui.chat.live_answer import LiveAnswer
@@ -40,7 +33,9 @@ from backends.base import BackendInfo
 from backends.engines import Engine, display_name
 from backends.errors import NoUsableTemplate
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # PySide6 makes each class's enums on first use: not before the window
+    from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QShowEvent
+
     from app.core.assistant import Assistant
     from app.core.warmup import PrefixStatus
     from backends.base import BackendInfo
@@ -515,6 +510,8 @@ class MainWindow(QMainWindow):
 
     # -- files --------------------------------------------------------------------------------
     def _add_files(self) -> None:
+        from PySide6.QtWidgets import QFileDialog
+
         paths, _ = QFileDialog.getOpenFileNames(self, self.tr("Add files to this chat"),
                                                 start_folder())
         if paths:
@@ -526,6 +523,8 @@ class MainWindow(QMainWindow):
             return
         conv = self.sidebar._conv(cid)
         name = file_name_for((conv.title if conv else "") or self.tr("New chat"), ".md")
+        from PySide6.QtWidgets import QFileDialog
+
         path, _ = QFileDialog.getSaveFileName(self, self.tr("Export this chat"),
                                               str(Path(start_folder()) / name),
                                               self.tr("Markdown (*.md)"))
