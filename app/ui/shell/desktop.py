@@ -135,7 +135,7 @@ class Desktop(QObject):
             self.quick.summon()
         # After the first paint: nothing slow may delay the window.
         QTimer.singleShot(0, self, self._after_shown)
-        QTimer.singleShot(0, self, self._build_the_rest)
+        QTimer.singleShot(0, self, self.build_after_first_frame)
 
     def _after_shown(self) -> None:
         # Everything built so far lives as long as the app: keep it out of the cyclic GC's
@@ -162,7 +162,7 @@ class Desktop(QObject):
             self.window.load_model()  # shows the "no model yet" banner
             self._offer_models()
 
-    def _build_the_rest(self) -> None:
+    def build_after_first_frame(self) -> None:
         """What the first frame does not show, built right after it (a step of its own, so a
         click or key press waiting since the frame is handled in between): the window icon
         (the SVG and QIcon's ~100-name enum) and quick ask, ready before its hotkey is."""
