@@ -96,6 +96,7 @@ def test_the_first_frame_builds_only_what_it_shows(tmp_path: Path) -> None:
 def test_what_comes_after_the_first_frame_is_there_once_it_has_run(ctx: Any, qtbot: Any,
                                                                     monkeypatch: Any) -> None:
     """The steps after the first frame build quick ask and set the window icon."""
+    from PySide6.QtGui import QIcon, QPalette
     from PySide6.QtWidgets import QApplication
 
     from app.ui.shell.desktop import Desktop
@@ -106,7 +107,16 @@ def test_what_comes_after_the_first_frame_is_there_once_it_has_run(ctx: Any, qtb
     assert "quick" not in desktop.__dict__
     monkeypatch.setattr(desktop, "_after_shown", lambda: None)  # no model, services, hotkey
     desktop.start()
-    qtbot.waitUntil(lambda: "quick" in desktop.__dict__, timeout=WAIT_MS)
-    qtbot.addWidget(desktop.quick)
-    assert not app.windowIcon().isNull()
-    desktop.detach()
+    try:
+        qtbot.waitUntil(lambda: "quick" in desktop.__dict__, timeout=WAIT_MS)
+        qtbot.addWidget(desktop.quick)
+        assert not app.windowIcon().isNull()
+    finally:  # leave the application as the next test expects it
+        desktop.ctx.ops.wait(WAIT_MS)
+        desktop.detach()
+        desktop.theme.setParent(None)
+        desktop.setParent(None)
+        app.setStyleSheet("")
+        app.setPalette(QPalette())
+        app.setWindowIcon(QIcon())
+        app.setQuitOnLastWindowClosed(True)
