@@ -141,6 +141,7 @@ class Desktop(QObject):
         # Everything built so far lives as long as the app: keep it out of the cyclic GC's
         # full passes, which would otherwise walk it again and again while answers stream.
         gc.freeze()
+        gc.enable()  # `hearth` (app.main) starts with it off until the window is up
         conversations, sidebar = self.ctx.lazy("conversations"), self.window.sidebar
         # Chats started and never used in earlier sessions are not kept.
         self.ctx.ops.run(lambda: conversations.forget_empty(), lambda _r: sidebar.reload(),
