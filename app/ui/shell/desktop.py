@@ -164,9 +164,9 @@ class Desktop(QObject):
             self._offer_models()
 
     def build_after_first_frame(self) -> None:
-        """What the first frame does not show, built right after it (a step of its own, so a
-        click or key press waiting since the frame is handled in between): the window icon
-        (the SVG and QIcon's ~100-name enum) and quick ask, ready before its hotkey is."""
+        """What the first frame does not show, built right after it, in a step of its own (the
+        GUI is not held for this and the startup work at once): the window icon (the SVG, and
+        QIcon's ~100-name enum) and quick ask (a hotkey or tray click before builds it then)."""
         from app.ui.icons import app_icon
 
         self.app.setWindowIcon(app_icon())
