@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TypeVar
 
 import shiboken6
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtGui import QDragEnterEvent, QDropEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -31,9 +31,6 @@ from app.ui.failures import Action, Presented, action_label
 from app.ui.pending_changes import PendingChanges
 from app.ui.skip_reasons import skip_reason
 from skills.common.formats import is_office_file
-
-if TYPE_CHECKING:  # PySide6 makes each class's enums on first use: not before the window
-    from PySide6.QtGui import QDragEnterEvent, QDropEvent
 
 W = TypeVar("W", bound=QWidget)
 # What opening a conversation reads off the GUI thread: its message groups, the answers'

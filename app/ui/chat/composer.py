@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import html
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
-from PySide6.QtGui import QKeyEvent, QKeySequence, QShortcut
+from PySide6.QtGui import QDragEnterEvent, QDropEvent, QKeyEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -21,9 +20,6 @@ from PySide6.QtWidgets import (
 from app.ui.file_actions import start_folder
 from app.ui.i18n import Retranslator
 from app.ui.widgets import button, dim_label, hbox
-
-if TYPE_CHECKING:  # PySide6 makes each class's enums on first use: not before the window
-    from PySide6.QtGui import QDragEnterEvent, QDropEvent
 
 ATTACHMENT_ICON = Path(__file__).resolve().parents[3] / "resources" / "icons" / "attachment.svg"
 

@@ -11,7 +11,14 @@ from typing import TYPE_CHECKING, Any
 
 import shiboken6
 from PySide6.QtCore import QEvent, QTimer, Signal
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import (
+    QAction,
+    QCloseEvent,
+    QDragEnterEvent,
+    QDropEvent,
+    QKeySequence,
+    QShowEvent,
+)
 from PySide6.QtWidgets import QLabel, QMainWindow, QMenu, QSplitter, QStackedWidget, QWidget
 
 from app.ui.chat.chat_view import ChatView
@@ -33,9 +40,7 @@ from backends.base import BackendInfo
 from backends.engines import Engine, display_name
 from backends.errors import NoUsableTemplate
 
-if TYPE_CHECKING:  # PySide6 makes each class's enums on first use: not before the window
-    from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QShowEvent
-
+if TYPE_CHECKING:
     from app.core.assistant import Assistant
     from app.core.warmup import PrefixStatus
     from backends.base import BackendInfo
