@@ -403,6 +403,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"hearth {__version__}")
         return 0
     if not args_list or (args_list[0] not in COMMANDS and args_list[0] not in ("-h", "--help")):
+        import gc
+
+        # Nothing built before the first frame is garbage: the cyclic collector's ~30 passes
+        # over it cost the window ~30 ms. Desktop turns it back on once the window is up.
+        gc.disable()
         from app.ui.shell.application import run_app
 
         mask = os.umask(OWNER_UMASK)  # what Hearth creates is owner-only (0600, folders 0700)

@@ -7,7 +7,14 @@ and HEARTH_STARTUP_PROBE=1, which makes the app print the wall-clock time when t
 exposed and quit. The reference, measured the same way in the same run: a bare PySide6 process
 that opens a QMainWindow and prints the time from its showEvent (the same zero-timer as the
 app's). Target: at most 0.3 s more than the bare window (issue 28). Offscreen by default
-(QT_QPA_PLATFORM can be overridden, e.g. xcb under Xvfb)."""
+(QT_QPA_PLATFORM can be overridden, e.g. xcb under Xvfb).
+
+Every process runs with compiled bytecode cached, as an installed Hearth does (pip and the
+bundles ship .pyc files) and as the bare window's PySide6 and stdlib already are: in a cache
+of the benchmark's own (PYTHONPYCACHEPREFIX), filled by a first launch of each side that is
+not timed, so nothing is written into the trees. A shell with PYTHONDONTWRITEBYTECODE=1 would
+otherwise make Hearth compile its ~80 modules from source at every launch (~0.15 s) while the
+bare window compiles none; `--compile-each-launch` measures that way."""
 
 from __future__ import annotations
 
@@ -35,7 +42,7 @@ class Window(QMainWindow):
         QTimer.singleShot(0, self, self.shown)
 
     def shown(self):
-        print(f"HEARTH_WINDOW_SHOWN {time.time():.4f}", flush=True)
+        print(f"HEARTH_WINDOW_SHOWN {time.time():.4f} 0 {time.process_time():.4f}", flush=True)
         QTimer.singleShot(0, app.quit)
 
 app = QApplication(sys.argv)
@@ -46,16 +53,26 @@ sys.exit(app.exec())
 """
 
 
+PYCACHE = Path(tempfile.gettempdir()) / "hearth-bench-pycache"
+CACHE_BYTECODE = True  # main() turns it off for --compile-each-launch
+CPU_TIMES: dict[tuple[str, ...], list[float]] = {}  # per command: CPU seconds to the window
+
+
 def _env(home: str) -> dict[str, str]:
     env = dict(os.environ)
     env.setdefault("QT_QPA_PLATFORM", "offscreen")
     env.update(HEARTH_HOME=home, HEARTH_STARTUP_PROBE="1")
+    if CACHE_BYTECODE:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = str(PYCACHE)
     return env
 
 
 def time_window(command: list[str] | None = None, tree: Path = ROOT) -> float:
     """Seconds from spawning the process to the window being shown (from the app's own line);
-    `tree`: the checkout whose app runs (another commit's export, for a before/after)."""
+    `tree`: the checkout whose app runs (another commit's export, for a before/after). The CPU
+    seconds the process had used by then go to CPU_TIMES (when its line says; older trees'
+    do not)."""
     with tempfile.TemporaryDirectory(prefix="hearth-bench-") as home:
         env = {**_env(home), "PYTHONPATH": str(tree)}
         started = time.time()
@@ -65,7 +82,10 @@ def time_window(command: list[str] | None = None, tree: Path = ROOT) -> float:
                 None)
     if done.returncode != 0 or line is None:
         raise SystemExit(f"hearth did not show its window:\n{done.stderr[-2000:]}")
-    return float(line.split()[1]) - started
+    fields = line.split()
+    if len(fields) > 3:
+        CPU_TIMES.setdefault(tuple(command or [str(tree)]), []).append(float(fields[3]))
+    return float(fields[1]) - started
 
 
 def time_reference() -> float:
@@ -80,10 +100,19 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--against", type=Path, default=None,
                         help="another tree (e.g. `git archive REV | tar -x -C DIR`), run in turn")
+    parser.add_argument("--compile-each-launch", action="store_true",
+                        help="no bytecode cache (as with PYTHONDONTWRITEBYTECODE=1 set)")
     args = parser.parse_args()
-    time_window()  # warm the OS file cache once, like any second launch
+    global CACHE_BYTECODE
+    CACHE_BYTECODE = not args.compile_each_launch
+    # Untimed first launches: the OS file cache and the bytecode cache are warm, as at any
+    # second launch.
+    time_window()
     bare_command = [sys.executable, "-c", BARE_WINDOW]
     time_window(bare_command)
+    time_reference()
+    if args.against is not None:
+        time_window(tree=args.against)
     windows, bares, references, others = [], [], [], []
     for _ in range(args.runs):  # interleaved: a load spike hits both alike
         windows.append(time_window())
@@ -94,13 +123,19 @@ def main() -> int:
     best, median = min(windows), statistics.median(windows)
     ref, bare = statistics.median(references), statistics.median(bares)
     extra = statistics.median(w - b for w, b in zip(windows, bares, strict=True))
-    print(f"platform: {os.environ.get('QT_QPA_PLATFORM', 'offscreen')}, runs: {args.runs}")
+    print(f"platform: {os.environ.get('QT_QPA_PLATFORM', 'offscreen')}, runs: {args.runs}, "
+          f"bytecode {'cached' if CACHE_BYTECODE else 'compiled at each launch'}, "
+          f"load average {os.getloadavg()[0]:.1f}")
     print(f"launch -> window shown: median {median:.3f} s, best {best:.3f} s, "
           f"worst {max(windows):.3f} s (target < {TARGET_S:.1f} s)")
     print(f"reference (python + import PySide6.QtWidgets): median {ref:.3f} s")
     print(f"ratio window / reference: {median / ref:.2f}x")
     print(f"bare PySide6 window shown: median {bare:.3f} s; Hearth - bare: median {extra:+.3f} s "
           f"(target <= +{TARGET_EXTRA_S:.1f} s)")
+    cpu, bare_cpu = CPU_TIMES.get((str(ROOT),), []), CPU_TIMES.get(tuple(bare_command), [])
+    if cpu and bare_cpu:  # the first launches (not timed) are left out
+        print(f"CPU time to the window: Hearth median {statistics.median(cpu[1:]):.3f} s, "
+              f"bare {statistics.median(bare_cpu[1:]):.3f} s")
     if others:
         other = statistics.median(o - b for o, b in zip(others, bares, strict=True))
         print(f"{args.against}: median {statistics.median(others):.3f} s; "

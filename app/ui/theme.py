@@ -72,7 +72,8 @@ class ThemeManager(QObject):
         self._app = app
         self._choice = choice
         self.dark = False
-        app.setStyle("Fusion")
+        if not getattr(app, "fusion_from_start", False):  # see application.hearth_application
+            app.setStyle("Fusion")
         app.styleHints().colorSchemeChanged.connect(lambda _s: self.apply())
 
     def set_choice(self, choice: str) -> None:

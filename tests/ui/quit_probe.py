@@ -1,6 +1,7 @@
 """Start Hearth's desktop with a tray, show the window, then quit the way the system does (the
 Dock's Quit, Cmd+Q, logout, shutdown all reach Qt as QCoreApplication.quit); report one JSON
-line. A process of its own: a quit leaves Qt's event loops unusable for later tests."""
+line (`--plain-app`: on a plain QApplication, as tests and selftest give it). A process of
+its own: a quit leaves Qt's event loops unusable for later tests."""
 
 from __future__ import annotations
 
@@ -18,7 +19,12 @@ def main() -> None:
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
 
-    app = QApplication([])
+    if "--plain-app" in sys.argv:  # an application Hearth did not make: an event filter hears
+        app = QApplication([])
+    else:  # the one `hearth` makes, which says when a Quit reaches it
+        from app.ui.shell.application import hearth_application
+
+        app = hearth_application([sys.argv[0]])
     import app.ui.shell.desktop as desktop_module
     from app.main import Hearth
 

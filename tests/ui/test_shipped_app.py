@@ -40,12 +40,15 @@ def desktop(ctx: Any, qtbot: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[A
     app.setQuitOnLastWindowClosed(True)
 
 
-def test_a_quit_from_the_system_closes_the_window_it_does_not_hide_it() -> None:
+@pytest.mark.parametrize("application", ["hearth", "plain"])
+def test_a_quit_from_the_system_closes_the_window_it_does_not_hide_it(application: str) -> None:
     """Dock > Quit, Cmd+Q from the app menu, logout and shutdown all reach Qt as a Quit that
     closes every window first: the window must close then, not hide into the tray (and say
-    "Hearth is still running"), or the quit could be refused."""
+    "Hearth is still running"), or the quit could be refused. Heard through the application
+    `hearth` makes, or through an event filter on one it did not make."""
     probe = Path(__file__).with_name("quit_probe.py")
-    done = subprocess.run([sys.executable, str(probe)], capture_output=True, text=True,
+    extra = ["--plain-app"] if application == "plain" else []
+    done = subprocess.run([sys.executable, str(probe), *extra], capture_output=True, text=True,
                           timeout=120, env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
     assert done.returncode == 0, done.stderr[-2000:]
     report = json.loads(done.stdout.strip().splitlines()[-1])

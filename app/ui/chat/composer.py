@@ -8,7 +8,6 @@ from pathlib import Path
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QDragEnterEvent, QDropEvent, QKeyEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
-    QFileDialog,
     QFrame,
     QHBoxLayout,
     QLabel,
@@ -114,7 +113,11 @@ class Composer(QFrame):
         self.send_button.setText(self.tr("Stop") if streaming else self.tr("Send"))
         self.send_button.setAccessibleName(self.send_button.text())
         self.send_button.setObjectName("danger" if streaming else "primary")
-        self.send_button.style().polish(self.send_button)
+        # Restyled for its new name once Qt has styled it; before its first show (the window's
+        # build) Qt styles it anyway, and asking for the style object there would make PySide6
+        # create QStyle's enum classes ahead of the first frame.
+        if self.send_button.testAttribute(Qt.WidgetAttribute.WA_WState_Polished):
+            self.send_button.style().polish(self.send_button)
 
     def set_editing(self, text: str | None) -> None:
         """Edit-and-resend mode: the old text is in the box until sent or Esc."""
@@ -188,6 +191,8 @@ class Composer(QFrame):
         self.submitted.emit(text, self.think.isChecked())
 
     def _pick_files(self) -> None:
+        from PySide6.QtWidgets import QFileDialog
+
         paths, _ = QFileDialog.getOpenFileNames(self, self.tr("Add files"), start_folder())
         if paths:
             self.files_dropped.emit(paths)

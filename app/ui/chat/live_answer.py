@@ -13,7 +13,6 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, QObject, Signal
-from PySide6.QtGui import QAccessible, QAccessibleAnnouncementEvent
 from PySide6.QtWidgets import QWidget
 
 from app.core.events import (
@@ -282,6 +281,8 @@ class LiveAnswer(QObject):
 
 def announce(widget: QWidget, text: str) -> None:
     """Tell screen readers once, when an answer is complete (never per token)."""
+    from PySide6.QtGui import QAccessible, QAccessibleAnnouncementEvent  # not before the window
+
     if QAccessible.isActive():
         event = QAccessibleAnnouncementEvent(widget, text)
         event.setPoliteness(QAccessible.AnnouncementPoliteness.Polite)

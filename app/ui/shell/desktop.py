@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import gc
 import sys
+from functools import cached_property
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtWidgets import QApplication
@@ -13,17 +15,17 @@ from app.ui import markdown
 from app.ui.chat.live_answer import LiveAnswer
 from app.ui.context import UiContext
 from app.ui.i18n import Translations
-from app.ui.icons import app_icon
 from app.ui.ops import Ops
 from app.ui.settings.api_server import ServerSwitch
 from app.ui.shell.autostart import hide_dock_icon
-from app.ui.shell.hotkey import create_hotkey, default_hotkey
 from app.ui.shell.main_window import MainWindow
 from app.ui.shell.notifications import Notifier
-from app.ui.shell.quick_ask import QuickAsk
 from app.ui.shell.services import Services
 from app.ui.shell.tray import Tray, tray_available
 from app.ui.theme import ThemeManager
+
+if TYPE_CHECKING:
+    from app.ui.shell.quick_ask import QuickAsk
 
 
 class Desktop(QObject):
@@ -31,7 +33,6 @@ class Desktop(QObject):
         super().__init__(app)
         self.app = app
         self.hearth = hearth
-        app.setWindowIcon(app_icon())
         self.translations = Translations(app)
         self.translations.apply(hearth.settings.language)
         self.theme = ThemeManager(app, hearth.settings.theme)
@@ -45,16 +46,12 @@ class Desktop(QObject):
         self.server.queue.connect(lambda n: self.window.show_api(self.server.running, n,
                                                                  self.server.shown_url))
         self.window.settings_saved.connect(self.server.settings_changed)
-        self.quick = QuickAsk(self.ctx)
-        self.quick.open_in_main.connect(self.open_conversation)
-        self.quick.take_over.connect(self.take_over)
-        self.quick.find_files.connect(self.find_files)
         self.services = Services(self.ctx, self)
         self.window.settings_saved.connect(self.services.settings_changed)
         self.tray: Tray | None = None
         if tray_available():
             self.tray = Tray(self)
-            self.tray.ask.connect(self.quick.summon)
+            self.tray.ask.connect(self.summon_quick)
             self.tray.open_main.connect(self.show_window)
             self.tray.quit.connect(self.window.quit_app)
             self.tray.pause_indexing.connect(self._pause_indexing)
@@ -75,12 +72,37 @@ class Desktop(QObject):
         self.window.hidden_to_tray.connect(self._still_running_notice)
         # Quitting from outside (Dock > Quit, Cmd+Q, logout, shutdown) closes the windows
         # before the loop ends: they must close then, not hide into the tray.
-        app.installEventFilter(self)
+        self._quit_signal = getattr(app, "quit_requested", None)  # run_app's application
+        if self._quit_signal is not None:
+            self._quit_signal.connect(self._quitting)
+        else:  # an application Hearth did not make (tests, `hearth selftest`)
+            app.installEventFilter(self)
         app.commitDataRequest.connect(self._quitting)
         self._hidden_start = False
         self._in_tray = False  # the window was closed into the tray (or never shown)
         self.window.hidden_to_tray.connect(lambda: setattr(self, "_in_tray", True))
         app.applicationStateChanged.connect(self._app_state)
+
+    @cached_property
+    def quick(self) -> QuickAsk:
+        """Quick ask, built after the first frame (or when first summoned before that)."""
+        from app.ui.shell.quick_ask import QuickAsk
+
+        quick = QuickAsk(self.ctx)
+        quick.open_in_main.connect(self.open_conversation)
+        quick.take_over.connect(self.take_over)
+        quick.find_files.connect(self.find_files)
+        return quick
+
+    def _quick_built(self) -> QuickAsk | None:
+        quick: QuickAsk | None = self.__dict__.get("quick")
+        return quick
+
+    def summon_quick(self) -> None:
+        self.quick.summon()
+
+    def toggle_quick(self) -> None:
+        self.quick.toggle()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
         if watched is self.app and event.type() == QEvent.Type.Quit:
@@ -92,8 +114,12 @@ class Desktop(QObject):
         reaches Qt as the app turning active (Qt sends it even when it already was): bring the
         window back, as every Mac app does. Not while quick ask is what the user summoned."""
         if (sys.platform == "darwin" and state == Qt.ApplicationState.ApplicationActive
-                and self._in_tray and not self.quick.isVisible()):
+                and self._in_tray and not self._quick_visible()):
             self.show_window()
+
+    def _quick_visible(self) -> bool:
+        quick = self._quick_built()
+        return quick is not None and quick.isVisible()
 
     def _quitting(self) -> None:
         self.window.keep_in_tray = False
@@ -109,11 +135,13 @@ class Desktop(QObject):
             self.quick.summon()
         # After the first paint: nothing slow may delay the window.
         QTimer.singleShot(0, self, self._after_shown)
+        QTimer.singleShot(0, self, self.build_after_first_frame)
 
     def _after_shown(self) -> None:
         # Everything built so far lives as long as the app: keep it out of the cyclic GC's
         # full passes, which would otherwise walk it again and again while answers stream.
         gc.freeze()
+        gc.enable()  # `hearth` (app.main) starts with it off until the window is up
         conversations, sidebar = self.ctx.lazy("conversations"), self.window.sidebar
         # Chats started and never used in earlier sessions are not kept.
         self.ctx.ops.run(lambda: conversations.forget_empty(), lambda _r: sidebar.reload(),
@@ -124,14 +152,25 @@ class Desktop(QObject):
         self.notifier.start(self.ctx.ops)
         if self.hearth.settings.server_enabled:
             self.server.start()
+        from app.ui.shell.hotkey import create_hotkey, default_hotkey
+
         self.ctx.hotkey = create_hotkey(self)
-        self.ctx.hotkey.activated.connect(self.quick.toggle)
+        self.ctx.hotkey.activated.connect(self.toggle_quick)
         self.ctx.hotkey.register(self.hearth.settings.hotkey or default_hotkey())
         if self.hearth.settings.model_path or self.hearth.settings.remote_url:
             self.window.load_model()
         else:
             self.window.load_model()  # shows the "no model yet" banner
             self._offer_models()
+
+    def build_after_first_frame(self) -> None:
+        """What the first frame does not show, built right after it, in a step of its own (the
+        GUI is not held for this and the startup work at once): the window icon (the SVG, and
+        QIcon's ~100-name enum) and quick ask (a hotkey or tray click before builds it then)."""
+        from app.ui.icons import app_icon
+
+        self.app.setWindowIcon(app_icon())
+        self.quick  # noqa: B018 - building it is the point
 
     def _offer_models(self) -> None:
         """No model yet: the model manager opens with the window, not over the desktop of a
@@ -180,7 +219,7 @@ class Desktop(QObject):
     def handle_message(self, args: list[str]) -> None:
         """A second `hearth` launch: --toggle flips Quick ask, anything else shows the window."""
         if "--toggle" in args:
-            self.quick.toggle()
+            self.toggle_quick()
         else:
             self.show_window()
 
@@ -206,8 +245,9 @@ class Desktop(QObject):
     def _stop_answers(self) -> None:
         """Cancel running turns and let their threads end before the widgets they post to go
         (the partial answers stay saved, marked as stopped)."""
-        turn = self.window.chat.turn
-        handles = [turn.handle if turn is not None else None, self.quick.handle]
+        turn, quick = self.window.chat.turn, self._quick_built()
+        handles = [turn.handle if turn is not None else None,
+                   quick.handle if quick is not None else None]
         for handle in handles:
             if handle is not None:
                 handle.cancel()
@@ -222,7 +262,10 @@ class Desktop(QObject):
     def detach(self) -> None:
         """Stop hearing the application: it outlives this desktop (a test, a restart in one
         process), and what it would still deliver here would reach closed windows."""
-        self.app.removeEventFilter(self)
+        if self._quit_signal is not None:
+            self._quit_signal.disconnect(self._quitting)
+        else:
+            self.app.removeEventFilter(self)
         self.app.commitDataRequest.disconnect(self._quitting)
         self.app.applicationStateChanged.disconnect(self._app_state)
 

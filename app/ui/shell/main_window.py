@@ -19,7 +19,7 @@ from PySide6.QtGui import (
     QKeySequence,
     QShowEvent,
 )
-from PySide6.QtWidgets import QFileDialog, QLabel, QMainWindow, QMenu, QSplitter, QStackedWidget, QWidget
+from PySide6.QtWidgets import QLabel, QMainWindow, QMenu, QSplitter, QStackedWidget, QWidget
 
 from app.ui.chat.chat_view import ChatView
 from app.ui.chat.live_answer import LiveAnswer
@@ -515,6 +515,8 @@ class MainWindow(QMainWindow):
 
     # -- files --------------------------------------------------------------------------------
     def _add_files(self) -> None:
+        from PySide6.QtWidgets import QFileDialog
+
         paths, _ = QFileDialog.getOpenFileNames(self, self.tr("Add files to this chat"),
                                                 start_folder())
         if paths:
@@ -526,6 +528,8 @@ class MainWindow(QMainWindow):
             return
         conv = self.sidebar._conv(cid)
         name = file_name_for((conv.title if conv else "") or self.tr("New chat"), ".md")
+        from PySide6.QtWidgets import QFileDialog
+
         path, _ = QFileDialog.getSaveFileName(self, self.tr("Export this chat"),
                                               str(Path(start_folder()) / name),
                                               self.tr("Markdown (*.md)"))

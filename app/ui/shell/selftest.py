@@ -33,6 +33,7 @@ def window_selftest(hearth: Any, timeout_ms: int = WINDOW_TIMEOUT_MS) -> None:
     app.setApplicationName("Hearth")
     app.setOrganizationName("Hearth")
     desktop = Desktop(app, hearth)  # raises when the stylesheet is missing
+    desktop.build_after_first_frame()  # quick ask and the window icon, as start() has them built
     _check_resources(app)
     failures: list[str] = []
     desktop.ctx.ops.failed.connect(lambda title, message: failures.append(f"{title}: {message}"))

@@ -26,7 +26,6 @@ from PySide6.QtWidgets import (
 from app.ui import widgets
 from app.ui.context import UiContext
 from app.ui.i18n import Retranslator, plural
-from app.ui.rich_delegate import HTML_ROLE, RichTextDelegate
 from app.ui.widgets import dim_label, tr_button
 
 ID_ROLE = Qt.ItemDataRole.UserRole
@@ -130,7 +129,7 @@ class Sidebar(QWidget):
         self.results = QListWidget()
         self.results.setObjectName("searchResults")
         self._tr(lambda: self.results.setAccessibleName(self.tr("Search results")))
-        self.results.setItemDelegate(RichTextDelegate(self.results))
+        self._rich = False  # the delegate that draws hits in bold comes with the first ones
         self.results.setWordWrap(True)
         self.results.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.results.itemActivated.connect(self._hit_activated)
@@ -372,6 +371,12 @@ class Sidebar(QWidget):
     def _show_hits(self, query: str, hits: list[Any]) -> None:
         if query != self.search.text().strip():
             return  # an older search finished after a newer one started
+        # Imported here: QStyle and QPainter cost the first frame ~25 ms of PySide6 enums.
+        from app.ui.rich_delegate import HTML_ROLE, RichTextDelegate
+
+        if not self._rich:
+            self.results.setItemDelegate(RichTextDelegate(self.results))
+            self._rich = True
         self.stack.setCurrentIndex(1)
         self.results.clear()
         self.results_label.setText(plural(len(hits), self.tr("1 result"), self.tr("%1 results")) if hits

@@ -10,7 +10,6 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu, QSystemTrayIcon
 
 from app.ui.i18n import Retranslator
-from app.ui.icons import app_icon, tray_icon
 
 
 def tray_available() -> bool:
@@ -26,6 +25,8 @@ class Tray(QObject):
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
+        from app.ui.icons import tray_icon  # QIcon's enums: only where there is a tray
+
         self.icon = QSystemTrayIcon(tray_icon(), self)
         self.icon.setToolTip("Hearth")
         self.menu = QMenu()
@@ -103,6 +104,8 @@ class Tray(QObject):
 
     def notify(self, title: str, text: str) -> None:
         """Best effort (Qt: 'messages may not appear at all'); reminders also log in the app."""
+        from app.ui.icons import app_icon
+
         self.icon.showMessage(title, text, app_icon(), 8000)
 
     def hide(self) -> None:
