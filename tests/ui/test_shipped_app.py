@@ -17,6 +17,8 @@ from PySide6.QtWidgets import QApplication
 from app.ui.shell.main_window import MainWindow
 from tests.ui.scripts import WAIT_MS
 
+# A Desktop shut down and then cleaned up after must not disconnect twice (libpyside warns).
+pytestmark = pytest.mark.filterwarnings("error::RuntimeWarning")
 
 @pytest.fixture
 def desktop(ctx: Any, qtbot: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:

@@ -82,6 +82,7 @@ class Desktop(QObject):
         self._in_tray = False  # the window was closed into the tray (or never shown)
         self.window.hidden_to_tray.connect(lambda: setattr(self, "_in_tray", True))
         app.applicationStateChanged.connect(self._app_state)
+        self._attached = True
 
     @cached_property
     def quick(self) -> QuickAsk:
@@ -261,7 +262,11 @@ class Desktop(QObject):
 
     def detach(self) -> None:
         """Stop hearing the application: it outlives this desktop (a test, a restart in one
-        process), and what it would still deliver here would reach closed windows."""
+        process), and what it would still deliver here would reach closed windows. Once: a
+        second call (shutdown, then its owner's clean-up) has nothing left to disconnect."""
+        if not self._attached:
+            return
+        self._attached = False
         if self._quit_signal is not None:
             self._quit_signal.disconnect(self._quitting)
         else:
