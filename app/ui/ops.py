@@ -5,6 +5,7 @@ call goes through here so the event loop never waits on the disk, the model or t
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from typing import Any
 
@@ -29,9 +30,17 @@ class _Job(QRunnable):
         try:
             result = self._fn()
         except Exception as exc:  # noqa: BLE001 - every failure must reach a readable message
-            self._relay.finished.emit(None, exc)
+            self._tell(None, exc)
         else:
-            self._relay.finished.emit(result, None)
+            self._tell(result, None)
+
+    def _tell(self, result: object, error: Exception | None) -> None:
+        # The app quits after waiting 5 s for jobs: one that ends later (a loaded machine) may
+        # find its relay freed with the rest of Python's objects. Nobody is left to tell then,
+        # and a traceback at exit would only alarm.
+        with contextlib.suppress(RuntimeError):  # freed between the check and the emit
+            if shiboken6.isValid(self._relay):
+                self._relay.finished.emit(result, error)
 
 
 class Ops(QObject):
