@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import platform
 import subprocess
 import sys
 from functools import cache
@@ -52,7 +51,11 @@ def cpu_refusal(frozen: bool | None = None) -> str:
     Only a frozen build is checked: a source install's llama.cpp may be compiled for this CPU."""
     if frozen is None:
         frozen = bool(getattr(sys, "frozen", False))
-    if not frozen or platform.machine().lower() not in ("x86_64", "amd64"):
+    if not frozen:
+        return ""
+    import platform  # here: ~8 ms to import, and `hearth` imports this module before its window
+
+    if platform.machine().lower() not in ("x86_64", "amd64"):
         return ""
     present = x86_features()
     missing = [f for f in BUNDLE_X86_FEATURES if present is not None and f not in present]
@@ -130,5 +133,5 @@ def _linux_physical() -> int:
 
 
 def _sysctl_physical() -> int:
-    text = _sysctl("hw.physicalcpu").strip() if platform.system() == "Darwin" else ""
+    text = _sysctl("hw.physicalcpu").strip() if sys.platform == "darwin" else ""
     return int(text) if text.isdigit() else 0

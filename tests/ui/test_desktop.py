@@ -40,6 +40,51 @@ def test_a_second_launch_hands_its_toggle_to_the_first(qapp, qtbot, tmp_path) ->
     third.release()
 
 
+SECOND_LAUNCH = """
+import sys
+from pathlib import Path
+from PySide6.QtCore import QCoreApplication
+from app.ui.shell.single_instance import SingleInstance
+
+app = QCoreApplication([])
+second = SingleInstance(sys.argv[1], Path(sys.argv[2]))
+assert not second.claim()
+tries = second._try_connect
+
+def try_connect(socket):
+    connected = tries(socket)
+    if not connected:
+        print("MISSED", flush=True)  # the first one is not listening yet
+    return connected
+
+second._try_connect = try_connect
+print("SENT" if second.send(["--toggle"], patience_s=120) else "GAVE UP", flush=True)
+"""
+
+
+def test_a_launch_before_the_first_one_listens_is_heard_once_it_does(qapp, qtbot,
+                                                                    tmp_path) -> None:
+    """`hearth` takes the lock before its window and listens after the first frame: a second
+    launch in between must not be lost (it keeps trying to connect)."""
+    key = instance_key(str(tmp_path))
+    first = SingleInstance(key, tmp_path)
+    assert first.claim()
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "QT_QPA_PLATFORM": "offscreen"}
+    second = subprocess.Popen([sys.executable, "-c", SECOND_LAUNCH, key, str(tmp_path)],
+                              cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True)
+    try:
+        assert second.stdout is not None
+        assert second.stdout.readline().strip() == "MISSED"  # it tried before we listened
+        with qtbot.waitSignal(first.message, timeout=WAIT_MS) as got:
+            assert first.listen()
+        assert got.args == [["--toggle"]]
+        out, _ = second.communicate(timeout=120)  # a hang guard only
+        assert out.split()[-1] == "SENT"
+    finally:
+        second.kill()
+        first.release()
+
+
 def test_toggle_message_flips_quick_ask(ctx, qtbot, monkeypatch) -> None:
     from app.ui.shell.desktop import Desktop
 

@@ -28,9 +28,10 @@ HEAVY = ("numpy", "markdown_it", "pygments", "sqlite_utils", "llama_cpp", "mlx",
          "backends.mlx_backend", "backends.remote", "jeepney")
 
 # What the first frame does not show, built or imported right after it: quick ask (and its
-# hotkey), the search results' rich-text delegate, the window icon.
+# hotkey), the search results' rich-text delegate, the window icon, the single-instance
+# server (QtNetwork: the lock alone decides who is first).
 LATER_MODULES = ("app.ui.shell.quick_ask", "app.ui.shell.hotkey", "app.ui.rich_delegate",
-                 "app.ui.icons")
+                 "app.ui.icons", "PySide6.QtNetwork")
 LATER_WIDGETS = ("QuickAsk",)
 # PySide6 creates a class, and every enum class it holds, when it is first touched: ~1 ms per
 # enum on a busy machine. These are not needed before the window shows (QStyle: the style
@@ -55,6 +56,7 @@ def probe(app):
 
     def after():  # queued behind the steps that follow the first frame
         shown["gc_after"] = gc.isenabled()
+        shown["network_after"] = "PySide6.QtNetwork" in sys.modules
         print("SHOWN " + json.dumps(shown), flush=True)
         app.quit()
 
@@ -97,6 +99,7 @@ def test_the_first_frame_builds_only_what_it_shows(tmp_path: Path) -> None:
     early += [name for name in LATER_WIDGETS if name in shown["widgets"]]
     early += [name for name in LATER_QT_CLASSES if name in shown["qt_classes"]]
     assert early == [], f"built before the window was shown: {early}"
+    assert shown["network_after"]  # listening for later launches right after the frame
 
 
 def test_what_comes_after_the_first_frame_is_there_once_it_has_run(ctx: Any, qtbot: Any,

@@ -70,7 +70,9 @@ def run_app(argv: list[str], hearth_factory: Callable[[], HearthParts]) -> int:
 
     data = Paths.from_env().data
     single = SingleInstance(instance_key(str(data)), data)
-    if not single.acquire():
+    # The first one listens only after its first frame (_run): a launch in between keeps
+    # trying to connect for a while (send).
+    if not single.claim():
         forwarded = single.send(["--toggle"] if args.toggle else ["--show"])
         if not forwarded:
             sys.stderr.write("hearth: another Hearth is starting or stuck; try again.\n")
@@ -114,6 +116,10 @@ def _run(app: QApplication, args: argparse.Namespace, hearth_factory: Callable[[
     single.message.connect(desktop.handle_message)
     desktop.start(hidden=args.hidden and desktop.tray is not None,
                   toggle=args.toggle)
+    from PySide6.QtCore import QTimer
+
+    # Queued behind the first frame, like the desktop's own steps after it.
+    QTimer.singleShot(0, single, lambda: _listen(single))
     if os.environ.get(PROBE_ENV):
         desktop.window.shown.connect(lambda: _probe(app))
     _quit_on_signals(app)
@@ -121,6 +127,13 @@ def _run(app: QApplication, args: argparse.Namespace, hearth_factory: Callable[[
         return int(app.exec())
     finally:
         desktop.shutdown()
+
+
+def _listen(single: Any) -> None:
+    """Later launches reach this one from now on (their --toggle, --show)."""
+    if not single.listen():
+        sys.stderr.write("hearth: cannot listen for other launches; a second `hearth` will "
+                         "not reach this one.\n")
 
 
 def _quit_on_signals(app: QApplication) -> None:

@@ -1,7 +1,9 @@
 """One Hearth per user: a second launch hands its arguments (e.g. --toggle) to the first.
 
 QLocalServer/QLocalSocket carry the message; a QLockFile decides who is first, because on
-Windows two servers can listen on one pipe name, and a crash can leave a stale socket behind."""
+Windows two servers can listen on one pipe name, and a crash can leave a stale socket behind.
+`hearth` takes the lock before its window and listens only after the first frame (QtNetwork and
+its enum classes cost ~30 ms): a second launch in that gap keeps trying to connect for a while."""
 
 from __future__ import annotations
 
@@ -9,12 +11,20 @@ import getpass
 import hashlib
 import json
 import sys
+import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QLockFile, QObject, Signal, Slot
-from PySide6.QtNetwork import QLocalServer, QLocalSocket
+
+if TYPE_CHECKING:
+    from PySide6.QtNetwork import QLocalServer, QLocalSocket
 
 TIMEOUT_MS = 1000
+# How long a second launch keeps trying to reach a first one that holds the lock but is not
+# listening yet (it listens once its window is up: seconds on a busy machine).
+STARTING_PATIENCE_S = 5.0
+RETRY_S = 0.05
 # Held while Hearth runs on Windows; packaging/windows/installer.iss names it as AppMutex, so
 # setup and the uninstaller wait for Hearth to close instead of replacing DLLs it holds open.
 APP_MUTEX = "HearthRunning"
@@ -42,7 +52,9 @@ def instance_key(data_dir: str) -> str:
 
 
 class SingleInstance(QObject):
-    """`acquire()` True: we are the first (listen for others). False: `send(args)` and exit."""
+    """`acquire()` True: we are the first (listen for others). False: `send(args)` and exit.
+
+    `claim()` then `listen()` is `acquire()` in two steps, so the listening can wait."""
 
     message = Signal(list)
 
@@ -59,24 +71,48 @@ class SingleInstance(QObject):
         self._clients: set[QLocalSocket] = set()
 
     def acquire(self) -> bool:
-        if not self._lock.tryLock(100):
-            return False
+        return self.claim() and self.listen()
+
+    def claim(self) -> bool:
+        """True: we are the first (the lock is ours); nobody can reach us until `listen()`."""
+        return bool(self._lock.tryLock(100))
+
+    def listen(self) -> bool:
+        """Accept the messages of later launches (after `claim()`)."""
+        from PySide6.QtNetwork import QLocalServer
+
         QLocalServer.removeServer(self.key)  # a socket file left by a crash
         self._server = QLocalServer(self)
         self._server.setSocketOptions(QLocalServer.SocketOption.UserAccessOption)
         self._server.newConnection.connect(self._accept)
         return self._server.listen(self.key)
 
-    def send(self, args: list[str]) -> bool:
-        """From a second process: deliver args to the first one. False if nobody answered."""
-        socket = QLocalSocket()
-        socket.connectToServer(self.key)
-        if not socket.waitForConnected(TIMEOUT_MS):
+    def send(self, args: list[str], patience_s: float = STARTING_PATIENCE_S) -> bool:
+        """From a second process: deliver args to the first one. False if nobody answered
+        within `patience_s` (the first one may hold the lock and not listen yet)."""
+        socket = self._connect(patience_s)
+        if socket is None:
             return False
         socket.write(json.dumps(args).encode() + b"\n")
         ok = socket.waitForBytesWritten(TIMEOUT_MS)
         socket.disconnectFromServer()
         return ok
+
+    def _connect(self, patience_s: float) -> QLocalSocket | None:
+        from PySide6.QtNetwork import QLocalSocket
+
+        deadline = time.monotonic() + patience_s
+        while True:
+            socket = QLocalSocket()
+            if self._try_connect(socket):
+                return socket
+            if time.monotonic() >= deadline:
+                return None
+            time.sleep(RETRY_S)  # no server yet: it fails at once, so do not spin
+
+    def _try_connect(self, socket: QLocalSocket) -> bool:
+        socket.connectToServer(self.key)
+        return bool(socket.waitForConnected(TIMEOUT_MS))
 
     def _accept(self) -> None:
         assert self._server is not None
@@ -89,12 +125,16 @@ class SingleInstance(QObject):
 
     @Slot()
     def _ready(self) -> None:
+        from PySide6.QtNetwork import QLocalSocket
+
         socket = self.sender()
         if isinstance(socket, QLocalSocket):
             self._read(socket)
 
     @Slot()
     def _gone(self) -> None:
+        from PySide6.QtNetwork import QLocalSocket
+
         socket = self.sender()
         if isinstance(socket, QLocalSocket) and socket in self._clients:
             self._clients.discard(socket)
