@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import os
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -38,9 +39,10 @@ def pytest_collection(session: pytest.Session) -> Iterator[None]:
 
 
 # The longest test files, longest first. tests/run.sh spreads whole files over the cores
-# (pytest-xdist, --dist loadfile), handing them out in collection order: started last, the
-# PyInstaller build alone (minutes on a fresh clone) would leave one core idle while the other
-# finished it.
+# (pytest-xdist, --dist loadfile) and hands them out in collection order
+# (--no-loadscope-reorder): started last, the PyInstaller build alone (minutes on a fresh
+# clone) would leave one core idle while the other finished it. After these, files with more
+# tests first (xdist's own order, which would put these two-test files near the end).
 LONGEST_FIRST = (
     "packaging/test_bundle.py",
     "core/test_faults.py",
@@ -55,12 +57,14 @@ LONGEST_FIRST = (
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     here = Path(__file__).parent
+    per_file = Counter(item.path for item in items)
 
-    def rank(item: pytest.Item) -> int:
+    def rank(item: pytest.Item) -> tuple[int, int]:
         path = item.path.relative_to(here).as_posix() if item.path.is_relative_to(here) else ""
-        return LONGEST_FIRST.index(path) if path in LONGEST_FIRST else len(LONGEST_FIRST)
+        listed = LONGEST_FIRST.index(path) if path in LONGEST_FIRST else len(LONGEST_FIRST)
+        return listed, -per_file[item.path]
 
-    items.sort(key=rank)  # stable: the rest keep their order
+    items.sort(key=rank)  # stable: a file's tests stay together and in their order
 
 
 @pytest.fixture(autouse=True)

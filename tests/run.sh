@@ -52,5 +52,6 @@ echo "== import-linter"
 .venv/bin/lint-imports
 echo "== pytest"
 # Whole test files spread over the cores (up to 4 workers): module fixtures (a loaded model, a
-# server) stay in one process, and the suite takes about half the time on 2 cores.
-.venv/bin/python -m pytest -q -n auto --maxprocesses 4 --dist loadfile "$@"
+# server) stay in one process, and the suite takes about half the time on 2 cores. The order
+# files are handed out in: tests/conftest.py (LONGEST_FIRST).
+.venv/bin/python -m pytest -q -n auto --maxprocesses 4 --dist loadfile --no-loadscope-reorder "$@"
