@@ -41,7 +41,10 @@ DECAY = 0.9  # weight of what was seen before, for each drafted token's outcome
 # Match lengths from which a match is "middling" and "long", and the evidence each class
 # starts with (kept, missed): a 2-3 token echo is a weak sign, 10 tokens copied a strong one.
 MATCH_CLASSES = (4, 10)
-PRIORS = ((1.0, 2.0), (2.0, 1.0), (9.0, 1.0))
+# A middling match (4-9 tokens: the rest of a value after a changed name, a call's frame)
+# starts at 3:1: at 2:1 it never paid for a pass on the CPU's prices before its evidence
+# was in, which in a 50-token tool call it never is (bench/RESULTS.md, item 1).
+PRIORS = ((1.0, 2.0), (3.0, 1.0), (9.0, 1.0))
 SEPARATOR = -1  # between draft sources and the prompt in the history: equals no token
 
 
