@@ -9,9 +9,13 @@ Besides the prompt and the answer, it drafts from texts the model never reads, b
 prompt as answers rewrite it (a CSV sheet as a Markdown table, a tool call's frame and values:
 backends/draft_sources.py).
 
-Of the earlier places where the answer's last two tokens appeared, the one that agrees with the
-answer furthest back is taken (the latest of equals): the longer that match, the likelier the
-answer is copying from there. A draft is worth its check only when enough of it is kept, since
+Of the earlier places where the answer's last two tokens appeared, those that agree with the
+answer furthest back are followed: the longer that match, the likelier the answer is copying
+from there. Where equally long matches part (a one-shot example's call goes on with its next
+parameter after one value and with `</function>` after the other), the draft follows most of
+them (the latest of equals), and the tokens past the fork count as likely kept only in the share
+of matches that agree: where checks cost, a draft stops at the fork. A draft is worth its check
+only when enough of it is kept, since
 checking k tokens costs more than one (backends/pass_costs.py). So the drafter keeps, for short,
 middling and long matches, a decaying count of drafted tokens kept and missed, and drafts the
 length that gives the most expected tokens per unit of time, or nothing when no length beats
@@ -21,6 +25,7 @@ it notices when the answer starts copying again without paying for a try."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -36,7 +41,10 @@ DECAY = 0.9  # weight of what was seen before, for each drafted token's outcome
 # Match lengths from which a match is "middling" and "long", and the evidence each class
 # starts with (kept, missed): a 2-3 token echo is a weak sign, 10 tokens copied a strong one.
 MATCH_CLASSES = (4, 10)
-PRIORS = ((1.0, 2.0), (2.0, 1.0), (9.0, 1.0))
+# A middling match (4-9 tokens: the rest of a value after a changed name, a call's frame)
+# starts at 3:1: at 2:1 it never paid for a pass on the CPU's prices before its evidence
+# was in, which in a 50-token tool call it never is (bench/RESULTS.md, item 1).
+PRIORS = ((1.0, 2.0), (3.0, 1.0), (9.0, 1.0))
 SEPARATOR = -1  # between draft sources and the prompt in the history: equals no token
 
 
@@ -88,14 +96,17 @@ class PromptLookup:
     def propose(self, limit: int) -> list[int]:
         """Up to `limit` tokens likely to come next, or none (no match, or not worth a check)."""
         room = min(limit, self.costs.largest - 1)
-        guess, match = self._lookup(room) if room > 0 else ([], 0)
+        guess, shares, match = self._lookup(room) if room > 0 else ([], [], 0)
         if not guess:
             return []
         klass = sum(match >= edge for edge in MATCH_CLASSES)
-        length = self._worth(klass, len(guess))
+        length = self._worth(klass, shares)
         if not length:
             if not self._shadow:
-                self._shadow, self._shadow_class = guess, klass
+                # Scored up to where the matches part only: past a fork a miss says nothing
+                # of how well matches of this class predict.
+                agreed = next((i for i, share in enumerate(shares) if share < 1.0), len(guess))
+                self._shadow, self._shadow_class = guess[:agreed], klass
             return []
         self._shadow, self._sent = [], klass
         return guess[:length]
@@ -119,57 +130,91 @@ class PromptLookup:
         evidence[0] = evidence[0] * fade + kept
         evidence[1] = evidence[1] * fade + missed
 
-    def _worth(self, klass: int, available: int) -> int:
+    def _worth(self, klass: int, shares: Sequence[float]) -> int:
         """The draft length with the most expected tokens per unit of time, 0 for none.
 
-        Each drafted token is kept with the class's rate p, given the ones before it were:
-        d drafted tokens yield 1 + p + ... + p^d tokens for one pass over d + 1."""
+        Each drafted token is kept with the class's rate p, given the ones before it were,
+        times the share of the matches that agree on it: d drafted tokens that all agree
+        yield 1 + p + ... + p^d tokens for one pass over d + 1."""
         kept, missed = self._evidence[klass]
         rate = kept / (kept + missed)
-        best, best_gain, expected = 0, MIN_GAIN, 1.0
-        for length in range(1, available + 1):
-            expected += rate ** length
+        best, best_gain, expected, chance = 0, MIN_GAIN, 1.0, 1.0
+        for length, share in enumerate(shares, 1):
+            chance *= rate * share
+            expected += chance
             gain = expected / self.costs.relative(length + 1)
             if gain > best_gain:
                 best, best_gain = length, gain
         return best
 
-    def _lookup(self, size: int) -> tuple[list[int], int]:
-        """What followed the earlier occurrence of the last tokens that matches furthest back,
-        and how many tokens that match covers."""
+    def _lookup(self, size: int) -> tuple[list[int], list[float], int]:
+        """What followed the earlier occurrences of the last tokens that match furthest back
+        (the way most of them go: _agreed), the share of them that agree at each token, and
+        how many tokens the match covers."""
         history, total, n = self._history[:self._size], self._size, MIN_MATCH
         if total <= n:
-            return [], 0
+            return [], [], 0
         # Occurrences starting at 0 .. total-n-1: each has a token after it.
         found = history[:total - n] == history[total - n]
         for offset in range(1, n):
             found &= history[offset:total - n + offset] == history[total - n + offset]
         hits = _narrowed(history, np.flatnonzero(found), total - n)[-CANDIDATES:]
         if not hits.size:
-            return [], 0
+            return [], [], 0
         back = np.arange(1, LONG_MATCH - n + 1)
         theirs, mine = hits[:, None] - back, total - n - back
         agree = (theirs >= 0) & (mine >= 0)
         agree &= history[np.maximum(theirs, 0)] == history[np.maximum(mine, 0)]
         lengths = n + np.cumprod(agree, axis=1).sum(axis=1)
-        best = int(lengths.max())
-        start = int(hits[lengths == best][-1]) + n
-        if start - best - 1 >= 0 and history[start - best - 1] == SEPARATOR:
-            # The match runs back to a source's start (a value on a line of its own): all
-            # the source could agree with does, so it counts as middling at least.
-            best = max(best, MATCH_CLASSES[0])
-        guess = history[start:start + size]
-        ends = np.flatnonzero(guess == SEPARATOR)  # a source's end: nothing follows it
-        return [int(t) for t in guess[:ends[0] if ends.size else size]], best
+        before = hits + n - lengths - 1
+        whole = (before >= 0) & (history[np.maximum(before, 0)] == SEPARATOR)
+        # A match that runs back to a source's start (a value on a line of its own, a table's
+        # header) agrees with all the source could: it outranks longer matches elsewhere and
+        # counts as a long one (the answer wrote all of the source's beginning).
+        rank = np.where(whole, LONG_MATCH + 1, lengths)
+        for top in sorted(set(rank.tolist()), reverse=True):
+            starts = hits[rank == top] + n
+            guess, shares = _agreed([history[start:start + size].tolist() for start in starts])
+            if guess:  # else all these matches' sources end there: shorter ones go on
+                break
+        else:
+            return [], [], 0
+        best = int(lengths[rank == top].max())
+        return guess, shares, max(best, MATCH_CLASSES[1]) if top > LONG_MATCH else best
+
+
+def _agreed(continuations: list[list[int]]) -> tuple[list[int], list[float]]:
+    """The continuation most of the equally long matches follow, token by token (of equal
+    votes the latest's), and at each token the share of those still in agreement that vote
+    for it: where they part, which way the answer goes is a guess the draft's length must
+    weigh. A continuation that ends (its source's end) drops out with no vote."""
+    alive = [tokens[:tokens.index(SEPARATOR)] if SEPARATOR in tokens else tokens
+             for tokens in continuations]
+    alive = [tokens for tokens in alive if tokens]
+    guess: list[int] = []
+    shares: list[float] = []
+    while alive:
+        at = len(guess)
+        votes = Counter(tokens[at] for tokens in alive)
+        most = max(votes.values())
+        # Of equal votes the latest match's token (the last one listed).
+        token = next(t[at] for t in reversed(alive) if votes[t[at]] == most)
+        guess.append(token)
+        shares.append(most / len(alive))
+        alive = [tokens for tokens in alive if tokens[at] == token and len(tokens) > at + 1]
+    return guess, shares
 
 
 def _joined(sources: Iterable[Sequence[int]], tokens: Iterable[int]) -> list[int]:
-    """The sources, each closed by SEPARATOR, then the prompt: a match never spans two of
-    them, and of equally long matches the prompt's own (later) one is taken."""
-    joined: list[int] = []
+    """The sources, each between SEPARATORs (a match that reaches one has matched its
+    source's whole start), then the prompt: a match never spans two of them, and of equally
+    long matches that part, the prompt's own (later) one breaks a tie."""
+    joined: list[int] = [SEPARATOR]
     for source in sources:
         joined.extend(source)
         joined.append(SEPARATOR)
+    if len(joined) == 1:
+        joined = []  # no sources: the prompt's start is no source's
     joined.extend(tokens)
     return joined
 

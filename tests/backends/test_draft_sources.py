@@ -73,6 +73,7 @@ def test_apostrophes_and_closing_tags_are_no_values() -> None:
 # -- the drafter, given the sources ----------------------------------------------------------
 
 FREE = PassCosts({1: 1.0, 16: 1.0}, learn=False)  # a pass of 16 costs one: drafts are sent
+CPU = {1: 1.0, 4: 2.7, 8: 4.1, 12: 5.3, 16: 6.8}  # as measured on 2 cores (bench/RESULTS.md)
 
 
 def chars(text: str) -> list[int]:
@@ -96,6 +97,27 @@ def test_a_drafter_given_a_csv_prompt_drafts_the_markdown_table_that_answer_writ
 def test_a_draft_from_a_source_stops_where_the_source_ends() -> None:
     lookup = PromptLookup(chars("the answer: alpha be"), FREE, [chars("alpha beta"), chars("zz")])
     assert text(lookup.propose(15)) == "ta"  # nothing of the next source, no separator
+
+
+def test_where_a_source_ends_a_shorter_match_that_goes_on_gives_the_draft() -> None:
+    # The answer ends with a whole value ("alpha beta", a source that ends there); in the
+    # prompt, "beta" was followed by more: what a source ends with says nothing of what
+    # follows it, so the prompt's continuation is drafted.
+    lookup = PromptLookup(chars("x beta gamma\n the answer: alpha beta"), FREE,
+                          [chars("alpha beta")])
+    assert text(lookup.propose(6)) == " gamma"
+
+
+def test_a_match_of_a_whole_sources_start_is_drafted_on_the_cpu_at_once() -> None:
+    # The answer has just begun a line with a value's first tokens, as the value source has
+    # them: all it could agree with does, a strong sign even where checks cost (the CPU),
+    # though only 3 tokens match (`\nQx`: as a match in the prompt, too weak to send).
+    value = "Qx report, North region"
+    prompt = f"Title: '{value}'.\n<parameter=title>\nQx"
+    lookup = PromptLookup(chars(prompt), PassCosts(CPU, learn=False),
+                          [chars(f"\n{value}\n</parameter>\n")])
+    assert text(lookup.propose(15)).startswith(" report")
+    assert not PromptLookup(chars(prompt), PassCosts(CPU, learn=False)).propose(15)
 
 
 def test_in_a_long_sheet_the_row_that_matches_furthest_back_is_found() -> None:

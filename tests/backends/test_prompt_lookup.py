@@ -76,6 +76,28 @@ def test_a_draft_is_what_followed_the_earlier_match_that_agrees_furthest_back() 
     assert drafter([1, 2, 3, 4], FREE).propose(10) == []  # nothing repeats: no draft
 
 
+CONTEXT = list(range(100, 112))  # 12 tokens: a long match wherever they recur
+
+
+def test_where_equally_long_matches_part_a_paid_draft_stops() -> None:
+    # Two earlier occurrences of the answer's last 12 tokens: both go on with [1, 2, 3], then
+    # one with [10, ...], the later one with [20, ...]. Which way the answer goes is a coin
+    # toss: on the CPU, where a longer pass costs more, the draft is the 3 tokens they agree
+    # on, not the later one's 8.
+    tokens = [*CONTEXT, 1, 2, 3, 10, 11, 12, 13, 14, 98, *CONTEXT, 1, 2, 3, 20, 21, 22, 23, 24,
+              99, *CONTEXT]
+    assert drafter(tokens, CPU).propose(8) == [1, 2, 3]
+    # Where a check of 16 costs what one does, the tokens past the fork are worth a try.
+    assert drafter(tokens, FREE).propose(8) == [1, 2, 3, 20, 21, 22, 23, 24]
+
+
+def test_where_equally_long_matches_part_the_draft_follows_most_of_them() -> None:
+    ten = [1, 2, 3, 10, 11, 12, 13, 14, 98]
+    tokens = [*CONTEXT, *ten, *CONTEXT, *ten, *CONTEXT, 1, 2, 3, 20, 21, 22, 23, 24, 99, *CONTEXT]
+    assert drafter(tokens, FREE).propose(8) == [1, 2, 3, 10, 11, 12, 13, 14]
+    assert drafter(tokens, CPU).propose(8)[:3] == [1, 2, 3]
+
+
 def test_when_checking_k_tokens_costs_k_passes_nothing_is_drafted() -> None:
     copied = list(range(10, 30))
     tokens = copied + [99] + copied[:12]  # the answer is copying a long passage
