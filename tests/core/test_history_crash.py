@@ -19,6 +19,7 @@ import pytest
 
 from app.core.history import HistoryStore
 from tests.core.history_crash_worker import answer_text, reasoning_text
+from tests.support.processes import end_line_server
 
 pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs POSIX SIGKILL")
 
@@ -110,10 +111,7 @@ class Workers:
 
     def close(self) -> None:
         if self.server is not None:
-            assert self.server.stdin is not None and self.server.stdout is not None
-            self.server.stdin.close()
-            self.server.wait(timeout=60)
-            self.server.stdout.close()
+            end_line_server(self.server)
 
 
 @pytest.fixture

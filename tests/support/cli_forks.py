@@ -19,6 +19,8 @@ import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 
+from tests.support.processes import end_line_server
+
 ROOT = Path(__file__).resolve().parents[2]
 
 SERVER = r"""
@@ -127,10 +129,7 @@ class ForkingCli:
 
     def close(self) -> None:
         if self._server is not None:
-            assert self._server.stdin is not None and self._server.stdout is not None
-            self._server.stdin.close()
-            self._server.wait(timeout=60)
-            self._server.stdout.close()
+            end_line_server(self._server)
             self._server = None
 
 

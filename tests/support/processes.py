@@ -20,3 +20,12 @@ def popen_with_ctrl_c(argv: list[str], **kwargs: Any) -> subprocess.Popen[Any]:
     finally:
         if ignored:
             signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def end_line_server(server: subprocess.Popen[str]) -> None:
+    """Stop a helper process that serves one request per line on its stdin: closing stdin
+    ends its loop; then wait for it and close its stdout."""
+    assert server.stdin is not None and server.stdout is not None
+    server.stdin.close()
+    server.wait(timeout=60)
+    server.stdout.close()

@@ -129,7 +129,7 @@ class Sidebar(QWidget):
         self.results = QListWidget()
         self.results.setObjectName("searchResults")
         self._tr(lambda: self.results.setAccessibleName(self.tr("Search results")))
-        self._rich = False  # the delegate that draws hits in bold comes with the first ones
+        # The delegate that draws hits in bold comes with the first ones (_show_hits).
         self.results.setWordWrap(True)
         self.results.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.results.itemActivated.connect(self._hit_activated)
@@ -374,9 +374,8 @@ class Sidebar(QWidget):
         # Imported here: QStyle and QPainter cost the first frame ~25 ms of PySide6 enums.
         from app.ui.rich_delegate import HTML_ROLE, RichTextDelegate
 
-        if not self._rich:
+        if not isinstance(self.results.itemDelegate(), RichTextDelegate):
             self.results.setItemDelegate(RichTextDelegate(self.results))
-            self._rich = True
         self.stack.setCurrentIndex(1)
         self.results.clear()
         self.results_label.setText(plural(len(hits), self.tr("1 result"), self.tr("%1 results")) if hits
