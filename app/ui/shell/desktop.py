@@ -36,11 +36,12 @@ class Desktop(QObject):
         self.translations = Translations(app)
         self.translations.apply(hearth.settings.language)
         self.theme = ThemeManager(app, hearth.settings.theme)
-        self.theme.apply()
+        self.theme.apply(with_stylesheet=False)  # the stylesheet once the window is built
         self.ctx = UiContext(hearth, Ops(self), self.theme, translations=self.translations)
         self.server = ServerSwitch(self.ctx)
         self.ctx.server = self.server
         self.window = MainWindow(self.ctx)
+        self.theme.apply_stylesheet()
         self.server.setParent(self.window)  # proposal dialogs open over the window
         self.server.state.connect(lambda on, url: self.window.show_api(on, 0, url))
         self.server.queue.connect(lambda n: self.window.show_api(self.server.running, n,
