@@ -293,3 +293,13 @@ def test_a_launch_without_options_reads_as_the_parser_would() -> None:
 
     assert vars(parse_args([])) == vars(_parse([]))
     assert parse_args(["--hidden"]).hidden and not parse_args(["--hidden"]).toggle
+
+
+def test_the_instance_key_is_hashlibs_sha256_of_user_and_folder(tmp_path) -> None:
+    """The key names the lock file and the socket that later launches reach: it must stay
+    what every earlier Hearth computed (hashlib's SHA-256), whichever module computes it."""
+    import getpass
+    import hashlib
+
+    expected = hashlib.sha256(f"{getpass.getuser()}:{tmp_path}".encode()).hexdigest()[:16]
+    assert instance_key(str(tmp_path)) == f"hearth-{expected}"

@@ -36,8 +36,9 @@ RIGHT_AFTER = ("app.ui.shell.quick_ask", "app.ui.shell.hotkey", "app.ui.icons",
                "PySide6.QtNetwork", "app.ui.bridge", "app.core.events", "backends.events")
 LATER_MODULES = (*RIGHT_AFTER, "app.ui.rich_delegate")
 # Imported where they are used, never before the window: SQLite's module (sorting a storage
-# error) and subprocess (opening a file in another app).
-UNUSED_BEFORE = ("sqlite3", "subprocess")
+# error), subprocess (opening a file in another app) and hashlib with OpenSSL (the instance
+# key is CPython's own SHA-256).
+UNUSED_BEFORE = ("sqlite3", "subprocess", "hashlib")
 LATER_WIDGETS = ("QuickAsk",)
 # PySide6 creates a class, and every enum class it holds, when it is first touched: ~1 ms per
 # enum on a busy machine. These are not needed before the window shows (QStyle: the style
