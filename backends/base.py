@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from backends.events import Event
+if TYPE_CHECKING:
+    from backends.events import Event
 
 Message = dict[str, Any]
 """An OpenAI-style chat message: role, content, optional reasoning_content and tool_calls.

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 from functools import cache
 from pathlib import Path
@@ -97,6 +96,8 @@ def parse_cpuinfo(text: str) -> set[str]:
 
 
 def _sysctl(name: str) -> str:
+    import subprocess  # here: `hearth` imports this module before its window
+
     try:
         return subprocess.run(["sysctl", "-n", name], capture_output=True, text=True,
                               timeout=5).stdout

@@ -6,8 +6,11 @@ translated messages and actions. The English text of an error is for logs and th
 
 from __future__ import annotations
 
-import sqlite3
 from enum import StrEnum
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # imported where an error is sorted: `hearth` imports this before its window
+    import sqlite3
 
 
 class FailureKind(StrEnum):
@@ -102,6 +105,7 @@ def kind_of(exc: BaseException) -> FailureKind:
     """The failure kind of any exception: errors that carry a `kind` (engine errors, history
     errors) give theirs; OS errors are storage (or a full disk); ValueError is bad input."""
     import errno
+    import sqlite3
 
     carried = getattr(exc, "kind", None)
     if isinstance(carried, FailureKind):
@@ -126,6 +130,8 @@ _SQLITE_STORAGE = {3, 8, 10, 11, 14, 15, 23, 26}  # perm, readonly, ioerr, corru
 
 
 def _sqlite_kind(exc: sqlite3.Error) -> FailureKind:
+    import sqlite3
+
     code = getattr(exc, "sqlite_errorcode", None)
     if code is None:
         text = str(exc).lower()

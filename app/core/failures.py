@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import errno
 import os
-import sqlite3
 from pathlib import Path
 
 from backends.errors import FailureKind, kind_of
@@ -38,6 +37,8 @@ def exit_code(kind: FailureKind) -> int:
 
 def describe(exc: BaseException) -> str:
     """One line for a person: what failed, where, and what to do. Never a traceback."""
+    import sqlite3  # here: the window imports this module before its first frame
+
     kind = kind_of(exc)
     where = _where(exc)
     if kind is FailureKind.DISK_FULL:

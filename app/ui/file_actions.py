@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import subprocess
 import sys
 from pathlib import Path
 
@@ -60,6 +59,8 @@ def _show_items(path: str) -> bool:
 
 
 def _spawn(argv: list[str]) -> bool:
+    import subprocess  # here: the window imports this module before its first frame
+
     try:
         subprocess.Popen(argv)
     except OSError:

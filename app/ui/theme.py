@@ -83,12 +83,21 @@ class ThemeManager(QObject):
     def _system_is_dark(self) -> bool:
         return QGuiApplication.styleHints().colorScheme() == Qt.ColorScheme.Dark
 
-    def apply(self) -> None:
+    def apply(self, with_stylesheet: bool = True) -> None:
+        """The palette and the stylesheet of the chosen look. `with_stylesheet` False: the
+        palette only, for a start whose windows are still to be built (apply_stylesheet)."""
         dark = self._choice == "dark" or (self._choice == "system" and self._system_is_dark())
         self.dark = dark
         self._app.setPalette(make_palette(dark))
-        self._app.setStyleSheet(stylesheet(dark))
+        if with_stylesheet:
+            self.apply_stylesheet()
         self.changed.emit(dark)
+
+    def apply_stylesheet(self) -> None:
+        """Once the windows are built: one pass that polishes them when they are first shown.
+        Set before, every widget added to a parent works out its inherited style sheet again
+        (QWidgetPrivate::inheritStyle), ~60M instructions (~15 ms) for the main window."""
+        self._app.setStyleSheet(stylesheet(self.dark))
 
 
 def page_title(text: str = "") -> QLabel:

@@ -5,22 +5,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from functools import partial
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import (
-    QComboBox,
-    QDoubleSpinBox,
-    QHBoxLayout,
-    QLabel,
-    QLayout,
-    QMessageBox,
-    QPushButton,
-    QSpinBox,
-    QTabWidget,
-    QWidget,
-)
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLayout, QPushButton, QWidget
 
 from app.ui.i18n import Retranslator
+
+if TYPE_CHECKING:
+    # Imported where they are built: PySide6 creates a class (and its enum classes) when it is
+    # first named, and the window's first frame shows none of these.
+    from PySide6.QtWidgets import QDoubleSpinBox, QMessageBox, QSpinBox, QTabWidget
 
 
 def dim_label(text: str = "", wrap: bool = True) -> QLabel:
@@ -98,6 +93,8 @@ def hbox(*items: QWidget | tuple[QWidget, int] | QLayout | int | None,
 
 
 def spin_box(low: int, high: int, value: int, name: str, step: int = 1) -> QSpinBox:
+    from PySide6.QtWidgets import QSpinBox
+
     box = QSpinBox()
     box.setRange(low, high)
     box.setSingleStep(step)
@@ -107,6 +104,8 @@ def spin_box(low: int, high: int, value: int, name: str, step: int = 1) -> QSpin
 
 
 def decimal_box(low: float, high: float, value: float, name: str, step: float) -> QDoubleSpinBox:
+    from PySide6.QtWidgets import QDoubleSpinBox
+
     box = QDoubleSpinBox()
     box.setRange(low, high)
     box.setSingleStep(step)
@@ -127,10 +126,14 @@ def choice(items: Iterable[tuple[str, object]], current: object, name: str) -> Q
 
 
 def confirm(parent: QWidget, title: str, text: str, action: str,
-            then: Callable[[], object], icon: QMessageBox.Icon = QMessageBox.Icon.Warning,
+            then: Callable[[], object], icon: QMessageBox.Icon | None = None,
             otherwise: Callable[[], object] | None = None) -> QMessageBox:
     """Ask before a change: `action` (a destructive button) runs `then`; Cancel, the default
-    (Enter keeps things as they are), runs `otherwise`. Shown without blocking; deletes itself."""
+    (Enter keeps things as they are), runs `otherwise`. Shown without blocking; deletes itself.
+    `icon`: a warning unless given."""
+    from PySide6.QtWidgets import QMessageBox
+
+    icon = QMessageBox.Icon.Warning if icon is None else icon
     box = QMessageBox(icon, title, text, QMessageBox.StandardButton.Cancel, parent)
     chosen = box.addButton(action, QMessageBox.ButtonRole.DestructiveRole)
     box.setDefaultButton(QMessageBox.StandardButton.Cancel)
@@ -148,8 +151,12 @@ def confirm(parent: QWidget, title: str, text: str, action: str,
 
 
 def tell(parent: QWidget | None, title: str, text: str,
-         icon: QMessageBox.Icon = QMessageBox.Icon.Warning) -> QMessageBox:
-    """A message with OK, shown without blocking; it deletes itself once closed."""
+         icon: QMessageBox.Icon | None = None) -> QMessageBox:
+    """A message with OK, shown without blocking; it deletes itself once closed. `icon`: a
+    warning unless given."""
+    from PySide6.QtWidgets import QMessageBox
+
+    icon = QMessageBox.Icon.Warning if icon is None else icon
     box = QMessageBox(icon, title, text, QMessageBox.StandardButton.Ok, parent)
     box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
     box.open()

@@ -284,3 +284,22 @@ def test_a_mistyped_command_is_an_error_not_a_silent_window(capsys) -> None:
     assert run_app(["histroy"], no_hearth) == 2
     assert "unknown command or option 'histroy'" in capsys.readouterr().err
     assert run_app(["--bogus"], no_hearth) == 2
+
+
+def test_a_launch_without_options_reads_as_the_parser_would() -> None:
+    """`hearth` alone skips building the parser (before the window): the options it then
+    has are the parser's own defaults."""
+    from app.ui.shell.application import _parse, parse_args
+
+    assert vars(parse_args([])) == vars(_parse([]))
+    assert parse_args(["--hidden"]).hidden and not parse_args(["--hidden"]).toggle
+
+
+def test_the_instance_key_is_hashlibs_sha256_of_user_and_folder(tmp_path) -> None:
+    """The key names the lock file and the socket that later launches reach: it must stay
+    what every earlier Hearth computed (hashlib's SHA-256), whichever module computes it."""
+    import getpass
+    import hashlib
+
+    expected = hashlib.sha256(f"{getpass.getuser()}:{tmp_path}".encode()).hexdigest()[:16]
+    assert instance_key(str(tmp_path)) == f"hearth-{expected}"

@@ -27,17 +27,26 @@ HEAVY = ("numpy", "markdown_it", "pygments", "sqlite_utils", "llama_cpp", "mlx",
          "skills.files", "skills.calendar", "skills.office", "backends.llama_cpp",
          "backends.mlx_backend", "backends.remote", "jeepney")
 
-# What the first frame does not show, built or imported right after it: quick ask (and its
-# hotkey), the search results' rich-text delegate, the window icon, the single-instance
-# server (QtNetwork: the lock alone decides who is first).
-LATER_MODULES = ("app.ui.shell.quick_ask", "app.ui.shell.hotkey", "app.ui.rich_delegate",
-                 "app.ui.icons", "PySide6.QtNetwork")
+# What the first frame does not show, built or imported right after it (the search results'
+# rich-text delegate: with the first results): quick ask (and its hotkey), the window icon,
+# the single-instance server (QtNetwork: the lock alone decides who is first), the bridge
+# that hands an answer's events to the window with the core's and the engines' event classes
+# (20 frozen dataclasses).
+RIGHT_AFTER = ("app.ui.shell.quick_ask", "app.ui.shell.hotkey", "app.ui.icons",
+               "PySide6.QtNetwork", "app.ui.bridge", "app.core.events", "backends.events")
+LATER_MODULES = (*RIGHT_AFTER, "app.ui.rich_delegate")
+# Imported where they are used, never before the window: SQLite's module (sorting a storage
+# error), subprocess (opening a file in another app) and hashlib with OpenSSL (the instance
+# key is CPython's own SHA-256).
+UNUSED_BEFORE = ("sqlite3", "subprocess", "hashlib")
 LATER_WIDGETS = ("QuickAsk",)
 # PySide6 creates a class, and every enum class it holds, when it is first touched: ~1 ms per
 # enum on a busy machine. These are not needed before the window shows (QStyle: the style
-# object, reached through setStyle() or widget.style(); QIcon: the window icon).
+# object, reached through setStyle() or widget.style(); QIcon: the window icon; the dialogs and
+# the settings' spin boxes and tabs, named where they are built).
 LATER_QT_CLASSES = ("QStyle", "QCommonStyle", "QFileDialog", "QAccessible", "QIcon", "QPainter",
-                    "QTextDocument")
+                    "QTextDocument", "QMessageBox", "QInputDialog", "QDialog", "QCheckBox",
+                    "QSpinBox", "QDoubleSpinBox", "QTabWidget")
 
 SCRIPT = """
 import gc, json, os, sys
@@ -56,7 +65,7 @@ def probe(app):
 
     def after():  # queued behind the steps that follow the first frame
         shown["gc_after"] = gc.isenabled()
-        shown["network_after"] = "PySide6.QtNetwork" in sys.modules
+        shown["modules_after"] = sorted(sys.modules)
         print("SHOWN " + json.dumps(shown), flush=True)
         app.quit()
 
@@ -95,24 +104,32 @@ def test_the_first_frame_builds_only_what_it_shows(tmp_path: Path) -> None:
     after the first frame; Qt classes the window does not need are not created before it."""
     shown = _at_first_show(tmp_path / "home")
     assert "MainWindow" in shown["widgets"]
-    early = [name for name in LATER_MODULES if name in shown["modules"]]
+    early = [name for name in LATER_MODULES + UNUSED_BEFORE if name in shown["modules"]]
     early += [name for name in LATER_WIDGETS if name in shown["widgets"]]
     early += [name for name in LATER_QT_CLASSES if name in shown["qt_classes"]]
     assert early == [], f"built before the window was shown: {early}"
-    assert shown["network_after"]  # listening for later launches right after the frame
+    # Right after it: listening for later launches, and the first answer finds its event
+    # classes loaded (nothing imported on the GUI thread then).
+    missing = [name for name in RIGHT_AFTER if name not in shown["modules_after"]]
+    assert missing == [], f"not loaded after the first frame: {missing}"
 
 
 def test_what_comes_after_the_first_frame_is_there_once_it_has_run(ctx: Any, qtbot: Any,
                                                                     monkeypatch: Any) -> None:
-    """The steps after the first frame build quick ask and set the window icon."""
+    """The steps after the first frame build quick ask and set the window icon; the look's
+    stylesheet, set once the window is built (not before, where every widget added to it
+    would work out its inherited style again), is there before the window is shown."""
     from PySide6.QtGui import QIcon, QPalette
     from PySide6.QtWidgets import QApplication
 
     from app.ui.shell.desktop import Desktop
+    from app.ui.theme import stylesheet
 
     app = QApplication.instance()
+    app.setStyleSheet("")
     desktop = Desktop(app, ctx.hearth)
     qtbot.addWidget(desktop.window)
+    assert app.styleSheet() == stylesheet(desktop.theme.dark)
     assert "quick" not in desktop.__dict__
     monkeypatch.setattr(desktop, "_after_shown", lambda: None)  # no model, services, hotkey
     desktop.start()

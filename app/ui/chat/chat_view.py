@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import shiboken6
 from PySide6.QtCore import Qt, QTimer, Signal
@@ -17,7 +17,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.events import ContextCompacted, MessageId, TurnStarted
 from app.ui import turns
 from app.ui.chat import long_paste
 from app.ui.chat.composer import Composer
@@ -31,6 +30,9 @@ from app.ui.failures import Action, Presented, action_label
 from app.ui.pending_changes import PendingChanges
 from app.ui.skip_reasons import skip_reason
 from skills.common.formats import is_office_file
+
+if TYPE_CHECKING:  # the core's events load after the window's first frame
+    from app.core.events import ContextCompacted, MessageId, TurnStarted
 
 W = TypeVar("W", bound=QWidget)
 # What opening a conversation reads off the GUI thread: its message groups, the answers'

@@ -11,11 +11,11 @@ from PySide6.QtWidgets import QWidget
 from app.core.pastes import is_paste
 from app.ui.chat.message import AssistantMessage, SummaryMarker, UserMessage
 from app.ui.chat.text_view import RenderQueue
-from skills.base import Source
 
 if TYPE_CHECKING:
     from app.core.history import HistoryStore
     from app.core.history.records import StoredMessage
+    from skills.base import Source
 
 _NOTES = {
     "interrupted": str(QT_TRANSLATE_NOOP("History", "The app closed before this answer finished.")),
@@ -43,6 +43,8 @@ def notice_text(notice: str, texts: dict[str, str] = NOTICES) -> str:
 
 def _source(raw: object) -> Source:
     """Sources come back from the store as dicts; the widgets read a Source."""
+    from skills.base import Source  # with the history: not before the window
+
     if isinstance(raw, Source):
         return raw
     found = raw if isinstance(raw, dict) else {}

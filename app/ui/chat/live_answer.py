@@ -15,28 +15,29 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QCoreApplication, QObject, Signal
 from PySide6.QtWidgets import QWidget
 
-from app.core.events import (
-    ConfirmationNeeded,
-    ContextCompacted,
-    OutputCut,
-    Progress,
-    ToolFinished,
-    ToolProgress,
-    ToolStarted,
-    TurnDone,
-    TurnFailed,
-    TurnStarted,
-)
-from app.ui.bridge import TurnBridge
 from app.ui.chat.history_view import notice_text
 from app.ui.chat.message import AssistantMessage
 from app.ui.failures import Presented, present, present_error
-from skills.base import Pausable, Source
 
 if TYPE_CHECKING:
+    # The core's events (and the bridge that sorts them) load after the window's first frame
+    # (Desktop.build_after_first_frame), before any answer starts.
     from app.core.assistant import Assistant, TurnHandle
-    from app.core.events import AssistantEvent
+    from app.core.events import (
+        AssistantEvent,
+        ConfirmationNeeded,
+        ContextCompacted,
+        OutputCut,
+        Progress,
+        ToolFinished,
+        ToolProgress,
+        ToolStarted,
+        TurnDone,
+        TurnFailed,
+        TurnStarted,
+    )
     from app.ui.ops import Ops
+    from skills.base import Pausable, Source
 
 Figures = dict[str, float | str]  # a finished turn's speed and counts, and how it ended
 
@@ -62,6 +63,8 @@ class LiveAnswer(QObject):
     def __init__(self, message: AssistantMessage | None, conversation_id: str | None,
                  thinking: bool, parent: QObject | None = None) -> None:
         super().__init__(parent)
+        from app.ui.bridge import TurnBridge
+
         self.bridge = TurnBridge(self)
         self.message = message
         self.conversation_id = conversation_id
@@ -126,9 +129,11 @@ class LiveAnswer(QObject):
         b.cut.connect(self._on_cut)
         b.compacted.connect(self._on_compacted)
         b.done.connect(self._on_done)
-        b.failed.connect(lambda e: self._fail(present(e.kind, e.message)) if isinstance(
-            e, TurnFailed) else None)
+        b.failed.connect(self._on_failed)
         b.title_changed.connect(self.title_changed)
+
+    def _on_failed(self, event: TurnFailed) -> None:
+        self._fail(present(event.kind, event.message))
 
     def _on_started(self, event: TurnStarted) -> None:
         self.conversation_id = event.conversation_id

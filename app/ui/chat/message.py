@@ -4,16 +4,19 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QSizePolicy, QToolButton, QVBoxLayout, QWidget
 
-from app.core.events import MessageId
 from app.ui.chat.text_view import COALESCE_MS, MessageText, RenderQueue
 from app.ui.chat.tool_card import ToolCard
 from app.ui.widgets import dim_label, hbox
-from skills.base import Source
+
+if TYPE_CHECKING:  # the core's events load after the window's first frame
+    from app.core.events import MessageId
+    from skills.base import Source
 
 SEGMENT_CHARS = 1200  # past this, a segment is frozen at the next block boundary
 _FENCE = re.compile(r"^(```|~~~)", re.MULTILINE)

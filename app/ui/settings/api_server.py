@@ -8,12 +8,12 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
-from PySide6.QtWidgets import QMessageBox, QWidget
+from PySide6.QtWidgets import QWidget
 
-from app.core.events import ConfirmationRequest
 from app.ui.context import UiContext
 
 if TYPE_CHECKING:  # the server's modules load when it starts, not before the window
+    from app.core.events import ConfirmationRequest
     from app.core.server.log import RequestLog, RequestRecord
     from app.core.server.service import ApiServer
 
@@ -143,6 +143,8 @@ class ServerSwitch(QObject):
         self.ctx.ops.run(lambda: self._request_log().clear(), on_done)
 
     def _ask_person(self, request: ConfirmationRequest) -> None:
+        from PySide6.QtWidgets import QMessageBox  # its class is made when first named
+
         parent = self.parent()
         box = QMessageBox(parent if isinstance(parent, QWidget) else None)
         box.setIcon(QMessageBox.Icon.Question)

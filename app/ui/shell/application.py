@@ -22,6 +22,15 @@ PROBE_ENV = "HEARTH_STARTUP_PROBE"  # set: print seconds-to-window when exposed,
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
+    """`hearth`'s options; with none (the usual launch) the parser's defaults without building
+    it: argparse looks up its own translations at every help text it adds (gettext, locale),
+    ~3-5 ms before the window."""
+    if not argv:
+        return argparse.Namespace(toggle=False, show=False, hidden=False, unknown="")
+    return _parse(argv)
+
+
+def _parse(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="hearth", description="Hearth, your local assistant.")
     parser.add_argument("--toggle", action="store_true",
                         help="show or hide Quick ask in the running Hearth (bind it to a key)")

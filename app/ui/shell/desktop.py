@@ -12,7 +12,6 @@ from PySide6.QtWidgets import QApplication
 
 from app.core.root import HearthParts
 from app.ui import markdown
-from app.ui.chat.live_answer import LiveAnswer
 from app.ui.context import UiContext
 from app.ui.i18n import Translations
 from app.ui.ops import Ops
@@ -25,6 +24,7 @@ from app.ui.shell.tray import Tray, tray_available
 from app.ui.theme import ThemeManager
 
 if TYPE_CHECKING:
+    from app.ui.chat.live_answer import LiveAnswer
     from app.ui.shell.quick_ask import QuickAsk
 
 
@@ -36,11 +36,12 @@ class Desktop(QObject):
         self.translations = Translations(app)
         self.translations.apply(hearth.settings.language)
         self.theme = ThemeManager(app, hearth.settings.theme)
-        self.theme.apply()
+        self.theme.apply(with_stylesheet=False)  # the stylesheet once the window is built
         self.ctx = UiContext(hearth, Ops(self), self.theme, translations=self.translations)
         self.server = ServerSwitch(self.ctx)
         self.ctx.server = self.server
         self.window = MainWindow(self.ctx)
+        self.theme.apply_stylesheet()
         self.server.setParent(self.window)  # proposal dialogs open over the window
         self.server.state.connect(lambda on, url: self.window.show_api(on, 0, url))
         self.server.queue.connect(lambda n: self.window.show_api(self.server.running, n,
@@ -167,7 +168,10 @@ class Desktop(QObject):
     def build_after_first_frame(self) -> None:
         """What the first frame does not show, built right after it, in a step of its own (the
         GUI is not held for this and the startup work at once): the window icon (the SVG, and
-        QIcon's ~100-name enum) and quick ask (a hotkey or tray click before builds it then)."""
+        QIcon's ~100-name enum), quick ask (a hotkey or tray click before builds it then) and
+        the bridge that hands an answer's events to the window (with the core's 20 event
+        classes), so the first answer imports nothing on the GUI thread."""
+        from app.ui import bridge  # noqa: F401 - importing it is the point
         from app.ui.icons import app_icon
 
         self.app.setWindowIcon(app_icon())

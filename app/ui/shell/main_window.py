@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from concurrent.futures import Future
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
@@ -22,7 +21,6 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QLabel, QMainWindow, QMenu, QSplitter, QStackedWidget, QWidget
 
 from app.ui.chat.chat_view import ChatView
-from app.ui.chat.live_answer import LiveAnswer
 from app.ui.context import UiContext
 from app.ui.failures import present_error
 from app.ui.file_actions import file_name_for, start_folder
@@ -36,13 +34,15 @@ from app.ui.pages import (
     make_routines_page,
 )
 from app.ui.widgets import tell
-from backends.base import BackendInfo
 from backends.engines import Engine, display_name
 from backends.errors import NoUsableTemplate
 
 if TYPE_CHECKING:
+    from concurrent.futures import Future
+
     from app.core.assistant import Assistant
     from app.core.warmup import PrefixStatus
+    from app.ui.chat.live_answer import LiveAnswer
     from backends.base import BackendInfo
 
 

@@ -5,19 +5,16 @@ from __future__ import annotations
 import html
 from collections.abc import Callable
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import shiboken6
 from PySide6.QtCore import QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
-    QCheckBox,
-    QInputDialog,
     QLineEdit,
     QListWidget,
     QListWidgetItem,
     QMenu,
-    QMessageBox,
     QStackedWidget,
     QVBoxLayout,
     QWidget,
@@ -27,6 +24,9 @@ from app.ui import widgets
 from app.ui.context import UiContext
 from app.ui.i18n import Retranslator, plural
 from app.ui.widgets import dim_label, tr_button
+
+if TYPE_CHECKING:  # the dialogs' classes are made when first named: not before the window
+    from PySide6.QtWidgets import QMessageBox
 
 ID_ROLE = Qt.ItemDataRole.UserRole
 SEARCH_DELAY_MS = 200
@@ -256,6 +256,8 @@ class Sidebar(QWidget):
 
     def rename(self, cid: str, title: str | None = None) -> None:
         if title is None:
+            from PySide6.QtWidgets import QInputDialog
+
             conv = self._conv(cid)
             title, ok = QInputDialog.getText(self, self.tr("Rename conversation"),
                                              self.tr("Title:"), text=conv.title if conv else "")
@@ -287,6 +289,8 @@ class Sidebar(QWidget):
     def _say_taught(self, box: QMessageBox, cid: str, taught: list[Any]) -> None:
         """Delete waits (a few milliseconds) until the dialog can say what the chat taught, so
         it is never deleted with its memories kept unsaid."""
+        from PySide6.QtWidgets import QCheckBox, QMessageBox
+
         delete = next(b for b in box.buttons()
                       if box.buttonRole(b) == QMessageBox.ButtonRole.DestructiveRole)
         delete.setEnabled(False)
