@@ -98,10 +98,11 @@ def _header(text: bytes, length: int, size: int) -> tuple[dict[str, Any], int]:
         raise StateReadError("the file is truncated")
     try:
         header = json.loads(text)
-        ends = [int(v["data_offsets"][1]) for k, v in header.items() if k != "__metadata__"]
+        spans = [(int(v["data_offsets"][0]), int(v["data_offsets"][1]))
+                 for k, v in header.items() if k != "__metadata__"]
     except (ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
         raise StateReadError("it is not a safetensors file") from exc
-    if start + max(ends, default=0) != size:
+    if start + max((end for _, end in spans), default=0) != size:
         raise StateReadError("the file is truncated")
     return header, start
 
@@ -160,12 +161,15 @@ def _read_arrays(path: Path, header: dict[str, Any],
     try:
         loaded: tuple[dict[str, Any], dict[str, str]] = mx.load(  # type: ignore[assignment]
             str(path), return_metadata=True)
-        arrays, saved = loaded
-        if sorted(arrays) != sorted(name for *_, name in layout) or any(
-                arrays[name].nbytes != end - begin for begin, end, name in layout):
-            raise StateReadError("MLX read other arrays than the header lists")
+    except (RuntimeError, ValueError) as exc:  # MLX's own errors (a dtype it does not know)
+        raise StateReadError(f"MLX could not read it ({exc})") from exc
+    arrays, saved = loaded
+    if sorted(arrays) != sorted(name for *_, name in layout) or any(
+            arrays[name].nbytes != end - begin for begin, end, name in layout):
+        raise StateReadError("MLX read other arrays than the header lists")
+    try:
         _evaluate(arrays, layout, digests)
-    except RuntimeError as exc:  # MLX's own errors (a file cut short meanwhile, a bad dtype)
+    except RuntimeError as exc:  # the file cut short since its header was read
         raise StateReadError(f"MLX could not read it ({exc})") from exc
     return arrays, saved
 
@@ -244,10 +248,10 @@ class _Crc32s:
     def __init__(self, total: int, chunk: int) -> None:
         self.total, self.chunk, self.at, self.crc = total, chunk, 0, 0
         self.crcs: list[int] = []
+        self.whole = True  # every piece began where the one before ended
 
     def add(self, offset: int, data: memoryview) -> None:
-        if offset != self.at:
-            raise ValueError("the pieces read do not cover the stream once")
+        self.whole = self.whole and offset == self.at
         while len(data):
             room = self.chunk - self.at % self.chunk
             self.crc = zlib.crc32(data[:room], self.crc)
@@ -258,7 +262,7 @@ class _Crc32s:
             data = data[room:]
 
     def digests(self) -> list[int]:
-        if self.at != self.total:
+        if not self.whole or self.at != self.total:
             raise ValueError("the pieces read do not cover the stream once")
         return self.crcs + ([self.crc] if self.at % self.chunk else [])
 

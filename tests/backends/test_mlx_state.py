@@ -185,3 +185,22 @@ def test_a_cache_of_many_chunks_is_read_and_a_flipped_byte_in_any_is_found(
         path.write_bytes(bytes(damaged))
         with pytest.raises(StateReadError, match="damaged"):
             mlx_state.load(path, sealed=True)
+
+
+@pytest.mark.parametrize("seal", ["lane sums", "crc32s"])
+def test_a_header_that_reads_one_array_twice_is_refused(tmp_path: Path, seal: str) -> None:
+    saved, path = caches(), tmp_path / "state.safetensors"
+    if seal == "lane sums":
+        mlx_state.save(path, saved, {}, sealed=True)
+    else:
+        save_as_before(path, saved)
+    blob = path.read_bytes()
+    header, start = mlx_state.parse_header(memoryview(blob))
+    last = max((k for k in header if k != "__metadata__"),
+               key=lambda k: header[k]["data_offsets"][1])
+    kept, lost = ("0.0", "0.1") if last not in ("0.0", "0.1") else ("1.0.0", "1.1.0")
+    header[lost]["data_offsets"] = header[kept]["data_offsets"]  # keys read as values too
+    text = json.dumps(header).encode()
+    path.write_bytes(struct.pack("<Q", len(text)) + text + blob[start:])
+    with pytest.raises(StateReadError, match="cover"):
+        mlx_state.load(path, sealed=True)
