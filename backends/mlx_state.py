@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import struct
+import threading
 import zlib
 from pathlib import Path
 from typing import Any, Protocol
@@ -176,11 +178,13 @@ def _read_arrays(path: Path, header: dict[str, Any],
 
 def _evaluate(arrays: dict[str, Any], layout: list[tuple[int, int, str]],
               digests: Digests | None) -> None:
-    """MLX reads the arrays in the file's order, a chunk's worth at a time, and each chunk is
-    summed while MLX reads the next, still in the CPU's cache.
+    """MLX reads the arrays in the file's order, a chunk's worth at a time, and a second thread
+    sums each chunk's arrays while MLX reads the next.
 
-    MLX's own reader (a few threads of preads) reads as quickly as a plain read when it reads
-    in the file's order; left to itself it reads in its table's order, all over the file."""
+    MLX's own reader (a few threads of preads) reads about as quickly as a plain read when it
+    reads in the file's order; left to itself it reads in its table's order, all over the file.
+    The sums run on a thread of their own because numpy and MLX's wait both let go of the GIL,
+    and the sums then cost no time of their own (unlike summing between MLX's reads)."""
     import mlx.core as mx
 
     batches: list[list[tuple[int, str]]] = [[]]
@@ -188,14 +192,44 @@ def _evaluate(arrays: dict[str, Any], layout: list[tuple[int, int, str]],
         if batches[-1] and begin >= batches[-1][0][0] + CHUNK:
             batches.append([])
         batches[-1].append((begin, name))
-    mx.async_eval([arrays[name] for _, name in batches[0]])  # type: ignore[no-untyped-call]
-    for index, batch in enumerate(batches):
-        if index + 1 < len(batches):
-            mx.async_eval([arrays[name] for _, name in batches[index + 1]])  # type: ignore[no-untyped-call]
-        mx.eval([arrays[name] for _, name in batch])
-        if digests is not None:
-            for begin, name in batch:
-                digests.add(begin, memoryview(arrays[name]).cast("B"))
+    if digests is None:
+        for batch in batches:
+            mx.eval([arrays[name] for _, name in batch])
+        return
+    summer = _Summer(digests)
+    try:
+        for batch in batches:
+            mx.eval([arrays[name] for _, name in batch])
+            # The views are taken here, on MLX's side, once the arrays hold their bytes.
+            summer.queue.put([(begin, memoryview(arrays[name]).cast("B")) for begin, name in batch])
+    finally:
+        summer.finish()
+
+
+class _Summer(threading.Thread):
+    """Feeds the arrays' bytes queued to it to `digests`, beside the thread MLX reads on."""
+
+    def __init__(self, digests: Digests) -> None:
+        super().__init__(name="hearth-state-sums", daemon=True)
+        self.digests = digests
+        self.queue: queue.SimpleQueue[list[tuple[int, memoryview]] | None] = queue.SimpleQueue()
+        self.failure: BaseException | None = None
+        self.start()
+
+    def run(self) -> None:
+        try:
+            while (pieces := self.queue.get()) is not None:
+                for begin, view in pieces:
+                    self.digests.add(begin, view)
+        except BaseException as exc:  # noqa: BLE001 - raised again on the reading thread
+            self.failure = exc
+
+    def finish(self) -> None:
+        """Wait for the sums queued so far; raise what the thread raised."""
+        self.queue.put(None)
+        self.join()
+        if self.failure is not None:
+            raise self.failure
 
 
 def _rebuild(arrays: dict[str, Any], saved: dict[str, str]) -> tuple[list[Any], dict[str, str]]:
