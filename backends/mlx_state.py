@@ -3,11 +3,11 @@
 MLX reads the file itself (mx.load: a few threads of preads, straight into its arrays, one copy
 as in a plain read), but in the file's order, a chunk's worth at a time: left to itself it reads
 in its table's order, all over the file, which cost up to twice a plain read on a cold page
-cache. Each chunk's arrays are summed while MLX reads the next, still in the CPU's cache, and
-the sums are compared with those the file was sealed with before the cache is handed back, so
-what is checked is what MLX holds. The chunk checksum is a lane sum (backends/lane_sums.py), not
-zlib's CRC-32: it costs a third. The cache classes come back as mlx_lm's load_prompt_cache
-restores them (quantized KV included)."""
+cache. A second thread sums each chunk's arrays while MLX reads the next, and the sums are
+compared with those the file was sealed with before the cache is handed back, so what is
+checked is what MLX holds. The chunk checksum is a lane sum (backends/lane_sums.py), not zlib's
+CRC-32: it costs a third. The cache classes come back as mlx_lm's load_prompt_cache restores
+them (quantized KV included)."""
 
 from __future__ import annotations
 
