@@ -183,8 +183,8 @@ def _evaluate(arrays: dict[str, Any], layout: list[tuple[int, int, str]],
 
     MLX's own reader (a few threads of preads) reads about as quickly as a plain read when it
     reads in the file's order; left to itself it reads in its table's order, all over the file.
-    The sums run on a thread of their own because numpy and MLX's wait both let go of the GIL,
-    and the sums then cost no time of their own (unlike summing between MLX's reads)."""
+    The sums run on a thread of their own (numpy and MLX's wait both let go of the GIL): summed
+    between MLX's reads they added about 0.025 s to a 0.22 s restore."""
     import mlx.core as mx
 
     batches: list[list[tuple[int, str]]] = [[]]
