@@ -19,7 +19,8 @@ prefix (backends/mlx_prefix.py, checksummed) and a conversation (backends/mlx_ca
 restore ends when MLX holds every array (MLX reads a file lazily, so the arrays are evaluated).
 A prefix sealed as before lane sums (chunk CRC-32s, still read and checked) on a file of its own.
 For scale: the restore before issue 28 and MLX's own read alone, on a third copy of the prefix
-file, so that the two files timed against their own plain read have the same history: on this
+file, and the restore before session 9 (a checking pass over the mapped file, then MLX's read)
+on a fourth, so that the two files timed against their own plain read have the same history: on this
 VM a plain read right after MLX read the same file (and its pages were dropped) measures
 0.1-0.2 s slower, which had made the prefix's reference slower than the conversation's."""
 
@@ -27,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import ctypes
+import json
 import os
 import random
 import statistics
@@ -78,8 +80,6 @@ def _old_restore(llm: Any, path: Path) -> None:
 
     blob = path.read_bytes()
     (length,) = struct.unpack_from("<I", blob, 16)
-    import json
-
     header = json.loads(blob[20:20 + length])
     ids = blob[20 + length:20 + length + 4 * int(header["n_tokens"])]
     data = blob[20 + length + len(ids):]
@@ -118,6 +118,23 @@ def _old_mlx_prefix(path: Path) -> Any:
     return load_prompt_cache(str(path))
 
 
+def _session8_mlx(path: Path) -> Any:
+    """The MLX restore before session 9 (kept only as the 'before' figure): the file mapped,
+    the disk started on all of it, its lane sums checked over the page cache as the pages
+    arrived, then read again by MLX (in MLX's own order) out of the page cache."""
+    from mlx_lm.models.cache import load_prompt_cache
+
+    from backends import mlx_state
+    from backends.lane_sums import lane_sum
+    from backends.state_read import CHUNK, map_file, verify
+
+    view = map_file(path, wait=False)
+    header, start = mlx_state.parse_header(view)
+    verify(view[start:], json.loads(header["__metadata__"][mlx_state.SUMS_KEY]), CHUNK, lane_sum)
+    del view
+    return load_prompt_cache(str(path))
+
+
 def _mlx_alone(path: Path) -> Any:
     """MLX's own read of the file, nothing checked (for scale: what mx.load costs alone)."""
     from mlx_lm.models.cache import load_prompt_cache
@@ -127,8 +144,6 @@ def _mlx_alone(path: Path) -> Any:
 
 def _as_crc32_sealed(path: Path) -> None:
     """Rewrite a sealed MLX state as the Hearth before lane sums sealed it (chunk CRC-32s)."""
-    import json
-
     from backends import mlx_state
     from backends.state_read import chunk_crcs
 
@@ -152,7 +167,8 @@ def _mlx(args: argparse.Namespace) -> None:
         prefix, chat = Path(tmp) / "prefix.mlxpx.safetensors", Path(tmp) / "chat.safetensors"
         crc = Path(tmp) / "crc.mlxpx.safetensors"  # sealed as before lane sums
         scale = Path(tmp) / "scale.mlxpx.safetensors"  # the arms for scale only read this one
-        for path in (prefix, crc, scale):
+        s8 = Path(tmp) / "s8.mlxpx.safetensors"  # read only by the restore before session 9
+        for path in (prefix, crc, scale, s8):
             MLX_PREFIX_CODEC.dump(entry, {}, entry.tokens, path)
         MLX_CODEC.dump(entry, chat)
         _as_crc32_sealed(crc)
@@ -173,7 +189,8 @@ def _mlx(args: argparse.Namespace) -> None:
             [("read chat", chat, chat.read_bytes), ("chat", chat, restore_chat)],
             [("read crc", crc, crc.read_bytes), ("crc", crc, restore_crc)],
             [("before", scale, restore(_old_mlx_prefix, scale))],
-            [("alone", scale, restore(_mlx_alone, scale))]]
+            [("alone", scale, restore(_mlx_alone, scale))],
+            [("session 8", s8, restore(_session8_mlx, s8))]]
         order = random.Random(0)
         load = os.getloadavg()[0]
         for _ in range(args.repeats):  # interleaved: a load spike hits all alike
@@ -197,6 +214,7 @@ def _mlx(args: argparse.Namespace) -> None:
     arms = {"prefix": ("prefix", "read prefix"), "conversation": ("chat", "read chat"),
             "prefix sealed with CRC-32s (as before)": ("crc", "read crc"),
             "prefix, before issue 28 (scale)": ("before", "read prefix"),
+            "prefix, restore before session 9 (scale)": ("session 8", "read prefix"),
             "prefix, mx.load alone, unchecked (scale)": ("alone", "read prefix")}
     for kind, (arm, read) in arms.items():
         print(f"| {kind} | {med[read]:.3f} s | {med[arm]:.3f} s | {med[arm] / med[read]:.2f}x | "

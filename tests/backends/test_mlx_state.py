@@ -120,3 +120,87 @@ def test_a_truncated_cache_never_reaches_mlx(tmp_path: Path, cut: int) -> None:
     path.write_bytes(blob[:cut])
     with pytest.raises(StateReadError, match="truncated"):
         mlx_state.load(path, sealed=True)
+
+
+def other_caches() -> list[Any]:
+    """A sliding-window, a recurrent (one state not set yet) and a nested cache, whose states
+    hold numbers, None and class names besides arrays."""
+    import mlx.core as mx
+    from mlx_lm.models.cache import ArraysCache, CacheList, KVCache, RotatingKVCache
+
+    window, recurrent, nested = RotatingKVCache(max_size=16, keep=2), ArraysCache(size=2), \
+        CacheList(KVCache(), KVCache())
+    keys = mx.random.normal((1, 2, 20, 8), key=mx.random.key(3)).astype(mx.float16)
+    window.update_and_fetch(keys, keys)
+    recurrent[0] = keys[:, :, :3, :1].astype(mx.float32)  # 12 bytes: odd offsets after it
+    for inner in nested.caches:
+        inner.update_and_fetch(keys[:, :, :5], keys[:, :, :5])
+    return [window, recurrent, nested]
+
+
+def test_other_cache_kinds_come_back_as_mlx_lm_restores_them(tmp_path: Path) -> None:
+    import mlx.core as mx
+    from mlx.utils import tree_flatten
+    from mlx_lm.models.cache import load_prompt_cache
+
+    path = tmp_path / "state.safetensors"
+    mlx_state.save(path, other_caches(), {"tokens": "[1]"}, sealed=True)
+    restored, meta = mlx_state.load(path, sealed=True)
+    expected = load_prompt_cache(str(path))
+    assert [type(c) for c in restored] == [type(c) for c in expected] and meta["tokens"] == "[1]"
+    ours, theirs = (tree_flatten([c.state for c in cache])
+                    for cache in (restored, expected))
+    assert [name for name, _ in ours] == [name for name, _ in theirs]
+    for (_, mine), (_, reference) in zip(ours, theirs, strict=True):
+        if isinstance(reference, mx.array):
+            assert mine.dtype == reference.dtype and mx.array_equal(mine, reference).item()
+        else:
+            assert mine == reference
+
+
+@pytest.mark.parametrize("seal", ["lane sums", "crc32s"])
+def test_a_cache_of_many_chunks_is_read_and_a_flipped_byte_in_any_is_found(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seal: str) -> None:
+    import mlx.core as mx
+
+    monkeypatch.setattr(mlx_state, "CHUNK", 8192)  # 400 KiB: 50 chunks, arrays across them
+    saved, path = caches(tokens=300), tmp_path / "state.safetensors"
+    if seal == "lane sums":
+        mlx_state.save(path, saved, {"tokens": "[1,2,3,4,5]"}, sealed=True)
+    else:
+        mlx_state.save(path, saved, {"tokens": "[1,2,3,4,5]"}, sealed=False)
+        blob = path.read_bytes()
+        header, start = mlx_state.parse_header(memoryview(blob))
+        header["__metadata__"][mlx_state.CRCS_KEY] = json.dumps(chunk_crcs(blob[start:], 8192))
+        text = json.dumps(header).encode()
+        path.write_bytes(struct.pack("<Q", len(text)) + text + blob[start:])
+    for before, after in zip(arrays(saved), arrays(mlx_state.load(path, sealed=True)[0]),
+                             strict=True):
+        assert mx.array_equal(before, after).item()
+    blob = bytearray(path.read_bytes())
+    _, start = mlx_state.parse_header(memoryview(blob))
+    for where in (start + 3 * 8192 + 5, len(blob) - 8192 - 3):
+        damaged = bytearray(blob)
+        damaged[where] ^= 0x04
+        path.write_bytes(bytes(damaged))
+        with pytest.raises(StateReadError, match="damaged"):
+            mlx_state.load(path, sealed=True)
+
+
+@pytest.mark.parametrize("seal", ["lane sums", "crc32s"])
+def test_a_header_that_reads_one_array_twice_is_refused(tmp_path: Path, seal: str) -> None:
+    saved, path = caches(), tmp_path / "state.safetensors"
+    if seal == "lane sums":
+        mlx_state.save(path, saved, {}, sealed=True)
+    else:
+        save_as_before(path, saved)
+    blob = path.read_bytes()
+    header, start = mlx_state.parse_header(memoryview(blob))
+    last = max((k for k in header if k != "__metadata__"),
+               key=lambda k: header[k]["data_offsets"][1])
+    kept, lost = ("0.0", "0.1") if last not in ("0.0", "0.1") else ("1.0.0", "1.1.0")
+    header[lost]["data_offsets"] = header[kept]["data_offsets"]  # keys read as values too
+    text = json.dumps(header).encode()
+    path.write_bytes(struct.pack("<Q", len(text)) + text + blob[start:])
+    with pytest.raises(StateReadError, match="cover"):
+        mlx_state.load(path, sealed=True)
