@@ -41,6 +41,7 @@ class FrameDrafts:
                  ) -> None:
         self._tools = [_tool(tool, tokenize) for tool in tools]
         self._tools = [tool for tool in self._tools if tool.head]
+        self._opening = _shared_start([tool.head for tool in self._tools])  # `<function=`
         self._close = tuple(tokenize("</function>"))
 
     def __bool__(self) -> bool:
@@ -68,18 +69,18 @@ class FrameDrafts:
         return len(draft), []
 
     def _open_call(self, history: np.ndarray) -> tuple[_Tool, list[int]] | None:
-        """The tool whose call the history's end is inside, and the call's tokens so far."""
-        best: tuple[int, _Tool] | None = None
-        for tool in self._tools:
-            start = _last(history, tool.head)
-            if start >= 0 and (best is None or start > best[0]):
-                best = (start, tool)
-        if best is None:
+        """The tool whose call the history's end is inside, and the call's tokens so far: the
+        last call begun (one search, for the start all the tools' heads share), if it is to
+        one of these tools and not over."""
+        start = _last(history, self._opening)
+        if start < 0:
             return None
-        call = history[best[0]:].tolist()
-        if _last(np.asarray(call, dtype=np.int64), self._close) >= 0:
-            return None  # that call is over
-        return best[1], call
+        call = history[start:].tolist()
+        tool = next((tool for tool in self._tools if call[:len(tool.head)] == list(tool.head)),
+                    None)
+        if tool is None or _last(np.asarray(call, dtype=np.int64), self._close) >= 0:
+            return None  # a call to another function, or that call is over
+        return tool, call
 
 
 def _tool(tool: dict[str, Any], tokenize: Callable[[str], list[int]]) -> _Tool:
@@ -96,6 +97,17 @@ def _tool(tool: dict[str, Any], tokenize: Callable[[str], list[int]]) -> _Tool:
     nexts.append(tuple(tokenize(VALUE_END + CALL_END)))
     return _Tool(tuple(tokenize(f"<function={name}>")),
                  tuple(tuple(tokenize(f"<parameter={key}>")) for key in expected), tuple(nexts))
+
+
+def _shared_start(heads: list[tuple[int, ...]]) -> tuple[int, ...]:
+    """The tokens all the heads start with (`<function=`; a lone tool's whole head)."""
+    shared = heads[0] if heads else ()
+    for head in heads[1:]:
+        size = next((i for i, (a, b) in enumerate(zip(shared, head, strict=False))
+                     if a != b),
+                    min(len(shared), len(head)))
+        shared = shared[:size]
+    return shared
 
 
 def _written(tool: _Tool, call: list[int]) -> int:

@@ -87,3 +87,13 @@ def test_frame_drafts_that_miss_stop_being_sent() -> None:
         if not draft:
             break
     assert drafter.propose(40) == []
+
+
+def test_with_several_tools_offered_the_frame_is_the_called_ones() -> None:
+    search = {"type": "function", "function": {"name": "search", "parameters": {
+        "type": "object", "properties": {"query": {"type": "string"}}}}}
+    assert frame(CALL, search, tool("path", "title")) == "parameter>\n<parameter=title>\n"
+    called = "<tool_call>\n<function=search>\n<parameter=query>\nbudget 2026\n</"
+    assert frame(called, search, tool("path", "title")) == (
+        "parameter>\n</function>\n</tool_call>\n")
+    assert frame(called.replace("search", "fetch"), search, tool("path", "title")) == ""
