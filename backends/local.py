@@ -13,6 +13,7 @@ from backends.chat_format import ChatTemplate
 from backends.draft_sources import draft_texts
 from backends.errors import BackendError, FailureKind
 from backends.events import Done, Event, StreamError
+from backends.frame_drafts import FrameDrafts
 from backends.pass_costs import LonePace, PassCosts
 from backends.prefix_cache import PrefixKey, engine_prefix_key, prefix_length
 from backends.prompt_lookup import PromptLookup
@@ -67,12 +68,16 @@ class LocalBackend:
                  ) -> MeteredLookup | None:
         """The drafter of a generation that goes on from `tokens` (the prompt's text `prompt`),
         when drafts are verified: it also drafts from the prompt's tables rewritten and the
-        tool calls it may make (backends/draft_sources.py)."""
+        tool calls it may make (backends/draft_sources.py), and a call's frame from which of
+        its parameters are written (backends/frame_drafts.py)."""
         if not self.speculate:
             return None
         sources = [self.plain_tokens(text) for text in
                    draft_texts(prompt, options.tools, options.tool_call_format)]
-        return MeteredLookup(tokens, self.pass_costs, sources)
+        # The XML call format's frame is what FrameDrafts knows (the format the model writes).
+        tools = options.tools if options.tool_call_format == "xml" else []
+        return MeteredLookup(tokens, self.pass_costs, sources,
+                             FrameDrafts(tools, self.plain_tokens))
 
     def with_drafts(self, done: Done, drafter: MeteredLookup | None) -> Done:
         """`done`, its timings with what the drafter did when the generation verified drafts;

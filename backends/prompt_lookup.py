@@ -31,6 +31,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from backends.frame_drafts import FrameDrafts
 from backends.pass_costs import PassCosts
 
 MIN_MATCH = 2  # tokens at the answer's end that must have appeared before for any draft
@@ -44,7 +45,9 @@ MATCH_CLASSES = (4, 10)
 # A middling match (4-9 tokens: the rest of a value after a changed name, a call's frame)
 # starts at 3:1: at 2:1 it never paid for a pass on the CPU's prices before its evidence
 # was in, which in a 50-token tool call it never is (bench/RESULTS.md, item 1).
-PRIORS = ((1.0, 2.0), (3.0, 1.0), (9.0, 1.0))
+# The fourth class: the tokens of a tool call's frame its state gives (backends/frame_drafts.py).
+PRIORS = ((1.0, 2.0), (3.0, 1.0), (9.0, 1.0), (9.0, 1.0))
+FRAME = 3
 SEPARATOR = -1  # between draft sources and the prompt in the history: equals no token
 
 
@@ -65,27 +68,33 @@ class PromptLookup:
     """Drafts from the token history; told how drafts fared and what passes cost, it adapts."""
 
     def __init__(self, tokens: Iterable[int], costs: PassCosts | None = None,
-                 sources: Iterable[Sequence[int]] = ()) -> None:
+                 sources: Iterable[Sequence[int]] = (), frames: FrameDrafts | None = None
+                 ) -> None:
         """tokens: the prompt; sources: more token sequences to draft from, never read by the
-        model (the prompt's sheets as the tables an answer writes: backends/draft_sources.py)."""
+        model (the prompt's sheets as the tables an answer writes: backends/draft_sources.py);
+        frames: the offered tools' call frames, drafted from the call's state."""
         self.costs = costs if costs is not None else PassCosts()
+        self._frames = frames if frames else None
         # The history lives in one numpy buffer and is searched there: building an index of
         # a long prompt in Python would hold the GIL the window's thread needs.
-        first = np.asarray(_joined(sources, tokens), dtype=np.int64)
+        prompt = list(tokens)
+        first = np.asarray(_joined(sources, prompt), dtype=np.int64)
+        self._start = len(first) - len(prompt)  # where the prompt starts, past the sources
         self._history = np.empty(max(256, 2 * len(first)), dtype=np.int64)
         self._history[:len(first)] = first
         self._size = len(first)
         self._evidence = [list(prior) for prior in PRIORS]  # per match class: [kept, missed]
-        self._sent = 0  # match class of the draft being checked
-        self._shadow: list[int] = []  # a draft not sent, scored as the real tokens come
-        self._shadow_class = 0
+        self._sent: list[int] = []  # the class of each token of the draft being checked
+        # A draft not sent, scored as the real tokens come: (token, its class).
+        self._shadow: list[tuple[int, int]] = []
         self.stats = LookupStats()
 
     def extend(self, tokens: Iterable[int]) -> None:
         for token in tokens:
             if self._shadow:
-                hit = token == self._shadow.pop(0)
-                self._learn(self._shadow_class, int(hit), int(not hit))
+                guessed, klass = self._shadow.pop(0)
+                hit = token == guessed
+                self._learn(klass, int(hit), int(not hit))
                 if not hit:
                     self._shadow = []
             if self._size == len(self._history):
@@ -97,18 +106,24 @@ class PromptLookup:
         """Up to `limit` tokens likely to come next, or none (no match, or not worth a check)."""
         room = min(limit, self.costs.largest - 1)
         guess, shares, match = self._lookup(room) if room > 0 else ([], [], 0)
+        classes = [sum(match >= edge for edge in MATCH_CLASSES)] * len(guess)
+        if self._frames is not None and room > 0:
+            # Where the call's state knows the frame, it replaces the match's continuation.
+            at, frame = self._frames.after(self._history[self._start:self._size], guess, room)
+            if frame:
+                guess, shares = guess[:at] + frame, shares[:at] + [1.0] * len(frame)
+                classes = classes[:at] + [FRAME] * len(frame)
         if not guess:
             return []
-        klass = sum(match >= edge for edge in MATCH_CLASSES)
-        length = self._worth(klass, shares)
+        length = self._worth(classes, shares)
         if not length:
             if not self._shadow:
                 # Scored up to where the matches part only: past a fork a miss says nothing
                 # of how well matches of this class predict.
                 agreed = next((i for i, share in enumerate(shares) if share < 1.0), len(guess))
-                self._shadow, self._shadow_class = guess[:agreed], klass
+                self._shadow = list(zip(guess[:agreed], classes[:agreed], strict=True))
             return []
-        self._shadow, self._sent = [], klass
+        self._shadow, self._sent = [], classes[:length]
         return guess[:length]
 
     def feedback(self, drafted: int, accepted: int) -> None:
@@ -119,7 +134,14 @@ class PromptLookup:
         self.stats.drafted += drafted
         self.stats.accepted += accepted
         # Tokens after the first miss were never judged: they are no evidence either way.
-        self._learn(self._sent, accepted, int(accepted < drafted))
+        # Each class learns from its own run of the draft (a match's tokens, then a frame's).
+        start = 0
+        for klass, count in _runs(self._sent[:drafted]):
+            kept = min(max(accepted - start, 0), count)
+            missed = int(start <= accepted < start + count and accepted < drafted)
+            if kept or missed:
+                self._learn(klass, kept, missed)
+            start += count
 
     def timed(self, size: int, seconds: float) -> None:
         """The engine's pass over `size` tokens took `seconds`."""
@@ -130,17 +152,16 @@ class PromptLookup:
         evidence[0] = evidence[0] * fade + kept
         evidence[1] = evidence[1] * fade + missed
 
-    def _worth(self, klass: int, shares: Sequence[float]) -> int:
+    def _worth(self, classes: Sequence[int], shares: Sequence[float]) -> int:
         """The draft length with the most expected tokens per unit of time, 0 for none.
 
-        Each drafted token is kept with the class's rate p, given the ones before it were,
+        Each drafted token is kept with its class's rate p, given the ones before it were,
         times the share of the matches that agree on it: d drafted tokens that all agree
         yield 1 + p + ... + p^d tokens for one pass over d + 1."""
-        kept, missed = self._evidence[klass]
-        rate = kept / (kept + missed)
+        rates = [kept / (kept + missed) for kept, missed in self._evidence]
         best, best_gain, expected, chance = 0, MIN_GAIN, 1.0, 1.0
-        for length, share in enumerate(shares, 1):
-            chance *= rate * share
+        for length, (klass, share) in enumerate(zip(classes, shares, strict=True), 1):
+            chance *= rates[klass] * share
             expected += chance
             gain = expected / self.costs.relative(length + 1)
             if gain > best_gain:
@@ -203,6 +224,17 @@ def _agreed(continuations: list[list[int]]) -> tuple[list[int], list[float]]:
         shares.append(most / len(alive))
         alive = [tokens for tokens in alive if tokens[at] == token and len(tokens) > at + 1]
     return guess, shares
+
+
+def _runs(classes: Sequence[int]) -> list[tuple[int, int]]:
+    """The draft's tokens as runs of one class: (class, tokens)."""
+    runs: list[tuple[int, int]] = []
+    for klass in classes:
+        if runs and runs[-1][0] == klass:
+            runs[-1] = (klass, runs[-1][1] + 1)
+        else:
+            runs.append((klass, 1))
+    return runs
 
 
 def _joined(sources: Iterable[Sequence[int]], tokens: Iterable[int]) -> list[int]:

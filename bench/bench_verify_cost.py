@@ -36,6 +36,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from backends.draft_sources import draft_texts  # noqa: E402
+from backends.frame_drafts import FrameDrafts  # noqa: E402
 from backends.llama_speculate import decode_all  # noqa: E402
 from backends.pass_costs import PassCosts  # noqa: E402
 from backends.prompt_lookup import PromptLookup  # noqa: E402
@@ -96,7 +97,8 @@ def cost_of(size: int, cost: dict[int, float]) -> float:
     return cost[lower] + (cost[upper] - cost[lower]) * (size - lower) / (upper - lower)
 
 
-Answer = tuple[list[int], list[int], list[list[int]]]  # prompt, answer, draft sources
+# prompt, answer, draft sources, the tools' call frames
+Answer = tuple[list[int], list[int], list[list[int]], FrameDrafts]
 
 
 def gemma_answers() -> dict[str, Answer]:
@@ -119,7 +121,9 @@ def gemma_answers() -> dict[str, Answer]:
             answer.append(token)
             if task.end and task.end in llm.detokenize(answer).decode(errors="replace"):
                 break
-        answers[name] = (prompt, answer, sources)
+        frames = FrameDrafts(task.tools, lambda text: llm.tokenize(
+            text.encode(), add_bos=False, special=False))
+        answers[name] = (prompt, answer, sources, frames)
     return answers
 
 
@@ -129,11 +133,11 @@ def print_replay(cost: dict[int, float]) -> None:
           f"{', '.join(map(str, CAPS))}):")
     print("| task | tokens | " + " | ".join(f"cap {cap}" for cap in CAPS) + " |")
     print("|---|---:|" + "---:|" * len(CAPS))
-    for name, (prompt, answer, sources) in answers.items():
+    for name, (prompt, answer, sources, frames) in answers.items():
         cells = []
         for cap in CAPS:
             known = {k: v for k, v in cost.items() if k <= cap}
-            drafter = PromptLookup(prompt, PassCosts(known, learn=False), sources)
+            drafter = PromptLookup(prompt, PassCosts(known, learn=False), sources, frames)
             sizes = replay(prompt, answer, drafter)
             speedup = (len(answer) - 1) / sum(cost_of(s, cost) for s in sizes)
             cells.append(f"{speedup:.2f}x ({drafter.stats.acceptance:.0%})")
