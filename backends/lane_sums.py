@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import zlib
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # numpy itself loads on first use, off the app's start-up path
+    import numpy as np
+    from numpy.typing import NDArray
 
 LANES = 512  # 64-bit words per row: 4 KiB rows, which numpy adds at memory speed
 ROW = 8 * LANES
@@ -72,7 +76,7 @@ class LaneSums:
         return crcs
 
     @staticmethod
-    def _add_words(sums: Any, at: int, data: memoryview) -> None:
+    def _add_words(sums: NDArray[np.uint64], at: int, data: memoryview) -> None:
         """Add `data`, found `at` bytes into its chunk, to the chunk's lane `sums`."""
         import numpy as np
 
@@ -94,7 +98,7 @@ class LaneSums:
             _add_word(sums, at + tail, data[tail:])
 
 
-def _add_word(sums: Any, at: int, part: memoryview) -> None:
+def _add_word(sums: NDArray[np.uint64], at: int, part: memoryview) -> None:
     """Add the bytes of one word found `at` bytes into the chunk, the word's other bytes zero."""
     import numpy as np
 
