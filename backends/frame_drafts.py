@@ -20,6 +20,8 @@ from typing import Any
 
 import numpy as np
 
+from backends.token_search import occurrences
+
 MIN_SEEN = 2  # tokens of a value's end (`\n`, `</`) the answer must have written first
 VALUE_END = "\n</parameter>\n"
 CALL_END = "</function>\n</tool_call>\n"
@@ -129,11 +131,5 @@ def _overlap(tail: list[int], frame: tuple[int, ...]) -> int:
 
 def _last(tokens: np.ndarray, pattern: tuple[int, ...]) -> int:
     """Where the last occurrence of `pattern` in `tokens` starts, -1 if none."""
-    size = len(pattern)
-    if not size or len(tokens) < size:
-        return -1
-    found = tokens[:len(tokens) - size + 1] == pattern[0]
-    for offset in range(1, size):
-        found &= tokens[offset:len(tokens) - size + 1 + offset] == pattern[offset]
-    hits = np.flatnonzero(found)
+    hits = occurrences(tokens, pattern)
     return int(hits[-1]) if hits.size else -1

@@ -33,6 +33,7 @@ import numpy as np
 
 from backends.frame_drafts import FrameDrafts
 from backends.pass_costs import PassCosts
+from backends.token_search import occurrences
 
 MIN_MATCH = 2  # tokens at the answer's end that must have appeared before for any draft
 LONG_MATCH = 16  # how far back a match is followed
@@ -175,11 +176,9 @@ class PromptLookup:
         history, total, n = self._history[:self._size], self._size, MIN_MATCH
         if total <= n:
             return [], [], 0
-        # Occurrences starting at 0 .. total-n-1: each has a token after it.
-        found = history[:total - n] == history[total - n]
-        for offset in range(1, n):
-            found &= history[offset:total - n + offset] == history[total - n + offset]
-        hits = _narrowed(history, np.flatnonzero(found), total - n)[-CANDIDATES:]
+        # Occurrences of the last n tokens that end before the last token: each has one after.
+        found = occurrences(history[:total - 1], history[total - n:])
+        hits = _narrowed(history, found, total - n)[-CANDIDATES:]
         if not hits.size:
             return [], [], 0
         back = np.arange(1, LONG_MATCH - n + 1)
