@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from backends.lane_sums import LaneSums, lane_sum
-from backends.state_read import CHUNK, StateReadError, chunk_crcs, map_file
+from backends.state_read import CHUNK, StateReadError, chunk_crcs, compare, map_file
 
 # mlx_lm stores the caller's metadata under "0.<name>" (beside the classes and scalars).
 SUMS_KEY = "0.lanesums"  # a JSON list: one lane_sum() per state_read.CHUNK bytes of tensor data
@@ -267,12 +267,7 @@ def _compare(digests: Digests, expected: list[int]) -> None:
         found = digests.digests()
     except ValueError as exc:
         raise StateReadError(f"its arrays do not cover the file ({exc})") from exc
-    if len(found) != len(expected):
-        raise StateReadError("the file's checksum list does not match its size")
-    for index, (digest, crc) in enumerate(zip(found, expected, strict=True)):
-        if digest != crc:
-            raise StateReadError(f"the file is damaged (checksum mismatch at "
-                                 f"{index * CHUNK:,} bytes into the state)")
+    compare(found, expected, CHUNK)
 
 
 class _Crc32s:

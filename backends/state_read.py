@@ -58,9 +58,15 @@ def verify(view: memoryview, crcs: Sequence[int], chunk: int = CHUNK,
            digest: Digest = zlib.crc32) -> None:
     """Raise StateReadError unless each `chunk` bytes of `view` has its recorded CRC-32 (or
     `digest`)."""
-    if len(crcs) != -(-len(view) // chunk):
+    compare(chunk_crcs(view, chunk, digest), crcs, chunk)
+
+
+def compare(found: Sequence[int], expected: Sequence[int], chunk: int = CHUNK) -> None:
+    """Raise StateReadError unless the digests `found` of the state's chunks, in order, are the
+    ones it was sealed with."""
+    if len(found) != len(expected):
         raise StateReadError("the file's checksum list does not match its size")
-    for index, crc in enumerate(crcs):
-        if digest(view[index * chunk:(index + 1) * chunk]) != crc:
+    for index, (digest, crc) in enumerate(zip(found, expected, strict=True)):
+        if digest != crc:
             raise StateReadError(f"the file is damaged (checksum mismatch at {index * chunk:,} "
                                  "bytes into the state)")
