@@ -22,10 +22,14 @@ Memory plan: a request reserves its prompt + max_tokens cells (at most n_ctx) wh
 and one that does not fit in the cells left waits inside the batch, first come first served,
 until others end. A prompt longer than the context is refused as on the single path.
 
-No prompt-lookup speculation here: the forward pass is already shared by several sequences,
-which use the spare compute drafts would have used. Each step that only decodes (one token per
-sequence) is timed into the engine's pass costs, by its number of sequences: what the model
-runner weighs before it starts a batch or lets a request join one."""
+Prompt-lookup drafts are verified in the batch too (backends/prompt_lookup.py, as on the single
+path): in a step where every member decodes, each one's drafter may add the tokens it expects
+next, priced by what they add to the pass beside the others' tokens, and the member keeps the
+draft tokens its own sampler picks, row by row; the rest leave its KV. A member of a batch loses
+none of what drafts give it alone, and free text, which drafts do not hit, adds no rows. Each
+step that only decodes is timed into the engine's pass costs by the tokens it carries: what the
+drafters price their drafts with and the model runner weighs before it starts a batch or lets a
+request join one."""
 
 from __future__ import annotations
 
@@ -41,8 +45,9 @@ from backends.events import Event, Prefill, StreamError
 from backends.llama_answer import Answer, sampling_params, set_seed
 from backends.llama_prefix import matching_tokens
 from backends.llama_state import SEQ as PERSON_SEQ
-from backends.pass_costs import PassCosts
+from backends.pass_costs import DraftPace, PassCosts
 from backends.prefix_cache import common_prefix
+from backends.prompt_lookup import PromptLookup
 from backends.safe_tokens import EncodedPrompt
 
 CAPACITY = 4
@@ -58,6 +63,8 @@ progress as often)."""
 
 Out = tuple[BatchRequest, Event]
 ReadPrompt = Callable[[list[Message], GenerateOptions], "EncodedPrompt | list[Event]"]
+# A generation's drafter from its prompt tokens and text, None where drafts are not verified.
+MakeDrafter = Callable[[list[int], str, GenerateOptions], "PromptLookup | None"]
 
 
 def open_llama(sequences: int = N_SEQ_MAX, **params: Any) -> Any:
@@ -102,6 +109,8 @@ class BatchHost:
     stop_ids: frozenset[int]
     make_room: Callable[[], None]  # park sequence 0's conversation and empty it
     costs: PassCosts  # the engine's pass timings, which decoding steps add to
+    drafter: MakeDrafter
+    pace: DraftPace  # what the batches' drafts make of their steps, which each batch adds to
 
 
 @dataclass(eq=False)
@@ -118,6 +127,8 @@ class _Member:
     pending: list[int] = field(default_factory=list)  # tokens to feed at the next step
     sampler: Any = None
     sampled: bool = False  # it has produced a token (it no longer reads its prompt)
+    drafter: PromptLookup | None = None
+    draft: list[int] = field(default_factory=list)  # the draft the current step checks
 
 
 class Batch:
@@ -139,6 +150,8 @@ class Batch:
         self._waiting: list[_Member] = []
         self._running: list[_Member] = []
         self._failed = False
+        self._made = 0  # the tokens decoding steps made
+        self._plain = 0.0  # the tokens plain steps (no drafts) would have made in their time
         # Cells past llm.n_tokens are no conversation's (llama-cpp-python drops them at its
         # next eval): free them now, and anything a batch left behind.
         llama_cpp.llama_memory_seq_rm(self._mem, PERSON_SEQ, int(host.llm.n_tokens), -1)
@@ -175,7 +188,10 @@ class Batch:
             answer = Answer(self._llm, prompt, tokens, request.options, started,
                             self._host.stop_ids)
             reserve = min(answer.n_prompt + request.options.max_tokens, self._llm.n_ctx())
-            self._waiting.append(_Member(request, answer, tokens, reserve))
+            # Under a grammar each token's choices hang on the ones before: no drafts (as alone).
+            drafter = (self._host.drafter(tokens, prompt, request.options)
+                       if request.options.json_schema is None else None)
+            self._waiting.append(_Member(request, answer, tokens, reserve, drafter=drafter))
 
     def _stopped(self) -> Iterator[Out]:
         """Members stopped before their first token (a decoding one looks after each token)."""
@@ -230,6 +246,8 @@ class Batch:
     def _end(self, member: _Member, finish: str) -> Iterator[Out]:
         self._release(member)
         events, done = member.answer.end(finish, member.cached)
+        if member.drafter is not None:
+            done.timings.update(member.drafter.stats.timings())
         yield from ((member.request, event) for event in [*events, done])
 
     def _release(self, member: _Member) -> None:
@@ -251,6 +269,7 @@ class Batch:
             yield from self._end(member, "error")
 
     def _close(self) -> None:
+        self._host.pace.record(self._made, self._plain)
         for member in list(self._running):
             self._release(member)
         self._waiting.clear()
@@ -260,63 +279,113 @@ class Batch:
 
     def _step(self) -> Iterator[Out]:
         rows = self._fill()
-        decoding = all(member.sampled for member, _row in rows)  # no prompt read in this step
+        decoding = all(member.sampled for member, _rows in rows)  # no prompt read in this step
+        if decoding:
+            self._add_drafts(rows)
+        size = int(self._batch.batch.n_tokens)
         began = time.perf_counter()
         code = int(self._lib.llama_decode(self._llm.ctx, self._batch.batch))
         if code != 0:
             yield from self._fail(f"llama_decode returned {code}")
             return
-        # Every row's token first, then the events: the step is timed from feeding it to
+        # Every member's tokens first, then the events: the step is timed from feeding it to
         # having its picks, as a verify pass is, without the callers' time spent on events.
-        picks = [(member, self._pick(member, row)) for member, row in rows]
+        picks = [(member, self._picks(member, logits)) for member, logits in rows]
         if decoding and rows:
-            self._host.costs.record(len(rows), time.perf_counter() - began)
-        for member, token in picks:
-            yield from self._advance(member, token)
+            self._host.costs.record(size, time.perf_counter() - began)
+            self._paced(len(rows), size, sum(len(tokens) for _member, tokens in picks))
+        for member, tokens in picks:
+            yield from self._advance(member, tokens)
 
-    def _pick(self, member: _Member, row: int | None) -> int | None:
-        """The token sampled from `row`'s logits (None: the member is still reading)."""
-        return None if row is None else int(member.sampler.sample(self._llm._ctx, row))
+    def _paced(self, members: int, size: int, tokens: int) -> None:
+        """A decoding step of `members` over `size` rows made `tokens`; plain steps would have
+        made `members` tokens in each plain step's time."""
+        costs = self._host.costs
+        self._made += tokens
+        self._plain += members * costs.relative(size) / costs.relative(members)
 
-    def _fill(self) -> list[tuple[_Member, int | None]]:
+    def _picks(self, member: _Member, logits: list[int]) -> list[int]:
+        """The tokens sampled from the member's rows: its next token, or as many draft tokens
+        as the sampler picks in a row and then its own pick after them (none: still reading)."""
+        picked: list[int] = []
+        for index, row in enumerate(logits):
+            picked.append(int(member.sampler.sample(self._llm._ctx, row)))
+            if index >= len(member.draft) or picked[-1] != member.draft[index]:
+                break
+        return picked
+
+    def _fill(self) -> list[tuple[_Member, list[int]]]:
         """Every running member's next tokens into the batch: a decoding one's last token, a
         reading one's next prompt chunk (self._chunk tokens in all). Returns the members fed,
-        each with the batch row of its logits (None: it is still reading)."""
+        each with the batch rows of its logits (none: it is still reading)."""
         self._batch.batch.n_tokens = 0
         budget = self._chunk
-        rows: list[tuple[_Member, int | None]] = []
+        rows: list[tuple[_Member, list[int]]] = []
         for member in self._running:
+            member.draft = []
             count = len(member.pending) if member.sampled else min(len(member.pending), budget)
             if count:
                 budget -= 0 if member.sampled else count
                 rows.append((member, self._add(member, count)))
         return rows
 
-    def _add(self, member: _Member, count: int) -> int | None:
-        batch = self._batch.batch
+    def _add_drafts(self, rows: list[tuple[_Member, list[int]]]) -> None:
+        """Each decoding member's draft after the pass's own tokens, priced beside all the
+        tokens the pass carries by then; its rows join the member's logits rows."""
+        for member, logits in rows:
+            if member.drafter is None:
+                continue
+            alongside = int(self._batch.batch.n_tokens) - 1
+            room = member.reserve - len(member.fed) - 1  # its cells, past the pending token
+            member.draft = member.drafter.propose(room, alongside) if room > 0 else []
+            for token in member.draft:
+                logits.append(self._put(member, token, logits=True))
+
+    def _add(self, member: _Member, count: int) -> list[int]:
         for token in member.pending[:count]:
-            row = batch.n_tokens
-            batch.token[row], batch.pos[row], batch.logits[row] = token, len(member.fed), 0
-            batch.n_seq_id[row], batch.seq_id[row][0] = 1, member.seq
-            batch.n_tokens = row + 1
-            member.fed.append(token)
+            self._put(member, token, logits=False)
         del member.pending[:count]
         if member.pending:
-            return None
+            return []
+        batch = self._batch.batch
         batch.logits[batch.n_tokens - 1] = 1
-        return int(batch.n_tokens) - 1
+        return [int(batch.n_tokens) - 1]
 
-    def _advance(self, member: _Member, token: int | None) -> Iterator[Out]:
-        """After the pass: a reading member's progress, a decoding one's token and events."""
+    def _put(self, member: _Member, token: int, logits: bool) -> int:
+        """`token` into the batch at the member's next position; returns its row."""
+        batch = self._batch.batch
+        row = int(batch.n_tokens)
+        batch.token[row], batch.pos[row], batch.logits[row] = token, len(member.fed), int(logits)
+        batch.n_seq_id[row], batch.seq_id[row][0] = 1, member.seq
+        batch.n_tokens = row + 1
+        member.fed.append(token)
+        return row
+
+    def _advance(self, member: _Member, tokens: list[int]) -> Iterator[Out]:
+        """After the pass: a reading member's progress, a decoding one's tokens and events."""
         if not member.sampled and self._shows_prefill(member):
             total = self._to_read(member)
             yield member.request, Prefill(min(len(member.fed) - member.cached, total), total)
-        if token is None:
+        if not tokens:
             return
         member.sampled = True
-        events, reason = member.answer.take(token, member.request.should_stop)
-        yield from ((member.request, event) for event in events)
-        if reason:
-            yield from self._end(member, reason)
-        else:
-            member.pending = [token]
+        self._keep(member, len(tokens) - 1)
+        for token in tokens:
+            if member.drafter is not None:
+                member.drafter.extend((token,))
+            events, reason = member.answer.take(token, member.request.should_stop)
+            yield from ((member.request, event) for event in events)
+            if reason:
+                yield from self._end(member, reason)
+                return
+        member.pending = [tokens[-1]]
+
+    def _keep(self, member: _Member, kept: int) -> None:
+        """The draft's first `kept` tokens stay in the member's KV; the rest were wrong guesses."""
+        drafted = len(member.draft)
+        if member.drafter is not None and drafted:
+            member.drafter.feedback(drafted, kept)
+        if kept < drafted:
+            del member.fed[len(member.fed) - drafted + kept:]
+            self._lib.llama_memory_seq_rm(self._mem, member.seq, len(member.fed), -1)
+        member.draft = []

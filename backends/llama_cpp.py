@@ -203,7 +203,8 @@ class LlamaCppBackend(LocalBackend):
         context is the batch's until it returns (or is closed): nothing else may use it."""
         llm = self._require()
         host = BatchHost(llm, lambda messages, options: self._read_prompt(
-            messages, options, llm.n_ctx()), self._stop_ids, self._make_room, self.pass_costs)
+            messages, options, llm.n_ctx()), self._stop_ids, self._make_room, self.pass_costs,
+            self._drafter, self.batch_pace)
         yield from Batch(host, take_more).events(first)
 
     def prepare_prefix(self, messages: list[Message], options: GenerateOptions,

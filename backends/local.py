@@ -14,7 +14,7 @@ from backends.draft_sources import draft_texts
 from backends.errors import BackendError, FailureKind
 from backends.events import Done, Event, StreamError
 from backends.frame_drafts import FrameDrafts
-from backends.pass_costs import LonePace, PassCosts
+from backends.pass_costs import DraftPace, PassCosts
 from backends.prefix_cache import PrefixKey, engine_prefix_key, prefix_length
 from backends.prompt_lookup import PromptLookup
 from backends.safe_tokens import EncodedPrompt
@@ -37,7 +37,8 @@ class LocalBackend:
                                f"{', '.join(kv_types)}")
         self.speculate = speculate
         self.pass_costs = PassCosts()  # what this model's verify passes cost, as measured
-        self.lone_pace = LonePace()  # what the single path's drafts make of a pass, lately
+        self.lone_pace = DraftPace()  # what the single path's drafts make of a pass, lately
+        self.batch_pace = DraftPace()  # what a batch's drafts make of its steps, lately
         self._prefix: _Prefix | None = None
         self._template: ChatTemplate | None = None
 
@@ -46,7 +47,8 @@ class LocalBackend:
         raise NotImplementedError  # each engine tokenizes its own way
 
     def batch_gain(self, size: int) -> float:
-        return self.pass_costs.batch_gain(size)  # batch steps and verify passes alike
+        # Batch steps and verify passes are timed alike; the batch's drafts gain on top.
+        return self.pass_costs.batch_gain(size) * self.batch_pace.gain
 
     def lone_gain(self) -> float:
         return self.lone_pace.gain
@@ -84,8 +86,7 @@ class LocalBackend:
         the single path's pace learns from them (lone_gain)."""
         if drafter is None:
             return done
-        done.timings.update(drafted_tokens=float(drafter.stats.drafted),
-                            accepted_draft_tokens=float(drafter.stats.accepted))
+        done.timings.update(drafter.stats.timings())
         # Each pass gives its sampled token and the draft tokens kept before it.
         self.lone_pace.record(drafter.passes + drafter.stats.accepted, drafter.spent)
         return done

@@ -12,7 +12,8 @@ matmuls as a pass checking k tokens, and costs about the same: the batched engin
 steps into the same figures, and the model runner batches only where k sequences per step give
 more tokens per second than one (batch_gain). A generation alone on the single path verifies
 prompt-lookup drafts and so makes more than one token per one-token pass where its answer copies
-from its prompt: LonePace keeps that figure (what a batch must beat, not 1)."""
+from its prompt: DraftPace keeps that figure (what a batch must beat, not 1). A batch verifies
+drafts too: its own DraftPace scales what its steps gain."""
 
 from __future__ import annotations
 
@@ -27,10 +28,10 @@ from collections.abc import Mapping
 # 3 is listed at its measured cost: a batch of 3 sequences would otherwise look like a gain
 # where it is a loss (3 tokens for 3.5 steps); drafts never pick it over 4 either way.
 PRIOR = {1: 1.0, 2: 2.0, 3: 3.5, 4: 2.6, 6: 3.0, 8: 4.0, 12: 5.1, 16: 6.3}
-# The single path's tokens per one-token pass before any answer is measured (plain decoding),
-# weighed as this many passes; and the weight of what was measured before, for each answer.
-LONE_PRIOR_PASSES = 32.0
-LONE_DECAY = 0.75
+# Tokens per plain step before any generation is measured (plain decoding), weighed as this
+# many steps; and the weight of what was measured before, for each generation.
+PACE_PRIOR_PASSES = 32.0
+PACE_DECAY = 0.75
 KEEP = 9  # latest timings of a size whose median is its figure (a busy machine's spikes pass)
 TRUST = 3  # timings of a size before its figure replaces the prior
 
@@ -102,24 +103,28 @@ class PassCosts:
         return self._prior[min(listed)] if listed else self._prior[self.largest]
 
 
-class LonePace:
-    """Tokens per one-token pass that answers decoding alone (the single path, drafts verified)
-    have made lately: tokens over what their passes cost (PassCosts.relative), both decaying
-    answer by answer, so a long answer weighs more than a short one and a stretch of answers
-    that copy nothing brings the figure back towards 1."""
+class DraftPace:
+    """Tokens per plain decoding step that generations verifying drafts have made lately, both
+    figures decaying generation by generation, so a long answer weighs more than a short one
+    and a stretch that copies nothing brings the figure back towards 1. Alone (the single
+    path): an answer's tokens over what its passes cost in one-token passes. In a batch: its
+    members' tokens over what its steps would have made without drafts (a step of n members
+    makes n tokens; one that also checks drafts costs PassCosts.relative(rows) / relative(n)
+    such steps)."""
 
     def __init__(self, prior: float = 1.0, learn: bool = True) -> None:
         """prior: the figure before any answer; learn: False pins it there (tests)."""
-        self._tokens = prior * LONE_PRIOR_PASSES
-        self._passes = LONE_PRIOR_PASSES
+        self._tokens = prior * PACE_PRIOR_PASSES
+        self._passes = PACE_PRIOR_PASSES
         self._learn = learn
 
     def record(self, tokens: int, passes: float) -> None:
-        """An answer decoded `tokens` in passes that cost `passes` one-token passes."""
+        """A generation (an answer alone, a batch) made `tokens` where plain decoding would
+        have made `passes` in the same time."""
         if not self._learn or passes <= 0:
             return
-        self._tokens = self._tokens * LONE_DECAY + tokens
-        self._passes = self._passes * LONE_DECAY + passes
+        self._tokens = self._tokens * PACE_DECAY + tokens
+        self._passes = self._passes * PACE_DECAY + passes
 
     @property
     def gain(self) -> float:

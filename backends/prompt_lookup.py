@@ -64,6 +64,11 @@ class LookupStats:
     def acceptance(self) -> float:
         return self.accepted / self.drafted if self.drafted else 0.0
 
+    def timings(self) -> dict[str, float]:
+        """The figures an answer's Done reports (its timings) when it verified drafts."""
+        return {"drafted_tokens": float(self.drafted),
+                "accepted_draft_tokens": float(self.accepted)}
+
 
 class PromptLookup:
     """Drafts from the token history; told how drafts fared and what passes cost, it adapts."""
@@ -103,9 +108,12 @@ class PromptLookup:
             self._history[self._size] = token
             self._size += 1
 
-    def propose(self, limit: int) -> list[int]:
-        """Up to `limit` tokens likely to come next, or none (no match, or not worth a check)."""
-        room = min(limit, self.costs.largest - 1)
+    def propose(self, limit: int, alongside: int = 0) -> list[int]:
+        """Up to `limit` tokens likely to come next, or none (no match, or not worth a check).
+
+        alongside: tokens of other sequences the same forward pass carries (a batch's): the
+        draft is then priced by what it adds to that pass, against the pass's tokens without it."""
+        room = min(limit, self.costs.largest - 1 - alongside)
         guess, shares, match = self._lookup(room) if room > 0 else ([], [], 0)
         classes = [sum(match >= edge for edge in MATCH_CLASSES)] * len(guess)
         if self._frames is not None and room > 0:
@@ -116,7 +124,7 @@ class PromptLookup:
                 classes = classes[:at] + [FRAME] * len(frame)
         if not guess:
             return []
-        length = self._worth(classes, shares)
+        length = self._worth(classes, shares, alongside)
         if not length:
             if not self._shadow:
                 # Scored up to where the matches part only: past a fork a miss says nothing
@@ -153,18 +161,23 @@ class PromptLookup:
         evidence[0] = evidence[0] * fade + kept
         evidence[1] = evidence[1] * fade + missed
 
-    def _worth(self, classes: Sequence[int], shares: Sequence[float]) -> int:
+    def _worth(self, classes: Sequence[int], shares: Sequence[float], alongside: int = 0
+               ) -> int:
         """The draft length with the most expected tokens per unit of time, 0 for none.
 
         Each drafted token is kept with its class's rate p, given the ones before it were,
         times the share of the matches that agree on it: d drafted tokens that all agree
-        yield 1 + p + ... + p^d tokens for one pass over d + 1."""
+        yield 1 + p + ... + p^d tokens for one pass over d + 1. Beside `alongside` other
+        sequences' tokens (one each), the pass gives alongside + those tokens for a pass over
+        alongside + d + 1, against alongside + 1 tokens for a pass without the draft."""
         rates = [kept / (kept + missed) for kept, missed in self._evidence]
+        relative = self.costs.relative
+        plain = (alongside + 1) / relative(alongside + 1)  # tokens per one-token pass's time
         best, best_gain, expected, chance = 0, MIN_GAIN, 1.0, 1.0
         for length, (klass, share) in enumerate(zip(classes, shares, strict=True), 1):
             chance *= rates[klass] * share
             expected += chance
-            gain = expected / self.costs.relative(length + 1)
+            gain = (alongside + expected) / relative(alongside + length + 1) / plain
             if gain > best_gain:
                 best, best_gain = length, gain
         return best

@@ -143,6 +143,47 @@ def test_batched_answers_equal_answers_alone(backend: LlamaCppBackend,
     assert progress[0].done == 0 and progress[-1].done == progress[-1].total > 512
 
 
+COPYING = [  # answers the tiny model partly copies from their prompts: drafts kept and refused
+    "Copy this: the quick brown fox jumps over the lazy dog. the quick brown fox jumps over "
+    "the lazy dog.",
+    "def main():\n    return [x * 2 for x in range(10)]  # comment\n" * 3,
+    "Sheet:\nregion,quarter,revenue\nNorth,Q1,12500\nSouth,Q2,9800\nThe same rows as a "
+    "Markdown table:\n| region | quarter | revenue |\n|---|---|---|\n| North |",
+    "hello",
+]
+
+
+def test_members_verify_drafts_and_answer_as_plain_decoding_does(tiny_model: TinyModel
+                                                                 ) -> None:
+    """Each member drafts from its own prompt in the shared pass; what it keeps and what it
+    refuses leave its answer token for token plain decoding's, greedy or sampled."""
+    plain = LlamaCppBackend(str(tiny_model.gguf_path), context_length=1024, speculate=False)
+    fast = LlamaCppBackend(str(tiny_model.gguf_path), context_length=1024)
+    # Rows priced as free: whether a member drafts does not hang on the machine's speed.
+    fast.pass_costs = PassCosts({1: 1.0, 16: 1.0}, learn=False)
+    plain.load()
+    fast.load()
+    requests = [request(COPYING[0], max_tokens=64), request(COPYING[1], max_tokens=64),
+                request(COPYING[2], max_tokens=48, temperature=0.8, seed=5),
+                request(COPYING[3], max_tokens=40)]
+    got = batched(fast, requests)
+    kept = drafted = 0.0
+    for req in requests:
+        assert seen(got[id(req)]) == seen(alone(plain, req))
+        assert outcome(got[id(req)]) == outcome(alone(plain, req))
+        done = got[id(req)][-1]
+        assert isinstance(done, Done)
+        kept += done.timings["accepted_draft_tokens"]
+        drafted += done.timings["drafted_tokens"]
+    assert 0 < kept < drafted  # drafts saved passes, and refused ones left the KV
+    # The runner weighs a batch with what its drafts made of its steps; without drafts, 1.
+    assert fast.batch_pace.gain > 1.0 and fast.batch_gain(4) > fast.pass_costs.batch_gain(4)
+    batched(plain, requests)
+    assert plain.batch_pace.gain == 1.0
+    plain.unload()
+    fast.unload()
+
+
 def test_a_stopped_request_pauses_and_goes_on_as_if_never_stopped(
         backend: LlamaCppBackend) -> None:
     flags = {"stop": False}

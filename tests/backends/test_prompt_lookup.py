@@ -9,7 +9,7 @@ import pytest
 
 from backends.base import GenerateOptions
 from backends.events import Done, ReasoningDelta, TextDelta
-from backends.pass_costs import PRIOR, LonePace, PassCosts
+from backends.pass_costs import PRIOR, DraftPace, PassCosts
 from backends.prompt_lookup import PromptLookup
 from tests.support.tiny_model import TinyModel
 
@@ -77,6 +77,19 @@ def test_a_draft_is_what_followed_the_earlier_match_that_agrees_furthest_back() 
 
 
 CONTEXT = list(range(100, 112))  # 12 tokens: a long match wherever they recur
+
+
+def test_beside_other_sequences_a_draft_is_priced_by_what_it_adds_to_their_pass() -> None:
+    """In a batch the pass is paid for already: a draft must pay for the rows it adds."""
+    copied = list(range(10, 30))
+    tokens = copied + [99] + copied[:12]  # a long match: drafts are likely kept
+    # 4 rows cost what 1 does, 5 and more cost 4 times as much (a GPU-like step of 4).
+    steps = {1: 1.0, 4: 1.0, 8: 4.0, 16: 8.0}
+    assert drafter(tokens, steps).propose(3) == [22, 23, 24]  # alone: 4 rows for one's price
+    assert drafter(tokens, steps).propose(3, alongside=3) == []  # beside 3: a 5th row costs 4x
+    # Where rows are free, a pass still carries 16 tokens at most: the others' and its own.
+    assert len(drafter(tokens, FREE).propose(20, alongside=3)) == 16 - 3 - 1
+    assert drafter(tokens, FREE).propose(20, alongside=12) == [22, 23, 24]
 
 
 def test_where_equally_long_matches_part_a_paid_draft_stops() -> None:
@@ -190,7 +203,7 @@ def test_sizes_not_yet_run_are_priced_like_the_next_larger_size_measured() -> No
 
 
 def test_the_lone_pace_follows_recent_answers_from_plain_decodings_one() -> None:
-    pace = LonePace()
+    pace = DraftPace()
     assert pace.gain == 1.0  # nothing measured: drafts are assumed to gain nothing
     pace.record(200, 100.0)  # an answer that copied: 200 tokens for 100 passes' time
     copying = pace.gain
@@ -200,7 +213,7 @@ def test_the_lone_pace_follows_recent_answers_from_plain_decodings_one() -> None
     for _ in range(12):
         pace.record(50, 52.0)  # answers that copy nothing: refused drafts cost a little
     assert 0.95 < pace.gain < 1.05
-    pinned = LonePace(1.6, learn=False)
+    pinned = DraftPace(1.6, learn=False)
     pinned.record(10, 10.0)
     assert pinned.gain == 1.6
 

@@ -39,6 +39,7 @@ def llama(request: pytest.FixtureRequest, tiny_model: Any,
         MlxBackend(str(tiny_model.mlx_dir), context_length=4096, cache_dir=kv))
     backend.pass_costs = pinned(GPU_LIKE)  # any batch pays
     backend.lone_pace = pinned_pace(1.0)  # ... over a lone answer whose drafts gain nothing
+    backend.batch_pace = pinned_pace(1.0)  # (nor a batch's: the costs alone decide)
     runner.load(backend).result(WAIT)
     yield runner
     runner.close()
@@ -94,6 +95,7 @@ def step_costs(runner: ModelRunner, costs: dict[int, float], lone: float = 1.0
         yield
     finally:
         backend.pass_costs, backend.lone_pace = pinned(GPU_LIKE), pinned_pace(1.0)
+        backend.batch_pace = pinned_pace(1.0)
 
 
 def test_a_second_request_joins_a_running_answer_in_one_batch(llama: ModelRunner) -> None:

@@ -4,7 +4,7 @@ machine's timings or the tiny model's answers, so no test depends on either)."""
 
 from __future__ import annotations
 
-from backends.pass_costs import LonePace, PassCosts
+from backends.pass_costs import DraftPace, PassCosts
 
 # llama.cpp on 2 CPU cores (bench/RESULTS.md): 2 sequences gain nothing, 3 lose, 4 gain 1.54x.
 CPU_LIKE = {1: 1.0, 2: 2.0, 3: 3.6, 4: 2.6}
@@ -20,6 +20,6 @@ def pinned(costs: dict[int, float]) -> PassCosts:
     return PassCosts(costs, learn=False)
 
 
-def pinned_pace(gain: float = 1.0) -> LonePace:
+def pinned_pace(gain: float = 1.0) -> DraftPace:
     """A lone answer's pace fixed at `gain` tokens per one-token pass (1.0: no drafts kept)."""
-    return LonePace(gain, learn=False)
+    return DraftPace(gain, learn=False)
