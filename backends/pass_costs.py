@@ -76,7 +76,7 @@ class PassCosts:
     def relative(self, size: int) -> float:
         """The time of a pass of `size` tokens over the time of a pass of one."""
         measured = self._figures
-        one = measured.get(1)
+        one = self._one()
         if one and size in measured:
             return measured[size] / one
         guess = self._listed(size)
@@ -96,6 +96,16 @@ class PassCosts:
             guess = min(guess, self._listed(size) * measured[nearest] / one
                         / self._listed(nearest))
         return max(guess, 1.0)  # more tokens never cost less than one
+
+    def _one(self) -> float | None:
+        """Seconds of a one-token pass: measured, else inferred from the smallest size measured
+        at its prior's price. An engine that has only run batches (API requests since launch,
+        no chat) then still prices its other sizes by what they measured against that one,
+        rather than by the prior alone for as long as no lone answer runs."""
+        if not self._figures:
+            return None
+        smallest = min(self._figures)
+        return self._figures[smallest] / self._listed(smallest)
 
     def _listed(self, size: int) -> float:
         """The prior's price of `size`: its own, else the next larger size listed."""

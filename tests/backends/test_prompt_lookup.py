@@ -202,6 +202,20 @@ def test_sizes_not_yet_run_are_priced_like_the_next_larger_size_measured() -> No
     assert dear.relative(2) == PRIOR[2]
 
 
+def test_an_engine_that_has_only_run_batches_prices_sizes_by_what_they_measured() -> None:
+    """API requests since launch and no chat: no one-token pass is ever timed, yet a batch's
+    drafts stop once the rows they add measured dear (this CPU's 4-row kernel: a 6-row step
+    costs 1.9 of a 4-row one, where the prior says 1.15)."""
+    costs = PassCosts()
+    timed(costs, 4, 1.10)
+    timed(costs, 6, 2.08)
+    assert costs.relative(6) / costs.relative(4) == pytest.approx(2.08 / 1.10)
+    copied = list(range(10, 30))
+    tokens = copied + [99] + copied[:12]
+    assert PromptLookup(tokens, PassCosts()).propose(2, alongside=3) == [22, 23]  # the prior
+    assert PromptLookup(tokens, costs).propose(2, alongside=3) == []
+
+
 def test_the_lone_pace_follows_recent_answers_from_plain_decodings_one() -> None:
     pace = DraftPace()
     assert pace.gain == 1.0  # nothing measured: drafts are assumed to gain nothing
