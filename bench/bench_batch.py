@@ -4,6 +4,7 @@
     .venv/bin/python bench/bench_batch.py --model gemma   # gemma3-270m (a real small model)
     .venv/bin/python bench/bench_batch.py --model tiny    # the tests' tiny model, seconds
     .venv/bin/python bench/bench_batch.py --requests 2,3,4   # the batch policy, by batch size
+    .venv/bin/python bench/bench_batch.py --plain          # no drafts on either side
 
 One request of --tokens through stream() (the single path, as the person's chat decodes) and
 --requests different requests of --tokens each through stream_batch(), on two contexts of the
@@ -13,13 +14,15 @@ minute to the next on the shared box, weighs on both sides alike. Only the stret
 decode is counted (prefill and first tokens are left out, as in Done.timings
 ["tokens_per_second"]). Figures: aggregate decode tokens/s of the batch over tokens/s alone,
 by wall clock and by the process's CPU time (target >= 1.8x for 4 x 128 on the full-size
-model). The request alone is the batch's first, and its two answers are compared (greedy:
-equal unless the engine's arithmetic differs with the batch).
+model). Both sides verify prompt-lookup drafts, as Hearth serves requests (the draft tokens
+kept are printed per side); --plain turns drafts off on both: what batching alone gains over
+the engine alone. The request alone is the batch's first, and its two answers are compared
+(greedy: equal unless the engine's arithmetic differs with the batch).
 
 With several --requests sizes, each round races every size in turn, and the end shows what the
 runner's batch policy (app/core/runner.py) makes of n requests at once, from the step costs the
 engines timed in this run (backends/pass_costs.py) and the lone pace the single path's drafts
-made in it (LonePace: tokens per one-token pass): the size it batches, and its aggregate ratio
+made in it (DraftPace: tokens per one-token pass): the size it batches, and its aggregate ratio
 against always batching all n (one after another on the single path is 1.00x by definition)."""
 
 from __future__ import annotations
@@ -97,6 +100,7 @@ class Side:
     marks: tuple[float, float] = (0.0, 0.0)
     over: bool = False
     answer: list[Any] = field(default_factory=list)  # the first request's events
+    dones: list[Done] = field(default_factory=list)  # every request's Done (draft figures)
 
     @property
     def warm(self) -> bool:
@@ -128,6 +132,7 @@ def run_alone(backend: LlamaCppBackend, side: Side, tokens: int) -> None:
     try:
         req = request(0, tokens, side)
         side.answer = list(backend.stream(req.messages, req.options, req.should_stop))
+        side.dones = [e for e in side.answer if isinstance(e, Done)]
     finally:
         side.turns.end(side)
 
@@ -135,8 +140,9 @@ def run_alone(backend: LlamaCppBackend, side: Side, tokens: int) -> None:
 def run_batch(backend: LlamaCppBackend, side: Side, tokens: int) -> None:
     try:
         requests = [request(i, tokens, side) for i in range(side.requests)]
-        side.answer = [event for req, event in backend.stream_batch(requests, lambda n: [])
-                       if req is requests[0]]
+        events = list(backend.stream_batch(requests, lambda n: []))
+        side.answer = [event for req, event in events if req is requests[0]]
+        side.dones = [event for _req, event in events if isinstance(event, Done)]
     finally:
         side.turns.end(side)
 
@@ -157,7 +163,15 @@ def race(single: LlamaCppBackend, batched: LlamaCppBackend, count: int, tokens: 
             "wall": (batch.counted / batch.wall) / (alone.counted / alone.wall),
             "cpu": (batch.counted / batch.cpu) / (alone.counted / alone.cpu),
             "tokens": f"{alone.counted} alone, {batch.counted} batched",
+            "drafts": f"drafts kept alone {kept(alone)}, batched {kept(batch)}",
             "same": same_start(shown(batch.answer), shown(alone.answer))}
+
+
+def kept(side: Side) -> str:
+    """Draft tokens kept of those checked, over the side's answers ('-': none verified)."""
+    drafted = sum(d.timings.get("drafted_tokens", 0.0) for d in side.dones)
+    accepted = sum(d.timings.get("accepted_draft_tokens", 0.0) for d in side.dones)
+    return f"{accepted:.0f}/{drafted:.0f}" if drafted else "-"
 
 
 def shown(events: list[Event]) -> str:
@@ -250,13 +264,13 @@ def policy(single: LlamaCppBackend, batched: LlamaCppBackend,
               flush=True)
 
 
-def load(name: str, context: int) -> LlamaCppBackend:
+def load(name: str, context: int, speculate: bool = True) -> LlamaCppBackend:
     path = MODELS[name]
     if not path.is_file():
         sys.exit(f"{path} is missing (full: bench/make_full_model.py; gemma: run the gemma tests)")
     backend = LlamaCppBackend(str(path), context_length=context,
                               chat_template=COMPLETION_TEMPLATE if name == "gemma" else None,
-                              n_threads=engine_threads(0))
+                              n_threads=engine_threads(0), speculate=speculate)
     backend.load()
     return backend
 
@@ -268,13 +282,16 @@ def main() -> None:
     parser.add_argument("--tokens", type=int, default=128)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--context", type=int, default=4096)
+    parser.add_argument("--plain", action="store_true", help="no prompt-lookup drafts on "
+                        "either side: what batching alone gains over the engine alone")
     parser.add_argument("--engine", default="", help="e.g. 2,4,8: raw llama_decode step costs "
                         "for that many sequences per pass instead of the batch vs alone")
     args = parser.parse_args()
     if args.engine:
         engine_steps(args.model, [int(n) for n in args.engine.split(",")], args.repeats)
         return
-    single, batched = load(args.model, args.context), load(args.model, args.context)
+    single = load(args.model, args.context, not args.plain)
+    batched = load(args.model, args.context, not args.plain)
     print(f"model {args.model}, threads {single.info.extra['threads']}, batch capacity "
           f"{batched.batch_capacity()}, context {single.info.context_length}", flush=True)
     sizes = [int(n) for n in args.requests.split(",")]
@@ -285,13 +302,19 @@ def main() -> None:
             r = rounds[count][-1]
             print(f"round {i}: alone {r['alone']:.2f} tok/s, batch of {count} "
                   f"{r['batch']:.2f} tok/s ({r['tokens']} tokens measured): {r['wall']:.2f}x "
-                  f"wall, {r['cpu']:.2f}x CPU time; request 0 batched vs alone: {r['same']}",
+                  f"wall, {r['cpu']:.2f}x CPU time; {r['drafts']}; request 0 batched vs alone: "
+                  f"{r['same']}",
                   flush=True)
     for count in sizes:
         for key in ("wall", "cpu"):
             values = [float(r[key]) for r in rounds[count]]
             print(f"batch of {count}, median {key}: {statistics.median(values):.2f}x "
                   f"(rounds: {', '.join(f'{v:.2f}' for v in values)})")
+    timed = {n: batched.pass_costs.measured(n) for n in range(1, 17)}
+    print("batch steps by rows, engine-timed: " + ", ".join(
+        f"{n}: {seconds:.2f} s" for n, seconds in timed.items() if seconds is not None))
+    print(f"draft pace: alone {single.lone_gain():.2f}, batched {batched.batch_pace.gain:.2f} "
+          "tokens per plain step")
     if len(sizes) > 1:
         policy(single, batched, rounds)
     single.unload()
