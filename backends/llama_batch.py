@@ -25,11 +25,11 @@ until others end. A prompt longer than the context is refused as on the single p
 Prompt-lookup drafts are verified in the batch too (backends/prompt_lookup.py, as on the single
 path): in a step where every member decodes, each one's drafter may add the tokens it expects
 next, priced by what they add to the pass beside the others' tokens, and the member keeps the
-draft tokens its own sampler picks, row by row; the rest leave its KV. A member of a batch loses
-none of what drafts give it alone, and free text, which drafts do not hit, adds no rows. Each
-step that only decodes is timed into the engine's pass costs by the tokens it carries: what the
-drafters price their drafts with and the model runner weighs before it starts a batch or lets a
-request join one."""
+draft tokens its own sampler picks, row by row; the rest leave its KV. Drafts are added only
+where their rows pay beside the others' (on a GPU nearly always, on a compute-bound CPU seldom),
+and free text, which drafts do not hit, adds no rows. Each step that only decodes is timed into
+the engine's pass costs by the tokens it carries: what the drafters price their drafts with and
+the model runner weighs before it starts a batch or lets a request join one."""
 
 from __future__ import annotations
 
@@ -322,7 +322,6 @@ class Batch:
         budget = self._chunk
         rows: list[tuple[_Member, list[int]]] = []
         for member in self._running:
-            member.draft = []
             count = len(member.pending) if member.sampled else min(len(member.pending), budget)
             if count:
                 budget -= 0 if member.sampled else count
