@@ -6,8 +6,9 @@ in its table's order, all over the file, which cost up to twice a plain read on 
 cache. A second thread sums each chunk's arrays while MLX reads the next, and the sums are
 compared with those the file was sealed with before the cache is handed back, so what is
 checked is what MLX holds. The chunk checksum is a lane sum (backends/lane_sums.py), not zlib's
-CRC-32: it costs a third. The cache classes come back as mlx_lm's load_prompt_cache restores
-them (quantized KV included)."""
+CRC-32: it costs a third. The header (mlx_lm's metadata: each cache's class, offset and
+sizes, and ours) is sealed too, with a CRC-32. The cache classes come back as mlx_lm's
+load_prompt_cache restores them (quantized KV included)."""
 
 from __future__ import annotations
 
@@ -24,7 +25,10 @@ from backends.lane_sums import LaneSums, lane_sum
 from backends.state_read import CHUNK, StateReadError, chunk_crcs, compare, map_file
 
 # mlx_lm stores the caller's metadata under "0.<name>" (beside the classes and scalars).
-SUMS_KEY = "0.lanesums"  # a JSON list: one lane_sum() per state_read.CHUNK bytes of tensor data
+# A JSON list: the CRC-32 of the header bytes (with this list's room blank, as it was when the
+# header was written), then one lane_sum() per state_read.CHUNK bytes of tensor data.
+SEAL_KEY = "0.sealed"
+SUMS_KEY = "0.lanesums"  # the lane sums alone (files saved before the header was sealed)
 CRCS_KEY = "0.crc32s"  # the same with CRC-32s (files saved before lane sums: still checked)
 OLD_CRC_KEY = "0.crc32"  # one CRC-32 of all the tensor data (prefixes saved before chunks)
 
@@ -38,7 +42,7 @@ def save(path: Path, cache: list[Any], metadata: dict[str, str], sealed: bool) -
     staged = path.with_name(path.name + ".safetensors")
     width = _crcs_width(cache) if sealed else 0
     if sealed:  # room for the checksums in the header, filled in once the data is written
-        metadata = {**metadata, SUMS_KEY.removeprefix("0."): " " * width}
+        metadata = {**metadata, SEAL_KEY.removeprefix("0."): " " * width}
     try:
         try:
             save_prompt_cache(str(staged), cache, metadata)
@@ -61,8 +65,8 @@ def _crcs_width(cache: list[Any]) -> int:
     for value in dict(tree_flatten([c.state for c in cache])).values():
         # mlx_lm writes a number as a one-value array, a string as one int32 per character.
         size += value.nbytes if isinstance(value, mx.array) else 8 + 4 * len(str(value))
-    chunks = -(-size // CHUNK)
-    return 2 + 11 * chunks  # "[" + up to 10 digits and a comma each + "]"
+    numbers = 1 + -(-size // CHUNK)  # the header's CRC-32 and one sum per chunk
+    return 2 + 11 * numbers  # "[" + up to 10 digits and a comma each + "]"
 
 
 def _seal(path: Path, width: int) -> None:
@@ -72,15 +76,38 @@ def _seal(path: Path, width: int) -> None:
     header's few bytes are written again (no fsync: a file torn by a crash fails its check)."""
     view = map_file(path)
     _, start = parse_header(view)
-    crcs = json.dumps(chunk_crcs(view[start:], CHUNK, lane_sum), separators=(",", ":")).encode()
-    room = b'"' + SUMS_KEY.encode() + b'":"' + b" " * width + b'"'
-    at = bytes(view[8:start]).find(room)
+    head = bytes(view[:start])  # the room still blank: what load() checks, the room blanked
+    numbers = [zlib.crc32(head), *chunk_crcs(view[start:], CHUNK, lane_sum)]
+    crcs = json.dumps(numbers, separators=(",", ":")).encode()
     del view  # the mapping goes before the file is written to
-    if at < 0 or len(crcs) > width:
+    at = _room(head)
+    if at is None or at[1] - at[0] != width or len(crcs) > width:
         raise OSError(f"could not seal {path.name}: no room for its checksums")
     with path.open("r+b") as handle:
-        handle.seek(8 + at + len(room) - width - 1)
+        handle.seek(at[0])
         handle.write(crcs.ljust(width))
+
+
+def _room(head: bytes) -> tuple[int, int] | None:
+    """Where the seal's list lies in the header bytes `head` (from the file's first byte)."""
+    key = b'"' + SEAL_KEY.encode() + b'":"'
+    at = head.find(key)
+    if at < 0:
+        return None
+    begin = at + len(key)
+    end = head.find(b'"', begin)
+    return (begin, end) if end >= 0 else None
+
+
+def _check_head(head: bytes, crc: int) -> None:
+    """Raise StateReadError unless the header bytes `head`, the seal's room blanked as it was
+    when the header was written, have the CRC-32 `crc`."""
+    room = _room(head)
+    if room is None:
+        raise StateReadError("the file is damaged (its header lost its seal)")
+    begin, end = room
+    if zlib.crc32(head[:begin] + b" " * (end - begin) + head[end:]) != crc:
+        raise StateReadError("the file is damaged (checksum mismatch in its header)")
 
 
 def parse_header(view: memoryview) -> tuple[dict[str, Any], int]:
@@ -116,10 +143,15 @@ def load(path: Path, sealed: bool) -> tuple[list[Any], dict[str, str]]:
     by an older Hearth is refused, so it is recomputed once). Otherwise a file without them is
     read unchecked (conversation caches were saved so before). Files sealed with chunk CRC-32s
     (before lane sums) are still read, checked by their CRC-32s."""
-    header, start, size = _read_header(path)
+    header, head, size = _read_header(path)
+    start = len(head)
     meta = header.get("__metadata__") or {}
     digests: Digests | None = None
-    if SUMS_KEY in meta:
+    if SEAL_KEY in meta:
+        crc, *expected = _numbers(meta[SEAL_KEY], least=1)
+        _check_head(head, crc)
+        digests = LaneSums(size - start, CHUNK)
+    elif SUMS_KEY in meta:  # sealed by the Hearth before headers were (its data still checked)
         digests, expected = LaneSums(size - start, CHUNK), _numbers(meta[SUMS_KEY])
     elif CRCS_KEY in meta:  # sealed by the Hearth before lane sums
         digests, expected = _Crc32s(size - start, CHUNK), _numbers(meta[CRCS_KEY])
@@ -140,16 +172,17 @@ class Digests(Protocol):
     def digests(self) -> list[int]: ...
 
 
-def _read_header(path: Path) -> tuple[dict[str, Any], int, int]:
-    """The header, where the tensor data starts and the file's size."""
+def _read_header(path: Path) -> tuple[dict[str, Any], bytes, int]:
+    """The header parsed, the file's bytes up to its tensor data, and the file's size."""
     with path.open("rb") as handle:
         size = os.fstat(handle.fileno()).st_size
-        head = handle.read(8)
-        if len(head) < 8:
+        prefix = handle.read(8)
+        if len(prefix) < 8:
             raise StateReadError("the file is truncated")
-        (length,) = struct.unpack("<Q", head)
-        header, start = _header(handle.read(min(length, size)), length, size)
-    return header, start, size
+        (length,) = struct.unpack("<Q", prefix)
+        text = handle.read(min(length, size))
+        header, _ = _header(text, length, size)
+    return header, prefix + text, size
 
 
 def _read_arrays(path: Path, header: dict[str, Any],
@@ -296,8 +329,11 @@ class _Crc32s:
         return self.crcs + ([self.crc] if self.at % self.chunk else [])
 
 
-def _numbers(listed: str) -> list[int]:
+def _numbers(listed: str, least: int = 0) -> list[int]:
     try:
-        return [int(number) for number in json.loads(listed)]
+        numbers = [int(number) for number in json.loads(listed)]
     except (ValueError, TypeError) as exc:
         raise StateReadError("its checksum list is damaged") from exc
+    if len(numbers) < least:
+        raise StateReadError("its checksum list is damaged")
+    return numbers

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import struct
 from pathlib import Path
 from typing import Any
@@ -61,6 +62,59 @@ def test_one_flipped_byte_in_a_sealed_cache_is_found(tmp_path: Path) -> None:
         mlx_state.load(path, sealed=True)
     with pytest.raises(StateReadError, match="damaged"):  # checked whenever it is sealed
         mlx_state.load(path, sealed=False)
+
+
+def save_as_lane_sums_only(path: Path, cache: list[Any]) -> None:
+    """Save as the Hearth before headers were sealed: lane sums of the tensor data only."""
+    mlx_state.save(path, cache, {"tokens": "[1,2,3,4,5]"}, sealed=True)
+    blob = path.read_bytes()
+    header, start = mlx_state.parse_header(memoryview(blob))
+    meta = header["__metadata__"]
+    meta[mlx_state.SUMS_KEY] = json.dumps(json.loads(meta.pop(mlx_state.SEAL_KEY))[1:])
+    text = json.dumps(header).encode()
+    path.write_bytes(struct.pack("<Q", len(text)) + text + blob[start:])
+
+
+def damage_header(path: Path, pattern: bytes, new: bytes) -> None:
+    """Replace what `pattern` matches (once) in the header with `new`, of the same length,
+    the data left as it was."""
+    blob = path.read_bytes()
+    _, start = mlx_state.parse_header(memoryview(blob))
+    head, count = re.subn(pattern, new, blob[:start])
+    assert count == 1 and len(head) == start
+    path.write_bytes(head + blob[start:])
+
+
+@pytest.mark.parametrize("sealed", [True, False])
+@pytest.mark.parametrize(("pattern", "new"), [
+    (rb'"0\.tokens":"\[1,2,3,4,5\]"', b'"0.tokens":"[1,2,3,4,6]"'),  # our metadata
+    (rb'("0\.0":\{[^}]*"shape":)\[1,2,256,64\]', rb"\1[1,4,128,64]"),  # mlx_lm's: same bytes
+], ids=["token id", "array shape"])
+def test_a_changed_header_of_a_sealed_cache_is_found(tmp_path: Path, sealed: bool,
+                                                     pattern: bytes, new: bytes) -> None:
+    """A digit changed in the header would restore a cache that answers wrongly in silence:
+    another token than the model read, or keys of another shape over the same bytes."""
+    path = tmp_path / "state.safetensors"
+    mlx_state.save(path, caches(), {"tokens": "[1,2,3,4,5]"}, sealed=True)
+    damage_header(path, pattern, new)
+    with pytest.raises(StateReadError, match="header"):
+        mlx_state.load(path, sealed=sealed)
+
+
+def test_a_cache_sealed_before_headers_were_is_still_read_and_checked(tmp_path: Path) -> None:
+    import mlx.core as mx
+
+    saved, path = caches(), tmp_path / "state.safetensors"
+    save_as_lane_sums_only(path, saved)
+    restored, meta = mlx_state.load(path, sealed=True)
+    assert meta["tokens"] == "[1,2,3,4,5]"
+    for before, after in zip(arrays(saved), arrays(restored), strict=True):
+        assert mx.array_equal(before, after).item()
+    blob = bytearray(path.read_bytes())
+    blob[-100] ^= 0x01
+    path.write_bytes(bytes(blob))
+    with pytest.raises(StateReadError, match="damaged"):
+        mlx_state.load(path, sealed=True)
 
 
 @pytest.mark.parametrize("where", [0, 0.5, 1])  # first word, a middle one, the last byte
@@ -187,11 +241,16 @@ def test_a_cache_of_many_chunks_is_read_and_a_flipped_byte_in_any_is_found(
             mlx_state.load(path, sealed=True)
 
 
-@pytest.mark.parametrize("seal", ["lane sums", "crc32s"])
-def test_a_header_that_reads_one_array_twice_is_refused(tmp_path: Path, seal: str) -> None:
+@pytest.mark.parametrize(("seal", "found"), [
+    ("header sealed", "header"), ("lane sums", "cover"), ("crc32s", "cover")])
+def test_a_header_that_reads_one_array_twice_is_refused(tmp_path: Path, seal: str,
+                                                        found: str) -> None:
+    """Older files' sums cover each byte of the data once; a sealed header is checked first."""
     saved, path = caches(), tmp_path / "state.safetensors"
-    if seal == "lane sums":
+    if seal == "header sealed":
         mlx_state.save(path, saved, {}, sealed=True)
+    elif seal == "lane sums":
+        save_as_lane_sums_only(path, saved)
     else:
         save_as_before(path, saved)
     blob = path.read_bytes()
@@ -202,5 +261,5 @@ def test_a_header_that_reads_one_array_twice_is_refused(tmp_path: Path, seal: st
     header[lost]["data_offsets"] = header[kept]["data_offsets"]  # keys read as values too
     text = json.dumps(header).encode()
     path.write_bytes(struct.pack("<Q", len(text)) + text + blob[start:])
-    with pytest.raises(StateReadError, match="cover"):
+    with pytest.raises(StateReadError, match=found):
         mlx_state.load(path, sealed=True)
