@@ -40,7 +40,7 @@ class DropIndexer(QObject):
             history = self.ctx.lazy("history")
             self.ctx.ops.run(lambda: _new_id(history.create_conversation()),
                              lambda new_id: self._start(paths, new_id),
-                             title=self.tr("Could not start a chat for these files"))
+                             title=self.tr("Could not start a chat for these files"), writes=True)
         else:
             self._start(paths, cid)
 

@@ -6,11 +6,16 @@ call goes through here so the event loop never waits on the disk, the model or t
 from __future__ import annotations
 
 import contextlib
+import threading
 from collections.abc import Callable
 from typing import Any
 
 import shiboken6
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal, Slot
+
+# How long quitting waits for what the person changed to be saved, when the machine is so busy
+# that it takes longer than the 5 s quitting waits for the rest: past it, only a stalled disk.
+WRITES_WAIT_S = 120.0
 
 
 class _Relay(QObject):
@@ -19,11 +24,34 @@ class _Relay(QObject):
     finished = Signal(object, object)  # (result, error)
 
 
+class _Writes:
+    """How many jobs that keep what the person made or changed have yet to end."""
+
+    def __init__(self) -> None:
+        self._left = 0
+        self._changed = threading.Condition()
+
+    def add(self) -> None:
+        with self._changed:
+            self._left += 1
+
+    def done(self) -> None:
+        with self._changed:
+            self._left -= 1
+            self._changed.notify_all()
+
+    def wait(self, seconds: float) -> bool:
+        with self._changed:
+            return self._changed.wait_for(lambda: self._left == 0, seconds)
+
+
 class _Job(QRunnable):
-    def __init__(self, fn: Callable[[], Any], relay: _Relay) -> None:
+    def __init__(self, fn: Callable[[], Any], relay: _Relay,
+                 writes: _Writes | None = None) -> None:
         super().__init__()
         self._fn = fn
         self._relay = relay
+        self._writes = writes
         self.setAutoDelete(True)
 
     def run(self) -> None:
@@ -33,6 +61,9 @@ class _Job(QRunnable):
             self._tell(None, exc)
         else:
             self._tell(result, None)
+        finally:
+            if self._writes is not None:
+                self._writes.done()
 
     def _tell(self, result: object, error: Exception | None) -> None:
         # The app quits after waiting 5 s for jobs: one that ends later (a loaded machine) may
@@ -53,6 +84,7 @@ class Ops(QObject):
         self._pool = QThreadPool(self)
         self._pool.setMaxThreadCount(max_threads)
         self._relays: set[_Relay] = set()
+        self._writes = _Writes()
 
     def run(
         self,
@@ -60,8 +92,12 @@ class Ops(QObject):
         on_success: Callable[[Any], None] | None = None,
         on_failure: Callable[[Exception], None] | None = None,
         title: str = "",
+        writes: bool = False,
     ) -> None:
-        """Run fn on a worker; exactly one of the callbacks runs later on the GUI thread."""
+        """Run fn on a worker; exactly one of the callbacks runs later on the GUI thread.
+
+        `writes`: fn keeps something the person made or changed (a setting, a rename, a memory,
+        a to-do): shutdown waits for it however long the jobs before it take (wait_for_writes)."""
         if not shiboken6.isValid(self._pool):
             return  # the app is going away (a window still gets events): nothing starts now
         relay = _Relay()
@@ -83,7 +119,9 @@ class Ops(QObject):
                                  type(error).__name__)
 
         relay.finished.connect(done)
-        self._pool.start(_Job(fn, relay))
+        if writes:
+            self._writes.add()
+        self._pool.start(_Job(fn, relay, self._writes if writes else None))
 
     @property
     def busy(self) -> bool:
@@ -92,6 +130,11 @@ class Ops(QObject):
     def wait(self, msecs: int = 5000) -> bool:
         """Wait for running jobs (shutdown and tests only; never while the app is interactive)."""
         return self._pool.waitForDone(msecs)
+
+    def wait_for_writes(self, seconds: float = WRITES_WAIT_S) -> bool:
+        """Wait until every job run with `writes` has ended, the jobs queued before it running
+        first (shutdown: the stores close after this). False if `seconds` went by first."""
+        return self._writes.wait(seconds)
 
 
 def _alive(callback: Callable[..., Any] | None) -> bool:

@@ -106,4 +106,4 @@ class PendingChanges(QWidget):
             self.decided.emit(str(held.conversation_id))
             self.show_for(self.conversation, every=self.conversation is None)
 
-        self.ctx.ops.run(work, done, lambda _e: done(None))
+        self.ctx.ops.run(work, done, lambda _e: done(None), writes=True)

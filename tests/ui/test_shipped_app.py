@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -103,6 +104,36 @@ def test_a_hidden_start_without_a_model_waits_for_the_window_to_offer_one(
     qtbot.waitUntil(lambda: "models" in desktop.window._dialogs
                     and desktop.window._dialogs["models"].isVisible(), timeout=WAIT_MS)
     desktop.shutdown()
+
+
+def test_quitting_saves_a_rename_queued_behind_slow_work(desktop: Any,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a starved machine the 5 s quitting gives background work can pass with a rename still
+    queued behind slow reads: it is saved before the stores close (it failed on the closed
+    history before), and the reopened history has it."""
+    from app.core.history import HistoryStore
+
+    history = desktop.hearth.history
+    cid = history.create_conversation(title="Untitled").id
+    ops, release = desktop.ctx.ops, threading.Event()
+    for _ in range(4):  # every worker of the pool held by a slow read
+        ops.run(lambda: release.wait(60), lambda _r: None)
+    desktop.window.sidebar.rename(cid, "Trip to Lisbon")
+    short = ops.wait
+
+    def five_seconds_pass(msecs: int = 5000) -> bool:
+        done = short(10)  # the rename is still queued when the wait gives up
+        release.set()  # the reads end later on
+        return done
+
+    monkeypatch.setattr(ops, "wait", five_seconds_pass)
+    desktop.shutdown()
+    reopened = HistoryStore(history.path)
+    try:
+        conversation = reopened.get_conversation(cid)
+        assert conversation is not None and conversation.title == "Trip to Lisbon"
+    finally:
+        reopened.close()
 
 
 def test_the_single_instance_lock_lives_in_the_users_data_folder(qapp: Any, tmp_path: Any

@@ -308,7 +308,7 @@ class ChatView(QWidget):
         cid, history = self.conversation_id, self.ctx.lazy("history")
         if cid is not None and call_id:
             self.ctx.ops.run(lambda: remember_card(history, cid, call_id, state),
-                             title=self.tr("Could not remember what this card shows"))
+                             title=self.tr("Could not remember what this card shows"), writes=True)
 
     def _keep_in_view(self, marker: QWidget) -> None:
         """Opening a summary must not scroll it away: reading it, the person stops following
@@ -366,7 +366,7 @@ class ChatView(QWidget):
                              .replace("%1", why))
 
         cid = self.conversation_id
-        self.ctx.ops.run(lambda: long_paste.attach(self.ctx, cid, text), sent, failed)
+        self.ctx.ops.run(lambda: long_paste.attach(self.ctx, cid, text), sent, failed, writes=True)
 
     def add_attachments(self, paths: list[str]) -> None:
         """Files just indexed for this chat; the next message tells the assistant about them."""
@@ -409,7 +409,7 @@ class ChatView(QWidget):
         assistant = self.ctx.assistant
         self.ctx.ops.run(lambda: assistant().select_answer(cid, anchor, position),
                          lambda _: self._reload_at(cid, anchor),
-                         title=self.tr("Could not show that answer"))
+                         title=self.tr("Could not show that answer"), writes=True)
 
     def _reload_at(self, conversation_id: str, message_id: str) -> None:
         if self.conversation_id == conversation_id and self.turn is None:

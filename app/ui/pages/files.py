@@ -332,4 +332,4 @@ class FilesView(QWidget):
             return files.scan()
 
         self.status.setText(self.tr("Reading %1…").replace("%1", Path(folder).name))
-        self.ctx.ops.run(work, lambda _r: self.refresh_status(), self._failed)
+        self.ctx.ops.run(work, lambda _r: self.refresh_status(), self._failed, writes=True)

@@ -281,7 +281,7 @@ class LibraryView(QWidget):
     def remove(self, path: str) -> None:
         documents = self.ctx.lazy("documents")
         self.ctx.ops.run(lambda: documents.remove(path), lambda _r: self.refresh(),
-                         self._failed)
+                         self._failed, writes=True)
 
     def _add_files(self) -> None:
         paths, _ = QFileDialog.getOpenFileNames(self, self.tr("Add files to the library"),
@@ -375,4 +375,4 @@ class LibraryView(QWidget):
             self.refresh()
             self.settings_saved.emit({"watched_folders"})  # watched live from now on
 
-        self.ctx.ops.run(work, done, self._failed)
+        self.ctx.ops.run(work, done, self._failed, writes=True)

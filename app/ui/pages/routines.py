@@ -231,4 +231,4 @@ class RoutinesView(QWidget):
 
     def _write(self, work: Callable[[], Any]) -> None:
         self.ctx.ops.run(work, lambda _r: self.refresh(),
-                         title=self.tr("Could not save the routine"))
+                         title=self.tr("Could not save the routine"), writes=True)

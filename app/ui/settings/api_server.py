@@ -140,7 +140,7 @@ class ServerSwitch(QObject):
 
     def clear_log(self, on_done: Callable[[Any], None] | None = None) -> None:
         """Forget every logged request, in memory and in hearth.db."""
-        self.ctx.ops.run(lambda: self._request_log().clear(), on_done)
+        self.ctx.ops.run(lambda: self._request_log().clear(), on_done, writes=True)
 
     def _ask_person(self, request: ConfirmationRequest) -> None:
         from PySide6.QtWidgets import QMessageBox  # its class is made when first named

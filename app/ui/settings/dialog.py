@@ -333,10 +333,10 @@ class SettingsDialog(QDialog):
         wanted = self.autostart.isChecked()
         if wanted != self._login_item.enabled():
             self.ctx.ops.run(lambda: self._login_item.set(wanted), lambda _r: None,
-                             title=self.tr("Could not change start at login"))
+                             title=self.tr("Could not change start at login"), writes=True)
         hearth = self.ctx.hearth
         self.ctx.ops.run(hearth.save_settings, lambda _r: self.saved.emit(changed),
-                         title=self.tr("Could not save settings"))
+                         title=self.tr("Could not save settings"), writes=True)
         self.accept()
 
     def _apply_now(self, changed: set[str]) -> None:

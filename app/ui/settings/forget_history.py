@@ -86,4 +86,4 @@ class HistoryEraser(QObject):
             if forget:
                 self.memory_forgotten.emit()
 
-        self.ctx.ops.run(work, done, title=self.tr("Could not delete the history"))
+        self.ctx.ops.run(work, done, title=self.tr("Could not delete the history"), writes=True)

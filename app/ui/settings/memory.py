@@ -236,7 +236,7 @@ class MemoryTab(QWidget):
         memory_id, text = int(item.data(ID_ROLE)), item.text()
         memory = self.ctx.lazy("memory")
         self.ctx.ops.run(lambda: memory.edit(memory_id, text), lambda _m: self._done(),
-                         self._refused)
+                         self._refused, writes=True)
 
     def _refused(self, error: Exception) -> None:
         self.box = tell(self, self.tr("Memory not changed"), str(error))
@@ -270,7 +270,7 @@ class MemoryTab(QWidget):
                            question + "\n\n" + self.tr("This cannot be undone."), action,
                            lambda: self.ctx.ops.run(lambda: change(memory),
                                                     lambda _r: self._done(),
-                                                    title=self.tr("Could not forget")))
+                                                    title=self.tr("Could not forget"), writes=True))
 
     def _done(self) -> None:
         self.changed.emit()
@@ -301,4 +301,4 @@ class MemoryTab(QWidget):
         memory = self.ctx.lazy("memory")
         self.instructions.document().setModified(False)
         self.ctx.ops.run(lambda: memory.set_instructions(text), lambda _r: self.changed.emit(),
-                         title=self.tr("Could not save the standing instructions"))
+                         title=self.tr("Could not save the standing instructions"), writes=True)

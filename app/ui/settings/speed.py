@@ -70,4 +70,4 @@ class SpeedTab(QWidget):
             self._refresh()
 
         self.ctx.ops.run(self.ctx.hearth.clear_saved_states, done,
-                         title=self.tr("Could not clear the saved model states"))
+                         title=self.tr("Could not clear the saved model states"), writes=True)

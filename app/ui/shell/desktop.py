@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import logging
 import sys
 from functools import cached_property
 from typing import TYPE_CHECKING
@@ -14,7 +15,7 @@ from app.core.root import HearthParts
 from app.ui import markdown
 from app.ui.context import UiContext
 from app.ui.i18n import Translations
-from app.ui.ops import Ops
+from app.ui.ops import WRITES_WAIT_S, Ops
 from app.ui.settings.api_server import ServerSwitch
 from app.ui.shell.autostart import hide_dock_icon
 from app.ui.shell.main_window import MainWindow
@@ -26,6 +27,8 @@ from app.ui.theme import ThemeManager
 if TYPE_CHECKING:
     from app.ui.chat.live_answer import LiveAnswer
     from app.ui.shell.quick_ask import QuickAsk
+
+log = logging.getLogger(__name__)
 
 
 class Desktop(QObject):
@@ -201,7 +204,7 @@ class Desktop(QObject):
                              self.tr("Hearth keeps running in the tray so reminders and quick "
                                      "ask work. Quit it from the tray menu."), remember=False)
         self.ctx.ops.run(self.hearth.save_settings, lambda _r: None,
-                         title=self.tr("Could not save settings"))
+                         title=self.tr("Could not save settings"), writes=True)
 
     def test_notification(self) -> None:
         """Settings > Test: shows what a reminder looks like, through the same service."""
@@ -291,5 +294,7 @@ class Desktop(QObject):
         self.notifier.close()
         self.services.stop()  # first: it ends scans and watchers that ops.wait would wait for
         self.ctx.ops.wait(5000)
+        if not self.ctx.ops.wait_for_writes():  # what the person changed is saved first
+            log.warning("quitting with changes still being saved after %.0f s", WRITES_WAIT_S)
         self.services.stop()  # and anything that started while we waited
         self.hearth.close()

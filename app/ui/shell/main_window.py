@@ -379,7 +379,7 @@ class MainWindow(QMainWindow):
         self.model_picker.refresh()
         hearth = self.ctx.hearth
         self.ctx.ops.run(hearth.save_settings, lambda _r: self.load_model(),
-                         title=self.tr("Could not save settings"))
+                         title=self.tr("Could not save settings"), writes=True)
 
     def load_model(self) -> None:
         """Build and load the backend on the model runner's thread; the window stays live."""
@@ -538,7 +538,7 @@ class MainWindow(QMainWindow):
         history = self.ctx.lazy("history")
         self.ctx.ops.run(lambda: Path(path).write_text(history.export_markdown(cid),
                                                        encoding="utf-8"),
-                         title=self.tr("Could not export the chat"))
+                         title=self.tr("Could not export the chat"), writes=True)
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802
         self.chat.dragEnterEvent(event)

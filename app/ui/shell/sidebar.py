@@ -264,11 +264,11 @@ class Sidebar(QWidget):
             if not ok or not title.strip():
                 return
         history = self.ctx.lazy("history")
-        self.ctx.ops.run(lambda: history.rename(cid, title.strip()), lambda _r: self.reload())
+        self.ctx.ops.run(lambda: history.rename(cid, title.strip()), lambda _r: self.reload(), writes=True)
 
     def set_pinned(self, cid: str, pinned: bool) -> None:
         history = self.ctx.lazy("history")
-        self.ctx.ops.run(lambda: history.set_pinned(cid, pinned), lambda _r: self.reload())
+        self.ctx.ops.run(lambda: history.set_pinned(cid, pinned), lambda _r: self.reload(), writes=True)
 
     def delete(self, cid: str, confirm: bool = True) -> QMessageBox | None:
         """Deleting asks first, naming the chat, with Cancel as the default (Enter keeps it),
@@ -334,7 +334,7 @@ class Sidebar(QWidget):
                 self.memory_forgotten.emit()
             self.reload()
 
-        self.ctx.ops.run(work, done)
+        self.ctx.ops.run(work, done, writes=True)
 
     def forgotten(self, gone: list[Any]) -> None:
         """Conversations deleted elsewhere too (Delete all history in Settings): off the list."""

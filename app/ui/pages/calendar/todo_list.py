@@ -164,4 +164,4 @@ class TodoList(QWidget):
 
     def _write(self, work: Callable[[], object]) -> None:
         self.ctx.ops.run(work, lambda _r: self.refresh(),
-                         title=self.tr("Could not save the to-do"))
+                         title=self.tr("Could not save the to-do"), writes=True)

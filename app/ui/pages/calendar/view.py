@@ -509,7 +509,7 @@ class CalendarView(QWidget):
             self.refresh()
             self.changed.emit()
 
-        self.ctx.ops.run(work, done, self._failed)
+        self.ctx.ops.run(work, done, self._failed, writes=True)
 
     def _failed(self, error: Exception) -> None:
         self.status.setText(self.tr("The calendar could not be read: %1").replace(
@@ -615,7 +615,7 @@ class CalendarView(QWidget):
             self.refresh()
             self.todos.refresh()  # the file's to-dos came in too
 
-        self.ctx.ops.run(work, done, self._failed)
+        self.ctx.ops.run(work, done, self._failed, writes=True)
 
     def _export(self) -> None:
         path, _ = QFileDialog.getSaveFileName(self, self.tr("Export the calendar"),
@@ -635,4 +635,4 @@ class CalendarView(QWidget):
 
         self.ctx.ops.run(work,
                          lambda _r: self.status.setText(self.tr("Exported to %1").replace(
-                             "%1", path)), self._failed)
+                             "%1", path)), self._failed, writes=True)
