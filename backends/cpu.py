@@ -52,6 +52,11 @@ def cpu_refusal(frozen: bool | None = None) -> str:
         frozen = bool(getattr(sys, "frozen", False))
     if not frozen:
         return ""
+    from backends.llama_backends import backend_files, package_lib
+
+    lib = package_lib()
+    if lib is not None and len(backend_files(lib).get("cpu", [])) > 1:
+        return ""  # a CPU backend per instruction set, down to plain x86-64: one runs here
     import platform  # here: ~8 ms to import, and `hearth` imports this module before its window
 
     if platform.machine().lower() not in ("x86_64", "amd64"):

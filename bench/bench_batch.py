@@ -189,10 +189,12 @@ def same_start(a: str, b: str) -> str:
 def engine_steps(name: str, counts: list[int], rounds: int) -> None:
     """The engine alone: raw llama_decode of one token of 1 sequence vs one token of each of
     N sequences, 4 steps each in turns, per round; what a batch of N can gain at most."""
-    import llama_cpp
     from llama_cpp import _internals
 
     from backends.llama_batch import open_llama
+    from backends.llama_cpp import _import_engine
+
+    llama_cpp = _import_engine()  # a build that loads its CPU backend at run time: this CPU's
 
     threads = engine_threads(0)
     llm = open_llama(max(counts) + 1, model_path=str(MODELS[name]), n_ctx=4096, n_batch=512,
