@@ -6,12 +6,13 @@ call goes through here so the event loop never waits on the disk, the model or t
 from __future__ import annotations
 
 import contextlib
-import threading
 from collections.abc import Callable
 from typing import Any
 
 import shiboken6
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal, Slot
+
+from skills.common.in_flight import InFlight
 
 # How long quitting waits for what the person changed to be saved, when the machine is so busy
 # that it takes longer than the 5 s quitting waits for the rest: past it, only a stalled disk.
@@ -24,30 +25,9 @@ class _Relay(QObject):
     finished = Signal(object, object)  # (result, error)
 
 
-class _Writes:
-    """How many jobs that keep what the person made or changed have yet to end."""
-
-    def __init__(self) -> None:
-        self._left = 0
-        self._changed = threading.Condition()
-
-    def add(self) -> None:
-        with self._changed:
-            self._left += 1
-
-    def done(self) -> None:
-        with self._changed:
-            self._left -= 1
-            self._changed.notify_all()
-
-    def wait(self, seconds: float) -> bool:
-        with self._changed:
-            return self._changed.wait_for(lambda: self._left == 0, seconds)
-
-
 class _Job(QRunnable):
     def __init__(self, fn: Callable[[], Any], relay: _Relay,
-                 writes: _Writes | None = None) -> None:
+                 writes: InFlight | None = None) -> None:
         super().__init__()
         self._fn = fn
         self._relay = relay
@@ -63,7 +43,7 @@ class _Job(QRunnable):
             self._tell(result, None)
         finally:
             if self._writes is not None:
-                self._writes.done()
+                self._writes.end()
 
     def _tell(self, result: object, error: Exception | None) -> None:
         # The app quits after waiting 5 s for jobs: one that ends later (a loaded machine) may
@@ -84,7 +64,7 @@ class Ops(QObject):
         self._pool = QThreadPool(self)
         self._pool.setMaxThreadCount(max_threads)
         self._relays: set[_Relay] = set()
-        self._writes = _Writes()
+        self._writes = InFlight()
 
     def run(
         self,
@@ -120,7 +100,7 @@ class Ops(QObject):
 
         relay.finished.connect(done)
         if writes:
-            self._writes.add()
+            self._writes.begin()
         self._pool.start(_Job(fn, relay, self._writes if writes else None))
 
     @property
@@ -134,7 +114,7 @@ class Ops(QObject):
     def wait_for_writes(self, seconds: float = WRITES_WAIT_S) -> bool:
         """Wait until every job run with `writes` has ended, the jobs queued before it running
         first (shutdown: the stores close after this). False if `seconds` went by first."""
-        return self._writes.wait(seconds)
+        return self._writes.idle(seconds)
 
 
 def _alive(callback: Callable[..., Any] | None) -> bool:

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
+from skills.common.in_flight import InFlight
 from skills.documents import fscheck, store
 from skills.documents.chunking import Prepared
 from skills.documents.models import Failure, IndexReport, Progress
@@ -30,27 +31,6 @@ class _Job:
     existed: bool
 
 
-class _Busy:
-    """Counts indexing runs in progress (a context manager) and waits for none."""
-
-    def __init__(self) -> None:
-        self._count = 0
-        self._changed = threading.Condition()
-
-    def __enter__(self) -> None:
-        with self._changed:
-            self._count += 1
-
-    def __exit__(self, *exc: object) -> None:
-        with self._changed:
-            self._count -= 1
-            self._changed.notify_all()
-
-    def idle(self, timeout: float) -> bool:
-        with self._changed:
-            return self._changed.wait_for(lambda: self._count == 0, timeout)
-
-
 class Indexer:
     """Checks, parses and stores files; may be paused, and stops for good on close()."""
 
@@ -62,7 +42,7 @@ class Indexer:
         self.closed = False
         self._running = threading.Event()
         self._running.set()  # cleared while paused
-        self._busy = _Busy()  # indexing runs in progress, so close() can wait for them
+        self._busy = InFlight()  # indexing runs in progress, so close() can wait for them
 
     @property
     def paused(self) -> bool:
