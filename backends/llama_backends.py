@@ -65,6 +65,22 @@ def best_cpu_backend(paths: list[Path]) -> Path | None:
     return best
 
 
+def ggml_in_use(fallback: Any) -> Any:
+    """The libggml that libllama itself uses, once llama_cpp is imported; else `fallback`.
+
+    llama-cpp-python opens libggml by path (llama_cpp._ggml), and a wheel holds libggml.so and
+    libggml.so.0 as two files, not a link: two copies load, and backends registered with its
+    copy are never seen by libllama ("no backends are loaded"). On Linux the copy libllama
+    loaded as a dependency is the one its soname names."""
+    if sys.platform.startswith("linux"):
+        for name in ("libggml.so.0", "libggml.so"):
+            try:
+                return ctypes.CDLL(name, mode=os.RTLD_NOLOAD)
+            except OSError:
+                continue
+    return fallback
+
+
 def load_backends(libggml: Any, folder: Path) -> list[Path]:
     """Register the backends in `folder` with `libggml` (llama_cpp._ggml's library) where it was
     built to load them at run time: each GPU backend, then the best CPU backend. The files

@@ -33,7 +33,7 @@ from backends.events import Done, Event, Prefill, StreamError
 from backends.known_templates import known_template
 from backends.kv_cache import ConversationCaches, model_fingerprint
 from backends.llama_answer import Answer, sampling_params, set_seed
-from backends.llama_backends import load_backends
+from backends.llama_backends import ggml_in_use, load_backends
 from backends.llama_batch import CAPACITY, Batch, BatchHost, holds_batches, open_llama
 from backends.llama_gguf import GgufSummary, inspect_gguf, model_shape
 from backends.llama_log import TAP
@@ -457,7 +457,7 @@ def _import_engine() -> Any:
     except ImportError as exc:
         raise EngineUnavailable("llama.cpp is not installed: pip install llama-cpp-python") from exc
     try:  # a build that loads its backends at run time: this CPU's, from the package's folder
-        load_backends(_ggml.libggml, Path(_ggml.libggml_base_path))
+        load_backends(ggml_in_use(_ggml.libggml), Path(_ggml.libggml_base_path))
     except RuntimeError as exc:
         raise EngineUnavailable(f"{exc}. Connect to a model server instead (Settings > Engine > "
                                 "Remote server).") from exc
