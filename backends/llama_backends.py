@@ -65,7 +65,7 @@ def best_cpu_backend(paths: list[Path]) -> Path | None:
     return best
 
 
-def ggml_in_use(fallback: Any) -> Any:
+def ggml_in_use(fallback: ctypes.CDLL) -> ctypes.CDLL:
     """The libggml that libllama itself uses, once llama_cpp is imported; else `fallback`.
 
     llama-cpp-python opens libggml by path (llama_cpp._ggml), and a wheel holds libggml.so and
