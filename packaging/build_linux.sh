@@ -15,8 +15,9 @@ if [ -z "${HEARTH_NO_INSTALL:-}" ]; then
     # instruction-set level, plain x86-64 to AVX-512 VNNI, installed beside libllama (as
     # llama.cpp's own releases ship); Hearth loads the best one for the processor it runs on
     # (backends/llama_backends.py). On a Zen 4 VM a decoding step took 0.35 s with its kernels,
-    # 0.44 s with AVX2 ones (bench/RESULTS.md, session 11).
-    export CMAKE_ARGS=${CMAKE_ARGS:-"-DGGML_NATIVE=OFF -DGGML_BACKEND_DL=ON -DGGML_CPU_ALL_VARIANTS=ON -DGGML_BACKEND_DIR=llama_cpp/lib"}
+    # 0.44 s with AVX2 ones (bench/RESULTS.md, session 11). GGML_BACKEND_DIR as a STRING: as a
+    # PATH CMake makes it absolute against the build folder and the variants miss the wheel.
+    export CMAKE_ARGS=${CMAKE_ARGS:-"-DGGML_NATIVE=OFF -DGGML_BACKEND_DL=ON -DGGML_CPU_ALL_VARIANTS=ON -DGGML_BACKEND_DIR:STRING=llama_cpp/lib"}
     .venv/bin/python -m pip install --quiet "${FIND_LINKS[@]}" -e ".[package,test]"
 fi
 VERSION=$(.venv/bin/python -c "import tomllib;print(tomllib.load(open('pyproject.toml','rb'))['project']['version'])")
