@@ -192,13 +192,14 @@ def engine_steps(name: str, counts: list[int], rounds: int) -> None:
     from llama_cpp import _internals
 
     from backends.llama_batch import open_llama
-    from backends.llama_cpp import _import_engine
+    from backends.llama_cpp import FLASH_ATTENTION, _import_engine
 
     llama_cpp = _import_engine()  # a build that loads its CPU backend at run time: this CPU's
 
     threads = engine_threads(0)
     llm = open_llama(max(counts) + 1, model_path=str(MODELS[name]), n_ctx=4096, n_batch=512,
-                     n_ubatch=512, n_threads=threads, n_threads_batch=threads, verbose=False)
+                     n_ubatch=512, n_threads=threads, n_threads_batch=threads,
+                     flash_attn=FLASH_ATTENTION, verbose=False)  # as Hearth opens it
     batch = _internals.LlamaBatch(n_tokens=512, embd=0, n_seq_max=1, verbose=False)
     positions = [0] * (max(counts) + 1)
 

@@ -46,9 +46,13 @@ def test_gemma_loads_with_its_own_architecture(gemma: Any) -> None:
     assert info.quantization == "Q4_K_M" and info.num_loops == 1
 
 
+# Prompts the model answers with a clear margin (its first token ~1 logit above the next), so
+# that a change in summation order (flash attention, a batch's kernels) cannot flip them: "Q:
+# What is the capital of Japan?\nA:" was a near tie, " Japan" 19.40 against " Tokyo" 19.26 in
+# plain llama.cpp (bench/RESULTS.md, session 12).
 @pytest.mark.parametrize(("prompt", "expected"), [
     ("Question: What is the capital of France?\nAnswer:", "Paris"),
-    ("Q: What is the capital of Japan?\nA:", "Tokyo"),
+    ("The capital of Japan is", "Tokyo"),
     ("Monday, Tuesday, Wednesday,", "Thursday"),
 ])
 def test_gemma_answers_a_simple_question(gemma: Any, prompt: str, expected: str) -> None:
@@ -58,7 +62,7 @@ def test_gemma_answers_a_simple_question(gemma: Any, prompt: str, expected: str)
 
 
 QUESTIONS = [("Question: What is the capital of France?\nAnswer:", "Paris"),
-             ("Q: What is the capital of Japan?\nA:", "Tokyo"),
+             ("The capital of Japan is", "Tokyo"),
              ("Monday, Tuesday, Wednesday,", "Thursday"),
              ("January, February, March,", "April")]
 

@@ -187,6 +187,27 @@ def test_states_saved_by_another_llama_cpp_are_never_restored(
     assert len({p.parent for p in tmp_path.rglob("*.llkv")}) == 2  # one folder per version
 
 
+def test_states_saved_without_flash_attention_are_not_restored_with_it(
+        tiny_model: TinyModel, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without flash attention llama.cpp keeps V transposed: a state saved by Hearth before it
+    turned flash attention on cannot go back into today's context. It is keyed apart, so the
+    chat starts cold and answers as a fresh computation does, instead of failing to restore."""
+    import backends.llama_cpp as engine
+
+    monkeypatch.setattr(engine, "FLASH_ATTENTION", False)
+    first = make(tiny_model, tmp_path)
+    turn(first, A_HISTORY, "A")
+    first.unload()
+    monkeypatch.setattr(engine, "FLASH_ATTENTION", True)
+    second = make(tiny_model, tmp_path)
+    text, again = turn(second, A_NEXT, "A")
+    second.unload()
+    fresh = make(tiny_model, None)
+    assert (text, again.cached_prompt_tokens) == (turn(fresh, A_NEXT, "A")[0], 0)
+    fresh.unload()
+    assert len({p.parent for p in tmp_path.rglob("*.llkv")}) == 2  # one folder per layout
+
+
 def test_a_state_damaged_in_one_chunk_is_refused_and_says_where(tmp_path: Path) -> None:
     from backends.llama_state import SeqState, seq_state_codec
     from backends.state_read import CHUNK
