@@ -95,7 +95,22 @@ class PassCosts:
             nearest = min(larger)
             guess = min(guess, self._listed(size) * measured[nearest] / one
                         / self._listed(nearest))
+            guess = max(guess, self._line(size, nearest) / one)
         return max(guess, 1.0)  # more tokens never cost less than one
+
+    def _line(self, size: int, larger: int) -> float:
+        """Seconds on the line between the measured sizes around `size` (0 with none below).
+        Off the kernels' multiples a pass costs at least its share of that line: on a CPU
+        whose kernel takes rows 4 at a time, 5 and 6 rows cost 1.6-1.7 of 4 where 8 cost
+        1.6 (bench/RESULTS.md, session 12), while the prior prices 5 and 6 at 1.15 of 4, and
+        a batch's 1-token drafts, priced so, went on losing."""
+        measured = self._figures
+        smaller = [k for k in measured if k < size]
+        if not smaller:
+            return 0.0
+        below = max(smaller)
+        share = (size - below) / (larger - below)
+        return measured[below] + (measured[larger] - measured[below]) * share
 
     def _one(self) -> float | None:
         """Seconds of a one-token pass: measured, else inferred from the smallest size measured

@@ -183,12 +183,12 @@ def timed(costs: PassCosts, size: int, seconds: float) -> None:
 def test_sizes_not_yet_run_are_priced_like_the_next_larger_size_measured() -> None:
     """A GPU that measured 4 tokens at 1.15 one-token passes prices 2 and 3 as cheaply (not
     the CPU prior's 2.0 and 3.5), so they get tried; a CPU that measured 4 at its prior keeps
-    the prior's shape, 3 dearer than 4; a dear 4 makes nothing dearer than the prior."""
+    the prior's shape, 3 dearer than 4; a dear 4 makes 2 dear too (on the line)."""
     gpu = PassCosts()
     timed(gpu, 1, 0.01)
     assert gpu.relative(2) == PRIOR[2] and gpu.relative(3) == 3.0  # 3 tokens: at most 3 x 1
     timed(gpu, 4, 0.0115)
-    assert gpu.relative(2) == 1.0  # no pass of more tokens is priced under one token's
+    assert gpu.relative(2) == pytest.approx(1.05)  # on the line between 1 and 4 measured
     assert gpu.relative(3) == pytest.approx(PRIOR[3] * 1.15 / PRIOR[4])
     assert gpu.relative(3) < 2.0  # the figure a step of 3 must beat to gain over drafts
     cpu = PassCosts()
@@ -199,7 +199,7 @@ def test_sizes_not_yet_run_are_priced_like_the_next_larger_size_measured() -> No
     dear = PassCosts()
     timed(dear, 1, 0.1)
     timed(dear, 4, 1.8)  # MLX's CPU wheel with the reference BLAS: 4 rows cost 18 rows
-    assert dear.relative(2) == PRIOR[2]
+    assert dear.relative(2) == pytest.approx(1 + 17 / 3)  # on the line from 1 to 4's 18
 
 
 def test_an_engine_that_has_only_run_batches_prices_sizes_by_what_they_measured() -> None:
@@ -214,6 +214,21 @@ def test_an_engine_that_has_only_run_batches_prices_sizes_by_what_they_measured(
     tokens = copied + [99] + copied[:12]
     assert PromptLookup(tokens, PassCosts()).propose(2, alongside=3) == [22, 23]  # the prior
     assert PromptLookup(tokens, costs).propose(2, alongside=3) == []
+
+
+def test_a_size_between_two_measured_ones_costs_at_least_its_share_of_the_line() -> None:
+    """This CPU's 4-row kernel (session 12): 4 rows 0.59 s, 8 rows 0.93 s, 6 rows 1.00 s. Before
+    5 is measured it is priced on the line between 4 and 6 (or 8), not at the prior's 1.15 of
+    4, so a batch's drafts that would make it 5 or 6 rows are not sent on that hope."""
+    costs = PassCosts()
+    timed(costs, 4, 0.59)
+    timed(costs, 8, 0.93)
+    assert costs.relative(6) / costs.relative(4) == pytest.approx(0.76 / 0.59)
+    timed(costs, 6, 1.00)
+    assert costs.relative(5) / costs.relative(4) == pytest.approx(0.795 / 0.59)
+    assert costs.relative(7) / costs.relative(4) == pytest.approx(0.965 / 0.59)
+    assert PassCosts().relative(5) / PassCosts().relative(4) == pytest.approx(3.0 / 2.6)
+    assert costs.relative(2) == PRIOR[2]  # below the smallest measured: as before
 
 
 def test_the_lone_pace_follows_recent_answers_from_plain_decodings_one() -> None:
