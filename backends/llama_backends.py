@@ -58,11 +58,27 @@ def best_cpu_backend(paths: list[Path]) -> Path | None:
     for path in paths:
         if variant(path) in SKIPPED_VARIANTS:
             continue
-        score_fn = getattr(ctypes.CDLL(str(path)), "ggml_backend_score", None)
-        score = int(score_fn()) if score_fn is not None else 1  # a lone build runs as built
+        score = _score(path)
         if score > top:
             best, top = path, score
     return best
+
+
+def _score(path: Path) -> int:
+    """The file's ggml_backend_score(), the library closed again as llama.cpp's own loop does:
+    only the chosen one stays (ggml_backend_load opens it anew), not 14 mapped for nothing."""
+    library = ctypes.CDLL(str(path))
+    try:
+        score_fn = getattr(library, "ggml_backend_score", None)
+        return int(score_fn()) if score_fn is not None else 1  # a lone build runs as built
+    finally:
+        _close(library)
+
+
+def _close(library: ctypes.CDLL) -> None:
+    import _ctypes
+
+    getattr(_ctypes, "FreeLibrary" if sys.platform == "win32" else "dlclose")(library._handle)
 
 
 def ggml_in_use(fallback: ctypes.CDLL) -> ctypes.CDLL:
