@@ -210,7 +210,9 @@ class LlamaCppBackend(LocalBackend):
         llm = self._require()
         host = BatchHost(llm, lambda messages, options: self._read_prompt(
             messages, options, llm.n_ctx()), self._stop_ids, self._make_room, self.pass_costs,
-            self._drafter, self.batch_pace)
+            lambda tokens, text, options: self._drafter(tokens, text, options,
+                                                        self.batch_evidence),
+            self.batch_pace)
         yield from Batch(host, take_more).events(first)
 
     def prepare_prefix(self, messages: list[Message], options: GenerateOptions,

@@ -16,7 +16,7 @@ from backends.events import Done, Event, StreamError
 from backends.frame_drafts import FrameDrafts
 from backends.pass_costs import DraftPace, PassCosts
 from backends.prefix_cache import PrefixKey, engine_prefix_key, prefix_length
-from backends.prompt_lookup import PromptLookup
+from backends.prompt_lookup import ClassEvidence, PromptLookup
 from backends.safe_tokens import EncodedPrompt
 
 
@@ -39,6 +39,7 @@ class LocalBackend:
         self.pass_costs = PassCosts()  # what this model's verify passes cost, as measured
         self.lone_pace = DraftPace()  # what the single path's drafts make of a pass, lately
         self.batch_pace = DraftPace()  # what a batch's drafts make of its steps, lately
+        self.batch_evidence = ClassEvidence()  # how batch members' drafts fared, lately
         self._prefix: _Prefix | None = None
         self._template: ChatTemplate | None = None
 
@@ -66,12 +67,13 @@ class LocalBackend:
     def plain_tokens(self, text: str) -> list[int]:
         raise NotImplementedError  # `text` as the engine's tokenizer reads it, no special tokens
 
-    def _drafter(self, tokens: list[int], prompt: str, options: GenerateOptions
-                 ) -> MeteredLookup | None:
+    def _drafter(self, tokens: list[int], prompt: str, options: GenerateOptions,
+                 shared: ClassEvidence | None = None) -> MeteredLookup | None:
         """The drafter of a generation that goes on from `tokens` (the prompt's text `prompt`),
         when drafts are verified: it also drafts from the prompt's tables rewritten and the
         tool calls it may make (backends/draft_sources.py), and a call's frame from which of
-        its parameters are written (backends/frame_drafts.py)."""
+        its parameters are written (backends/frame_drafts.py); `shared`: the evidence of the
+        generations it runs among (a batch's members)."""
         if not self.speculate:
             return None
         sources = [self.plain_tokens(text) for text in
@@ -79,7 +81,7 @@ class LocalBackend:
         # The XML call format's frame is what FrameDrafts knows (the format the model writes).
         tools = options.tools if options.tool_call_format == "xml" else []
         return MeteredLookup(tokens, self.pass_costs, sources,
-                             FrameDrafts(tools, self.plain_tokens))
+                             FrameDrafts(tools, self.plain_tokens), shared)
 
     def with_drafts(self, done: Done, drafter: MeteredLookup | None) -> Done:
         """`done`, its timings with what the drafter did when the generation verified drafts;

@@ -21,7 +21,9 @@ middling and long matches, a decaying count of drafted tokens kept and missed, a
 length that gives the most expected tokens per unit of time, or nothing when no length beats
 plain decoding. That is its back-off: once drafts stop hitting, it stops drafting. A draft it
 does not send is still scored against the tokens that come next (checking it then is free), so
-it notices when the answer starts copying again without paying for a try."""
+it notices when the answer starts copying again without paying for a try. The members of a
+batch keep that count together (ClassEvidence), so a request joining a batch starts from how
+drafts fared for the ones before it."""
 
 from __future__ import annotations
 
@@ -70,16 +72,35 @@ class LookupStats:
                 "accepted_draft_tokens": float(self.accepted)}
 
 
+class ClassEvidence:
+    """How drafts of each match class fared, lately, across the generations that share it: a
+    batch's members learn from one another and from the members before them, so a fresh
+    request starts from what drafts made in the batches just run, not from PRIORS' hopes (in a
+    batch of 4 on a CPU each member's draft costs a share of a step, so hopes cost dearly)."""
+
+    def __init__(self) -> None:
+        self._counts = [list(prior) for prior in PRIORS]  # per match class: [kept, missed]
+
+    def start(self) -> list[list[float]]:
+        """The counts a new generation's drafter starts from (its own copy)."""
+        return [list(counts) for counts in self._counts]
+
+    def learn(self, klass: int, kept: int, missed: int) -> None:
+        _fade(self._counts[klass], kept, missed)
+
+
 class PromptLookup:
     """Drafts from the token history; told how drafts fared and what passes cost, it adapts."""
 
     def __init__(self, tokens: Iterable[int], costs: PassCosts | None = None,
-                 sources: Iterable[Sequence[int]] = (), frames: FrameDrafts | None = None
-                 ) -> None:
+                 sources: Iterable[Sequence[int]] = (), frames: FrameDrafts | None = None,
+                 shared: ClassEvidence | None = None) -> None:
         """tokens: the prompt; sources: more token sequences to draft from, never read by the
         model (the prompt's sheets as the tables an answer writes: backends/draft_sources.py);
-        frames: the offered tools' call frames, drafted from the call's state."""
+        frames: the offered tools' call frames, drafted from the call's state; shared: the
+        evidence of the generations this one runs among, which it starts from and adds to."""
         self.costs = costs if costs is not None else PassCosts()
+        self._shared = shared
         self._frames = frames if frames else None
         # The history lives in one numpy buffer and is searched there: building an index of
         # a long prompt in Python would hold the GIL the window's thread needs.
@@ -89,7 +110,8 @@ class PromptLookup:
         self._history = np.empty(max(256, 2 * len(first)), dtype=np.int64)
         self._history[:len(first)] = first
         self._size = len(first)
-        self._evidence = [list(prior) for prior in PRIORS]  # per match class: [kept, missed]
+        # Per match class: [kept, missed].
+        self._evidence = shared.start() if shared else [list(prior) for prior in PRIORS]
         self._sent: list[int] = []  # the class of each token of the draft being checked
         # A draft not sent, scored as the real tokens come: (token, its class).
         self._shadow: list[tuple[int, int]] = []
@@ -157,9 +179,9 @@ class PromptLookup:
         self.costs.record(size, seconds)
 
     def _learn(self, klass: int, kept: int, missed: int) -> None:
-        evidence, fade = self._evidence[klass], DECAY ** (kept + missed)
-        evidence[0] = evidence[0] * fade + kept
-        evidence[1] = evidence[1] * fade + missed
+        _fade(self._evidence[klass], kept, missed)
+        if self._shared is not None:
+            self._shared.learn(klass, kept, missed)
 
     def _worth(self, classes: Sequence[int], shares: Sequence[float], alongside: int = 0
                ) -> int:
@@ -214,6 +236,13 @@ class PromptLookup:
             return [], [], 0
         best = int(lengths[rank == top].max())
         return guess, shares, max(best, MATCH_CLASSES[1]) if top > LONG_MATCH else best
+
+
+def _fade(counts: list[float], kept: int, missed: int) -> None:
+    """A class's [kept, missed] after `kept` + `missed` more drafted tokens' outcomes."""
+    fade = DECAY ** (kept + missed)
+    counts[0] = counts[0] * fade + kept
+    counts[1] = counts[1] * fade + missed
 
 
 def _agreed(continuations: list[list[int]]) -> tuple[list[int], list[float]]:

@@ -30,6 +30,7 @@ import llama_cpp
 from backends.llama_batch import CAPACITY
 from backends.llama_cpp import LlamaCppBackend
 from backends.pass_costs import TRUST, PassCosts
+from backends.prompt_lookup import ClassEvidence
 
 SYSTEM = {"role": "system", "content": "You are Hearth, a helpful assistant."}
 PROMPTS = [
@@ -176,6 +177,8 @@ def test_members_verify_drafts_and_answer_as_plain_decoding_does(tiny_model: Tin
         kept += done.timings["accepted_draft_tokens"]
         drafted += done.timings["drafted_tokens"]
     assert 0 < kept < drafted  # drafts saved passes, and refused ones left the KV
+    # The next batch's members start from how these members' drafts fared, not the priors.
+    assert fast.batch_evidence.start() != ClassEvidence().start()
     # The runner weighs a batch with what its drafts made of its steps; without drafts, 1.
     assert fast.batch_pace.gain > 1.0 and fast.batch_gain(4) > fast.pass_costs.batch_gain(4)
     batched(plain, requests)

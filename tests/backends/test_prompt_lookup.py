@@ -10,7 +10,7 @@ import pytest
 from backends.base import GenerateOptions
 from backends.events import Done, ReasoningDelta, TextDelta
 from backends.pass_costs import PRIOR, DraftPace, PassCosts
-from backends.prompt_lookup import PromptLookup
+from backends.prompt_lookup import ClassEvidence, PromptLookup
 from tests.support.tiny_model import TinyModel
 
 SYSTEM = {"role": "system", "content": "You are Hearth."}
@@ -142,6 +142,35 @@ def test_drafts_that_miss_stop_being_sent_and_resume_when_the_answer_copies_agai
     # seen copying them, drafting goes on, without a single draft sent to find out.
     lookup.extend(copied[12:20])
     assert lookup.propose(20)[:2] == copied[20:22]
+
+
+def test_a_batch_member_starts_from_how_drafts_fared_for_the_members_before_it() -> None:
+    """Members of a batch share their evidence: where the requests before drafted in vain, a
+    new one does not spend its first steps finding that out again; a generation that shares
+    nothing (the person's chat alone) still starts from the priors."""
+    copied = list(range(10, 40))
+    tokens = copied + [99] + copied[:12]
+    costs = PassCosts(CPU, learn=False)
+    shared = ClassEvidence()
+    first = PromptLookup(tokens, costs, shared=shared)
+    assert PromptLookup(tokens, costs, shared=shared).propose(20)  # nothing learnt yet
+    for _ in range(20):
+        draft = first.propose(20)
+        if draft:
+            first.feedback(len(draft), 0)  # the model never agrees
+    assert not PromptLookup(tokens, costs, shared=shared).propose(20)
+    assert PromptLookup(tokens, costs).propose(20)  # alone: the priors
+    # A middling match (6 tokens) is not worth a pass on the priors; once the members before
+    # were seen copying after such matches (scored, not sent), a newcomer drafts from it.
+    middling = copied + [99] + copied[:6]
+    assert not PromptLookup(middling, costs).propose(20)
+    kept = ClassEvidence()
+    copier = PromptLookup(middling, costs, shared=kept)
+    for token in copied[6:24]:
+        copier.propose(20)
+        copier.extend([token])
+    assert PromptLookup(middling, costs, shared=kept).propose(20)[:2] == copied[6:8]
+    assert not PromptLookup(middling, costs).propose(20)
 
 
 def test_drafts_kept_only_in_part_stop_being_sent() -> None:
