@@ -111,7 +111,8 @@ class PromptLookup:
         self._history[:len(first)] = first
         self._size = len(first)
         # Per match class: [kept, missed].
-        self._evidence = shared.start() if shared else [list(prior) for prior in PRIORS]
+        self._evidence = (shared.start() if shared is not None
+                          else [list(prior) for prior in PRIORS])
         self._sent: list[int] = []  # the class of each token of the draft being checked
         # A draft not sent, scored as the real tokens come: (token, its class).
         self._shadow: list[tuple[int, int]] = []
