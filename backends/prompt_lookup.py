@@ -110,9 +110,8 @@ class PromptLookup:
         self._history = np.empty(max(256, 2 * len(first)), dtype=np.int64)
         self._history[:len(first)] = first
         self._size = len(first)
-        # Per match class: [kept, missed].
-        self._evidence = (shared.start() if shared is not None
-                          else [list(prior) for prior in PRIORS])
+        # Per match class: [kept, missed]; alone, from the priors (a ClassEvidence of its own).
+        self._evidence = (shared if shared is not None else ClassEvidence()).start()
         self._sent: list[int] = []  # the class of each token of the draft being checked
         # A draft not sent, scored as the real tokens come: (token, its class).
         self._shadow: list[tuple[int, int]] = []

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import math
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -27,12 +28,12 @@ QUESTIONS = ["Q: What is the capital of Japan?\nA:", "The capital of Japan is",
 WINDOW = 512
 
 
-def perplexity(llm: object, tokens: list[int]) -> tuple[float, int]:
+def perplexity(llm: Any, tokens: list[int]) -> tuple[float, int]:
     nll, count = 0.0, 0
     for start in range(0, len(tokens) - WINDOW + 1, WINDOW):
-        llm.reset()  # type: ignore[attr-defined]
-        llm.eval(tokens[start:start + WINDOW])  # type: ignore[attr-defined]
-        logits = np.array(llm.scores[:WINDOW], dtype=np.float64)  # type: ignore[attr-defined]
+        llm.reset()
+        llm.eval(tokens[start:start + WINDOW])
+        logits = np.array(llm.scores[:WINDOW], dtype=np.float64)
         logits -= logits.max(1, keepdims=True)
         logp = logits - np.log(np.exp(logits).sum(1, keepdims=True))
         for i in range(WINDOW // 2, WINDOW - 1):  # each token read with >= 256 before it
@@ -41,13 +42,13 @@ def perplexity(llm: object, tokens: list[int]) -> tuple[float, int]:
     return math.exp(nll / count), count
 
 
-def margins(llm: object, question: str) -> str:
-    tokens = llm.tokenize(question.encode())  # type: ignore[attr-defined]
-    llm.reset()  # type: ignore[attr-defined]
-    llm.eval(tokens)  # type: ignore[attr-defined]
-    logits = np.array(llm.scores[len(tokens) - 1])  # type: ignore[attr-defined]
+def margins(llm: Any, question: str) -> str:
+    tokens = llm.tokenize(question.encode())
+    llm.reset()
+    llm.eval(tokens)
+    logits = np.array(llm.scores[len(tokens) - 1])
     top = np.argsort(-logits)[:2]
-    words = [llm.detokenize([int(t)]).decode(errors="replace") for t in top]  # type: ignore[attr-defined]
+    words = [llm.detokenize([int(t)]).decode(errors="replace") for t in top]
     return f"{words[0]!r} {logits[top[0]]:.2f} / {words[1]!r} {logits[top[1]]:.2f}"
 
 
