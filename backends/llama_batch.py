@@ -23,11 +23,11 @@ and one that does not fit in the cells left waits inside the batch, first come f
 until others end. A prompt longer than the context is refused as on the single path.
 
 Prompt-lookup drafts are verified in the batch too (backends/prompt_lookup.py, as on the single
-path): in a step where every member decodes, each one's drafter may add the tokens it expects
-next, priced by what they add to the pass beside the others' tokens, and the member keeps the
-draft tokens its own sampler picks, row by row; the rest leave its KV. Drafts are added only
-where their rows pay beside the others' (on a GPU nearly always, on a compute-bound CPU seldom),
-and free text, which drafts do not hit, adds no rows. Each step that only decodes is timed into
+path): in a step where every member decodes, the members' drafters offer the tokens they
+expect next, the pass takes the likeliest of them all where the rows they add pay (on a GPU
+nearly always; on a CPU whose kernel takes rows 4 at a time, when together they fill the next
+4), and each member keeps the draft tokens its own sampler picks, row by row; the rest leave its
+KV. Free text, which drafts do not hit, adds no rows. Each step that only decodes is timed into
 the engine's pass costs by the tokens it carries: what the drafters price their drafts with and
 the model runner weighs before it starts a batch or lets a request join one."""
 
@@ -47,7 +47,7 @@ from backends.llama_prefix import matching_tokens
 from backends.llama_state import SEQ as PERSON_SEQ
 from backends.pass_costs import DraftPace, PassCosts
 from backends.prefix_cache import common_prefix
-from backends.prompt_lookup import PromptLookup
+from backends.prompt_lookup import PromptLookup, drafts_for_pass
 from backends.safe_tokens import EncodedPrompt
 
 CAPACITY = 4
@@ -329,15 +329,18 @@ class Batch:
         return rows
 
     def _add_drafts(self, rows: list[tuple[_Member, list[int]]]) -> None:
-        """Each decoding member's draft after the pass's own tokens, priced beside all the
-        tokens the pass carries by then; its rows join the member's logits rows."""
-        for member, logits in rows:
-            if member.drafter is None:
-                continue
-            alongside = int(self._batch.batch.n_tokens) - 1
-            room = member.reserve - len(member.fed) - 1  # its cells, past the pending token
-            member.draft = member.drafter.propose(room, alongside) if room > 0 else []
-            for token in member.draft:
+        """The decoding members' drafts after the pass's own tokens, chosen together (their
+        likeliest tokens first, priced by what they add to the pass); each draft's rows join
+        its member's logits rows."""
+        drafting = [(member, member.drafter, logits) for member, logits in rows
+                    if member.drafter is not None]
+        # Each member's room: its cells, past the pending token.
+        offers = [(drafter, member.reserve - len(member.fed) - 1)
+                  for member, drafter, _logits in drafting]
+        drafts = drafts_for_pass(offers, int(self._batch.batch.n_tokens), self._host.costs)
+        for (member, _drafter, logits), draft in zip(drafting, drafts, strict=True):
+            member.draft = draft
+            for token in draft:
                 logits.append(self._put(member, token, logits=True))
 
     def _add(self, member: _Member, count: int) -> list[int]:

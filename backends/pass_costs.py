@@ -22,12 +22,12 @@ from collections import deque
 from collections.abc import Mapping
 
 # Before a size is measured: time relative to a one-token pass, measured on the full-size
-# Nanbeige4.2-3B Q8_0 on 2 cores (bench/RESULTS.md, "the cost of checking k tokens"). A size
+# Nanbeige4.2-3B Q8_0 on 2 cores with flash attention, on the AVX2 build (bench/RESULTS.md,
+# "the cost of checking k tokens", session 13; a build for AVX-512 runs 4 rows for 1.6). A size
 # missing here costs what the next larger one listed costs: odd sizes measured no cheaper
 # (Q8_0's batched kernel works on pairs of tokens, an odd one out costs a pass of its own).
-# 3 is listed at its measured cost: a batch of 3 sequences would otherwise look like a gain
-# where it is a loss (3 tokens for 3.5 steps); drafts never pick it over 4 either way.
-PRIOR = {1: 1.0, 2: 2.0, 3: 3.5, 4: 2.6, 6: 3.0, 8: 4.0, 12: 5.1, 16: 6.3}
+# 3 is listed at its measured cost, dearer than 4: drafts never pick it over 4.
+PRIOR = {1: 1.0, 2: 1.3, 3: 2.3, 4: 2.0, 6: 2.85, 8: 3.3, 12: 4.7, 16: 5.8}
 # Tokens per plain step before any generation is measured (plain decoding), weighed as this
 # many steps; and the weight of what was measured before, for each generation.
 PACE_PRIOR_PASSES = 32.0

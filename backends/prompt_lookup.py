@@ -23,13 +23,16 @@ plain decoding. That is its back-off: once drafts stop hitting, it stops draftin
 does not send is still scored against the tokens that come next (checking it then is free), so
 it notices when the answer starts copying again without paying for a try. The members of a
 batch keep that count together (ClassEvidence), so a request joining a batch starts from how
-drafts fared for the ones before it."""
+drafts fared for the ones before it, and their drafts are chosen together: a batch's pass takes
+the likeliest of all the tokens its members offer (drafts_for_pass)."""
 
 from __future__ import annotations
 
+import operator
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import accumulate
 
 import numpy as np
 
@@ -115,6 +118,8 @@ class PromptLookup:
         self._sent: list[int] = []  # the class of each token of the draft being checked
         # A draft not sent, scored as the real tokens come: (token, its class).
         self._shadow: list[tuple[int, int]] = []
+        # The draft last offered: its tokens, their classes and shares (send takes from it).
+        self._offered: tuple[list[int], list[int], list[float]] = [], [], []
         self.stats = LookupStats()
 
     def extend(self, tokens: Iterable[int]) -> None:
@@ -130,12 +135,15 @@ class PromptLookup:
             self._history[self._size] = token
             self._size += 1
 
-    def propose(self, limit: int, alongside: int = 0) -> list[int]:
-        """Up to `limit` tokens likely to come next, or none (no match, or not worth a check).
+    def propose(self, limit: int) -> list[int]:
+        """Up to `limit` tokens likely to come next, or none (no match, or not worth a check):
+        the draft of a pass that carries this generation's next token alone."""
+        return drafts_for_pass([(self, limit)], 1, self.costs)[0]
 
-        alongside: tokens of other sequences the same forward pass carries (a batch's): the
-        draft is then priced by what it adds to that pass, against the pass's tokens without it."""
-        room = min(limit, self.costs.largest - 1 - alongside)
+    def offer(self, limit: int) -> list[float]:
+        """The draft this drafter could send (at most `limit` tokens), as the chance of each
+        of its tokens being kept: that it and every token before it are right."""
+        room = min(limit, self.costs.largest - 1)
         guess, shares, match = self._lookup(room) if room > 0 else ([], [], 0)
         classes = [sum(match >= edge for edge in MATCH_CLASSES)] * len(guess)
         if self._frames is not None and room > 0:
@@ -144,11 +152,20 @@ class PromptLookup:
             if frame:
                 guess, shares = guess[:at] + frame, shares[:at] + [1.0] * len(frame)
                 classes = classes[:at] + [FRAME] * len(frame)
-        if not guess:
-            return []
-        length = self._worth(classes, shares, alongside)
+        self._offered = guess, classes, shares
+        rates = [kept / (kept + missed) for kept, missed in self._evidence]
+        # Each token is kept with its class's rate, given the ones before it were, times the
+        # share of the matches that agree on it.
+        return list(accumulate((rates[klass] * share for klass, share in
+                                zip(classes, shares, strict=True)), operator.mul))
+
+    def send(self, length: int) -> list[int]:
+        """The offer's first `length` tokens, the draft to check; with none sent the offer is
+        still scored as the real tokens come (checking it then is free)."""
+        guess, classes, shares = self._offered
+        self._offered = [], [], []
         if not length:
-            if not self._shadow:
+            if not self._shadow and guess:
                 # Scored up to where the matches part only: past a fork a miss says nothing
                 # of how well matches of this class predict.
                 agreed = next((i for i, share in enumerate(shares) if share < 1.0), len(guess))
@@ -183,27 +200,6 @@ class PromptLookup:
         if self._shared is not None:
             self._shared.learn(klass, kept, missed)
 
-    def _worth(self, classes: Sequence[int], shares: Sequence[float], alongside: int = 0
-               ) -> int:
-        """The draft length with the most expected tokens per unit of time, 0 for none.
-
-        Each drafted token is kept with its class's rate p, given the ones before it were,
-        times the share of the matches that agree on it: d drafted tokens that all agree
-        yield 1 + p + ... + p^d tokens for one pass over d + 1. Beside `alongside` other
-        sequences' tokens (one each), the pass gives alongside + those tokens for a pass over
-        alongside + d + 1, against alongside + 1 tokens for a pass without the draft."""
-        rates = [kept / (kept + missed) for kept, missed in self._evidence]
-        relative = self.costs.relative
-        plain = (alongside + 1) / relative(alongside + 1)  # tokens per one-token pass's time
-        best, best_gain, expected, chance = 0, MIN_GAIN, 1.0, 1.0
-        for length, (klass, share) in enumerate(zip(classes, shares, strict=True), 1):
-            chance *= rates[klass] * share
-            expected += chance
-            gain = (alongside + expected) / relative(alongside + length + 1) / plain
-            if gain > best_gain:
-                best, best_gain = length, gain
-        return best
-
     def _lookup(self, size: int) -> tuple[list[int], list[float], int]:
         """What followed the earlier occurrences of the last tokens that match furthest back
         (the way most of them go: _agreed), the share of them that agree at each token, and
@@ -236,6 +232,32 @@ class PromptLookup:
             return [], [], 0
         best = int(lengths[rank == top].max())
         return guess, shares, max(best, MATCH_CLASSES[1]) if top > LONG_MATCH else best
+
+
+def drafts_for_pass(drafters: Sequence[tuple[PromptLookup, int]], base: int,
+                    costs: PassCosts) -> list[list[int]]:
+    """Each drafter's draft (at most its limit) for one forward pass that carries `base`
+    tokens already, one per generation (the person's answer alone: 1; a batch: its members').
+
+    Of all the tokens they offer, likeliest first, the pass takes the number that gives the
+    most expected tokens per unit of time, and none unless that beats the pass without them by
+    MIN_GAIN: n tokens kept with chances c1..cn yield base + c1 + ... + cn tokens for a pass
+    over base + n. Chosen together, a batch's members share the rows a kernel computes at
+    once: on a CPU whose kernel takes rows 4 at a time, four members' likely tokens fill a
+    second tile that none of them would pay for alone."""
+    room = costs.largest - base
+    offers = sorted(((chance, index) for index, (drafter, limit) in enumerate(drafters)
+                     for chance in drafter.offer(min(limit, room))),
+                    key=lambda offer: -offer[0])[:max(room, 0)]  # stable: each one's in order
+    plain = base / costs.relative(base)  # tokens per one-token pass's time without drafts
+    best, best_gain, expected = 0, MIN_GAIN, float(base)
+    for count, (chance, _index) in enumerate(offers, 1):
+        expected += chance
+        gain = expected / costs.relative(base + count) / plain
+        if gain > best_gain:
+            best, best_gain = count, gain
+    taken = Counter(index for _chance, index in offers[:best])
+    return [drafter.send(taken[index]) for index, (drafter, _limit) in enumerate(drafters)]
 
 
 def _fade(counts: list[float], kept: int, missed: int) -> None:
