@@ -321,9 +321,13 @@ class ModelRunner:
             if not job.future.set_running_or_notify_cancel():
                 return
             try:
-                job.future.set_result(job.call())
+                result = job.call()
             except BaseException as exc:  # noqa: BLE001 - handed to the caller via the future
+                self._settled()
                 job.future.set_exception(_as_backend_error(exc))
+            else:
+                self._settled()
+                job.future.set_result(result)
         elif job.handle is not None and job.options is not None:
             # Alone on the single path (prompt-lookup drafts, its KV) unless a batch pays.
             engine = self._batch_engine(job) if self._peers_wait() else None
@@ -333,6 +337,13 @@ class ModelRunner:
                 self._generate_batch(job, engine, peers)
             else:
                 self._generate(job, job.handle, job.options)
+
+    def _settled(self) -> None:
+        """The running call's work is over, before its future says so: what its callbacks
+        queue at once (`hearth serve` says "ready" from the load's; a client then asks) waits
+        behind nothing, and the load no longer counts as running."""
+        with self._cond:
+            self._running = None
 
     def _generate(self, job: _Job, handle: RequestHandle, options: GenerateOptions) -> None:
         handle._position = 0

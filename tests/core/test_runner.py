@@ -184,6 +184,26 @@ def test_loading_a_new_model_unloads_the_previous(runner: ModelRunner) -> None:
     assert rec.finished.wait(WAIT) and rec.text() == "new"
 
 
+def test_a_request_sent_the_moment_the_model_is_loaded_waits_behind_nothing(
+        runner: ModelRunner) -> None:
+    """`hearth serve` prints "ready" from the load's done callback and a client asks at once:
+    its queue position is 0, not 1 for a load that has finished."""
+    gate = threading.Event()
+    runner.call(lambda: gate.wait(WAIT))  # the load runs only once its callback is in place
+    loaded = runner.load(GatedBackend(["hi"]))
+    seen: list[tuple[int, bool]] = []
+    asked = threading.Event()
+
+    def on_loaded(_future: object) -> None:  # on the runner thread, as the load ends
+        seen.append((ask(runner, "first")[1].position, runner.loading))
+        asked.set()
+
+    loaded.add_done_callback(on_loaded)
+    gate.set()
+    assert asked.wait(WAIT)
+    assert seen == [(0, False)]
+
+
 def test_a_failed_load_comes_back_as_a_readable_error(runner: ModelRunner) -> None:
     future = runner.load(GatedBackend([], fail_on_load=True))
     with pytest.raises(BackendError, match="No model file"):
