@@ -2,10 +2,10 @@
 
 Checking a draft of k tokens takes one forward pass over k + 1 tokens, and on a CPU that pass is
 far from free: on 2 cores, llama.cpp's batched kernels work on 2 or 4 columns at a time, so 2-3
-tokens cost 2-3.5x one token while 4 cost 2.6x, and 16 cost 6.3x on the full-size Nanbeige
-Q8_0 (bench/bench_verify_cost.py). The price depends on the model's quantization, the machine
-and its load, so each engine times its own passes and the drafter weighs a draft's expected
-tokens against these figures (backends/prompt_lookup.py).
+tokens cost 1.3-2.3x one token while 4 cost 2.0x, and 16 cost 5.8x on the full-size Nanbeige
+Q8_0 with flash attention (bench/bench_verify_cost.py). The price depends on the model's
+quantization, the machine and its load, so each engine times its own passes and the drafter
+weighs a draft's expected tokens against these figures (backends/prompt_lookup.py).
 
 A batch step that decodes one token of each of k sequences pushes k rows through the same
 matmuls as a pass checking k tokens, and costs about the same: the batched engines time their

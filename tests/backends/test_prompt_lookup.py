@@ -229,7 +229,7 @@ def timed(costs: PassCosts, size: int, seconds: float) -> None:
 
 def test_sizes_not_yet_run_are_priced_like_the_next_larger_size_measured() -> None:
     """A GPU that measured 4 tokens at 1.15 one-token passes prices 2 and 3 as cheaply (not
-    the CPU prior's 2.0 and 3.5), so they get tried; a CPU that measured 4 at its prior keeps
+    the CPU prior's 1.3 and 2.3), so they get tried; a CPU that measured 4 at its prior keeps
     the prior's shape, 3 dearer than 4; a dear 4 makes 2 dear too (on the line)."""
     gpu = PassCosts()
     timed(gpu, 1, 0.01)

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from backends.pass_costs import DraftPace, PassCosts
 
-# llama.cpp on 2 CPU cores (bench/RESULTS.md): 2 sequences gain nothing, 3 lose, 4 gain 1.54x.
+# llama.cpp on 2 CPU cores without flash attention (bench/RESULTS.md, before session 12): 2
+# sequences gain nothing, 3 lose, 4 gain 1.54x (a dear CPU; with it 4 gain 2.0-2.5x).
 CPU_LIKE = {1: 1.0, 2: 2.0, 3: 3.6, 4: 2.6}
 # A GPU or Apple Silicon: a step reads the weights once for every row, so 4 cost about one.
 GPU_LIKE = {1: 1.0, 2: 1.05, 3: 1.1, 4: 1.15}
