@@ -102,8 +102,9 @@ class PassCosts:
         """Seconds on the line between the measured sizes around `size` (0 with none below).
         Off the kernels' multiples a pass costs at least its share of that line: on a CPU
         whose kernel takes rows 4 at a time, 5 and 6 rows cost 1.6-1.7 of 4 where 8 cost
-        1.6 (bench/RESULTS.md, session 12), while the prior prices 5 and 6 at 1.15 of 4: a
-        batch's drafts that make those sizes were sent on that price until each was measured."""
+        1.6 (bench/RESULTS.md, session 12), while the prior's shape alone (the next size listed,
+        scaled as the next measured one) priced them as low as 1.15 of 4: a batch's drafts that
+        make those sizes were sent on that price until each was measured."""
         measured = self._figures
         smaller = [k for k in measured if k < size]
         if not smaller:

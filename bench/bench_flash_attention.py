@@ -20,9 +20,8 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 MODEL = ROOT / "tests" / ".cache" / "gemma3-270m" / "gemma-3-270m-q4_k_m.gguf"
-F32, F16 = 0, 1  # ggml types
-SETTINGS = {"f16 KV, plain": (F16, False), "f16 KV, flash": (F16, True),
-            "f32 KV, plain": (F32, False), "f32 KV, flash": (F32, True)}
+SETTINGS = {"f16 KV, plain": ("f16", False), "f16 KV, flash": ("f16", True),
+            "f32 KV, plain": ("f32", False), "f32 KV, flash": ("f32", True)}
 QUESTIONS = ["Q: What is the capital of Japan?\nA:", "The capital of Japan is",
              "Question: What is the capital of France?\nAnswer:", "Monday, Tuesday, Wednesday,"]
 WINDOW = 512
@@ -59,10 +58,13 @@ def main() -> None:
     args = parser.parse_args()
     from llama_cpp import Llama
 
+    from backends.llama_cpp import KV_GGML_TYPES
+
     text = Path(args.text).read_text(encoding="utf-8")
     for name, (kv, flash) in SETTINGS.items():
-        llm = Llama(args.model, n_ctx=WINDOW, n_threads=2, n_threads_batch=2, type_k=kv,
-                    type_v=kv, flash_attn=flash, logits_all=True, verbose=False)
+        ggml_type = KV_GGML_TYPES[kv]
+        llm = Llama(args.model, n_ctx=WINDOW, n_threads=2, n_threads_batch=2, type_k=ggml_type,
+                    type_v=ggml_type, flash_attn=flash, logits_all=True, verbose=False)
         ppl, count = perplexity(llm, llm.tokenize(text.encode())[:4 * WINDOW])
         print(f"{name}: perplexity {ppl:.4f} over {count} tokens", flush=True)
         for question in QUESTIONS:
