@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -10,6 +12,8 @@ import pytest
 from app.core.history import HistoryStore
 from app.core.paths import Paths
 from app.main import main
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -134,3 +138,21 @@ def test_unwritable_output_is_reported(chats, capsys, tmp_path: Path) -> None:  
 def test_empty_id_is_refused(chats, capsys) -> None:  # type: ignore[no-untyped-def]
     assert main(["history", "delete", ""]) == 2
     assert capsys.readouterr().err == "hearth: no conversation id given\n"
+
+
+# Each costs tens to hundreds of milliseconds to import and no list needs it: the assistant, its
+# tool schemas and chat template, the engines.
+NOT_FOR_A_LIST = ("app.core.assistant", "jsonschema", "jinja2", "backends.llama_cpp",
+                  "backends.mlx_backend", "llama_cpp", "skills.documents")
+
+
+def test_listing_does_not_load_the_assistant(chats) -> None:  # type: ignore[no-untyped-def]
+    # A fresh process, as a person runs it: `hearth history list` answered in ~0.9 s, most of it
+    # importing `hearth ask`'s assistant while building the command line.
+    script = ("import json, sys\nfrom app.main import main\ncode = main(['history', 'list'])\n"
+              "print('MODULES ' + json.dumps(sorted(sys.modules)))\nsys.exit(code)\n")
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120, check=True)
+    listing, modules = done.stdout.split("MODULES ")
+    assert [line.split()[-1] for line in listing.splitlines()] == ["Garden", "Taxes"]
+    assert sorted(set(json.loads(modules)) & set(NOT_FOR_A_LIST)) == []

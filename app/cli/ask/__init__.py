@@ -5,9 +5,12 @@ Tests replace the model with the hidden `--engine scripted --script FILE` (app/c
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
-from app.cli.ask.commands import run_ask, run_chat
 from app.cli.engine_options import add_engine_options
+
+if TYPE_CHECKING:
+    from app.main import Hearth
 
 
 def _model_options(parser: argparse.ArgumentParser) -> None:
@@ -36,6 +39,19 @@ def _positive(text: str) -> int:
     return value
 
 
+def _run_ask(args: argparse.Namespace, hearth: Hearth) -> int:
+    # Imported when asked: the assistant's modules would cost every other command ~0.5 s.
+    from app.cli.ask.commands import run_ask
+
+    return run_ask(args, hearth)
+
+
+def _run_chat(args: argparse.Namespace, hearth: Hearth) -> int:
+    from app.cli.ask.commands import run_chat
+
+    return run_chat(args, hearth)
+
+
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     ask = sub.add_parser("ask", help="ask one question and stream the answer")
     ask.add_argument("question", help="what to ask")
@@ -43,9 +59,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     ask.add_argument("--conversation", metavar="ID", help="continue a saved conversation")
     ask.add_argument("--print-prompt", action="store_true",
                      help="show the exact prompt text the engine is sent")
-    ask.set_defaults(func=run_ask)
+    ask.set_defaults(func=_run_ask)
 
     chat = sub.add_parser("chat", help="chat in the terminal (/new, /quit; Ctrl+C stops)")
     _model_options(chat)
     chat.add_argument("--conversation", metavar="ID", help="continue a saved conversation")
-    chat.set_defaults(func=run_chat)
+    chat.set_defaults(func=_run_chat)
