@@ -49,6 +49,8 @@ build() {  # llama-cpp-python with CUDA for this GPU only, into $WORK/site
     [ -d "$WORK/src" ] || { mkdir -p "$WORK/src" && tar -xzf "$DEV/llama_src.tar.gz" -C "$WORK/src"; }
     local arch
     arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d .)
+    # CMake finds nvcc on PATH, else where CUDA installs it.
+    export CUDACXX="${CUDACXX:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}"
     CMAKE_ARGS="-DGGML_CUDA=on -DCMAKE_CUDA_ARCHITECTURES=${arch}-real -DGGML_NATIVE=on" \
     CMAKE_BUILD_PARALLEL_LEVEL=$(nproc) \
         python3 -m pip install -q --no-index --no-deps --no-build-isolation --no-cache-dir \
