@@ -311,8 +311,7 @@ class ModelRunner:
             try:
                 self._run(job)
             finally:
-                with self._cond:
-                    self._running = None
+                self._settled()
             self._renumber()
         self._unload_current()
 
@@ -339,9 +338,9 @@ class ModelRunner:
                 self._generate(job, job.handle, job.options)
 
     def _settled(self) -> None:
-        """The running call's work is over, before its future says so: what its callbacks
-        queue at once (`hearth serve` says "ready" from the load's; a client then asks) waits
-        behind nothing, and the load no longer counts as running."""
+        """The running job's work is over. A call settles before its future says so: what its
+        callbacks queue at once (`hearth serve` says "ready" from the load's; a client then
+        asks) waits behind nothing, and the load no longer counts as running."""
         with self._cond:
             self._running = None
 
