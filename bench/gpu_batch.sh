@@ -19,15 +19,16 @@ WORK=bench/.cache/gpu
 # What Hearth's runtime needs that the device image lacks (pure-Python wheels).
 WHEELS=(gguf diskcache)
 
+installed() {  # NAME==VERSION of the package this checkout's .venv runs
+    .venv/bin/python -c "import importlib.metadata as m; print('$1==' + m.version('$1'))"
+}
+
 prepare() {
-    local py=.venv/bin/python version
-    version=$($py -c 'import importlib.metadata as m; print(m.version("llama_cpp_python"))')
+    local py=.venv/bin/python
     rm -rf "$DEV" && mkdir -p "$DEV/whl" "$DEV/dl"
-    $py -m pip download -q --no-deps --no-binary :all: "llama-cpp-python==$version" -d "$DEV/dl"
+    $py -m pip download -q --no-deps --no-binary :all: "$(installed llama-cpp-python)" -d "$DEV/dl"
     for name in "${WHEELS[@]}"; do
-        $py -m pip download -q --no-deps --only-binary :all: \
-            "$name==$($py -c "import importlib.metadata as m; print(m.version('$name'))")" \
-            -d "$DEV/whl"
+        $py -m pip download -q --no-deps --only-binary :all: "$(installed "$name")" -d "$DEV/whl"
     done
     tar -xzf "$DEV"/dl/llama_cpp_python-*.tar.gz -C "$DEV/dl"
     local src
