@@ -12,7 +12,8 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-os.environ["HEARTH_HOME"] = tempfile.mkdtemp(prefix="hearth-quit-")
+HOME = tempfile.TemporaryDirectory(prefix="hearth-quit-", ignore_cleanup_errors=True)  # gone at exit
+os.environ["HEARTH_HOME"] = HOME.name
 
 
 def main() -> None:

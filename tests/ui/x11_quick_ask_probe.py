@@ -11,7 +11,8 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 os.environ["QT_QPA_PLATFORM"] = "xcb"
-os.environ["HEARTH_HOME"] = tempfile.mkdtemp(prefix="hearth-x11-")
+HOME = tempfile.TemporaryDirectory(prefix="hearth-x11-", ignore_cleanup_errors=True)  # gone at exit
+os.environ["HEARTH_HOME"] = HOME.name
 
 
 def main() -> None:
