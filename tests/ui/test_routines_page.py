@@ -12,6 +12,7 @@ from PySide6.QtCore import QDate, QDateTime, Qt, QTime
 from PySide6.QtWidgets import QMessageBox, QPushButton
 
 from app.core.routines import Schedule
+from app.ui.i18n import ui_locale
 from app.ui.pages.calendar.view import CalendarView
 from app.ui.shell.services import Services
 from skills.common.clock import local_timezone_name
@@ -205,6 +206,51 @@ def test_a_routine_notification_opens_its_conversation(ctx: Any, qtbot: Any,
     desktop.notifier.opened.emit(shown.key)  # the notification's Open (or a click on it)
     assert desktop.window.isVisible()
     assert desktop.window.chat.conversation_id == conversation.id
+    desktop.ctx.ops.wait(WAIT_MS)
+    desktop.detach()
+    desktop.theme.setParent(None)  # leave the application as the next test expects it
+    desktop.setParent(None)
+    QApplication.instance().setStyleSheet("")
+    QApplication.instance().setPalette(QPalette())
+
+
+def test_the_open_routines_page_shows_what_ran_on_its_own_time(
+        ctx: Any, qtbot: Any, backend: Any, monkeypatch: Any) -> None:
+    """The page stays open while a routine runs by itself: its next run moves on and its run
+    history has the run; a routine made meanwhile (in a chat) is there on coming back."""
+    from PySide6.QtGui import QPalette
+    from PySide6.QtWidgets import QApplication
+
+    from app.ui.pages.routine_editor import when_text
+    from app.ui.shell.desktop import Desktop
+
+    monkeypatch.setattr("app.ui.shell.desktop.tray_available", lambda: False)
+    desktop = Desktop(QApplication.instance(), ctx.hearth)
+    qtbot.addWidget(desktop.window)
+    qtbot.addWidget(desktop.quick)
+    window = desktop.window
+    window.show()
+    page = routines_page(qtbot, window)
+    qtbot.waitUntil(lambda: "No routines yet" in page.status.text(), timeout=WAIT_MS)
+    zone = local_timezone_name()
+    now = datetime.now(ZoneInfo(zone))
+    due = (now - timedelta(seconds=30)).replace(second=0, microsecond=0, tzinfo=None)
+    ctx.hearth.routines.add("Water", "Remind me to water the plants",
+                            Schedule(due, zone, "FREQ=DAILY"), now - timedelta(minutes=5))
+    backend.queue(answer("Ok.", "Time to water the plants."), TITLE)
+    with qtbot.waitSignal(desktop.services.routine_ran, timeout=WAIT_MS):
+        desktop.services.check_routines()  # what the timer does while the page is open
+    following = when_text(ui_locale(ctx.translations), due + timedelta(days=1))
+    qtbot.waitUntil(lambda: page.table.rowCount() == 1
+                    and page.table.item(0, 2).text() == following, timeout=WAIT_MS)
+    assert page.history.count() == 1  # nothing chosen: every routine's runs, named
+    assert page.history.item(0).text().startswith("Water · ")
+    assert page.history.item(0).text().endswith("Done")
+    window.show_page("chat")
+    ctx.hearth.routines.add("Post", "Check the post", Schedule(due + timedelta(days=2), zone),
+                            now)  # as the chat's add_routine tool makes one
+    window.show_page("routines")
+    qtbot.waitUntil(lambda: page.table.rowCount() == 2, timeout=WAIT_MS)
     desktop.ctx.ops.wait(WAIT_MS)
     desktop.detach()
     desktop.theme.setParent(None)  # leave the application as the next test expects it

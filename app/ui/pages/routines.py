@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -47,6 +48,7 @@ class RoutinesView(QWidget):
         self.routines: list[Any] = []
         self.runs: list[Any] = []
         self._reads = 0
+        self._shown_once = False
         self._tr = Retranslator(self)
         self.title = page_title()
         self._tr(lambda: self.title.setText(self.tr("Routines")))
@@ -105,6 +107,12 @@ class RoutinesView(QWidget):
         return hbox(*self._actions, None)
 
     # -- reading --------------------------------------------------------------------------
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802
+        super().showEvent(event)
+        if self._shown_once:  # coming back: routines made in a chat, runs and times since
+            self.refresh()
+        self._shown_once = True
+
     def refresh(self) -> None:
         store, scheduler = self.ctx.lazy("routines"), self.ctx.lazy("scheduler")
 
@@ -150,11 +158,14 @@ class RoutinesView(QWidget):
                                   else self.tr("Pause"))
         self.history.clear()
         locale = ui_locale(self.ctx.translations)
+        names = {each.id: each.title for each in self.routines}
         for run in self.runs:
-            if routine is None or run.routine_id != routine.id:
+            if routine is not None and run.routine_id != routine.id:
                 continue
             text = f"{when_text(locale, run.due.astimezone().replace(tzinfo=None))} · " \
                    f"{self.status_text(run.status)}"
+            if routine is None and run.routine_id in names:  # every routine's runs: say whose
+                text = f"{names[run.routine_id]} · {text}"
             item = QListWidgetItem(text)
             item.setData(CONVERSATION_ROLE, run.conversation_id)
             self.history.addItem(item)

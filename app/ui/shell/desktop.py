@@ -214,6 +214,7 @@ class Desktop(QObject):
 
     def _routine_ran(self, title: str, text: str, key: str) -> None:
         self.window.sidebar.reload()  # its new conversation
+        self.window.refresh_page("routines")  # its next run and its run history
         self.notifier.notify(title, text, key=key)
 
     def _open_reminder(self, key: str = "") -> None:

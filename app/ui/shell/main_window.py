@@ -307,6 +307,13 @@ class MainWindow(QMainWindow):
             self.pages.addWidget(page)
         self.pages.setCurrentWidget(page)
 
+    def refresh_page(self, key: str) -> None:
+        """A page already built reads again what changed behind it (a routine ran on its own
+        time); one not built yet reads everything when it is first shown."""
+        page = self._lazy_pages.get(key)
+        if page is not None:
+            page.refresh()  # type: ignore[attr-defined]
+
     def show_files(self, query: str = "") -> None:
         """The Files view with this search (from quick ask or the menu)."""
         self.show_page("files")
