@@ -43,11 +43,16 @@ def desktop() -> Iterator[dict[str, str]]:
             manager.wait(10)
 
 
-def test_quick_ask_has_no_taskbar_button_and_no_black_corners(desktop) -> None:
-    done = subprocess.run([sys.executable, str(PROBE)], env=desktop, capture_output=True,
+@pytest.mark.parametrize("look", ["light", "dark"])
+def test_quick_ask_has_no_taskbar_button_and_no_black_corners(desktop, look: str) -> None:
+    done = subprocess.run([sys.executable, str(PROBE), look], env=desktop, capture_output=True,
                           text=True, timeout=60)
     assert done.returncode == 0, done.stderr[-2000:]
     seen = json.loads(done.stdout.strip().splitlines()[-1])
     assert "_NET_WM_STATE_SKIP_TASKBAR" in seen["state"]  # the window manager agreed
     assert seen["composited"] is False  # openbox alone: a translucent margin would be black
     assert seen["masked"] and seen["mask_corner_open"]  # so the corners are cut away
+    # ...and the soft edge of the rounded border the mask keeps lies on the window colour:
+    # on the black margin it showed as a dark jagged rim along each corner.
+    assert seen["corner_darkest"] is not None, "the box never showed on the X server"
+    assert seen["corner_darkest"] >= min(seen["window"], seen["border"]) - 12, seen

@@ -19,6 +19,8 @@ from PySide6.QtGui import (
     QGuiApplication,
     QKeyEvent,
     QKeySequence,
+    QPainter,
+    QPaintEvent,
     QResizeEvent,
     QShortcut,
 )
@@ -162,6 +164,13 @@ class QuickAsk(QWidget):
         path = QPainterPath()
         path.addRoundedRect(self.frame.geometry().toRectF(), 14, 14)
         self.setMask(QRegion(path.toFillPolygon().toPolygon()))
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802
+        # Without a compositor the see-through margin is black: what the rounded mask keeps of
+        # it (the soft edge of the frame's border) must lie on the window colour, not on black.
+        if self._composited is False:
+            QPainter(self).fillRect(self.rect(), self.palette().window())
+        super().paintEvent(event)
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
         super().resizeEvent(event)
