@@ -151,3 +151,26 @@ def test_ctrl_k_then_down_enters_the_results_with_a_focus_ring(window, qtbot) ->
     assert ring_pixels(sidebar.list) > 40
     sidebar.search.setFocus()
     assert ring_pixels(sidebar.list) < 40  # only while the list has the focus
+
+
+def test_the_page_on_screen_is_marked_in_the_sidebar(window, qtbot) -> None:
+    """Routines, then Settings and its dialog closed: Routines is still the page marked (it
+    was Settings, by the keyboard focus a click left on it); a chat marks none."""
+    nav = window.sidebar.nav_buttons
+    marked = lambda: [key for key, button in nav.items() if button.isChecked()]  # noqa: E731
+    assert marked() == []
+    qtbot.mouseClick(nav["routines"], Qt.MouseButton.LeftButton)
+    assert window.pages.currentWidget().objectName() == "routinesPage"
+    assert marked() == ["routines"]
+    qtbot.mouseClick(nav["routines"], Qt.MouseButton.LeftButton)  # again: it stays marked
+    assert marked() == ["routines"]
+    qtbot.mouseClick(nav["settings"], Qt.MouseButton.LeftButton)
+    dialog = window._dialogs["settings"]
+    assert dialog.isVisible()
+    dialog.reject()
+    assert marked() == ["routines"] and not nav["settings"].hasFocus()
+    QTest.keySequence(window, QKeySequence("Ctrl+3"))  # View > Calendar
+    assert marked() == ["calendar"]
+    QTest.keySequence(window, QKeySequence("Ctrl+1"))  # View > Chat
+    assert marked() == []
+    assert window.ctx.ops.wait(WAIT_MS)

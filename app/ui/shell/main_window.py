@@ -119,8 +119,7 @@ class MainWindow(QMainWindow):
         row.addWidget(self.model_picker)
         column.addWidget(self.chat_header)
         column.addWidget(pages, 1)
-        pages.currentChanged.connect(
-            lambda _i: self.chat_header.setVisible(pages.currentWidget() is self.chat))
+        pages.currentChanged.connect(lambda _i: self._page_changed())
         return box
 
     def _forget_idle_models_dialog(self) -> None:
@@ -306,6 +305,13 @@ class MainWindow(QMainWindow):
             self._lazy_pages[key] = page
             self.pages.addWidget(page)
         self.pages.setCurrentWidget(page)
+        self._page_changed()  # also when it was on screen already: a click unmarked it
+
+    def _page_changed(self) -> None:
+        shown = self.pages.currentWidget()
+        self.chat_header.setVisible(shown is self.chat)
+        keys = [key for key, page in self._lazy_pages.items() if page is shown]
+        self.sidebar.mark_page(keys[0] if keys else "chat")
 
     def refresh_page(self, key: str) -> None:
         """A page already built reads again what changed behind it (a routine ran on its own

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QMenu,
+    QPushButton,
     QStackedWidget,
     QVBoxLayout,
     QWidget,
@@ -146,11 +147,22 @@ class Sidebar(QWidget):
             "library": lambda: self.tr("Library"), "files": lambda: self.tr("Files"),
             "calendar": lambda: self.tr("Calendar"), "routines": lambda: self.tr("Routines"),
             "models": lambda: self.tr("Models"), "settings": lambda: self.tr("Settings")}
+        self.nav_buttons: dict[str, QPushButton] = {}
         for key, text in texts.items():
             button = tr_button(self._tr, text, partial(self.page_requested.emit, key), named=True)
             button.setObjectName("nav")
+            # Marked while its page is on screen (models and settings open dialogs); a click
+            # leaves the keyboard focus where it was, so the focus ring shows only on Tab.
+            button.setCheckable(key not in ("models", "settings"))
+            button.setFocusPolicy(Qt.FocusPolicy.TabFocus)
+            self.nav_buttons[key] = button
             column.addWidget(button)
         return nav
+
+    def mark_page(self, key: str) -> None:
+        """Mark the page on screen ("chat": none of them)."""
+        for name, button in self.nav_buttons.items():
+            button.setChecked(name == key)
 
     # -- list ---------------------------------------------------------------------------------
     def reload(self) -> None:
