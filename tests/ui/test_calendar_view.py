@@ -214,3 +214,23 @@ def test_the_next_month_is_fetched_ahead_and_a_change_meanwhile_still_shows(
     with qtbot.waitSignal(view.shown, timeout=WAIT_MS):
         view.step(1)
     assert {"Dentist", "Plumber"} <= {o.event.title for o in view.month_grid.occurrences}
+
+
+def test_a_week_chip_keeps_its_title_whole_in_a_narrow_column(ctx, view, qtbot) -> None:
+    """The window at its usual size leaves a week column ~65 px: "17:00 Dentist" came out as
+    "17:00 Den…". The title goes first, the time and place under it where the chip has room."""
+    from app.ui.pages.calendar.grids import chip_lines, timed_text
+
+    view.resize(900, 700)
+    add(ctx, "Dentist", at(MONDAY + timedelta(days=3), 17), location="Rua Augusta 12")
+    add(ctx, "Call", at(MONDAY + timedelta(days=4), 9), minutes=20)
+    show(qtbot, view, "week")
+    qtbot.waitUntil(lambda: len(view.time_grid.occurrences) == 2, timeout=WAIT_MS)
+    grid = view.time_grid
+    hour, short = hit(view, "Dentist"), hit(view, "Call")
+    metrics = grid.fontMetrics()
+    assert metrics.horizontalAdvance("17:00 Dentist") > hour.rect.width() - 9  # it is narrow
+    lines = [text for _place, text in chip_lines(metrics, hour.rect, timed_text(hour.occ))]
+    assert lines[:2] == ["Dentist", f"{at(MONDAY, 17):%H:%M}"]
+    assert [text for _p, text in chip_lines(metrics, short.rect, timed_text(short.occ))] == [
+        "Call"]  # twenty minutes hold one line: the title

@@ -10,7 +10,15 @@ from datetime import date, datetime, time, timedelta
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPoint, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QContextMenuEvent, QFont, QMouseEvent, QPainter, QPaintEvent
+from PySide6.QtGui import (
+    QColor,
+    QContextMenuEvent,
+    QFont,
+    QFontMetrics,
+    QMouseEvent,
+    QPainter,
+    QPaintEvent,
+)
 from PySide6.QtWidgets import QMenu, QWidget
 
 if TYPE_CHECKING:
@@ -21,6 +29,28 @@ HOUR_PX = 44
 GUTTER = 56
 DAY_HEADER = 26
 RESIZE_EDGE = 4  # the resize handle: this many pixels at the end, whatever the block's height
+
+
+def chip_lines(metrics: QFontMetrics, rect: QRectF, text: str) -> list[tuple[QRectF, str]]:
+    """Where each line of a chip's text goes, elided to its width: one line a piece (title,
+    time, place), as many as the chip's height holds, so a narrow week column keeps the title
+    whole instead of "17:00 Den…"."""
+    inner = rect.adjusted(6, 1, -3, -1)
+    placed: list[tuple[QRectF, str]] = []
+    for number, line in enumerate(text.split("\n")):
+        top = inner.top() + number * metrics.lineSpacing()
+        if number and top + metrics.height() > inner.bottom() + 1:
+            break
+        placed.append((QRectF(inner.left(), top, inner.width(), metrics.height()),
+                       metrics.elidedText(line, Qt.TextElideMode.ElideRight,
+                                          int(inner.width()))))
+    return placed
+
+
+def timed_text(occ: Occurrence) -> str:
+    """A timed chip's lines in the day and week grids: title, start, place."""
+    lines = [occ.event.title, f"{local(occ.start):%H:%M}", occ.event.location]
+    return "\n".join(filter(None, lines))
 
 
 def local(value: When) -> datetime:
@@ -119,10 +149,8 @@ class _Grid(QWidget):
             font = painter.font()
             font.setStrikeOut(True)
             painter.setFont(font)
-        inner = rect.adjusted(6, 1, -3, -1)
-        painter.drawText(inner, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop,
-                         painter.fontMetrics().elidedText(text, Qt.TextElideMode.ElideRight,
-                                                          int(inner.width())))
+        for place, line in chip_lines(painter.fontMetrics(), rect, text):
+            painter.drawText(place, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop, line)
         if cancelled:
             font.setStrikeOut(False)
             painter.setFont(font)
@@ -394,8 +422,7 @@ class TimeGrid(_Grid):
         self.hits = self._layout()
         timed = [h for h in self.hits if not h.occ.event.all_day]
         for hit in timed:
-            self._chip(painter, hit.rect, hit.occ, f"{local(hit.occ.start):%H:%M} "
-                                                   f"{hit.occ.event.title}")
+            self._chip(painter, hit.rect, hit.occ, timed_text(hit.occ))
             if hit.ends_here and hit.rect.height() >= 3 * RESIZE_EDGE:
                 painter.setPen(Qt.PenStyle.NoPen)  # the resize handle, where it is grabbed
                 painter.setBrush(self._colours[0])
