@@ -219,7 +219,7 @@ def test_the_next_month_is_fetched_ahead_and_a_change_meanwhile_still_shows(
 def test_a_week_chip_keeps_its_title_whole_in_a_narrow_column(ctx, view, qtbot) -> None:
     """The window at its usual size leaves a week column ~65 px: "17:00 Dentist" came out as
     "17:00 Den…". The title goes first, the time and place under it where the chip has room."""
-    from app.ui.pages.calendar.grids import chip_lines, timed_text
+    from app.ui.pages.calendar.grids import chip_lines, month_text, timed_text
 
     view.resize(900, 700)
     add(ctx, "Dentist", at(MONDAY + timedelta(days=3), 17), location="Rua Augusta 12")
@@ -234,3 +234,9 @@ def test_a_week_chip_keeps_its_title_whole_in_a_narrow_column(ctx, view, qtbot) 
     assert lines[:2] == ["Dentist", f"{at(MONDAY, 17):%H:%M}"]
     assert [text for _p, text in chip_lines(metrics, short.rect, timed_text(short.occ))] == [
         "Call"]  # twenty minutes hold one line: the title
+    show(qtbot, view, "month")  # the month: the time where it fits, else the title alone
+    start = f"{at(MONDAY, 17):%H:%M}"
+    for width, shown in ((900, "Dentist"), (2400, f"{start} Dentist")):
+        view.resize(width, 700)
+        chip = hit(view, "Dentist")
+        assert month_text(chip.occ, metrics, chip.rect.width() - 9) == shown

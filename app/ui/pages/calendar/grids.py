@@ -53,6 +53,14 @@ def timed_text(occ: Occurrence) -> str:
     return "\n".join(filter(None, lines))
 
 
+def month_text(occ: Occurrence, metrics: QFontMetrics, width: float) -> str:
+    """A month chip: "17:00 Dentist" where it fits, else the title alone (a day's chips
+    stand in time order), never "17:00 Den…"."""
+    title = occ.event.title
+    timed = f"{local(occ.start):%H:%M} {title}"
+    return title if occ.event.all_day or metrics.horizontalAdvance(timed) > width else timed
+
+
 def local(value: When) -> datetime:
     """A datetime on this computer's clock; a date (an all-day bound) at its local midnight."""
     if isinstance(value, datetime):
@@ -243,9 +251,8 @@ class MonthGrid(_Grid):
             y = rect.top() + line + 2
             for occ in shown:
                 chip = QRectF(rect.left() + 3, y, rect.width() - 6, line - 2)
-                label = occ.event.title if occ.event.all_day else (
-                    f"{local(occ.start):%H:%M} {occ.event.title}")
-                self._chip(painter, chip, occ, label)
+                self._chip(painter, chip, occ, month_text(occ, painter.fontMetrics(),
+                                                          chip.width() - 9))
                 self.hits.append(Hit(chip, occ))
                 y += line
             if len(items) > len(shown):
