@@ -4,57 +4,57 @@
 <context>
     <name>AssistantMessage</name>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="464"/>
+        <location filename="../../app/ui/chat/message.py" line="467"/>
         <source>Previous answer</source>
         <translation>上一个回答</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="465"/>
+        <location filename="../../app/ui/chat/message.py" line="468"/>
         <source>Show the previous answer to this message</source>
         <translation>显示对这条消息的上一个回答</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="466"/>
+        <location filename="../../app/ui/chat/message.py" line="469"/>
         <source>Next answer</source>
         <translation>下一个回答</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="467"/>
+        <location filename="../../app/ui/chat/message.py" line="470"/>
         <source>Show the next answer to this message</source>
         <translation>显示对这条消息的下一个回答</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="471"/>
+        <location filename="../../app/ui/chat/message.py" line="474"/>
         <source>Answer shown</source>
         <translation>当前显示的回答</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="298"/>
+        <location filename="../../app/ui/chat/message.py" line="301"/>
         <source>Answer</source>
         <translation>回答</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="472"/>
+        <location filename="../../app/ui/chat/message.py" line="475"/>
         <source>Sources</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="461"/>
+        <location filename="../../app/ui/chat/message.py" line="464"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="461"/>
+        <location filename="../../app/ui/chat/message.py" line="464"/>
         <source>Copy the answer</source>
         <translation>复制回答</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="462"/>
+        <location filename="../../app/ui/chat/message.py" line="465"/>
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="462"/>
+        <location filename="../../app/ui/chat/message.py" line="465"/>
         <source>Answer this again</source>
         <translation>重新回答</translation>
     </message>
@@ -483,22 +483,22 @@
 <context>
     <name>ChatView</name>
     <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="309"/>
+        <location filename="../../app/ui/chat/chat_view.py" line="311"/>
         <source>Could not remember what this card shows</source>
         <translation>无法保存此卡片的状态</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="362"/>
+        <location filename="../../app/ui/chat/chat_view.py" line="364"/>
         <source>Your message was not sent: it is too long for the model and could not be kept as a document (%1).</source>
         <translation>消息未发送：它太长，模型读不完，也无法保存为文档（%1）。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="410"/>
+        <location filename="../../app/ui/chat/chat_view.py" line="412"/>
         <source>Could not show that answer</source>
         <translation>无法显示该回答</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="243"/>
+        <location filename="../../app/ui/chat/chat_view.py" line="245"/>
         <source>Could not open this conversation</source>
         <translation>无法打开此对话</translation>
     </message>
@@ -506,68 +506,68 @@
 <context>
     <name>Composer</name>
     <message>
-        <location filename="../../app/ui/chat/composer.py" line="72"/>
+        <location filename="../../app/ui/chat/composer.py" line="71"/>
         <source>Ask anything, or drop files here…</source>
         <translation>随便问，或把文件拖到这里…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/composer.py" line="74"/>
+        <location filename="../../app/ui/chat/composer.py" line="73"/>
         <source>Message</source>
         <translation>消息</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/composer.py" line="90"/>
+        <location filename="../../app/ui/chat/composer.py" line="89"/>
         <source>Files</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/composer.py" line="91"/>
-        <location filename="../../app/ui/chat/composer.py" line="191"/>
+        <location filename="../../app/ui/chat/composer.py" line="90"/>
+        <location filename="../../app/ui/chat/composer.py" line="196"/>
         <source>Add files</source>
         <translation>添加文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/composer.py" line="92"/>
+        <location filename="../../app/ui/chat/composer.py" line="91"/>
         <source>Add files to this chat so you can ask about them</source>
         <translation>把文件添加到此对话，以便询问其内容</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/composer.py" line="150"/>
+        <location filename="../../app/ui/chat/composer.py" line="153"/>
         <source>Chats about spreadsheets always think: the model works through the figures step by step.</source>
         <translation>关于电子表格的对话总会思考：模型会一步步核算数字。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/composer.py" line="159"/>
+        <location filename="../../app/ui/chat/composer.py" line="162"/>
         <source>Think</source>
         <translation>思考</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/composer.py" line="97"/>
+        <location filename="../../app/ui/chat/composer.py" line="96"/>
         <source>Think before answering</source>
         <translation>回答前先思考</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/composer.py" line="138"/>
+        <location filename="../../app/ui/chat/composer.py" line="141"/>
         <source>Think step by step before answering (slower, better for hard questions)  Ctrl+T</source>
         <translation>回答前逐步思考（较慢，适合难题）  Ctrl+T</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/composer.py" line="114"/>
+        <location filename="../../app/ui/chat/composer.py" line="113"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/composer.py" line="104"/>
+        <location filename="../../app/ui/chat/composer.py" line="103"/>
         <source>Enter to send · Shift+Enter for a new line</source>
         <translation>Enter 发送 · Shift+Enter 换行</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/composer.py" line="114"/>
+        <location filename="../../app/ui/chat/composer.py" line="113"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/composer.py" line="85"/>
+        <location filename="../../app/ui/chat/composer.py" line="84"/>
         <source>Editing your message — Enter resends, Esc cancels</source>
         <translation>正在编辑消息 — Enter 重新发送，Esc 取消</translation>
     </message>
@@ -819,27 +819,27 @@
 <context>
     <name>Desktop</name>
     <message>
-        <location filename="../../app/ui/shell/desktop.py" line="156"/>
+        <location filename="../../app/ui/shell/desktop.py" line="203"/>
         <source>Hearth is still running</source>
         <translation>Hearth 仍在运行</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/desktop.py" line="157"/>
+        <location filename="../../app/ui/shell/desktop.py" line="204"/>
         <source>Hearth keeps running in the tray so reminders and quick ask work. Quit it from the tray menu.</source>
         <translation>Hearth 会继续在托盘中运行，以便提醒和快速提问可用。可从托盘菜单退出。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/desktop.py" line="160"/>
+        <location filename="../../app/ui/shell/desktop.py" line="207"/>
         <source>Could not save settings</source>
         <translation>无法保存设置</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/desktop.py" line="164"/>
+        <location filename="../../app/ui/shell/desktop.py" line="211"/>
         <source>Hearth test reminder</source>
         <translation>Hearth 测试提醒</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/desktop.py" line="165"/>
+        <location filename="../../app/ui/shell/desktop.py" line="212"/>
         <source>Reminders appear like this, with Snooze and Open.</source>
         <translation>提醒会像这样显示，并带有“稍后提醒”和“打开”。</translation>
     </message>
@@ -1863,7 +1863,7 @@
     </message>
     <message>
         <location filename="../../app/ui/pages/library.py" line="94"/>
-        <location filename="../../app/ui/pages/library.py" line="189"/>
+        <location filename="../../app/ui/pages/library.py" line="192"/>
         <source>Problems</source>
         <translation>问题</translation>
     </message>
@@ -1970,131 +1970,136 @@
     </message>
     <message>
         <location filename="../../app/ui/pages/library.py" line="179"/>
+        <source>No documents yet: add files, watch a folder in Settings, or drop files on a chat to ask about them.</source>
+        <translation>还没有文档：添加文件、在设置中监视一个文件夹，或把文件拖到对话里来提问。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/library.py" line="182"/>
         <source>paused</source>
         <translation>已暂停</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="214"/>
+        <location filename="../../app/ui/pages/library.py" line="217"/>
         <source>Skipped: %1</source>
         <translation>已跳过：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="215"/>
+        <location filename="../../app/ui/pages/library.py" line="218"/>
         <source>unreadable</source>
         <translation>无法读取</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="217"/>
+        <location filename="../../app/ui/pages/library.py" line="220"/>
         <source>Indexed · watching its folder</source>
         <translation>已索引 · 正在监视其文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="219"/>
+        <location filename="../../app/ui/pages/library.py" line="222"/>
         <source>Indexed · only in a chat</source>
         <translation>已索引 · 仅在对话中</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="220"/>
+        <location filename="../../app/ui/pages/library.py" line="223"/>
         <source>Indexed</source>
         <translation>已索引</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="225"/>
+        <location filename="../../app/ui/pages/library.py" line="228"/>
         <source>Text</source>
         <translation>文本</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="230"/>
+        <location filename="../../app/ui/pages/library.py" line="233"/>
         <source>1 page</source>
         <translation>1 页</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="230"/>
+        <location filename="../../app/ui/pages/library.py" line="233"/>
         <source>%1 pages</source>
         <translation>%1 页</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="231"/>
+        <location filename="../../app/ui/pages/library.py" line="234"/>
         <source>1 sheet</source>
         <translation>1 个工作表</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="231"/>
+        <location filename="../../app/ui/pages/library.py" line="234"/>
         <source>%1 sheets</source>
         <translation>%1 个工作表</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="232"/>
+        <location filename="../../app/ui/pages/library.py" line="235"/>
         <source>1 slide</source>
         <translation>1 张幻灯片</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="232"/>
+        <location filename="../../app/ui/pages/library.py" line="235"/>
         <source>%1 slides</source>
         <translation>%1 张幻灯片</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="236"/>
+        <location filename="../../app/ui/pages/library.py" line="239"/>
         <source>The library could not be read: %1</source>
         <translation>无法读取资料库：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="261"/>
+        <location filename="../../app/ui/pages/library.py" line="264"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="262"/>
+        <location filename="../../app/ui/pages/library.py" line="265"/>
         <source>Show in folder</source>
         <translation>在文件夹中显示</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="264"/>
+        <location filename="../../app/ui/pages/library.py" line="267"/>
         <source>Re-index</source>
         <translation>重新索引</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="265"/>
+        <location filename="../../app/ui/pages/library.py" line="268"/>
         <source>Remove from Hearth…</source>
         <translation>从 Hearth 中移除…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="270"/>
+        <location filename="../../app/ui/pages/library.py" line="273"/>
         <source>Reading %1 again…</source>
         <translation>正在重新读取 %1…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="276"/>
+        <location filename="../../app/ui/pages/library.py" line="279"/>
         <source>Remove from Hearth</source>
         <translation>从 Hearth 中移除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="277"/>
+        <location filename="../../app/ui/pages/library.py" line="280"/>
         <source>Remove “%1” from Hearth? Its passages are forgotten; the file itself stays where it is.</source>
         <translation>要从 Hearth 中移除“%1”吗？其段落将被遗忘，文件本身保留在原处。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="279"/>
+        <location filename="../../app/ui/pages/library.py" line="282"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="287"/>
+        <location filename="../../app/ui/pages/library.py" line="290"/>
         <source>Add files to the library</source>
         <translation>将文件添加到资料库</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="314"/>
+        <location filename="../../app/ui/pages/library.py" line="317"/>
         <source>No passage matches “%1”.</source>
         <translation>没有段落匹配“%1”。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="336"/>
+        <location filename="../../app/ui/pages/library.py" line="339"/>
         <source>Indexing %1 of %2: %3</source>
         <translation>正在索引第 %1 个，共 %2 个：%3</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="348"/>
+        <location filename="../../app/ui/pages/library.py" line="351"/>
         <source>Watch a folder</source>
         <translation>监视文件夹</translation>
     </message>
@@ -2153,218 +2158,218 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="140"/>
-        <location filename="../../app/ui/shell/main_window.py" line="472"/>
+        <location filename="../../app/ui/shell/main_window.py" line="139"/>
+        <location filename="../../app/ui/shell/main_window.py" line="487"/>
         <source>No model loaded</source>
         <translation>未加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="145"/>
+        <location filename="../../app/ui/shell/main_window.py" line="144"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="146"/>
+        <location filename="../../app/ui/shell/main_window.py" line="145"/>
         <source>Context used</source>
         <translation>已用上下文</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="147"/>
+        <location filename="../../app/ui/shell/main_window.py" line="146"/>
         <source>Speed of the last answer</source>
         <translation>上次回答的速度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="148"/>
+        <location filename="../../app/ui/shell/main_window.py" line="147"/>
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="149"/>
+        <location filename="../../app/ui/shell/main_window.py" line="148"/>
         <source>Other apps</source>
         <translation>其他应用</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="150"/>
+        <location filename="../../app/ui/shell/main_window.py" line="149"/>
         <source>Model download</source>
         <translation>模型下载</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="175"/>
+        <location filename="../../app/ui/shell/main_window.py" line="174"/>
         <source>API: %1 in queue</source>
         <translation>API：排队 %1 个</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="176"/>
+        <location filename="../../app/ui/shell/main_window.py" line="175"/>
         <source>API: on</source>
         <translation>API：已开启</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="185"/>
+        <location filename="../../app/ui/shell/main_window.py" line="184"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="186"/>
+        <location filename="../../app/ui/shell/main_window.py" line="185"/>
         <source>&amp;New chat</source>
         <translation>新对话(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="188"/>
+        <location filename="../../app/ui/shell/main_window.py" line="187"/>
         <source>&amp;Add files to this chat…</source>
         <translation>向此对话添加文件(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="190"/>
+        <location filename="../../app/ui/shell/main_window.py" line="189"/>
         <source>&amp;Export this chat…</source>
         <translation>导出此对话(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="192"/>
+        <location filename="../../app/ui/shell/main_window.py" line="191"/>
         <source>&amp;Quit Hearth</source>
         <translation>退出 Hearth(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="197"/>
+        <location filename="../../app/ui/shell/main_window.py" line="196"/>
         <source>&amp;View</source>
         <translation>查看(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="199"/>
+        <location filename="../../app/ui/shell/main_window.py" line="198"/>
         <source>&amp;Chat</source>
         <translation>对话(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="199"/>
+        <location filename="../../app/ui/shell/main_window.py" line="198"/>
         <source>&amp;Library</source>
         <translation>资料库(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="200"/>
+        <location filename="../../app/ui/shell/main_window.py" line="199"/>
         <source>C&amp;alendar</source>
         <translation>日历(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="200"/>
+        <location filename="../../app/ui/shell/main_window.py" line="199"/>
         <source>&amp;Files</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="201"/>
+        <location filename="../../app/ui/shell/main_window.py" line="200"/>
         <source>&amp;Routines</source>
         <translation>例行任务(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="205"/>
+        <location filename="../../app/ui/shell/main_window.py" line="204"/>
         <source>&amp;Search chats</source>
         <translation>搜索对话(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="207"/>
+        <location filename="../../app/ui/shell/main_window.py" line="206"/>
         <source>&amp;Model</source>
         <translation>模型(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="208"/>
+        <location filename="../../app/ui/shell/main_window.py" line="207"/>
         <source>&amp;Models…</source>
         <translation>模型管理(&amp;M)…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="209"/>
+        <location filename="../../app/ui/shell/main_window.py" line="208"/>
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="212"/>
+        <location filename="../../app/ui/shell/main_window.py" line="211"/>
         <source>S&amp;top answer</source>
         <translation>停止回答(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="382"/>
+        <location filename="../../app/ui/shell/main_window.py" line="395"/>
         <source>Could not save settings</source>
         <translation>无法保存设置</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="389"/>
+        <location filename="../../app/ui/shell/main_window.py" line="402"/>
         <source>No model yet. Hearth needs a model to answer: download one or open a file you have.</source>
         <translation>还没有模型。Hearth 需要模型才能回答：请下载一个，或打开已有的模型文件。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="392"/>
+        <location filename="../../app/ui/shell/main_window.py" line="405"/>
         <source>Loading the model…</source>
         <translation>正在加载模型…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="416"/>
+        <location filename="../../app/ui/shell/main_window.py" line="429"/>
         <source>remote</source>
         <translation>远程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="460"/>
+        <location filename="../../app/ui/shell/main_window.py" line="475"/>
         <source>Ready</source>
         <translation>就绪</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="464"/>
+        <location filename="../../app/ui/shell/main_window.py" line="479"/>
         <source>Preparing the assistant… %1%</source>
         <translation>正在准备助手… %1%</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="474"/>
+        <location filename="../../app/ui/shell/main_window.py" line="489"/>
         <source>No model is loaded now.</source>
         <translation>现在没有加载任何模型。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="477"/>
+        <location filename="../../app/ui/shell/main_window.py" line="492"/>
         <source>%1 is still loaded and answers.</source>
         <translation>%1 仍然处于加载状态，由它继续回答。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="494"/>
+        <location filename="../../app/ui/shell/main_window.py" line="509"/>
         <source>%1 tok/s</source>
         <translation>%1 token/秒</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="505"/>
+        <location filename="../../app/ui/shell/main_window.py" line="520"/>
         <source>Context %1 / %2</source>
         <translation>上下文 %1 / %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="508"/>
+        <location filename="../../app/ui/shell/main_window.py" line="523"/>
         <source> · your message: its start and end, the rest as a document</source>
         <translation> · 你的消息：模型读到开头和结尾，其余作为文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="509"/>
+        <location filename="../../app/ui/shell/main_window.py" line="524"/>
         <source> · earlier messages summarized</source>
         <translation> · 较早的消息已总结</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="516"/>
+        <location filename="../../app/ui/shell/main_window.py" line="533"/>
         <source>Add files to this chat</source>
         <translation>向此对话添加文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="526"/>
+        <location filename="../../app/ui/shell/main_window.py" line="543"/>
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="527"/>
+        <location filename="../../app/ui/shell/main_window.py" line="546"/>
         <source>Export this chat</source>
         <translation>导出此对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="529"/>
+        <location filename="../../app/ui/shell/main_window.py" line="548"/>
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="535"/>
+        <location filename="../../app/ui/shell/main_window.py" line="554"/>
         <source>Could not export the chat</source>
         <translation>无法导出对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="178"/>
+        <location filename="../../app/ui/shell/main_window.py" line="177"/>
         <source>open to the network at %1</source>
         <translation>已向网络开放：%1</translation>
     </message>
@@ -2898,7 +2903,7 @@
 <context>
     <name>Ops</name>
     <message>
-        <location filename="../../app/ui/ops.py" line="73"/>
+        <location filename="../../app/ui/ops.py" line="98"/>
         <source>Something went wrong</source>
         <translation>出错了</translation>
     </message>
@@ -2998,42 +3003,42 @@
 <context>
     <name>QuickAsk</name>
     <message>
-        <location filename="../../app/ui/shell/quick_ask.py" line="59"/>
+        <location filename="../../app/ui/shell/quick_ask.py" line="61"/>
         <source>Quick ask — Hearth</source>
         <translation>快速提问 — Hearth</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/quick_ask.py" line="87"/>
+        <location filename="../../app/ui/shell/quick_ask.py" line="89"/>
         <source>Ask Hearth…</source>
         <translation>问问 Hearth…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/quick_ask.py" line="88"/>
+        <location filename="../../app/ui/shell/quick_ask.py" line="90"/>
         <source>Quick question</source>
         <translation>快速提问</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/quick_ask.py" line="107"/>
+        <location filename="../../app/ui/shell/quick_ask.py" line="109"/>
         <source>Enter to ask · Esc to close</source>
         <translation>Enter 提问 · Esc 关闭</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/quick_ask.py" line="110"/>
+        <location filename="../../app/ui/shell/quick_ask.py" line="112"/>
         <source>Open in Hearth</source>
         <translation>在 Hearth 中打开</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/quick_ask.py" line="114"/>
+        <location filename="../../app/ui/shell/quick_ask.py" line="116"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/quick_ask.py" line="118"/>
+        <location filename="../../app/ui/shell/quick_ask.py" line="120"/>
         <source>Find files</source>
         <translation>查找文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/quick_ask.py" line="119"/>
+        <location filename="../../app/ui/shell/quick_ask.py" line="121"/>
         <source>Search your files for what you typed, without asking the model</source>
         <translation>直接在你的文件中搜索输入的内容，不经过模型</translation>
     </message>
@@ -3185,140 +3190,140 @@
 <context>
     <name>RoutinesView</name>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="52"/>
-        <location filename="../../app/ui/pages/routines.py" line="92"/>
+        <location filename="../../app/ui/pages/routines.py" line="54"/>
+        <location filename="../../app/ui/pages/routines.py" line="94"/>
         <source>Routines</source>
         <translation>例行任务</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="53"/>
+        <location filename="../../app/ui/pages/routines.py" line="55"/>
         <source>New routine</source>
         <translation>新建例行任务</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="59"/>
+        <location filename="../../app/ui/pages/routines.py" line="61"/>
         <source>Waiting for your approval</source>
         <translation>等待你批准</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="66"/>
         <location filename="../../app/ui/pages/routines.py" line="68"/>
+        <location filename="../../app/ui/pages/routines.py" line="70"/>
         <source>Run history</source>
         <translation>运行记录</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="91"/>
+        <location filename="../../app/ui/pages/routines.py" line="93"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="91"/>
+        <location filename="../../app/ui/pages/routines.py" line="93"/>
         <source>When</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="91"/>
+        <location filename="../../app/ui/pages/routines.py" line="93"/>
         <source>Next run</source>
         <translation>下次运行</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="98"/>
+        <location filename="../../app/ui/pages/routines.py" line="100"/>
         <source>Run now</source>
         <translation>立即运行</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="99"/>
+        <location filename="../../app/ui/pages/routines.py" line="101"/>
         <source>Edit…</source>
         <translation>编辑…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="100"/>
-        <location filename="../../app/ui/pages/routines.py" line="150"/>
+        <location filename="../../app/ui/pages/routines.py" line="102"/>
+        <location filename="../../app/ui/pages/routines.py" line="158"/>
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="101"/>
+        <location filename="../../app/ui/pages/routines.py" line="103"/>
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="119"/>
+        <location filename="../../app/ui/pages/routines.py" line="127"/>
         <source>Could not read your routines</source>
         <translation>无法读取你的例行任务</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="128"/>
+        <location filename="../../app/ui/pages/routines.py" line="136"/>
         <source>Paused</source>
         <translation>已暂停</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="135"/>
+        <location filename="../../app/ui/pages/routines.py" line="143"/>
         <source>No routines yet: add one, or ask Hearth in a chat to do something every morning.</source>
         <translation>还没有例行任务：新建一个，或在对话中让 Hearth 每天早上做某件事。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="149"/>
+        <location filename="../../app/ui/pages/routines.py" line="157"/>
         <source>Resume</source>
         <translation>继续</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="163"/>
+        <location filename="../../app/ui/pages/routines.py" line="174"/>
         <source>Running</source>
         <translation>正在运行</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="163"/>
+        <location filename="../../app/ui/pages/routines.py" line="174"/>
         <source>Done</source>
         <translation>完成</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="164"/>
+        <location filename="../../app/ui/pages/routines.py" line="175"/>
         <source>Waits for your approval</source>
         <translation>等待你批准</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="165"/>
+        <location filename="../../app/ui/pages/routines.py" line="176"/>
         <source>Failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="165"/>
+        <location filename="../../app/ui/pages/routines.py" line="176"/>
         <source>Stopped at its time budget</source>
         <translation>已在时间上限处停止</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="166"/>
+        <location filename="../../app/ui/pages/routines.py" line="177"/>
         <source>Interrupted</source>
         <translation>已中断</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="214"/>
+        <location filename="../../app/ui/pages/routines.py" line="225"/>
         <source>Delete routine</source>
         <translation>删除例行任务</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="215"/>
+        <location filename="../../app/ui/pages/routines.py" line="226"/>
         <source>Delete the routine “%1”? Its conversations stay.</source>
         <translation>要删除例行任务“%1”吗？它的对话会保留。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="216"/>
+        <location filename="../../app/ui/pages/routines.py" line="227"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="224"/>
+        <location filename="../../app/ui/pages/routines.py" line="235"/>
         <source>Running “%1”…</source>
         <translation>正在运行“%1”…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="226"/>
+        <location filename="../../app/ui/pages/routines.py" line="237"/>
         <source>Could not run the routine</source>
         <translation>无法运行该例行任务</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="234"/>
+        <location filename="../../app/ui/pages/routines.py" line="245"/>
         <source>Could not save the routine</source>
         <translation>无法保存该例行任务</translation>
     </message>
@@ -3401,22 +3406,22 @@
 <context>
     <name>ServerSwitch</name>
     <message>
-        <location filename="../../app/ui/settings/api_server.py" line="149"/>
+        <location filename="../../app/ui/settings/api_server.py" line="151"/>
         <source>Another program asks to change your calendar</source>
         <translation>另一个程序请求修改你的日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/api_server.py" line="151"/>
+        <location filename="../../app/ui/settings/api_server.py" line="153"/>
         <source>Nothing changes unless you allow it.</source>
         <translation>除非你允许，否则不会有任何更改。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/api_server.py" line="152"/>
+        <location filename="../../app/ui/settings/api_server.py" line="154"/>
         <source>Allow</source>
         <translation>允许</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/api_server.py" line="153"/>
+        <location filename="../../app/ui/settings/api_server.py" line="155"/>
         <source>Refuse</source>
         <translation>拒绝</translation>
     </message>
@@ -3748,9 +3753,9 @@
     <name>Sidebar</name>
     <message>
         <location filename="../../app/ui/shell/sidebar.py" line="72"/>
-        <location filename="../../app/ui/shell/sidebar.py" line="195"/>
-        <location filename="../../app/ui/shell/sidebar.py" line="279"/>
-        <location filename="../../app/ui/shell/sidebar.py" line="380"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="206"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="292"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="400"/>
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
@@ -3810,107 +3815,107 @@
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="166"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="177"/>
         <source>Could not read your conversations</source>
         <translation>无法读取你的对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="179"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="190"/>
         <source>Pinned</source>
         <translation>已置顶</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="181"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="192"/>
         <source>Recent</source>
         <translation>最近</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="231"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="242"/>
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="233"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="244"/>
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="233"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="244"/>
         <source>Pin</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="236"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="247"/>
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="261"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="274"/>
         <source>Rename conversation</source>
         <translation>重命名对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="262"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="275"/>
         <source>Title:</source>
         <translation>标题：</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="281"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="294"/>
         <source>Delete conversation</source>
         <translation>删除对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="282"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="295"/>
         <source>Delete “%1”? Its messages and the files dropped into it are forgotten. This cannot be undone.</source>
         <translation>要删除“%1”吗？其中的消息和拖入的文件都将被遗忘，且无法撤销。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="284"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="297"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="370"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="385"/>
         <source>Search failed</source>
         <translation>搜索失败</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="377"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="397"/>
         <source>1 result</source>
         <translation>1 条结果</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="377"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="397"/>
         <source>%1 results</source>
         <translation>%1 条结果</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="378"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="398"/>
         <source>Nothing found</source>
         <translation>没有找到</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="383"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="403"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="303"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="318"/>
         <source>…and %1 more</source>
         <translation>……还有 %1 个</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="306"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="321"/>
         <source>Hearth remembers one thing from this chat:</source>
         <translation>Hearth 从这个对话中记住了一件事：</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="307"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="322"/>
         <source>Hearth remembers %1 things from this chat:</source>
         <translation>Hearth 从这个对话中记住了 %1 件事：</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="308"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="323"/>
         <source>Forget what it taught too</source>
         <translation>同时忘记从中记住的事</translation>
     </message>
@@ -4205,22 +4210,22 @@
 <context>
     <name>SummaryMarker</name>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="215"/>
+        <location filename="../../app/ui/chat/message.py" line="218"/>
         <source>Earlier messages summarized</source>
         <translation>较早的消息已总结</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="216"/>
+        <location filename="../../app/ui/chat/message.py" line="219"/>
         <source>Show the summary of earlier messages</source>
         <translation>显示较早消息的总结</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="217"/>
+        <location filename="../../app/ui/chat/message.py" line="220"/>
         <source>The messages above no longer fit the model&apos;s context; it reads this summary of them instead.</source>
         <translation>上面的消息已超出模型的上下文，模型改为读取它们的这份总结。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="219"/>
+        <location filename="../../app/ui/chat/message.py" line="222"/>
         <source>Summary of earlier messages</source>
         <translation>较早消息的总结</translation>
     </message>
@@ -4228,27 +4233,27 @@
 <context>
     <name>ThinkingSection</name>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="182"/>
+        <location filename="../../app/ui/chat/message.py" line="185"/>
         <source>Show thinking</source>
         <translation>显示思考过程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="183"/>
+        <location filename="../../app/ui/chat/message.py" line="186"/>
         <source>Thinking</source>
         <translation>思考</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="188"/>
+        <location filename="../../app/ui/chat/message.py" line="191"/>
         <source>Thought</source>
         <translation>已思考</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="188"/>
+        <location filename="../../app/ui/chat/message.py" line="191"/>
         <source>Thinking…</source>
         <translation>思考中…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="189"/>
+        <location filename="../../app/ui/chat/message.py" line="192"/>
         <source>words</source>
         <translation>词</translation>
     </message>
@@ -4581,52 +4586,52 @@
 <context>
     <name>Tray</name>
     <message>
-        <location filename="../../app/ui/shell/tray.py" line="36"/>
+        <location filename="../../app/ui/shell/tray.py" line="37"/>
         <source>Recent reminders</source>
         <translation>最近的提醒</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/tray.py" line="46"/>
+        <location filename="../../app/ui/shell/tray.py" line="47"/>
         <source>Ask…</source>
         <translation>提问…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/tray.py" line="47"/>
+        <location filename="../../app/ui/shell/tray.py" line="48"/>
         <source>Open Hearth</source>
         <translation>打开 Hearth</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/tray.py" line="48"/>
+        <location filename="../../app/ui/shell/tray.py" line="49"/>
         <source>Pause indexing</source>
         <translation>暂停索引</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/tray.py" line="49"/>
+        <location filename="../../app/ui/shell/tray.py" line="50"/>
         <source>Quit Hearth</source>
         <translation>退出 Hearth</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/tray.py" line="61"/>
+        <location filename="../../app/ui/shell/tray.py" line="62"/>
         <source>No reminders yet</source>
         <translation>还没有提醒</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/tray.py" line="99"/>
+        <location filename="../../app/ui/shell/tray.py" line="100"/>
         <source>Serving other apps at %1</source>
         <translation>正在为其他应用提供服务：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/tray.py" line="94"/>
+        <location filename="../../app/ui/shell/tray.py" line="95"/>
         <source>Hearth · serving other apps</source>
         <translation>Hearth · 正在为其他应用提供服务</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/tray.py" line="98"/>
+        <location filename="../../app/ui/shell/tray.py" line="99"/>
         <source>Open to the network at %1</source>
         <translation>已向网络开放：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/tray.py" line="93"/>
+        <location filename="../../app/ui/shell/tray.py" line="94"/>
         <source>Hearth · open to the network</source>
         <translation>Hearth · 已向网络开放</translation>
     </message>
@@ -4634,27 +4639,27 @@
 <context>
     <name>UserMessage</name>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="90"/>
+        <location filename="../../app/ui/chat/message.py" line="93"/>
         <source>Your message</source>
         <translation>你的消息</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="89"/>
+        <location filename="../../app/ui/chat/message.py" line="92"/>
         <source>Edit</source>
         <translation>编辑</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="89"/>
+        <location filename="../../app/ui/chat/message.py" line="92"/>
         <source>Edit this message and resend</source>
         <translation>编辑此消息并重新发送</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="99"/>
+        <location filename="../../app/ui/chat/message.py" line="102"/>
         <source>Too long for the model to read at once: kept whole as “%1”, which it searches and reads.</source>
         <translation>太长，模型无法一次读完：已完整保存为“%1”，模型会搜索并阅读它。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/message.py" line="101"/>
+        <location filename="../../app/ui/chat/message.py" line="104"/>
         <source>Too long for the model to read at once: keeping it as a document…</source>
         <translation>太长，模型无法一次读完：正在保存为文档…</translation>
     </message>

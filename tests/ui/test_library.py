@@ -31,6 +31,7 @@ def rows(view: LibraryView) -> dict[str, str]:
 def test_a_file_dropped_into_a_chat_is_listed_and_counted(ctx, library, qtbot,
                                                           tmp_path) -> None:
     """Defect 8: the header said "1 document · 4 passages" but the table was empty."""
+    assert library.status.text().startswith("No documents yet: add files")  # how they come in
     pdf = text_pdf(tmp_path / "boiler.pdf", ["Cover", "The boiler needs service in May"])
     ctx.hearth.documents.add_paths([pdf], scope="chat-1")  # what a drop on a chat does
     library.refresh()

@@ -175,6 +175,9 @@ class LibraryView(QWidget):
         if chat_only:
             parts.append(plural(chat_only, self.tr("1 only in a chat"),
                                 self.tr("%1 only in chats")))
+        if not entries and not self._watched:  # a first visit: say how documents come in
+            parts = [self.tr("No documents yet: add files, watch a folder in Settings, or drop "
+                             "files on a chat to ask about them.")]
         if status.paused:
             parts.append(self.tr("paused"))
         self.status.setText("  ·  ".join(parts))
