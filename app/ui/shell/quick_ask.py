@@ -169,7 +169,9 @@ class QuickAsk(QWidget):
         # Without a compositor the see-through margin is black: what the rounded mask keeps of
         # it (the soft edge of the frame's border) must lie on the window colour, not on black.
         if self._composited is False:
-            QPainter(self).fillRect(self.rect(), self.palette().window())
+            painter = QPainter(self)
+            painter.fillRect(self.rect(), self.palette().window())
+            painter.end()  # before the frame paints over it
         super().paintEvent(event)
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
