@@ -2107,27 +2107,27 @@
 <context>
     <name>LocalModels</name>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="561"/>
+        <location filename="../../app/ui/models/manager.py" line="570"/>
         <source>On this computer</source>
         <translation>这台电脑上的模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="575"/>
+        <location filename="../../app/ui/models/manager.py" line="584"/>
         <source>In use</source>
         <translation>使用中</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="575"/>
+        <location filename="../../app/ui/models/manager.py" line="584"/>
         <source>Loading…</source>
         <translation>正在加载…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="577"/>
+        <location filename="../../app/ui/models/manager.py" line="586"/>
         <source>Use</source>
         <translation>使用</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="577"/>
+        <location filename="../../app/ui/models/manager.py" line="586"/>
         <source>Not found</source>
         <translation>找不到文件</translation>
     </message>
@@ -2641,7 +2641,7 @@
 <context>
     <name>ModelManager</name>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="446"/>
+        <location filename="../../app/ui/models/manager.py" line="453"/>
         <source>Use the %1 template</source>
         <translation>使用 %1 模板</translation>
     </message>
@@ -2656,87 +2656,87 @@
         <translation>选择模板文件…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="357"/>
+        <location filename="../../app/ui/models/manager.py" line="366"/>
         <source>Welcome to Hearth</source>
         <translation>欢迎使用 Hearth</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="357"/>
+        <location filename="../../app/ui/models/manager.py" line="366"/>
         <source>Models</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="359"/>
+        <location filename="../../app/ui/models/manager.py" line="368"/>
         <source>Hearth answers with Nanbeige4.2-3B, running entirely on this computer; nothing you ask leaves it. There is no model here yet: download one below (Q4_K_M is a good start) or open one you already have.</source>
         <translation>Hearth 使用完全在本机运行的 Nanbeige4.2-3B 回答问题，你问的任何内容都不会离开这台电脑。这里还没有模型：请在下方下载一个（推荐从 Q4_K_M 开始），或打开你已有的模型。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="363"/>
+        <location filename="../../app/ui/models/manager.py" line="372"/>
         <source>Download a build of Nanbeige4.2-3B or open one you already have. Downloads resume where they stopped and are checked before use.</source>
         <translation>下载 Nanbeige4.2-3B 的某个版本，或打开已有的模型。下载可断点续传，使用前会校验。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="382"/>
+        <location filename="../../app/ui/models/manager.py" line="389"/>
         <source>Open a GGUF file…</source>
         <translation>打开 GGUF 文件…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="383"/>
+        <location filename="../../app/ui/models/manager.py" line="390"/>
         <source>Open an MLX folder…</source>
         <translation>打开 MLX 文件夹…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="384"/>
+        <location filename="../../app/ui/models/manager.py" line="391"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="408"/>
+        <location filename="../../app/ui/models/manager.py" line="415"/>
         <source>Open a GGUF model</source>
         <translation>打开 GGUF 模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="409"/>
+        <location filename="../../app/ui/models/manager.py" line="416"/>
         <source>GGUF models (*.gguf)</source>
         <translation>GGUF 模型 (*.gguf)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="429"/>
+        <location filename="../../app/ui/models/manager.py" line="436"/>
         <source>“%1” cannot be used: it is not a complete GGUF model file.</source>
         <translation>无法使用“%1”：它不是完整的 GGUF 模型文件。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="442"/>
+        <location filename="../../app/ui/models/manager.py" line="449"/>
         <source>“%1” has no usable chat template of its own. Its architecture is known: Hearth can hold a conversation with it using the %2 template, or one you choose.</source>
         <translation>“%1”自身没有可用的对话模板。它的架构是已知的：Hearth 可以使用 %2 模板或您选择的模板与它对话。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="449"/>
+        <location filename="../../app/ui/models/manager.py" line="456"/>
         <source>“%1” has no usable chat template, and Hearth has none built in for its architecture (%2), so it cannot hold a conversation with it. Choose the model&apos;s chat template file (.jinja), or a chat (instruct) build of the model, such as Nanbeige4.2-3B above.</source>
         <translation>“%1”没有可用的对话模板，Hearth 也没有为其架构（%2）内置模板，因此无法与它对话。请选择该模型的对话模板文件（.jinja），或选择该模型的对话（指令）版本，例如上方的 Nanbeige4.2-3B。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="463"/>
+        <location filename="../../app/ui/models/manager.py" line="470"/>
         <source>Choose a chat template</source>
         <translation>选择对话模板</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="464"/>
+        <location filename="../../app/ui/models/manager.py" line="471"/>
         <source>Chat templates (*.jinja *.j2 *.txt)</source>
         <translation>对话模板 (*.jinja *.j2 *.txt)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="482"/>
+        <location filename="../../app/ui/models/manager.py" line="489"/>
         <source>“%1” is not a chat template Hearth can use.</source>
         <translation>“%1”不是 Hearth 可以使用的对话模板。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="502"/>
+        <location filename="../../app/ui/models/manager.py" line="509"/>
         <source>Open an MLX model folder</source>
         <translation>打开 MLX 模型文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/manager.py" line="507"/>
+        <location filename="../../app/ui/models/manager.py" line="514"/>
         <source>That folder has no config.json, so it is not an MLX model.</source>
         <translation>该文件夹没有 config.json，不是 MLX 模型。</translation>
     </message>

@@ -94,3 +94,14 @@ def test_the_template_choice_reads_in_chinese(qtbot) -> None:
             "选择模板文件…"
     finally:
         QApplication.removeTranslator(translator)
+
+
+def test_the_welcome_gives_way_once_a_model_is_in_use(window, ctx, qtbot, tiny_model) -> None:
+    """The first run's "There is no model here yet" stayed over the model just opened."""
+    manager = window.open_models(first_run=True)
+    assert manager.heading.text() == "Welcome to Hearth"
+    assert "no model here yet" in manager.intro.text()
+    with qtbot.waitSignal(window.model_loaded, timeout=WAIT_MS * 4):
+        manager.open_gguf(str(tiny_model.gguf_path))  # opened from the welcome itself
+    assert manager.heading.text() == "Models"
+    assert manager.intro.text().startswith("Download a build of Nanbeige4.2-3B")

@@ -354,16 +354,23 @@ class ModelManager(QDialog):
         box = QWidget()
         column = QVBoxLayout(box)
         column.setContentsMargins(0, 0, 0, 0)
-        title = page_title(self.tr("Welcome to Hearth") if first_run else self.tr("Models"))
-        column.addWidget(title)
-        text = (self.tr("Hearth answers with Nanbeige4.2-3B, running entirely on this computer; "
-                        "nothing you ask leaves it. There is no model here yet: download one "
-                        "below (Q4_K_M is a good start) or open one you already have.")
-                if first_run else
-                self.tr("Download a build of Nanbeige4.2-3B or open one you already have. "
-                        "Downloads resume where they stopped and are checked before use."))
-        column.addWidget(dim_label(text))
+        self.heading, self.intro = page_title(), dim_label("")
+        column.addWidget(self.heading)
+        column.addWidget(self.intro)
+        self._welcome(first_run)
         return box
+
+    def _welcome(self, first_run: bool) -> None:
+        """The first run's welcome, until a model is in use; then what the dialog is for."""
+        self.first_run = first_run
+        self.heading.setText(self.tr("Welcome to Hearth") if first_run else self.tr("Models"))
+        self.intro.setText(
+            self.tr("Hearth answers with Nanbeige4.2-3B, running entirely on this computer; "
+                    "nothing you ask leaves it. There is no model here yet: download one "
+                    "below (Q4_K_M is a good start) or open one you already have.")
+            if first_run else
+            self.tr("Download a build of Nanbeige4.2-3B or open one you already have. "
+                    "Downloads resume where they stopped and are checked before use."))
 
     def _list(self) -> QScrollArea:
         scroll = QScrollArea(widgetResizable=True)
@@ -522,6 +529,8 @@ class ModelManager(QDialog):
         for row in self.rows:
             row.refresh(in_use)
         self.local.refresh(in_use)
+        if in_use and self.first_run:  # "There is no model here yet" is no longer true
+            self._welcome(False)
 
     def _downloaded(self, path: str) -> None:
         # The first model anyone downloads is the one they want to use: no extra click.
