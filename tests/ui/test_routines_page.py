@@ -4,10 +4,12 @@ beside the calendar grid, and the app's routine check announcing a run that open
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
+import pytest
 from PySide6.QtCore import QDate, QDateTime, Qt, QTime
 from PySide6.QtWidgets import QMessageBox, QPushButton
 
@@ -38,6 +40,28 @@ def settle(qtbot: Any, ctx: Any) -> None:
     for _ in range(3):
         assert ctx.ops.wait(WAIT_MS)
         qtbot.wait(10)
+
+
+@pytest.fixture
+def desktop(ctx: Any, qtbot: Any, monkeypatch: Any) -> Iterator[Any]:
+    """Hearth's desktop as `hearth` makes it, without a tray; afterwards the application is
+    left as the next test expects it."""
+    from PySide6.QtGui import QPalette
+    from PySide6.QtWidgets import QApplication
+
+    from app.ui.shell.desktop import Desktop
+
+    monkeypatch.setattr("app.ui.shell.desktop.tray_available", lambda: False)
+    made = Desktop(QApplication.instance(), ctx.hearth)
+    qtbot.addWidget(made.window)
+    qtbot.addWidget(made.quick)
+    yield made
+    made.ctx.ops.wait(WAIT_MS)
+    made.detach()
+    made.theme.setParent(None)
+    made.setParent(None)
+    QApplication.instance().setStyleSheet("")
+    QApplication.instance().setPalette(QPalette())
 
 
 def test_add_edit_pause_run_and_delete_a_routine(ctx: Any, window: Any, qtbot: Any,
@@ -186,17 +210,7 @@ def test_the_routines_page_and_its_cards_in_chinese(ctx: Any, window: Any, qtbot
     dialog.reject()
 
 
-def test_a_routine_notification_opens_its_conversation(ctx: Any, qtbot: Any,
-                                                       monkeypatch: Any) -> None:
-    from PySide6.QtGui import QPalette
-    from PySide6.QtWidgets import QApplication
-
-    from app.ui.shell.desktop import Desktop
-
-    monkeypatch.setattr("app.ui.shell.desktop.tray_available", lambda: False)
-    desktop = Desktop(QApplication.instance(), ctx.hearth)
-    qtbot.addWidget(desktop.window)
-    qtbot.addWidget(desktop.quick)
+def test_a_routine_notification_opens_its_conversation(ctx: Any, desktop: Any) -> None:
     conversation = ctx.hearth.history.create_conversation(title="Morning")
     ctx.hearth.history.add_message(conversation.id, "user", "What is on today?")
     desktop.services.routine_ran.emit("Morning", "The answer is ready.",
@@ -206,28 +220,14 @@ def test_a_routine_notification_opens_its_conversation(ctx: Any, qtbot: Any,
     desktop.notifier.opened.emit(shown.key)  # the notification's Open (or a click on it)
     assert desktop.window.isVisible()
     assert desktop.window.chat.conversation_id == conversation.id
-    desktop.ctx.ops.wait(WAIT_MS)
-    desktop.detach()
-    desktop.theme.setParent(None)  # leave the application as the next test expects it
-    desktop.setParent(None)
-    QApplication.instance().setStyleSheet("")
-    QApplication.instance().setPalette(QPalette())
 
 
 def test_the_open_routines_page_shows_what_ran_on_its_own_time(
-        ctx: Any, qtbot: Any, backend: Any, monkeypatch: Any) -> None:
+        ctx: Any, qtbot: Any, backend: Any, desktop: Any) -> None:
     """The page stays open while a routine runs by itself: its next run moves on and its run
     history has the run; a routine made meanwhile (in a chat) is there on coming back."""
-    from PySide6.QtGui import QPalette
-    from PySide6.QtWidgets import QApplication
-
     from app.ui.pages.routine_editor import when_text
-    from app.ui.shell.desktop import Desktop
 
-    monkeypatch.setattr("app.ui.shell.desktop.tray_available", lambda: False)
-    desktop = Desktop(QApplication.instance(), ctx.hearth)
-    qtbot.addWidget(desktop.window)
-    qtbot.addWidget(desktop.quick)
     window = desktop.window
     window.show()
     page = routines_page(qtbot, window)
@@ -251,9 +251,3 @@ def test_the_open_routines_page_shows_what_ran_on_its_own_time(
                             now)  # as the chat's add_routine tool makes one
     window.show_page("routines")
     qtbot.waitUntil(lambda: page.table.rowCount() == 2, timeout=WAIT_MS)
-    desktop.ctx.ops.wait(WAIT_MS)
-    desktop.detach()
-    desktop.theme.setParent(None)  # leave the application as the next test expects it
-    desktop.setParent(None)
-    QApplication.instance().setStyleSheet("")
-    QApplication.instance().setPalette(QPalette())
