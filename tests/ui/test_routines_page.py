@@ -183,6 +183,44 @@ def test_the_app_runs_a_due_routine_and_announces_it(ctx: Any, qtbot: Any,
     services.stop()
 
 
+def test_a_run_on_time_that_overran_its_budget_is_not_called_missed(
+        ctx: Any, qtbot: Any, backend: Any, monkeypatch: Any) -> None:
+    """A run's note also says why it stopped ("stopped after 1 seconds…"): the notification
+    said "Missed while Hearth was not running; ran now." of a run that started on time."""
+    zone = local_timezone_name()
+    now = datetime.now(ZoneInfo(zone))
+    due = (now - timedelta(seconds=30)).replace(second=0, microsecond=0, tzinfo=None)
+    ctx.hearth.routines.add("Digest", "Summarise my week", Schedule(due, zone),
+                            now - timedelta(minutes=5))
+    monkeypatch.setattr(ctx.hearth.scheduler.runner, "budget", timedelta(seconds=1))
+    monkeypatch.setattr(backend, "_delay", 0.05)  # a long answer at a slow pace: minutes
+    backend.queue(answer("Think.", "word " * 5000), TITLE)
+    services = Services(ctx)
+    with qtbot.waitSignal(services.routine_ran, timeout=WAIT_MS * 4) as ran:
+        services.check_routines()
+    (run,) = ctx.hearth.routines.runs()
+    assert run.status == "timed_out" and "stopped after 1 seconds" in run.note
+    assert ran.args[1] == "Stopped at its time budget."
+    settle(qtbot, ctx)
+    services.stop()
+
+
+def test_a_run_missed_while_hearth_was_closed_says_so(ctx: Any, qtbot: Any,
+                                                      backend: Any) -> None:
+    zone = local_timezone_name()
+    now = datetime.now(ZoneInfo(zone))
+    due = (now - timedelta(minutes=10)).replace(second=0, microsecond=0, tzinfo=None)
+    ctx.hearth.routines.add("Plants", "Remind me to water the plants", Schedule(due, zone),
+                            now - timedelta(minutes=20))  # made before it was due
+    backend.queue(answer("Ok.", "Water the plants."), TITLE)
+    services = Services(ctx)
+    with qtbot.waitSignal(services.routine_ran, timeout=WAIT_MS) as ran:
+        services.check_routines()
+    assert ran.args[1] == "Missed while Hearth was not running; ran now. The answer is ready."
+    settle(qtbot, ctx)
+    services.stop()
+
+
 def test_the_routines_page_and_its_cards_in_chinese(ctx: Any, window: Any, qtbot: Any,
                                                     backend: Any, chinese: Any) -> None:  # noqa: F811
     ctx.translations = chinese

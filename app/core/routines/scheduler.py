@@ -58,10 +58,11 @@ class Scheduler:
         return sorted(found, key=lambda d: d.due)
 
     def run_due(self, now: datetime | None = None,
-                on_run: Callable[[Routine, Run], None] = lambda _r, _run: None) -> list[Run]:
+                on_run: Callable[[Routine, Run, bool], None] = lambda _r, _run, _m: None,
+                ) -> list[Run]:
         """Run every routine whose time has come and has not run for that time, one after
-        another (blocking; `on_run` hears of each as it ends). A call while another is running
-        returns [] at once: the running one picks up what is due."""
+        another (blocking; `on_run(routine, run, missed)` hears of each as it ends). A call
+        while another is running returns [] at once: the running one picks up what is due."""
         if not self._busy.acquire(blocking=False):
             return []
         try:
@@ -74,7 +75,7 @@ class Scheduler:
                 run = self.store.claim(item.routine.id, item.due, self.now())
                 if run is not None:
                     ran.append(self.runner.run(item.routine, run, item.missed))
-                    on_run(item.routine, ran[-1])
+                    on_run(item.routine, ran[-1], item.missed)
             return ran
         finally:
             self._busy.release()

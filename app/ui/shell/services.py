@@ -138,7 +138,7 @@ class Services(QObject):
     def _checked(self, _runs: object) -> None:
         self._checking = False
 
-    def _announce(self, routine: Routine, run: Run) -> None:
+    def _announce(self, routine: Routine, run: Run, missed: bool) -> None:
         """On the worker: one notification per run, opening its conversation."""
         held = self.ctx.part("approvals").pending(run.conversation_id)
         texts = {
@@ -150,7 +150,7 @@ class Services(QObject):
         if held:
             text = QCoreApplication.translate("Services", "Waits for your approval: %1").replace(
                 "%1", held[0].description)
-        if run.note and run.status != "failed":
+        if missed and run.status != "failed":  # (a run's note also says why it stopped)
             text = QCoreApplication.translate(
                 "Services", "Missed while Hearth was not running; ran now.") + " " + text
         self.routine_ran.emit(str(routine.title), text, f"conversation:{run.conversation_id}")
