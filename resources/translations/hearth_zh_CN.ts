@@ -3298,32 +3298,37 @@
         <translation>已中断</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="225"/>
+        <location filename="../../app/ui/pages/routines.py" line="178"/>
+        <source>Stopped: it kept repeating itself</source>
+        <translation>已停止：一直在重复</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/routines.py" line="226"/>
         <source>Delete routine</source>
         <translation>删除例行任务</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="226"/>
+        <location filename="../../app/ui/pages/routines.py" line="227"/>
         <source>Delete the routine “%1”? Its conversations stay.</source>
         <translation>要删除例行任务“%1”吗？它的对话会保留。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="227"/>
+        <location filename="../../app/ui/pages/routines.py" line="228"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="235"/>
+        <location filename="../../app/ui/pages/routines.py" line="236"/>
         <source>Running “%1”…</source>
         <translation>正在运行“%1”…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="237"/>
+        <location filename="../../app/ui/pages/routines.py" line="238"/>
         <source>Could not run the routine</source>
         <translation>无法运行该例行任务</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="245"/>
+        <location filename="../../app/ui/pages/routines.py" line="246"/>
         <source>Could not save the routine</source>
         <translation>无法保存该例行任务</translation>
     </message>
@@ -3465,16 +3470,21 @@
     </message>
     <message>
         <location filename="../../app/ui/shell/services.py" line="148"/>
+        <source>The answer was stopped because it kept repeating itself.</source>
+        <translation>回答一直在重复，已被停止。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/shell/services.py" line="150"/>
         <source>Could not run.</source>
         <translation>无法运行。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/services.py" line="151"/>
+        <location filename="../../app/ui/shell/services.py" line="153"/>
         <source>Waits for your approval: %1</source>
         <translation>等待你批准：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/services.py" line="154"/>
+        <location filename="../../app/ui/shell/services.py" line="156"/>
         <source>Missed while Hearth was not running; ran now.</source>
         <translation>Hearth 未运行时错过了，现已运行。</translation>
     </message>

@@ -153,6 +153,15 @@ def test_a_stuck_run_ends_at_its_budget_and_says_so(tmp_path: Path) -> None:
         slow.close()
 
 
+def test_an_answer_hearth_stopped_for_repeating_itself_is_not_done(desk: Desk) -> None:
+    """The repetition guard cut the answer: the run says so instead of "done"."""
+    desk.backend.queue(answer_output("Sure.", "Good morning! " + "Have a nice day. " * 80))
+    run = desk.scheduler.run_now(desk.add("07:30", "day"))
+    assert run.status == "cut"
+    last = desk.history.messages(run.conversation_id)[-1]
+    assert last.notice == "answer_loop" and last.content.count("Have a nice day.") == 1
+
+
 def test_a_routine_asking_for_a_calendar_change_changes_nothing_until_approved(
         desk: Desk) -> None:
     before = [asdict(e) for e in desk.calendar.all_events()]

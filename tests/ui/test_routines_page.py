@@ -205,6 +205,22 @@ def test_a_run_on_time_that_overran_its_budget_is_not_called_missed(
     services.stop()
 
 
+def test_an_answer_cut_for_repeating_itself_is_not_announced_ready(
+        ctx: Any, qtbot: Any, backend: Any) -> None:
+    zone = local_timezone_name()
+    now = datetime.now(ZoneInfo(zone))
+    due = (now - timedelta(seconds=30)).replace(second=0, microsecond=0, tzinfo=None)
+    ctx.hearth.routines.add("Greeting", "Say good morning", Schedule(due, zone),
+                            now - timedelta(minutes=5))
+    backend.queue(answer("Ok.", "Good morning! " + "Have a nice day. " * 80), TITLE)
+    services = Services(ctx)
+    with qtbot.waitSignal(services.routine_ran, timeout=WAIT_MS) as ran:
+        services.check_routines()
+    assert ran.args[1] == "The answer was stopped because it kept repeating itself."
+    settle(qtbot, ctx)
+    services.stop()
+
+
 def test_a_run_missed_while_hearth_was_closed_says_so(ctx: Any, qtbot: Any,
                                                       backend: Any) -> None:
     zone = local_timezone_name()

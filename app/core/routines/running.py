@@ -91,6 +91,8 @@ class RoutineRunner:
             return self._end(run, "failed", " ".join(filter(None, [note, outcome.failure])))
         if handle.finish_reason == "cancelled":
             return self._end(run, "interrupted", note)
+        if handle.finish_reason == "answer_loop":  # Hearth stopped an answer repeating itself
+            return self._end(run, "cut", note)
         return self._end(run, "waiting_approval" if outcome.held else "done", note)
 
     def _seen(self, run: Run, event: AssistantEvent, outcome: RunLog) -> None:

@@ -75,7 +75,7 @@ class Run:
     due: datetime
     manual: bool
     started: datetime
-    status: str  # running, done, waiting_approval, failed, timed_out, interrupted
+    status: str  # running, done, waiting_approval, failed, timed_out, interrupted, cut
     conversation_id: str = ""
     finished: str = ""
     note: str = ""

@@ -174,7 +174,8 @@ class RoutinesView(QWidget):
         return {"running": self.tr("Running"), "done": self.tr("Done"),
                 "waiting_approval": self.tr("Waits for your approval"),
                 "failed": self.tr("Failed"), "timed_out": self.tr("Stopped at its time budget"),
-                "interrupted": self.tr("Interrupted")}.get(status, status)
+                "interrupted": self.tr("Interrupted"),
+                "cut": self.tr("Stopped: it kept repeating itself")}.get(status, status)
 
     def _open_run(self, item: QListWidgetItem) -> None:
         conversation = str(item.data(CONVERSATION_ROLE) or "")

@@ -145,6 +145,8 @@ class Services(QObject):
             "done": QCoreApplication.translate("Services", "The answer is ready."),
             "timed_out": QCoreApplication.translate("Services", "Stopped at its time budget."),
             "interrupted": QCoreApplication.translate("Services", "Stopped before it finished."),
+            "cut": QCoreApplication.translate(
+                "Services", "The answer was stopped because it kept repeating itself."),
             "failed": QCoreApplication.translate("Services", "Could not run.")}
         text = texts.get(run.status, "")
         if held:
