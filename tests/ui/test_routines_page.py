@@ -161,18 +161,31 @@ def test_the_todo_list_beside_the_grid(ctx: Any, qtbot: Any) -> None:
     assert ctx.hearth.calendar.todos.all(include_done=True) == []
 
 
-def test_the_app_runs_a_due_routine_and_announces_it(ctx: Any, qtbot: Any,
-                                                     backend: Any) -> None:
+def due_a_moment_ago(ctx: Any, title: str, ask: str, ago: timedelta = timedelta(seconds=30),
+                     made: timedelta = timedelta(minutes=5), rule: str = "") -> datetime:
+    """A routine due `ago` (on time: within the scheduler's grace), made `made` ago; its due
+    time on this computer's clock."""
     zone = local_timezone_name()
     now = datetime.now(ZoneInfo(zone))
-    due = (now - timedelta(seconds=30)).replace(second=0, microsecond=0, tzinfo=None)
-    ctx.hearth.routines.add("Water", "Remind me to water the plants", Schedule(due, zone),
-                            now - timedelta(minutes=5))
+    due = (now - ago).replace(second=0, microsecond=0, tzinfo=None)
+    ctx.hearth.routines.add(title, ask, Schedule(due, zone, rule), now - made)
+    return due
+
+
+def announced(qtbot: Any, services: Services) -> tuple[str, str, str]:
+    """What the app's routine check (its timer's work, off the GUI thread) announces."""
+    with qtbot.waitSignal(services.routine_ran, timeout=WAIT_MS * 4) as ran:
+        services.check_routines()
+    title, text, key = ran.args
+    return title, text, key
+
+
+def test_the_app_runs_a_due_routine_and_announces_it(ctx: Any, qtbot: Any,
+                                                     backend: Any) -> None:
+    due_a_moment_ago(ctx, "Water", "Remind me to water the plants")
     backend.queue(answer("Ok.", "Time to water the plants."), TITLE)
     services = Services(ctx)
-    with qtbot.waitSignal(services.routine_ran, timeout=WAIT_MS) as ran:
-        services.check_routines()  # what the timer does, off the GUI thread
-    title, text, key = ran.args
+    title, text, key = announced(qtbot, services)
     (run,) = ctx.hearth.routines.runs()
     assert (title, text) == ("Water", "The answer is ready.")
     assert key == f"conversation:{run.conversation_id}"
@@ -183,56 +196,34 @@ def test_the_app_runs_a_due_routine_and_announces_it(ctx: Any, qtbot: Any,
     services.stop()
 
 
-def test_a_run_on_time_that_overran_its_budget_is_not_called_missed(
-        ctx: Any, qtbot: Any, backend: Any, monkeypatch: Any) -> None:
-    """A run's note also says why it stopped ("stopped after 1 seconds…"): the notification
-    said "Missed while Hearth was not running; ran now." of a run that started on time."""
-    zone = local_timezone_name()
-    now = datetime.now(ZoneInfo(zone))
-    due = (now - timedelta(seconds=30)).replace(second=0, microsecond=0, tzinfo=None)
-    ctx.hearth.routines.add("Digest", "Summarise my week", Schedule(due, zone),
-                            now - timedelta(minutes=5))
-    monkeypatch.setattr(ctx.hearth.scheduler.runner, "budget", timedelta(seconds=1))
-    monkeypatch.setattr(backend, "_delay", 0.05)  # a long answer at a slow pace: minutes
-    backend.queue(answer("Think.", "word " * 5000), TITLE)
+@pytest.mark.parametrize("case", ["over_budget", "repeating", "missed"])
+def test_the_announcement_says_how_the_run_went(ctx: Any, qtbot: Any, backend: Any,
+                                                monkeypatch: Any, case: str) -> None:
+    """A run's note also says why it stopped ("stopped after 1 seconds…"): a run on time that
+    overran its budget was announced "Missed while Hearth was not running; ran now."; an
+    answer Hearth cut for repeating itself was announced "The answer is ready."."""
+    if case == "over_budget":
+        monkeypatch.setattr(ctx.hearth.scheduler.runner, "budget", timedelta(seconds=1))
+        monkeypatch.setattr(backend, "_delay", 0.05)  # a long answer at a slow pace: minutes
+        backend.queue(answer("Think.", "word " * 5000), TITLE)
+    elif case == "repeating":
+        backend.queue(answer("Ok.", "Good morning! " + "Have a nice day. " * 80), TITLE)
+    else:
+        backend.queue(answer("Ok.", "Water the plants."), TITLE)
+    if case == "missed":  # due long before now, made before it was due
+        due_a_moment_ago(ctx, "Plants", "Remind me to water the plants",
+                         ago=timedelta(minutes=10), made=timedelta(minutes=20))
+    else:
+        due_a_moment_ago(ctx, "Plants", "Remind me to water the plants")
     services = Services(ctx)
-    with qtbot.waitSignal(services.routine_ran, timeout=WAIT_MS * 4) as ran:
-        services.check_routines()
+    _title, text, _key = announced(qtbot, services)
+    assert text == {
+        "over_budget": "Stopped at its time budget.",
+        "repeating": "The answer was stopped because it kept repeating itself.",
+        "missed": "Missed while Hearth was not running; ran now. The answer is ready."}[case]
     (run,) = ctx.hearth.routines.runs()
-    assert run.status == "timed_out" and "stopped after 1 seconds" in run.note
-    assert ran.args[1] == "Stopped at its time budget."
-    settle(qtbot, ctx)
-    services.stop()
-
-
-def test_an_answer_cut_for_repeating_itself_is_not_announced_ready(
-        ctx: Any, qtbot: Any, backend: Any) -> None:
-    zone = local_timezone_name()
-    now = datetime.now(ZoneInfo(zone))
-    due = (now - timedelta(seconds=30)).replace(second=0, microsecond=0, tzinfo=None)
-    ctx.hearth.routines.add("Greeting", "Say good morning", Schedule(due, zone),
-                            now - timedelta(minutes=5))
-    backend.queue(answer("Ok.", "Good morning! " + "Have a nice day. " * 80), TITLE)
-    services = Services(ctx)
-    with qtbot.waitSignal(services.routine_ran, timeout=WAIT_MS) as ran:
-        services.check_routines()
-    assert ran.args[1] == "The answer was stopped because it kept repeating itself."
-    settle(qtbot, ctx)
-    services.stop()
-
-
-def test_a_run_missed_while_hearth_was_closed_says_so(ctx: Any, qtbot: Any,
-                                                      backend: Any) -> None:
-    zone = local_timezone_name()
-    now = datetime.now(ZoneInfo(zone))
-    due = (now - timedelta(minutes=10)).replace(second=0, microsecond=0, tzinfo=None)
-    ctx.hearth.routines.add("Plants", "Remind me to water the plants", Schedule(due, zone),
-                            now - timedelta(minutes=20))  # made before it was due
-    backend.queue(answer("Ok.", "Water the plants."), TITLE)
-    services = Services(ctx)
-    with qtbot.waitSignal(services.routine_ran, timeout=WAIT_MS) as ran:
-        services.check_routines()
-    assert ran.args[1] == "Missed while Hearth was not running; ran now. The answer is ready."
+    assert run.status == {"over_budget": "timed_out", "repeating": "cut",
+                          "missed": "done"}[case]
     settle(qtbot, ctx)
     services.stop()
 
@@ -286,14 +277,9 @@ def test_the_open_routines_page_shows_what_ran_on_its_own_time(
     window.show()
     page = routines_page(qtbot, window)
     qtbot.waitUntil(lambda: "No routines yet" in page.status.text(), timeout=WAIT_MS)
-    zone = local_timezone_name()
-    now = datetime.now(ZoneInfo(zone))
-    due = (now - timedelta(seconds=30)).replace(second=0, microsecond=0, tzinfo=None)
-    ctx.hearth.routines.add("Water", "Remind me to water the plants",
-                            Schedule(due, zone, "FREQ=DAILY"), now - timedelta(minutes=5))
+    due = due_a_moment_ago(ctx, "Water", "Remind me to water the plants", rule="FREQ=DAILY")
     backend.queue(answer("Ok.", "Time to water the plants."), TITLE)
-    with qtbot.waitSignal(desktop.services.routine_ran, timeout=WAIT_MS):
-        desktop.services.check_routines()  # what the timer does while the page is open
+    announced(qtbot, desktop.services)  # what the timer does while the page is open
     following = when_text(ui_locale(ctx.translations), due + timedelta(days=1))
     qtbot.waitUntil(lambda: page.table.rowCount() == 1
                     and page.table.item(0, 2).text() == following, timeout=WAIT_MS)
@@ -301,7 +287,8 @@ def test_the_open_routines_page_shows_what_ran_on_its_own_time(
     assert page.history.item(0).text().startswith("Water · ")
     assert page.history.item(0).text().endswith("Done")
     window.show_page("chat")
-    ctx.hearth.routines.add("Post", "Check the post", Schedule(due + timedelta(days=2), zone),
-                            now)  # as the chat's add_routine tool makes one
+    ctx.hearth.routines.add("Post", "Check the post", Schedule(
+        due + timedelta(days=2), local_timezone_name()), datetime.now(ZoneInfo("UTC")))
+    # (as the chat's add_routine tool makes one)
     window.show_page("routines")
     qtbot.waitUntil(lambda: page.table.rowCount() == 2, timeout=WAIT_MS)
