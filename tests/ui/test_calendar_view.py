@@ -240,3 +240,28 @@ def test_a_week_chip_keeps_its_title_whole_in_a_narrow_column(ctx, view, qtbot) 
         view.resize(width, 700)
         chip = hit(view, "Dentist")
         assert month_text(chip.occ, metrics, chip.rect.width() - 9) == shown
+
+
+def test_a_chip_running_on_from_above_the_view_names_itself_in_view(ctx, view, qtbot) -> None:
+    """A night ferry's second day, with the hours scrolled to the morning: its words stood at
+    midnight, under the day names, and the block on screen was empty."""
+    from PySide6.QtGui import QColor
+
+    from app.ui.pages.calendar.grids import DAY_HEADER
+
+    night = at(MONDAY + timedelta(days=2), 21)
+    add(ctx, "Night ferry", night, minutes=11 * 60)
+    show(qtbot, view, "week")
+    qtbot.waitUntil(lambda: bool(view.time_grid.occurrences), timeout=WAIT_MS)
+    grid = view.time_grid
+    view.time_scroll.verticalScrollBar().setValue(6 * HOUR_PX)  # the morning in view
+    qtbot.waitUntil(lambda: grid.header_at == 6 * HOUR_PX, timeout=WAIT_MS)
+    grid.repaint()
+    (morning,) = [h for h in grid.hits if h.rect.top() < grid.header_at]  # from midnight on
+    top = grid.header_at + DAY_HEADER * 2  # the first hour in view, under the day names
+    image = grid.grab().toImage()
+    line = grid.fontMetrics().height()
+    dark = [x for x in range(int(morning.rect.left()) + 6, int(morning.rect.right()) - 3)
+            for y in range(top, top + line)
+            if QColor(image.pixel(x, y)).lightness() < 110]  # the text's ink, not the fill
+    assert dark, "the part of the chip in view has no words"

@@ -141,7 +141,10 @@ class _Grid(QWidget):
         menu.addAction(self.delete_text, lambda: self.delete_requested.emit(hit.occ))
         menu.popup(event.globalPos())
 
-    def _chip(self, painter: QPainter, rect: QRectF, occ: Occurrence, text: str) -> None:
+    def _chip(self, painter: QPainter, rect: QRectF, occ: Occurrence, text: str,
+              in_view: float = 0.0) -> None:
+        """A chip; its words start at `in_view` where the chip begins above it (scrolled under
+        the day names: the second day of a night ferry would show an empty block)."""
         # Hundreds of chips a paint: colours are looked up once per paint (see paintEvent).
         accent, text_colour = self._colours
         cancelled = bool(getattr(occ.event, "cancelled", False))
@@ -157,7 +160,10 @@ class _Grid(QWidget):
             font = painter.font()
             font.setStrikeOut(True)
             painter.setFont(font)
-        for place, line in chip_lines(painter.fontMetrics(), rect, text):
+        words = QRectF(rect)
+        if rect.top() < in_view < rect.bottom() - painter.fontMetrics().height():
+            words.setTop(in_view)
+        for place, line in chip_lines(painter.fontMetrics(), words, text):
             painter.drawText(place, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop, line)
         if cancelled:
             font.setStrikeOut(False)
@@ -429,7 +435,8 @@ class TimeGrid(_Grid):
         self.hits = self._layout()
         timed = [h for h in self.hits if not h.occ.event.all_day]
         for hit in timed:
-            self._chip(painter, hit.rect, hit.occ, timed_text(hit.occ))
+            self._chip(painter, hit.rect, hit.occ, timed_text(hit.occ),
+                       in_view=self.header_at + DAY_HEADER * 2)
             if hit.ends_here and hit.rect.height() >= 3 * RESIZE_EDGE:
                 painter.setPen(Qt.PenStyle.NoPen)  # the resize handle, where it is grabbed
                 painter.setBrush(self._colours[0])
