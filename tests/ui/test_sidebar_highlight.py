@@ -174,3 +174,23 @@ def test_the_page_on_screen_is_marked_in_the_sidebar(window, qtbot) -> None:
     QTest.keySequence(window, QKeySequence("Ctrl+1"))  # View > Chat
     assert marked() == []
     assert window.ctx.ops.wait(WAIT_MS)
+
+
+def test_the_chat_behind_a_page_is_not_marked_and_a_click_brings_it_back(window, qtbot) -> None:
+    """On the Calendar, the chat still open on the Chat page looked chosen, and clicking it
+    did nothing (it was "already open"): now only the page is marked, and the click goes
+    back to the chat as it was (not read again: an answer being written goes on)."""
+    click(qtbot, window, "Taxes")
+    qtbot.waitUntil(lambda: window.chat.conversation_id is not None, timeout=WAIT_MS)
+    assert window.ctx.ops.wait(WAIT_MS)
+    shown = window.chat.conversation_id
+    window.show_page("calendar")
+    assert highlighted(window) == []  # one mark: the Calendar's
+    reloaded(qtbot, window, 2)  # a reload meanwhile (a title, a routine's chat) keeps it so
+    assert highlighted(window) == []
+    loads = window.chat._load_token
+    click(qtbot, window, "Taxes")
+    assert window.pages.currentWidget() is window.chat
+    assert window.chat.conversation_id == shown and window.chat._load_token == loads
+    assert highlighted(window) == ["Taxes"]
+    assert [k for k, b in window.sidebar.nav_buttons.items() if b.isChecked()] == []

@@ -64,6 +64,7 @@ class Sidebar(QWidget):
         self._reloads = 0  # which reload of the list is the latest (see reload)
         self.conversations: list[Any] = []
         self.current_id: str | None = None
+        self.page = "chat"  # the window's page on screen (mark_page)
         self._keep: str | None = None  # the row to select again after a reload
         self._tr = Retranslator(self)
         layout = QVBoxLayout(self)
@@ -160,9 +161,15 @@ class Sidebar(QWidget):
         return nav
 
     def mark_page(self, key: str) -> None:
-        """Mark the page on screen ("chat": none of them)."""
+        """Mark the page on screen; "chat": none of them, and the chat's row instead. One mark
+        at a time: the chat behind a page is not shown as if it were on screen."""
+        self.page = key
         for name, button in self.nav_buttons.items():
             button.setChecked(name == key)
+        if key == "chat":
+            self.select(self.current_id)
+        else:
+            self.list.clearSelection()  # the row stays current: F2, Delete still act on it
 
     # -- list ---------------------------------------------------------------------------------
     def reload(self) -> None:
@@ -191,6 +198,8 @@ class Sidebar(QWidget):
             self._items(pinned)
             self._header(self.tr("Recent"))
         self._items(recent)
+        if self.page != "chat":
+            self.list.clearSelection()
 
     def _header(self, text: str) -> None:
         item = QListWidgetItem(text.upper())
@@ -228,6 +237,8 @@ class Sidebar(QWidget):
         if cid != self.current_id:
             self.current_id = cid
             self.conversation_selected.emit(cid)
+        elif self.page != "chat":  # the chat open behind another page: back to it as it is
+            self.page_requested.emit("chat")
 
     def _conv(self, cid: str) -> Any:
         return next((c for c in self.conversations if c.id == cid), None)
