@@ -112,6 +112,25 @@ def test_add_edit_pause_run_and_delete_a_routine(ctx: Any, window: Any, qtbot: A
     assert ctx.hearth.history.get_conversation(run.conversation_id) is not None
 
 
+def test_run_now_lists_its_chat_and_without_a_model_says_why_first(
+        ctx: Any, window: Any, qtbot: Any, backend: Any) -> None:
+    """"Run now" made a chat the sidebar did not list until something else reloaded it; with
+    no model loaded it recorded a bare "Failed" run (the reason only in the CLI's words)."""
+    due_a_moment_ago(ctx, "Morning", "What is on today?", rule="FREQ=DAILY")
+    page = routines_page(qtbot, window)
+    qtbot.waitUntil(lambda: page.table.rowCount() == 1, timeout=WAIT_MS)
+    page.table.selectRow(0)
+    backend.queue(answer("Look.", "A dentist at 10:00."), TITLE)
+    qtbot.mouseClick(page.run_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: len(window.sidebar.conversations) == 1, timeout=WAIT_MS)
+    (run,) = ctx.hearth.routines.runs()
+    assert window.sidebar.conversations[0].id == run.conversation_id
+    ctx.hearth.runner.unload().result(WAIT_MS / 1000)
+    qtbot.mouseClick(page.run_button, Qt.MouseButton.LeftButton)
+    assert page.status.text() == "No model is loaded yet."
+    assert len(ctx.hearth.routines.runs()) == 1  # no failed run added
+
+
 def test_a_routine_runs_calendar_change_waits_on_a_card_until_approved(
         ctx: Any, window: Any, qtbot: Any, backend: Any) -> None:
     now = datetime.now(ZoneInfo("UTC"))

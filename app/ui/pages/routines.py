@@ -23,7 +23,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.core.failures import FailureKind
 from app.ui.context import UiContext
+from app.ui.failures import present
 from app.ui.i18n import Retranslator, ui_locale
 from app.ui.pages.routine_editor import RoutineDialog, schedule_text, when_text
 from app.ui.pending_changes import PendingChanges
@@ -39,6 +41,7 @@ CONVERSATION_ROLE = Qt.ItemDataRole.UserRole + 1
 
 class RoutinesView(QWidget):
     open_conversation = Signal(str)
+    ran = Signal()  # "Run now" made a conversation: the chat list has one more
     shown = Signal()  # the list was read and shown (tests)
 
     def __init__(self, ctx: UiContext, parent: QWidget | None = None) -> None:
@@ -167,6 +170,7 @@ class RoutinesView(QWidget):
             if routine is None and run.routine_id in names:  # every routine's runs: say whose
                 text = f"{names[run.routine_id]} · {text}"
             item = QListWidgetItem(text)
+            item.setToolTip(run.note)  # why it failed or stopped, or when it was missed
             item.setData(CONVERSATION_ROLE, run.conversation_id)
             self.history.addItem(item)
 
@@ -232,6 +236,10 @@ class RoutinesView(QWidget):
         routine = self.current()
         if routine is None:
             return
+        runner = self.ctx.hearth.runner
+        if runner.info is None and not runner.loading:  # it could only fail: say why now
+            self.status.setText(present(FailureKind.NO_MODEL).text)
+            return
         scheduler = self.ctx.lazy("scheduler")
         self.status.setText(self.tr("Running “%1”…").replace("%1", routine.title))
         self.ctx.ops.run(lambda: scheduler.run_now(routine.id), lambda _r: self._ran(),
@@ -240,6 +248,7 @@ class RoutinesView(QWidget):
     def _ran(self) -> None:
         self.status.setText("")
         self.refresh()
+        self.ran.emit()
 
     def _write(self, work: Callable[[], Any]) -> None:
         self.ctx.ops.run(work, lambda _r: self.refresh(),

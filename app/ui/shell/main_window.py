@@ -300,6 +300,7 @@ class MainWindow(QMainWindow):
             if key == "routines":
                 page.open_conversation.connect(  # type: ignore[attr-defined]
                     self.open_conversation)
+                page.ran.connect(self.sidebar.reload)  # type: ignore[attr-defined]
             if key == "library":
                 page.settings_saved.connect(self.settings_saved)  # type: ignore[attr-defined]
             self._lazy_pages[key] = page
