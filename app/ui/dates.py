@@ -15,11 +15,15 @@ def long_date(locale: QLocale, day: date, weekday: bool, year: bool) -> str:
     return locale.toString(QDate(day.year, day.month, day.day), _pattern(locale, weekday, year))
 
 
+def medium_date(locale: QLocale, day: date) -> str:
+    """A date in a list or table: "2 Dec 2026", "Dec 2, 2026", "2026年12月2日"."""
+    pattern = _pattern(locale, weekday=False, year=True).replace("MMMM", "MMM")
+    return locale.toString(QDate(day.year, day.month, day.day), pattern)
+
+
 def medium_date_time(locale: QLocale, moment: datetime) -> str:
     """A date and time in a table: "2 Dec 2026 10:15", "Dec 2, 2026 10:15", "2026年12月2日 10:15"."""
-    pattern = _pattern(locale, weekday=False, year=True).replace("MMMM", "MMM")
-    day = locale.toString(QDate(moment.year, moment.month, moment.day), pattern)
-    return f"{day} {moment:%H:%M}"
+    return f"{medium_date(locale, moment.date())} {moment:%H:%M}"
 
 
 def _pattern(locale: QLocale, weekday: bool, year: bool) -> str:

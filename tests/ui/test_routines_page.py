@@ -168,6 +168,8 @@ def test_the_todo_list_beside_the_grid(ctx: Any, qtbot: Any) -> None:
     (stored,) = ctx.hearth.calendar.todos.all()
     assert stored.title == "Renew passport" and stored.due.hour == 17
     assert "Renew passport" in todos.list.item(0).text()
+    due_line = todos.list.item(0).text().splitlines()[1]  # the month in words, never 04/01
+    assert "Jan" in due_line and "2030" in due_line and "17:00" in due_line, due_line
     todos.list.item(0).setCheckState(Qt.CheckState.Checked)  # the checkbox completes it
     qtbot.waitUntil(lambda: todos.list.count() == 0, timeout=WAIT_MS)
     assert ctx.hearth.calendar.todos.all() == []

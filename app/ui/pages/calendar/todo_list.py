@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.ui.context import UiContext
+from app.ui.dates import medium_date, medium_date_time
 from app.ui.i18n import Retranslator, ui_locale
 from app.ui.widgets import confirm, hbox, tr_button
 
@@ -110,14 +111,9 @@ class TodoList(QWidget):
         due = todo.due
         if due is None:
             return text
-        if isinstance(due, datetime):
-            local = due.astimezone()
-            moment = QDateTime(QDate(local.year, local.month, local.day),
-                               QTime(local.hour, local.minute))
-            shown = locale.toString(moment, QLocale.FormatType.ShortFormat)
-        else:
-            shown = locale.toString(QDate(due.year, due.month, due.day),
-                                    QLocale.FormatType.ShortFormat)
+        # The month in words, as everywhere else: "03/12/2026" is March to half the world.
+        shown = (medium_date_time(locale, due.astimezone()) if isinstance(due, datetime)
+                 else medium_date(locale, due))
         return text + "\n" + self.tr("due %1").replace("%1", shown)
 
     # -- changing -------------------------------------------------------------------------
