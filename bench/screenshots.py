@@ -16,7 +16,16 @@ from types import SimpleNamespace
 from typing import Any
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-os.environ["HEARTH_HOME"] = tempfile.mkdtemp(prefix="hearth-shots-")
+_SCRATCH: list[tempfile.TemporaryDirectory[str]] = []  # removed when the script ends
+
+
+def scratch(prefix: str) -> str:
+    """A folder for this run only (the Hearth home, the folders the pages show)."""
+    _SCRATCH.append(tempfile.TemporaryDirectory(prefix=prefix, ignore_cleanup_errors=True))
+    return _SCRATCH[-1].name
+
+
+os.environ["HEARTH_HOME"] = scratch("hearth-shots-")
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 OUT = ROOT / "bench" / "screenshots"
@@ -169,7 +178,7 @@ def seed_pages(hearth: object) -> None:
 
     from skills.calendar import Event
 
-    folder = Path(tempfile.mkdtemp(prefix="hearth-docs-")) / "Finance"
+    folder = Path(scratch("hearth-docs-")) / "Finance"
     folder.mkdir()
     (folder / "Q3 budget.md").write_text("# Budget\n\nTravel: 12,000 EUR for Q3.")
     (folder / "Expense notes.txt").write_text("September offsite flights were booked late.")
@@ -209,7 +218,7 @@ def seed_personal(hearth: Any, start: Any) -> None:
 
 def seed_files(hearth: object) -> None:
     """A folder chosen for file search, with files of several kinds and ages."""
-    folder = Path(tempfile.mkdtemp(prefix="hearth-files-")) / "Projects"
+    folder = Path(scratch("hearth-files-")) / "Projects"
     for sub, names in (("Trip", ["Berlin budget.xlsx", "Flights.pdf", "Packing list.txt"]),
                        ("Taxes", ["Receipts 2025.zip", "Tax return draft.docx"]),
                        ("Photos", ["Harbour.jpg", "Offsite team.png"])):
