@@ -149,6 +149,12 @@ class ModelRunner:
         return future
 
     @property
+    def can_answer(self) -> bool:
+        """A model is loaded, or a load is on its way: a request queued now gets an answer
+        (otherwise it could only fail with "no model")."""
+        return self._info is not None or self.loading
+
+    @property
     def loading(self) -> bool:
         """A model load is running or waiting to run: what a request queued now waits for.
 

@@ -219,7 +219,7 @@ def test_the_next_month_is_fetched_ahead_and_a_change_meanwhile_still_shows(
 def test_a_week_chip_keeps_its_title_whole_in_a_narrow_column(ctx, view, qtbot) -> None:
     """The window at its usual size leaves a week column ~65 px: "17:00 Dentist" came out as
     "17:00 Den…". The title goes first, the time and place under it where the chip has room."""
-    from app.ui.pages.calendar.grids import chip_lines, month_text, timed_text
+    from app.ui.pages.calendar.grids import chip_inner, chip_lines, month_text, timed_text
 
     view.resize(900, 700)
     add(ctx, "Dentist", at(MONDAY + timedelta(days=3), 17), location="Rua Augusta 12")
@@ -229,7 +229,7 @@ def test_a_week_chip_keeps_its_title_whole_in_a_narrow_column(ctx, view, qtbot) 
     grid = view.time_grid
     hour, short = hit(view, "Dentist"), hit(view, "Call")
     metrics = grid.fontMetrics()
-    assert metrics.horizontalAdvance("17:00 Dentist") > hour.rect.width() - 9  # it is narrow
+    assert metrics.horizontalAdvance("17:00 Dentist") > chip_inner(hour.rect).width()  # narrow
     lines = [text for _place, text in chip_lines(metrics, hour.rect, timed_text(hour.occ))]
     assert lines[:2] == ["Dentist", f"{at(MONDAY, 17):%H:%M}"]
     assert [text for _p, text in chip_lines(metrics, short.rect, timed_text(short.occ))] == [
@@ -239,7 +239,7 @@ def test_a_week_chip_keeps_its_title_whole_in_a_narrow_column(ctx, view, qtbot) 
     for width, shown in ((900, "Dentist"), (2400, f"{start} Dentist")):
         view.resize(width, 700)
         chip = hit(view, "Dentist")
-        assert month_text(chip.occ, metrics, chip.rect.width() - 9) == shown
+        assert month_text(chip.occ, metrics, chip_inner(chip.rect).width()) == shown
 
 
 def test_a_chip_running_on_from_above_the_view_names_itself_in_view(ctx, view, qtbot) -> None:

@@ -236,8 +236,7 @@ class RoutinesView(QWidget):
         routine = self.current()
         if routine is None:
             return
-        runner = self.ctx.hearth.runner
-        if runner.info is None and not runner.loading:  # it could only fail: say why now
+        if not self.ctx.hearth.runner.can_answer:  # it could only fail: say why now
             self.status.setText(present(FailureKind.NO_MODEL).text)
             return
         scheduler = self.ctx.lazy("scheduler")

@@ -315,10 +315,10 @@ class MainWindow(QMainWindow):
         self.sidebar.mark_page(keys[0] if keys else "chat")
 
     def refresh_page(self, key: str) -> None:
-        """A page already built reads again what changed behind it (a routine ran on its own
-        time); one not built yet reads everything when it is first shown."""
+        """The page on screen reads again what changed behind it (a routine ran on its own
+        time); a page not on screen reads when it is shown again (its showEvent)."""
         page = self._lazy_pages.get(key)
-        if page is not None:
+        if page is not None and page.isVisible():
             page.refresh()  # type: ignore[attr-defined]
 
     def show_files(self, query: str = "") -> None:

@@ -128,8 +128,7 @@ class Services(QObject):
         hearth = self.ctx.hearth
 
         def work() -> Any:
-            runner = hearth.runner
-            if runner.info is None and not runner.loading:
+            if not hearth.runner.can_answer:
                 return []
             return self.ctx.part("scheduler").run_due(on_run=self._announce)
 

@@ -31,11 +31,16 @@ DAY_HEADER = 26
 RESIZE_EDGE = 4  # the resize handle: this many pixels at the end, whatever the block's height
 
 
+def chip_inner(rect: QRectF) -> QRectF:
+    """Where a chip's words may go: clear of its coloured bar on the left and its edges."""
+    return rect.adjusted(6, 1, -3, -1)
+
+
 def chip_lines(metrics: QFontMetrics, rect: QRectF, text: str) -> list[tuple[QRectF, str]]:
     """Where each line of a chip's text goes, elided to its width: one line a piece (title,
     time, place), as many as the chip's height holds, so a narrow week column keeps the title
     whole instead of "17:00 Den…"."""
-    inner = rect.adjusted(6, 1, -3, -1)
+    inner = chip_inner(rect)
     placed: list[tuple[QRectF, str]] = []
     for number, line in enumerate(text.split("\n")):
         top = inner.top() + number * metrics.lineSpacing()
@@ -160,10 +165,11 @@ class _Grid(QWidget):
             font = painter.font()
             font.setStrikeOut(True)
             painter.setFont(font)
+        metrics = painter.fontMetrics()
         words = QRectF(rect)
-        if rect.top() < in_view < rect.bottom() - painter.fontMetrics().height():
+        if rect.top() < in_view < rect.bottom() - metrics.height():
             words.setTop(in_view)
-        for place, line in chip_lines(painter.fontMetrics(), words, text):
+        for place, line in chip_lines(metrics, words, text):
             painter.drawText(place, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop, line)
         if cancelled:
             font.setStrikeOut(False)
@@ -258,7 +264,7 @@ class MonthGrid(_Grid):
             for occ in shown:
                 chip = QRectF(rect.left() + 3, y, rect.width() - 6, line - 2)
                 self._chip(painter, chip, occ, month_text(occ, painter.fontMetrics(),
-                                                          chip.width() - 9))
+                                                          chip_inner(chip).width()))
                 self.hits.append(Hit(chip, occ))
                 y += line
             if len(items) > len(shown):
