@@ -92,6 +92,40 @@ def window(ctx: Any, qtbot: Any) -> Any:
 
 
 @pytest.fixture
+def tray() -> bool:
+    """Whether `app_desktop` has a tray (offscreen has none); a module may say otherwise."""
+    return False
+
+
+@pytest.fixture
+def app_desktop(ctx: Any, qtbot: Any, monkeypatch: Any, tray: bool) -> Iterator[Any]:
+    """Hearth's desktop as `hearth` makes it; afterwards the application is left as the next
+    test expects it."""
+    from PySide6.QtGui import QPalette
+    from PySide6.QtWidgets import QApplication
+
+    from app.ui.shell.desktop import Desktop
+
+    monkeypatch.setattr("app.ui.shell.desktop.tray_available", lambda: tray)
+    app = QApplication.instance()
+    made = Desktop(app, ctx.hearth)
+    qtbot.addWidget(made.window)
+    qtbot.addWidget(made.quick)
+    yield made
+    made.ctx.ops.wait(WAIT_MS)
+    made.detach()
+    QApplication.processEvents()  # what detaching set going (the sidebar's reload) ends here
+    made.ctx.ops.wait(WAIT_MS)
+    if made.tray is not None:
+        made.tray.hide()
+    made.theme.setParent(None)
+    made.setParent(None)
+    app.setStyleSheet("")
+    app.setPalette(QPalette())
+    app.setQuitOnLastWindowClosed(True)
+
+
+@pytest.fixture
 def quick(ctx: Any, qtbot: Any) -> Any:
     """The quick-ask box (not shown)."""
     from app.ui.shell.quick_ask import QuickAsk

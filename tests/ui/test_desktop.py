@@ -85,13 +85,8 @@ def test_a_launch_before_the_first_one_listens_is_heard_once_it_does(qapp, qtbot
         first.release()
 
 
-def test_toggle_message_flips_quick_ask(ctx, qtbot, monkeypatch) -> None:
-    from app.ui.shell.desktop import Desktop
-
-    monkeypatch.setattr("app.ui.shell.desktop.tray_available", lambda: False)
-    desktop = Desktop(QApplication.instance(), ctx.hearth)
-    qtbot.addWidget(desktop.window)
-    qtbot.addWidget(desktop.quick)
+def test_toggle_message_flips_quick_ask(app_desktop) -> None:
+    desktop = app_desktop
     assert QApplication.instance().quitOnLastWindowClosed()  # no tray: closing quits
     desktop.handle_message(["--toggle"])
     assert desktop.quick.isVisible()
@@ -99,14 +94,6 @@ def test_toggle_message_flips_quick_ask(ctx, qtbot, monkeypatch) -> None:
     assert not desktop.quick.isVisible()
     desktop.handle_message(["--show"])
     assert desktop.window.isVisible()
-    desktop.ctx.ops.wait(WAIT_MS)
-    desktop.detach()
-    QApplication.processEvents()  # the sidebar's reload ends here, not in the next test
-    desktop.ctx.ops.wait(WAIT_MS)
-    desktop.theme.setParent(None)  # leave the application as the next test expects it
-    desktop.setParent(None)
-    QApplication.instance().setStyleSheet("")
-    QApplication.instance().setPalette(QPalette())
 
 
 def test_with_a_tray_closing_the_window_keeps_hearth_running(ctx, qtbot) -> None:

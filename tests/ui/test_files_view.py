@@ -98,19 +98,11 @@ def test_results_drag_as_file_urls_and_join_the_chat(view, ctx, qtbot, folder) -
         "packing list.txt"]
 
 
-def test_quick_ask_finds_files_without_the_model(ctx, qtbot, folder, monkeypatch) -> None:
-    from PySide6.QtGui import QPalette
-    from PySide6.QtWidgets import QApplication
-
-    from app.ui.shell.desktop import Desktop
-
+def test_quick_ask_finds_files_without_the_model(ctx, qtbot, folder, app_desktop) -> None:
+    desktop = app_desktop
     ctx.hearth.settings.file_roots = [str(folder)]
     ctx.hearth.files.add_root(str(folder))
     ctx.hearth.files.scan()
-    monkeypatch.setattr("app.ui.shell.desktop.tray_available", lambda: False)
-    desktop = Desktop(QApplication.instance(), ctx.hearth)
-    qtbot.addWidget(desktop.window)
-    qtbot.addWidget(desktop.quick)
     desktop.quick.summon()
     qtbot.keyClicks(desktop.quick.input, "budget")
     qtbot.mouseClick(desktop.quick.files_button, Qt.MouseButton.LeftButton)
@@ -120,8 +112,3 @@ def test_quick_ask_finds_files_without_the_model(ctx, qtbot, folder, monkeypatch
                     timeout=WAIT_MS)
     desktop.ctx.ops.wait(WAIT_MS)
     desktop.window.hide()
-    desktop.detach()
-    desktop.theme.setParent(None)
-    desktop.setParent(None)
-    QApplication.instance().setStyleSheet("")
-    QApplication.instance().setPalette(QPalette())

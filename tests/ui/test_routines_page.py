@@ -4,7 +4,6 @@ beside the calendar grid, and the app's routine check announcing a run that open
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -40,28 +39,6 @@ def settle(qtbot: Any, ctx: Any) -> None:
     for _ in range(3):
         assert ctx.ops.wait(WAIT_MS)
         qtbot.wait(10)
-
-
-@pytest.fixture
-def desktop(ctx: Any, qtbot: Any, monkeypatch: Any) -> Iterator[Any]:
-    """Hearth's desktop as `hearth` makes it, without a tray; afterwards the application is
-    left as the next test expects it."""
-    from PySide6.QtGui import QPalette
-    from PySide6.QtWidgets import QApplication
-
-    from app.ui.shell.desktop import Desktop
-
-    monkeypatch.setattr("app.ui.shell.desktop.tray_available", lambda: False)
-    made = Desktop(QApplication.instance(), ctx.hearth)
-    qtbot.addWidget(made.window)
-    qtbot.addWidget(made.quick)
-    yield made
-    made.ctx.ops.wait(WAIT_MS)
-    made.detach()
-    made.theme.setParent(None)
-    made.setParent(None)
-    QApplication.instance().setStyleSheet("")
-    QApplication.instance().setPalette(QPalette())
 
 
 def test_add_edit_pause_run_and_delete_a_routine(ctx: Any, window: Any, qtbot: Any,
@@ -276,31 +253,31 @@ def test_the_routines_page_and_its_cards_in_chinese(ctx: Any, window: Any, qtbot
     dialog.reject()
 
 
-def test_a_routine_notification_opens_its_conversation(ctx: Any, desktop: Any) -> None:
+def test_a_routine_notification_opens_its_conversation(ctx: Any, app_desktop: Any) -> None:
     conversation = ctx.hearth.history.create_conversation(title="Morning")
     ctx.hearth.history.add_message(conversation.id, "user", "What is on today?")
-    desktop.services.routine_ran.emit("Morning", "The answer is ready.",
+    app_desktop.services.routine_ran.emit("Morning", "The answer is ready.",
                                       f"conversation:{conversation.id}")
-    (shown,) = desktop.notifier.recent
+    (shown,) = app_desktop.notifier.recent
     assert (shown.title, shown.key) == ("Morning", f"conversation:{conversation.id}")
-    desktop.notifier.opened.emit(shown.key)  # the notification's Open (or a click on it)
-    assert desktop.window.isVisible()
-    assert desktop.window.chat.conversation_id == conversation.id
+    app_desktop.notifier.opened.emit(shown.key)  # the notification's Open (or a click on it)
+    assert app_desktop.window.isVisible()
+    assert app_desktop.window.chat.conversation_id == conversation.id
 
 
 def test_the_open_routines_page_shows_what_ran_on_its_own_time(
-        ctx: Any, qtbot: Any, backend: Any, desktop: Any) -> None:
+        ctx: Any, qtbot: Any, backend: Any, app_desktop: Any) -> None:
     """The page stays open while a routine runs by itself: its next run moves on and its run
     history has the run; a routine made meanwhile (in a chat) is there on coming back."""
     from app.ui.pages.routine_editor import when_text
 
-    window = desktop.window
+    window = app_desktop.window
     window.show()
     page = routines_page(qtbot, window)
     qtbot.waitUntil(lambda: "No routines yet" in page.status.text(), timeout=WAIT_MS)
     due = due_a_moment_ago(ctx, "Water", "Remind me to water the plants", rule="FREQ=DAILY")
     backend.queue(answer("Ok.", "Time to water the plants."), TITLE)
-    announced(qtbot, desktop.services)  # what the timer does while the page is open
+    announced(qtbot, app_desktop.services)  # what the timer does while the page is open
     following = when_text(ui_locale(ctx.translations), due + timedelta(days=1))
     qtbot.waitUntil(lambda: page.table.rowCount() == 1
                     and page.table.item(0, 2).text() == following, timeout=WAIT_MS)

@@ -7,12 +7,11 @@ import os
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtGui import QAction, QPalette
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QApplication
 
 from app.ui.shell.main_window import MainWindow
@@ -22,25 +21,14 @@ from tests.ui.scripts import WAIT_MS
 pytestmark = pytest.mark.filterwarnings("error::RuntimeWarning")
 
 @pytest.fixture
-def desktop(ctx: Any, qtbot: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
-    """The running app's Desktop with a tray (the offscreen platform has none of its own)."""
-    from app.ui.shell.desktop import Desktop
+def tray() -> bool:
+    return True  # as the running app has one (the offscreen platform has none of its own)
 
-    monkeypatch.setattr("app.ui.shell.desktop.tray_available", lambda: True)
-    app = QApplication.instance()
-    made = Desktop(app, ctx.hearth)
-    qtbot.addWidget(made.window)
-    qtbot.addWidget(made.quick)
-    yield made
-    made.ctx.ops.wait(WAIT_MS)
-    made.detach()
-    if made.tray is not None:
-        made.tray.hide()
-    made.theme.setParent(None)  # leave the application as the next test expects it
-    made.setParent(None)
-    app.setStyleSheet("")
-    app.setPalette(QPalette())
-    app.setQuitOnLastWindowClosed(True)
+
+@pytest.fixture
+def desktop(app_desktop: Any) -> Any:
+    """The running app's Desktop, with a tray."""
+    return app_desktop
 
 
 @pytest.mark.parametrize("application", ["hearth", "plain"])
