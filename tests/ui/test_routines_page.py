@@ -108,6 +108,20 @@ def test_run_now_lists_its_chat_and_without_a_model_says_why_first(
     assert len(ctx.hearth.routines.runs()) == 1  # no failed run added
 
 
+def test_a_runs_note_is_shown_as_text(ctx: Any, window: Any, qtbot: Any) -> None:
+    """A failed run's note holds the server's own words, which may look like HTML."""
+    due_a_moment_ago(ctx, "Morning", "What is on today?")
+    (routine,) = ctx.hearth.routines.all()
+    now = datetime.now(ZoneInfo("UTC"))
+    run = ctx.hearth.routines.claim(routine.id, now, now, manual=True)
+    ctx.hearth.routines.update_run(run.id, status="failed",
+                                   note='<img src="x"><b>502</b> Bad Gateway')
+    page = routines_page(qtbot, window)
+    qtbot.waitUntil(lambda: page.history.count() == 1, timeout=WAIT_MS)
+    tip = page.history.item(0).toolTip()
+    assert "&lt;img" in tip and "<img" not in tip and "&lt;b&gt;502" in tip
+
+
 def test_a_routine_runs_calendar_change_waits_on_a_card_until_approved(
         ctx: Any, window: Any, qtbot: Any, backend: Any) -> None:
     now = datetime.now(ZoneInfo("UTC"))

@@ -4,6 +4,7 @@ have approved. Every read and write runs off the GUI thread."""
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -170,7 +171,9 @@ class RoutinesView(QWidget):
             if routine is None and run.routine_id in names:  # every routine's runs: say whose
                 text = f"{names[run.routine_id]} · {text}"
             item = QListWidgetItem(text)
-            item.setToolTip(run.note)  # why it failed or stopped, or when it was missed
+            # Why it failed or stopped, or when it was missed; escaped: a server's error words
+            # could look like HTML, which a tooltip would render.
+            item.setToolTip(f"<p>{html.escape(run.note)}</p>" if run.note else "")
             item.setData(CONVERSATION_ROLE, run.conversation_id)
             self.history.addItem(item)
 
