@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -91,7 +92,8 @@ def open_migrated(path: Path, *migrations: Migrations, pragmas: Sequence[str] = 
     conn = sqlite3.connect(str(path), check_same_thread=False, timeout=timeout,
                            isolation_level=None if autocommit else "DEFERRED")
     try:
-        for pragma in ("journal_mode = wal", *pragmas):
+        _use_wal(conn, timeout)
+        for pragma in pragmas:
             conn.execute(f"pragma {pragma}")
         db = sqlite_utils.Database(conn, execute_plugins=False)
         for component in migrations:
@@ -105,6 +107,24 @@ def open_migrated(path: Path, *migrations: Migrations, pragmas: Sequence[str] = 
         conn.close()
         raise
     return db
+
+
+def _use_wal(conn: sqlite3.Connection, timeout: float) -> None:
+    """WAL mode, waiting up to `timeout` seconds for another connection's lock. SQLite answers
+    "locked" at once here, without its busy handler, when two processes open a new file together
+    (a concurrent first start): waiting would deadlock on the rollback journal's lock upgrade."""
+    deadline = time.monotonic() + timeout
+    pause = 0.002
+    while True:
+        try:
+            conn.execute("pragma journal_mode = wal")
+            return
+        except sqlite3.OperationalError as exc:
+            busy = getattr(exc, "sqlite_errorcode", 0) & 0xFF in (5, 6)  # BUSY, LOCKED
+            if not busy or time.monotonic() + pause > deadline:
+                raise
+        time.sleep(pause)  # the other process's conversion takes a few milliseconds
+        pause = min(pause * 2, 0.1)
 
 
 class LockedStore:

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from app.core.history import HistoryError, HistoryStore, NotFound
+from backends.errors import FailureKind
 
 
 def test_every_message_field_round_trips(history: HistoryStore) -> None:
@@ -306,6 +307,27 @@ def test_a_database_locked_too_long_is_a_readable_error(tmp_path: Path) -> None:
         other.close()
     history.rename(chat.id, "after")
     assert [c.title for c in history.list_conversations()] == ["after"]
+    history.close()
+
+
+def test_a_file_locked_while_it_opens_is_not_taken_for_a_read_only_one(tmp_path: Path) -> None:
+    path = tmp_path / "hearth.db"
+    HistoryStore(path).close()
+    with sqlite3.connect(path) as conn:
+        conn.execute("pragma journal_mode = delete")  # as an older build or another tool left it
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("begin immediate")  # another process in the middle of a long write
+    other.execute("delete from conversations")
+    try:
+        with pytest.raises(HistoryError, match="database is locked") as raised:
+            HistoryStore(path, busy_timeout=0.05)
+        assert raised.value.kind is FailureKind.BUSY
+    finally:
+        other.execute("rollback")
+        other.close()
+    history = HistoryStore(path)
+    assert not history.read_only
+    history.create_conversation("after the lock")
     history.close()
 
 

@@ -49,7 +49,9 @@ class Database:
         """Where the file cannot be written (a read-only disk, a damaged file), keep reading it:
         history stays visible, and every write says why it cannot happen."""
         hint = _hint(cause)
-        if kind_of(cause) is FailureKind.DISK_FULL or not path.exists():
+        # A full disk or a lock held too long is said as it is: the file is fine, and opening it
+        # read-only would quietly drop what this run writes.
+        if kind_of(cause) in (FailureKind.DISK_FULL, FailureKind.BUSY) or not path.exists():
             raise HistoryError(f"cannot open history database {path}: {cause}{hint}",
                                kind_of(cause)) from cause
         for mode in ("ro", "ro&immutable=1"):  # immutable: no -shm can be made beside it
