@@ -15,6 +15,7 @@ MAX_WORDS = 6
 MAX_CHARS = 60
 TITLE_TOKENS = 24
 _JUNK = re.compile(r"<[^>]*>|[\"'`*#_\[\]]")
+_LIST_MARK = re.compile(r"^(?:[-+•>]|\d+[.)])\s+")  # a title written as a list item or quote
 
 
 def fallback_title(user_text: str) -> str:
@@ -30,6 +31,7 @@ def clean_title(raw: str) -> str:
     """Model output -> a title, or "" when it is empty or garbage (tags, one long token...)."""
     line = next((ln for ln in raw.strip().splitlines() if ln.strip()), "")
     line = _JUNK.sub("", line).strip().rstrip(".:;,!?。").strip()
+    line = _LIST_MARK.sub("", line)
     line = re.sub(r"^(title|标题)\s*[:：]\s*", "", line, flags=re.IGNORECASE)
     if not line or len(line) > MAX_CHARS * 2 or not any(ch.isalnum() for ch in line):
         return ""

@@ -18,6 +18,10 @@ from skills.builtin import ConvertUnits, CurrentTime, builtin_skills, convert
     ('"Budget review for Q3."\n', "Budget review for Q3"),
     ("Title: Garden plans", "Garden plans"),
     ("**Weekly groceries**\nSome explanation after it", "Weekly groceries"),
+    ("- Send a code", "Send a code"),  # a list item, as small models often write one
+    ("1. Tax return checklist", "Tax return checklist"),
+    ("> Moving house", "Moving house"),
+    ("2024 budget", "2024 budget"),
     ("  ", ""),
     ("<tool_call>", ""),
     ("...", ""),
