@@ -273,6 +273,40 @@ def test_the_chat_header_picks_a_recent_model(ctx, qtbot, tmp_path, monkeypatch)
     assert not picker.isVisible()  # it belongs to the chat
 
 
+def shown_whole(picker) -> bool:
+    """The picker's current text fits its field: nothing of the name is cut off."""
+    from PySide6.QtWidgets import QStyle, QStyleOptionComboBox
+
+    option = QStyleOptionComboBox()
+    picker.initStyleOption(option)
+    field = picker.style().subControlRect(QStyle.ComplexControl.CC_ComboBox, option,
+                                          QStyle.SubControl.SC_ComboBoxEditField, picker)
+    return picker.fontMetrics().horizontalAdvance(picker.currentText()) <= field.width()
+
+
+def test_the_picker_shows_a_models_whole_name_and_shortens_only_a_very_long_one(
+        ctx, qtbot, tmp_path, monkeypatch) -> None:
+    from app.ui.shell.main_window import MainWindow
+
+    usual = str(tmp_path / "Nanbeige4.2-3B-Instruct-Q4_K_M.gguf")
+    huge = str(tmp_path / ("a-merge-of-" * 8 + "Q8_0.gguf"))
+    ctx.hearth.runner.info.model_path = usual
+    ctx.hearth.settings.recent_models = [usual, huge]
+    window = MainWindow(ctx)
+    qtbot.addWidget(window)
+    monkeypatch.setattr(window, "load_model", lambda: None)
+    window.show()
+    picker = window.model_picker
+    assert picker.currentText() == "Nanbeige4.2-3B-Instruct-Q4_K_M.gguf"
+    assert shown_whole(picker)
+    long_name = picker.itemText(1)
+    assert "…" in long_name and long_name.endswith("Q8_0.gguf")  # the end tells models apart
+    assert picker.itemData(1, Qt.ItemDataRole.ToolTipRole) == huge
+    ctx.hearth.runner.info.model_path = huge
+    picker.refresh()
+    assert picker.currentText() == long_name and shown_whole(picker)
+
+
 def test_each_build_says_what_it_is_good_for_in_the_window_language(ctx, qtbot,
                                                                     qapp) -> None:
     """What a build is good for is a code in the catalogue: the dialog words it (in Chinese

@@ -14,6 +14,8 @@ from backends.engines import Engine
 MANAGE = "::manage"
 SERVER = "::server"  # the remote engine's model: it lives on the server, not in a file here
 
+NAME_CHARS = 40  # the widest name shown whole, in average characters
+
 Loaded = Callable[[], object]  # the runner's BackendInfo, or None: what answers now
 
 
@@ -36,8 +38,9 @@ class ModelPicker(QComboBox):
         self.settings = settings
         self.loaded = loaded
         self.setObjectName("modelPicker")
-        self.setMinimumContentsLength(18)
-        self.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        # As wide as its longest name (a model's file name is its only name), up to a limit
+        # past which names are shortened in the middle, where their quantisation ends them.
+        self.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.activated.connect(self._activated)
         self.refresh()
 
@@ -60,7 +63,7 @@ class ModelPicker(QComboBox):
             tip = current
         paths = [p for p in dict.fromkeys([current, *self.settings.recent_models]) if p]
         for path in paths:
-            self.addItem(Path(path).name, path)
+            self.addItem(self._short(Path(path).name), path)
             self.setItemData(self.count() - 1, path, Qt.ItemDataRole.ToolTipRole)
         self.insertSeparator(self.count())
         self.addItem(self.tr("Manage models…"), MANAGE)
@@ -68,6 +71,11 @@ class ModelPicker(QComboBox):
         self.setAccessibleName(self.tr("Model"))
         self.setToolTip(tip)
         self.blockSignals(False)
+
+    def _short(self, name: str) -> str:
+        metrics = self.fontMetrics()
+        return metrics.elidedText(name, Qt.TextElideMode.ElideMiddle,
+                                  metrics.horizontalAdvance("x") * NAME_CHARS)
 
     def _activated(self, index: int) -> None:
         data = self.itemData(index)
