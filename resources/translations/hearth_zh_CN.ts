@@ -2159,7 +2159,7 @@
     <name>MainWindow</name>
     <message>
         <location filename="../../app/ui/shell/main_window.py" line="139"/>
-        <location filename="../../app/ui/shell/main_window.py" line="487"/>
+        <location filename="../../app/ui/shell/main_window.py" line="488"/>
         <source>No model loaded</source>
         <translation>未加载模型</translation>
     </message>
@@ -2284,87 +2284,87 @@
         <translation>停止回答(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="395"/>
+        <location filename="../../app/ui/shell/main_window.py" line="396"/>
         <source>Could not save settings</source>
         <translation>无法保存设置</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="402"/>
+        <location filename="../../app/ui/shell/main_window.py" line="403"/>
         <source>No model yet. Hearth needs a model to answer: download one or open a file you have.</source>
         <translation>还没有模型。Hearth 需要模型才能回答：请下载一个，或打开已有的模型文件。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="405"/>
+        <location filename="../../app/ui/shell/main_window.py" line="406"/>
         <source>Loading the model…</source>
         <translation>正在加载模型…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="429"/>
+        <location filename="../../app/ui/shell/main_window.py" line="430"/>
         <source>remote</source>
         <translation>远程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="475"/>
+        <location filename="../../app/ui/shell/main_window.py" line="476"/>
         <source>Ready</source>
         <translation>就绪</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="479"/>
+        <location filename="../../app/ui/shell/main_window.py" line="480"/>
         <source>Preparing the assistant… %1%</source>
         <translation>正在准备助手… %1%</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="489"/>
+        <location filename="../../app/ui/shell/main_window.py" line="490"/>
         <source>No model is loaded now.</source>
         <translation>现在没有加载任何模型。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="492"/>
+        <location filename="../../app/ui/shell/main_window.py" line="493"/>
         <source>%1 is still loaded and answers.</source>
         <translation>%1 仍然处于加载状态，由它继续回答。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="509"/>
+        <location filename="../../app/ui/shell/main_window.py" line="510"/>
         <source>%1 tok/s</source>
         <translation>%1 token/秒</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="520"/>
+        <location filename="../../app/ui/shell/main_window.py" line="521"/>
         <source>Context %1 / %2</source>
         <translation>上下文 %1 / %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="523"/>
+        <location filename="../../app/ui/shell/main_window.py" line="524"/>
         <source> · your message: its start and end, the rest as a document</source>
         <translation> · 你的消息：模型读到开头和结尾，其余作为文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="524"/>
+        <location filename="../../app/ui/shell/main_window.py" line="525"/>
         <source> · earlier messages summarized</source>
         <translation> · 较早的消息已总结</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="533"/>
+        <location filename="../../app/ui/shell/main_window.py" line="534"/>
         <source>Add files to this chat</source>
         <translation>向此对话添加文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="543"/>
+        <location filename="../../app/ui/shell/main_window.py" line="544"/>
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="546"/>
+        <location filename="../../app/ui/shell/main_window.py" line="547"/>
         <source>Export this chat</source>
         <translation>导出此对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="548"/>
+        <location filename="../../app/ui/shell/main_window.py" line="549"/>
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="554"/>
+        <location filename="../../app/ui/shell/main_window.py" line="555"/>
         <source>Could not export the chat</source>
         <translation>无法导出对话</translation>
     </message>
@@ -2744,23 +2744,23 @@
 <context>
     <name>ModelPicker</name>
     <message>
-        <location filename="../../app/ui/models/picker.py" line="54"/>
+        <location filename="../../app/ui/models/picker.py" line="57"/>
         <source>%1 (server)</source>
         <translation>%1（服务器）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/picker.py" line="57"/>
-        <location filename="../../app/ui/models/picker.py" line="58"/>
+        <location filename="../../app/ui/models/picker.py" line="60"/>
+        <location filename="../../app/ui/models/picker.py" line="61"/>
         <source>No model loaded</source>
         <translation>未加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/picker.py" line="66"/>
+        <location filename="../../app/ui/models/picker.py" line="69"/>
         <source>Manage models…</source>
         <translation>管理模型…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/models/picker.py" line="68"/>
+        <location filename="../../app/ui/models/picker.py" line="71"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
@@ -3190,145 +3190,145 @@
 <context>
     <name>RoutinesView</name>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="54"/>
-        <location filename="../../app/ui/pages/routines.py" line="94"/>
+        <location filename="../../app/ui/pages/routines.py" line="58"/>
+        <location filename="../../app/ui/pages/routines.py" line="98"/>
         <source>Routines</source>
         <translation>例行任务</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="55"/>
+        <location filename="../../app/ui/pages/routines.py" line="59"/>
         <source>New routine</source>
         <translation>新建例行任务</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="61"/>
+        <location filename="../../app/ui/pages/routines.py" line="65"/>
         <source>Waiting for your approval</source>
         <translation>等待你批准</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="68"/>
-        <location filename="../../app/ui/pages/routines.py" line="70"/>
+        <location filename="../../app/ui/pages/routines.py" line="72"/>
+        <location filename="../../app/ui/pages/routines.py" line="74"/>
         <source>Run history</source>
         <translation>运行记录</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="93"/>
+        <location filename="../../app/ui/pages/routines.py" line="97"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="93"/>
+        <location filename="../../app/ui/pages/routines.py" line="97"/>
         <source>When</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="93"/>
+        <location filename="../../app/ui/pages/routines.py" line="97"/>
         <source>Next run</source>
         <translation>下次运行</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="100"/>
+        <location filename="../../app/ui/pages/routines.py" line="104"/>
         <source>Run now</source>
         <translation>立即运行</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="101"/>
+        <location filename="../../app/ui/pages/routines.py" line="105"/>
         <source>Edit…</source>
         <translation>编辑…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="102"/>
-        <location filename="../../app/ui/pages/routines.py" line="158"/>
+        <location filename="../../app/ui/pages/routines.py" line="106"/>
+        <location filename="../../app/ui/pages/routines.py" line="162"/>
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="103"/>
+        <location filename="../../app/ui/pages/routines.py" line="107"/>
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="127"/>
+        <location filename="../../app/ui/pages/routines.py" line="131"/>
         <source>Could not read your routines</source>
         <translation>无法读取你的例行任务</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="136"/>
+        <location filename="../../app/ui/pages/routines.py" line="140"/>
         <source>Paused</source>
         <translation>已暂停</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="143"/>
+        <location filename="../../app/ui/pages/routines.py" line="147"/>
         <source>No routines yet: add one, or ask Hearth in a chat to do something every morning.</source>
         <translation>还没有例行任务：新建一个，或在对话中让 Hearth 每天早上做某件事。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="157"/>
+        <location filename="../../app/ui/pages/routines.py" line="161"/>
         <source>Resume</source>
         <translation>继续</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="174"/>
+        <location filename="../../app/ui/pages/routines.py" line="181"/>
         <source>Running</source>
         <translation>正在运行</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="174"/>
+        <location filename="../../app/ui/pages/routines.py" line="181"/>
         <source>Done</source>
         <translation>完成</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="175"/>
+        <location filename="../../app/ui/pages/routines.py" line="182"/>
         <source>Waits for your approval</source>
         <translation>等待你批准</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="176"/>
+        <location filename="../../app/ui/pages/routines.py" line="183"/>
         <source>Failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="176"/>
+        <location filename="../../app/ui/pages/routines.py" line="183"/>
         <source>Stopped at its time budget</source>
         <translation>已在时间上限处停止</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="177"/>
+        <location filename="../../app/ui/pages/routines.py" line="184"/>
         <source>Interrupted</source>
         <translation>已中断</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="178"/>
+        <location filename="../../app/ui/pages/routines.py" line="185"/>
         <source>Stopped: it kept repeating itself</source>
         <translation>已停止：一直在重复</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="226"/>
+        <location filename="../../app/ui/pages/routines.py" line="233"/>
         <source>Delete routine</source>
         <translation>删除例行任务</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="227"/>
+        <location filename="../../app/ui/pages/routines.py" line="234"/>
         <source>Delete the routine “%1”? Its conversations stay.</source>
         <translation>要删除例行任务“%1”吗？它的对话会保留。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="228"/>
+        <location filename="../../app/ui/pages/routines.py" line="235"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="236"/>
+        <location filename="../../app/ui/pages/routines.py" line="246"/>
         <source>Running “%1”…</source>
         <translation>正在运行“%1”…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="238"/>
+        <location filename="../../app/ui/pages/routines.py" line="248"/>
         <source>Could not run the routine</source>
         <translation>无法运行该例行任务</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routines.py" line="246"/>
+        <location filename="../../app/ui/pages/routines.py" line="257"/>
         <source>Could not save the routine</source>
         <translation>无法保存该例行任务</translation>
     </message>
@@ -3454,37 +3454,37 @@
         <translation>在 Hearth 关闭期间错过</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/services.py" line="145"/>
+        <location filename="../../app/ui/shell/services.py" line="144"/>
         <source>The answer is ready.</source>
         <translation>回答已就绪。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/services.py" line="146"/>
+        <location filename="../../app/ui/shell/services.py" line="145"/>
         <source>Stopped at its time budget.</source>
         <translation>已在时间上限处停止。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/services.py" line="147"/>
+        <location filename="../../app/ui/shell/services.py" line="146"/>
         <source>Stopped before it finished.</source>
         <translation>在完成前已停止。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/services.py" line="148"/>
+        <location filename="../../app/ui/shell/services.py" line="147"/>
         <source>The answer was stopped because it kept repeating itself.</source>
         <translation>回答一直在重复，已被停止。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/services.py" line="150"/>
+        <location filename="../../app/ui/shell/services.py" line="149"/>
         <source>Could not run.</source>
         <translation>无法运行。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/services.py" line="153"/>
+        <location filename="../../app/ui/shell/services.py" line="152"/>
         <source>Waits for your approval: %1</source>
         <translation>等待你批准：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/services.py" line="156"/>
+        <location filename="../../app/ui/shell/services.py" line="155"/>
         <source>Missed while Hearth was not running; ran now.</source>
         <translation>Hearth 未运行时错过了，现已运行。</translation>
     </message>
@@ -3762,170 +3762,170 @@
 <context>
     <name>Sidebar</name>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="72"/>
-        <location filename="../../app/ui/shell/sidebar.py" line="206"/>
-        <location filename="../../app/ui/shell/sidebar.py" line="292"/>
-        <location filename="../../app/ui/shell/sidebar.py" line="400"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="73"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="215"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="303"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="411"/>
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="74"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="75"/>
         <source>Start a new conversation (Ctrl+N)</source>
         <translation>开始新对话（Ctrl+N）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="77"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="78"/>
         <source>Search all chats (Ctrl+K)</source>
         <translation>搜索所有对话 (Ctrl+K)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="78"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="79"/>
         <source>Search all chats</source>
         <translation>搜索所有对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="109"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="110"/>
         <source>Conversations</source>
         <translation>对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="132"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="133"/>
         <source>Search results</source>
         <translation>搜索结果</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="147"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="148"/>
         <source>Library</source>
         <translation>资料库</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="147"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="148"/>
         <source>Files</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="148"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="149"/>
         <source>Calendar</source>
         <translation>日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="148"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="149"/>
         <source>Routines</source>
         <translation>例行任务</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="149"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="150"/>
         <source>Models</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="149"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="150"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="177"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="184"/>
         <source>Could not read your conversations</source>
         <translation>无法读取你的对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="190"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="197"/>
         <source>Pinned</source>
         <translation>已置顶</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="192"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="199"/>
         <source>Recent</source>
         <translation>最近</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="242"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="253"/>
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="244"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="255"/>
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="244"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="255"/>
         <source>Pin</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="247"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="258"/>
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="274"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="285"/>
         <source>Rename conversation</source>
         <translation>重命名对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="275"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="286"/>
         <source>Title:</source>
         <translation>标题：</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="294"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="305"/>
         <source>Delete conversation</source>
         <translation>删除对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="295"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="306"/>
         <source>Delete “%1”? Its messages and the files dropped into it are forgotten. This cannot be undone.</source>
         <translation>要删除“%1”吗？其中的消息和拖入的文件都将被遗忘，且无法撤销。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="297"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="308"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="385"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="396"/>
         <source>Search failed</source>
         <translation>搜索失败</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="397"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="408"/>
         <source>1 result</source>
         <translation>1 条结果</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="397"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="408"/>
         <source>%1 results</source>
         <translation>%1 条结果</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="398"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="409"/>
         <source>Nothing found</source>
         <translation>没有找到</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="403"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="414"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="318"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="329"/>
         <source>…and %1 more</source>
         <translation>……还有 %1 个</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="321"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="332"/>
         <source>Hearth remembers one thing from this chat:</source>
         <translation>Hearth 从这个对话中记住了一件事：</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="322"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="333"/>
         <source>Hearth remembers %1 things from this chat:</source>
         <translation>Hearth 从这个对话中记住了 %1 件事：</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="323"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="334"/>
         <source>Forget what it taught too</source>
         <translation>同时忘记从中记住的事</translation>
     </message>
@@ -4271,39 +4271,39 @@
 <context>
     <name>TodoList</name>
     <message>
-        <location filename="../../app/ui/pages/calendar/todo_list.py" line="52"/>
-        <location filename="../../app/ui/pages/calendar/todo_list.py" line="56"/>
+        <location filename="../../app/ui/pages/calendar/todo_list.py" line="54"/>
+        <location filename="../../app/ui/pages/calendar/todo_list.py" line="58"/>
         <source>To-dos</source>
         <translation>待办事项</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/todo_list.py" line="63"/>
+        <location filename="../../app/ui/pages/calendar/todo_list.py" line="65"/>
         <source>Show done</source>
         <translation>显示已完成</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/todo_list.py" line="70"/>
+        <location filename="../../app/ui/pages/calendar/todo_list.py" line="72"/>
         <source>Add a to-do</source>
         <translation>添加待办</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/todo_list.py" line="71"/>
+        <location filename="../../app/ui/pages/calendar/todo_list.py" line="73"/>
         <source>New to-do</source>
         <translation>新待办</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/todo_list.py" line="75"/>
         <location filename="../../app/ui/pages/calendar/todo_list.py" line="77"/>
+        <location filename="../../app/ui/pages/calendar/todo_list.py" line="79"/>
         <source>Due</source>
         <translation>到期</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/todo_list.py" line="81"/>
+        <location filename="../../app/ui/pages/calendar/todo_list.py" line="83"/>
         <source>Add</source>
         <translation>添加</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/todo_list.py" line="92"/>
+        <location filename="../../app/ui/pages/calendar/todo_list.py" line="94"/>
         <source>Could not read your to-dos</source>
         <translation>无法读取你的待办事项</translation>
     </message>
@@ -4313,27 +4313,32 @@
         <translation>%1 到期</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/todo_list.py" line="155"/>
+        <location filename="../../app/ui/pages/calendar/todo_list.py" line="121"/>
+        <source>overdue since %1</source>
+        <translation>已逾期，截止于 %1</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/calendar/todo_list.py" line="171"/>
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/todo_list.py" line="162"/>
+        <location filename="../../app/ui/pages/calendar/todo_list.py" line="178"/>
         <source>Delete to-do</source>
         <translation>删除待办</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/todo_list.py" line="162"/>
+        <location filename="../../app/ui/pages/calendar/todo_list.py" line="178"/>
         <source>Delete “%1”?</source>
         <translation>要删除“%1”吗？</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/todo_list.py" line="163"/>
+        <location filename="../../app/ui/pages/calendar/todo_list.py" line="179"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/todo_list.py" line="167"/>
+        <location filename="../../app/ui/pages/calendar/todo_list.py" line="183"/>
         <source>Could not save the to-do</source>
         <translation>无法保存该待办</translation>
     </message>

@@ -173,6 +173,37 @@ def test_the_todo_list_beside_the_grid(ctx: Any, qtbot: Any) -> None:
     assert ctx.hearth.calendar.todos.all(include_done=True) == []
 
 
+def test_an_overdue_to_do_says_so_and_a_done_one_is_struck_through(ctx: Any, qtbot: Any) -> None:
+    from PySide6.QtGui import QPalette
+
+    from skills.calendar.todos import Todo
+
+    tz = local_timezone_name()
+    now = datetime.now(ZoneInfo(tz))
+    todos = ctx.hearth.calendar.todos
+    todos.add(Todo("", "Call the plumber", now - timedelta(hours=1), tz))
+    todos.add(Todo("", "Pay rent", (now - timedelta(days=2)).date(), tz))  # a day, not a time
+    todos.add(Todo("", "Book flights", (now + timedelta(days=3)).date(), tz))
+    todos.add(Todo("", "Water plants", now - timedelta(days=1), tz, done=True))
+    view = CalendarView(ctx)
+    qtbot.addWidget(view)
+    view.show()
+    listed = view.todos
+    listed.show_done.setChecked(True)
+    qtbot.waitUntil(lambda: listed.list.count() == 4, timeout=WAIT_MS)
+    items = {listed.list.item(i).text().splitlines()[0]: listed.list.item(i)
+             for i in range(listed.list.count())}
+    accent = listed.palette().color(QPalette.ColorRole.Accent)
+    for title in ("Call the plumber", "Pay rent"):
+        assert items[title].text().splitlines()[1].startswith("overdue since "), title
+        assert items[title].foreground().color() == accent
+    upcoming, done = items["Book flights"], items["Water plants"]
+    assert upcoming.text().splitlines()[1].startswith("due ")
+    assert upcoming.foreground().color() != accent and not upcoming.font().strikeOut()
+    assert done.text().splitlines()[1].startswith("due ")  # done: no longer late
+    assert done.font().strikeOut() and done.foreground().color() != accent
+
+
 def due_a_moment_ago(ctx: Any, title: str, ask: str, ago: timedelta = timedelta(seconds=30),
                      made: timedelta = timedelta(minutes=5), rule: str = "") -> datetime:
     """A routine due `ago` (on time: within the scheduler's grace), made `made` ago; its due

@@ -5,11 +5,12 @@ written off the GUI thread."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime
+from datetime import date, datetime
 from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
-from PySide6.QtCore import QDate, QDateTime, QLocale, QPoint, Qt, QTime, Signal
+from PySide6.QtCore import QDate, QDateTime, QEvent, QLocale, QPoint, Qt, QTime, Signal
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QCheckBox,
     QDateTimeEdit,
@@ -95,18 +96,21 @@ class TodoList(QWidget):
     def _show(self, todos: list[Todo]) -> None:
         self.todos = todos
         locale = ui_locale(self.ctx.translations)
+        now = datetime.now().astimezone()
         self._showing = True
         self.list.clear()
         for todo in todos:
-            item = QListWidgetItem(self._text(todo, locale))
+            late = is_overdue(todo, now)
+            item = QListWidgetItem(self._text(todo, locale, late))
             item.setData(UID_ROLE, todo.uid)
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
             item.setCheckState(Qt.CheckState.Checked if todo.done else Qt.CheckState.Unchecked)
+            self._mark(item, todo.done, late)
             self.list.addItem(item)
         self._showing = False
         self.changed.emit()
 
-    def _text(self, todo: Todo, locale: QLocale) -> str:
+    def _text(self, todo: Todo, locale: QLocale, late: bool) -> str:
         text = ("! " if 0 < todo.priority <= 4 else "") + str(todo.title)
         due = todo.due
         if due is None:
@@ -114,7 +118,23 @@ class TodoList(QWidget):
         # The month in words, as everywhere else: "03/12/2026" is March to half the world.
         shown = (medium_date_time(locale, due.astimezone()) if isinstance(due, datetime)
                  else medium_date(locale, due))
-        return text + "\n" + self.tr("due %1").replace("%1", shown)
+        line = self.tr("overdue since %1") if late else self.tr("due %1")
+        return text + "\n" + line.replace("%1", shown)
+
+    def _mark(self, item: QListWidgetItem, done: bool, late: bool) -> None:
+        """Overdue in the accent colour (said in words too); done struck through and dimmed."""
+        if late:
+            item.setForeground(self.palette().color(QPalette.ColorRole.Accent))
+        elif done:
+            font = item.font()
+            font.setStrikeOut(True)
+            item.setFont(font)
+            item.setForeground(self.palette().color(QPalette.ColorRole.PlaceholderText))
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange and not self._showing:
+            self._show(self.todos)  # light <-> dark: the marks' colours follow
 
     # -- changing -------------------------------------------------------------------------
     def add(self) -> None:
@@ -161,3 +181,13 @@ class TodoList(QWidget):
     def _write(self, work: Callable[[], object]) -> None:
         self.ctx.ops.run(work, lambda _r: self.refresh(),
                          title=self.tr("Could not save the to-do"), writes=True)
+
+
+def is_overdue(todo: Todo, now: datetime) -> bool:
+    """Open and past its due time; a to-do due on a day is overdue once that day is over."""
+    due = todo.due
+    if todo.done or due is None:
+        return False
+    if isinstance(due, datetime):
+        return due < now
+    return isinstance(due, date) and due < now.date()
