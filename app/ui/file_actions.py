@@ -1,4 +1,5 @@
-"""Open a file with its own app, or show it in the file manager (selected where possible)."""
+"""Choosing files to read; opening a file with its own app, or showing it in the file manager
+(selected where possible)."""
 
 from __future__ import annotations
 
@@ -6,8 +7,11 @@ import re
 import sys
 from pathlib import Path
 
-from PySide6.QtCore import QUrl
+from PySide6.QtCore import QCoreApplication, QUrl
 from PySide6.QtGui import QDesktopServices
+from PySide6.QtWidgets import QWidget
+
+from skills.common.formats import FORMATS
 
 
 def start_folder() -> str:
@@ -18,6 +22,21 @@ def start_folder() -> str:
     documents = QStandardPaths.writableLocation(
         QStandardPaths.StandardLocation.DocumentsLocation)
     return documents if documents and Path(documents).is_dir() else str(Path.home())
+
+
+def pick_documents(parent: QWidget, title: str) -> list[str]:
+    """Files chosen to read: the formats Hearth reads are listed, any other file a choice away
+    (it is then said why it was skipped)."""
+    from PySide6.QtWidgets import QFileDialog  # built on first use: not in the first frame
+
+    paths, _ = QFileDialog.getOpenFileNames(parent, title, start_folder(), document_filter())
+    return paths
+
+
+def document_filter() -> str:
+    patterns = " ".join(f"*{suffix}" for suffix in FORMATS)
+    readable = QCoreApplication.translate("FileActions", "Documents (%1)").replace("%1", patterns)
+    return readable + ";;" + QCoreApplication.translate("FileActions", "All files (*)")
 
 
 def file_name_for(title: str, suffix: str) -> str:

@@ -522,7 +522,7 @@
     </message>
     <message>
         <location filename="../../app/ui/chat/composer.py" line="90"/>
-        <location filename="../../app/ui/chat/composer.py" line="196"/>
+        <location filename="../../app/ui/chat/composer.py" line="194"/>
         <source>Add files</source>
         <translation>添加文件</translation>
     </message>
@@ -1202,6 +1202,19 @@
         <location filename="../../app/ui/failures.py" line="56"/>
         <source>New chat</source>
         <translation>新对话</translation>
+    </message>
+</context>
+<context>
+    <name>FileActions</name>
+    <message>
+        <location filename="../../app/ui/file_actions.py" line="38"/>
+        <source>Documents (%1)</source>
+        <translation>文档 (%1)</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/file_actions.py" line="39"/>
+        <source>All files (*)</source>
+        <translation>所有文件 (*)</translation>
     </message>
 </context>
 <context>
@@ -2089,17 +2102,17 @@
         <translation>将文件添加到资料库</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="317"/>
+        <location filename="../../app/ui/pages/library.py" line="316"/>
         <source>No passage matches “%1”.</source>
         <translation>没有段落匹配“%1”。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="339"/>
+        <location filename="../../app/ui/pages/library.py" line="338"/>
         <source>Indexing %1 of %2: %3</source>
         <translation>正在索引第 %1 个，共 %2 个：%3</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="351"/>
+        <location filename="../../app/ui/pages/library.py" line="350"/>
         <source>Watch a folder</source>
         <translation>监视文件夹</translation>
     </message>
@@ -2344,27 +2357,27 @@
         <translation> · 较早的消息已总结</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="534"/>
+        <location filename="../../app/ui/shell/main_window.py" line="532"/>
         <source>Add files to this chat</source>
         <translation>向此对话添加文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="544"/>
+        <location filename="../../app/ui/shell/main_window.py" line="541"/>
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="547"/>
+        <location filename="../../app/ui/shell/main_window.py" line="544"/>
         <source>Export this chat</source>
         <translation>导出此对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="549"/>
+        <location filename="../../app/ui/shell/main_window.py" line="546"/>
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="555"/>
+        <location filename="../../app/ui/shell/main_window.py" line="552"/>
         <source>Could not export the chat</source>
         <translation>无法导出对话</translation>
     </message>

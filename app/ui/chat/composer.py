@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.ui.file_actions import start_folder
+from app.ui.file_actions import pick_documents
 from app.ui.i18n import Retranslator
 from app.ui.widgets import button, dim_label, hbox
 
@@ -191,9 +191,7 @@ class Composer(QFrame):
         self.submitted.emit(text, self.think.isChecked())
 
     def _pick_files(self) -> None:
-        from PySide6.QtWidgets import QFileDialog
-
-        paths, _ = QFileDialog.getOpenFileNames(self, self.tr("Add files"), start_folder())
+        paths = pick_documents(self, self.tr("Add files"))
         if paths:
             self.files_dropped.emit(paths)
 

@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.ui.context import UiContext
-from app.ui.file_actions import reveal_path, start_folder
+from app.ui.file_actions import pick_documents, reveal_path, start_folder
 from app.ui.i18n import Retranslator, plural
 from app.ui.skip_reasons import skip_reason, technical
 from app.ui.theme import page_layout, page_title, title_row
@@ -287,8 +287,7 @@ class LibraryView(QWidget):
                          self._failed, writes=True)
 
     def _add_files(self) -> None:
-        paths, _ = QFileDialog.getOpenFileNames(self, self.tr("Add files to the library"),
-                                                start_folder())
+        paths = pick_documents(self, self.tr("Add files to the library"))
         if paths:
             self.add_files(paths)
 

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import QLabel, QMainWindow, QMenu, QSplitter, QStackedWid
 from app.ui.chat.chat_view import ChatView
 from app.ui.context import UiContext
 from app.ui.failures import present_error
-from app.ui.file_actions import file_name_for, start_folder
+from app.ui.file_actions import file_name_for, pick_documents, start_folder
 from app.ui.i18n import Retranslator
 from app.ui.indexing import DropIndexer
 from app.ui.notice_banner import NoticeBanner
@@ -529,10 +529,7 @@ class MainWindow(QMainWindow):
 
     # -- files --------------------------------------------------------------------------------
     def _add_files(self) -> None:
-        from PySide6.QtWidgets import QFileDialog
-
-        paths, _ = QFileDialog.getOpenFileNames(self, self.tr("Add files to this chat"),
-                                                start_folder())
+        paths = pick_documents(self, self.tr("Add files to this chat"))
         if paths:
             self.indexer.index(paths)
 
