@@ -154,6 +154,8 @@ def test_the_todo_list_beside_the_grid(ctx: Any, qtbot: Any) -> None:
     todos.title.setText("Renew passport")
     todos.has_due.setChecked(True)
     todos.due.setDateTime(QDateTime(QDate(2030, 1, 4), QTime(17, 0)))
+    field = todos.due.lineEdit()  # the due time is read whole, not cut at the arrow
+    assert field.fontMetrics().horizontalAdvance(field.text()) < field.width(), field.width()
     qtbot.mouseClick(todos.add_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: todos.list.count() == 1, timeout=WAIT_MS)
     (stored,) = ctx.hearth.calendar.todos.all()

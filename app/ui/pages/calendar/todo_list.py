@@ -72,7 +72,8 @@ class TodoList(QWidget):
         self._tr(lambda: self.title.setPlaceholderText(self.tr("Add a to-do")))
         self._tr(lambda: self.title.setAccessibleName(self.tr("New to-do")))
         self.title.returnPressed.connect(self.add)
-        box.addWidget(self.title)
+        self.add_button = tr_button(self._tr, lambda: self.tr("Add"), self.add)
+        box.addLayout(hbox((self.title, 1), self.add_button))
         self.has_due = QCheckBox()
         self._tr(lambda: self.has_due.setText(self.tr("Due")))
         self.due = QDateTimeEdit(calendarPopup=True, displayFormat="yyyy-MM-dd HH:mm")
@@ -80,8 +81,7 @@ class TodoList(QWidget):
         self.due.setDateTime(QDateTime(QDate.currentDate().addDays(1), QTime(9, 0)))
         self.due.setEnabled(False)
         self.has_due.toggled.connect(self.due.setEnabled)
-        self.add_button = tr_button(self._tr, lambda: self.tr("Add"), self.add)
-        box.addLayout(hbox(self.has_due, (self.due, 1), self.add_button))
+        box.addLayout(hbox(self.has_due, (self.due, 1)))  # its own row: the time is read whole
         return box
 
     # -- reading --------------------------------------------------------------------------
