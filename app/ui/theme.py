@@ -56,6 +56,9 @@ def make_palette(dark: bool) -> QPalette:
 def stylesheet(dark: bool) -> str:
     """The QSS with colour tokens filled in (resources/styles/hearth.qss)."""
     text = (STYLES / "hearth.qss").read_text(encoding="utf-8")
+    # Images by absolute path (forward slashes on Windows too), the tick drawn for this look.
+    text = text.replace("@icons", (STYLES.parent / "icons").as_posix())
+    text = text.replace("@look", "dark" if dark else "light")
     # Longest names first so "@accent_text" is not eaten by "@accent".
     for key, value in sorted(colors(dark).items(), key=lambda kv: -len(kv[0])):
         text = text.replace("@" + key, value)
