@@ -3102,67 +3102,82 @@
         <translation>新建例行任务</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routine_editor.py" line="105"/>
+        <location filename="../../app/ui/pages/routine_editor.py" line="83"/>
+        <source>Morning briefing</source>
+        <translation>晨间简报</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/routine_editor.py" line="85"/>
+        <source>What Hearth is asked each time, e.g. “What is on my calendar today, and which to-dos are due?” Its answer comes as a new chat and a notification.</source>
+        <translation>每次运行时向 Hearth 提的问题，例如“我今天的日历上有什么，哪些待办到期了？”回答会以新对话和通知的形式送达。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/routine_editor.py" line="109"/>
         <source>Once</source>
         <translation>仅一次</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routine_editor.py" line="105"/>
+        <location filename="../../app/ui/pages/routine_editor.py" line="109"/>
         <source>Every day</source>
         <translation>每天</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routine_editor.py" line="105"/>
+        <location filename="../../app/ui/pages/routine_editor.py" line="109"/>
         <source>Every weekday</source>
         <translation>每个工作日</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routine_editor.py" line="106"/>
+        <location filename="../../app/ui/pages/routine_editor.py" line="110"/>
         <source>Every week</source>
         <translation>每周</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routine_editor.py" line="106"/>
+        <location filename="../../app/ui/pages/routine_editor.py" line="110"/>
         <source>Every month</source>
         <translation>每月</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routine_editor.py" line="107"/>
+        <location filename="../../app/ui/pages/routine_editor.py" line="111"/>
         <source>Custom rule: %1</source>
         <translation>自定义规则：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routine_editor.py" line="115"/>
+        <location filename="../../app/ui/pages/routine_editor.py" line="119"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routine_editor.py" line="115"/>
+        <location filename="../../app/ui/pages/routine_editor.py" line="119"/>
         <source>Ask</source>
         <translation>提问</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routine_editor.py" line="116"/>
+        <location filename="../../app/ui/pages/routine_editor.py" line="120"/>
         <source>First run</source>
         <translation>首次运行</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routine_editor.py" line="116"/>
+        <location filename="../../app/ui/pages/routine_editor.py" line="120"/>
         <source>Repeat</source>
         <translation>重复</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routine_editor.py" line="143"/>
+        <location filename="../../app/ui/pages/routine_editor.py" line="149"/>
         <source>Next runs: %1</source>
         <translation>接下来的运行：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routine_editor.py" line="144"/>
+        <location filename="../../app/ui/pages/routine_editor.py" line="149"/>
+        <source>Runs once: %1</source>
+        <translation>仅运行一次：%1</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pages/routine_editor.py" line="151"/>
         <source>This time has passed: it would never run.</source>
         <translation>这个时间已经过去：它将永远不会运行。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routine_editor.py" line="150"/>
+        <location filename="../../app/ui/pages/routine_editor.py" line="157"/>
         <source>Write what Hearth should ask.</source>
         <translation>请写下 Hearth 要问的内容。</translation>
     </message>
@@ -4305,13 +4320,13 @@
         <translation>新待办</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/todo_list.py" line="77"/>
-        <location filename="../../app/ui/pages/calendar/todo_list.py" line="79"/>
+        <location filename="../../app/ui/pages/calendar/todo_list.py" line="78"/>
+        <location filename="../../app/ui/pages/calendar/todo_list.py" line="80"/>
         <source>Due</source>
         <translation>到期</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/todo_list.py" line="83"/>
+        <location filename="../../app/ui/pages/calendar/todo_list.py" line="75"/>
         <source>Add</source>
         <translation>添加</translation>
     </message>

@@ -47,11 +47,15 @@ def test_add_edit_pause_run_and_delete_a_routine(ctx: Any, window: Any, qtbot: A
     qtbot.waitUntil(lambda: "No routines yet" in page.status.text(), timeout=WAIT_MS)
     assert page.table.rowCount() == 0
     dialog = page.new_routine()
+    assert dialog.width() >= dialog.fontMetrics().horizontalAdvance("x") * 60  # room to write
+    assert "e.g." in dialog.ask.placeholderText()  # what to write there, for a first routine
     dialog.name.setText("Morning")
     dialog.ask.setPlainText("What is on today?")
     dialog.when.setDateTime(QDateTime(QDate.currentDate().addDays(-1), QTime(7, 30)))
     dialog.buttons.button(dialog.buttons.StandardButton.Save).click()
     assert dialog.isVisible() and "has passed" in dialog.next_runs.text()  # once, yesterday
+    dialog.when.setDateTime(QDateTime(QDate.currentDate().addDays(1), QTime(7, 30)))
+    assert dialog.next_runs.text().startswith("Runs once: ")  # one run, not "Next runs"
     tomorrow = QDate.currentDate().addDays(1)
     dialog.when.setDateTime(QDateTime(tomorrow, QTime(7, 30)))
     dialog.repeat.setCurrentIndex(2)  # every weekday

@@ -80,6 +80,10 @@ class RoutineDialog(QDialog):
         self.name = QLineEdit(routine.title if routine is not None else "")
         self.ask = QPlainTextEdit(routine.ask if routine is not None else "")
         self.ask.setTabChangesFocus(True)
+        self._tr(lambda: self.name.setPlaceholderText(self.tr("Morning briefing")))
+        self._tr(lambda: self.ask.setPlaceholderText(self.tr(
+            "What Hearth is asked each time, e.g. “What is on my calendar today, and which "
+            "to-dos are due?” Its answer comes as a new chat and a notification.")))
         self.when = QDateTimeEdit(calendarPopup=True, displayFormat="yyyy-MM-dd HH:mm")
         self.repeat = QComboBox()
         self.next_runs = dim_label()
@@ -125,6 +129,8 @@ class RoutineDialog(QDialog):
         self.buttons.accepted.connect(self._accept)
         self.buttons.rejected.connect(self.reject)
         column = QVBoxLayout(self)
+        # Room to write a question: the fields' own hints gave a box too narrow for one line.
+        self.setMinimumWidth(self.fontMetrics().horizontalAdvance("x") * 72)
         column.addLayout(form)
         column.addWidget(self.next_runs)
         column.addWidget(self.buttons)
@@ -140,7 +146,8 @@ class RoutineDialog(QDialog):
 
         runs = self.schedule().upcoming(datetime.now(ZoneInfo(self.timezone)), 3)
         shown = ", ".join(when_text(self._locale, r.replace(tzinfo=None)) for r in runs)
-        self.next_runs.setText(self.tr("Next runs: %1").replace("%1", shown) if runs
+        said = self.tr("Next runs: %1") if len(runs) > 1 else self.tr("Runs once: %1")
+        self.next_runs.setText(said.replace("%1", shown) if runs
                                else self.tr("This time has passed: it would never run."))
 
     def _accept(self) -> None:
