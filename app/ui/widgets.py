@@ -163,6 +163,12 @@ def tell(parent: QWidget | None, title: str, text: str,
     return box
 
 
+def room_to_write(dialog: QWidget, characters: int = 72) -> None:
+    """A form dialog wide enough to write a line in: its fields' own size hints made it
+    narrower than one sentence of notes or a question."""
+    dialog.setMinimumWidth(dialog.fontMetrics().horizontalAdvance("x") * characters)
+
+
 def clear_layout(layout: QLayout) -> None:
     """Remove and delete every widget `layout` holds."""
     while layout.count():

@@ -60,6 +60,7 @@ def test_new_event_with_its_own_reminder(ctx, view, qtbot) -> None:
     show(qtbot, view, "week")
     dialog = view.new_event(at(MONDAY + timedelta(days=1), 14), at(MONDAY + timedelta(days=1),
                                                                    15))
+    assert dialog.width() >= dialog.fontMetrics().horizontalAdvance("x") * 60  # room for notes
     dialog.title.setText("Dentist")
     dialog.location.setText("High Street")
     dialog.alarm.setCurrentIndex(dialog.alarm.findData(15))

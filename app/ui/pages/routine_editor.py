@@ -26,7 +26,7 @@ from app.core.routines import Schedule
 from app.core.routines.schedule import EVERY
 from app.ui.dates import medium_date_time
 from app.ui.i18n import Retranslator
-from app.ui.widgets import dim_label
+from app.ui.widgets import dim_label, room_to_write
 
 if TYPE_CHECKING:
     from app.core.routines.store import Routine
@@ -129,8 +129,7 @@ class RoutineDialog(QDialog):
         self.buttons.accepted.connect(self._accept)
         self.buttons.rejected.connect(self.reject)
         column = QVBoxLayout(self)
-        # Room to write a question: the fields' own hints gave a box too narrow for one line.
-        self.setMinimumWidth(self.fontMetrics().horizontalAdvance("x") * 72)
+        room_to_write(self)
         column.addLayout(form)
         column.addWidget(self.next_runs)
         column.addWidget(self.buttons)

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.ui.pages.calendar.edits import ALL, FOLLOWING, THIS, EventChanges
-from app.ui.widgets import button, choice
+from app.ui.widgets import button, choice, room_to_write
 
 if TYPE_CHECKING:
     from skills.calendar.model import Event, When
@@ -79,6 +79,7 @@ class EventDialog(QDialog):
         self.timezone = (event.timezone if event is not None and event.timezone else timezone)
         self.deleted = False
         self.setWindowTitle(self.tr("Edit event") if event is not None else self.tr("New event"))
+        room_to_write(self)
         form = QFormLayout(self)
         self.title = QLineEdit(event.title if event is not None else "")
         self.title.setPlaceholderText(self.tr("What is it?"))
