@@ -106,11 +106,17 @@ def test_tool_servers_are_added_in_the_gui_and_saved(ctx, dialog, qtbot) -> None
     from app.core.settings import load_settings
 
     page = dialog.mcp
+    assert not page.edit_button.isEnabled() and not page.remove_button.isEnabled()  # none yet
     form = page.edit(None)
+    example = form.command.placeholderText()  # read whole: the form is wide enough for it
+    assert form.command.fontMetrics().horizontalAdvance(example) < form.command.width()
     form.name.setText("notes")
     form.command.setText("npx -y '@modelcontextprotocol/server-filesystem' ~/Notes")
     form.accept()
     assert page.table.rowCount() == 1
+    assert not page.remove_button.isEnabled()  # listed, but not chosen
+    page.table.selectRow(0)
+    assert page.edit_button.isEnabled() and page.remove_button.isEnabled()
     form = page.edit(None)  # a second one with the same name is refused inline
     form.name.setText("notes")
     form.use_url.setChecked(True)

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.settings import McpServer
-from app.ui.widgets import button, dim_label, hbox
+from app.ui.widgets import button, dim_label, hbox, room_to_write
 
 NO_NAME = QT_TRANSLATE_NOOP("ServerDialog", "Give the server a name.")
 BAD_URL = QT_TRANSLATE_NOOP("ServerDialog", "The address must start with http:// or https://.")
@@ -59,6 +59,7 @@ class ServerDialog(QDialog):
         self.setWindowTitle(self.tr("Tool server"))
         self._taken = taken
         self.server: McpServer | None = None
+        room_to_write(self)  # a command line is long: its example was cut at half
         form = QFormLayout(self)
         self.name = QLineEdit(server.name if server else "")
         self.name.setAccessibleName(self.tr("Server name"))
@@ -131,15 +132,24 @@ class McpServersPage(QWidget):
         self.table.setAccessibleName(self.tr("Tool servers"))
         self.table.cellDoubleClicked.connect(lambda row, _c: self.edit(row))
         column.addWidget(self.table, 1)
+        self.edit_button = button(self.tr("Edit…"), lambda: self.edit(self.table.currentRow()))
+        self.remove_button = button(self.tr("Remove"), self.remove_current)
         column.addLayout(hbox(button(self.tr("Add…"), lambda: self.edit(None)),
-                              button(self.tr("Edit…"), lambda: self.edit(self.table.currentRow())),
-                              button(self.tr("Remove"), self.remove_current), None))
+                              self.edit_button, self.remove_button, None))
+        self.table.itemSelectionChanged.connect(self._chosen)
         self._fill()
+
+    def _chosen(self) -> None:
+        """Edit and Remove act on the chosen server: with none chosen they are off."""
+        some = bool(self.table.selectionModel().selectedRows())
+        self.edit_button.setEnabled(some)
+        self.remove_button.setEnabled(some)
 
     def servers(self) -> list[McpServer]:
         return list(self._servers)
 
     def _fill(self) -> None:
+        self.table.clearSelection()
         self.table.setRowCount(len(self._servers))
         for row, server in enumerate(self._servers):
             where = server.url or shlex.join(server.command)
@@ -148,6 +158,7 @@ class McpServersPage(QWidget):
                 item = QTableWidgetItem(text)
                 item.setToolTip(where)
                 self.table.setItem(row, col, item)
+        self._chosen()
 
     def edit(self, row: int | None) -> ServerDialog | None:
         """Opens the server form (non-modal); the list changes when it is accepted."""
