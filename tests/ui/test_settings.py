@@ -70,6 +70,20 @@ def test_save_writes_settings_and_applies_the_theme(ctx, dialog, qtbot, tmp_path
     assert window_colour.lightness() < 80  # dark now, without a restart
 
 
+def test_a_folder_is_removed_once_chosen_and_only_then(dialog, tmp_path) -> None:
+    folders = dialog.watched
+    assert not folders.remove_button.isEnabled()  # nothing listed, nothing chosen
+    folders.add(str(tmp_path / "Notes"))
+    folders.add(str(tmp_path / "Bills"))
+    assert not folders.remove_button.isEnabled()
+    folders.list.setCurrentRow(1)
+    assert folders.remove_button.isEnabled()
+    folders.remove_button.click()
+    assert folders.folders() == [str(tmp_path / "Notes")]
+    # Remove is on exactly while a folder is chosen (the list may choose the next one)
+    assert folders.remove_button.isEnabled() == bool(folders.list.selectedItems())
+
+
 def test_a_refused_hotkey_is_reported_and_a_free_one_accepted(ctx, dialog, qtbot) -> None:
     assert dialog.hotkey_status.text().startswith("⚠")
     assert "another app" in dialog.hotkey_status.text()

@@ -53,11 +53,17 @@ class FolderList(QWidget):
         self.list.addItems(folders)
         self.list.setMaximumHeight(110)
         column.addWidget(self.list)
+        self.remove_button = button(
+            self.tr("Remove"), self._remove,
+            self.tr("Remove the selected folder from %1").replace("%1", title))
         column.addLayout(hbox(
             button(self.tr("Add…"), self._add,
                    self.tr("Add a folder to %1").replace("%1", title)),
-            button(self.tr("Remove"), self._remove,
-                   self.tr("Remove the selected folder from %1").replace("%1", title)), None))
+            self.remove_button, None))
+        # Remove acts on the chosen folder: with none chosen it is off.
+        self.list.itemSelectionChanged.connect(
+            lambda: self.remove_button.setEnabled(bool(self.list.selectedItems())))
+        self.remove_button.setEnabled(False)
 
     def folders(self) -> list[str]:
         return [self.list.item(i).text() for i in range(self.list.count())]
