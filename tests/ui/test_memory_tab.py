@@ -275,3 +275,33 @@ def test_delete_all_history_offers_to_forget_what_the_chats_taught(
     left = [m.text for m in ctx.hearth.memory.entries()]
     assert left == (["I live in Lyon"] if forget_too else
                     ["I grow tulips", "My garden faces south", "I live in Lyon"])
+
+
+@pytest.fixture
+def far_east() -> Any:
+    """This computer's clock at UTC+14, where the UTC date is a day behind for half the day."""
+    import os
+    import time
+
+    before = os.environ.get("TZ")
+    os.environ["TZ"] = "Pacific/Kiritimati"
+    time.tzset()
+    yield
+    if before is None:
+        os.environ.pop("TZ", None)
+    else:
+        os.environ["TZ"] = before
+    time.tzset()
+
+
+def test_a_memory_is_dated_by_this_computers_clock_with_the_month_in_words(
+        window: Any, qtbot: Any, ctx: Any, far_east: Any) -> None:
+    import sqlite3
+
+    memory = ctx.hearth.memory.add("I live in Lyon")
+    with sqlite3.connect(ctx.hearth.paths.history_db) as conn:  # written at 20:00 UTC
+        conn.execute("update memories set created = ?, last_used = ? where id = ?",
+                     ["2026-12-02T20:00:00+00:00", "2026-12-02T20:30:00+00:00", memory.id])
+    tab = _tab(window, qtbot, 1)
+    assert tab.table.item(0, 2).text() == "3 Dec 2026"  # 10:00 on the 3rd here, not "2026-12-02"
+    assert tab.table.item(0, 0).toolTip() == "Last given to the model 3 Dec 2026 10:30"

@@ -26,7 +26,8 @@ from PySide6.QtWidgets import (
 
 from app.core.memory.store import MAX_INSTRUCTIONS, Memory, MemoryStore
 from app.ui.context import UiContext
-from app.ui.i18n import Retranslator, plural
+from app.ui.dates import medium_date, medium_date_time, stored_moment
+from app.ui.i18n import Retranslator, plural, ui_locale
 from app.ui.widgets import bold_label, confirm, dim_label, hbox, tell, tr_button
 
 ID_ROLE = Qt.ItemDataRole.UserRole
@@ -172,8 +173,10 @@ class MemoryTab(QWidget):
         self.table.insertRow(row)
         text = QTableWidgetItem(memory.text)
         text.setData(ID_ROLE, memory.id)
+        locale = ui_locale(self.ctx.translations)
+        used = stored_moment(memory.last_used)
         text.setToolTip(self.tr("Last given to the model %1").replace(
-            "%1", memory.last_used[:16].replace("T", " ")) if memory.last_used
+            "%1", medium_date_time(locale, used)) if used is not None
             else self.tr("Not given to the model yet"))
         self.table.setItem(row, TEXT, text)
         title = None if memory.typed else self.view.titles.get(memory.source)
@@ -186,7 +189,9 @@ class MemoryTab(QWidget):
             font.setUnderline(True)  # a link to the chat (double-click or "Open its chat")
             source.setFont(font)
         self.table.setItem(row, SOURCE, source)
-        added = QTableWidgetItem(memory.created[:10])
+        created = stored_moment(memory.created)
+        added = QTableWidgetItem(medium_date(locale, created.date()) if created is not None
+                                 else memory.created[:10])
         added.setFlags(added.flags() & ~Qt.ItemFlag.ItemIsEditable)
         self.table.setItem(row, ADDED, added)
 
