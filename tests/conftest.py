@@ -67,6 +67,23 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=rank)  # stable: a file's tests stay together and in their order
 
 
+@pytest.fixture
+def far_east() -> Iterator[None]:
+    """This computer's clock at UTC+14, where the UTC date is a day behind until 14:00: a time
+    stored in UTC and shown without converting it shows the wrong day."""
+    import time
+
+    before = os.environ.get("TZ")
+    os.environ["TZ"] = "Pacific/Kiritimati"
+    time.tzset()
+    yield
+    if before is None:
+        os.environ.pop("TZ", None)
+    else:
+        os.environ["TZ"] = before
+    time.tzset()
+
+
 @pytest.fixture(autouse=True)
 def hearth_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Point every location Hearth writes to at a fresh folder."""

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from app.cli.groups import add_action, command_group, confirm_all, dispatch, show
 from app.cli.memory import Taught
-from app.cli.output import emit_json, fail, fail_on
+from app.cli.output import emit_json, fail, fail_on, local_time
 from app.cli.terminal import raw
 from app.core.conversations import Forgotten
 from app.core.failures import FailureKind, exit_code, kind_of
@@ -81,7 +81,7 @@ def run_list(args: argparse.Namespace, hearth: Hearth) -> int:
 
 def _list_line(conversation: Conversation) -> str:
     marks = ("*" if conversation.pinned else " ") + ("a" if conversation.archived else " ")
-    when = conversation.updated[:16].replace("T", " ")
+    when = local_time(conversation.updated)
     return f"{conversation.id[:SHORT_ID]} {marks} {when}  {conversation.title or UNTITLED}"
 
 

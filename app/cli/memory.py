@@ -7,7 +7,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from app.cli.groups import add_action, command_group, confirm_all, dispatch, show
-from app.cli.output import fail, fail_on
+from app.cli.output import fail, fail_on, local_time
 from app.core.failures import FailureKind, exit_code
 
 if TYPE_CHECKING:
@@ -62,7 +62,7 @@ def run_list(args: argparse.Namespace, hearth: Hearth) -> int:
 
 def _line(memory: Memory) -> str:
     source = "typed" if memory.typed else f"chat {memory.source[:8]}"
-    return f"{memory.id:>4}  {memory.created[:10]}  {source:<13} {memory.text}"
+    return f"{memory.id:>4}  {local_time(memory.created, True)}  {source:<13} {memory.text}"
 
 
 def run_delete(args: argparse.Namespace, hearth: Hearth) -> int:

@@ -17,6 +17,18 @@ def emit_json(obj: object) -> None:
     sys.stdout.flush()
 
 
+def local_time(stored: str, date_only: bool = False) -> str:
+    """A time the stores keep as ISO text in UTC, as this computer's clock reads it
+    ("2026-12-03 19:15"); the text as it is when it cannot be read."""
+    from datetime import datetime
+
+    try:
+        moment = datetime.fromisoformat(stored).astimezone()
+    except ValueError:
+        return stored[:10] if date_only else stored[:16].replace("T", " ")
+    return f"{moment:%Y-%m-%d}" if date_only else f"{moment:%Y-%m-%d %H:%M}"
+
+
 def fail_on(error: BaseException) -> int:
     """An exception as one line on stderr, exiting with the code its failure kind documents."""
     from app.core.failures import exit_code, kind_of

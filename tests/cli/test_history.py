@@ -51,6 +51,18 @@ def test_list_shows_pinned_first_and_hides_archived(chats, capsys) -> None:  # t
     assert listed[0]["pinned"] is True and listed[1]["archived"] is True
 
 
+def test_list_shows_when_on_this_computers_clock(chats, capsys, far_east) -> None:  # type: ignore[no-untyped-def]
+    import sqlite3
+
+    with sqlite3.connect(Paths.from_env().history_db) as conn:
+        conn.execute("update conversations set updated = ? where id = ?",
+                     ["2026-12-02T20:00:00.000+00:00", chats["Taxes"]])
+    capsys.readouterr()
+    assert main(["history", "list"]) == 0
+    (taxes,) = [line for line in capsys.readouterr().out.splitlines() if line.endswith("Taxes")]
+    assert "2026-12-03 10:00" in taxes  # UTC+14 here, not the UTC "2026-12-02 20:00"
+
+
 def test_an_archived_conversation_is_listed_again_with_undo(chats, capsys) -> None:  # type: ignore[no-untyped-def]
     capsys.readouterr()
     assert main(["history", "archive", chats["Old"], "--undo", "--json"]) == 0

@@ -33,6 +33,20 @@ def test_add_list_and_delete(capsys: pytest.CaptureFixture[str]) -> None:
     assert len(lines) == 1 and lines[0].endswith("I am a nurse") and "typed" in lines[0]
 
 
+def test_list_dates_a_memory_by_this_computers_clock(
+        capsys: pytest.CaptureFixture[str], far_east: None) -> None:
+    import sqlite3
+
+    assert main(["memory", "add", "I live in Lyon", "--json"]) == 0
+    [added] = _json(capsys.readouterr().out)
+    with sqlite3.connect(Paths.from_env().history_db) as conn:
+        conn.execute("update memories set created = ? where id = ?",
+                     ["2026-12-02T20:00:00+00:00", added["id"]])
+    assert main(["memory", "list"]) == 0
+    (line,) = capsys.readouterr().out.splitlines()
+    assert "2026-12-03" in line and "2026-12-02" not in line  # 10:00 on the 3rd at UTC+14
+
+
 def test_what_the_cli_adds_reaches_the_next_chat(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["memory", "add", "I live in Lyon"]) == 0
     assert main(["memory", "instructions", "Always answer in metric."]) == 0

@@ -277,23 +277,6 @@ def test_delete_all_history_offers_to_forget_what_the_chats_taught(
                     ["I grow tulips", "My garden faces south", "I live in Lyon"])
 
 
-@pytest.fixture
-def far_east() -> Any:
-    """This computer's clock at UTC+14, where the UTC date is a day behind for half the day."""
-    import os
-    import time
-
-    before = os.environ.get("TZ")
-    os.environ["TZ"] = "Pacific/Kiritimati"
-    time.tzset()
-    yield
-    if before is None:
-        os.environ.pop("TZ", None)
-    else:
-        os.environ["TZ"] = before
-    time.tzset()
-
-
 def test_a_memory_is_dated_by_this_computers_clock_with_the_month_in_words(
         window: Any, qtbot: Any, ctx: Any, far_east: Any) -> None:
     import sqlite3
