@@ -194,3 +194,21 @@ def test_the_chat_behind_a_page_is_not_marked_and_a_click_brings_it_back(window,
     assert window.chat.conversation_id == shown and window.chat._load_token == loads
     assert highlighted(window) == ["Taxes"]
     assert [k for k, b in window.sidebar.nav_buttons.items() if b.isChecked()] == []
+
+
+def test_a_search_page_opened_from_the_sidebar_takes_what_is_typed(window, qtbot) -> None:
+    """Files and Library are searches: opened with a click, the next keys went nowhere."""
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow, timeout=WAIT_MS)
+    nav = window.sidebar.nav_buttons
+    qtbot.mouseClick(nav["files"], Qt.MouseButton.LeftButton)
+    files = window.pages.currentWidget()
+    QTest.keyClicks(QApplication.focusWidget(), "budget")
+    assert files.query.text() == "budget"
+    qtbot.mouseClick(nav["library"], Qt.MouseButton.LeftButton)
+    library = window.pages.currentWidget()
+    QTest.keyClicks(QApplication.focusWidget(), "kettle")
+    assert library.search.text() == "kettle" and files.query.text() == "budget"
+    qtbot.mouseClick(nav["calendar"], Qt.MouseButton.LeftButton)  # no search there
+    assert QApplication.focusWidget() is not library.search
+    assert window.ctx.ops.wait(WAIT_MS)

@@ -180,6 +180,7 @@ class FilesView(QWidget):
 
     def _filters(self) -> QHBoxLayout:
         self.query = QLineEdit(clearButtonEnabled=True)
+        self.setFocusProxy(self.query)  # shown from the sidebar, typing searches
         self.query.textChanged.connect(lambda _t: self._timer.start())
         self.kind = QComboBox()
         self.when = QComboBox()

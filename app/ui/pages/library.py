@@ -87,6 +87,7 @@ class LibraryView(QWidget):
         self._search_timer.timeout.connect(self._run_search)
         self.search.textChanged.connect(lambda _t: self._search_timer.start())
         layout.addWidget(self.search)
+        self.setFocusProxy(self.search)  # shown from the sidebar, typing searches
         self.tabs = QTabWidget()
         add_tabs(self.tabs, self._tr, [
             (self._documents_tab(), lambda: self.tr("Documents")),

@@ -306,6 +306,8 @@ class MainWindow(QMainWindow):
             self._lazy_pages[key] = page
             self.pages.addWidget(page)
         self.pages.setCurrentWidget(page)
+        if page.focusProxy() is not None:
+            page.setFocus()  # a search page: what is typed next goes into its search field
         self._page_changed()  # also when it was on screen already: a click unmarked it
 
     def _page_changed(self) -> None:
