@@ -341,3 +341,29 @@ def test_the_open_routines_page_shows_what_ran_on_its_own_time(
     # (as the chat's add_routine tool makes one)
     window.show_page("routines")
     qtbot.waitUntil(lambda: page.table.rowCount() == 2, timeout=WAIT_MS)
+
+
+def test_a_to_do_falling_due_while_the_calendar_is_open_turns_overdue(ctx: Any, qtbot: Any
+                                                                      ) -> None:
+    from skills.calendar.todos import Todo
+
+    tz = local_timezone_name()
+    due = datetime.now(ZoneInfo(tz)).replace(second=0, microsecond=0) + timedelta(hours=2)
+    ctx.hearth.calendar.todos.add(Todo("", "Call the plumber", due, tz))
+    view = CalendarView(ctx)
+    qtbot.addWidget(view)
+    listed = view.todos
+    listed.clock = lambda: due - timedelta(minutes=1)
+    view.show()
+    qtbot.waitUntil(lambda: listed.list.count() == 1, timeout=WAIT_MS)
+    assert listed.list.item(0).text().splitlines()[1].startswith("due ")
+    assert view.minute.isActive()  # the page keeps time while it is on screen
+    rebuilt: list[None] = []
+    listed.changed.connect(lambda: rebuilt.append(None))
+    view.minute.timeout.emit()  # a minute on, still before it: nothing is redrawn
+    assert rebuilt == []
+    listed.clock = lambda: due + timedelta(minutes=1)
+    view.minute.timeout.emit()  # the minute it falls due
+    assert listed.list.item(0).text().splitlines()[1].startswith("overdue since ")
+    view.hide()
+    assert not view.minute.isActive()

@@ -47,6 +47,8 @@ class TodoList(QWidget):
         self.todos: list[Todo] = []
         self._showing = False  # the list is being filled: ticks are not the person's
         self._reads = 0
+        self.clock: Callable[[], datetime] = _now  # what "overdue" is measured against
+        self._late: set[str] = set()  # the to-dos shown as overdue
         self._tr = Retranslator(self)
         column = QVBoxLayout(self)
         column.setContentsMargins(8, 0, 0, 0)
@@ -96,11 +98,12 @@ class TodoList(QWidget):
     def _show(self, todos: list[Todo]) -> None:
         self.todos = todos
         locale = ui_locale(self.ctx.translations)
-        now = datetime.now().astimezone()
+        now = self.clock()
+        self._late = {t.uid for t in todos if is_overdue(t, now)}
         self._showing = True
         self.list.clear()
         for todo in todos:
-            late = is_overdue(todo, now)
+            late = todo.uid in self._late
             item = QListWidgetItem(self._text(todo, locale, late))
             item.setData(UID_ROLE, todo.uid)
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
@@ -130,6 +133,12 @@ class TodoList(QWidget):
             font.setStrikeOut(True)
             item.setFont(font)
             item.setForeground(self.palette().color(QPalette.ColorRole.PlaceholderText))
+
+    def mark_overdue(self) -> None:
+        """Shown again if a to-do fell overdue since (the calendar calls it each minute)."""
+        now = self.clock()
+        if {t.uid for t in self.todos if is_overdue(t, now)} != self._late:
+            self._show(self.todos)  # rebuilt only when a mark changes: a tick box stays put
 
     def changeEvent(self, event: QEvent) -> None:  # noqa: N802
         super().changeEvent(event)
@@ -181,6 +190,10 @@ class TodoList(QWidget):
     def _write(self, work: Callable[[], object]) -> None:
         self.ctx.ops.run(work, lambda _r: self.refresh(),
                          title=self.tr("Could not save the to-do"), writes=True)
+
+
+def _now() -> datetime:
+    return datetime.now().astimezone()
 
 
 def is_overdue(todo: Todo, now: datetime) -> bool:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
 from PySide6.QtCore import QDate, QLocale, Qt, QTimer, QUrl, Signal
-from PySide6.QtGui import QMouseEvent, QShowEvent
+from PySide6.QtGui import QHideEvent, QMouseEvent, QShowEvent
 from PySide6.QtWidgets import (
     QButtonGroup,
     QFileDialog,
@@ -203,6 +203,9 @@ class CalendarView(QWidget):
         layout.addLayout(hbox((self.stack, 1), self.todos), 1)
         self.todos.refresh()
         self._shown_once = False
+        # Time moves while the page is open: the now line, and to-dos falling overdue.
+        self.minute = QTimer(self, interval=60_000)
+        self.minute.timeout.connect(self._minute_passed)
         self._tr(self._grid_texts)
         self._tr(self.refresh)  # the title, the count and the agenda's labels
 
@@ -310,6 +313,15 @@ class CalendarView(QWidget):
         if self._shown_once:  # coming back to the page: show what changed meanwhile
             self.refresh()
         self._shown_once = True
+        self.minute.start()
+
+    def hideEvent(self, event: QHideEvent) -> None:  # noqa: N802
+        super().hideEvent(event)
+        self.minute.stop()  # nothing to move off screen
+
+    def _minute_passed(self) -> None:
+        self.time_grid.update()
+        self.todos.mark_overdue()
 
     def shown_range(self) -> tuple[date, int]:
         """The first day and the number of days the current mode shows."""
