@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from app.cli.groups import show
 from app.cli.output import emit_json, fail
+from app.cli.when import cli_when
 from app.core.failures import exit_code
 from backends.errors import FailureKind
 from skills.base import SkillError
@@ -24,16 +25,19 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser = sub.add_parser("calendar", help="your local calendar")
     actions = parser.add_subparsers(dest="action", required=True)
     listing = actions.add_parser("list", help="events in a range (default: the next 7 days)")
-    listing.add_argument("--from", dest="start", help="ISO date or time (default: today)")
-    listing.add_argument("--to", dest="end", help="ISO date or time (default: 7 days later)")
+    listing.add_argument("--from", dest="start", type=cli_when,
+                         help="ISO date or time, or today, tomorrow... (default: today)")
+    listing.add_argument("--to", dest="end", type=cli_when,
+                         help="the last day (or a time), e.g. tomorrow (default: a week from today)")
     listing.add_argument("--query", default="")
     listing.add_argument("--tz", help="IANA zone to show times in (default: this machine's)")
     listing.add_argument("--limit", type=int, default=None,
                          help="occurrences to list (default 200); the rest are counted")
     add = actions.add_parser("add", help="add an event")
     add.add_argument("--title", required=True)
-    add.add_argument("--start", required=True)
-    add.add_argument("--end")
+    add.add_argument("--start", required=True, type=cli_when,
+                     help="ISO date or time, or e.g. 'tomorrow 09:30'")
+    add.add_argument("--end", type=cli_when)
     add.add_argument("--all-day", action="store_true")
     add.add_argument("--location")
     add.add_argument("--notes")
@@ -108,12 +112,16 @@ def _agenda_text(page: Listing, lo: datetime, hi: datetime, tz: str) -> str:
 
 
 def _span(args: argparse.Namespace, tz: str) -> tuple[datetime, datetime]:
-    """--from/--to as aware times (dates: midnight in tz); by default today and a week on."""
+    """--from/--to as aware times; a date --to names the last day shown ("--to tomorrow" shows
+    tomorrow), as a person reads it; by default the seven days from today."""
     from skills.calendar.timeutil import as_aware, parse_when
 
     today = datetime.now().astimezone().date()
     lo = as_aware(parse_when(args.start or today.isoformat(), tz), tz)
-    hi = as_aware(parse_when(args.end or (today + timedelta(days=7)).isoformat(), tz), tz)
+    end = parse_when(args.end or (today + timedelta(days=6)).isoformat(), tz)
+    if not isinstance(end, datetime):
+        end += timedelta(days=1)  # up to the end of that day
+    hi = as_aware(end, tz)
     if hi <= lo:
         raise SkillError("--to must be after --from")
     return lo, hi

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from app.cli.engine_options import add_engine_options
 from app.cli.groups import Actions, add_action, command_group, dispatch_input, show
 from app.cli.output import fail_on
+from app.cli.when import cli_when
 from backends.errors import BackendError
 from skills.base import SkillError
 
@@ -22,7 +23,8 @@ def register(sub: Actions) -> None:
                             dispatch_input)
     add = add_action(actions, "add", "add a routine", _add)
     add.add_argument("--ask", required=True, help="what to ask when it runs")
-    add.add_argument("--at", required=True, help="HH:MM or an ISO date and time")
+    add.add_argument("--at", required=True, type=cli_when,
+                     help="HH:MM, an ISO date and time, or e.g. 'tomorrow 07:30'")
     add.add_argument("--every", help="day, weekday, week, month or an RRULE (default: once)")
     add.add_argument("--title", default="", help="its name (default: the start of the ask)")
     add.add_argument("--tz", help="IANA time zone (default: this machine's)")

@@ -6,6 +6,7 @@ import argparse
 from typing import TYPE_CHECKING
 
 from app.cli.groups import Actions, add_action, command_group, dispatch_input, show
+from app.cli.when import cli_when
 
 if TYPE_CHECKING:
     from app.main import Hearth
@@ -15,7 +16,8 @@ def register(sub: Actions) -> None:
     actions = command_group(sub, "todo", "your to-dos (kept with the calendar)", dispatch_input)
     add = add_action(actions, "add", "add a to-do", _add)
     add.add_argument("title")
-    add.add_argument("--due", help="ISO date or time, e.g. 2026-12-03 or 2026-12-03T17:00")
+    add.add_argument("--due", type=cli_when,
+                     help="a date or time: 2026-12-03, 2026-12-03T17:00, tomorrow, today 17:00")
     add.add_argument("--priority", type=int, default=0, help="1 high, 5 medium, 9 low")
     add.add_argument("--tz", help="IANA zone of --due (default: this machine's)")
     listing = add_action(actions, "list", "open to-dos", _list)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import date, timedelta
 from pathlib import Path
 
 import pytest
@@ -56,7 +57,8 @@ def test_list_reads_as_an_agenda_and_pages_on(capsys: pytest.CaptureFixture[str]
     assert main(["calendar", "list", "--from", "2026-12-01", "--to", "2026-12-08",
                  "--tz", "Europe/Berlin", "--limit", "2"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[:3] == ["2 event(s) from Tue 01 Dec 2026 00:00 CET to Tue 08 Dec 2026 00:00 CET:",
+    # --to names the last day shown: the 8th is in, up to its end
+    assert out[:3] == ["2 event(s) from Tue 01 Dec 2026 00:00 CET to Wed 09 Dec 2026 00:00 CET:",
                        "Tue 01 Dec 2026", out[2]]
     assert out[2].startswith("  10:00-11:00 CET (UTC 09:00)  Standup @ Room 2 (repeats)  [uid ")
     assert "list_events" not in "\n".join(out)  # nothing addressed to the model
@@ -68,3 +70,32 @@ def test_list_reads_as_an_agenda_and_pages_on(capsys: pytest.CaptureFixture[str]
     assert rest.startswith("3 event(s)") and "Sat 05 Dec 2026" in rest and "more" not in rest
     assert main(["calendar", "list", "--from", "2026-12-09", "--to", "2026-12-08"]) == 2
     assert "--to must be after --from" in capsys.readouterr().err
+
+
+def test_days_can_be_named_and_a_named_last_day_is_shown_whole(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    tomorrow = date.today() + timedelta(days=1)
+    assert main(["calendar", "add", "--title", "Dentist", "--start", "tomorrow 09:30"]) == 0
+    assert main(["todo", "add", "Call mum", "--due", "Tomorrow 17:00", "--json"]) == 0
+    capsys.readouterr()
+    assert main(["calendar", "list", "--from", "today", "--to", "tomorrow", "--json"]) == 0
+    (event,) = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert (event["title"], event["start"][:16]) == ("Dentist", f"{tomorrow}T09:30")
+    assert main(["calendar", "list", "--from", "today", "--to", "today"]) == 0
+    assert "No events" in capsys.readouterr().out  # today alone: tomorrow's dentist is not in
+    assert main(["todo", "list", "--json"]) == 0
+    (todo,) = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert todo["due"][:16] == f"{tomorrow}T17:00"
+    assert main(["todo", "add", "x", "--due", "the day after"]) != 0  # still said plainly
+    assert "ISO 8601" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("typed", "read"), [
+    ("today", "2026-12-03"), ("tomorrow", "2026-12-04"), ("yesterday", "2026-12-02"),
+    ("tomorrow 9:05", "2026-12-04T09:05"), ("TODAY 17:00", "2026-12-03T17:00"),
+    ("2026-12-24T18:00", "2026-12-24T18:00"), ("next friday", "next friday"),
+])
+def test_day_words_become_dates(typed: str, read: str) -> None:
+    from app.cli.when import cli_when
+
+    assert cli_when(typed, today=date(2026, 12, 3)) == read

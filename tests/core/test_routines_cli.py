@@ -84,6 +84,15 @@ def test_a_routine_run_from_the_terminal_holds_its_calendar_change_until_approve
     assert [e["title"] for e in events] == ["Lunch with Anna"]
 
 
+def test_a_routine_can_start_tomorrow_in_words(capsys: pytest.CaptureFixture[str]) -> None:
+    from datetime import date, timedelta
+
+    code, (added,) = hearth(capsys, "routines", "add", "--ask", "What is on today?", "--at",
+                            "tomorrow 07:30", "--every", "day", "--json")
+    assert code == 0
+    assert added["next"][:16] == f"{date.today() + timedelta(days=1)}T07:30"
+
+
 def test_bad_input_is_one_line_and_changes_nothing(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["routines", "add", "--ask", "x", "--at", "25:99"]) != 0
     assert "Could not read" in capsys.readouterr().err
