@@ -226,39 +226,39 @@
 <context>
     <name>CalendarView</name>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="598"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="610"/>
         <source>, %1 unchanged</source>
         <translation>，未变 %1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="602"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="614"/>
         <source>; 1 event you changed in Hearth: see details</source>
         <translation>；1 个日程你在 Hearth 中改过：见详情</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="604"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="616"/>
         <source>; %1 events you changed in Hearth: see details</source>
         <translation>；%1 个日程你在 Hearth 中改过：见详情</translation>
     </message>
     <message>
         <location filename="../../app/ui/pages/calendar/view.py" line="192"/>
-        <location filename="../../app/ui/pages/calendar/view.py" line="244"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="247"/>
         <source>Agenda</source>
         <translation>日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="244"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="247"/>
         <source>Day</source>
         <translation>日</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="243"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="246"/>
         <source>Week</source>
         <translation>周</translation>
     </message>
     <message>
         <location filename="../../app/ui/pages/calendar/view.py" line="193"/>
-        <location filename="../../app/ui/pages/calendar/view.py" line="243"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="246"/>
         <source>Month</source>
         <translation>月</translation>
     </message>
@@ -268,214 +268,214 @@
         <translation>按小时显示的日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="216"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="219"/>
         <source>+%1 more</source>
         <translation>另有 %1 项</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="220"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="223"/>
         <source>Edit…</source>
         <translation>编辑…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="220"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="223"/>
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="227"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="230"/>
         <source>New event</source>
         <translation>新建日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="256"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="259"/>
         <source>Today</source>
         <translation>今天</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="256"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="259"/>
         <source>Previous</source>
         <translation>上一页</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="257"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="260"/>
         <source>Next</source>
         <translation>下一页</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="278"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="281"/>
         <source>Import .ics…</source>
         <translation>导入 .ics…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="277"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="280"/>
         <source>Import / Export</source>
         <translation>导入 / 导出</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="279"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="282"/>
         <source>Export .ics…</source>
         <translation>导出 .ics…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="365"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="377"/>
         <source>Week of %1</source>
         <translation>%1 这一周</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="366"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="378"/>
         <source>From %1</source>
         <translation>自 %1 起</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="379"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="391"/>
         <source>1 event</source>
         <translation>1 个日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="380"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="392"/>
         <source>%1 events</source>
         <translation>%1 个日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="391"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="403"/>
         <source>All day</source>
         <translation>全天</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="391"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="403"/>
         <source>Nothing planned</source>
         <translation>没有安排</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="440"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="452"/>
         <source>Added “%1”</source>
         <translation>已添加“%1”</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="460"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="472"/>
         <source>Move event</source>
         <translation>移动日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="461"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="473"/>
         <source>Move “%1” to %2?</source>
         <translation>要把“%1”移到 %2 吗？</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="463"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="475"/>
         <source>Move</source>
         <translation>移动</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="473"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="485"/>
         <source>Delete event</source>
         <translation>删除日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="474"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="486"/>
         <source>Delete “%1”?</source>
         <translation>要删除“%1”吗？</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="474"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="486"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="497"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="509"/>
         <source>Changed “%1”</source>
         <translation>已更改“%1”</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="504"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="516"/>
         <source>Deleted “%1”</source>
         <translation>已删除“%1”</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="515"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="527"/>
         <source>The calendar could not be read: %1</source>
         <translation>无法读取日历：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="519"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="531"/>
         <source>Import a calendar</source>
         <translation>导入日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="520"/>
-        <location filename="../../app/ui/pages/calendar/view.py" line="623"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="532"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="635"/>
         <source>Calendars (*.ics)</source>
         <translation>日历文件 (*.ics)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="595"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="607"/>
         <source>Imported: %1 new, %2 updated</source>
         <translation>已导入：新增 %1，更新 %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="606"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="618"/>
         <source>; %1 repaired, %2 skipped</source>
         <translation>；修复 %1，跳过 %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="621"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="633"/>
         <source>Export the calendar</source>
         <translation>导出日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="637"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="649"/>
         <source>Exported to %1</source>
         <translation>已导出到 %1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="280"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="283"/>
         <source>Remove events the file dropped</source>
         <translation>删除文件中已不存在的日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="282"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="285"/>
         <source>When you import a calendar again, remove the events an earlier import of it brought in that the file no longer has. You see how many before anything changes.</source>
         <translation>再次导入同一日历时，删除之前导入的、但文件中已不存在的日程。在任何更改之前，您会先看到将删除多少个。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="568"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="580"/>
         <source>1 event from an earlier import of this calendar is not in %2 and will be removed:</source>
         <translation>之前导入的此日历中有 1 个日程不在 %2 中，将被删除：</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="570"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="582"/>
         <source>%1 events from an earlier import of this calendar are not in %2 and will be removed:</source>
         <translation>之前导入的此日历中有 %1 个日程不在 %2 中，将被删除：</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="574"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="586"/>
         <source>…and %1 more</source>
         <translation>……还有 %1 个</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="575"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="587"/>
         <source>Remove events?</source>
         <translation>删除日程？</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="577"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="589"/>
         <source>Remove 1 and import</source>
         <translation>删除 1 个并导入</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="578"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="590"/>
         <source>Remove %1 and import</source>
         <translation>删除 %1 个并导入</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="557"/>
-        <location filename="../../app/ui/pages/calendar/view.py" line="580"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="569"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="592"/>
         <source>Import cancelled: nothing changed.</source>
         <translation>已取消导入：没有任何更改。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/view.py" line="600"/>
+        <location filename="../../app/ui/pages/calendar/view.py" line="612"/>
         <source>, %1 removed</source>
         <translation>，删除 %1 个</translation>
     </message>
@@ -981,147 +981,147 @@
         <translation>新建日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="84"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="85"/>
         <source>What is it?</source>
         <translation>是什么事？</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="85"/>
         <location filename="../../app/ui/pages/calendar/editor.py" line="86"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="87"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="87"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="88"/>
         <source>All day</source>
         <translation>全天</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="91"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="92"/>
         <source>Starts</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="91"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="92"/>
         <source>Ends</source>
         <translation>结束</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="108"/>
         <location filename="../../app/ui/pages/calendar/editor.py" line="109"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="110"/>
         <source>Place</source>
         <translation>地点</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="111"/>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="113"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="112"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="114"/>
         <source>Notes</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="114"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="115"/>
         <source>Does not repeat</source>
         <translation>不重复</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="114"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="115"/>
         <source>Every day</source>
         <translation>每天</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="114"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="115"/>
         <source>Every week</source>
         <translation>每周</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="115"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="116"/>
         <source>Every month</source>
         <translation>每月</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="115"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="116"/>
         <source>Every year</source>
         <translation>每年</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="120"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="121"/>
         <source>Custom (%1)</source>
         <translation>自定义（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="122"/>
         <location filename="../../app/ui/pages/calendar/editor.py" line="123"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="124"/>
         <source>Repeat</source>
         <translation>重复</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="124"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="125"/>
         <source>No reminder</source>
         <translation>不提醒</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="124"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="125"/>
         <source>At the start</source>
         <translation>开始时</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="124"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="125"/>
         <source>5 minutes before</source>
         <translation>提前 5 分钟</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="125"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="126"/>
         <source>10 minutes before</source>
         <translation>提前 10 分钟</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="125"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="126"/>
         <source>15 minutes before</source>
         <translation>提前 15 分钟</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="126"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="127"/>
         <source>30 minutes before</source>
         <translation>提前 30 分钟</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="126"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="127"/>
         <source>1 hour before</source>
         <translation>提前 1 小时</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="127"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="128"/>
         <source>1 day before</source>
         <translation>提前 1 天</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="131"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="132"/>
         <source>%1 minutes before</source>
         <translation>提前 %1 分钟</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="132"/>
         <location filename="../../app/ui/pages/calendar/editor.py" line="133"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="134"/>
         <source>Reminder</source>
         <translation>提醒</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="141"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="142"/>
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="170"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="171"/>
         <source>Give the event a title.</source>
         <translation>请为日程填写标题。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="175"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="176"/>
         <source>The end must be on or after the start.</source>
         <translation>结束日期不能早于开始日期。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="181"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="182"/>
         <source>The end must be after the start.</source>
         <translation>结束时间必须晚于开始时间。</translation>
     </message>
@@ -1225,244 +1225,244 @@
         <translation>找到的文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="192"/>
+        <location filename="../../app/ui/pages/files.py" line="193"/>
         <source>Files</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="193"/>
+        <location filename="../../app/ui/pages/files.py" line="194"/>
         <source>Add folder…</source>
         <translation>添加文件夹…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="194"/>
+        <location filename="../../app/ui/pages/files.py" line="195"/>
         <source>Search file names and contents</source>
         <translation>搜索文件名和内容</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="195"/>
+        <location filename="../../app/ui/pages/files.py" line="196"/>
         <source>Search files</source>
         <translation>搜索文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="196"/>
+        <location filename="../../app/ui/pages/files.py" line="197"/>
         <source>Documents</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="196"/>
+        <location filename="../../app/ui/pages/files.py" line="197"/>
         <source>Spreadsheets</source>
         <translation>表格</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="197"/>
+        <location filename="../../app/ui/pages/files.py" line="198"/>
         <source>Presentations</source>
         <translation>演示文稿</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="197"/>
+        <location filename="../../app/ui/pages/files.py" line="198"/>
         <source>Images</source>
         <translation>图片</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="198"/>
-        <location filename="../../app/ui/pages/files.py" line="204"/>
+        <location filename="../../app/ui/pages/files.py" line="199"/>
+        <location filename="../../app/ui/pages/files.py" line="205"/>
         <source>Audio</source>
         <translation>音频</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="198"/>
+        <location filename="../../app/ui/pages/files.py" line="199"/>
         <source>Videos</source>
         <translation>视频</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="199"/>
+        <location filename="../../app/ui/pages/files.py" line="200"/>
         <source>Archives</source>
         <translation>压缩包</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="199"/>
-        <location filename="../../app/ui/pages/files.py" line="205"/>
+        <location filename="../../app/ui/pages/files.py" line="200"/>
+        <location filename="../../app/ui/pages/files.py" line="206"/>
         <source>Code</source>
         <translation>代码</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="200"/>
-        <location filename="../../app/ui/pages/files.py" line="205"/>
+        <location filename="../../app/ui/pages/files.py" line="201"/>
+        <location filename="../../app/ui/pages/files.py" line="206"/>
         <source>Other</source>
         <translation>其他</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="202"/>
+        <location filename="../../app/ui/pages/files.py" line="203"/>
         <source>Document</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="202"/>
+        <location filename="../../app/ui/pages/files.py" line="203"/>
         <source>Spreadsheet</source>
         <translation>表格</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="203"/>
+        <location filename="../../app/ui/pages/files.py" line="204"/>
         <source>Presentation</source>
         <translation>演示文稿</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="203"/>
+        <location filename="../../app/ui/pages/files.py" line="204"/>
         <source>Image</source>
         <translation>图片</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="204"/>
+        <location filename="../../app/ui/pages/files.py" line="205"/>
         <source>Video</source>
         <translation>视频</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="204"/>
+        <location filename="../../app/ui/pages/files.py" line="205"/>
         <source>Archive</source>
         <translation>压缩包</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="208"/>
+        <location filename="../../app/ui/pages/files.py" line="209"/>
         <source>Any kind</source>
         <translation>任意类型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="209"/>
+        <location filename="../../app/ui/pages/files.py" line="210"/>
         <source>Kind of file</source>
         <translation>文件类型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="210"/>
+        <location filename="../../app/ui/pages/files.py" line="211"/>
         <source>Any time</source>
         <translation>任意时间</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="211"/>
+        <location filename="../../app/ui/pages/files.py" line="212"/>
         <source>Today</source>
         <translation>今天</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="211"/>
+        <location filename="../../app/ui/pages/files.py" line="212"/>
         <source>Past week</source>
         <translation>过去一周</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="211"/>
+        <location filename="../../app/ui/pages/files.py" line="212"/>
         <source>Past month</source>
         <translation>过去一个月</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="212"/>
+        <location filename="../../app/ui/pages/files.py" line="213"/>
         <source>Past year</source>
         <translation>过去一年</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="212"/>
-        <location filename="../../app/ui/pages/files.py" line="217"/>
+        <location filename="../../app/ui/pages/files.py" line="213"/>
+        <location filename="../../app/ui/pages/files.py" line="218"/>
         <source>Modified</source>
         <translation>修改时间</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="213"/>
+        <location filename="../../app/ui/pages/files.py" line="214"/>
         <source>Any size</source>
         <translation>任意大小</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="214"/>
+        <location filename="../../app/ui/pages/files.py" line="215"/>
         <source>Under 1 MB</source>
         <translation>小于 1 MB</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="214"/>
+        <location filename="../../app/ui/pages/files.py" line="215"/>
         <source>1 to 100 MB</source>
         <translation>1 到 100 MB</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="215"/>
+        <location filename="../../app/ui/pages/files.py" line="216"/>
         <source>Over 100 MB</source>
         <translation>大于 100 MB</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="215"/>
-        <location filename="../../app/ui/pages/files.py" line="217"/>
+        <location filename="../../app/ui/pages/files.py" line="216"/>
+        <location filename="../../app/ui/pages/files.py" line="218"/>
         <source>Size</source>
         <translation>大小</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="216"/>
+        <location filename="../../app/ui/pages/files.py" line="217"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="216"/>
+        <location filename="../../app/ui/pages/files.py" line="217"/>
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="216"/>
+        <location filename="../../app/ui/pages/files.py" line="217"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="270"/>
-        <location filename="../../app/ui/pages/files.py" line="290"/>
+        <location filename="../../app/ui/pages/files.py" line="271"/>
+        <location filename="../../app/ui/pages/files.py" line="291"/>
         <source>1 file</source>
         <translation>1 个文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="270"/>
-        <location filename="../../app/ui/pages/files.py" line="290"/>
+        <location filename="../../app/ui/pages/files.py" line="271"/>
+        <location filename="../../app/ui/pages/files.py" line="291"/>
         <source>%1 files</source>
         <translation>%1 个文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="271"/>
+        <location filename="../../app/ui/pages/files.py" line="272"/>
         <source>The first %1 files; type more to narrow them down</source>
         <translation>前 %1 个文件；多输入一些以缩小范围</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="277"/>
+        <location filename="../../app/ui/pages/files.py" line="278"/>
         <source>File search failed: %1</source>
         <translation>文件搜索失败：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="286"/>
+        <location filename="../../app/ui/pages/files.py" line="287"/>
         <source>No folders are chosen for file search yet: add one (Hearth finds files only there).</source>
         <translation>尚未选择用于文件搜索的文件夹：请添加一个（Hearth 只在其中查找文件）。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="291"/>
+        <location filename="../../app/ui/pages/files.py" line="292"/>
         <source>in 1 folder</source>
         <translation>位于 1 个文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="291"/>
+        <location filename="../../app/ui/pages/files.py" line="292"/>
         <source>in %1 folders</source>
         <translation>位于 %1 个文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="311"/>
+        <location filename="../../app/ui/pages/files.py" line="312"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="312"/>
+        <location filename="../../app/ui/pages/files.py" line="313"/>
         <source>Show in folder</source>
         <translation>在文件夹中显示</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="313"/>
+        <location filename="../../app/ui/pages/files.py" line="314"/>
         <source>Add to chat</source>
         <translation>添加到对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="317"/>
+        <location filename="../../app/ui/pages/files.py" line="318"/>
         <source>Search files in a folder</source>
         <translation>在文件夹中搜索文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/files.py" line="334"/>
+        <location filename="../../app/ui/pages/files.py" line="335"/>
         <source>Reading %1…</source>
         <translation>正在读取 %1…</translation>
     </message>
@@ -1470,22 +1470,22 @@
 <context>
     <name>FolderList</name>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="57"/>
+        <location filename="../../app/ui/settings/dialog.py" line="60"/>
         <source>Add…</source>
         <translation>添加…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="58"/>
+        <location filename="../../app/ui/settings/dialog.py" line="61"/>
         <source>Add a folder to %1</source>
         <translation>向「%1」添加文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="59"/>
+        <location filename="../../app/ui/settings/dialog.py" line="57"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="60"/>
+        <location filename="../../app/ui/settings/dialog.py" line="58"/>
         <source>Remove the selected folder from %1</source>
         <translation>从「%1」移除所选文件夹</translation>
     </message>
@@ -1586,6 +1586,74 @@
         <location filename="../../app/ui/shell/hotkey/__init__.py" line="91"/>
         <source>Global shortcuts are not available on this display (%1). Bind “hearth --toggle” to a key in your system settings.</source>
         <translation>此显示环境（%1）不支持全局快捷键。请在系统设置中把“hearth --toggle”绑定到一个按键。</translation>
+    </message>
+</context>
+<context>
+    <name>HelpMenu</name>
+    <message>
+        <location filename="../../app/ui/shell/help_menu.py" line="35"/>
+        <source>Quick ask, from any app</source>
+        <translation>快速提问（在任何应用中）</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/shell/help_menu.py" line="49"/>
+        <source>Send</source>
+        <translation>发送</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/shell/help_menu.py" line="50"/>
+        <source>New line in a message</source>
+        <translation>消息中换行</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/shell/help_menu.py" line="38"/>
+        <source>Keyboard shortcuts</source>
+        <translation>键盘快捷键</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/shell/help_menu.py" line="45"/>
+        <source>Search all chats</source>
+        <translation>搜索所有对话</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/shell/help_menu.py" line="46"/>
+        <source>Rename the chosen chat</source>
+        <translation>重命名所选对话</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/shell/help_menu.py" line="47"/>
+        <source>Delete the chosen chat</source>
+        <translation>删除所选对话</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/shell/help_menu.py" line="48"/>
+        <source>Think before answering, on or off</source>
+        <translation>开启或关闭“回答前先思考”</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/shell/help_menu.py" line="51"/>
+        <source>Stop an answer</source>
+        <translation>停止回答</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/shell/help_menu.py" line="60"/>
+        <source>Model: %1</source>
+        <translation>模型：%1</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/shell/help_menu.py" line="61"/>
+        <source>Your chats, memories and settings: %1</source>
+        <translation>你的对话、记忆和设置：%1</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/shell/help_menu.py" line="62"/>
+        <source>A private assistant that runs entirely on this computer.</source>
+        <translation>一个完全在这台电脑上运行的私人助手。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/shell/help_menu.py" line="66"/>
+        <source>About Hearth</source>
+        <translation>关于 Hearth</translation>
     </message>
 </context>
 <context>
@@ -1864,49 +1932,49 @@
         <translation>正在读取资料库…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="92"/>
+        <location filename="../../app/ui/pages/library.py" line="93"/>
         <source>Documents</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="93"/>
-        <location filename="../../app/ui/pages/library.py" line="139"/>
+        <location filename="../../app/ui/pages/library.py" line="94"/>
+        <location filename="../../app/ui/pages/library.py" line="140"/>
         <source>Watched folders</source>
         <translation>监视的文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="94"/>
-        <location filename="../../app/ui/pages/library.py" line="192"/>
+        <location filename="../../app/ui/pages/library.py" line="95"/>
+        <location filename="../../app/ui/pages/library.py" line="193"/>
         <source>Problems</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="101"/>
+        <location filename="../../app/ui/pages/library.py" line="102"/>
         <source>Library</source>
         <translation>资料库</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="103"/>
+        <location filename="../../app/ui/pages/library.py" line="104"/>
         <source>Re-index now</source>
         <translation>立即重建索引</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="109"/>
+        <location filename="../../app/ui/pages/library.py" line="110"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="109"/>
+        <location filename="../../app/ui/pages/library.py" line="110"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="110"/>
+        <location filename="../../app/ui/pages/library.py" line="111"/>
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="109"/>
+        <location filename="../../app/ui/pages/library.py" line="110"/>
         <source>Length</source>
         <translation>长度</translation>
     </message>
@@ -1917,202 +1985,202 @@
         <translation>在文档内容中搜索</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="102"/>
+        <location filename="../../app/ui/pages/library.py" line="103"/>
         <source>Add files…</source>
         <translation>添加文件…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="109"/>
+        <location filename="../../app/ui/pages/library.py" line="110"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="124"/>
+        <location filename="../../app/ui/pages/library.py" line="125"/>
         <source>Indexed documents</source>
         <translation>已索引的文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="129"/>
+        <location filename="../../app/ui/pages/library.py" line="130"/>
         <source>Passages found</source>
         <translation>找到的段落</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="141"/>
+        <location filename="../../app/ui/pages/library.py" line="142"/>
         <source>Add folder…</source>
         <translation>添加文件夹…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="142"/>
+        <location filename="../../app/ui/pages/library.py" line="143"/>
         <source>Stop watching</source>
         <translation>停止监视</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="148"/>
+        <location filename="../../app/ui/pages/library.py" line="149"/>
         <source>Files that could not be read</source>
         <translation>无法读取的文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="172"/>
+        <location filename="../../app/ui/pages/library.py" line="173"/>
         <source>1 document</source>
         <translation>1 个文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="172"/>
+        <location filename="../../app/ui/pages/library.py" line="173"/>
         <source>%1 documents</source>
         <translation>%1 个文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="173"/>
+        <location filename="../../app/ui/pages/library.py" line="174"/>
         <source>1 passage</source>
         <translation>1 个段落</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="174"/>
+        <location filename="../../app/ui/pages/library.py" line="175"/>
         <source>%1 passages</source>
         <translation>%1 个段落</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="176"/>
+        <location filename="../../app/ui/pages/library.py" line="177"/>
         <source>1 only in a chat</source>
         <translation>1 个仅在对话中</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="177"/>
+        <location filename="../../app/ui/pages/library.py" line="178"/>
         <source>%1 only in chats</source>
         <translation>%1 个仅在对话中</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="179"/>
+        <location filename="../../app/ui/pages/library.py" line="180"/>
         <source>No documents yet: add files, watch a folder in Settings, or drop files on a chat to ask about them.</source>
         <translation>还没有文档：添加文件、在设置中监视一个文件夹，或把文件拖到对话里来提问。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="182"/>
+        <location filename="../../app/ui/pages/library.py" line="183"/>
         <source>paused</source>
         <translation>已暂停</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="217"/>
+        <location filename="../../app/ui/pages/library.py" line="218"/>
         <source>Skipped: %1</source>
         <translation>已跳过：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="218"/>
+        <location filename="../../app/ui/pages/library.py" line="219"/>
         <source>unreadable</source>
         <translation>无法读取</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="220"/>
+        <location filename="../../app/ui/pages/library.py" line="221"/>
         <source>Indexed · watching its folder</source>
         <translation>已索引 · 正在监视其文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="222"/>
+        <location filename="../../app/ui/pages/library.py" line="223"/>
         <source>Indexed · only in a chat</source>
         <translation>已索引 · 仅在对话中</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="223"/>
+        <location filename="../../app/ui/pages/library.py" line="224"/>
         <source>Indexed</source>
         <translation>已索引</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="228"/>
+        <location filename="../../app/ui/pages/library.py" line="229"/>
         <source>Text</source>
         <translation>文本</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="233"/>
+        <location filename="../../app/ui/pages/library.py" line="234"/>
         <source>1 page</source>
         <translation>1 页</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="233"/>
+        <location filename="../../app/ui/pages/library.py" line="234"/>
         <source>%1 pages</source>
         <translation>%1 页</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="234"/>
+        <location filename="../../app/ui/pages/library.py" line="235"/>
         <source>1 sheet</source>
         <translation>1 个工作表</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="234"/>
+        <location filename="../../app/ui/pages/library.py" line="235"/>
         <source>%1 sheets</source>
         <translation>%1 个工作表</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="235"/>
+        <location filename="../../app/ui/pages/library.py" line="236"/>
         <source>1 slide</source>
         <translation>1 张幻灯片</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="235"/>
+        <location filename="../../app/ui/pages/library.py" line="236"/>
         <source>%1 slides</source>
         <translation>%1 张幻灯片</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="239"/>
+        <location filename="../../app/ui/pages/library.py" line="240"/>
         <source>The library could not be read: %1</source>
         <translation>无法读取资料库：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="264"/>
+        <location filename="../../app/ui/pages/library.py" line="265"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="265"/>
+        <location filename="../../app/ui/pages/library.py" line="266"/>
         <source>Show in folder</source>
         <translation>在文件夹中显示</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="267"/>
+        <location filename="../../app/ui/pages/library.py" line="268"/>
         <source>Re-index</source>
         <translation>重新索引</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="268"/>
+        <location filename="../../app/ui/pages/library.py" line="269"/>
         <source>Remove from Hearth…</source>
         <translation>从 Hearth 中移除…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="273"/>
+        <location filename="../../app/ui/pages/library.py" line="274"/>
         <source>Reading %1 again…</source>
         <translation>正在重新读取 %1…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="279"/>
+        <location filename="../../app/ui/pages/library.py" line="280"/>
         <source>Remove from Hearth</source>
         <translation>从 Hearth 中移除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="280"/>
+        <location filename="../../app/ui/pages/library.py" line="281"/>
         <source>Remove “%1” from Hearth? Its passages are forgotten; the file itself stays where it is.</source>
         <translation>要从 Hearth 中移除“%1”吗？其段落将被遗忘，文件本身保留在原处。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="282"/>
+        <location filename="../../app/ui/pages/library.py" line="283"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="290"/>
+        <location filename="../../app/ui/pages/library.py" line="291"/>
         <source>Add files to the library</source>
         <translation>将文件添加到资料库</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="316"/>
+        <location filename="../../app/ui/pages/library.py" line="317"/>
         <source>No passage matches “%1”.</source>
         <translation>没有段落匹配“%1”。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="338"/>
+        <location filename="../../app/ui/pages/library.py" line="339"/>
         <source>Indexing %1 of %2: %3</source>
         <translation>正在索引第 %1 个，共 %2 个：%3</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/library.py" line="350"/>
+        <location filename="../../app/ui/pages/library.py" line="351"/>
         <source>Watch a folder</source>
         <translation>监视文件夹</translation>
     </message>
@@ -2171,218 +2239,233 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="139"/>
-        <location filename="../../app/ui/shell/main_window.py" line="488"/>
+        <location filename="../../app/ui/shell/main_window.py" line="141"/>
+        <location filename="../../app/ui/shell/main_window.py" line="514"/>
         <source>No model loaded</source>
         <translation>未加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="144"/>
+        <location filename="../../app/ui/shell/main_window.py" line="146"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="145"/>
+        <location filename="../../app/ui/shell/main_window.py" line="147"/>
         <source>Context used</source>
         <translation>已用上下文</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="146"/>
+        <location filename="../../app/ui/shell/main_window.py" line="148"/>
         <source>Speed of the last answer</source>
         <translation>上次回答的速度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="147"/>
+        <location filename="../../app/ui/shell/main_window.py" line="149"/>
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="148"/>
+        <location filename="../../app/ui/shell/main_window.py" line="150"/>
         <source>Other apps</source>
         <translation>其他应用</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="149"/>
+        <location filename="../../app/ui/shell/main_window.py" line="151"/>
         <source>Model download</source>
         <translation>模型下载</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="174"/>
+        <location filename="../../app/ui/shell/main_window.py" line="176"/>
         <source>API: %1 in queue</source>
         <translation>API：排队 %1 个</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="175"/>
+        <location filename="../../app/ui/shell/main_window.py" line="177"/>
         <source>API: on</source>
         <translation>API：已开启</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="184"/>
+        <location filename="../../app/ui/shell/main_window.py" line="186"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="185"/>
+        <location filename="../../app/ui/shell/main_window.py" line="187"/>
         <source>&amp;New chat</source>
         <translation>新对话(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="187"/>
+        <location filename="../../app/ui/shell/main_window.py" line="189"/>
         <source>&amp;Add files to this chat…</source>
         <translation>向此对话添加文件(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="189"/>
+        <location filename="../../app/ui/shell/main_window.py" line="191"/>
         <source>&amp;Export this chat…</source>
         <translation>导出此对话(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="191"/>
+        <location filename="../../app/ui/shell/main_window.py" line="193"/>
         <source>&amp;Quit Hearth</source>
         <translation>退出 Hearth(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="196"/>
+        <location filename="../../app/ui/shell/main_window.py" line="198"/>
         <source>&amp;View</source>
         <translation>查看(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="198"/>
+        <location filename="../../app/ui/shell/main_window.py" line="200"/>
         <source>&amp;Chat</source>
         <translation>对话(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="198"/>
+        <location filename="../../app/ui/shell/main_window.py" line="200"/>
         <source>&amp;Library</source>
         <translation>资料库(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="199"/>
+        <location filename="../../app/ui/shell/main_window.py" line="201"/>
         <source>C&amp;alendar</source>
         <translation>日历(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="199"/>
+        <location filename="../../app/ui/shell/main_window.py" line="201"/>
         <source>&amp;Files</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="200"/>
+        <location filename="../../app/ui/shell/main_window.py" line="202"/>
         <source>&amp;Routines</source>
         <translation>例行任务(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="204"/>
+        <location filename="../../app/ui/shell/main_window.py" line="206"/>
         <source>&amp;Search chats</source>
         <translation>搜索对话(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="206"/>
+        <location filename="../../app/ui/shell/main_window.py" line="208"/>
         <source>&amp;Model</source>
         <translation>模型(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="207"/>
+        <location filename="../../app/ui/shell/main_window.py" line="209"/>
         <source>&amp;Models…</source>
         <translation>模型管理(&amp;M)…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="208"/>
+        <location filename="../../app/ui/shell/main_window.py" line="210"/>
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="211"/>
+        <location filename="../../app/ui/shell/main_window.py" line="213"/>
         <source>S&amp;top answer</source>
         <translation>停止回答(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="396"/>
+        <location filename="../../app/ui/shell/main_window.py" line="214"/>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/shell/main_window.py" line="215"/>
+        <source>&amp;Keyboard shortcuts</source>
+        <translation>键盘快捷键(&amp;K)</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/shell/main_window.py" line="217"/>
+        <source>&amp;About Hearth</source>
+        <translation>关于 Hearth(&amp;A)</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/shell/main_window.py" line="422"/>
         <source>Could not save settings</source>
         <translation>无法保存设置</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="403"/>
+        <location filename="../../app/ui/shell/main_window.py" line="429"/>
         <source>No model yet. Hearth needs a model to answer: download one or open a file you have.</source>
         <translation>还没有模型。Hearth 需要模型才能回答：请下载一个，或打开已有的模型文件。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="406"/>
+        <location filename="../../app/ui/shell/main_window.py" line="432"/>
         <source>Loading the model…</source>
         <translation>正在加载模型…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="430"/>
+        <location filename="../../app/ui/shell/main_window.py" line="456"/>
         <source>remote</source>
         <translation>远程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="476"/>
+        <location filename="../../app/ui/shell/main_window.py" line="502"/>
         <source>Ready</source>
         <translation>就绪</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="480"/>
+        <location filename="../../app/ui/shell/main_window.py" line="506"/>
         <source>Preparing the assistant… %1%</source>
         <translation>正在准备助手… %1%</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="490"/>
+        <location filename="../../app/ui/shell/main_window.py" line="516"/>
         <source>No model is loaded now.</source>
         <translation>现在没有加载任何模型。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="493"/>
+        <location filename="../../app/ui/shell/main_window.py" line="519"/>
         <source>%1 is still loaded and answers.</source>
         <translation>%1 仍然处于加载状态，由它继续回答。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="510"/>
+        <location filename="../../app/ui/shell/main_window.py" line="536"/>
         <source>%1 tok/s</source>
         <translation>%1 token/秒</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="521"/>
+        <location filename="../../app/ui/shell/main_window.py" line="547"/>
         <source>Context %1 / %2</source>
         <translation>上下文 %1 / %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="524"/>
+        <location filename="../../app/ui/shell/main_window.py" line="550"/>
         <source> · your message: its start and end, the rest as a document</source>
         <translation> · 你的消息：模型读到开头和结尾，其余作为文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="525"/>
+        <location filename="../../app/ui/shell/main_window.py" line="551"/>
         <source> · earlier messages summarized</source>
         <translation> · 较早的消息已总结</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="532"/>
+        <location filename="../../app/ui/shell/main_window.py" line="558"/>
         <source>Add files to this chat</source>
         <translation>向此对话添加文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="541"/>
+        <location filename="../../app/ui/shell/main_window.py" line="567"/>
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="544"/>
+        <location filename="../../app/ui/shell/main_window.py" line="570"/>
         <source>Export this chat</source>
         <translation>导出此对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="546"/>
+        <location filename="../../app/ui/shell/main_window.py" line="572"/>
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="552"/>
+        <location filename="../../app/ui/shell/main_window.py" line="578"/>
         <source>Could not export the chat</source>
         <translation>无法导出对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="177"/>
+        <location filename="../../app/ui/shell/main_window.py" line="179"/>
         <source>open to the network at %1</source>
         <translation>已向网络开放：%1</translation>
     </message>
@@ -2390,32 +2473,32 @@
 <context>
     <name>McpServersPage</name>
     <message>
-        <location filename="../../app/ui/settings/mcp_servers.py" line="122"/>
+        <location filename="../../app/ui/settings/mcp_servers.py" line="123"/>
         <source>Tool servers (MCP) give Hearth more tools. Hearth asks before running a tool unless you trust its server. Changes take effect the next time Hearth starts.</source>
         <translation>工具服务器（MCP）为 Hearth 提供更多工具。除非你信任该服务器，Hearth 在运行其工具前都会先询问。更改将在下次启动 Hearth 时生效。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/mcp_servers.py" line="125"/>
+        <location filename="../../app/ui/settings/mcp_servers.py" line="126"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/mcp_servers.py" line="125"/>
+        <location filename="../../app/ui/settings/mcp_servers.py" line="126"/>
         <source>Program or address</source>
         <translation>程序或地址</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/mcp_servers.py" line="126"/>
+        <location filename="../../app/ui/settings/mcp_servers.py" line="127"/>
         <source>Trusted</source>
         <translation>信任</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/mcp_servers.py" line="131"/>
+        <location filename="../../app/ui/settings/mcp_servers.py" line="132"/>
         <source>Tool servers</source>
         <translation>工具服务器</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/mcp_servers.py" line="134"/>
+        <location filename="../../app/ui/settings/mcp_servers.py" line="137"/>
         <source>Add…</source>
         <translation>添加…</translation>
     </message>
@@ -2430,12 +2513,12 @@
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/mcp_servers.py" line="146"/>
+        <location filename="../../app/ui/settings/mcp_servers.py" line="156"/>
         <source>Yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/mcp_servers.py" line="146"/>
+        <location filename="../../app/ui/settings/mcp_servers.py" line="156"/>
         <source>Asks first</source>
         <translation>先询问</translation>
     </message>
@@ -2443,179 +2526,179 @@
 <context>
     <name>MemoryTab</name>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="75"/>
+        <location filename="../../app/ui/settings/memory.py" line="76"/>
         <source>Use memory in every new chat</source>
         <translation>在每个新对话中使用记忆</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="79"/>
+        <location filename="../../app/ui/settings/memory.py" line="80"/>
         <source>Remember without asking what I tell Hearth myself</source>
         <translation>我亲口告诉 Hearth 的事，不必询问直接记住</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="84"/>
+        <location filename="../../app/ui/settings/memory.py" line="85"/>
         <source>Anything Hearth read in a document, file, event or tool result always asks first.</source>
         <translation>凡是 Hearth 从文档、文件、日程或工具结果中读到的内容，都会先征求你的同意。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="85"/>
-        <location filename="../../app/ui/settings/memory.py" line="90"/>
+        <location filename="../../app/ui/settings/memory.py" line="86"/>
+        <location filename="../../app/ui/settings/memory.py" line="91"/>
         <source>Standing instructions</source>
         <translation>长期指示</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="89"/>
+        <location filename="../../app/ui/settings/memory.py" line="90"/>
         <source>For example: always answer in metric; I&apos;m a nurse on night shifts.</source>
         <translation>例如：始终使用公制单位；我是上夜班的护士。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="95"/>
+        <location filename="../../app/ui/settings/memory.py" line="96"/>
         <source>What Hearth remembers about you</source>
         <translation>Hearth 记得的关于你的事</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="97"/>
         <location filename="../../app/ui/settings/memory.py" line="98"/>
+        <location filename="../../app/ui/settings/memory.py" line="99"/>
         <source>Search memories</source>
         <translation>搜索记忆</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="130"/>
+        <location filename="../../app/ui/settings/memory.py" line="131"/>
         <source>Memory</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="130"/>
+        <location filename="../../app/ui/settings/memory.py" line="131"/>
         <source>From</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="130"/>
+        <location filename="../../app/ui/settings/memory.py" line="131"/>
         <source>Added</source>
         <translation>添加日期</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="131"/>
+        <location filename="../../app/ui/settings/memory.py" line="132"/>
         <source>Memories</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="139"/>
+        <location filename="../../app/ui/settings/memory.py" line="140"/>
         <source>Edit</source>
         <translation>编辑</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="140"/>
+        <location filename="../../app/ui/settings/memory.py" line="141"/>
         <source>Open its chat</source>
         <translation>打开来源对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="141"/>
+        <location filename="../../app/ui/settings/memory.py" line="142"/>
         <source>Forget…</source>
         <translation>忘记…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="142"/>
+        <location filename="../../app/ui/settings/memory.py" line="143"/>
         <source>Forget all…</source>
         <translation>全部忘记…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="152"/>
+        <location filename="../../app/ui/settings/memory.py" line="153"/>
         <source>Could not read your memories</source>
         <translation>无法读取你的记忆</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="166"/>
+        <location filename="../../app/ui/settings/memory.py" line="167"/>
         <source>1 memory.</source>
         <translation>1 条记忆。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="166"/>
+        <location filename="../../app/ui/settings/memory.py" line="167"/>
         <source>%1 memories.</source>
         <translation>%1 条记忆。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="167"/>
+        <location filename="../../app/ui/settings/memory.py" line="168"/>
         <source>Nothing remembered yet.</source>
         <translation>还没有记住任何事。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="195"/>
+        <location filename="../../app/ui/settings/memory.py" line="200"/>
         <source>Typed by you</source>
         <translation>你亲自输入</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="197"/>
+        <location filename="../../app/ui/settings/memory.py" line="202"/>
         <source>A deleted chat</source>
         <translation>已删除的对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="198"/>
+        <location filename="../../app/ui/settings/memory.py" line="203"/>
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="242"/>
+        <location filename="../../app/ui/settings/memory.py" line="247"/>
         <source>Memory not changed</source>
         <translation>记忆未更改</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="257"/>
+        <location filename="../../app/ui/settings/memory.py" line="262"/>
         <source>Forget this?</source>
         <translation>忘记这一条？</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="257"/>
+        <location filename="../../app/ui/settings/memory.py" line="262"/>
         <source>Forget</source>
         <translation>忘记</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="262"/>
+        <location filename="../../app/ui/settings/memory.py" line="267"/>
         <source>Forget the one thing Hearth remembers about you?</source>
         <translation>忘记 Hearth 记得的关于你的这一件事？</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="263"/>
+        <location filename="../../app/ui/settings/memory.py" line="268"/>
         <source>Forget all %1 things Hearth remembers about you?</source>
         <translation>忘记 Hearth 记得的关于你的全部 %1 件事？</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="264"/>
+        <location filename="../../app/ui/settings/memory.py" line="269"/>
         <source>Forget all</source>
         <translation>全部忘记</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="269"/>
+        <location filename="../../app/ui/settings/memory.py" line="274"/>
         <source>Forget memories</source>
         <translation>忘记记忆</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="270"/>
+        <location filename="../../app/ui/settings/memory.py" line="275"/>
         <source>This cannot be undone.</source>
         <translation>此操作无法撤销。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="273"/>
+        <location filename="../../app/ui/settings/memory.py" line="278"/>
         <source>Could not forget</source>
         <translation>无法忘记</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="304"/>
+        <location filename="../../app/ui/settings/memory.py" line="309"/>
         <source>Could not save the standing instructions</source>
         <translation>无法保存长期指示</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="175"/>
+        <location filename="../../app/ui/settings/memory.py" line="178"/>
         <source>Last given to the model %1</source>
         <translation>上次提供给模型：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="177"/>
+        <location filename="../../app/ui/settings/memory.py" line="180"/>
         <source>Not given to the model yet</source>
         <translation>尚未提供给模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="290"/>
+        <location filename="../../app/ui/settings/memory.py" line="295"/>
         <source>The standing instructions hold at most %1 characters; these have %2. Shorten them to save.</source>
         <translation>长期指示最多 %1 个字符，当前有 %2 个。请缩短后再保存。</translation>
     </message>
@@ -2924,22 +3007,22 @@
 <context>
     <name>OutputFolder</name>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="88"/>
+        <location filename="../../app/ui/settings/dialog.py" line="94"/>
         <source>Choose…</source>
         <translation>选择…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="89"/>
+        <location filename="../../app/ui/settings/dialog.py" line="95"/>
         <source>Choose %1</source>
         <translation>选择%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="86"/>
+        <location filename="../../app/ui/settings/dialog.py" line="92"/>
         <source>Default</source>
         <translation>默认</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="87"/>
+        <location filename="../../app/ui/settings/dialog.py" line="93"/>
         <source>Use the default for %1</source>
         <translation>%1使用默认值</translation>
     </message>
@@ -3059,32 +3142,32 @@
 <context>
     <name>RepeatScope</name>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="211"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="212"/>
         <source>Delete only this event, this and the following ones, or every one?</source>
         <translation>只删除这一次、这一次及以后的，还是全部？</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="213"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="214"/>
         <source>Change only this event, this and the following ones, or every one?</source>
         <translation>只更改这一次、这一次及以后的，还是全部？</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="215"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="216"/>
         <source>Repeating event</source>
         <translation>重复的日程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="218"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="219"/>
         <source>This event only</source>
         <translation>仅此一次</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="219"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="220"/>
         <source>This and following</source>
         <translation>此次及以后</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/editor.py" line="220"/>
+        <location filename="../../app/ui/pages/calendar/editor.py" line="221"/>
         <source>All events</source>
         <translation>全部</translation>
     </message>
@@ -3162,22 +3245,22 @@
         <translation>重复</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routine_editor.py" line="149"/>
+        <location filename="../../app/ui/pages/routine_editor.py" line="148"/>
         <source>Next runs: %1</source>
         <translation>接下来的运行：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routine_editor.py" line="149"/>
+        <location filename="../../app/ui/pages/routine_editor.py" line="148"/>
         <source>Runs once: %1</source>
         <translation>仅运行一次：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routine_editor.py" line="151"/>
+        <location filename="../../app/ui/pages/routine_editor.py" line="150"/>
         <source>This time has passed: it would never run.</source>
         <translation>这个时间已经过去：它将永远不会运行。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/routine_editor.py" line="157"/>
+        <location filename="../../app/ui/pages/routine_editor.py" line="156"/>
         <source>Write what Hearth should ask.</source>
         <translation>请写下 Hearth 要问的内容。</translation>
     </message>
@@ -3389,49 +3472,49 @@
         <translation>工具服务器</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/mcp_servers.py" line="64"/>
+        <location filename="../../app/ui/settings/mcp_servers.py" line="65"/>
         <source>Server name</source>
         <translation>服务器名称</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/mcp_servers.py" line="65"/>
+        <location filename="../../app/ui/settings/mcp_servers.py" line="66"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/mcp_servers.py" line="66"/>
+        <location filename="../../app/ui/settings/mcp_servers.py" line="67"/>
         <source>Start a program</source>
         <translation>启动程序</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/mcp_servers.py" line="67"/>
+        <location filename="../../app/ui/settings/mcp_servers.py" line="68"/>
         <source>Connect to an address</source>
         <translation>连接到地址</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/mcp_servers.py" line="71"/>
+        <location filename="../../app/ui/settings/mcp_servers.py" line="72"/>
         <source>How</source>
         <translation>方式</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/mcp_servers.py" line="74"/>
         <location filename="../../app/ui/settings/mcp_servers.py" line="75"/>
+        <location filename="../../app/ui/settings/mcp_servers.py" line="76"/>
         <source>Command</source>
         <translation>命令</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/mcp_servers.py" line="77"/>
         <location filename="../../app/ui/settings/mcp_servers.py" line="78"/>
+        <location filename="../../app/ui/settings/mcp_servers.py" line="79"/>
         <source>Address</source>
         <translation>地址</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/mcp_servers.py" line="79"/>
+        <location filename="../../app/ui/settings/mcp_servers.py" line="80"/>
         <source>Trust this server: run its tools without asking</source>
         <translation>信任此服务器：运行其工具时不再询问</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/mcp_servers.py" line="107"/>
+        <location filename="../../app/ui/settings/mcp_servers.py" line="108"/>
         <source>Another server already has this name.</source>
         <translation>已有其他服务器使用此名称。</translation>
     </message>
@@ -3520,269 +3603,269 @@
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="217"/>
+        <location filename="../../app/ui/settings/dialog.py" line="223"/>
         <source>Office files Hearth writes (documents, sheets, slides) go to</source>
         <translation>Hearth 生成的办公文件（文档、表格、幻灯片）保存到</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="221"/>
+        <location filename="../../app/ui/settings/dialog.py" line="227"/>
         <source>Folder for office files</source>
         <translation>办公文件文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="252"/>
+        <location filename="../../app/ui/settings/dialog.py" line="258"/>
         <source>Start Hearth in the tray when I sign in</source>
         <translation>登录时在托盘中启动 Hearth</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="336"/>
+        <location filename="../../app/ui/settings/dialog.py" line="342"/>
         <source>Could not change start at login</source>
         <translation>无法更改登录时启动</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="121"/>
+        <location filename="../../app/ui/settings/dialog.py" line="127"/>
         <source>Settings — Hearth</source>
         <translation>设置 — Hearth</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="139"/>
+        <location filename="../../app/ui/settings/dialog.py" line="145"/>
         <source>Tool servers</source>
         <translation>工具服务器</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="140"/>
+        <location filename="../../app/ui/settings/dialog.py" line="146"/>
         <source>Answers</source>
         <translation>回答</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="141"/>
+        <location filename="../../app/ui/settings/dialog.py" line="147"/>
         <source>Speed</source>
         <translation>速度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="142"/>
+        <location filename="../../app/ui/settings/dialog.py" line="148"/>
         <source>Privacy</source>
         <translation>隐私</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="143"/>
+        <location filename="../../app/ui/settings/dialog.py" line="149"/>
         <source>Connect another app</source>
         <translation>连接其他应用</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="136"/>
-        <location filename="../../app/ui/settings/dialog.py" line="174"/>
+        <location filename="../../app/ui/settings/dialog.py" line="142"/>
+        <location filename="../../app/ui/settings/dialog.py" line="180"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="137"/>
+        <location filename="../../app/ui/settings/dialog.py" line="143"/>
         <source>Folders</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="138"/>
+        <location filename="../../app/ui/settings/dialog.py" line="144"/>
         <source>General</source>
         <translation>通用</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="170"/>
+        <location filename="../../app/ui/settings/dialog.py" line="176"/>
         <source>No model chosen</source>
         <translation>未选择模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="171"/>
+        <location filename="../../app/ui/settings/dialog.py" line="177"/>
         <source>Model file or folder</source>
         <translation>模型文件或文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="173"/>
+        <location filename="../../app/ui/settings/dialog.py" line="179"/>
         <source>Models…</source>
         <translation>模型管理…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="173"/>
+        <location filename="../../app/ui/settings/dialog.py" line="179"/>
         <source>Manage models</source>
         <translation>管理模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="177"/>
-        <location filename="../../app/ui/settings/dialog.py" line="179"/>
+        <location filename="../../app/ui/settings/dialog.py" line="183"/>
+        <location filename="../../app/ui/settings/dialog.py" line="185"/>
         <source>Engine</source>
         <translation>引擎</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="175"/>
+        <location filename="../../app/ui/settings/dialog.py" line="181"/>
         <source>Automatic</source>
         <translation>自动</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="175"/>
+        <location filename="../../app/ui/settings/dialog.py" line="181"/>
         <source>Remote server</source>
         <translation>远程服务器</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="181"/>
+        <location filename="../../app/ui/settings/dialog.py" line="187"/>
         <source>Remote server address</source>
         <translation>远程服务器地址</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="183"/>
+        <location filename="../../app/ui/settings/dialog.py" line="189"/>
         <source>Server</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="188"/>
+        <location filename="../../app/ui/settings/dialog.py" line="194"/>
         <source>Automatic (from free memory)</source>
         <translation>自动（根据可用内存）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="187"/>
+        <location filename="../../app/ui/settings/dialog.py" line="193"/>
         <source>Context length in tokens</source>
         <translation>上下文长度（token）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="189"/>
+        <location filename="../../app/ui/settings/dialog.py" line="195"/>
         <source>Context length</source>
         <translation>上下文长度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="190"/>
+        <location filename="../../app/ui/settings/dialog.py" line="196"/>
         <source>f16 (best quality)</source>
         <translation>f16（质量最好）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="191"/>
+        <location filename="../../app/ui/settings/dialog.py" line="197"/>
         <source>q8_0 (half the memory)</source>
         <translation>q8_0（内存减半）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="192"/>
+        <location filename="../../app/ui/settings/dialog.py" line="198"/>
         <source>KV cache precision</source>
         <translation>KV 缓存精度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="193"/>
+        <location filename="../../app/ui/settings/dialog.py" line="199"/>
         <source>KV cache</source>
         <translation>KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="194"/>
+        <location filename="../../app/ui/settings/dialog.py" line="200"/>
         <source>Each token of context takes 176 KiB at f16 (94 KiB at q8_0): 8K tokens need about 1.4 GiB.</source>
         <translation>每个上下文 token 在 f16 下占 176 KiB（q8_0 下 94 KiB）：8K token 约需 1.4 GiB。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="196"/>
+        <location filename="../../app/ui/settings/dialog.py" line="202"/>
         <source>Think before answering by default</source>
         <translation>默认回答前先思考</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="198"/>
+        <location filename="../../app/ui/settings/dialog.py" line="204"/>
         <source>Thinking</source>
         <translation>思考</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="205"/>
+        <location filename="../../app/ui/settings/dialog.py" line="211"/>
         <source>Watched folders (documents Hearth can read and cite)</source>
         <translation>监视的文件夹（Hearth 可以阅读并引用其中的文档）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="206"/>
+        <location filename="../../app/ui/settings/dialog.py" line="212"/>
         <source>Watched folders</source>
         <translation>监视的文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="209"/>
+        <location filename="../../app/ui/settings/dialog.py" line="215"/>
         <source>File search folders (Hearth finds files only here)</source>
         <translation>文件搜索范围（Hearth 只在这些文件夹中查找文件）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="210"/>
+        <location filename="../../app/ui/settings/dialog.py" line="216"/>
         <source>File search folders</source>
         <translation>文件搜索范围</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="213"/>
+        <location filename="../../app/ui/settings/dialog.py" line="219"/>
         <source>Left out of file search, e.g. *.log, build/</source>
         <translation>不参与文件搜索的内容，例如 *.log, 草稿/</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="214"/>
+        <location filename="../../app/ui/settings/dialog.py" line="220"/>
         <source>Patterns left out of file search</source>
         <translation>不参与文件搜索的模式</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="233"/>
-        <location filename="../../app/ui/settings/dialog.py" line="234"/>
+        <location filename="../../app/ui/settings/dialog.py" line="239"/>
+        <location filename="../../app/ui/settings/dialog.py" line="240"/>
         <source>Quick ask shortcut</source>
         <translation>快速提问快捷键</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="239"/>
-        <location filename="../../app/ui/settings/dialog.py" line="242"/>
+        <location filename="../../app/ui/settings/dialog.py" line="245"/>
+        <location filename="../../app/ui/settings/dialog.py" line="248"/>
         <source>Follow the system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="239"/>
+        <location filename="../../app/ui/settings/dialog.py" line="245"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="240"/>
+        <location filename="../../app/ui/settings/dialog.py" line="246"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="240"/>
-        <location filename="../../app/ui/settings/dialog.py" line="241"/>
+        <location filename="../../app/ui/settings/dialog.py" line="246"/>
+        <location filename="../../app/ui/settings/dialog.py" line="247"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="244"/>
-        <location filename="../../app/ui/settings/dialog.py" line="245"/>
+        <location filename="../../app/ui/settings/dialog.py" line="250"/>
+        <location filename="../../app/ui/settings/dialog.py" line="251"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="246"/>
+        <location filename="../../app/ui/settings/dialog.py" line="252"/>
         <source>The language changes as soon as you save.</source>
         <translation>保存后语言立即切换。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="247"/>
-        <location filename="../../app/ui/settings/dialog.py" line="249"/>
+        <location filename="../../app/ui/settings/dialog.py" line="253"/>
+        <location filename="../../app/ui/settings/dialog.py" line="255"/>
         <source>Show a test notification</source>
         <translation>显示测试通知</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="247"/>
+        <location filename="../../app/ui/settings/dialog.py" line="253"/>
         <source>Reminders</source>
         <translation>提醒</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="260"/>
+        <location filename="../../app/ui/settings/dialog.py" line="266"/>
         <source>The shortcut is registered while Hearth runs.</source>
         <translation>Hearth 运行时会注册该快捷键。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="286"/>
+        <location filename="../../app/ui/settings/dialog.py" line="292"/>
         <source>Choose a model to see which engine runs it.</source>
         <translation>选择模型后可查看由哪个引擎运行。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="339"/>
+        <location filename="../../app/ui/settings/dialog.py" line="345"/>
         <source>Could not save settings</source>
         <translation>无法保存设置</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="140"/>
+        <location filename="../../app/ui/settings/dialog.py" line="146"/>
         <source>Skills</source>
         <translation>技能</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="141"/>
+        <location filename="../../app/ui/settings/dialog.py" line="147"/>
         <source>Memory</source>
         <translation>记忆</translation>
     </message>
@@ -4299,74 +4382,74 @@
 <context>
     <name>TodoList</name>
     <message>
-        <location filename="../../app/ui/pages/calendar/todo_list.py" line="54"/>
-        <location filename="../../app/ui/pages/calendar/todo_list.py" line="58"/>
+        <location filename="../../app/ui/pages/calendar/todo_list.py" line="56"/>
+        <location filename="../../app/ui/pages/calendar/todo_list.py" line="60"/>
         <source>To-dos</source>
         <translation>待办事项</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/todo_list.py" line="65"/>
+        <location filename="../../app/ui/pages/calendar/todo_list.py" line="67"/>
         <source>Show done</source>
         <translation>显示已完成</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/todo_list.py" line="72"/>
+        <location filename="../../app/ui/pages/calendar/todo_list.py" line="74"/>
         <source>Add a to-do</source>
         <translation>添加待办</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/todo_list.py" line="73"/>
+        <location filename="../../app/ui/pages/calendar/todo_list.py" line="75"/>
         <source>New to-do</source>
         <translation>新待办</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/todo_list.py" line="78"/>
         <location filename="../../app/ui/pages/calendar/todo_list.py" line="80"/>
+        <location filename="../../app/ui/pages/calendar/todo_list.py" line="82"/>
         <source>Due</source>
         <translation>到期</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/todo_list.py" line="75"/>
+        <location filename="../../app/ui/pages/calendar/todo_list.py" line="77"/>
         <source>Add</source>
         <translation>添加</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/todo_list.py" line="94"/>
+        <location filename="../../app/ui/pages/calendar/todo_list.py" line="96"/>
         <source>Could not read your to-dos</source>
         <translation>无法读取你的待办事项</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/todo_list.py" line="121"/>
+        <location filename="../../app/ui/pages/calendar/todo_list.py" line="124"/>
         <source>due %1</source>
         <translation>%1 到期</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/todo_list.py" line="121"/>
+        <location filename="../../app/ui/pages/calendar/todo_list.py" line="124"/>
         <source>overdue since %1</source>
         <translation>已逾期，截止于 %1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/todo_list.py" line="171"/>
+        <location filename="../../app/ui/pages/calendar/todo_list.py" line="180"/>
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/todo_list.py" line="178"/>
+        <location filename="../../app/ui/pages/calendar/todo_list.py" line="187"/>
         <source>Delete to-do</source>
         <translation>删除待办</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/todo_list.py" line="178"/>
+        <location filename="../../app/ui/pages/calendar/todo_list.py" line="187"/>
         <source>Delete “%1”?</source>
         <translation>要删除“%1”吗？</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/todo_list.py" line="179"/>
+        <location filename="../../app/ui/pages/calendar/todo_list.py" line="188"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pages/calendar/todo_list.py" line="183"/>
+        <location filename="../../app/ui/pages/calendar/todo_list.py" line="192"/>
         <source>Could not save the to-do</source>
         <translation>无法保存该待办</translation>
     </message>

@@ -59,7 +59,7 @@ def _roles(window: MainWindow) -> dict[str, QAction.MenuRole]:
 
 
 def test_quit_and_settings_keep_their_mac_menu_roles_in_chinese(ctx: Any, qtbot: Any) -> None:
-    """macOS places Quit and Settings in the app menu by role; left to guess from the text,
+    """macOS places Quit, Settings and About in the app menu by role; left to guess from the text,
     the Chinese "退出 Hearth" stayed in File and the app menu's Quit was not Hearth's."""
     from app.ui.i18n import Translations
 
@@ -74,8 +74,10 @@ def test_quit_and_settings_keep_their_mac_menu_roles_in_chinese(ctx: Any, qtbot:
     quit_text = next(t for t in roles if "退出" in t)
     assert roles[quit_text] == QAction.MenuRole.QuitRole
     assert roles[next(t for t in roles if "设置" in t)] == QAction.MenuRole.PreferencesRole
-    others = {t: r for t, r in roles.items() if r not in (QAction.MenuRole.QuitRole,
-                                                          QAction.MenuRole.PreferencesRole)}
+    assert roles[next(t for t in roles if "关于" in t)] == QAction.MenuRole.AboutRole
+    placed = (QAction.MenuRole.QuitRole, QAction.MenuRole.PreferencesRole,
+              QAction.MenuRole.AboutRole)
+    others = {t: r for t, r in roles.items() if r not in placed}
     assert others and set(others.values()) == {QAction.MenuRole.NoRole}
 
 

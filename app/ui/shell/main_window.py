@@ -40,6 +40,8 @@ from backends.errors import NoUsableTemplate
 if TYPE_CHECKING:
     from concurrent.futures import Future
 
+    from PySide6.QtWidgets import QMessageBox
+
     from app.core.assistant import Assistant
     from app.core.warmup import PrefixStatus
     from app.ui.chat.live_answer import LiveAnswer
@@ -209,6 +211,28 @@ class MainWindow(QMainWindow):
                                 self.open_settings)
         settings.setMenuRole(QAction.MenuRole.PreferencesRole)
         self._action(model, lambda: self.tr("S&top answer"), "Ctrl+.", self.chat.stop)
+        help_menu = self._menu(lambda: self.tr("&Help"))
+        self._action(help_menu, lambda: self.tr("&Keyboard shortcuts"), "Ctrl+/",
+                     self.show_shortcuts)
+        about = self._action(help_menu, lambda: self.tr("&About Hearth"), None, self.show_about)
+        about.setMenuRole(QAction.MenuRole.AboutRole)  # macOS: the app menu's About
+
+    def show_shortcuts(self) -> QMessageBox:
+        from app.ui.shell.help_menu import show_shortcuts
+        from app.ui.shell.hotkey import default_hotkey
+
+        hotkey = self.ctx.hotkey
+        registered = hotkey is not None and hotkey.status.ok
+        keys = self.ctx.hearth.settings.hotkey or default_hotkey()
+        native = QKeySequence(keys).toString(QKeySequence.SequenceFormat.NativeText)
+        return show_shortcuts(self, self.menuBar(), native if registered else "")
+
+    def show_about(self) -> QMessageBox:
+        from app import __version__
+        from app.ui.shell.help_menu import show_about
+
+        return show_about(self, __version__, str(self.ctx.hearth.paths.data),
+                          self.engine_label.text())
 
     def _menu(self, title: Callable[[], str]) -> Any:
         menu = self.menuBar().addMenu("")
