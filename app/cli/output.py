@@ -20,11 +20,10 @@ def emit_json(obj: object) -> None:
 def local_time(stored: str, date_only: bool = False) -> str:
     """A time the stores keep as ISO text in UTC, as this computer's clock reads it
     ("2026-12-03 19:15"); the text as it is when it cannot be read."""
-    from datetime import datetime
+    from skills.common.clock import stored_moment
 
-    try:
-        moment = datetime.fromisoformat(stored).astimezone()
-    except ValueError:
+    moment = stored_moment(stored)
+    if moment is None:
         return stored[:10] if date_only else stored[:16].replace("T", " ")
     return f"{moment:%Y-%m-%d}" if date_only else f"{moment:%Y-%m-%d %H:%M}"
 

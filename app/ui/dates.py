@@ -26,15 +26,6 @@ def medium_date_time(locale: QLocale, moment: datetime) -> str:
     return f"{medium_date(locale, moment.date())} {moment:%H:%M}"
 
 
-def stored_moment(text: str) -> datetime | None:
-    """A time the stores keep as ISO text (UTC), on this computer's clock; None if unreadable.
-    Its local date is the one to show: "[:10]" of the UTC text is yesterday east of Greenwich."""
-    try:
-        return datetime.fromisoformat(text).astimezone()
-    except ValueError:
-        return None
-
-
 def _pattern(locale: QLocale, weekday: bool, year: bool) -> str:
     pattern = locale.dateFormat(QLocale.FormatType.LongFormat)
     if not weekday:

@@ -1,8 +1,10 @@
-"""The computer's clock: its IANA time zone, as every part of Hearth names it."""
+"""The computer's clock: its IANA time zone, as every part of Hearth names it, and the stores'
+UTC timestamps read on it."""
 
 from __future__ import annotations
 
 import os
+from datetime import datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -39,3 +41,12 @@ def valid_zone(name: str) -> bool:
     except (ZoneInfoNotFoundError, ValueError):
         return False
     return True
+
+
+def stored_moment(text: str) -> datetime | None:
+    """A time the stores keep as ISO text (UTC), on this computer's clock; None if unreadable.
+    Its local date is the one to show: "[:10]" of the UTC text is yesterday east of Greenwich."""
+    try:
+        return datetime.fromisoformat(text).astimezone()
+    except ValueError:
+        return None

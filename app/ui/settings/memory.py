@@ -26,9 +26,10 @@ from PySide6.QtWidgets import (
 
 from app.core.memory.store import MAX_INSTRUCTIONS, Memory, MemoryStore
 from app.ui.context import UiContext
-from app.ui.dates import medium_date, medium_date_time, stored_moment
+from app.ui.dates import medium_date, medium_date_time
 from app.ui.i18n import Retranslator, plural, ui_locale
 from app.ui.widgets import bold_label, confirm, dim_label, hbox, tell, tr_button
+from skills.common.clock import stored_moment
 
 ID_ROLE = Qt.ItemDataRole.UserRole
 SOURCE_ROLE = Qt.ItemDataRole.UserRole + 1  # the chat's id; "" when it cannot be opened
