@@ -15,7 +15,13 @@ from app.ui.i18n import Retranslator
 if TYPE_CHECKING:
     # Imported where they are built: PySide6 creates a class (and its enum classes) when it is
     # first named, and the window's first frame shows none of these.
-    from PySide6.QtWidgets import QDoubleSpinBox, QMessageBox, QSpinBox, QTabWidget
+    from PySide6.QtWidgets import (
+        QAbstractItemView,
+        QDoubleSpinBox,
+        QMessageBox,
+        QSpinBox,
+        QTabWidget,
+    )
 
 
 def dim_label(text: str = "", wrap: bool = True) -> QLabel:
@@ -161,6 +167,19 @@ def tell(parent: QWidget | None, title: str, text: str,
     box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
     box.open()
     return box
+
+
+def follow_selection(view: QAbstractItemView, *buttons: QWidget) -> None:
+    """`buttons` act on the chosen row: on while one is chosen, off (not silently doing
+    nothing) while none is."""
+    selection = view.selectionModel()
+
+    def update() -> None:
+        for each in buttons:
+            each.setEnabled(selection.hasSelection())
+
+    selection.selectionChanged.connect(lambda _on, _off: update())
+    update()
 
 
 def room_to_write(dialog: QWidget, characters: int = 72) -> None:

@@ -34,7 +34,7 @@ from app.ui.settings.skills import SkillsTab
 from app.ui.settings.speed import SpeedTab
 from app.ui.shell.autostart import platform_autostart
 from app.ui.shell.hotkey import default_hotkey
-from app.ui.widgets import add_tabs, button, choice, dim_label, hbox, spin_box
+from app.ui.widgets import add_tabs, button, choice, dim_label, follow_selection, hbox, spin_box
 from backends.engines import AUTO, CHOICES, Engine, display_name
 from backends.select import EngineChoice
 from skills.office.access import default_output_folder
@@ -60,10 +60,7 @@ class FolderList(QWidget):
             button(self.tr("Add…"), self._add,
                    self.tr("Add a folder to %1").replace("%1", title)),
             self.remove_button, None))
-        # Remove acts on the chosen folder: with none chosen it is off.
-        self.list.itemSelectionChanged.connect(
-            lambda: self.remove_button.setEnabled(bool(self.list.selectedItems())))
-        self.remove_button.setEnabled(False)
+        follow_selection(self.list, self.remove_button)
 
     def folders(self) -> list[str]:
         return [self.list.item(i).text() for i in range(self.list.count())]

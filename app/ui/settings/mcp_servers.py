@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.settings import McpServer
-from app.ui.widgets import button, dim_label, hbox, room_to_write
+from app.ui.widgets import button, dim_label, follow_selection, hbox, room_to_write
 
 NO_NAME = QT_TRANSLATE_NOOP("ServerDialog", "Give the server a name.")
 BAD_URL = QT_TRANSLATE_NOOP("ServerDialog", "The address must start with http:// or https://.")
@@ -136,14 +136,8 @@ class McpServersPage(QWidget):
         self.remove_button = button(self.tr("Remove"), self.remove_current)
         column.addLayout(hbox(button(self.tr("Add…"), lambda: self.edit(None)),
                               self.edit_button, self.remove_button, None))
-        self.table.itemSelectionChanged.connect(self._chosen)
+        follow_selection(self.table, self.edit_button, self.remove_button)
         self._fill()
-
-    def _chosen(self) -> None:
-        """Edit and Remove act on the chosen server: with none chosen they are off."""
-        some = bool(self.table.selectionModel().selectedRows())
-        self.edit_button.setEnabled(some)
-        self.remove_button.setEnabled(some)
 
     def servers(self) -> list[McpServer]:
         return list(self._servers)
@@ -158,7 +152,6 @@ class McpServersPage(QWidget):
                 item = QTableWidgetItem(text)
                 item.setToolTip(where)
                 self.table.setItem(row, col, item)
-        self._chosen()
 
     def edit(self, row: int | None) -> ServerDialog | None:
         """Opens the server form (non-modal); the list changes when it is accepted."""
