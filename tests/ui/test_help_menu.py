@@ -38,13 +38,17 @@ def test_keyboard_shortcuts_come_from_the_menus(window: Any, ctx: Any) -> None:
 
 def test_the_quick_ask_keys_are_listed_while_they_work(window: Any, ctx: Any) -> None:
     class Working(GlobalHotkey):
-        pass
+        def _register(self, chord: Any, text: str) -> HotkeyStatus:
+            return HotkeyStatus(True, "")
 
     ctx.hotkey = Working()
-    ctx.hotkey.status = HotkeyStatus(True, "")
-    ctx.hearth.settings.hotkey = "Ctrl+Alt+H"
+    ctx.hotkey.register("Ctrl+Alt+H")
     box = window.show_shortcuts()
     assert "<td>Quick ask, from any app</td><td>&nbsp;&nbsp;<b>Ctrl+Alt+H</b>" in label_text(box)
+    box.close()
+    ctx.hotkey.register("H")  # refused (no Ctrl, Alt or Cmd): no longer promised
+    box = window.show_shortcuts()
+    assert "Quick ask" not in label_text(box)
     box.close()
 
 

@@ -219,13 +219,10 @@ class MainWindow(QMainWindow):
 
     def show_shortcuts(self) -> QMessageBox:
         from app.ui.shell.help_menu import show_shortcuts
-        from app.ui.shell.hotkey import default_hotkey
 
-        hotkey = self.ctx.hotkey
-        registered = hotkey is not None and hotkey.status.ok
-        keys = self.ctx.hearth.settings.hotkey or default_hotkey()
-        native = QKeySequence(keys).toString(QKeySequence.SequenceFormat.NativeText)
-        return show_shortcuts(self, self.menuBar(), native if registered else "")
+        keys = self.ctx.hotkey.keys if self.ctx.hotkey is not None else ""
+        return show_shortcuts(self, self.menuBar(), QKeySequence(keys).toString(
+            QKeySequence.SequenceFormat.NativeText))
 
     def show_about(self) -> QMessageBox:
         from app import __version__

@@ -60,6 +60,7 @@ class GlobalHotkey(QObject):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.status = HotkeyStatus(False, self.tr("No global shortcut set."))
+        self.keys = ""  # the combination that works now ("" while none does)
 
     def register(self, text: str) -> HotkeyStatus:
         self.unregister()
@@ -73,6 +74,7 @@ class GlobalHotkey(QObject):
                                                       "is not captured."))
         else:
             self.status = self._register(chord, text)
+        self.keys = text if self.status.ok else ""
         return self.status
 
     def _register(self, chord: Chord, text: str) -> HotkeyStatus:
