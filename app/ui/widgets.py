@@ -13,6 +13,8 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLayout, QPushButt
 from app.ui.i18n import Retranslator
 
 if TYPE_CHECKING:
+    from PySide6.QtGui import QShortcut
+
     # Imported where they are built: PySide6 creates a class (and its enum classes) when it is
     # first named, and the window's first frame shows none of these.
     from PySide6.QtWidgets import (
@@ -180,6 +182,13 @@ def follow_selection(view: QAbstractItemView, *buttons: QWidget) -> None:
 
     selection.selectionChanged.connect(lambda _on, _off: update())
     update()
+
+
+def in_help(shortcut: QShortcut, what: object) -> QShortcut:
+    """`shortcut`, listed in Help > Keyboard shortcuts as `what`: a QT_TRANSLATE_NOOP in the
+    "HelpMenu" context, translated when the list is shown."""
+    shortcut.setWhatsThis(str(what))
+    return shortcut
 
 
 def room_to_write(dialog: QWidget, characters: int = 72) -> None:

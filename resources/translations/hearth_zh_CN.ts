@@ -483,22 +483,22 @@
 <context>
     <name>ChatView</name>
     <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="311"/>
+        <location filename="../../app/ui/chat/chat_view.py" line="313"/>
         <source>Could not remember what this card shows</source>
         <translation>无法保存此卡片的状态</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="364"/>
+        <location filename="../../app/ui/chat/chat_view.py" line="366"/>
         <source>Your message was not sent: it is too long for the model and could not be kept as a document (%1).</source>
         <translation>消息未发送：它太长，模型读不完，也无法保存为文档（%1）。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="412"/>
+        <location filename="../../app/ui/chat/chat_view.py" line="414"/>
         <source>Could not show that answer</source>
         <translation>无法显示该回答</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/chat_view.py" line="245"/>
+        <location filename="../../app/ui/chat/chat_view.py" line="247"/>
         <source>Could not open this conversation</source>
         <translation>无法打开此对话</translation>
     </message>
@@ -516,58 +516,58 @@
         <translation>消息</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/composer.py" line="89"/>
+        <location filename="../../app/ui/chat/composer.py" line="90"/>
         <source>Files</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/composer.py" line="90"/>
-        <location filename="../../app/ui/chat/composer.py" line="194"/>
+        <location filename="../../app/ui/chat/composer.py" line="91"/>
+        <location filename="../../app/ui/chat/composer.py" line="195"/>
         <source>Add files</source>
         <translation>添加文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/composer.py" line="91"/>
+        <location filename="../../app/ui/chat/composer.py" line="92"/>
         <source>Add files to this chat so you can ask about them</source>
         <translation>把文件添加到此对话，以便询问其内容</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/composer.py" line="153"/>
+        <location filename="../../app/ui/chat/composer.py" line="154"/>
         <source>Chats about spreadsheets always think: the model works through the figures step by step.</source>
         <translation>关于电子表格的对话总会思考：模型会一步步核算数字。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/composer.py" line="162"/>
+        <location filename="../../app/ui/chat/composer.py" line="163"/>
         <source>Think</source>
         <translation>思考</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/composer.py" line="96"/>
+        <location filename="../../app/ui/chat/composer.py" line="97"/>
         <source>Think before answering</source>
         <translation>回答前先思考</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/composer.py" line="141"/>
+        <location filename="../../app/ui/chat/composer.py" line="142"/>
         <source>Think step by step before answering (slower, better for hard questions)  Ctrl+T</source>
         <translation>回答前逐步思考（较慢，适合难题）  Ctrl+T</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/composer.py" line="113"/>
+        <location filename="../../app/ui/chat/composer.py" line="114"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/composer.py" line="103"/>
+        <location filename="../../app/ui/chat/composer.py" line="104"/>
         <source>Enter to send · Shift+Enter for a new line</source>
         <translation>Enter 发送 · Shift+Enter 换行</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/composer.py" line="113"/>
+        <location filename="../../app/ui/chat/composer.py" line="114"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../app/ui/chat/composer.py" line="84"/>
+        <location filename="../../app/ui/chat/composer.py" line="85"/>
         <source>Editing your message — Enter resends, Esc cancels</source>
         <translation>正在编辑消息 — Enter 重新发送，Esc 取消</translation>
     </message>
@@ -1568,22 +1568,22 @@
         <translation>未设置全局快捷键。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/hotkey/__init__.py" line="68"/>
+        <location filename="../../app/ui/shell/hotkey/__init__.py" line="69"/>
         <source>“%1” is not a key combination.</source>
         <translation>“%1”不是有效的组合键。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/hotkey/__init__.py" line="71"/>
+        <location filename="../../app/ui/shell/hotkey/__init__.py" line="72"/>
         <source>Use at least one of Ctrl, Alt/Option or the Windows/Cmd key, so ordinary typing is not captured.</source>
         <translation>请至少包含 Ctrl、Alt/Option 或 Windows/Cmd 键之一，以免拦截正常输入。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/hotkey/__init__.py" line="88"/>
+        <location filename="../../app/ui/shell/hotkey/__init__.py" line="90"/>
         <source>Wayland does not let apps grab keys. Add a shortcut in your desktop&apos;s keyboard settings that runs: hearth --toggle</source>
         <translation>Wayland 不允许应用抢占按键。请在桌面的键盘设置中添加一个快捷键，运行：hearth --toggle</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/hotkey/__init__.py" line="91"/>
+        <location filename="../../app/ui/shell/hotkey/__init__.py" line="93"/>
         <source>Global shortcuts are not available on this display (%1). Bind “hearth --toggle” to a key in your system settings.</source>
         <translation>此显示环境（%1）不支持全局快捷键。请在系统设置中把“hearth --toggle”绑定到一个按键。</translation>
     </message>
@@ -1596,12 +1596,12 @@
         <translation>快速提问（在任何应用中）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/help_menu.py" line="49"/>
+        <location filename="../../app/ui/shell/help_menu.py" line="48"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/help_menu.py" line="50"/>
+        <location filename="../../app/ui/shell/help_menu.py" line="49"/>
         <source>New line in a message</source>
         <translation>消息中换行</translation>
     </message>
@@ -1611,27 +1611,27 @@
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/help_menu.py" line="45"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="94"/>
         <source>Search all chats</source>
         <translation>搜索所有对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/help_menu.py" line="46"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="118"/>
         <source>Rename the chosen chat</source>
         <translation>重命名所选对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/help_menu.py" line="47"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="121"/>
         <source>Delete the chosen chat</source>
         <translation>删除所选对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/help_menu.py" line="48"/>
+        <location filename="../../app/ui/chat/composer.py" line="81"/>
         <source>Think before answering, on or off</source>
         <translation>开启或关闭“回答前先思考”</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/help_menu.py" line="51"/>
+        <location filename="../../app/ui/chat/chat_view.py" line="82"/>
         <source>Stop an answer</source>
         <translation>停止回答</translation>
     </message>
@@ -2240,7 +2240,7 @@
     <name>MainWindow</name>
     <message>
         <location filename="../../app/ui/shell/main_window.py" line="141"/>
-        <location filename="../../app/ui/shell/main_window.py" line="514"/>
+        <location filename="../../app/ui/shell/main_window.py" line="511"/>
         <source>No model loaded</source>
         <translation>未加载模型</translation>
     </message>
@@ -2380,87 +2380,87 @@
         <translation>关于 Hearth(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="422"/>
+        <location filename="../../app/ui/shell/main_window.py" line="419"/>
         <source>Could not save settings</source>
         <translation>无法保存设置</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="429"/>
+        <location filename="../../app/ui/shell/main_window.py" line="426"/>
         <source>No model yet. Hearth needs a model to answer: download one or open a file you have.</source>
         <translation>还没有模型。Hearth 需要模型才能回答：请下载一个，或打开已有的模型文件。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="432"/>
+        <location filename="../../app/ui/shell/main_window.py" line="429"/>
         <source>Loading the model…</source>
         <translation>正在加载模型…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="456"/>
+        <location filename="../../app/ui/shell/main_window.py" line="453"/>
         <source>remote</source>
         <translation>远程</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="502"/>
+        <location filename="../../app/ui/shell/main_window.py" line="499"/>
         <source>Ready</source>
         <translation>就绪</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="506"/>
+        <location filename="../../app/ui/shell/main_window.py" line="503"/>
         <source>Preparing the assistant… %1%</source>
         <translation>正在准备助手… %1%</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="516"/>
+        <location filename="../../app/ui/shell/main_window.py" line="513"/>
         <source>No model is loaded now.</source>
         <translation>现在没有加载任何模型。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="519"/>
+        <location filename="../../app/ui/shell/main_window.py" line="516"/>
         <source>%1 is still loaded and answers.</source>
         <translation>%1 仍然处于加载状态，由它继续回答。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="536"/>
+        <location filename="../../app/ui/shell/main_window.py" line="533"/>
         <source>%1 tok/s</source>
         <translation>%1 token/秒</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="547"/>
+        <location filename="../../app/ui/shell/main_window.py" line="544"/>
         <source>Context %1 / %2</source>
         <translation>上下文 %1 / %2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="550"/>
+        <location filename="../../app/ui/shell/main_window.py" line="547"/>
         <source> · your message: its start and end, the rest as a document</source>
         <translation> · 你的消息：模型读到开头和结尾，其余作为文档</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="551"/>
+        <location filename="../../app/ui/shell/main_window.py" line="548"/>
         <source> · earlier messages summarized</source>
         <translation> · 较早的消息已总结</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="558"/>
+        <location filename="../../app/ui/shell/main_window.py" line="555"/>
         <source>Add files to this chat</source>
         <translation>向此对话添加文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="567"/>
+        <location filename="../../app/ui/shell/main_window.py" line="564"/>
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="570"/>
+        <location filename="../../app/ui/shell/main_window.py" line="567"/>
         <source>Export this chat</source>
         <translation>导出此对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="572"/>
+        <location filename="../../app/ui/shell/main_window.py" line="569"/>
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/main_window.py" line="578"/>
+        <location filename="../../app/ui/shell/main_window.py" line="575"/>
         <source>Could not export the chat</source>
         <translation>无法导出对话</translation>
     </message>
@@ -2513,12 +2513,12 @@
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/mcp_servers.py" line="156"/>
+        <location filename="../../app/ui/settings/mcp_servers.py" line="150"/>
         <source>Yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/mcp_servers.py" line="156"/>
+        <location filename="../../app/ui/settings/mcp_servers.py" line="150"/>
         <source>Asks first</source>
         <translation>先询问</translation>
     </message>
@@ -2526,179 +2526,179 @@
 <context>
     <name>MemoryTab</name>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="76"/>
+        <location filename="../../app/ui/settings/memory.py" line="77"/>
         <source>Use memory in every new chat</source>
         <translation>在每个新对话中使用记忆</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="80"/>
+        <location filename="../../app/ui/settings/memory.py" line="81"/>
         <source>Remember without asking what I tell Hearth myself</source>
         <translation>我亲口告诉 Hearth 的事，不必询问直接记住</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="85"/>
+        <location filename="../../app/ui/settings/memory.py" line="86"/>
         <source>Anything Hearth read in a document, file, event or tool result always asks first.</source>
         <translation>凡是 Hearth 从文档、文件、日程或工具结果中读到的内容，都会先征求你的同意。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="86"/>
-        <location filename="../../app/ui/settings/memory.py" line="91"/>
+        <location filename="../../app/ui/settings/memory.py" line="87"/>
+        <location filename="../../app/ui/settings/memory.py" line="92"/>
         <source>Standing instructions</source>
         <translation>长期指示</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="90"/>
+        <location filename="../../app/ui/settings/memory.py" line="91"/>
         <source>For example: always answer in metric; I&apos;m a nurse on night shifts.</source>
         <translation>例如：始终使用公制单位；我是上夜班的护士。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="96"/>
+        <location filename="../../app/ui/settings/memory.py" line="97"/>
         <source>What Hearth remembers about you</source>
         <translation>Hearth 记得的关于你的事</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="98"/>
         <location filename="../../app/ui/settings/memory.py" line="99"/>
+        <location filename="../../app/ui/settings/memory.py" line="100"/>
         <source>Search memories</source>
         <translation>搜索记忆</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="131"/>
+        <location filename="../../app/ui/settings/memory.py" line="132"/>
         <source>Memory</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="131"/>
+        <location filename="../../app/ui/settings/memory.py" line="132"/>
         <source>From</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="131"/>
+        <location filename="../../app/ui/settings/memory.py" line="132"/>
         <source>Added</source>
         <translation>添加日期</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="132"/>
+        <location filename="../../app/ui/settings/memory.py" line="133"/>
         <source>Memories</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="140"/>
+        <location filename="../../app/ui/settings/memory.py" line="141"/>
         <source>Edit</source>
         <translation>编辑</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="141"/>
+        <location filename="../../app/ui/settings/memory.py" line="142"/>
         <source>Open its chat</source>
         <translation>打开来源对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="142"/>
+        <location filename="../../app/ui/settings/memory.py" line="143"/>
         <source>Forget…</source>
         <translation>忘记…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="143"/>
+        <location filename="../../app/ui/settings/memory.py" line="144"/>
         <source>Forget all…</source>
         <translation>全部忘记…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="153"/>
+        <location filename="../../app/ui/settings/memory.py" line="154"/>
         <source>Could not read your memories</source>
         <translation>无法读取你的记忆</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="167"/>
+        <location filename="../../app/ui/settings/memory.py" line="168"/>
         <source>1 memory.</source>
         <translation>1 条记忆。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="167"/>
+        <location filename="../../app/ui/settings/memory.py" line="168"/>
         <source>%1 memories.</source>
         <translation>%1 条记忆。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="168"/>
+        <location filename="../../app/ui/settings/memory.py" line="169"/>
         <source>Nothing remembered yet.</source>
         <translation>还没有记住任何事。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="200"/>
+        <location filename="../../app/ui/settings/memory.py" line="201"/>
         <source>Typed by you</source>
         <translation>你亲自输入</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="202"/>
+        <location filename="../../app/ui/settings/memory.py" line="203"/>
         <source>A deleted chat</source>
         <translation>已删除的对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="203"/>
+        <location filename="../../app/ui/settings/memory.py" line="204"/>
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="247"/>
+        <location filename="../../app/ui/settings/memory.py" line="248"/>
         <source>Memory not changed</source>
         <translation>记忆未更改</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="262"/>
+        <location filename="../../app/ui/settings/memory.py" line="263"/>
         <source>Forget this?</source>
         <translation>忘记这一条？</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="262"/>
+        <location filename="../../app/ui/settings/memory.py" line="263"/>
         <source>Forget</source>
         <translation>忘记</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="267"/>
+        <location filename="../../app/ui/settings/memory.py" line="268"/>
         <source>Forget the one thing Hearth remembers about you?</source>
         <translation>忘记 Hearth 记得的关于你的这一件事？</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="268"/>
+        <location filename="../../app/ui/settings/memory.py" line="269"/>
         <source>Forget all %1 things Hearth remembers about you?</source>
         <translation>忘记 Hearth 记得的关于你的全部 %1 件事？</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="269"/>
+        <location filename="../../app/ui/settings/memory.py" line="270"/>
         <source>Forget all</source>
         <translation>全部忘记</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="274"/>
+        <location filename="../../app/ui/settings/memory.py" line="275"/>
         <source>Forget memories</source>
         <translation>忘记记忆</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="275"/>
+        <location filename="../../app/ui/settings/memory.py" line="276"/>
         <source>This cannot be undone.</source>
         <translation>此操作无法撤销。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="278"/>
+        <location filename="../../app/ui/settings/memory.py" line="279"/>
         <source>Could not forget</source>
         <translation>无法忘记</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="309"/>
+        <location filename="../../app/ui/settings/memory.py" line="310"/>
         <source>Could not save the standing instructions</source>
         <translation>无法保存长期指示</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="178"/>
+        <location filename="../../app/ui/settings/memory.py" line="179"/>
         <source>Last given to the model %1</source>
         <translation>上次提供给模型：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="180"/>
+        <location filename="../../app/ui/settings/memory.py" line="181"/>
         <source>Not given to the model yet</source>
         <translation>尚未提供给模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/memory.py" line="295"/>
+        <location filename="../../app/ui/settings/memory.py" line="296"/>
         <source>The standing instructions hold at most %1 characters; these have %2. Shorten them to save.</source>
         <translation>长期指示最多 %1 个字符，当前有 %2 个。请缩短后再保存。</translation>
     </message>
@@ -3007,22 +3007,22 @@
 <context>
     <name>OutputFolder</name>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="94"/>
+        <location filename="../../app/ui/settings/dialog.py" line="91"/>
         <source>Choose…</source>
         <translation>选择…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="95"/>
+        <location filename="../../app/ui/settings/dialog.py" line="92"/>
         <source>Choose %1</source>
         <translation>选择%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="92"/>
+        <location filename="../../app/ui/settings/dialog.py" line="89"/>
         <source>Default</source>
         <translation>默认</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="93"/>
+        <location filename="../../app/ui/settings/dialog.py" line="90"/>
         <source>Use the default for %1</source>
         <translation>%1使用默认值</translation>
     </message>
@@ -3603,269 +3603,269 @@
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="223"/>
+        <location filename="../../app/ui/settings/dialog.py" line="220"/>
         <source>Office files Hearth writes (documents, sheets, slides) go to</source>
         <translation>Hearth 生成的办公文件（文档、表格、幻灯片）保存到</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="227"/>
+        <location filename="../../app/ui/settings/dialog.py" line="224"/>
         <source>Folder for office files</source>
         <translation>办公文件文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="258"/>
+        <location filename="../../app/ui/settings/dialog.py" line="255"/>
         <source>Start Hearth in the tray when I sign in</source>
         <translation>登录时在托盘中启动 Hearth</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="342"/>
+        <location filename="../../app/ui/settings/dialog.py" line="339"/>
         <source>Could not change start at login</source>
         <translation>无法更改登录时启动</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="127"/>
+        <location filename="../../app/ui/settings/dialog.py" line="124"/>
         <source>Settings — Hearth</source>
         <translation>设置 — Hearth</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="145"/>
+        <location filename="../../app/ui/settings/dialog.py" line="142"/>
         <source>Tool servers</source>
         <translation>工具服务器</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="146"/>
+        <location filename="../../app/ui/settings/dialog.py" line="143"/>
         <source>Answers</source>
         <translation>回答</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="147"/>
+        <location filename="../../app/ui/settings/dialog.py" line="144"/>
         <source>Speed</source>
         <translation>速度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="148"/>
+        <location filename="../../app/ui/settings/dialog.py" line="145"/>
         <source>Privacy</source>
         <translation>隐私</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="149"/>
+        <location filename="../../app/ui/settings/dialog.py" line="146"/>
         <source>Connect another app</source>
         <translation>连接其他应用</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="142"/>
-        <location filename="../../app/ui/settings/dialog.py" line="180"/>
+        <location filename="../../app/ui/settings/dialog.py" line="139"/>
+        <location filename="../../app/ui/settings/dialog.py" line="177"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="143"/>
+        <location filename="../../app/ui/settings/dialog.py" line="140"/>
         <source>Folders</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="144"/>
+        <location filename="../../app/ui/settings/dialog.py" line="141"/>
         <source>General</source>
         <translation>通用</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="176"/>
+        <location filename="../../app/ui/settings/dialog.py" line="173"/>
         <source>No model chosen</source>
         <translation>未选择模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="177"/>
+        <location filename="../../app/ui/settings/dialog.py" line="174"/>
         <source>Model file or folder</source>
         <translation>模型文件或文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="179"/>
+        <location filename="../../app/ui/settings/dialog.py" line="176"/>
         <source>Models…</source>
         <translation>模型管理…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="179"/>
+        <location filename="../../app/ui/settings/dialog.py" line="176"/>
         <source>Manage models</source>
         <translation>管理模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="183"/>
-        <location filename="../../app/ui/settings/dialog.py" line="185"/>
+        <location filename="../../app/ui/settings/dialog.py" line="180"/>
+        <location filename="../../app/ui/settings/dialog.py" line="182"/>
         <source>Engine</source>
         <translation>引擎</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="181"/>
+        <location filename="../../app/ui/settings/dialog.py" line="178"/>
         <source>Automatic</source>
         <translation>自动</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="181"/>
+        <location filename="../../app/ui/settings/dialog.py" line="178"/>
         <source>Remote server</source>
         <translation>远程服务器</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="187"/>
+        <location filename="../../app/ui/settings/dialog.py" line="184"/>
         <source>Remote server address</source>
         <translation>远程服务器地址</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="189"/>
+        <location filename="../../app/ui/settings/dialog.py" line="186"/>
         <source>Server</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="194"/>
+        <location filename="../../app/ui/settings/dialog.py" line="191"/>
         <source>Automatic (from free memory)</source>
         <translation>自动（根据可用内存）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="193"/>
+        <location filename="../../app/ui/settings/dialog.py" line="190"/>
         <source>Context length in tokens</source>
         <translation>上下文长度（token）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="195"/>
+        <location filename="../../app/ui/settings/dialog.py" line="192"/>
         <source>Context length</source>
         <translation>上下文长度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="196"/>
+        <location filename="../../app/ui/settings/dialog.py" line="193"/>
         <source>f16 (best quality)</source>
         <translation>f16（质量最好）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="197"/>
+        <location filename="../../app/ui/settings/dialog.py" line="194"/>
         <source>q8_0 (half the memory)</source>
         <translation>q8_0（内存减半）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="198"/>
+        <location filename="../../app/ui/settings/dialog.py" line="195"/>
         <source>KV cache precision</source>
         <translation>KV 缓存精度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="199"/>
+        <location filename="../../app/ui/settings/dialog.py" line="196"/>
         <source>KV cache</source>
         <translation>KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="200"/>
+        <location filename="../../app/ui/settings/dialog.py" line="197"/>
         <source>Each token of context takes 176 KiB at f16 (94 KiB at q8_0): 8K tokens need about 1.4 GiB.</source>
         <translation>每个上下文 token 在 f16 下占 176 KiB（q8_0 下 94 KiB）：8K token 约需 1.4 GiB。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="202"/>
+        <location filename="../../app/ui/settings/dialog.py" line="199"/>
         <source>Think before answering by default</source>
         <translation>默认回答前先思考</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="204"/>
+        <location filename="../../app/ui/settings/dialog.py" line="201"/>
         <source>Thinking</source>
         <translation>思考</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="211"/>
+        <location filename="../../app/ui/settings/dialog.py" line="208"/>
         <source>Watched folders (documents Hearth can read and cite)</source>
         <translation>监视的文件夹（Hearth 可以阅读并引用其中的文档）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="212"/>
+        <location filename="../../app/ui/settings/dialog.py" line="209"/>
         <source>Watched folders</source>
         <translation>监视的文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="215"/>
+        <location filename="../../app/ui/settings/dialog.py" line="212"/>
         <source>File search folders (Hearth finds files only here)</source>
         <translation>文件搜索范围（Hearth 只在这些文件夹中查找文件）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="216"/>
+        <location filename="../../app/ui/settings/dialog.py" line="213"/>
         <source>File search folders</source>
         <translation>文件搜索范围</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="219"/>
+        <location filename="../../app/ui/settings/dialog.py" line="216"/>
         <source>Left out of file search, e.g. *.log, build/</source>
         <translation>不参与文件搜索的内容，例如 *.log, 草稿/</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="220"/>
+        <location filename="../../app/ui/settings/dialog.py" line="217"/>
         <source>Patterns left out of file search</source>
         <translation>不参与文件搜索的模式</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="239"/>
-        <location filename="../../app/ui/settings/dialog.py" line="240"/>
+        <location filename="../../app/ui/settings/dialog.py" line="236"/>
+        <location filename="../../app/ui/settings/dialog.py" line="237"/>
         <source>Quick ask shortcut</source>
         <translation>快速提问快捷键</translation>
     </message>
     <message>
+        <location filename="../../app/ui/settings/dialog.py" line="242"/>
         <location filename="../../app/ui/settings/dialog.py" line="245"/>
-        <location filename="../../app/ui/settings/dialog.py" line="248"/>
         <source>Follow the system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="245"/>
+        <location filename="../../app/ui/settings/dialog.py" line="242"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="246"/>
+        <location filename="../../app/ui/settings/dialog.py" line="243"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="246"/>
-        <location filename="../../app/ui/settings/dialog.py" line="247"/>
+        <location filename="../../app/ui/settings/dialog.py" line="243"/>
+        <location filename="../../app/ui/settings/dialog.py" line="244"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="250"/>
-        <location filename="../../app/ui/settings/dialog.py" line="251"/>
+        <location filename="../../app/ui/settings/dialog.py" line="247"/>
+        <location filename="../../app/ui/settings/dialog.py" line="248"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="252"/>
+        <location filename="../../app/ui/settings/dialog.py" line="249"/>
         <source>The language changes as soon as you save.</source>
         <translation>保存后语言立即切换。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="253"/>
-        <location filename="../../app/ui/settings/dialog.py" line="255"/>
+        <location filename="../../app/ui/settings/dialog.py" line="250"/>
+        <location filename="../../app/ui/settings/dialog.py" line="252"/>
         <source>Show a test notification</source>
         <translation>显示测试通知</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="253"/>
+        <location filename="../../app/ui/settings/dialog.py" line="250"/>
         <source>Reminders</source>
         <translation>提醒</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="266"/>
+        <location filename="../../app/ui/settings/dialog.py" line="263"/>
         <source>The shortcut is registered while Hearth runs.</source>
         <translation>Hearth 运行时会注册该快捷键。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="292"/>
+        <location filename="../../app/ui/settings/dialog.py" line="289"/>
         <source>Choose a model to see which engine runs it.</source>
         <translation>选择模型后可查看由哪个引擎运行。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="345"/>
+        <location filename="../../app/ui/settings/dialog.py" line="342"/>
         <source>Could not save settings</source>
         <translation>无法保存设置</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="146"/>
+        <location filename="../../app/ui/settings/dialog.py" line="143"/>
         <source>Skills</source>
         <translation>技能</translation>
     </message>
     <message>
-        <location filename="../../app/ui/settings/dialog.py" line="147"/>
+        <location filename="../../app/ui/settings/dialog.py" line="144"/>
         <source>Memory</source>
         <translation>记忆</translation>
     </message>
@@ -3874,9 +3874,9 @@
     <name>Sidebar</name>
     <message>
         <location filename="../../app/ui/shell/sidebar.py" line="73"/>
-        <location filename="../../app/ui/shell/sidebar.py" line="215"/>
-        <location filename="../../app/ui/shell/sidebar.py" line="303"/>
-        <location filename="../../app/ui/shell/sidebar.py" line="411"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="218"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="306"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="414"/>
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
@@ -3896,147 +3896,147 @@
         <translation>搜索所有对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="110"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="111"/>
         <source>Conversations</source>
         <translation>对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="133"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="136"/>
         <source>Search results</source>
         <translation>搜索结果</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="148"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="151"/>
         <source>Library</source>
         <translation>资料库</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="148"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="151"/>
         <source>Files</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="149"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="152"/>
         <source>Calendar</source>
         <translation>日历</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="149"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="152"/>
         <source>Routines</source>
         <translation>例行任务</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="150"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="153"/>
         <source>Models</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="150"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="153"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="184"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="187"/>
         <source>Could not read your conversations</source>
         <translation>无法读取你的对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="197"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="200"/>
         <source>Pinned</source>
         <translation>已置顶</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="199"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="202"/>
         <source>Recent</source>
         <translation>最近</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="253"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="256"/>
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="255"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="258"/>
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="255"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="258"/>
         <source>Pin</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="258"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="261"/>
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="285"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="288"/>
         <source>Rename conversation</source>
         <translation>重命名对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="286"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="289"/>
         <source>Title:</source>
         <translation>标题：</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="305"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="308"/>
         <source>Delete conversation</source>
         <translation>删除对话</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="306"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="309"/>
         <source>Delete “%1”? Its messages and the files dropped into it are forgotten. This cannot be undone.</source>
         <translation>要删除“%1”吗？其中的消息和拖入的文件都将被遗忘，且无法撤销。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="308"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="311"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="396"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="399"/>
         <source>Search failed</source>
         <translation>搜索失败</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="408"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="411"/>
         <source>1 result</source>
         <translation>1 条结果</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="408"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="411"/>
         <source>%1 results</source>
         <translation>%1 条结果</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="409"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="412"/>
         <source>Nothing found</source>
         <translation>没有找到</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="414"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="417"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="329"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="332"/>
         <source>…and %1 more</source>
         <translation>……还有 %1 个</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="332"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="335"/>
         <source>Hearth remembers one thing from this chat:</source>
         <translation>Hearth 从这个对话中记住了一件事：</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="333"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="336"/>
         <source>Hearth remembers %1 things from this chat:</source>
         <translation>Hearth 从这个对话中记住了 %1 件事：</translation>
     </message>
     <message>
-        <location filename="../../app/ui/shell/sidebar.py" line="334"/>
+        <location filename="../../app/ui/shell/sidebar.py" line="337"/>
         <source>Forget what it taught too</source>
         <translation>同时忘记从中记住的事</translation>
     </message>

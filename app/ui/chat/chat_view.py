@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 import shiboken6
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, QTimer, Signal
 from PySide6.QtGui import QDragEnterEvent, QDropEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QFrame,
@@ -29,6 +29,7 @@ from app.ui.context import UiContext
 from app.ui.failures import Action, Presented, action_label
 from app.ui.pending_changes import PendingChanges
 from app.ui.skip_reasons import skip_reason
+from app.ui.widgets import in_help
 from skills.common.formats import is_office_file
 
 if TYPE_CHECKING:  # the core's events load after the window's first frame
@@ -78,6 +79,7 @@ class ChatView(QWidget):
         # Esc stops an answer from anywhere in the window; only while one streams, so Esc
         # keeps its other uses (leaving an edit, closing menus) the rest of the time.
         self.stop_shortcut = QShortcut(QKeySequence(Qt.Key.Key_Escape), self, self.stop)
+        in_help(self.stop_shortcut, QT_TRANSLATE_NOOP("HelpMenu", "Stop an answer"))
         self.stop_shortcut.setEnabled(False)
         self.streaming_changed.connect(self.stop_shortcut.setEnabled)
 

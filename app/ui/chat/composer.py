@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QDragEnterEvent, QDropEvent, QKeyEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QFrame,
@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 
 from app.ui.file_actions import pick_documents
 from app.ui.i18n import Retranslator
-from app.ui.widgets import button, dim_label, hbox
+from app.ui.widgets import button, dim_label, hbox, in_help
 
 ATTACHMENT_ICON = Path(__file__).resolve().parents[3] / "resources" / "icons" / "attachment.svg"
 
@@ -77,7 +77,8 @@ class Composer(QFrame):
         self.input.setAcceptDrops(False)  # drops land on the frame, which indexes them
         layout.addWidget(self.input)
         layout.addLayout(self._build_bar())
-        QShortcut(QKeySequence("Ctrl+T"), self, self.think.toggle)
+        in_help(QShortcut(QKeySequence("Ctrl+T"), self, self.think.toggle),
+                QT_TRANSLATE_NOOP("HelpMenu", "Think before answering, on or off"))
         # Texts that follow state: Send/Stop, ✓ Think, the editing line.
         self._tr(lambda: self.set_streaming(self._streaming))
         self._tr(lambda: self._update_think(self.think.isChecked()))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import html
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, QUrl
-from PySide6.QtGui import QKeySequence
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QMenu, QMenuBar, QMessageBox, QWidget
 
 
@@ -34,23 +34,23 @@ def show_shortcuts(parent: QWidget, bar: QMenuBar, quick_ask: str) -> QMessageBo
     if quick_ask:
         rows.insert(0, (QCoreApplication.translate("HelpMenu", "Quick ask, from any app"),
                         quick_ask))
-    rows += _widget_shortcuts()
+    rows += widget_shortcuts(parent)
     title = QCoreApplication.translate("HelpMenu", "Keyboard shortcuts")
     return _box(parent, title, shortcuts_html(rows))
 
 
-def _widget_shortcuts() -> list[tuple[str, str]]:
-    """The keys widgets answer to outside the menus (the sidebar's, the composer's)."""
+def widget_shortcuts(window: QWidget) -> list[tuple[str, str]]:
+    """The keys the window's widgets answer to outside the menus: each shortcut listed with
+    widgets.in_help, then the composer's own keys."""
+    found: list[tuple[object, QKeySequence]] = [
+        (shortcut.whatsThis(), shortcut.key())
+        for shortcut in window.findChildren(QShortcut) if shortcut.whatsThis()]
+    found += [(QT_TRANSLATE_NOOP("HelpMenu", "Send"), QKeySequence("Enter")),
+              (QT_TRANSLATE_NOOP("HelpMenu", "New line in a message"),
+               QKeySequence("Shift+Enter"))]
     native = QKeySequence.SequenceFormat.NativeText
-    keys = (("Ctrl+K", QT_TRANSLATE_NOOP("HelpMenu", "Search all chats")),
-            ("F2", QT_TRANSLATE_NOOP("HelpMenu", "Rename the chosen chat")),
-            ("Del", QT_TRANSLATE_NOOP("HelpMenu", "Delete the chosen chat")),
-            ("Ctrl+T", QT_TRANSLATE_NOOP("HelpMenu", "Think before answering, on or off")),
-            ("Enter", QT_TRANSLATE_NOOP("HelpMenu", "Send")),
-            ("Shift+Enter", QT_TRANSLATE_NOOP("HelpMenu", "New line in a message")),
-            ("Esc", QT_TRANSLATE_NOOP("HelpMenu", "Stop an answer")))
-    return [(QCoreApplication.translate("HelpMenu", str(what)), QKeySequence(key).toString(native))
-            for key, what in keys]
+    return [(QCoreApplication.translate("HelpMenu", str(what)), keys.toString(native))
+            for what, keys in found]
 
 
 def show_about(parent: QWidget, version: str, data_folder: str, model: str) -> QMessageBox:

@@ -8,7 +8,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import shiboken6
-from PySide6.QtCore import QPoint, Qt, QTimer, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QLineEdit,
@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 from app.ui import widgets
 from app.ui.context import UiContext
 from app.ui.i18n import Retranslator, plural
-from app.ui.widgets import dim_label, tr_button
+from app.ui.widgets import dim_label, in_help, tr_button
 
 if TYPE_CHECKING:  # the dialogs' classes are made when first named: not before the window
     from PySide6.QtWidgets import QMessageBox
@@ -90,7 +90,8 @@ class Sidebar(QWidget):
         layout.addWidget(self._build_nav())
         self._search_timer = QTimer(self, singleShot=True, interval=SEARCH_DELAY_MS)
         self._search_timer.timeout.connect(self._run_search)
-        QShortcut(QKeySequence("Ctrl+K"), self, self._focus_search)
+        in_help(QShortcut(QKeySequence("Ctrl+K"), self, self._focus_search),
+                QT_TRANSLATE_NOOP("HelpMenu", "Search all chats"))
         QShortcut(QKeySequence.StandardKey.Find, self, self._focus_search)
         # Headers ("Pinned"), untitled chats and the result count are built from data.
         self._tr(self._refresh_texts)
@@ -112,10 +113,12 @@ class Sidebar(QWidget):
         self.list.customContextMenuRequested.connect(self._menu)
         self.list.itemActivated.connect(self._activated)
         self.list.itemClicked.connect(self._activated)
-        QShortcut(QKeySequence(Qt.Key.Key_F2), self.list, self.rename_current,
-                  context=Qt.ShortcutContext.WidgetShortcut)
-        QShortcut(QKeySequence.StandardKey.Delete, self.list, self.delete_current,
-                  context=Qt.ShortcutContext.WidgetShortcut)
+        in_help(QShortcut(QKeySequence(Qt.Key.Key_F2), self.list, self.rename_current,
+                          context=Qt.ShortcutContext.WidgetShortcut),
+                QT_TRANSLATE_NOOP("HelpMenu", "Rename the chosen chat"))
+        in_help(QShortcut(QKeySequence.StandardKey.Delete, self.list, self.delete_current,
+                          context=Qt.ShortcutContext.WidgetShortcut),
+                QT_TRANSLATE_NOOP("HelpMenu", "Delete the chosen chat"))
         # The Menu key would open the menu wherever the mouse is; open it at the selected chat.
         for key in (QKeySequence(Qt.Key.Key_Menu), QKeySequence("Shift+F10")):
             QShortcut(key, self.list, self.menu_for_current,
